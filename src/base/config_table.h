@@ -1,0 +1,94 @@
+/*
+ * The configuration table: every RCMSG_* variable (see config_vars.h), parsed once by
+ * rcmsg_config_load() from the environment. Defaults and user values go through the same
+ * parser. This module is the only place that reads the environment.
+ */
+#ifndef RCMSG_BASE_CONFIG_TABLE_H
+#define RCMSG_BASE_CONFIG_TABLE_H
+
+#include "config_vars.h"
+
+#include <rcmsg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    RCMSG_CFG_TYPE_BOOL,
+    RCMSG_CFG_TYPE_INT,
+    RCMSG_CFG_TYPE_SIZE,
+    RCMSG_CFG_TYPE_TIME,
+    RCMSG_CFG_TYPE_ENUM,
+    RCMSG_CFG_TYPE_LIST,
+} rcmsg_config_type_t;
+
+typedef enum {
+#define RCMSG_CONFIG_ID(id, type, def, form, help) RCMSG_CFG_##id,
+    RCMSG_CONFIG_VARS(RCMSG_CONFIG_ID)
+#undef RCMSG_CONFIG_ID
+        RCMSG_CFG_COUNT
+} rcmsg_config_id_t;
+
+/* A variable's declaration: static, valid for the life of the program. */
+typedef struct {
+    const char *name; /* full name, e.g. "RCMSG_LOG_LEVEL" */
+    rcmsg_config_type_t type;
+    const char *def;
+    const char *form;
+    const char *help;
+} rcmsg_config_desc_t;
+
+/* A parsed value. For LIST, items[] and the strings belong to the value (see _value_free). */
+typedef struct {
+    union {
+        bool b;
+        long long i;       /* INT */
+        uint64_t size;     /* SIZE, in bytes */
+        uint64_t time_us;  /* TIME, in microseconds */
+        int choice;        /* ENUM: index into the "a|b|c" form */
+    };
+    char **items; /* LIST: NULL-terminated */
+    size_t count; /* LIST: number of items */
+} rcmsg_config_value_t;
+
+const rcmsg_config_desc_t *rcmsg_config_desc(rcmsg_config_id_t id);
+const char *rcmsg_config_type_name(rcmsg_config_type_t type);
+
+/*
+ * Parse TEXT as a value of the variable DESC. On error, writes a message naming the
+ * variable, the value and the accepted form into err (if not NULL) and returns
+ * RCMSG_ERR_CONFIG; value_p is set only on success.
+ */
+rcmsg_status_t rcmsg_config_parse(const rcmsg_config_desc_t *desc, const char *text, char *err,
+                                  size_t errlen, rcmsg_config_value_t *value_p);
+void rcmsg_config_value_free(rcmsg_config_value_t *value);
+
+/*
+ * Load every variable: defaults, then the RCMSG_* entries of envp (the process environment
+ * when NULL). Each bad value is logged as an error and makes the call fail with
+ * RCMSG_ERR_CONFIG; each unknown RCMSG_* name is logged as a warning naming the closest known
+ * variable. Sets the log level. May be called again (values are reloaded).
+ */
+rcmsg_status_t rcmsg_config_load(char *const *envp);
+void rcmsg_config_unload(void);
+
+/* Typed getters; the variable must be of that type (checked by assert). */
+bool rcmsg_config_bool(rcmsg_config_id_t id);
+long long rcmsg_config_int(rcmsg_config_id_t id);
+uint64_t rcmsg_config_size(rcmsg_config_id_t id);
+uint64_t rcmsg_config_time_us(rcmsg_config_id_t id);
+int rcmsg_config_enum(rcmsg_config_id_t id);
+const char *rcmsg_config_enum_text(rcmsg_config_id_t id);
+char *const *rcmsg_config_list(rcmsg_config_id_t id, size_t *count_p);
+
+/* The text the current value came from, and whether the user set it. */
+const char *rcmsg_config_text(rcmsg_config_id_t id);
+bool rcmsg_config_is_set(rcmsg_config_id_t id);
+
+/* The known variable whose name is closest to NAME (edit distance), or NULL if none is near. */
+const char *rcmsg_config_closest(const char *name);
+
+/* A variable that is not ours (launcher variables such as SLURM_STEP_NUM_TASKS), or NULL. */
+const char *rcmsg_config_foreign(const char *name);
+
+#endif /* RCMSG_BASE_CONFIG_TABLE_H */

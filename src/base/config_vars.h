@@ -1,0 +1,41 @@
+/*
+ * THE table of every RCMSG_* environment variable. One line each:
+ *     X(ID, TYPE, DEFAULT, FORM, HELP)
+ * ID      the variable's name without the RCMSG_ prefix (also names RCMSG_CFG_<ID>)
+ * TYPE    BOOL, INT, SIZE (bytes, k/m/g suffixes), TIME (us/ms/s), ENUM or LIST
+ * DEFAULT the default, as a string: it goes through the same parser as user values
+ * FORM    for ENUM the choices "a|b|c"; for INT, SIZE and TIME an optional range "min..max"
+ *         (either end may be empty); for BOOL and LIST ""
+ * HELP    one sentence, printed by rcmsg_info and in README.md
+ * Add new variables here; README.md's table is checked against this by the test suite.
+ */
+#ifndef RCMSG_BASE_CONFIG_VARS_H
+#define RCMSG_BASE_CONFIG_VARS_H
+
+#define RCMSG_CONFIG_VARS(X)                                                                       \
+    X(LOG_LEVEL, ENUM, "warn", "error|warn|info|debug|trace",                                      \
+      "Logging verbosity: error, warn, info (every wireup choice), debug, trace.")                 \
+    X(NET_DEVICES, LIST, "", "",                                                                   \
+      "RDMA devices and ports to use, e.g. rxe0:1,mlx5_0:1; empty picks the ACTIVE port "          \
+      "closest to the process's CPU binding.")                                                     \
+    X(GID_INDEX, INT, "-1", "-1..1023",                                                            \
+      "GID index on RoCE ports; -1 picks a RoCE v2 GID, IPv4-mapped first.")                       \
+    X(IB_MTU, ENUM, "auto", "auto|256|512|1024|2048|4096",                                         \
+      "Upper bound on the path MTU; the path MTU is min(local, remote, this).")                    \
+    X(IB_TIMEOUT, INT, "18", "1..31",                                                              \
+      "Local ACK timeout exponent: 4.096 us * 2^value before a retry.")                            \
+    X(IB_RETRY_COUNT, INT, "7", "0..7",                                                            \
+      "Transport retries before a send fails with retry-exceeded.")                                \
+    X(IB_RNR_TIMER, INT, "12", "1..31",                                                            \
+      "min_rnr_timer code the receiver asks senders to wait after an RNR NAK (12 = 0.64 ms).")     \
+    X(IB_RNR_RETRY, INT, "7", "0..7",                                                              \
+      "RNR retries before a send fails; 7 means retry forever.")                                   \
+    X(QP_SEND_DEPTH, INT, "128", "16..16384", "Send work requests per QP.")                         \
+    X(SIGNAL_INTERVAL, INT, "16", "1..1024",                                                       \
+      "Request a completion for one send in this many (selective signaling).")                     \
+    X(SRQ_SIZE, INT, "1024", "16..65536",                                                          \
+      "Receive buffers posted to the shared receive queue of each device.")                        \
+    X(SRQ_BUF_SIZE, SIZE, "9k", "256..1m",                                                         \
+      "Size of each pre-posted receive buffer (header and eager payload).")
+
+#endif /* RCMSG_BASE_CONFIG_VARS_H */

@@ -1,0 +1,70 @@
+/* Logging: one line per message, written with a single write() so ranks do not interleave. */
+#include "config.h"
+
+#include "log.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+rcmsg_log_level_t rcmsg_log_level = RCMSG_LOG_WARN;
+
+static int log_rank = -1;
+static char log_host[64];
+
+static const char *const log_level_names[] = {
+#define RCMSG_LOG_LEVEL_TEXT(name, text) text,
+    RCMSG_LOG_LEVEL_LIST(RCMSG_LOG_LEVEL_TEXT)
+#undef RCMSG_LOG_LEVEL_TEXT
+};
+
+void rcmsg_log_set_level(rcmsg_log_level_t level)
+{
+    rcmsg_log_level = level;
+}
+
+void rcmsg_log_set_rank(int rank)
+{
+    log_rank = rank;
+}
+
+const char *rcmsg_log_level_name(rcmsg_log_level_t level)
+{
+    if (level < 0 || level >= RCMSG_LOG_LEVEL_COUNT) {
+        return "?";
+    }
+    return log_level_names[level];
+}
+
+void rcmsg_log_emit(rcmsg_log_level_t level, const char *file, int line, const char *fmt, ...)
+{
+    char buf[1024];
+    char rank[16] = "?";
+    va_list ap;
+    int n;
+
+    if (log_host[0] == '\0' && gethostname(log_host, sizeof(log_host) - 1) != 0) {
+        strcpy(log_host, "?");
+    }
+    if (log_rank >= 0) {
+        snprintf(rank, sizeof(rank), "%d", log_rank);
+    }
+    n = snprintf(buf, sizeof(buf), "[rcmsg %s:%s %d] %s: ", log_host, rank, (int)getpid(),
+                 log_level_names[level]);
+    va_start(ap, fmt);
+    n += vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof(buf) - 1) {
+        n = (int)sizeof(buf) - 2;
+    }
+    if (level >= RCMSG_LOG_DEBUG) {
+        n += snprintf(buf + n, sizeof(buf) - (size_t)n, " (%s:%d)", file, line);
+        if (n >= (int)sizeof(buf) - 1) {
+            n = (int)sizeof(buf) - 2;
+        }
+    }
+    buf[n++] = '\n';
+    if (write(STDERR_FILENO, buf, (size_t)n) < 0) {
+        /* nowhere left to report it */
+    }
+}

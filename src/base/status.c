@@ -1,0 +1,33 @@
+/* Printable names for rcmsg_status_t, from the one X-macro list in rcmsg.h. */
+#include "config.h"
+
+#include <rcmsg.h>
+
+const char *rcmsg_strerror(rcmsg_status_t status)
+{
+    switch (status) {
+#define RCMSG_STATUS_TEXT(name, value, text)                                                       \
+    case name:                                                                                     \
+        return text;
+        RCMSG_STATUS_LIST(RCMSG_STATUS_TEXT)
+#undef RCMSG_STATUS_TEXT
+    }
+    return "unknown status";
+}
+
+const char *rcmsg_status_name(rcmsg_status_t status)
+{
+    switch (status) {
+#define RCMSG_STATUS_NAME(name, value, text)                                                       \
+    case name:                                                                                     \
+        return #name;
+        RCMSG_STATUS_LIST(RCMSG_STATUS_NAME)
+#undef RCMSG_STATUS_NAME
+    }
+    return "RCMSG_STATUS_UNKNOWN";
+}
+
+const char *rcmsg_version(void)
+{
+    return PACKAGE_VERSION;
+}

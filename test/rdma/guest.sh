@@ -1,0 +1,28 @@
+#!/bin/sh
+# Boots the Soft-RoCE guest ONCE (two rxe devices on the ends of a veth pair) and runs the
+# RDMA test set (RDMA_TESTS in test/Makefile.include) inside it under automake's harness.
+# SKIP (77) when the guest cannot be booted here; the reason is printed.
+set -u
+runner="$top_srcdir/contrib/rxe-vm/rxe-run"
+if ! why=$("$runner" --check 2>&1); then
+    echo "SKIP: the Soft-RoCE guest cannot run here: $why"
+    exit 77
+fi
+cd "$top_builddir" || exit 1
+# the host make's jobserver does not exist inside the guest
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL RXE_EXPECT_DEVICES=2 \
+    "$runner" --rxe 2 --timeout "${RXE_GUEST_TIMEOUT:-1500}" -- \
+    make check-rdma-guest
+rc=$?
+log="$top_builddir/test/rdma-suite.log"
+if [ -f "$log" ]; then
+    sed -n '1,/^\.\. contents::/p' "$log" | grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):'
+    for f in $(grep -l -E '^:test-result: (FAIL|ERROR)' "$top_builddir"/test/*/*.trs 2>/dev/null); do
+        echo "=== ${f%.trs}.log"; cat "${f%.trs}.log"
+    done
+    if [ "$rc" -eq 0 ] && ! grep -q '^# PASS: *[1-9]' "$log"; then
+        echo "SKIP: no RDMA test passed inside the guest (all skipped)"
+        exit 77
+    fi
+fi
+exit $rc

@@ -1,0 +1,277 @@
+/* Unit tests of src/base: status names, logging gates, the configuration table. */
+#include "config.h"
+
+#include "base/config_table.h"
+#include "base/log.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- status ---------------------------------------------------------------------------- */
+
+START_TEST(test_status_names)
+{
+    ck_assert_str_eq(rcmsg_status_name(RCMSG_OK), "RCMSG_OK");
+    ck_assert_str_eq(rcmsg_strerror(RCMSG_OK), "success");
+    ck_assert_str_eq(rcmsg_status_name(RCMSG_ERR_NO_RESOURCE), "RCMSG_ERR_NO_RESOURCE");
+    ck_assert_str_eq(rcmsg_strerror(RCMSG_ERR_TRUNCATED), "message truncated");
+    ck_assert_str_eq(rcmsg_strerror((rcmsg_status_t)-999), "unknown status");
+    ck_assert_str_eq(rcmsg_status_name((rcmsg_status_t)42), "RCMSG_STATUS_UNKNOWN");
+    ck_assert_int_gt(RCMSG_INPROGRESS, 0);
+    ck_assert_int_lt(RCMSG_ERR_NO_RESOURCE, 0);
+}
+END_TEST
+
+/* ---- logging --------------------------------------------------------------------------- */
+
+static int evaluated;
+
+static int touch(void)
+{
+    return ++evaluated;
+}
+
+START_TEST(test_log_off_evaluates_nothing)
+{
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+    evaluated = 0;
+    rcmsg_debug("value %d", touch());
+    rcmsg_trace("value %d", touch());
+    rcmsg_info("value %d", touch());
+    ck_assert_int_eq(evaluated, 0);
+    rcmsg_log_set_level(RCMSG_LOG_ERROR);
+    rcmsg_warn("value %d", touch());
+    ck_assert_int_eq(evaluated, 0);
+    ck_assert(rcmsg_log_enabled(RCMSG_LOG_ERROR));
+    ck_assert(!rcmsg_log_enabled(RCMSG_LOG_WARN));
+    ck_assert_str_eq(rcmsg_log_level_name(RCMSG_LOG_TRACE), "trace");
+}
+END_TEST
+
+START_TEST(test_log_on_evaluates)
+{
+    rcmsg_log_set_level(RCMSG_LOG_TRACE);
+    evaluated = 0;
+    rcmsg_trace("unit test trace line %d", touch());
+    ck_assert_int_eq(evaluated, 1);
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+}
+END_TEST
+
+/* ---- configuration --------------------------------------------------------------------- */
+
+static const rcmsg_config_desc_t d_bool = {"RCMSG_T_BOOL", RCMSG_CFG_TYPE_BOOL, "no", "", ""};
+static const rcmsg_config_desc_t d_int = {"RCMSG_T_INT", RCMSG_CFG_TYPE_INT, "1", "0..7", ""};
+static const rcmsg_config_desc_t d_sint = {"RCMSG_T_SINT", RCMSG_CFG_TYPE_INT, "1", "", ""};
+static const rcmsg_config_desc_t d_size = {"RCMSG_T_SIZE", RCMSG_CFG_TYPE_SIZE, "8k", "256..1m",
+                                           ""};
+static const rcmsg_config_desc_t d_time = {"RCMSG_T_TIME", RCMSG_CFG_TYPE_TIME, "1ms", "", ""};
+static const rcmsg_config_desc_t d_enum = {"RCMSG_T_ENUM", RCMSG_CFG_TYPE_ENUM, "b", "a|b|c", ""};
+static const rcmsg_config_desc_t d_list = {"RCMSG_T_LIST", RCMSG_CFG_TYPE_LIST, "", "", ""};
+
+static rcmsg_config_value_t parse_ok(const rcmsg_config_desc_t *d, const char *text)
+{
+    rcmsg_config_value_t v;
+    char err[256] = "";
+
+    ck_assert_msg(rcmsg_config_parse(d, text, err, sizeof(err), &v) == RCMSG_OK,
+                  "'%s' for %s should parse: %s", text, d->name, err);
+    return v;
+}
+
+/* Parsing must fail, and the message must name the variable, the value and `form`. */
+static void parse_bad(const rcmsg_config_desc_t *d, const char *text, const char *form)
+{
+    rcmsg_config_value_t v = {.i = 12345};
+    char err[256] = "";
+
+    ck_assert_int_eq(rcmsg_config_parse(d, text, err, sizeof(err), &v), RCMSG_ERR_CONFIG);
+    ck_assert_int_eq(v.i, 12345); /* untouched on error */
+    ck_assert_msg(strstr(err, d->name) != NULL, "message names the variable: %s", err);
+    ck_assert_msg(strstr(err, text) != NULL, "message names the value: %s", err);
+    ck_assert_msg(strstr(err, form) != NULL, "message names the form '%s': %s", form, err);
+}
+
+START_TEST(test_parse_bool)
+{
+    ck_assert(parse_ok(&d_bool, "yes").b);
+    ck_assert(parse_ok(&d_bool, "ON").b);
+    ck_assert(parse_ok(&d_bool, "1").b);
+    ck_assert(!parse_ok(&d_bool, "false").b);
+    ck_assert(!parse_ok(&d_bool, "0").b);
+    parse_bad(&d_bool, "maybe", "boolean");
+    parse_bad(&d_bool, "", "boolean");
+}
+END_TEST
+
+START_TEST(test_parse_int)
+{
+    ck_assert_int_eq(parse_ok(&d_int, "0").i, 0);
+    ck_assert_int_eq(parse_ok(&d_int, "7").i, 7);
+    ck_assert_int_eq(parse_ok(&d_sint, "-3").i, -3);
+    parse_bad(&d_int, "8", "0..7");
+    parse_bad(&d_int, "-1", "0..7");
+    parse_bad(&d_int, "3x", "integer");
+    parse_bad(&d_int, "x", "integer");
+    parse_bad(&d_int, " 3", "integer");
+    parse_bad(&d_sint, "99999999999999999999999", "integer");
+}
+END_TEST
+
+START_TEST(test_parse_size)
+{
+    ck_assert_uint_eq(parse_ok(&d_size, "256").size, 256);
+    ck_assert_uint_eq(parse_ok(&d_size, "8k").size, 8192);
+    ck_assert_uint_eq(parse_ok(&d_size, "8K").size, 8192);
+    ck_assert_uint_eq(parse_ok(&d_size, "9kb").size, 9216);
+    ck_assert_uint_eq(parse_ok(&d_size, "1m").size, 1 << 20);
+    parse_bad(&d_size, "2m", "256..1m");
+    parse_bad(&d_size, "255", "256..1m");
+    parse_bad(&d_size, "8q", "k, m or g");
+    parse_bad(&d_size, "-8k", "k, m or g");
+}
+END_TEST
+
+START_TEST(test_parse_time)
+{
+    ck_assert_uint_eq(parse_ok(&d_time, "5us").time_us, 5);
+    ck_assert_uint_eq(parse_ok(&d_time, "5ms").time_us, 5000);
+    ck_assert_uint_eq(parse_ok(&d_time, "2s").time_us, 2000000);
+    parse_bad(&d_time, "5", "us, ms or s");
+    parse_bad(&d_time, "5min", "us, ms or s");
+}
+END_TEST
+
+START_TEST(test_parse_enum)
+{
+    ck_assert_int_eq(parse_ok(&d_enum, "a").choice, 0);
+    ck_assert_int_eq(parse_ok(&d_enum, "C").choice, 2);
+    parse_bad(&d_enum, "d", "a|b|c");
+    parse_bad(&d_enum, "", "a|b|c");
+    parse_bad(&d_enum, "a|b", "a|b|c");
+}
+END_TEST
+
+START_TEST(test_parse_list)
+{
+    rcmsg_config_value_t v = parse_ok(&d_list, "rxe0:1, mlx5_0:1,,x");
+
+    ck_assert_uint_eq(v.count, 3);
+    ck_assert_str_eq(v.items[0], "rxe0:1");
+    ck_assert_str_eq(v.items[1], "mlx5_0:1");
+    ck_assert_str_eq(v.items[2], "x");
+    ck_assert_ptr_null(v.items[3]);
+    rcmsg_config_value_free(&v);
+    v = parse_ok(&d_list, "");
+    ck_assert_uint_eq(v.count, 0);
+    rcmsg_config_value_free(&v);
+}
+END_TEST
+
+START_TEST(test_every_default_parses)
+{
+    for (int id = 0; id < RCMSG_CFG_COUNT; id++) {
+        const rcmsg_config_desc_t *d = rcmsg_config_desc((rcmsg_config_id_t)id);
+        rcmsg_config_value_t v = parse_ok(d, d->def);
+        rcmsg_config_value_free(&v);
+        ck_assert_msg(strncmp(d->name, "RCMSG_", 6) == 0, "%s has the prefix", d->name);
+        ck_assert_msg(d->help[0] != '\0', "%s has help text", d->name);
+    }
+}
+END_TEST
+
+START_TEST(test_load_user_values)
+{
+    char *env[] = {"RCMSG_LOG_LEVEL=debug", "RCMSG_IB_RETRY_COUNT=3", "RCMSG_SRQ_BUF_SIZE=16k",
+                   "RCMSG_NET_DEVICES=rxe0:1,rxe1:1", "PATH=/bin", NULL};
+    size_t n;
+    char *const *list;
+
+    ck_assert_int_eq(rcmsg_config_load(env), RCMSG_OK);
+    ck_assert_int_eq(rcmsg_log_level, RCMSG_LOG_DEBUG);
+    ck_assert_int_eq(rcmsg_config_int(RCMSG_CFG_IB_RETRY_COUNT), 3);
+    ck_assert(rcmsg_config_is_set(RCMSG_CFG_IB_RETRY_COUNT));
+    ck_assert(!rcmsg_config_is_set(RCMSG_CFG_IB_RNR_RETRY));
+    ck_assert_uint_eq(rcmsg_config_size(RCMSG_CFG_SRQ_BUF_SIZE), 16384);
+    ck_assert_str_eq(rcmsg_config_text(RCMSG_CFG_SRQ_BUF_SIZE), "16k");
+    ck_assert_str_eq(rcmsg_config_enum_text(RCMSG_CFG_LOG_LEVEL), "debug");
+    list = rcmsg_config_list(RCMSG_CFG_NET_DEVICES, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(list[1], "rxe1:1");
+    rcmsg_config_unload();
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+}
+END_TEST
+
+START_TEST(test_load_bad_value_fails)
+{
+    char *env[] = {"RCMSG_LOG_LEVEL=loud", NULL};
+    char *env2[] = {"RCMSG_IB_RNR_RETRY=9", NULL};
+
+    ck_assert_int_eq(rcmsg_config_load(env), RCMSG_ERR_CONFIG);
+    ck_assert_int_eq(rcmsg_config_load(env2), RCMSG_ERR_CONFIG);
+    rcmsg_config_unload();
+}
+END_TEST
+
+START_TEST(test_load_unknown_is_only_a_warning)
+{
+    char *env[] = {"RCMSG_LOG_LEVL=info", "RCMSG_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ=1", NULL};
+
+    ck_assert_int_eq(rcmsg_config_load(env), RCMSG_OK);
+    ck_assert_int_eq(rcmsg_config_enum(RCMSG_CFG_LOG_LEVEL), RCMSG_LOG_WARN);
+    rcmsg_config_unload();
+}
+END_TEST
+
+START_TEST(test_closest)
+{
+    ck_assert_str_eq(rcmsg_config_closest("RCMSG_LOG_LEVL"), "RCMSG_LOG_LEVEL");
+    ck_assert_str_eq(rcmsg_config_closest("RCMSG_LOGLEVEL"), "RCMSG_LOG_LEVEL");
+    ck_assert_str_eq(rcmsg_config_closest("RCMSG_IB_RNR_RETRIES"), "RCMSG_IB_RNR_RETRY");
+    ck_assert_str_eq(rcmsg_config_closest("RCMSG_NET_DEVICE"), "RCMSG_NET_DEVICES");
+    ck_assert_ptr_null(rcmsg_config_closest("RCMSG_COMPLETELY_UNRELATED_THING_XYZ"));
+}
+END_TEST
+
+static Suite *base_suite(void)
+{
+    Suite *s = suite_create("base");
+    TCase *tc;
+
+    tc = tcase_create("status");
+    tcase_add_test(tc, test_status_names);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("log");
+    tcase_add_test(tc, test_log_off_evaluates_nothing);
+    tcase_add_test(tc, test_log_on_evaluates);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("config");
+    tcase_add_test(tc, test_parse_bool);
+    tcase_add_test(tc, test_parse_int);
+    tcase_add_test(tc, test_parse_size);
+    tcase_add_test(tc, test_parse_time);
+    tcase_add_test(tc, test_parse_enum);
+    tcase_add_test(tc, test_parse_list);
+    tcase_add_test(tc, test_every_default_parses);
+    tcase_add_test(tc, test_load_user_values);
+    tcase_add_test(tc, test_load_bad_value_fails);
+    tcase_add_test(tc, test_load_unknown_is_only_a_warning);
+    tcase_add_test(tc, test_closest);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(base_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
