@@ -53,6 +53,21 @@ RCMSG_API const char *rcmsg_status_name(rcmsg_status_t status);
 /* The library version, e.g. "0.1.0". */
 RCMSG_API const char *rcmsg_version(void);
 
+/*
+ * Joins the job: reads the RCMSG_* settings, asks the launcher (PMIx: Open MPI's mpirun or
+ * Slurm's srun --mpi=pmix) for this process's rank, and connects to every other rank over
+ * RDMA reliable connections before it returns. Without a launcher the process is a 1-rank
+ * job. If any rank fails, every rank's rcmsg_init() fails (none waits forever).
+ */
+RCMSG_API rcmsg_status_t rcmsg_init(void);
+
+/* Completes pending sends, waits for every rank to arrive, and releases everything. */
+RCMSG_API rcmsg_status_t rcmsg_finalize(void);
+
+/* This process's rank in the job and the job's size; -1 before rcmsg_init(). */
+RCMSG_API int rcmsg_rank(void);
+RCMSG_API int rcmsg_size(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -179,31 +179,37 @@ static int parse_enum(const char *form, const char *text)
     }
 }
 
-/* Optional range "min..max" of FORM, each end optional; returns false when n is outside. */
-static bool in_range(const char *form, long long n, long long *min_p, long long *max_p)
+/* One bound of a range, written in the variable's own syntax ("256", "1m", "1ms"). */
+static long long parse_bound(rcmsg_config_type_t type, const char *text, size_t len)
 {
-    const char *dots = strstr(form, "..");
-    char *end;
+    char buf[32];
+    uint64_t u;
+    long long n = 0;
+    const char *end;
 
-    *min_p = LLONG_MIN;
-    *max_p = LLONG_MAX;
+    snprintf(buf, sizeof(buf), "%.*s", (int)len, text);
+    if (type == RCMSG_CFG_TYPE_SIZE && parse_size(buf, &u) == 0) {
+        return (long long)u;
+    }
+    if (type == RCMSG_CFG_TYPE_TIME && parse_time(buf, &u) == 0) {
+        return (long long)u;
+    }
+    parse_number(buf, &n, &end);
+    return n;
+}
+
+/* Optional range "min..max" of the form, each end optional; false when n is outside. */
+static bool in_range(const rcmsg_config_desc_t *desc, long long n)
+{
+    const char *dots = strstr(desc->form, "..");
+
     if (dots == NULL) {
         return true;
     }
-    if (dots != form) {
-        uint64_t size;
-        /* the bounds are written in the variable's own unit syntax for SIZE */
-        char lo[32];
-        size_t len = (size_t)(dots - form) < sizeof(lo) - 1 ? (size_t)(dots - form) : sizeof(lo) - 1;
-        memcpy(lo, form, len);
-        lo[len] = '\0';
-        *min_p = parse_size(lo, &size) == 0 ? (long long)size : strtoll(lo, &end, 10);
+    if (dots != desc->form && n < parse_bound(desc->type, desc->form, (size_t)(dots - desc->form))) {
+        return false;
     }
-    if (dots[2] != '\0') {
-        uint64_t size;
-        *max_p = parse_size(dots + 2, &size) == 0 ? (long long)size : strtoll(dots + 2, &end, 10);
-    }
-    return n >= *min_p && n <= *max_p;
+    return dots[2] == '\0' || n <= parse_bound(desc->type, dots + 2, strlen(dots + 2));
 }
 
 static rcmsg_status_t parse_list(const char *text, rcmsg_config_value_t *value)
@@ -244,7 +250,7 @@ rcmsg_status_t rcmsg_config_parse(const rcmsg_config_desc_t *desc, const char *t
                                   size_t errlen, rcmsg_config_value_t *value_p)
 {
     rcmsg_config_value_t v = {0};
-    long long min, max, n = 0;
+    long long n = 0;
     const char *end;
     int rc = 0;
 
@@ -294,7 +300,7 @@ rcmsg_status_t rcmsg_config_parse(const rcmsg_config_desc_t *desc, const char *t
         }
         return (*value_p = v, RCMSG_OK);
     }
-    if (desc->type != RCMSG_CFG_TYPE_BOOL && !in_range(desc->form, n, &min, &max)) {
+    if (desc->type != RCMSG_CFG_TYPE_BOOL && !in_range(desc, n)) {
         config_err(err, errlen, desc, text, "a value in the range %s", desc->form);
         return RCMSG_ERR_CONFIG;
     }

@@ -1,0 +1,99 @@
+/*
+ * The transport interface (btl = byte transfer layer). Protocols above (eager, rendezvous,
+ * matching) see only this: one ops table of function pointers and one caps struct of limits
+ * per transport. Transports never call up except through the callbacks given here.
+ *
+ * A transport instance embeds rcmsg_btl_t as its first member and downcasts with a typed
+ * helper (see rc_btl_of() in btl_rc). Peers are named by their rank in the job.
+ *
+ * Ownership rules:
+ *  - send() copies header and payload (into a registered bounce buffer or inline) before it
+ *    returns RCMSG_OK: the caller may reuse both at once. Delivery is reliable and in order
+ *    per peer, or the peer's endpoint fails and every later send to it returns
+ *    RCMSG_ERR_CONNECTION. RCMSG_ERR_NO_RESOURCE means "no room now": call progress, retry.
+ *  - get() reads remote memory into local memory; desc is owned by the caller and must stay
+ *    valid until desc->complete() has been called (exactly once, from progress(), with the
+ *    final status). The local buffer belongs to the transport until then.
+ *  - The receive callback's data is valid only inside the callback: copy out what you keep.
+ *  - Memory handles from mem_reg() belong to the caller until mem_dereg().
+ */
+#ifndef RCMSG_BTL_H
+#define RCMSG_BTL_H
+
+#include <rcmsg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rcmsg_btl rcmsg_btl_t;
+
+/* What a transport can do; the protocols size their messages from these. */
+typedef struct {
+    size_t max_send;   /* largest header + payload of one send() */
+    size_t max_inline; /* sends up to this size go inline (no bounce copy on RC) */
+    size_t max_get;    /* largest single get() (0: get unsupported) */
+    size_t rkey_size;  /* bytes of the remote key packed by mem_pack() */
+} rcmsg_btl_caps_t;
+
+/* A registered region. The transport fills it; addr/len echo the request. */
+typedef struct rcmsg_btl_mem {
+    void *addr;
+    size_t len;
+    uint32_t lkey;
+    uint32_t rkey;
+    void *priv; /* transport's handle (struct ibv_mr *, ...) */
+} rcmsg_btl_mem_t;
+
+/* A get's descriptor: owned by the caller, see the rules above. */
+typedef struct rcmsg_btl_desc {
+    void (*complete)(struct rcmsg_btl_desc *desc, rcmsg_status_t status);
+    void *arg;
+    int peer;
+    size_t len;
+} rcmsg_btl_desc_t;
+
+/* Called from progress() for each message received; data valid only inside the call. */
+typedef void (*rcmsg_btl_recv_cb_t)(void *arg, int peer, const void *data, size_t len);
+
+/* Called from progress() when a peer's endpoint has failed for good. */
+typedef void (*rcmsg_btl_fail_cb_t)(void *arg, int peer, rcmsg_status_t status);
+
+typedef struct {
+    /* Pack this process's address for all peers (once, after open). *len_p: in buf size, out used. */
+    rcmsg_status_t (*addr_pack)(rcmsg_btl_t *btl, void *buf, size_t *len_p);
+    /* Connect to peer with the address blob it published; makes the endpoint ready. */
+    rcmsg_status_t (*connect)(rcmsg_btl_t *btl, int peer, const void *addr, size_t len);
+    rcmsg_status_t (*send)(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
+                           const void *payload, size_t len);
+    rcmsg_status_t (*get)(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
+                          uint64_t remote_addr, uint32_t rkey, size_t len,
+                          rcmsg_btl_desc_t *desc);
+    rcmsg_status_t (*mem_reg)(rcmsg_btl_t *btl, void *addr, size_t len, int remote_read,
+                              rcmsg_btl_mem_t *mem_p);
+    void (*mem_dereg)(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem);
+    /* Drive completions; returns the number of events handled (0: idle). */
+    int (*progress)(rcmsg_btl_t *btl);
+    /* Drive progress until every send posted so far has completed at its peer (or failed),
+     * bounded by RCMSG_DRAIN_TIMEOUT: RCMSG_ERR_TIMEOUT then. */
+    rcmsg_status_t (*flush)(rcmsg_btl_t *btl);
+    /* Release everything (flush first to let pending sends complete). */
+    void (*close)(rcmsg_btl_t *btl);
+} rcmsg_btl_ops_t;
+
+struct rcmsg_btl {
+    const char *name; /* "rc", "self", ... */
+    const rcmsg_btl_ops_t *ops;
+    rcmsg_btl_caps_t caps;
+    rcmsg_btl_recv_cb_t recv_cb;
+    rcmsg_btl_fail_cb_t fail_cb;
+    void *cb_arg;
+};
+
+/* Job facts a transport needs when it opens. */
+typedef struct {
+    int rank;
+    int size;
+    int local_rank;
+    int local_size;
+} rcmsg_btl_job_t;
+
+#endif /* RCMSG_BTL_H */

@@ -1,0 +1,26 @@
+/*
+ * btl_rc: the RC verbs transport. One device port per process, a PD, one shared send CQ and
+ * one shared receive CQ, an SRQ of pre-posted registered buffers, and one RC QP per peer,
+ * all created by rcmsg_rc_btl_open() (QPs left in INIT, receives already posted); connect()
+ * takes each QP INIT -> RTR -> RTS with the peer's address.
+ */
+#ifndef RCMSG_BTL_RC_BTL_H
+#define RCMSG_BTL_RC_BTL_H
+
+#include "base/log.h"
+#include "btl/btl.h"
+
+/* Opens the transport for this job (device choice, PD, CQs, SRQ, a QP per peer). */
+rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p);
+
+/* Moves the QP to peer into ERR (for tests of the error path); the failure is then handled
+ * as any other: reported, and later sends to that peer fail. */
+rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer);
+
+/* Logs every QP's state (mirror re-synced from the device) at `level`. */
+void rcmsg_rc_btl_dump(rcmsg_btl_t *btl, rcmsg_log_level_t level);
+
+/* The largest address blob rcmsg_rc_btl_open() can produce for `size` ranks. */
+size_t rcmsg_rc_btl_addr_max(int size);
+
+#endif /* RCMSG_BTL_RC_BTL_H */

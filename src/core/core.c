@@ -1,0 +1,63 @@
+/* rcmsg_init / rcmsg_finalize and the process-wide state. */
+#include "config.h"
+
+#include "core.h"
+
+#include "base/config_table.h"
+#include "base/log.h"
+#include "base/topo.h"
+
+static rcmsg_wireup_t *core_wireup;
+
+rcmsg_wireup_t *rcmsg_core_wireup(void)
+{
+    return core_wireup;
+}
+
+rcmsg_status_t rcmsg_init(void)
+{
+    rcmsg_status_t status;
+
+    if (core_wireup != NULL) {
+        rcmsg_error("rcmsg_init called twice");
+        return RCMSG_ERR_STATE;
+    }
+    status = rcmsg_config_load(NULL);
+    if (status != RCMSG_OK) {
+        rcmsg_error("rcmsg_init: invalid RCMSG_* settings (see above; rcmsg_info lists them)");
+        return status;
+    }
+    status = rcmsg_wireup_init(&core_wireup);
+    if (status != RCMSG_OK) {
+        core_wireup = NULL;
+        rcmsg_error("rcmsg_init failed: %s", rcmsg_strerror(status));
+        rcmsg_topo_release();
+        rcmsg_config_unload();
+    }
+    return status;
+}
+
+rcmsg_status_t rcmsg_finalize(void)
+{
+    rcmsg_status_t status;
+
+    if (core_wireup == NULL) {
+        return RCMSG_ERR_NOT_INITIALIZED;
+    }
+    status = rcmsg_wireup_fini(core_wireup);
+    core_wireup = NULL;
+    rcmsg_topo_release();
+    rcmsg_config_unload();
+    rcmsg_log_set_rank(-1);
+    return status;
+}
+
+int rcmsg_rank(void)
+{
+    return core_wireup != NULL ? core_wireup->job.rank : -1;
+}
+
+int rcmsg_size(void)
+{
+    return core_wireup != NULL ? core_wireup->job.size : -1;
+}

@@ -1,0 +1,424 @@
+/* Wireup through PMIx: job info, one address exchange, every endpoint up before init returns. */
+#include "config.h"
+
+#include "wireup.h"
+
+#include "base/config_table.h"
+#include "base/log.h"
+#include "btl_rc/rc_btl.h"
+#include "btl_self/self_btl.h"
+
+#include <endian.h>
+#include <pmix.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WIREUP_KEY     "rcmsg.addr"
+#define WIREUP_MAGIC   0x574d4352u /* "RCMW" */
+#define WIREUP_VERSION 1
+#define WIREUP_HDR     12 /* magic u32, version u16, status i16, nsections u16, pad u16 */
+#define WIREUP_SECHDR  12 /* name[8], len u32 */
+
+enum { PH_PMIX, PH_OPEN, PH_EXCHANGE, PH_CONNECT, PH_TOTAL };
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- the blob -------------------------------------------------------------------------- */
+
+size_t rcmsg_wireup_blob_build(void *buf, size_t cap, rcmsg_status_t status, const char *name,
+                               const void *data, size_t len)
+{
+    uint8_t *p = buf;
+    size_t total = WIREUP_HDR + (name != NULL ? WIREUP_SECHDR + len : 0);
+    uint32_t u32;
+    uint16_t u16;
+
+    if (cap < total) {
+        return 0;
+    }
+    memset(p, 0, WIREUP_HDR);
+    u32 = htole32(WIREUP_MAGIC);
+    memcpy(p, &u32, 4);
+    u16 = htole16(WIREUP_VERSION);
+    memcpy(p + 4, &u16, 2);
+    u16 = htole16((uint16_t)(int16_t)status);
+    memcpy(p + 6, &u16, 2);
+    u16 = htole16(name != NULL ? 1 : 0);
+    memcpy(p + 8, &u16, 2);
+    if (name != NULL) {
+        memset(p + WIREUP_HDR, 0, 8);
+        strncpy((char *)p + WIREUP_HDR, name, 8);
+        u32 = htole32((uint32_t)len);
+        memcpy(p + WIREUP_HDR + 8, &u32, 4);
+        if (len > 0) {
+            memcpy(p + WIREUP_HDR + WIREUP_SECHDR, data, len);
+        }
+    }
+    return total;
+}
+
+rcmsg_status_t rcmsg_wireup_blob_section(const void *blob, size_t len, int peer, const char *name,
+                                         const void **data_p, size_t *len_p,
+                                         rcmsg_status_t *peer_status_p)
+{
+    const uint8_t *p = blob;
+    uint32_t magic, slen;
+    uint16_t version, nsec, st;
+    size_t off = WIREUP_HDR;
+
+    if (blob == NULL || len < WIREUP_HDR) {
+        rcmsg_error("address blob of peer %d is %zu bytes, shorter than its %d-byte header", peer,
+                    len, WIREUP_HDR);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    memcpy(&magic, p, 4);
+    memcpy(&version, p + 4, 2);
+    memcpy(&st, p + 6, 2);
+    memcpy(&nsec, p + 8, 2);
+    if (le32toh(magic) != WIREUP_MAGIC) {
+        rcmsg_error("address blob of peer %d is not an rcmsg blob (magic 0x%08x): is every rank "
+                    "running rcmsg?",
+                    peer, le32toh(magic));
+        return RCMSG_ERR_PEER_DATA;
+    }
+    if (le16toh(version) != WIREUP_VERSION) {
+        rcmsg_error("address blob of peer %d has version %u, this rank speaks version %u: run the "
+                    "same rcmsg build on every rank",
+                    peer, le16toh(version), WIREUP_VERSION);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    *peer_status_p = (rcmsg_status_t)(int16_t)le16toh(st);
+    for (unsigned i = 0; i < le16toh(nsec); i++) {
+        if (off + WIREUP_SECHDR > len) {
+            rcmsg_error("address blob of peer %d is truncated: %zu bytes, section %u of %u "
+                        "missing",
+                        peer, len, i + 1, le16toh(nsec));
+            return RCMSG_ERR_PEER_DATA;
+        }
+        memcpy(&slen, p + off + 8, 4);
+        slen = le32toh(slen);
+        if (slen > len - off - WIREUP_SECHDR) {
+            rcmsg_error("address blob of peer %d: section %u claims %u bytes, %zu remain", peer, i,
+                        slen, len - off - WIREUP_SECHDR);
+            return RCMSG_ERR_PEER_DATA;
+        }
+        if (strncmp((const char *)p + off, name, 8) == 0) {
+            *data_p = p + off + WIREUP_SECHDR;
+            *len_p = slen;
+            return RCMSG_OK;
+        }
+        off += WIREUP_SECHDR + slen;
+    }
+    return RCMSG_ERR_NOT_FOUND;
+}
+
+/* ---- PMIx ------------------------------------------------------------------------------ */
+
+static rcmsg_status_t get_number(const pmix_proc_t *proc, const char *key, int *out_p)
+{
+    pmix_value_t *val = NULL;
+    pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &val);
+    int n = 0;
+
+    if (rc != PMIX_SUCCESS || val == NULL) {
+        rcmsg_error("PMIx_Get(%s) failed: %s", key, PMIx_Error_string(rc));
+        return RCMSG_ERR_LAUNCHER;
+    }
+    PMIX_VALUE_GET_NUMBER(rc, val, n, int);
+    PMIX_VALUE_RELEASE(val);
+    if (rc != PMIX_SUCCESS) {
+        rcmsg_error("PMIx key %s is not a number", key);
+        return RCMSG_ERR_LAUNCHER;
+    }
+    *out_p = n;
+    return RCMSG_OK;
+}
+
+/* A launcher variable that says this process is one of several, or NULL. */
+static const char *multi_process_hint(void)
+{
+    static const char *const vars[] = {"SLURM_STEP_NUM_TASKS", "OMPI_COMM_WORLD_SIZE",
+                                       "PMI_SIZE"};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = rcmsg_config_foreign(vars[i]);
+        if (v != NULL && atoi(v) > 1) {
+            return vars[i];
+        }
+    }
+    return NULL;
+}
+
+static rcmsg_status_t wireup_pmix_init(rcmsg_wireup_t *w)
+{
+    pmix_proc_t me, wild;
+    pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+    const char *hint;
+
+    if (rc == PMIX_SUCCESS) {
+        w->pmix_up = true;
+        snprintf(w->nspace, sizeof(w->nspace), "%s", me.nspace);
+        w->job.rank = (int)me.rank;
+        PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+        if (get_number(&wild, PMIX_JOB_SIZE, &w->job.size) != RCMSG_OK ||
+            get_number(&me, PMIX_LOCAL_RANK, &w->job.local_rank) != RCMSG_OK ||
+            get_number(&wild, PMIX_LOCAL_SIZE, &w->job.local_size) != RCMSG_OK) {
+            return RCMSG_ERR_LAUNCHER;
+        }
+        if (w->job.size < 1 || w->job.rank < 0 || w->job.rank >= w->job.size) {
+            rcmsg_error("PMIx gave rank %d of job size %d", w->job.rank, w->job.size);
+            return RCMSG_ERR_LAUNCHER;
+        }
+        return RCMSG_OK;
+    }
+    hint = multi_process_hint();
+    if (hint != NULL) {
+        rcmsg_error("%s=%s says this is one of several processes, but no PMIx server answered "
+                    "(PMIx_Init: %s): under Slurm run 'srun --mpi=pmix', or start the job with "
+                    "Open MPI's mpirun",
+                    hint, rcmsg_config_foreign(hint), PMIx_Error_string(rc));
+        if (rc == PMIX_ERR_UNREACH) {
+            PMIx_Finalize(NULL, 0);
+        }
+        return RCMSG_ERR_LAUNCHER;
+    }
+    if (rc == PMIX_ERR_UNREACH && rcmsg_config_foreign("PMIX_NAMESPACE") == NULL) {
+        /* no launcher: a 1-process job (PMIx itself stays usable as a singleton) */
+        w->pmix_up = true;
+        w->singleton = true;
+        w->job = (rcmsg_btl_job_t){.rank = 0, .size = 1, .local_rank = 0, .local_size = 1};
+        rcmsg_info("no PMIx server: running as a singleton (1-process job)");
+        return RCMSG_OK;
+    }
+    rcmsg_error("PMIx_Init failed: %s%s", PMIx_Error_string(rc),
+                rcmsg_config_foreign("PMIX_NAMESPACE") != NULL
+                    ? " (PMIX_NAMESPACE is set: is the launcher's PMIx server still alive?)"
+                    : "");
+    return RCMSG_ERR_LAUNCHER;
+}
+
+static rcmsg_status_t wireup_fence(rcmsg_wireup_t *w, bool collect)
+{
+    pmix_info_t info;
+    bool yes = true;
+    pmix_status_t rc;
+
+    if (w->singleton) {
+        return RCMSG_OK;
+    }
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    rc = PMIx_Fence(NULL, 0, collect ? &info : NULL, collect ? 1 : 0);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS) {
+        rcmsg_error("PMIx_Fence failed: %s", PMIx_Error_string(rc));
+        return RCMSG_ERR_LAUNCHER;
+    }
+    return RCMSG_OK;
+}
+
+static rcmsg_status_t wireup_publish(rcmsg_wireup_t *w, rcmsg_status_t open_status)
+{
+    size_t cap = rcmsg_rc_btl_addr_max(w->job.size) + 64, alen = 0, blen;
+    uint8_t *addr = malloc(cap), *blob = malloc(cap + 64);
+    pmix_value_t val;
+    pmix_status_t rc;
+    rcmsg_status_t status = RCMSG_ERR_NO_MEMORY;
+
+    if (addr == NULL || blob == NULL) {
+        goto out;
+    }
+    if (open_status == RCMSG_OK && w->rc != NULL) {
+        alen = cap;
+        status = w->rc->ops->addr_pack(w->rc, addr, &alen);
+        if (status != RCMSG_OK) {
+            goto out;
+        }
+    }
+    blen = rcmsg_wireup_blob_build(blob, cap + 64, open_status,
+                                   w->rc != NULL && open_status == RCMSG_OK ? "rc" : NULL, addr,
+                                   alen);
+    val.type = PMIX_BYTE_OBJECT;
+    val.data.bo.bytes = (char *)blob;
+    val.data.bo.size = blen;
+    rc = PMIx_Put(PMIX_GLOBAL, WIREUP_KEY, &val);
+    if (rc == PMIX_SUCCESS) {
+        rc = PMIx_Commit();
+    }
+    status = rc == PMIX_SUCCESS ? RCMSG_OK : RCMSG_ERR_LAUNCHER;
+    if (rc != PMIX_SUCCESS) {
+        rcmsg_error("PMIx_Put/Commit of the %zu-byte address failed: %s", blen,
+                    PMIx_Error_string(rc));
+    }
+out:
+    free(addr);
+    free(blob);
+    return status;
+}
+
+/* After the fence: every peer's blob, checked, and its QP connected. */
+static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, double *get_ms_p)
+{
+    rcmsg_status_t status = RCMSG_OK;
+    pmix_proc_t proc;
+    double t_get = 0, t0;
+
+    for (int peer = 0; peer < w->job.size && status == RCMSG_OK; peer++) {
+        pmix_value_t *val = NULL;
+        rcmsg_status_t peer_status = RCMSG_OK;
+        const void *sec = NULL;
+        size_t slen = 0;
+        pmix_status_t rc;
+
+        if (peer == w->job.rank) {
+            continue;
+        }
+        t0 = now_ms();
+        PMIX_LOAD_PROCID(&proc, w->nspace, (pmix_rank_t)peer);
+        rc = PMIx_Get(&proc, WIREUP_KEY, NULL, 0, &val);
+        t_get += now_ms() - t0;
+        if (rc != PMIX_SUCCESS || val == NULL || val->type != PMIX_BYTE_OBJECT) {
+            rcmsg_error("no address from peer %d: PMIx_Get: %s", peer, PMIx_Error_string(rc));
+            status = RCMSG_ERR_LAUNCHER;
+        } else {
+            status = rcmsg_wireup_blob_section(val->data.bo.bytes, val->data.bo.size, peer, "rc",
+                                               &sec, &slen, &peer_status);
+            if (status == RCMSG_OK || status == RCMSG_ERR_NOT_FOUND) {
+                if (peer_status != RCMSG_OK) {
+                    rcmsg_error("peer %d could not open its transports (%s); see its log",
+                                peer, rcmsg_status_name(peer_status));
+                    status = RCMSG_ERR_CONNECTION;
+                } else if (status == RCMSG_ERR_NOT_FOUND || w->rc == NULL) {
+                    rcmsg_error("no common transport with peer %d", peer);
+                    status = RCMSG_ERR_CONNECTION;
+                } else {
+                    status = w->rc->ops->connect(w->rc, peer, sec, slen);
+                }
+            }
+        }
+        if (val != NULL) {
+            PMIX_VALUE_RELEASE(val);
+        }
+        w->peer_btl[peer] = w->rc;
+    }
+    *get_ms_p = t_get;
+    return status;
+}
+
+/* ---- init and fini --------------------------------------------------------------------- */
+
+static void wireup_release(rcmsg_wireup_t *w)
+{
+    if (w->rc != NULL) {
+        w->rc->ops->close(w->rc);
+    }
+    if (w->self != NULL) {
+        w->self->ops->close(w->self);
+    }
+    if (w->pmix_up) {
+        PMIx_Finalize(NULL, 0);
+    }
+    free(w->peer_btl);
+    free(w);
+}
+
+rcmsg_status_t rcmsg_wireup_init(rcmsg_wireup_t **w_p)
+{
+    rcmsg_wireup_t *w = calloc(1, sizeof(*w));
+    rcmsg_status_t status, open_status = RCMSG_OK;
+    double t0 = now_ms(), t;
+
+    if (w == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    status = wireup_pmix_init(w);
+    if (status != RCMSG_OK) {
+        goto err;
+    }
+    rcmsg_log_set_rank(w->job.rank);
+    w->phase_ms[PH_PMIX] = now_ms() - t0;
+    w->peer_btl = calloc((size_t)w->job.size, sizeof(*w->peer_btl));
+    if (w->peer_btl == NULL) {
+        status = RCMSG_ERR_NO_MEMORY;
+        goto err;
+    }
+    status = rcmsg_self_btl_open(&w->job, &w->self);
+    if (status != RCMSG_OK) {
+        goto err;
+    }
+    w->peer_btl[w->job.rank] = w->self;
+
+    t = now_ms();
+    if (w->job.size > 1) {
+        /* a failure here is published, not returned, so that no peer waits in the fence */
+        open_status = rcmsg_rc_btl_open(&w->job, &w->rc);
+        if (open_status != RCMSG_OK) {
+            rcmsg_error("cannot open the rc transport (%s) but %d peer(s) need it",
+                        rcmsg_status_name(open_status), w->job.size - 1);
+            w->rc = NULL;
+        }
+    }
+    w->phase_ms[PH_OPEN] = now_ms() - t;
+
+    t = now_ms();
+    if (!w->singleton) {
+        status = wireup_publish(w, open_status);
+        if (status == RCMSG_OK) {
+            status = wireup_fence(w, true);
+        }
+        if (status != RCMSG_OK) {
+            goto err;
+        }
+    }
+    w->phase_ms[PH_EXCHANGE] = now_ms() - t;
+
+    t = now_ms();
+    status = open_status;
+    if (status == RCMSG_OK) {
+        double get_ms = 0;
+        status = wireup_connect_all(w, &get_ms);
+        w->phase_ms[PH_EXCHANGE] += get_ms; /* PMIx_Get of each address is exchange time */
+        t += get_ms;
+    }
+    w->phase_ms[PH_CONNECT] = now_ms() - t;
+    if (status != RCMSG_OK) {
+        goto err;
+    }
+    w->phase_ms[PH_TOTAL] = now_ms() - t0;
+    rcmsg_info("wireup of %d rank(s) in %.1f ms: pmix init %.1f, transport open %.1f, address "
+               "exchange %.1f, qp transitions %.1f",
+               w->job.size, w->phase_ms[PH_TOTAL], w->phase_ms[PH_PMIX], w->phase_ms[PH_OPEN],
+               w->phase_ms[PH_EXCHANGE], w->phase_ms[PH_CONNECT]);
+    *w_p = w;
+    return RCMSG_OK;
+
+err:
+    wireup_release(w);
+    return status;
+}
+
+rcmsg_status_t rcmsg_wireup_barrier(rcmsg_wireup_t *w)
+{
+    return wireup_fence(w, false);
+}
+
+rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w)
+{
+    rcmsg_status_t status = RCMSG_OK, s;
+
+    if (w->rc != NULL) {
+        status = w->rc->ops->flush(w->rc);
+    }
+    /* no rank tears its QPs down while a peer may still be sending to it */
+    s = wireup_fence(w, false);
+    if (status == RCMSG_OK) {
+        status = s;
+    }
+    wireup_release(w);
+    return status;
+}

@@ -1,0 +1,51 @@
+/*
+ * Wireup: PMIx job information, one address exchange and the bring-up of every transport
+ * endpoint before rcmsg_init() returns.
+ *
+ *   PMIx_Init -> job info -> open transports (rc: device, CQs, SRQ with receives posted, one
+ *   QP per peer in INIT) -> one blob per process (PMIx_Put + PMIx_Commit) -> ONE fence that
+ *   collects data -> every QP INIT -> RTR -> RTS.
+ *
+ * A rank that fails to open its transports still takes part in the fence, with its status in
+ * its blob, so that every rank learns of the failure and none waits forever.
+ */
+#ifndef RCMSG_WIREUP_H
+#define RCMSG_WIREUP_H
+
+#include "btl/btl.h"
+
+#include <stdbool.h>
+
+typedef struct rcmsg_wireup {
+    rcmsg_btl_job_t job;
+    bool singleton;
+    bool pmix_up;
+    char nspace[256];
+    rcmsg_btl_t *self;
+    rcmsg_btl_t *rc;         /* NULL in a 1-process job */
+    rcmsg_btl_t **peer_btl;  /* [job.size]: the transport that reaches each rank */
+    double phase_ms[5];      /* pmix init, transport open, exchange, connect, total */
+} rcmsg_wireup_t;
+
+/* Brings the job up; on error everything is released and the status returned. */
+rcmsg_status_t rcmsg_wireup_init(rcmsg_wireup_t **w_p);
+
+/* A barrier across the job through PMIx (no data). */
+rcmsg_status_t rcmsg_wireup_barrier(rcmsg_wireup_t *w);
+
+/* Flushes every transport, waits for every rank (barrier), closes transports, PMIx_Finalize. */
+rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w);
+
+/* Parses a peer's wireup blob: the section named `name` (its data and length), and the
+ * peer's status. Exposed for unit tests of malformed input. RCMSG_ERR_PEER_DATA on a bad
+ * blob (logged, naming the peer); RCMSG_ERR_NOT_FOUND when the section is absent. */
+rcmsg_status_t rcmsg_wireup_blob_section(const void *blob, size_t len, int peer, const char *name,
+                                         const void **data_p, size_t *len_p,
+                                         rcmsg_status_t *peer_status_p);
+
+/* Builds a blob with one section (name, data, len) and a status into buf (at most cap bytes);
+ * returns its length or 0 when cap is too small. For unit tests and for wireup itself. */
+size_t rcmsg_wireup_blob_build(void *buf, size_t cap, rcmsg_status_t status, const char *name,
+                               const void *data, size_t len);
+
+#endif /* RCMSG_WIREUP_H */
