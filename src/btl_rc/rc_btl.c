@@ -887,6 +887,7 @@ static rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, char *name, int
 {
     rc_candidate_t c[64];
     int n = 0, best = 3, nbest = 0, pick, numa = rcmsg_topo_bound_numa();
+    char where[64];
     size_t nwanted;
     char *const *wanted = rcmsg_config_list(RCMSG_CFG_NET_DEVICES, &nwanted);
 
@@ -946,11 +947,17 @@ static rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, char *name, int
             break;
         }
     }
-    rcmsg_info("using %s:%d: %d equally near port(s) (%s), picked by local rank %d; process "
-               "bound to numa node %d",
+    if (numa >= 0) {
+        snprintf(where, sizeof(where), "bound to numa node %d", numa);
+    } else {
+        snprintf(where, sizeof(where), "not bound to one numa node");
+    }
+    rcmsg_info("using %s:%d: %d equally near port(s) (%s), picked by local rank %d; process %s",
                name, *port_p, nbest,
-               best == 0 ? "same numa node" : best == 1 ? "no locality information" : "other numa node",
-               job->local_rank, numa);
+               best == 0   ? "same numa node"
+               : best == 1 ? "no locality information"
+                           : "other numa node",
+               job->local_rank, where);
     return RCMSG_OK;
 }
 
@@ -1153,6 +1160,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     rc_btl_t *rc;
     rcmsg_status_t status;
     unsigned inl;
+    uint64_t t0 = rc_now_us(), t_dev, t_res, t_qps;
 
     rc = calloc(1, sizeof(*rc));
     if (rc == NULL) {
@@ -1199,6 +1207,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         status = RCMSG_ERR_NO_MEMORY;
         goto err_close;
     }
+    t_dev = rc_now_us();
     status = rc_resources_create(rc);
     if (status != RCMSG_OK) {
         goto err_close;
@@ -1210,18 +1219,22 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         .rkey_size = sizeof(uint32_t),
     };
     status = rc_srq_fill(rc); /* receives are posted before any QP can reach RTR */
+    t_res = rc_now_us();
     if (status == RCMSG_OK) {
         status = rc_qps_create(rc);
     }
+    t_qps = rc_now_us();
     if (status == RCMSG_OK) {
         status = rc_async_start(rc);
     }
     if (status != RCMSG_OK) {
         goto err_close;
     }
-    rcmsg_info("%s:%d: %d qps in INIT, max inline %zu, max rd atomic %u, mtu %d", rc->dev->name,
-               rc->port, job->size - 1, rc->super.caps.max_inline, rc->rd_atomic,
-               rcmsg_rc_mtu_bytes(rc->port_attr.active_mtu));
+    rcmsg_info("%s:%d: %d qps in INIT, max inline %zu, max rd atomic %u, mtu %d; device choice "
+               "and open %.1f ms, cqs/srq/buffers %.1f ms, qp creation %.1f ms",
+               rc->dev->name, rc->port, job->size - 1, rc->super.caps.max_inline, rc->rd_atomic,
+               rcmsg_rc_mtu_bytes(rc->port_attr.active_mtu), (double)(t_dev - t0) / 1e3,
+               (double)(t_res - t_dev) / 1e3, (double)(t_qps - t_res) / 1e3);
     *btl_p = &rc->super;
     return RCMSG_OK;
 

@@ -389,6 +389,9 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_wireup_t **w_p)
     if (status != RCMSG_OK) {
         goto err;
     }
+    if (w->rc != NULL) {
+        rcmsg_rc_btl_dump(w->rc, RCMSG_LOG_DEBUG);
+    }
     w->phase_ms[PH_TOTAL] = now_ms() - t0;
     rcmsg_info("wireup of %d rank(s) in %.1f ms: pmix init %.1f, transport open %.1f, address "
                "exchange %.1f, qp transitions %.1f",

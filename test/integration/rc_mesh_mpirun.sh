@@ -17,4 +17,6 @@ if [ "$(ls /sys/class/infiniband 2>/dev/null | wc -l)" -ge 2 ]; then
         fail "ranks did not spread over rxe0 and rxe1"
 fi
 grep -q 'info: wireup of 4 rank(s) in' "$out" || fail "no wireup timing line"
+[ "$(grep -c 'rank 0: peer address with .* refused' "$out")" -eq 6 ] ||
+    fail "malformed peer addresses were not all refused"
 pass "4 ranks exchanged patterns over rc"

@@ -16,6 +16,7 @@
 #include "btl_rc/rc_btl.h"
 #include "core/core.h"
 
+#include <infiniband/verbs.h>
 #include <rcmsg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,49 @@ static void get_done(rcmsg_btl_desc_t *desc, rcmsg_status_t status)
     op->status = status;
 }
 
+/* Malformed peer addresses are refused before the QP is touched. */
+static void bad_addresses(rcmsg_wireup_t *w)
+{
+    size_t cap = rcmsg_rc_btl_addr_max(size), len = cap;
+    uint8_t *good = malloc(cap), *b = malloc(cap);
+    struct {
+        const char *what;
+        size_t off; /* byte to change (SIZE_MAX: none), or the length to pass */
+        uint8_t value;
+        size_t len;
+        rcmsg_status_t want;
+    } cases[] = {
+        {"shorter than the header", SIZE_MAX, 0, 10, RCMSG_ERR_PEER_DATA},
+        {"one peer short", SIZE_MAX, 0, cap - 8, RCMSG_ERR_PEER_DATA},
+        {"another buffer size", 25, 0x7f, cap, RCMSG_ERR_CONFIG},
+        {"an invalid mtu code", 2, 9, cap, RCMSG_ERR_PEER_DATA},
+        {"another link layer", 0, IBV_LINK_LAYER_INFINIBAND, cap, RCMSG_ERR_PEER_DATA},
+        {"a qp number beyond 24 bits", 32 + 3, 0x01, cap, RCMSG_ERR_PEER_DATA},
+    };
+
+    if (w->rc->ops->addr_pack(w->rc, good, &len) != RCMSG_OK || len != cap) {
+        fail("addr_pack failed%.0d%.0d%.0d", 0, 0, 0);
+    }
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        rcmsg_status_t s;
+
+        memcpy(b, good, cap);
+        b[32 + 0] = 0x42; /* a valid qp number for rank 0's entry */
+        if (cases[i].off != SIZE_MAX) {
+            b[cases[i].off] = cases[i].value;
+        }
+        s = w->rc->ops->connect(w->rc, 1, b, cases[i].len);
+        if (s != cases[i].want) {
+            fail("bad-address case %d gave status %d, expected %d", (int)i, s, cases[i].want);
+        } else {
+            printf("rank 0: peer address with %s refused (%s)\n", cases[i].what,
+                   rcmsg_status_name(s));
+        }
+    }
+    free(good);
+    free(b);
+}
+
 static int mesh(rcmsg_wireup_t *w)
 {
     uint8_t *buf = malloc(65536), *mine = malloc(GET_BYTES), *theirs = malloc(GET_BYTES);
@@ -250,6 +294,13 @@ static int mesh(rcmsg_wireup_t *w)
             rcmsg_rc_btl_dump(w->rc, RCMSG_LOG_ERROR);
         }
         failures++;
+    }
+    if (rank == 0 && size > 1 && w->rc != NULL) {
+        bad_addresses(w);
+    }
+    /* peers may still be reading `mine`: deregister only when every rank is done */
+    if (rcmsg_wireup_barrier(w) != RCMSG_OK) {
+        fail("barrier failed%.0d%.0d%.0d", 0, 0, 0);
     }
     if (w->rc != NULL) {
         w->rc->ops->mem_dereg(w->rc, &mine_mem);

@@ -1,0 +1,5 @@
+#!/bin/sh
+# Both rxe devices opened through btl_rc's device code: ports ACTIVE, a RoCE v2 GID chosen.
+. "$top_srcdir/test/integration/lib.sh"
+need_rdma
+exec "$top_builddir/test/integration/rc_device_test"

@@ -1,0 +1,113 @@
+/* The wireup address blob: built, parsed, and rejected when malformed; no launcher needed. */
+#include "config.h"
+
+#include "wireup/wireup.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t blob[256];
+
+static size_t build_rc(const char *payload)
+{
+    size_t n = rcmsg_wireup_blob_build(blob, sizeof(blob), RCMSG_OK, "rc", payload,
+                                       strlen(payload));
+    ck_assert_uint_gt(n, 0);
+    return n;
+}
+
+START_TEST(test_roundtrip)
+{
+    size_t n = build_rc("hello"), len = 0;
+    const void *data = NULL;
+    rcmsg_status_t peer_status = RCMSG_ERR_IO;
+
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, n, 3, "rc", &data, &len, &peer_status),
+                     RCMSG_OK);
+    ck_assert_uint_eq(len, 5);
+    ck_assert_mem_eq(data, "hello", 5);
+    ck_assert_int_eq(peer_status, RCMSG_OK);
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, n, 3, "sm", &data, &len, &peer_status),
+                     RCMSG_ERR_NOT_FOUND);
+}
+END_TEST
+
+START_TEST(test_peer_status_carried)
+{
+    size_t n = rcmsg_wireup_blob_build(blob, sizeof(blob), RCMSG_ERR_NO_DEVICE, NULL, NULL, 0);
+    const void *data;
+    size_t len;
+    rcmsg_status_t peer_status = RCMSG_OK;
+
+    ck_assert_uint_gt(n, 0);
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, n, 1, "rc", &data, &len, &peer_status),
+                     RCMSG_ERR_NOT_FOUND);
+    ck_assert_int_eq(peer_status, RCMSG_ERR_NO_DEVICE);
+}
+END_TEST
+
+START_TEST(test_malformed)
+{
+    size_t n = build_rc("hello"), len;
+    const void *data;
+    rcmsg_status_t ps;
+
+    /* too short for the header, truncated section, NULL */
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, 5, 1, "rc", &data, &len, &ps),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, n - 1, 1, "rc", &data, &len, &ps),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, 14, 1, "rc", &data, &len, &ps),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_wireup_blob_section(NULL, 0, 1, "rc", &data, &len, &ps),
+                     RCMSG_ERR_PEER_DATA);
+    /* wrong magic */
+    blob[0] ^= 0xff;
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, n, 1, "rc", &data, &len, &ps),
+                     RCMSG_ERR_PEER_DATA);
+    blob[0] ^= 0xff;
+    /* a section length beyond the blob */
+    blob[12 + 8] = 0xff;
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, n, 1, "rc", &data, &len, &ps),
+                     RCMSG_ERR_PEER_DATA);
+}
+END_TEST
+
+START_TEST(test_version_mismatch)
+{
+    size_t n = build_rc("x"), len;
+    const void *data;
+    rcmsg_status_t ps;
+
+    blob[4] = 99; /* version, little-endian u16 at offset 4 */
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, n, 2, "rc", &data, &len, &ps),
+                     RCMSG_ERR_PEER_DATA);
+}
+END_TEST
+
+START_TEST(test_build_too_small)
+{
+    ck_assert_uint_eq(rcmsg_wireup_blob_build(blob, 10, RCMSG_OK, "rc", "abc", 3), 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("wireup");
+    TCase *tc = tcase_create("blob");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, test_roundtrip);
+    tcase_add_test(tc, test_peer_status_carried);
+    tcase_add_test(tc, test_malformed);
+    tcase_add_test(tc, test_version_mismatch);
+    tcase_add_test(tc, test_build_too_small);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
