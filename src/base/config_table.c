@@ -114,8 +114,8 @@ static int parse_size(const char *text, uint64_t *size_p)
     static const struct {
         const char *suffix;
         unsigned shift;
-    } units[] = {{"", 0},   {"b", 0},   {"k", 10},  {"kb", 10}, {"m", 20},
-                 {"mb", 20}, {"g", 30}, {"gb", 30}};
+    } units[] = {{"", 0},   {"b", 0},   {"k", 10}, {"kb", 10},
+                 {"m", 20}, {"mb", 20}, {"g", 30}, {"gb", 30}};
     const char *end;
     long long n;
 
@@ -206,7 +206,8 @@ static bool in_range(const rcmsg_config_desc_t *desc, long long n)
     if (dots == NULL) {
         return true;
     }
-    if (dots != desc->form && n < parse_bound(desc->type, desc->form, (size_t)(dots - desc->form))) {
+    if (dots != desc->form &&
+        n < parse_bound(desc->type, desc->form, (size_t)(dots - desc->form))) {
         return false;
     }
     return dots[2] == '\0' || n <= parse_bound(desc->type, dots + 2, strlen(dots + 2));
@@ -370,7 +371,8 @@ const char *rcmsg_config_closest(const char *name)
 static int config_lookup(const char *name, size_t len)
 {
     for (int id = 0; id < RCMSG_CFG_COUNT; id++) {
-        if (strlen(config_descs[id].name) == len && strncmp(config_descs[id].name, name, len) == 0) {
+        if (strlen(config_descs[id].name) == len &&
+            strncmp(config_descs[id].name, name, len) == 0) {
             return id;
         }
     }

@@ -42,10 +42,10 @@ typedef struct {
 typedef struct {
     union {
         bool b;
-        long long i;       /* INT */
-        uint64_t size;     /* SIZE, in bytes */
-        uint64_t time_us;  /* TIME, in microseconds */
-        int choice;        /* ENUM: index into the "a|b|c" form */
+        long long i;      /* INT */
+        uint64_t size;    /* SIZE, in bytes */
+        uint64_t time_us; /* TIME, in microseconds */
+        int choice;       /* ENUM: index into the "a|b|c" form */
     };
     char **items; /* LIST: NULL-terminated */
     size_t count; /* LIST: number of items */

@@ -28,18 +28,17 @@
       "Transport retries before a send fails with retry-exceeded.")                                \
     X(IB_RNR_TIMER, INT, "12", "1..31",                                                            \
       "min_rnr_timer code the receiver asks senders to wait after an RNR NAK (12 = 0.64 ms).")     \
-    X(IB_RNR_RETRY, INT, "7", "0..7",                                                              \
-      "RNR retries before a send fails; 7 means retry forever.")                                   \
-    X(QP_SEND_DEPTH, INT, "128", "16..16384", "Send work requests per QP.")                         \
+    X(IB_RNR_RETRY, INT, "7", "0..7", "RNR retries before a send fails; 7 means retry forever.")   \
+    X(QP_SEND_DEPTH, INT, "128", "16..16384", "Send work requests per QP.")                        \
     X(SIGNAL_INTERVAL, INT, "16", "1..1024",                                                       \
       "Request a completion for one send in this many (selective signaling).")                     \
     X(SRQ_SIZE, INT, "1024", "16..65536",                                                          \
       "Receive buffers posted to the shared receive queue of each device.")                        \
     X(SRQ_BUF_SIZE, SIZE, "9k", "256..1m",                                                         \
-      "Size of each pre-posted receive buffer and send bounce buffer (header and eager "          \
-      "payload); the same on every rank.")                                                       \
+      "Size of each pre-posted receive buffer and send bounce buffer (header and eager "           \
+      "payload); the same on every rank.")                                                         \
     X(SEND_BUFS, INT, "512", "16..65536",                                                          \
-      "Registered send bounce buffers per device, shared by all peers.")                          \
+      "Registered send bounce buffers per device, shared by all peers.")                           \
     X(POLL_BATCH, INT, "16", "1..256", "Completions taken from a completion queue per poll.")      \
     X(DRAIN_TIMEOUT, TIME, "30s", "1ms..",                                                         \
       "How long finalize waits for pending sends to complete before giving up.")

@@ -58,15 +58,15 @@ typedef void (*rcmsg_btl_recv_cb_t)(void *arg, int peer, const void *data, size_
 typedef void (*rcmsg_btl_fail_cb_t)(void *arg, int peer, rcmsg_status_t status);
 
 typedef struct {
-    /* Pack this process's address for all peers (once, after open). *len_p: in buf size, out used. */
+    /* Pack this process's address for all peers (once, after open). *len_p: in buf size, out used.
+     */
     rcmsg_status_t (*addr_pack)(rcmsg_btl_t *btl, void *buf, size_t *len_p);
     /* Connect to peer with the address blob it published; makes the endpoint ready. */
     rcmsg_status_t (*connect)(rcmsg_btl_t *btl, int peer, const void *addr, size_t len);
     rcmsg_status_t (*send)(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
                            const void *payload, size_t len);
     rcmsg_status_t (*get)(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
-                          uint64_t remote_addr, uint32_t rkey, size_t len,
-                          rcmsg_btl_desc_t *desc);
+                          uint64_t remote_addr, uint32_t rkey, size_t len, rcmsg_btl_desc_t *desc);
     rcmsg_status_t (*mem_reg)(rcmsg_btl_t *btl, void *addr, size_t len, int remote_read,
                               rcmsg_btl_mem_t *mem_p);
     void (*mem_dereg)(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem);

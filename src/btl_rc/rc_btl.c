@@ -184,8 +184,8 @@ static rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
 
 static enum ibv_mtu rc_mtu_cap(void)
 {
-    static const enum ibv_mtu caps[] = {IBV_MTU_4096, IBV_MTU_256, IBV_MTU_512, IBV_MTU_1024,
-                                        IBV_MTU_2048, IBV_MTU_4096};
+    static const enum ibv_mtu caps[] = {IBV_MTU_4096, IBV_MTU_256,  IBV_MTU_512,
+                                        IBV_MTU_1024, IBV_MTU_2048, IBV_MTU_4096};
     return caps[rcmsg_config_enum(RCMSG_CFG_IB_MTU)];
 }
 
@@ -256,16 +256,17 @@ static rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
         .min_rnr_timer = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RNR_TIMER),
         .ah_attr = {.dlid = get16(p + 4), .port_num = (uint8_t)rc->port},
     };
-    if (rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET || rcmsg_config_is_set(RCMSG_CFG_GID_INDEX)) {
+    if (rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
+        rcmsg_config_is_set(RCMSG_CFG_GID_INDEX)) {
         attr.ah_attr.is_global = 1;
         memcpy(attr.ah_attr.grh.dgid.raw, p + 8, 16);
         attr.ah_attr.grh.sgid_index = (uint8_t)rc->gid.index;
         attr.ah_attr.grh.hop_limit = 64;
     }
-    status = rcmsg_rc_qp_modify(ep->qp, &attr,
-                                IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                                    IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-                                    IBV_QP_MIN_RNR_TIMER);
+    status =
+        rcmsg_rc_qp_modify(ep->qp, &attr,
+                           IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                               IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
     if (status != RCMSG_OK) {
         return status;
     }
@@ -284,9 +285,9 @@ static rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
         return status;
     }
     ep->connected = true;
-    rcmsg_debug("qp 0x%x connected to peer %d qp 0x%x (gid %s, lid %u, path mtu %d, psn 0x%x/0x%x)",
-                ep->qp->qp->qp_num, peer, rqpn, rcmsg_rc_gid_str((const void *)(p + 8), gidbuf),
-                get16(p + 4), rcmsg_rc_mtu_bytes(mtu), ep->sq_psn, rpsn);
+    rcmsg_info("qp 0x%x connected to peer %d qp 0x%x (gid %s, lid %u, path mtu %d, psn 0x%x/0x%x)",
+               ep->qp->qp->qp_num, peer, rqpn, rcmsg_rc_gid_str((const void *)(p + 8), gidbuf),
+               get16(p + 4), rcmsg_rc_mtu_bytes(mtu), ep->sq_psn, rpsn);
     return RCMSG_OK;
 }
 
@@ -422,8 +423,8 @@ static rcmsg_status_t rc_ep_flush(rc_btl_t *rc, int peer)
     struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .num_sge = 0};
     rc_wr_t *wr;
 
-    if (ep->ring_count == 0 || ep->failed || ep->ring[(ep->ring_head + ep->ring_count - 1) %
-                                                     rc->sq_depth]->signaled) {
+    if (ep->ring_count == 0 || ep->failed ||
+        ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth]->signaled) {
         return RCMSG_OK;
     }
     wr = rc_wr_take(rc, ep, RC_WR_FLUSH, peer);
@@ -528,8 +529,7 @@ static struct ibv_mr *rc_reg(rc_btl_t *rc, void *addr, size_t len, int access)
 
     if (mr == NULL) {
         int err = errno;
-        rcmsg_error("ibv_reg_mr of %zu bytes on %s failed: %s%s", len, rc->dev->name,
-                    strerror(err),
+        rcmsg_error("ibv_reg_mr of %zu bytes on %s failed: %s%s", len, rc->dev->name, strerror(err),
                     err == ENOMEM ? " (locked memory limit too low? check 'ulimit -l'; it should "
                                     "be unlimited for RDMA)"
                                   : "");
@@ -547,8 +547,8 @@ static rcmsg_status_t rc_mem_reg(rcmsg_btl_t *btl, void *addr, size_t len, int r
     if (mr == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    *mem_p = (rcmsg_btl_mem_t){
-        .addr = addr, .len = len, .lkey = mr->lkey, .rkey = mr->rkey, .priv = mr};
+    *mem_p =
+        (rcmsg_btl_mem_t){.addr = addr, .len = len, .lkey = mr->lkey, .rkey = mr->rkey, .priv = mr};
     return RCMSG_OK;
 }
 
@@ -596,8 +596,8 @@ static void rc_recv_error(rc_btl_t *rc, const struct ibv_wc *wc)
     } else {
         rcmsg_error("receive from peer %d failed: %s (status %d, vendor_err 0x%x) on %s:%d qp "
                     "0x%x (state %s)",
-                    peer, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err,
-                    rc->dev->name, rc->port, wc->qp_num,
+                    peer, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, rc->dev->name,
+                    rc->port, wc->qp_num,
                     peer >= 0 ? rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(rc->eps[peer].qp))
                               : "unknown");
     }
@@ -613,9 +613,8 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
 
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
         rc_recv_error(rc, wc);
-    } else if (!(wc->wc_flags & IBV_WC_WITH_IMM) ||
-               (peer = (int)be32toh(wc->imm_data)) < 0 || peer >= rc->job.size ||
-               peer == rc->job.rank) {
+    } else if (!(wc->wc_flags & IBV_WC_WITH_IMM) || (peer = (int)be32toh(wc->imm_data)) < 0 ||
+               peer >= rc->job.size || peer == rc->job.rank) {
         rcmsg_error("dropped a %u-byte message on qp 0x%x without a valid sender rank",
                     wc->byte_len, wc->qp_num);
     } else {
@@ -641,9 +640,8 @@ static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
         } else {
             rcmsg_error("%s of %u bytes to peer %d failed: %s (status %d, vendor_err 0x%x) on "
                         "%s:%d qp 0x%x (state %s)",
-                        rc_wr_type_name(wr->type), wr->len, wr->peer,
-                        ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, rc->dev->name,
-                        rc->port, wc->qp_num,
+                        rc_wr_type_name(wr->type), wr->len, wr->peer, ibv_wc_status_str(wc->status),
+                        wc->status, wc->vendor_err, rc->dev->name, rc->port, wc->qp_num,
                         rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(ep->qp)));
         }
     }
@@ -991,7 +989,8 @@ static rcmsg_status_t rc_qps_create(rc_btl_t *rc)
         .recv_cq = rc->rcq,
         .srq = rc->srq,
         .qp_type = IBV_QPT_RC,
-        .cap = {.max_send_wr = rc->sq_depth, .max_send_sge = 2,
+        .cap = {.max_send_wr = rc->sq_depth,
+                .max_send_sge = 2,
                 .max_inline_data = (uint32_t)rc->super.caps.max_inline},
     };
     struct ibv_qp_attr attr = {

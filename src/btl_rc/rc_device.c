@@ -236,7 +236,10 @@ static int inline_try(struct ibv_pd *pd, struct ibv_cq *cq, unsigned want, unsig
         .send_cq = cq,
         .recv_cq = cq,
         .qp_type = IBV_QPT_RC,
-        .cap = {.max_send_wr = 1, .max_recv_wr = 1, .max_send_sge = 1, .max_recv_sge = 1,
+        .cap = {.max_send_wr = 1,
+                .max_recv_wr = 1,
+                .max_send_sge = 1,
+                .max_recv_sge = 1,
                 .max_inline_data = want},
     };
     struct ibv_qp *qp = ibv_create_qp(pd, &init);

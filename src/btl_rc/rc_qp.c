@@ -18,67 +18,68 @@ typedef struct {
     int opt;
 } qp_transition_t;
 
-static const qp_transition_t qp_table[QPS_N][QPS_N] = {
-    [IBV_QPS_RESET] =
-        {
-            [IBV_QPS_RESET] = {1, 0, 0},
-            [IBV_QPS_INIT] = {1, M(PKEY_INDEX) | M(PORT) | M(ACCESS_FLAGS), 0},
-            [IBV_QPS_ERR] = {1, 0, 0},
-        },
-    [IBV_QPS_INIT] =
-        {
-            [IBV_QPS_RESET] = {1, 0, 0},
-            [IBV_QPS_ERR] = {1, 0, 0},
-            [IBV_QPS_INIT] = {1, 0, M(PKEY_INDEX) | M(PORT) | M(ACCESS_FLAGS)},
-            [IBV_QPS_RTR] = {1,
-                             M(AV) | M(PATH_MTU) | M(DEST_QPN) | M(RQ_PSN) |
-                                 M(MAX_DEST_RD_ATOMIC) | M(MIN_RNR_TIMER),
-                             M(ALT_PATH) | M(ACCESS_FLAGS) | M(PKEY_INDEX)},
-        },
-    [IBV_QPS_RTR] =
-        {
-            [IBV_QPS_RESET] = {1, 0, 0},
-            [IBV_QPS_ERR] = {1, 0, 0},
-            [IBV_QPS_RTS] = {1,
-                             M(TIMEOUT) | M(RETRY_CNT) | M(RNR_RETRY) | M(SQ_PSN) |
-                                 M(MAX_QP_RD_ATOMIC),
-                             M(CUR_STATE) | M(ALT_PATH) | M(ACCESS_FLAGS) | M(MIN_RNR_TIMER) |
-                                 M(PATH_MIG_STATE)},
-        },
-    [IBV_QPS_RTS] =
-        {
-            [IBV_QPS_RESET] = {1, 0, 0},
-            [IBV_QPS_ERR] = {1, 0, 0},
-            [IBV_QPS_RTS] = {1, 0,
-                             M(CUR_STATE) | M(ACCESS_FLAGS) | M(ALT_PATH) | M(PATH_MIG_STATE) |
-                                 M(MIN_RNR_TIMER)},
-            [IBV_QPS_SQD] = {1, 0, M(EN_SQD_ASYNC_NOTIFY)},
-        },
-    [IBV_QPS_SQD] =
-        {
-            [IBV_QPS_RESET] = {1, 0, 0},
-            [IBV_QPS_ERR] = {1, 0, 0},
-            [IBV_QPS_RTS] = {1, 0,
-                             M(CUR_STATE) | M(ALT_PATH) | M(ACCESS_FLAGS) | M(MIN_RNR_TIMER) |
-                                 M(PATH_MIG_STATE)},
-            [IBV_QPS_SQD] = {1, 0,
-                             M(AV) | M(ALT_PATH) | M(ACCESS_FLAGS) | M(PKEY_INDEX) |
-                                 M(MIN_RNR_TIMER) | M(PATH_MIG_STATE) | M(TIMEOUT) |
-                                 M(RETRY_CNT) | M(RNR_RETRY) | M(MAX_QP_RD_ATOMIC) |
-                                 M(MAX_DEST_RD_ATOMIC)},
-        },
-    /* An RC QP never enters SQE (a send error takes it to ERR); SQE -> RTS exists for UC/UD
-     * only, so for RC the state can only be left by reset or error. */
-    [IBV_QPS_SQE] =
-        {
-            [IBV_QPS_RESET] = {1, 0, 0},
-            [IBV_QPS_ERR] = {1, 0, 0},
-        },
-    [IBV_QPS_ERR] =
-        {
-            [IBV_QPS_RESET] = {1, 0, 0},
-            [IBV_QPS_ERR] = {1, 0, 0},
-        },
+static const qp_transition_t qp_table[QPS_N][QPS_N] =
+    {
+        [IBV_QPS_RESET] =
+            {
+                [IBV_QPS_RESET] = {1, 0, 0},
+                [IBV_QPS_INIT] = {1, M(PKEY_INDEX) | M(PORT) | M(ACCESS_FLAGS), 0},
+                [IBV_QPS_ERR] = {1, 0, 0},
+            },
+        [IBV_QPS_INIT] =
+            {
+                [IBV_QPS_RESET] = {1, 0, 0},
+                [IBV_QPS_ERR] = {1, 0, 0},
+                [IBV_QPS_INIT] = {1, 0, M(PKEY_INDEX) | M(PORT) | M(ACCESS_FLAGS)},
+                [IBV_QPS_RTR] = {1,
+                                 M(AV) | M(PATH_MTU) | M(DEST_QPN) | M(RQ_PSN) |
+                                     M(MAX_DEST_RD_ATOMIC) | M(MIN_RNR_TIMER),
+                                 M(ALT_PATH) | M(ACCESS_FLAGS) | M(PKEY_INDEX)},
+            },
+        [IBV_QPS_RTR] =
+            {
+                [IBV_QPS_RESET] = {1, 0, 0},
+                [IBV_QPS_ERR] = {1, 0, 0},
+                [IBV_QPS_RTS] = {1,
+                                 M(TIMEOUT) | M(RETRY_CNT) | M(RNR_RETRY) | M(SQ_PSN) |
+                                     M(MAX_QP_RD_ATOMIC),
+                                 M(CUR_STATE) | M(ALT_PATH) | M(ACCESS_FLAGS) | M(MIN_RNR_TIMER) |
+                                     M(PATH_MIG_STATE)},
+            },
+        [IBV_QPS_RTS] =
+            {
+                [IBV_QPS_RESET] = {1, 0, 0},
+                [IBV_QPS_ERR] = {1, 0, 0},
+                [IBV_QPS_RTS] = {1, 0,
+                                 M(CUR_STATE) | M(ACCESS_FLAGS) | M(ALT_PATH) | M(PATH_MIG_STATE) |
+                                     M(MIN_RNR_TIMER)},
+                [IBV_QPS_SQD] = {1, 0, M(EN_SQD_ASYNC_NOTIFY)},
+            },
+        [IBV_QPS_SQD] =
+            {
+                [IBV_QPS_RESET] = {1, 0, 0},
+                [IBV_QPS_ERR] = {1, 0, 0},
+                [IBV_QPS_RTS] = {1, 0,
+                                 M(CUR_STATE) | M(ALT_PATH) | M(ACCESS_FLAGS) | M(MIN_RNR_TIMER) |
+                                     M(PATH_MIG_STATE)},
+                [IBV_QPS_SQD] = {1, 0,
+                                 M(AV) | M(ALT_PATH) | M(ACCESS_FLAGS) | M(PKEY_INDEX) |
+                                     M(MIN_RNR_TIMER) | M(PATH_MIG_STATE) | M(TIMEOUT) |
+                                     M(RETRY_CNT) | M(RNR_RETRY) | M(MAX_QP_RD_ATOMIC) |
+                                     M(MAX_DEST_RD_ATOMIC)},
+            },
+        /* An RC QP never enters SQE (a send error takes it to ERR); SQE -> RTS exists for UC/UD
+         * only, so for RC the state can only be left by reset or error. */
+        [IBV_QPS_SQE] =
+            {
+                [IBV_QPS_RESET] = {1, 0, 0},
+                [IBV_QPS_ERR] = {1, 0, 0},
+            },
+        [IBV_QPS_ERR] =
+            {
+                [IBV_QPS_RESET] = {1, 0, 0},
+                [IBV_QPS_ERR] = {1, 0, 0},
+            },
 };
 #undef M
 
@@ -114,8 +115,8 @@ int rcmsg_rc_qp_optional(enum ibv_qp_state from, enum ibv_qp_state to)
     return qp_table[from][to].opt;
 }
 
-rcmsg_status_t rcmsg_rc_qp_check(enum ibv_qp_state from, enum ibv_qp_state to, int mask,
-                                 char *why, size_t len)
+rcmsg_status_t rcmsg_rc_qp_check(enum ibv_qp_state from, enum ibv_qp_state to, int mask, char *why,
+                                 size_t len)
 {
     int req, allowed;
     char buf[512];

@@ -31,8 +31,8 @@ const char *rcmsg_rc_qp_state_name(enum ibv_qp_state state);
  * transition does not take is present (IBV_QP_STATE is always required). Pure: no verbs.
  * When why is not NULL, a sentence saying what is wrong is written there.
  */
-rcmsg_status_t rcmsg_rc_qp_check(enum ibv_qp_state from, enum ibv_qp_state to, int mask,
-                                 char *why, size_t len);
+rcmsg_status_t rcmsg_rc_qp_check(enum ibv_qp_state from, enum ibv_qp_state to, int mask, char *why,
+                                 size_t len);
 
 /* The attributes an RC transition must have / may have (0, 0 when illegal). */
 int rcmsg_rc_qp_required(enum ibv_qp_state from, enum ibv_qp_state to);

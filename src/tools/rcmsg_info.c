@@ -149,12 +149,10 @@ static int print_devices(void)
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {{"version", no_argument, NULL, 'v'},
-                                         {"config", no_argument, NULL, 'c'},
-                                         {"devices", no_argument, NULL, 'd'},
-                                         {"markdown", no_argument, NULL, 'm'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"version", no_argument, NULL, 'v'}, {"config", no_argument, NULL, 'c'},
+        {"devices", no_argument, NULL, 'd'}, {"markdown", no_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'},    {NULL, 0, NULL, 0}};
     int want_config = 0, want_devices = 0, want_markdown = 0, want_version = 0;
     int c, rc = 0;
 

@@ -141,11 +141,35 @@ static rcmsg_status_t get_number(const pmix_proc_t *proc, const char *key, int *
     return RCMSG_OK;
 }
 
+/* The node this rank runs on, as the launcher names it (both keys are optional). */
+static void wireup_node(rcmsg_wireup_t *w, const pmix_proc_t *me)
+{
+    pmix_value_t *val = NULL;
+    pmix_status_t rc;
+
+    w->node_id = -1;
+    rc = PMIx_Get(me, PMIX_NODEID, NULL, 0, &val);
+    if (rc == PMIX_SUCCESS && val != NULL) {
+        PMIX_VALUE_GET_NUMBER(rc, val, w->node_id, int);
+        PMIX_VALUE_RELEASE(val);
+        val = NULL;
+    }
+    rc = PMIx_Get(me, PMIX_HOSTNAME, NULL, 0, &val);
+    if (rc == PMIX_SUCCESS && val != NULL && val->type == PMIX_STRING) {
+        snprintf(w->hostname, sizeof(w->hostname), "%s", val->data.string);
+    }
+    if (val != NULL) {
+        PMIX_VALUE_RELEASE(val);
+    }
+    rcmsg_info("rank %d of %d, local rank %d of %d, node %d (%s), namespace %s", w->job.rank,
+               w->job.size, w->job.local_rank, w->job.local_size, w->node_id,
+               w->hostname[0] ? w->hostname : "no hostname from the launcher", w->nspace);
+}
+
 /* A launcher variable that says this process is one of several, or NULL. */
 static const char *multi_process_hint(void)
 {
-    static const char *const vars[] = {"SLURM_STEP_NUM_TASKS", "OMPI_COMM_WORLD_SIZE",
-                                       "PMI_SIZE"};
+    static const char *const vars[] = {"SLURM_STEP_NUM_TASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
         const char *v = rcmsg_config_foreign(vars[i]);
         if (v != NULL && atoi(v) > 1) {
@@ -175,6 +199,7 @@ static rcmsg_status_t wireup_pmix_init(rcmsg_wireup_t *w)
             rcmsg_error("PMIx gave rank %d of job size %d", w->job.rank, w->job.size);
             return RCMSG_ERR_LAUNCHER;
         }
+        wireup_node(w, &me);
         return RCMSG_OK;
     }
     hint = multi_process_hint();
@@ -240,9 +265,9 @@ static rcmsg_status_t wireup_publish(rcmsg_wireup_t *w, rcmsg_status_t open_stat
             goto out;
         }
     }
-    blen = rcmsg_wireup_blob_build(blob, cap + 64, open_status,
-                                   w->rc != NULL && open_status == RCMSG_OK ? "rc" : NULL, addr,
-                                   alen);
+    blen =
+        rcmsg_wireup_blob_build(blob, cap + 64, open_status,
+                                w->rc != NULL && open_status == RCMSG_OK ? "rc" : NULL, addr, alen);
     val.type = PMIX_BYTE_OBJECT;
     val.data.bo.bytes = (char *)blob;
     val.data.bo.size = blen;
@@ -290,8 +315,8 @@ static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, double *get_ms_p)
                                                &sec, &slen, &peer_status);
             if (status == RCMSG_OK || status == RCMSG_ERR_NOT_FOUND) {
                 if (peer_status != RCMSG_OK) {
-                    rcmsg_error("peer %d could not open its transports (%s); see its log",
-                                peer, rcmsg_status_name(peer_status));
+                    rcmsg_error("peer %d could not open its transports (%s); see its log", peer,
+                                rcmsg_status_name(peer_status));
                     status = RCMSG_ERR_CONNECTION;
                 } else if (status == RCMSG_ERR_NOT_FOUND || w->rc == NULL) {
                     rcmsg_error("no common transport with peer %d", peer);

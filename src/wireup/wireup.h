@@ -21,10 +21,12 @@ typedef struct rcmsg_wireup {
     bool singleton;
     bool pmix_up;
     char nspace[256];
+    char hostname[256]; /* PMIX_HOSTNAME of this rank */
+    int node_id;        /* PMIX_NODEID of this rank, -1 when unknown */
     rcmsg_btl_t *self;
-    rcmsg_btl_t *rc;         /* NULL in a 1-process job */
-    rcmsg_btl_t **peer_btl;  /* [job.size]: the transport that reaches each rank */
-    double phase_ms[5];      /* pmix init, transport open, exchange, connect, total */
+    rcmsg_btl_t *rc;        /* NULL in a 1-process job */
+    rcmsg_btl_t **peer_btl; /* [job.size]: the transport that reaches each rank */
+    double phase_ms[5];     /* pmix init, transport open, exchange, connect, total */
 } rcmsg_wireup_t;
 
 /* Brings the job up; on error everything is released and the status returned. */

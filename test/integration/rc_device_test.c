@@ -28,8 +28,8 @@ static int check_device(const char *name)
         printf("FAIL: %s port 1 not ACTIVE\n", name);
         fail = 1;
     } else {
-        printf("ok: %s port 1 ACTIVE, %s, mtu %d\n", name,
-               rcmsg_rc_link_layer_name(pa.link_layer), rcmsg_rc_mtu_bytes(pa.active_mtu));
+        printf("ok: %s port 1 ACTIVE, %s, mtu %d\n", name, rcmsg_rc_link_layer_name(pa.link_layer),
+               rcmsg_rc_mtu_bytes(pa.active_mtu));
     }
     if (!fail && pa.link_layer == IBV_LINK_LAYER_ETHERNET) {
         if (rcmsg_rc_gid_select(dev, 1, -1, &gid) != RCMSG_OK ||

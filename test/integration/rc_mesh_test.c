@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#define NMSG      200
+#define NMSG 200
 static size_t GET_BYTES = 256 * 1024 + 13;
 #define HDR_MAGIC 0x6d657368u
 
@@ -39,10 +39,10 @@ typedef struct {
 } msg_hdr_t;
 
 static int rank, size, failures;
-static int *next_seq;    /* [size]: next sequence number expected from each source */
-static int *addr_known;  /* [size] */
-static uint64_t *raddr;  /* [size] */
-static uint32_t *rkeys;  /* [size] */
+static int *next_seq;   /* [size]: next sequence number expected from each source */
+static int *addr_known; /* [size] */
+static uint64_t *raddr; /* [size] */
+static uint32_t *rkeys; /* [size] */
 static int received, lost_peers;
 static int peer_failed_cb;
 
@@ -285,7 +285,7 @@ static int mesh(rcmsg_wireup_t *w)
         for (int peer = 0; peer < size; peer++) {
             if (peer != rank && ops[peer].done != 2) {
                 printf("rank %d: get from %d %s\n", rank, peer,
-                       !addr_known[peer]              ? "never got the address"
+                       !addr_known[peer]                 ? "never got the address"
                        : ops[peer].desc.complete == NULL ? "not posted"
                                                          : "posted, not completed");
             }

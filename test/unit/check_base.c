@@ -183,8 +183,12 @@ END_TEST
 
 START_TEST(test_load_user_values)
 {
-    char *env[] = {"RCMSG_LOG_LEVEL=debug", "RCMSG_IB_RETRY_COUNT=3", "RCMSG_SRQ_BUF_SIZE=16k",
-                   "RCMSG_NET_DEVICES=rxe0:1,rxe1:1", "PATH=/bin", NULL};
+    char *env[] = {"RCMSG_LOG_LEVEL=debug",
+                   "RCMSG_IB_RETRY_COUNT=3",
+                   "RCMSG_SRQ_BUF_SIZE=16k",
+                   "RCMSG_NET_DEVICES=rxe0:1,rxe1:1",
+                   "PATH=/bin",
+                   NULL};
     size_t n;
     char *const *list;
 

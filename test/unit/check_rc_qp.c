@@ -13,12 +13,11 @@
 static const struct {
     enum ibv_qp_state from, to;
 } legal[] = {
-    {S(RESET), S(RESET)}, {S(RESET), S(INIT)}, {S(RESET), S(ERR)},
-    {S(INIT), S(RESET)},  {S(INIT), S(INIT)},  {S(INIT), S(RTR)},  {S(INIT), S(ERR)},
-    {S(RTR), S(RESET)},   {S(RTR), S(RTS)},    {S(RTR), S(ERR)},
-    {S(RTS), S(RESET)},   {S(RTS), S(RTS)},    {S(RTS), S(SQD)},   {S(RTS), S(ERR)},
-    {S(SQD), S(RESET)},   {S(SQD), S(RTS)},    {S(SQD), S(SQD)},   {S(SQD), S(ERR)},
-    {S(SQE), S(RESET)},   {S(SQE), S(ERR)},
+    {S(RESET), S(RESET)}, {S(RESET), S(INIT)}, {S(RESET), S(ERR)}, {S(INIT), S(RESET)},
+    {S(INIT), S(INIT)},   {S(INIT), S(RTR)},   {S(INIT), S(ERR)},  {S(RTR), S(RESET)},
+    {S(RTR), S(RTS)},     {S(RTR), S(ERR)},    {S(RTS), S(RESET)}, {S(RTS), S(RTS)},
+    {S(RTS), S(SQD)},     {S(RTS), S(ERR)},    {S(SQD), S(RESET)}, {S(SQD), S(RTS)},
+    {S(SQD), S(SQD)},     {S(SQD), S(ERR)},    {S(SQE), S(RESET)}, {S(SQE), S(ERR)},
     {S(ERR), S(RESET)},   {S(ERR), S(ERR)},
 };
 
@@ -70,9 +69,9 @@ START_TEST(test_missing_required)
             if (!(req & bit)) {
                 continue;
             }
-            ck_assert_int_eq(rcmsg_rc_qp_check(legal[i].from, legal[i].to, req & ~bit, why,
-                                               sizeof(why)),
-                             RCMSG_ERR_INVALID_PARAM);
+            ck_assert_int_eq(
+                rcmsg_rc_qp_check(legal[i].from, legal[i].to, req & ~bit, why, sizeof(why)),
+                RCMSG_ERR_INVALID_PARAM);
             ck_assert(strstr(why, "lacks required") != NULL);
         }
     }
@@ -107,8 +106,8 @@ START_TEST(test_the_bring_up_masks)
     int init = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
     int rtr = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
               IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
-    int rts = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-              IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;
+    int rts = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+              IBV_QP_MAX_QP_RD_ATOMIC;
 
     ck_assert_int_eq(rcmsg_rc_qp_check(S(RESET), S(INIT), init, NULL, 0), RCMSG_OK);
     ck_assert_int_eq(rcmsg_rc_qp_check(S(INIT), S(RTR), rtr, NULL, 0), RCMSG_OK);

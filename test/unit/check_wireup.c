@@ -11,8 +11,8 @@ static uint8_t blob[256];
 
 static size_t build_rc(const char *payload)
 {
-    size_t n = rcmsg_wireup_blob_build(blob, sizeof(blob), RCMSG_OK, "rc", payload,
-                                       strlen(payload));
+    size_t n =
+        rcmsg_wireup_blob_build(blob, sizeof(blob), RCMSG_OK, "rc", payload, strlen(payload));
     ck_assert_uint_gt(n, 0);
     return n;
 }
