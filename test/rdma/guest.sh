@@ -4,6 +4,12 @@
 # SKIP (77) when the guest cannot be booted here; the reason is printed.
 set -u
 runner="$top_srcdir/contrib/rxe-vm/rxe-run"
+if [ "${SANITIZER_BUILD:-no}" = yes ]; then
+    echo "SKIP: sanitizer build: under the guest's emulation an ASan process takes minutes to"
+    echo "open a device; the RDMA tests run in the release build, whose guest run includes a"
+    echo "valgrind leak check (test/integration/rc_leaks_valgrind.sh)"
+    exit 77
+fi
 if ! why=$("$runner" --check 2>&1); then
     echo "SKIP: the Soft-RoCE guest cannot run here: $why"
     exit 77
