@@ -9,7 +9,7 @@ sh "$top/contrib/install-deps.sh"
 sh "$top/contrib/build.sh"
 cd "$top/build"
 make -s -j"$(nproc)" check TESTS= >/dev/null   # builds the test programs, runs nothing
-exec "$top/contrib/rxe-vm/rxe-run" --rxe 2 --mem 4G -- sh -c '
+exec "$top/contrib/rxe-vm/rxe-run" --rxe 2 --mem 4G --rw "$top" -- sh -c '
     echo "=== rcmsg_info --devices (inside the Soft-RoCE guest)"
     ./src/tools/rcmsg_info --devices
     echo

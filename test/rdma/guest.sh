@@ -1,4 +1,6 @@
 #!/bin/sh
+# The source tree is shared with the guest too: a clone under /tmp would otherwise be hidden
+# by the guest's own /tmp.
 # Boots the Soft-RoCE guest ONCE (two rxe devices on the ends of a veth pair) and runs the
 # RDMA test set (RDMA_TESTS in test/Makefile.include) inside it under automake's harness.
 # SKIP (77) when the guest cannot be booted here; the reason is printed.
@@ -17,7 +19,7 @@ fi
 cd "$top_builddir" || exit 1
 # the host make's jobserver does not exist inside the guest
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL RXE_EXPECT_DEVICES=2 \
-    "$runner" --rxe 2 --mem 4G --timeout "${RXE_GUEST_TIMEOUT:-1500}" -- \
+    "$runner" --rxe 2 --mem 4G --rw "$top_srcdir" --timeout "${RXE_GUEST_TIMEOUT:-1500}" -- \
     make check-rdma-guest
 rc=$?
 log="$top_builddir/test/rdma-suite.log"
