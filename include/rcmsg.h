@@ -7,6 +7,8 @@
 #ifndef RCMSG_H
 #define RCMSG_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -67,6 +69,88 @@ RCMSG_API rcmsg_status_t rcmsg_finalize(void);
 /* This process's rank in the job and the job's size; -1 before rcmsg_init(). */
 RCMSG_API int rcmsg_rank(void);
 RCMSG_API int rcmsg_size(void);
+
+/* ---- point-to-point ----------------------------------------------------------------------
+ *
+ * Messages are byte buffers matched on (communicator, source, tag) with MPI's rules:
+ * RCMSG_ANY_SOURCE and RCMSG_ANY_TAG match anything; two messages from one sender to one
+ * receiver on one communicator are matched in the order they were sent (non-overtaking);
+ * receives are matched in the order they were posted. A message longer than the receive
+ * buffer completes the receive with RCMSG_ERR_TRUNCATED (the buffer is never overrun).
+ *
+ * Small messages travel eagerly (one SEND, up to RCMSG_EAGER_LIMIT); larger ones by
+ * rendezvous: the receiver pulls the data with RDMA_READ once the message is matched. A
+ * nonblocking send's buffer belongs to rcmsg until its request completes; so does a receive's.
+ * Progress is made inside every rcmsg call that tests or waits.
+ */
+
+#define RCMSG_ANY_SOURCE (-1)
+#define RCMSG_ANY_TAG    (-1)
+#define RCMSG_UNDEFINED  (-32766) /* color for rcmsg_comm_split: not a member of any new comm */
+
+/* A communicator: a group of ranks with its own matching space. */
+typedef struct rcmsg_comm *rcmsg_comm_t;
+/* A nonblocking operation; RCMSG_REQUEST_NULL once completed by wait or test. */
+typedef struct rcmsg_request *rcmsg_request_t;
+#define RCMSG_REQUEST_NULL ((rcmsg_request_t)0)
+#define RCMSG_COMM_NULL    ((rcmsg_comm_t)0)
+
+/* What a completed receive (or a probe) found. */
+typedef struct {
+    int source; /* rank of the sender in the communicator */
+    int tag;
+    size_t count;         /* bytes received (for a probe: bytes in the message) */
+    rcmsg_status_t error; /* RCMSG_OK, RCMSG_ERR_TRUNCATED, RCMSG_ERR_CONNECTION, ... */
+} rcmsg_msg_status_t;
+
+/* Every rank of the job. Valid between rcmsg_init() and rcmsg_finalize(). */
+RCMSG_API rcmsg_comm_t rcmsg_comm_world(void);
+RCMSG_API int rcmsg_comm_rank(rcmsg_comm_t comm);
+RCMSG_API int rcmsg_comm_size(rcmsg_comm_t comm);
+/* Collective over comm: the same ranks with a new matching space. */
+RCMSG_API rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p);
+/* Collective over comm: one new communicator per color, ranked by (key, rank in comm).
+ * RCMSG_UNDEFINED as color gives RCMSG_COMM_NULL. */
+RCMSG_API rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key,
+                                          rcmsg_comm_t *newcomm_p);
+/* Frees a communicator made by dup or split (not the world); *comm_p becomes NULL. */
+RCMSG_API rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p);
+
+RCMSG_API rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag,
+                                     rcmsg_comm_t comm, rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                                     rcmsg_request_t *req_p);
+
+/* Waits for *req_p, fills status (may be NULL) and sets *req_p to RCMSG_REQUEST_NULL.
+ * Returns the operation's own status (e.g. RCMSG_ERR_TRUNCATED). A NULL request returns at
+ * once with an empty status. */
+RCMSG_API rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status);
+/* As wait when complete (*flag_p = 1); otherwise *flag_p = 0 and the request stays. */
+RCMSG_API rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p,
+                                    rcmsg_msg_status_t *status);
+/* statuses may be NULL. Returns RCMSG_OK, or the first error of any operation. */
+RCMSG_API rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[],
+                                       rcmsg_msg_status_t statuses[]);
+/* Waits for one request; *index_p = its index (n when every request is NULL). */
+RCMSG_API rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
+                                       rcmsg_msg_status_t *status);
+/* *flag_p = 1 and every request completed (as waitall) when all are done, else 0. */
+RCMSG_API rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
+                                       rcmsg_msg_status_t statuses[]);
+
+/* Blocking probe for a matching message, without receiving it. */
+RCMSG_API rcmsg_status_t rcmsg_probe(int source, int tag, rcmsg_comm_t comm,
+                                     rcmsg_msg_status_t *status);
+RCMSG_API rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
+                                      rcmsg_msg_status_t *status);
+
+RCMSG_API rcmsg_status_t rcmsg_send(const void *buf, size_t len, int dest, int tag,
+                                    rcmsg_comm_t comm);
+RCMSG_API rcmsg_status_t rcmsg_recv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                                    rcmsg_msg_status_t *status);
+RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int sendtag,
+                                        void *recvbuf, size_t recvlen, int source, int recvtag,
+                                        rcmsg_comm_t comm, rcmsg_msg_status_t *status);
 
 #ifdef __cplusplus
 }

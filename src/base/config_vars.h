@@ -41,6 +41,24 @@
       "Registered send bounce buffers per device, shared by all peers.")                           \
     X(POLL_BATCH, INT, "16", "1..256", "Completions taken from a completion queue per poll.")      \
     X(DRAIN_TIMEOUT, TIME, "30s", "1ms..",                                                         \
-      "How long finalize waits for pending sends to complete before giving up.")
+      "How long finalize waits for pending sends to complete before giving up.")                   \
+    X(EAGER_LIMIT, SIZE, "8k", "0..1m",                                                            \
+      "Largest message sent eagerly (one SEND); larger ones use rendezvous with RDMA_READ. "       \
+      "Capped by the transport's buffer size.")                                                    \
+    X(EAGER_CREDITS, INT, "32", "1..65535",                                                        \
+      "Eager messages a rank may have unmatched at each peer; more wait at the sender, so "        \
+      "unexpected-message memory stays bounded.")                                                  \
+    X(RNDV_CHUNK, SIZE, "512k", "4k..1g", "Bytes per RDMA_READ of a rendezvous transfer.")         \
+    X(RNDV_READS, INT, "4", "1..16",                                                               \
+      "RDMA_READs in flight per rendezvous transfer (also bounded by the QP's max_rd_atomic).")    \
+    X(RCACHE, BOOL, "no", "",                                                                      \
+      "Keep rendezvous buffers registered for reuse; off by default: see README (invalidation).")  \
+    X(RCACHE_SIZE, SIZE, "256m", "0..",                                                            \
+      "Most bytes the registration cache keeps registered (least recently used evicted first).")   \
+    X(WAIT_MODE, ENUM, "poll", "poll|event|hybrid",                                                \
+      "How waits idle: poll busy-polls; event sleeps on completion events at once; hybrid "        \
+      "spins RCMSG_SPIN_COUNT polls first.")                                                       \
+    X(SPIN_COUNT, INT, "2000", "0..",                                                              \
+      "Idle polls before a hybrid-mode wait sleeps on completion events.")
 
 #endif /* RCMSG_BASE_CONFIG_VARS_H */

@@ -31,6 +31,7 @@ typedef struct {
     size_t max_send;   /* largest header + payload of one send() */
     size_t max_inline; /* sends up to this size go inline (no bounce copy on RC) */
     size_t max_get;    /* largest single get() (0: get unsupported) */
+    unsigned max_gets; /* gets worth having in flight per peer (RC: the QP's max_rd_atomic) */
     size_t rkey_size;  /* bytes of the remote key packed by mem_pack() */
 } rcmsg_btl_caps_t;
 
@@ -75,6 +76,13 @@ typedef struct {
     /* Drive progress until every send posted so far has completed at its peer (or failed),
      * bounded by RCMSG_DRAIN_TIMEOUT: RCMSG_ERR_TIMEOUT then. */
     rcmsg_status_t (*flush)(rcmsg_btl_t *btl);
+    /* Completion events for blocking waits: the fd that turns readable when a completion
+     * arrives after arm() (-1: the transport has none), and arm() itself, which consumes
+     * old events and asks for the next one. arm() returns RCMSG_INPROGRESS when work is
+     * already pending (do not sleep); after RCMSG_OK the caller must poll once more before
+     * sleeping, so that a completion that raced with arming is not missed. */
+    int (*event_fd)(rcmsg_btl_t *btl);
+    rcmsg_status_t (*arm)(rcmsg_btl_t *btl);
     /* Release everything (flush first to let pending sends complete). */
     void (*close)(rcmsg_btl_t *btl);
 } rcmsg_btl_ops_t;

@@ -81,9 +81,13 @@ typedef struct {
     struct ibv_port_attr port_attr;
     rcmsg_rc_gid_t gid;
     struct ibv_pd *pd;
+    struct ibv_comp_channel *channel; /* completion events of both CQs */
     struct ibv_cq *scq, *rcq;
     struct ibv_srq *srq;
     char *rbufs;
+    size_t rbufs_len, sbufs_len;
+    int mem_node;                  /* NUMA node the buffers are bound to, or -1 */
+    bool rbufs_bound, sbufs_bound; /* allocated by hwloc (freed by hwloc_free) */
     struct ibv_mr *rmr;
     int nrbufs;
     char *sbufs;
@@ -104,6 +108,8 @@ typedef struct {
     bool async_running;
     bool closing;
 } rc_btl_t;
+
+static void rc_free_bufs(void *p, size_t len, bool bound);
 
 static inline rc_btl_t *rc_btl_of(rcmsg_btl_t *btl)
 {
@@ -541,7 +547,8 @@ static rcmsg_status_t rc_mem_reg(rcmsg_btl_t *btl, void *addr, size_t len, int r
                                  rcmsg_btl_mem_t *mem_p)
 {
     rc_btl_t *rc = rc_btl_of(btl);
-    int access = IBV_ACCESS_LOCAL_WRITE | (remote_read ? IBV_ACCESS_REMOTE_READ : 0);
+    /* a buffer peers read needs REMOTE_READ only; a buffer we read into, LOCAL_WRITE */
+    int access = remote_read ? IBV_ACCESS_REMOTE_READ : IBV_ACCESS_LOCAL_WRITE;
     struct ibv_mr *mr = rc_reg(rc, addr, len, access);
 
     if (mr == NULL) {
@@ -718,6 +725,30 @@ static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
                 (unsigned long long)rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT) / 1000, pending);
     rcmsg_rc_btl_dump(btl, RCMSG_LOG_ERROR);
     return RCMSG_ERR_TIMEOUT;
+}
+
+/* ---- completion events ----------------------------------------------------------------- */
+
+static int rc_event_fd(rcmsg_btl_t *btl)
+{
+    return rc_btl_of(btl)->channel->fd;
+}
+
+static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_cq *cq;
+    void *cq_ctx;
+
+    /* consume the events that woke us (the fd is non-blocking) */
+    while (ibv_get_cq_event(rc->channel, &cq, &cq_ctx) == 0) {
+        ibv_ack_cq_events(cq, 1);
+    }
+    if (ibv_req_notify_cq(rc->rcq, 0) != 0 || ibv_req_notify_cq(rc->scq, 0) != 0) {
+        rcmsg_error("ibv_req_notify_cq on %s failed: %m", rc->dev->name);
+        return RCMSG_ERR_IO;
+    }
+    return rc->async_pending ? RCMSG_INPROGRESS : RCMSG_OK;
 }
 
 /* ---- async events ---------------------------------------------------------------------- */
@@ -1058,6 +1089,9 @@ static void rc_close(rcmsg_btl_t *btl)
     if (rc->rcq != NULL && ibv_destroy_cq(rc->rcq) != 0) {
         rcmsg_warn("ibv_destroy_cq(recv) failed: %m");
     }
+    if (rc->channel != NULL && ibv_destroy_comp_channel(rc->channel) != 0) {
+        rcmsg_warn("ibv_destroy_comp_channel failed: %m");
+    }
     if (rc->smr != NULL) {
         ibv_dereg_mr(rc->smr);
     }
@@ -1068,8 +1102,8 @@ static void rc_close(rcmsg_btl_t *btl)
         rcmsg_warn("ibv_dealloc_pd failed: %m");
     }
     rcmsg_rc_device_close(rc->dev);
-    free(rc->rbufs);
-    free(rc->sbufs);
+    rc_free_bufs(rc->rbufs, rc->rbufs_len, rc->rbufs_bound);
+    rc_free_bufs(rc->sbufs, rc->sbufs_len, rc->sbufs_bound);
     free(rc->sbuf_free);
     free(rc->wrs);
     free(rc->qps);
@@ -1086,17 +1120,81 @@ static const rcmsg_btl_ops_t rc_ops = {
     .mem_dereg = rc_mem_dereg,
     .progress = rc_progress,
     .flush = rc_flush,
+    .event_fd = rc_event_fd,
+    .arm = rc_arm,
     .close = rc_close,
 };
 
-static void *rc_alloc_bufs(size_t count, size_t size)
+/*
+ * The NUMA node for buffers: the node the process is bound to, else the device's node, else
+ * none (memory then follows the kernel's default policy). Logged at info level.
+ */
+static int rc_mem_node(rc_btl_t *rc)
 {
+    int node = rcmsg_topo_bound_numa();
+    char where[64];
+
+    if (node >= 0) {
+        rcmsg_info("%s: buffers bound to numa node %d, the node of the process's cpu binding",
+                   rc->dev->name, node);
+        return node;
+    }
+    node = rcmsg_rc_device_numa(rc->dev, where, sizeof(where));
+    if (node >= 0) {
+        rcmsg_info("%s: buffers bound to numa node %d, the device's node (process not bound "
+                   "to one node)",
+                   rc->dev->name, node);
+        return node;
+    }
+    rcmsg_info("%s: buffers not bound to a numa node: the process is not bound to one node and "
+               "the device has %s",
+               rc->dev->name, where);
+    return -1;
+}
+
+/* Zeroed, page-aligned memory, bound to rc->mem_node when there is one (*bound_p). */
+static void *rc_alloc_bufs(rc_btl_t *rc, size_t len, bool *bound_p)
+{
+    hwloc_topology_t topo = rcmsg_topo_get();
     void *p = NULL;
-    if (posix_memalign(&p, 4096, count * size) != 0) {
+
+    if (rc->mem_node >= 0 && topo != NULL) {
+        hwloc_obj_t numa = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)rc->mem_node);
+        p = numa ? hwloc_alloc_membind(topo, len, numa->nodeset, HWLOC_MEMBIND_BIND,
+                                       HWLOC_MEMBIND_BYNODESET)
+                 : NULL;
+        if (p == NULL) {
+            rcmsg_warn("cannot bind %zu bytes to numa node %d (%m): unbound memory used", len,
+                       rc->mem_node);
+        }
+    }
+    *bound_p = p != NULL;
+    if (p == NULL && posix_memalign(&p, 4096, len) != 0) {
         return NULL;
     }
-    memset(p, 0, count * size);
+    memset(p, 0, len); /* first touch: the pages are placed now */
     return p;
+}
+
+static void rc_free_bufs(void *p, size_t len, bool bound)
+{
+    if (p == NULL) {
+        return;
+    }
+    if (bound) {
+        hwloc_free(rcmsg_topo_get(), p, len);
+    } else {
+        free(p);
+    }
+}
+
+void rcmsg_rc_btl_buffers(rcmsg_btl_t *btl, void **addr_p, size_t *len_p, int *node_p)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+
+    *addr_p = rc->rbufs;
+    *len_p = rc->rbufs_len;
+    *node_p = rc->rbufs_bound ? rc->mem_node : -1;
 }
 
 /* CQs, buffers and their registrations, sized from the configuration and the device. */
@@ -1119,15 +1217,26 @@ static rcmsg_status_t rc_resources_create(rc_btl_t *rc)
         rc->wr_total = 1;
     }
     rc->pd = ibv_alloc_pd(rc->dev->ctx);
-    rc->scq = rc->pd ? ibv_create_cq(rc->dev->ctx, rc->wr_total, NULL, NULL, 0) : NULL;
-    rc->rcq = rc->scq ? ibv_create_cq(rc->dev->ctx, rc->nrbufs, NULL, NULL, 0) : NULL;
+    rc->channel = rc->pd ? ibv_create_comp_channel(rc->dev->ctx) : NULL;
+    rc->scq = rc->channel ? ibv_create_cq(rc->dev->ctx, rc->wr_total, NULL, rc->channel, 0) : NULL;
+    rc->rcq = rc->scq ? ibv_create_cq(rc->dev->ctx, rc->nrbufs, NULL, rc->channel, 0) : NULL;
+    if (rc->rcq != NULL) {
+        int flags = fcntl(rc->channel->fd, F_GETFL);
+        if (flags < 0 || fcntl(rc->channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+            rcmsg_error("cannot make the completion channel of %s non-blocking: %m", rc->dev->name);
+            return RCMSG_ERR_IO;
+        }
+    }
     if (rc->rcq == NULL) {
         rcmsg_error("cannot allocate the PD and CQs (%d + %d entries) on %s: %m", rc->wr_total,
                     rc->nrbufs, rc->dev->name);
         return RCMSG_ERR_IO;
     }
-    rc->rbufs = rc_alloc_bufs((size_t)rc->nrbufs, rc->buf_size);
-    rc->sbufs = rc_alloc_bufs((size_t)rc->nsbufs, rc->buf_size);
+    rc->mem_node = rc_mem_node(rc);
+    rc->rbufs_len = (size_t)rc->nrbufs * rc->buf_size;
+    rc->sbufs_len = (size_t)rc->nsbufs * rc->buf_size;
+    rc->rbufs = rc_alloc_bufs(rc, rc->rbufs_len, &rc->rbufs_bound);
+    rc->sbufs = rc_alloc_bufs(rc, rc->sbufs_len, &rc->sbufs_bound);
     rc->sbuf_free = calloc((size_t)rc->nsbufs, sizeof(int));
     rc->wrs = calloc((size_t)rc->wr_total, sizeof(*rc->wrs));
     if (rc->rbufs == NULL || rc->sbufs == NULL || rc->sbuf_free == NULL || rc->wrs == NULL) {
@@ -1215,6 +1324,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         .max_send = rc->buf_size,
         .max_inline = inl < rc->buf_size ? inl : rc->buf_size,
         .max_get = rc->port_attr.max_msg_sz,
+        .max_gets = rc->rd_atomic,
         .rkey_size = sizeof(uint32_t),
     };
     status = rc_srq_fill(rc); /* receives are posted before any QP can reach RTR */

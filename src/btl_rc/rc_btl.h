@@ -20,6 +20,9 @@ rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer);
 /* Logs every QP's state (mirror re-synced from the device) at `level`. */
 void rcmsg_rc_btl_dump(rcmsg_btl_t *btl, rcmsg_log_level_t level);
 
+/* The receive buffer pool (for placement checks) and the NUMA node it is bound to (-1). */
+void rcmsg_rc_btl_buffers(rcmsg_btl_t *btl, void **addr_p, size_t *len_p, int *node_p);
+
 /* The largest address blob rcmsg_rc_btl_open() can produce for `size` ranks. */
 size_t rcmsg_rc_btl_addr_max(int size);
 

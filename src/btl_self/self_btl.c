@@ -164,6 +164,17 @@ static rcmsg_status_t self_flush(rcmsg_btl_t *btl)
     return RCMSG_OK; /* a send to self is complete when send() returns */
 }
 
+static int self_event_fd(rcmsg_btl_t *btl)
+{
+    (void)btl;
+    return -1; /* everything it delivers was queued by this thread */
+}
+
+static rcmsg_status_t self_arm(rcmsg_btl_t *btl)
+{
+    return self_btl_of(btl)->head != NULL ? RCMSG_INPROGRESS : RCMSG_OK;
+}
+
 static void self_close(rcmsg_btl_t *btl)
 {
     self_btl_t *self = self_btl_of(btl);
@@ -188,6 +199,8 @@ static const rcmsg_btl_ops_t self_ops = {
     .mem_dereg = self_mem_dereg,
     .progress = self_progress,
     .flush = self_flush,
+    .event_fd = self_event_fd,
+    .arm = self_arm,
     .close = self_close,
 };
 
@@ -201,8 +214,11 @@ rcmsg_status_t rcmsg_self_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl
     self->rank = job->rank;
     self->super.name = "self";
     self->super.ops = &self_ops;
-    self->super.caps = (rcmsg_btl_caps_t){
-        .max_send = SELF_MAX_SEND, .max_inline = 0, .max_get = SIZE_MAX, .rkey_size = 0};
+    self->super.caps = (rcmsg_btl_caps_t){.max_send = SELF_MAX_SEND,
+                                          .max_inline = 0,
+                                          .max_get = SIZE_MAX,
+                                          .max_gets = 16,
+                                          .rkey_size = 0};
     *btl_p = &self->super;
     return RCMSG_OK;
 }

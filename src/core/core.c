@@ -6,6 +6,7 @@
 #include "base/config_table.h"
 #include "base/log.h"
 #include "base/topo.h"
+#include "pml/pml.h"
 
 static rcmsg_wireup_t *core_wireup;
 
@@ -28,6 +29,13 @@ rcmsg_status_t rcmsg_init(void)
         return status;
     }
     status = rcmsg_wireup_init(&core_wireup);
+    if (status == RCMSG_OK) {
+        status = rcmsg_pml_init(core_wireup);
+        if (status != RCMSG_OK) {
+            rcmsg_pml_fini();
+            rcmsg_wireup_fini(core_wireup);
+        }
+    }
     if (status != RCMSG_OK) {
         core_wireup = NULL;
         rcmsg_error("rcmsg_init failed: %s", rcmsg_strerror(status));
@@ -43,6 +51,10 @@ rcmsg_status_t rcmsg_finalize(void)
 
     if (core_wireup == NULL) {
         return RCMSG_ERR_NOT_INITIALIZED;
+    }
+    status = rcmsg_pml_fini();
+    if (status != RCMSG_OK) {
+        return status; /* requests pending: nothing released, the caller may complete them */
     }
     status = rcmsg_wireup_fini(core_wireup);
     core_wireup = NULL;

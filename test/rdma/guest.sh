@@ -19,7 +19,7 @@ fi
 cd "$top_builddir" || exit 1
 # the host make's jobserver does not exist inside the guest
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL RXE_EXPECT_DEVICES=2 \
-    "$runner" --rxe 2 --mem 4G --rw "$top_srcdir" --timeout "${RXE_GUEST_TIMEOUT:-1500}" -- \
+    "$runner" --rxe 2 --numa --mem 4G --rw "$top_srcdir" --timeout "${RXE_GUEST_TIMEOUT:-1500}" -- \
     make check-rdma-guest
 rc=$?
 log="$top_builddir/test/rdma-suite.log"

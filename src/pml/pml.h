@@ -1,0 +1,72 @@
+/*
+ * The point-to-point layer (pml): requests, MPI matching, the eager and rendezvous protocols
+ * and eager flow control, above the transport interface (the same code for every transport).
+ *
+ * Wire format: every message starts with pml_hdr_t; an RTS adds the sender's buffer address,
+ * rkey and request id; a FIN carries the sender's request id back. Every header carries the
+ * per-pair sequence number (checked on receipt) and piggybacks returned eager credits.
+ */
+#ifndef RCMSG_PML_H
+#define RCMSG_PML_H
+
+#include "wireup/wireup.h"
+
+#include <rcmsg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* X(name): the message types. */
+#define RCMSG_PML_MSG_LIST(X) X(EAGER) X(RTS) X(FIN) X(CREDIT)
+
+typedef enum {
+#define RCMSG_PML_MSG_ENUM(name) RCMSG_PML_##name,
+    RCMSG_PML_MSG_LIST(RCMSG_PML_MSG_ENUM)
+#undef RCMSG_PML_MSG_ENUM
+        RCMSG_PML_MSG_COUNT
+} rcmsg_pml_msg_t;
+
+typedef struct {
+    uint8_t type; /* rcmsg_pml_msg_t */
+    uint8_t pad;
+    uint16_t credits; /* eager credits returned to the receiver of this header */
+    uint32_t ctx;     /* communicator context (low bit: collective space) */
+    int32_t src;      /* sender's rank in that communicator */
+    int32_t tag;
+    uint32_t seq; /* per-pair sequence number */
+    uint32_t pad2;
+    uint64_t len; /* message length */
+} rcmsg_pml_hdr_t;
+
+typedef struct {
+    rcmsg_pml_hdr_t hdr;
+    uint64_t addr; /* RTS: sender's buffer; FIN: unused */
+    uint64_t sreq; /* the sender's request id */
+    uint32_t rkey;
+    uint32_t pad;
+} rcmsg_pml_rts_t;
+
+struct rcmsg_comm {
+    uint32_t ctx; /* even; ctx | 1 is the collective space */
+    int rank;
+    int size;
+    int *world; /* [size]: comm rank -> world rank */
+    unsigned nchildren;
+    struct rcmsg_comm *next; /* every live communicator */
+};
+
+rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w);
+/* RCMSG_ERR_PENDING (and nothing released) while requests are still live. */
+rcmsg_status_t rcmsg_pml_fini(void);
+
+/* The same as the public calls, on a communicator's collective space when coll is true. */
+rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p);
+rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p);
+
+/* 0: in order; 1: a duplicate (seq already seen); 2: a gap (messages missing). Modular. */
+int rcmsg_pml_seq_check(uint32_t expected, uint32_t got);
+
+const char *rcmsg_pml_msg_name(unsigned type);
+
+#endif /* RCMSG_PML_H */

@@ -1,0 +1,106 @@
+/* The progress engine and blocking waits on completion events. */
+#include "config.h"
+
+#include "progress.h"
+
+#include "base/config_table.h"
+#include "base/log.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+
+#define PROGRESS_MAX_BTLS 8
+#define PROGRESS_SLEEP_MS 100 /* upper bound of one sleep: async failures are noticed */
+
+enum { WAIT_POLL, WAIT_EVENT, WAIT_HYBRID };
+
+static struct {
+    rcmsg_btl_t *btls[PROGRESS_MAX_BTLS];
+    int nbtls;
+    rcmsg_progress_hook_t hook;
+    void *hook_arg;
+    int mode;
+    unsigned spin_count;
+    unsigned long sleeps;
+} prog;
+
+rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progress_hook_t hook,
+                                   void *hook_arg)
+{
+    memset(&prog, 0, sizeof(prog));
+    for (int i = 0; i < n; i++) {
+        if (btls[i] != NULL && prog.nbtls < PROGRESS_MAX_BTLS) {
+            prog.btls[prog.nbtls++] = btls[i];
+        }
+    }
+    prog.hook = hook;
+    prog.hook_arg = hook_arg;
+    prog.mode = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE);
+    prog.spin_count =
+        prog.mode == WAIT_EVENT ? 0 : (unsigned)rcmsg_config_int(RCMSG_CFG_SPIN_COUNT);
+    rcmsg_info("progress: %d transport(s), wait mode %s, spin count %u", prog.nbtls,
+               rcmsg_config_enum_text(RCMSG_CFG_WAIT_MODE), prog.spin_count);
+    return RCMSG_OK;
+}
+
+void rcmsg_progress_fini(void)
+{
+    memset(&prog, 0, sizeof(prog));
+}
+
+int rcmsg_progress(void)
+{
+    int n = 0;
+
+    for (int i = 0; i < prog.nbtls; i++) {
+        n += prog.btls[i]->ops->progress(prog.btls[i]);
+    }
+    if (prog.hook != NULL) {
+        n += prog.hook(prog.hook_arg);
+    }
+    return n;
+}
+
+unsigned long rcmsg_progress_sleeps(void)
+{
+    return prog.sleeps;
+}
+
+/* Arm every transport, poll once more, then sleep on the event fds. */
+static void progress_sleep(void)
+{
+    struct pollfd fds[PROGRESS_MAX_BTLS];
+    int nfds = 0;
+
+    for (int i = 0; i < prog.nbtls; i++) {
+        rcmsg_status_t s = prog.btls[i]->ops->arm(prog.btls[i]);
+        int fd;
+
+        if (s != RCMSG_OK) {
+            return; /* work pending, or no events to wait for: poll instead */
+        }
+        fd = prog.btls[i]->ops->event_fd(prog.btls[i]);
+        if (fd >= 0) {
+            fds[nfds++] = (struct pollfd){.fd = fd, .events = POLLIN};
+        }
+    }
+    if (rcmsg_progress() > 0) {
+        return; /* a completion raced with arming */
+    }
+    prog.sleeps++;
+    if (poll(fds, (nfds_t)nfds, PROGRESS_SLEEP_MS) < 0 && errno != EINTR) {
+        rcmsg_warn("poll on completion channels failed: %m");
+    }
+}
+
+void rcmsg_progress_idle(unsigned *idle)
+{
+    if (prog.mode == WAIT_POLL) {
+        return;
+    }
+    if (++*idle > prog.spin_count) {
+        progress_sleep();
+        *idle = 0;
+    }
+}

@@ -1,0 +1,29 @@
+/*
+ * The progress engine: one call drives every transport's progress() (which polls its CQs in
+ * batches of RCMSG_POLL_BATCH and dispatches completions) and then the hooks of the layers
+ * above (the protocol's queued sends). Waiters call rcmsg_progress_idle() when a round found
+ * nothing to do; depending on RCMSG_WAIT_MODE it returns at once (poll), or arms completion
+ * events and sleeps until one arrives (event; hybrid after RCMSG_SPIN_COUNT idle rounds).
+ */
+#ifndef RCMSG_PROGRESS_H
+#define RCMSG_PROGRESS_H
+
+#include "btl/btl.h"
+
+typedef int (*rcmsg_progress_hook_t)(void *arg);
+
+/* The transports to drive (NULL entries skipped) and the hook run after them. */
+rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progress_hook_t hook,
+                                   void *hook_arg);
+void rcmsg_progress_fini(void);
+
+/* One round; returns the number of events handled (0: nothing happened). */
+int rcmsg_progress(void);
+
+/* Called after a round that handled nothing; *idle counts consecutive idle rounds. */
+void rcmsg_progress_idle(unsigned *idle);
+
+/* Times this process slept in rcmsg_progress_idle() (for tests and statistics). */
+unsigned long rcmsg_progress_sleeps(void);
+
+#endif /* RCMSG_PROGRESS_H */

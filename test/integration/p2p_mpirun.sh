@@ -1,0 +1,23 @@
+#!/bin/sh
+# The point-to-point semantics set with 4 ranks over rc (sizes across the eager/rendezvous
+# boundary up to 16 MiB, ordering, wildcards, probe, truncation, self, communicators).
+. "$top_srcdir/test/integration/lib.sh"
+need_rdma
+need_mpirun
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+run_timeout 900 "$MPIRUN" --allow-run-as-root -np 4 --oversubscribe \
+    "$top_builddir/test/integration/p2p_test" > "$out" 2>&1
+st=$?
+grep -v -e 'error: rcmsg_i[a-z]*: ' -e 'error: rcmsg_finalize refused' "$out"
+[ $st -eq 0 ] || fail "mpirun exited with $st"
+[ "$(grep -c '^rank [0-3] of 4: 0 failure(s)$' "$out")" -eq 4 ] || fail "not every rank passed"
+[ "$(grep -c '^ok: ' "$out")" -ge 33 ] || fail "not every check ran on every rank"
+# again with the registration cache on, small enough that entries are evicted
+RCMSG_RCACHE=yes RCMSG_RCACHE_SIZE=4m run_timeout 900 "$MPIRUN" --allow-run-as-root -np 4 \
+    --oversubscribe "$top_builddir/test/integration/p2p_test" > "$out" 2>&1
+st=$?
+[ $st -eq 0 ] || { cat "$out"; fail "with the registration cache: mpirun exited with $st"; }
+[ "$(grep -c '^rank [0-3] of 4: 0 failure(s)$' "$out")" -eq 4 ] ||
+    { cat "$out"; fail "with the registration cache: not every rank passed"; }
+echo "ok: the same with RCMSG_RCACHE=yes RCMSG_RCACHE_SIZE=4m"
+pass "point-to-point semantics with 4 ranks over rc"

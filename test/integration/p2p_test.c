@@ -1,0 +1,475 @@
+/*
+ * Point-to-point semantics through the public API only (linked against librcmsg.so).
+ *
+ *   p2p_test              the MPI-semantics set: sizes across the eager/rendezvous boundary,
+ *                         ordering, wildcards, probe, truncation, zero length, self,
+ *                         communicators reusing tags, invalid arguments, finalize refusal
+ *   p2p_test --flood N    N sends from every rank to every rank before any receive is posted
+ *   p2p_test --late MODE  rank 1 sends 2 s late; rank 0's wait reports its CPU time
+ *
+ * Any number of ranks, 1 (a singleton, self only) included. Prints one "ok:" line per check
+ * and "FAIL ..." on failure; exits non-zero on any failure.
+ */
+#include <rcmsg.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+static int rank, size, failures;
+static rcmsg_comm_t world;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            printf("FAIL rank %d line %d: ", rank, __LINE__);                                      \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
+    } while (0)
+
+#define OK(s) CHECK((s) == RCMSG_OK, "%s returned %s", #s, rcmsg_status_name(s))
+
+static uint8_t pat(int src, int dst, int salt, size_t i)
+{
+    return (uint8_t)(src * 131 + dst * 71 + salt * 29 + (i * 7) + (i >> 8));
+}
+
+static void fill(uint8_t *b, size_t n, int src, int dst, int salt)
+{
+    for (size_t i = 0; i < n; i++) {
+        b[i] = pat(src, dst, salt, i);
+    }
+}
+
+static size_t verify(const uint8_t *b, size_t n, int src, int dst, int salt)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] != pat(src, dst, salt, i)) {
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
+static void barrier(void)
+{
+    char x = 0;
+    /* a ring token twice around: enough for these tests (collectives come later) */
+    for (int round = 0; round < 2 && size > 1; round++) {
+        if (rank == 0) {
+            rcmsg_send(&x, 1, 1, 999, world);
+            rcmsg_recv(&x, 1, size - 1, 999, world, NULL);
+        } else {
+            rcmsg_recv(&x, 1, rank - 1, 999, world, NULL);
+            rcmsg_send(&x, 1, (rank + 1) % size, 999, world);
+        }
+    }
+}
+
+static size_t eager_limit(void)
+{
+    const char *e = getenv("RCMSG_EAGER_LIMIT");
+    return e != NULL ? (size_t)atol(e) : 8192;
+}
+
+/* Sizes across the boundary, checked byte by byte, around a ring (self when alone). */
+static void test_sizes(void)
+{
+    size_t L = eager_limit();
+    size_t sizes[] = {0, 1, L - 1, L, L + 1, 1 << 20, 16 << 20};
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        size_t n = sizes[k];
+        uint8_t *s = malloc(n + 1), *r = malloc(n + 16);
+        rcmsg_msg_status_t st;
+        size_t bad;
+
+        fill(s, n, rank, next, (int)k);
+        memset(r, 0xee, n + 16);
+        OK(rcmsg_sendrecv(s, n, next, (int)k, r, n + 16, prev, (int)k, world, &st));
+        bad = verify(r, n, prev, rank, (int)k);
+        CHECK(bad == SIZE_MAX, "size %zu: byte %zu differs", n, bad);
+        CHECK(st.count == n && st.source == prev && st.tag == (int)k,
+              "size %zu: status count %zu source %d tag %d", n, st.count, st.source, st.tag);
+        CHECK(r[n] == 0xee && r[n + 15] == 0xee, "size %zu: bytes past the message written", n);
+        free(s);
+        free(r);
+    }
+    printf("ok: rank %d sizes 0, 1, %zu, %zu, %zu, 1 MiB, 16 MiB checked byte by byte\n", rank,
+           L - 1, L, L + 1);
+}
+
+/* Non-overtaking: eager and rendezvous messages interleaved keep their order per sender. */
+static void test_ordering(void)
+{
+    enum { N = 40 };
+    size_t L = eager_limit();
+    rcmsg_request_t *reqs = calloc((size_t)size * N * 2, sizeof(*reqs));
+    uint8_t **bufs = calloc((size_t)size * N * 2, sizeof(*bufs));
+    int k = 0;
+
+    for (int peer = 0; peer < size; peer++) {
+        for (int i = 0; i < N; i++) {
+            size_t n = (i % 3 == 2) ? L * 4 + (size_t)i : (size_t)(i * 10);
+            bufs[k] = malloc(n + 8);
+            fill(bufs[k], n, rank, peer, i);
+            OK(rcmsg_isend(bufs[k], n, peer, 5, world, &reqs[k]));
+            k++;
+        }
+    }
+    for (int peer = 0; peer < size; peer++) {
+        for (int i = 0; i < N; i++) {
+            bufs[k] = malloc(L * 4 + 64);
+            OK(rcmsg_irecv(bufs[k], L * 4 + 64, peer, RCMSG_ANY_TAG, world, &reqs[k]));
+            k++;
+        }
+    }
+    OK(rcmsg_waitall((size_t)k, reqs, NULL));
+    k = size * N;
+    for (int peer = 0; peer < size; peer++) {
+        for (int i = 0; i < N; i++, k++) {
+            size_t n = (i % 3 == 2) ? L * 4 + (size_t)i : (size_t)(i * 10);
+            CHECK(verify(bufs[k], n, peer, rank, i) == SIZE_MAX,
+                  "message %d from %d out of order or corrupt", i, peer);
+        }
+    }
+    for (int i = 0; i < size * N * 2; i++) {
+        free(bufs[i]);
+    }
+    free(bufs);
+    free(reqs);
+    printf("ok: rank %d order kept for %d mixed eager/rendezvous messages per sender\n", rank, N);
+}
+
+/* ANY_SOURCE / ANY_TAG: rank 0 receives one message from everyone, sources seen once. */
+static void test_wildcards(void)
+{
+    int msg = rank * 1000;
+
+    if (rank == 0) {
+        int seen[64] = {0};
+        rcmsg_request_t self;
+        OK(rcmsg_isend(&msg, sizeof(msg), 0, 0, world, &self));
+        for (int i = 0; i < size; i++) {
+            rcmsg_msg_status_t st;
+            int v = -1;
+            OK(rcmsg_recv(&v, sizeof(v), RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, world, &st));
+            CHECK(st.source >= 0 && st.source < size && v == st.source * 1000 &&
+                      st.tag == st.source && st.count == sizeof(int),
+                  "wildcard status source %d tag %d value %d", st.source, st.tag, v);
+            if (st.source >= 0 && st.source < 64) {
+                seen[st.source]++;
+            }
+        }
+        OK(rcmsg_wait(&self, NULL));
+        for (int i = 0; i < size && i < 64; i++) {
+            CHECK(seen[i] == 1, "source %d seen %d times", i, seen[i]);
+        }
+        printf("ok: ANY_SOURCE/ANY_TAG received one message from each of %d ranks\n", size);
+    } else {
+        OK(rcmsg_send(&msg, sizeof(msg), 0, rank, world));
+    }
+    barrier();
+}
+
+/* probe tells source, tag and length before the receive. */
+static void test_probe(void)
+{
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    size_t n = 100 + (size_t)rank * 3 + (size_t)eager_limit() * (rank % 2);
+    uint8_t *s = malloc(n), *r;
+    rcmsg_request_t req;
+    rcmsg_msg_status_t st;
+    int flag = 1;
+
+    OK(rcmsg_iprobe(prev, 4242, world, &flag, &st));
+    CHECK(flag == 0, "iprobe found a message nobody sent");
+    fill(s, n, rank, next, 9);
+    OK(rcmsg_isend(s, n, next, 77, world, &req));
+    OK(rcmsg_probe(RCMSG_ANY_SOURCE, 77, world, &st));
+    CHECK(st.source == prev && st.tag == 77, "probe: source %d tag %d", st.source, st.tag);
+    r = malloc(st.count);
+    OK(rcmsg_recv(r, st.count, st.source, 77, world, &st));
+    CHECK(verify(r, st.count, prev, rank, 9) == SIZE_MAX, "probed message corrupt");
+    OK(rcmsg_wait(&req, NULL));
+    CHECK(req == RCMSG_REQUEST_NULL, "wait did not clear the request");
+    free(s);
+    free(r);
+    printf("ok: rank %d probe gave source, tag and length (%zu bytes)\n", rank, st.count);
+}
+
+/* Truncation: the receive fails with TRUNCATED, the buffer is not overrun, the send is fine. */
+static void test_truncation(void)
+{
+    size_t L = eager_limit();
+    size_t lens[] = {100, L * 8};
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+
+    for (int k = 0; k < 2; k++) {
+        uint8_t *s = malloc(lens[k]), r[64 + 16];
+        rcmsg_request_t reqs[2];
+        rcmsg_msg_status_t st[2];
+        rcmsg_status_t rs;
+
+        fill(s, lens[k], rank, next, 3);
+        memset(r, 0xee, sizeof(r));
+        OK(rcmsg_irecv(r, 64, prev, 31, world, &reqs[0]));
+        OK(rcmsg_isend(s, lens[k], next, 31, world, &reqs[1]));
+        rs = rcmsg_wait(&reqs[0], &st[0]);
+        CHECK(rs == RCMSG_ERR_TRUNCATED && st[0].error == RCMSG_ERR_TRUNCATED,
+              "%zu bytes into 64: %s", lens[k], rcmsg_status_name(rs));
+        CHECK(r[64] == 0xee && r[79] == 0xee, "truncated receive overran its buffer");
+        OK(rcmsg_wait(&reqs[1], &st[1]));
+        free(s);
+    }
+    printf("ok: rank %d truncation reported (eager and rendezvous), no overrun\n", rank);
+}
+
+/* Communicators reusing the same tag keep their messages apart; split orders by key. */
+static void test_comms(void)
+{
+    rcmsg_comm_t d1, d2, sp;
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    int v[3] = {-1, -1, -1};
+    int color = rank % 2, n_color = (size + 1 - color) / 2;
+    rcmsg_request_t reqs[6];
+
+    OK(rcmsg_comm_dup(world, &d1));
+    OK(rcmsg_comm_dup(world, &d2));
+    CHECK(rcmsg_comm_size(d1) == size && rcmsg_comm_rank(d2) == rank, "dup ranks");
+    {
+        int a = 1, b = 2, c = 3;
+        /* sent in the reverse order of the receives, same tag on every communicator */
+        OK(rcmsg_isend(&c, sizeof(c), next, 7, d2, &reqs[0]));
+        OK(rcmsg_isend(&b, sizeof(b), next, 7, d1, &reqs[1]));
+        OK(rcmsg_isend(&a, sizeof(a), next, 7, world, &reqs[2]));
+        OK(rcmsg_irecv(&v[0], sizeof(int), prev, 7, world, &reqs[3]));
+        OK(rcmsg_irecv(&v[1], sizeof(int), prev, 7, d1, &reqs[4]));
+        OK(rcmsg_irecv(&v[2], sizeof(int), RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, d2, &reqs[5]));
+        OK(rcmsg_waitall(6, reqs, NULL));
+    }
+    CHECK(v[0] == 1 && v[1] == 2 && v[2] == 3, "communicators mixed: %d %d %d", v[0], v[1], v[2]);
+
+    OK(rcmsg_comm_split(world, color, -rank, &sp));
+    CHECK(sp != RCMSG_COMM_NULL && rcmsg_comm_size(sp) == n_color, "split size %d, want %d",
+          rcmsg_comm_size(sp), n_color);
+    /* key = -rank: the highest world rank of the color is rank 0 of the new communicator */
+    CHECK(rcmsg_comm_rank(sp) == (n_color - 1 - rank / 2), "split rank %d", rcmsg_comm_rank(sp));
+    {
+        int me = rank, got = -1, snext = (rcmsg_comm_rank(sp) + 1) % n_color;
+        int sprev = (rcmsg_comm_rank(sp) + n_color - 1) % n_color;
+        rcmsg_msg_status_t st;
+        OK(rcmsg_sendrecv(&me, sizeof(me), snext, 7, &got, sizeof(got), sprev, 7, sp, &st));
+        CHECK(got % 2 == color && st.source == sprev, "split exchange got %d from %d", got,
+              st.source);
+    }
+    {
+        rcmsg_comm_t none = world;
+        OK(rcmsg_comm_split(world, rank == 0 ? RCMSG_UNDEFINED : 1, 0, &none));
+        CHECK((rank == 0) == (none == RCMSG_COMM_NULL), "UNDEFINED color");
+        if (none != RCMSG_COMM_NULL) {
+            OK(rcmsg_comm_free(&none));
+        }
+    }
+    OK(rcmsg_comm_free(&sp));
+    OK(rcmsg_comm_free(&d2));
+    OK(rcmsg_comm_free(&d1));
+    CHECK(d1 == RCMSG_COMM_NULL, "comm_free did not clear");
+    CHECK(rcmsg_comm_free(&world) == RCMSG_ERR_INVALID_PARAM, "world must not be freed");
+    printf("ok: rank %d dup and split keep same-tag messages apart; split orders by key\n", rank);
+}
+
+static void test_invalid(void)
+{
+    rcmsg_request_t req = RCMSG_REQUEST_NULL;
+    char b[4];
+
+    CHECK(rcmsg_isend(b, 4, size, 0, world, &req) == RCMSG_ERR_INVALID_PARAM, "dest = size");
+    CHECK(rcmsg_isend(b, 4, -1, 0, world, &req) == RCMSG_ERR_INVALID_PARAM, "dest = -1");
+    CHECK(rcmsg_isend(b, 4, 0, -5, world, &req) == RCMSG_ERR_INVALID_PARAM, "negative tag");
+    CHECK(rcmsg_isend(NULL, 4, 0, 0, world, &req) == RCMSG_ERR_INVALID_PARAM, "NULL buffer");
+    CHECK(rcmsg_irecv(b, 4, size + 3, 0, world, &req) == RCMSG_ERR_INVALID_PARAM, "source");
+    CHECK(rcmsg_irecv(b, 4, 0, -7, world, &req) == RCMSG_ERR_INVALID_PARAM, "recv tag -7");
+    CHECK(rcmsg_isend(b, 4, 0, 0, NULL, &req) == RCMSG_ERR_INVALID_PARAM, "NULL comm");
+    CHECK(req == RCMSG_REQUEST_NULL, "a refused call set the request");
+    OK(rcmsg_send(NULL, 0, rank, 1, world)); /* NULL with zero length is fine */
+    OK(rcmsg_recv(NULL, 0, rank, 1, world, NULL));
+    printf("ok: rank %d invalid arguments refused\n", rank);
+}
+
+/* waitany / test / testall on a few self messages. */
+static void test_completion_calls(void)
+{
+    int a = 11, b = 22, x = 0, y = 0, flag = 0;
+    rcmsg_request_t reqs[4];
+    size_t idx = 99;
+    rcmsg_msg_status_t st;
+
+    OK(rcmsg_irecv(&x, sizeof(x), rank, 1, world, &reqs[0]));
+    OK(rcmsg_irecv(&y, sizeof(y), rank, 2, world, &reqs[1]));
+    OK(rcmsg_test(&reqs[1], &flag, NULL));
+    CHECK(flag == 0 && reqs[1] != RCMSG_REQUEST_NULL, "test completed an unmatched receive");
+    OK(rcmsg_isend(&b, sizeof(b), rank, 2, world, &reqs[2]));
+    OK(rcmsg_waitany(2, reqs, &idx, &st));
+    CHECK(idx == 1 && y == 22 && st.tag == 2, "waitany index %zu", idx);
+    OK(rcmsg_isend(&a, sizeof(a), rank, 1, world, &reqs[3]));
+    do {
+        OK(rcmsg_testall(2, &reqs[2], &flag, NULL));
+    } while (!flag);
+    OK(rcmsg_wait(&reqs[0], NULL));
+    CHECK(x == 11, "self message");
+    OK(rcmsg_waitany(2, reqs, &idx, NULL));
+    CHECK(idx == 2, "waitany on NULL requests gives n");
+    printf("ok: rank %d test, testall, waitany\n", rank);
+}
+
+static void test_finalize_refused(void)
+{
+    int x;
+    rcmsg_request_t req;
+
+    OK(rcmsg_irecv(&x, sizeof(x), rank, 4343, world, &req));
+    CHECK(rcmsg_finalize() == RCMSG_ERR_PENDING, "finalize with a pending receive");
+    OK(rcmsg_send(&rank, sizeof(rank), rank, 4343, world));
+    OK(rcmsg_wait(&req, NULL));
+    printf("ok: rank %d finalize refused while a request was pending\n", rank);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static long maxrss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* N messages from every rank to every rank before any receive is posted. */
+static void flood(int n)
+{
+    size_t total = (size_t)n * (size_t)size;
+    rcmsg_request_t *reqs = calloc(total * 2, sizeof(*reqs));
+    uint32_t *out = calloc(total, 64), *in = calloc(total, 64);
+    long rss0 = maxrss_kb();
+    double t0 = now_s();
+
+    for (int i = 0; i < n; i++) {
+        for (int peer = 0; peer < size; peer++) {
+            uint32_t *m = out + ((size_t)i * size + peer) * 16;
+            m[0] = (uint32_t)rank;
+            m[1] = (uint32_t)i;
+            OK(rcmsg_isend(m, 64, peer, 3, world, &reqs[(size_t)i * size + peer]));
+        }
+    }
+    /* give the messages time to arrive as unexpected before anything is posted */
+    for (double t = now_s(); now_s() - t < 1.0;) {
+        int flag;
+        rcmsg_iprobe(RCMSG_ANY_SOURCE, 12345, world, &flag, NULL);
+    }
+    for (int i = 0; i < n; i++) {
+        for (int peer = 0; peer < size; peer++) {
+            uint32_t *m = in + ((size_t)i * size + peer) * 16;
+            OK(rcmsg_irecv(m, 64, peer, 3, world, &reqs[total + (size_t)i * size + peer]));
+        }
+    }
+    OK(rcmsg_waitall(total * 2, reqs, NULL));
+    for (int i = 0; i < n; i++) {
+        for (int peer = 0; peer < size; peer++) {
+            uint32_t *m = in + ((size_t)i * size + peer) * 16;
+            CHECK(m[0] == (uint32_t)peer && m[1] == (uint32_t)i,
+                  "flood message %d from %d: got %u/%u", i, peer, m[0], m[1]);
+            if (failures > 5) {
+                goto out;
+            }
+        }
+    }
+out:
+    printf("ok: rank %d flood of %d messages to each of %d ranks received in order in %.1f s; "
+           "max rss grew %ld KiB\n",
+           rank, n, size, now_s() - t0, maxrss_kb() - rss0);
+    CHECK(maxrss_kb() - rss0 < 256 * 1024, "memory grew by %ld KiB", maxrss_kb() - rss0);
+    free(reqs);
+    free(out);
+    free(in);
+}
+
+/* Rank 1 sends 2 s late; rank 0 reports the CPU it used while waiting. */
+static void late(const char *mode)
+{
+    int v = 0;
+
+    if (size < 2) {
+        printf("SKIP: --late needs 2 ranks\n");
+        exit(77);
+    }
+    barrier();
+    if (rank == 1) {
+        sleep(2);
+        v = 42;
+        OK(rcmsg_send(&v, sizeof(v), 0, 1, world));
+    } else if (rank == 0) {
+        double w0 = now_s(), c0 = cpu_s(), wall, cpu;
+        OK(rcmsg_recv(&v, sizeof(v), 1, 1, world, NULL));
+        wall = now_s() - w0;
+        cpu = cpu_s() - c0;
+        CHECK(v == 42, "late message value %d", v);
+        printf("late message, wait mode %s: waited %.2f s wall, %.2f s cpu (%.0f%%)\n", mode, wall,
+               cpu, 100 * cpu / wall);
+    }
+    barrier();
+}
+
+int main(int argc, char **argv)
+{
+    rcmsg_status_t s;
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    s = rcmsg_init();
+    if (s != RCMSG_OK) {
+        printf("rcmsg_init: %s\n", rcmsg_strerror(s));
+        return s == RCMSG_ERR_NO_DEVICE ? 77 : 1;
+    }
+    rank = rcmsg_rank();
+    size = rcmsg_size();
+    world = rcmsg_comm_world();
+    if (argc > 2 && strcmp(argv[1], "--flood") == 0) {
+        flood(atoi(argv[2]));
+    } else if (argc > 2 && strcmp(argv[1], "--late") == 0) {
+        late(argv[2]);
+    } else {
+        test_sizes();
+        test_ordering();
+        test_wildcards();
+        test_probe();
+        test_truncation();
+        test_comms();
+        test_invalid();
+        test_completion_calls();
+        test_finalize_refused();
+    }
+    barrier();
+    s = rcmsg_finalize();
+    CHECK(s == RCMSG_OK, "rcmsg_finalize: %s", rcmsg_status_name(s));
+    printf("rank %d of %d: %d failure(s)\n", rank, size, failures);
+    return failures != 0;
+}
