@@ -63,7 +63,9 @@ RCMSG_API const char *rcmsg_version(void);
  */
 RCMSG_API rcmsg_status_t rcmsg_init(void);
 
-/* Completes pending sends, waits for every rank to arrive, and releases everything. */
+/* Refused with RCMSG_ERR_PENDING (nothing released) while requests are not completed by
+ * wait or test. Otherwise lets the transports finish what they carry, waits for every rank
+ * (unless a peer was lost), and releases everything. */
 RCMSG_API rcmsg_status_t rcmsg_finalize(void);
 
 /* This process's rank in the job and the job's size; -1 before rcmsg_init(). */

@@ -15,6 +15,9 @@
 #define RCMSG_CONFIG_VARS(X)                                                                       \
     X(LOG_LEVEL, ENUM, "warn", "error|warn|info|debug|trace",                                      \
       "Logging verbosity: error, warn, info (every wireup choice), debug, trace.")                 \
+    X(TRANSPORTS, LIST, "self,sm,rc", "",                                                          \
+      "Transports that may be used: self (a rank's own messages, always on), sm (shared "          \
+      "memory, same node), rc (RDMA reliable connections); e.g. rc,self forces the HCA path.")     \
     X(NET_DEVICES, LIST, "", "",                                                                   \
       "RDMA devices and ports to use, e.g. rxe0:1,mlx5_0:1; empty picks the ACTIVE port "          \
       "closest to the process's CPU binding.")                                                     \
@@ -55,6 +58,14 @@
       "Keep rendezvous buffers registered for reuse; off by default: see README (invalidation).")  \
     X(RCACHE_SIZE, SIZE, "256m", "0..",                                                            \
       "Most bytes the registration cache keeps registered (least recently used evicted first).")   \
+    X(SM_CELLS, INT, "64", "4..65536",                                                             \
+      "Cells (each of RCMSG_SRQ_BUF_SIZE bytes) in each shared-memory ring, one ring per local "   \
+      "sender.")                                                                                   \
+    X(SM_STAGING, SIZE, "256k", "4k..1g",                                                          \
+      "Per-peer staging area for large shared-memory messages when CMA is not permitted.")         \
+    X(SM_CMA, ENUM, "auto", "auto|yes|no",                                                         \
+      "Single-copy reads between local ranks with process_vm_readv; no copies through the "        \
+      "segment instead; auto falls back when the kernel refuses.")                                 \
     X(WAIT_MODE, ENUM, "poll", "poll|event|hybrid",                                                \
       "How waits idle: poll busy-polls; event sleeps on completion events at once; hybrid "        \
       "spins RCMSG_SPIN_COUNT polls first.")                                                       \

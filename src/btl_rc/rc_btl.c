@@ -32,6 +32,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ typedef struct {
     unsigned unsignaled; /* posted since the last signaled request */
     bool connected;
     bool failed;
-    volatile int async_event; /* set by the async thread: event type + 1 */
+    atomic_int async_event; /* set by the async thread: event type + 1 */
 } rc_ep_t;
 
 typedef struct {
@@ -101,8 +102,7 @@ typedef struct {
     rc_ep_t *eps;       /* [size] */
     unsigned sq_depth, signal_interval, poll_batch;
     unsigned rd_atomic;
-    volatile int async_pending;
-    volatile int srq_limit_hit;
+    atomic_int async_pending; /* release by the async thread, acquire by progress */
     pthread_t async_thread;
     int async_wake_fd;
     bool async_running;
@@ -110,6 +110,7 @@ typedef struct {
 } rc_btl_t;
 
 static void rc_free_bufs(void *p, size_t len, bool bound);
+static rcmsg_status_t rc_ep_flush(rc_btl_t *rc, int peer);
 
 static inline rc_btl_t *rc_btl_of(rcmsg_btl_t *btl)
 {
@@ -173,6 +174,7 @@ static rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
     p[0] = rc->port_attr.link_layer;
     p[1] = (uint8_t)rc->port;
     p[2] = (uint8_t)rc->port_attr.active_mtu;
+    p[3] = (uint8_t)rc->rd_atomic;
     put16(p + 4, rc->port_attr.lid);
     memcpy(p + 8, rc->gid.gid.raw, 16);
     put32(p + 24, (uint32_t)rc->buf_size);
@@ -203,6 +205,7 @@ static rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
     struct ibv_qp_attr attr;
     enum ibv_mtu mtu;
     uint32_t nqps, rqpn, rpsn;
+    unsigned rd_in;
     rcmsg_status_t status;
     char gidbuf[64];
 
@@ -253,12 +256,14 @@ static rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
         mtu = rc_mtu_cap();
     }
 
+    /* outstanding reads: within what both ends support */
+    rd_in = p[3] > 0 && p[3] < rc->rd_atomic ? p[3] : rc->rd_atomic;
     attr = (struct ibv_qp_attr){
         .qp_state = IBV_QPS_RTR,
         .path_mtu = mtu,
         .dest_qp_num = rqpn,
         .rq_psn = rpsn,
-        .max_dest_rd_atomic = (uint8_t)rc->rd_atomic,
+        .max_dest_rd_atomic = (uint8_t)rd_in,
         .min_rnr_timer = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RNR_TIMER),
         .ah_attr = {.dlid = get16(p + 4), .port_num = (uint8_t)rc->port},
     };
@@ -282,7 +287,7 @@ static rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
         .retry_cnt = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RETRY_COUNT),
         .rnr_retry = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RNR_RETRY),
         .sq_psn = ep->sq_psn,
-        .max_rd_atomic = (uint8_t)rc->rd_atomic,
+        .max_rd_atomic = (uint8_t)rd_in,
     };
     status = rcmsg_rc_qp_modify(ep->qp, &attr,
                                 IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
@@ -313,6 +318,7 @@ static void rc_ep_fail(rc_btl_t *rc, int peer)
     if (rcmsg_rc_qp_resync(ep->qp) != IBV_QPS_ERR) {
         rcmsg_rc_qp_modify(ep->qp, &attr, IBV_QP_STATE);
     }
+    rc_ep_flush(rc, peer); /* get the slots of completed unsignaled sends back */
     rcmsg_error("connection to peer %d lost: qp 0x%x on %s:%d is in state %s; every pending and "
                 "later operation to peer %d fails with %s",
                 peer, ep->qp->qp->qp_num, rc->dev->name, rc->port,
@@ -422,15 +428,34 @@ static rc_wr_t *rc_wr_take(rc_btl_t *rc, rc_ep_t *ep, rc_wr_type_t type, int pee
     return wr;
 }
 
-/* Post a signaled zero-length RDMA_WRITE so that the unsignaled requests before it complete. */
+/* Post a signaled zero-length RDMA_WRITE so that the unsignaled requests before it complete
+ * (on a failed QP it completes at once, flushed, and gives their slots and buffers back). */
 static rcmsg_status_t rc_ep_flush(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
     struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .num_sge = 0};
+    struct ibv_send_wr *bad;
     rc_wr_t *wr;
 
-    if (ep->ring_count == 0 || ep->failed ||
+    if (ep->ring_count == 0 ||
         ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth]->signaled) {
+        return RCMSG_OK;
+    }
+    if (ep->failed) {
+        /* rc_post would report the peer again: post directly */
+        wr = rc_wr_get(rc);
+        if (wr == NULL) {
+            return RCMSG_ERR_NO_RESOURCE;
+        }
+        *wr = (rc_wr_t){.type = RC_WR_FLUSH, .signaled = true, .peer = peer, .sbuf = -1};
+        swr.wr_id = (uintptr_t)wr;
+        swr.send_flags = IBV_SEND_SIGNALED;
+        if (ibv_post_send(ep->qp->qp, &swr, &bad) != 0) {
+            rc_wr_put(rc, wr);
+            return RCMSG_ERR_IO;
+        }
+        ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
+        ep->ring_count++;
         return RCMSG_OK;
     }
     wr = rc_wr_take(rc, ep, RC_WR_FLUSH, peer);
@@ -660,10 +685,9 @@ static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
 
 static void rc_async_handle(rc_btl_t *rc)
 {
-    rc->async_pending = 0;
+    atomic_store_explicit(&rc->async_pending, 0, memory_order_relaxed);
     for (int i = 0; i < rc->job.size; i++) {
-        if (rc->eps[i].async_event != 0) {
-            rc->eps[i].async_event = 0;
+        if (atomic_exchange_explicit(&rc->eps[i].async_event, 0, memory_order_acquire) != 0) {
             rc_ep_fail(rc, i);
         }
     }
@@ -685,7 +709,7 @@ static int rc_progress(rcmsg_btl_t *btl)
         rc_send_done(rc, &wc[i]);
     }
     total += n > 0 ? n : 0;
-    if (__builtin_expect(rc->async_pending, 0)) {
+    if (__builtin_expect(atomic_load_explicit(&rc->async_pending, memory_order_acquire), 0)) {
         rc_async_handle(rc);
     }
     return total;
@@ -748,7 +772,8 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
         rcmsg_error("ibv_req_notify_cq on %s failed: %m", rc->dev->name);
         return RCMSG_ERR_IO;
     }
-    return rc->async_pending ? RCMSG_INPROGRESS : RCMSG_OK;
+    return atomic_load_explicit(&rc->async_pending, memory_order_acquire) ? RCMSG_INPROGRESS
+                                                                          : RCMSG_OK;
 }
 
 /* ---- async events ---------------------------------------------------------------------- */
@@ -766,8 +791,8 @@ static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
         rcmsg_error("async event %s on qp 0x%x (peer %d, %s:%d, state %s)",
                     ibv_event_type_str(ev->event_type), ev->element.qp->qp_num, ep->qp->peer,
                     rc->dev->name, rc->port, rcmsg_rc_qp_state_name(ep->qp->state));
-        ep->async_event = (int)ev->event_type + 1;
-        rc->async_pending = 1;
+        atomic_store_explicit(&ep->async_event, (int)ev->event_type + 1, memory_order_release);
+        atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
         break;
     case IBV_EVENT_COMM_EST:
     case IBV_EVENT_SQ_DRAINED:
@@ -781,7 +806,6 @@ static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
                    "progresses (RCMSG_SRQ_SIZE=%lld)",
                    ibv_event_type_str(ev->event_type), rc->dev->name,
                    rcmsg_config_int(RCMSG_CFG_SRQ_SIZE));
-        rc->srq_limit_hit = 1;
         break;
     case IBV_EVENT_SRQ_ERR:
     case IBV_EVENT_CQ_ERR:
@@ -790,10 +814,11 @@ static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
                     ibv_event_type_str(ev->event_type), rc->dev->name);
         for (int i = 0; i < rc->job.size; i++) {
             if (rc->qps[i].qp != NULL) {
-                rc->eps[i].async_event = (int)ev->event_type + 1;
+                atomic_store_explicit(&rc->eps[i].async_event, (int)ev->event_type + 1,
+                                      memory_order_release);
             }
         }
-        rc->async_pending = 1;
+        atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
         break;
     case IBV_EVENT_PORT_ERR:
         rcmsg_error("async event %s on %s:%d: the port went down; peers will fail once their "
@@ -1038,13 +1063,13 @@ static rcmsg_status_t rc_qps_create(rc_btl_t *rc)
 
         rc->qps[i] = (rcmsg_rc_qp_t){.peer = i, .dev_name = rc->dev->name, .port = rc->port};
         ep->qp = &rc->qps[i];
-        if (i == rc->job.rank) {
-            continue;
-        }
         if (i % 1024 == 0 && getrandom(psn, sizeof(psn), 0) != sizeof(psn)) {
             for (int j = 0; j < 1024; j++) {
                 psn[j] = (uint32_t)rand();
             }
+        }
+        if (i == rc->job.rank) {
+            continue;
         }
         ep->sq_psn = psn[i % 1024] & 0xffffff;
         ep->ring = calloc(rc->sq_depth, sizeof(*ep->ring));

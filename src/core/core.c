@@ -33,7 +33,7 @@ rcmsg_status_t rcmsg_init(void)
         status = rcmsg_pml_init(core_wireup);
         if (status != RCMSG_OK) {
             rcmsg_pml_fini();
-            rcmsg_wireup_fini(core_wireup);
+            rcmsg_wireup_fini(core_wireup, false);
         }
     }
     if (status != RCMSG_OK) {
@@ -48,15 +48,17 @@ rcmsg_status_t rcmsg_init(void)
 rcmsg_status_t rcmsg_finalize(void)
 {
     rcmsg_status_t status;
+    bool peer_lost;
 
     if (core_wireup == NULL) {
         return RCMSG_ERR_NOT_INITIALIZED;
     }
+    peer_lost = rcmsg_pml_peer_lost();
     status = rcmsg_pml_fini();
     if (status != RCMSG_OK) {
         return status; /* requests pending: nothing released, the caller may complete them */
     }
-    status = rcmsg_wireup_fini(core_wireup);
+    status = rcmsg_wireup_fini(core_wireup, peer_lost);
     core_wireup = NULL;
     rcmsg_topo_release();
     rcmsg_config_unload();

@@ -4,8 +4,9 @@
  * Eager (len <= eager limit):   sender --EAGER(hdr+data)--> receiver
  *     one credit per message; the receiver returns the credit once the message is matched
  *     (piggybacked on any header, or in a CREDIT message when half the credits are owed).
- *     Without credits the send waits at the sender, so at most EAGER_CREDITS unmatched
- *     eager messages per peer ever sit in a receiver's unexpected queue.
+ *     Without a credit the message goes by rendezvous instead (an RTS needs none), so at
+ *     most EAGER_CREDITS unmatched eager payloads per peer ever sit in a receiver's
+ *     unexpected queue, and no receive can starve waiting for credits.
  * Rendezvous (larger):          sender --RTS(addr,rkey,sreq)--> receiver
  *                               receiver ==RDMA_READ chunks==> its buffer
  *                               receiver --FIN(sreq)--> sender; both complete.
@@ -27,6 +28,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PML_REQ_CHUNK 256
 #define PML_MAX_READS 16
@@ -40,10 +42,15 @@ struct rcmsg_request {
     req_kind_t kind;
     bool complete;
     bool in_use;
-    rcmsg_comm_t comm;
+    uint32_t gen;   /* bumped at every allocation: names the request in FINs */
+    uint32_t index; /* position in the request chunks */
+    bool queued;    /* a send still in its peer's send queue */
+    bool truncated;
     uint32_t ctx;
-    int peer; /* send: destination world rank; recv: matched sender's world rank */
-    int src;  /* recv: requested source (comm rank or ANY) */
+    int my_rank;   /* this rank in the request's communicator (kept: the comm may be freed) */
+    int peer;      /* send: destination world rank; recv: matched sender's world rank */
+    int src;       /* recv: requested source (comm rank or ANY) */
+    int src_world; /* recv: requested source as a world rank, or -1 for ANY */
     int tag;
     void *buf;
     size_t len;
@@ -99,6 +106,7 @@ static struct {
     long nunexp, unexp_peak;
     size_t unexp_bytes, unexp_bytes_peak; /* eager payload held as unexpected */
     rcmsg_request_t rndv_active;
+    bool any_failed; /* a peer was lost: finalize must not wait for every rank */
 } pml;
 
 static const char *const pml_msg_names[] = {
@@ -110,6 +118,11 @@ static const char *const pml_msg_names[] = {
 const char *rcmsg_pml_msg_name(unsigned type)
 {
     return type < RCMSG_PML_MSG_COUNT ? pml_msg_names[type] : "UNKNOWN";
+}
+
+bool rcmsg_pml_peer_lost(void)
+{
+    return pml.any_failed;
 }
 
 int rcmsg_pml_seq_check(uint32_t expected, uint32_t got)
@@ -137,15 +150,25 @@ static rcmsg_request_t req_alloc(req_kind_t kind)
             return NULL;
         }
         pml.req_chunks = chunks;
-        pml.req_chunks[pml.nreq_chunks++] = chunk;
-        for (int i = 0; i < PML_REQ_CHUNK; i++) {
+        pml.req_chunks[pml.nreq_chunks] = chunk;
+        for (int i = PML_REQ_CHUNK - 1; i >= 0; i--) {
+            chunk[i].index = (uint32_t)(pml.nreq_chunks * PML_REQ_CHUNK + i);
             chunk[i].next = pml.free_reqs;
             pml.free_reqs = &chunk[i];
         }
+        pml.nreq_chunks++;
     }
     r = pml.free_reqs;
     pml.free_reqs = r->next;
-    memset(r, 0, offsetof(struct rcmsg_request, descs));
+    {
+        uint32_t index = r->index, gen = r->gen + 1;
+        memset(r, 0, offsetof(struct rcmsg_request, descs));
+        for (int i = 0; i < PML_MAX_READS; i++) {
+            r->descs[i].arg = NULL;
+        }
+        r->index = index;
+        r->gen = gen;
+    }
     r->kind = kind;
     r->in_use = true;
     pml.live_reqs++;
@@ -203,6 +226,16 @@ static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, c
     return s;
 }
 
+/* Makes a send a rendezvous one: its buffer registered for remote reads (none when empty). */
+static rcmsg_status_t rndv_prepare(rcmsg_request_t r)
+{
+    r->rndv = true;
+    if (r->len == 0) {
+        return RCMSG_OK;
+    }
+    return rcmsg_rcache_get(pml.peers[r->peer].btl, r->buf, r->len, true, &r->reg, &r->mem);
+}
+
 /* Tries to send the request now: OK when it went out (eager: complete), NO_RESOURCE when it
  * must wait (no credit, or the transport is full). */
 static rcmsg_status_t send_start(rcmsg_request_t r)
@@ -210,15 +243,22 @@ static rcmsg_status_t send_start(rcmsg_request_t r)
     pml_peer_t *p = &pml.peers[r->peer];
     rcmsg_status_t s;
 
+    if (!r->rndv && p->credits == 0) {
+        /* no credit: the receiver holds unmatched eager messages of ours; send this one by
+         * rendezvous (an RTS needs no credit) so that no payload piles up and a receive
+         * waiting for it can still be matched */
+        s = rndv_prepare(r);
+        if (s != RCMSG_OK) {
+            req_complete(r, s);
+            return RCMSG_OK;
+        }
+    }
     if (!r->rndv) {
         rcmsg_pml_hdr_t h = {.type = RCMSG_PML_EAGER,
                              .ctx = r->ctx,
-                             .src = r->comm->rank,
+                             .src = r->my_rank,
                              .tag = r->tag,
                              .len = r->len};
-        if (p->credits == 0) {
-            return RCMSG_ERR_NO_RESOURCE;
-        }
         s = pml_xmit(r->peer, &h, sizeof(h), r->buf, r->len);
         if (s == RCMSG_OK) {
             p->credits--;
@@ -227,12 +267,12 @@ static rcmsg_status_t send_start(rcmsg_request_t r)
     } else {
         rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_RTS,
                                      .ctx = r->ctx,
-                                     .src = r->comm->rank,
+                                     .src = r->my_rank,
                                      .tag = r->tag,
                                      .len = r->len},
                              .addr = (uintptr_t)r->buf,
-                             .sreq = (uintptr_t)r,
-                             .rkey = r->mem->rkey};
+                             .sreq = ((uint64_t)r->gen << 32) | r->index,
+                             .rkey = r->mem != NULL ? r->mem->rkey : 0};
         s = pml_xmit(r->peer, &h.hdr, sizeof(h), NULL, 0);
         /* the request completes when the FIN comes back */
     }
@@ -245,6 +285,7 @@ static rcmsg_status_t send_start(rcmsg_request_t r)
 
 static void sendq_push(pml_peer_t *p, rcmsg_request_t r)
 {
+    r->queued = true;
     r->next = NULL;
     if (p->sendq_tail != NULL) {
         p->sendq_tail->next = r;
@@ -292,6 +333,7 @@ static int peer_push(int peer)
         if (p->sendq == NULL) {
             p->sendq_tail = NULL;
         }
+        r->queued = false;
         n++;
     }
     return n;
@@ -375,18 +417,13 @@ static void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, 
         req_complete(r, n < h->hdr.len ? RCMSG_ERR_TRUNCATED : RCMSG_OK);
         return;
     }
-    /* rendezvous */
+    /* rendezvous: read what fits (a truncated receive gets the prefix, as with eager) */
     r->raddr = h->addr;
     r->rkey = h->rkey;
     r->sreq = h->sreq;
-    r->msg_len = h->hdr.len;
-    if (h->hdr.len > r->len) {
-        r->st.count = 0;
-        queue_fin(peer, h->sreq); /* release the sender; its data is not read */
-        req_complete(r, RCMSG_ERR_TRUNCATED);
-        return;
-    }
-    r->st.count = h->hdr.len;
+    r->msg_len = n;
+    r->truncated = n < h->hdr.len;
+    r->st.count = n;
     r->rndv = true;
     rndv_activate(r);
 }
@@ -454,10 +491,14 @@ static pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take)
 
 static void on_fin(int peer, uint64_t sreq)
 {
-    rcmsg_request_t r = (rcmsg_request_t)(uintptr_t)sreq;
+    uint32_t index = (uint32_t)sreq, gen = (uint32_t)(sreq >> 32);
+    rcmsg_request_t r = NULL;
 
-    if (r == NULL || !r->in_use || r->kind != REQ_SEND || !r->rndv || r->complete ||
-        r->peer != peer) {
+    if (index < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK) {
+        r = &((struct rcmsg_request *)pml.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
+    }
+    if (r == NULL || r->gen != gen || !r->in_use || r->kind != REQ_SEND || !r->rndv ||
+        r->complete || r->queued || r->peer != peer) {
         rcmsg_error("FIN from rank %d names no rendezvous send of this rank (0x%llx): dropped",
                     peer, (unsigned long long)sreq);
         return;
@@ -532,16 +573,41 @@ static void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
 
     (void)arg;
     p->failed = true;
-    /* queued sends fail; a rendezvous waiting for its FIN from peer fails */
-    peer_mark_pending(peer);
+    pml.any_failed = true;
+    /* receives posted for this peer fail (ANY_SOURCE ones stay: another rank may match) */
+    for (rcmsg_request_t *pp = &pml.posted, prev = NULL; *pp != NULL;) {
+        rcmsg_request_t r = *pp;
+        if (r->src_world == peer) {
+            *pp = r->next;
+            if (pml.posted_tail == r) {
+                pml.posted_tail = prev;
+            }
+            r->st.source = r->src;
+            r->st.tag = r->tag;
+            req_complete(r, status);
+        } else {
+            prev = r;
+            pp = &r->next;
+        }
+    }
+    /* rendezvous receives from peer: marked; they complete in rndv_step once no read of
+     * theirs is in flight. Rendezvous sends to peer that wait for their FIN: complete now.
+     * Queued sends fail when peer_push unlinks them. */
+    for (rcmsg_request_t r = pml.rndv_active; r != NULL; r = r->rndv_next) {
+        if (r->peer == peer && r->st.error == RCMSG_OK) {
+            r->st.error = status;
+        }
+    }
     for (int c = 0; c < pml.nreq_chunks; c++) {
         for (int i = 0; i < PML_REQ_CHUNK; i++) {
             rcmsg_request_t r = &((struct rcmsg_request *)pml.req_chunks[c])[i];
-            if (r->in_use && !r->complete && r->peer == peer && r->rndv) {
+            if (r->in_use && r->kind == REQ_SEND && r->rndv && !r->queued && !r->complete &&
+                r->peer == peer) {
                 req_complete(r, status);
             }
         }
     }
+    peer_mark_pending(peer);
 }
 
 /* ---- rendezvous reads ------------------------------------------------------------------ */
@@ -563,7 +629,7 @@ static bool rndv_step(rcmsg_request_t r)
 {
     rcmsg_btl_t *btl = pml.peers[r->peer].btl;
 
-    if (r->reg == NULL && r->st.error == RCMSG_OK) {
+    if (r->reg == NULL && r->st.error == RCMSG_OK && r->msg_len > 0) {
         rcmsg_status_t s = rcmsg_rcache_get(btl, r->buf, r->msg_len, false, &r->reg, &r->mem);
         if (s != RCMSG_OK) {
             r->st.error = s;
@@ -588,6 +654,9 @@ static bool rndv_step(rcmsg_request_t r)
         if (n > btl->caps.max_get) {
             n = btl->caps.max_get;
         }
+        if (d == NULL) {
+            break;
+        }
         d->complete = read_done;
         d->arg = r;
         rcmsg_status_t s = btl->ops->get(btl, r->peer, (char *)r->buf + r->posted, r->mem,
@@ -610,7 +679,9 @@ static bool rndv_step(rcmsg_request_t r)
     if (!pml.peers[r->peer].failed) {
         queue_fin(r->peer, r->sreq);
     }
-    req_complete(r, r->st.error);
+    req_complete(r, r->st.error != RCMSG_OK ? r->st.error
+                    : r->truncated          ? RCMSG_ERR_TRUNCATED
+                                            : RCMSG_OK);
     return true;
 }
 
@@ -712,7 +783,7 @@ static bool comm_valid(rcmsg_comm_t comm)
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
 {
     size_t max_send = SIZE_MAX;
-    rcmsg_btl_t *btls[2] = {w->self, w->rc};
+    rcmsg_btl_t *btls[3] = {w->self, w->sm, w->rc};
     int *ids;
     rcmsg_status_t s;
 
@@ -756,19 +827,67 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     rcmsg_info("point-to-point: eager up to %zu bytes, %d credits per peer, rendezvous reads of "
                "%zu bytes, %d in flight",
                pml.eager_limit, pml.credits, pml.chunk, pml.max_reads);
-    return rcmsg_progress_init(btls, 2, pml_progress, NULL);
+    return rcmsg_progress_init(btls, 3, pml_progress, NULL);
+}
+
+static void drop_recv(void *arg, int peer, const void *data, size_t len)
+{
+    (void)arg;
+    (void)data;
+    rcmsg_debug("finalize: dropped a %zu-byte message from rank %d", len, peer);
+}
+
+static void drop_fail(void *arg, int peer, rcmsg_status_t status)
+{
+    (void)arg;
+    rcmsg_debug("finalize: rank %d lost (%s)", peer, rcmsg_status_name(status));
+}
+
+static bool fins_pending(void)
+{
+    for (int i = 0; i < pml.npending; i++) {
+        const pml_peer_t *p = &pml.peers[pml.pending_peers[i]];
+        if (p->nfins > 0 && !p->failed) {
+            return true;
+        }
+    }
+    return false;
 }
 
 rcmsg_status_t rcmsg_pml_fini(void)
 {
+    uint64_t deadline;
+    struct timespec ts;
+
+    if (pml.peers == NULL) {
+        memset(&pml, 0, sizeof(pml));
+        return RCMSG_OK; /* init failed early */
+    }
     if (pml.live_reqs > 0) {
         rcmsg_error("rcmsg_finalize refused: %ld request(s) not completed by wait or test",
                     pml.live_reqs);
         return RCMSG_ERR_PENDING;
     }
-    /* owed credits and FINs are of no use any more; drain queued control only */
-    for (int i = 0; i < 1000 && pml.npending > 0; i++) {
+    /* credits are of no use any more; FINs are: a peer's rendezvous send waits for them */
+    for (int i = 0; i < pml.size; i++) {
+        pml.peers[i].owed = 0;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    deadline = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000 +
+               rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+    while (fins_pending()) {
         rcmsg_progress();
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if ((uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000 > deadline) {
+            rcmsg_error("finalize: rendezvous FINs could not be sent within RCMSG_DRAIN_TIMEOUT; "
+                        "peers waiting for them will not complete");
+            break;
+        }
+    }
+    /* from here on the transports may still deliver (their flush polls): drop it */
+    for (int i = 0; i < pml.size; i++) {
+        pml.peers[i].btl->recv_cb = drop_recv;
+        pml.peers[i].btl->fail_cb = drop_fail;
     }
     rcmsg_info("unexpected queue peaked at %ld message(s) holding %zu payload bytes (bounded by "
                "%d eager credits per peer)",
@@ -850,7 +969,7 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
     if (r == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    r->comm = comm;
+    r->my_rank = comm->rank;
     r->ctx = comm->ctx | (coll ? 1u : 0u);
     r->peer = comm->world[dest];
     r->tag = tag;
@@ -858,8 +977,7 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
     r->len = len;
     p = &pml.peers[r->peer];
     if (len > pml.eager_limit) {
-        r->rndv = true;
-        s = rcmsg_rcache_get(p->btl, r->buf, len, true, &r->reg, &r->mem);
+        s = rndv_prepare(r);
         if (s != RCMSG_OK) {
             req_free(r);
             return s;
@@ -892,9 +1010,10 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
     if (r == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    r->comm = comm;
+    r->my_rank = comm->rank;
     r->ctx = comm->ctx | (coll ? 1u : 0u);
     r->src = source;
+    r->src_world = source == RCMSG_ANY_SOURCE ? -1 : comm->world[source];
     r->tag = tag;
     r->buf = buf;
     r->len = len;
@@ -938,7 +1057,7 @@ static rcmsg_status_t req_finish(rcmsg_request_t *req_p, rcmsg_msg_status_t *sta
     if (status != NULL) {
         *status = r->st;
         if (r->kind == REQ_SEND) {
-            status->source = r->comm->rank;
+            status->source = r->my_rank;
             status->tag = r->tag;
             status->count = r->len;
         }
@@ -1138,6 +1257,11 @@ rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int
     rcmsg_msg_status_t st[2];
     rcmsg_status_t s;
 
+    PML_CHECK_INIT();
+    s = check_args(sendbuf, sendlen, comm, dest, false, sendtag, "rcmsg_sendrecv");
+    if (s != RCMSG_OK) {
+        return s; /* checked before the receive is posted, which could not be taken back */
+    }
     s = rcmsg_irecv(recvbuf, recvlen, source, recvtag, comm, &r[0]);
     if (s != RCMSG_OK) {
         return s;
@@ -1225,8 +1349,12 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
                                 &reqs[comm->size + i]);
         }
     }
-    if (s == RCMSG_OK) {
-        s = rcmsg_waitall((size_t)comm->size * 2, reqs, NULL);
+    /* always wait for what was posted: the buffers must outlive the requests */
+    {
+        rcmsg_status_t w = rcmsg_waitall((size_t)comm->size * 2, reqs, NULL);
+        if (s == RCMSG_OK) {
+            s = w;
+        }
     }
     if (s != RCMSG_OK) {
         goto out;
@@ -1236,6 +1364,11 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
         goto out;
     }
     for (int i = 0; i < comm->size; i++) {
+        if (all[i].rank != i) {
+            rcmsg_error("rcmsg_comm_split: rank %d sent a malformed entry", i);
+            s = RCMSG_ERR_PEER_DATA;
+            goto out;
+        }
         if (all[i].color == color) {
             all[n++] = all[i];
         }

@@ -64,6 +64,9 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
 rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                                bool coll, rcmsg_request_t *req_p);
 
+/* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION). */
+bool rcmsg_pml_peer_lost(void);
+
 /* 0: in order; 1: a duplicate (seq already seen); 2: a gap (messages missing). Modular. */
 int rcmsg_pml_seq_check(uint32_t expected, uint32_t got);
 

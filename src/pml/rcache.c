@@ -95,8 +95,10 @@ rcmsg_status_t rcmsg_rcache_get(rcmsg_btl_t *btl, void *addr, size_t len, bool r
 
     if (rc_cache.enabled) {
         for (e = rc_cache.head; e != NULL; e = e->next) {
+            /* same access only: a send buffer is registered REMOTE_READ, a read target
+             * LOCAL_WRITE, and neither serves the other */
             if (e->btl == btl && e->start <= start && end <= e->end &&
-                (e->remote_read || !remote_read)) {
+                e->remote_read == remote_read) {
                 e->refs++;
                 lru_unlink(e);
                 lru_push_front(e);

@@ -7,6 +7,7 @@
 #include "base/log.h"
 #include "btl_rc/rc_btl.h"
 #include "btl_self/self_btl.h"
+#include "btl_sm/sm_btl.h"
 
 #include <endian.h>
 #include <pmix.h>
@@ -32,14 +33,17 @@ static double now_ms(void)
 
 /* ---- the blob -------------------------------------------------------------------------- */
 
-size_t rcmsg_wireup_blob_build(void *buf, size_t cap, rcmsg_status_t status, const char *name,
-                               const void *data, size_t len)
+size_t rcmsg_wireup_blob_build(void *buf, size_t cap, rcmsg_status_t status,
+                               const rcmsg_wireup_section_t *secs, int nsecs)
 {
     uint8_t *p = buf;
-    size_t total = WIREUP_HDR + (name != NULL ? WIREUP_SECHDR + len : 0);
+    size_t total = WIREUP_HDR;
     uint32_t u32;
     uint16_t u16;
 
+    for (int i = 0; i < nsecs; i++) {
+        total += WIREUP_SECHDR + secs[i].len;
+    }
     if (cap < total) {
         return 0;
     }
@@ -50,16 +54,18 @@ size_t rcmsg_wireup_blob_build(void *buf, size_t cap, rcmsg_status_t status, con
     memcpy(p + 4, &u16, 2);
     u16 = htole16((uint16_t)(int16_t)status);
     memcpy(p + 6, &u16, 2);
-    u16 = htole16(name != NULL ? 1 : 0);
+    u16 = htole16((uint16_t)nsecs);
     memcpy(p + 8, &u16, 2);
-    if (name != NULL) {
-        memset(p + WIREUP_HDR, 0, 8);
-        strncpy((char *)p + WIREUP_HDR, name, 8);
-        u32 = htole32((uint32_t)len);
-        memcpy(p + WIREUP_HDR + 8, &u32, 4);
-        if (len > 0) {
-            memcpy(p + WIREUP_HDR + WIREUP_SECHDR, data, len);
+    p += WIREUP_HDR;
+    for (int i = 0; i < nsecs; i++) {
+        memset(p, 0, 8);
+        strncpy((char *)p, secs[i].name, 8);
+        u32 = htole32((uint32_t)secs[i].len);
+        memcpy(p + 8, &u32, 4);
+        if (secs[i].len > 0) {
+            memcpy(p + WIREUP_SECHDR, secs[i].data, secs[i].len);
         }
+        p += WIREUP_SECHDR + secs[i].len;
     }
     return total;
 }
@@ -249,25 +255,34 @@ static rcmsg_status_t wireup_fence(rcmsg_wireup_t *w, bool collect)
 
 static rcmsg_status_t wireup_publish(rcmsg_wireup_t *w, rcmsg_status_t open_status)
 {
-    size_t cap = rcmsg_rc_btl_addr_max(w->job.size) + 64, alen = 0, blen;
-    uint8_t *addr = malloc(cap), *blob = malloc(cap + 64);
+    size_t cap = rcmsg_rc_btl_addr_max(w->job.size) + 256, rc_len = 0, sm_len = 0, blen;
+    uint8_t *rc_addr = malloc(cap), *sm_addr = malloc(256), *blob = malloc(cap + 512);
+    rcmsg_wireup_section_t secs[2];
+    int nsecs = 0;
     pmix_value_t val;
     pmix_status_t rc;
     rcmsg_status_t status = RCMSG_ERR_NO_MEMORY;
 
-    if (addr == NULL || blob == NULL) {
+    if (rc_addr == NULL || sm_addr == NULL || blob == NULL) {
         goto out;
     }
     if (open_status == RCMSG_OK && w->rc != NULL) {
-        alen = cap;
-        status = w->rc->ops->addr_pack(w->rc, addr, &alen);
+        rc_len = cap;
+        status = w->rc->ops->addr_pack(w->rc, rc_addr, &rc_len);
         if (status != RCMSG_OK) {
             goto out;
         }
+        secs[nsecs++] = (rcmsg_wireup_section_t){"rc", rc_addr, rc_len};
     }
-    blen =
-        rcmsg_wireup_blob_build(blob, cap + 64, open_status,
-                                w->rc != NULL && open_status == RCMSG_OK ? "rc" : NULL, addr, alen);
+    if (open_status == RCMSG_OK && w->sm != NULL) {
+        sm_len = 256;
+        status = w->sm->ops->addr_pack(w->sm, sm_addr, &sm_len);
+        if (status != RCMSG_OK) {
+            goto out;
+        }
+        secs[nsecs++] = (rcmsg_wireup_section_t){"sm", sm_addr, sm_len};
+    }
+    blen = rcmsg_wireup_blob_build(blob, cap + 512, open_status, secs, nsecs);
     val.type = PMIX_BYTE_OBJECT;
     val.data.bo.bytes = (char *)blob;
     val.data.bo.size = blen;
@@ -281,23 +296,56 @@ static rcmsg_status_t wireup_publish(rcmsg_wireup_t *w, rcmsg_status_t open_stat
                     PMIx_Error_string(rc));
     }
 out:
-    free(addr);
+    free(rc_addr);
+    free(sm_addr);
     free(blob);
     return status;
 }
 
+/* Connects to one peer with the transport that reaches it: sm on this node, else rc. */
+static rcmsg_status_t wireup_connect_peer(rcmsg_wireup_t *w, int peer, const void *blob, size_t len)
+{
+    rcmsg_status_t peer_status = RCMSG_OK, s_sm, s_rc;
+    const void *sm_sec = NULL, *rc_sec = NULL;
+    size_t sm_len = 0, rc_len = 0;
+
+    s_sm = rcmsg_wireup_blob_section(blob, len, peer, "sm", &sm_sec, &sm_len, &peer_status);
+    if (s_sm == RCMSG_ERR_PEER_DATA) {
+        return s_sm;
+    }
+    s_rc = rcmsg_wireup_blob_section(blob, len, peer, "rc", &rc_sec, &rc_len, &peer_status);
+    if (peer_status != RCMSG_OK) {
+        rcmsg_error("peer %d could not open its transports (%s); see its log", peer,
+                    rcmsg_status_name(peer_status));
+        return RCMSG_ERR_CONNECTION;
+    }
+    if (w->sm != NULL && s_sm == RCMSG_OK &&
+        rcmsg_sm_addr_node_key(sm_sec, sm_len) == rcmsg_sm_node_key()) {
+        w->peer_btl[peer] = w->sm;
+        return w->sm->ops->connect(w->sm, peer, sm_sec, sm_len);
+    }
+    if (w->rc != NULL && s_rc == RCMSG_OK) {
+        w->peer_btl[peer] = w->rc;
+        return w->rc->ops->connect(w->rc, peer, rc_sec, rc_len);
+    }
+    rcmsg_error("no transport reaches peer %d: %s (RCMSG_TRANSPORTS=%s)", peer,
+                w->rc == NULL ? "it needs rc, which this rank has not opened"
+                              : "it has not opened rc",
+                rcmsg_config_text(RCMSG_CFG_TRANSPORTS));
+    return RCMSG_ERR_CONNECTION;
+}
+
 /* After the fence: every peer's blob, checked, and its QP connected. */
+/* After the fence: every peer's blob, checked, and a transport connected to it. */
 static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, double *get_ms_p)
 {
     rcmsg_status_t status = RCMSG_OK;
     pmix_proc_t proc;
     double t_get = 0, t0;
+    int nsm = 0, nrc = 0;
 
     for (int peer = 0; peer < w->job.size && status == RCMSG_OK; peer++) {
         pmix_value_t *val = NULL;
-        rcmsg_status_t peer_status = RCMSG_OK;
-        const void *sec = NULL;
-        size_t slen = 0;
         pmix_status_t rc;
 
         if (peer == w->job.rank) {
@@ -311,28 +359,77 @@ static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, double *get_ms_p)
             rcmsg_error("no address from peer %d: PMIx_Get: %s", peer, PMIx_Error_string(rc));
             status = RCMSG_ERR_LAUNCHER;
         } else {
-            status = rcmsg_wireup_blob_section(val->data.bo.bytes, val->data.bo.size, peer, "rc",
-                                               &sec, &slen, &peer_status);
-            if (status == RCMSG_OK || status == RCMSG_ERR_NOT_FOUND) {
-                if (peer_status != RCMSG_OK) {
-                    rcmsg_error("peer %d could not open its transports (%s); see its log", peer,
-                                rcmsg_status_name(peer_status));
-                    status = RCMSG_ERR_CONNECTION;
-                } else if (status == RCMSG_ERR_NOT_FOUND || w->rc == NULL) {
-                    rcmsg_error("no common transport with peer %d", peer);
-                    status = RCMSG_ERR_CONNECTION;
-                } else {
-                    status = w->rc->ops->connect(w->rc, peer, sec, slen);
-                }
-            }
+            status = wireup_connect_peer(w, peer, val->data.bo.bytes, val->data.bo.size);
+            nsm += status == RCMSG_OK && w->peer_btl[peer] == w->sm;
+            nrc += status == RCMSG_OK && w->peer_btl[peer] == w->rc;
         }
         if (val != NULL) {
             PMIX_VALUE_RELEASE(val);
         }
-        w->peer_btl[peer] = w->rc;
+    }
+    if (status == RCMSG_OK) {
+        rcmsg_info("transports: self for this rank, sm for %d peer(s), rc for %d peer(s)", nsm,
+                   nrc);
     }
     *get_ms_p = t_get;
     return status;
+}
+
+/* Which transports RCMSG_TRANSPORTS allows; an unknown name is an error. */
+static rcmsg_status_t wireup_allowed(bool *sm_p, bool *rc_p)
+{
+    size_t n;
+    char *const *items = rcmsg_config_list(RCMSG_CFG_TRANSPORTS, &n);
+
+    *sm_p = *rc_p = false;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(items[i], "sm") == 0) {
+            *sm_p = true;
+        } else if (strcmp(items[i], "rc") == 0) {
+            *rc_p = true;
+        } else if (strcmp(items[i], "self") != 0) {
+            rcmsg_error("RCMSG_TRANSPORTS: unknown transport '%s' (known: self, sm, rc)", items[i]);
+            return RCMSG_ERR_CONFIG;
+        }
+    }
+    return RCMSG_OK;
+}
+
+/* Opens the transports this rank needs: sm for local peers, rc for remote ones (or for local
+ * ones too when sm is not allowed). A failure is returned for publishing. */
+static rcmsg_status_t wireup_open(rcmsg_wireup_t *w)
+{
+    bool sm_ok, rc_ok;
+    rcmsg_status_t s = wireup_allowed(&sm_ok, &rc_ok);
+    bool remote = w->job.size > w->job.local_size;
+
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (sm_ok && w->job.local_size > 1) {
+        s = rcmsg_sm_btl_open(&w->job, &w->sm);
+        if (s != RCMSG_OK) {
+            w->sm = NULL;
+            rcmsg_error("cannot open the sm transport (%s)", rcmsg_status_name(s));
+            return s;
+        }
+    }
+    if (w->job.size > 1 && (remote || w->sm == NULL)) {
+        if (!rc_ok) {
+            rcmsg_error("%s, but RCMSG_TRANSPORTS=%s excludes rc",
+                        remote ? "peers run on other nodes" : "sm is not used for local peers",
+                        rcmsg_config_text(RCMSG_CFG_TRANSPORTS));
+            return RCMSG_ERR_CONFIG;
+        }
+        s = rcmsg_rc_btl_open(&w->job, &w->rc);
+        if (s != RCMSG_OK) {
+            w->rc = NULL;
+            rcmsg_error("cannot open the rc transport (%s) but %s need it", rcmsg_status_name(s),
+                        remote ? "peers on other nodes" : "local peers");
+            return s;
+        }
+    }
+    return RCMSG_OK;
 }
 
 /* ---- init and fini --------------------------------------------------------------------- */
@@ -341,6 +438,9 @@ static void wireup_release(rcmsg_wireup_t *w)
 {
     if (w->rc != NULL) {
         w->rc->ops->close(w->rc);
+    }
+    if (w->sm != NULL) {
+        w->sm->ops->close(w->sm);
     }
     if (w->self != NULL) {
         w->self->ops->close(w->self);
@@ -379,15 +479,8 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_wireup_t **w_p)
     w->peer_btl[w->job.rank] = w->self;
 
     t = now_ms();
-    if (w->job.size > 1) {
-        /* a failure here is published, not returned, so that no peer waits in the fence */
-        open_status = rcmsg_rc_btl_open(&w->job, &w->rc);
-        if (open_status != RCMSG_OK) {
-            rcmsg_error("cannot open the rc transport (%s) but %d peer(s) need it",
-                        rcmsg_status_name(open_status), w->job.size - 1);
-            w->rc = NULL;
-        }
-    }
+    /* a failure here is published, not returned, so that no peer waits in the fence */
+    open_status = wireup_open(w);
     w->phase_ms[PH_OPEN] = now_ms() - t;
 
     t = now_ms();
@@ -409,6 +502,14 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_wireup_t **w_p)
         status = wireup_connect_all(w, &get_ms);
         w->phase_ms[PH_EXCHANGE] += get_ms; /* PMIx_Get of each address is exchange time */
         t += get_ms;
+    }
+    /* every rank, whatever its own outcome, waits until all have connected: no message can
+     * reach a QP still in INIT, and nobody is left waiting for a rank that gave up */
+    if (!w->singleton) {
+        rcmsg_status_t s = wireup_fence(w, false);
+        if (status == RCMSG_OK) {
+            status = s;
+        }
     }
     w->phase_ms[PH_CONNECT] = now_ms() - t;
     if (status != RCMSG_OK) {
@@ -435,15 +536,19 @@ rcmsg_status_t rcmsg_wireup_barrier(rcmsg_wireup_t *w)
     return wireup_fence(w, false);
 }
 
-rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w)
+rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost)
 {
-    rcmsg_status_t status = RCMSG_OK, s;
+    rcmsg_status_t status = RCMSG_OK, s = RCMSG_OK;
 
     if (w->rc != NULL) {
         status = w->rc->ops->flush(w->rc);
     }
     /* no rank tears its QPs down while a peer may still be sending to it */
-    s = wireup_fence(w, false);
+    if (peer_lost) {
+        rcmsg_warn("finalize without the closing barrier: a peer was lost during the job");
+    } else {
+        s = wireup_fence(w, false);
+    }
     if (status == RCMSG_OK) {
         status = s;
     }

@@ -24,7 +24,8 @@ typedef struct rcmsg_wireup {
     char hostname[256]; /* PMIX_HOSTNAME of this rank */
     int node_id;        /* PMIX_NODEID of this rank, -1 when unknown */
     rcmsg_btl_t *self;
-    rcmsg_btl_t *rc;        /* NULL in a 1-process job */
+    rcmsg_btl_t *sm;        /* NULL without local peers, or when RCMSG_TRANSPORTS excludes it */
+    rcmsg_btl_t *rc;        /* NULL when no peer needs it */
     rcmsg_btl_t **peer_btl; /* [job.size]: the transport that reaches each rank */
     double phase_ms[5];     /* pmix init, transport open, exchange, connect, total */
 } rcmsg_wireup_t;
@@ -35,8 +36,9 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_wireup_t **w_p);
 /* A barrier across the job through PMIx (no data). */
 rcmsg_status_t rcmsg_wireup_barrier(rcmsg_wireup_t *w);
 
-/* Flushes every transport, waits for every rank (barrier), closes transports, PMIx_Finalize. */
-rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w);
+/* Flushes every transport, waits for every rank (barrier; skipped when a peer was lost, as it
+ * would never arrive), closes transports, PMIx_Finalize. */
+rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost);
 
 /* Parses a peer's wireup blob: the section named `name` (its data and length), and the
  * peer's status. Exposed for unit tests of malformed input. RCMSG_ERR_PEER_DATA on a bad
@@ -45,9 +47,16 @@ rcmsg_status_t rcmsg_wireup_blob_section(const void *blob, size_t len, int peer,
                                          const void **data_p, size_t *len_p,
                                          rcmsg_status_t *peer_status_p);
 
-/* Builds a blob with one section (name, data, len) and a status into buf (at most cap bytes);
- * returns its length or 0 when cap is too small. For unit tests and for wireup itself. */
-size_t rcmsg_wireup_blob_build(void *buf, size_t cap, rcmsg_status_t status, const char *name,
-                               const void *data, size_t len);
+/* One transport's part of a blob. */
+typedef struct {
+    const char *name; /* at most 8 characters */
+    const void *data;
+    size_t len;
+} rcmsg_wireup_section_t;
+
+/* Builds a blob with the sections and a status into buf (at most cap bytes); returns its
+ * length or 0 when cap is too small. For unit tests and for wireup itself. */
+size_t rcmsg_wireup_blob_build(void *buf, size_t cap, rcmsg_status_t status,
+                               const rcmsg_wireup_section_t *secs, int nsecs);
 
 #endif /* RCMSG_WIREUP_H */

@@ -6,11 +6,14 @@
  *                         communicators reusing tags, invalid arguments, finalize refusal
  *   p2p_test --flood N    N sends from every rank to every rank before any receive is posted
  *   p2p_test --late MODE  rank 1 sends 2 s late; rank 0's wait reports its CPU time
+ *   p2p_test --kill       the last rank dies by SIGKILL; the others must see it reported
  *
  * Any number of ranks, 1 (a singleton, self only) included. Prints one "ok:" line per check
  * and "FAIL ..." on failure; exits non-zero on any failure.
  */
 #include <rcmsg.h>
+
+#include <signal.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -286,6 +289,38 @@ static void test_comms(void)
     printf("ok: rank %d dup and split keep same-tag messages apart; split orders by key\n", rank);
 }
 
+/* More unmatched messages than eager credits, and the receiver wants the last one first: the
+ * sender must not wait for credits that only matching the earlier messages would return. */
+static void test_credit_starvation(void)
+{
+    enum { N = 100 };
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    int out[N], in[N];
+    rcmsg_request_t sreq[N], rreq[N];
+    rcmsg_comm_t dup;
+
+    OK(rcmsg_comm_dup(world, &dup));
+    for (int i = 0; i < N; i++) {
+        out[i] = rank * 1000 + i;
+        OK(rcmsg_isend(&out[i], sizeof(int), next, i, dup, &sreq[i]));
+    }
+    /* the communicator may be freed while its requests are pending */
+    OK(rcmsg_irecv(&in[N - 1], sizeof(int), prev, N - 1, dup, &rreq[N - 1]));
+    OK(rcmsg_wait(&rreq[N - 1], NULL));
+    CHECK(in[N - 1] == prev * 1000 + N - 1, "last message first: %d", in[N - 1]);
+    for (int i = 0; i < N - 1; i++) {
+        OK(rcmsg_irecv(&in[i], sizeof(int), prev, i, dup, &rreq[i]));
+    }
+    OK(rcmsg_comm_free(&dup));
+    OK(rcmsg_waitall(N - 1, rreq, NULL));
+    OK(rcmsg_waitall(N, sreq, NULL));
+    for (int i = 0; i < N - 1; i++) {
+        CHECK(in[i] == prev * 1000 + i, "message %d: %d", i, in[i]);
+    }
+    printf("ok: rank %d the last of %d unmatched messages received first (beyond the credits)\n",
+           rank, N);
+}
+
 static void test_invalid(void)
 {
     rcmsg_request_t req = RCMSG_REQUEST_NULL;
@@ -439,6 +474,33 @@ static void late(const char *mode)
     barrier();
 }
 
+/* The last rank dies by SIGKILL mid-job; the others must see their receive from it fail. */
+static void killed(void)
+{
+    int v = 0;
+    double t0;
+    rcmsg_status_t s;
+
+    if (size < 2) {
+        printf("SKIP: --kill needs at least 2 ranks\n");
+        exit(77);
+    }
+    barrier();
+    if (rank == size - 1) {
+        printf("rank %d: killing itself with SIGKILL\n", rank);
+        raise(SIGKILL);
+    }
+    t0 = now_s();
+    s = rcmsg_recv(&v, sizeof(v), size - 1, 1, world, NULL);
+    printf("rank %d: receive from the killed rank %d returned %s after %.1f s\n", rank, size - 1,
+           rcmsg_status_name(s), now_s() - t0);
+    CHECK(s == RCMSG_ERR_CONNECTION, "the lost peer was not reported");
+    s = rcmsg_finalize();
+    CHECK(s == RCMSG_OK, "rcmsg_finalize after a lost peer: %s", rcmsg_status_name(s));
+    printf("rank %d of %d: %d failure(s)\n", rank, size, failures);
+    exit(failures != 0);
+}
+
 int main(int argc, char **argv)
 {
     rcmsg_status_t s;
@@ -454,6 +516,8 @@ int main(int argc, char **argv)
     world = rcmsg_comm_world();
     if (argc > 2 && strcmp(argv[1], "--flood") == 0) {
         flood(atoi(argv[2]));
+    } else if (argc > 1 && strcmp(argv[1], "--kill") == 0) {
+        killed();
     } else if (argc > 2 && strcmp(argv[1], "--late") == 0) {
         late(argv[2]);
     } else {
@@ -463,6 +527,7 @@ int main(int argc, char **argv)
         test_probe();
         test_truncation();
         test_comms();
+        test_credit_starvation();
         test_invalid();
         test_completion_calls();
         test_finalize_refused();

@@ -18,7 +18,8 @@ if ! why=$("$runner" --check 2>&1); then
 fi
 cd "$top_builddir" || exit 1
 # the host make's jobserver does not exist inside the guest
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL RXE_EXPECT_DEVICES=2 \
+# every rank of these tests shares one guest: RCMSG_TRANSPORTS=rc,self makes them use the HCA
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL RXE_EXPECT_DEVICES=2 RCMSG_TRANSPORTS=rc,self \
     "$runner" --rxe 2 --numa --mem 4G --rw "$top_srcdir" --timeout "${RXE_GUEST_TIMEOUT:-1500}" -- \
     make check-rdma-guest
 rc=$?

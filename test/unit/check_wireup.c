@@ -11,8 +11,8 @@ static uint8_t blob[256];
 
 static size_t build_rc(const char *payload)
 {
-    size_t n =
-        rcmsg_wireup_blob_build(blob, sizeof(blob), RCMSG_OK, "rc", payload, strlen(payload));
+    size_t n = rcmsg_wireup_blob_build(
+        blob, sizeof(blob), RCMSG_OK, &(rcmsg_wireup_section_t){"rc", payload, strlen(payload)}, 1);
     ck_assert_uint_gt(n, 0);
     return n;
 }
@@ -35,7 +35,7 @@ END_TEST
 
 START_TEST(test_peer_status_carried)
 {
-    size_t n = rcmsg_wireup_blob_build(blob, sizeof(blob), RCMSG_ERR_NO_DEVICE, NULL, NULL, 0);
+    size_t n = rcmsg_wireup_blob_build(blob, sizeof(blob), RCMSG_ERR_NO_DEVICE, NULL, 0);
     const void *data;
     size_t len;
     rcmsg_status_t peer_status = RCMSG_OK;
@@ -86,9 +86,26 @@ START_TEST(test_version_mismatch)
 }
 END_TEST
 
+START_TEST(test_two_sections)
+{
+    rcmsg_wireup_section_t secs[2] = {{"rc", "0123456789", 10}, {"sm", "abc", 3}};
+    size_t n = rcmsg_wireup_blob_build(blob, sizeof(blob), RCMSG_OK, secs, 2), len;
+    const void *data;
+    rcmsg_status_t ps;
+
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, n, 1, "sm", &data, &len, &ps), RCMSG_OK);
+    ck_assert_uint_eq(len, 3);
+    ck_assert_mem_eq(data, "abc", 3);
+    ck_assert_int_eq(rcmsg_wireup_blob_section(blob, n, 1, "rc", &data, &len, &ps), RCMSG_OK);
+    ck_assert_uint_eq(len, 10);
+}
+END_TEST
+
 START_TEST(test_build_too_small)
 {
-    ck_assert_uint_eq(rcmsg_wireup_blob_build(blob, 10, RCMSG_OK, "rc", "abc", 3), 0);
+    ck_assert_uint_eq(
+        rcmsg_wireup_blob_build(blob, 10, RCMSG_OK, &(rcmsg_wireup_section_t){"rc", "abc", 3}, 1),
+        0);
 }
 END_TEST
 
@@ -103,6 +120,7 @@ int main(void)
     tcase_add_test(tc, test_peer_status_carried);
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_version_mismatch);
+    tcase_add_test(tc, test_two_sections);
     tcase_add_test(tc, test_build_too_small);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

@@ -1,0 +1,24 @@
+#!/bin/sh
+# One rank of a 3-rank job (Slurm, which keeps the other tasks running) is killed with
+# SIGKILL mid-job: the others report the lost peer, their receive from it fails with
+# RCMSG_ERR_CONNECTION, they finalize and exit 0; nothing is left in /dev/shm.
+. "$top_srcdir/test/integration/lib.sh"
+slurm="$top_srcdir/contrib/slurm/slurm-local"
+why=$("$slurm" --check 2>&1) || skip "Slurm is not usable here: $why"
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+shm_before=$(ls /dev/shm | grep -c rcmsg)
+run_timeout 300 "$slurm" run -- srun --mpi=pmix -n 3 \
+    "$top_builddir/test/integration/p2p_test" --kill > "$out" 2>&1
+st=$?
+cat "$out"
+[ $st -ne 124 ] || fail "the job hung"
+grep -q 'rank 2: killing itself with SIGKILL' "$out" || fail "rank 2 did not get to the kill"
+for r in 0 1; do
+    grep -q "\[rcmsg [^ ]*:$r [0-9]*\] error: peer 2 (local rank 2, pid [0-9]*) is gone" "$out" ||
+        fail "rank $r did not report the lost peer"
+    grep -q "^rank $r: receive from the killed rank 2 returned RCMSG_ERR_CONNECTION" "$out" ||
+        fail "rank $r: its receive did not fail"
+    grep -q "^rank $r of 3: 0 failure(s)$" "$out" || fail "rank $r did not finish cleanly"
+done
+[ "$(ls /dev/shm | grep -c rcmsg)" -eq "$shm_before" ] || fail "files left in /dev/shm"
+pass "a killed rank is reported by the others, who exit; no segment left behind"
