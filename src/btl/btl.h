@@ -96,6 +96,15 @@ struct rcmsg_btl {
     void *cb_arg;
 };
 
+/* For transports whose memory needs no registration (the same address space, or CMA). */
+rcmsg_status_t rcmsg_btl_mem_reg_none(rcmsg_btl_t *btl, void *addr, size_t len, int remote_read,
+                                      rcmsg_btl_mem_t *mem_p);
+void rcmsg_btl_mem_dereg_none(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem);
+/* For transports whose send() completes in the peer's memory: nothing to flush. */
+rcmsg_status_t rcmsg_btl_flush_none(rcmsg_btl_t *btl);
+/* For transports without a completion channel. */
+int rcmsg_btl_event_fd_none(rcmsg_btl_t *btl);
+
 /* Job facts a transport needs when it opens. */
 typedef struct {
     int rank;

@@ -119,21 +119,6 @@ static rcmsg_status_t self_get(rcmsg_btl_t *btl, int peer, void *local, const rc
     return RCMSG_OK;
 }
 
-static rcmsg_status_t self_mem_reg(rcmsg_btl_t *btl, void *addr, size_t len, int remote_read,
-                                   rcmsg_btl_mem_t *mem_p)
-{
-    (void)btl;
-    (void)remote_read;
-    *mem_p = (rcmsg_btl_mem_t){.addr = addr, .len = len};
-    return RCMSG_OK;
-}
-
-static void self_mem_dereg(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem)
-{
-    (void)btl;
-    (void)mem;
-}
-
 static int self_progress(rcmsg_btl_t *btl)
 {
     self_btl_t *self = self_btl_of(btl);
@@ -156,18 +141,6 @@ static int self_progress(rcmsg_btl_t *btl)
         n++;
     }
     return n;
-}
-
-static rcmsg_status_t self_flush(rcmsg_btl_t *btl)
-{
-    (void)btl;
-    return RCMSG_OK; /* a send to self is complete when send() returns */
-}
-
-static int self_event_fd(rcmsg_btl_t *btl)
-{
-    (void)btl;
-    return -1; /* everything it delivers was queued by this thread */
 }
 
 static rcmsg_status_t self_arm(rcmsg_btl_t *btl)
@@ -195,11 +168,11 @@ static const rcmsg_btl_ops_t self_ops = {
     .connect = self_connect,
     .send = self_send,
     .get = self_get,
-    .mem_reg = self_mem_reg,
-    .mem_dereg = self_mem_dereg,
+    .mem_reg = rcmsg_btl_mem_reg_none,
+    .mem_dereg = rcmsg_btl_mem_dereg_none,
     .progress = self_progress,
-    .flush = self_flush,
-    .event_fd = self_event_fd,
+    .flush = rcmsg_btl_flush_none,       /* a send to self is complete at once */
+    .event_fd = rcmsg_btl_event_fd_none, /* only this thread queues */
     .arm = self_arm,
     .close = self_close,
 };

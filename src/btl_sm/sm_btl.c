@@ -502,18 +502,6 @@ static int sm_progress(rcmsg_btl_t *btl)
     return n;
 }
 
-static rcmsg_status_t sm_flush(rcmsg_btl_t *btl)
-{
-    (void)btl;
-    return RCMSG_OK; /* a send is in the peer's memory when send() returns */
-}
-
-static int sm_event_fd(rcmsg_btl_t *btl)
-{
-    (void)btl;
-    return -1; /* no wake-up channel: event-mode waits re-check every 100 ms */
-}
-
 static rcmsg_status_t sm_arm(rcmsg_btl_t *btl)
 {
     sm_btl_t *sm = sm_btl_of(btl);
@@ -530,21 +518,6 @@ static rcmsg_status_t sm_arm(rcmsg_btl_t *btl)
         }
     }
     return RCMSG_OK;
-}
-
-static rcmsg_status_t sm_mem_reg(rcmsg_btl_t *btl, void *addr, size_t len, int remote_read,
-                                 rcmsg_btl_mem_t *mem_p)
-{
-    (void)btl;
-    (void)remote_read;
-    *mem_p = (rcmsg_btl_mem_t){.addr = addr, .len = len};
-    return RCMSG_OK;
-}
-
-static void sm_mem_dereg(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem)
-{
-    (void)btl;
-    (void)mem;
 }
 
 static void sm_close(rcmsg_btl_t *btl)
@@ -573,11 +546,11 @@ static const rcmsg_btl_ops_t sm_ops = {
     .connect = sm_connect,
     .send = sm_send,
     .get = sm_get,
-    .mem_reg = sm_mem_reg,
-    .mem_dereg = sm_mem_dereg,
+    .mem_reg = rcmsg_btl_mem_reg_none, /* CMA needs none */
+    .mem_dereg = rcmsg_btl_mem_dereg_none,
     .progress = sm_progress,
-    .flush = sm_flush,
-    .event_fd = sm_event_fd,
+    .flush = rcmsg_btl_flush_none,       /* a send is in the peer's memory at once */
+    .event_fd = rcmsg_btl_event_fd_none, /* event waits re-check every 100 ms */
     .arm = sm_arm,
     .close = sm_close,
 };

@@ -4,6 +4,8 @@
 #include "base/config_table.h"
 #include "base/log.h"
 
+#include "ck_run.h"
+
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,11 +273,5 @@ static Suite *base_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(base_suite());
-    int failed;
-
-    srunner_run_all(sr, CK_ENV);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return ck_run(base_suite());
 }

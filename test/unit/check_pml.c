@@ -3,6 +3,8 @@
 
 #include "pml/pml.h"
 
+#include "ck_run.h"
+
 #include <check.h>
 #include <stdlib.h>
 
@@ -44,17 +46,11 @@ int main(void)
 {
     Suite *s = suite_create("pml");
     TCase *tc = tcase_create("wire");
-    SRunner *sr;
-    int failed;
 
     tcase_add_test(tc, test_seq_in_order);
     tcase_add_test(tc, test_seq_duplicate);
     tcase_add_test(tc, test_seq_gap);
     tcase_add_test(tc, test_msg_names);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return ck_run(s);
 }

@@ -3,6 +3,8 @@
 
 #include "btl_rc/rc_qp.h"
 
+#include "ck_run.h"
+
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,8 +137,6 @@ int main(void)
 {
     Suite *s = suite_create("rc_qp");
     TCase *tc = tcase_create("state_table");
-    SRunner *sr;
-    int failed;
 
     tcase_add_test(tc, test_every_pair);
     tcase_add_test(tc, test_missing_required);
@@ -144,9 +144,5 @@ int main(void)
     tcase_add_test(tc, test_the_bring_up_masks);
     tcase_add_test(tc, test_names);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return ck_run(s);
 }

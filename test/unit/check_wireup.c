@@ -3,6 +3,8 @@
 
 #include "wireup/wireup.h"
 
+#include "ck_run.h"
+
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,8 +115,6 @@ int main(void)
 {
     Suite *s = suite_create("wireup");
     TCase *tc = tcase_create("blob");
-    SRunner *sr;
-    int failed;
 
     tcase_add_test(tc, test_roundtrip);
     tcase_add_test(tc, test_peer_status_carried);
@@ -123,9 +123,5 @@ int main(void)
     tcase_add_test(tc, test_two_sections);
     tcase_add_test(tc, test_build_too_small);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_ENV);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return ck_run(s);
 }
