@@ -52,7 +52,7 @@
       "Eager messages a rank may have unmatched at each peer; more wait at the sender, so "        \
       "unexpected-message memory stays bounded.")                                                  \
     X(RNDV_CHUNK, SIZE, "512k", "4k..1g", "Bytes per RDMA_READ of a rendezvous transfer.")         \
-    X(RNDV_READS, INT, "4", "1..16",                                                               \
+    X(RNDV_READS, INT, "4", "1..8",                                                                \
       "RDMA_READs in flight per rendezvous transfer (also bounded by the QP's max_rd_atomic).")    \
     X(RCACHE, BOOL, "no", "",                                                                      \
       "Keep rendezvous buffers registered for reuse; off by default: see README (invalidation).")  \

@@ -31,7 +31,7 @@
 #include <time.h>
 
 #define PML_REQ_CHUNK 256
-#define PML_MAX_READS 16
+#define PML_MAX_READS 8
 #define PML_TAG_SPLIT 0x7ffffff0 /* internal tag in the collective space */
 
 typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
@@ -428,16 +428,20 @@ static void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, 
     rndv_activate(r);
 }
 
+static void on_peer_failed(void *arg, int peer, rcmsg_status_t status);
+
 static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void *data)
 {
     pml_unexp_t *u = calloc(1, sizeof(*u));
 
     if (u == NULL || (h->hdr.type == RCMSG_PML_EAGER && h->hdr.len > 0 &&
                       (u->data = malloc(h->hdr.len)) == NULL)) {
-        rcmsg_error("out of memory for an unexpected %s message of %llu bytes from rank %d "
-                    "(dropped)",
-                    rcmsg_pml_msg_name(h->hdr.type), (unsigned long long)h->hdr.len, peer);
+        rcmsg_error("out of memory for an unexpected %s message of %llu bytes from rank %d: the "
+                    "message cannot be kept, so rank %d is treated as lost",
+                    rcmsg_pml_msg_name(h->hdr.type), (unsigned long long)h->hdr.len, peer, peer);
         free(u);
+        on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY); /* its requests fail: nothing is lost
+                                                            silently */
         return;
     }
     memcpy(&u->h, h, hlen);
@@ -514,6 +518,10 @@ static void on_recv(void *arg, int peer, const void *data, size_t len)
     int seq;
 
     (void)arg;
+    if (p->failed) {
+        rcmsg_debug("dropped a %zu-byte message from rank %d, which is treated as lost", len, peer);
+        return;
+    }
     if (len < sizeof(rcmsg_pml_hdr_t)) {
         rcmsg_error("dropped a %zu-byte message from rank %d: shorter than a header", len, peer);
         return;

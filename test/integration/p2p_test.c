@@ -442,7 +442,13 @@ out:
     printf("ok: rank %d flood of %d messages to each of %d ranks received in order in %.1f s; "
            "max rss grew %ld KiB\n",
            rank, n, size, now_s() - t0, maxrss_kb() - rss0);
-    CHECK(maxrss_kb() - rss0 < 256 * 1024, "memory grew by %ld KiB", maxrss_kb() - rss0);
+    {
+        /* 80,000 live requests cost memory of their own; the sanitizers multiply it */
+        const char *san = getenv("SANITIZER_BUILD");
+        long limit_kb = (san != NULL && strcmp(san, "yes") == 0 ? 1024 : 256) * 1024;
+        CHECK(maxrss_kb() - rss0 < limit_kb, "memory grew by %ld KiB (limit %ld KiB)",
+              maxrss_kb() - rss0, limit_kb);
+    }
     free(reqs);
     free(out);
     free(in);
