@@ -36,6 +36,7 @@
 #define SM_MAGIC       0x72636d7367736d31ull /* "rcmsgsm1" */
 #define SM_ADDR_LEN    48
 #define SM_LIVENESS_US 100000
+#define SM_CTL_CELLS   2
 
 enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };
 enum { SM_CMA_AUTO, SM_CMA_YES, SM_CMA_NO };
@@ -76,6 +77,7 @@ typedef struct {
     char *staged_local;
     uint64_t staged_remote, staged_done;
     bool staged_req_pending; /* a GETREQ to send when its ring has room */
+    uint64_t staged_asked;   /* length of the chunk asked for */
     /* a GETDONE this rank owes the peer (it asked us for data) */
     bool owe_done;
     uint64_t done_len, done_token;
@@ -203,6 +205,9 @@ static bool sm_cma_probe(sm_btl_t *sm, sm_peer_t *p)
     if (sm->cma_mode == SM_CMA_NO) {
         return false;
     }
+    if (sm->cma_mode == SM_CMA_YES) {
+        return true; /* as asked: a refusal will be an error, not a fallback */
+    }
     return process_vm_readv(p->pid, &l, 1, &r, 1, 0) >= 0 || errno != EPERM;
 }
 
@@ -220,6 +225,13 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
         return RCMSG_ERR_PEER_DATA;
     }
     memcpy(&a, addr, sizeof(a));
+    if (a.local_rank < (uint32_t)sm->job.local_size &&
+        (a.local_rank == (uint32_t)sm->job.local_rank || sm->local_to_world[a.local_rank] >= 0)) {
+        rcmsg_error("sm: peer %d claims local rank %u, already taken (this rank is local rank %d): "
+                    "the launcher's local ranks are inconsistent",
+                    peer, a.local_rank, sm->job.local_rank);
+        return RCMSG_ERR_PEER_DATA;
+    }
     if (a.node_key != rcmsg_sm_node_key() || a.local_rank >= (uint32_t)sm->job.local_size ||
         a.nlocal != (uint32_t)sm->job.local_size || a.ncells != sm->ncells ||
         a.cell_size != sm->cell_size || a.staging != sm->staging || a.seg_size != sm->seg_size) {
@@ -229,7 +241,7 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
         return RCMSG_ERR_PEER_DATA;
     }
     snprintf(path, sizeof(path), "/proc/%u/fd/%u", a.pid, a.fd);
-    fd = open(path, O_RDWR);
+    fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
         rcmsg_error("cannot open the shared segment of peer %d (%s): %m", peer, path);
         return RCMSG_ERR_IO;
@@ -273,7 +285,10 @@ static rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const vo
     uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
     sm_cell_t *cell;
 
-    if (tail - atomic_load_explicit(&ring->head, memory_order_acquire) >= sm->ncells) {
+    /* the last SM_CTL_CELLS cells are kept for GETREQ/GETDONE (at most one of each is ever
+     * outstanding per direction), so control never waits behind messages: no deadlock */
+    if (tail - atomic_load_explicit(&ring->head, memory_order_acquire) >=
+        sm->ncells - (type == SM_CELL_MSG ? SM_CTL_CELLS : 0)) {
         return RCMSG_ERR_NO_RESOURCE;
     }
     cell = sm_cell(sm, ring, tail);
@@ -305,6 +320,8 @@ static rcmsg_status_t sm_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_
 
 /* ---- get: CMA, or staged copies through the segment ----------------------------------- */
 
+static void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why);
+
 static rcmsg_status_t sm_done_push(sm_btl_t *sm, rcmsg_btl_desc_t *desc)
 {
     if (sm->ndone == sm->capdone) {
@@ -328,6 +345,7 @@ static void sm_staged_request(sm_btl_t *sm, sm_peer_t *p)
                        .len = left < sm->staging ? left : sm->staging,
                        .token = p->staged_done};
 
+    p->staged_asked = req.len;
     p->staged_req_pending = sm_put(sm, p, SM_CELL_GETREQ, &req, sizeof(req), NULL, 0) != RCMSG_OK;
 }
 
@@ -356,9 +374,14 @@ static rcmsg_status_t sm_get(rcmsg_btl_t *btl, int peer, void *local, const rcms
         if (n == (ssize_t)len) {
             return sm_done_push(sm, desc);
         }
-        if (n >= 0 || errno != EPERM) {
-            rcmsg_error("process_vm_readv of %zu bytes from peer %d (pid %d) failed: %s", len, peer,
-                        (int)p->pid, n >= 0 ? "short read" : strerror(errno));
+        if (n < 0 && errno == ESRCH) {
+            sm_peer_fail(sm, p, "its process exited");
+            return RCMSG_ERR_CONNECTION;
+        }
+        if (n >= 0 || errno != EPERM || sm->cma_mode == SM_CMA_YES) {
+            rcmsg_error("process_vm_readv of %zu bytes from peer %d (pid %d) failed: %s%s", len,
+                        peer, (int)p->pid, n >= 0 ? "short read" : strerror(errno),
+                        sm->cma_mode == SM_CMA_YES ? " (RCMSG_SM_CMA=yes: no fallback)" : "");
             return RCMSG_ERR_IO;
         }
         p->cma = false;
@@ -380,8 +403,18 @@ static rcmsg_status_t sm_get(rcmsg_btl_t *btl, int peer, void *local, const rcms
 static void sm_on_getreq(sm_btl_t *sm, sm_peer_t *p, const sm_getreq_t *req)
 {
     char *dst = sm_staging(sm, p->seg, sm->job.local_rank);
+    struct iovec l = {.iov_base = dst, .iov_len = req->len};
+    struct iovec r = {.iov_base = (void *)(uintptr_t)req->remote_addr, .iov_len = req->len};
 
-    memcpy(dst, (const void *)(uintptr_t)req->remote_addr, req->len);
+    /* copied through the kernel from our own pid: an address the peer got wrong is an error
+     * (EFAULT), not a crash of this process */
+    if (process_vm_readv(getpid(), &l, 1, &r, 1, 0) != (ssize_t)req->len) {
+        rcmsg_error("sm: peer %d asked for %llu bytes at 0x%llx, which this rank cannot read "
+                    "(%m): treated as lost",
+                    p->world, (unsigned long long)req->len, (unsigned long long)req->remote_addr);
+        sm_peer_fail(sm, p, "it sent a bad copy request");
+        return;
+    }
     p->owe_done = true;
     p->done_len = req->len;
     p->done_token = req->token;
@@ -391,7 +424,8 @@ static void sm_on_getdone(sm_btl_t *sm, sm_peer_t *p, const sm_getreq_t *done)
 {
     rcmsg_btl_desc_t *desc = p->staged;
 
-    if (desc == NULL || done->token != p->staged_done) {
+    if (desc == NULL || done->token != p->staged_done || done->len != p->staged_asked ||
+        done->len == 0) {
         rcmsg_error("sm: unexpected staged-copy reply from peer %d: dropped", p->world);
         return;
     }
@@ -416,6 +450,8 @@ static void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why)
     rcmsg_error("peer %d (local rank %d, pid %d) is gone: %s; every pending and later operation "
                 "to it fails with %s",
                 p->world, p->local_rank, (int)p->pid, why, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    p->staged_req_pending = false;
+    p->owe_done = false;
     if (p->staged != NULL) {
         rcmsg_btl_desc_t *d = p->staged;
         p->staged = NULL;
@@ -424,6 +460,28 @@ static void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why)
     if (sm->super.fail_cb != NULL) {
         sm->super.fail_cb(sm->super.cb_arg, p->world, RCMSG_ERR_CONNECTION);
     }
+}
+
+/* Gone, or a zombie (exited, not yet reaped: kill(pid, 0) would still succeed). */
+static bool sm_pid_alive(pid_t pid)
+{
+    char path[64], buf[256], *paren;
+    ssize_t n;
+    int fd;
+
+    if (kill(pid, 0) != 0 && errno == ESRCH) {
+        return false;
+    }
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return errno != ENOENT;
+    }
+    n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    paren = strrchr(buf, ')'); /* "pid (comm) S ..." */
+    return paren == NULL || paren[1] == '\0' || paren[2] != 'Z';
 }
 
 static void sm_liveness(sm_btl_t *sm)
@@ -436,7 +494,7 @@ static void sm_liveness(sm_btl_t *sm)
     sm->last_check_us = now;
     for (int i = 0; i < sm->job.size; i++) {
         sm_peer_t *p = &sm->peers[i];
-        if (p->seg != NULL && !p->failed && kill(p->pid, 0) != 0 && errno == ESRCH) {
+        if (p->seg != NULL && !p->failed && !sm_pid_alive(p->pid)) {
             sm_peer_fail(sm, p, "its process exited");
         }
     }
@@ -462,16 +520,19 @@ static int sm_progress(rcmsg_btl_t *btl)
             continue;
         }
         p = &sm->peers[world];
+        if (p->failed) {
+            continue;
+        }
         if (p->owe_done) {
             sm_getreq_t done = {.len = p->done_len, .token = p->done_token};
             p->owe_done = sm_put(sm, p, SM_CELL_GETDONE, &done, sizeof(done), NULL, 0) != RCMSG_OK;
         }
-        if (p->staged_req_pending) {
+        if (p->staged_req_pending && p->staged != NULL) {
             sm_staged_request(sm, p);
         }
         head = atomic_load_explicit(&ring->head, memory_order_relaxed);
         tail = atomic_load_explicit(&ring->tail, memory_order_acquire);
-        for (unsigned k = 0; head != tail && k < sm->batch && !p->owe_done; k++, head++) {
+        for (unsigned k = 0; head != tail && k < sm->batch; k++, head++) {
             sm_cell_t *cell = sm_cell(sm, ring, head);
 
             if (cell->type == SM_CELL_MSG && cell->len <= sm->cell_size) {
@@ -496,8 +557,8 @@ static int sm_progress(rcmsg_btl_t *btl)
             n++;
         }
     }
-    if ((++sm->calls & 255) == 0) {
-        sm_liveness(sm);
+    if ((++sm->calls & 15) == 0 || n == 0) {
+        sm_liveness(sm); /* reads the clock; checks the peers every 100 ms */
     }
     return n;
 }
