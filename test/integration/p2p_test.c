@@ -7,6 +7,7 @@
  *   p2p_test --flood N    N sends from every rank to every rank before any receive is posted
  *   p2p_test --late MODE  rank 1 sends 2 s late; rank 0's wait reports its CPU time
  *   p2p_test --kill       the last rank dies by SIGKILL; the others must see it reported
+ *   p2p_test --swap N LEN N messages of LEN bytes to the next rank and from the previous one
  *
  * Any number of ranks, 1 (a singleton, self only) included. Prints one "ok:" line per check
  * and "FAIL ..." on failure; exits non-zero on any failure.
@@ -480,6 +481,34 @@ static void late(const char *mode)
     barrier();
 }
 
+/* Every rank streams n messages of len bytes to the next rank while receiving as many from
+ * the previous one, all posted before any wait: with rendezvous in both directions at once. */
+static void swap(int n, size_t len)
+{
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    uint8_t *out = malloc((size_t)n * len), *in = malloc((size_t)n * len);
+    rcmsg_request_t *reqs = calloc((size_t)n * 2, sizeof(*reqs));
+
+    for (int i = 0; i < n; i++) {
+        fill(out + (size_t)i * len, len, rank, next, i);
+        OK(rcmsg_isend(out + (size_t)i * len, len, next, i, world, &reqs[i]));
+    }
+    for (int i = 0; i < n; i++) {
+        OK(rcmsg_irecv(in + (size_t)i * len, len, prev, i, world, &reqs[n + i]));
+    }
+    OK(rcmsg_waitall((size_t)n * 2, reqs, NULL));
+    for (int i = 0; i < n; i++) {
+        CHECK(verify(in + (size_t)i * len, len, prev, rank, i) == SIZE_MAX, "message %d", i);
+        if (failures > 3) {
+            break;
+        }
+    }
+    printf("ok: rank %d swapped %d messages of %zu bytes both ways\n", rank, n, len);
+    free(out);
+    free(in);
+    free(reqs);
+}
+
 /* The last rank dies by SIGKILL mid-job; the others must see their receive from it fail. */
 static void killed(void)
 {
@@ -522,6 +551,8 @@ int main(int argc, char **argv)
     world = rcmsg_comm_world();
     if (argc > 2 && strcmp(argv[1], "--flood") == 0) {
         flood(atoi(argv[2]));
+    } else if (argc > 3 && strcmp(argv[1], "--swap") == 0) {
+        swap(atoi(argv[2]), (size_t)atol(argv[3]));
     } else if (argc > 1 && strcmp(argv[1], "--kill") == 0) {
         killed();
     } else if (argc > 2 && strcmp(argv[1], "--late") == 0) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The point-to-point semantics set on the host over shared memory with 2, 3 and 4 ranks
-# (mpirun), once more with CMA refused (copies through the segment), the 4-rank flood, and
-# no file left in /dev/shm.
+# (mpirun), once more with CMA refused (copies through the segment), a two-way rendezvous
+# stream through tiny rings, the 4-rank flood, and no file left in /dev/shm.
 . "$top_srcdir/test/integration/lib.sh"
 need_mpirun
 prog="$top_builddir/test/integration/p2p_test"
@@ -26,6 +26,14 @@ st=$?
 grep -q 'large messages are copied through the shared segment' "$out" ||
     fail "the CMA fallback was not announced at info level"
 echo "ok: 3 ranks over sm with CMA refused (copies through the segment)"
+# both ranks copying through each other's segments at once, with small rings (this deadlocked
+# once: a reply that had to wait behind messages in a full ring)
+RCMSG_SM_CMA=no RCMSG_SM_CELLS=4 run_timeout 120 "$MPIRUN" --allow-run-as-root -np 2 \
+    --oversubscribe "$prog" --swap 200 300000 > "$out" 2>&1
+st=$?
+[ $st -eq 0 ] && [ "$(grep -c '^ok: rank [01] swapped 200 messages' "$out")" -eq 2 ] ||
+    { cat "$out"; fail "two-way staged copies: exit $st"; }
+echo "ok: two-way rendezvous through 4-cell rings with CMA refused"
 RCMSG_LOG_LEVEL=info run_timeout 600 "$MPIRUN" --allow-run-as-root -np 4 --oversubscribe \
     "$prog" --flood 10000 > "$out" 2>&1
 st=$?
