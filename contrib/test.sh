@@ -15,3 +15,14 @@ for f in test-suite.log test/rdma-suite.log; do
 done
 [ $status -eq 0 ] || { echo "make check failed"; exit 1; }
 make -j"$(nproc)" distcheck || { echo "make distcheck failed"; exit 1; }
+# one closing line over make check: the host tests plus each test run inside the guest
+# (test/rdma/guest.sh itself, which passes when they do, is not counted twice)
+count() { # count WHAT LOGFILE: the "# WHAT: N" line of an automake summary, 0 without one
+    n=$(sed -n "s/^# $1: *\([0-9]*\)\$/\1/p" "$2" 2>/dev/null | head -1)
+    echo "${n:-0}"
+}
+p=$(( $(count PASS test-suite.log) + $(count PASS test/rdma-suite.log) ))
+[ "$(count PASS test/rdma-suite.log)" -gt 0 ] && p=$((p - 1))
+f=$(( $(count FAIL test-suite.log) + $(count ERROR test-suite.log) ))
+k=$(( $(count SKIP test-suite.log) + $(count SKIP test/rdma-suite.log) ))
+echo "tests: $p passed, $f failed, $k skipped"
