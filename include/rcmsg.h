@@ -57,9 +57,11 @@ RCMSG_API const char *rcmsg_version(void);
 
 /*
  * Joins the job: reads the RCMSG_* settings, asks the launcher (PMIx: Open MPI's mpirun or
- * Slurm's srun --mpi=pmix) for this process's rank, and connects to every other rank over
- * RDMA reliable connections before it returns. Without a launcher the process is a 1-rank
- * job. If any rank fails, every rank's rcmsg_init() fails (none waits forever).
+ * Slurm's srun --mpi=pmix) for this process's rank, and connects to every other rank (shared
+ * memory on the same node, RDMA reliable connections otherwise) before it returns. Without a
+ * launcher the process is a 1-rank job. If a rank cannot open the transports it needs, every
+ * rank's rcmsg_init() fails, naming it; no rank waits forever. (A connection that fails on
+ * one side only fails that rank's init; its peers see the failure on first use.)
  */
 RCMSG_API rcmsg_status_t rcmsg_init(void);
 
