@@ -33,13 +33,6 @@ void rcmsg_topo_release(void)
     }
 }
 
-int rcmsg_topo_numa_count(void)
-{
-    hwloc_topology_t t = rcmsg_topo_get();
-    int n = t ? hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE) : 0;
-    return n > 0 ? n : 1;
-}
-
 int rcmsg_topo_bound_numa(void)
 {
     hwloc_topology_t t = rcmsg_topo_get();

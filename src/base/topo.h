@@ -18,7 +18,4 @@ void rcmsg_topo_release(void);
  */
 int rcmsg_topo_bound_numa(void);
 
-/* Number of NUMA nodes (at least 1). */
-int rcmsg_topo_numa_count(void);
-
 #endif /* RCMSG_BASE_TOPO_H */

@@ -32,7 +32,6 @@ typedef struct {
     size_t max_inline; /* sends up to this size go inline (no bounce copy on RC) */
     size_t max_get;    /* largest single get() (0: get unsupported) */
     unsigned max_gets; /* gets worth having in flight per peer (RC: the QP's max_rd_atomic) */
-    size_t rkey_size;  /* bytes of the remote key packed by mem_pack() */
 } rcmsg_btl_caps_t;
 
 /* A registered region. The transport fills it; addr/len echo the request. */

@@ -666,11 +666,8 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
                         .ncells = sm->ncells,
                         .cell_size = sm->cell_size,
                         .staging = sm->staging};
-    sm->super.caps = (rcmsg_btl_caps_t){.max_send = sm->cell_size,
-                                        .max_inline = 0,
-                                        .max_get = SIZE_MAX,
-                                        .max_gets = 16,
-                                        .rkey_size = 0};
+    sm->super.caps = (rcmsg_btl_caps_t){
+        .max_send = sm->cell_size, .max_inline = 0, .max_get = SIZE_MAX, .max_gets = 16};
     rcmsg_info("sm: %zu-byte segment (memfd, nothing in /dev/shm): %u cells of %zu bytes per "
                "local sender, %zu-byte staging; CMA %s",
                sm->seg_size, sm->ncells, sm->cell_size, sm->staging,

@@ -165,10 +165,3 @@ void rcmsg_rcache_fini(void)
     rcmsg_debug("registration cache: %lu hits, %lu registrations", rc_cache.hits, rc_cache.regs);
     rc_cache.head = rc_cache.tail = NULL;
 }
-
-void rcmsg_rcache_stats(unsigned long *hits_p, unsigned long *regs_p, size_t *bytes_p)
-{
-    *hits_p = rc_cache.hits;
-    *regs_p = rc_cache.regs;
-    *bytes_p = rc_cache.bytes;
-}

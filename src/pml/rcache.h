@@ -26,7 +26,4 @@ rcmsg_status_t rcmsg_rcache_get(rcmsg_btl_t *btl, void *addr, size_t len, bool r
                                 rcmsg_rcache_entry_t **entry_p, const rcmsg_btl_mem_t **mem_p);
 void rcmsg_rcache_put(rcmsg_rcache_entry_t *entry);
 
-/* Statistics: lookups served from the cache, registrations made, bytes kept registered. */
-void rcmsg_rcache_stats(unsigned long *hits_p, unsigned long *regs_p, size_t *bytes_p);
-
 #endif /* RCMSG_PML_RCACHE_H */

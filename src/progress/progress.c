@@ -22,7 +22,6 @@ static struct {
     void *hook_arg;
     int mode;
     unsigned spin_count;
-    unsigned long sleeps;
 } prog;
 
 rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progress_hook_t hook,
@@ -62,11 +61,6 @@ int rcmsg_progress(void)
     return n;
 }
 
-unsigned long rcmsg_progress_sleeps(void)
-{
-    return prog.sleeps;
-}
-
 /* Arm every transport, poll once more, then sleep on the event fds. */
 static void progress_sleep(void)
 {
@@ -88,7 +82,6 @@ static void progress_sleep(void)
     if (rcmsg_progress() > 0) {
         return; /* a completion raced with arming */
     }
-    prog.sleeps++;
     if (poll(fds, (nfds_t)nfds, PROGRESS_SLEEP_MS) < 0 && errno != EINTR) {
         rcmsg_warn("poll on completion channels failed: %m");
     }

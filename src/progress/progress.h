@@ -23,7 +23,4 @@ int rcmsg_progress(void);
 /* Called after a round that handled nothing; *idle counts consecutive idle rounds. */
 void rcmsg_progress_idle(unsigned *idle);
 
-/* Times this process slept in rcmsg_progress_idle() (for tests and statistics). */
-unsigned long rcmsg_progress_sleeps(void);
-
 #endif /* RCMSG_PROGRESS_H */
