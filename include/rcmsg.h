@@ -8,6 +8,7 @@
 #define RCMSG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -155,6 +156,86 @@ RCMSG_API rcmsg_status_t rcmsg_recv(void *buf, size_t len, int source, int tag, 
 RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int sendtag,
                                         void *recvbuf, size_t recvlen, int source, int recvtag,
                                         rcmsg_comm_t comm, rcmsg_msg_status_t *status);
+
+/* ---- collectives -------------------------------------------------------------------------
+ *
+ * Every rank of the communicator calls the same collectives in the same order with matching
+ * arguments (count, datatype, op, root). Collectives travel in the communicator's own
+ * collective matching space: they never match, and are never matched by, user messages.
+ * The algorithm is chosen from the message size and the number of ranks (every rank makes
+ * the same choice); RCMSG_COLL_<NAME>_ALGORITHM forces one, and RCMSG_LOG_LEVEL=debug logs
+ * each choice. Reductions combine the ranks' values in an order fixed by the algorithm, so
+ * integer results are exact (sums and products wrap modulo 2^bits) and every rank of an
+ * allreduce gets the bitwise same floating-point result.
+ *
+ * Counts are in elements of the datatype. RCMSG_IN_PLACE as the send buffer (as receive
+ * buffer for scatter's root) takes the input from the receive buffer, as MPI_IN_PLACE does:
+ *   allreduce, reduce (root), reduce_scatter_block  input and result in recvbuf
+ *   allgather, gather (root)                        own block already at recvbuf[rank]
+ *   alltoall                                        recvbuf holds the blocks to send
+ *   scatter (root: recvbuf = RCMSG_IN_PLACE)        the root keeps its block in sendbuf
+ */
+
+/* X(NAME, C type): the element types of reductions. */
+#define RCMSG_DATATYPE_LIST(X)                                                                     \
+    X(INT8, int8_t)                                                                                \
+    X(UINT8, uint8_t)                                                                              \
+    X(INT16, int16_t)                                                                              \
+    X(UINT16, uint16_t)                                                                            \
+    X(INT32, int32_t)                                                                              \
+    X(UINT32, uint32_t)                                                                            \
+    X(INT64, int64_t)                                                                              \
+    X(UINT64, uint64_t)                                                                            \
+    X(FLOAT, float)                                                                                \
+    X(DOUBLE, double)
+
+/* X(NAME): sum, product, minimum, maximum, logical and/or/xor, bitwise and/or/xor. Bitwise and
+ * logical operations are defined on the integer types only. */
+#define RCMSG_OP_LIST(X) X(SUM) X(PROD) X(MIN) X(MAX) X(LAND) X(LOR) X(LXOR) X(BAND) X(BOR) X(BXOR)
+
+typedef enum {
+#define RCMSG_DATATYPE_ENUM(name, type) RCMSG_##name,
+    RCMSG_DATATYPE_LIST(RCMSG_DATATYPE_ENUM)
+#undef RCMSG_DATATYPE_ENUM
+        RCMSG_DATATYPE_COUNT
+} rcmsg_datatype_t;
+
+typedef enum {
+#define RCMSG_OP_ENUM(name) RCMSG_##name,
+    RCMSG_OP_LIST(RCMSG_OP_ENUM)
+#undef RCMSG_OP_ENUM
+        RCMSG_OP_COUNT
+} rcmsg_op_t;
+
+#define RCMSG_IN_PLACE ((void *)1)
+
+/* Bytes in one element; 0 for an unknown datatype. */
+RCMSG_API size_t rcmsg_datatype_size(rcmsg_datatype_t dtype);
+
+RCMSG_API rcmsg_status_t rcmsg_barrier(rcmsg_comm_t comm);
+RCMSG_API rcmsg_status_t rcmsg_bcast(void *buf, size_t count, rcmsg_datatype_t dtype, int root,
+                                     rcmsg_comm_t comm);
+RCMSG_API rcmsg_status_t rcmsg_reduce(const void *sendbuf, void *recvbuf, size_t count,
+                                      rcmsg_datatype_t dtype, rcmsg_op_t op, int root,
+                                      rcmsg_comm_t comm);
+RCMSG_API rcmsg_status_t rcmsg_allreduce(const void *sendbuf, void *recvbuf, size_t count,
+                                         rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm);
+/* count elements from each rank; recvbuf holds size * count, rank i's block at i * count. */
+RCMSG_API rcmsg_status_t rcmsg_allgather(const void *sendbuf, void *recvbuf, size_t count,
+                                         rcmsg_datatype_t dtype, rcmsg_comm_t comm);
+/* Block i of sendbuf (count elements) goes to rank i; block j of recvbuf comes from rank j. */
+RCMSG_API rcmsg_status_t rcmsg_alltoall(const void *sendbuf, void *recvbuf, size_t count,
+                                        rcmsg_datatype_t dtype, rcmsg_comm_t comm);
+/* recvbuf (size * count) matters at the root only. */
+RCMSG_API rcmsg_status_t rcmsg_gather(const void *sendbuf, void *recvbuf, size_t count,
+                                      rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm);
+/* sendbuf (size * count) matters at the root only. */
+RCMSG_API rcmsg_status_t rcmsg_scatter(const void *sendbuf, void *recvbuf, size_t count,
+                                       rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm);
+/* sendbuf holds size * count elements; rank i gets block i of the reduction (count elements). */
+RCMSG_API rcmsg_status_t rcmsg_reduce_scatter_block(const void *sendbuf, void *recvbuf,
+                                                    size_t count, rcmsg_datatype_t dtype,
+                                                    rcmsg_op_t op, rcmsg_comm_t comm);
 
 #ifdef __cplusplus
 }

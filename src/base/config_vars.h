@@ -70,6 +70,43 @@
       "How waits idle: poll busy-polls; event sleeps on completion events at once; hybrid "        \
       "spins RCMSG_SPIN_COUNT polls first.")                                                       \
     X(SPIN_COUNT, INT, "2000", "0..",                                                              \
-      "Idle polls before a hybrid-mode wait sleeps on completion events.")
+      "Idle polls before a hybrid-mode wait sleeps on completion events.")                         \
+    X(YIELD, ENUM, "auto", "auto|yes|no",                                                          \
+      "Call sched_yield() in idle polling rounds; auto: when the node runs more ranks than it "    \
+      "has online CPUs (oversubscribed).")                                                         \
+    X(COLL_BARRIER_ALGORITHM, ENUM, "auto", "auto|dissemination",                                  \
+      "Barrier algorithm (the same on every rank, like every RCMSG_COLL_* variable).")             \
+    X(COLL_BCAST_ALGORITHM, ENUM, "auto", "auto|binomial|scatter_allgather",                       \
+      "Broadcast algorithm; auto: scatter_allgather from RCMSG_COLL_BCAST_LONG bytes on 3 or "     \
+      "more ranks, else binomial.")                                                                \
+    X(COLL_BCAST_LONG, SIZE, "64k", "0..",                                                         \
+      "Message size from which broadcasts scatter+allgather.")                                     \
+    X(COLL_REDUCE_ALGORITHM, ENUM, "auto", "auto|binomial|reduce_scatter_gather",                  \
+      "Reduce algorithm; auto: reduce_scatter_gather from RCMSG_COLL_REDUCE_LONG bytes on 3 or "   \
+      "more ranks, else binomial.")                                                                \
+    X(COLL_REDUCE_LONG, SIZE, "64k", "0..",                                                        \
+      "Vector size from which reduce uses reduce-scatter + gather.")                               \
+    X(COLL_ALLREDUCE_ALGORITHM, ENUM, "auto", "auto|recursive_doubling|rabenseifner|ring",         \
+      "Allreduce algorithm; auto: recursive_doubling below RCMSG_COLL_ALLREDUCE_SHORT bytes or "   \
+      "on 2 ranks, rabenseifner below RCMSG_COLL_ALLREDUCE_LONG, else ring.")                      \
+    X(COLL_ALLREDUCE_SHORT, SIZE, "16k", "0..",                                                    \
+      "Vector size from which allreduce leaves recursive doubling.")                               \
+    X(COLL_ALLREDUCE_LONG, SIZE, "1m", "0..", "Vector size from which allreduce uses the ring.")   \
+    X(COLL_ALLGATHER_ALGORITHM, ENUM, "auto", "auto|recursive_doubling|bruck|ring",                \
+      "Allgather algorithm; auto: ring from RCMSG_COLL_ALLGATHER_LONG bytes gathered, else "       \
+      "recursive_doubling on a power-of-two number of ranks and bruck otherwise.")                 \
+    X(COLL_ALLGATHER_LONG, SIZE, "256k", "0..",                                                    \
+      "Total gathered size (ranks x block) from which allgather uses the ring.")                   \
+    X(COLL_ALLTOALL_ALGORITHM, ENUM, "auto", "auto|bruck|pairwise",                                \
+      "Alltoall algorithm; auto: bruck for blocks up to RCMSG_COLL_ALLTOALL_TINY bytes on 4 or "   \
+      "more ranks, else pairwise.")                                                                \
+    X(COLL_ALLTOALL_TINY, SIZE, "256", "0..", "Largest block for which alltoall uses Bruck.")      \
+    X(COLL_GATHER_ALGORITHM, ENUM, "auto", "auto|binomial", "Gather algorithm.")                   \
+    X(COLL_SCATTER_ALGORITHM, ENUM, "auto", "auto|binomial", "Scatter algorithm.")                 \
+    X(COLL_REDUCE_SCATTER_ALGORITHM, ENUM, "auto", "auto|recursive_halving|ring",                  \
+      "Reduce-scatter (block) algorithm; auto: ring from RCMSG_COLL_REDUCE_SCATTER_LONG bytes "    \
+      "in all (ranks x block), else recursive_halving.")                                           \
+    X(COLL_REDUCE_SCATTER_LONG, SIZE, "512k", "0..",                                               \
+      "Total size (ranks x block) from which reduce-scatter uses the ring.")
 
 #endif /* RCMSG_BASE_CONFIG_VARS_H */

@@ -31,25 +31,25 @@
 /* min/max/logical ops compare values, so signed types stay signed for them */
 #define REDUCE_INT(type, utype)                                                                    \
     switch (op) {                                                                                  \
-    case RCMSG_COLL_OP_SUM:                                                                        \
+    case RCMSG_SUM:                                                                                \
         REDUCE_LOOP(SUM, type, utype) break;                                                       \
-    case RCMSG_COLL_OP_PROD:                                                                       \
+    case RCMSG_PROD:                                                                               \
         REDUCE_LOOP(PROD, type, utype) break;                                                      \
-    case RCMSG_COLL_OP_MIN:                                                                        \
+    case RCMSG_MIN:                                                                                \
         REDUCE_LOOP(MIN, type, type) break;                                                        \
-    case RCMSG_COLL_OP_MAX:                                                                        \
+    case RCMSG_MAX:                                                                                \
         REDUCE_LOOP(MAX, type, type) break;                                                        \
-    case RCMSG_COLL_OP_LAND:                                                                       \
+    case RCMSG_LAND:                                                                               \
         REDUCE_LOOP(LAND, type, type) break;                                                       \
-    case RCMSG_COLL_OP_LOR:                                                                        \
+    case RCMSG_LOR:                                                                                \
         REDUCE_LOOP(LOR, type, type) break;                                                        \
-    case RCMSG_COLL_OP_LXOR:                                                                       \
+    case RCMSG_LXOR:                                                                               \
         REDUCE_LOOP(LXOR, type, type) break;                                                       \
-    case RCMSG_COLL_OP_BAND:                                                                       \
+    case RCMSG_BAND:                                                                               \
         REDUCE_LOOP(BAND, type, utype) break;                                                      \
-    case RCMSG_COLL_OP_BOR:                                                                        \
+    case RCMSG_BOR:                                                                                \
         REDUCE_LOOP(BOR, type, utype) break;                                                       \
-    case RCMSG_COLL_OP_BXOR:                                                                       \
+    case RCMSG_BXOR:                                                                               \
         REDUCE_LOOP(BXOR, type, utype) break;                                                      \
     default:                                                                                       \
         return RCMSG_ERR_INVALID_PARAM;                                                            \
@@ -58,13 +58,13 @@
 
 #define REDUCE_FP(type)                                                                            \
     switch (op) {                                                                                  \
-    case RCMSG_COLL_OP_SUM:                                                                        \
+    case RCMSG_SUM:                                                                                \
         REDUCE_LOOP_FP(SUM, type) break;                                                           \
-    case RCMSG_COLL_OP_PROD:                                                                       \
+    case RCMSG_PROD:                                                                               \
         REDUCE_LOOP_FP(PROD, type) break;                                                          \
-    case RCMSG_COLL_OP_MIN:                                                                        \
+    case RCMSG_MIN:                                                                                \
         REDUCE_LOOP_FP(MIN, type) break;                                                           \
-    case RCMSG_COLL_OP_MAX:                                                                        \
+    case RCMSG_MAX:                                                                                \
         REDUCE_LOOP_FP(MAX, type) break;                                                           \
     default:                                                                                       \
         return RCMSG_ERR_UNSUPPORTED;                                                              \
@@ -74,71 +74,71 @@
 static const struct {
     const char *name;
     size_t size;
-    int kind;
-} dtypes[RCMSG_COLL_DTYPE_COUNT] = {
-#define DTYPE_INFO(name, type, kind) {#name, sizeof(type), kind},
-    RCMSG_COLL_DTYPE_LIST(DTYPE_INFO)
+    int fp; /* floating point: no bitwise or logical operations */
+} dtypes[RCMSG_DATATYPE_COUNT] = {
+#define DTYPE_INFO(name, type) {#name, sizeof(type), (type)0.5 != 0},
+    RCMSG_DATATYPE_LIST(DTYPE_INFO)
 #undef DTYPE_INFO
 };
 
-static const char *const op_names[RCMSG_COLL_OP_COUNT] = {
+static const char *const op_names[RCMSG_OP_COUNT] = {
 #define OP_NAME(name) #name,
-    RCMSG_COLL_OP_LIST(OP_NAME)
+    RCMSG_OP_LIST(OP_NAME)
 #undef OP_NAME
 };
 
-size_t rcmsg_coll_dtype_size(rcmsg_coll_dtype_t dtype)
+size_t rcmsg_coll_dtype_size(rcmsg_datatype_t dtype)
 {
-    return (unsigned)dtype < RCMSG_COLL_DTYPE_COUNT ? dtypes[dtype].size : 0;
+    return (unsigned)dtype < RCMSG_DATATYPE_COUNT ? dtypes[dtype].size : 0;
 }
 
-const char *rcmsg_coll_dtype_name(rcmsg_coll_dtype_t dtype)
+const char *rcmsg_coll_dtype_name(rcmsg_datatype_t dtype)
 {
-    return (unsigned)dtype < RCMSG_COLL_DTYPE_COUNT ? dtypes[dtype].name : "UNKNOWN";
+    return (unsigned)dtype < RCMSG_DATATYPE_COUNT ? dtypes[dtype].name : "UNKNOWN";
 }
 
-const char *rcmsg_coll_op_name(rcmsg_coll_op_t op)
+const char *rcmsg_coll_op_name(rcmsg_op_t op)
 {
-    return (unsigned)op < RCMSG_COLL_OP_COUNT ? op_names[op] : "UNKNOWN";
+    return (unsigned)op < RCMSG_OP_COUNT ? op_names[op] : "UNKNOWN";
 }
 
-int rcmsg_coll_op_valid(rcmsg_coll_op_t op, rcmsg_coll_dtype_t dtype)
+int rcmsg_coll_op_valid(rcmsg_op_t op, rcmsg_datatype_t dtype)
 {
-    if ((unsigned)op >= RCMSG_COLL_OP_COUNT || (unsigned)dtype >= RCMSG_COLL_DTYPE_COUNT) {
+    if ((unsigned)op >= RCMSG_OP_COUNT || (unsigned)dtype >= RCMSG_DATATYPE_COUNT) {
         return 0;
     }
-    return dtypes[dtype].kind != 2 || op <= RCMSG_COLL_OP_MAX;
+    return !dtypes[dtype].fp || op <= RCMSG_MAX;
 }
 
-rcmsg_status_t rcmsg_coll_op_reduce(rcmsg_coll_op_t op, rcmsg_coll_dtype_t dtype, const void *in,
+rcmsg_status_t rcmsg_coll_op_reduce(rcmsg_op_t op, rcmsg_datatype_t dtype, const void *in,
                                     void *inout, size_t count)
 {
-    if ((unsigned)op >= RCMSG_COLL_OP_COUNT || (in == NULL && count > 0) ||
+    if ((unsigned)op >= RCMSG_OP_COUNT || (in == NULL && count > 0) ||
         (inout == NULL && count > 0)) {
         return RCMSG_ERR_INVALID_PARAM;
     }
     switch (dtype) {
-    case RCMSG_COLL_INT8:
+    case RCMSG_INT8:
         REDUCE_INT(int8_t, uint64_t)
-    case RCMSG_COLL_UINT8:
+    case RCMSG_UINT8:
         REDUCE_INT(uint8_t, uint64_t)
-    case RCMSG_COLL_INT16:
+    case RCMSG_INT16:
         REDUCE_INT(int16_t, uint64_t)
-    case RCMSG_COLL_UINT16:
+    case RCMSG_UINT16:
         REDUCE_INT(uint16_t, uint64_t)
-    case RCMSG_COLL_INT32:
+    case RCMSG_INT32:
         REDUCE_INT(int32_t, uint64_t)
-    case RCMSG_COLL_UINT32:
+    case RCMSG_UINT32:
         REDUCE_INT(uint32_t, uint64_t)
-    case RCMSG_COLL_INT64:
+    case RCMSG_INT64:
         REDUCE_INT(int64_t, uint64_t)
-    case RCMSG_COLL_UINT64:
+    case RCMSG_UINT64:
         REDUCE_INT(uint64_t, uint64_t)
-    case RCMSG_COLL_FLOAT:
+    case RCMSG_FLOAT:
         REDUCE_FP(float)
-    case RCMSG_COLL_DOUBLE:
+    case RCMSG_DOUBLE:
         REDUCE_FP(double)
-    case RCMSG_COLL_DTYPE_COUNT:
+    case RCMSG_DATATYPE_COUNT:
         break;
     }
     return RCMSG_ERR_INVALID_PARAM;

@@ -838,7 +838,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     rcmsg_info("point-to-point: eager up to %zu bytes, %d credits per peer, rendezvous reads of "
                "%zu bytes, %d in flight",
                pml.eager_limit, pml.credits, pml.chunk, pml.max_reads);
-    return rcmsg_progress_init(btls, 3, pml_progress, NULL);
+    return rcmsg_progress_init(btls, 3, pml_progress, NULL, w->job.local_size);
 }
 
 static void drop_recv(void *arg, int peer, const void *data, size_t len)

@@ -8,7 +8,10 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PROGRESS_MAX_BTLS 8
 #define PROGRESS_SLEEP_MS 100 /* upper bound of one sleep: async failures are noticed */
@@ -22,11 +25,14 @@ static struct {
     void *hook_arg;
     int mode;
     unsigned spin_count;
+    bool yield; /* sched_yield() in idle polling rounds */
 } prog;
 
 rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progress_hook_t hook,
-                                   void *hook_arg)
+                                   void *hook_arg, int local_size)
 {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
     memset(&prog, 0, sizeof(prog));
     for (int i = 0; i < n; i++) {
         if (btls[i] != NULL && prog.nbtls < PROGRESS_MAX_BTLS) {
@@ -38,8 +44,20 @@ rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progre
     prog.mode = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE);
     prog.spin_count =
         prog.mode == WAIT_EVENT ? 0 : (unsigned)rcmsg_config_int(RCMSG_CFG_SPIN_COUNT);
-    rcmsg_info("progress: %d transport(s), wait mode %s, spin count %u", prog.nbtls,
-               rcmsg_config_enum_text(RCMSG_CFG_WAIT_MODE), prog.spin_count);
+    switch (rcmsg_config_enum(RCMSG_CFG_YIELD)) {
+    case 0: /* auto */
+        prog.yield = cpus > 0 && local_size > cpus;
+        break;
+    case 1:
+        prog.yield = true;
+        break;
+    default:
+        prog.yield = false;
+    }
+    rcmsg_info("progress: %d transport(s), wait mode %s, spin count %u, %s when idle (%d "
+               "rank(s) on this node, %ld CPU(s))",
+               prog.nbtls, rcmsg_config_enum_text(RCMSG_CFG_WAIT_MODE), prog.spin_count,
+               prog.yield ? "yield" : "no yield", local_size, cpus);
     return RCMSG_OK;
 }
 
@@ -89,11 +107,12 @@ static void progress_sleep(void)
 
 void rcmsg_progress_idle(unsigned *idle)
 {
-    if (prog.mode == WAIT_POLL) {
+    if (prog.mode == WAIT_POLL || ++*idle <= prog.spin_count) {
+        if (prog.yield) {
+            sched_yield();
+        }
         return;
     }
-    if (++*idle > prog.spin_count) {
-        progress_sleep();
-        *idle = 0;
-    }
+    progress_sleep();
+    *idle = 0;
 }

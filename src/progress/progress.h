@@ -4,6 +4,8 @@
  * above (the protocol's queued sends). Waiters call rcmsg_progress_idle() when a round found
  * nothing to do; depending on RCMSG_WAIT_MODE it returns at once (poll), or arms completion
  * events and sleeps until one arrives (event; hybrid after RCMSG_SPIN_COUNT idle rounds).
+ * When the node runs more ranks than it has CPUs (RCMSG_YIELD=auto), idle polling rounds
+ * give the CPU away with sched_yield(), so the rank being waited for gets to run.
  */
 #ifndef RCMSG_PROGRESS_H
 #define RCMSG_PROGRESS_H
@@ -12,9 +14,10 @@
 
 typedef int (*rcmsg_progress_hook_t)(void *arg);
 
-/* The transports to drive (NULL entries skipped) and the hook run after them. */
+/* The transports to drive (NULL entries skipped) and the hook run after them; local_size is
+ * the number of ranks on this node (for RCMSG_YIELD=auto). */
 rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progress_hook_t hook,
-                                   void *hook_arg);
+                                   void *hook_arg, int local_size);
 void rcmsg_progress_fini(void);
 
 /* One round; returns the number of events handled (0: nothing happened). */

@@ -1,0 +1,165 @@
+/*
+ * Collectives: the public entry points (coll.c) check the arguments, resolve RCMSG_IN_PLACE,
+ * choose an algorithm and call it. Each algorithm lives in its own file (coll_<name>_<alg>.c,
+ * opening with a diagram of its pattern) and sees only rcmsg_coll_args_t and the helpers
+ * below, which send and receive in the communicator's collective matching space.
+ */
+#ifndef RCMSG_COLL_H
+#define RCMSG_COLL_H
+
+#include "coll_op.h"
+
+#include <rcmsg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* X(ID, name): the collectives, in the order of their RCMSG_COLL_<ID>_ALGORITHM variables. */
+#define RCMSG_COLL_LIST(X)                                                                         \
+    X(BARRIER, barrier)                                                                            \
+    X(BCAST, bcast)                                                                                \
+    X(REDUCE, reduce)                                                                              \
+    X(ALLREDUCE, allreduce)                                                                        \
+    X(ALLGATHER, allgather)                                                                        \
+    X(ALLTOALL, alltoall)                                                                          \
+    X(GATHER, gather)                                                                              \
+    X(SCATTER, scatter)                                                                            \
+    X(REDUCE_SCATTER, reduce_scatter)
+
+typedef enum {
+#define RCMSG_COLL_ENUM(id, name) RCMSG_COLL_##id,
+    RCMSG_COLL_LIST(RCMSG_COLL_ENUM)
+#undef RCMSG_COLL_ENUM
+        RCMSG_COLL_COUNT
+} rcmsg_coll_t;
+
+/*
+ * One call's arguments, RCMSG_IN_PLACE already resolved (coll.c):
+ *   bcast           rbuf: the buffer (count elements)
+ *   reduce          sbuf: input (may equal rbuf); rbuf: result, at the root only
+ *   allreduce       sbuf: input (may equal rbuf); rbuf: result
+ *   allgather       sbuf: own block (may lie inside rbuf); rbuf: size blocks
+ *   alltoall        sbuf: size blocks; rbuf: size blocks (never overlapping)
+ *   gather          sbuf: own block (may lie inside the root's rbuf); rbuf: size blocks (root)
+ *   scatter         sbuf: size blocks (root); rbuf: own block (may lie inside the root's sbuf)
+ *   reduce_scatter  sbuf: size blocks (may equal rbuf); rbuf: own block of the result
+ * count is in elements: per block where the buffers hold size blocks.
+ */
+typedef struct {
+    rcmsg_comm_t comm;
+    int rank;
+    int size;
+    int root;
+    const void *sbuf;
+    void *rbuf;
+    size_t count;
+    size_t esize; /* bytes per element */
+    rcmsg_datatype_t dtype;
+    rcmsg_op_t op;
+    int tag; /* the collective's tag in the collective space */
+    rcmsg_coll_t coll;
+} rcmsg_coll_args_t;
+
+typedef rcmsg_status_t (*rcmsg_coll_fn_t)(const rcmsg_coll_args_t *a);
+
+/* ---- helpers (coll_util.c) ---- */
+
+/* Sends slen bytes to dst and receives exactly rlen bytes from src, at once; a rank of -1
+ * skips that half. A message of another length is an error naming the peer. */
+rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf, size_t slen,
+                                   int dst, void *rbuf, size_t rlen, int src);
+rcmsg_status_t rcmsg_coll_send(const rcmsg_coll_args_t *a, const void *buf, size_t len, int dst);
+rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len, int src);
+
+/* malloc that logs what it was for; NULL only on failure (never for 0 bytes). */
+void *rcmsg_coll_alloc(const rcmsg_coll_args_t *a, size_t bytes);
+
+/* rbuf[0..count) = sbuf[i] op rbuf[i]; logs and returns an error for a bad (op, dtype). */
+rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
+                                       size_t count);
+
+/* The largest power of two <= n (n >= 1). */
+int rcmsg_coll_pof2_floor(int n);
+
+/* Element offset of block i when count elements are split into n near-equal blocks (the
+ * first count % n blocks one larger); i == n gives count. */
+size_t rcmsg_coll_block_off(size_t count, int n, int i);
+
+/*
+ * Folding a non-power-of-two group onto pof2 = rcmsg_coll_pof2_floor(size) "new" ranks:
+ * with rem = size - pof2, ranks 2i and 2i+1 (i < rem) pair up as new rank i (the odd one
+ * takes part, the even one waits), and rank r >= 2 rem becomes new rank r - rem. New rank i
+ * thus stands for the real ranks [fold_first(i), fold_first(i + 1)), contiguous.
+ */
+int rcmsg_coll_fold_newrank(int rank, int rem);     /* -1 for a waiting (even) rank */
+int rcmsg_coll_fold_realrank(int newrank, int rem); /* the rank that takes part */
+int rcmsg_coll_fold_first(int newrank, int rem);
+
+/* The fold's first step: each waiting rank sends its count elements of buf to its partner,
+ * which reduces them into its own buf (tmp: count elements of scratch). */
+rcmsg_status_t rcmsg_coll_fold_in(const rcmsg_coll_args_t *a, int rem, void *buf, void *tmp,
+                                  size_t count);
+/* The fold's last step: each partner sends bytes of sbuf to its waiting rank's rbuf. */
+rcmsg_status_t rcmsg_coll_fold_out(const rcmsg_coll_args_t *a, int rem, const void *sbuf,
+                                   void *rbuf, size_t bytes);
+
+/*
+ * Reduce-scatter by recursive halving among the pof2 new ranks of a fold (the waiting ranks
+ * must already have handed their input to their partners). buf holds the whole vector (the
+ * local contribution on entry); off[0..pof2] are the element offsets of the new ranks'
+ * blocks. On return, new rank i's block of buf holds the reduction over all ranks; the rest
+ * of buf is scratch. tmp holds at least half of the largest range exchanged (count elements
+ * is always enough).
+ */
+rcmsg_status_t rcmsg_coll_rs_halving(const rcmsg_coll_args_t *a, int newrank, int pof2, int rem,
+                                     void *buf, void *tmp, const size_t *off);
+
+/* The inverse: allgather by recursive doubling of the new ranks' blocks of buf. */
+rcmsg_status_t rcmsg_coll_ag_doubling(const rcmsg_coll_args_t *a, int newrank, int pof2, int rem,
+                                      void *buf, const size_t *off);
+
+/*
+ * Binomial gather of contiguous byte ranges to a root, in relative-rank order: relative rank
+ * v = (rank - root) mod n owns bytes [off[v], off[v+1]) of the whole (relative) layout, and
+ * its buf holds the bytes [off[v], off[v + subtree]) of it (the root's: all). On return the
+ * root's buf holds every range. ranks[v] maps a relative rank to a rank of a->comm.
+ */
+rcmsg_status_t rcmsg_coll_gather_rel(const rcmsg_coll_args_t *a, int v, int n, const int *ranks,
+                                     void *buf, const size_t *off);
+/* Relative ranks in v's subtree, v included: v's buf spans [off[v], off[v + subtree]). */
+int rcmsg_coll_subtree(int v, int n);
+/* Binomial scatter, the reverse: the root's buf holds every range on entry. */
+rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, const int *ranks,
+                                      void *buf, const size_t *off);
+
+/* ---- the algorithms, one file each ---- */
+rcmsg_status_t rcmsg_coll_barrier_dissemination(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_bcast_binomial(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_bcast_scatter_allgather(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_reduce_binomial(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_reduce_rsg(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_allreduce_recursive_doubling(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_allreduce_rabenseifner(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_allreduce_ring(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_allgather_recursive_doubling(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_allgather_bruck(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_allgather_ring(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_alltoall_bruck(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_alltoall_pairwise(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_gather_binomial(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a);
+
+/* ---- selection (coll.c); for tests and tools ---- */
+
+const char *rcmsg_coll_name(rcmsg_coll_t coll);
+/* Algorithms of coll, not counting "auto" (index 0); names as in the variable's choices. */
+int rcmsg_coll_algorithm_count(rcmsg_coll_t coll);
+const char *rcmsg_coll_algorithm_name(rcmsg_coll_t coll, int alg);
+/* Overrides RCMSG_COLL_<ID>_ALGORITHM in this process (0: back to the variable). The same on
+ * every rank, like the variable. */
+rcmsg_status_t rcmsg_coll_algorithm_force(rcmsg_coll_t coll, int alg);
+/* The algorithm the last call of coll ran (0 before any). */
+int rcmsg_coll_algorithm_last(rcmsg_coll_t coll);
+
+#endif /* RCMSG_COLL_H */

@@ -1,0 +1,52 @@
+/*
+ * Gather up a binomial tree (ranks relative to the root): each rank collects its subtree's
+ * blocks, contiguous in relative order, and sends them to its parent in one message.
+ *
+ *   relative ranks, 8 ranks:   step 1: 1->0 [B]  3->2 [D]  5->4 [F]  7->6 [H]
+ *                              step 2: 2->0 [C D]  6->4 [G H]
+ *                              step 3: 4->0 [E F G H]
+ *
+ * The root receives in relative order and rotates the blocks into rank order.
+ */
+#include "config.h"
+
+#include "coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+rcmsg_status_t rcmsg_coll_gather_binomial(const rcmsg_coll_args_t *a)
+{
+    int n = a->size, v = (a->rank - a->root + n) % n, sub = rcmsg_coll_subtree(v, n);
+    size_t block = a->count * a->esize, *off, meta;
+    int *ranks;
+    char *buf;
+    rcmsg_status_t s;
+
+    meta = ((size_t)(n + 1) * sizeof(*off) + (size_t)n * sizeof(*ranks) + 15) & ~15UL;
+    off = rcmsg_coll_alloc(a, meta + (size_t)sub * block);
+    if (off == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    ranks = (int *)(off + n + 1);
+    for (int j = 0; j <= n; j++) {
+        off[j] = (size_t)j * block;
+        if (j < n) {
+            ranks[j] = (j + a->root) % n;
+        }
+    }
+    /* the root with rank 0 gathers in place; everyone else in scratch */
+    buf = (v == 0 && a->root == 0) ? a->rbuf : (char *)off + meta;
+    if (buf != a->sbuf) {
+        memcpy(buf, a->sbuf, block);
+    }
+    s = rcmsg_coll_gather_rel(a, v, n, ranks, buf, off);
+    if (s == RCMSG_OK && v == 0 && a->root != 0) {
+        size_t head = (size_t)(n - a->root) * block; /* relative [0, n - root): ranks [root, n) */
+
+        memcpy((char *)a->rbuf + (size_t)a->root * block, buf, head);
+        memcpy(a->rbuf, buf + head, (size_t)n * block - head);
+    }
+    free(off);
+    return s;
+}

@@ -1,0 +1,52 @@
+/*
+ * Scatter down a binomial tree (ranks relative to the root): each rank receives its whole
+ * subtree's blocks, contiguous in relative order, in one message, keeps its own and passes
+ * the rest on.
+ *
+ *   relative ranks, 8 ranks:   step 1: 0->4 [E F G H]
+ *                              step 2: 0->2 [C D]  4->6 [G H]
+ *                              step 3: 0->1 [B]  2->3 [D]  4->5 [F]  6->7 [H]
+ *
+ * A root other than rank 0 first rotates the blocks into relative order.
+ */
+#include "config.h"
+
+#include "coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
+{
+    int n = a->size, v = (a->rank - a->root + n) % n, sub = rcmsg_coll_subtree(v, n);
+    size_t block = a->count * a->esize, *off, meta;
+    int *ranks;
+    char *buf;
+    rcmsg_status_t s;
+
+    meta = ((size_t)(n + 1) * sizeof(*off) + (size_t)n * sizeof(*ranks) + 15) & ~15UL;
+    off = rcmsg_coll_alloc(a, meta + (size_t)sub * block);
+    if (off == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    ranks = (int *)(off + n + 1);
+    for (int j = 0; j <= n; j++) {
+        off[j] = (size_t)j * block;
+        if (j < n) {
+            ranks[j] = (j + a->root) % n;
+        }
+    }
+    buf = (char *)off + meta;
+    if (v == 0) {
+        size_t head = (size_t)(n - a->root) * block;
+
+        memcpy(buf, (const char *)a->sbuf + (size_t)a->root * block, head);
+        memcpy(buf + head, a->sbuf, (size_t)n * block - head);
+    }
+    s = rcmsg_coll_scatter_rel(a, v, n, ranks, buf, off);
+    if (s == RCMSG_OK && (char *)a->rbuf != buf) {
+        memmove(a->rbuf, buf, block);
+    }
+    free(off);
+    return s;
+}

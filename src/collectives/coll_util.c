@@ -1,0 +1,246 @@
+/* Helpers shared by the collective algorithms: messages in the collective space, folding,
+ * recursive halving/doubling and binomial gather/scatter of contiguous ranges. */
+#include "config.h"
+
+#include "coll.h"
+
+#include "base/log.h"
+#include "pml/pml.h"
+
+#include <stdlib.h>
+
+rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf, size_t slen,
+                                   int dst, void *rbuf, size_t rlen, int src)
+{
+    rcmsg_request_t reqs[2] = {RCMSG_REQUEST_NULL, RCMSG_REQUEST_NULL};
+    rcmsg_msg_status_t st[2];
+    rcmsg_status_t s = RCMSG_OK;
+
+    if (src >= 0) {
+        s = rcmsg_pml_irecv(rbuf, rlen, src, a->tag, a->comm, true, &reqs[0]);
+    }
+    if (s == RCMSG_OK && dst >= 0) {
+        s = rcmsg_pml_isend(sbuf, slen, dst, a->tag, a->comm, true, &reqs[1]);
+    }
+    if (s != RCMSG_OK) {
+        rcmsg_error("%s: posting to rank %d / from rank %d failed: %s", rcmsg_coll_name(a->coll),
+                    dst, src, rcmsg_strerror(s));
+        (void)rcmsg_waitall(2, reqs, NULL);
+        return s;
+    }
+    s = rcmsg_waitall(2, reqs, st);
+    if (s != RCMSG_OK) {
+        rcmsg_error("%s: exchange with rank %d / rank %d failed: %s", rcmsg_coll_name(a->coll), dst,
+                    src, rcmsg_strerror(s));
+        return s;
+    }
+    if (src >= 0 && st[0].count != rlen) {
+        rcmsg_error("%s: rank %d sent %zu bytes where %zu were expected: do all ranks pass the "
+                    "same count, datatype and root?",
+                    rcmsg_coll_name(a->coll), src, st[0].count, rlen);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_coll_send(const rcmsg_coll_args_t *a, const void *buf, size_t len, int dst)
+{
+    return rcmsg_coll_sendrecv(a, buf, len, dst, NULL, 0, -1);
+}
+
+rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len, int src)
+{
+    return rcmsg_coll_sendrecv(a, NULL, 0, -1, buf, len, src);
+}
+
+void *rcmsg_coll_alloc(const rcmsg_coll_args_t *a, size_t bytes)
+{
+    void *p = malloc(bytes > 0 ? bytes : 1);
+
+    if (p == NULL) {
+        rcmsg_error("%s: out of memory for a %zu-byte temporary buffer", rcmsg_coll_name(a->coll),
+                    bytes);
+    }
+    return p;
+}
+
+rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
+                                       size_t count)
+{
+    rcmsg_status_t s = rcmsg_coll_op_reduce(a->op, a->dtype, in, inout, count);
+
+    if (s != RCMSG_OK) {
+        rcmsg_error("%s: reduction %s on %s failed: %s", rcmsg_coll_name(a->coll),
+                    rcmsg_coll_op_name(a->op), rcmsg_coll_dtype_name(a->dtype), rcmsg_strerror(s));
+    }
+    return s;
+}
+
+int rcmsg_coll_pof2_floor(int n)
+{
+    int p = 1;
+
+    while (p * 2 <= n) {
+        p *= 2;
+    }
+    return p;
+}
+
+size_t rcmsg_coll_block_off(size_t count, int n, int i)
+{
+    size_t q = count / (size_t)n, r = count % (size_t)n, ui = (size_t)i;
+
+    return ui * q + (ui < r ? ui : r);
+}
+
+int rcmsg_coll_fold_newrank(int rank, int rem)
+{
+    if (rank < 2 * rem) {
+        return rank % 2 == 0 ? -1 : rank / 2;
+    }
+    return rank - rem;
+}
+
+int rcmsg_coll_fold_realrank(int newrank, int rem)
+{
+    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
+}
+
+int rcmsg_coll_fold_first(int newrank, int rem)
+{
+    return newrank < rem ? 2 * newrank : newrank + rem;
+}
+
+rcmsg_status_t rcmsg_coll_rs_halving(const rcmsg_coll_args_t *a, int newrank, int pof2, int rem,
+                                     void *buf, void *tmp, const size_t *off)
+{
+    char *b = buf;
+    int lo = 0, hi = pof2; /* the new-rank blocks this rank still reduces */
+
+    for (int d = pof2 / 2; d >= 1; d /= 2) {
+        int mid = lo + (hi - lo) / 2, peer = rcmsg_coll_fold_realrank(newrank ^ d, rem);
+        int keep_lo = (newrank & d) ? mid : lo, keep_hi = (newrank & d) ? hi : mid;
+        int send_lo = (newrank & d) ? lo : mid, send_hi = (newrank & d) ? mid : hi;
+        size_t kcount = off[keep_hi] - off[keep_lo];
+        rcmsg_status_t s;
+
+        s = rcmsg_coll_sendrecv(a, b + off[send_lo] * a->esize,
+                                (off[send_hi] - off[send_lo]) * a->esize, peer, tmp,
+                                kcount * a->esize, peer);
+        if (s == RCMSG_OK) {
+            s = rcmsg_coll_reduce_local(a, tmp, b + off[keep_lo] * a->esize, kcount);
+        }
+        if (s != RCMSG_OK) {
+            return s;
+        }
+        lo = keep_lo;
+        hi = keep_hi;
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_coll_ag_doubling(const rcmsg_coll_args_t *a, int newrank, int pof2, int rem,
+                                      void *buf, const size_t *off)
+{
+    char *b = buf;
+
+    /* after the step of distance d, this rank holds the blocks of its aligned group of 2d */
+    for (int d = 1; d < pof2; d *= 2) {
+        int peer = rcmsg_coll_fold_realrank(newrank ^ d, rem);
+        int mine = newrank & ~(d - 1), theirs = (newrank ^ d) & ~(d - 1);
+        rcmsg_status_t s;
+
+        s = rcmsg_coll_sendrecv(a, b + off[mine] * a->esize, (off[mine + d] - off[mine]) * a->esize,
+                                peer, b + off[theirs] * a->esize,
+                                (off[theirs + d] - off[theirs]) * a->esize, peer);
+        if (s != RCMSG_OK) {
+            return s;
+        }
+    }
+    return RCMSG_OK;
+}
+
+int rcmsg_coll_subtree(int v, int n)
+{
+    int low = v == 0 ? n : (v & -v);
+
+    return low < n - v ? low : n - v;
+}
+
+rcmsg_status_t rcmsg_coll_gather_rel(const rcmsg_coll_args_t *a, int v, int n, const int *ranks,
+                                     void *buf, const size_t *off)
+{
+    char *b = buf; /* range x lives at b + off[x] - off[v] */
+
+    for (int mask = 1; mask < n; mask <<= 1) {
+        if (v & mask) {
+            int end = v + rcmsg_coll_subtree(v, n);
+            return rcmsg_coll_send(a, b, off[end] - off[v], ranks[v - mask]);
+        }
+        if (v + mask < n) {
+            int c = v + mask, end = c + rcmsg_coll_subtree(c, n);
+            rcmsg_status_t s =
+                rcmsg_coll_recv(a, b + (off[c] - off[v]), off[end] - off[c], ranks[c]);
+            if (s != RCMSG_OK) {
+                return s;
+            }
+        }
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, const int *ranks,
+                                      void *buf, const size_t *off)
+{
+    char *b = buf;
+    int mask = 1;
+
+    while (mask < n && !(v & mask)) {
+        mask <<= 1;
+    }
+    if (v != 0) {
+        int end = v + rcmsg_coll_subtree(v, n);
+        rcmsg_status_t s = rcmsg_coll_recv(a, b, off[end] - off[v], ranks[v - mask]);
+        if (s != RCMSG_OK) {
+            return s;
+        }
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (v + mask < n) {
+            int c = v + mask, end = c + rcmsg_coll_subtree(c, n);
+            rcmsg_status_t s =
+                rcmsg_coll_send(a, b + (off[c] - off[v]), off[end] - off[c], ranks[c]);
+            if (s != RCMSG_OK) {
+                return s;
+            }
+        }
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_coll_fold_in(const rcmsg_coll_args_t *a, int rem, void *buf, void *tmp,
+                                  size_t count)
+{
+    rcmsg_status_t s;
+
+    if (a->rank >= 2 * rem) {
+        return RCMSG_OK;
+    }
+    if (a->rank % 2 == 0) {
+        return rcmsg_coll_send(a, buf, count * a->esize, a->rank + 1);
+    }
+    s = rcmsg_coll_recv(a, tmp, count * a->esize, a->rank - 1);
+    return s == RCMSG_OK ? rcmsg_coll_reduce_local(a, tmp, buf, count) : s;
+}
+
+rcmsg_status_t rcmsg_coll_fold_out(const rcmsg_coll_args_t *a, int rem, const void *sbuf,
+                                   void *rbuf, size_t bytes)
+{
+    if (a->rank >= 2 * rem) {
+        return RCMSG_OK;
+    }
+    if (a->rank % 2 == 0) {
+        return rcmsg_coll_recv(a, rbuf, bytes, a->rank + 1);
+    }
+    return rcmsg_coll_send(a, sbuf, bytes, a->rank - 1);
+}

@@ -1,0 +1,91 @@
+#!/bin/sh
+# The collectives on the host over shared memory: the whole matrix (every collective x every
+# algorithm x sizes 0, 1, 7, 1 KiB, 64 KiB, 1 MiB x datatypes/ops, in-place variants, a split
+# and a dup, bitwise floating point, bad arguments) with 1, 2, 3, 4, 5 and 8 ranks; then each
+# algorithm forced through its RCMSG_COLL_*_ALGORITHM variable, seen in the debug log and
+# checked again; then a bad algorithm name refused at init.
+. "$top_srcdir/test/integration/lib.sh"
+need_mpirun
+prog="$top_builddir/test/integration/coll_test"
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+ops=full
+if [ "${SANITIZER_BUILD:-no}" = yes ]; then
+    ops=some # four (datatype, op) pairs at every size: the full set runs in the plain build
+    echo "sanitizer build: the matrix runs with --ops some"
+fi
+
+run_np() { # np, then coll_test arguments
+    np=$1; shift
+    if [ "$np" -eq 1 ]; then
+        run_timeout 300 "$prog" "$@" > "$out" 2>&1
+    else
+        run_timeout 600 "$MPIRUN" --allow-run-as-root -np "$np" --oversubscribe "$prog" "$@" \
+            > "$out" 2>&1
+    fi
+}
+check_np() { # np, status, what
+    [ "$2" -eq 0 ] && [ "$(grep -c "^rank [0-9]* of $1: .* 0 failure(s)\$" "$out")" -eq "$1" ] ||
+        { grep -v ' error: rcmsg_' "$out" | head -60; fail "$3: status $2"; }
+}
+
+for np in ${COLL_NPS:-1 2 3 4 5 8}; do
+    run_np $np --ops $ops
+    check_np $np $? "matrix on $np rank(s)"
+    echo "ok: the matrix on $np rank(s): $(grep "^rank 0 of" "$out")"
+done
+
+# Forcing: round i sets every collective to its i-th algorithm (cycling through shorter lists)
+set -- "barrier dissemination dissemination dissemination" \
+    "bcast binomial scatter_allgather binomial" \
+    "reduce binomial reduce_scatter_gather binomial" \
+    "allreduce recursive_doubling rabenseifner ring" \
+    "allgather recursive_doubling bruck ring" \
+    "alltoall bruck pairwise bruck" \
+    "gather binomial binomial binomial" \
+    "scatter binomial binomial binomial" \
+    "reduce_scatter recursive_halving ring recursive_halving"
+for round in 2 3 4; do
+    envs="" expects=""
+    for spec in "$@"; do
+        coll=${spec%% *}
+        alg=$(echo "$spec" | cut -d' ' -f$round)
+        var=RCMSG_COLL_$(echo "$coll" | tr a-z A-Z)_ALGORITHM
+        envs="$envs $var=$alg"
+        expects="$expects --expect $coll=$alg"
+    done
+    # shellcheck disable=SC2086
+    (export RCMSG_LOG_LEVEL=debug $envs
+        run_timeout 300 "$MPIRUN" --allow-run-as-root -np 5 --oversubscribe "$prog" --algs env \
+            --ops some --sizes 7,64k $expects > "$out" 2>&1)
+    check_np 5 $? "forced algorithms ($envs)"
+    for spec in "$@"; do
+        coll=${spec%% *}
+        alg=$(echo "$spec" | cut -d' ' -f$round)
+        var=RCMSG_COLL_$(echo "$coll" | tr a-z A-Z)_ALGORITHM
+        n=$(grep -c "debug: $coll: algorithm $alg ($var)" "$out")
+        [ "$n" -gt 0 ] || fail "$var=$alg: no debug line shows $coll running $alg"
+        grep "debug: $coll: algorithm" "$out" | grep -v "algorithm $alg ($var)" | head -3 |
+            grep . && fail "$var=$alg: $coll also ran something else"
+    done
+    echo "ok: forced via the variables, each seen at debug level with correct results:$envs"
+done
+
+# Nothing forced: the automatic choice by size and rank count, also at debug level
+RCMSG_LOG_LEVEL=debug run_timeout 300 "$MPIRUN" --allow-run-as-root -np 5 --oversubscribe \
+    "$prog" --algs env --ops some --sizes 7,64k --expect allreduce=rabenseifner \
+    --expect bcast=scatter_allgather --expect reduce=reduce_scatter_gather \
+    --expect allgather=ring --expect alltoall=pairwise --expect reduce_scatter=recursive_halving \
+    > "$out" 2>&1
+check_np 5 $? "automatic choices"
+for line in "allreduce: algorithm recursive_doubling (auto), 7 x" \
+    "allgather: algorithm bruck (auto), 7 x" "alltoall: algorithm bruck (auto), 7 x"; do
+    grep -q "debug: $line" "$out" || fail "no debug line '$line'"
+done
+echo "ok: the automatic choices on 5 ranks (7 elements and 64 KiB) as documented"
+
+RCMSG_COLL_ALLREDUCE_ALGORITHM=butterfly run_timeout 60 "$prog" > "$out" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q "'butterfly' for RCMSG_COLL_ALLREDUCE_ALGORITHM: expected one of auto|recursive_doubling|rabenseifner|ring" "$out" ||
+    { cat "$out"; fail "a bad algorithm name was not refused clearly (status $st)"; }
+echo "ok: a bad algorithm name is refused: $(grep -m1 butterfly "$out")"
+pass "collectives over sm: matrix on 1-8 ranks, forced algorithms, bad names"
