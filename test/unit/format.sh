@@ -3,7 +3,7 @@
 set -u
 command -v clang-format >/dev/null || { echo "SKIP: clang-format not installed (apt-get install clang-format)"; exit 77; }
 cd "$top_srcdir" || exit 1
-files=$(find include src test -name '*.[ch]' | sort)
+files=$(find include src test bench -name '*.[ch]' | sort)
 if ! clang-format --dry-run -Werror $files; then
     echo "FAIL: run 'clang-format -i' on the files above"
     exit 1

@@ -1,0 +1,742 @@
+/*
+ * rcmsg_bench: OSU-style micro-benchmarks, written once over bench_backend.h so that rcmsg
+ * (rcmsg_bench) and MPI libraries (rcmsg_bench_mpi, rcmsg_bench_mpich) run the very same
+ * measurement code.
+ *
+ *   mpirun -np 2 rcmsg_bench latency|bw|bibw|rate [options]
+ *   mpirun -np N rcmsg_bench coll barrier|bcast|allreduce|allgather|alltoall [options]
+ *
+ * Output: '#' comment lines (what was measured and how), then one line per message size:
+ * the size in bytes and the result (microseconds, MB/s with MB = 10^6 bytes, or messages/s).
+ *
+ * Every buffer is allocated and written before timing; the timed loops allocate nothing.
+ * Receive buffers are poisoned before each size and the last message received is checked
+ * (first and last byte) after the timed loop, outside timing, so that a transport that does
+ * not deliver cannot report fast numbers. Collectives are checked by one more call, after
+ * the timed ones, on freshly poisoned buffers.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* program_invocation_short_name */
+#endif
+#include "bench_backend.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BENCH_TAG_DATA  1
+#define BENCH_TAG_ACK   2
+#define BENCH_LARGE     8192         /* above this, the "large" iteration counts apply */
+#define BENCH_MAX_BYTES (1ULL << 30) /* --max limit */
+#define BENCH_MAX_ITERS 1000000000L
+#define BENCH_MAX_WIN   4096
+
+typedef enum { BENCH_LATENCY, BENCH_BW, BENCH_BIBW, BENCH_RATE, BENCH_COLL } bench_kind_t;
+
+typedef enum {
+    BENCH_BARRIER,
+    BENCH_BCAST,
+    BENCH_ALLREDUCE,
+    BENCH_ALLGATHER,
+    BENCH_ALLTOALL
+} bench_coll_t;
+
+static const char *const coll_names[] = {"barrier", "bcast", "allreduce", "allgather", "alltoall"};
+
+/* The command line, once defaults are applied. */
+typedef struct {
+    bench_kind_t kind;
+    bench_coll_t coll;
+    size_t min, max;
+    long iters, iters_large;   /* timed iterations per size up to / above BENCH_LARGE */
+    long warmup, warmup_large; /* untimed iterations before them */
+    int window;
+} bench_opts_t;
+
+/* What every benchmark works on: buffers allocated and touched once for the largest size. */
+typedef struct {
+    const bench_opts_t *o;
+    int rank, size;
+    unsigned char *sbuf, *rbuf; /* max bytes each (times the ranks for allgather/alltoall) */
+    size_t buf_len;
+    unsigned char ack[4];
+    bench_reqs_t *reqs; /* 2 * window slots */
+} bench_ctx_t;
+
+static const char *prog(void)
+{
+    return program_invocation_short_name;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: %s latency|bw|bibw|rate [options]\n"
+            "       %s coll barrier|bcast|allreduce|allgather|alltoall [options]\n"
+            "  latency    ping-pong between ranks 0 and 1: one-way latency (half the round "
+            "trip), us\n"
+            "  bw         rank 0 streams windows of --window nonblocking sends to rank 1, which "
+            "acks\n"
+            "             each window with 4 bytes: MB/s (10^6 bytes)\n"
+            "  bibw       as bw in both directions at once: MB/s of both directions together\n"
+            "  rate       as bw, counted in messages/s\n"
+            "  coll NAME  latency per call (us): the maximum over the ranks of each rank's "
+            "mean\n"
+            "options (sizes in bytes, with an optional k, m or g suffix: powers of 1024):\n"
+            "  --min B, --max B   sizes from min, doubling, up to max (latency/bw/bibw: 1..4m, "
+            "rate: 1..8k,\n"
+            "                     coll: 8..1m; allreduce sums doubles and skips sizes below "
+            "8)\n"
+            "  --iters N          timed iterations per size up to 8 KiB (latency 10000, "
+            "bw/bibw/rate 100\n"
+            "                     windows, coll 1000)\n"
+            "  --iters-large N    timed iterations per size above 8 KiB (default: --iters / "
+            "10, at least 1;\n"
+            "                     bw/bibw/rate: 20 unless --iters is given)\n"
+            "  --warmup N         untimed iterations before the timed ones (default: a tenth "
+            "of them)\n"
+            "  --window W         messages in flight for bw, bibw and rate (default 64, at most "
+            "%d)\n",
+            prog(), prog(), BENCH_MAX_WIN);
+}
+
+/* ---- command line ------------------------------------------------------------------------ */
+
+static int parse_size(const char *opt, const char *arg, size_t *size_p)
+{
+    char *end;
+    unsigned long long v;
+    unsigned shift = 0;
+
+    errno = 0;
+    v = strtoull(arg, &end, 10);
+    if (end != arg && *end != '\0' && end[1] == '\0') {
+        switch (*end) {
+        case 'k':
+        case 'K':
+            shift = 10;
+            end++;
+            break;
+        case 'm':
+        case 'M':
+            shift = 20;
+            end++;
+            break;
+        case 'g':
+        case 'G':
+            shift = 30;
+            end++;
+            break;
+        default:
+            break;
+        }
+    }
+    if (errno != 0 || end == arg || *end != '\0' || arg[0] == '-' ||
+        v > (BENCH_MAX_BYTES >> shift)) {
+        fprintf(stderr, "%s: %s wants a size in 0..1g (bytes, or with a k/m/g suffix), not '%s'\n",
+                prog(), opt, arg);
+        return -1;
+    }
+    *size_p = (size_t)(v << shift);
+    return 0;
+}
+
+static int parse_long(const char *opt, const char *arg, long lo, long hi, long *v_p)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(arg, &end, 10);
+    if (errno != 0 || end == arg || *end != '\0' || v < lo || v > hi) {
+        fprintf(stderr, "%s: %s wants an integer in %ld..%ld, not '%s'\n", prog(), opt, lo, hi,
+                arg);
+        return -1;
+    }
+    *v_p = v;
+    return 0;
+}
+
+static int parse_command(int nargs, char **args, bench_opts_t *o)
+{
+    static const char *const p2p[] = {"latency", "bw", "bibw", "rate"};
+
+    if (nargs < 1) {
+        fprintf(stderr, "%s: which benchmark? (latency, bw, bibw, rate or coll NAME)\n", prog());
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(args[0], p2p[i]) == 0) {
+            o->kind = (bench_kind_t)i;
+            if (nargs > 1) {
+                fprintf(stderr, "%s: unexpected argument '%s' after '%s'\n", prog(), args[1],
+                        args[0]);
+                return -1;
+            }
+            return 0;
+        }
+    }
+    if (strcmp(args[0], "coll") != 0) {
+        fprintf(stderr, "%s: unknown benchmark '%s' (latency, bw, bibw, rate or coll NAME)\n",
+                prog(), args[0]);
+        return -1;
+    }
+    if (nargs != 2) {
+        fprintf(stderr,
+                "%s: coll wants one name: barrier, bcast, allreduce, allgather or "
+                "alltoall\n",
+                prog());
+        return -1;
+    }
+    o->kind = BENCH_COLL;
+    for (int i = 0; i < 5; i++) {
+        if (strcmp(args[1], coll_names[i]) == 0) {
+            o->coll = (bench_coll_t)i;
+            return 0;
+        }
+    }
+    fprintf(stderr,
+            "%s: unknown collective '%s' (barrier, bcast, allreduce, allgather, "
+            "alltoall)\n",
+            prog(), args[1]);
+    return -1;
+}
+
+/* Fills in the defaults of the options not given. */
+static void apply_defaults(bench_opts_t *o, int have_min, int have_max, int have_large,
+                           int have_warmup)
+{
+    long iters_default = o->kind == BENCH_LATENCY ? 10000 : o->kind == BENCH_COLL ? 1000 : 100;
+
+    if (!have_min) {
+        o->min = o->kind == BENCH_COLL ? 8 : 1;
+    }
+    if (!have_max) {
+        o->max = o->kind == BENCH_COLL ? (1u << 20) : o->kind == BENCH_RATE ? 8192 : (4u << 20);
+    }
+    if (o->iters == 0) {
+        o->iters = iters_default;
+        if (!have_large && o->kind != BENCH_LATENCY && o->kind != BENCH_COLL) {
+            o->iters_large = 20; /* as OSU's bandwidth tests */
+            have_large = 1;
+        }
+    }
+    if (!have_large) {
+        o->iters_large = o->iters / 10 > 0 ? o->iters / 10 : 1;
+    }
+    if (!have_warmup) {
+        o->warmup = o->iters / 10;
+        o->warmup_large = o->iters_large / 10 > 0 ? o->iters_large / 10 : 1;
+    } else {
+        o->warmup_large = o->warmup;
+    }
+}
+
+/* 0: run; 1: done (help); -1: bad arguments. */
+static int parse_args(int argc, char **argv, bench_opts_t *o)
+{
+    static const struct option opts[] = {
+        {"min", required_argument, NULL, 'a'},    {"max", required_argument, NULL, 'b'},
+        {"iters", required_argument, NULL, 'n'},  {"iters-large", required_argument, NULL, 'l'},
+        {"warmup", required_argument, NULL, 'w'}, {"window", required_argument, NULL, 'W'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    int c, have_min = 0, have_max = 0, have_large = 0, have_warmup = 0;
+    long v;
+
+    memset(o, 0, sizeof(*o));
+    o->window = 64;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        int err = 0;
+        switch (c) {
+        case 'a':
+            err = parse_size("--min", optarg, &o->min);
+            have_min = 1;
+            break;
+        case 'b':
+            err = parse_size("--max", optarg, &o->max);
+            have_max = 1;
+            break;
+        case 'n':
+            err = parse_long("--iters", optarg, 1, BENCH_MAX_ITERS, &o->iters);
+            break;
+        case 'l':
+            err = parse_long("--iters-large", optarg, 1, BENCH_MAX_ITERS, &o->iters_large);
+            have_large = 1;
+            break;
+        case 'w':
+            err = parse_long("--warmup", optarg, 0, BENCH_MAX_ITERS, &o->warmup);
+            have_warmup = 1;
+            break;
+        case 'W':
+            err = parse_long("--window", optarg, 1, BENCH_MAX_WIN, &v);
+            o->window = (int)v;
+            break;
+        case 'h':
+            usage(stdout);
+            return 1;
+        case ':':
+            fprintf(stderr, "%s: %s wants a value\n", prog(), argv[optind - 1]);
+            return -1;
+        default:
+            fprintf(stderr, "%s: unknown option '%s'\n", prog(), argv[optind - 1]);
+            return -1;
+        }
+        if (err != 0) {
+            return -1;
+        }
+    }
+    if (parse_command(argc - optind, argv + optind, o) != 0) {
+        return -1;
+    }
+    apply_defaults(o, have_min, have_max, have_large, have_warmup);
+    if (o->min > o->max) {
+        fprintf(stderr, "%s: --min (%zu) is above --max (%zu)\n", prog(), o->min, o->max);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- helpers ----------------------------------------------------------------------------- */
+
+/* The byte that message (size, who) carries; its complement is the poison. */
+static unsigned char pattern(size_t size, int who)
+{
+    return (unsigned char)(0x5a ^ size ^ (size >> 8) ^ (size >> 16) ^ (size >> 24) ^
+                           ((unsigned)who * 0x3b));
+}
+
+static size_t next_size(size_t size)
+{
+    return size == 0 ? 1 : size * 2;
+}
+
+static int is_large(size_t size)
+{
+    return size > BENCH_LARGE;
+}
+
+static long iters_of(const bench_opts_t *o, size_t size)
+{
+    return is_large(size) ? o->iters_large : o->iters;
+}
+
+static long warmup_of(const bench_opts_t *o, size_t size)
+{
+    return is_large(size) ? o->warmup_large : o->warmup;
+}
+
+/* Both ends of a block hold the expected byte. */
+static int check_block(const unsigned char *buf, size_t len, unsigned char want, const char *what,
+                       size_t size, int rank)
+{
+    if (len == 0 || (buf[0] == want && buf[len - 1] == want)) {
+        return 0;
+    }
+    fprintf(stderr,
+            "%s: rank %d: %s of %zu bytes: wrong data (first byte 0x%02x, last 0x%02x, "
+            "expected 0x%02x)\n",
+            prog(), rank, what, size, buf[0], buf[len - 1], want);
+    return -1;
+}
+
+static void fail(void)
+{
+    bench_abort(1);
+}
+
+static void print_header(const bench_ctx_t *x, const char *what, const char *unit)
+{
+    const bench_opts_t *o = x->o;
+    static const char *const kind_names[] = {"latency", "bw", "bibw", "rate", "coll"};
+    int coll = o->kind == BENCH_COLL;
+
+    printf("# %s %s%s%s (%s), np %d: %s\n", prog(), kind_names[o->kind], coll ? " " : "",
+           coll ? coll_names[o->coll] : "", bench_library(), x->size, what);
+    if (o->kind == BENCH_COLL && o->coll == BENCH_BARRIER) {
+        printf("# %ld iterations after %ld untimed ones\n", o->iters, o->warmup);
+    } else {
+        printf("# iterations per size: %ld up to %d bytes, %ld above (untimed warmup: %ld, %ld)",
+               o->iters, BENCH_LARGE, o->iters_large, o->warmup, o->warmup_large);
+        if (o->kind == BENCH_BW || o->kind == BENCH_BIBW || o->kind == BENCH_RATE) {
+            printf("; window %d", o->window);
+        }
+        printf("\n");
+    }
+    printf("# %-10s %16s\n", "size (B)", unit);
+    fflush(stdout);
+}
+
+static void print_result(size_t size, double value)
+{
+    printf("%-12zu %16.2f\n", size, value);
+    fflush(stdout);
+}
+
+/* ---- point to point: ranks 0 and 1 --------------------------------------------------------- */
+
+/* Half the round trip of a blocking ping-pong, in microseconds. */
+static double run_latency(bench_ctx_t *x, size_t size, long iters, long warmup)
+{
+    int peer = 1 - x->rank;
+    double t0 = 0;
+
+    for (long i = -warmup; i < iters; i++) {
+        if (i == 0) {
+            t0 = bench_wtime();
+        }
+        if (x->rank == 0) {
+            if (bench_send(x->sbuf, size, peer, BENCH_TAG_DATA) != 0 ||
+                bench_recv(x->rbuf, size, peer, BENCH_TAG_DATA) != 0) {
+                fail();
+            }
+        } else {
+            if (bench_recv(x->rbuf, size, peer, BENCH_TAG_DATA) != 0 ||
+                bench_send(x->sbuf, size, peer, BENCH_TAG_DATA) != 0) {
+                fail();
+            }
+        }
+    }
+    return (bench_wtime() - t0) * 1e6 / (double)iters / 2;
+}
+
+/* One window from rank 0 to rank 1 (both directions for bibw), then rank 1's ack (not bibw). */
+static void window_once(bench_ctx_t *x, size_t size, int both)
+{
+    size_t w = (size_t)x->o->window, n = 0;
+    int peer = 1 - x->rank;
+
+    if (both || x->rank == 1) {
+        for (size_t j = 0; j < w; j++, n++) {
+            if (bench_irecv(x->rbuf, size, peer, BENCH_TAG_DATA, x->reqs, n) != 0) {
+                fail();
+            }
+        }
+    }
+    if (both || x->rank == 0) {
+        for (size_t j = 0; j < w; j++, n++) {
+            if (bench_isend(x->sbuf, size, peer, BENCH_TAG_DATA, x->reqs, n) != 0) {
+                fail();
+            }
+        }
+    }
+    if (bench_waitall(x->reqs, n) != 0) {
+        fail();
+    }
+    if (both) {
+        return;
+    }
+    if (x->rank == 0 ? bench_recv(x->ack, sizeof(x->ack), peer, BENCH_TAG_ACK)
+                     : bench_send(x->ack, sizeof(x->ack), peer, BENCH_TAG_ACK)) {
+        fail();
+    }
+}
+
+/* Seconds for iters windows, as rank 0 sees them. */
+static double run_windows(bench_ctx_t *x, size_t size, long iters, long warmup, int both)
+{
+    double t0 = 0;
+
+    for (long i = -warmup; i < iters; i++) {
+        if (i == 0) {
+            t0 = bench_wtime();
+        }
+        window_once(x, size, both);
+    }
+    return bench_wtime() - t0;
+}
+
+static int run_p2p(bench_ctx_t *x)
+{
+    const bench_opts_t *o = x->o;
+    int active = x->rank < 2, both = o->kind == BENCH_BIBW;
+    int peer = 1 - x->rank;
+
+    if (x->rank == 0) {
+        static const char *const what[] = {
+            "ping-pong between ranks 0 and 1, one-way latency = half the round trip",
+            "rank 0 streams windows of nonblocking sends to rank 1, a 4-byte ack per window",
+            "ranks 0 and 1 send windows of nonblocking messages to each other at once (bytes "
+            "of both directions)",
+            "rank 0 streams windows of nonblocking sends to rank 1, a 4-byte ack per window"};
+        static const char *const unit[] = {"latency (us)", "MB/s (10^6 B)", "MB/s (10^6 B)",
+                                           "messages/s"};
+        print_header(x, what[o->kind], unit[o->kind]);
+    }
+    for (size_t size = o->min; size <= o->max; size = next_size(size)) {
+        long iters = iters_of(o, size), warmup = warmup_of(o, size);
+        double t = 0, value = 0;
+        int receives = both || x->rank == 1 || o->kind == BENCH_LATENCY;
+
+        if (active) {
+            memset(x->sbuf, pattern(size, x->rank), size);
+            memset(x->rbuf, pattern(size, peer) ^ 0xff, size);
+        }
+        if (bench_barrier() != 0) {
+            fail();
+        }
+        if (!active) {
+            continue;
+        }
+        if (o->kind == BENCH_LATENCY) {
+            value = run_latency(x, size, iters, warmup);
+        } else {
+            t = run_windows(x, size, iters, warmup, both);
+            double msgs = (double)iters * o->window * (both ? 2 : 1);
+            value = o->kind == BENCH_RATE ? msgs / t : msgs * (double)size / t / 1e6;
+        }
+        if (receives && check_block(x->rbuf, size, pattern(size, peer), "last message received",
+                                    size, x->rank) != 0) {
+            fail();
+        }
+        if (x->rank == 0) {
+            print_result(size, value);
+        }
+    }
+    return 0;
+}
+
+/* ---- collectives ------------------------------------------------------------------------- */
+
+static int coll_call(bench_ctx_t *x, size_t size)
+{
+    switch (x->o->coll) {
+    case BENCH_BARRIER:
+        return bench_barrier();
+    case BENCH_BCAST:
+        return bench_bcast(x->rbuf, size, 0);
+    case BENCH_ALLREDUCE:
+        return bench_allreduce_sum((const double *)x->sbuf, (double *)x->rbuf,
+                                   size / sizeof(double));
+    case BENCH_ALLGATHER:
+        return bench_allgather(x->sbuf, x->rbuf, size);
+    case BENCH_ALLTOALL:
+        return bench_alltoall(x->sbuf, x->rbuf, size);
+    }
+    return -1;
+}
+
+/* Sets the input of a collective of size bytes and poisons its output. */
+static void coll_fill(bench_ctx_t *x, size_t size)
+{
+    size_t n = (size_t)x->size;
+
+    switch (x->o->coll) {
+    case BENCH_BARRIER:
+        break;
+    case BENCH_BCAST:
+        memset(x->rbuf, x->rank == 0 ? pattern(size, 0) : pattern(size, 0) ^ 0xff, size);
+        break;
+    case BENCH_ALLREDUCE:
+        for (size_t i = 0; i < size / sizeof(double); i++) {
+            ((double *)x->sbuf)[i] = (double)(x->rank + 1);
+            ((double *)x->rbuf)[i] = -1.0;
+        }
+        break;
+    case BENCH_ALLGATHER:
+        memset(x->sbuf, pattern(size, x->rank), size);
+        for (size_t i = 0; i < n; i++) {
+            memset(x->rbuf + i * size, pattern(size, (int)i) ^ 0xff, size);
+        }
+        break;
+    case BENCH_ALLTOALL: /* block j from rank i carries pattern(size, i * n + j) */
+        for (size_t j = 0; j < n; j++) {
+            memset(x->sbuf + j * size, pattern(size, (int)(x->rank * n + j)), size);
+            memset(x->rbuf + j * size, pattern(size, (int)(j * n + x->rank)) ^ 0xff, size);
+        }
+        break;
+    }
+}
+
+static int coll_check(bench_ctx_t *x, size_t size)
+{
+    size_t n = (size_t)x->size;
+    int err = 0;
+
+    switch (x->o->coll) {
+    case BENCH_BARRIER:
+        break;
+    case BENCH_BCAST:
+        err = check_block(x->rbuf, size, pattern(size, 0), "bcast", size, x->rank);
+        break;
+    case BENCH_ALLREDUCE: {
+        const double *r = (const double *)x->rbuf;
+        size_t count = size / sizeof(double);
+        double want = (double)n * (double)(n + 1) / 2;
+        if (r[0] != want || r[count - 1] != want) {
+            fprintf(stderr, "%s: rank %d: allreduce of %zu bytes: %g and %g, expected %g\n", prog(),
+                    x->rank, size, r[0], r[count - 1], want);
+            err = -1;
+        }
+        break;
+    }
+    case BENCH_ALLGATHER:
+        for (size_t i = 0; i < n && err == 0; i++) {
+            err = check_block(x->rbuf + i * size, size, pattern(size, (int)i), "allgather block",
+                              size, x->rank);
+        }
+        break;
+    case BENCH_ALLTOALL:
+        for (size_t i = 0; i < n && err == 0; i++) {
+            err = check_block(x->rbuf + i * size, size, pattern(size, (int)(i * n + x->rank)),
+                              "alltoall block", size, x->rank);
+        }
+        break;
+    }
+    return err;
+}
+
+/* Microseconds per call: the maximum over the ranks of each rank's mean. */
+static double coll_time(bench_ctx_t *x, size_t size, long iters, long warmup, double *times)
+{
+    double t0, mean, max = 0;
+
+    for (long i = 0; i < warmup; i++) {
+        if (coll_call(x, size) != 0) {
+            fail();
+        }
+    }
+    if (bench_barrier() != 0) {
+        fail();
+    }
+    t0 = bench_wtime();
+    for (long i = 0; i < iters; i++) {
+        if (coll_call(x, size) != 0) {
+            fail();
+        }
+    }
+    mean = (bench_wtime() - t0) * 1e6 / (double)iters;
+    if (bench_allgather(&mean, times, sizeof(mean)) != 0) {
+        fail();
+    }
+    for (int r = 0; r < x->size; r++) {
+        max = times[r] > max ? times[r] : max;
+    }
+    return max;
+}
+
+static int run_coll(bench_ctx_t *x)
+{
+    const bench_opts_t *o = x->o;
+    double *times = malloc((size_t)x->size * sizeof(double));
+    size_t min = o->min, max = o->max;
+
+    if (times == NULL) {
+        fprintf(stderr, "%s: out of memory\n", prog());
+        fail();
+    }
+    if (x->rank == 0) {
+        print_header(x, "latency per call = the maximum over the ranks of each rank's mean",
+                     "latency (us)");
+        if (o->coll == BENCH_ALLREDUCE && min < sizeof(double)) {
+            printf("# allreduce sums doubles: sizes below %zu bytes skipped\n", sizeof(double));
+        }
+    }
+    if (o->coll == BENCH_BARRIER) {
+        min = max = 0; /* one line, size 0 */
+    }
+    for (size_t size = min; size <= max; size = next_size(size)) {
+        if (o->coll == BENCH_ALLREDUCE && size < sizeof(double)) {
+            continue;
+        }
+        coll_fill(x, size);
+        double lat = coll_time(x, size, iters_of(o, size), warmup_of(o, size), times);
+        coll_fill(x, size); /* the check: one more call on fresh data */
+        if (coll_call(x, size) != 0 || coll_check(x, size) != 0) {
+            fail();
+        }
+        if (x->rank == 0) {
+            print_result(size, lat);
+        }
+        if (o->coll == BENCH_BARRIER) {
+            break;
+        }
+    }
+    free(times);
+    return 0;
+}
+
+/* ---- main -------------------------------------------------------------------------------- */
+
+static unsigned char *buffer_new(size_t len)
+{
+    void *p = NULL;
+
+    if (posix_memalign(&p, 4096, len ? len : 1) != 0) {
+        return NULL;
+    }
+    memset(p, 0, len ? len : 1); /* touch every page before timing */
+    return p;
+}
+
+static int ctx_init(bench_ctx_t *x, const bench_opts_t *o)
+{
+    size_t blocks = 1;
+
+    memset(x, 0, sizeof(*x));
+    x->o = o;
+    x->rank = bench_rank();
+    x->size = bench_size();
+    if (o->kind == BENCH_COLL && (o->coll == BENCH_ALLGATHER || o->coll == BENCH_ALLTOALL)) {
+        blocks = (size_t)x->size;
+    }
+    if (o->max > SIZE_MAX / blocks) {
+        fprintf(stderr, "%s: %zu bytes x %zu ranks overflow\n", prog(), o->max, blocks);
+        return -1;
+    }
+    x->buf_len = o->max * blocks;
+    x->sbuf = buffer_new(x->buf_len);
+    x->rbuf = buffer_new(x->buf_len);
+    x->reqs = bench_reqs_new(2 * (size_t)o->window);
+    if (x->sbuf == NULL || x->rbuf == NULL || x->reqs == NULL) {
+        fprintf(stderr, "%s: rank %d: cannot allocate 2 x %zu bytes of buffers\n", prog(), x->rank,
+                x->buf_len);
+        return -1;
+    }
+    return 0;
+}
+
+static void ctx_fini(bench_ctx_t *x)
+{
+    free(x->sbuf);
+    free(x->rbuf);
+    bench_reqs_free(x->reqs);
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts_t o;
+    bench_ctx_t x;
+    int rc;
+
+    rc = parse_args(argc, argv, &o);
+    if (rc != 0) {
+        if (rc < 0) {
+            fprintf(stderr, "%s: try '%s --help'\n", prog(), prog());
+        }
+        return rc < 0 ? 2 : 0;
+    }
+    if (bench_init(&argc, &argv) != 0) {
+        return 1;
+    }
+    if (o.kind != BENCH_COLL && bench_size() < 2) {
+        if (bench_rank() == 0) {
+            fprintf(stderr, "%s: this benchmark needs 2 ranks (0 and 1); the job has %d\n", prog(),
+                    bench_size());
+        }
+        bench_finalize();
+        return 2;
+    }
+    if (ctx_init(&x, &o) != 0) {
+        fail();
+    }
+    rc = o.kind == BENCH_COLL ? run_coll(&x) : run_p2p(&x);
+    ctx_fini(&x);
+    if (bench_finalize() != 0) {
+        rc = 1;
+    }
+    return rc;
+}
