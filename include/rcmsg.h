@@ -166,11 +166,20 @@ RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int
  * the same choice); RCMSG_COLL_<NAME>_ALGORITHM forces one, and RCMSG_LOG_LEVEL=debug logs
  * each choice. Reductions combine the ranks' values in an order fixed by the algorithm, so
  * integer results are exact (sums and products wrap modulo 2^bits) and every rank of an
- * allreduce gets the bitwise same floating-point result.
+ * allreduce gets the bitwise same floating-point result. (The order, and so the rounding, may
+ * change with the number of ranks, the root or the algorithm; floating-point MIN and MAX of
+ * a NaN, or of -0.0 and +0.0, return the operand the order puts first or second.)
+ *
+ * A collective that fails on one rank (a bad argument only that rank passed, a lost peer)
+ * leaves the others waiting or failing: treat the communicator as unusable afterwards.
+ * Arguments that differ between ranks are detected only where they change a message length
+ * (the receiver then fails with RCMSG_ERR_INVALID_PARAM, naming the sender).
  *
  * Counts are in elements of the datatype. RCMSG_IN_PLACE as the send buffer (as receive
  * buffer for scatter's root) takes the input from the receive buffer, as MPI_IN_PLACE does:
- *   allreduce, reduce (root), reduce_scatter_block  input and result in recvbuf
+ *   allreduce, reduce (root)                        input and result in recvbuf
+ *   reduce_scatter_block                            input (size * count) in recvbuf, the
+ *                                                   result in its first count elements
  *   allgather, gather (root)                        own block already at recvbuf[rank]
  *   alltoall                                        recvbuf holds the blocks to send
  *   scatter (root: recvbuf = RCMSG_IN_PLACE)        the root keeps its block in sendbuf

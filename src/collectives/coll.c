@@ -10,13 +10,17 @@
 
 #include "base/config_table.h"
 #include "base/log.h"
+#include "pml/pml.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define COLL_MAX_ALGS 3
-#define COLL_TAG_BASE 0x7fff0000 /* + rcmsg_coll_t: one tag per collective */
+/* A call's tag in the collective space: (the communicator's collective sequence number mod
+ * 2^24) << 4 | the collective. A message left over from a failed call can therefore never
+ * match a later one; the tags stay below the pml's internal ones. */
+#define COLL_TAG(seq, coll) ((int)(((seq)&0xffffffu) << 4) | (int)(coll))
 
 typedef struct {
     const char *name;
@@ -159,6 +163,8 @@ static rcmsg_status_t coll_run(rcmsg_coll_args_t *a)
         why = "auto";
     }
     last[a->coll] = alg;
+    a->tag = COLL_TAG(a->comm->coll_seq, a->coll);
+    a->comm->coll_seq++; /* every rank runs the same calls in the same order */
     rcmsg_debug("%s: algorithm %s (%s), %zu x %s (%zu bytes), %d ranks, root %d",
                 colls[a->coll].name, colls[a->coll].algs[alg - 1].name, why, a->count,
                 rcmsg_coll_dtype_name(a->dtype), a->count * a->esize, a->size, a->root);
@@ -166,8 +172,8 @@ static rcmsg_status_t coll_run(rcmsg_coll_args_t *a)
 }
 
 /*
- * Checks what every collective takes and fills a. blocks: how many count-element blocks the
- * largest buffer holds (1, or the communicator size), for the overflow check.
+ * Checks what every collective takes and fills a. blocks: whether the largest buffer holds
+ * one count-element block per rank (else one block), for the overflow check.
  */
 static rcmsg_status_t coll_prep(rcmsg_coll_t coll, rcmsg_comm_t comm, size_t count,
                                 rcmsg_datatype_t dtype, bool blocks, rcmsg_coll_args_t *a)
@@ -189,7 +195,6 @@ static rcmsg_status_t coll_prep(rcmsg_coll_t coll, rcmsg_comm_t comm, size_t cou
                              .count = count,
                              .esize = rcmsg_coll_dtype_size(dtype),
                              .dtype = dtype,
-                             .tag = COLL_TAG_BASE + (int)coll,
                              .coll = coll};
     if (a->esize == 0) {
         rcmsg_error("rcmsg_%s: unknown datatype %d", name, (int)dtype);
@@ -406,7 +411,9 @@ rcmsg_status_t rcmsg_alltoall(const void *sendbuf, void *recvbuf, size_t count,
     if (s != RCMSG_OK) {
         return s;
     }
-    if (a.sbuf == RCMSG_IN_PLACE) { /* the blocks to send are overwritten as others arrive */
+    /* in place (or the same buffer passed twice, which MPI forbids but costs nothing to
+     * allow): the blocks to send would be overwritten as others arrive */
+    if (a.sbuf == RCMSG_IN_PLACE || (a.sbuf == a.rbuf && count > 0)) {
         size_t nb = (size_t)a.size * count * a.esize;
 
         copy = rcmsg_coll_alloc(&a, nb);

@@ -73,7 +73,7 @@ rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len
 /* malloc that logs what it was for; NULL only on failure (never for 0 bytes). */
 void *rcmsg_coll_alloc(const rcmsg_coll_args_t *a, size_t bytes);
 
-/* rbuf[0..count) = sbuf[i] op rbuf[i]; logs and returns an error for a bad (op, dtype). */
+/* inout[i] = in[i] op inout[i] for i < count; logs and returns an error for a bad (op, dtype). */
 rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
                                        size_t count);
 

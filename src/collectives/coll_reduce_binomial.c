@@ -8,7 +8,9 @@
  *   step 3:  4->0
  *
  * The combining order depends only on the size and the root, so the result is the same on
- * every run; every operation is commutative, and each rank applies (child op own).
+ * every run with the same size and root; each rank applies (child op own). (Floating-point
+ * sums round differently for another size or root; MIN/MAX of NaN or of -0.0 and +0.0 depend
+ * on the operand order.)
  */
 #include "config.h"
 

@@ -25,7 +25,9 @@ rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf,
     if (s != RCMSG_OK) {
         rcmsg_error("%s: posting to rank %d / from rank %d failed: %s", rcmsg_coll_name(a->coll),
                     dst, src, rcmsg_strerror(s));
-        (void)rcmsg_waitall(2, reqs, NULL);
+        if (reqs[0] != RCMSG_REQUEST_NULL && rcmsg_pml_cancel_recv(&reqs[0]) != RCMSG_OK) {
+            (void)rcmsg_wait(&reqs[0], NULL); /* matched already: it completes */
+        }
         return s;
     }
     s = rcmsg_waitall(2, reqs, st);

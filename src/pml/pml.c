@@ -1047,6 +1047,29 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
     return RCMSG_OK;
 }
 
+rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
+{
+    rcmsg_request_t prev = NULL;
+
+    for (rcmsg_request_t r = pml.posted; r != NULL; prev = r, r = r->next) {
+        if (r != *req_p) {
+            continue;
+        }
+        if (prev != NULL) {
+            prev->next = r->next;
+        } else {
+            pml.posted = r->next;
+        }
+        if (pml.posted_tail == r) {
+            pml.posted_tail = prev;
+        }
+        req_free(r);
+        *req_p = RCMSG_REQUEST_NULL;
+        return RCMSG_OK;
+    }
+    return RCMSG_ERR_STATE; /* matched already (or not a posted receive): wait for it */
+}
+
 rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
                            rcmsg_request_t *req_p)
 {
@@ -1279,7 +1302,9 @@ rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int
     }
     s = rcmsg_isend(sendbuf, sendlen, dest, sendtag, comm, &r[1]);
     if (s != RCMSG_OK) {
-        rcmsg_wait(&r[0], NULL); /* cannot cancel: the receive completes when matched */
+        if (rcmsg_pml_cancel_recv(&r[0]) != RCMSG_OK) {
+            rcmsg_wait(&r[0], NULL); /* matched already: it completes */
+        }
         return s;
     }
     s = rcmsg_waitall(2, r, st);

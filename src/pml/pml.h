@@ -51,6 +51,7 @@ struct rcmsg_comm {
     int size;
     int *world; /* [size]: comm rank -> world rank */
     unsigned nchildren;
+    uint32_t coll_seq;       /* collectives started on this communicator (part of their tags) */
     struct rcmsg_comm *next; /* every live communicator */
 };
 
@@ -63,6 +64,10 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
                                bool coll, rcmsg_request_t *req_p);
 rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                                bool coll, rcmsg_request_t *req_p);
+
+/* Takes back a receive that nothing has matched yet (*req_p becomes NULL); RCMSG_ERR_STATE
+ * when it is matched already (it must then be waited for). */
+rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p);
 
 /* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION). */
 bool rcmsg_pml_peer_lost(void);

@@ -20,6 +20,7 @@
  * arguments. Prints "rank R of N: F failure(s)" and exits non-zero on any failure.
  */
 #include "collectives/coll.h"
+#include "pml/pml.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -472,6 +473,61 @@ static void bad_args(void)
     }
 }
 
+/* Edges: the same buffer twice to alltoall, a count that differs on one rank, and taking back
+ * a posted receive (what a collective does when its send cannot be posted) on p2p. */
+static void edges(rcmsg_comm_t p2p)
+{
+    enum { N = 5 };
+    int *buf = malloc(sizeof(int) * N * (size_t)size), x = 0;
+    rcmsg_comm_t pair = RCMSG_COMM_NULL;
+    rcmsg_request_t req;
+
+    for (int j = 0; j < size * N; j++) {
+        buf[j] = rank * 1000 + j; /* block j / N goes to rank j / N */
+    }
+    CHECK(rcmsg_alltoall(buf, buf, N, RCMSG_INT32, world) == RCMSG_OK, "aliased alltoall failed");
+    for (int j = 0; j < size * N; j++) {
+        int from = j / N, k = j % N;
+        CHECK(buf[j] == from * 1000 + rank * N + k, "aliased alltoall: element %d is %d", j,
+              buf[j]);
+    }
+    free(buf);
+    if (rank == 0) {
+        printf("ok: alltoall with the same buffer passed twice\n");
+    }
+
+    /* ranks 0 and 1: rank 1 says 8 elements where the root broadcasts 7 */
+    rcmsg_comm_split(world, rank < 2 ? 0 : RCMSG_UNDEFINED, rank, &pair);
+    if (pair != RCMSG_COMM_NULL && rcmsg_comm_size(pair) == 2) {
+        double d[8] = {0};
+        rcmsg_status_t s = rcmsg_bcast(d, rank == 1 ? 8 : 7, RCMSG_DOUBLE, 0, pair);
+
+        CHECK(s == (rank == 1 ? RCMSG_ERR_INVALID_PARAM : RCMSG_OK),
+              "mismatched bcast count returned %s", rcmsg_status_name(s));
+        if (rank == 0) {
+            printf("ok: a count that differs on the receiver is reported there\n");
+        }
+    }
+    if (pair != RCMSG_COMM_NULL) {
+        rcmsg_comm_free(&pair);
+    }
+
+    CHECK(rcmsg_irecv(&x, sizeof(x), rank, 4242, p2p, &req) == RCMSG_OK, "irecv failed");
+    CHECK(rcmsg_pml_cancel_recv(&req) == RCMSG_OK && req == RCMSG_REQUEST_NULL,
+          "a posted receive could not be taken back");
+    x = 7;
+    CHECK(rcmsg_isend(&x, sizeof(x), rank, 4242, p2p, &req) == RCMSG_OK, "isend failed");
+    {
+        int y = 0;
+        rcmsg_recv(&y, sizeof(y), rank, 4242, p2p, NULL);
+        rcmsg_wait(&req, NULL);
+        CHECK(y == 7, "after the cancel, the message went elsewhere (got %d)", y);
+    }
+    if (rank == 0) {
+        printf("ok: a posted receive is taken back\n");
+    }
+}
+
 static int parse_colls(const char *arg, int *colls)
 {
     char buf[512], *save = NULL;
@@ -581,6 +637,7 @@ int main(int argc, char **argv)
         }
         fp_bitwise(dup);
         bad_args();
+        edges(dup);
     }
 
     {
