@@ -54,6 +54,7 @@ typedef struct {
     long iters, iters_large;   /* timed iterations per size up to / above BENCH_LARGE */
     long warmup, warmup_large; /* untimed iterations before them */
     int window;
+    int median; /* --stat median: the median of per-iteration times instead of the mean */
 } bench_opts_t;
 
 /* What every benchmark works on: buffers allocated and touched once for the largest size. */
@@ -64,6 +65,7 @@ typedef struct {
     size_t buf_len;
     unsigned char ack[4];
     bench_reqs_t *reqs; /* 2 * window slots */
+    double *samples;    /* per-iteration seconds (--stat median), else NULL */
 } bench_ctx_t;
 
 static const char *prog(void)
@@ -99,7 +101,11 @@ static void usage(FILE *f)
             "  --warmup N         untimed iterations before the timed ones (default: a tenth "
             "of them)\n"
             "  --window W         messages in flight for bw, bibw and rate (default 64, at most "
-            "%d)\n",
+            "%d)\n"
+            "  --stat mean|median the mean time of the timed iterations (default, as OSU), or "
+            "the median\n"
+            "                     of the iterations' times (each timed alone: robust to a "
+            "busy host)\n",
             prog(), prog(), BENCH_MAX_WIN);
 }
 
@@ -238,11 +244,15 @@ static void apply_defaults(bench_opts_t *o, int have_min, int have_max, int have
 /* 0: run; 1: done (help); -1: bad arguments. */
 static int parse_args(int argc, char **argv, bench_opts_t *o)
 {
-    static const struct option opts[] = {
-        {"min", required_argument, NULL, 'a'},    {"max", required_argument, NULL, 'b'},
-        {"iters", required_argument, NULL, 'n'},  {"iters-large", required_argument, NULL, 'l'},
-        {"warmup", required_argument, NULL, 'w'}, {"window", required_argument, NULL, 'W'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"min", required_argument, NULL, 'a'},
+                                         {"max", required_argument, NULL, 'b'},
+                                         {"iters", required_argument, NULL, 'n'},
+                                         {"iters-large", required_argument, NULL, 'l'},
+                                         {"warmup", required_argument, NULL, 'w'},
+                                         {"window", required_argument, NULL, 'W'},
+                                         {"stat", required_argument, NULL, 's'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     int c, have_min = 0, have_max = 0, have_large = 0, have_warmup = 0;
     long v;
 
@@ -274,6 +284,13 @@ static int parse_args(int argc, char **argv, bench_opts_t *o)
         case 'W':
             err = parse_long("--window", optarg, 1, BENCH_MAX_WIN, &v);
             o->window = (int)v;
+            break;
+        case 's':
+            if (strcmp(optarg, "mean") != 0 && strcmp(optarg, "median") != 0) {
+                fprintf(stderr, "%s: --stat wants mean or median, not '%s'\n", prog(), optarg);
+                err = -1;
+            }
+            o->median = strcmp(optarg, "median") == 0;
             break;
         case 'h':
             usage(stdout);
@@ -329,6 +346,36 @@ static long warmup_of(const bench_opts_t *o, size_t size)
     return is_large(size) ? o->warmup_large : o->warmup;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Seconds per iteration of a timed loop of iters iterations that took total seconds: the
+ * mean, or with --stat median the median of the per-iteration times in x->samples. */
+static double per_iter(bench_ctx_t *x, double total, long iters)
+{
+    size_t n = (size_t)iters;
+
+    if (x->samples == NULL) {
+        return total / (double)iters;
+    }
+    qsort(x->samples, n, sizeof(double), cmp_double);
+    return n % 2 ? x->samples[n / 2] : (x->samples[n / 2 - 1] + x->samples[n / 2]) / 2;
+}
+
+/* After iteration i of a timed loop: its time into x->samples (--stat median only). */
+static inline void sample(bench_ctx_t *x, long i, double *prev_p)
+{
+    if (x->samples != NULL && i >= 0) {
+        double now = bench_wtime();
+        x->samples[i] = now - *prev_p;
+        *prev_p = now;
+    }
+}
+
 /* Both ends of a block hold the expected byte. */
 static int check_block(const unsigned char *buf, size_t len, unsigned char want, const char *what,
                        size_t size, int rank)
@@ -366,6 +413,8 @@ static void print_header(const bench_ctx_t *x, const char *what, const char *uni
         }
         printf("\n");
     }
+    printf("# statistic: %s\n", o->median ? "the median of the timed iterations, each timed alone"
+                                          : "the mean over the timed iterations");
     printf("# %-10s %16s\n", "size (B)", unit);
     fflush(stdout);
 }
@@ -382,11 +431,11 @@ static void print_result(size_t size, double value)
 static double run_latency(bench_ctx_t *x, size_t size, long iters, long warmup)
 {
     int peer = 1 - x->rank;
-    double t0 = 0;
+    double t0 = 0, prev = 0;
 
     for (long i = -warmup; i < iters; i++) {
         if (i == 0) {
-            t0 = bench_wtime();
+            t0 = prev = bench_wtime();
         }
         if (x->rank == 0) {
             if (bench_send(x->sbuf, size, peer, BENCH_TAG_DATA) != 0 ||
@@ -399,8 +448,9 @@ static double run_latency(bench_ctx_t *x, size_t size, long iters, long warmup)
                 fail();
             }
         }
+        sample(x, i, &prev);
     }
-    return (bench_wtime() - t0) * 1e6 / (double)iters / 2;
+    return per_iter(x, bench_wtime() - t0, iters) * 1e6 / 2;
 }
 
 /* One window from rank 0 to rank 1 (both directions for bibw), then rank 1's ack (not bibw). */
@@ -435,18 +485,19 @@ static void window_once(bench_ctx_t *x, size_t size, int both)
     }
 }
 
-/* Seconds for iters windows, as rank 0 sees them. */
+/* Seconds per window, as rank 0 sees them. */
 static double run_windows(bench_ctx_t *x, size_t size, long iters, long warmup, int both)
 {
-    double t0 = 0;
+    double t0 = 0, prev = 0;
 
     for (long i = -warmup; i < iters; i++) {
         if (i == 0) {
-            t0 = bench_wtime();
+            t0 = prev = bench_wtime();
         }
         window_once(x, size, both);
+        sample(x, i, &prev);
     }
-    return bench_wtime() - t0;
+    return per_iter(x, bench_wtime() - t0, iters);
 }
 
 static int run_p2p(bench_ctx_t *x)
@@ -485,7 +536,7 @@ static int run_p2p(bench_ctx_t *x)
             value = run_latency(x, size, iters, warmup);
         } else {
             t = run_windows(x, size, iters, warmup, both);
-            double msgs = (double)iters * o->window * (both ? 2 : 1);
+            double msgs = (double)o->window * (both ? 2 : 1);
             value = o->kind == BENCH_RATE ? msgs / t : msgs * (double)size / t / 1e6;
         }
         if (receives && check_block(x->rbuf, size, pattern(size, peer), "last message received",
@@ -589,10 +640,10 @@ static int coll_check(bench_ctx_t *x, size_t size)
     return err;
 }
 
-/* Microseconds per call: the maximum over the ranks of each rank's mean. */
+/* Microseconds per call: the maximum over the ranks of each rank's mean (or median). */
 static double coll_time(bench_ctx_t *x, size_t size, long iters, long warmup, double *times)
 {
-    double t0, mean, max = 0;
+    double t0, prev, mean, max = 0;
 
     for (long i = 0; i < warmup; i++) {
         if (coll_call(x, size) != 0) {
@@ -602,13 +653,14 @@ static double coll_time(bench_ctx_t *x, size_t size, long iters, long warmup, do
     if (bench_barrier() != 0) {
         fail();
     }
-    t0 = bench_wtime();
+    t0 = prev = bench_wtime();
     for (long i = 0; i < iters; i++) {
         if (coll_call(x, size) != 0) {
             fail();
         }
+        sample(x, i, &prev);
     }
-    mean = (bench_wtime() - t0) * 1e6 / (double)iters;
+    mean = per_iter(x, bench_wtime() - t0, iters) * 1e6;
     if (bench_allgather(&mean, times, sizeof(mean)) != 0) {
         fail();
     }
@@ -629,7 +681,11 @@ static int run_coll(bench_ctx_t *x)
         fail();
     }
     if (x->rank == 0) {
-        print_header(x, "latency per call = the maximum over the ranks of each rank's mean",
+        print_header(x,
+                     o->median ? "latency per call = the maximum over the ranks of each rank's "
+                                 "median"
+                               : "latency per call = the maximum over the ranks of each rank's "
+                                 "mean",
                      "latency (us)");
         if (o->coll == BENCH_ALLREDUCE && min < sizeof(double)) {
             printf("# allreduce sums doubles: sizes below %zu bytes skipped\n", sizeof(double));
@@ -691,6 +747,15 @@ static int ctx_init(bench_ctx_t *x, const bench_opts_t *o)
     x->sbuf = buffer_new(x->buf_len);
     x->rbuf = buffer_new(x->buf_len);
     x->reqs = bench_reqs_new(2 * (size_t)o->window);
+    if (o->median) {
+        long n = o->iters > o->iters_large ? o->iters : o->iters_large;
+        x->samples = calloc((size_t)n, sizeof(double));
+        if (x->samples == NULL) {
+            fprintf(stderr, "%s: rank %d: cannot allocate %ld samples for --stat median\n", prog(),
+                    x->rank, n);
+            return -1;
+        }
+    }
     if (x->sbuf == NULL || x->rbuf == NULL || x->reqs == NULL) {
         fprintf(stderr, "%s: rank %d: cannot allocate 2 x %zu bytes of buffers\n", prog(), x->rank,
                 x->buf_len);
@@ -704,6 +769,7 @@ static void ctx_fini(bench_ctx_t *x)
     free(x->sbuf);
     free(x->rbuf);
     bench_reqs_free(x->reqs);
+    free(x->samples);
 }
 
 int main(int argc, char **argv)

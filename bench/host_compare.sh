@@ -2,7 +2,7 @@
 # Runs rcmsg, Open MPI and MPICH side by side on this host (2 ranks, shared memory, each rank
 # bound to its own core) with the same measurement code (bench/bench.c), and summarises.
 #
-#   sh bench/host_compare.sh [--reps N] [--builddir DIR] [--out DIR] [--quick]
+#   sh bench/host_compare.sh [--reps N] [--stat median|mean] [--builddir DIR] [--out DIR] [--quick]
 #
 #   rcmsg     mpirun -np 2 --bind-to core -x RCMSG_TRANSPORTS=self,sm bench/rcmsg_bench
 #   Open MPI  mpirun -np 2 --bind-to core --mca pml ob1 --mca btl self,vader
@@ -11,8 +11,10 @@
 #
 # Each benchmark runs R times per implementation (--reps, default 5), the implementations
 # alternating (the first one rotates from one repetition to the next), and the median per size
-# is kept. Writes into the results directory (--out, default ./bench-results-DATE):
-#   raw/BENCH.IMPL.REP.txt    every run's output (and .err: its stderr)
+# is kept. Each run reports, per size, the median of the per-iteration times (--stat median,
+# the default: a shared or virtual host preempts the ranks now and then, for milliseconds,
+# which ruins means) or their mean as OSU does (--stat mean). Writes into the results directory (--out, default ./bench-results-DATE):
+#   raw/BENCH.IMPL.REP.txt    every run's output (and .err: its stderr); raw/durations.tsv
 #   BENCH.tsv                 size, median per implementation, rcmsg/Open MPI, rcmsg/MPICH
 #   summary.md                the markdown tables, also printed on stdout
 #   machine.txt               CPU, kernel, library versions, where each rank was bound
@@ -20,11 +22,12 @@
 # --quick: fewer iterations and sizes (a check of the script, not a measurement).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-reps=5 builddir= out= quick=no
-usage() { echo "usage: $0 [--reps N] [--builddir DIR] [--out DIR] [--quick]"; }
+reps=5 stat=median builddir='' out='' quick=no
+usage() { echo "usage: $0 [--reps N] [--stat median|mean] [--builddir DIR] [--out DIR] [--quick]"; }
 while [ $# -gt 0 ]; do
     case $1 in
     --reps) [ $# -ge 2 ] || { usage >&2; exit 2; }; reps=$2; shift 2 ;;
+    --stat) [ $# -ge 2 ] || { usage >&2; exit 2; }; stat=$2; shift 2 ;;
     --builddir) [ $# -ge 2 ] || { usage >&2; exit 2; }; builddir=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || { usage >&2; exit 2; }; out=$2; shift 2 ;;
     --quick) quick=yes; shift ;;
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 case $reps in '' | *[!0-9]* | 0) echo "host_compare: --reps wants a positive integer" >&2; exit 2 ;; esac
+case $stat in median | mean) ;; *) echo "host_compare: --stat wants median or mean" >&2; exit 2 ;; esac
 
 # The build directory: given, the current one, or ../build next to this script.
 if [ -z "$builddir" ]; then
@@ -59,7 +63,6 @@ if [ -x "$bin/rcmsg_bench_mpich" ] && command -v mpirun.mpich >/dev/null; then
     impls="$impls mpich"
     mpich=yes
 fi
-nimpl=$(echo $impls | wc -w)
 
 # run IMPL ARGS...: one benchmark run of one implementation
 run() {
@@ -72,19 +75,21 @@ run() {
     esac
 }
 
-# NAME: arguments. Iterations are OSU's defaults (bench --help) unless --quick.
+# NAME: arguments. Iterations are OSU's defaults (bench --help) but for latency above 8 KiB
+# (200, not 1000: a median needs fewer, and the 4 MiB ping-pongs dominated the run time).
 if [ $quick = yes ]; then
-    p2p="--max 64k --iters 200 --iters-large 20" coll="--max 64k --iters 100"
+    p2p="--max 64k --iters 200 --iters-large 20" lat="" coll="--max 64k --iters 100"
 else
-    p2p="--max 4m" coll="--max 1m"
+    p2p="--max 4m" lat="--iters-large 200" coll="--max 1m"
 fi
 benches="latency bw bibw rate coll_allreduce coll_bcast coll_allgather coll_alltoall coll_barrier"
 args_of() {
     case $1 in
-    latency | bw | bibw) echo "$1 $p2p" ;;
-    rate) echo "rate --max 8k" ;;
-    coll_barrier) echo "coll barrier" ;;
-    coll_*) echo "coll ${1#coll_} $coll" ;;
+    latency) echo "latency $p2p $lat --stat $stat" ;;
+    bw | bibw) echo "$1 $p2p --stat $stat" ;;
+    rate) echo "rate --max 8k --stat $stat" ;;
+    coll_barrier) echo "coll barrier --stat $stat" ;;
+    coll_*) echo "coll ${1#coll_} $coll --stat $stat" ;;
     esac
 }
 
@@ -115,11 +120,14 @@ while [ $rep -le "$reps" ]; do
         order=$(echo $impls | awk -v r="$rep" '{ for (i = 0; i < NF; i++) printf "%s ", $(1 + (i + r - 1) % NF) }')
         for impl in $order; do
             f="$out/raw/$b.$impl.$rep"
+            t0=$(date +%s.%N)
             # shellcheck disable=SC2046
             if ! run $impl $(args_of $b) > "$f.txt" 2> "$f.err"; then
                 echo "host_compare: $b $impl rep $rep FAILED (see $f.err)" >&2
                 failed=$((failed + 1))
             fi
+            awk -v b="$b" -v i="$impl" -v r="$rep" -v t0="$t0" -v t1="$(date +%s.%N)" \
+                'BEGIN { printf "%s\t%s\t%s\t%.1f\n", b, i, r, t1 - t0 }' >> "$out/raw/durations.tsv"
         done
     done
     echo "host_compare: repetition $rep of $reps done ($(($(date +%s) - start)) s)" >&2
@@ -152,7 +160,7 @@ unit_of() {
 
 summary="$out/summary.md"
 {
-    echo "Medians of $reps runs per size; 2 ranks, one per core; ratio = rcmsg / other."
+    echo "Medians of $reps runs per size (each run: the $stat of its timed iterations); 2 ranks, one per core; ratio = rcmsg / other."
     echo "Latency: a ratio above 1 means rcmsg is slower. Bandwidth and rate: below 1 means rcmsg is slower."
     for b in $benches; do
         for impl in $impls; do
