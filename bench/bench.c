@@ -85,8 +85,9 @@ static void usage(FILE *f)
             "             each window with 4 bytes: MB/s (10^6 bytes)\n"
             "  bibw       as bw in both directions at once: MB/s of both directions together\n"
             "  rate       as bw, counted in messages/s\n"
-            "  coll NAME  latency per call (us): the maximum over the ranks of each rank's "
-            "mean\n"
+            "  coll NAME  latency per call (us), each call timed alone with an untimed barrier "
+            "between\n"
+            "             calls (as OSU): the maximum over the ranks of each rank's mean\n"
             "options (sizes in bytes, with an optional k, m or g suffix: powers of 1024):\n"
             "  --min B, --max B   sizes from min, doubling, up to max (latency/bw/bibw: 1..4m, "
             "rate: 1..8k,\n"
@@ -640,27 +641,41 @@ static int coll_check(bench_ctx_t *x, size_t size)
     return err;
 }
 
+/* One call of the collective, timed alone; then (but for the barrier benchmark itself) an
+ * untimed barrier, as OSU does, so that no rank runs ahead into the next call. */
+static double coll_once(bench_ctx_t *x, size_t size)
+{
+    double t1 = bench_wtime(), dt;
+
+    if (coll_call(x, size) != 0) {
+        fail();
+    }
+    dt = bench_wtime() - t1;
+    if (x->o->coll != BENCH_BARRIER && bench_barrier() != 0) {
+        fail();
+    }
+    return dt;
+}
+
 /* Microseconds per call: the maximum over the ranks of each rank's mean (or median). */
 static double coll_time(bench_ctx_t *x, size_t size, long iters, long warmup, double *times)
 {
-    double t0, prev, mean, max = 0;
+    double total = 0, mean, max = 0;
 
     for (long i = 0; i < warmup; i++) {
-        if (coll_call(x, size) != 0) {
-            fail();
-        }
+        coll_once(x, size);
     }
     if (bench_barrier() != 0) {
         fail();
     }
-    t0 = prev = bench_wtime();
     for (long i = 0; i < iters; i++) {
-        if (coll_call(x, size) != 0) {
-            fail();
+        double dt = coll_once(x, size);
+        total += dt;
+        if (x->samples != NULL) {
+            x->samples[i] = dt;
         }
-        sample(x, i, &prev);
     }
-    mean = per_iter(x, bench_wtime() - t0, iters) * 1e6;
+    mean = per_iter(x, total, iters) * 1e6;
     if (bench_allgather(&mean, times, sizeof(mean)) != 0) {
         fail();
     }
@@ -681,12 +696,12 @@ static int run_coll(bench_ctx_t *x)
         fail();
     }
     if (x->rank == 0) {
-        print_header(x,
-                     o->median ? "latency per call = the maximum over the ranks of each rank's "
-                                 "median"
-                               : "latency per call = the maximum over the ranks of each rank's "
-                                 "mean",
-                     "latency (us)");
+        char what[200];
+        snprintf(what, sizeof(what),
+                 "each call timed alone%s; latency = the maximum over the ranks of each rank's %s",
+                 o->coll == BENCH_BARRIER ? "" : ", an untimed barrier between calls",
+                 o->median ? "median" : "mean");
+        print_header(x, what, "latency (us)");
         if (o->coll == BENCH_ALLREDUCE && min < sizeof(double)) {
             printf("# allreduce sums doubles: sizes below %zu bytes skipped\n", sizeof(double));
         }
