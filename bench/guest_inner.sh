@@ -1,0 +1,88 @@
+#!/bin/sh
+# Runs INSIDE the Soft-RoCE guest (bench/guest_compare.sh boots it): raw perftest, rcmsg over
+# rc and Open MPI + UCX rc_verbs on the same two rxe devices, alternating, REPS times; then
+# the wireup cost for growing rank counts. Raw outputs go to $OUT; the host side summarizes.
+#   guest_inner.sh OUT REPS SIZES WIREUP_NPS
+set -u
+out=$1 reps=$2 sizes=$3 nps=$4
+b=$(pwd)/bench # the build directory's
+src=$(cd "$(dirname "$0")" && pwd)
+srv=10.55.0.1
+mpirun="mpirun --allow-run-as-root --oversubscribe"
+mkdir -p "$out"
+max=0
+for s in $sizes; do [ "$s" -gt "$max" ] && max=$s; done
+{
+    echo "guest: $(nproc) vCPUs, $(uname -r), $(ib_devinfo 2>/dev/null | head -1)"
+    ibv_devinfo -d rxe0 | grep -E 'hca_id|active_mtu|link_layer'
+    ompi_info --version 2>/dev/null | head -1
+    ucx_info -v 2>/dev/null | head -2
+    dpkg -l perftest 2>/dev/null | awk '/^ii/ {print "perftest " $3}'
+} > "$out/guest.txt" 2>&1
+
+# perftest: server on rxe0, client on rxe1 (GID 1: the IPv4-mapped RoCE v2 GID)
+perf() { # test size iters rep
+    t=$1 s=$2 n=$3 r=$4
+    "$t" -d rxe0 -x 1 -s "$s" -n "$n" -F > /dev/null 2>&1 &
+    sp=$!
+    i=0
+    while [ $i -lt 20 ]; do
+        sleep 0.5
+        if "$t" -d rxe1 -x 1 -s "$s" -n "$n" -F "$srv" > "$out/perftest.$t.$s.$r" 2>&1; then
+            break
+        fi
+        i=$((i + 1))
+    done
+    wait $sp
+}
+
+# Open MPI + UCX: rc_verbs with ud_verbs for wireup; GID index 0 (the rxe pitfall); each rank
+# on its own device as the other two do.
+ucx_env="-x UCX_TLS=rc_verbs,ud_verbs,self -x UCX_IB_GID_INDEX=0 --mca pml ucx --mca btl ^openib,uct"
+ompi() { # bench args...
+    $mpirun -np 2 $ucx_env sh "$src/ucx_dev.sh" "$b/rcmsg_bench_mpi" "$@" 2>&1
+}
+rcm() {
+    RCMSG_TRANSPORTS=rc,self $mpirun -np 2 "$b/rcmsg_bench" "$@" 2>&1
+}
+
+# latency: medians of per-iteration times everywhere (perftest's t_typical is its median):
+# the emulated guest's scheduling stalls make means meaningless
+lat="--min 8 --max $max --iters 300 --stat median"
+bw="--min 8 --max $max --window 16 --iters 10 --iters-large 2"
+for r in $(seq 1 "$reps"); do
+    echo "=== repetition $r of $reps ($(date +%T))"
+    for s in $sizes; do
+        n=300 nb=100
+        [ "$s" -ge 65536 ] && n=50 nb=20
+        perf ib_send_lat "$s" $n "$r"
+        perf ib_read_lat "$s" $n "$r"
+        perf ib_send_bw "$s" $nb "$r"
+        perf ib_read_bw "$s" $nb "$r"
+    done
+    # shellcheck disable=SC2086
+    {
+        rcm latency $lat > "$out/rcmsg.latency.$r"
+        ompi latency $lat > "$out/ompi.latency.$r"
+        rcm bw $bw > "$out/rcmsg.bw.$r"
+        ompi bw $bw > "$out/ompi.bw.$r"
+        rcm bibw $bw > "$out/rcmsg.bibw.$r"
+        ompi bibw $bw > "$out/ompi.bibw.$r"
+        rcm rate --max 8k --iters 10 > "$out/rcmsg.rate.$r"
+        ompi rate --max 8k --iters 10 > "$out/ompi.rate.$r"
+    }
+done
+# collectives at 4 ranks (ranks share out rxe0/rxe1)
+for c in barrier bcast allreduce allgather alltoall; do
+    RCMSG_TRANSPORTS=rc,self $mpirun -np 4 "$b/rcmsg_bench" coll $c --max 64k --iters 50 --stat median \
+        > "$out/rcmsg.coll.$c" 2>&1
+    $mpirun -np 4 $ucx_env sh "$src/ucx_dev.sh" "$b/rcmsg_bench_mpi" coll $c --max 64k --iters 50 --stat median \
+        > "$out/ompi.coll.$c" 2>&1
+done
+# wireup cost over rc only (sm off), every rank of the job in this one guest
+for np in $nps; do
+    echo "=== wireup, $np ranks ($(date +%T))"
+    RCMSG_TRANSPORTS=rc,self timeout 900 $mpirun -np "$np" "$b/rcmsg_wireup_bench" --tsv \
+        > "$out/wireup.$np" 2>&1
+done
+echo "=== done"
