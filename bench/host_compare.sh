@@ -123,7 +123,8 @@ while [ $rep -le "$reps" ]; do
             t0=$(date +%s.%N)
             # shellcheck disable=SC2046
             if ! run $impl $(args_of $b) > "$f.txt" 2> "$f.err"; then
-                echo "host_compare: $b $impl rep $rep FAILED (see $f.err)" >&2
+                echo "host_compare: $b $impl rep $rep FAILED (see $f.err; $f.failed)" >&2
+                mv "$f.txt" "$f.failed" # not counted in the medians
                 failed=$((failed + 1))
             fi
             awk -v b="$b" -v i="$impl" -v r="$rep" -v t0="$t0" -v t1="$(date +%s.%N)" \
