@@ -30,9 +30,10 @@
 #include <string.h>
 #include <time.h>
 
-#define PML_REQ_CHUNK 256
-#define PML_MAX_READS 8
-#define PML_TAG_SPLIT 0x7ffffff0 /* internal tag in the collective space */
+#define PML_REQ_CHUNK    256
+#define PML_MAX_READS    8
+#define PML_TAG_SPLIT    0x7ffffff0 /* internal tag in the collective space */
+#define PML_CREDIT_POLLS 64         /* progress rounds a send out of credits waits for them */
 
 typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
 
@@ -993,6 +994,12 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
             req_free(r);
             return s;
         }
+    }
+    /* out of credits for a small message: the receiver's returned credits may already wait
+     * in the transport; a few polls take them in before the fallback to rendezvous (which
+     * costs a handshake and, on sm, a process_vm_readv per message) */
+    for (int i = 0; i < PML_CREDIT_POLLS && !r->rndv && p->credits == 0 && p->sendq == NULL; i++) {
+        rcmsg_progress();
     }
     if (p->sendq != NULL || send_start(r) == RCMSG_ERR_NO_RESOURCE) {
         sendq_push(p, r);
