@@ -2,9 +2,11 @@
 #   gnuplot -e "dir='RESULTS'" bench/guest_plot.gp -> RESULTS/guest_latency.png, guest_bandwidth.png
 # Reads RESULTS/latency.tsv and bandwidth.tsv (space-separated, "-" = none).
 if (!exists("dir")) dir = "."
-set terminal pngcairo size 900,600 font ",11"
+set terminal pngcairo size 900,600 font ",11" noenhanced
 set datafile missing "-"
-set logscale xy
+set logscale x 2
+set logscale y 10
+set xtics 8
 set format x "%.0b%B"
 set xlabel "message size (bytes)"
 set grid

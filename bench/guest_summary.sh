@@ -14,7 +14,8 @@ median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "-"; else if (NR 
 # value for SIZE in an OSU-style file (lines "size value")
 osu() { awk -v s="$2" '!/^#/ && $1 == s {print $2}' "$1" 2>/dev/null; }
 # perftest data line for SIZE: field F, times MULT
-perf() { awk -v s="$2" -v f="$3" -v m="$4" '$1 == s && NF >= f && $2 ~ /^[0-9]+$/ {printf "%.6g\n", $f * m}' "$1" 2>/dev/null; }
+# (perftest prints "inf" for a percentile it could not compute: left out)
+perf() { awk -v s="$2" -v f="$3" -v m="$4" '$1 == s && NF >= f && $2 ~ /^[0-9]+$/ && $f ~ /^[0-9.]+$/ {printf "%.6g\n", $f * m}' "$1" 2>/dev/null; }
 med_osu() { for f in $1.*; do osu "$f" "$2"; done | median; }
 med_perf() { for f in perftest.$1.$2.*; do perf "$f" "$2" "$3" "$4"; done | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "-" || b == "-" || b + 0 == 0) print "-"; else printf "%.2f\n", a / b}'; }
