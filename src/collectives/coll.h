@@ -127,6 +127,11 @@ rcmsg_status_t rcmsg_coll_gather_rel(const rcmsg_coll_args_t *a, int v, int n, c
                                      void *buf, const size_t *off);
 /* Relative ranks in v's subtree, v included: v's buf spans [off[v], off[v + subtree]). */
 int rcmsg_coll_subtree(int v, int n);
+/* The layout of a gather or scatter of one block per rank, relative to a->root: off[j] =
+ * j * block, ranks[j] = (j + root) mod size; then scratch bytes (16-byte aligned), all in
+ * one allocation: free(*off_p). */
+rcmsg_status_t rcmsg_coll_rel_layout(const rcmsg_coll_args_t *a, size_t scratch, size_t **off_p,
+                                     int **ranks_p, char **scratch_p);
 /* Binomial scatter, the reverse: the root's buf holds every range on entry. */
 rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, const int *ranks,
                                       void *buf, const size_t *off);

@@ -19,24 +19,16 @@
 rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
 {
     int n = a->size, v = (a->rank - a->root + n) % n, sub = rcmsg_coll_subtree(v, n);
-    size_t block = a->count * a->esize, *off, meta;
+    size_t block = a->count * a->esize, *off;
     int *ranks;
-    char *buf;
+    char *buf, *scratch;
     rcmsg_status_t s;
 
-    meta = ((size_t)(n + 1) * sizeof(*off) + (size_t)n * sizeof(*ranks) + 15) & ~15UL;
-    off = rcmsg_coll_alloc(a, meta + (size_t)sub * block);
-    if (off == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
+    s = rcmsg_coll_rel_layout(a, (size_t)sub * block, &off, &ranks, &scratch);
+    if (s != RCMSG_OK) {
+        return s;
     }
-    ranks = (int *)(off + n + 1);
-    for (int j = 0; j <= n; j++) {
-        off[j] = (size_t)j * block;
-        if (j < n) {
-            ranks[j] = (j + a->root) % n;
-        }
-    }
-    buf = (char *)off + meta;
+    buf = scratch;
     if (v == 0) {
         size_t head = (size_t)(n - a->root) * block;
 

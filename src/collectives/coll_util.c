@@ -246,3 +246,26 @@ rcmsg_status_t rcmsg_coll_fold_out(const rcmsg_coll_args_t *a, int rem, const vo
     }
     return rcmsg_coll_send(a, sbuf, bytes, a->rank - 1);
 }
+
+rcmsg_status_t rcmsg_coll_rel_layout(const rcmsg_coll_args_t *a, size_t scratch, size_t **off_p,
+                                     int **ranks_p, char **scratch_p)
+{
+    int n = a->size;
+    size_t block = a->count * a->esize, *off;
+    size_t meta = ((size_t)(n + 1) * sizeof(*off) + (size_t)n * sizeof(int) + 15) & ~15UL;
+
+    off = rcmsg_coll_alloc(a, meta + scratch);
+    if (off == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    *ranks_p = (int *)(off + n + 1);
+    for (int j = 0; j <= n; j++) {
+        off[j] = (size_t)j * block;
+        if (j < n) {
+            (*ranks_p)[j] = (j + a->root) % n;
+        }
+    }
+    *off_p = off;
+    *scratch_p = (char *)off + meta;
+    return RCMSG_OK;
+}

@@ -371,6 +371,19 @@ static bool match(uint32_t ctx, int src, int tag, uint32_t mctx, int msrc, int m
            (tag == RCMSG_ANY_TAG || tag == mtag);
 }
 
+/* Unlinks r (whose predecessor is prev, NULL for the head) from the posted list. */
+static void posted_unlink(rcmsg_request_t prev, rcmsg_request_t r)
+{
+    if (prev != NULL) {
+        prev->next = r->next;
+    } else {
+        pml.posted = r->next;
+    }
+    if (pml.posted_tail == r) {
+        pml.posted_tail = prev;
+    }
+}
+
 /* The first posted receive matching the header, unlinked from the list; or NULL. */
 static rcmsg_request_t posted_take(const rcmsg_pml_hdr_t *h)
 {
@@ -378,14 +391,7 @@ static rcmsg_request_t posted_take(const rcmsg_pml_hdr_t *h)
 
     for (rcmsg_request_t r = pml.posted; r != NULL; prev = r, r = r->next) {
         if (match(r->ctx, r->src, r->tag, h->ctx, h->src, h->tag)) {
-            if (prev != NULL) {
-                prev->next = r->next;
-            } else {
-                pml.posted = r->next;
-            }
-            if (pml.posted_tail == r) {
-                pml.posted_tail = prev;
-            }
+            posted_unlink(prev, r);
             return r;
         }
     }
@@ -1062,14 +1068,7 @@ rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
         if (r != *req_p) {
             continue;
         }
-        if (prev != NULL) {
-            prev->next = r->next;
-        } else {
-            pml.posted = r->next;
-        }
-        if (pml.posted_tail == r) {
-            pml.posted_tail = prev;
-        }
+        posted_unlink(prev, r);
         req_free(r);
         *req_p = RCMSG_REQUEST_NULL;
         return RCMSG_OK;
