@@ -41,14 +41,17 @@
 enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };
 enum { SM_CMA_AUTO, SM_CMA_YES, SM_CMA_NO };
 
+/* A ring in its owner's segment, one per local sender. The sender keeps its own tail and a
+ * cached copy of head (sm_peer_t), so the only line both sides write per message is the cell:
+ * the owner polls the next cell's seq, in the same cache line as its header and first bytes. */
 typedef struct {
-    _Atomic uint64_t tail; /* written by the sender */
-    char pad1[56];
-    _Atomic uint64_t head; /* written by the owner */
-    char pad2[56];
+    _Atomic uint64_t head; /* cells consumed, written by the owner; read by the sender only
+                            * when its cached copy says the ring is full */
+    char pad[56];
 } sm_ring_t;
 
 typedef struct {
+    _Atomic uint64_t seq; /* index + 1 of the message it holds, written last by the sender */
     uint32_t len;
     uint32_t type;
     char data[];
@@ -81,6 +84,9 @@ typedef struct {
     /* a GETDONE this rank owes the peer (it asked us for data) */
     bool owe_done;
     uint64_t done_len, done_token;
+    /* this rank as a sender into the peer's ring */
+    uint64_t tail;       /* messages written */
+    uint64_t head_cache; /* the ring's head when last read */
 } sm_peer_t;
 
 typedef struct {
@@ -282,14 +288,16 @@ static rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const vo
                              const void *b, size_t blen)
 {
     sm_ring_t *ring = sm_ring(sm, p->seg, sm->job.local_rank);
-    uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
+    uint64_t tail = p->tail, limit = sm->ncells - (type == SM_CELL_MSG ? SM_CTL_CELLS : 0);
     sm_cell_t *cell;
 
     /* the last SM_CTL_CELLS cells are kept for GETREQ/GETDONE (at most one of each is ever
      * outstanding per direction), so control never waits behind messages: no deadlock */
-    if (tail - atomic_load_explicit(&ring->head, memory_order_acquire) >=
-        sm->ncells - (type == SM_CELL_MSG ? SM_CTL_CELLS : 0)) {
-        return RCMSG_ERR_NO_RESOURCE;
+    if (tail - p->head_cache >= limit) {
+        p->head_cache = atomic_load_explicit(&ring->head, memory_order_acquire);
+        if (tail - p->head_cache >= limit) {
+            return RCMSG_ERR_NO_RESOURCE;
+        }
     }
     cell = sm_cell(sm, ring, tail);
     memcpy(cell->data, a, alen);
@@ -298,7 +306,8 @@ static rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const vo
     }
     cell->len = (uint32_t)(alen + blen);
     cell->type = type;
-    atomic_store_explicit(&ring->tail, tail + 1, memory_order_release);
+    atomic_store_explicit(&cell->seq, tail + 1, memory_order_release);
+    p->tail = tail + 1;
     return RCMSG_OK;
 }
 
@@ -513,7 +522,7 @@ static int sm_progress(rcmsg_btl_t *btl)
     for (int s = 0; s < sm->job.local_size; s++) {
         int world = sm->local_to_world[s];
         sm_ring_t *ring = sm_ring(sm, sm->seg, s);
-        uint64_t head, tail;
+        uint64_t head;
         sm_peer_t *p;
 
         if (world < 0) {
@@ -531,9 +540,12 @@ static int sm_progress(rcmsg_btl_t *btl)
             sm_staged_request(sm, p);
         }
         head = atomic_load_explicit(&ring->head, memory_order_relaxed);
-        tail = atomic_load_explicit(&ring->tail, memory_order_acquire);
-        for (unsigned k = 0; head != tail && k < sm->batch; k++, head++) {
+        for (unsigned k = 0; k < sm->batch; k++, head++) {
             sm_cell_t *cell = sm_cell(sm, ring, head);
+
+            if (atomic_load_explicit(&cell->seq, memory_order_acquire) != head + 1) {
+                break; /* not written yet */
+            }
 
             if (cell->type == SM_CELL_MSG && cell->len <= sm->cell_size) {
                 btl->recv_cb(btl->cb_arg, world, cell->data, cell->len);
@@ -572,9 +584,10 @@ static rcmsg_status_t sm_arm(rcmsg_btl_t *btl)
     }
     for (int s = 0; s < sm->job.local_size; s++) {
         sm_ring_t *ring = sm_ring(sm, sm->seg, s);
+        uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
+
         if (sm->local_to_world[s] >= 0 &&
-            atomic_load_explicit(&ring->tail, memory_order_acquire) !=
-                atomic_load_explicit(&ring->head, memory_order_relaxed)) {
+            atomic_load_explicit(&sm_cell(sm, ring, head)->seq, memory_order_acquire) == head + 1) {
             return RCMSG_INPROGRESS;
         }
     }
