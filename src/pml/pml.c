@@ -1047,6 +1047,12 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
         recv_matched(r, &u->h, u->peer, u->data);
         free(u->data);
         free(u);
+    } else if (r->src_world >= 0 && pml.peers[r->src_world].failed) {
+        /* from a rank already lost: nothing more can come (what it sent before is matched
+         * above), so this fails now instead of waiting forever */
+        r->st.source = source;
+        r->st.tag = tag;
+        req_complete(r, RCMSG_ERR_CONNECTION);
     } else {
         r->next = NULL;
         if (pml.posted_tail != NULL) {

@@ -530,6 +530,10 @@ static void killed(void)
     printf("rank %d: receive from the killed rank %d returned %s after %.1f s\n", rank, size - 1,
            rcmsg_status_name(s), now_s() - t0);
     CHECK(s == RCMSG_ERR_CONNECTION, "the lost peer was not reported");
+    /* a receive posted once the loss is known fails at once (it used to wait forever) */
+    s = rcmsg_recv(&v, sizeof(v), size - 1, 2, world, NULL);
+    CHECK(s == RCMSG_ERR_CONNECTION, "a receive posted after the loss returned %s",
+          rcmsg_status_name(s));
     s = rcmsg_finalize();
     CHECK(s == RCMSG_OK, "rcmsg_finalize after a lost peer: %s", rcmsg_status_name(s));
     printf("rank %d of %d: %d failure(s)\n", rank, size, failures);
