@@ -143,7 +143,8 @@ RCMSG_API rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t 
 RCMSG_API rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
                                        rcmsg_msg_status_t statuses[]);
 
-/* Blocking probe for a matching message, without receiving it. */
+/* Blocking probe for a matching message, without receiving it. A probe (or a receive) naming
+ * a source that was lost returns RCMSG_ERR_CONNECTION once nothing of it is left to match. */
 RCMSG_API rcmsg_status_t rcmsg_probe(int source, int tag, rcmsg_comm_t comm,
                                      rcmsg_msg_status_t *status);
 RCMSG_API rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,

@@ -1263,6 +1263,9 @@ rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
         *status = (rcmsg_msg_status_t){
             .source = u->h.hdr.src, .tag = u->h.hdr.tag, .count = u->h.hdr.len};
     }
+    if (u == NULL && source != RCMSG_ANY_SOURCE && pml.peers[comm->world[source]].failed) {
+        return RCMSG_ERR_CONNECTION; /* a lost rank: nothing more will come (probe returns) */
+    }
     return RCMSG_OK;
 }
 

@@ -534,6 +534,8 @@ static void killed(void)
     s = rcmsg_recv(&v, sizeof(v), size - 1, 2, world, NULL);
     CHECK(s == RCMSG_ERR_CONNECTION, "a receive posted after the loss returned %s",
           rcmsg_status_name(s));
+    s = rcmsg_probe(size - 1, RCMSG_ANY_TAG, world, NULL);
+    CHECK(s == RCMSG_ERR_CONNECTION, "a probe of the lost rank returned %s", rcmsg_status_name(s));
     s = rcmsg_finalize();
     CHECK(s == RCMSG_OK, "rcmsg_finalize after a lost peer: %s", rcmsg_status_name(s));
     printf("rank %d of %d: %d failure(s)\n", rank, size, failures);
