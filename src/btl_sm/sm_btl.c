@@ -5,12 +5,14 @@
  *
  *   +--------+--------------------------------+-----+--------------------------------+
  *   | header | ring from local rank 0:        | ... | staging for local rank 0 | ... |
- *   |        | tail | head | cell 0 .. n-1    |     | (CMA fallback copies)          |
+ *   |        | head | cell 0 .. n-1           |     | (CMA fallback copies)          |
  *   +--------+--------------------------------+-----+--------------------------------+
  *
  * Rings are single-producer (the sender) / single-consumer (the owner): the sender writes a
- * cell, then publishes it by a release store of tail; the owner reads tail with acquire,
- * consumes cells in order and releases them by a release store of head. No locks.
+ * cell, then publishes it by a release store of the cell's seq (message index + 1); the owner
+ * polls the next cell's seq with acquire, consumes cells in order and releases them by a
+ * release store of head, which the sender reads only when its cached copy says the ring is
+ * full. The sender's tail stays in its own memory. No locks.
  */
 #define _GNU_SOURCE
 #include "config.h"
