@@ -31,18 +31,8 @@
 
 static int rank, size, failures;
 static rcmsg_comm_t world;
-static int verbose = 1;
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            printf("FAIL rank %d line %d: ", rank, __LINE__);                                      \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            fflush(stdout);                                                                        \
-        }                                                                                          \
-    } while (0)
+#include "test_check.h"
 
 #define GUARD      64
 #define GUARD_BYTE 0xa5
@@ -367,7 +357,7 @@ static void matrix(rcmsg_comm_t comm, const int *colls, const size_spec_t *sizes
                 }
             }
         }
-        if (verbose && c.crank == 0) {
+        if (c.crank == 0) {
             printf("ok: %s on %d ranks: %s algorithms, %ld s\n", rcmsg_coll_name(ci), c.csize, algs,
                    (long)(time(NULL) - t0));
             fflush(stdout);

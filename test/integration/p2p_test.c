@@ -27,15 +27,7 @@
 static int rank, size, failures;
 static rcmsg_comm_t world;
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            printf("FAIL rank %d line %d: ", rank, __LINE__);                                      \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
+#include "test_check.h"
 
 #define OK(s) CHECK((s) == RCMSG_OK, "%s returned %s", #s, rcmsg_status_name(s))
 
