@@ -495,20 +495,25 @@ static bool sm_pid_alive(pid_t pid)
     return paren == NULL || paren[1] == '\0' || paren[2] != 'Z';
 }
 
-static void sm_liveness(sm_btl_t *sm)
+/* Checks that local peers are alive (at most every SM_LIVENESS_US); returns how many were
+ * found gone now. */
+static int sm_liveness(sm_btl_t *sm)
 {
     uint64_t now = sm_now_us();
+    int lost = 0;
 
     if (now - sm->last_check_us < SM_LIVENESS_US) {
-        return;
+        return 0;
     }
     sm->last_check_us = now;
     for (int i = 0; i < sm->job.size; i++) {
         sm_peer_t *p = &sm->peers[i];
         if (p->seg != NULL && !p->failed && !sm_pid_alive(p->pid)) {
             sm_peer_fail(sm, p, "its process exited");
+            lost++;
         }
     }
+    return lost;
 }
 
 static int sm_progress(rcmsg_btl_t *btl)
@@ -571,8 +576,8 @@ static int sm_progress(rcmsg_btl_t *btl)
             n++;
         }
     }
-    if ((++sm->calls & 15) == 0 || n == 0) {
-        sm_liveness(sm); /* reads the clock; checks the peers every 100 ms */
+    if ((++sm->calls & 1023) == 0) {
+        n += sm_liveness(sm); /* reads the clock; checks peers every 100 ms (and in sm_arm) */
     }
     return n;
 }
@@ -581,7 +586,8 @@ static rcmsg_status_t sm_arm(rcmsg_btl_t *btl)
 {
     sm_btl_t *sm = sm_btl_of(btl);
 
-    if (sm->ndone > 0) {
+    /* before a sleep (polls are then too few to count on): a lost peer is work */
+    if (sm_liveness(sm) > 0 || sm->ndone > 0) {
         return RCMSG_INPROGRESS;
     }
     for (int s = 0; s < sm->job.local_size; s++) {

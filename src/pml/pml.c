@@ -206,6 +206,12 @@ static void peer_mark_pending(int peer)
     }
 }
 
+/* Whether enough credits are owed to peer to return them (half of them, in one message). */
+static bool credits_due(const pml_peer_t *p)
+{
+    return p->owed >= (pml.credits + 1) / 2;
+}
+
 /* Puts one message on the wire to peer: sequence number and owed credits go in the header. */
 static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, const void *data,
                                size_t len)
@@ -310,7 +316,7 @@ static int peer_control(int peer)
         p->nfins--;
         n++;
     }
-    if (p->owed >= (pml.credits + 1) / 2) {
+    if (credits_due(p)) {
         rcmsg_pml_hdr_t h = {.type = RCMSG_PML_CREDIT};
         n += pml_xmit(peer, &h, sizeof(h), NULL, 0) == RCMSG_OK;
     }
@@ -342,7 +348,7 @@ static int peer_push(int peer)
 
 static bool peer_has_work(const pml_peer_t *p)
 {
-    return p->nfins > 0 || p->sendq != NULL || p->owed >= (pml.credits + 1) / 2;
+    return p->nfins > 0 || p->sendq != NULL || credits_due(p);
 }
 
 static rcmsg_status_t queue_fin(int peer, uint64_t sreq)
@@ -418,7 +424,7 @@ static void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, 
         }
         r->st.count = n;
         pml.peers[peer].owed++; /* the eager buffer is free again */
-        if (pml.peers[peer].owed >= (pml.credits + 1) / 2) {
+        if (credits_due(&pml.peers[peer])) {
             peer_mark_pending(peer);
         }
         req_complete(r, n < h->hdr.len ? RCMSG_ERR_TRUNCATED : RCMSG_OK);
