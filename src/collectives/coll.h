@@ -77,6 +77,10 @@ void *rcmsg_coll_alloc(const rcmsg_coll_args_t *a, size_t bytes);
 rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
                                        size_t count);
 
+/* out[i] = x[i] op y[i] (out may be x or y); logs and returns an error as above. */
+rcmsg_status_t rcmsg_coll_reduce_local3(const rcmsg_coll_args_t *a, const void *x, const void *y,
+                                        void *out, size_t count);
+
 /* The largest power of two <= n (n >= 1). */
 int rcmsg_coll_pof2_floor(int n);
 
@@ -103,19 +107,31 @@ rcmsg_status_t rcmsg_coll_fold_out(const rcmsg_coll_args_t *a, int rem, const vo
                                    void *rbuf, size_t bytes);
 
 /*
+ * Where a reduction over the new ranks of a fold reads this rank's input from: sbuf itself
+ * when the rank takes part from the first step (its first exchange then sends straight from
+ * sbuf and its first reduction writes buf: no copy, and buf is not written while a partner
+ * may still be reading it from the previous call); otherwise (a folded rank, whose partner
+ * reduces into buf, or a single rank) buf, after copying bytes of sbuf into it.
+ */
+const void *rcmsg_coll_local_input(const rcmsg_coll_args_t *a, int pof2, int rem, void *buf,
+                                   size_t bytes);
+
+/*
  * Reduce-scatter by recursive halving among the pof2 new ranks of a fold (the waiting ranks
- * must already have handed their input to their partners). buf holds the whole vector (the
- * local contribution on entry); off[0..pof2] are the element offsets of the new ranks'
- * blocks. On return, new rank i's block of buf holds the reduction over all ranks; the rest
- * of buf is scratch. tmp holds at least half of the largest range exchanged (count elements
- * is always enough).
+ * must already have handed their input to their partners). src holds the local contribution
+ * (the whole vector; from rcmsg_coll_local_input, so buf itself when pof2 is 1); buf gets
+ * the results; off[0..pof2] are the element offsets of the new ranks' blocks. On return, new
+ * rank i's block of buf holds the reduction over all ranks; the rest of buf is scratch. tmp
+ * holds at least half of the largest range exchanged (count elements is always enough).
  */
 rcmsg_status_t rcmsg_coll_rs_halving(const rcmsg_coll_args_t *a, int newrank, int pof2, int rem,
-                                     void *buf, void *tmp, const size_t *off);
+                                     const void *src, void *buf, void *tmp, const size_t *off);
 
-/* The inverse: allgather by recursive doubling of the new ranks' blocks of buf. */
+/* The inverse: allgather by recursive doubling of the new ranks' blocks of buf. first, when
+ * not NULL, holds this rank's block (sbuf): the first step sends it from there and then
+ * copies it into its place in buf. */
 rcmsg_status_t rcmsg_coll_ag_doubling(const rcmsg_coll_args_t *a, int newrank, int pof2, int rem,
-                                      void *buf, const size_t *off);
+                                      const void *first, void *buf, const size_t *off);
 
 /*
  * Binomial gather of contiguous byte ranges to a root, in relative-rank order: relative rank

@@ -23,6 +23,7 @@ rcmsg_status_t rcmsg_coll_allgather_recursive_doubling(const rcmsg_coll_args_t *
     int newrank = rcmsg_coll_fold_newrank(a->rank, rem);
     size_t block = a->count * a->esize, *off;
     char *buf = a->rbuf, *mine = buf + (size_t)a->rank * block;
+    const void *first;
     rcmsg_status_t s = RCMSG_OK;
 
     off = rcmsg_coll_alloc(a, (size_t)(pof2 + 1) * sizeof(*off));
@@ -32,7 +33,11 @@ rcmsg_status_t rcmsg_coll_allgather_recursive_doubling(const rcmsg_coll_args_t *
     for (int i = 0; i <= pof2; i++) {
         off[i] = (size_t)rcmsg_coll_fold_first(i, rem) * a->count;
     }
-    if (a->sbuf != mine) {
+    /* A rank that takes part from the first step sends its block straight from sbuf, and
+     * ag_doubling copies it into rbuf after that step: the copy does not delay the exchange
+     * nor write lines the partner read in the previous call just before it reads them. */
+    first = a->rank >= 2 * rem && pof2 > 1 && a->sbuf != mine ? a->sbuf : NULL;
+    if (first == NULL && a->sbuf != mine) {
         memcpy(mine, a->sbuf, block);
     }
     if (a->rank < 2 * rem) { /* fold: the even rank's block joins the odd one's */
@@ -40,8 +45,9 @@ rcmsg_status_t rcmsg_coll_allgather_recursive_doubling(const rcmsg_coll_args_t *
                              : rcmsg_coll_recv(a, mine - block, block, a->rank - 1);
     }
     if (s == RCMSG_OK && newrank >= 0) {
-        s = rcmsg_coll_ag_doubling(a, newrank, pof2, rem, buf, off);
+        s = rcmsg_coll_ag_doubling(a, newrank, pof2, rem, first, buf, off);
     }
+
     if (s == RCMSG_OK) {
         s = rcmsg_coll_fold_out(a, rem, buf, buf, (size_t)a->size * block);
     }

@@ -16,17 +16,19 @@ rcmsg_status_t rcmsg_coll_allgather_ring(const rcmsg_coll_args_t *a)
 {
     int n = a->size, r = a->rank;
     size_t block = a->count * a->esize;
-    char *buf = a->rbuf;
+    char *buf = a->rbuf, *mine = buf + (size_t)r * block;
     rcmsg_status_t s = RCMSG_OK;
 
-    if (a->sbuf != buf + (size_t)r * block) {
-        memcpy(buf + (size_t)r * block, a->sbuf, block);
-    }
+    /* the first step sends the block straight from sbuf; its copy into rbuf comes after, so
+     * that it neither delays the step nor writes lines the peer read in the previous call */
     for (int step = 0; step < n - 1 && s == RCMSG_OK; step++) {
         size_t sb = (size_t)((r - step + n) % n), rb = (size_t)((r - step - 1 + n) % n);
 
-        s = rcmsg_coll_sendrecv(a, buf + sb * block, block, (r + 1) % n, buf + rb * block, block,
-                                (r - 1 + n) % n);
+        s = rcmsg_coll_sendrecv(a, step == 0 ? a->sbuf : buf + sb * block, block, (r + 1) % n,
+                                buf + rb * block, block, (r - 1 + n) % n);
+    }
+    if (s == RCMSG_OK && a->sbuf != mine) {
+        memcpy(mine, a->sbuf, block);
     }
     return s;
 }

@@ -25,6 +25,7 @@ rcmsg_status_t rcmsg_coll_allreduce_rabenseifner(const rcmsg_coll_args_t *a)
     int newrank = rcmsg_coll_fold_newrank(a->rank, rem);
     size_t bytes = a->count * a->esize, *off;
     char *buf = a->rbuf, *tmp;
+    const void *src;
     rcmsg_status_t s;
 
     off = rcmsg_coll_alloc(a, (size_t)(pof2 + 1) * sizeof(*off) + bytes);
@@ -35,14 +36,12 @@ rcmsg_status_t rcmsg_coll_allreduce_rabenseifner(const rcmsg_coll_args_t *a)
     for (int i = 0; i <= pof2; i++) {
         off[i] = rcmsg_coll_block_off(a->count, pof2, i);
     }
-    if (a->sbuf != a->rbuf) {
-        memcpy(buf, a->sbuf, bytes);
-    }
+    src = rcmsg_coll_local_input(a, pof2, rem, buf, bytes);
     s = rcmsg_coll_fold_in(a, rem, buf, tmp, a->count);
     if (s == RCMSG_OK && newrank >= 0) {
-        s = rcmsg_coll_rs_halving(a, newrank, pof2, rem, buf, tmp, off);
+        s = rcmsg_coll_rs_halving(a, newrank, pof2, rem, src, buf, tmp, off);
         if (s == RCMSG_OK) {
-            s = rcmsg_coll_ag_doubling(a, newrank, pof2, rem, buf, off);
+            s = rcmsg_coll_ag_doubling(a, newrank, pof2, rem, NULL, buf, off);
         }
     }
     if (s == RCMSG_OK) {

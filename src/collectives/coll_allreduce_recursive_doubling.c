@@ -24,37 +24,42 @@ rcmsg_status_t rcmsg_coll_allreduce_recursive_doubling(const rcmsg_coll_args_t *
     int pof2 = rcmsg_coll_pof2_floor(a->size), rem = a->size - pof2;
     int newrank = rcmsg_coll_fold_newrank(a->rank, rem);
     size_t bytes = a->count * a->esize;
-    char *buf = a->rbuf, *tmp, *scratch;
-    rcmsg_status_t s;
+    char *buf = a->rbuf, *tmp;
+    const char *mine = a->sbuf; /* this rank's vector so far */
+    rcmsg_status_t s = RCMSG_OK;
 
-    scratch = tmp = rcmsg_coll_alloc(a, bytes);
+    if (pof2 == 1 || a->rank < 2 * rem) {
+        /* alone, or folded: the vector goes through rbuf from the start */
+        if (a->sbuf != a->rbuf) {
+            memcpy(buf, a->sbuf, bytes);
+        }
+        mine = buf;
+    }
+    if (pof2 == 1) {
+        return RCMSG_OK;
+    }
+    tmp = rcmsg_coll_alloc(a, bytes);
     if (tmp == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    if (a->sbuf != a->rbuf) {
-        memcpy(buf, a->sbuf, bytes);
-    }
     s = rcmsg_coll_fold_in(a, rem, buf, tmp, a->count);
+    /* The first exchange sends straight from sbuf and its reduction writes rbuf: no copy of
+     * the input, and rbuf, which the partner reads in later steps, is not written while the
+     * partner may still hold its lines from the previous call. */
     for (int d = 1; d < pof2 && newrank >= 0 && s == RCMSG_OK; d *= 2) {
         int peer = rcmsg_coll_fold_realrank(newrank ^ d, rem);
 
-        s = rcmsg_coll_sendrecv(a, buf, bytes, peer, tmp, bytes, peer);
-        if (s == RCMSG_OK && (newrank & d)) {
-            s = rcmsg_coll_reduce_local(a, tmp, buf, a->count); /* theirs op mine */
-        } else if (s == RCMSG_OK) {
-            char *t = tmp;
-
-            s = rcmsg_coll_reduce_local(a, buf, tmp, a->count); /* mine op theirs */
-            tmp = buf;
-            buf = t;
+        s = rcmsg_coll_sendrecv(a, mine, bytes, peer, tmp, bytes, peer);
+        if (s == RCMSG_OK) {
+            /* lower half's vector op upper half's */
+            s = (newrank & d) ? rcmsg_coll_reduce_local3(a, tmp, mine, buf, a->count)
+                              : rcmsg_coll_reduce_local3(a, mine, tmp, buf, a->count);
+            mine = buf;
         }
-    }
-    if (s == RCMSG_OK && buf != a->rbuf) {
-        memcpy(a->rbuf, buf, bytes);
     }
     if (s == RCMSG_OK) {
         s = rcmsg_coll_fold_out(a, rem, a->rbuf, a->rbuf, bytes);
     }
-    free(scratch);
+    free(tmp);
     return s;
 }

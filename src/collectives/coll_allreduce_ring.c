@@ -35,16 +35,21 @@ rcmsg_status_t rcmsg_coll_allreduce_ring(const rcmsg_coll_args_t *a)
     for (int i = 0; i <= n; i++) {
         off[i] = rcmsg_coll_block_off(a->count, n, i) * a->esize;
     }
-    if (a->sbuf != a->rbuf) {
+    if (n == 1 && a->sbuf != a->rbuf) {
         memcpy(buf, a->sbuf, a->count * a->esize);
     }
+    /* The input is read from sbuf, never copied: the first step sends block r from there,
+     * and each block this rank reduces (once each in this pass) is theirs op sbuf's into
+     * rbuf. The blocks of rbuf not written here are filled by the allgather pass. */
     for (int step = 0; step < n - 1 && s == RCMSG_OK; step++) {
         int sb = (r - step + n) % n, rb = (r - step - 1 + n) % n;
         size_t rlen = off[rb + 1] - off[rb];
+        const char *from = step == 0 ? (const char *)a->sbuf : buf;
 
-        s = rcmsg_coll_sendrecv(a, buf + off[sb], off[sb + 1] - off[sb], next, tmp, rlen, prev);
+        s = rcmsg_coll_sendrecv(a, from + off[sb], off[sb + 1] - off[sb], next, tmp, rlen, prev);
         if (s == RCMSG_OK) {
-            s = rcmsg_coll_reduce_local(a, tmp, buf + off[rb], rlen / a->esize);
+            s = rcmsg_coll_reduce_local3(a, tmp, (const char *)a->sbuf + off[rb], buf + off[rb],
+                                         rlen / a->esize);
         }
     }
     for (int step = 0; step < n - 1 && s == RCMSG_OK; step++) {

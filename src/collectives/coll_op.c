@@ -14,18 +14,19 @@
 #define OP_BOR(a, b)  ((a) | (b))
 #define OP_BXOR(a, b) ((a) ^ (b))
 
-/* A loop: inout[i] = in[i] OP inout[i]. Integer sums, products and bitwise operations are
- * computed in uint64_t and truncated to the type: they wrap modulo 2^bits, never overflow into
- * undefined behaviour (small types would otherwise be promoted to int). */
+/* A loop: out[i] = x[i] OP y[i], out possibly x or y (element i is read before it is
+ * written). Integer sums, products and bitwise operations are computed in uint64_t and
+ * truncated to the type: they wrap modulo 2^bits, never overflow into undefined behaviour
+ * (small types would otherwise be promoted to int). */
 #define REDUCE_LOOP(opname, type, utype)                                                           \
     for (size_t i = 0; i < count; i++) {                                                           \
-        utype a = (utype)((const type *)in)[i], b = (utype)((type *)inout)[i];                     \
-        ((type *)inout)[i] = (type)OP_##opname(a, b);                                              \
+        utype a = (utype)((const type *)x)[i], b = (utype)((const type *)y)[i];                    \
+        ((type *)out)[i] = (type)OP_##opname(a, b);                                                \
     }
 
 #define REDUCE_LOOP_FP(opname, type)                                                               \
     for (size_t i = 0; i < count; i++) {                                                           \
-        ((type *)inout)[i] = (type)OP_##opname(((const type *)in)[i], ((type *)inout)[i]);         \
+        ((type *)out)[i] = (type)OP_##opname(((const type *)x)[i], ((const type *)y)[i]);          \
     }
 
 /* min/max/logical ops compare values, so signed types stay signed for them */
@@ -110,11 +111,11 @@ int rcmsg_coll_op_valid(rcmsg_op_t op, rcmsg_datatype_t dtype)
     return !dtypes[dtype].fp || op <= RCMSG_MAX;
 }
 
-rcmsg_status_t rcmsg_coll_op_reduce(rcmsg_op_t op, rcmsg_datatype_t dtype, const void *in,
-                                    void *inout, size_t count)
+rcmsg_status_t rcmsg_coll_op_reduce3(rcmsg_op_t op, rcmsg_datatype_t dtype, const void *x,
+                                     const void *y, void *out, size_t count)
 {
-    if ((unsigned)op >= RCMSG_OP_COUNT || (in == NULL && count > 0) ||
-        (inout == NULL && count > 0)) {
+    if ((unsigned)op >= RCMSG_OP_COUNT ||
+        (count > 0 && (x == NULL || y == NULL || out == NULL))) {
         return RCMSG_ERR_INVALID_PARAM;
     }
     switch (dtype) {
@@ -142,4 +143,10 @@ rcmsg_status_t rcmsg_coll_op_reduce(rcmsg_op_t op, rcmsg_datatype_t dtype, const
         break;
     }
     return RCMSG_ERR_INVALID_PARAM;
+}
+
+rcmsg_status_t rcmsg_coll_op_reduce(rcmsg_op_t op, rcmsg_datatype_t dtype, const void *in,
+                                    void *inout, size_t count)
+{
+    return rcmsg_coll_op_reduce3(op, dtype, in, inout, inout, count);
 }

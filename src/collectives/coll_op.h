@@ -25,4 +25,9 @@ int rcmsg_coll_op_valid(rcmsg_op_t op, rcmsg_datatype_t dtype);
 rcmsg_status_t rcmsg_coll_op_reduce(rcmsg_op_t op, rcmsg_datatype_t dtype, const void *in,
                                     void *inout, size_t count);
 
+/* out[i] = x[i] op y[i] for i < count; out may be x or y (but must not overlap them
+ * otherwise). Errors as rcmsg_coll_op_reduce. */
+rcmsg_status_t rcmsg_coll_op_reduce3(rcmsg_op_t op, rcmsg_datatype_t dtype, const void *x,
+                                     const void *y, void *out, size_t count);
+
 #endif /* RCMSG_COLL_OP_H */

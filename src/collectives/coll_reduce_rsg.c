@@ -28,6 +28,7 @@ rcmsg_status_t rcmsg_coll_reduce_rsg(const rcmsg_coll_args_t *a)
     size_t bytes = a->count * a->esize, meta, *off, *goff;
     int *ranks;
     char *buf, *tmp, *rel;
+    const void *src;
     rcmsg_status_t s;
 
     if (rootnew < 0) { /* the root waits in the fold: its partner gathers */
@@ -44,7 +45,7 @@ rcmsg_status_t rcmsg_coll_reduce_rsg(const rcmsg_coll_args_t *a)
     buf = (char *)off + meta;
     tmp = buf + bytes;
     rel = tmp + bytes;
-    memcpy(buf, a->sbuf, bytes);
+    src = rcmsg_coll_local_input(a, pof2, rem, buf, bytes);
     s = rcmsg_coll_fold_in(a, rem, buf, tmp, a->count);
     if (s != RCMSG_OK || newrank < 0) {
         goto out; /* a waiting rank is done unless it is the root */
@@ -52,7 +53,7 @@ rcmsg_status_t rcmsg_coll_reduce_rsg(const rcmsg_coll_args_t *a)
     for (int i = 0; i <= pof2; i++) {
         off[i] = rcmsg_coll_block_off(a->count, pof2, i);
     }
-    s = rcmsg_coll_rs_halving(a, newrank, pof2, rem, buf, tmp, off);
+    s = rcmsg_coll_rs_halving(a, newrank, pof2, rem, src, buf, tmp, off);
     if (s != RCMSG_OK) {
         goto out;
     }

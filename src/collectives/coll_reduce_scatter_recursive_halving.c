@@ -22,6 +22,7 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args
     int newrank = rcmsg_coll_fold_newrank(a->rank, rem);
     size_t block = a->count * a->esize, total = (size_t)a->size * a->count, meta, *off;
     char *buf, *tmp;
+    const void *src;
     rcmsg_status_t s;
 
     meta = ((size_t)(pof2 + 1) * sizeof(*off) + 15) & ~15UL;
@@ -34,10 +35,10 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args
     for (int i = 0; i <= pof2; i++) {
         off[i] = (size_t)rcmsg_coll_fold_first(i, rem) * a->count;
     }
-    memcpy(buf, a->sbuf, total * a->esize);
+    src = rcmsg_coll_local_input(a, pof2, rem, buf, total * a->esize);
     s = rcmsg_coll_fold_in(a, rem, buf, tmp, total);
     if (s == RCMSG_OK && newrank >= 0) {
-        s = rcmsg_coll_rs_halving(a, newrank, pof2, rem, buf, tmp, off);
+        s = rcmsg_coll_rs_halving(a, newrank, pof2, rem, src, buf, tmp, off);
         if (s == RCMSG_OK) {
             memcpy(a->rbuf, buf + (size_t)a->rank * block, block);
         }

@@ -8,6 +8,7 @@
 #include "pml/pml.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf, size_t slen,
                                    int dst, void *rbuf, size_t rlen, int src)
@@ -66,16 +67,22 @@ void *rcmsg_coll_alloc(const rcmsg_coll_args_t *a, size_t bytes)
     return p;
 }
 
-rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
-                                       size_t count)
+rcmsg_status_t rcmsg_coll_reduce_local3(const rcmsg_coll_args_t *a, const void *x, const void *y,
+                                        void *out, size_t count)
 {
-    rcmsg_status_t s = rcmsg_coll_op_reduce(a->op, a->dtype, in, inout, count);
+    rcmsg_status_t s = rcmsg_coll_op_reduce3(a->op, a->dtype, x, y, out, count);
 
     if (s != RCMSG_OK) {
         rcmsg_error("%s: reduction %s on %s failed: %s", rcmsg_coll_name(a->coll),
                     rcmsg_coll_op_name(a->op), rcmsg_coll_dtype_name(a->dtype), rcmsg_strerror(s));
     }
     return s;
+}
+
+rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
+                                       size_t count)
+{
+    return rcmsg_coll_reduce_local3(a, in, inout, inout, count);
 }
 
 int rcmsg_coll_pof2_floor(int n)
@@ -113,10 +120,23 @@ int rcmsg_coll_fold_first(int newrank, int rem)
     return newrank < rem ? 2 * newrank : newrank + rem;
 }
 
+const void *rcmsg_coll_local_input(const rcmsg_coll_args_t *a, int pof2, int rem, void *buf,
+                                   size_t bytes)
+{
+    if (pof2 > 1 && a->rank >= 2 * rem) {
+        return a->sbuf;
+    }
+    if (a->sbuf != buf) {
+        memcpy(buf, a->sbuf, bytes);
+    }
+    return buf;
+}
+
 rcmsg_status_t rcmsg_coll_rs_halving(const rcmsg_coll_args_t *a, int newrank, int pof2, int rem,
-                                     void *buf, void *tmp, const size_t *off)
+                                     const void *src, void *buf, void *tmp, const size_t *off)
 {
     char *b = buf;
+    const char *in = src; /* this rank's partial vector: src before the first step, then buf */
     int lo = 0, hi = pof2; /* the new-rank blocks this rank still reduces */
 
     for (int d = pof2 / 2; d >= 1; d /= 2) {
@@ -126,15 +146,17 @@ rcmsg_status_t rcmsg_coll_rs_halving(const rcmsg_coll_args_t *a, int newrank, in
         size_t kcount = off[keep_hi] - off[keep_lo];
         rcmsg_status_t s;
 
-        s = rcmsg_coll_sendrecv(a, b + off[send_lo] * a->esize,
+        s = rcmsg_coll_sendrecv(a, in + off[send_lo] * a->esize,
                                 (off[send_hi] - off[send_lo]) * a->esize, peer, tmp,
                                 kcount * a->esize, peer);
         if (s == RCMSG_OK) {
-            s = rcmsg_coll_reduce_local(a, tmp, b + off[keep_lo] * a->esize, kcount);
+            s = rcmsg_coll_reduce_local3(a, tmp, in + off[keep_lo] * a->esize,
+                                         b + off[keep_lo] * a->esize, kcount);
         }
         if (s != RCMSG_OK) {
             return s;
         }
+        in = b;
         lo = keep_lo;
         hi = keep_hi;
     }
@@ -142,7 +164,7 @@ rcmsg_status_t rcmsg_coll_rs_halving(const rcmsg_coll_args_t *a, int newrank, in
 }
 
 rcmsg_status_t rcmsg_coll_ag_doubling(const rcmsg_coll_args_t *a, int newrank, int pof2, int rem,
-                                      void *buf, const size_t *off)
+                                      const void *first, void *buf, const size_t *off)
 {
     char *b = buf;
 
@@ -152,11 +174,14 @@ rcmsg_status_t rcmsg_coll_ag_doubling(const rcmsg_coll_args_t *a, int newrank, i
         int mine = newrank & ~(d - 1), theirs = (newrank ^ d) & ~(d - 1);
         rcmsg_status_t s;
 
-        s = rcmsg_coll_sendrecv(a, b + off[mine] * a->esize, (off[mine + d] - off[mine]) * a->esize,
-                                peer, b + off[theirs] * a->esize,
+        s = rcmsg_coll_sendrecv(a, d == 1 && first != NULL ? first : b + off[mine] * a->esize,
+                                (off[mine + d] - off[mine]) * a->esize, peer, b + off[theirs] * a->esize,
                                 (off[theirs + d] - off[theirs]) * a->esize, peer);
         if (s != RCMSG_OK) {
             return s;
+        }
+        if (d == 1 && first != NULL) {
+            memcpy(b + off[mine] * a->esize, first, (off[mine + 1] - off[mine]) * a->esize);
         }
     }
     return RCMSG_OK;

@@ -166,6 +166,7 @@ static void run_call(const call_t *c)
     size_t vec = n * es, all = p * vec, r = (size_t)c->crank;
     int root = c->root;
     char *sbuf = xalloc(all), *rbuf = xalloc(all), *want = xalloc(all), *scr = xalloc(all);
+    char *scopy = xalloc(all); /* sbuf as it was before the call: the call must only read it */
     rcmsg_status_t s = RCMSG_ERR_UNSUPPORTED;
     size_t rlen = 0; /* result bytes in rbuf to check, 0 for none */
 
@@ -181,6 +182,7 @@ static void run_call(const call_t *c)
             gen(c->dt, root, c->salt, n, rbuf);
         }
         gen(c->dt, root, c->salt, n, want);
+        memcpy(scopy, sbuf, all);
         s = rcmsg_bcast(rbuf, n, c->dt, root, c->comm);
         rlen = vec;
         break;
@@ -190,9 +192,11 @@ static void run_call(const call_t *c)
         gen(c->dt, c->crank, c->salt, n, c->in_place && has ? rbuf : sbuf);
         reference(c->dt, c->op, c->salt, c->csize, n, 0, n, want, scr);
         if (c->coll == RCMSG_COLL_REDUCE) {
+            memcpy(scopy, sbuf, all);
             s = rcmsg_reduce(c->in_place && has ? RCMSG_IN_PLACE : sbuf, has ? rbuf : NULL, n,
                              c->dt, c->op, root, c->comm);
         } else {
+            memcpy(scopy, sbuf, all);
             s = rcmsg_allreduce(c->in_place ? RCMSG_IN_PLACE : sbuf, rbuf, n, c->dt, c->op,
                                 c->comm);
         }
@@ -202,6 +206,7 @@ static void run_call(const call_t *c)
     case RCMSG_COLL_REDUCE_SCATTER:
         gen(c->dt, c->crank, c->salt, p * n, c->in_place ? rbuf : sbuf);
         reference(c->dt, c->op, c->salt, c->csize, p * n, r * n, n, want, scr);
+        memcpy(scopy, sbuf, all);
         s = rcmsg_reduce_scatter_block(c->in_place ? RCMSG_IN_PLACE : sbuf, rbuf, n, c->dt, c->op,
                                        c->comm);
         rlen = vec;
@@ -214,9 +219,11 @@ static void run_call(const call_t *c)
         }
         gen(c->dt, c->crank, c->salt, n, c->in_place && has ? rbuf + r * vec : sbuf);
         if (c->coll == RCMSG_COLL_GATHER) {
+            memcpy(scopy, sbuf, all);
             s = rcmsg_gather(c->in_place && has ? RCMSG_IN_PLACE : sbuf, has ? rbuf : NULL, n,
                              c->dt, root, c->comm);
         } else {
+            memcpy(scopy, sbuf, all);
             s = rcmsg_allgather(c->in_place ? RCMSG_IN_PLACE : sbuf, rbuf, n, c->dt, c->comm);
         }
         rlen = has ? all : 0;
@@ -230,9 +237,11 @@ static void run_call(const call_t *c)
         }
         gen(c->dt, c->crank, c->salt, n, want);
         if (c->in_place && c->crank == root) {
+            memcpy(scopy, sbuf, all);
             s = rcmsg_scatter(sbuf, RCMSG_IN_PLACE, n, c->dt, root, c->comm);
             memcpy(rbuf, sbuf + r * vec, vec); /* the root's block stays in place */
         } else {
+            memcpy(scopy, sbuf, all);
             s = rcmsg_scatter(c->crank == root ? sbuf : NULL, rbuf, n, c->dt, root, c->comm);
         }
         rlen = vec;
@@ -243,6 +252,7 @@ static void run_call(const call_t *c)
             gen(c->dt, (int)(r * p + j), c->salt, n, (c->in_place ? rbuf : sbuf) + j * vec);
             gen(c->dt, (int)(j * p + r), c->salt, n, want + j * vec);
         }
+        memcpy(scopy, sbuf, all);
         s = rcmsg_alltoall(c->in_place ? RCMSG_IN_PLACE : sbuf, rbuf, n, c->dt, c->comm);
         rlen = all;
         break;
@@ -257,6 +267,8 @@ static void run_call(const call_t *c)
         rlen = all; /* the input filled rbuf; beyond the first block it is scratch */
     }
     CHECK(guard_ok(rbuf, rlen), "%s wrote past its result", call_text(c));
+    CHECK(c->coll == RCMSG_COLL_BARRIER || memcmp(sbuf, scopy, all) == 0,
+          "%s wrote into its send buffer", call_text(c));
     if (c->alg > 0) {
         CHECK(rcmsg_coll_algorithm_last(c->coll) == c->alg, "%s ran %s", call_text(c),
               rcmsg_coll_algorithm_name(c->coll, rcmsg_coll_algorithm_last(c->coll)));
@@ -266,6 +278,7 @@ static void run_call(const call_t *c)
     free(rbuf);
     free(want);
     free(scr);
+    free(scopy);
 }
 
 /* ---- the matrix ---- */
