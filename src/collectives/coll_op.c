@@ -114,8 +114,7 @@ int rcmsg_coll_op_valid(rcmsg_op_t op, rcmsg_datatype_t dtype)
 rcmsg_status_t rcmsg_coll_op_reduce3(rcmsg_op_t op, rcmsg_datatype_t dtype, const void *x,
                                      const void *y, void *out, size_t count)
 {
-    if ((unsigned)op >= RCMSG_OP_COUNT ||
-        (count > 0 && (x == NULL || y == NULL || out == NULL))) {
+    if ((unsigned)op >= RCMSG_OP_COUNT || (count > 0 && (x == NULL || y == NULL || out == NULL))) {
         return RCMSG_ERR_INVALID_PARAM;
     }
     switch (dtype) {

@@ -136,7 +136,7 @@ rcmsg_status_t rcmsg_coll_rs_halving(const rcmsg_coll_args_t *a, int newrank, in
                                      const void *src, void *buf, void *tmp, const size_t *off)
 {
     char *b = buf;
-    const char *in = src; /* this rank's partial vector: src before the first step, then buf */
+    const char *in = src;  /* this rank's partial vector: src before the first step, then buf */
     int lo = 0, hi = pof2; /* the new-rank blocks this rank still reduces */
 
     for (int d = pof2 / 2; d >= 1; d /= 2) {
@@ -175,7 +175,8 @@ rcmsg_status_t rcmsg_coll_ag_doubling(const rcmsg_coll_args_t *a, int newrank, i
         rcmsg_status_t s;
 
         s = rcmsg_coll_sendrecv(a, d == 1 && first != NULL ? first : b + off[mine] * a->esize,
-                                (off[mine + d] - off[mine]) * a->esize, peer, b + off[theirs] * a->esize,
+                                (off[mine + d] - off[mine]) * a->esize, peer,
+                                b + off[theirs] * a->esize,
                                 (off[theirs + d] - off[theirs]) * a->esize, peer);
         if (s != RCMSG_OK) {
             return s;
