@@ -51,7 +51,9 @@
     X(EAGER_CREDITS, INT, "32", "1..65535",                                                        \
       "Eager messages a rank may have unmatched at each peer; more wait at the sender, so "        \
       "unexpected-message memory stays bounded.")                                                  \
-    X(RNDV_CHUNK, SIZE, "512k", "4k..1g", "Bytes per RDMA_READ of a rendezvous transfer.")         \
+    X(RNDV_CHUNK, SIZE, "512k", "4k..1g",                                                          \
+      "Bytes per RDMA_READ of a rendezvous transfer over rc (shared memory copies a message in "   \
+      "one call).")                                                                                \
     X(RNDV_READS, INT, "4", "1..8",                                                                \
       "RDMA_READs in flight per rendezvous transfer (also bounded by the QP's max_rd_atomic).")    \
     X(RCACHE, BOOL, "no", "",                                                                      \

@@ -32,6 +32,8 @@ typedef struct {
     size_t max_inline; /* sends up to this size go inline (no bounce copy on RC) */
     size_t max_get;    /* largest single get() (0: get unsupported) */
     unsigned max_gets; /* gets worth having in flight per peer (RC: the QP's max_rd_atomic) */
+    int chunked_gets;  /* split long gets into RCMSG_RNDV_CHUNK pieces (RC); 0: one get of any
+                        * length is best (a single process_vm_readv on sm) */
 } rcmsg_btl_caps_t;
 
 /* A registered region. The transport fills it; addr/len echo the request. */

@@ -1350,6 +1350,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         .max_inline = inl < rc->buf_size ? inl : rc->buf_size,
         .max_get = rc->port_attr.max_msg_sz,
         .max_gets = rc->rd_atomic,
+        .chunked_gets = 1,
     };
     status = rc_srq_fill(rc); /* receives are posted before any QP can reach RTR */
     t_res = rc_now_us();

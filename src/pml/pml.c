@@ -669,7 +669,7 @@ static bool rndv_step(rcmsg_request_t r)
                 break;
             }
         }
-        if (n > pml.chunk) {
+        if (btl->caps.chunked_gets && n > pml.chunk) {
             n = pml.chunk;
         }
         if (n > btl->caps.max_get) {
