@@ -18,6 +18,7 @@ for s in $sizes; do [ "$s" -gt "$max" ] && max=$s; done
     ompi_info --version 2>/dev/null | head -1
     ucx_info -v 2>/dev/null | head -2
     dpkg -l perftest 2>/dev/null | awk '/^ii/ {print "perftest " $3}'
+    "$b/../src/tools/rcmsg_info" 2>/dev/null | grep -E '^device |max inline'
 } > "$out/guest.txt" 2>&1
 
 # perftest: server on rxe0, client on rxe1 (GID 1: the IPv4-mapped RoCE v2 GID)
@@ -72,12 +73,31 @@ for r in $(seq 1 "$reps"); do
         ompi rate --max 8k --iters 10 > "$out/ompi.rate.$r"
     }
 done
-# collectives at 4 ranks (ranks share out rxe0/rxe1)
-for c in barrier bcast allreduce allgather alltoall; do
-    RCMSG_TRANSPORTS=rc,self $mpirun -np 4 "$b/rcmsg_bench" coll $c --max 64k --iters 50 --stat median \
-        > "$out/rcmsg.coll.$c" 2>&1
-    $mpirun -np 4 $ucx_env sh "$src/ucx_dev.sh" "$b/rcmsg_bench_mpi" coll $c --max 64k --iters 50 --stat median \
-        > "$out/ompi.coll.$c" 2>&1
+# Open MPI + UCX: which transports its endpoints really use (UCX prints each endpoint
+# configuration's lanes at log level info)
+$mpirun -np 2 $ucx_env -x UCX_LOG_LEVEL=info sh "$src/ucx_dev.sh" "$b/rcmsg_bench_mpi" latency \
+    --max 8 --iters 10 2>&1 | grep 'ep_cfg' > "$out/ucx_transports.txt"
+
+# collectives at 4 ranks (ranks share out rxe0/rxe1), alternating, REPS times. Each library
+# twice: busy-polling (both libraries' default), and with idle ranks giving up their CPU:
+# rcmsg RCMSG_WAIT_MODE=event (sleeps on completion events), Open MPI mpi_yield_when_idle
+# (sched_yield; it has no blocking mode with UCX)
+coll="--max 64k --iters 50 --stat median"
+for r in $(seq 1 "$reps"); do
+    echo "=== collectives, repetition $r of $reps ($(date +%T))"
+    for c in barrier bcast allreduce allgather alltoall; do
+        # shellcheck disable=SC2086
+        {
+            RCMSG_TRANSPORTS=rc,self $mpirun -np 4 "$b/rcmsg_bench" coll $c $coll \
+                > "$out/rcmsg.coll.$c.$r" 2>&1
+            RCMSG_TRANSPORTS=rc,self RCMSG_WAIT_MODE=event $mpirun -np 4 -x RCMSG_WAIT_MODE \
+                "$b/rcmsg_bench" coll $c $coll > "$out/rcmsg_event.coll.$c.$r" 2>&1
+            $mpirun -np 4 $ucx_env sh "$src/ucx_dev.sh" "$b/rcmsg_bench_mpi" coll $c $coll \
+                > "$out/ompi.coll.$c.$r" 2>&1
+            $mpirun -np 4 $ucx_env --mca mpi_yield_when_idle 1 sh "$src/ucx_dev.sh" \
+                "$b/rcmsg_bench_mpi" coll $c $coll > "$out/ompi_yield.coll.$c.$r" 2>&1
+        }
+    done
 done
 # wireup cost over rc only (sm off), every rank of the job in this one guest
 for np in $nps; do

@@ -57,29 +57,42 @@ for s in 8 64 1024 8192; do
     echo "| $s | $r | $o | $(ratio "$r" "$o") |"
 done
 if ls rcmsg.coll.* > /dev/null 2>&1; then
+    creps=$(ls rcmsg.coll.bcast.* 2>/dev/null | wc -l)
     echo
-    echo "### Collectives, 4 ranks over rc (latency per call, us, median; one run each)"
+    echo "### Collectives, 4 ranks over rc (latency per call, us; medians of $creps alternating runs)"
     echo
-    echo "| collective | size (B) | rcmsg | Open MPI+UCX | rcmsg / Open MPI |"
-    echo "|---|---:|---:|---:|---:|"
+    echo "Busy-polling: both libraries' default. Idle CPU given up: rcmsg \`RCMSG_WAIT_MODE=event\`," \
+        "Open MPI \`--mca mpi_yield_when_idle 1\`."
+    echo
+    echo "| collective | size (B) | rcmsg | Open MPI+UCX | rcmsg / Open MPI | rcmsg event | Open MPI yield | rcmsg event / Open MPI yield |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
     for c in barrier bcast allreduce allgather alltoall; do
         for s in 8 1024 65536; do
-            r=$(osu "rcmsg.coll.$c" "$s") o=$(osu "ompi.coll.$c" "$s")
-            [ -n "$r$o" ] || continue
-            echo "| $c | $s | ${r:--} | ${o:--} | $(ratio "${r:--}" "${o:--}") |"
+            [ "$c" = barrier ] && [ "$s" != 8 ] && continue
+            [ "$c" = barrier ] && s=0
+            r=$(med_osu "rcmsg.coll.$c" "$s") o=$(med_osu "ompi.coll.$c" "$s")
+            re=$(med_osu "rcmsg_event.coll.$c" "$s") oy=$(med_osu "ompi_yield.coll.$c" "$s")
+            echo "| $c | $s | $r | $o | $(ratio "$r" "$o") | $re | $oy | $(ratio "$re" "$oy") |"
         done
     done
 fi
-if ls wireup.* > /dev/null 2>&1; then
+if [ -s ucx_transports.txt ]; then
+    echo
+    echo "Open MPI + UCX endpoint transports (\`UCX_LOG_LEVEL=info\`, from one 2-rank run):"
+    echo
+    sed 's/^.*ep_cfg/    ep_cfg/' ucx_transports.txt | sort -u
+fi
+if ls wireup.[0-9]* > /dev/null 2>&1; then
     echo
     echo "### Wireup over rc (rcmsg_wireup_bench; median / max over ranks)"
     echo
-    echo "| ranks | rcmsg_init ms | PMIx ms | open ms | exchange ms | connect ms | RSS added KiB |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|"
-    for f in $(ls wireup.* | sort -t. -k2 -n); do
-        awk '!/^#/ && NF >= 13 && $1 ~ /^[0-9]+$/ {printf "| %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13}' "$f"
+    echo "| ranks | rcmsg_init ms | PMIx ms | open ms | exchange ms | connect ms | RSS added KiB | verbs queues mapped KiB |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+    # wireup.N holds the TSV line for N ranks (wireup.tsv, written below, is not one of them)
+    for f in $(ls wireup.[0-9]* | sort -t. -k2 -n); do
+        awk '!/^#/ && NF >= 15 && $1 ~ /^[0-9]+$/ {printf "| %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}' "$f"
     done
-    for f in $(ls wireup.* | sort -t. -k2 -n); do
-        awk '!/^#/ && NF >= 13 && $1 ~ /^[0-9]+$/' "$f"
+    for f in $(ls wireup.[0-9]* | sort -t. -k2 -n); do
+        awk '!/^#/ && NF >= 15 && $1 ~ /^[0-9]+$/' "$f"
     done > wireup.tsv
 fi

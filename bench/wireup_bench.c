@@ -1,7 +1,9 @@
 /*
  * Wireup cost: the wall time of rcmsg_init() and of each wireup phase (PMIx init, transport
- * open, address exchange, connect), and the memory init adds (resident set growth, and the
- * size of the address blob each rank publishes), gathered to rank 0.
+ * open, address exchange, connect), and the memory init adds: resident set growth, and the
+ * device queue memory mapped from the verbs device (/dev/infiniband/uverbs*: on rxe the
+ * queues of every QP, CQ and SRQ live there, so its growth with the rank count is the memory
+ * per peer of a QP), gathered to rank 0.
  *
  *   mpirun -np N rcmsg_wireup_bench [--tsv]
  *
@@ -17,9 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-enum { Q_INIT, Q_PMIX, Q_OPEN, Q_EXCHANGE, Q_CONNECT, Q_RSS, Q_COUNT };
-static const char *const qnames[Q_COUNT] = {"init_ms",     "pmix_ms",    "open_ms",
-                                            "exchange_ms", "connect_ms", "rss_kib"};
+enum { Q_INIT, Q_PMIX, Q_OPEN, Q_EXCHANGE, Q_CONNECT, Q_RSS, Q_VERBS, Q_COUNT };
+static const char *const qnames[Q_COUNT] = {"init_ms",    "pmix_ms", "open_ms",      "exchange_ms",
+                                            "connect_ms", "rss_kib", "verbs_map_kib"};
 
 static double now_ms(void)
 {
@@ -48,6 +50,28 @@ static double rss_kib(void)
     return v;
 }
 
+/* KiB of this process's mappings of verbs device files (uverbs), 0 if none. */
+static double verbs_map_kib(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    double kib = 0;
+
+    if (f == NULL) {
+        return -1;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        unsigned long lo, hi;
+
+        if (strstr(line, "/dev/infiniband/uverbs") != NULL &&
+            sscanf(line, "%lx-%lx", &lo, &hi) == 2) {
+            kib += (double)(hi - lo) / 1024;
+        }
+    }
+    fclose(f);
+    return kib;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -72,6 +96,7 @@ int main(int argc, char **argv)
     }
     q[Q_INIT] = now_ms() - t0;
     q[Q_RSS] = rss_kib() - rss0;
+    q[Q_VERBS] = verbs_map_kib();
     w = rcmsg_core_wireup();
     for (int i = 0; i < 4; i++) {
         q[Q_PMIX + i] = w->phase_ms[i];

@@ -1326,7 +1326,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     if (status != RCMSG_OK && rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET) {
         goto err_close;
     }
-    inl = rcmsg_rc_max_inline(rc->dev);
+    inl = rcmsg_rc_max_inline(rc->dev, (unsigned)rcmsg_config_size(RCMSG_CFG_QP_MAX_INLINE));
     rc->rd_atomic = (unsigned)rc->dev->attr.max_qp_rd_atom;
     if (rc->rd_atomic > (unsigned)rc->dev->attr.max_qp_init_rd_atom) {
         rc->rd_atomic = (unsigned)rc->dev->attr.max_qp_init_rd_atom;

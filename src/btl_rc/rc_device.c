@@ -252,17 +252,17 @@ static int inline_try(struct ibv_pd *pd, struct ibv_cq *cq, unsigned want, unsig
     return 0;
 }
 
-unsigned rcmsg_rc_max_inline(rcmsg_rc_device_t *dev)
+unsigned rcmsg_rc_max_inline(rcmsg_rc_device_t *dev, unsigned limit)
 {
-    struct ibv_pd *pd = ibv_alloc_pd(dev->ctx);
+    struct ibv_pd *pd = limit > 0 ? ibv_alloc_pd(dev->ctx) : NULL;
     struct ibv_cq *cq = pd ? ibv_create_cq(dev->ctx, 2, NULL, NULL, 0) : NULL;
     unsigned best = 0, got;
 
-    /* binary search for the largest accepted request in [0, 4096] */
-    for (unsigned lo = 1, hi = 4096; cq != NULL && lo <= hi;) {
+    /* binary search for the largest accepted request in [0, limit] */
+    for (unsigned lo = 1, hi = limit < 4096 ? limit : 4096; cq != NULL && lo <= hi;) {
         unsigned mid = lo + (hi - lo) / 2;
         if (inline_try(pd, cq, mid, &got) == 0) {
-            best = got > mid ? got : mid;
+            best = got < mid ? got : mid; /* a device may grant more: never above limit */
             lo = mid + 1;
         } else {
             hi = mid - 1;

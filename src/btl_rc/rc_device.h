@@ -52,8 +52,9 @@ int rcmsg_rc_gid_foreach(rcmsg_rc_device_t *dev, int port,
 rcmsg_status_t rcmsg_rc_gid_select(rcmsg_rc_device_t *dev, int port, int forced,
                                    rcmsg_rc_gid_t *gid_p);
 
-/* The largest max_inline_data an RC QP on this device accepts (probed once), or 0. */
-unsigned rcmsg_rc_max_inline(rcmsg_rc_device_t *dev);
+/* The largest max_inline_data up to limit (at most 4096) that an RC QP on this device
+ * accepts (probed by creating QPs), or 0. */
+unsigned rcmsg_rc_max_inline(rcmsg_rc_device_t *dev, unsigned limit);
 
 /*
  * NUMA locality of the device: writes the NUMA node set ("0", "0-1") into buf and returns

@@ -110,7 +110,7 @@ static void print_device(const char *name)
     printf("    numa:       %s\n", numa);
     printf("    max qp:     %d, max qp wr: %d, max cqe: %d, max srq wr: %d\n", dev->attr.max_qp,
            dev->attr.max_qp_wr, dev->attr.max_cqe, dev->attr.max_srq_wr);
-    printf("    max inline: %u bytes\n", rcmsg_rc_max_inline(dev));
+    printf("    max inline: %u bytes\n", rcmsg_rc_max_inline(dev, 4096));
     printf("    max rd atom: %d (per qp)\n", dev->attr.max_qp_rd_atom);
     for (int port = 1; port <= dev->attr.phys_port_cnt; port++) {
         struct ibv_port_attr pa;

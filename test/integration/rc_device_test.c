@@ -46,9 +46,16 @@ static int check_device(const char *name)
             fail = 1;
         }
     }
-    if (rcmsg_rc_max_inline(dev) == 0) {
+    unsigned inl = rcmsg_rc_max_inline(dev, 4096), capped = rcmsg_rc_max_inline(dev, 64);
+    if (inl == 0) {
         printf("FAIL: %s: max inline probe found nothing\n", name);
         fail = 1;
+    } else if (capped == 0 || capped > 64 || capped > inl || rcmsg_rc_max_inline(dev, 0) != 0) {
+        printf("FAIL: %s: max inline with a limit: %u for 64, %u for 0 (device: %u)\n", name,
+               capped, rcmsg_rc_max_inline(dev, 0), inl);
+        fail = 1;
+    } else {
+        printf("ok: %s max inline %u bytes, %u with a limit of 64\n", name, inl, capped);
     }
     rcmsg_rc_device_close(dev);
     return fail;
