@@ -9,6 +9,10 @@
 #                    --mca btl_vader_single_copy_mechanism cma bench/rcmsg_bench_mpi
 #   MPICH     mpirun.mpich -np 2 -bind-to core bench/rcmsg_bench_mpich   (when built)
 #
+# and, as coll4_allreduce, allreduce with 4 ranks on the 2 cores (oversubscribed, unbound:
+# --oversubscribe --bind-to none, -bind-to none), where each library yields the CPU when idle
+# on its own (rcmsg: RCMSG_YIELD=auto; Open MPI: mpi_yield_when_idle, set when oversubscribed).
+#
 # Each benchmark runs R times per implementation (--reps, default 5), the implementations
 # alternating (the first one rotates from one repetition to the next), and the median per size
 # is kept. Each run reports, per size, the median of the per-iteration times (--stat median,
@@ -64,14 +68,20 @@ if [ -x "$bin/rcmsg_bench_mpich" ] && command -v mpirun.mpich >/dev/null; then
     mpich=yes
 fi
 
-# run IMPL ARGS...: one benchmark run of one implementation
+# run IMPL NP ARGS...: one benchmark run of one implementation on NP ranks (2: one per core;
+# more: unbound)
 run() {
-    impl=$1; shift
+    impl=$1 np=$2; shift 2
+    orun=$ompi_run mbind="-np 2 -bind-to core"
+    if [ "$np" != 2 ]; then
+        orun="mpirun $root -np $np --oversubscribe --bind-to none" mbind="-np $np -bind-to none"
+    fi
     case $impl in
-    rcmsg) timeout 300 $ompi_run -x RCMSG_TRANSPORTS=self,sm "$bin/rcmsg_bench" "$@" ;;
-    ompi) timeout 300 $ompi_run --mca pml ob1 --mca btl self,vader \
+    rcmsg) timeout 300 $orun -x RCMSG_TRANSPORTS=self,sm "$bin/rcmsg_bench" "$@" ;;
+    ompi) timeout 300 $orun --mca pml ob1 --mca btl self,vader \
         --mca btl_vader_single_copy_mechanism cma "$bin/rcmsg_bench_mpi" "$@" ;;
-    mpich) timeout 300 mpirun.mpich -np 2 -bind-to core "$bin/rcmsg_bench_mpich" "$@" ;;
+    # shellcheck disable=SC2086
+    mpich) timeout 300 mpirun.mpich $mbind "$bin/rcmsg_bench_mpich" "$@" ;;
     esac
 }
 
@@ -82,7 +92,8 @@ if [ $quick = yes ]; then
 else
     p2p="--max 4m" lat="--iters-large 200" coll="--max 1m"
 fi
-benches="latency bw bibw rate coll_allreduce coll_bcast coll_allgather coll_alltoall coll_barrier"
+benches="latency bw bibw rate coll_allreduce coll_bcast coll_allgather coll_alltoall coll_barrier coll4_allreduce"
+np_of() { case $1 in coll4_*) echo 4 ;; *) echo 2 ;; esac; }
 args_of() {
     case $1 in
     latency) echo "latency $p2p $lat --stat $stat" ;;
@@ -90,6 +101,7 @@ args_of() {
     rate) echo "rate --max 8k --stat $stat" ;;
     coll_barrier) echo "coll barrier --stat $stat" ;;
     coll_*) echo "coll ${1#coll_} $coll --stat $stat" ;;
+    coll4_*) echo "coll ${1#coll4_} $coll --stat $stat" ;;
     esac
 }
 
@@ -122,7 +134,7 @@ while [ $rep -le "$reps" ]; do
             f="$out/raw/$b.$impl.$rep"
             t0=$(date +%s.%N)
             # shellcheck disable=SC2046
-            if ! run $impl $(args_of $b) > "$f.txt" 2> "$f.err"; then
+            if ! run $impl "$(np_of $b)" $(args_of $b) > "$f.txt" 2> "$f.err"; then
                 echo "host_compare: $b $impl rep $rep FAILED (see $f.err; $f.failed)" >&2
                 mv "$f.txt" "$f.failed" # not counted in the medians
                 failed=$((failed + 1))
@@ -161,7 +173,7 @@ unit_of() {
 
 summary="$out/summary.md"
 {
-    echo "Medians of $reps runs per size (each run: the $stat of its timed iterations); 2 ranks, one per core; ratio = rcmsg / other."
+    echo "Medians of $reps runs per size (each run: the $stat of its timed iterations); 2 ranks, one per core (coll4_*: 4 ranks, unbound); ratio = rcmsg / other."
     echo "Latency: a ratio above 1 means rcmsg is slower. Bandwidth and rate: below 1 means rcmsg is slower."
     for b in $benches; do
         for impl in $impls; do
@@ -183,7 +195,7 @@ summary="$out/summary.md"
             done
         } > "$out/$b.tsv"
         echo
-        echo "### $b ($(unit_of $b)): $(args_of $b)"
+        echo "### $b ($(unit_of $b)): $(args_of $b), $(np_of $b) ranks"
         echo
         echo "| size (B) | rcmsg | Open MPI | MPICH | rcmsg/Open MPI | rcmsg/MPICH |"
         echo "|---:|---:|---:|---:|---:|---:|"

@@ -605,17 +605,30 @@ static int rc_peer_of_qpn(rc_btl_t *rc, uint32_t qpn)
     return -1;
 }
 
-static void rc_repost(rc_btl_t *rc, int index)
+/* Posts the n receive buffers idx[] to the SRQ again, in one call. */
+static void rc_repost(rc_btl_t *rc, const int *idx, int n)
 {
-    struct ibv_sge sge = {.addr = (uintptr_t)(rc->rbufs + (size_t)index * rc->buf_size),
-                          .length = (uint32_t)rc->buf_size,
-                          .lkey = rc->rmr->lkey};
-    struct ibv_recv_wr rwr = {.wr_id = (uint64_t)index, .sg_list = &sge, .num_sge = 1}, *bad;
-    int err = ibv_post_srq_recv(rc->srq, &rwr, &bad);
+    struct ibv_sge sge[256];
+    struct ibv_recv_wr rwr[256], *bad = NULL;
+    int err;
 
+    if (n <= 0) {
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        sge[i] = (struct ibv_sge){.addr = (uintptr_t)(rc->rbufs + (size_t)idx[i] * rc->buf_size),
+                                  .length = (uint32_t)rc->buf_size,
+                                  .lkey = rc->rmr->lkey};
+        rwr[i] = (struct ibv_recv_wr){.wr_id = (uint64_t)idx[i],
+                                      .next = i + 1 < n ? &rwr[i + 1] : NULL,
+                                      .sg_list = &sge[i],
+                                      .num_sge = 1};
+    }
+    err = ibv_post_srq_recv(rc->srq, rwr, &bad);
     if (err != 0) {
-        rcmsg_error("ibv_post_srq_recv on %s failed: %s (receive buffer %d lost)", rc->dev->name,
-                    strerror(err), index);
+        int lost = bad != NULL ? n - (int)(bad - rwr) : n;
+        rcmsg_error("ibv_post_srq_recv on %s failed: %s (%d receive buffer(s) lost)", rc->dev->name,
+                    strerror(err), lost);
     }
 }
 
@@ -638,6 +651,7 @@ static void rc_recv_error(rc_btl_t *rc, const struct ibv_wc *wc)
     }
 }
 
+/* Delivers a receive completion; its buffer is then free to be posted again. */
 static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
 {
     int index = (int)wc->wr_id;
@@ -652,9 +666,6 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
     } else {
         rc->super.recv_cb(rc->super.cb_arg, peer, rc->rbufs + (size_t)index * rc->buf_size,
                           wc->byte_len);
-    }
-    if (!rc->closing) {
-        rc_repost(rc, index);
     }
 }
 
@@ -697,11 +708,16 @@ static int rc_progress(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
     struct ibv_wc wc[256];
+    int idx[256];
     int n, total = 0;
 
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     for (int i = 0; i < n; i++) {
         rc_recv_done(rc, &wc[i]);
+        idx[i] = (int)wc[i].wr_id;
+    }
+    if (n > 0 && !rc->closing) {
+        rc_repost(rc, idx, n); /* the batch's buffers, in one post */
     }
     total += n > 0 ? n : 0;
     n = ibv_poll_cq(rc->scq, (int)rc->poll_batch, wc);
@@ -1029,8 +1045,13 @@ static rcmsg_status_t rc_srq_fill(rc_btl_t *rc)
         rcmsg_error("ibv_create_srq(%d) on %s failed: %m", rc->nrbufs, rc->dev->name);
         return RCMSG_ERR_IO;
     }
-    for (int i = 0; i < rc->nrbufs; i++) {
-        rc_repost(rc, i);
+    for (int i = 0; i < rc->nrbufs;) {
+        int idx[256], n = 0;
+
+        while (n < 256 && i < rc->nrbufs) {
+            idx[n++] = i++;
+        }
+        rc_repost(rc, idx, n);
     }
     if (ibv_modify_srq(rc->srq, &limit, IBV_SRQ_LIMIT) != 0) {
         rcmsg_debug("srq limit not supported on %s: %m", rc->dev->name);

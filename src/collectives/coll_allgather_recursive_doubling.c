@@ -47,7 +47,6 @@ rcmsg_status_t rcmsg_coll_allgather_recursive_doubling(const rcmsg_coll_args_t *
     if (s == RCMSG_OK && newrank >= 0) {
         s = rcmsg_coll_ag_doubling(a, newrank, pof2, rem, first, buf, off);
     }
-
     if (s == RCMSG_OK) {
         s = rcmsg_coll_fold_out(a, rem, buf, buf, (size_t)a->size * block);
     }
