@@ -50,7 +50,7 @@ rcm() {
 # latency: medians of per-iteration times everywhere (perftest's t_typical is its median):
 # the emulated guest's scheduling stalls make means meaningless. 3000 iterations up to 8 KiB
 # (300 gave medians that moved by 10% between runs), 30 above.
-lat="--min 8 --max $max --iters 3000 --stat median"
+lat="--min 8 --max $max --iters 3000 --iters-large 30 --stat median"
 bw="--min 8 --max $max --window 16 --iters 30 --iters-large 2"
 for r in $(seq 1 "$reps"); do
     echo "=== repetition $r of $reps ($(date +%T))"

@@ -36,7 +36,7 @@
     X(QP_MAX_INLINE, SIZE, "256", "0..4k",                                                         \
       "Largest rc send (32-byte header included) posted inline, without a bounce-buffer copy; "    \
       "capped by the device. It sizes every QP's send queue entries: on rxe the device's "         \
-      "maximum (4 KiB) costs 276 KiB of queue per peer, 256 or less 148 KiB.")                     \
+      "maximum (512 B) costs 276 KiB of queue per peer, 256 or less 148 KiB.")                     \
     X(SIGNAL_INTERVAL, INT, "16", "1..1024",                                                       \
       "Request a completion for one send in this many (selective signaling).")                     \
     X(SRQ_SIZE, INT, "1024", "16..65536",                                                          \
