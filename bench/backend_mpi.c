@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 struct bench_reqs {
     size_t n;
@@ -96,16 +95,6 @@ int bench_size(void)
 const char *bench_library(void)
 {
     return library;
-}
-
-/* The clock of the rcmsg backend rather than MPI_Wtime(), so that timing (per iteration with
- * --stat median) costs the same with every library. */
-double bench_wtime(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 bench_reqs_t *bench_reqs_new(size_t n)

@@ -11,7 +11,6 @@
 #include <rcmsg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 struct bench_reqs {
     size_t n;
@@ -65,14 +64,6 @@ int bench_size(void)
 const char *bench_library(void)
 {
     return library;
-}
-
-double bench_wtime(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 bench_reqs_t *bench_reqs_new(size_t n)

@@ -23,7 +23,7 @@ int bench_rank(void);
 int bench_size(void);
 /* The library and its version, e.g. "rcmsg 0.1.0" or "Open MPI v4.1.4". */
 const char *bench_library(void);
-/* Seconds since some fixed point in the past. */
+/* Seconds since some fixed point in the past (bench.c: CLOCK_MONOTONIC for every library). */
 double bench_wtime(void);
 
 /* n slots; NULL when out of memory. */
