@@ -30,10 +30,10 @@
 #include <string.h>
 #include <time.h>
 
-#define PML_REQ_CHUNK    256
-#define PML_MAX_READS    8
-#define PML_TAG_SPLIT    0x7ffffff0 /* internal tag in the collective space */
-#define PML_CREDIT_POLLS 64         /* progress rounds a send out of credits waits for them */
+#define PML_REQ_CHUNK     256
+#define PML_MAX_READS     8
+#define PML_TAG_SPLIT     0x7ffffff0 /* internal tag in the collective space */
+#define PML_CREDIT_ROUNDS 64         /* progress rounds a send out of credits waits for them */
 
 typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
 
@@ -43,9 +43,10 @@ struct rcmsg_request {
     req_kind_t kind;
     bool complete;
     bool in_use;
-    uint32_t gen;   /* bumped at every allocation: names the request in FINs */
-    uint32_t index; /* position in the request chunks */
-    bool queued;    /* a send still in its peer's send queue */
+    uint32_t gen;      /* bumped at every allocation: names the request in FINs */
+    uint32_t index;    /* position in the request chunks */
+    bool queued;       /* a send still in its peer's send queue */
+    int credit_rounds; /* send: tries that found no eager credit */
     bool truncated;
     uint32_t ctx;
     int my_rank;   /* this rank in the request's communicator (kept: the comm may be freed) */
@@ -251,9 +252,13 @@ static rcmsg_status_t send_start(rcmsg_request_t r)
     rcmsg_status_t s;
 
     if (!r->rndv && p->credits == 0) {
-        /* no credit: the receiver holds unmatched eager messages of ours; send this one by
-         * rendezvous (an RTS needs no credit) so that no payload piles up and a receive
-         * waiting for it can still be matched */
+        /* No credit. The receiver's returned credits may already be on their way: wait in
+         * the send queue for a few progress rounds. Past that, the receiver holds unmatched
+         * eager messages of ours: send this one by rendezvous (an RTS needs no credit) so
+         * that no payload piles up and a receive waiting for it can still be matched. */
+        if (r->credit_rounds++ < PML_CREDIT_ROUNDS) {
+            return RCMSG_ERR_NO_RESOURCE;
+        }
         s = rndv_prepare(r);
         if (s != RCMSG_OK) {
             req_complete(r, s);
@@ -1006,12 +1011,6 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
             req_free(r);
             return s;
         }
-    }
-    /* out of credits for a small message: the receiver's returned credits may already wait
-     * in the transport; a few polls take them in before the fallback to rendezvous (which
-     * costs a handshake and, on sm, a process_vm_readv per message) */
-    for (int i = 0; i < PML_CREDIT_POLLS && !r->rndv && p->credits == 0 && p->sendq == NULL; i++) {
-        rcmsg_progress();
     }
     if (p->sendq != NULL || send_start(r) == RCMSG_ERR_NO_RESOURCE) {
         sendq_push(p, r);
