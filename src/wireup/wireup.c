@@ -531,6 +531,14 @@ err:
     return status;
 }
 
+rcmsg_status_t rcmsg_wireup_poll(rcmsg_wireup_t *w, rcmsg_wireup_lost_cb_t lost, void *arg)
+{
+    (void)w;
+    (void)lost;
+    (void)arg;
+    return RCMSG_OK; /* stub: launcher liveness is not watched yet */
+}
+
 rcmsg_status_t rcmsg_wireup_barrier(rcmsg_wireup_t *w)
 {
     return wireup_fence(w, false);

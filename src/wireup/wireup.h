@@ -40,6 +40,14 @@ rcmsg_status_t rcmsg_wireup_barrier(rcmsg_wireup_t *w);
  * would never arrive), closes transports, PMIx_Finalize. */
 rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost);
 
+/* Launcher liveness, and the launcher's news of other ranks; cheap enough to call from an idle
+ * wait (rate-limited inside). RCMSG_ERR_LAUNCHER once the launcher is gone (the PMIx server
+ * connection lost, or the launching process dead; logged once, saying why), else RCMSG_OK.
+ * Each rank the launcher reported terminated since the last call is passed to
+ * lost(arg, world_rank) once. */
+typedef void (*rcmsg_wireup_lost_cb_t)(void *arg, int rank);
+rcmsg_status_t rcmsg_wireup_poll(rcmsg_wireup_t *w, rcmsg_wireup_lost_cb_t lost, void *arg);
+
 /* Parses a peer's wireup blob: the section named `name` (its data and length), and the
  * peer's status. Exposed for unit tests of malformed input. RCMSG_ERR_PEER_DATA on a bad
  * blob (logged, naming the peer); RCMSG_ERR_NOT_FOUND when the section is absent. */
