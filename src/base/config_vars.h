@@ -49,6 +49,10 @@
     X(POLL_BATCH, INT, "16", "1..256", "Completions taken from a completion queue per poll.")      \
     X(DRAIN_TIMEOUT, TIME, "30s", "1ms..",                                                         \
       "How long finalize waits for pending sends to complete before giving up.")                   \
+    X(LIVENESS_INTERVAL, TIME, "1s", "10ms..3600s",                                                   \
+      "How often a rank that waits checks its launcher and probes the rc peers it waits for "      \
+      "(a zero-length RDMA write, no receive buffer used); a dead peer fails its requests "        \
+      "with RCMSG_ERR_CONNECTION once the probe's retries run out.")                               \
     X(EAGER_LIMIT, SIZE, "8k", "0..1m",                                                            \
       "Largest message sent eagerly (one SEND); larger ones use rendezvous with RDMA_READ. "       \
       "Capped by the transport's buffer size.")                                                    \

@@ -466,6 +466,34 @@ static rcmsg_status_t rc_ep_flush(rc_btl_t *rc, int peer)
     return rc_post(rc, ep, wr, &swr);
 }
 
+/* A liveness probe: a signaled zero-length RDMA_WRITE, acknowledged by the peer's hardware
+ * without a receive buffer. A dead peer's QP is gone, so the write exhausts its retries and
+ * the endpoint fails. Nothing is posted while requests are outstanding: they probe already. */
+static rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+    struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .num_sge = 0};
+    rc_wr_t *wr;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (ep->failed || !ep->connected) {
+        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+    }
+    if (ep->ring_count > 0) {
+        return rc_ep_flush(rc, peer); /* the last one signaled: it completes or fails */
+    }
+    wr = rc_wr_take(rc, ep, RC_WR_FLUSH, peer);
+    if (wr == NULL) {
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    wr->signaled = true;
+    return rc_post(rc, ep, wr, &swr);
+}
+
 /* ---- send and get ---------------------------------------------------------------------- */
 
 static rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
@@ -1164,6 +1192,7 @@ static const rcmsg_btl_ops_t rc_ops = {
     .get = rc_get,
     .mem_reg = rc_mem_reg,
     .mem_dereg = rc_mem_dereg,
+    .ping = rc_ping,
     .progress = rc_progress,
     .flush = rc_flush,
     .event_fd = rc_event_fd,
