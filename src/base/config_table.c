@@ -57,7 +57,11 @@ static void config_err(char *err, size_t errlen, const rcmsg_config_desc_t *desc
     if (err == NULL || errlen == 0) {
         return;
     }
-    n = snprintf(err, errlen, "invalid value '%s' for %s: expected ", text, desc->name);
+    if (text[0] == '\0') {
+        n = snprintf(err, errlen, "empty value for %s: expected ", desc->name);
+    } else {
+        n = snprintf(err, errlen, "invalid value '%s' for %s: expected ", text, desc->name);
+    }
     if (n < 0 || (size_t)n >= errlen) {
         return;
     }
@@ -230,8 +234,13 @@ static rcmsg_status_t parse_list(const char *text, rcmsg_config_value_t *value)
         return RCMSG_ERR_NO_MEMORY;
     }
     for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        size_t len;
+
         while (isspace((unsigned char)*tok)) {
             tok++;
+        }
+        for (len = strlen(tok); len > 0 && isspace((unsigned char)tok[len - 1]); len--) {
+            tok[len - 1] = '\0';
         }
         if (*tok != '\0') {
             value->items[i++] = strdup(tok);

@@ -173,6 +173,41 @@ START_TEST(test_parse_list)
 }
 END_TEST
 
+/* An empty value, or a good one with blanks or junk around it, is an error naming the form. */
+START_TEST(test_parse_empty_and_junk)
+{
+    static const struct {
+        const rcmsg_config_desc_t *d;
+        const char *good, *form;
+    } cases[] = {{&d_bool, "yes", "boolean"},
+                 {&d_int, "3", "integer"},
+                 {&d_size, "8k", "k, m or g"},
+                 {&d_time, "5ms", "us, ms or s"},
+                 {&d_enum, "a", "a|b|c"}};
+    char err[256];
+    rcmsg_config_value_t v;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        static const char *const around[] = {"%s ", " %s", "%s\t", "%s\n", "%sx", "%s,"};
+        char text[32];
+
+        parse_bad(cases[i].d, "", cases[i].form);
+        rcmsg_config_parse(cases[i].d, "", err, sizeof(err), &v);
+        ck_assert_msg(strstr(err, "empty value for RCMSG_T_") != NULL, "%s", err);
+        for (size_t j = 0; j < sizeof(around) / sizeof(around[0]); j++) {
+            snprintf(text, sizeof(text), around[j], cases[i].good);
+            parse_bad(cases[i].d, text, cases[i].form);
+        }
+    }
+    /* a list's items lose their blanks at both ends */
+    v = parse_ok(&d_list, " rc , self\t");
+    ck_assert_uint_eq(v.count, 2);
+    ck_assert_str_eq(v.items[0], "rc");
+    ck_assert_str_eq(v.items[1], "self");
+    rcmsg_config_value_free(&v);
+}
+END_TEST
+
 START_TEST(test_every_default_parses)
 {
     for (int id = 0; id < RCMSG_CFG_COUNT; id++) {
@@ -405,6 +440,42 @@ START_TEST(test_load_warns_once_per_typo)
 }
 END_TEST
 
+/* A bad value from the environment fails the load with one error naming it and the form. */
+static void load_fails(char *entry, const char *expect)
+{
+    char *env[] = {entry, NULL};
+    char out[4096];
+
+    ck_assert_int_eq(load_captured(env, out, sizeof(out)), RCMSG_ERR_CONFIG);
+    ck_assert_msg(count_lines(out) == 1 && strstr(out, expect) != NULL, "%s: '%s' lacks '%s'",
+                  entry, out, expect);
+    rcmsg_config_unload();
+}
+
+START_TEST(test_load_empty_and_junk_values)
+{
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+    load_fails("RCMSG_EAGER_LIMIT=",
+               "error: empty value for RCMSG_EAGER_LIMIT: expected a size in bytes with an "
+               "optional k, m or g suffix (e.g. 8k) in 0..1m\n");
+    load_fails("RCMSG_EAGER_LIMIT=8k ", "error: invalid value '8k ' for RCMSG_EAGER_LIMIT: "
+                                        "expected a size in bytes");
+    load_fails("RCMSG_EAGER_LIMIT=8k;", "invalid value '8k;' for RCMSG_EAGER_LIMIT: expected");
+    load_fails("RCMSG_IB_TIMEOUT=", "empty value for RCMSG_IB_TIMEOUT: expected an integer in "
+                                    "1..31\n");
+    load_fails("RCMSG_IB_TIMEOUT=14 ", "invalid value '14 ' for RCMSG_IB_TIMEOUT: expected an "
+                                       "integer in 1..31\n");
+    load_fails("RCMSG_DRAIN_TIMEOUT=", "empty value for RCMSG_DRAIN_TIMEOUT: expected a time");
+    load_fails("RCMSG_DRAIN_TIMEOUT=5s\t", "for RCMSG_DRAIN_TIMEOUT: expected a time");
+    load_fails("RCMSG_RCACHE=", "empty value for RCMSG_RCACHE: expected a boolean");
+    load_fails("RCMSG_RCACHE=yes ", "invalid value 'yes ' for RCMSG_RCACHE: expected a boolean");
+    load_fails("RCMSG_WAIT_MODE=", "empty value for RCMSG_WAIT_MODE: expected one of "
+                                   "poll|event|hybrid\n");
+    load_fails("RCMSG_WAIT_MODE=event ", "invalid value 'event ' for RCMSG_WAIT_MODE: expected "
+                                         "one of poll|event|hybrid\n");
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -426,6 +497,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_parse_time);
     tcase_add_test(tc, test_parse_enum);
     tcase_add_test(tc, test_parse_list);
+    tcase_add_test(tc, test_parse_empty_and_junk);
     tcase_add_test(tc, test_every_default_parses);
     tcase_add_test(tc, test_load_user_values);
     tcase_add_test(tc, test_load_bad_value_fails);
@@ -434,6 +506,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_suggest_by_token);
     tcase_add_test(tc, test_name_warning);
     tcase_add_test(tc, test_load_warns_once_per_typo);
+    tcase_add_test(tc, test_load_empty_and_junk_values);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -38,6 +38,12 @@ check "bad level fails naming the accepted levels" $? 1 "invalid value 'loud' fo
 RCMSG_SRQ_BUF_SIZE=12q "$info" -c > "$out" 2>&1
 check "bad size fails naming the form" $? 1 "RCMSG_SRQ_BUF_SIZE: expected a size in bytes"
 
+RCMSG_EAGER_LIMIT= "$info" -c > "$out" 2>&1
+check "an empty value fails naming the variable and the form" $? 1 "empty value for RCMSG_EAGER_LIMIT: expected a size in bytes"
+
+RCMSG_EAGER_LIMIT="8k " "$info" -c > "$out" 2>&1
+check "a trailing blank fails naming the variable and the form" $? 1 "invalid value '8k ' for RCMSG_EAGER_LIMIT: expected a size in bytes"
+
 RCMSG_IB_RNR_RETRY=5 "$info" -c > "$out" 2>&1
 check "a good value is shown as set" $? 0 "^RCMSG_IB_RNR_RETRY=5$"
 grep -q "set in the environment" "$out" || { echo "FAIL: not marked as set"; fail=1; }
