@@ -693,11 +693,12 @@ static bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_
 
 /* A message for a freed communicator that no posted receive takes: refused (the credit goes
  * back; a rendezvous sender is told by a failing FIN), never kept. */
-static void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why)
+static void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level)
 {
-    rcmsg_warn("a %llu-byte message from rank %d (tag %d) on communicator 0x%x was discarded "
-               "unreceived: %s",
-               (unsigned long long)h->hdr.len, peer, (int)h->hdr.tag, h->hdr.ctx & ~1u, why);
+    rcmsg_log(level,
+              "a %llu-byte message from rank %d (tag %d) on communicator 0x%x was discarded "
+              "unreceived: %s",
+              (unsigned long long)h->hdr.len, peer, (int)h->hdr.tag, h->hdr.ctx & ~1u, why);
     if (h->hdr.type == RCMSG_PML_EAGER) {
         pml.peers[peer].owed++;
         if (credits_due(&pml.peers[peer])) {
@@ -721,7 +722,7 @@ static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *
     if (r != NULL) {
         recv_matched(r, h, peer, payload);
     } else if (ctx_dead(h->hdr.ctx)) {
-        msg_refuse(peer, h, "its communicator was freed");
+        msg_refuse(peer, h, "its communicator was freed", RCMSG_LOG_WARN);
     } else if (c == NULL && pml.peers[peer].orphans >= PML_ORPHANS_MAX) {
         peer_bad(peer, "more than %d messages for communicators this rank does not have",
                  PML_ORPHANS_MAX);
@@ -1089,7 +1090,8 @@ static rcmsg_status_t ctx_bury(uint32_t ctx)
     for (pml_unexp_t *u; (u = unexp_find(ctx, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL ||
                          (u = unexp_find(ctx | 1u, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL;
          n++) {
-        msg_refuse(u->peer, &u->h, "its communicator was freed before it was received");
+        msg_refuse(u->peer, &u->h, "its communicator was freed before it was received",
+                   RCMSG_LOG_DEBUG);
         free(u);
     }
     if (n > 0) {
