@@ -97,6 +97,7 @@ typedef struct {
     int nfins, capfins;
     bool pending; /* in the pending-peers list */
     bool failed;
+    rcmsg_status_t why;   /* failed: the status its requests fail with */
     long orphans;         /* unexpected headers held for contexts with no communicator */
     uint32_t heard;       /* messages received (liveness: changed since the last look?) */
     uint32_t heard_seen;  /* heard at the last liveness look */
@@ -573,16 +574,16 @@ static pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take)
 
 /* ---- receiving ------------------------------------------------------------------------- */
 
-/* The status a FIN reports, checked: a value that is no rcmsg error is the peer's bug. */
-static rcmsg_status_t fin_status(int peer, int32_t status)
+static void peer_bad(int peer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* RCMSG_OK when a FIN's status is an rcmsg error (or success), else RCMSG_ERR_PEER_DATA. */
+static rcmsg_status_t fin_status(int32_t status)
 {
     if (status > 0 ||
         strcmp(rcmsg_status_name((rcmsg_status_t)status), "RCMSG_STATUS_UNKNOWN") == 0) {
-        rcmsg_error("FIN from rank %d reports status %d, which is no rcmsg status", peer,
-                    (int)status);
         return RCMSG_ERR_PEER_DATA;
     }
-    return (rcmsg_status_t)status;
+    return RCMSG_OK;
 }
 
 static void on_fin(int peer, uint64_t sreq, int32_t status)
@@ -595,12 +596,15 @@ static void on_fin(int peer, uint64_t sreq, int32_t status)
     }
     if (r == NULL || r->gen != gen || !r->in_use || r->kind != REQ_SEND || !r->rndv ||
         r->complete || r->queued || r->peer != peer) {
-        rcmsg_error("FIN from rank %d names no rendezvous send of this rank (0x%llx): dropped",
-                    peer, (unsigned long long)sreq);
+        peer_bad(peer, "a FIN that names no rendezvous send of this rank to it (0x%llx)",
+                 (unsigned long long)sreq);
         return;
     }
+    if (status != RCMSG_OK && fin_status(status) != RCMSG_OK) {
+        peer_bad(peer, "a FIN with status %d, which is no rcmsg error", (int)status);
+        return; /* r failed with the peer */
+    }
     if (status != RCMSG_OK) {
-        status = fin_status(peer, status);
         rcmsg_error("rendezvous send of %zu bytes (tag %d) to rank %d failed at the receiver: %s",
                     r->len, r->tag, peer, rcmsg_status_name(status));
     }
@@ -609,7 +613,6 @@ static void on_fin(int peer, uint64_t sreq, int32_t status)
 
 /* A peer sent what no correct rank sends: it is treated as lost (its requests fail with
  * RCMSG_ERR_PEER_DATA), and nothing more of its is taken. */
-static void peer_bad(int peer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void peer_bad(int peer, const char *fmt, ...)
 {
     char why[256];
@@ -802,6 +805,15 @@ static bool recv_orphaned(const struct rcmsg_request *r)
     return r->src_world >= 0 ? pml.peers[r->src_world].failed : ctx_all_lost(r->ctx, r->my_rank);
 }
 
+/* What a request from a lost peer (-1: ANY_SOURCE, every other rank lost) fails with. */
+static rcmsg_status_t lost_status(int peer)
+{
+    if (pml.lost_launcher != RCMSG_OK) {
+        return pml.lost_launcher;
+    }
+    return peer >= 0 ? pml.peers[peer].why : RCMSG_ERR_CONNECTION;
+}
+
 static void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
 {
     pml_peer_t *p = &pml.peers[peer];
@@ -811,6 +823,7 @@ static void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
         return;
     }
     p->failed = true;
+    p->why = status;
     pml.any_failed = true;
     /* receives posted for this peer fail; ANY_SOURCE ones once no other rank can match them */
     for (rcmsg_request_t *pp = &pml.posted, prev = NULL; *pp != NULL;) {
@@ -1473,7 +1486,7 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
          * waiting forever */
         r->st.source = source;
         r->st.tag = tag;
-        req_complete(r, pml.lost_launcher != RCMSG_OK ? pml.lost_launcher : RCMSG_ERR_CONNECTION);
+        req_complete(r, lost_status(r->src_world));
     } else {
         r->next = NULL;
         if (pml.posted_tail != NULL) {
@@ -1724,7 +1737,7 @@ rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
         rcmsg_error("rcmsg_iprobe: %s", source != RCMSG_ANY_SOURCE
                                             ? "the source rank was lost"
                                             : "every other rank of the communicator was lost");
-        return pml.lost_launcher != RCMSG_OK ? pml.lost_launcher : RCMSG_ERR_CONNECTION;
+        return lost_status(source != RCMSG_ANY_SOURCE ? comm->world[source] : -1);
     }
     return RCMSG_OK;
 }
