@@ -27,8 +27,10 @@
       "Upper bound on the path MTU; the path MTU is min(local, remote, this).")                    \
     X(IB_TIMEOUT, INT, "18", "1..31",                                                              \
       "Local ACK timeout exponent: 4.096 us * 2^value before a retry.")                            \
-    X(IB_RETRY_COUNT, INT, "7", "0..7",                                                            \
-      "Transport retries before a send fails with retry-exceeded.")                                \
+    X(IB_RETRY_COUNT, INT, "6", "0..7",                                                            \
+      "Transport retries before a send or read to a peer that does not answer (dead, or "          \
+      "unreachable) fails with retry-exceeded: after (value + 1) x 4.096 us x "                    \
+      "2^RCMSG_IB_TIMEOUT, 7.5 s by default; 7 retries forever on some devices (rxe).")            \
     X(IB_RNR_TIMER, INT, "12", "1..31",                                                            \
       "min_rnr_timer code the receiver asks senders to wait after an RNR NAK (12 = 0.64 ms).")     \
     X(IB_RNR_RETRY, INT, "7", "0..7", "RNR retries before a send fails; 7 means retry forever.")   \
