@@ -42,12 +42,15 @@
     X(SIGNAL_INTERVAL, INT, "16", "1..1024",                                                       \
       "Request a completion for one send in this many (selective signaling).")                     \
     X(SRQ_SIZE, INT, "1024", "16..65536",                                                          \
-      "Receive buffers posted to the shared receive queue of each device.")                        \
+      "Receive buffers posted to the shared receive queue of each device; fewer (down to 64) "     \
+      "when the rc pools do not fit in half of the locked memory limit (ulimit -l), with a "       \
+      "warning.")                                                                                  \
     X(SRQ_BUF_SIZE, SIZE, "9k", "256..1m",                                                         \
       "Size of each pre-posted receive buffer and send bounce buffer (header and eager "           \
       "payload); the same on every rank.")                                                         \
     X(SEND_BUFS, INT, "512", "16..65536",                                                          \
-      "Registered send bounce buffers per device, shared by all peers.")                           \
+      "Registered send bounce buffers per device, shared by all peers; fewer (down to 64) when "   \
+      "the rc pools do not fit in half of the locked memory limit (ulimit -l), with a warning.")   \
     X(POLL_BATCH, INT, "16", "1..256", "Completions taken from a completion queue per poll.")      \
     X(DRAIN_TIMEOUT, TIME, "30s", "1ms..",                                                         \
       "How long finalize waits for pending sends to complete before giving up.")                   \

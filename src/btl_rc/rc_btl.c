@@ -22,6 +22,7 @@
 
 #include "rc_btl.h"
 #include "rc_device.h"
+#include "rc_memlock.h"
 #include "rc_qp.h"
 
 #include "base/config_table.h"
@@ -33,6 +34,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1243,6 +1245,44 @@ void rcmsg_rc_btl_buffers(rcmsg_btl_t *btl, void **addr_p, size_t *len_p, int *n
     *node_p = rc->rbufs_bound ? rc->mem_node : -1;
 }
 
+/*
+ * Shrinks the receive and send pools to fit half of the locked-memory limit (rc_memlock.h),
+ * with a warning naming `ulimit -l` and the sizes chosen; an error when even the minimum does
+ * not fit.
+ */
+static rcmsg_status_t rc_pools_fit_memlock(rc_btl_t *rc)
+{
+    size_t limit = rcmsg_rc_memlock_limit();
+    int nr = rc->nrbufs, ns = rc->nsbufs;
+
+    if (limit == SIZE_MAX) {
+        return RCMSG_OK;
+    }
+    if (rcmsg_rc_pools_fit(limit, rc->buf_size, &nr, &ns) != RCMSG_OK) {
+        rcmsg_error("the locked memory limit (memlock, 'ulimit -l') of %zu KiB is too low for rc "
+                    "on %s: it needs at least %zu KiB (%d receive and %d send buffers of "
+                    "RCMSG_SRQ_BUF_SIZE=%zu bytes, and as much again for queues and rendezvous "
+                    "registrations); raise it: 'ulimit -l unlimited', or memlock in "
+                    "/etc/security/limits.conf",
+                    limit / 1024, rc->dev->name,
+                    rcmsg_rc_pools_min_limit(rc->buf_size, rc->nrbufs, rc->nsbufs) / 1024,
+                    nr < RCMSG_RC_MIN_RECV_BUFS ? nr : RCMSG_RC_MIN_RECV_BUFS,
+                    ns < RCMSG_RC_MIN_SEND_BUFS ? ns : RCMSG_RC_MIN_SEND_BUFS, rc->buf_size);
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    if (nr != rc->nrbufs || ns != rc->nsbufs) {
+        rcmsg_warn("the locked memory limit ('ulimit -l') is %zu KiB: rc on %s uses %d receive "
+                   "buffers (RCMSG_SRQ_SIZE asks %d) and %d send buffers (RCMSG_SEND_BUFS asks "
+                   "%d) of %zu bytes, %zu KiB, half the limit; raise 'ulimit -l' (unlimited is "
+                   "usual for RDMA) for the sizes asked",
+                   limit / 1024, rc->dev->name, nr, rc->nrbufs, ns, rc->nsbufs, rc->buf_size,
+                   (size_t)(nr + ns) * rc->buf_size / 1024);
+    }
+    rc->nrbufs = nr;
+    rc->nsbufs = ns;
+    return RCMSG_OK;
+}
+
 /* CQs, buffers and their registrations, sized from the configuration and the device. */
 static rcmsg_status_t rc_resources_create(rc_btl_t *rc)
 {
@@ -1257,6 +1297,9 @@ static rcmsg_status_t rc_resources_create(rc_btl_t *rc)
         rc->nrbufs = max_cqe < rc->dev->attr.max_srq_wr ? max_cqe : rc->dev->attr.max_srq_wr;
         rcmsg_warn("RCMSG_SRQ_SIZE capped to %d by %s (max_cqe %d, max_srq_wr %d)", rc->nrbufs,
                    rc->dev->name, max_cqe, rc->dev->attr.max_srq_wr);
+    }
+    if (rc_pools_fit_memlock(rc) != RCMSG_OK) {
+        return RCMSG_ERR_NO_MEMORY;
     }
     rc->wr_total = (int)(want_wrs < max_cqe ? want_wrs : max_cqe);
     if (rc->wr_total < 1) {
