@@ -16,7 +16,9 @@
  * in a ring; a completion for request w frees w and every request posted before it on the QP.
  * A QP whose last request is unsignaled is flushed by a signaled zero-length RDMA_WRITE.
  *
- * Messages carry the sender's rank as immediate data, so a receive needs no QP lookup.
+ * Messages carry the sender's rank as immediate data, so a receive needs no QP search: the
+ * rank's QP must be the one the message arrived on (else the message is dropped and the peer
+ * of that QP failed).
  */
 #include "config.h"
 
@@ -653,22 +655,46 @@ static void rc_recv_error(rc_btl_t *rc, const struct ibv_wc *wc)
     }
 }
 
-/* Delivers a receive completion; its buffer is then free to be posted again. */
+/* A message whose sender rank disagrees with its connection: dropped, and the peer of the QP
+ * it arrived on failed (a buggy or hostile rank; never delivered as another rank's). */
+static void rc_recv_bad_sender(rc_btl_t *rc, const struct ibv_wc *wc, int qp_peer)
+{
+    char why[256];
+
+    rcmsg_rc_qp_sender_check(wc->wc_flags & IBV_WC_WITH_IMM, be32toh(wc->imm_data), qp_peer,
+                             rc->job.rank, rc->job.size, why, sizeof(why));
+    rcmsg_error("dropped a %u-byte message on qp 0x%x: %s", wc->byte_len, wc->qp_num, why);
+    if (qp_peer >= 0) {
+        rc_ep_fail(rc, qp_peer);
+    }
+}
+
+/* Delivers a receive completion; its buffer is then free to be posted again. The sender is
+ * the rank in the immediate data, checked against the QP it arrived on (O(1) when they
+ * agree: that rank's QP has this number). */
 static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
 {
     int index = (int)wc->wr_id;
-    int peer;
+    bool has_imm = (wc->wc_flags & IBV_WC_WITH_IMM) != 0;
+    uint32_t imm = be32toh(wc->imm_data);
+    int qp_peer;
 
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
         rc_recv_error(rc, wc);
-    } else if (!(wc->wc_flags & IBV_WC_WITH_IMM) || (peer = (int)be32toh(wc->imm_data)) < 0 ||
-               peer >= rc->job.size || peer == rc->job.rank) {
-        rcmsg_error("dropped a %u-byte message on qp 0x%x without a valid sender rank",
-                    wc->byte_len, wc->qp_num);
-    } else {
-        rc->super.recv_cb(rc->super.cb_arg, peer, rc->rbufs + (size_t)index * rc->buf_size,
-                          wc->byte_len);
+        return;
     }
+    qp_peer = has_imm && imm < (uint32_t)rc->job.size && rc->qps[imm].qp != NULL &&
+                      rc->qps[imm].qp->qp_num == wc->qp_num
+                  ? (int)imm
+                  : rc_peer_of_qpn(rc, wc->qp_num);
+    if (__builtin_expect(rcmsg_rc_qp_sender_check(has_imm, imm, qp_peer, rc->job.rank, rc->job.size,
+                                                  NULL, 0) != RCMSG_OK,
+                         0)) {
+        rc_recv_bad_sender(rc, wc, qp_peer);
+        return;
+    }
+    rc->super.recv_cb(rc->super.cb_arg, qp_peer, rc->rbufs + (size_t)index * rc->buf_size,
+                      wc->byte_len);
 }
 
 static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)

@@ -1,13 +1,15 @@
 /* Pure decisions of the rc transport, checked without hardware: pool sizes under a locked
- * memory limit. */
+ * memory limit, the sender of a receive against its QP. */
 #include "config.h"
 
 #include "btl_rc/rc_memlock.h"
+#include "btl_rc/rc_qp.h"
 
 #include "ck_run.h"
 
 #include <check.h>
 #include <stdint.h>
+#include <string.h>
 
 #define KIB ((size_t)1024)
 #define MIB (1024 * KIB)
@@ -81,6 +83,43 @@ START_TEST(test_pools_fit_lopsided)
 }
 END_TEST
 
+START_TEST(test_sender_agrees)
+{
+    /* rank 2 of 4: messages from 0, 1 and 3 on their own QPs */
+    for (int peer = 0; peer < 4; peer++) {
+        if (peer != 2) {
+            ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, (uint32_t)peer, peer, 2, 4, NULL, 0),
+                             RCMSG_OK);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_sender_disagrees)
+{
+    char why[256];
+
+    /* rank 1 claims to be rank 3 on rank 1's connection: both values named */
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, 3, 1, 0, 4, why, sizeof(why)),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_msg(strstr(why, "sender rank 3") && strstr(why, "peer 1"), "%s", why);
+    /* no immediate data; a rank out of range; this rank itself; an unknown QP */
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(false, 1, 1, 0, 4, why, sizeof(why)),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_msg(strstr(why, "no sender rank") && strstr(why, "peer 1"), "%s", why);
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, 4, 1, 0, 4, why, sizeof(why)),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_msg(strstr(why, "sender rank 4") && strstr(why, "peer 1"), "%s", why);
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, 0xffffffffu, 1, 0, 4, NULL, 0),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, 0, 1, 0, 4, why, sizeof(why)),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, 1, -1, 0, 4, why, sizeof(why)),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_msg(strstr(why, "no peer"), "%s", why);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rc_btl");
@@ -90,6 +129,10 @@ int main(void)
     tcase_add_test(tc, test_pools_fit_debian_default);
     tcase_add_test(tc, test_pools_fit_minimum);
     tcase_add_test(tc, test_pools_fit_lopsided);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sender");
+    tcase_add_test(tc, test_sender_agrees);
+    tcase_add_test(tc, test_sender_disagrees);
     suite_add_tcase(s, tc);
     return ck_run(s);
 }
