@@ -22,7 +22,8 @@
       "RDMA devices and ports to use, e.g. rxe0:1,mlx5_0:1; empty picks the ACTIVE port "          \
       "closest to the process's CPU binding.")                                                     \
     X(GID_INDEX, INT, "-1", "-1..1023",                                                            \
-      "GID index on RoCE ports; -1 picks a RoCE v2 GID, IPv4-mapped first.")                       \
+      "GID index on RoCE ports; -1 picks a RoCE v2 GID, IPv4-mapped first. GIDs of different "     \
+      "kinds on two ranks (IPv4-mapped and IPv6, RoCE v1 and v2) are an error at connect.")        \
     X(IB_MTU, ENUM, "auto", "auto|256|512|1024|2048|4096",                                         \
       "Upper bound on the path MTU; the path MTU is min(local, remote, this).")                    \
     X(IB_TIMEOUT, INT, "18", "1..31",                                                              \

@@ -162,8 +162,9 @@ size_t rcmsg_rc_btl_addr_max(int size)
 }
 
 /*
- * Layout (little-endian): link_layer u8, port u8, active_mtu u8, pad u8, lid u16, pad u16,
- * gid[16], buf_size u32, nqps u32, then nqps x (qpn u32, psn u32), indexed by peer rank.
+ * Layout (little-endian): link_layer u8, port u8, active_mtu u8, rd_atomic u8, lid u16,
+ * gid_type + 1 u8 (0: not known), pad u8, gid[16], buf_size u32, nqps u32, then nqps x
+ * (qpn u32, psn u32), indexed by peer rank.
  */
 static rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
 {
@@ -180,6 +181,7 @@ static rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
     p[2] = (uint8_t)rc->port_attr.active_mtu;
     p[3] = (uint8_t)rc->rd_atomic;
     put16(p + 4, rc->port_attr.lid);
+    p[6] = (uint8_t)(rc->gid.gid_type + 1);
     memcpy(p + 8, rc->gid.gid.raw, 16);
     put32(p + 24, (uint32_t)rc->buf_size);
     put32(p + 28, (uint32_t)rc->job.size);
@@ -193,6 +195,37 @@ static rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
 }
 
 /* ---- connection ------------------------------------------------------------------------ */
+
+/* On RoCE: are the peer's GID (and its type, p[6]) of the same kind as ours? Two kinds that
+ * cannot talk are an error naming both GIDs, RCMSG_GID_INDEX and the fix. */
+static rcmsg_status_t rc_gid_check(rc_btl_t *rc, int peer, const uint8_t *p)
+{
+    union ibv_gid remote;
+    char why[256], here[64];
+    int verdict;
+
+    memcpy(remote.raw, p + 8, sizeof(remote.raw));
+    verdict = rcmsg_rc_gid_compat(&rc->gid.gid, (int)rc->gid.gid_type, &remote, (int)p[6] - 1, why,
+                                  sizeof(why));
+    if (verdict == 0) {
+        return RCMSG_OK;
+    }
+    snprintf(here, sizeof(here), "gid index %d here, %s", rc->gid.index,
+             rcmsg_config_is_set(RCMSG_CFG_GID_INDEX) ? "set by RCMSG_GID_INDEX"
+                                                      : "chosen automatically");
+    if (verdict > 0) {
+        rcmsg_warn("peer %d on %s:%d: GIDs of different kinds, %s (%s); if the connection "
+                   "fails, give every rank a GID of the same kind (RCMSG_GID_INDEX)",
+                   peer, rc->dev->name, rc->port, why, here);
+        return RCMSG_OK;
+    }
+    rcmsg_error("cannot connect to peer %d on %s:%d: GIDs of different kinds, %s (%s); give "
+                "every rank a GID of the same kind: unset RCMSG_GID_INDEX (each rank then picks a "
+                "RoCE v2 GID, IPv4-mapped first) or set it to an index of the same kind on every "
+                "rank (rcmsg_info lists each port's GID table)",
+                peer, rc->dev->name, rc->port, why, here);
+    return RCMSG_ERR_CONFIG;
+}
 
 static enum ibv_mtu rc_mtu_cap(void)
 {
@@ -239,6 +272,12 @@ static rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
                     rcmsg_rc_link_layer_name(p[0]),
                     rcmsg_rc_link_layer_name(rc->port_attr.link_layer));
         return RCMSG_ERR_PEER_DATA;
+    }
+    if (rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET) {
+        status = rc_gid_check(rc, peer, p);
+        if (status != RCMSG_OK) {
+            return status;
+        }
     }
     if (p[2] < IBV_MTU_256 || p[2] > IBV_MTU_4096) {
         rcmsg_error("peer %d sent an invalid MTU code %u", peer, p[2]);

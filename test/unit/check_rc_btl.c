@@ -1,12 +1,14 @@
 /* Pure decisions of the rc transport, checked without hardware: pool sizes under a locked
- * memory limit, the sender of a receive against its QP. */
+ * memory limit, the sender of a receive against its QP, the kinds of two RoCE GIDs. */
 #include "config.h"
 
+#include "btl_rc/rc_device.h"
 #include "btl_rc/rc_memlock.h"
 #include "btl_rc/rc_qp.h"
 
 #include "ck_run.h"
 
+#include <arpa/inet.h>
 #include <check.h>
 #include <stdint.h>
 #include <string.h>
@@ -120,6 +122,56 @@ START_TEST(test_sender_disagrees)
 }
 END_TEST
 
+static union ibv_gid gid(const char *text)
+{
+    union ibv_gid g;
+
+    ck_assert_int_eq(inet_pton(AF_INET6, text, g.raw), 1);
+    return g;
+}
+
+START_TEST(test_gid_kinds)
+{
+    union ibv_gid v4 = gid("::ffff:10.55.0.1"), ll = gid("fe80::ff:fe00:2");
+    union ibv_gid ll2 = gid("febf::1"), global = gid("2001:db8::7");
+
+    ck_assert_int_eq(rcmsg_rc_gid_kind(&v4), RCMSG_RC_GID_IPV4);
+    ck_assert_int_eq(rcmsg_rc_gid_kind(&ll), RCMSG_RC_GID_LINK_LOCAL);
+    ck_assert_int_eq(rcmsg_rc_gid_kind(&ll2), RCMSG_RC_GID_LINK_LOCAL);
+    ck_assert_int_eq(rcmsg_rc_gid_kind(&global), RCMSG_RC_GID_IPV6);
+    ck_assert_str_eq(rcmsg_rc_gid_kind_name(RCMSG_RC_GID_IPV4), "IPv4-mapped");
+    ck_assert_str_eq(rcmsg_rc_gid_kind_name(RCMSG_RC_GID_LINK_LOCAL), "link-local IPv6");
+}
+END_TEST
+
+START_TEST(test_gid_compat)
+{
+    union ibv_gid v4a = gid("::ffff:10.55.0.1"), v4b = gid("::ffff:10.55.0.2");
+    union ibv_gid lla = gid("fe80::ff:fe00:1"), llb = gid("fe80::ff:fe00:2");
+    union ibv_gid global = gid("2001:db8::7");
+    int v2 = IBV_GID_TYPE_ROCE_V2, v1 = IBV_GID_TYPE_ROCE_V1;
+    char why[256];
+
+    /* the same kind: fine, whether the peer's type is known or not */
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&v4a, v2, &v4b, v2, why, sizeof(why)), 0);
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&lla, v2, &llb, -1, why, sizeof(why)), 0);
+    /* IPv4-mapped against link-local, both ways: never, both GIDs named */
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&v4a, v2, &llb, v2, why, sizeof(why)), -1);
+    ck_assert_msg(strstr(why, "::ffff:10.55.0.1 (IPv4-mapped, RoCE v2) here") &&
+                      strstr(why, "fe80::ff:fe00:2 (link-local IPv6, RoCE v2) there") &&
+                      strstr(why, "IPv4 to an IPv6"),
+                  "%s", why);
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&lla, v2, &v4b, -1, why, sizeof(why)), -1);
+    ck_assert_msg(strstr(why, "type unknown"), "%s", why);
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&global, v2, &v4b, v2, NULL, 0), -1);
+    /* RoCE v1 against v2, even with the same address kind */
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&lla, v1, &llb, v2, why, sizeof(why)), -1);
+    ck_assert_msg(strstr(why, "RoCE v1 and RoCE v2"), "%s", why);
+    /* link-local against global IPv6: doubtful only */
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&lla, v2, &global, v2, why, sizeof(why)), 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rc_btl");
@@ -133,6 +185,10 @@ int main(void)
     tc = tcase_create("sender");
     tcase_add_test(tc, test_sender_agrees);
     tcase_add_test(tc, test_sender_disagrees);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("gid");
+    tcase_add_test(tc, test_gid_kinds);
+    tcase_add_test(tc, test_gid_compat);
     suite_add_tcase(s, tc);
     return ck_run(s);
 }
