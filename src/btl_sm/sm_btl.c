@@ -39,6 +39,7 @@
 #define SM_ADDR_LEN    48
 #define SM_LIVENESS_US 100000
 #define SM_CTL_CELLS   2
+#define SM_CMA_PIECE   (1ull << 30) /* below MAX_RW_COUNT, the most one process_vm_readv moves */
 
 enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };
 enum { SM_CMA_AUTO, SM_CMA_YES, SM_CMA_NO };
@@ -360,6 +361,45 @@ static void sm_staged_request(sm_btl_t *sm, sm_peer_t *p)
     p->staged_req_pending = sm_put(sm, p, SM_CELL_GETREQ, &req, sizeof(req), NULL, 0) != RCMSG_OK;
 }
 
+/* Reads len bytes of the peer's memory with process_vm_readv, in pieces: one call moves at
+ * most MAX_RW_COUNT (2 GiB - 4 KiB) bytes, and may stop short at a fault. RCMSG_OK once every
+ * byte is read; RCMSG_ERR_UNSUPPORTED when the kernel refuses the first piece with EPERM (the
+ * caller may fall back to staged copies); otherwise an error, logged here. */
+static rcmsg_status_t sm_cma_read(sm_btl_t *sm, sm_peer_t *p, char *local, uint64_t remote_addr,
+                                  size_t len)
+{
+    size_t done = 0;
+
+    while (done < len) {
+        size_t piece = len - done < SM_CMA_PIECE ? len - done : SM_CMA_PIECE;
+        struct iovec l = {.iov_base = local + done, .iov_len = piece};
+        struct iovec r = {.iov_base = (void *)(uintptr_t)(remote_addr + done), .iov_len = piece};
+        ssize_t n = process_vm_readv(p->pid, &l, 1, &r, 1, 0);
+
+        if (n > 0) {
+            done += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && errno == ESRCH) {
+            sm_peer_fail(sm, p, "its process exited");
+            return RCMSG_ERR_CONNECTION;
+        }
+        if (n < 0 && errno == EPERM && done == 0 && sm->cma_mode != SM_CMA_YES) {
+            return RCMSG_ERR_UNSUPPORTED;
+        }
+        rcmsg_error("process_vm_readv from peer %d (pid %d) failed after %zu of %zu bytes, at "
+                    "0x%llx: %s%s",
+                    p->world, (int)p->pid, done, len, (unsigned long long)(remote_addr + done),
+                    n == 0 ? "no progress" : strerror(errno),
+                    sm->cma_mode == SM_CMA_YES ? " (RCMSG_SM_CMA=yes: no fallback)" : "");
+        return RCMSG_ERR_IO;
+    }
+    return RCMSG_OK;
+}
+
 static rcmsg_status_t sm_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
                              uint64_t remote_addr, uint32_t rkey, size_t len,
                              rcmsg_btl_desc_t *desc)
@@ -379,21 +419,12 @@ static rcmsg_status_t sm_get(rcmsg_btl_t *btl, int peer, void *local, const rcms
     desc->peer = peer;
     desc->len = len;
     if (p->cma) {
-        struct iovec l = {.iov_base = local, .iov_len = len};
-        struct iovec r = {.iov_base = (void *)(uintptr_t)remote_addr, .iov_len = len};
-        ssize_t n = process_vm_readv(p->pid, &l, 1, &r, 1, 0);
-        if (n == (ssize_t)len) {
+        rcmsg_status_t s = sm_cma_read(sm, p, local, remote_addr, len);
+        if (s == RCMSG_OK) {
             return sm_done_push(sm, desc);
         }
-        if (n < 0 && errno == ESRCH) {
-            sm_peer_fail(sm, p, "its process exited");
-            return RCMSG_ERR_CONNECTION;
-        }
-        if (n >= 0 || errno != EPERM || sm->cma_mode == SM_CMA_YES) {
-            rcmsg_error("process_vm_readv of %zu bytes from peer %d (pid %d) failed: %s%s", len,
-                        peer, (int)p->pid, n >= 0 ? "short read" : strerror(errno),
-                        sm->cma_mode == SM_CMA_YES ? " (RCMSG_SM_CMA=yes: no fallback)" : "");
-            return RCMSG_ERR_IO;
+        if (s != RCMSG_ERR_UNSUPPORTED) {
+            return s; /* the get never started: the caller sees the error, no completion */
         }
         p->cma = false;
         rcmsg_info("sm: CMA from peer %d refused (EPERM): copying through the shared segment",
