@@ -50,7 +50,8 @@ enum { SM_CMA_AUTO, SM_CMA_YES, SM_CMA_NO };
 typedef struct {
     _Atomic uint64_t head; /* cells consumed, written by the owner; read by the sender only
                             * when its cached copy says the ring is full */
-    char pad[56];
+    _Atomic uint32_t sender_sleeping; /* the sender sleeps until head moves (see sm_arm) */
+    char pad[52];
 } sm_ring_t;
 
 typedef struct {
@@ -64,7 +65,11 @@ typedef struct {
     uint64_t magic;
     uint32_t pid, local_rank, nlocal, ncells;
     uint64_t cell_size, staging;
+    char pad[24];
+    _Atomic uint32_t sleeping; /* the owner sleeps until a cell arrives (see sm_arm) */
+    char pad2[60];
 } sm_seg_hdr_t;
+_Static_assert(sizeof(sm_seg_hdr_t) == 128, "the header keeps the rings cache-line aligned");
 
 typedef struct {
     uint64_t remote_addr, len, token;
@@ -90,12 +95,19 @@ typedef struct {
     /* this rank as a sender into the peer's ring */
     uint64_t tail;       /* messages written */
     uint64_t head_cache; /* the ring's head when last read */
+    bool full;           /* a put found the ring full: wake this rank when head moves */
+    /* wakeups: the peer's wakeup pipe, opened for writing (-1: none) */
+    int wake_fd;
+    bool sleeps; /* the peer may sleep in waits (its RCMSG_WAIT_MODE is not poll) */
 } sm_peer_t;
 
 typedef struct {
     rcmsg_btl_t super;
     rcmsg_btl_job_t job;
     int memfd;
+    int wake_fd, wake_wr; /* this rank's wakeup pipe (read end readable after a peer's
+                           * sm_wake(); the write end only keeps it open) */
+    bool sleeps;          /* RCMSG_WAIT_MODE is not poll: waits may sleep in sm_arm + poll() */
     char *seg;
     size_t seg_size;
     unsigned ncells;
@@ -162,13 +174,15 @@ uint64_t rcmsg_sm_node_key(void)
 /* ---- address --------------------------------------------------------------------------- */
 
 /* node_key u64, pid u32, fd u32, seg_size u64, local_rank u32, nlocal u32, ncells u32,
- * cell_size u32, staging u64 (host byte order: only ever read on the same node) */
+ * cell_size u32, staging u64, wake_fd u32, sleeps u32 (host byte order: only ever read on
+ * the same node) */
 typedef struct {
     uint64_t node_key;
     uint32_t pid, fd;
     uint64_t seg_size;
     uint32_t local_rank, nlocal, ncells, cell_size;
     uint64_t staging;
+    uint32_t wake_fd, sleeps;
 } sm_addr_t;
 
 uint64_t rcmsg_sm_addr_node_key(const void *addr, size_t len)
@@ -193,7 +207,9 @@ static rcmsg_status_t sm_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
                    .nlocal = (uint32_t)sm->job.local_size,
                    .ncells = sm->ncells,
                    .cell_size = (uint32_t)sm->cell_size,
-                   .staging = sm->staging};
+                   .staging = sm->staging,
+                   .wake_fd = (uint32_t)sm->wake_fd,
+                   .sleeps = sm->sleeps};
 
     if (*len_p < sizeof(a)) {
         return RCMSG_ERR_INVALID_PARAM;
@@ -218,6 +234,22 @@ static bool sm_cma_probe(sm_btl_t *sm, sm_peer_t *p)
         return true; /* as asked: a refusal will be an error, not a fallback */
     }
     return process_vm_readv(p->pid, &l, 1, &r, 1, 0) >= 0 || errno != EPERM;
+}
+
+/* Opens the peer's wakeup pipe for writing, through /proc like its segment. Read-write: this
+ * process is then a reader too, so a write after the peer has gone is EAGAIN at worst, never
+ * SIGPIPE. */
+static rcmsg_status_t sm_wake_open(sm_peer_t *p, int peer, uint32_t pid, uint32_t wake_fd)
+{
+    char path[64];
+
+    snprintf(path, sizeof(path), "/proc/%u/fd/%u", pid, wake_fd);
+    p->wake_fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (p->wake_fd < 0) {
+        rcmsg_error("cannot open the wakeup pipe of peer %d (%s): %m", peer, path);
+        return RCMSG_ERR_IO;
+    }
+    return RCMSG_OK;
 }
 
 static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t len)
@@ -255,6 +287,10 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
         rcmsg_error("cannot open the shared segment of peer %d (%s): %m", peer, path);
         return RCMSG_ERR_IO;
     }
+    if (a.sleeps && sm_wake_open(p, peer, a.pid, a.wake_fd) != RCMSG_OK) {
+        close(fd);
+        return RCMSG_ERR_IO;
+    }
     p->seg = mmap(NULL, a.seg_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (p->seg == MAP_FAILED) {
@@ -274,6 +310,7 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
     p->pid = (pid_t)a.pid;
     p->seg_size = a.seg_size;
     p->cma = sm_cma_probe(sm, p);
+    p->sleeps = a.sleeps != 0;
     sm->local_to_world[p->local_rank] = peer;
     if (!p->cma) {
         rcmsg_info("sm: single-copy reads (CMA) from peer %d are not permitted%s; large messages "
@@ -282,6 +319,46 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
     }
     rcmsg_debug("sm: peer %d (local rank %d, pid %d) mapped", peer, p->local_rank, (int)p->pid);
     return RCMSG_OK;
+}
+
+/* ---- wakeups ---------------------------------------------------------------------------
+ *
+ * A rank about to sleep (sm_arm) sets a flag, then looks for work once more, then sleeps in
+ * poll() on its wakeup pipe (at most 100 ms: lost peers are still noticed). The other side
+ * makes its change (publishes a cell, or moves head), then reads the flag; whoever clears a
+ * set flag writes a byte into the sleeper's pipe. A seq_cst fence between each side's store
+ * and load means at least one of them sees the other's store: the sleeper finds the work, or
+ * the other side finds the flag. No wakeup is lost, and one syscall is paid per sleep at most.
+ * Nothing of this is done toward ranks that never sleep (RCMSG_WAIT_MODE=poll).
+ */
+
+/* Sets *flag, then fences: the caller checks for work next. */
+static void sm_sleep_announce(_Atomic uint32_t *flag)
+{
+    atomic_store_explicit(flag, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* After publishing a change the sleeper waits for: wakes it if it announced a sleep. */
+static void sm_wake(sm_peer_t *p, _Atomic uint32_t *flag)
+{
+    char byte = 0;
+
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(flag, memory_order_relaxed) != 0 &&
+        atomic_exchange_explicit(flag, 0, memory_order_relaxed) != 0 && p->wake_fd >= 0 &&
+        write(p->wake_fd, &byte, 1) < 0 && errno != EAGAIN) {
+        rcmsg_warn("sm: cannot wake peer %d: %m", p->world); /* EAGAIN: a wakeup is pending */
+    }
+}
+
+/* Empties this rank's wakeup pipe (its bytes only ever mean "look for work"). */
+static void sm_wake_drain(sm_btl_t *sm)
+{
+    char buf[64];
+
+    while (read(sm->wake_fd, buf, sizeof(buf)) > 0) {
+    }
 }
 
 /* ---- cells ----------------------------------------------------------------------------- */
@@ -299,6 +376,7 @@ static rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const vo
     if (tail - p->head_cache >= limit) {
         p->head_cache = atomic_load_explicit(&ring->head, memory_order_acquire);
         if (tail - p->head_cache >= limit) {
+            p->full = true;
             return RCMSG_ERR_NO_RESOURCE;
         }
     }
@@ -311,6 +389,9 @@ static rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const vo
     cell->type = type;
     atomic_store_explicit(&cell->seq, tail + 1, memory_order_release);
     p->tail = tail + 1;
+    if (p->sleeps) {
+        sm_wake(p, &((sm_seg_hdr_t *)p->seg)->sleeping);
+    }
     return RCMSG_OK;
 }
 
@@ -561,6 +642,7 @@ static int sm_progress(rcmsg_btl_t *btl)
         int world = sm->local_to_world[s];
         sm_ring_t *ring = sm_ring(sm, sm->seg, s);
         uint64_t head;
+        bool consumed = false;
         sm_peer_t *p;
 
         if (world < 0) {
@@ -605,6 +687,10 @@ static int sm_progress(rcmsg_btl_t *btl)
             }
             atomic_store_explicit(&ring->head, head + 1, memory_order_release);
             n++;
+            consumed = true;
+        }
+        if (consumed && p->sleeps) {
+            sm_wake(p, &ring->sender_sleeping); /* it may wait for room */
         }
     }
     if ((++sm->calls & 1023) == 0) {
@@ -613,24 +699,66 @@ static int sm_progress(rcmsg_btl_t *btl)
     return n;
 }
 
-static rcmsg_status_t sm_arm(rcmsg_btl_t *btl)
+/* Is a cell waiting in one of this rank's rings? */
+static bool sm_rings_ready(sm_btl_t *sm)
 {
-    sm_btl_t *sm = sm_btl_of(btl);
-
-    /* before a sleep (polls are then too few to count on): a lost peer is work */
-    if (sm_liveness(sm) > 0 || sm->ndone > 0) {
-        return RCMSG_INPROGRESS;
-    }
     for (int s = 0; s < sm->job.local_size; s++) {
         sm_ring_t *ring = sm_ring(sm, sm->seg, s);
         uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
 
         if (sm->local_to_world[s] >= 0 &&
             atomic_load_explicit(&sm_cell(sm, ring, head)->seq, memory_order_acquire) == head + 1) {
-            return RCMSG_INPROGRESS;
+            return true;
         }
     }
+    return false;
+}
+
+/* Has a ring this rank found full (a put of it waits) got room again? Asks the peers to wake
+ * this rank when they make room (their sm_progress). */
+static bool sm_room_ready(sm_btl_t *sm)
+{
+    for (int s = 0; s < sm->job.local_size; s++) {
+        int world = sm->local_to_world[s];
+        sm_peer_t *p = world >= 0 ? &sm->peers[world] : NULL;
+        sm_ring_t *ring;
+
+        if (p == NULL || !p->full || p->failed) {
+            continue;
+        }
+        ring = sm_ring(sm, p->seg, sm->job.local_rank);
+        sm_sleep_announce(&ring->sender_sleeping);
+        p->head_cache = atomic_load_explicit(&ring->head, memory_order_acquire);
+        if (p->tail - p->head_cache < sm->ncells - SM_CTL_CELLS) {
+            p->full = false;
+            atomic_store_explicit(&ring->sender_sleeping, 0, memory_order_relaxed);
+            return true;
+        }
+    }
+    return false;
+}
+
+static rcmsg_status_t sm_arm(rcmsg_btl_t *btl)
+{
+    sm_btl_t *sm = sm_btl_of(btl);
+    _Atomic uint32_t *sleeping = &((sm_seg_hdr_t *)sm->seg)->sleeping;
+
+    /* before a sleep (polls are then too few to count on): a lost peer is work */
+    if (sm_liveness(sm) > 0 || sm->ndone > 0) {
+        return RCMSG_INPROGRESS;
+    }
+    sm_wake_drain(sm);
+    sm_sleep_announce(sleeping);
+    if (sm_rings_ready(sm) || sm_room_ready(sm)) {
+        atomic_store_explicit(sleeping, 0, memory_order_relaxed); /* spare the senders a write */
+        return RCMSG_INPROGRESS;
+    }
     return RCMSG_OK;
+}
+
+static int sm_event_fd(rcmsg_btl_t *btl)
+{
+    return sm_btl_of(btl)->wake_fd;
 }
 
 static void sm_close(rcmsg_btl_t *btl)
@@ -641,12 +769,19 @@ static void sm_close(rcmsg_btl_t *btl)
         if (sm->peers[i].seg != NULL) {
             munmap(sm->peers[i].seg, sm->peers[i].seg_size);
         }
+        if (sm->peers[i].wake_fd >= 0) {
+            close(sm->peers[i].wake_fd);
+        }
     }
     if (sm->seg != NULL) {
         munmap(sm->seg, sm->seg_size);
     }
     if (sm->memfd >= 0) {
         close(sm->memfd);
+    }
+    if (sm->wake_fd >= 0) {
+        close(sm->wake_fd);
+        close(sm->wake_wr);
     }
     free(sm->done);
     free(sm->peers);
@@ -662,11 +797,27 @@ static const rcmsg_btl_ops_t sm_ops = {
     .mem_reg = rcmsg_btl_mem_reg_none, /* CMA needs none */
     .mem_dereg = rcmsg_btl_mem_dereg_none,
     .progress = sm_progress,
-    .flush = rcmsg_btl_flush_none,       /* a send is in the peer's memory at once */
-    .event_fd = rcmsg_btl_event_fd_none, /* event waits re-check every 100 ms */
+    .flush = rcmsg_btl_flush_none, /* a send is in the peer's memory at once */
+    .event_fd = sm_event_fd,       /* the wakeup pipe: see sm_arm */
     .arm = sm_arm,
     .close = sm_close,
 };
+
+/* This rank's wakeup pipe: peers open its read end read-write through /proc (an eventfd
+ * cannot be reopened there). This rank keeps the write end open too, so that the pipe never
+ * reports a hangup (no writer left) when its peers are gone. */
+static rcmsg_status_t sm_wake_create(sm_btl_t *sm)
+{
+    int fds[2];
+
+    if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) {
+        rcmsg_error("cannot create the shared-memory wakeup pipe: %m");
+        return RCMSG_ERR_IO;
+    }
+    sm->wake_fd = fds[0];
+    sm->wake_wr = fds[1];
+    return RCMSG_OK;
+}
 
 rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p)
 {
@@ -677,6 +828,7 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         return RCMSG_ERR_NO_MEMORY;
     }
     sm->memfd = -1;
+    sm->wake_fd = -1;
     sm->job = *job;
     sm->super.name = "sm";
     sm->super.ops = &sm_ops;
@@ -687,9 +839,13 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     sm->staging = (rcmsg_config_size(RCMSG_CFG_SM_STAGING) + 63) & ~(size_t)63;
     sm->cma_mode = rcmsg_config_enum(RCMSG_CFG_SM_CMA);
     sm->batch = (unsigned)rcmsg_config_int(RCMSG_CFG_POLL_BATCH);
+    sm->sleeps = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) != 0; /* 0: poll, never sleeps */
     sm->seg_size = sizeof(sm_seg_hdr_t) + (size_t)job->local_size * (sm->ring_size + sm->staging);
     sm->peers = calloc((size_t)job->size, sizeof(*sm->peers));
     sm->local_to_world = malloc(sizeof(int) * (size_t)job->local_size);
+    for (int i = 0; sm->peers != NULL && i < job->size; i++) {
+        sm->peers[i].wake_fd = -1;
+    }
     if (sm->peers == NULL || sm->local_to_world == NULL) {
         sm_close(&sm->super);
         return RCMSG_ERR_NO_MEMORY;
@@ -700,6 +856,10 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     sm->memfd = memfd_create("rcmsg-sm", MFD_CLOEXEC);
     if (sm->memfd < 0 || ftruncate(sm->memfd, (off_t)sm->seg_size) != 0) {
         rcmsg_error("cannot create the %zu-byte shared segment (memfd): %m", sm->seg_size);
+        sm_close(&sm->super);
+        return RCMSG_ERR_IO;
+    }
+    if (sm->sleeps && sm_wake_create(sm) != RCMSG_OK) {
         sm_close(&sm->super);
         return RCMSG_ERR_IO;
     }
