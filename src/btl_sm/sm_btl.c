@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,8 +57,8 @@ typedef struct {
 
 typedef struct {
     _Atomic uint64_t seq; /* index + 1 of the message it holds, written last by the sender */
-    uint32_t len;
-    uint32_t type;
+    _Atomic uint32_t len; /* atomic: read once by the owner (sm_cell_handle), never re-read */
+    _Atomic uint32_t type;
     char data[];
 } sm_cell_t;
 
@@ -385,8 +386,8 @@ static rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const vo
     if (blen > 0) {
         memcpy(cell->data + alen, b, blen);
     }
-    cell->len = (uint32_t)(alen + blen);
-    cell->type = type;
+    atomic_store_explicit(&cell->len, (uint32_t)(alen + blen), memory_order_relaxed);
+    atomic_store_explicit(&cell->type, type, memory_order_relaxed);
     atomic_store_explicit(&cell->seq, tail + 1, memory_order_release);
     p->tail = tail + 1;
     if (p->sleeps) {
@@ -607,6 +608,36 @@ static bool sm_pid_alive(pid_t pid)
     return paren == NULL || paren[1] == '\0' || paren[2] != 'Z';
 }
 
+/* One published cell from peer p. Its type and length are read once, into local memory,
+ * before they are checked and used: the peer can still write the shared cell. */
+static void sm_cell_handle(sm_btl_t *sm, sm_peer_t *p, sm_cell_t *cell)
+{
+    uint32_t type = atomic_load_explicit(&cell->type, memory_order_relaxed);
+    uint32_t len = atomic_load_explicit(&cell->len, memory_order_relaxed);
+    sm_getreq_t req;
+
+    if (type == SM_CELL_MSG && len <= sm->cell_size) {
+        sm->super.recv_cb(sm->super.cb_arg, p->world, cell->data, len);
+        return;
+    }
+    if ((type == SM_CELL_GETREQ || type == SM_CELL_GETDONE) && len == sizeof(req)) {
+        memcpy(&req, cell->data, sizeof(req));
+        if (req.len > sm->staging) {
+            rcmsg_error("sm: dropped a copy %s of %llu bytes from peer %d (the staging area holds "
+                        "%zu)",
+                        type == SM_CELL_GETREQ ? "request" : "reply", (unsigned long long)req.len,
+                        p->world, sm->staging);
+        } else if (type == SM_CELL_GETREQ) {
+            sm_on_getreq(sm, p, &req);
+        } else {
+            sm_on_getdone(sm, p, &req);
+        }
+        return;
+    }
+    rcmsg_error("sm: dropped a malformed cell from peer %d (type %u, %u bytes)", p->world, type,
+                len);
+}
+
 /* Checks that local peers are alive (at most every SM_LIVENESS_US); returns how many were
  * found gone now. */
 static int sm_liveness(sm_btl_t *sm)
@@ -667,24 +698,7 @@ static int sm_progress(rcmsg_btl_t *btl)
                 break; /* not written yet */
             }
 
-            if (cell->type == SM_CELL_MSG && cell->len <= sm->cell_size) {
-                btl->recv_cb(btl->cb_arg, world, cell->data, cell->len);
-            } else if (cell->type == SM_CELL_GETREQ && cell->len == sizeof(sm_getreq_t)) {
-                sm_getreq_t req;
-                memcpy(&req, cell->data, sizeof(req));
-                if (req.len <= sm->staging) {
-                    sm_on_getreq(sm, p, &req);
-                }
-            } else if (cell->type == SM_CELL_GETDONE && cell->len == sizeof(sm_getreq_t)) {
-                sm_getreq_t done;
-                memcpy(&done, cell->data, sizeof(done));
-                if (done.len <= sm->staging) {
-                    sm_on_getdone(sm, p, &done);
-                }
-            } else {
-                rcmsg_error("sm: dropped a malformed cell from peer %d (type %u, %u bytes)", world,
-                            cell->type, cell->len);
-            }
+            sm_cell_handle(sm, p, cell);
             atomic_store_explicit(&ring->head, head + 1, memory_order_release);
             n++;
             consumed = true;
@@ -854,7 +868,9 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         sm->local_to_world[i] = -1;
     }
     sm->memfd = memfd_create("rcmsg-sm", MFD_CLOEXEC);
-    if (sm->memfd < 0 || ftruncate(sm->memfd, (off_t)sm->seg_size) != 0) {
+    /* a memfd is created 0777: only this user's processes may open it through /proc */
+    if (sm->memfd < 0 || fchmod(sm->memfd, 0600) != 0 ||
+        ftruncate(sm->memfd, (off_t)sm->seg_size) != 0) {
         rcmsg_error("cannot create the %zu-byte shared segment (memfd): %m", sm->seg_size);
         sm_close(&sm->super);
         return RCMSG_ERR_IO;
