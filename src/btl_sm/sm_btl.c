@@ -253,6 +253,48 @@ static rcmsg_status_t sm_wake_open(sm_peer_t *p, int peer, uint32_t pid, uint32_
     return RCMSG_OK;
 }
 
+/* Does the peer's segment have this rank's layout? Names the variable that differs. */
+static rcmsg_status_t sm_addr_check(const sm_btl_t *sm, int peer, const sm_addr_t *a)
+{
+    if (a->node_key != rcmsg_sm_node_key()) {
+        rcmsg_error("sm address of peer %d is from another node (boot id and host name differ)",
+                    peer);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    if (a->local_rank >= (uint32_t)sm->job.local_size ||
+        a->nlocal != (uint32_t)sm->job.local_size) {
+        rcmsg_error("sm: peer %d is local rank %u of %u, this rank counts %d local ranks: the "
+                    "launcher's local ranks are inconsistent",
+                    peer, a->local_rank, a->nlocal, sm->job.local_size);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    if (a->cell_size != sm->cell_size) {
+        rcmsg_error("peer %d uses %u-byte shared-memory cells, this rank %zu: set the same "
+                    "RCMSG_SRQ_BUF_SIZE on every rank",
+                    peer, a->cell_size, sm->cell_size);
+        return RCMSG_ERR_CONFIG;
+    }
+    if (a->ncells != sm->ncells) {
+        rcmsg_error("peer %d has %u cells per shared-memory ring, this rank %u: set the same "
+                    "RCMSG_SM_CELLS on every rank",
+                    peer, a->ncells, sm->ncells);
+        return RCMSG_ERR_CONFIG;
+    }
+    if (a->staging != sm->staging) {
+        rcmsg_error("peer %d has a %llu-byte staging area, this rank %zu (rounded up to 64 "
+                    "bytes): set the same RCMSG_SM_STAGING on every rank",
+                    peer, (unsigned long long)a->staging, sm->staging);
+        return RCMSG_ERR_CONFIG;
+    }
+    if (a->seg_size != sm->seg_size) {
+        rcmsg_error("peer %d has a %llu-byte shared segment, this rank %zu with the same settings: "
+                    "are both running the same rcmsg library?",
+                    peer, (unsigned long long)a->seg_size, sm->seg_size);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    return RCMSG_OK;
+}
+
 static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t len)
 {
     sm_btl_t *sm = sm_btl_of(btl);
@@ -260,6 +302,7 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
     char path[64];
     sm_addr_t a;
     sm_seg_hdr_t *h;
+    rcmsg_status_t s;
     int fd;
 
     if (len != sizeof(a)) {
@@ -274,13 +317,9 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
                     peer, a.local_rank, sm->job.local_rank);
         return RCMSG_ERR_PEER_DATA;
     }
-    if (a.node_key != rcmsg_sm_node_key() || a.local_rank >= (uint32_t)sm->job.local_size ||
-        a.nlocal != (uint32_t)sm->job.local_size || a.ncells != sm->ncells ||
-        a.cell_size != sm->cell_size || a.staging != sm->staging || a.seg_size != sm->seg_size) {
-        rcmsg_error("sm address of peer %d does not match this rank's (another node, or other "
-                    "RCMSG_SM_* settings): local rank %u of %u, %u cells of %u bytes",
-                    peer, a.local_rank, a.nlocal, a.ncells, a.cell_size);
-        return RCMSG_ERR_PEER_DATA;
+    s = sm_addr_check(sm, peer, &a);
+    if (s != RCMSG_OK) {
+        return s;
     }
     snprintf(path, sizeof(path), "/proc/%u/fd/%u", a.pid, a.fd);
     fd = open(path, O_RDWR | O_CLOEXEC);
