@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +40,7 @@
 #define SM_ADDR_LEN    48
 #define SM_LIVENESS_US 100000
 #define SM_CTL_CELLS   2
+#define SM_CMA_PIECE   (1ull << 30) /* below MAX_RW_COUNT, the most one process_vm_readv moves */
 
 enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };
 enum { SM_CMA_AUTO, SM_CMA_YES, SM_CMA_NO };
@@ -49,13 +51,14 @@ enum { SM_CMA_AUTO, SM_CMA_YES, SM_CMA_NO };
 typedef struct {
     _Atomic uint64_t head; /* cells consumed, written by the owner; read by the sender only
                             * when its cached copy says the ring is full */
-    char pad[56];
+    _Atomic uint32_t sender_sleeping; /* the sender sleeps until head moves (see sm_arm) */
+    char pad[52];
 } sm_ring_t;
 
 typedef struct {
     _Atomic uint64_t seq; /* index + 1 of the message it holds, written last by the sender */
-    uint32_t len;
-    uint32_t type;
+    _Atomic uint32_t len; /* atomic: read once by the owner (sm_cell_handle), never re-read */
+    _Atomic uint32_t type;
     char data[];
 } sm_cell_t;
 
@@ -63,7 +66,11 @@ typedef struct {
     uint64_t magic;
     uint32_t pid, local_rank, nlocal, ncells;
     uint64_t cell_size, staging;
+    char pad[24];
+    _Atomic uint32_t sleeping; /* the owner sleeps until a cell arrives (see sm_arm) */
+    char pad2[60];
 } sm_seg_hdr_t;
+_Static_assert(sizeof(sm_seg_hdr_t) == 128, "the header keeps the rings cache-line aligned");
 
 typedef struct {
     uint64_t remote_addr, len, token;
@@ -89,12 +96,19 @@ typedef struct {
     /* this rank as a sender into the peer's ring */
     uint64_t tail;       /* messages written */
     uint64_t head_cache; /* the ring's head when last read */
+    bool full;           /* a put found the ring full: wake this rank when head moves */
+    /* wakeups: the peer's wakeup pipe, opened for writing (-1: none) */
+    int wake_fd;
+    bool sleeps; /* the peer may sleep in waits (its RCMSG_WAIT_MODE is not poll) */
 } sm_peer_t;
 
 typedef struct {
     rcmsg_btl_t super;
     rcmsg_btl_job_t job;
     int memfd;
+    int wake_fd, wake_wr; /* this rank's wakeup pipe (read end readable after a peer's
+                           * sm_wake(); the write end only keeps it open) */
+    bool sleeps;          /* RCMSG_WAIT_MODE is not poll: waits may sleep in sm_arm + poll() */
     char *seg;
     size_t seg_size;
     unsigned ncells;
@@ -161,13 +175,15 @@ uint64_t rcmsg_sm_node_key(void)
 /* ---- address --------------------------------------------------------------------------- */
 
 /* node_key u64, pid u32, fd u32, seg_size u64, local_rank u32, nlocal u32, ncells u32,
- * cell_size u32, staging u64 (host byte order: only ever read on the same node) */
+ * cell_size u32, staging u64, wake_fd u32, sleeps u32 (host byte order: only ever read on
+ * the same node) */
 typedef struct {
     uint64_t node_key;
     uint32_t pid, fd;
     uint64_t seg_size;
     uint32_t local_rank, nlocal, ncells, cell_size;
     uint64_t staging;
+    uint32_t wake_fd, sleeps;
 } sm_addr_t;
 
 uint64_t rcmsg_sm_addr_node_key(const void *addr, size_t len)
@@ -192,7 +208,9 @@ static rcmsg_status_t sm_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
                    .nlocal = (uint32_t)sm->job.local_size,
                    .ncells = sm->ncells,
                    .cell_size = (uint32_t)sm->cell_size,
-                   .staging = sm->staging};
+                   .staging = sm->staging,
+                   .wake_fd = (uint32_t)sm->wake_fd,
+                   .sleeps = sm->sleeps};
 
     if (*len_p < sizeof(a)) {
         return RCMSG_ERR_INVALID_PARAM;
@@ -219,6 +237,64 @@ static bool sm_cma_probe(sm_btl_t *sm, sm_peer_t *p)
     return process_vm_readv(p->pid, &l, 1, &r, 1, 0) >= 0 || errno != EPERM;
 }
 
+/* Opens the peer's wakeup pipe for writing, through /proc like its segment. Read-write: this
+ * process is then a reader too, so a write after the peer has gone is EAGAIN at worst, never
+ * SIGPIPE. */
+static rcmsg_status_t sm_wake_open(sm_peer_t *p, int peer, uint32_t pid, uint32_t wake_fd)
+{
+    char path[64];
+
+    snprintf(path, sizeof(path), "/proc/%u/fd/%u", pid, wake_fd);
+    p->wake_fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (p->wake_fd < 0) {
+        rcmsg_error("cannot open the wakeup pipe of peer %d (%s): %m", peer, path);
+        return RCMSG_ERR_IO;
+    }
+    return RCMSG_OK;
+}
+
+/* Does the peer's segment have this rank's layout? Names the variable that differs. */
+static rcmsg_status_t sm_addr_check(const sm_btl_t *sm, int peer, const sm_addr_t *a)
+{
+    if (a->node_key != rcmsg_sm_node_key()) {
+        rcmsg_error("sm address of peer %d is from another node (boot id and host name differ)",
+                    peer);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    if (a->local_rank >= (uint32_t)sm->job.local_size ||
+        a->nlocal != (uint32_t)sm->job.local_size) {
+        rcmsg_error("sm: peer %d is local rank %u of %u, this rank counts %d local ranks: the "
+                    "launcher's local ranks are inconsistent",
+                    peer, a->local_rank, a->nlocal, sm->job.local_size);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    if (a->cell_size != sm->cell_size) {
+        rcmsg_error("peer %d uses %u-byte shared-memory cells, this rank %zu: set the same "
+                    "RCMSG_SRQ_BUF_SIZE on every rank",
+                    peer, a->cell_size, sm->cell_size);
+        return RCMSG_ERR_CONFIG;
+    }
+    if (a->ncells != sm->ncells) {
+        rcmsg_error("peer %d has %u cells per shared-memory ring, this rank %u: set the same "
+                    "RCMSG_SM_CELLS on every rank",
+                    peer, a->ncells, sm->ncells);
+        return RCMSG_ERR_CONFIG;
+    }
+    if (a->staging != sm->staging) {
+        rcmsg_error("peer %d has a %llu-byte staging area, this rank %zu (rounded up to 64 "
+                    "bytes): set the same RCMSG_SM_STAGING on every rank",
+                    peer, (unsigned long long)a->staging, sm->staging);
+        return RCMSG_ERR_CONFIG;
+    }
+    if (a->seg_size != sm->seg_size) {
+        rcmsg_error("peer %d has a %llu-byte shared segment, this rank %zu with the same settings: "
+                    "are both running the same rcmsg library?",
+                    peer, (unsigned long long)a->seg_size, sm->seg_size);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    return RCMSG_OK;
+}
+
 static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t len)
 {
     sm_btl_t *sm = sm_btl_of(btl);
@@ -226,6 +302,7 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
     char path[64];
     sm_addr_t a;
     sm_seg_hdr_t *h;
+    rcmsg_status_t s;
     int fd;
 
     if (len != sizeof(a)) {
@@ -240,18 +317,18 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
                     peer, a.local_rank, sm->job.local_rank);
         return RCMSG_ERR_PEER_DATA;
     }
-    if (a.node_key != rcmsg_sm_node_key() || a.local_rank >= (uint32_t)sm->job.local_size ||
-        a.nlocal != (uint32_t)sm->job.local_size || a.ncells != sm->ncells ||
-        a.cell_size != sm->cell_size || a.staging != sm->staging || a.seg_size != sm->seg_size) {
-        rcmsg_error("sm address of peer %d does not match this rank's (another node, or other "
-                    "RCMSG_SM_* settings): local rank %u of %u, %u cells of %u bytes",
-                    peer, a.local_rank, a.nlocal, a.ncells, a.cell_size);
-        return RCMSG_ERR_PEER_DATA;
+    s = sm_addr_check(sm, peer, &a);
+    if (s != RCMSG_OK) {
+        return s;
     }
     snprintf(path, sizeof(path), "/proc/%u/fd/%u", a.pid, a.fd);
     fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
         rcmsg_error("cannot open the shared segment of peer %d (%s): %m", peer, path);
+        return RCMSG_ERR_IO;
+    }
+    if (a.sleeps && sm_wake_open(p, peer, a.pid, a.wake_fd) != RCMSG_OK) {
+        close(fd);
         return RCMSG_ERR_IO;
     }
     p->seg = mmap(NULL, a.seg_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -273,6 +350,7 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
     p->pid = (pid_t)a.pid;
     p->seg_size = a.seg_size;
     p->cma = sm_cma_probe(sm, p);
+    p->sleeps = a.sleeps != 0;
     sm->local_to_world[p->local_rank] = peer;
     if (!p->cma) {
         rcmsg_info("sm: single-copy reads (CMA) from peer %d are not permitted%s; large messages "
@@ -281,6 +359,46 @@ static rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
     }
     rcmsg_debug("sm: peer %d (local rank %d, pid %d) mapped", peer, p->local_rank, (int)p->pid);
     return RCMSG_OK;
+}
+
+/* ---- wakeups ---------------------------------------------------------------------------
+ *
+ * A rank about to sleep (sm_arm) sets a flag, then looks for work once more, then sleeps in
+ * poll() on its wakeup pipe (at most 100 ms: lost peers are still noticed). The other side
+ * makes its change (publishes a cell, or moves head), then reads the flag; whoever clears a
+ * set flag writes a byte into the sleeper's pipe. A seq_cst fence between each side's store
+ * and load means at least one of them sees the other's store: the sleeper finds the work, or
+ * the other side finds the flag. No wakeup is lost, and one syscall is paid per sleep at most.
+ * Nothing of this is done toward ranks that never sleep (RCMSG_WAIT_MODE=poll).
+ */
+
+/* Sets *flag, then fences: the caller checks for work next. */
+static void sm_sleep_announce(_Atomic uint32_t *flag)
+{
+    atomic_store_explicit(flag, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* After publishing a change the sleeper waits for: wakes it if it announced a sleep. */
+static void sm_wake(sm_peer_t *p, _Atomic uint32_t *flag)
+{
+    char byte = 0;
+
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(flag, memory_order_relaxed) != 0 &&
+        atomic_exchange_explicit(flag, 0, memory_order_relaxed) != 0 && p->wake_fd >= 0 &&
+        write(p->wake_fd, &byte, 1) < 0 && errno != EAGAIN) {
+        rcmsg_warn("sm: cannot wake peer %d: %m", p->world); /* EAGAIN: a wakeup is pending */
+    }
+}
+
+/* Empties this rank's wakeup pipe (its bytes only ever mean "look for work"). */
+static void sm_wake_drain(sm_btl_t *sm)
+{
+    char buf[64];
+
+    while (read(sm->wake_fd, buf, sizeof(buf)) > 0) {
+    }
 }
 
 /* ---- cells ----------------------------------------------------------------------------- */
@@ -298,6 +416,7 @@ static rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const vo
     if (tail - p->head_cache >= limit) {
         p->head_cache = atomic_load_explicit(&ring->head, memory_order_acquire);
         if (tail - p->head_cache >= limit) {
+            p->full = true;
             return RCMSG_ERR_NO_RESOURCE;
         }
     }
@@ -306,10 +425,13 @@ static rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const vo
     if (blen > 0) {
         memcpy(cell->data + alen, b, blen);
     }
-    cell->len = (uint32_t)(alen + blen);
-    cell->type = type;
+    atomic_store_explicit(&cell->len, (uint32_t)(alen + blen), memory_order_relaxed);
+    atomic_store_explicit(&cell->type, type, memory_order_relaxed);
     atomic_store_explicit(&cell->seq, tail + 1, memory_order_release);
     p->tail = tail + 1;
+    if (p->sleeps) {
+        sm_wake(p, &((sm_seg_hdr_t *)p->seg)->sleeping);
+    }
     return RCMSG_OK;
 }
 
@@ -360,6 +482,45 @@ static void sm_staged_request(sm_btl_t *sm, sm_peer_t *p)
     p->staged_req_pending = sm_put(sm, p, SM_CELL_GETREQ, &req, sizeof(req), NULL, 0) != RCMSG_OK;
 }
 
+/* Reads len bytes of the peer's memory with process_vm_readv, in pieces: one call moves at
+ * most MAX_RW_COUNT (2 GiB - 4 KiB) bytes, and may stop short at a fault. RCMSG_OK once every
+ * byte is read; RCMSG_ERR_UNSUPPORTED when the kernel refuses the first piece with EPERM (the
+ * caller may fall back to staged copies); otherwise an error, logged here. */
+static rcmsg_status_t sm_cma_read(sm_btl_t *sm, sm_peer_t *p, char *local, uint64_t remote_addr,
+                                  size_t len)
+{
+    size_t done = 0;
+
+    while (done < len) {
+        size_t piece = len - done < SM_CMA_PIECE ? len - done : SM_CMA_PIECE;
+        struct iovec l = {.iov_base = local + done, .iov_len = piece};
+        struct iovec r = {.iov_base = (void *)(uintptr_t)(remote_addr + done), .iov_len = piece};
+        ssize_t n = process_vm_readv(p->pid, &l, 1, &r, 1, 0);
+
+        if (n > 0) {
+            done += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && errno == ESRCH) {
+            sm_peer_fail(sm, p, "its process exited");
+            return RCMSG_ERR_CONNECTION;
+        }
+        if (n < 0 && errno == EPERM && done == 0 && sm->cma_mode != SM_CMA_YES) {
+            return RCMSG_ERR_UNSUPPORTED;
+        }
+        rcmsg_error("process_vm_readv from peer %d (pid %d) failed after %zu of %zu bytes, at "
+                    "0x%llx: %s%s",
+                    p->world, (int)p->pid, done, len, (unsigned long long)(remote_addr + done),
+                    n == 0 ? "no progress" : strerror(errno),
+                    sm->cma_mode == SM_CMA_YES ? " (RCMSG_SM_CMA=yes: no fallback)" : "");
+        return RCMSG_ERR_IO;
+    }
+    return RCMSG_OK;
+}
+
 static rcmsg_status_t sm_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
                              uint64_t remote_addr, uint32_t rkey, size_t len,
                              rcmsg_btl_desc_t *desc)
@@ -379,21 +540,12 @@ static rcmsg_status_t sm_get(rcmsg_btl_t *btl, int peer, void *local, const rcms
     desc->peer = peer;
     desc->len = len;
     if (p->cma) {
-        struct iovec l = {.iov_base = local, .iov_len = len};
-        struct iovec r = {.iov_base = (void *)(uintptr_t)remote_addr, .iov_len = len};
-        ssize_t n = process_vm_readv(p->pid, &l, 1, &r, 1, 0);
-        if (n == (ssize_t)len) {
+        rcmsg_status_t s = sm_cma_read(sm, p, local, remote_addr, len);
+        if (s == RCMSG_OK) {
             return sm_done_push(sm, desc);
         }
-        if (n < 0 && errno == ESRCH) {
-            sm_peer_fail(sm, p, "its process exited");
-            return RCMSG_ERR_CONNECTION;
-        }
-        if (n >= 0 || errno != EPERM || sm->cma_mode == SM_CMA_YES) {
-            rcmsg_error("process_vm_readv of %zu bytes from peer %d (pid %d) failed: %s%s", len,
-                        peer, (int)p->pid, n >= 0 ? "short read" : strerror(errno),
-                        sm->cma_mode == SM_CMA_YES ? " (RCMSG_SM_CMA=yes: no fallback)" : "");
-            return RCMSG_ERR_IO;
+        if (s != RCMSG_ERR_UNSUPPORTED) {
+            return s; /* the get never started: the caller sees the error, no completion */
         }
         p->cma = false;
         rcmsg_info("sm: CMA from peer %d refused (EPERM): copying through the shared segment",
@@ -495,6 +647,36 @@ static bool sm_pid_alive(pid_t pid)
     return paren == NULL || paren[1] == '\0' || paren[2] != 'Z';
 }
 
+/* One published cell from peer p. Its type and length are read once, into local memory,
+ * before they are checked and used: the peer can still write the shared cell. */
+static void sm_cell_handle(sm_btl_t *sm, sm_peer_t *p, sm_cell_t *cell)
+{
+    uint32_t type = atomic_load_explicit(&cell->type, memory_order_relaxed);
+    uint32_t len = atomic_load_explicit(&cell->len, memory_order_relaxed);
+    sm_getreq_t req;
+
+    if (type == SM_CELL_MSG && len <= sm->cell_size) {
+        sm->super.recv_cb(sm->super.cb_arg, p->world, cell->data, len);
+        return;
+    }
+    if ((type == SM_CELL_GETREQ || type == SM_CELL_GETDONE) && len == sizeof(req)) {
+        memcpy(&req, cell->data, sizeof(req));
+        if (req.len > sm->staging) {
+            rcmsg_error("sm: dropped a copy %s of %llu bytes from peer %d (the staging area holds "
+                        "%zu)",
+                        type == SM_CELL_GETREQ ? "request" : "reply", (unsigned long long)req.len,
+                        p->world, sm->staging);
+        } else if (type == SM_CELL_GETREQ) {
+            sm_on_getreq(sm, p, &req);
+        } else {
+            sm_on_getdone(sm, p, &req);
+        }
+        return;
+    }
+    rcmsg_error("sm: dropped a malformed cell from peer %d (type %u, %u bytes)", p->world, type,
+                len);
+}
+
 /* Checks that local peers are alive (at most every SM_LIVENESS_US); returns how many were
  * found gone now. */
 static int sm_liveness(sm_btl_t *sm)
@@ -530,6 +712,7 @@ static int sm_progress(rcmsg_btl_t *btl)
         int world = sm->local_to_world[s];
         sm_ring_t *ring = sm_ring(sm, sm->seg, s);
         uint64_t head;
+        bool consumed = false;
         sm_peer_t *p;
 
         if (world < 0) {
@@ -554,26 +737,13 @@ static int sm_progress(rcmsg_btl_t *btl)
                 break; /* not written yet */
             }
 
-            if (cell->type == SM_CELL_MSG && cell->len <= sm->cell_size) {
-                btl->recv_cb(btl->cb_arg, world, cell->data, cell->len);
-            } else if (cell->type == SM_CELL_GETREQ && cell->len == sizeof(sm_getreq_t)) {
-                sm_getreq_t req;
-                memcpy(&req, cell->data, sizeof(req));
-                if (req.len <= sm->staging) {
-                    sm_on_getreq(sm, p, &req);
-                }
-            } else if (cell->type == SM_CELL_GETDONE && cell->len == sizeof(sm_getreq_t)) {
-                sm_getreq_t done;
-                memcpy(&done, cell->data, sizeof(done));
-                if (done.len <= sm->staging) {
-                    sm_on_getdone(sm, p, &done);
-                }
-            } else {
-                rcmsg_error("sm: dropped a malformed cell from peer %d (type %u, %u bytes)", world,
-                            cell->type, cell->len);
-            }
+            sm_cell_handle(sm, p, cell);
             atomic_store_explicit(&ring->head, head + 1, memory_order_release);
             n++;
+            consumed = true;
+        }
+        if (consumed && p->sleeps) {
+            sm_wake(p, &ring->sender_sleeping); /* it may wait for room */
         }
     }
     if ((++sm->calls & 1023) == 0) {
@@ -582,24 +752,66 @@ static int sm_progress(rcmsg_btl_t *btl)
     return n;
 }
 
-static rcmsg_status_t sm_arm(rcmsg_btl_t *btl)
+/* Is a cell waiting in one of this rank's rings? */
+static bool sm_rings_ready(sm_btl_t *sm)
 {
-    sm_btl_t *sm = sm_btl_of(btl);
-
-    /* before a sleep (polls are then too few to count on): a lost peer is work */
-    if (sm_liveness(sm) > 0 || sm->ndone > 0) {
-        return RCMSG_INPROGRESS;
-    }
     for (int s = 0; s < sm->job.local_size; s++) {
         sm_ring_t *ring = sm_ring(sm, sm->seg, s);
         uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
 
         if (sm->local_to_world[s] >= 0 &&
             atomic_load_explicit(&sm_cell(sm, ring, head)->seq, memory_order_acquire) == head + 1) {
-            return RCMSG_INPROGRESS;
+            return true;
         }
     }
+    return false;
+}
+
+/* Has a ring this rank found full (a put of it waits) got room again? Asks the peers to wake
+ * this rank when they make room (their sm_progress). */
+static bool sm_room_ready(sm_btl_t *sm)
+{
+    for (int s = 0; s < sm->job.local_size; s++) {
+        int world = sm->local_to_world[s];
+        sm_peer_t *p = world >= 0 ? &sm->peers[world] : NULL;
+        sm_ring_t *ring;
+
+        if (p == NULL || !p->full || p->failed) {
+            continue;
+        }
+        ring = sm_ring(sm, p->seg, sm->job.local_rank);
+        sm_sleep_announce(&ring->sender_sleeping);
+        p->head_cache = atomic_load_explicit(&ring->head, memory_order_acquire);
+        if (p->tail - p->head_cache < sm->ncells - SM_CTL_CELLS) {
+            p->full = false;
+            atomic_store_explicit(&ring->sender_sleeping, 0, memory_order_relaxed);
+            return true;
+        }
+    }
+    return false;
+}
+
+static rcmsg_status_t sm_arm(rcmsg_btl_t *btl)
+{
+    sm_btl_t *sm = sm_btl_of(btl);
+    _Atomic uint32_t *sleeping = &((sm_seg_hdr_t *)sm->seg)->sleeping;
+
+    /* before a sleep (polls are then too few to count on): a lost peer is work */
+    if (sm_liveness(sm) > 0 || sm->ndone > 0) {
+        return RCMSG_INPROGRESS;
+    }
+    sm_wake_drain(sm);
+    sm_sleep_announce(sleeping);
+    if (sm_rings_ready(sm) || sm_room_ready(sm)) {
+        atomic_store_explicit(sleeping, 0, memory_order_relaxed); /* spare the senders a write */
+        return RCMSG_INPROGRESS;
+    }
     return RCMSG_OK;
+}
+
+static int sm_event_fd(rcmsg_btl_t *btl)
+{
+    return sm_btl_of(btl)->wake_fd;
 }
 
 static void sm_close(rcmsg_btl_t *btl)
@@ -610,12 +822,19 @@ static void sm_close(rcmsg_btl_t *btl)
         if (sm->peers[i].seg != NULL) {
             munmap(sm->peers[i].seg, sm->peers[i].seg_size);
         }
+        if (sm->peers[i].wake_fd >= 0) {
+            close(sm->peers[i].wake_fd);
+        }
     }
     if (sm->seg != NULL) {
         munmap(sm->seg, sm->seg_size);
     }
     if (sm->memfd >= 0) {
         close(sm->memfd);
+    }
+    if (sm->wake_fd >= 0) {
+        close(sm->wake_fd);
+        close(sm->wake_wr);
     }
     free(sm->done);
     free(sm->peers);
@@ -632,11 +851,27 @@ static const rcmsg_btl_ops_t sm_ops = {
     .mem_dereg = rcmsg_btl_mem_dereg_none,
     .ping = rcmsg_btl_ping_none, /* lost peers are noticed without probes */
     .progress = sm_progress,
-    .flush = rcmsg_btl_flush_none,       /* a send is in the peer's memory at once */
-    .event_fd = rcmsg_btl_event_fd_none, /* event waits re-check every 100 ms */
+    .flush = rcmsg_btl_flush_none, /* a send is in the peer's memory at once */
+    .event_fd = sm_event_fd,       /* the wakeup pipe: see sm_arm */
     .arm = sm_arm,
     .close = sm_close,
 };
+
+/* This rank's wakeup pipe: peers open its read end read-write through /proc (an eventfd
+ * cannot be reopened there). This rank keeps the write end open too, so that the pipe never
+ * reports a hangup (no writer left) when its peers are gone. */
+static rcmsg_status_t sm_wake_create(sm_btl_t *sm)
+{
+    int fds[2];
+
+    if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) {
+        rcmsg_error("cannot create the shared-memory wakeup pipe: %m");
+        return RCMSG_ERR_IO;
+    }
+    sm->wake_fd = fds[0];
+    sm->wake_wr = fds[1];
+    return RCMSG_OK;
+}
 
 rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p)
 {
@@ -647,6 +882,7 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         return RCMSG_ERR_NO_MEMORY;
     }
     sm->memfd = -1;
+    sm->wake_fd = -1;
     sm->job = *job;
     sm->super.name = "sm";
     sm->super.ops = &sm_ops;
@@ -657,9 +893,13 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     sm->staging = (rcmsg_config_size(RCMSG_CFG_SM_STAGING) + 63) & ~(size_t)63;
     sm->cma_mode = rcmsg_config_enum(RCMSG_CFG_SM_CMA);
     sm->batch = (unsigned)rcmsg_config_int(RCMSG_CFG_POLL_BATCH);
+    sm->sleeps = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) != 0; /* 0: poll, never sleeps */
     sm->seg_size = sizeof(sm_seg_hdr_t) + (size_t)job->local_size * (sm->ring_size + sm->staging);
     sm->peers = calloc((size_t)job->size, sizeof(*sm->peers));
     sm->local_to_world = malloc(sizeof(int) * (size_t)job->local_size);
+    for (int i = 0; sm->peers != NULL && i < job->size; i++) {
+        sm->peers[i].wake_fd = -1;
+    }
     if (sm->peers == NULL || sm->local_to_world == NULL) {
         sm_close(&sm->super);
         return RCMSG_ERR_NO_MEMORY;
@@ -668,8 +908,14 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         sm->local_to_world[i] = -1;
     }
     sm->memfd = memfd_create("rcmsg-sm", MFD_CLOEXEC);
-    if (sm->memfd < 0 || ftruncate(sm->memfd, (off_t)sm->seg_size) != 0) {
+    /* a memfd is created 0777: only this user's processes may open it through /proc */
+    if (sm->memfd < 0 || fchmod(sm->memfd, 0600) != 0 ||
+        ftruncate(sm->memfd, (off_t)sm->seg_size) != 0) {
         rcmsg_error("cannot create the %zu-byte shared segment (memfd): %m", sm->seg_size);
+        sm_close(&sm->super);
+        return RCMSG_ERR_IO;
+    }
+    if (sm->sleeps && sm_wake_create(sm) != RCMSG_OK) {
         sm_close(&sm->super);
         return RCMSG_ERR_IO;
     }
