@@ -129,6 +129,7 @@ static struct {
     uint32_t *dead_ctx; /* contexts of freed communicators (late messages are refused) */
     int ndead, capdead;
     rcmsg_status_t lost_launcher; /* RCMSG_ERR_LAUNCHER once the launcher is gone */
+    bool credit_wait; /* a send waits a few rounds for credits (progress counts it as work) */
     unsigned watch_calls;
     uint64_t watch_next_us, watch_interval_us, watch_epoch;
 } pml;
@@ -308,6 +309,7 @@ static rcmsg_status_t send_start(rcmsg_request_t r)
          * eager messages of ours: send this one by rendezvous (an RTS needs no credit) so
          * that no payload piles up and a receive waiting for it can still be matched. */
         if (r->credit_rounds++ < PML_CREDIT_ROUNDS) {
+            pml.credit_wait = true; /* work for progress: a wait must not sleep on it */
             return RCMSG_ERR_NO_RESOURCE;
         }
         s = rndv_prepare(r);
@@ -1049,6 +1051,7 @@ static int pml_progress(void *arg)
     if (++pml.watch_calls % PML_WATCH_CALLS == 0) {
         pml_watch();
     }
+    pml.credit_wait = false;
     for (rcmsg_request_t *pp = &pml.rndv_active; *pp != NULL;) {
         rcmsg_request_t r = *pp;
         if (rndv_step(r)) {
@@ -1068,7 +1071,7 @@ static int pml_progress(void *arg)
             i++;
         }
     }
-    return n;
+    return n + pml.credit_wait;
 }
 
 /* ---- communicators --------------------------------------------------------------------- */
