@@ -49,6 +49,10 @@
     X(POLL_BATCH, INT, "16", "1..256", "Completions taken from a completion queue per poll.")      \
     X(DRAIN_TIMEOUT, TIME, "30s", "1ms..",                                                         \
       "How long finalize waits for pending sends to complete before giving up.")                   \
+    X(LAUNCHER_TIMEOUT, TIME, "300s", "1s..",                                                      \
+      "Longest wait for the launcher (PMIx) in rcmsg_init and rcmsg_finalize: a rank that fails "  \
+      "or exits before a fence is reported after this long instead of waited for forever; it "     \
+      "also bounds how far apart in time the ranks may call rcmsg_finalize.")                      \
     X(EAGER_LIMIT, SIZE, "8k", "0..1m",                                                            \
       "Largest message sent eagerly (one SEND); larger ones use rendezvous with RDMA_READ. "       \
       "Capped by the transport's buffer size.")                                                    \

@@ -1,0 +1,15 @@
+/* The one clock: CLOCK_MONOTONIC in microseconds, for deadlines and rate limits. */
+#ifndef RCMSG_BASE_CLOCK_H
+#define RCMSG_BASE_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+static inline uint64_t rcmsg_clock_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+#endif /* RCMSG_BASE_CLOCK_H */
