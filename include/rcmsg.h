@@ -87,6 +87,21 @@ RCMSG_API int rcmsg_size(void);
  * rendezvous: the receiver pulls the data with RDMA_READ once the message is matched. A
  * nonblocking send's buffer belongs to rcmsg until its request completes; so does a receive's.
  * Progress is made inside every rcmsg call that tests or waits.
+ *
+ * Nothing waits forever for a rank that is gone. A receive (or probe) from a lost rank fails
+ * with RCMSG_ERR_CONNECTION once nothing it sent is left to match; an RCMSG_ANY_SOURCE one
+ * once every other rank of its communicator is lost (a send to itself would still match
+ * it, but nothing can send while the caller waits). A rank is lost when its transport says so
+ * (shared memory: its process exited, noticed within ~0.1 s; rc: an operation to it ran out
+ * of retries), when the launcher reports it terminated, or when a rank that waits for it
+ * probes it (every RCMSG_LIVENESS_INTERVAL, 1 s) and the probe runs out of retries; see
+ * README.md for the bounds. A rank that sends malformed data is lost too (its requests fail
+ * with RCMSG_ERR_PEER_DATA). Once the launcher itself is gone (mpirun killed), every request
+ * fails with RCMSG_ERR_LAUNCHER and so does every later call that starts an operation.
+ *
+ * A rendezvous send completes with the receiver's outcome: when the receiver's read fails
+ * (RCMSG_ERR_IO, ...), or the message is discarded unreceived because its communicator was
+ * freed (RCMSG_ERR_STATE), the send fails too; a failed receive reports count 0.
  */
 
 #define RCMSG_ANY_SOURCE (-1)
@@ -95,7 +110,10 @@ RCMSG_API int rcmsg_size(void);
 
 /* A communicator: a group of ranks with its own matching space. */
 typedef struct rcmsg_comm *rcmsg_comm_t;
-/* A nonblocking operation; RCMSG_REQUEST_NULL once completed by wait or test. */
+/* A nonblocking operation; RCMSG_REQUEST_NULL once completed by wait or test. A copy of the
+ * handle taken before that is stale: wait or test on it returns RCMSG_ERR_INVALID_PARAM
+ * (completed requests are reused last, so a stale copy is detected until the request is
+ * reused by a later operation, after all free ones). */
 typedef struct rcmsg_request *rcmsg_request_t;
 #define RCMSG_REQUEST_NULL ((rcmsg_request_t)0)
 #define RCMSG_COMM_NULL    ((rcmsg_comm_t)0)
@@ -115,12 +133,18 @@ RCMSG_API int rcmsg_comm_size(rcmsg_comm_t comm);
 /* Collective over comm: the same ranks with a new matching space. */
 RCMSG_API rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p);
 /* Collective over comm: one new communicator per color, ranked by (key, rank in comm).
- * RCMSG_UNDEFINED as color gives RCMSG_COMM_NULL. */
+ * RCMSG_UNDEFINED as color gives RCMSG_COMM_NULL. A negative color on any rank fails the
+ * split on every rank (RCMSG_ERR_INVALID_PARAM, naming that rank). */
 RCMSG_API rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key,
                                           rcmsg_comm_t *newcomm_p);
-/* Frees a communicator made by dup or split (not the world); *comm_p becomes NULL. */
+/* Frees a communicator made by dup or split (not the world); *comm_p becomes NULL. Receives
+ * already posted on it still complete. Messages that arrived for it unreceived, and any that
+ * arrive later for no posted receive, are discarded with a warning: their memory and eager
+ * credits come back, and a rendezvous sender's request fails with RCMSG_ERR_STATE. */
 RCMSG_API rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p);
 
+/* len is refused (RCMSG_ERR_INVALID_PARAM) when no buffer can have it: more than the node's
+ * memory, or past the end of the address space. */
 RCMSG_API rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag,
                                      rcmsg_comm_t comm, rcmsg_request_t *req_p);
 RCMSG_API rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
@@ -172,7 +196,8 @@ RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int
  * a NaN, or of -0.0 and +0.0, return the operand the order puts first or second.)
  *
  * A collective that fails on one rank (a bad argument only that rank passed, a lost peer)
- * leaves the others waiting or failing: treat the communicator as unusable afterwards.
+ * leaves the others failing, or waiting for that rank until it exits (then they learn it is
+ * lost, see above): treat the communicator as unusable afterwards.
  * Arguments that differ between ranks are detected only where they change a message length
  * (the receiver then fails with RCMSG_ERR_INVALID_PARAM, naming the sender).
  *

@@ -1,4 +1,4 @@
-/* The one clock: CLOCK_MONOTONIC in microseconds, for deadlines and rate limits. */
+/* The one clock of the library: monotonic microseconds (vDSO, no system call). */
 #ifndef RCMSG_BASE_CLOCK_H
 #define RCMSG_BASE_CLOCK_H
 
@@ -8,6 +8,7 @@
 static inline uint64_t rcmsg_clock_us(void)
 {
     struct timespec ts;
+
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }

@@ -66,8 +66,8 @@ void rcmsg_config_value_free(rcmsg_config_value_t *value);
 /*
  * Load every variable: defaults, then the RCMSG_* entries of envp (the process environment
  * when NULL). Each bad value is logged as an error and makes the call fail with
- * RCMSG_ERR_CONFIG; each unknown RCMSG_* name is logged as a warning naming the closest known
- * variable. Sets the log level. May be called again (values are reloaded).
+ * RCMSG_ERR_CONFIG; each unknown RCMSG_* name or near miss of one is logged as a warning
+ * (see rcmsg_config_name_warning). Sets the log level. May be called again (values are reloaded).
  */
 rcmsg_status_t rcmsg_config_load(char *const *envp);
 void rcmsg_config_unload(void);
@@ -85,8 +85,30 @@ char *const *rcmsg_config_list(rcmsg_config_id_t id, size_t *count_p);
 const char *rcmsg_config_text(rcmsg_config_id_t id);
 bool rcmsg_config_is_set(rcmsg_config_id_t id);
 
-/* The known variable whose name is closest to NAME (edit distance), or NULL if none is near. */
+/*
+ * The known variables a misspelt NAME (RCMSG_ and the rest) most likely means, best first, in
+ * names[] (up to RCMSG_CONFIG_SUGGEST_MAX); returns how many are equally likely (it may exceed
+ * the array), 0 when none is near. First a known name whose words NAME's words abbreviate in
+ * order (RCMSG_COLL_ALLREDUCE_ALGO: RCMSG_COLL_ALLREDUCE_ALGORITHM; RCMSG_IB_RETRY:
+ * RCMSG_IB_RETRY_COUNT), then the smallest edit distance (RCMSG_LOG_LEVL: RCMSG_LOG_LEVEL),
+ * up to a third of the name.
+ */
+#define RCMSG_CONFIG_SUGGEST_MAX 3
+size_t rcmsg_config_suggest(const char *name, const char *names[RCMSG_CONFIG_SUGGEST_MAX]);
+
+/* The first of rcmsg_config_suggest(), or NULL if none is near. */
 const char *rcmsg_config_closest(const char *name);
+
+/*
+ * The warning an environment variable NAME (LEN bytes, the text before '=') deserves, written
+ * into msg: an unknown RCMSG_* name, with the variables it likely means or a pointer to
+ * rcmsg_info when none is near; or a near miss of the prefix (RCMSQ_, RCMGS_, RCSMG_, RCMSGX_,
+ * lower or mixed case) followed by a known name, naming the variable meant. False (msg
+ * untouched) for a known variable and for names that are not ours: PATH, OMPI_*, PMIX_*,
+ * SLURM_*, RCMSGX_FOO. rcmsg_config_load() logs these warnings; the check is cheap for names
+ * whose first word is not near RCMSG.
+ */
+bool rcmsg_config_name_warning(const char *name, size_t len, char *msg, size_t msglen);
 
 /* A variable that is not ours (launcher variables such as SLURM_STEP_NUM_TASKS), or NULL. */
 const char *rcmsg_config_foreign(const char *name);

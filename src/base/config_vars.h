@@ -22,13 +22,16 @@
       "RDMA devices and ports to use, e.g. rxe0:1,mlx5_0:1; empty picks the ACTIVE port "          \
       "closest to the process's CPU binding.")                                                     \
     X(GID_INDEX, INT, "-1", "-1..1023",                                                            \
-      "GID index on RoCE ports; -1 picks a RoCE v2 GID, IPv4-mapped first.")                       \
+      "GID index on RoCE ports; -1 picks a RoCE v2 GID, IPv4-mapped first. GIDs of different "     \
+      "kinds on two ranks (IPv4-mapped and IPv6, RoCE v1 and v2) are an error at connect.")        \
     X(IB_MTU, ENUM, "auto", "auto|256|512|1024|2048|4096",                                         \
       "Upper bound on the path MTU; the path MTU is min(local, remote, this).")                    \
     X(IB_TIMEOUT, INT, "18", "1..31",                                                              \
       "Local ACK timeout exponent: 4.096 us * 2^value before a retry.")                            \
-    X(IB_RETRY_COUNT, INT, "7", "0..7",                                                            \
-      "Transport retries before a send fails with retry-exceeded.")                                \
+    X(IB_RETRY_COUNT, INT, "6", "0..7",                                                            \
+      "Transport retries before a send or read to a peer that does not answer (dead, or "          \
+      "unreachable) fails with retry-exceeded: after (value + 1) x 4.096 us x "                    \
+      "2^RCMSG_IB_TIMEOUT, 7.5 s by default; 7 retries forever on some devices (rxe).")            \
     X(IB_RNR_TIMER, INT, "12", "1..31",                                                            \
       "min_rnr_timer code the receiver asks senders to wait after an RNR NAK (12 = 0.64 ms).")     \
     X(IB_RNR_RETRY, INT, "7", "0..7", "RNR retries before a send fails; 7 means retry forever.")   \
@@ -40,12 +43,15 @@
     X(SIGNAL_INTERVAL, INT, "16", "1..1024",                                                       \
       "Request a completion for one send in this many (selective signaling).")                     \
     X(SRQ_SIZE, INT, "1024", "16..65536",                                                          \
-      "Receive buffers posted to the shared receive queue of each device.")                        \
+      "Receive buffers posted to the shared receive queue of each device; fewer (down to 64) "     \
+      "when the rc pools do not fit in half of the locked memory limit (ulimit -l), with a "       \
+      "warning.")                                                                                  \
     X(SRQ_BUF_SIZE, SIZE, "9k", "256..1m",                                                         \
       "Size of each pre-posted receive buffer and send bounce buffer (header and eager "           \
       "payload); the same on every rank.")                                                         \
     X(SEND_BUFS, INT, "512", "16..65536",                                                          \
-      "Registered send bounce buffers per device, shared by all peers.")                           \
+      "Registered send bounce buffers per device, shared by all peers; fewer (down to 64) when "   \
+      "the rc pools do not fit in half of the locked memory limit (ulimit -l), with a warning.")   \
     X(POLL_BATCH, INT, "16", "1..256", "Completions taken from a completion queue per poll.")      \
     X(DRAIN_TIMEOUT, TIME, "30s", "1ms..",                                                         \
       "How long finalize waits for pending sends to complete before giving up.")                   \
@@ -53,6 +59,10 @@
       "Longest wait for the launcher (PMIx) in rcmsg_init and rcmsg_finalize: a rank that fails "  \
       "or exits before a fence is reported after this long instead of waited for forever; it "     \
       "also bounds how far apart in time the ranks may call rcmsg_finalize.")                      \
+    X(LIVENESS_INTERVAL, TIME, "1s", "10ms..3600s",                                                \
+      "How often a rank that waits checks its launcher and probes the rc peers it waits for "      \
+      "(a zero-length RDMA write, no receive buffer used); a dead peer fails its requests "        \
+      "with RCMSG_ERR_CONNECTION once the probe's retries run out.")                               \
     X(EAGER_LIMIT, SIZE, "8k", "0..1m",                                                            \
       "Largest message sent eagerly (one SEND); larger ones use rendezvous with RDMA_READ. "       \
       "Capped by the transport's buffer size.")                                                    \

@@ -29,3 +29,10 @@ int rcmsg_btl_event_fd_none(rcmsg_btl_t *btl)
     (void)btl;
     return -1;
 }
+
+rcmsg_status_t rcmsg_btl_ping_none(rcmsg_btl_t *btl, int peer)
+{
+    (void)btl;
+    (void)peer;
+    return RCMSG_ERR_UNSUPPORTED;
+}

@@ -72,6 +72,11 @@ typedef struct {
     rcmsg_status_t (*mem_reg)(rcmsg_btl_t *btl, void *addr, size_t len, int remote_read,
                               rcmsg_btl_mem_t *mem_p);
     void (*mem_dereg)(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem);
+    /* Probes peer's liveness without using its receive buffers (RC: a zero-length RDMA_WRITE
+     * its hardware acknowledges): a dead peer makes the endpoint fail through fail_cb within
+     * the transport's retry bound. RCMSG_ERR_UNSUPPORTED from transports that notice lost
+     * peers by themselves (sm, self). */
+    rcmsg_status_t (*ping)(rcmsg_btl_t *btl, int peer);
     /* Drive completions; returns the number of events handled (0: idle). */
     int (*progress)(rcmsg_btl_t *btl);
     /* Drive progress until every send posted so far has completed at its peer (or failed),
@@ -103,6 +108,8 @@ rcmsg_status_t rcmsg_btl_mem_reg_none(rcmsg_btl_t *btl, void *addr, size_t len, 
 void rcmsg_btl_mem_dereg_none(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem);
 /* For transports whose send() completes in the peer's memory: nothing to flush. */
 rcmsg_status_t rcmsg_btl_flush_none(rcmsg_btl_t *btl);
+/* For transports that notice lost peers by themselves: RCMSG_ERR_UNSUPPORTED. */
+rcmsg_status_t rcmsg_btl_ping_none(rcmsg_btl_t *btl, int peer);
 /* For transports without a completion channel. */
 int rcmsg_btl_event_fd_none(rcmsg_btl_t *btl);
 

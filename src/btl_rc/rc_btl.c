@@ -16,12 +16,15 @@
  * in a ring; a completion for request w frees w and every request posted before it on the QP.
  * A QP whose last request is unsignaled is flushed by a signaled zero-length RDMA_WRITE.
  *
- * Messages carry the sender's rank as immediate data, so a receive needs no QP lookup.
+ * Messages carry the sender's rank as immediate data, so a receive needs no QP search: the
+ * rank's QP must be the one the message arrived on (else the message is dropped and the peer
+ * of that QP failed).
  */
 #include "config.h"
 
 #include "rc_btl.h"
 #include "rc_device.h"
+#include "rc_memlock.h"
 #include "rc_qp.h"
 
 #include "base/config_table.h"
@@ -33,6 +36,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,8 +162,9 @@ size_t rcmsg_rc_btl_addr_max(int size)
 }
 
 /*
- * Layout (little-endian): link_layer u8, port u8, active_mtu u8, pad u8, lid u16, pad u16,
- * gid[16], buf_size u32, nqps u32, then nqps x (qpn u32, psn u32), indexed by peer rank.
+ * Layout (little-endian): link_layer u8, port u8, active_mtu u8, rd_atomic u8, lid u16,
+ * gid_type + 1 u8 (0: not known), pad u8, gid[16], buf_size u32, nqps u32, then nqps x
+ * (qpn u32, psn u32), indexed by peer rank.
  */
 static rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
 {
@@ -176,6 +181,7 @@ static rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
     p[2] = (uint8_t)rc->port_attr.active_mtu;
     p[3] = (uint8_t)rc->rd_atomic;
     put16(p + 4, rc->port_attr.lid);
+    p[6] = (uint8_t)(rc->gid.gid_type + 1);
     memcpy(p + 8, rc->gid.gid.raw, 16);
     put32(p + 24, (uint32_t)rc->buf_size);
     put32(p + 28, (uint32_t)rc->job.size);
@@ -189,6 +195,37 @@ static rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
 }
 
 /* ---- connection ------------------------------------------------------------------------ */
+
+/* On RoCE: are the peer's GID (and its type, p[6]) of the same kind as ours? Two kinds that
+ * cannot talk are an error naming both GIDs, RCMSG_GID_INDEX and the fix. */
+static rcmsg_status_t rc_gid_check(rc_btl_t *rc, int peer, const uint8_t *p)
+{
+    union ibv_gid remote;
+    char why[256], here[64];
+    int verdict;
+
+    memcpy(remote.raw, p + 8, sizeof(remote.raw));
+    verdict = rcmsg_rc_gid_compat(&rc->gid.gid, (int)rc->gid.gid_type, &remote, (int)p[6] - 1, why,
+                                  sizeof(why));
+    if (verdict == 0) {
+        return RCMSG_OK;
+    }
+    snprintf(here, sizeof(here), "gid index %d here, %s", rc->gid.index,
+             rcmsg_config_is_set(RCMSG_CFG_GID_INDEX) ? "set by RCMSG_GID_INDEX"
+                                                      : "chosen automatically");
+    if (verdict > 0) {
+        rcmsg_warn("peer %d on %s:%d: GIDs of different kinds, %s (%s); if the connection "
+                   "fails, give every rank a GID of the same kind (RCMSG_GID_INDEX)",
+                   peer, rc->dev->name, rc->port, why, here);
+        return RCMSG_OK;
+    }
+    rcmsg_error("cannot connect to peer %d on %s:%d: GIDs of different kinds, %s (%s); give "
+                "every rank a GID of the same kind: unset RCMSG_GID_INDEX (each rank then picks a "
+                "RoCE v2 GID, IPv4-mapped first) or set it to an index of the same kind on every "
+                "rank (rcmsg_info lists each port's GID table)",
+                peer, rc->dev->name, rc->port, why, here);
+    return RCMSG_ERR_CONFIG;
+}
 
 static enum ibv_mtu rc_mtu_cap(void)
 {
@@ -235,6 +272,12 @@ static rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, s
                     rcmsg_rc_link_layer_name(p[0]),
                     rcmsg_rc_link_layer_name(rc->port_attr.link_layer));
         return RCMSG_ERR_PEER_DATA;
+    }
+    if (rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET) {
+        status = rc_gid_check(rc, peer, p);
+        if (status != RCMSG_OK) {
+            return status;
+        }
     }
     if (p[2] < IBV_MTU_256 || p[2] > IBV_MTU_4096) {
         rcmsg_error("peer %d sent an invalid MTU code %u", peer, p[2]);
@@ -466,6 +509,34 @@ static rcmsg_status_t rc_ep_flush(rc_btl_t *rc, int peer)
     return rc_post(rc, ep, wr, &swr);
 }
 
+/* A liveness probe: a signaled zero-length RDMA_WRITE, acknowledged by the peer's hardware
+ * without a receive buffer. A dead peer's QP is gone, so the write exhausts its retries and
+ * the endpoint fails. Nothing is posted while requests are outstanding: they probe already. */
+static rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+    struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .num_sge = 0};
+    rc_wr_t *wr;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (ep->failed || !ep->connected) {
+        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+    }
+    if (ep->ring_count > 0) {
+        return rc_ep_flush(rc, peer); /* the last one signaled: it completes or fails */
+    }
+    wr = rc_wr_take(rc, ep, RC_WR_FLUSH, peer);
+    if (wr == NULL) {
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    wr->signaled = true;
+    return rc_post(rc, ep, wr, &swr);
+}
+
 /* ---- send and get ---------------------------------------------------------------------- */
 
 static rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
@@ -651,22 +722,46 @@ static void rc_recv_error(rc_btl_t *rc, const struct ibv_wc *wc)
     }
 }
 
-/* Delivers a receive completion; its buffer is then free to be posted again. */
+/* A message whose sender rank disagrees with its connection: dropped, and the peer of the QP
+ * it arrived on failed (a buggy or hostile rank; never delivered as another rank's). */
+static void rc_recv_bad_sender(rc_btl_t *rc, const struct ibv_wc *wc, int qp_peer)
+{
+    char why[256];
+
+    rcmsg_rc_qp_sender_check(wc->wc_flags & IBV_WC_WITH_IMM, be32toh(wc->imm_data), qp_peer,
+                             rc->job.rank, rc->job.size, why, sizeof(why));
+    rcmsg_error("dropped a %u-byte message on qp 0x%x: %s", wc->byte_len, wc->qp_num, why);
+    if (qp_peer >= 0) {
+        rc_ep_fail(rc, qp_peer);
+    }
+}
+
+/* Delivers a receive completion; its buffer is then free to be posted again. The sender is
+ * the rank in the immediate data, checked against the QP it arrived on (O(1) when they
+ * agree: that rank's QP has this number). */
 static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
 {
     int index = (int)wc->wr_id;
-    int peer;
+    bool has_imm = (wc->wc_flags & IBV_WC_WITH_IMM) != 0;
+    uint32_t imm = be32toh(wc->imm_data);
+    int qp_peer;
 
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
         rc_recv_error(rc, wc);
-    } else if (!(wc->wc_flags & IBV_WC_WITH_IMM) || (peer = (int)be32toh(wc->imm_data)) < 0 ||
-               peer >= rc->job.size || peer == rc->job.rank) {
-        rcmsg_error("dropped a %u-byte message on qp 0x%x without a valid sender rank",
-                    wc->byte_len, wc->qp_num);
-    } else {
-        rc->super.recv_cb(rc->super.cb_arg, peer, rc->rbufs + (size_t)index * rc->buf_size,
-                          wc->byte_len);
+        return;
     }
+    qp_peer = has_imm && imm < (uint32_t)rc->job.size && rc->qps[imm].qp != NULL &&
+                      rc->qps[imm].qp->qp_num == wc->qp_num
+                  ? (int)imm
+                  : rc_peer_of_qpn(rc, wc->qp_num);
+    if (__builtin_expect(rcmsg_rc_qp_sender_check(has_imm, imm, qp_peer, rc->job.rank, rc->job.size,
+                                                  NULL, 0) != RCMSG_OK,
+                         0)) {
+        rc_recv_bad_sender(rc, wc, qp_peer);
+        return;
+    }
+    rc->super.recv_cb(rc->super.cb_arg, qp_peer, rc->rbufs + (size_t)index * rc->buf_size,
+                      wc->byte_len);
 }
 
 static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
@@ -1164,6 +1259,7 @@ static const rcmsg_btl_ops_t rc_ops = {
     .get = rc_get,
     .mem_reg = rc_mem_reg,
     .mem_dereg = rc_mem_dereg,
+    .ping = rc_ping,
     .progress = rc_progress,
     .flush = rc_flush,
     .event_fd = rc_event_fd,
@@ -1243,6 +1339,44 @@ void rcmsg_rc_btl_buffers(rcmsg_btl_t *btl, void **addr_p, size_t *len_p, int *n
     *node_p = rc->rbufs_bound ? rc->mem_node : -1;
 }
 
+/*
+ * Shrinks the receive and send pools to fit half of the locked-memory limit (rc_memlock.h),
+ * with a warning naming `ulimit -l` and the sizes chosen; an error when even the minimum does
+ * not fit.
+ */
+static rcmsg_status_t rc_pools_fit_memlock(rc_btl_t *rc)
+{
+    size_t limit = rcmsg_rc_memlock_limit();
+    int nr = rc->nrbufs, ns = rc->nsbufs;
+
+    if (limit == SIZE_MAX) {
+        return RCMSG_OK;
+    }
+    if (rcmsg_rc_pools_fit(limit, rc->buf_size, &nr, &ns) != RCMSG_OK) {
+        rcmsg_error("the locked memory limit (memlock, 'ulimit -l') of %zu KiB is too low for rc "
+                    "on %s: it needs at least %zu KiB (%d receive and %d send buffers of "
+                    "RCMSG_SRQ_BUF_SIZE=%zu bytes, and as much again for queues and rendezvous "
+                    "registrations); raise it: 'ulimit -l unlimited', or memlock in "
+                    "/etc/security/limits.conf",
+                    limit / 1024, rc->dev->name,
+                    rcmsg_rc_pools_min_limit(rc->buf_size, rc->nrbufs, rc->nsbufs) / 1024,
+                    nr < RCMSG_RC_MIN_RECV_BUFS ? nr : RCMSG_RC_MIN_RECV_BUFS,
+                    ns < RCMSG_RC_MIN_SEND_BUFS ? ns : RCMSG_RC_MIN_SEND_BUFS, rc->buf_size);
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    if (nr != rc->nrbufs || ns != rc->nsbufs) {
+        rcmsg_warn("the locked memory limit ('ulimit -l') is %zu KiB: rc on %s uses %d receive "
+                   "buffers (RCMSG_SRQ_SIZE asks %d) and %d send buffers (RCMSG_SEND_BUFS asks "
+                   "%d) of %zu bytes, %zu KiB, half the limit; raise 'ulimit -l' (unlimited is "
+                   "usual for RDMA) for the sizes asked",
+                   limit / 1024, rc->dev->name, nr, rc->nrbufs, ns, rc->nsbufs, rc->buf_size,
+                   (size_t)(nr + ns) * rc->buf_size / 1024);
+    }
+    rc->nrbufs = nr;
+    rc->nsbufs = ns;
+    return RCMSG_OK;
+}
+
 /* CQs, buffers and their registrations, sized from the configuration and the device. */
 static rcmsg_status_t rc_resources_create(rc_btl_t *rc)
 {
@@ -1257,6 +1391,9 @@ static rcmsg_status_t rc_resources_create(rc_btl_t *rc)
         rc->nrbufs = max_cqe < rc->dev->attr.max_srq_wr ? max_cqe : rc->dev->attr.max_srq_wr;
         rcmsg_warn("RCMSG_SRQ_SIZE capped to %d by %s (max_cqe %d, max_srq_wr %d)", rc->nrbufs,
                    rc->dev->name, max_cqe, rc->dev->attr.max_srq_wr);
+    }
+    if (rc_pools_fit_memlock(rc) != RCMSG_OK) {
+        return RCMSG_ERR_NO_MEMORY;
     }
     rc->wr_total = (int)(want_wrs < max_cqe ? want_wrs : max_cqe);
     if (rc->wr_total < 1) {

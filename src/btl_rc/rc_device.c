@@ -352,3 +352,58 @@ const char *rcmsg_rc_gid_str(const union ibv_gid *gid, char *buf)
     }
     return buf;
 }
+
+rcmsg_rc_gid_kind_t rcmsg_rc_gid_kind(const union ibv_gid *gid)
+{
+    if (gid_is_ipv4_mapped(gid)) {
+        return RCMSG_RC_GID_IPV4;
+    }
+    if (gid->raw[0] == 0xfe && (gid->raw[1] & 0xc0) == 0x80) {
+        return RCMSG_RC_GID_LINK_LOCAL;
+    }
+    return RCMSG_RC_GID_IPV6;
+}
+
+const char *rcmsg_rc_gid_kind_name(rcmsg_rc_gid_kind_t kind)
+{
+    switch (kind) {
+    case RCMSG_RC_GID_IPV4:
+        return "IPv4-mapped";
+    case RCMSG_RC_GID_LINK_LOCAL:
+        return "link-local IPv6";
+    case RCMSG_RC_GID_IPV6:
+        return "IPv6";
+    }
+    return "unknown";
+}
+
+int rcmsg_rc_gid_compat(const union ibv_gid *local, int ltype, const union ibv_gid *remote,
+                        int rtype, char *why, size_t len)
+{
+    rcmsg_rc_gid_kind_t lk = rcmsg_rc_gid_kind(local), rk = rcmsg_rc_gid_kind(remote);
+    char lbuf[40], rbuf[40];
+    const char *problem;
+    int verdict;
+
+    if (rtype >= 0 && rtype != ltype) {
+        problem = "RoCE v1 and RoCE v2 do not interoperate";
+        verdict = -1;
+    } else if ((lk == RCMSG_RC_GID_IPV4) != (rk == RCMSG_RC_GID_IPV4)) {
+        problem = "RoCE v2 cannot connect an IPv4 to an IPv6 address";
+        verdict = -1;
+    } else if (lk != rk) {
+        problem = "a link-local address may not reach a global one";
+        verdict = 1;
+    } else {
+        return 0;
+    }
+    if (why != NULL) {
+        snprintf(why, len, "%s (%s, %s) here and %s (%s, %s) there: %s",
+                 rcmsg_rc_gid_str(local, lbuf), rcmsg_rc_gid_kind_name(lk),
+                 rcmsg_rc_gid_type_name((enum ibv_gid_type)ltype), rcmsg_rc_gid_str(remote, rbuf),
+                 rcmsg_rc_gid_kind_name(rk),
+                 rtype >= 0 ? rcmsg_rc_gid_type_name((enum ibv_gid_type)rtype) : "type unknown",
+                 problem);
+    }
+    return verdict;
+}

@@ -52,6 +52,26 @@ int rcmsg_rc_gid_foreach(rcmsg_rc_device_t *dev, int port,
 rcmsg_status_t rcmsg_rc_gid_select(rcmsg_rc_device_t *dev, int port, int forced,
                                    rcmsg_rc_gid_t *gid_p);
 
+/* What a RoCE GID is an address of: RoCE v2 carries it as the IP address of UDP packets. */
+typedef enum {
+    RCMSG_RC_GID_IPV4,       /* ::ffff:a.b.c.d, an IPv4 address */
+    RCMSG_RC_GID_LINK_LOCAL, /* fe80::/10, an IPv6 link-local address */
+    RCMSG_RC_GID_IPV6,       /* any other IPv6 address */
+} rcmsg_rc_gid_kind_t;
+
+rcmsg_rc_gid_kind_t rcmsg_rc_gid_kind(const union ibv_gid *gid);
+/* "IPv4-mapped", "link-local IPv6", "IPv6" */
+const char *rcmsg_rc_gid_kind_name(rcmsg_rc_gid_kind_t kind);
+
+/*
+ * Can a RoCE port using GID local of type ltype reach one using remote of type rtype (-1: not
+ * known)? 0: yes. -1: never (an IPv4 and an IPv6 address, or RoCE v1 and v2). 1: doubtful
+ * (a link-local and a global IPv6 address). For non-zero, a sentence naming both GIDs and
+ * kinds is written to why (when not NULL). Pure: no verbs.
+ */
+int rcmsg_rc_gid_compat(const union ibv_gid *local, int ltype, const union ibv_gid *remote,
+                        int rtype, char *why, size_t len);
+
 /* The largest max_inline_data up to limit (at most 4096) that an RC QP on this device
  * accepts (probed by creating QPs), or 0. */
 unsigned rcmsg_rc_max_inline(rcmsg_rc_device_t *dev, unsigned limit);

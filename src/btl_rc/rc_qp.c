@@ -264,3 +264,31 @@ void rcmsg_rc_qp_dump(rcmsg_rc_qp_t *qps, int n, rcmsg_log_level_t level)
                   rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&qps[i])));
     }
 }
+
+rcmsg_status_t rcmsg_rc_qp_sender_check(bool has_imm, uint32_t imm, int qp_peer, int self, int size,
+                                        char *why, size_t len)
+{
+    if (has_imm && qp_peer >= 0 && imm == (uint32_t)qp_peer && qp_peer != self && qp_peer < size) {
+        return RCMSG_OK;
+    }
+    if (why == NULL) {
+        return RCMSG_ERR_PEER_DATA;
+    }
+    if (qp_peer < 0) {
+        snprintf(why, len, "it arrived on a qp that belongs to no peer");
+    } else if (!has_imm) {
+        snprintf(why, len, "it carries no sender rank (immediate data), on the qp of peer %d",
+                 qp_peer);
+    } else if (imm >= (uint32_t)size || imm == (uint32_t)self) {
+        snprintf(why, len,
+                 "its sender rank %u (immediate data) is not a peer of this rank (%d of "
+                 "%d ranks); it arrived on the qp of peer %d",
+                 imm, self, size, qp_peer);
+    } else {
+        snprintf(why, len,
+                 "its sender rank %u (immediate data) differs from peer %d, whose qp it "
+                 "arrived on",
+                 imm, qp_peer);
+    }
+    return RCMSG_ERR_PEER_DATA;
+}

@@ -11,6 +11,9 @@
 
 #include <infiniband/verbs.h>
 #include <rcmsg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* X(name): in the order of enum ibv_qp_state */
 #define RCMSG_RC_QP_STATE_LIST(X) X(RESET) X(INIT) X(RTR) X(RTS) X(SQD) X(SQE) X(ERR)
@@ -43,6 +46,16 @@ rcmsg_status_t rcmsg_rc_qp_modify(rcmsg_rc_qp_t *qp, struct ibv_qp_attr *attr, i
 
 /* Re-reads the state from the device into the mirror; returns the state read. */
 enum ibv_qp_state rcmsg_rc_qp_resync(rcmsg_rc_qp_t *qp);
+
+/*
+ * The sender of a receive completion: the rank in its immediate data (imm, valid only when
+ * has_imm) must be the peer of the QP it arrived on (qp_peer; -1 when no QP of this process
+ * has that number), in a job of `size` ranks where this one is `self`. RCMSG_OK when they
+ * agree; otherwise RCMSG_ERR_PEER_DATA, and when why is not NULL a sentence naming both
+ * values. Pure: no verbs.
+ */
+rcmsg_status_t rcmsg_rc_qp_sender_check(bool has_imm, uint32_t imm, int qp_peer, int self, int size,
+                                        char *why, size_t len);
 
 /* Writes "attr=value ..." for every attribute in mask into buf. */
 void rcmsg_rc_qp_attr_str(const struct ibv_qp_attr *attr, int mask, char *buf, size_t len);

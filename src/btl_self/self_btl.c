@@ -170,6 +170,7 @@ static const rcmsg_btl_ops_t self_ops = {
     .get = self_get,
     .mem_reg = rcmsg_btl_mem_reg_none,
     .mem_dereg = rcmsg_btl_mem_dereg_none,
+    .ping = rcmsg_btl_ping_none, /* lost peers are noticed without probes */
     .progress = self_progress,
     .flush = rcmsg_btl_flush_none,       /* a send to self is complete at once */
     .event_fd = rcmsg_btl_event_fd_none, /* only this thread queues */

@@ -630,6 +630,7 @@ static const rcmsg_btl_ops_t sm_ops = {
     .get = sm_get,
     .mem_reg = rcmsg_btl_mem_reg_none, /* CMA needs none */
     .mem_dereg = rcmsg_btl_mem_dereg_none,
+    .ping = rcmsg_btl_ping_none, /* lost peers are noticed without probes */
     .progress = sm_progress,
     .flush = rcmsg_btl_flush_none,       /* a send is in the peer's memory at once */
     .event_fd = rcmsg_btl_event_fd_none, /* event waits re-check every 100 ms */

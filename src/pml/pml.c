@@ -22,18 +22,23 @@
 #include "pml.h"
 #include "rcache.h"
 
+#include "base/clock.h"
 #include "base/config_table.h"
 #include "base/log.h"
 #include "progress/progress.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 #define PML_REQ_CHUNK     256
 #define PML_MAX_READS     8
 #define PML_TAG_SPLIT     0x7ffffff0 /* internal tag in the collective space */
 #define PML_CREDIT_ROUNDS 64         /* progress rounds a send out of credits waits for them */
+#define PML_WATCH_CALLS   256        /* progress calls between two looks at the liveness clock */
+#define PML_ORPHANS_MAX   65536      /* unexpected headers a peer may leave for unknown contexts */
 
 typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
 
@@ -73,8 +78,14 @@ typedef struct pml_unexp {
     struct pml_unexp *next;
     rcmsg_pml_rts_t h; /* header (and RTS fields) */
     int peer;          /* world rank of the sender */
+    bool orphan;       /* for a context with no communicator yet: sender not yet checked */
     char *data;        /* eager payload (h.hdr.len bytes) */
 } pml_unexp_t;
+
+typedef struct {
+    uint64_t sreq;  /* the sender's request id */
+    int32_t status; /* the outcome the FIN reports */
+} pml_fin_t;
 
 typedef struct {
     rcmsg_btl_t *btl;
@@ -82,10 +93,15 @@ typedef struct {
     int credits; /* eager sends still allowed to this peer */
     int owed;    /* credits to return to this peer */
     rcmsg_request_t sendq, sendq_tail;
-    uint64_t *fins; /* FINs to send (request ids), a growable ring-less stack */
+    pml_fin_t *fins; /* FINs to send, a growable stack */
     int nfins, capfins;
     bool pending; /* in the pending-peers list */
     bool failed;
+    rcmsg_status_t why;   /* failed: the status its requests fail with */
+    long orphans;         /* unexpected headers held for contexts with no communicator */
+    uint32_t heard;       /* messages received (liveness: changed since the last look?) */
+    uint32_t heard_seen;  /* heard at the last liveness look */
+    uint64_t probe_epoch; /* liveness round in which this peer was last probed */
 } pml_peer_t;
 
 static struct {
@@ -99,7 +115,7 @@ static struct {
     int credits;
     size_t chunk;
     int max_reads;
-    rcmsg_request_t free_reqs;
+    rcmsg_request_t free_reqs, free_tail; /* FIFO: a stale handle stays stale longest */
     void **req_chunks;
     int nreq_chunks;
     long live_reqs;
@@ -108,7 +124,13 @@ static struct {
     long nunexp, unexp_peak;
     size_t unexp_bytes, unexp_bytes_peak; /* eager payload held as unexpected */
     rcmsg_request_t rndv_active;
-    bool any_failed; /* a peer was lost: finalize must not wait for every rank */
+    bool any_failed;    /* a peer was lost: finalize must not wait for every rank */
+    size_t max_len;     /* the node's memory: no buffer is longer */
+    uint32_t *dead_ctx; /* contexts of freed communicators (late messages are refused) */
+    int ndead, capdead;
+    rcmsg_status_t lost_launcher; /* RCMSG_ERR_LAUNCHER once the launcher is gone */
+    unsigned watch_calls;
+    uint64_t watch_next_us, watch_interval_us, watch_epoch;
 } pml;
 
 static const char *const pml_msg_names[] = {
@@ -158,10 +180,14 @@ static rcmsg_request_t req_alloc(req_kind_t kind)
             chunk[i].next = pml.free_reqs;
             pml.free_reqs = &chunk[i];
         }
+        pml.free_tail = &chunk[PML_REQ_CHUNK - 1];
         pml.nreq_chunks++;
     }
     r = pml.free_reqs;
     pml.free_reqs = r->next;
+    if (pml.free_reqs == NULL) {
+        pml.free_tail = NULL;
+    }
     {
         uint32_t index = r->index, gen = r->gen + 1;
         memset(r, 0, offsetof(struct rcmsg_request, descs));
@@ -180,9 +206,34 @@ static rcmsg_request_t req_alloc(req_kind_t kind)
 static void req_free(rcmsg_request_t r)
 {
     r->in_use = false;
-    r->next = pml.free_reqs;
-    pml.free_reqs = r;
+    r->next = NULL;
+    if (pml.free_tail != NULL) {
+        pml.free_tail->next = r;
+    } else {
+        pml.free_reqs = r;
+    }
+    pml.free_tail = r;
     pml.live_reqs--;
+}
+
+/* Whether r is a live request of this library: a stale copy of a completed (freed) handle,
+ * or a pointer that is no request at all, is refused instead of corrupting the free list. */
+static bool req_valid(rcmsg_request_t r, const char *what)
+{
+    for (int c = 0; c < pml.nreq_chunks; c++) {
+        uintptr_t off = (uintptr_t)r - (uintptr_t)pml.req_chunks[c];
+        if (off < PML_REQ_CHUNK * sizeof(*r) && off % sizeof(*r) == 0) {
+            if (r->in_use) {
+                return true;
+            }
+            rcmsg_error("%s: request %p was completed already (a stale copy of a handle that "
+                        "wait or test set to RCMSG_REQUEST_NULL)",
+                        what, (void *)r);
+            return false;
+        }
+    }
+    rcmsg_error("%s: %p is not a request of rcmsg", what, (void *)r);
+    return false;
 }
 
 static void req_complete(rcmsg_request_t r, rcmsg_status_t error)
@@ -314,7 +365,9 @@ static int peer_control(int peer)
     int n = 0;
 
     while (p->nfins > 0) {
-        rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_FIN}, .sreq = p->fins[p->nfins - 1]};
+        rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_FIN},
+                             .sreq = p->fins[p->nfins - 1].sreq,
+                             .status = p->fins[p->nfins - 1].status};
         if (pml_xmit(peer, &h.hdr, sizeof(h), NULL, 0) != RCMSG_OK) {
             return n;
         }
@@ -356,20 +409,25 @@ static bool peer_has_work(const pml_peer_t *p)
     return p->nfins > 0 || p->sendq != NULL || credits_due(p);
 }
 
-static rcmsg_status_t queue_fin(int peer, uint64_t sreq)
+/* Queues a FIN for peer's rendezvous send sreq, reporting status (RCMSG_OK: data taken). */
+static rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status)
 {
     pml_peer_t *p = &pml.peers[peer];
 
+    if (p->failed) {
+        return RCMSG_ERR_CONNECTION; /* nobody waits for it */
+    }
     if (p->nfins == p->capfins) {
         int cap = p->capfins ? p->capfins * 2 : 16;
-        uint64_t *f = realloc(p->fins, sizeof(*f) * (size_t)cap);
+        pml_fin_t *f = realloc(p->fins, sizeof(*f) * (size_t)cap);
         if (f == NULL) {
+            rcmsg_error("out of memory for a FIN to rank %d: its send cannot complete", peer);
             return RCMSG_ERR_NO_MEMORY;
         }
         p->fins = f;
         p->capfins = cap;
     }
-    p->fins[p->nfins++] = sreq;
+    p->fins[p->nfins++] = (pml_fin_t){.sreq = sreq, .status = status};
     peer_mark_pending(peer);
     return RCMSG_OK;
 }
@@ -448,12 +506,14 @@ static void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, 
 
 static void on_peer_failed(void *arg, int peer, rcmsg_status_t status);
 
-static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void *data)
+/* Keeps a message nothing matched (one allocation: entry and eager payload). */
+static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void *data,
+                       bool orphan)
 {
-    pml_unexp_t *u = calloc(1, sizeof(*u));
+    size_t dlen = h->hdr.type == RCMSG_PML_EAGER ? h->hdr.len : 0;
+    pml_unexp_t *u = calloc(1, sizeof(*u) + dlen);
 
-    if (u == NULL || (h->hdr.type == RCMSG_PML_EAGER && h->hdr.len > 0 &&
-                      (u->data = malloc(h->hdr.len)) == NULL)) {
+    if (u == NULL) {
         rcmsg_error("out of memory for an unexpected %s message of %llu bytes from rank %d: the "
                     "message cannot be kept, so rank %d is treated as lost",
                     rcmsg_pml_msg_name(h->hdr.type), (unsigned long long)h->hdr.len, peer, peer);
@@ -464,8 +524,11 @@ static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const vo
     }
     memcpy(&u->h, h, hlen);
     u->peer = peer;
-    if (u->data != NULL) {
-        memcpy(u->data, data, h->hdr.len);
+    u->orphan = orphan;
+    pml.peers[peer].orphans += orphan;
+    if (dlen > 0) {
+        u->data = (char *)(u + 1);
+        memcpy(u->data, data, dlen);
     }
     if (pml.unexp_tail != NULL) {
         pml.unexp_tail->next = u;
@@ -511,7 +574,19 @@ static pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take)
 
 /* ---- receiving ------------------------------------------------------------------------- */
 
-static void on_fin(int peer, uint64_t sreq)
+static void peer_bad(int peer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* RCMSG_OK when a FIN's status is an rcmsg error (or success), else RCMSG_ERR_PEER_DATA. */
+static rcmsg_status_t fin_status(int32_t status)
+{
+    if (status > 0 ||
+        strcmp(rcmsg_status_name((rcmsg_status_t)status), "RCMSG_STATUS_UNKNOWN") == 0) {
+        return RCMSG_ERR_PEER_DATA;
+    }
+    return RCMSG_OK;
+}
+
+static void on_fin(int peer, uint64_t sreq, int32_t status)
 {
     uint32_t index = (uint32_t)sreq, gen = (uint32_t)(sreq >> 32);
     rcmsg_request_t r = NULL;
@@ -521,11 +596,145 @@ static void on_fin(int peer, uint64_t sreq)
     }
     if (r == NULL || r->gen != gen || !r->in_use || r->kind != REQ_SEND || !r->rndv ||
         r->complete || r->queued || r->peer != peer) {
-        rcmsg_error("FIN from rank %d names no rendezvous send of this rank (0x%llx): dropped",
-                    peer, (unsigned long long)sreq);
+        peer_bad(peer, "a FIN that names no rendezvous send of this rank to it (0x%llx)",
+                 (unsigned long long)sreq);
         return;
     }
-    req_complete(r, RCMSG_OK);
+    if (status != RCMSG_OK && fin_status(status) != RCMSG_OK) {
+        peer_bad(peer, "a FIN with status %d, which is no rcmsg error", (int)status);
+        return; /* r failed with the peer */
+    }
+    if (status != RCMSG_OK) {
+        rcmsg_error("rendezvous send of %zu bytes (tag %d) to rank %d failed at the receiver: %s",
+                    r->len, r->tag, peer, rcmsg_status_name(status));
+    }
+    req_complete(r, status);
+}
+
+/* A peer sent what no correct rank sends: it is treated as lost (its requests fail with
+ * RCMSG_ERR_PEER_DATA), and nothing more of its is taken. */
+static void peer_bad(int peer, const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    rcmsg_error("rank %d sent bad data: %s; rank %d is treated as lost", peer, why, peer);
+    on_peer_failed(NULL, peer, RCMSG_ERR_PEER_DATA);
+}
+
+/* Checks a header's framing, sequence number and credits; false when it must be dropped. */
+static bool hdr_check(int peer, const rcmsg_pml_hdr_t *h, size_t len, size_t hlen)
+{
+    pml_peer_t *p = &pml.peers[peer];
+    int seq;
+
+    if (h->type >= RCMSG_PML_MSG_COUNT || len < hlen ||
+        (h->type == RCMSG_PML_EAGER && len - hlen != h->len)) {
+        peer_bad(peer, "a malformed message: type %u, %zu bytes, length field %llu", h->type, len,
+                 (unsigned long long)h->len);
+        return false;
+    }
+    seq = rcmsg_pml_seq_check(p->recv_seq, h->seq);
+    if (seq == 1) {
+        rcmsg_error("%s message from rank %d has sequence number %u, expected %u: a duplicate "
+                    "(dropped)",
+                    rcmsg_pml_msg_name(h->type), peer, h->seq, p->recv_seq);
+        return false;
+    }
+    if (seq == 2) {
+        peer_bad(peer,
+                 "a %s message with sequence number %u where %u was expected: messages "
+                 "are missing on a reliable connection",
+                 rcmsg_pml_msg_name(h->type), h->seq, p->recv_seq);
+        return false;
+    }
+    if (h->credits > pml.credits - p->credits) {
+        peer_bad(peer, "%u eager credits returned, but only %d are lent to it", h->credits,
+                 pml.credits - p->credits);
+        return false;
+    }
+    return true;
+}
+
+/* The communicator of a context (either space), or NULL when this rank has none. */
+static struct rcmsg_comm *comm_of_ctx(uint32_t ctx)
+{
+    if ((ctx & ~1u) == 0) {
+        return pml.world; /* the common case, without a walk */
+    }
+    for (struct rcmsg_comm *c = pml.comms; c != NULL; c = c->next) {
+        if (c->ctx == (ctx & ~1u)) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static bool ctx_dead(uint32_t ctx)
+{
+    for (int i = 0; i < pml.ndead; i++) {
+        if (pml.dead_ctx[i] == (ctx & ~1u)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether the sender rank a header names is the peer it came from. */
+static bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
+{
+    if (h->src < 0 || h->src >= c->size || c->world[h->src] != peer) {
+        peer_bad(peer,
+                 "a %s message on communicator 0x%x claims to come from its rank %d, "
+                 "which is %s",
+                 rcmsg_pml_msg_name(h->type), c->ctx, (int)h->src,
+                 h->src < 0 || h->src >= c->size ? "out of range" : "another process");
+        return false;
+    }
+    return true;
+}
+
+/* A message for a freed communicator that no posted receive takes: refused (the credit goes
+ * back; a rendezvous sender is told by a failing FIN), never kept. */
+static void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level)
+{
+    rcmsg_log(level,
+              "a %llu-byte message from rank %d (tag %d) on communicator 0x%x was discarded "
+              "unreceived: %s",
+              (unsigned long long)h->hdr.len, peer, (int)h->hdr.tag, h->hdr.ctx & ~1u, why);
+    if (h->hdr.type == RCMSG_PML_EAGER) {
+        pml.peers[peer].owed++;
+        if (credits_due(&pml.peers[peer])) {
+            peer_mark_pending(peer);
+        }
+    } else {
+        queue_fin(peer, h->sreq, RCMSG_ERR_STATE);
+    }
+}
+
+/* An EAGER or RTS: matched, kept as unexpected, or refused. */
+static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *payload)
+{
+    struct rcmsg_comm *c = comm_of_ctx(h->hdr.ctx);
+    rcmsg_request_t r;
+
+    if (c != NULL && !src_check(peer, c, &h->hdr)) {
+        return;
+    }
+    r = posted_take(&h->hdr); /* (receives of a freed communicator may still be posted) */
+    if (r != NULL) {
+        recv_matched(r, h, peer, payload);
+    } else if (ctx_dead(h->hdr.ctx)) {
+        msg_refuse(peer, h, "its communicator was freed", RCMSG_LOG_WARN);
+    } else if (c == NULL && pml.peers[peer].orphans >= PML_ORPHANS_MAX) {
+        peer_bad(peer, "more than %d messages for communicators this rank does not have",
+                 PML_ORPHANS_MAX);
+    } else {
+        unexp_push(h, hlen, peer, payload, c == NULL);
+    }
 }
 
 static void on_recv(void *arg, int peer, const void *data, size_t len)
@@ -533,7 +742,6 @@ static void on_recv(void *arg, int peer, const void *data, size_t len)
     rcmsg_pml_rts_t h = {0};
     pml_peer_t *p = &pml.peers[peer];
     size_t hlen;
-    int seq;
 
     (void)arg;
     if (p->failed) {
@@ -541,29 +749,17 @@ static void on_recv(void *arg, int peer, const void *data, size_t len)
         return;
     }
     if (len < sizeof(rcmsg_pml_hdr_t)) {
-        rcmsg_error("dropped a %zu-byte message from rank %d: shorter than a header", len, peer);
+        peer_bad(peer, "a %zu-byte message, shorter than a header", len);
         return;
     }
     memcpy(&h.hdr, data, sizeof(h.hdr));
     hlen =
         h.hdr.type == RCMSG_PML_EAGER || h.hdr.type == RCMSG_PML_CREDIT ? sizeof(h.hdr) : sizeof(h);
-    if (h.hdr.type >= RCMSG_PML_MSG_COUNT || len < hlen ||
-        (h.hdr.type == RCMSG_PML_EAGER && len - hlen != h.hdr.len)) {
-        rcmsg_error("dropped a malformed message from rank %d: type %u, %zu bytes, length "
-                    "field %llu",
-                    peer, h.hdr.type, len, (unsigned long long)h.hdr.len);
+    if (!hdr_check(peer, &h.hdr, len, hlen)) {
         return;
     }
-    seq = rcmsg_pml_seq_check(p->recv_seq, h.hdr.seq);
-    if (seq != 0) {
-        rcmsg_error("%s message from rank %d has sequence number %u, expected %u: %s",
-                    rcmsg_pml_msg_name(h.hdr.type), peer, h.hdr.seq, p->recv_seq,
-                    seq == 1 ? "a duplicate (dropped)" : "messages are missing before it");
-        if (seq == 1) {
-            return;
-        }
-    }
     p->recv_seq = h.hdr.seq + 1;
+    p->heard++;
     if (h.hdr.credits > 0) {
         p->credits += h.hdr.credits;
         if (p->sendq != NULL) {
@@ -575,17 +771,11 @@ static void on_recv(void *arg, int peer, const void *data, size_t len)
     }
     switch ((rcmsg_pml_msg_t)h.hdr.type) {
     case RCMSG_PML_EAGER:
-    case RCMSG_PML_RTS: {
-        rcmsg_request_t r = posted_take(&h.hdr);
-        if (r != NULL) {
-            recv_matched(r, &h, peer, (const char *)data + hlen);
-        } else {
-            unexp_push(&h, hlen, peer, (const char *)data + hlen);
-        }
+    case RCMSG_PML_RTS:
+        on_msg(peer, &h, hlen, (const char *)data + hlen);
         break;
-    }
     case RCMSG_PML_FIN:
-        on_fin(peer, h.sreq);
+        on_fin(peer, h.sreq, h.status);
         break;
     case RCMSG_PML_CREDIT:
     case RCMSG_PML_MSG_COUNT:
@@ -593,17 +783,55 @@ static void on_recv(void *arg, int peer, const void *data, size_t len)
     }
 }
 
+/* Whether no other rank of the communicator of context ctx is alive: an ANY_SOURCE receive
+ * there can never be matched (by another process; see rcmsg.h). False when the communicator
+ * was freed: its members are unknown. */
+static bool ctx_all_lost(uint32_t ctx, int my_rank)
+{
+    const struct rcmsg_comm *c = comm_of_ctx(ctx);
+
+    if (c == NULL) {
+        return false;
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (i != my_rank && !pml.peers[c->world[i]].failed) {
+            return false;
+        }
+    }
+    return c->size > 1;
+}
+
+/* Whether a posted receive can no longer be matched: its source (or, for ANY_SOURCE, every
+ * other rank of its communicator) is lost. */
+static bool recv_orphaned(const struct rcmsg_request *r)
+{
+    return r->src_world >= 0 ? pml.peers[r->src_world].failed : ctx_all_lost(r->ctx, r->my_rank);
+}
+
+/* What a request from a lost peer (-1: ANY_SOURCE, every other rank lost) fails with. */
+static rcmsg_status_t lost_status(int peer)
+{
+    if (pml.lost_launcher != RCMSG_OK) {
+        return pml.lost_launcher;
+    }
+    return peer >= 0 ? pml.peers[peer].why : RCMSG_ERR_CONNECTION;
+}
+
 static void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
 {
     pml_peer_t *p = &pml.peers[peer];
 
     (void)arg;
+    if (p->failed) {
+        return;
+    }
     p->failed = true;
+    p->why = status;
     pml.any_failed = true;
-    /* receives posted for this peer fail (ANY_SOURCE ones stay: another rank may match) */
+    /* receives posted for this peer fail; ANY_SOURCE ones once no other rank can match them */
     for (rcmsg_request_t *pp = &pml.posted, prev = NULL; *pp != NULL;) {
         rcmsg_request_t r = *pp;
-        if (r->src_world == peer) {
+        if (recv_orphaned(r)) {
             *pp = r->next;
             if (pml.posted_tail == r) {
                 pml.posted_tail = prev;
@@ -702,8 +930,10 @@ static bool rndv_step(rcmsg_request_t r)
     if (r->reads_out > 0 || (r->st.error == RCMSG_OK && r->done < r->msg_len)) {
         return false;
     }
-    if (!pml.peers[r->peer].failed) {
-        queue_fin(r->peer, r->sreq);
+    /* the sender learns the outcome: a read that failed fails its send too */
+    queue_fin(r->peer, r->sreq, r->st.error);
+    if (r->st.error != RCMSG_OK) {
+        r->st.count = 0; /* reads finish out of order: no byte is known to have arrived */
     }
     req_complete(r, r->st.error != RCMSG_OK ? r->st.error
                     : r->truncated          ? RCMSG_ERR_TRUNCATED
@@ -711,11 +941,112 @@ static bool rndv_step(rcmsg_request_t r)
     return true;
 }
 
+/* ---- liveness -------------------------------------------------------------------------- */
+
+static void on_rank_lost(void *arg, int rank)
+{
+    (void)arg;
+    if (rank >= 0 && rank < pml.size && rank != pml.rank && !pml.peers[rank].failed) {
+        rcmsg_error("the launcher reports that rank %d terminated: requests involving it fail "
+                    "with %s",
+                    rank, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+        on_peer_failed(NULL, rank, RCMSG_ERR_CONNECTION);
+    }
+}
+
+/* Without the launcher the job is over: every request fails with status, and so does every
+ * later call that starts an operation (pml_check). */
+static void launcher_lost(rcmsg_status_t status)
+{
+    pml.lost_launcher = status;
+    for (int i = 0; i < pml.size; i++) {
+        on_peer_failed(NULL, i, status);
+    }
+}
+
+/* Probes peer once per liveness round, unless it was heard from since the last round. */
+static void probe_peer(int peer)
+{
+    pml_peer_t *p = &pml.peers[peer];
+    rcmsg_status_t s;
+
+    if (p->failed || p->probe_epoch == pml.watch_epoch) {
+        return;
+    }
+    p->probe_epoch = pml.watch_epoch;
+    if (p->heard != p->heard_seen) {
+        p->heard_seen = p->heard;
+        return;
+    }
+    s = p->btl->ops->ping(p->btl, peer);
+    if (s != RCMSG_OK && s != RCMSG_ERR_UNSUPPORTED && s != RCMSG_ERR_NO_RESOURCE) {
+        rcmsg_debug("liveness probe of rank %d: %s", peer, rcmsg_status_name(s));
+    }
+}
+
+/* Probes every peer something is pending from: the source of a posted receive (every other
+ * member of its communicator for ANY_SOURCE), the peer of a send or rendezvous read. */
+static void watch_probe(void)
+{
+    pml.watch_epoch++;
+    for (int c = 0; c < pml.nreq_chunks; c++) {
+        for (int i = 0; i < PML_REQ_CHUNK; i++) {
+            rcmsg_request_t r = &((struct rcmsg_request *)pml.req_chunks[c])[i];
+            const struct rcmsg_comm *comm;
+            if (!r->in_use || r->complete) {
+                continue;
+            }
+            if (r->kind == REQ_SEND || r->peer >= 0 || r->src_world >= 0) {
+                probe_peer(r->peer >= 0 ? r->peer : r->src_world);
+            } else if ((comm = comm_of_ctx(r->ctx)) != NULL) {
+                for (int k = 0; k < comm->size; k++) {
+                    if (k != r->my_rank) {
+                        probe_peer(comm->world[k]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* Every RCMSG_LIVENESS_INTERVAL while requests are pending: the launcher's news, then probes. */
+static void pml_watch(void)
+{
+    rcmsg_status_t s;
+    uint64_t now;
+
+    if (pml.lost_launcher != RCMSG_OK) {
+        return;
+    }
+    s = rcmsg_wireup_poll(pml.w, on_rank_lost, NULL);
+    if (s != RCMSG_OK) {
+        launcher_lost(s);
+        return;
+    }
+    now = rcmsg_clock_us();
+    if (pml.live_reqs > 0 && now >= pml.watch_next_us) {
+        pml.watch_next_us = now + pml.watch_interval_us;
+        watch_probe();
+    }
+}
+
+/* An idle round of a blocking call: the wait itself, and liveness after a sleep. */
+static void pml_idle(unsigned *idle)
+{
+    rcmsg_progress_idle(idle);
+    if (*idle == 0) {
+        pml_watch(); /* it slept: few progress calls count towards PML_WATCH_CALLS */
+    }
+}
+
 static int pml_progress(void *arg)
 {
     int n = 0;
 
     (void)arg;
+    if (++pml.watch_calls % PML_WATCH_CALLS == 0) {
+        pml_watch();
+    }
     for (rcmsg_request_t *pp = &pml.rndv_active; *pp != NULL;) {
         rcmsg_request_t r = *pp;
         if (rndv_step(r)) {
@@ -754,6 +1085,66 @@ static uint32_t ctx_derive(uint32_t parent, unsigned child, int color)
     return h == 0 ? 2 : h;
 }
 
+/* A communicator is freed: its context is remembered as dead (late messages are refused)
+ * and its unreceived messages are discarded, giving their eager credits back and failing
+ * their rendezvous senders, so that nothing of the pair stays held for the rest of the job. */
+static rcmsg_status_t ctx_bury(uint32_t ctx)
+{
+    long n = 0;
+
+    if (pml.ndead == pml.capdead) {
+        int cap = pml.capdead ? pml.capdead * 2 : 16;
+        uint32_t *d = realloc(pml.dead_ctx, sizeof(*d) * (size_t)cap);
+        if (d == NULL) {
+            rcmsg_error("rcmsg_comm_free: out of memory");
+            return RCMSG_ERR_NO_MEMORY;
+        }
+        pml.dead_ctx = d;
+        pml.capdead = cap;
+    }
+    pml.dead_ctx[pml.ndead++] = ctx;
+    for (pml_unexp_t *u; (u = unexp_find(ctx, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL ||
+                         (u = unexp_find(ctx | 1u, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL;
+         n++) {
+        msg_refuse(u->peer, &u->h, "its communicator was freed before it was received",
+                   RCMSG_LOG_DEBUG);
+        free(u);
+    }
+    if (n > 0) {
+        rcmsg_warn("rcmsg_comm_free: %ld unreceived message(s) on communicator 0x%x discarded", n,
+                   ctx);
+    }
+    return RCMSG_OK;
+}
+
+/* A new communicator adopts the messages that arrived for its context before it existed:
+ * their sender is checked now (dropped, and the peer failed, when it lied). */
+static void ctx_adopt(const struct rcmsg_comm *c)
+{
+    for (pml_unexp_t **pp = &pml.unexp, *prev = NULL; *pp != NULL;) {
+        pml_unexp_t *u = *pp;
+        if (!u->orphan || (u->h.hdr.ctx & ~1u) != c->ctx) {
+            prev = u;
+            pp = &u->next;
+            continue;
+        }
+        u->orphan = false;
+        pml.peers[u->peer].orphans--;
+        if (src_check(u->peer, c, &u->h.hdr)) {
+            prev = u;
+            pp = &u->next;
+            continue;
+        }
+        *pp = u->next;
+        if (pml.unexp_tail == u) {
+            pml.unexp_tail = prev;
+        }
+        pml.nunexp--;
+        pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
+        free(u);
+    }
+}
+
 static rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
                                   rcmsg_comm_t *comm_p)
 {
@@ -764,7 +1155,7 @@ static rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *w
         return RCMSG_ERR_NO_MEMORY;
     }
     for (struct rcmsg_comm *o = pml.comms; o != NULL; o = o->next) {
-        if (o->ctx == ctx) {
+        if (o->ctx == ctx || ctx_dead(ctx)) {
             rcmsg_error("communicator context 0x%x already in use (hash collision)", ctx);
             free(c->world);
             free(c);
@@ -777,6 +1168,7 @@ static rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *w
     c->rank = rank;
     c->next = pml.comms;
     pml.comms = c;
+    ctx_adopt(c);
     *comm_p = c;
     rcmsg_debug("communicator 0x%x: rank %d of %d", ctx, rank, size);
     return RCMSG_OK;
@@ -845,6 +1237,8 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
         rcmsg_info("eager limit capped to %zu bytes by the transport's %zu-byte buffers",
                    pml.eager_limit, max_send);
     }
+    pml.watch_interval_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
+    pml.max_len = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     pml.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
     pml.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
     rcmsg_rcache_init();
@@ -927,7 +1321,6 @@ rcmsg_status_t rcmsg_pml_fini(void)
     while (pml.unexp != NULL) {
         pml_unexp_t *u = pml.unexp;
         pml.unexp = u->next;
-        free(u->data);
         free(u);
     }
     while (pml.comms != NULL) {
@@ -942,6 +1335,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
         free(pml.req_chunks[i]);
     }
     free(pml.req_chunks);
+    free(pml.dead_ctx);
     free(pml.peers);
     free(pml.pending_peers);
     memset(&pml, 0, sizeof(pml));
@@ -950,12 +1344,41 @@ rcmsg_status_t rcmsg_pml_fini(void)
 
 /* ---- the public calls ------------------------------------------------------------------ */
 
-#define PML_CHECK_INIT()                                                                           \
-    do {                                                                                           \
-        if (pml.world == NULL) {                                                                   \
-            return RCMSG_ERR_NOT_INITIALIZED;                                                      \
-        }                                                                                          \
-    } while (0)
+/* Whether a call may start: refused (and why logged) before init, or without the launcher. */
+static rcmsg_status_t pml_check(const char *what)
+{
+    if (pml.world == NULL) {
+        rcmsg_error("%s: rcmsg is not initialized (call rcmsg_init first)", what);
+        return RCMSG_ERR_NOT_INITIALIZED;
+    }
+    if (pml.lost_launcher != RCMSG_OK) {
+        rcmsg_error("%s: refused: the connection to the launcher (mpirun or srun) was lost, so "
+                    "the job is over (%s)",
+                    what, rcmsg_status_name(pml.lost_launcher));
+        return pml.lost_launcher;
+    }
+    return RCMSG_OK;
+}
+
+/* Whether a buffer of len bytes at buf can exist: no longer than the node's memory, and no
+ * wrap past the end of the address space. */
+static bool len_valid(const void *buf, size_t len, const char *what)
+{
+    if (len > pml.max_len || (uintptr_t)buf + len < (uintptr_t)buf) {
+        rcmsg_error("%s: a length of %zu bytes at %p is impossible (this node has %zu bytes of "
+                    "memory)",
+                    what, len, buf, pml.max_len);
+        return false;
+    }
+    return true;
+}
+
+/* A NULL out-parameter or handle: refused, and said. */
+static rcmsg_status_t null_arg(const char *what, const char *arg)
+{
+    rcmsg_error("%s: %s is NULL", what, arg);
+    return RCMSG_ERR_INVALID_PARAM;
+}
 
 static rcmsg_status_t check_args(const void *buf, size_t len, rcmsg_comm_t comm, int peer,
                                  bool any_ok, int tag, const char *what)
@@ -966,6 +1389,9 @@ static rcmsg_status_t check_args(const void *buf, size_t len, rcmsg_comm_t comm,
     }
     if (buf == NULL && len > 0) {
         rcmsg_error("%s: NULL buffer with a length of %zu", what, len);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (!len_valid(buf, len, what)) {
         return RCMSG_ERR_INVALID_PARAM;
     }
     if ((peer < 0 || peer >= comm->size) && !(any_ok && peer == RCMSG_ANY_SOURCE)) {
@@ -986,9 +1412,12 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
     pml_peer_t *p;
     rcmsg_status_t s;
 
-    PML_CHECK_INIT();
+    s = pml_check("rcmsg_isend");
+    if (s != RCMSG_OK) {
+        return s;
+    }
     if (req_p == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
+        return null_arg("rcmsg_isend", "req_p");
     }
     s = check_args(buf, len, comm, dest, false, tag, "rcmsg_isend");
     if (s != RCMSG_OK) {
@@ -1027,9 +1456,12 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
     pml_unexp_t *u;
     rcmsg_status_t s;
 
-    PML_CHECK_INIT();
+    s = pml_check("rcmsg_irecv");
+    if (s != RCMSG_OK) {
+        return s;
+    }
     if (req_p == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
+        return null_arg("rcmsg_irecv", "req_p");
     }
     s = check_args(buf, len, comm, source, true, tag, "rcmsg_irecv");
     if (s != RCMSG_OK) {
@@ -1050,14 +1482,14 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
     u = unexp_find(r->ctx, source, tag, true);
     if (u != NULL) {
         recv_matched(r, &u->h, u->peer, u->data);
-        free(u->data);
         free(u);
-    } else if (r->src_world >= 0 && pml.peers[r->src_world].failed) {
-        /* from a rank already lost: nothing more can come (what it sent before is matched
-         * above), so this fails now instead of waiting forever */
+    } else if (recv_orphaned(r)) {
+        /* from a rank already lost (or ANY_SOURCE with every other rank lost): nothing more
+         * can come (what was sent before is matched above), so this fails now instead of
+         * waiting forever */
         r->st.source = source;
         r->st.tag = tag;
-        req_complete(r, RCMSG_ERR_CONNECTION);
+        req_complete(r, lost_status(r->src_world));
     } else {
         r->next = NULL;
         if (pml.posted_tail != NULL) {
@@ -1129,17 +1561,22 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 {
     unsigned idle = 0;
 
-    PML_CHECK_INIT();
+    if (pml.world == NULL) {
+        return pml_check("rcmsg_wait");
+    }
     if (req_p == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
+        return null_arg("rcmsg_wait", "req_p");
     }
     if (*req_p == RCMSG_REQUEST_NULL) {
         empty_status(status);
         return RCMSG_OK;
     }
+    if (!req_valid(*req_p, "rcmsg_wait")) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
     while (!(*req_p)->complete) {
         if (rcmsg_progress() == 0) {
-            rcmsg_progress_idle(&idle);
+            pml_idle(&idle);
         } else {
             idle = 0;
         }
@@ -1149,14 +1586,19 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 
 rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_t *status)
 {
-    PML_CHECK_INIT();
+    if (pml.world == NULL) {
+        return pml_check("rcmsg_test");
+    }
     if (req_p == NULL || flag_p == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
+        return null_arg("rcmsg_test", req_p == NULL ? "req_p" : "flag_p");
     }
     if (*req_p == RCMSG_REQUEST_NULL) {
         *flag_p = 1;
         empty_status(status);
         return RCMSG_OK;
+    }
+    if (!req_valid(*req_p, "rcmsg_test")) {
+        return RCMSG_ERR_INVALID_PARAM;
     }
     if (!(*req_p)->complete) {
         rcmsg_progress();
@@ -1170,9 +1612,16 @@ rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
 {
     rcmsg_status_t first = RCMSG_OK;
 
-    PML_CHECK_INIT();
+    if (pml.world == NULL) {
+        return pml_check("rcmsg_testall");
+    }
     if ((reqs == NULL && n > 0) || flag_p == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
+        return null_arg("rcmsg_testall", flag_p == NULL ? "flag_p" : "reqs");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_testall")) {
+            return RCMSG_ERR_INVALID_PARAM;
+        }
     }
     rcmsg_progress();
     for (size_t i = 0; i < n; i++) {
@@ -1200,9 +1649,16 @@ rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[], rcmsg_msg_status_
 {
     rcmsg_status_t first = RCMSG_OK;
 
-    PML_CHECK_INIT();
+    if (pml.world == NULL) {
+        return pml_check("rcmsg_waitall");
+    }
     if (reqs == NULL && n > 0) {
-        return RCMSG_ERR_INVALID_PARAM;
+        return null_arg("rcmsg_waitall", "reqs");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_waitall")) {
+            return RCMSG_ERR_INVALID_PARAM;
+        }
     }
     for (size_t i = 0; i < n; i++) {
         rcmsg_status_t s = rcmsg_wait(&reqs[i], statuses ? &statuses[i] : NULL);
@@ -1218,9 +1674,16 @@ rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
 {
     unsigned idle = 0;
 
-    PML_CHECK_INIT();
+    if (pml.world == NULL) {
+        return pml_check("rcmsg_waitany");
+    }
     if ((reqs == NULL && n > 0) || index_p == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
+        return null_arg("rcmsg_waitany", index_p == NULL ? "index_p" : "reqs");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_waitany")) {
+            return RCMSG_ERR_INVALID_PARAM;
+        }
     }
     for (;;) {
         size_t live = 0;
@@ -1240,7 +1703,7 @@ rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
             return RCMSG_OK;
         }
         if (rcmsg_progress() == 0) {
-            rcmsg_progress_idle(&idle);
+            pml_idle(&idle);
         } else {
             idle = 0;
         }
@@ -1253,9 +1716,12 @@ rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
     pml_unexp_t *u;
     rcmsg_status_t s;
 
-    PML_CHECK_INIT();
+    s = pml_check("rcmsg_iprobe");
+    if (s != RCMSG_OK) {
+        return s;
+    }
     if (flag_p == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
+        return null_arg("rcmsg_iprobe", "flag_p");
     }
     s = check_args(NULL, 0, comm, source, true, tag, "rcmsg_iprobe");
     if (s != RCMSG_OK) {
@@ -1268,8 +1734,13 @@ rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
         *status = (rcmsg_msg_status_t){
             .source = u->h.hdr.src, .tag = u->h.hdr.tag, .count = u->h.hdr.len};
     }
-    if (u == NULL && source != RCMSG_ANY_SOURCE && pml.peers[comm->world[source]].failed) {
-        return RCMSG_ERR_CONNECTION; /* a lost rank: nothing more will come (probe returns) */
+    if (u == NULL && (source != RCMSG_ANY_SOURCE ? pml.peers[comm->world[source]].failed
+                                                 : ctx_all_lost(comm->ctx, comm->rank))) {
+        /* nothing more can come (probe returns) */
+        rcmsg_error("rcmsg_iprobe: %s", source != RCMSG_ANY_SOURCE
+                                            ? "the source rank was lost"
+                                            : "every other rank of the communicator was lost");
+        return lost_status(source != RCMSG_ANY_SOURCE ? comm->world[source] : -1);
     }
     return RCMSG_OK;
 }
@@ -1281,7 +1752,7 @@ rcmsg_status_t rcmsg_probe(int source, int tag, rcmsg_comm_t comm, rcmsg_msg_sta
     rcmsg_status_t s;
 
     while ((s = rcmsg_iprobe(source, tag, comm, &flag, status)) == RCMSG_OK && !flag) {
-        rcmsg_progress_idle(&idle);
+        pml_idle(&idle);
     }
     return s;
 }
@@ -1311,7 +1782,10 @@ rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int
     rcmsg_msg_status_t st[2];
     rcmsg_status_t s;
 
-    PML_CHECK_INIT();
+    s = pml_check("rcmsg_sendrecv");
+    if (s != RCMSG_OK) {
+        return s;
+    }
     s = check_args(sendbuf, sendlen, comm, dest, false, sendtag, "rcmsg_sendrecv");
     if (s != RCMSG_OK) {
         return s; /* checked before the receive is posted, which could not be taken back */
@@ -1353,8 +1827,16 @@ int rcmsg_comm_size(rcmsg_comm_t comm)
 
 rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
 {
-    PML_CHECK_INIT();
-    if (comm == NULL || !comm_valid(comm) || newcomm_p == NULL) {
+    rcmsg_status_t s = pml_check("rcmsg_comm_dup");
+
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (newcomm_p == NULL) {
+        return null_arg("rcmsg_comm_dup", "newcomm_p");
+    }
+    if (comm == NULL || !comm_valid(comm)) {
+        rcmsg_error("rcmsg_comm_dup: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
     /* every member dups in the same order, so the derived context agrees everywhere */
@@ -1383,11 +1865,19 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
     rcmsg_status_t s = RCMSG_OK;
     unsigned child;
 
-    PML_CHECK_INIT();
-    if (comm == NULL || !comm_valid(comm) || newcomm_p == NULL ||
-        (color < 0 && color != RCMSG_UNDEFINED)) {
+    s = pml_check("rcmsg_comm_split");
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (newcomm_p == NULL) {
+        return null_arg("rcmsg_comm_split", "newcomm_p");
+    }
+    if (comm == NULL || !comm_valid(comm)) {
+        rcmsg_error("rcmsg_comm_split: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
+    /* a bad color still takes part in the exchange below, so that every rank refuses the
+     * split (naming this one) instead of waiting for it */
     child = comm->nchildren++;
     all = calloc((size_t)comm->size, sizeof(*all));
     reqs = calloc((size_t)comm->size * 2, sizeof(*reqs));
@@ -1416,15 +1906,23 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
         goto out;
     }
     *newcomm_p = RCMSG_COMM_NULL;
-    if (color == RCMSG_UNDEFINED) {
-        goto out;
-    }
     for (int i = 0; i < comm->size; i++) {
         if (all[i].rank != i) {
             rcmsg_error("rcmsg_comm_split: rank %d sent a malformed entry", i);
             s = RCMSG_ERR_PEER_DATA;
             goto out;
         }
+        if (all[i].color < 0 && all[i].color != RCMSG_UNDEFINED) {
+            rcmsg_error("rcmsg_comm_split refused: rank %d of the communicator gave color %d "
+                        "(colors are >= 0, or RCMSG_UNDEFINED)",
+                        i, all[i].color);
+            s = RCMSG_ERR_INVALID_PARAM;
+        }
+    }
+    if (s != RCMSG_OK || color == RCMSG_UNDEFINED) {
+        goto out;
+    }
+    for (int i = 0; i < comm->size; i++) {
         if (all[i].color == color) {
             all[n++] = all[i];
         }
@@ -1446,9 +1944,23 @@ out:
 
 rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
 {
-    PML_CHECK_INIT();
-    if (comm_p == NULL || *comm_p == NULL || !comm_valid(*comm_p) || *comm_p == pml.world) {
+    rcmsg_status_t s = pml.world == NULL ? pml_check("rcmsg_comm_free") : RCMSG_OK;
+
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (comm_p == NULL) {
+        return null_arg("rcmsg_comm_free", "comm_p");
+    }
+    if (*comm_p == NULL || !comm_valid(*comm_p) || *comm_p == pml.world) {
+        rcmsg_error("rcmsg_comm_free: %s", *comm_p == pml.world && *comm_p != NULL
+                                               ? "the world communicator cannot be freed"
+                                               : "invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
+    }
+    s = ctx_bury((*comm_p)->ctx);
+    if (s != RCMSG_OK) {
+        return s;
     }
     comm_destroy(*comm_p);
     *comm_p = RCMSG_COMM_NULL;

@@ -3,8 +3,10 @@
  * and eager flow control, above the transport interface (the same code for every transport).
  *
  * Wire format: every message starts with pml_hdr_t; an RTS adds the sender's buffer address,
- * rkey and request id; a FIN carries the sender's request id back. Every header carries the
- * per-pair sequence number (checked on receipt) and piggybacks returned eager credits.
+ * rkey and request id; a FIN carries the sender's request id back with the receiver's outcome
+ * (a failed read, or a message discarded unreceived, fails the send: never a false success).
+ * Every header carries the per-pair sequence number (checked on receipt: a gap fails the
+ * peer) and piggybacks returned eager credits (never more than were lent).
  */
 #ifndef RCMSG_PML_H
 #define RCMSG_PML_H
@@ -42,7 +44,7 @@ typedef struct {
     uint64_t addr; /* RTS: sender's buffer; FIN: unused */
     uint64_t sreq; /* the sender's request id */
     uint32_t rkey;
-    uint32_t pad;
+    int32_t status; /* FIN: the receiver's outcome (RCMSG_OK, or why the data was not taken) */
 } rcmsg_pml_rts_t;
 
 struct rcmsg_comm {

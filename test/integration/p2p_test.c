@@ -8,6 +8,8 @@
  *   p2p_test --late MODE  rank 1 sends 2 s late; rank 0's wait reports its CPU time
  *   p2p_test --kill       the last rank dies by SIGKILL; the others must see it reported
  *   p2p_test --swap N LEN N messages of LEN bytes to the next rank and from the previous one
+ *   p2p_test --bad-read   rank 0 unmaps a rendezvous send's buffer before rank 1 reads it
+ *                         (sm): the read fails, and so must the send, with no bytes counted
  *
  * Any number of ranks, 1 (a singleton, self only) included. Prints one "ok:" line per check
  * and "FAIL ..." on failure; exits non-zero on any failure.
@@ -20,12 +22,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 static int rank, size, failures;
 static rcmsg_comm_t world;
+
+static double now_s(void);
 
 #include "test_check.h"
 
@@ -358,6 +363,112 @@ static void test_completion_calls(void)
     printf("ok: rank %d test, testall, waitany\n", rank);
 }
 
+/* Misuse: stale request handles, impossible lengths, a bad split color on one rank. */
+static void test_misuse(void)
+{
+    rcmsg_request_t req, copy;
+    rcmsg_comm_t c = RCMSG_COMM_NULL;
+    int x = 0, y = 5;
+    char b[4];
+
+    /* a second wait (or test) on a stale copy of a completed handle is refused */
+    OK(rcmsg_irecv(&x, sizeof(x), rank, 71, world, &req));
+    copy = req;
+    OK(rcmsg_send(&y, sizeof(y), rank, 71, world));
+    OK(rcmsg_wait(&req, NULL));
+    CHECK(rcmsg_wait(&copy, NULL) == RCMSG_ERR_INVALID_PARAM, "second wait on a stale copy");
+    {
+        int flag = 0;
+        CHECK(rcmsg_test(&copy, &flag, NULL) == RCMSG_ERR_INVALID_PARAM, "test on a stale copy");
+    }
+    /* ... and matching still works (it used to loop forever on a doubly freed request) */
+    for (int i = 0; i < 3; i++) {
+        x = 0;
+        OK(rcmsg_irecv(&x, sizeof(x), rank, 72, world, &req));
+        OK(rcmsg_send(&y, sizeof(y), rank, 72, world));
+        OK(rcmsg_wait(&req, NULL));
+        CHECK(x == 5, "self message after a stale wait: %d", x);
+    }
+    /* lengths no buffer can have */
+    req = RCMSG_REQUEST_NULL;
+    CHECK(rcmsg_isend(b, SIZE_MAX, rank, 0, world, &req) == RCMSG_ERR_INVALID_PARAM,
+          "send of SIZE_MAX bytes");
+    CHECK(rcmsg_isend(b, (size_t)1 << 40, rank, 0, world, &req) == RCMSG_ERR_INVALID_PARAM,
+          "send of 1 TiB");
+    CHECK(rcmsg_irecv(b, SIZE_MAX, rank, 0, world, &req) == RCMSG_ERR_INVALID_PARAM,
+          "receive of SIZE_MAX bytes");
+    CHECK(rcmsg_irecv(b, (size_t)1 << 40, rank, 0, world, &req) == RCMSG_ERR_INVALID_PARAM,
+          "receive of 1 TiB");
+    CHECK(req == RCMSG_REQUEST_NULL, "a refused call set the request");
+    /* a bad color on one rank: every rank's split is refused, none waits for it */
+    CHECK(rcmsg_comm_split(world, rank == size - 1 ? -5 : 0, 0, &c) == RCMSG_ERR_INVALID_PARAM,
+          "a split with a bad color on rank %d", size - 1);
+    CHECK(c == RCMSG_COMM_NULL, "a refused split made a communicator");
+    printf("ok: rank %d stale handles, impossible lengths and a bad split color refused\n", rank);
+}
+
+/* Unreceived messages of a freed communicator give their eager credits back: afterwards half
+ * a window of small sends completes at once (eagerly), before the receiver posts anything.
+ * (Up to half the credits may still be owed by the receiver, unreturned, from earlier tests.) */
+static void test_comm_free_credits(void)
+{
+    enum { N = 32, HALF = N / 2 }; /* RCMSG_EAGER_CREDITS' default */
+    int v[N], in[HALF], done = 0;
+    rcmsg_request_t reqs[N];
+    rcmsg_comm_t dup;
+    rcmsg_status_t s;
+    double t0;
+
+    OK(rcmsg_comm_dup(world, &dup));
+    if (size > 1 && rank == 0) {
+        for (int i = 0; i < N; i++) {
+            v[i] = i;
+            OK(rcmsg_isend(&v[i], sizeof(int), 1, i, dup, &reqs[i]));
+        }
+    } else if (size > 1 && rank == 1) {
+        int flag = 0;
+        while (!flag) { /* until the last one arrived */
+            OK(rcmsg_iprobe(0, N - 1, dup, &flag, NULL));
+        }
+    }
+    OK(rcmsg_comm_free(&dup)); /* rank 1 frees with N messages unreceived */
+    if (size > 1 && rank == 0) {
+        /* eager ones completed; any that had to go by rendezvous fail: never received */
+        for (int i = 0; i < N; i++) {
+            s = rcmsg_wait(&reqs[i], NULL);
+            CHECK(s == RCMSG_OK || s == RCMSG_ERR_STATE, "send %d on the freed communicator: %s", i,
+                  rcmsg_status_name(s));
+        }
+    }
+    barrier();
+    if (size > 1 && rank == 0) {
+        for (int i = 0; i < HALF; i++) {
+            OK(rcmsg_isend(&v[i], sizeof(int), 1, 500 + i, world, &reqs[i]));
+        }
+        for (t0 = now_s(); !done && now_s() - t0 < 5;) {
+            OK(rcmsg_testall(HALF, reqs, &done, NULL));
+        }
+        CHECK(done,
+              "%d small sends did not complete eagerly: the eager credits of the freed "
+              "communicator's messages were not given back",
+              HALF);
+    }
+    barrier();
+    if (size > 1 && rank == 1) {
+        for (int i = 0; i < HALF; i++) {
+            OK(rcmsg_recv(&in[i], sizeof(int), 0, 500 + i, world, NULL));
+            CHECK(in[i] == i, "message %d after the free: %d", i, in[i]);
+        }
+    }
+    if (size > 1 && rank == 0 && !done) {
+        OK(rcmsg_waitall(HALF, reqs, NULL));
+    }
+    barrier();
+    printf("ok: rank %d freeing a communicator with unreceived messages gives their credits "
+           "back\n",
+           rank);
+}
+
 static void test_finalize_refused(void)
 {
     int x;
@@ -508,9 +619,19 @@ static void killed(void)
     double t0;
     rcmsg_status_t s;
 
+    rcmsg_comm_t pair;
+    rcmsg_request_t any;
+    int a = 0, flag = 0;
+
     if (size < 2) {
         printf("SKIP: --kill needs at least 2 ranks\n");
         exit(77);
+    }
+    /* rank 0 and the doomed rank alone in a communicator: an ANY_SOURCE receive there can
+     * only be matched by the doomed rank */
+    OK(rcmsg_comm_split(world, rank == 0 || rank == size - 1 ? 1 : RCMSG_UNDEFINED, 0, &pair));
+    if (rank == 0) {
+        OK(rcmsg_irecv(&a, sizeof(a), RCMSG_ANY_SOURCE, 3, pair, &any));
     }
     barrier();
     if (rank == size - 1) {
@@ -528,10 +649,62 @@ static void killed(void)
           rcmsg_status_name(s));
     s = rcmsg_probe(size - 1, RCMSG_ANY_TAG, world, NULL);
     CHECK(s == RCMSG_ERR_CONNECTION, "a probe of the lost rank returned %s", rcmsg_status_name(s));
+    if (rank == 0) {
+        /* the ANY_SOURCE receive posted before the loss, one posted after, and a probe: no
+         * live rank of the communicator can match them */
+        s = rcmsg_wait(&any, NULL);
+        printf("rank 0: ANY_SOURCE receive posted before the loss returned %s\n",
+               rcmsg_status_name(s));
+        CHECK(s == RCMSG_ERR_CONNECTION, "ANY_SOURCE receive posted before the loss: %s",
+              rcmsg_status_name(s));
+        s = rcmsg_recv(&a, sizeof(a), RCMSG_ANY_SOURCE, 4, pair, NULL);
+        CHECK(s == RCMSG_ERR_CONNECTION, "ANY_SOURCE receive posted after the loss: %s",
+              rcmsg_status_name(s));
+        s = rcmsg_iprobe(RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, pair, &flag, NULL);
+        CHECK(s == RCMSG_ERR_CONNECTION, "ANY_SOURCE iprobe after the loss: %s",
+              rcmsg_status_name(s));
+        OK(rcmsg_comm_free(&pair));
+    }
     s = rcmsg_finalize();
     CHECK(s == RCMSG_OK, "rcmsg_finalize after a lost peer: %s", rcmsg_status_name(s));
     printf("rank %d of %d: %d failure(s)\n", rank, size, failures);
     exit(failures != 0);
+}
+
+/* Rank 0's rendezvous send buffer is unmapped before rank 1 reads it (an application bug):
+ * over sm the read fails, rank 1's receive reports no bytes, and rank 0's send fails too. */
+static void bad_read(void)
+{
+    const size_t len = 1 << 20;
+    rcmsg_request_t req;
+    rcmsg_msg_status_t st;
+    rcmsg_status_t s;
+    char *buf;
+
+    if (size != 2) {
+        printf("SKIP: --bad-read needs 2 ranks\n");
+        exit(77);
+    }
+    if (rank == 0) {
+        buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        CHECK(buf != MAP_FAILED, "mmap");
+        memset(buf, 1, len);
+        OK(rcmsg_isend(buf, len, 1, 9, world, &req));
+        munmap(buf, len);
+        barrier();
+        s = rcmsg_wait(&req, NULL);
+        printf("rank 0: send whose buffer was unmapped returned %s\n", rcmsg_status_name(s));
+        CHECK(s != RCMSG_OK, "the send completed with success although its data never arrived");
+    } else {
+        buf = malloc(len);
+        barrier();
+        s = rcmsg_recv(buf, len, 0, 9, world, &st);
+        printf("rank 1: receive from the unmapped buffer returned %s, count %zu\n",
+               rcmsg_status_name(s), st.count);
+        CHECK(s != RCMSG_OK && st.count == 0, "receive: %s, count %zu", rcmsg_status_name(s),
+              st.count);
+        free(buf);
+    }
 }
 
 int main(int argc, char **argv)
@@ -555,6 +728,8 @@ int main(int argc, char **argv)
         killed();
     } else if (argc > 2 && strcmp(argv[1], "--late") == 0) {
         late(argv[2]);
+    } else if (argc > 1 && strcmp(argv[1], "--bad-read") == 0) {
+        bad_read();
     } else {
         test_sizes();
         test_ordering();
@@ -565,6 +740,8 @@ int main(int argc, char **argv)
         test_credit_starvation();
         test_invalid();
         test_completion_calls();
+        test_misuse();
+        test_comm_free_credits();
         test_finalize_refused();
     }
     barrier();

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The point-to-point semantics set on the host over shared memory with 2, 3 and 4 ranks
 # (mpirun), once more with CMA refused (copies through the segment), a two-way rendezvous
-# stream through tiny rings, the 4-rank flood, and no file left in /dev/shm.
+# stream through tiny rings, a failed rendezvous read, the 4-rank flood, and no file left in
+# /dev/shm.
 . "$top_srcdir/test/integration/lib.sh"
 need_mpirun
 prog="$top_builddir/test/integration/p2p_test"
@@ -34,6 +35,14 @@ st=$?
 [ $st -eq 0 ] && [ "$(grep -c '^ok: rank [01] swapped 200 messages' "$out")" -eq 2 ] ||
     { cat "$out"; fail "two-way staged copies: exit $st"; }
 echo "ok: two-way rendezvous through 4-cell rings with CMA refused"
+# a rendezvous read that fails (the sender unmapped its buffer) fails the send too, and the
+# receive counts no byte
+run_timeout 120 "$MPIRUN" --allow-run-as-root -np 2 "$prog" --bad-read > "$out" 2>&1
+st=$?
+[ $st -eq 0 ] && [ "$(grep -c '^rank [01] of 2: 0 failure(s)$' "$out")" -eq 2 ] ||
+    { cat "$out"; fail "a failed rendezvous read: exit $st"; }
+grep '^rank [01]: ' "$out"
+echo "ok: a failed rendezvous read fails the send and counts no byte"
 RCMSG_LOG_LEVEL=info run_timeout 600 "$MPIRUN" --allow-run-as-root -np 4 --oversubscribe \
     "$prog" --flood 10000 > "$out" 2>&1
 st=$?

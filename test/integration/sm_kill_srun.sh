@@ -20,5 +20,19 @@ for r in 0 1; do
         fail "rank $r: its receive did not fail"
     grep -q "^rank $r of 3: 0 failure(s)$" "$out" || fail "rank $r did not finish cleanly"
 done
+grep -q '^rank 0: ANY_SOURCE receive posted before the loss returned RCMSG_ERR_CONNECTION' "$out" ||
+    fail "rank 0: the ANY_SOURCE receive only the dead rank could match did not fail"
+# a rank killed in the middle of a 4-rank allreduce: every survivor's allreduce fails (one
+# waiting for another survivor learns when that one gives up and exits) and it finalizes
+run_timeout 120 "$slurm" run -- srun --mpi=pmix -n 4 \
+    "$top_builddir/test/integration/liveness_test" 40 > "$out" 2>&1
+st=$?
+cat "$out"
+[ $st -ne 124 ] || fail "the allreduce job hung"
+for r in 0 1 2; do
+    grep -q "^rank $r: allreduce [0-9]* returned RCMSG_ERR_CONNECTION" "$out" ||
+        fail "rank $r: its allreduce did not fail"
+    grep -q "^rank $r: finalized" "$out" || fail "rank $r did not finalize"
+done
 [ "$(ls /dev/shm | grep -c rcmsg)" -eq "$shm_before" ] || fail "files left in /dev/shm"
-pass "a killed rank is reported by the others, who exit; no segment left behind"
+pass "a killed rank is reported by the others (receive, ANY_SOURCE, allreduce), who exit; no segment left behind"

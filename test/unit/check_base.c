@@ -7,8 +7,10 @@
 #include "ck_run.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- status ---------------------------------------------------------------------------- */
 
@@ -171,6 +173,41 @@ START_TEST(test_parse_list)
 }
 END_TEST
 
+/* An empty value, or a good one with blanks or junk around it, is an error naming the form. */
+START_TEST(test_parse_empty_and_junk)
+{
+    static const struct {
+        const rcmsg_config_desc_t *d;
+        const char *good, *form;
+    } cases[] = {{&d_bool, "yes", "boolean"},
+                 {&d_int, "3", "integer"},
+                 {&d_size, "8k", "k, m or g"},
+                 {&d_time, "5ms", "us, ms or s"},
+                 {&d_enum, "a", "a|b|c"}};
+    char err[256];
+    rcmsg_config_value_t v;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        static const char *const around[] = {"%s ", " %s", "%s\t", "%s\n", "%sx", "%s,"};
+        char text[32];
+
+        parse_bad(cases[i].d, "", cases[i].form);
+        rcmsg_config_parse(cases[i].d, "", err, sizeof(err), &v);
+        ck_assert_msg(strstr(err, "empty value for RCMSG_T_") != NULL, "%s", err);
+        for (size_t j = 0; j < sizeof(around) / sizeof(around[0]); j++) {
+            snprintf(text, sizeof(text), around[j], cases[i].good);
+            parse_bad(cases[i].d, text, cases[i].form);
+        }
+    }
+    /* a list's items lose their blanks at both ends */
+    v = parse_ok(&d_list, " rc , self\t");
+    ck_assert_uint_eq(v.count, 2);
+    ck_assert_str_eq(v.items[0], "rc");
+    ck_assert_str_eq(v.items[1], "self");
+    rcmsg_config_value_free(&v);
+}
+END_TEST
+
 START_TEST(test_every_default_parses)
 {
     for (int id = 0; id < RCMSG_CFG_COUNT; id++) {
@@ -241,6 +278,204 @@ START_TEST(test_closest)
 }
 END_TEST
 
+/* The suggestions for NAME: exactly the N names given, best first. */
+static void suggests(const char *name, size_t n, const char *a, const char *b)
+{
+    const char *names[RCMSG_CONFIG_SUGGEST_MAX];
+    size_t got = rcmsg_config_suggest(name, names);
+
+    ck_assert_msg(got == n, "%s: %zu suggestions, expected %zu", name, got, n);
+    if (n > 0) {
+        ck_assert_msg(strcmp(names[0], a) == 0, "%s: suggests %s, expected %s", name, names[0], a);
+    }
+    if (n > 1 && b != NULL) {
+        ck_assert_msg(strcmp(names[1], b) == 0, "%s: then %s, expected %s", name, names[1], b);
+    }
+}
+
+START_TEST(test_suggest_by_token)
+{
+    suggests("RCMSG_COLL_ALLREDUCE_ALGO", 1, "RCMSG_COLL_ALLREDUCE_ALGORITHM", NULL);
+    suggests("RCMSG_IB_RETRY", 1, "RCMSG_IB_RETRY_COUNT", NULL); /* not IB_RNR_RETRY */
+    suggests("RCMSG_RETRY_COUNT", 1, "RCMSG_IB_RETRY_COUNT", NULL);
+    suggests("RCMSG_COLL_BCAST_ALGO", 1, "RCMSG_COLL_BCAST_ALGORITHM", NULL);
+    suggests("RCMSG_SRQ_BUF", 1, "RCMSG_SRQ_BUF_SIZE", NULL);
+    suggests("RCMSG_eager_limit", 1, "RCMSG_EAGER_LIMIT", NULL);
+    suggests("RCMSG_EAGER", 2, "RCMSG_EAGER_LIMIT", "RCMSG_EAGER_CREDITS"); /* both named */
+    suggests("RCMSG_COLL_ALLREDUCE", 3, "RCMSG_COLL_ALLREDUCE_LONG", NULL);
+    /* edit distance, as before, when the words do not match */
+    suggests("RCMSG_EAGRE_LIMIT", 1, "RCMSG_EAGER_LIMIT", NULL);
+    suggests("RCMSG_EAGER_LIMITS", 1, "RCMSG_EAGER_LIMIT", NULL);
+    suggests("RCMSG_IB_RETRY_COUNTS", 1, "RCMSG_IB_RETRY_COUNT", NULL);
+    /* nothing absurd: one letter abbreviates nothing, a lone word of a long name is not it */
+    suggests("RCMSG_", 0, NULL, NULL);
+    suggests("RCMSG_A", 0, NULL, NULL);
+    suggests("RCMSG_C_A_A", 0, NULL, NULL);
+    suggests("RCMSG_REDUCE", 0, NULL, NULL);
+    suggests("RCMSG_HELLO_WORLD", 0, NULL, NULL);
+    suggests("RCMSG_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ", 0,
+             NULL, NULL);
+}
+END_TEST
+
+/* The warning for the environment entry ENTRY ("NAME=value"), or NULL for none. */
+static const char *name_warning(const char *entry)
+{
+    static char msg[512];
+    size_t len = strcspn(entry, "=");
+
+    strcpy(msg, "untouched");
+    if (!rcmsg_config_name_warning(entry, len, msg, sizeof(msg))) {
+        ck_assert_str_eq(msg, "untouched");
+        return NULL;
+    }
+    return msg;
+}
+
+static void warns(const char *entry, const char *expect)
+{
+    const char *msg = name_warning(entry);
+
+    ck_assert_msg(msg != NULL, "%s: no warning", entry);
+    ck_assert_msg(strstr(msg, expect) != NULL, "%s: '%s' lacks '%s'", entry, msg, expect);
+}
+
+START_TEST(test_name_warning)
+{
+    static const char *const quiet[] = {"RCMSG_EAGER_LIMIT=8k",
+                                        "PATH=/bin",
+                                        "HOME=/root",
+                                        "OMPI_COMM_WORLD_RANK=0",
+                                        "OMPI_MCA_pml=ob1",
+                                        "PMIX_RANK=0",
+                                        "PMIX_NAMESPACE=x",
+                                        "SLURM_PROCID=0",
+                                        "SLURM_STEP_NUM_TASKS=2",
+                                        "RCMSGX_FOO=1",
+                                        "RCMSQ_FOO=1",
+                                        "rcmsg_dir=/tmp",
+                                        "RCMS=1",
+                                        "RCMSG=1",
+                                        "RC_MSG_EAGER_LIMIT=8k",
+                                        "MSG_EAGER_LIMIT=8k",
+                                        "RCMSGXY_EAGER_LIMIT=8k",
+                                        "=x",
+                                        "RCMSQ_EAGER_LIMIT_MAX=1"};
+
+    for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++) {
+        const char *msg = name_warning(quiet[i]);
+        ck_assert_msg(msg == NULL, "%s warned: %s", quiet[i], msg);
+    }
+    warns("RCMSG_COLL_ALLREDUCE_ALGO=ring",
+          "unknown variable RCMSG_COLL_ALLREDUCE_ALGO ignored; did you mean "
+          "RCMSG_COLL_ALLREDUCE_ALGORITHM?");
+    warns("RCMSG_IB_RETRY=3", "RCMSG_IB_RETRY ignored; did you mean RCMSG_IB_RETRY_COUNT?");
+    warns("RCMSG_EAGER=1", "did you mean RCMSG_EAGER_LIMIT or RCMSG_EAGER_CREDITS?");
+    warns("RCMSG_COLL_ALGO=ring", "or one of 5 more (rcmsg_info lists them)?");
+    warns("RCMSG_HELLO_WORLD=1",
+          "unknown variable RCMSG_HELLO_WORLD ignored: no known variable is close (rcmsg_info");
+    /* near misses of the prefix, naming the variable meant */
+    static const char *const misses[] = {"RCMSQ_EAGER_LIMIT=8k", "RCMGS_EAGER_LIMIT=8k",
+                                         "RCSMG_EAGER_LIMIT=8k", "rcmsg_eager_limit=8k",
+                                         "Rcmsg_Eager_Limit=8k", "RCMSGX_EAGER_LIMIT=8k",
+                                         "RCMS_EAGER_LIMIT=8k",  "RCMSQ_EAGER_LIMT=8k"};
+    for (size_t i = 0; i < sizeof(misses) / sizeof(misses[0]); i++) {
+        char expect[128];
+        snprintf(expect, sizeof(expect), "variable %.*s ignored", (int)strcspn(misses[i], "="),
+                 misses[i]);
+        warns(misses[i], expect);
+        warns(misses[i], "did you mean RCMSG_EAGER_LIMIT?");
+    }
+    warns("rcmsg_coll_allreduce_algorithm=ring", "did you mean RCMSG_COLL_ALLREDUCE_ALGORITHM?");
+}
+END_TEST
+
+/* rcmsg_config_load(env) with stderr captured into out; returns the load's status. */
+static rcmsg_status_t load_captured(char **env, char *out, size_t len)
+{
+    FILE *f = tmpfile();
+    int saved = dup(STDERR_FILENO);
+    rcmsg_status_t s;
+    size_t n;
+
+    ck_assert(f != NULL && saved >= 0);
+    ck_assert_int_ge(dup2(fileno(f), STDERR_FILENO), 0);
+    s = rcmsg_config_load(env);
+    ck_assert_int_ge(dup2(saved, STDERR_FILENO), 0);
+    close(saved);
+    rewind(f);
+    n = fread(out, 1, len - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static size_t count_lines(const char *text)
+{
+    size_t n = 0;
+    for (; *text != '\0'; text++) {
+        n += (*text == '\n');
+    }
+    return n;
+}
+
+START_TEST(test_load_warns_once_per_typo)
+{
+    char *env[] = {"RCMSG_IB_RETRY=3",       "RCMSQ_EAGER_LIMIT=4k", "rcmsg_eager_limit=4k",
+                   "OMPI_COMM_WORLD_RANK=0", "PMIX_RANK=0",          "SLURM_PROCID=0",
+                   "RCMSGX_FOO=1",           "RCMSG_SM_CELLS=8",     NULL};
+    char out[4096];
+
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+    ck_assert_int_eq(load_captured(env, out, sizeof(out)), RCMSG_OK);
+    ck_assert_msg(count_lines(out) == 3, "three warnings:\n%s", out);
+    ck_assert_msg(strstr(out, "warn: unknown variable RCMSG_IB_RETRY ignored; did you mean "
+                              "RCMSG_IB_RETRY_COUNT?\n") != NULL,
+                  "%s", out);
+    ck_assert_msg(strstr(out, "warn: variable RCMSQ_EAGER_LIMIT ignored") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "warn: variable rcmsg_eager_limit ignored") != NULL, "%s", out);
+    ck_assert_uint_eq(rcmsg_config_size(RCMSG_CFG_EAGER_LIMIT), 8192); /* the typos are ignored */
+    ck_assert_int_eq(rcmsg_config_int(RCMSG_CFG_SM_CELLS), 8);
+    rcmsg_config_unload();
+}
+END_TEST
+
+/* A bad value from the environment fails the load with one error naming it and the form. */
+static void load_fails(char *entry, const char *expect)
+{
+    char *env[] = {entry, NULL};
+    char out[4096];
+
+    ck_assert_int_eq(load_captured(env, out, sizeof(out)), RCMSG_ERR_CONFIG);
+    ck_assert_msg(count_lines(out) == 1 && strstr(out, expect) != NULL, "%s: '%s' lacks '%s'",
+                  entry, out, expect);
+    rcmsg_config_unload();
+}
+
+START_TEST(test_load_empty_and_junk_values)
+{
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+    load_fails("RCMSG_EAGER_LIMIT=",
+               "error: empty value for RCMSG_EAGER_LIMIT: expected a size in bytes with an "
+               "optional k, m or g suffix (e.g. 8k) in 0..1m\n");
+    load_fails("RCMSG_EAGER_LIMIT=8k ", "error: invalid value '8k ' for RCMSG_EAGER_LIMIT: "
+                                        "expected a size in bytes");
+    load_fails("RCMSG_EAGER_LIMIT=8k;", "invalid value '8k;' for RCMSG_EAGER_LIMIT: expected");
+    load_fails("RCMSG_IB_TIMEOUT=", "empty value for RCMSG_IB_TIMEOUT: expected an integer in "
+                                    "1..31\n");
+    load_fails("RCMSG_IB_TIMEOUT=14 ", "invalid value '14 ' for RCMSG_IB_TIMEOUT: expected an "
+                                       "integer in 1..31\n");
+    load_fails("RCMSG_DRAIN_TIMEOUT=", "empty value for RCMSG_DRAIN_TIMEOUT: expected a time");
+    load_fails("RCMSG_DRAIN_TIMEOUT=5s\t", "for RCMSG_DRAIN_TIMEOUT: expected a time");
+    load_fails("RCMSG_RCACHE=", "empty value for RCMSG_RCACHE: expected a boolean");
+    load_fails("RCMSG_RCACHE=yes ", "invalid value 'yes ' for RCMSG_RCACHE: expected a boolean");
+    load_fails("RCMSG_WAIT_MODE=", "empty value for RCMSG_WAIT_MODE: expected one of "
+                                   "poll|event|hybrid\n");
+    load_fails("RCMSG_WAIT_MODE=event ", "invalid value 'event ' for RCMSG_WAIT_MODE: expected "
+                                         "one of poll|event|hybrid\n");
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -262,11 +497,16 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_parse_time);
     tcase_add_test(tc, test_parse_enum);
     tcase_add_test(tc, test_parse_list);
+    tcase_add_test(tc, test_parse_empty_and_junk);
     tcase_add_test(tc, test_every_default_parses);
     tcase_add_test(tc, test_load_user_values);
     tcase_add_test(tc, test_load_bad_value_fails);
     tcase_add_test(tc, test_load_unknown_is_only_a_warning);
     tcase_add_test(tc, test_closest);
+    tcase_add_test(tc, test_suggest_by_token);
+    tcase_add_test(tc, test_name_warning);
+    tcase_add_test(tc, test_load_warns_once_per_typo);
+    tcase_add_test(tc, test_load_empty_and_junk_values);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,44 @@
+#!/bin/sh
+# A rank dies (SIGKILL) in the middle of a 4-rank allreduce over rc; mpirun --enable-recovery
+# keeps the others running. Survivors that wait for the dead rank have nothing outstanding to
+# it: they learn through the liveness probes (RCMSG_LIVENESS_INTERVAL, then the probe's
+# retries: (RCMSG_IB_RETRY_COUNT + 1) x 4.096 us x 2^RCMSG_IB_TIMEOUT, 7.5 s by default), and
+# a survivor that waits for another survivor learns when that one gives up and exits. Every
+# survivor's allreduce fails with RCMSG_ERR_CONNECTION within 2 x (1 + 7.5) s (+ slack for the
+# emulated guest) and it finalizes. Then the same for a point-to-point receive and an
+# ANY_SOURCE receive from the dead rank (p2p_test --kill, 3 ranks).
+. "$top_srcdir/test/integration/lib.sh"
+need_rdma
+need_mpirun
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+run_timeout 240 env -u RCMSG_IB_RETRY_COUNT -u RCMSG_IB_TIMEOUT "$MPIRUN" --allow-run-as-root \
+    -np 4 --oversubscribe --enable-recovery "$top_builddir/test/integration/liveness_test" 40 \
+    > "$out" 2>&1
+st=$?
+cat "$out"
+[ $st -ne 124 ] || fail "the job hung"
+grep -q '^rank 3: killing itself with SIGKILL' "$out" || fail "rank 3 did not get to the kill"
+for r in 0 1 2; do
+    line=$(grep "^rank $r: allreduce [0-9]* returned" "$out") || fail "rank $r: no allreduce result"
+    echo "$line" | grep -q 'returned RCMSG_ERR_CONNECTION after' ||
+        fail "rank $r: its allreduce did not fail with RCMSG_ERR_CONNECTION"
+    secs=$(echo "$line" | sed 's/.* after \([0-9.]*\) s$/\1/')
+    awk -v s="$secs" 'BEGIN { exit !(s <= 2 * (1 + 7.5) + 10) }' ||
+        fail "rank $r: noticed after $secs s, beyond 2 x 8.5 s (+10 s slack)"
+    grep -q "^rank $r: finalized" "$out" || fail "rank $r did not finalize"
+    echo "ok: rank $r: allreduce failed after $secs s"
+done
+run_timeout 240 env -u RCMSG_IB_RETRY_COUNT -u RCMSG_IB_TIMEOUT "$MPIRUN" --allow-run-as-root \
+    -np 3 --oversubscribe --enable-recovery "$top_builddir/test/integration/p2p_test" --kill \
+    > "$out" 2>&1
+st=$?
+cat "$out"
+[ $st -ne 124 ] || fail "p2p --kill: the job hung"
+for r in 0 1; do
+    grep -q "^rank $r: receive from the killed rank 2 returned RCMSG_ERR_CONNECTION" "$out" ||
+        fail "p2p --kill: rank $r: its receive did not fail"
+    grep -q "^rank $r of 3: 0 failure(s)$" "$out" || fail "p2p --kill: rank $r did not finish cleanly"
+done
+grep -q '^rank 0: ANY_SOURCE receive posted before the loss returned RCMSG_ERR_CONNECTION' "$out" ||
+    fail "p2p --kill: the ANY_SOURCE receive did not fail"
+pass "survivors of a killed rank over rc notice it within the liveness bound"

@@ -1,0 +1,194 @@
+/* Pure decisions of the rc transport, checked without hardware: pool sizes under a locked
+ * memory limit, the sender of a receive against its QP, the kinds of two RoCE GIDs. */
+#include "config.h"
+
+#include "btl_rc/rc_device.h"
+#include "btl_rc/rc_memlock.h"
+#include "btl_rc/rc_qp.h"
+
+#include "ck_run.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#define KIB ((size_t)1024)
+#define MIB (1024 * KIB)
+
+START_TEST(test_pools_fit_unchanged)
+{
+    int nr = 1024, ns = 512;
+
+    /* 13.5 MiB of buffers fit in half of 27 MiB, and in no limit */
+    ck_assert_int_eq(rcmsg_rc_pools_fit(27 * MIB, 9 * KIB, &nr, &ns), RCMSG_OK);
+    ck_assert_int_eq(nr, 1024);
+    ck_assert_int_eq(ns, 512);
+    ck_assert_int_eq(rcmsg_rc_pools_fit(SIZE_MAX, 9 * KIB, &nr, &ns), RCMSG_OK);
+    ck_assert_int_eq(nr, 1024);
+    ck_assert_int_eq(ns, 512);
+}
+END_TEST
+
+START_TEST(test_pools_fit_debian_default)
+{
+    int nr = 1024, ns = 512;
+
+    /* Debian's 8 MiB: 4 MiB for the pools, 455 buffers of 9 KiB, shared 2:1 */
+    ck_assert_int_eq(rcmsg_rc_pools_fit(8 * MIB, 9 * KIB, &nr, &ns), RCMSG_OK);
+    ck_assert_int_eq(nr + ns, 455);
+    ck_assert_int_eq(ns, 151);
+    ck_assert_uint_le((size_t)(nr + ns) * 9 * KIB, 4 * MIB);
+}
+END_TEST
+
+START_TEST(test_pools_fit_minimum)
+{
+    int nr = 1024, ns = 512;
+    size_t min = rcmsg_rc_pools_min_limit(9 * KIB, nr, ns);
+
+    /* 64 + 64 buffers of 9 KiB, twice over */
+    ck_assert_uint_eq(min, 2 * 128 * 9 * KIB);
+    ck_assert_int_eq(rcmsg_rc_pools_fit(min, 9 * KIB, &nr, &ns), RCMSG_OK);
+    ck_assert_int_eq(nr, RCMSG_RC_MIN_RECV_BUFS);
+    ck_assert_int_eq(ns, RCMSG_RC_MIN_SEND_BUFS);
+    /* one byte less, or a tiny limit: refused, counts untouched */
+    nr = 1024;
+    ns = 512;
+    ck_assert_int_eq(rcmsg_rc_pools_fit(min - 1, 9 * KIB, &nr, &ns), RCMSG_ERR_NO_MEMORY);
+    ck_assert_int_eq(rcmsg_rc_pools_fit(512 * KIB, 9 * KIB, &nr, &ns), RCMSG_ERR_NO_MEMORY);
+    ck_assert_int_eq(nr, 1024);
+    ck_assert_int_eq(ns, 512);
+}
+END_TEST
+
+START_TEST(test_pools_fit_lopsided)
+{
+    /* a count already below the minimum is kept; the other one gets the rest */
+    int nr = 4096, ns = 16;
+
+    ck_assert_int_eq(rcmsg_rc_pools_fit(4 * MIB, 8 * KIB, &nr, &ns), RCMSG_OK);
+    ck_assert_int_eq(ns, 16);
+    ck_assert_int_eq(nr, 256 - 16);
+    /* a small share in proportion is raised to its minimum */
+    nr = 65536;
+    ns = 100;
+    ck_assert_int_eq(rcmsg_rc_pools_fit(8 * MIB, 8 * KIB, &nr, &ns), RCMSG_OK);
+    ck_assert_int_eq(ns, RCMSG_RC_MIN_SEND_BUFS);
+    ck_assert_int_eq(nr, 512 - RCMSG_RC_MIN_SEND_BUFS);
+    /* and a receive pool raised to its minimum takes from the send pool */
+    nr = 64;
+    ns = 65536;
+    ck_assert_int_eq(rcmsg_rc_pools_fit(2 * MIB, 8 * KIB, &nr, &ns), RCMSG_OK);
+    ck_assert_int_eq(nr, 64);
+    ck_assert_int_eq(ns, 128 - 64);
+}
+END_TEST
+
+START_TEST(test_sender_agrees)
+{
+    /* rank 2 of 4: messages from 0, 1 and 3 on their own QPs */
+    for (int peer = 0; peer < 4; peer++) {
+        if (peer != 2) {
+            ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, (uint32_t)peer, peer, 2, 4, NULL, 0),
+                             RCMSG_OK);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_sender_disagrees)
+{
+    char why[256];
+
+    /* rank 1 claims to be rank 3 on rank 1's connection: both values named */
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, 3, 1, 0, 4, why, sizeof(why)),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_msg(strstr(why, "sender rank 3") && strstr(why, "peer 1"), "%s", why);
+    /* no immediate data; a rank out of range; this rank itself; an unknown QP */
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(false, 1, 1, 0, 4, why, sizeof(why)),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_msg(strstr(why, "no sender rank") && strstr(why, "peer 1"), "%s", why);
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, 4, 1, 0, 4, why, sizeof(why)),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_msg(strstr(why, "sender rank 4") && strstr(why, "peer 1"), "%s", why);
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, 0xffffffffu, 1, 0, 4, NULL, 0),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, 0, 1, 0, 4, why, sizeof(why)),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_rc_qp_sender_check(true, 1, -1, 0, 4, why, sizeof(why)),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_msg(strstr(why, "no peer"), "%s", why);
+}
+END_TEST
+
+static union ibv_gid gid(const char *text)
+{
+    union ibv_gid g;
+
+    ck_assert_int_eq(inet_pton(AF_INET6, text, g.raw), 1);
+    return g;
+}
+
+START_TEST(test_gid_kinds)
+{
+    union ibv_gid v4 = gid("::ffff:10.55.0.1"), ll = gid("fe80::ff:fe00:2");
+    union ibv_gid ll2 = gid("febf::1"), global = gid("2001:db8::7");
+
+    ck_assert_int_eq(rcmsg_rc_gid_kind(&v4), RCMSG_RC_GID_IPV4);
+    ck_assert_int_eq(rcmsg_rc_gid_kind(&ll), RCMSG_RC_GID_LINK_LOCAL);
+    ck_assert_int_eq(rcmsg_rc_gid_kind(&ll2), RCMSG_RC_GID_LINK_LOCAL);
+    ck_assert_int_eq(rcmsg_rc_gid_kind(&global), RCMSG_RC_GID_IPV6);
+    ck_assert_str_eq(rcmsg_rc_gid_kind_name(RCMSG_RC_GID_IPV4), "IPv4-mapped");
+    ck_assert_str_eq(rcmsg_rc_gid_kind_name(RCMSG_RC_GID_LINK_LOCAL), "link-local IPv6");
+}
+END_TEST
+
+START_TEST(test_gid_compat)
+{
+    union ibv_gid v4a = gid("::ffff:10.55.0.1"), v4b = gid("::ffff:10.55.0.2");
+    union ibv_gid lla = gid("fe80::ff:fe00:1"), llb = gid("fe80::ff:fe00:2");
+    union ibv_gid global = gid("2001:db8::7");
+    int v2 = IBV_GID_TYPE_ROCE_V2, v1 = IBV_GID_TYPE_ROCE_V1;
+    char why[256];
+
+    /* the same kind: fine, whether the peer's type is known or not */
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&v4a, v2, &v4b, v2, why, sizeof(why)), 0);
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&lla, v2, &llb, -1, why, sizeof(why)), 0);
+    /* IPv4-mapped against link-local, both ways: never, both GIDs named */
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&v4a, v2, &llb, v2, why, sizeof(why)), -1);
+    ck_assert_msg(strstr(why, "::ffff:10.55.0.1 (IPv4-mapped, RoCE v2) here") &&
+                      strstr(why, "fe80::ff:fe00:2 (link-local IPv6, RoCE v2) there") &&
+                      strstr(why, "IPv4 to an IPv6"),
+                  "%s", why);
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&lla, v2, &v4b, -1, why, sizeof(why)), -1);
+    ck_assert_msg(strstr(why, "type unknown"), "%s", why);
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&global, v2, &v4b, v2, NULL, 0), -1);
+    /* RoCE v1 against v2, even with the same address kind */
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&lla, v1, &llb, v2, why, sizeof(why)), -1);
+    ck_assert_msg(strstr(why, "RoCE v1 and RoCE v2"), "%s", why);
+    /* link-local against global IPv6: doubtful only */
+    ck_assert_int_eq(rcmsg_rc_gid_compat(&lla, v2, &global, v2, why, sizeof(why)), 1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("rc_btl");
+    TCase *tc = tcase_create("memlock");
+
+    tcase_add_test(tc, test_pools_fit_unchanged);
+    tcase_add_test(tc, test_pools_fit_debian_default);
+    tcase_add_test(tc, test_pools_fit_minimum);
+    tcase_add_test(tc, test_pools_fit_lopsided);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sender");
+    tcase_add_test(tc, test_sender_agrees);
+    tcase_add_test(tc, test_sender_disagrees);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("gid");
+    tcase_add_test(tc, test_gid_kinds);
+    tcase_add_test(tc, test_gid_compat);
+    suite_add_tcase(s, tc);
+    return ck_run(s);
+}
