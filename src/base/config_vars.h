@@ -55,7 +55,11 @@
     X(POLL_BATCH, INT, "16", "1..256", "Completions taken from a completion queue per poll.")      \
     X(DRAIN_TIMEOUT, TIME, "30s", "1ms..",                                                         \
       "How long finalize waits for pending sends to complete before giving up.")                   \
-    X(LIVENESS_INTERVAL, TIME, "1s", "10ms..3600s",                                                   \
+    X(LAUNCHER_TIMEOUT, TIME, "300s", "1s..",                                                      \
+      "Longest wait for the launcher (PMIx) in rcmsg_init and rcmsg_finalize: a rank that fails "  \
+      "or exits before a fence is reported after this long instead of waited for forever; it "     \
+      "also bounds how far apart in time the ranks may call rcmsg_finalize.")                      \
+    X(LIVENESS_INTERVAL, TIME, "1s", "10ms..3600s",                                                \
       "How often a rank that waits checks its launcher and probes the rc peers it waits for "      \
       "(a zero-length RDMA write, no receive buffer used); a dead peer fails its requests "        \
       "with RCMSG_ERR_CONNECTION once the probe's retries run out.")                               \

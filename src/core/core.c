@@ -26,9 +26,9 @@ rcmsg_status_t rcmsg_init(void)
     status = rcmsg_config_load(NULL);
     if (status != RCMSG_OK) {
         rcmsg_error("rcmsg_init: invalid RCMSG_* settings (see above; rcmsg_info lists them)");
-        return status;
     }
-    status = rcmsg_wireup_init(&core_wireup);
+    /* a bad setting still takes part in wireup (as a failure), so no peer waits for this rank */
+    status = rcmsg_wireup_init(status, &core_wireup);
     if (status == RCMSG_OK) {
         status = rcmsg_pml_init(core_wireup);
         if (status != RCMSG_OK) {

@@ -2,7 +2,9 @@
 #include "config.h"
 
 #include "wireup.h"
+#include "wireup_launcher.h"
 
+#include "base/clock.h"
 #include "base/config_table.h"
 #include "base/log.h"
 #include "btl_rc/rc_btl.h"
@@ -14,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WIREUP_KEY     "rcmsg.addr"
 #define WIREUP_MAGIC   0x574d4352u /* "RCMW" */
@@ -24,11 +25,13 @@
 
 enum { PH_PMIX, PH_OPEN, PH_EXCHANGE, PH_CONNECT, PH_TOTAL };
 
+/* PMIx_Finalize was called in this process after a launched (not singleton) PMIx_Init: PMIx
+ * cannot be initialized again (its job data is gone; PMIx_Get answers NOT-FOUND). */
+static bool wireup_launcher_finalized;
+
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    return (double)rcmsg_clock_us() / 1e3;
 }
 
 /* ---- the blob -------------------------------------------------------------------------- */
@@ -188,9 +191,16 @@ static const char *multi_process_hint(void)
 static rcmsg_status_t wireup_pmix_init(rcmsg_wireup_t *w)
 {
     pmix_proc_t me, wild;
-    pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+    pmix_status_t rc;
     const char *hint;
 
+    if (wireup_launcher_finalized) {
+        rcmsg_error("rcmsg_init after rcmsg_finalize (or after a failed rcmsg_init) is not "
+                    "supported under a launcher: PMIx cannot be re-initialized in a process; "
+                    "call rcmsg_init once per process");
+        return RCMSG_ERR_STATE;
+    }
+    rc = PMIx_Init(&me, NULL, 0);
     if (rc == PMIX_SUCCESS) {
         w->pmix_up = true;
         snprintf(w->nspace, sizeof(w->nspace), "%s", me.nspace);
@@ -206,7 +216,7 @@ static rcmsg_status_t wireup_pmix_init(rcmsg_wireup_t *w)
             return RCMSG_ERR_LAUNCHER;
         }
         wireup_node(w, &me);
-        return RCMSG_OK;
+        return rcmsg_wireup_launcher_start(w->launcher, &me, w->job.size);
     }
     hint = multi_process_hint();
     if (hint != NULL) {
@@ -234,23 +244,12 @@ static rcmsg_status_t wireup_pmix_init(rcmsg_wireup_t *w)
     return RCMSG_ERR_LAUNCHER;
 }
 
-static rcmsg_status_t wireup_fence(rcmsg_wireup_t *w, bool collect)
+static rcmsg_status_t wireup_fence(rcmsg_wireup_t *w, bool collect, const char *what)
 {
-    pmix_info_t info;
-    bool yes = true;
-    pmix_status_t rc;
-
     if (w->singleton) {
         return RCMSG_OK;
     }
-    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
-    rc = PMIx_Fence(NULL, 0, collect ? &info : NULL, collect ? 1 : 0);
-    PMIX_INFO_DESTRUCT(&info);
-    if (rc != PMIX_SUCCESS) {
-        rcmsg_error("PMIx_Fence failed: %s", PMIx_Error_string(rc));
-        return RCMSG_ERR_LAUNCHER;
-    }
-    return RCMSG_OK;
+    return rcmsg_wireup_launcher_fence(w->launcher, collect, what);
 }
 
 static rcmsg_status_t wireup_publish(rcmsg_wireup_t *w, rcmsg_status_t open_status)
@@ -315,8 +314,8 @@ static rcmsg_status_t wireup_connect_peer(rcmsg_wireup_t *w, int peer, const voi
     }
     s_rc = rcmsg_wireup_blob_section(blob, len, peer, "rc", &rc_sec, &rc_len, &peer_status);
     if (peer_status != RCMSG_OK) {
-        rcmsg_error("peer %d could not open its transports (%s); see its log", peer,
-                    rcmsg_status_name(peer_status));
+        rcmsg_error("peer %d failed in rcmsg_init: %s (%s); its own messages say why", peer,
+                    rcmsg_strerror(peer_status), rcmsg_status_name(peer_status));
         return RCMSG_ERR_CONNECTION;
     }
     if (w->sm != NULL && s_sm == RCMSG_OK &&
@@ -353,11 +352,12 @@ static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, double *get_ms_p)
         }
         t0 = now_ms();
         PMIX_LOAD_PROCID(&proc, w->nspace, (pmix_rank_t)peer);
-        rc = PMIx_Get(&proc, WIREUP_KEY, NULL, 0, &val);
+        status = rcmsg_wireup_launcher_get(w->launcher, &proc, WIREUP_KEY, &val, &rc);
         t_get += now_ms() - t0;
-        if (rc != PMIX_SUCCESS || val == NULL || val->type != PMIX_BYTE_OBJECT) {
-            rcmsg_error("no address from peer %d: PMIx_Get: %s", peer, PMIx_Error_string(rc));
-            status = RCMSG_ERR_LAUNCHER;
+        if (status != RCMSG_OK || val->type != PMIX_BYTE_OBJECT) {
+            rcmsg_error("no address from peer %d: PMIx_Get: %s%s", peer, PMIx_Error_string(rc),
+                        status == RCMSG_ERR_TIMEOUT ? " (RCMSG_LAUNCHER_TIMEOUT expired)" : "");
+            status = status != RCMSG_OK ? status : RCMSG_ERR_PEER_DATA;
         } else {
             status = wireup_connect_peer(w, peer, val->data.bo.bytes, val->data.bo.size);
             nsm += status == RCMSG_OK && w->peer_btl[peer] == w->sm;
@@ -447,18 +447,24 @@ static void wireup_release(rcmsg_wireup_t *w)
     }
     if (w->pmix_up) {
         PMIx_Finalize(NULL, 0);
+        wireup_launcher_finalized = !w->singleton;
+    }
+    if (w->launcher != NULL) {
+        rcmsg_wireup_launcher_stop(w->launcher); /* after PMIx_Finalize: no handler runs now */
+        free(w->launcher);
     }
     free(w->peer_btl);
     free(w);
 }
 
-rcmsg_status_t rcmsg_wireup_init(rcmsg_wireup_t **w_p)
+rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
 {
     rcmsg_wireup_t *w = calloc(1, sizeof(*w));
-    rcmsg_status_t status, open_status = RCMSG_OK;
+    rcmsg_status_t status, open_status = prior;
     double t0 = now_ms(), t;
 
-    if (w == NULL) {
+    if (w == NULL || (w->launcher = calloc(1, sizeof(*w->launcher))) == NULL) {
+        free(w);
         return RCMSG_ERR_NO_MEMORY;
     }
     status = wireup_pmix_init(w);
@@ -479,15 +485,18 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_wireup_t **w_p)
     w->peer_btl[w->job.rank] = w->self;
 
     t = now_ms();
-    /* a failure here is published, not returned, so that no peer waits in the fence */
-    open_status = wireup_open(w);
+    /* a failure here (or before) is published, not returned, so that no peer waits in the
+     * fence for this rank and every peer learns why it fails */
+    if (open_status == RCMSG_OK) {
+        open_status = wireup_open(w);
+    }
     w->phase_ms[PH_OPEN] = now_ms() - t;
 
     t = now_ms();
     if (!w->singleton) {
         status = wireup_publish(w, open_status);
         if (status == RCMSG_OK) {
-            status = wireup_fence(w, true);
+            status = wireup_fence(w, true, "the address exchange of rcmsg_init");
         }
         if (status != RCMSG_OK) {
             goto err;
@@ -506,7 +515,7 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_wireup_t **w_p)
     /* every rank, whatever its own outcome, waits until all have connected: no message can
      * reach a QP still in INIT, and nobody is left waiting for a rank that gave up */
     if (!w->singleton) {
-        rcmsg_status_t s = wireup_fence(w, false);
+        rcmsg_status_t s = wireup_fence(w, false, "the closing barrier of rcmsg_init");
         if (status == RCMSG_OK) {
             status = s;
         }
@@ -533,15 +542,15 @@ err:
 
 rcmsg_status_t rcmsg_wireup_poll(rcmsg_wireup_t *w, rcmsg_wireup_lost_cb_t lost, void *arg)
 {
-    (void)w;
-    (void)lost;
-    (void)arg;
-    return RCMSG_OK; /* stub: launcher liveness is not watched yet */
+    if (w == NULL || w->launcher == NULL) {
+        return RCMSG_OK;
+    }
+    return rcmsg_wireup_launcher_check(w->launcher, lost, arg);
 }
 
 rcmsg_status_t rcmsg_wireup_barrier(rcmsg_wireup_t *w)
 {
-    return wireup_fence(w, false);
+    return wireup_fence(w, false, "a barrier through the launcher");
 }
 
 rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost)
@@ -552,10 +561,13 @@ rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost)
         status = w->rc->ops->flush(w->rc);
     }
     /* no rank tears its QPs down while a peer may still be sending to it */
-    if (peer_lost) {
+    if (rcmsg_wireup_poll(w, NULL, NULL) != RCMSG_OK) {
+        s = RCMSG_ERR_LAUNCHER; /* logged when noticed */
+        rcmsg_warn("finalize without the closing barrier: the launcher is gone");
+    } else if (peer_lost) {
         rcmsg_warn("finalize without the closing barrier: a peer was lost during the job");
     } else {
-        s = wireup_fence(w, false);
+        s = wireup_fence(w, false, "the closing barrier of rcmsg_finalize");
     }
     if (status == RCMSG_OK) {
         status = s;

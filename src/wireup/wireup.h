@@ -28,16 +28,20 @@ typedef struct rcmsg_wireup {
     rcmsg_btl_t *rc;        /* NULL when no peer needs it */
     rcmsg_btl_t **peer_btl; /* [job.size]: the transport that reaches each rank */
     double phase_ms[5];     /* pmix init, transport open, exchange, connect, total */
+    struct rcmsg_wireup_launcher *launcher; /* bounded PMIx waits, liveness (wireup_launcher.h) */
 } rcmsg_wireup_t;
 
-/* Brings the job up; on error everything is released and the status returned. */
-rcmsg_status_t rcmsg_wireup_init(rcmsg_wireup_t **w_p);
+/* Brings the job up; on error everything is released and the status returned. A failure of
+ * this rank before wireup (prior: e.g. a bad RCMSG_* value) is published in its blob instead
+ * of opening transports, so that every rank fails naming it rather than waiting for it. */
+rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p);
 
 /* A barrier across the job through PMIx (no data). */
 rcmsg_status_t rcmsg_wireup_barrier(rcmsg_wireup_t *w);
 
-/* Flushes every transport, waits for every rank (barrier; skipped when a peer was lost, as it
- * would never arrive), closes transports, PMIx_Finalize. */
+/* Flushes every transport, waits for every rank (barrier, bounded by RCMSG_LAUNCHER_TIMEOUT;
+ * skipped when a peer or the launcher was lost, as it would never complete), closes
+ * transports, PMIx_Finalize. */
 rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost);
 
 /* Launcher liveness, and the launcher's news of other ranks; cheap enough to call from an idle

@@ -1,0 +1,468 @@
+/* The launcher through PMIx: bounded fences and gets, event handlers, liveness. */
+#include "config.h"
+
+#include "wireup_launcher.h"
+
+#include "base/clock.h"
+#include "base/config_table.h"
+#include "base/log.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LAUNCHER_CHECK_US 100000  /* the parent process is looked at this often */
+#define LAUNCHER_SLICE_US 100000  /* a bounded wait looks at liveness this often */
+#define LAUNCHER_GRACE_US 1000000 /* beyond PMIX_TIMEOUT, for the server to report it first */
+#define LAUNCHER_TERM_US  1000000 /* a wait cut short this soon after a rank's termination */
+
+/*
+ * What the event handlers share with the rest: written on PMIx's thread, read by the rank's
+ * threads. One per process, as PMIx is. The bitmap is allocated before the handlers are
+ * registered and freed after PMIx_Finalize, when none can run.
+ */
+static struct {
+    atomic_int lost_code;         /* 0, or the PMIx status that said the server is lost */
+    atomic_ulong term_events;     /* termination events received */
+    _Atomic uint64_t *terminated; /* [words] ranks the launcher reported terminated */
+    int rank, size;
+    char nspace[PMIX_MAX_NSLEN + 1];
+} watch;
+
+/* A non-blocking PMIx call in flight; the callback may come after its waiter gave up. */
+struct rcmsg_wireup_op {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    pmix_status_t status;
+    pmix_value_t *value; /* Get: a copy, owned by the op until taken */
+    struct rcmsg_wireup_op *next;
+};
+typedef struct rcmsg_wireup_op wireup_op_t;
+
+static size_t bitmap_words(int size)
+{
+    return ((size_t)size + 63) / 64;
+}
+
+/* ---- event handlers (PMIx's thread: atomics only, no rcmsg calls) ---------------------- */
+
+static void on_lost(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                    size_t ninfo, pmix_info_t results[], size_t nresults,
+                    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    int none = 0;
+
+    (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+    atomic_compare_exchange_strong(&watch.lost_code, &none, (int)status);
+    if (cbfunc != NULL) {
+        cbfunc(PMIX_EVENT_NO_ACTION_TAKEN, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+static void mark_terminated(const pmix_proc_t *p)
+{
+    _Atomic uint64_t *bits = watch.terminated;
+
+    if (p == NULL || bits == NULL || !PMIX_CHECK_NSPACE(p->nspace, watch.nspace) ||
+        p->rank >= (pmix_rank_t)watch.size || (int)p->rank == watch.rank) {
+        return; /* another job, a wildcard, or this rank itself */
+    }
+    atomic_fetch_or(&bits[p->rank / 64], UINT64_C(1) << (p->rank % 64));
+}
+
+static void on_term(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                    size_t ninfo, pmix_info_t results[], size_t nresults,
+                    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    bool named = false;
+
+    (void)id, (void)status, (void)results, (void)nresults;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) && info[i].value.type == PMIX_PROC) {
+            mark_terminated(info[i].value.data.proc);
+            named = true;
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROCS) &&
+                   info[i].value.type == PMIX_DATA_ARRAY && info[i].value.data.darray != NULL &&
+                   info[i].value.data.darray->type == PMIX_PROC) {
+            const pmix_proc_t *procs = info[i].value.data.darray->array;
+            for (size_t k = 0; k < info[i].value.data.darray->size; k++) {
+                mark_terminated(&procs[k]);
+            }
+            named = true;
+        }
+    }
+    if (!named) {
+        mark_terminated(source);
+    }
+    atomic_fetch_add(&watch.term_events, 1);
+    if (cbfunc != NULL) {
+        cbfunc(PMIX_EVENT_NO_ACTION_TAKEN, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+static rcmsg_status_t register_handler(rcmsg_wireup_launcher_t *l, pmix_status_t *codes,
+                                       size_t ncodes, pmix_notification_fn_t fn, const char *name)
+{
+    pmix_info_t info;
+    pmix_status_t rc;
+
+    PMIX_INFO_LOAD(&info, PMIX_EVENT_HDLR_NAME, name, PMIX_STRING);
+    rc = PMIx_Register_event_handler(codes, ncodes, &info, 1, fn, NULL, NULL);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc < 0) {
+        rcmsg_error("PMIx_Register_event_handler(%s) failed: %s", name, PMIx_Error_string(rc));
+        return RCMSG_ERR_LAUNCHER;
+    }
+    l->handler[l->nhandlers++] = (size_t)rc;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_wireup_launcher_start(rcmsg_wireup_launcher_t *l, const pmix_proc_t *me,
+                                           int size)
+{
+    pmix_status_t lost_codes[] = {PMIX_ERR_LOST_CONNECTION, PMIX_ERR_LOST_CONNECTION_TO_SERVER};
+    pmix_status_t term_codes[] = {
+        PMIX_EVENT_PROC_TERMINATED,    PMIX_PROC_TERMINATED,
+        PMIX_ERR_PROC_ABORTED,         PMIX_ERR_PROC_ABORTING,
+        PMIX_ERR_PROC_REQUESTED_ABORT, PMIX_ERR_PROC_TERM_WO_SYNC,
+        PMIX_ERR_PROC_KILLED_BY_CMD,   PMIX_ERR_PROC_FAILED_TO_START,
+        PMIX_ERR_PROC_ABORTED_BY_SIG,  PMIX_ERR_PROC_SENSOR_BOUND_EXCEEDED,
+        PMIX_ERR_EXIT_NONZERO_TERM};
+    rcmsg_status_t s;
+
+    l->rank = (int)me->rank;
+    l->size = size;
+    snprintf(l->nspace, sizeof(l->nspace), "%s", me->nspace);
+    l->reported = calloc(bitmap_words(size), sizeof(uint64_t));
+    watch.terminated = calloc(bitmap_words(size), sizeof(*watch.terminated));
+    if (l->reported == NULL || watch.terminated == NULL) {
+        return RCMSG_ERR_NO_MEMORY; /* stop frees what was allocated */
+    }
+    atomic_store(&watch.lost_code, 0);
+    atomic_store(&watch.term_events, 0);
+    watch.rank = l->rank;
+    watch.size = size;
+    snprintf(watch.nspace, sizeof(watch.nspace), "%s", me->nspace);
+    l->parent = (int)getppid();
+    l->watched = true;
+    s = register_handler(l, lost_codes, sizeof(lost_codes) / sizeof(lost_codes[0]), on_lost,
+                         "rcmsg-lost-server");
+    if (s == RCMSG_OK) {
+        s = register_handler(l, term_codes, sizeof(term_codes) / sizeof(term_codes[0]), on_term,
+                             "rcmsg-proc-terminated");
+    }
+    rcmsg_debug("watching the launcher: parent pid %d, %d event handler(s)", l->parent,
+                l->nhandlers);
+    return s;
+}
+
+void rcmsg_wireup_launcher_stop(rcmsg_wireup_launcher_t *l)
+{
+    while (l->orphans != NULL) {
+        wireup_op_t *op = l->orphans;
+        l->orphans = op->next;
+        if (op->value != NULL) {
+            PMIX_VALUE_RELEASE(op->value);
+        }
+        pthread_cond_destroy(&op->cond);
+        pthread_mutex_destroy(&op->lock);
+        free(op);
+    }
+    free(l->reported);
+    free((void *)watch.terminated);
+    watch.terminated = NULL;
+    *l = (rcmsg_wireup_launcher_t){0};
+}
+
+/* ---- liveness -------------------------------------------------------------------------- */
+
+/* The launcher's death, from the lost-connection event or the parent process. */
+static rcmsg_status_t check_gone(rcmsg_wireup_launcher_t *l)
+{
+    int code = atomic_load_explicit(&watch.lost_code, memory_order_acquire);
+    uint64_t now;
+    int parent;
+
+    if (l->gone != RCMSG_OK) {
+        return l->gone;
+    }
+    if (code != 0) {
+        rcmsg_error("lost the connection to the launcher (mpirun or slurmstepd): PMIx reported "
+                    "%s; was it killed? every pending and later request fails with "
+                    "RCMSG_ERR_LAUNCHER",
+                    PMIx_Error_string(code));
+        l->gone = RCMSG_ERR_LAUNCHER;
+        return l->gone;
+    }
+    now = rcmsg_clock_us();
+    if (now < l->next_check_us) {
+        return RCMSG_OK;
+    }
+    l->next_check_us = now + LAUNCHER_CHECK_US;
+    parent = (int)getppid();
+    if (parent != l->parent) {
+        rcmsg_error("lost the connection to the launcher (mpirun or slurmstepd): its process "
+                    "(pid %d, this rank's parent) is gone (the parent is now pid %d); every "
+                    "pending and later request fails with RCMSG_ERR_LAUNCHER",
+                    l->parent, parent);
+        l->gone = RCMSG_ERR_LAUNCHER;
+    }
+    return l->gone;
+}
+
+static void report_terminated(rcmsg_wireup_launcher_t *l, rcmsg_wireup_launcher_lost_cb_t lost,
+                              void *arg)
+{
+    unsigned long events = atomic_load_explicit(&watch.term_events, memory_order_acquire);
+
+    if (events == l->events_seen) {
+        return;
+    }
+    l->events_seen = events;
+    for (size_t w = 0; w < bitmap_words(l->size); w++) {
+        uint64_t fresh = atomic_load(&watch.terminated[w]) & ~l->reported[w];
+        while (fresh != 0) {
+            int bit = __builtin_ctzll(fresh);
+            int rank = (int)(w * 64) + bit;
+
+            fresh &= fresh - 1;
+            l->reported[w] |= UINT64_C(1) << bit;
+            rcmsg_warn("the launcher reports that rank %d terminated", rank);
+            if (lost != NULL) {
+                lost(arg, rank);
+            }
+        }
+    }
+}
+
+rcmsg_status_t rcmsg_wireup_launcher_check(rcmsg_wireup_launcher_t *l,
+                                           rcmsg_wireup_launcher_lost_cb_t lost, void *arg)
+{
+    if (!l->watched) {
+        return RCMSG_OK;
+    }
+    report_terminated(l, lost, arg);
+    return check_gone(l);
+}
+
+/* ---- bounded operations ---------------------------------------------------------------- */
+
+static wireup_op_t *op_new(void)
+{
+    wireup_op_t *op = calloc(1, sizeof(*op));
+    pthread_condattr_t attr;
+
+    if (op == NULL) {
+        rcmsg_error("out of memory for a PMIx operation");
+        return NULL;
+    }
+    pthread_mutex_init(&op->lock, NULL);
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&op->cond, &attr);
+    pthread_condattr_destroy(&attr);
+    return op;
+}
+
+static void op_free(wireup_op_t *op)
+{
+    if (op->value != NULL) {
+        PMIX_VALUE_RELEASE(op->value);
+    }
+    pthread_cond_destroy(&op->cond);
+    pthread_mutex_destroy(&op->lock);
+    free(op);
+}
+
+/* PMIx's thread: records the outcome (and a copy of a value) and wakes the waiter. */
+static void op_complete(wireup_op_t *op, pmix_status_t status, pmix_value_t *kv)
+{
+    pthread_mutex_lock(&op->lock);
+    op->status = status;
+    if (status == PMIX_SUCCESS && kv != NULL) {
+        PMIX_VALUE_CREATE(op->value, 1);
+        if (op->value != NULL && PMIx_Value_xfer(op->value, kv) != PMIX_SUCCESS) {
+            op->status = PMIX_ERR_NOMEM;
+        }
+    }
+    op->done = true;
+    pthread_cond_signal(&op->cond);
+    pthread_mutex_unlock(&op->lock);
+}
+
+static void op_fence_cb(pmix_status_t status, void *cbdata)
+{
+    op_complete(cbdata, status, NULL);
+}
+
+static void op_get_cb(pmix_status_t status, pmix_value_t *kv, void *cbdata)
+{
+    op_complete(cbdata, status, kv);
+}
+
+static bool op_wait_slice(wireup_op_t *op, uint64_t until_us)
+{
+    struct timespec ts = {.tv_sec = (time_t)(until_us / 1000000),
+                          .tv_nsec = (long)(until_us % 1000000) * 1000};
+    bool done;
+
+    pthread_mutex_lock(&op->lock);
+    while (!op->done && pthread_cond_timedwait(&op->cond, &op->lock, &ts) != ETIMEDOUT) {
+    }
+    done = op->done;
+    pthread_mutex_unlock(&op->lock);
+    return done;
+}
+
+/* Waits for op until the deadline, cut short when the launcher is gone, and shortened when a
+ * rank is reported terminated. An op given up on stays with the launcher (its callback may
+ * still come) until stop. */
+static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint64_t timeout_us)
+{
+    uint64_t now = rcmsg_clock_us(), deadline = now + timeout_us + LAUNCHER_GRACE_US;
+    unsigned long events = atomic_load(&watch.term_events);
+    rcmsg_status_t s = RCMSG_OK;
+
+    while (!op_wait_slice(op, now + LAUNCHER_SLICE_US < deadline ? now + LAUNCHER_SLICE_US
+                                                                 : deadline)) {
+        now = rcmsg_clock_us();
+        if (atomic_load(&watch.term_events) != events && now + LAUNCHER_TERM_US < deadline) {
+            deadline = now + LAUNCHER_TERM_US; /* a rank is gone: it may be the one awaited */
+        }
+        s = check_gone(l);
+        if (s == RCMSG_OK && now >= deadline) {
+            s = RCMSG_ERR_TIMEOUT;
+        }
+        if (s != RCMSG_OK) {
+            op->next = l->orphans;
+            l->orphans = op;
+            return s;
+        }
+    }
+    return RCMSG_OK;
+}
+
+static int timeout_seconds(uint64_t timeout_us)
+{
+    uint64_t s = (timeout_us + 999999) / 1000000;
+    return s > 1000000 ? 1000000 : (int)s;
+}
+
+/* The ranks the launcher reported terminated, as text ("1, 3"), for messages. */
+static void terminated_list(const rcmsg_wireup_launcher_t *l, char *buf, size_t cap)
+{
+    size_t off = 0;
+
+    buf[0] = '\0';
+    for (int r = 0; r < l->size && off + 16 < cap; r++) {
+        if (atomic_load(&watch.terminated[r / 64]) & (UINT64_C(1) << (r % 64))) {
+            off += (size_t)snprintf(buf + off, cap - off, "%s%d", off ? ", " : "", r);
+        }
+    }
+}
+
+static void log_fence_failure(const rcmsg_wireup_launcher_t *l, rcmsg_status_t s, pmix_status_t rc,
+                              const char *what)
+{
+    char terminated[256];
+
+    terminated_list(l, terminated, sizeof(terminated));
+    if (s == RCMSG_ERR_LAUNCHER) {
+        rcmsg_error("%s through the launcher failed: %s", what,
+                    rc != PMIX_SUCCESS ? PMIx_Error_string(rc) : "the launcher is gone");
+    } else if (terminated[0] != '\0') {
+        rcmsg_error("%s: not every rank arrived; the launcher reports rank(s) %s terminated", what,
+                    terminated);
+    } else {
+        rcmsg_error("%s: some rank did not arrive within RCMSG_LAUNCHER_TIMEOUT=%s (the "
+                    "launcher does not say which): a rank failed or exited before it (see its "
+                    "output) or is still busy; raise RCMSG_LAUNCHER_TIMEOUT if it is only slow",
+                    what, rcmsg_config_text(RCMSG_CFG_LAUNCHER_TIMEOUT));
+    }
+}
+
+rcmsg_status_t rcmsg_wireup_launcher_fence(rcmsg_wireup_launcher_t *l, bool collect,
+                                           const char *what)
+{
+    uint64_t timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
+    int secs = timeout_seconds(timeout_us);
+    wireup_op_t *op;
+    pmix_info_t info[2];
+    bool yes = true;
+    pmix_status_t rc;
+    rcmsg_status_t s = check_gone(l);
+
+    if (s != RCMSG_OK || (op = op_new()) == NULL) {
+        return s != RCMSG_OK ? s : RCMSG_ERR_NO_MEMORY;
+    }
+    PMIX_INFO_LOAD(&info[0], PMIX_TIMEOUT, &secs, PMIX_INT);
+    PMIX_INFO_LOAD(&info[1], PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    rc = PMIx_Fence_nb(NULL, 0, info, collect ? 2 : 1, op_fence_cb, op);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    if (rc == PMIX_OPERATION_SUCCEEDED) {
+        op_free(op);
+        return RCMSG_OK;
+    }
+    if (rc != PMIX_SUCCESS) {
+        op_free(op);
+        rcmsg_error("%s: PMIx_Fence_nb failed: %s", what, PMIx_Error_string(rc));
+        return RCMSG_ERR_LAUNCHER;
+    }
+    s = op_wait(l, op, timeout_us);
+    rc = PMIX_SUCCESS;
+    if (s == RCMSG_OK) { /* else op is an orphan now */
+        rc = op->status;
+        op_free(op);
+    }
+    if (rc != PMIX_SUCCESS) {
+        s = rc == PMIX_ERR_TIMEOUT ? RCMSG_ERR_TIMEOUT : RCMSG_ERR_LAUNCHER;
+    }
+    if (s != RCMSG_OK) {
+        log_fence_failure(l, s, rc, what);
+    }
+    return s;
+}
+
+rcmsg_status_t rcmsg_wireup_launcher_get(rcmsg_wireup_launcher_t *l, const pmix_proc_t *proc,
+                                         const char *key, pmix_value_t **val_p, pmix_status_t *rc_p)
+{
+    uint64_t timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
+    int secs = timeout_seconds(timeout_us);
+    wireup_op_t *op;
+    pmix_info_t info;
+    pmix_status_t rc;
+    rcmsg_status_t s = check_gone(l);
+
+    *rc_p = PMIX_ERR_UNREACH;
+    if (s != RCMSG_OK || (op = op_new()) == NULL) {
+        return s != RCMSG_OK ? s : RCMSG_ERR_NO_MEMORY;
+    }
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &secs, PMIX_INT);
+    rc = PMIx_Get_nb(proc, key, &info, 1, op_get_cb, op);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS) {
+        op_free(op);
+        *rc_p = rc;
+        return RCMSG_ERR_LAUNCHER;
+    }
+    s = op_wait(l, op, timeout_us);
+    if (s != RCMSG_OK) {
+        *rc_p = s == RCMSG_ERR_TIMEOUT ? PMIX_ERR_TIMEOUT : PMIX_ERR_UNREACH;
+        return s; /* op is an orphan now */
+    }
+    *rc_p = op->status;
+    if (op->status != PMIX_SUCCESS || op->value == NULL) {
+        s = op->status == PMIX_ERR_TIMEOUT ? RCMSG_ERR_TIMEOUT : RCMSG_ERR_LAUNCHER;
+    } else {
+        *val_p = op->value;
+        op->value = NULL;
+    }
+    op_free(op);
+    return s;
+}

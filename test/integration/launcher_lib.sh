@@ -1,0 +1,116 @@
+# Cases shared by launcher_mpirun.sh and launcher_srun.sh (sourced). Each takes RUN, the
+# function that runs its arguments (test/integration/launcher_test and options) as a 3-rank
+# job under the launcher, within a timeout (status 124 when it expires).
+prog="$top_builddir/test/integration/launcher_test"
+dir=$(mktemp -d)
+pids=""
+cleanup() {
+    for p in $pids; do kill -9 "$p" 2>/dev/null; done
+    rm -rf "$dir"
+    ! command -v extra_cleanup > /dev/null || extra_cleanup
+}
+trap cleanup EXIT
+# a bounded wait: the sanitizer build is slower
+slack=5
+[ "${SANITIZER_BUILD:-no}" = yes ] && slack=15
+
+# running PID: the process exists and is not a zombie (orphans are reaped by whoever adopts them)
+running() {
+    st=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$st" ] && [ "${st#Z}" = "$st" ]
+}
+
+# wait_for N PATTERN SECONDS: until N of $dir/out.* match PATTERN; fails after SECONDS
+wait_for() {
+    i=0
+    while [ "$(cat "$dir"/out.* 2>/dev/null | grep -c "$2")" -lt "$1" ]; do
+        i=$((i + 1))
+        [ $i -le $(($3 * 10)) ] || { cat "$dir"/out.* 2>/dev/null; fail "no $1 x '$2' in $3 s"; }
+        sleep 0.1
+    done
+}
+
+# orphans_case RUN MODE WHAT: ranks started with MODE (--poll or --recv); the launcher
+# process that started them (their parent: mpirun, or slurmstepd under srun) is SIGKILLed;
+# every rank must report RCMSG_ERR_LAUNCHER for WHAT and exit within seconds.
+orphans_case() {
+    rm -f "$dir"/out.*
+    LAUNCHER_TEST_OUT="$dir/out" "$1" "$prog" "$2" > "$dir/launcher.log" 2>&1 &
+    launcher=$!
+    wait_for 3 "): $( [ "$2" = --poll ] && echo polling || echo receiving)" 60
+    pids=$(sed -n 's/^rank [0-9]* (pid \([0-9]*\)).*/\1/p' "$dir"/out.*)
+    victim=$(ps -o ppid= -p "$(echo $pids | cut -d' ' -f1)" | tr -d ' ')
+    echo "killing the launcher process $(ps -o pid=,comm= -p "$victim") with SIGKILL"
+    kill -9 "$victim"
+    wait_for 3 "^rank [0-9]: $3: RCMSG_ERR_LAUNCHER" $slack
+    wait_for 3 "^rank [0-9]: finalize: " $slack
+    cat "$dir"/out.*
+    [ "$(cat "$dir"/out.* | grep -c 'error: lost the connection to the launcher (mpirun or slurmstepd)')" -ge 3 ] ||
+        fail "not every rank said why"
+    for p in $pids; do
+        i=0
+        while running "$p"; do
+            i=$((i + 1))
+            [ $i -le $((slack * 10)) ] || fail "rank process $p still runs after its launcher was killed"
+            sleep 0.1
+        done
+        echo "rank process $p is gone"
+    done
+    ! command -v end_job > /dev/null || end_job # srun waits for its lost slurmstepd
+    wait "$launcher" 2>/dev/null
+    echo "ok: every rank exits once its launcher is SIGKILLed ($2)"
+}
+
+# bad_value_case RUN: RCMSG_EAGER_LIMIT=lots on rank 1 only
+bad_value_case() {
+    "$1" sh -c '[ "$PMIX_RANK" != 1 ] || export RCMSG_EAGER_LIMIT=lots; exec "$0" --init' \
+        "$prog" > "$dir/out" 2>&1
+    st=$?
+    cat "$dir/out"
+    [ $st -ne 124 ] || fail "the job hung with a bad value on one rank"
+    grep -q "^\[rcmsg [^ ]* [0-9]*\] error: .*RCMSG_EAGER_LIMIT" "$dir/out" ||
+        fail "rank 1 did not name the bad variable"
+    for r in 0 2; do
+        grep -q "^\[rcmsg [^ ]*:$r [0-9]*\] error: peer 1 failed in rcmsg_init: invalid configuration (RCMSG_ERR_CONFIG)" "$dir/out" ||
+            fail "rank $r did not name rank 1 and the reason"
+    done
+    [ "$(grep -c '^rank [0-9]: init: RCMSG_ERR_' "$dir/out")" -eq 3 ] || fail "not every rcmsg_init failed"
+    echo "ok: a bad value on rank 1 fails every rank's rcmsg_init, naming rank 1"
+}
+
+# exit_early_case RUN [EXPECT]: rank 1 exits 0 before rcmsg_init, RCMSG_LAUNCHER_TIMEOUT=5s;
+# the job must end within the timeout and slack; with EXPECT=timeout the others must say
+# that a rank did not arrive, naming the variable.
+exit_early_case() {
+    t0=$(date +%s)
+    RCMSG_LAUNCHER_TIMEOUT=5s "$1" "$prog" --exit-early 1 > "$dir/out" 2>&1
+    st=$?
+    t=$(($(date +%s) - t0))
+    cat "$dir/out"
+    [ $st -ne 124 ] || fail "the job hung when rank 1 exited before rcmsg_init"
+    [ $t -le $((5 + 1 + slack + 5)) ] || fail "the job took $t s with RCMSG_LAUNCHER_TIMEOUT=5s"
+    grep -q "^rank 1: exiting before rcmsg_init" "$dir/out" || fail "rank 1 did not exit early"
+    ! grep -q "^rank [02]: init: RCMSG_OK" "$dir/out" || fail "an init succeeded without rank 1"
+    if [ "${2:-}" = timeout ]; then
+        for r in 0 2; do
+            grep -q "^\[rcmsg [^ ]*:$r [0-9]*\] error: the address exchange of rcmsg_init: some rank did not arrive within RCMSG_LAUNCHER_TIMEOUT=5s" "$dir/out" ||
+                fail "rank $r did not say that a rank did not arrive"
+            grep -q "^rank $r: init: RCMSG_ERR_TIMEOUT" "$dir/out" || fail "rank $r: no RCMSG_ERR_TIMEOUT"
+        done
+    fi
+    echo "ok: a rank exiting before rcmsg_init ends the job in $t s (status $st)"
+}
+
+# reinit_case RUN: init, finalize, init: refused under the launcher; fine as a singleton
+reinit_case() {
+    "$1" "$prog" --reinit > "$dir/out" 2>&1
+    st=$?
+    cat "$dir/out"
+    [ "$(grep -c '^rank [0-9]: init again: RCMSG_ERR_STATE' "$dir/out")" -eq 3 ] ||
+        fail "rcmsg_init after rcmsg_finalize was not refused on every rank"
+    [ "$(grep -c 'error: rcmsg_init after rcmsg_finalize (or after a failed rcmsg_init) is not supported under a launcher: PMIx cannot be re-initialized' "$dir/out")" -eq 3 ] ||
+        fail "the refusal does not say why"
+    run_timeout 60 env -u PMIX_RANK "$prog" --reinit > "$dir/out" 2>&1
+    cat "$dir/out"
+    grep -q '^rank -1: init again: RCMSG_OK' "$dir/out" || fail "a singleton cannot init again"
+    echo "ok: init after finalize is refused under a launcher, works in a singleton"
+}
