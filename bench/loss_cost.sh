@@ -5,18 +5,20 @@
 # one direction), all inside ONE boot of the guest (contrib/rxe-vm/rxe-run). Every run is
 # bounded (iterations, and a time limit: a run cut short keeps the round trips it finished).
 # Run from the top of the source tree, with a built tree (build/ by default):
-#   sh bench/loss_cost.sh [--losses "0 5"] [--timeouts "18 12"] [--iters N] [--iters-large N]
-#                         [--iters-slow N] [--limit S] [--build DIR]
-# --iters: 8 B round trips per run (default 200); --iters-large: 1 MiB round trips (20);
-# --iters-slow: 1 MiB round trips with loss and a timeout of 16 or more (5: each loss there
-# can cost a whole retry timeout); --limit: seconds per run (150).
+#   sh bench/loss_cost.sh [--losses "0 5"] [--timeouts "18 12 12/7"] [--iters N]
+#                         [--iters-large N] [--iters-slow N] [--limit S] [--build DIR]
+# --timeouts: RCMSG_IB_TIMEOUT values, each optionally with an RCMSG_IB_RETRY_COUNT
+# (TIMEOUT/COUNT; without one, the default); --iters: 8 B round trips per run (default 200);
+# --iters-large: 1 MiB round trips (10); --iters-slow: 1 MiB round trips with loss and a
+# timeout of 16 or more (3: each loss there can cost a whole retry timeout); --limit: seconds
+# per run (240).
 # Writes DIR/bench-results/loss-DATE/: raw outputs and summary.md (also printed): for each
 # loss, timeout and size the median, mean and max round trip, the ratio of the median and
 # the mean to those without loss, rxe's retry counters, and how the run ended.
 # Inside the guest the same script runs with --guest OUT.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build losses="0 5" timeouts="18 12" iters=200 iters_large=20 iters_slow=5 limit=150
+build=$top/build losses="0 5" timeouts="18 12 12/7" iters=200 iters_large=10 iters_slow=3 limit=240
 guest_out=
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || { echo "loss_cost.sh: $1 wants a value" >&2; exit 2; }
@@ -33,8 +35,16 @@ while [ $# -gt 0 ]; do
     esac
     shift 2
 done
-for v in $iters $iters_large $iters_slow $limit $timeouts; do
+for v in $iters $iters_large $iters_slow $limit; do
     case $v in '' | *[!0-9]*) echo "loss_cost.sh: '$v' is not a number" >&2; exit 2 ;; esac
+done
+for v in $timeouts; do
+    case $v in
+    '' | /* | */ | *[!0-9/]* | */*/*)
+        echo "loss_cost.sh: '$v' is not TIMEOUT or TIMEOUT/RETRY_COUNT" >&2
+        exit 2
+        ;;
+    esac
 done
 for v in $losses; do
     case $v in '' | *[!0-9.]*) echo "loss_cost.sh: loss '$v' is not a percentage" >&2; exit 2 ;; esac
@@ -49,6 +59,9 @@ counters() { # the rxe retry counters of both devices, summed: "timeouts seq_nak
         $d/rxe0/ports/1/hw_counters/retry_exceeded_err $d/rxe1/ports/1/hw_counters/retry_exceeded_err \
         2> /dev/null | tr '\n' ' ' | awk '{print $1 + $2, $3 + $4, $5 + $6} END {if (NR == 0) print 0, 0, 0}'
 }
+default_retry() { # RCMSG_IB_RETRY_COUNT's default, from the library's own table
+    sed -n 's/.*X(IB_RETRY_COUNT, INT, "\([0-9]*\)".*/\1/p' "$top/src/base/config_vars.h"
+}
 if [ -n "$guest_out" ]; then
     out=$guest_out b=$build/bench
     {
@@ -61,17 +74,21 @@ if [ -n "$guest_out" ]; then
             tc qdisc add dev veth0 root netem loss "$loss%" || exit 1
         fi
         tc qdisc show dev veth0 >> "$out/guest.txt"
-        for t in $timeouts; do
+        for e in $timeouts; do
+            t=${e%/*} retry=
+            [ "$t" = "$e" ] || retry=${e#*/}
             for s in $sizes; do
                 n=$iters
                 [ "$s" -gt 8192 ] && n=$iters_large
                 [ "$s" -gt 8192 ] && [ "$loss" != 0 ] && [ "$t" -ge 16 ] && n=$iters_slow
-                cell=$out/cell.$loss.$t.$s
-                echo "=== loss $loss%, RCMSG_IB_TIMEOUT=$t, $s B, $n round trips ($(date +%T))"
+                cell=$out/cell.$loss.$(echo "$e" | tr / r).$s
+                echo "=== loss $loss%, RCMSG_IB_TIMEOUT=$t${retry:+ RCMSG_IB_RETRY_COUNT=$retry}," \
+                    "$s B, $n round trips ($(date +%T))"
                 before=$(counters)
                 start=$(date +%s.%N)
                 set +e
-                RCMSG_TRANSPORTS=rc,self RCMSG_IB_TIMEOUT=$t timeout -k 10 "$limit" \
+                RCMSG_TRANSPORTS=rc,self RCMSG_IB_TIMEOUT=$t \
+                    RCMSG_IB_RETRY_COUNT=${retry:-$(default_retry)} timeout -k 10 "$limit" \
                     mpirun --allow-run-as-root --oversubscribe -np 2 "$b/rcmsg_bench" latency \
                     --min "$s" --max "$s" --iters "$n" --iters-large "$n" --warmup 1 \
                     --stat median --samples > "$cell" 2>&1
@@ -109,7 +126,7 @@ set -e
 
 # one cell: "n median mean max timeouts seq_naks retry_exceeded seconds status"
 cell() {
-    f=$out/cell.$1.$2.$3
+    f=$out/cell.$1.$(echo "$2" | tr / r).$3
     [ -f "$f.status" ] || { echo "0 - - - - - - - not run"; return; }
     read -r rc t0 q0 x0 t1 q1 x1 start end < "$f.status"
     case $rc in
@@ -135,20 +152,22 @@ cell() {
         "(the packets rxe0 sends: rank 0's data and acks); round trips of" \
         "\`rcmsg_bench latency --samples\` (us), after 1 untimed one"
     echo
-    echo "| loss | RCMSG_IB_TIMEOUT | size (B) | round trips | median (us) | mean (us) | max (us) |" \
-        "median / no loss | mean / no loss | rxe timeouts | rxe seq. NAKs | retry-exceeded | run (s) | ended |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    echo "| loss | RCMSG_IB_TIMEOUT | RCMSG_IB_RETRY_COUNT | size (B) | round trips | median (us) | mean (us) | max (us) |" \
+        "median / no loss | mean / no loss | rxe retries | rxe seq. NAKs | retry-exceeded | run (s) | ended |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     for loss in $losses; do
-        for t in $timeouts; do
+        for e in $timeouts; do
+            t=${e%/*} retry=$(default_retry)
+            [ "$t" = "$e" ] || retry=${e#*/}
             for s in $sizes; do
                 # shellcheck disable=SC2046
-                set -- $(cell "$loss" "$t" "$s")
+                set -- $(cell "$loss" "$e" "$s")
                 n=$1 med=$2 mean=$3 max=$4 to=$5 naks=$6 rex=$7 secs=$8
                 shift 8
-                base=$(cell 0 "$t" "$s")
+                base=$(cell 0 "$e" "$s")
                 rm=$(echo "$med $base" | awk '$1 ~ /^[0-9]/ && $3 > 0 {printf "%.1f", $1 / $3; next} {print "-"}')
                 rmean=$(echo "$mean $base" | awk '$1 ~ /^[0-9]/ && $4 > 0 {printf "%.1f", $1 / $4; next} {print "-"}')
-                echo "| $loss% | $t | $s | $n | $med | $mean | $max | $rm | $rmean | $to | $naks | $rex | $secs | $* |"
+                echo "| $loss% | $t | $retry | $s | $n | $med | $mean | $max | $rm | $rmean | $to | $naks | $rex | $secs | $* |"
             done
         done
     done
