@@ -66,7 +66,8 @@ typedef struct {
     long iters, iters_large;   /* timed iterations per size up to / above BENCH_LARGE */
     long warmup, warmup_large; /* untimed iterations before them */
     int window;
-    int median; /* --stat median: the median of per-iteration times instead of the mean */
+    int median;  /* --stat median: the median of per-iteration times instead of the mean */
+    int samples; /* --samples: rank 0 prints every timed iteration's time as it ends */
 } bench_opts_t;
 
 /* What every benchmark works on: buffers allocated and touched once for the largest size. */
@@ -77,7 +78,7 @@ typedef struct {
     size_t buf_len;
     unsigned char ack[4];
     bench_reqs_t *reqs; /* 2 * window slots */
-    double *samples;    /* per-iteration seconds (--stat median), else NULL */
+    double *samples;    /* per-iteration seconds (--stat median, --samples), else NULL */
 } bench_ctx_t;
 
 static const char *prog(void)
@@ -118,7 +119,10 @@ static void usage(FILE *f)
             "  --stat mean|median the mean time of the timed iterations (default, as OSU), or "
             "the median\n"
             "                     of the iterations' times (each timed alone: robust to a "
-            "busy host)\n",
+            "busy host)\n"
+            "  --samples          rank 0 also prints each timed iteration's time as it ends: "
+            "'# sample SIZE I US'\n"
+            "                     (the round trip for latency; printing is not timed)\n",
             prog(), prog(), BENCH_MAX_WIN);
 }
 
@@ -257,15 +261,13 @@ static void apply_defaults(bench_opts_t *o, int have_min, int have_max, int have
 /* 0: run; 1: done (help); -1: bad arguments. */
 static int parse_args(int argc, char **argv, bench_opts_t *o)
 {
-    static const struct option opts[] = {{"min", required_argument, NULL, 'a'},
-                                         {"max", required_argument, NULL, 'b'},
-                                         {"iters", required_argument, NULL, 'n'},
-                                         {"iters-large", required_argument, NULL, 'l'},
-                                         {"warmup", required_argument, NULL, 'w'},
-                                         {"window", required_argument, NULL, 'W'},
-                                         {"stat", required_argument, NULL, 's'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"min", required_argument, NULL, 'a'},    {"max", required_argument, NULL, 'b'},
+        {"iters", required_argument, NULL, 'n'},  {"iters-large", required_argument, NULL, 'l'},
+        {"warmup", required_argument, NULL, 'w'}, {"window", required_argument, NULL, 'W'},
+        {"stat", required_argument, NULL, 's'},   {"samples", no_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
     int c, have_min = 0, have_max = 0, have_large = 0, have_warmup = 0;
     long v;
 
@@ -304,6 +306,9 @@ static int parse_args(int argc, char **argv, bench_opts_t *o)
                 err = -1;
             }
             o->median = strcmp(optarg, "median") == 0;
+            break;
+        case 'S':
+            o->samples = 1;
             break;
         case 'h':
             usage(stdout);
@@ -367,24 +372,46 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Seconds per iteration of a timed loop of iters iterations that took total seconds: the
- * mean, or with --stat median the median of the per-iteration times in x->samples. */
+ * mean, or with --stat median the median of the per-iteration times in x->samples. With
+ * --samples the mean is that of the samples (the total would count the printing too). */
 static double per_iter(bench_ctx_t *x, double total, long iters)
 {
     size_t n = (size_t)iters;
 
-    if (x->samples == NULL) {
+    if (!x->o->median) {
+        if (x->o->samples) {
+            total = 0;
+            for (size_t i = 0; i < n; i++) {
+                total += x->samples[i];
+            }
+        }
         return total / (double)iters;
     }
     qsort(x->samples, n, sizeof(double), cmp_double);
     return n % 2 ? x->samples[n / 2] : (x->samples[n / 2 - 1] + x->samples[n / 2]) / 2;
 }
 
-/* After iteration i of a timed loop: its time into x->samples (--stat median only). */
-static inline void sample(bench_ctx_t *x, long i, double *prev_p)
+/* --samples: rank 0 prints one iteration's time at once (a run cut short still leaves its
+ * times). */
+static void print_sample(const bench_ctx_t *x, size_t size, long i, double seconds)
+{
+    if (x->o->samples && x->rank == 0) {
+        printf("# sample %zu %ld %.2f\n", size, i, seconds * 1e6);
+        fflush(stdout);
+    }
+}
+
+/* After iteration i of a timed loop: its time into x->samples (--stat median, --samples); with
+ * --samples it is printed, and the clock of the next iteration starts after the print. */
+static inline void sample(bench_ctx_t *x, long i, size_t size, double *prev_p)
 {
     if (x->samples != NULL && i >= 0) {
         double now = bench_wtime();
         x->samples[i] = now - *prev_p;
+        if (x->o->samples) {
+            print_sample(x, size, i, x->samples[i]);
+            now = bench_wtime();
+        }
         *prev_p = now;
     }
 }
@@ -461,7 +488,7 @@ static double run_latency(bench_ctx_t *x, size_t size, long iters, long warmup)
                 fail();
             }
         }
-        sample(x, i, &prev);
+        sample(x, i, size, &prev);
     }
     return per_iter(x, bench_wtime() - t0, iters) * 1e6 / 2;
 }
@@ -508,7 +535,7 @@ static double run_windows(bench_ctx_t *x, size_t size, long iters, long warmup, 
             t0 = prev = bench_wtime();
         }
         window_once(x, size, both);
-        sample(x, i, &prev);
+        sample(x, i, size, &prev);
     }
     return per_iter(x, bench_wtime() - t0, iters);
 }
@@ -690,6 +717,7 @@ static double coll_time(bench_ctx_t *x, size_t size, long iters, long warmup, do
         total += dt;
         if (x->samples != NULL) {
             x->samples[i] = dt;
+            print_sample(x, size, i, dt);
         }
     }
     mean = per_iter(x, total, iters) * 1e6;
@@ -782,12 +810,13 @@ static int ctx_init(bench_ctx_t *x, const bench_opts_t *o)
     x->sbuf = buffer_new(x->buf_len);
     x->rbuf = buffer_new(x->buf_len);
     x->reqs = bench_reqs_new(2 * (size_t)o->window);
-    if (o->median) {
+    if (o->median || o->samples) {
         long n = o->iters > o->iters_large ? o->iters : o->iters_large;
         x->samples = calloc((size_t)n, sizeof(double));
         if (x->samples == NULL) {
-            fprintf(stderr, "%s: rank %d: cannot allocate %ld samples for --stat median\n", prog(),
-                    x->rank, n);
+            fprintf(stderr,
+                    "%s: rank %d: cannot allocate %ld samples for --stat median or --samples\n",
+                    prog(), x->rank, n);
             return -1;
         }
     }
