@@ -111,6 +111,7 @@ static struct {
     int *pending_peers, npending;
     struct rcmsg_comm *world;
     struct rcmsg_comm *comms;
+    struct rcmsg_comm *last_comm; /* comm_of_ctx's last find */
     size_t eager_limit;
     int credits;
     size_t chunk;
@@ -204,8 +205,17 @@ static rcmsg_request_t req_alloc(req_kind_t kind)
     return r;
 }
 
+/* The request at an index of the chunks (index < nreq_chunks * PML_REQ_CHUNK). */
+static rcmsg_request_t req_at(uint32_t index)
+{
+    return &((struct rcmsg_request *)pml.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
+}
+
 static void req_free(rcmsg_request_t r)
 {
+    if (!r->in_use) {
+        return; /* never twice on the free list */
+    }
     r->in_use = false;
     r->next = NULL;
     if (pml.free_tail != NULL) {
@@ -594,7 +604,7 @@ static void on_fin(int peer, uint64_t sreq, int32_t status)
     rcmsg_request_t r = NULL;
 
     if (index < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK) {
-        r = &((struct rcmsg_request *)pml.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
+        r = req_at(index);
     }
     if (r == NULL || r->gen != gen || !r->in_use || r->kind != REQ_SEND || !r->rndv ||
         r->complete || r->queued || r->peer != peer) {
@@ -667,8 +677,12 @@ static struct rcmsg_comm *comm_of_ctx(uint32_t ctx)
     if ((ctx & ~1u) == 0) {
         return pml.world; /* the common case, without a walk */
     }
+    if (pml.last_comm != NULL && pml.last_comm->ctx == (ctx & ~1u)) {
+        return pml.last_comm; /* the next most common: the communicator of the last message */
+    }
     for (struct rcmsg_comm *c = pml.comms; c != NULL; c = c->next) {
         if (c->ctx == (ctx & ~1u)) {
+            pml.last_comm = c;
             return c;
         }
     }
@@ -729,7 +743,7 @@ static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *
     r = posted_take(&h->hdr); /* (receives of a freed communicator may still be posted) */
     if (r != NULL) {
         recv_matched(r, h, peer, payload);
-    } else if (ctx_dead(h->hdr.ctx)) {
+    } else if (c == NULL && ctx_dead(h->hdr.ctx)) { /* a live context is never dead */
         msg_refuse(peer, h, "its communicator was freed", RCMSG_LOG_WARN);
     } else if (c == NULL && pml.peers[peer].orphans >= PML_ORPHANS_MAX) {
         peer_bad(peer, "more than %d messages for communicators this rank does not have",
@@ -792,8 +806,13 @@ static bool ctx_all_lost(uint32_t ctx, int my_rank)
 {
     const struct rcmsg_comm *c = comm_of_ctx(ctx);
 
-    if (c == NULL) {
-        return false;
+    if (c == NULL) { /* freed: its members are unknown, so every other rank of the job */
+        for (int i = 0; i < pml.size; i++) {
+            if (i != pml.rank && !pml.peers[i].failed) {
+                return false;
+            }
+        }
+        return pml.size > 1;
     }
     for (int i = 0; i < c->size; i++) {
         if (i != my_rank && !pml.peers[c->world[i]].failed) {
@@ -807,6 +826,9 @@ static bool ctx_all_lost(uint32_t ctx, int my_rank)
  * other rank of its communicator) is lost. */
 static bool recv_orphaned(const struct rcmsg_request *r)
 {
+    if (pml.lost_launcher != RCMSG_OK) {
+        return true;
+    }
     return r->src_world >= 0 ? pml.peers[r->src_world].failed : ctx_all_lost(r->ctx, r->my_rank);
 }
 
@@ -819,12 +841,20 @@ static rcmsg_status_t lost_status(int peer)
     return peer >= 0 ? pml.peers[peer].why : RCMSG_ERR_CONNECTION;
 }
 
+static void on_rank_lost(void *arg, int rank);
+static void launcher_lost(rcmsg_status_t status);
+
 static void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
 {
     pml_peer_t *p = &pml.peers[peer];
 
     (void)arg;
     if (p->failed) {
+        return;
+    }
+    if (status == RCMSG_ERR_CONNECTION && pml.lost_launcher == RCMSG_OK &&
+        rcmsg_wireup_poll(pml.w, on_rank_lost, NULL) != RCMSG_OK) {
+        launcher_lost(RCMSG_ERR_LAUNCHER); /* the job is over: that is why the peer is gone */
         return;
     }
     p->failed = true;
@@ -854,13 +884,11 @@ static void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
             r->st.error = status;
         }
     }
-    for (int c = 0; c < pml.nreq_chunks; c++) {
-        for (int i = 0; i < PML_REQ_CHUNK; i++) {
-            rcmsg_request_t r = &((struct rcmsg_request *)pml.req_chunks[c])[i];
-            if (r->in_use && r->kind == REQ_SEND && r->rndv && !r->queued && !r->complete &&
-                r->peer == peer) {
-                req_complete(r, status);
-            }
+    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
+        rcmsg_request_t r = req_at(i);
+        if (r->in_use && r->kind == REQ_SEND && r->rndv && !r->queued && !r->complete &&
+            r->peer == peer) {
+            req_complete(r, status);
         }
     }
     peer_mark_pending(peer);
@@ -993,21 +1021,23 @@ static void probe_peer(int peer)
 static void watch_probe(void)
 {
     pml.watch_epoch++;
-    for (int c = 0; c < pml.nreq_chunks; c++) {
-        for (int i = 0; i < PML_REQ_CHUNK; i++) {
-            rcmsg_request_t r = &((struct rcmsg_request *)pml.req_chunks[c])[i];
-            const struct rcmsg_comm *comm;
-            if (!r->in_use || r->complete) {
-                continue;
-            }
-            if (r->kind == REQ_SEND || r->peer >= 0 || r->src_world >= 0) {
-                probe_peer(r->peer >= 0 ? r->peer : r->src_world);
-            } else if ((comm = comm_of_ctx(r->ctx)) != NULL) {
-                for (int k = 0; k < comm->size; k++) {
-                    if (k != r->my_rank) {
-                        probe_peer(comm->world[k]);
-                    }
+    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
+        rcmsg_request_t r = req_at(i);
+        const struct rcmsg_comm *comm;
+        if (!r->in_use || r->complete) {
+            continue;
+        }
+        if (r->kind == REQ_SEND || r->peer >= 0 || r->src_world >= 0) {
+            probe_peer(r->peer >= 0 ? r->peer : r->src_world);
+        } else if ((comm = comm_of_ctx(r->ctx)) != NULL) {
+            for (int k = 0; k < comm->size; k++) {
+                if (k != r->my_rank) {
+                    probe_peer(comm->world[k]);
                 }
+            }
+        } else { /* ANY_SOURCE on a freed communicator: any rank may match it */
+            for (int k = 0; k < pml.size; k++) {
+                probe_peer(k);
             }
         }
     }
@@ -1037,8 +1067,7 @@ static void pml_watch(void)
 /* An idle round of a blocking call: the wait itself, and liveness after a sleep. */
 static void pml_idle(unsigned *idle)
 {
-    rcmsg_progress_idle(idle);
-    if (*idle == 0) {
+    if (rcmsg_progress_idle(idle)) {
         pml_watch(); /* it slept: few progress calls count towards PML_WATCH_CALLS */
     }
 }
@@ -1159,13 +1188,11 @@ static rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *w
         free(c);
         return RCMSG_ERR_NO_MEMORY;
     }
-    for (struct rcmsg_comm *o = pml.comms; o != NULL; o = o->next) {
-        if (o->ctx == ctx || ctx_dead(ctx)) {
-            rcmsg_error("communicator context 0x%x already in use (hash collision)", ctx);
-            free(c->world);
-            free(c);
-            return RCMSG_ERR_STATE;
-        }
+    if (comm_of_ctx(ctx) != NULL || ctx_dead(ctx)) {
+        rcmsg_error("communicator context 0x%x already in use (hash collision)", ctx);
+        free(c->world);
+        free(c);
+        return RCMSG_ERR_STATE;
     }
     memcpy(c->world, world, sizeof(int) * (size_t)size);
     c->ctx = ctx;
@@ -1181,6 +1208,9 @@ static rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *w
 
 static void comm_destroy(rcmsg_comm_t c)
 {
+    if (pml.last_comm == c) {
+        pml.last_comm = NULL;
+    }
     for (struct rcmsg_comm **pp = &pml.comms; *pp != NULL; pp = &(*pp)->next) {
         if (*pp == c) {
             *pp = c->next;
@@ -1637,7 +1667,12 @@ rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
     }
     for (size_t i = 0; i < n; i++) {
         rcmsg_status_t s = RCMSG_OK;
-        if (reqs[i] != RCMSG_REQUEST_NULL) {
+        if (reqs[i] != RCMSG_REQUEST_NULL && !reqs[i]->in_use) {
+            /* the same handle twice in the array: finished already above */
+            rcmsg_error("rcmsg_testall: request %p appears more than once", (void *)reqs[i]);
+            s = RCMSG_ERR_INVALID_PARAM;
+            reqs[i] = RCMSG_REQUEST_NULL;
+        } else if (reqs[i] != RCMSG_REQUEST_NULL) {
             s = req_finish(&reqs[i], statuses ? &statuses[i] : NULL);
         } else {
             empty_status(statuses ? &statuses[i] : NULL);

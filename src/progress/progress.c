@@ -105,14 +105,15 @@ static void progress_sleep(void)
     }
 }
 
-void rcmsg_progress_idle(unsigned *idle)
+bool rcmsg_progress_idle(unsigned *idle)
 {
     if (prog.mode == WAIT_POLL || ++*idle <= prog.spin_count) {
         if (prog.yield) {
             sched_yield();
         }
-        return;
+        return false;
     }
     progress_sleep();
     *idle = 0;
+    return true;
 }

@@ -12,6 +12,8 @@
 
 #include "btl/btl.h"
 
+#include <stdbool.h>
+
 typedef int (*rcmsg_progress_hook_t)(void *arg);
 
 /* The transports to drive (NULL entries skipped) and the hook run after them; local_size is
@@ -23,7 +25,8 @@ void rcmsg_progress_fini(void);
 /* One round; returns the number of events handled (0: nothing happened). */
 int rcmsg_progress(void);
 
-/* Called after a round that handled nothing; *idle counts consecutive idle rounds. */
-void rcmsg_progress_idle(unsigned *idle);
+/* Called after a round that handled nothing; *idle counts consecutive idle rounds. Returns
+ * whether it slept (event and hybrid waits). */
+bool rcmsg_progress_idle(unsigned *idle);
 
 #endif /* RCMSG_PROGRESS_H */

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LAUNCHER_CHECK_US 100000  /* the parent process is looked at this often */
 #define LAUNCHER_SLICE_US 100000  /* a bounded wait looks at liveness this often */
 #define LAUNCHER_GRACE_US 1000000 /* beyond PMIX_TIMEOUT, for the server to report it first */
 #define LAUNCHER_TERM_US  1000000 /* a wait cut short this soon after a rank's termination */
@@ -185,7 +184,6 @@ void rcmsg_wireup_launcher_stop(rcmsg_wireup_launcher_t *l)
 static rcmsg_status_t check_gone(rcmsg_wireup_launcher_t *l)
 {
     int code = atomic_load_explicit(&watch.lost_code, memory_order_acquire);
-    uint64_t now;
     int parent;
 
     if (l->gone != RCMSG_OK) {
@@ -199,12 +197,8 @@ static rcmsg_status_t check_gone(rcmsg_wireup_launcher_t *l)
         l->gone = RCMSG_ERR_LAUNCHER;
         return l->gone;
     }
-    now = rcmsg_clock_us();
-    if (now < l->next_check_us) {
-        return RCMSG_OK;
-    }
-    l->next_check_us = now + LAUNCHER_CHECK_US;
-    parent = (int)getppid();
+    parent = (int)getppid(); /* one system call: the callers look at most every 256 progress
+                                rounds, or after a sleep */
     if (parent != l->parent) {
         rcmsg_error("lost the connection to the launcher (mpirun or slurmstepd): its process "
                     "(pid %d, this rank's parent) is gone (the parent is now pid %d); every "

@@ -41,7 +41,6 @@ typedef struct rcmsg_wireup_launcher {
     char nspace[PMIX_MAX_NSLEN + 1];
     size_t handler[2]; /* PMIx event handler references */
     int nhandlers;
-    uint64_t next_check_us;          /* the parent is checked at most every LAUNCHER_CHECK_US */
     rcmsg_status_t gone;             /* RCMSG_ERR_LAUNCHER once the launcher is known gone */
     unsigned long events_seen;       /* termination events already looked at */
     uint64_t *reported;              /* [words] ranks already passed to lost() */

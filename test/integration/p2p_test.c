@@ -368,6 +368,7 @@ static void test_misuse(void)
 {
     rcmsg_request_t req, copy;
     rcmsg_comm_t c = RCMSG_COMM_NULL;
+    rcmsg_status_t s;
     int x = 0, y = 5;
     char b[4];
 
@@ -388,6 +389,31 @@ static void test_misuse(void)
         OK(rcmsg_send(&y, sizeof(y), rank, 72, world));
         OK(rcmsg_wait(&req, NULL));
         CHECK(x == 5, "self message after a stale wait: %d", x);
+    }
+    /* the same handle twice in one testall: refused, and the free list stays sound (it used
+     * to hand out one request twice 256 allocations later) */
+    {
+        enum { M = 300 };
+        rcmsg_request_t dup2[2], many[M];
+        int flag = 0;
+        OK(rcmsg_irecv(&x, sizeof(x), rank, 73, world, &dup2[0]));
+        dup2[1] = dup2[0];
+        OK(rcmsg_send(&y, sizeof(y), rank, 73, world));
+        do {
+            s = rcmsg_testall(2, dup2, &flag, NULL);
+        } while (s == RCMSG_OK && !flag);
+        CHECK(s == RCMSG_ERR_INVALID_PARAM, "testall with one handle twice: %s",
+              rcmsg_status_name(s));
+        for (int i = 0; i < M; i++) {
+            OK(rcmsg_irecv(&x, sizeof(x), rank, 1000 + i, world, &many[i]));
+            for (int j = 0; j < i; j++) {
+                CHECK(many[j] != many[i], "requests %d and %d are the same object", j, i);
+            }
+        }
+        for (int i = 0; i < M; i++) {
+            OK(rcmsg_send(&y, sizeof(y), rank, 1000 + i, world));
+        }
+        OK(rcmsg_waitall(M, many, NULL));
     }
     /* lengths no buffer can have */
     req = RCMSG_REQUEST_NULL;
