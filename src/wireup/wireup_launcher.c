@@ -32,13 +32,12 @@ static struct {
     char nspace[PMIX_MAX_NSLEN + 1];
 } watch;
 
-/* A non-blocking PMIx call in flight; the callback may come after its waiter gave up. */
+/* A non-blocking fence in flight; the callback may come after its waiter gave up. */
 struct rcmsg_wireup_op {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool done;
     pmix_status_t status;
-    pmix_value_t *value; /* Get: a copy, owned by the op until taken */
     struct rcmsg_wireup_op *next;
 };
 typedef struct rcmsg_wireup_op wireup_op_t;
@@ -160,17 +159,19 @@ rcmsg_status_t rcmsg_wireup_launcher_start(rcmsg_wireup_launcher_t *l, const pmi
     return s;
 }
 
+static void op_free(wireup_op_t *op)
+{
+    pthread_cond_destroy(&op->cond);
+    pthread_mutex_destroy(&op->lock);
+    free(op);
+}
+
 void rcmsg_wireup_launcher_stop(rcmsg_wireup_launcher_t *l)
 {
     while (l->orphans != NULL) {
         wireup_op_t *op = l->orphans;
         l->orphans = op->next;
-        if (op->value != NULL) {
-            PMIX_VALUE_RELEASE(op->value);
-        }
-        pthread_cond_destroy(&op->cond);
-        pthread_mutex_destroy(&op->lock);
-        free(op);
+        op_free(op);
     }
     free(l->reported);
     free((void *)watch.terminated);
@@ -263,27 +264,11 @@ static wireup_op_t *op_new(void)
     return op;
 }
 
-static void op_free(wireup_op_t *op)
-{
-    if (op->value != NULL) {
-        PMIX_VALUE_RELEASE(op->value);
-    }
-    pthread_cond_destroy(&op->cond);
-    pthread_mutex_destroy(&op->lock);
-    free(op);
-}
-
-/* PMIx's thread: records the outcome (and a copy of a value) and wakes the waiter. */
-static void op_complete(wireup_op_t *op, pmix_status_t status, pmix_value_t *kv)
+/* PMIx's thread: records the outcome and wakes the waiter. */
+static void op_complete(wireup_op_t *op, pmix_status_t status)
 {
     pthread_mutex_lock(&op->lock);
     op->status = status;
-    if (status == PMIX_SUCCESS && kv != NULL) {
-        PMIX_VALUE_CREATE(op->value, 1);
-        if (op->value != NULL && PMIx_Value_xfer(op->value, kv) != PMIX_SUCCESS) {
-            op->status = PMIX_ERR_NOMEM;
-        }
-    }
     op->done = true;
     pthread_cond_signal(&op->cond);
     pthread_mutex_unlock(&op->lock);
@@ -291,12 +276,7 @@ static void op_complete(wireup_op_t *op, pmix_status_t status, pmix_value_t *kv)
 
 static void op_fence_cb(pmix_status_t status, void *cbdata)
 {
-    op_complete(cbdata, status, NULL);
-}
-
-static void op_get_cb(pmix_status_t status, pmix_value_t *kv, void *cbdata)
-{
-    op_complete(cbdata, status, kv);
+    op_complete(cbdata, status);
 }
 
 static bool op_wait_slice(wireup_op_t *op, uint64_t until_us)
@@ -426,37 +406,22 @@ rcmsg_status_t rcmsg_wireup_launcher_fence(rcmsg_wireup_launcher_t *l, bool coll
 rcmsg_status_t rcmsg_wireup_launcher_get(rcmsg_wireup_launcher_t *l, const pmix_proc_t *proc,
                                          const char *key, pmix_value_t **val_p, pmix_status_t *rc_p)
 {
-    uint64_t timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
-    int secs = timeout_seconds(timeout_us);
-    wireup_op_t *op;
+    int secs = timeout_seconds(rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT));
     pmix_info_t info;
-    pmix_status_t rc;
     rcmsg_status_t s = check_gone(l);
 
     *rc_p = PMIX_ERR_UNREACH;
-    if (s != RCMSG_OK || (op = op_new()) == NULL) {
-        return s != RCMSG_OK ? s : RCMSG_ERR_NO_MEMORY;
-    }
-    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &secs, PMIX_INT);
-    rc = PMIx_Get_nb(proc, key, &info, 1, op_get_cb, op);
-    PMIX_INFO_DESTRUCT(&info);
-    if (rc != PMIX_SUCCESS) {
-        op_free(op);
-        *rc_p = rc;
-        return RCMSG_ERR_LAUNCHER;
-    }
-    s = op_wait(l, op, timeout_us);
     if (s != RCMSG_OK) {
-        *rc_p = s == RCMSG_ERR_TIMEOUT ? PMIX_ERR_TIMEOUT : PMIX_ERR_UNREACH;
-        return s; /* op is an orphan now */
+        return s;
     }
-    *rc_p = op->status;
-    if (op->status != PMIX_SUCCESS || op->value == NULL) {
-        s = op->status == PMIX_ERR_TIMEOUT ? RCMSG_ERR_TIMEOUT : RCMSG_ERR_LAUNCHER;
-    } else {
-        *val_p = op->value;
-        op->value = NULL;
+    /* Blocking, bounded by PMIX_TIMEOUT (both launchers here honour it); after the collecting
+     * fence the data is local and the get returns at once. (PMIx_Get_nb is not used: OpenPMIx
+     * 4.2 leaks the value it hands to the callback when the data is local.) */
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &secs, PMIX_INT);
+    *rc_p = PMIx_Get(proc, key, &info, 1, val_p);
+    PMIX_INFO_DESTRUCT(&info);
+    if (*rc_p != PMIX_SUCCESS) {
+        return *rc_p == PMIX_ERR_TIMEOUT ? RCMSG_ERR_TIMEOUT : RCMSG_ERR_LAUNCHER;
     }
-    op_free(op);
-    return s;
+    return RCMSG_OK;
 }
