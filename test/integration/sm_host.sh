@@ -17,6 +17,9 @@ for np in 2 3 4; do
         { cat "$out"; fail "np $np: not every rank passed"; }
     [ "$(grep -c "transports: self for this rank, sm for $((np - 1)) peer(s), rc for 0 peer(s)" "$out")" -eq $np ] ||
         { cat "$out"; fail "np $np: not every peer over sm"; }
+    # a refused call says why: the split with a bad color on the last rank, on every rank
+    [ "$(grep -c "error: rcmsg_comm_split refused: rank $((np - 1)) of the communicator gave color -5" "$out")" -eq $np ] ||
+        { cat "$out"; fail "np $np: not every rank said why the split was refused"; }
     echo "ok: $np ranks over sm"
 done
 RCMSG_SM_CMA=no RCMSG_LOG_LEVEL=info run_timeout 300 "$MPIRUN" --allow-run-as-root -np 3 \
