@@ -27,6 +27,7 @@
 #include "rc_memlock.h"
 #include "rc_qp.h"
 
+#include "base/clock.h"
 #include "base/config_table.h"
 #include "base/topo.h"
 
@@ -826,17 +827,10 @@ static int rc_progress(rcmsg_btl_t *btl)
     return total;
 }
 
-static uint64_t rc_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
 static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
-    uint64_t deadline = rc_now_us() + rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+    uint64_t deadline = rcmsg_clock_us() + rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
     int pending;
 
     for (;;) {
@@ -850,7 +844,7 @@ static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
         if (pending == 0) {
             return RCMSG_OK;
         }
-        if (rc_now_us() > deadline) {
+        if (rcmsg_clock_us() > deadline) {
             break;
         }
         rc_progress(btl);
@@ -1451,7 +1445,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     rc_btl_t *rc;
     rcmsg_status_t status;
     unsigned inl;
-    uint64_t t0 = rc_now_us(), t_dev, t_res, t_qps;
+    uint64_t t0 = rcmsg_clock_us(), t_dev, t_res, t_qps;
 
     rc = calloc(1, sizeof(*rc));
     if (rc == NULL) {
@@ -1498,7 +1492,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         status = RCMSG_ERR_NO_MEMORY;
         goto err_close;
     }
-    t_dev = rc_now_us();
+    t_dev = rcmsg_clock_us();
     status = rc_resources_create(rc);
     if (status != RCMSG_OK) {
         goto err_close;
@@ -1511,11 +1505,11 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         .chunked_gets = 1,
     };
     status = rc_srq_fill(rc); /* receives are posted before any QP can reach RTR */
-    t_res = rc_now_us();
+    t_res = rcmsg_clock_us();
     if (status == RCMSG_OK) {
         status = rc_qps_create(rc);
     }
-    t_qps = rc_now_us();
+    t_qps = rcmsg_clock_us();
     if (status == RCMSG_OK) {
         status = rc_async_start(rc);
     }

@@ -19,6 +19,7 @@
 
 #include "sm_btl.h"
 
+#include "base/clock.h"
 #include "base/config_table.h"
 #include "base/log.h"
 
@@ -126,13 +127,6 @@ typedef struct {
 static inline sm_btl_t *sm_btl_of(rcmsg_btl_t *btl)
 {
     return (sm_btl_t *)btl;
-}
-
-static uint64_t sm_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
 /* ---- layout ---------------------------------------------------------------------------- */
@@ -681,7 +675,7 @@ static void sm_cell_handle(sm_btl_t *sm, sm_peer_t *p, sm_cell_t *cell)
  * found gone now. */
 static int sm_liveness(sm_btl_t *sm)
 {
-    uint64_t now = sm_now_us();
+    uint64_t now = rcmsg_clock_us();
     int lost = 0;
 
     if (now - sm->last_check_us < SM_LIVENESS_US) {

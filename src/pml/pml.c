@@ -1315,7 +1315,6 @@ static bool fins_pending(void)
 rcmsg_status_t rcmsg_pml_fini(void)
 {
     uint64_t deadline;
-    struct timespec ts;
 
     if (pml.peers == NULL) {
         memset(&pml, 0, sizeof(pml));
@@ -1330,13 +1329,10 @@ rcmsg_status_t rcmsg_pml_fini(void)
     for (int i = 0; i < pml.size; i++) {
         pml.peers[i].owed = 0;
     }
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    deadline = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000 +
-               rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+    deadline = rcmsg_clock_us() + rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
     while (fins_pending()) {
         rcmsg_progress();
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        if ((uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000 > deadline) {
+        if (rcmsg_clock_us() > deadline) {
             rcmsg_error("finalize: rendezvous FINs could not be sent within RCMSG_DRAIN_TIMEOUT; "
                         "peers waiting for them will not complete");
             break;
