@@ -2,6 +2,7 @@
  * memory limit, the sender of a receive against its QP, the kinds of two RoCE GIDs. */
 #include "config.h"
 
+#include "btl_rc/rc_addr.h"
 #include "btl_rc/rc_device.h"
 #include "btl_rc/rc_memlock.h"
 #include "btl_rc/rc_qp.h"
@@ -172,6 +173,76 @@ START_TEST(test_gid_compat)
 }
 END_TEST
 
+/* The address record keeps the layout ranks have always published (little-endian header of
+ * 32 bytes, then qp number and psn per rank) and decodes to what was encoded. */
+START_TEST(test_addr_layout)
+{
+    rcmsg_rc_addr_t in = {.link_layer = 2,
+                          .port = 1,
+                          .active_mtu = 3,
+                          .rd_atomic = 16,
+                          .lid = 0x1234,
+                          .gid_type = 1,
+                          .buf_size = 9216,
+                          .nqps = 3};
+    uint8_t buf[RC_ADDR_HDR_SIZE + 3 * RC_ADDR_QP_SIZE];
+    static const uint8_t hdr[] = {2, 1, 3, 16, 0x34, 0x12, 2, 0};
+    rcmsg_rc_addr_t out;
+
+    ck_assert_uint_eq(rcmsg_rc_addr_size(3), sizeof(buf));
+    for (int i = 0; i < 16; i++) {
+        in.gid[i] = (uint8_t)(0xa0 + i);
+    }
+    memset(buf, 0xee, sizeof(buf));
+    rcmsg_rc_addr_encode(&in, buf);
+    for (int i = 0; i < 3; i++) {
+        rcmsg_rc_addr_put_qp(buf, i, 0x100 + (uint32_t)i, 0xabcd00 + (uint32_t)i);
+    }
+    ck_assert_mem_eq(buf, hdr, sizeof(hdr));
+    ck_assert_mem_eq(buf + 8, in.gid, 16);
+    ck_assert_mem_eq(buf + 24, "\x00\x24\x00\x00\x03\x00\x00\x00", 8);
+    ck_assert_mem_eq(buf + 32 + 8, "\x01\x01\x00\x00\x01\xcd\xab\x00", 8);
+
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, sizeof(buf), 0, 1, 3, &out), RCMSG_OK);
+    ck_assert_uint_eq(out.link_layer, 2);
+    ck_assert_uint_eq(out.port, 1);
+    ck_assert_uint_eq(out.active_mtu, 3);
+    ck_assert_uint_eq(out.rd_atomic, 16);
+    ck_assert_uint_eq(out.lid, 0x1234);
+    ck_assert_int_eq(out.gid_type, 1);
+    ck_assert_mem_eq(out.gid, in.gid, 16);
+    ck_assert_uint_eq(out.buf_size, 9216);
+    ck_assert_uint_eq(out.nqps, 3);
+    ck_assert_uint_eq(out.qpn, 0x101);
+    ck_assert_uint_eq(out.psn, 0xabcd01);
+
+    /* gid type not known: 0 on the wire, -1 decoded */
+    in.gid_type = -1;
+    rcmsg_rc_addr_encode(&in, buf);
+    ck_assert_uint_eq(buf[6], 0);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, sizeof(buf), 0, 2, 3, &out), RCMSG_OK);
+    ck_assert_int_eq(out.gid_type, -1);
+    ck_assert_uint_eq(out.qpn, 0x102);
+}
+END_TEST
+
+/* Records of the wrong size for the job are refused, never read past their end. */
+START_TEST(test_addr_malformed)
+{
+    rcmsg_rc_addr_t in = {.nqps = 3}, out;
+    uint8_t buf[RC_ADDR_HDR_SIZE + 4 * RC_ADDR_QP_SIZE] = {0};
+
+    rcmsg_rc_addr_encode(&in, buf);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, RC_ADDR_HDR_SIZE - 1, 0, 1, 3, &out),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, rcmsg_rc_addr_size(3) - 1, 0, 1, 3, &out),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, rcmsg_rc_addr_size(4), 0, 1, 4, &out),
+                     RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, rcmsg_rc_addr_size(3), 0, 1, 3, &out), RCMSG_OK);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rc_btl");
@@ -189,6 +260,10 @@ int main(void)
     tc = tcase_create("gid");
     tcase_add_test(tc, test_gid_kinds);
     tcase_add_test(tc, test_gid_compat);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("addr");
+    tcase_add_test(tc, test_addr_layout);
+    tcase_add_test(tc, test_addr_malformed);
     suite_add_tcase(s, tc);
     return ck_run(s);
 }
