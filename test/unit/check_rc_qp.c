@@ -104,7 +104,7 @@ END_TEST
 
 START_TEST(test_the_bring_up_masks)
 {
-    /* the masks the transport uses (rc_btl.c), exactly as rc_pingpong sets them */
+    /* the masks the transport uses (rc_ep.c), exactly as rc_pingpong sets them */
     int init = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
     int rtr = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
               IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;

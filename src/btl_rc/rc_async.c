@@ -1,0 +1,151 @@
+/*
+ * btl_rc: the async-event thread. It reads the device's async events; a QP or device error
+ * marks the endpoints concerned (rc_ep_t.async_event) and rc->async_pending, and the next
+ * progress call fails those endpoints (rc_async_handle), so that the failure is handled on
+ * the progress thread as any other.
+ */
+#include "config.h"
+
+#include "rc_iface.h"
+
+#include "base/config_table.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+/* Called by progress once the thread set rc->async_pending. */
+void rc_async_handle(rc_btl_t *rc)
+{
+    atomic_store_explicit(&rc->async_pending, 0, memory_order_relaxed);
+    for (int i = 0; i < rc->job.size; i++) {
+        if (atomic_exchange_explicit(&rc->eps[i].async_event, 0, memory_order_acquire) != 0) {
+            rc_ep_fail(rc, i);
+        }
+    }
+}
+
+static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
+{
+    rc_ep_t *ep;
+
+    switch (ev->event_type) {
+    case IBV_EVENT_QP_FATAL:
+    case IBV_EVENT_QP_REQ_ERR:
+    case IBV_EVENT_QP_ACCESS_ERR:
+    case IBV_EVENT_PATH_MIG_ERR:
+        ep = ev->element.qp->qp_context;
+        rcmsg_error("async event %s on qp 0x%x (peer %d, %s:%d, state %s)",
+                    ibv_event_type_str(ev->event_type), ev->element.qp->qp_num, ep->qp.peer,
+                    rc->dev->name, rc->port, rcmsg_rc_qp_state_name(ep->qp.state));
+        atomic_store_explicit(&ep->async_event, (int)ev->event_type + 1, memory_order_release);
+        atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
+        break;
+    case IBV_EVENT_COMM_EST:
+    case IBV_EVENT_SQ_DRAINED:
+    case IBV_EVENT_QP_LAST_WQE_REACHED:
+        ep = ev->element.qp->qp_context;
+        rcmsg_debug("async event %s on qp 0x%x (peer %d)", ibv_event_type_str(ev->event_type),
+                    ev->element.qp->qp_num, ep->qp.peer);
+        break;
+    case IBV_EVENT_SRQ_LIMIT_REACHED:
+        rcmsg_warn("async event %s on %s: receive buffers are consumed faster than this rank "
+                   "progresses (RCMSG_SRQ_SIZE=%lld)",
+                   ibv_event_type_str(ev->event_type), rc->dev->name,
+                   rcmsg_config_int(RCMSG_CFG_SRQ_SIZE));
+        break;
+    case IBV_EVENT_SRQ_ERR:
+    case IBV_EVENT_CQ_ERR:
+    case IBV_EVENT_DEVICE_FATAL:
+        rcmsg_error("async event %s on %s: the device is unusable",
+                    ibv_event_type_str(ev->event_type), rc->dev->name);
+        for (int i = 0; i < rc->job.size; i++) {
+            if (rc->eps[i].qp.qp != NULL) {
+                atomic_store_explicit(&rc->eps[i].async_event, (int)ev->event_type + 1,
+                                      memory_order_release);
+            }
+        }
+        atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
+        break;
+    case IBV_EVENT_PORT_ERR:
+        rcmsg_error("async event %s on %s:%d: the port went down; peers will fail once their "
+                    "retries run out",
+                    ibv_event_type_str(ev->event_type), rc->dev->name, ev->element.port_num);
+        break;
+    default:
+        rcmsg_info("async event %s on %s", ibv_event_type_str(ev->event_type), rc->dev->name);
+        break;
+    }
+}
+
+static void *rc_async_main(void *arg)
+{
+    rc_btl_t *rc = arg;
+    struct pollfd fds[2] = {{.fd = rc->dev->ctx->async_fd, .events = POLLIN},
+                            {.fd = rc->async_wake_fd, .events = POLLIN}};
+
+    for (;;) {
+        struct ibv_async_event ev;
+
+        if (poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            rcmsg_error("poll on the async event fd of %s failed: %m", rc->dev->name);
+            break;
+        }
+        if (fds[1].revents != 0) {
+            break;
+        }
+        while (ibv_get_async_event(rc->dev->ctx, &ev) == 0) {
+            rc_async_event(rc, &ev);
+            ibv_ack_async_event(&ev);
+        }
+    }
+    return NULL;
+}
+
+rcmsg_status_t rc_async_start(rc_btl_t *rc)
+{
+    int flags = fcntl(rc->dev->ctx->async_fd, F_GETFL);
+    int err;
+
+    if (flags < 0 || fcntl(rc->dev->ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+        rcmsg_error("cannot make the async fd of %s non-blocking: %m", rc->dev->name);
+        return RCMSG_ERR_IO;
+    }
+    rc->async_wake_fd = eventfd(0, EFD_CLOEXEC);
+    if (rc->async_wake_fd < 0) {
+        rcmsg_error("eventfd failed: %m");
+        return RCMSG_ERR_IO;
+    }
+    err = pthread_create(&rc->async_thread, NULL, rc_async_main, rc);
+    if (err != 0) {
+        rcmsg_error("cannot start the async event thread: %s", strerror(err));
+        close(rc->async_wake_fd);
+        return RCMSG_ERR_IO;
+    }
+    rc->async_running = true;
+    return RCMSG_OK;
+}
+
+void rc_async_stop(rc_btl_t *rc)
+{
+    uint64_t one = 1;
+
+    if (!rc->async_running) {
+        return;
+    }
+    if (write(rc->async_wake_fd, &one, sizeof(one)) != sizeof(one)) {
+        rcmsg_warn("cannot wake the async event thread: %m");
+    }
+    pthread_join(rc->async_thread, NULL);
+    close(rc->async_wake_fd);
+    rc->async_running = false;
+}

@@ -1,0 +1,569 @@
+/*
+ * btl_rc endpoints (rc_ep.h): the address record this rank publishes, connection of each
+ * peer's QP with the peer's record, failure, request slots, and posting (send, get, flush,
+ * ping).
+ */
+#include "config.h"
+
+#include "rc_addr.h"
+#include "rc_btl.h"
+#include "rc_iface.h"
+
+#include "base/config_table.h"
+
+#include <endian.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+const char *rc_wr_type_name(rc_wr_type_t type)
+{
+    static const char *const names[] = {"SEND", "SEND inline", "RDMA_READ",
+                                        "flush (zero-length RDMA_WRITE)"};
+    return names[type];
+}
+
+/* ---- address record -------------------------------------------------------------------- */
+
+size_t rcmsg_rc_btl_addr_max(int size)
+{
+    return rcmsg_rc_addr_size(size);
+}
+
+rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    size_t need = rcmsg_rc_addr_size(rc->job.size);
+    rcmsg_rc_addr_t addr = {
+        .link_layer = rc->port_attr.link_layer,
+        .port = (uint8_t)rc->port,
+        .active_mtu = (uint8_t)rc->port_attr.active_mtu,
+        .rd_atomic = (uint8_t)rc->rd_atomic,
+        .lid = rc->port_attr.lid,
+        .gid_type = (int)rc->gid.gid_type,
+        .buf_size = (uint32_t)rc->buf_size,
+        .nqps = (uint32_t)rc->job.size,
+    };
+
+    if (*len_p < need) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    memcpy(addr.gid, rc->gid.gid.raw, sizeof(addr.gid));
+    rcmsg_rc_addr_encode(&addr, buf);
+    for (int i = 0; i < rc->job.size; i++) {
+        rc_ep_t *ep = &rc->eps[i];
+        rcmsg_rc_addr_put_qp(buf, i, ep->qp.qp ? ep->qp.qp->qp_num : 0, ep->sq_psn);
+    }
+    *len_p = need;
+    return RCMSG_OK;
+}
+
+/* ---- connection ------------------------------------------------------------------------ */
+
+/* On RoCE: are the peer's GID (and its type) of the same kind as ours? Two kinds that
+ * cannot talk are an error naming both GIDs, RCMSG_GID_INDEX and the fix. */
+static rcmsg_status_t rc_gid_check(rc_btl_t *rc, int peer, const rcmsg_rc_addr_t *addr)
+{
+    union ibv_gid remote;
+    char why[256], here[64];
+    int verdict;
+
+    memcpy(remote.raw, addr->gid, sizeof(remote.raw));
+    verdict = rcmsg_rc_gid_compat(&rc->gid.gid, (int)rc->gid.gid_type, &remote, addr->gid_type, why,
+                                  sizeof(why));
+    if (verdict == 0) {
+        return RCMSG_OK;
+    }
+    snprintf(here, sizeof(here), "gid index %d here, %s", rc->gid.index,
+             rcmsg_config_is_set(RCMSG_CFG_GID_INDEX) ? "set by RCMSG_GID_INDEX"
+                                                      : "chosen automatically");
+    if (verdict > 0) {
+        rcmsg_warn("peer %d on %s:%d: GIDs of different kinds, %s (%s); if the connection "
+                   "fails, give every rank a GID of the same kind (RCMSG_GID_INDEX)",
+                   peer, rc->dev->name, rc->port, why, here);
+        return RCMSG_OK;
+    }
+    rcmsg_error("cannot connect to peer %d on %s:%d: GIDs of different kinds, %s (%s); give "
+                "every rank a GID of the same kind: unset RCMSG_GID_INDEX (each rank then picks a "
+                "RoCE v2 GID, IPv4-mapped first) or set it to an index of the same kind on every "
+                "rank (rcmsg_info lists each port's GID table)",
+                peer, rc->dev->name, rc->port, why, here);
+    return RCMSG_ERR_CONFIG;
+}
+
+static enum ibv_mtu rc_mtu_cap(void)
+{
+    static const enum ibv_mtu caps[] = {IBV_MTU_4096, IBV_MTU_256,  IBV_MTU_512,
+                                        IBV_MTU_1024, IBV_MTU_2048, IBV_MTU_4096};
+    return caps[rcmsg_config_enum(RCMSG_CFG_IB_MTU)];
+}
+
+/* Checks a decoded peer record against this rank: buffer size, link layer, GID kind, MTU, and
+ * the qp number and psn it gives for this rank. */
+static rcmsg_status_t rc_addr_check(rc_btl_t *rc, int peer, const rcmsg_rc_addr_t *addr)
+{
+    rcmsg_status_t status;
+
+    if (addr->buf_size != rc->buf_size) {
+        rcmsg_error("peer %d uses %u-byte receive buffers, this rank %zu: set the same "
+                    "RCMSG_SRQ_BUF_SIZE on every rank",
+                    peer, addr->buf_size, rc->buf_size);
+        return RCMSG_ERR_CONFIG;
+    }
+    if (addr->link_layer != rc->port_attr.link_layer) {
+        rcmsg_error("peer %d is on a %s port, this rank on %s: link layers must match", peer,
+                    rcmsg_rc_link_layer_name(addr->link_layer),
+                    rcmsg_rc_link_layer_name(rc->port_attr.link_layer));
+        return RCMSG_ERR_PEER_DATA;
+    }
+    if (rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET) {
+        status = rc_gid_check(rc, peer, addr);
+        if (status != RCMSG_OK) {
+            return status;
+        }
+    }
+    if (addr->active_mtu < IBV_MTU_256 || addr->active_mtu > IBV_MTU_4096) {
+        rcmsg_error("peer %d sent an invalid MTU code %u", peer, addr->active_mtu);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    if (addr->qpn == 0 || addr->qpn > 0xffffff || addr->psn > 0xffffff) {
+        rcmsg_error("peer %d sent an invalid qp number 0x%x or psn 0x%x for this rank", peer,
+                    addr->qpn, addr->psn);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    return RCMSG_OK;
+}
+
+/* INIT -> RTR towards the peer's record: path MTU the smallest of both ends and
+ * RCMSG_IB_MTU, outstanding reads within what both ends support (*rd_in). */
+static rcmsg_status_t rc_ep_rtr(rc_btl_t *rc, rc_ep_t *ep, const rcmsg_rc_addr_t *addr,
+                                enum ibv_mtu *mtu_p, unsigned *rd_in_p)
+{
+    enum ibv_mtu mtu = rc->port_attr.active_mtu;
+    unsigned rd_in;
+    struct ibv_qp_attr attr;
+
+    if ((enum ibv_mtu)addr->active_mtu < mtu) {
+        mtu = (enum ibv_mtu)addr->active_mtu;
+    }
+    if (rc_mtu_cap() < mtu) {
+        mtu = rc_mtu_cap();
+    }
+    /* outstanding reads: within what both ends support */
+    rd_in =
+        addr->rd_atomic > 0 && addr->rd_atomic < rc->rd_atomic ? addr->rd_atomic : rc->rd_atomic;
+    attr = (struct ibv_qp_attr){
+        .qp_state = IBV_QPS_RTR,
+        .path_mtu = mtu,
+        .dest_qp_num = addr->qpn,
+        .rq_psn = addr->psn,
+        .max_dest_rd_atomic = (uint8_t)rd_in,
+        .min_rnr_timer = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RNR_TIMER),
+        .ah_attr = {.dlid = addr->lid, .port_num = (uint8_t)rc->port},
+    };
+    if (rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
+        rcmsg_config_is_set(RCMSG_CFG_GID_INDEX)) {
+        attr.ah_attr.is_global = 1;
+        memcpy(attr.ah_attr.grh.dgid.raw, addr->gid, 16);
+        attr.ah_attr.grh.sgid_index = (uint8_t)rc->gid.index;
+        attr.ah_attr.grh.hop_limit = 64;
+    }
+    *mtu_p = mtu;
+    *rd_in_p = rd_in;
+    return rcmsg_rc_qp_modify(&ep->qp, &attr,
+                              IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                                  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+}
+
+static rcmsg_status_t rc_ep_rts(rc_ep_t *ep, unsigned rd_in)
+{
+    struct ibv_qp_attr attr = {
+        .qp_state = IBV_QPS_RTS,
+        .timeout = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_TIMEOUT),
+        .retry_cnt = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RETRY_COUNT),
+        .rnr_retry = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RNR_RETRY),
+        .sq_psn = ep->sq_psn,
+        .max_rd_atomic = (uint8_t)rd_in,
+    };
+
+    return rcmsg_rc_qp_modify(&ep->qp, &attr,
+                              IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+                                  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *buf, size_t len)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rcmsg_rc_addr_t addr;
+    rc_ep_t *ep;
+    enum ibv_mtu mtu;
+    unsigned rd_in;
+    rcmsg_status_t status;
+    char gidbuf[64];
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    status = rcmsg_rc_addr_decode(buf, len, peer, rc->job.rank, rc->job.size, &addr);
+    if (status == RCMSG_OK) {
+        status = rc_addr_check(rc, peer, &addr);
+    }
+    if (status == RCMSG_OK) {
+        status = rc_ep_rtr(rc, ep, &addr, &mtu, &rd_in);
+    }
+    if (status == RCMSG_OK) {
+        status = rc_ep_rts(ep, rd_in);
+    }
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    ep->connected = true;
+    rcmsg_info("qp 0x%x connected to peer %d qp 0x%x (gid %s, lid %u, path mtu %d, psn 0x%x/0x%x)",
+               ep->qp.qp->qp_num, peer, addr.qpn, rcmsg_rc_gid_str((const void *)addr.gid, gidbuf),
+               addr.lid, rcmsg_rc_mtu_bytes(mtu), ep->sq_psn, addr.psn);
+    return RCMSG_OK;
+}
+
+/* ---- failure --------------------------------------------------------------------------- */
+
+/* The peer's endpoint is unusable from now on: QP to ERR (outstanding requests flush), the
+ * layer above told once, every later send refused. */
+void rc_ep_fail(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+
+    if (ep->failed) {
+        return;
+    }
+    ep->failed = true;
+    if (rcmsg_rc_qp_resync(&ep->qp) != IBV_QPS_ERR) {
+        rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
+    }
+    rc_ep_flush(rc, peer); /* get the slots of completed unsignaled sends back */
+    rcmsg_error("connection to peer %d lost: qp 0x%x on %s:%d is in state %s; every pending and "
+                "later operation to peer %d fails with %s",
+                peer, ep->qp.qp->qp_num, rc->dev->name, rc->port,
+                rcmsg_rc_qp_state_name(ep->qp.state), peer,
+                rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    if (rc->super.fail_cb != NULL) {
+        rc->super.fail_cb(rc->super.cb_arg, peer, RCMSG_ERR_CONNECTION);
+    }
+}
+
+/* ---- work request slots and bounce buffers --------------------------------------------- */
+
+static rc_wr_t *rc_wr_get(rc_btl_t *rc)
+{
+    rc_wr_t *wr = rc->wr_free;
+
+    if (wr != NULL) {
+        rc->wr_free = wr->next_free;
+        rc->wr_nfree--;
+    }
+    return wr;
+}
+
+void rc_wr_put(rc_btl_t *rc, rc_wr_t *wr)
+{
+    if (wr->sbuf >= 0) {
+        rc->sbuf_free[rc->sbuf_nfree++] = wr->sbuf;
+        wr->sbuf = -1;
+    }
+    wr->next_free = rc->wr_free;
+    rc->wr_free = wr;
+    rc->wr_nfree++;
+}
+
+/* Completion known for `last` on its QP: release it and every request posted before it. */
+int rc_ep_complete_upto(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *last, rcmsg_status_t status)
+{
+    int n = 0;
+
+    while (ep->ring_count > 0) {
+        rc_wr_t *wr = ep->ring[ep->ring_head];
+        bool is_last = (wr == last);
+
+        ep->ring_head = (ep->ring_head + 1) % rc->sq_depth;
+        ep->ring_count--;
+        if (wr->desc != NULL) {
+            rcmsg_btl_desc_t *desc = wr->desc;
+            wr->desc = NULL;
+            desc->complete(desc, is_last ? status : RCMSG_OK);
+        }
+        rc_wr_put(rc, wr);
+        n++;
+        if (is_last) {
+            return n;
+        }
+    }
+    rcmsg_error("internal: completion for a request not outstanding on qp 0x%x (peer %d)",
+                ep->qp.qp->qp_num, ep->qp.peer);
+    return n;
+}
+
+static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv_send_wr *swr)
+{
+    struct ibv_send_wr *bad;
+    int rc_post;
+
+    swr->wr_id = (uintptr_t)wr;
+    if (wr->signaled) {
+        swr->send_flags |= IBV_SEND_SIGNALED;
+        ep->unsignaled = 0;
+    } else {
+        ep->unsignaled++;
+    }
+    rc_post = ibv_post_send(ep->qp.qp, swr, &bad);
+    if (rc_post != 0) {
+        rcmsg_error("ibv_post_send %s to peer %d failed on qp 0x%x (state %s): %s",
+                    rc_wr_type_name(wr->type), wr->peer, ep->qp.qp->qp_num,
+                    rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&ep->qp)), strerror(rc_post));
+        rc_wr_put(rc, wr);
+        rc_ep_fail(rc, wr->peer);
+        return RCMSG_ERR_CONNECTION;
+    }
+    ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
+    ep->ring_count++;
+    return RCMSG_OK;
+}
+
+/* Take a slot for a new request on ep, or NULL when the QP or the budget is full. */
+static rc_wr_t *rc_wr_take(rc_btl_t *rc, rc_ep_t *ep, rc_wr_type_t type, int peer)
+{
+    rc_wr_t *wr;
+
+    if (ep->ring_count >= rc->sq_depth - 1 || (wr = rc_wr_get(rc)) == NULL) {
+        return NULL;
+    }
+    wr->type = type;
+    wr->peer = peer;
+    wr->sbuf = -1;
+    wr->desc = NULL;
+    wr->len = 0;
+    /* signal periodically, always near the end of the ring, and when resources run low so
+     * that they come back */
+    wr->signaled = ep->unsignaled + 1 >= rc->signal_interval ||
+                   ep->ring_count + 2 >= rc->sq_depth ||
+                   rc->wr_nfree < (int)rc->signal_interval * 2 ||
+                   rc->sbuf_nfree < (int)rc->signal_interval * 2;
+    return wr;
+}
+
+/* Post a signaled zero-length RDMA_WRITE so that the unsignaled requests before it complete
+ * (on a failed QP it completes at once, flushed, and gives their slots and buffers back). */
+rcmsg_status_t rc_ep_flush(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .num_sge = 0};
+    struct ibv_send_wr *bad;
+    rc_wr_t *wr;
+
+    if (ep->ring_count == 0 ||
+        ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth]->signaled) {
+        return RCMSG_OK;
+    }
+    if (ep->failed) {
+        /* rc_post would report the peer again: post directly */
+        wr = rc_wr_get(rc);
+        if (wr == NULL) {
+            return RCMSG_ERR_NO_RESOURCE;
+        }
+        *wr = (rc_wr_t){.type = RC_WR_FLUSH, .signaled = true, .peer = peer, .sbuf = -1};
+        swr.wr_id = (uintptr_t)wr;
+        swr.send_flags = IBV_SEND_SIGNALED;
+        if (ibv_post_send(ep->qp.qp, &swr, &bad) != 0) {
+            rc_wr_put(rc, wr);
+            return RCMSG_ERR_IO;
+        }
+        ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
+        ep->ring_count++;
+        return RCMSG_OK;
+    }
+    wr = rc_wr_take(rc, ep, RC_WR_FLUSH, peer);
+    if (wr == NULL) {
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    wr->signaled = true;
+    return rc_post(rc, ep, wr, &swr);
+}
+
+/* A liveness probe: a signaled zero-length RDMA_WRITE, acknowledged by the peer's hardware
+ * without a receive buffer. A dead peer's QP is gone, so the write exhausts its retries and
+ * the endpoint fails. Nothing is posted while requests are outstanding: they probe already. */
+rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+    struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .num_sge = 0};
+    rc_wr_t *wr;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (ep->failed || !ep->connected) {
+        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+    }
+    if (ep->ring_count > 0) {
+        return rc_ep_flush(rc, peer); /* the last one signaled: it completes or fails */
+    }
+    wr = rc_wr_take(rc, ep, RC_WR_FLUSH, peer);
+    if (wr == NULL) {
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    wr->signaled = true;
+    return rc_post(rc, ep, wr, &swr);
+}
+
+/* ---- send and get ---------------------------------------------------------------------- */
+
+rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
+                       const void *payload, size_t len)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+    rc_wr_t *wr;
+    struct ibv_sge sge[2];
+    struct ibv_send_wr swr = {.opcode = IBV_WR_SEND_WITH_IMM, .sg_list = sge};
+    size_t total = hdr_len + len;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || total > btl->caps.max_send) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (__builtin_expect(ep->failed || !ep->connected, 0)) {
+        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+    }
+    wr = rc_wr_take(rc, ep, total <= btl->caps.max_inline ? RC_WR_SEND_INLINE : RC_WR_SEND, peer);
+    if (wr == NULL) {
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    swr.imm_data = htobe32((uint32_t)rc->job.rank);
+    wr->len = (uint32_t)total;
+    if (wr->type == RC_WR_SEND_INLINE) {
+        sge[0] = (struct ibv_sge){.addr = (uintptr_t)hdr, .length = (uint32_t)hdr_len};
+        sge[1] = (struct ibv_sge){.addr = (uintptr_t)payload, .length = (uint32_t)len};
+        swr.num_sge = len > 0 ? 2 : 1;
+        swr.send_flags = IBV_SEND_INLINE;
+    } else {
+        char *buf;
+        if (rc->sbuf_nfree == 0) {
+            rc_wr_put(rc, wr);
+            for (int i = 0; i < rc->job.size; i++) {
+                if (rc->eps[i].qp.qp != NULL) {
+                    rc_ep_flush(rc, i); /* get the buffers of trailing unsignaled sends back */
+                }
+            }
+            return RCMSG_ERR_NO_RESOURCE;
+        }
+        wr->sbuf = rc->sbuf_free[--rc->sbuf_nfree];
+        buf = rc->sbufs + (size_t)wr->sbuf * rc->buf_size;
+        memcpy(buf, hdr, hdr_len);
+        if (len > 0) {
+            memcpy(buf + hdr_len, payload, len);
+        }
+        sge[0] = (struct ibv_sge){
+            .addr = (uintptr_t)buf, .length = (uint32_t)total, .lkey = rc->smr->lkey};
+        swr.num_sge = 1;
+    }
+    return rc_post(rc, ep, wr, &swr);
+}
+
+rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
+                      uint64_t remote_addr, uint32_t rkey, size_t len, rcmsg_btl_desc_t *desc)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+    rc_wr_t *wr;
+    struct ibv_sge sge = {.addr = (uintptr_t)local, .length = (uint32_t)len, .lkey = lmem->lkey};
+    struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_READ, .sg_list = &sge, .num_sge = 1};
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || len > btl->caps.max_get ||
+        desc == NULL || desc->complete == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (ep->failed || !ep->connected) {
+        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+    }
+    wr = rc_wr_take(rc, ep, RC_WR_GET, peer);
+    if (wr == NULL) {
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    wr->signaled = true;
+    wr->desc = desc;
+    wr->len = (uint32_t)len;
+    desc->peer = peer;
+    desc->len = len;
+    swr.wr.rdma.remote_addr = remote_addr;
+    swr.wr.rdma.rkey = rkey;
+    return rc_post(rc, ep, wr, &swr);
+}
+
+rcmsg_status_t rc_qps_create(rc_btl_t *rc)
+{
+    struct ibv_qp_init_attr init = {
+        .send_cq = rc->scq,
+        .recv_cq = rc->rcq,
+        .srq = rc->srq,
+        .qp_type = IBV_QPT_RC,
+        .cap = {.max_send_wr = rc->sq_depth,
+                .max_send_sge = 2,
+                .max_inline_data = (uint32_t)rc->super.caps.max_inline},
+    };
+    struct ibv_qp_attr attr = {
+        .qp_state = IBV_QPS_INIT,
+        .pkey_index = 0,
+        .port_num = (uint8_t)rc->port,
+        .qp_access_flags =
+            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE,
+    };
+    uint32_t psn[1024];
+
+    for (int i = 0; i < rc->job.size; i++) {
+        rc_ep_t *ep = &rc->eps[i];
+
+        ep->qp = (rcmsg_rc_qp_t){.peer = i, .dev_name = rc->dev->name, .port = rc->port};
+        if (i % 1024 == 0 && getrandom(psn, sizeof(psn), 0) != sizeof(psn)) {
+            for (int j = 0; j < 1024; j++) {
+                psn[j] = (uint32_t)rand();
+            }
+        }
+        if (i == rc->job.rank) {
+            continue;
+        }
+        ep->sq_psn = psn[i % 1024] & 0xffffff;
+        ep->ring = calloc(rc->sq_depth, sizeof(*ep->ring));
+        init.qp_context = ep;
+        ep->qp.qp = ep->ring ? ibv_create_qp(rc->pd, &init) : NULL;
+        if (ep->qp.qp == NULL) {
+            rcmsg_error("ibv_create_qp for peer %d on %s failed: %m (%d QPs created; device max "
+                        "%d)",
+                        i, rc->dev->name, i, rc->dev->attr.max_qp);
+            return RCMSG_ERR_IO;
+        }
+        ep->qp.state = IBV_QPS_RESET;
+        if (rcmsg_rc_qp_modify(&ep->qp, &attr,
+                               IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                                   IBV_QP_ACCESS_FLAGS) != RCMSG_OK) {
+            return RCMSG_ERR_IO;
+        }
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+
+    if (peer < 0 || peer >= rc->job.size || rc->eps[peer].qp.qp == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    rcmsg_warn("forcing qp 0x%x (peer %d) from %s into ERR", rc->eps[peer].qp.qp->qp_num, peer,
+               rcmsg_rc_qp_state_name(rc->eps[peer].qp.state));
+    return rcmsg_rc_qp_modify(&rc->eps[peer].qp, &attr, IBV_QP_STATE);
+}

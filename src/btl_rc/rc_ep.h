@@ -1,0 +1,79 @@
+/*
+ * btl_rc endpoints: one per peer rank, with its RC QP embedded. Work requests are posted
+ * here (send, get, flush, ping), the QP is connected here (INIT -> RTR -> RTS with the peer's
+ * address record) and a peer is failed here.
+ *
+ * Send budget and selective signaling: see rc_btl.c. Each endpoint keeps its outstanding
+ * requests in post order in a ring; a completion for request w frees w and every request
+ * posted before it on the QP.
+ */
+#ifndef RCMSG_BTL_RC_EP_H
+#define RCMSG_BTL_RC_EP_H
+
+#include "rc_qp.h"
+
+#include "btl/btl.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum {
+    RC_WR_SEND,
+    RC_WR_SEND_INLINE,
+    RC_WR_GET,
+    RC_WR_FLUSH,
+} rc_wr_type_t;
+
+/* A posted work request; wr_id points at it. */
+typedef struct rc_wr {
+    struct rc_wr *next_free;
+    rc_wr_type_t type;
+    bool signaled;
+    int peer;
+    int sbuf; /* bounce buffer index, or -1 */
+    uint32_t len;
+    rcmsg_btl_desc_t *desc; /* gets only */
+} rc_wr_t;
+
+/* The endpoint to one peer; qp.qp == NULL for ourselves. */
+typedef struct rc_ep {
+    rcmsg_rc_qp_t qp;
+    uint32_t sq_psn;
+    rc_wr_t **ring; /* outstanding requests in post order */
+    unsigned ring_head, ring_count;
+    unsigned unsignaled; /* posted since the last signaled request */
+    bool connected;
+    bool failed;
+    atomic_int async_event; /* set by the async thread: event type + 1 */
+} rc_ep_t;
+
+struct rc_btl;
+
+const char *rc_wr_type_name(rc_wr_type_t type);
+
+/* Returns a request slot (and its bounce buffer) to the pools. */
+void rc_wr_put(struct rc_btl *rc, rc_wr_t *wr);
+
+/* Completion known for `last` on its QP: release it and every request posted before it. */
+int rc_ep_complete_upto(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *last, rcmsg_status_t status);
+
+/* Post a signaled zero-length RDMA_WRITE so that the unsignaled requests before it complete. */
+rcmsg_status_t rc_ep_flush(struct rc_btl *rc, int peer);
+
+/* The peer's endpoint is unusable from now on (reported once). */
+void rc_ep_fail(struct rc_btl *rc, int peer);
+
+/* Creates every peer's QP and moves it to INIT (psns chosen at random). */
+rcmsg_status_t rc_qps_create(struct rc_btl *rc);
+
+/* The ops of the endpoint side. */
+rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p);
+rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t len);
+rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer);
+rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
+                       const void *payload, size_t len);
+rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
+                      uint64_t remote_addr, uint32_t rkey, size_t len, rcmsg_btl_desc_t *desc);
+
+#endif /* RCMSG_BTL_RC_EP_H */

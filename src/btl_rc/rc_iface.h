@@ -1,0 +1,69 @@
+/*
+ * btl_rc internals shared by its files: the interface object (device port, PD, CQs, SRQ,
+ * buffers, request slots, endpoints) and the functions one file calls in another.
+ */
+#ifndef RCMSG_BTL_RC_IFACE_H
+#define RCMSG_BTL_RC_IFACE_H
+
+#include "rc_device.h"
+#include "rc_ep.h"
+
+#include "btl/btl.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RC_RD_ATOMIC_MAX 16
+
+typedef struct rc_btl {
+    rcmsg_btl_t super;
+    rcmsg_btl_job_t job;
+    rcmsg_rc_device_t *dev;
+    int port;
+    struct ibv_port_attr port_attr;
+    rcmsg_rc_gid_t gid;
+    struct ibv_pd *pd;
+    struct ibv_comp_channel *channel; /* completion events of both CQs */
+    struct ibv_cq *scq, *rcq;
+    struct ibv_srq *srq;
+    char *rbufs;
+    size_t rbufs_len, sbufs_len;
+    int mem_node;                  /* NUMA node the buffers are bound to, or -1 */
+    bool rbufs_bound, sbufs_bound; /* allocated by hwloc (freed by hwloc_free) */
+    struct ibv_mr *rmr;
+    int nrbufs;
+    char *sbufs;
+    struct ibv_mr *smr;
+    int nsbufs, sbuf_nfree;
+    int *sbuf_free;
+    size_t buf_size;
+    rc_wr_t *wrs, *wr_free;
+    int wr_total, wr_nfree;
+    rc_ep_t *eps; /* [size]; eps[rank].qp.qp == NULL for ourselves */
+    unsigned sq_depth, signal_interval, poll_batch;
+    unsigned rd_atomic;
+    atomic_int async_pending; /* release by the async thread, acquire by progress */
+    pthread_t async_thread;
+    int async_wake_fd;
+    bool async_running;
+    bool closing;
+} rc_btl_t;
+
+static inline rc_btl_t *rc_btl_of(rcmsg_btl_t *btl)
+{
+    return (rc_btl_t *)btl;
+}
+
+/* rc_async.c: the thread reading the device's async events, and the handling in progress of
+ * the endpoints it marked. */
+rcmsg_status_t rc_async_start(rc_btl_t *rc);
+void rc_async_stop(rc_btl_t *rc);
+void rc_async_handle(rc_btl_t *rc);
+
+/* rc_port.c: the device port this process uses (RCMSG_NET_DEVICES, NUMA locality, local
+ * rank); name has IBV_SYSFS_NAME_MAX bytes. */
+rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, char *name, int *port_p);
+
+#endif /* RCMSG_BTL_RC_IFACE_H */
