@@ -6,7 +6,7 @@
 # SKIP (77) when the guest cannot be booted here; the reason is printed.
 set -u
 runner="$top_srcdir/contrib/rxe-vm/rxe-run"
-if [ "${RCMSG_HAVE_VERBS:-yes}" = no ]; then
+if [ "${VERBS_BUILD:-yes}" = no ]; then
     echo "SKIP: built without verbs (configure --without-verbs): no rc transport to test"
     exit 77
 fi
