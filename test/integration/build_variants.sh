@@ -8,7 +8,8 @@
 #      configure: the flags come from the prefixes (no pkg-config); builds; the unit tests are
 #      reported as a SKIP saying Check is missing; make install puts only rcmsg_info and
 #      rcmsg_pingpong into bin (the benchmarks are not installed).
-#  (c) bad prefixes fail configure with a message naming the flag and what is missing.
+#  (c) bad prefixes fail configure with a message naming the flag and what is missing; so does
+#      a missing libibverbs, with the advice to install it or pass --without-verbs.
 . "$top_srcdir/test/integration/lib.sh"
 command -v pkg-config >/dev/null || skip "pkg-config not installed"
 [ -n "$(pkg-config --variable=prefix pmix 2>/dev/null)" ] || skip "pkg-config knows no pmix prefix"
@@ -35,7 +36,10 @@ grep -q "error: --with-verbs=$tmp/empty: libibverbs.so not found in $tmp/empty/l
 conf "$tmp/c2" --with-hwloc="$tmp/nowhere" && fail "--with-hwloc=<no such directory> was accepted"
 grep -q "error: --with-hwloc=$tmp/nowhere: no such directory" "$tmp/c2.configure.out" ||
     { tail "$tmp/c2.configure.out"; fail "--with-hwloc: no clear error"; }
-echo "ok: bad prefixes are refused naming the flag and what is missing"
+conf "$tmp/c4" PKG_CONFIG_LIBDIR="$tmp/empty" PKG_CONFIG_PATH= && fail "configure without libibverbs passed"
+grep -q "error: libibverbs not found .*apt-get install libibverbs-dev.*or --without-verbs" \
+    "$tmp/c4.configure.out" || { tail "$tmp/c4.configure.out"; fail "missing libibverbs: no advice"; }
+echo "ok: bad prefixes, or no libibverbs, stop configure naming the flag and what is missing"
 
 # a pkg-config that does not know Check
 cat > "$tmp/pkg-config" <<'EOF'
