@@ -7,7 +7,9 @@
 #include "base/config_table.h"
 #include "base/log.h"
 #include "base/topo.h"
+#if RCMSG_HAVE_VERBS
 #include "btl_rc/rc_device.h"
+#endif
 
 #include <getopt.h>
 #include <stdio.h>
@@ -87,6 +89,7 @@ static void print_markdown(void)
     }
 }
 
+#if RCMSG_HAVE_VERBS
 static int print_gid(const rcmsg_rc_gid_t *gid, void *arg)
 {
     char buf[64];
@@ -146,6 +149,13 @@ static int print_devices(void)
     rcmsg_rc_device_names_free(names);
     return 0;
 }
+#else
+static int print_devices(void)
+{
+    printf("# RDMA devices: none (rcmsg was built without verbs: configure --without-verbs)\n");
+    return 0;
+}
+#endif
 
 int main(int argc, char **argv)
 {

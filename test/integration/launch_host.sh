@@ -4,6 +4,8 @@
 # with no device fails on every rank with a clear message instead of hanging.
 . "$top_srcdir/test/integration/lib.sh"
 prog="$top_builddir/test/integration/rc_mesh_test"
+[ "${VERBS_BUILD:-yes}" = yes ] ||
+    skip "built without verbs: rc_mesh_test is not built (build_variants.sh checks that build)"
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 
 run_timeout 60 "$prog" > "$out" 2>&1

@@ -6,6 +6,10 @@
 # SKIP (77) when the guest cannot be booted here; the reason is printed.
 set -u
 runner="$top_srcdir/contrib/rxe-vm/rxe-run"
+if [ "${VERBS_BUILD:-yes}" = no ]; then
+    echo "SKIP: built without verbs (configure --without-verbs): no rc transport to test"
+    exit 77
+fi
 if [ "${SANITIZER_BUILD:-no}" = yes ]; then
     echo "SKIP: sanitizer build: under the guest's emulation an ASan process takes minutes to"
     echo "open a device; the RDMA tests run in the release build, whose guest run includes a"
