@@ -11,15 +11,16 @@
  *                               receiver ==RDMA_READ chunks==> its buffer
  *                               receiver --FIN(sreq)--> sender; both complete.
  *
- * Queues: posted receives and unexpected messages are single FIFO lists over all
- * communicators (entries carry the context), so a message for a communicator this rank has
- * not created yet simply waits as unexpected. Each peer has a FIFO of data sends (eager and
+ * Queues: posted receives and unexpected messages are kept per context and per source by the
+ * matching object (pml_match.h), so a message for a communicator this rank has not created
+ * yet simply waits as unexpected. Each peer has a FIFO of data sends (eager and
  * RTS, in order: non-overtaking) and separate control work (FIN, CREDIT) that never waits
  * behind data, so flow control cannot deadlock.
  */
 #include "config.h"
 
 #include "pml.h"
+#include "pml_match.h"
 #include "rcache.h"
 
 #include "base/clock.h"
@@ -62,6 +63,7 @@ struct rcmsg_request {
     void *buf;
     size_t len;
     rcmsg_msg_status_t st;
+    rcmsg_match_recv_t mrecv; /* recv: in the matching queues until matched */
     /* rendezvous */
     bool rndv;
     rcmsg_rcache_entry_t *reg;
@@ -75,7 +77,7 @@ struct rcmsg_request {
 };
 
 typedef struct pml_unexp {
-    struct pml_unexp *next;
+    rcmsg_match_msg_t m;
     rcmsg_pml_rts_t h; /* header (and RTS fields) */
     int peer;          /* world rank of the sender */
     bool orphan;       /* for a context with no communicator yet: sender not yet checked */
@@ -120,9 +122,8 @@ static struct {
     void **req_chunks;
     int nreq_chunks;
     long live_reqs;
-    rcmsg_request_t posted, posted_tail;
-    pml_unexp_t *unexp, *unexp_tail;
-    long nunexp, unexp_peak;
+    rcmsg_match_t match; /* posted receives and unexpected messages */
+    long unexp_peak;
     size_t unexp_bytes, unexp_bytes_peak; /* eager payload held as unexpected */
     rcmsg_request_t rndv_active;
     bool any_failed;    /* a peer was lost: finalize must not wait for every rank */
@@ -446,39 +447,6 @@ static rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status)
 
 /* ---- matching -------------------------------------------------------------------------- */
 
-static bool match(uint32_t ctx, int src, int tag, uint32_t mctx, int msrc, int mtag)
-{
-    return ctx == mctx && (src == RCMSG_ANY_SOURCE || src == msrc) &&
-           (tag == RCMSG_ANY_TAG || tag == mtag);
-}
-
-/* Unlinks r (whose predecessor is prev, NULL for the head) from the posted list. */
-static void posted_unlink(rcmsg_request_t prev, rcmsg_request_t r)
-{
-    if (prev != NULL) {
-        prev->next = r->next;
-    } else {
-        pml.posted = r->next;
-    }
-    if (pml.posted_tail == r) {
-        pml.posted_tail = prev;
-    }
-}
-
-/* The first posted receive matching the header, unlinked from the list; or NULL. */
-static rcmsg_request_t posted_take(const rcmsg_pml_hdr_t *h)
-{
-    rcmsg_request_t prev = NULL;
-
-    for (rcmsg_request_t r = pml.posted; r != NULL; prev = r, r = r->next) {
-        if (match(r->ctx, r->src, r->tag, h->ctx, h->src, h->tag)) {
-            posted_unlink(prev, r);
-            return r;
-        }
-    }
-    return NULL;
-}
-
 static void rndv_activate(rcmsg_request_t r)
 {
     r->rndv_next = pml.rndv_active;
@@ -536,20 +504,22 @@ static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const vo
     }
     memcpy(&u->h, h, hlen);
     u->peer = peer;
+    u->m.ctx = h->hdr.ctx;
+    u->m.src = h->hdr.src;
+    u->m.tag = h->hdr.tag;
+    if (rcmsg_match_push(&pml.match, &u->m) != RCMSG_OK) {
+        free(u);
+        on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY); /* (logged by the push) */
+        return;
+    }
     u->orphan = orphan;
     pml.peers[peer].orphans += orphan;
     if (dlen > 0) {
         u->data = (char *)(u + 1);
         memcpy(u->data, data, dlen);
     }
-    if (pml.unexp_tail != NULL) {
-        pml.unexp_tail->next = u;
-    } else {
-        pml.unexp = u;
-    }
-    pml.unexp_tail = u;
-    if (++pml.nunexp > pml.unexp_peak) {
-        pml.unexp_peak = pml.nunexp;
+    if (pml.match.nmsgs > pml.unexp_peak) {
+        pml.unexp_peak = pml.match.nmsgs;
     }
     if (u->data != NULL) {
         pml.unexp_bytes += h->hdr.len;
@@ -562,26 +532,13 @@ static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const vo
 /* The first unexpected message matching (ctx, src, tag); unlinked when take is true. */
 static pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take)
 {
-    pml_unexp_t *prev = NULL;
+    rcmsg_match_msg_t *m = rcmsg_match_find(&pml.match, ctx, src, tag, take);
+    pml_unexp_t *u = m != NULL ? RCMSG_MATCH_ITEM(m, pml_unexp_t, m) : NULL;
 
-    for (pml_unexp_t *u = pml.unexp; u != NULL; prev = u, u = u->next) {
-        if (match(ctx, src, tag, u->h.hdr.ctx, u->h.hdr.src, u->h.hdr.tag)) {
-            if (take) {
-                if (prev != NULL) {
-                    prev->next = u->next;
-                } else {
-                    pml.unexp = u->next;
-                }
-                if (pml.unexp_tail == u) {
-                    pml.unexp_tail = prev;
-                }
-                pml.nunexp--;
-                pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
-            }
-            return u;
-        }
+    if (u != NULL && take) {
+        pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
     }
-    return NULL;
+    return u;
 }
 
 /* ---- receiving ------------------------------------------------------------------------- */
@@ -735,13 +692,16 @@ static void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcms
 static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *payload)
 {
     struct rcmsg_comm *c = comm_of_ctx(h->hdr.ctx);
+    rcmsg_match_recv_t *m;
     rcmsg_request_t r;
 
     if (c != NULL && !src_check(peer, c, &h->hdr)) {
         return;
     }
-    r = posted_take(&h->hdr); /* (receives of a freed communicator may still be posted) */
-    if (r != NULL) {
+    /* (receives of a freed communicator may still be posted) */
+    m = rcmsg_match_take_recv(&pml.match, h->hdr.ctx, h->hdr.src, h->hdr.tag);
+    if (m != NULL) {
+        r = RCMSG_MATCH_ITEM(m, struct rcmsg_request, mrecv);
         recv_matched(r, h, peer, payload);
     } else if (c == NULL && ctx_dead(h->hdr.ctx)) { /* a live context is never dead */
         msg_refuse(peer, h, "its communicator was freed", RCMSG_LOG_WARN);
@@ -844,6 +804,19 @@ static rcmsg_status_t lost_status(int peer)
 static void on_rank_lost(void *arg, int rank);
 static void launcher_lost(rcmsg_status_t status);
 
+/* A posted receive that can no longer be matched fails with *arg. */
+static void fail_orphaned(rcmsg_match_recv_t *m, void *arg)
+{
+    rcmsg_request_t r = RCMSG_MATCH_ITEM(m, struct rcmsg_request, mrecv);
+
+    if (recv_orphaned(r)) {
+        rcmsg_match_cancel(&pml.match, m);
+        r->st.source = r->src;
+        r->st.tag = r->tag;
+        req_complete(r, *(const rcmsg_status_t *)arg);
+    }
+}
+
 static void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
 {
     pml_peer_t *p = &pml.peers[peer];
@@ -861,21 +834,7 @@ static void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
     p->why = status;
     pml.any_failed = true;
     /* receives posted for this peer fail; ANY_SOURCE ones once no other rank can match them */
-    for (rcmsg_request_t *pp = &pml.posted, prev = NULL; *pp != NULL;) {
-        rcmsg_request_t r = *pp;
-        if (recv_orphaned(r)) {
-            *pp = r->next;
-            if (pml.posted_tail == r) {
-                pml.posted_tail = prev;
-            }
-            r->st.source = r->src;
-            r->st.tag = r->tag;
-            req_complete(r, status);
-        } else {
-            prev = r;
-            pp = &r->next;
-        }
-    }
+    rcmsg_match_recv_each(&pml.match, fail_orphaned, &status);
     /* rendezvous receives from peer: marked; they complete in rndv_step once no read of
      * theirs is in flight. Rendezvous sends to peer that wait for their FIN: complete now.
      * Queued sends fail when peer_push unlinks them. */
@@ -1148,35 +1107,35 @@ static rcmsg_status_t ctx_bury(uint32_t ctx)
         rcmsg_warn("rcmsg_comm_free: %ld unreceived message(s) on communicator 0x%x discarded", n,
                    ctx);
     }
+    rcmsg_match_ctx_release(&pml.match, ctx);
+    rcmsg_match_ctx_release(&pml.match, ctx | 1u);
     return RCMSG_OK;
+}
+
+/* An orphan message of communicator *arg: its sender is checked now. */
+static void adopt_one(rcmsg_match_msg_t *m, void *arg)
+{
+    const struct rcmsg_comm *c = arg;
+    pml_unexp_t *u = RCMSG_MATCH_ITEM(m, pml_unexp_t, m);
+
+    if (!u->orphan) {
+        return;
+    }
+    u->orphan = false;
+    pml.peers[u->peer].orphans--;
+    if (!src_check(u->peer, c, &u->h.hdr)) {
+        rcmsg_match_remove(&pml.match, m);
+        pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
+        free(u);
+    }
 }
 
 /* A new communicator adopts the messages that arrived for its context before it existed:
  * their sender is checked now (dropped, and the peer failed, when it lied). */
 static void ctx_adopt(const struct rcmsg_comm *c)
 {
-    for (pml_unexp_t **pp = &pml.unexp, *prev = NULL; *pp != NULL;) {
-        pml_unexp_t *u = *pp;
-        if (!u->orphan || (u->h.hdr.ctx & ~1u) != c->ctx) {
-            prev = u;
-            pp = &u->next;
-            continue;
-        }
-        u->orphan = false;
-        pml.peers[u->peer].orphans--;
-        if (src_check(u->peer, c, &u->h.hdr)) {
-            prev = u;
-            pp = &u->next;
-            continue;
-        }
-        *pp = u->next;
-        if (pml.unexp_tail == u) {
-            pml.unexp_tail = prev;
-        }
-        pml.nunexp--;
-        pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
-        free(u);
-    }
+    rcmsg_match_msg_each(&pml.match, c->ctx, adopt_one, (void *)c);
+    rcmsg_match_msg_each(&pml.match, c->ctx | 1u, adopt_one, (void *)c);
 }
 
 static rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
@@ -1244,6 +1203,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     rcmsg_status_t s;
 
     memset(&pml, 0, sizeof(pml));
+    rcmsg_match_init(&pml.match, w->job.size);
     pml.w = w;
     pml.rank = w->job.rank;
     pml.size = w->job.size;
@@ -1312,6 +1272,12 @@ static bool fins_pending(void)
     return false;
 }
 
+static void unexp_free(rcmsg_match_msg_t *m, void *arg)
+{
+    (void)arg;
+    free(RCMSG_MATCH_ITEM(m, pml_unexp_t, m));
+}
+
 rcmsg_status_t rcmsg_pml_fini(void)
 {
     uint64_t deadline;
@@ -1346,14 +1312,10 @@ rcmsg_status_t rcmsg_pml_fini(void)
     rcmsg_info("unexpected queue peaked at %ld message(s) holding %zu payload bytes (bounded by "
                "%d eager credits per peer)",
                pml.unexp_peak, pml.unexp_bytes_peak, pml.credits);
-    if (pml.nunexp > 0) {
-        rcmsg_info("%ld unexpected message(s) were never received", pml.nunexp);
+    if (pml.match.nmsgs > 0) {
+        rcmsg_info("%ld unexpected message(s) were never received", pml.match.nmsgs);
     }
-    while (pml.unexp != NULL) {
-        pml_unexp_t *u = pml.unexp;
-        pml.unexp = u->next;
-        free(u);
-    }
+    rcmsg_match_fini(&pml.match, unexp_free, NULL);
     while (pml.comms != NULL) {
         comm_destroy(pml.comms);
     }
@@ -1522,13 +1484,14 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
         r->st.tag = tag;
         req_complete(r, lost_status(r->src_world));
     } else {
-        r->next = NULL;
-        if (pml.posted_tail != NULL) {
-            pml.posted_tail->next = r;
-        } else {
-            pml.posted = r;
+        r->mrecv.ctx = r->ctx;
+        r->mrecv.src = source;
+        r->mrecv.tag = tag;
+        s = rcmsg_match_post(&pml.match, &r->mrecv);
+        if (s != RCMSG_OK) {
+            req_free(r);
+            return s;
         }
-        pml.posted_tail = r;
     }
     *req_p = r;
     return RCMSG_OK;
@@ -1536,18 +1499,15 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
 
 rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
 {
-    rcmsg_request_t prev = NULL;
+    rcmsg_request_t r = *req_p;
 
-    for (rcmsg_request_t r = pml.posted; r != NULL; prev = r, r = r->next) {
-        if (r != *req_p) {
-            continue;
-        }
-        posted_unlink(prev, r);
-        req_free(r);
-        *req_p = RCMSG_REQUEST_NULL;
-        return RCMSG_OK;
+    if (r == NULL || !r->in_use || r->kind != REQ_RECV ||
+        !rcmsg_match_cancel(&pml.match, &r->mrecv)) {
+        return RCMSG_ERR_STATE; /* matched already (or not a posted receive): wait for it */
     }
-    return RCMSG_ERR_STATE; /* matched already (or not a posted receive): wait for it */
+    req_free(r);
+    *req_p = RCMSG_REQUEST_NULL;
+    return RCMSG_OK;
 }
 
 rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
