@@ -1,0 +1,332 @@
+/*
+ * Communicators: contexts (derived alike on every member), creation and adoption of the
+ * messages that came first, freeing (late messages refused), and the communicator calls.
+ */
+#include "config.h"
+
+#include "pml_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The communicator of a context (either space), or NULL when this rank has none. */
+struct rcmsg_comm *comm_of_ctx(uint32_t ctx)
+{
+    if ((ctx & ~1u) == 0) {
+        return pml.world; /* the common case, without a walk */
+    }
+    if (pml.last_comm != NULL && pml.last_comm->ctx == (ctx & ~1u)) {
+        return pml.last_comm; /* the next most common: the communicator of the last message */
+    }
+    for (struct rcmsg_comm *c = pml.comms; c != NULL; c = c->next) {
+        if (c->ctx == (ctx & ~1u)) {
+            pml.last_comm = c;
+            return c;
+        }
+    }
+    return NULL;
+}
+
+bool ctx_dead(uint32_t ctx)
+{
+    for (int i = 0; i < pml.ndead; i++) {
+        if (pml.dead_ctx[i] == (ctx & ~1u)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint32_t ctx_derive(uint32_t parent, unsigned child, int color)
+{
+    uint32_t h = 2166136261u;
+    uint32_t v[3] = {parent, child, (uint32_t)color};
+
+    for (int i = 0; i < 3; i++) {
+        for (int b = 0; b < 4; b++) {
+            h = (h ^ ((v[i] >> (8 * b)) & 0xff)) * 16777619u;
+        }
+    }
+    h &= ~1u;
+    return h == 0 ? 2 : h;
+}
+
+/* A communicator is freed: its context is remembered as dead (late messages are refused)
+ * and its unreceived messages are discarded, giving their eager credits back and failing
+ * their rendezvous senders, so that nothing of the pair stays held for the rest of the job. */
+static rcmsg_status_t ctx_bury(uint32_t ctx)
+{
+    long n = 0;
+
+    if (pml.ndead == pml.capdead) {
+        int cap = pml.capdead ? pml.capdead * 2 : 16;
+        uint32_t *d = realloc(pml.dead_ctx, sizeof(*d) * (size_t)cap);
+        if (d == NULL) {
+            rcmsg_error("rcmsg_comm_free: out of memory");
+            return RCMSG_ERR_NO_MEMORY;
+        }
+        pml.dead_ctx = d;
+        pml.capdead = cap;
+    }
+    pml.dead_ctx[pml.ndead++] = ctx;
+    for (pml_unexp_t *u; (u = unexp_find(ctx, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL ||
+                         (u = unexp_find(ctx | 1u, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL;
+         n++) {
+        msg_refuse(u->peer, &u->h, "its communicator was freed before it was received",
+                   RCMSG_LOG_DEBUG);
+        free(u);
+    }
+    if (n > 0) {
+        rcmsg_warn("rcmsg_comm_free: %ld unreceived message(s) on communicator 0x%x discarded", n,
+                   ctx);
+    }
+    rcmsg_match_ctx_release(&pml.match, ctx);
+    rcmsg_match_ctx_release(&pml.match, ctx | 1u);
+    return RCMSG_OK;
+}
+
+/* An orphan message of communicator *arg: its sender is checked now. */
+static void adopt_one(rcmsg_match_msg_t *m, void *arg)
+{
+    const struct rcmsg_comm *c = arg;
+    pml_unexp_t *u = RCMSG_MATCH_ITEM(m, pml_unexp_t, m);
+
+    if (!u->orphan) {
+        return;
+    }
+    u->orphan = false;
+    pml.peers[u->peer].orphans--;
+    if (!src_check(u->peer, c, &u->h.hdr)) {
+        rcmsg_match_remove(&pml.match, m);
+        pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
+        free(u);
+    }
+}
+
+/* A new communicator adopts the messages that arrived for its context before it existed:
+ * their sender is checked now (dropped, and the peer failed, when it lied). */
+static void ctx_adopt(const struct rcmsg_comm *c)
+{
+    rcmsg_match_msg_each(&pml.match, c->ctx, adopt_one, (void *)c);
+    rcmsg_match_msg_each(&pml.match, c->ctx | 1u, adopt_one, (void *)c);
+}
+
+rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, rcmsg_comm_t *comm_p)
+{
+    struct rcmsg_comm *c = calloc(1, sizeof(*c));
+
+    if (c == NULL || (c->world = malloc(sizeof(int) * (size_t)size)) == NULL) {
+        free(c);
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    if (comm_of_ctx(ctx) != NULL || ctx_dead(ctx)) {
+        rcmsg_error("communicator context 0x%x already in use (hash collision)", ctx);
+        free(c->world);
+        free(c);
+        return RCMSG_ERR_STATE;
+    }
+    memcpy(c->world, world, sizeof(int) * (size_t)size);
+    c->ctx = ctx;
+    c->size = size;
+    c->rank = rank;
+    c->next = pml.comms;
+    pml.comms = c;
+    ctx_adopt(c);
+    *comm_p = c;
+    rcmsg_debug("communicator 0x%x: rank %d of %d", ctx, rank, size);
+    return RCMSG_OK;
+}
+
+void comm_destroy(rcmsg_comm_t c)
+{
+    if (pml.last_comm == c) {
+        pml.last_comm = NULL;
+    }
+    for (struct rcmsg_comm **pp = &pml.comms; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == c) {
+            *pp = c->next;
+            break;
+        }
+    }
+    free(c->world);
+    free(c);
+}
+
+bool comm_valid(rcmsg_comm_t comm)
+{
+    if (comm == pml.world) {
+        return comm != NULL; /* the common case, without a walk of the list */
+    }
+    for (struct rcmsg_comm *c = pml.comms; c != NULL; c = c->next) {
+        if (c == comm) {
+            return true;
+        }
+    }
+    return false;
+}
+
+rcmsg_comm_t rcmsg_comm_world(void)
+{
+    return pml.world;
+}
+
+int rcmsg_comm_rank(rcmsg_comm_t comm)
+{
+    return comm != NULL && comm_valid(comm) ? comm->rank : -1;
+}
+
+int rcmsg_comm_size(rcmsg_comm_t comm)
+{
+    return comm != NULL && comm_valid(comm) ? comm->size : -1;
+}
+
+rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
+{
+    rcmsg_status_t s = pml_check("rcmsg_comm_dup");
+
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (newcomm_p == NULL) {
+        return null_arg("rcmsg_comm_dup", "newcomm_p");
+    }
+    if (comm == NULL || !comm_valid(comm)) {
+        rcmsg_error("rcmsg_comm_dup: invalid communicator");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    /* every member dups in the same order, so the derived context agrees everywhere */
+    return comm_create(ctx_derive(comm->ctx, comm->nchildren++, 0), comm->size, comm->rank,
+                       comm->world, newcomm_p);
+}
+
+typedef struct {
+    int color, key, rank;
+} split_entry_t;
+
+static int split_cmp(const void *a, const void *b)
+{
+    const split_entry_t *x = a, *y = b;
+    if (x->key != y->key) {
+        return x->key < y->key ? -1 : 1;
+    }
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Checks the gathered entries: each rank's own, with a valid color (every rank refuses a bad
+ * one, naming it). */
+static rcmsg_status_t split_check(const split_entry_t *all, int size)
+{
+    rcmsg_status_t s = RCMSG_OK;
+
+    for (int i = 0; i < size; i++) {
+        if (all[i].rank != i) {
+            rcmsg_error("rcmsg_comm_split: rank %d sent a malformed entry", i);
+            return RCMSG_ERR_PEER_DATA;
+        }
+        if (all[i].color < 0 && all[i].color != RCMSG_UNDEFINED) {
+            rcmsg_error("rcmsg_comm_split refused: rank %d of the communicator gave color %d "
+                        "(colors are >= 0, or RCMSG_UNDEFINED)",
+                        i, all[i].color);
+            s = RCMSG_ERR_INVALID_PARAM;
+        }
+    }
+    return s;
+}
+
+rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_comm_t *newcomm_p)
+{
+    split_entry_t *all, mine = {color, key, 0};
+    rcmsg_request_t *reqs;
+    int *world, n = 0, me = -1;
+    rcmsg_status_t s = RCMSG_OK;
+    unsigned child;
+
+    s = pml_check("rcmsg_comm_split");
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (newcomm_p == NULL) {
+        return null_arg("rcmsg_comm_split", "newcomm_p");
+    }
+    if (comm == NULL || !comm_valid(comm)) {
+        rcmsg_error("rcmsg_comm_split: invalid communicator");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    /* a bad color still takes part in the exchange below, so that every rank refuses the
+     * split (naming this one) instead of waiting for it */
+    child = comm->nchildren++;
+    all = calloc((size_t)comm->size, sizeof(*all));
+    reqs = calloc((size_t)comm->size * 2, sizeof(*reqs));
+    world = calloc((size_t)comm->size, sizeof(int));
+    if (all == NULL || reqs == NULL || world == NULL) {
+        s = RCMSG_ERR_NO_MEMORY;
+        goto out;
+    }
+    /* everyone learns everyone's (color, key): an allgather in the collective space */
+    mine.rank = comm->rank;
+    for (int i = 0; i < comm->size && s == RCMSG_OK; i++) {
+        s = rcmsg_pml_irecv(&all[i], sizeof(all[i]), i, PML_TAG_SPLIT, comm, true, &reqs[i]);
+        if (s == RCMSG_OK) {
+            s = rcmsg_pml_isend(&mine, sizeof(mine), i, PML_TAG_SPLIT, comm, true,
+                                &reqs[comm->size + i]);
+        }
+    }
+    /* always wait for what was posted: the buffers must outlive the requests */
+    {
+        rcmsg_status_t w = rcmsg_waitall((size_t)comm->size * 2, reqs, NULL);
+        if (s == RCMSG_OK) {
+            s = w;
+        }
+    }
+    if (s != RCMSG_OK) {
+        goto out;
+    }
+    *newcomm_p = RCMSG_COMM_NULL;
+    s = split_check(all, comm->size);
+    if (s != RCMSG_OK || color == RCMSG_UNDEFINED) {
+        goto out;
+    }
+    for (int i = 0; i < comm->size; i++) {
+        if (all[i].color == color) {
+            all[n++] = all[i];
+        }
+    }
+    qsort(all, (size_t)n, sizeof(*all), split_cmp);
+    for (int i = 0; i < n; i++) {
+        world[i] = comm->world[all[i].rank];
+        if (all[i].rank == comm->rank) {
+            me = i;
+        }
+    }
+    s = comm_create(ctx_derive(comm->ctx, child, color), n, me, world, newcomm_p);
+out:
+    free(all);
+    free(reqs);
+    free(world);
+    return s;
+}
+
+rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
+{
+    rcmsg_status_t s = pml.world == NULL ? pml_check("rcmsg_comm_free") : RCMSG_OK;
+
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (comm_p == NULL) {
+        return null_arg("rcmsg_comm_free", "comm_p");
+    }
+    if (*comm_p == NULL || !comm_valid(*comm_p) || *comm_p == pml.world) {
+        rcmsg_error("rcmsg_comm_free: %s", *comm_p == pml.world && *comm_p != NULL
+                                               ? "the world communicator cannot be freed"
+                                               : "invalid communicator");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    s = ctx_bury((*comm_p)->ctx);
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    comm_destroy(*comm_p);
+    *comm_p = RCMSG_COMM_NULL;
+    return RCMSG_OK;
+}

@@ -1,0 +1,181 @@
+/*
+ * The pml's internal state and the functions its files share (pml.c, pml_req.c, pml_send.c,
+ * pml_recv.c, pml_liveness.c, pml_comm.c, pml_p2p.c); not part of any interface.
+ */
+#ifndef RCMSG_PML_INTERNAL_H
+#define RCMSG_PML_INTERNAL_H
+
+#include "pml.h"
+#include "pml_match.h"
+#include "rcache.h"
+
+#include "base/log.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PML_REQ_CHUNK     256
+#define PML_MAX_READS     8
+#define PML_TAG_SPLIT     0x7ffffff0 /* internal tag in the collective space */
+#define PML_CREDIT_ROUNDS 64         /* progress rounds a send out of credits waits for them */
+#define PML_WATCH_CALLS   256        /* progress calls between two looks at the liveness clock */
+#define PML_ORPHANS_MAX   65536      /* unexpected headers a peer may leave for unknown contexts */
+
+typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
+
+struct rcmsg_request {
+    struct rcmsg_request *next; /* free list, posted list or a peer's send queue */
+    struct rcmsg_request *rndv_next;
+    req_kind_t kind;
+    bool complete;
+    bool in_use;
+    uint32_t gen;      /* bumped at every allocation: names the request in FINs */
+    uint32_t index;    /* position in the request chunks */
+    bool queued;       /* a send still in its peer's send queue */
+    int credit_rounds; /* send: tries that found no eager credit */
+    bool truncated;
+    uint32_t ctx;
+    int my_rank;   /* this rank in the request's communicator (kept: the comm may be freed) */
+    int peer;      /* send: destination world rank; recv: matched sender's world rank */
+    int src;       /* recv: requested source (comm rank or ANY) */
+    int src_world; /* recv: requested source as a world rank, or -1 for ANY */
+    int tag;
+    void *buf;
+    size_t len;
+    rcmsg_msg_status_t st;
+    rcmsg_match_recv_t mrecv; /* recv: in the matching queues until matched */
+    /* rendezvous */
+    bool rndv;
+    rcmsg_rcache_entry_t *reg;
+    const rcmsg_btl_mem_t *mem;
+    uint64_t raddr;
+    uint32_t rkey;
+    uint64_t sreq;
+    size_t msg_len, posted, done;
+    int reads_out;
+    rcmsg_btl_desc_t descs[PML_MAX_READS];
+};
+
+typedef struct pml_unexp {
+    rcmsg_match_msg_t m;
+    rcmsg_pml_rts_t h; /* header (and RTS fields) */
+    int peer;          /* world rank of the sender */
+    bool orphan;       /* for a context with no communicator yet: sender not yet checked */
+    char *data;        /* eager payload (h.hdr.len bytes) */
+} pml_unexp_t;
+
+typedef struct {
+    uint64_t sreq;  /* the sender's request id */
+    int32_t status; /* the outcome the FIN reports */
+} pml_fin_t;
+
+typedef struct {
+    rcmsg_btl_t *btl;
+    uint32_t send_seq, recv_seq;
+    int credits; /* eager sends still allowed to this peer */
+    int owed;    /* credits to return to this peer */
+    rcmsg_request_t sendq, sendq_tail;
+    pml_fin_t *fins; /* FINs to send, a growable stack */
+    int nfins, capfins;
+    bool pending; /* in the pending-peers list */
+    bool failed;
+    rcmsg_status_t why;   /* failed: the status its requests fail with */
+    long orphans;         /* unexpected headers held for contexts with no communicator */
+    uint32_t heard;       /* messages received (liveness: changed since the last look?) */
+    uint32_t heard_seen;  /* heard at the last liveness look */
+    uint64_t probe_epoch; /* liveness round in which this peer was last probed */
+} pml_peer_t;
+
+typedef struct {
+    rcmsg_wireup_t *w;
+    int rank, size;
+    pml_peer_t *peers;
+    int *pending_peers, npending;
+    struct rcmsg_comm *world;
+    struct rcmsg_comm *comms;
+    struct rcmsg_comm *last_comm; /* comm_of_ctx's last find */
+    size_t eager_limit;
+    int credits;
+    size_t chunk;
+    int max_reads;
+    rcmsg_request_t free_reqs, free_tail; /* FIFO: a stale handle stays stale longest */
+    void **req_chunks;
+    int nreq_chunks;
+    long live_reqs;
+    rcmsg_match_t match; /* posted receives and unexpected messages */
+    long unexp_peak;
+    size_t unexp_bytes, unexp_bytes_peak; /* eager payload held as unexpected */
+    rcmsg_request_t rndv_active;
+    bool any_failed;    /* a peer was lost: finalize must not wait for every rank */
+    size_t max_len;     /* the node's memory: no buffer is longer */
+    uint32_t *dead_ctx; /* contexts of freed communicators (late messages are refused) */
+    int ndead, capdead;
+    rcmsg_status_t lost_launcher; /* RCMSG_ERR_LAUNCHER once the launcher is gone */
+    bool credit_wait; /* a send waits a few rounds for credits (progress counts it as work) */
+    unsigned watch_calls;
+    uint64_t watch_next_us, watch_interval_us, watch_epoch;
+} pml_state_t;
+
+extern pml_state_t pml;
+
+/* Small and on the hot path of both sides: inline. */
+static inline void peer_mark_pending(int peer)
+{
+    if (!pml.peers[peer].pending) {
+        pml.peers[peer].pending = true;
+        pml.pending_peers[pml.npending++] = peer;
+    }
+}
+
+/* Whether enough credits are owed to peer to return them (half of them, in one message). */
+static inline bool credits_due(const pml_peer_t *p)
+{
+    return p->owed >= (pml.credits + 1) / 2;
+}
+
+/* pml_req.c */
+rcmsg_request_t req_alloc(req_kind_t kind);
+rcmsg_request_t req_at(uint32_t index);
+void req_free(rcmsg_request_t r);
+void req_complete(rcmsg_request_t r, rcmsg_status_t error);
+
+/* pml_send.c */
+rcmsg_status_t rndv_prepare(rcmsg_request_t r);
+rcmsg_status_t send_start(rcmsg_request_t r);
+void sendq_push(pml_peer_t *p, rcmsg_request_t r);
+int peer_push(int peer);
+bool peer_has_work(const pml_peer_t *p);
+rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status);
+
+/* pml_recv.c */
+void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data);
+pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take);
+bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h);
+void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level);
+void on_recv(void *arg, int peer, const void *data, size_t len);
+bool ctx_all_lost(uint32_t ctx, int my_rank);
+bool recv_orphaned(const struct rcmsg_request *r);
+rcmsg_status_t lost_status(int peer);
+void on_peer_failed(void *arg, int peer, rcmsg_status_t status);
+bool rndv_step(rcmsg_request_t r);
+
+/* pml_liveness.c */
+void on_rank_lost(void *arg, int rank);
+void launcher_lost(rcmsg_status_t status);
+void pml_idle(unsigned *idle);
+int pml_progress(void *arg);
+
+/* pml_comm.c */
+struct rcmsg_comm *comm_of_ctx(uint32_t ctx);
+bool ctx_dead(uint32_t ctx);
+rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
+                           rcmsg_comm_t *comm_p);
+void comm_destroy(rcmsg_comm_t c);
+bool comm_valid(rcmsg_comm_t comm);
+
+/* pml_p2p.c */
+rcmsg_status_t pml_check(const char *what);
+rcmsg_status_t null_arg(const char *what, const char *arg);
+
+#endif /* RCMSG_PML_INTERNAL_H */

@@ -1,0 +1,140 @@
+/*
+ * Liveness: the launcher's news of lost ranks, probes of silent peers that something is
+ * pending from, and the progress function of the pml.
+ */
+#include "config.h"
+
+#include "pml_internal.h"
+
+#include "base/clock.h"
+#include "progress/progress.h"
+
+void on_rank_lost(void *arg, int rank)
+{
+    (void)arg;
+    if (rank >= 0 && rank < pml.size && rank != pml.rank && !pml.peers[rank].failed) {
+        rcmsg_error("the launcher reports that rank %d terminated: requests involving it fail "
+                    "with %s",
+                    rank, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+        on_peer_failed(NULL, rank, RCMSG_ERR_CONNECTION);
+    }
+}
+
+/* Without the launcher the job is over: every request fails with status, and so does every
+ * later call that starts an operation (pml_check). */
+void launcher_lost(rcmsg_status_t status)
+{
+    pml.lost_launcher = status;
+    for (int i = 0; i < pml.size; i++) {
+        on_peer_failed(NULL, i, status);
+    }
+}
+
+/* Probes peer once per liveness round, unless it was heard from since the last round. */
+static void probe_peer(int peer)
+{
+    pml_peer_t *p = &pml.peers[peer];
+    rcmsg_status_t s;
+
+    if (p->failed || p->probe_epoch == pml.watch_epoch) {
+        return;
+    }
+    p->probe_epoch = pml.watch_epoch;
+    if (p->heard != p->heard_seen) {
+        p->heard_seen = p->heard;
+        return;
+    }
+    s = p->btl->ops->ping(p->btl, peer);
+    rcmsg_debug("liveness: nothing from rank %d for a round: probed (%s)", peer,
+                rcmsg_status_name(s));
+    if (s != RCMSG_OK && s != RCMSG_ERR_UNSUPPORTED && s != RCMSG_ERR_NO_RESOURCE) {
+        rcmsg_debug("liveness probe of rank %d: %s", peer, rcmsg_status_name(s));
+    }
+}
+
+/* Probes every peer something is pending from: the source of a posted receive (every other
+ * member of its communicator for ANY_SOURCE), the peer of a send or rendezvous read. */
+static void watch_probe(void)
+{
+    pml.watch_epoch++;
+    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
+        rcmsg_request_t r = req_at(i);
+        const struct rcmsg_comm *comm;
+        if (!r->in_use || r->complete) {
+            continue;
+        }
+        if (r->kind == REQ_SEND || r->peer >= 0 || r->src_world >= 0) {
+            probe_peer(r->peer >= 0 ? r->peer : r->src_world);
+        } else if ((comm = comm_of_ctx(r->ctx)) != NULL) {
+            for (int k = 0; k < comm->size; k++) {
+                if (k != r->my_rank) {
+                    probe_peer(comm->world[k]);
+                }
+            }
+        } else { /* ANY_SOURCE on a freed communicator: any rank may match it */
+            for (int k = 0; k < pml.size; k++) {
+                probe_peer(k);
+            }
+        }
+    }
+}
+
+/* Every RCMSG_LIVENESS_INTERVAL while requests are pending: the launcher's news, then probes. */
+static void pml_watch(void)
+{
+    rcmsg_status_t s;
+    uint64_t now;
+
+    if (pml.lost_launcher != RCMSG_OK) {
+        return;
+    }
+    s = rcmsg_wireup_poll(pml.w, on_rank_lost, NULL);
+    if (s != RCMSG_OK) {
+        launcher_lost(s);
+        return;
+    }
+    now = rcmsg_clock_us();
+    if (pml.live_reqs > 0 && now >= pml.watch_next_us) {
+        pml.watch_next_us = now + pml.watch_interval_us;
+        watch_probe();
+    }
+}
+
+/* An idle round of a blocking call: the wait itself, and liveness after a sleep. */
+void pml_idle(unsigned *idle)
+{
+    if (rcmsg_progress_idle(idle)) {
+        pml_watch(); /* it slept: few progress calls count towards PML_WATCH_CALLS */
+    }
+}
+
+int pml_progress(void *arg)
+{
+    int n = 0;
+
+    (void)arg;
+    if (++pml.watch_calls % PML_WATCH_CALLS == 0) {
+        pml_watch();
+    }
+    pml.credit_wait = false;
+    for (rcmsg_request_t *pp = &pml.rndv_active; *pp != NULL;) {
+        rcmsg_request_t r = *pp;
+        if (rndv_step(r)) {
+            *pp = r->rndv_next;
+            n++;
+        } else {
+            pp = &r->rndv_next;
+        }
+    }
+    for (int i = 0; i < pml.npending;) {
+        int peer = pml.pending_peers[i];
+        n += peer_push(peer);
+        if (!peer_has_work(&pml.peers[peer]) || pml.peers[peer].failed) {
+            pml.peers[peer].pending = false;
+            pml.pending_peers[i] = pml.pending_peers[--pml.npending];
+        } else {
+            i++;
+        }
+    }
+    return n + pml.credit_wait;
+}

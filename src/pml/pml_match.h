@@ -1,0 +1,93 @@
+/*
+ * MPI matching queues, alone: posted receives and unexpected messages, with no transport and
+ * no wireup behind them (unit-tested by test/unit/check_match.c).
+ *
+ * Per communicator context (a small hash), every queue keeps its order:
+ *   posted receives:      one queue per named source, one wildcard queue (ANY_SOURCE);
+ *                         each receive carries a global posting number, so that a message
+ *                         takes the EARLIEST posted receive among its source's queue and the
+ *                         wildcard one (MPI order);
+ *   unexpected messages:  one queue per source and one of the whole context, both in arrival
+ *                         order: a named receive looks at its source's messages only, an
+ *                         ANY_SOURCE one at the context's.
+ * Per-source arrays grow on demand up to max_src (the job size). A message whose source is
+ * out of that range (only possible for a context this rank does not know yet, where the
+ * sender is not checked) sits on the context's queue only. A context with nothing queued
+ * still exists until rcmsg_match_ctx_release. The owner embeds the items in its own structs
+ * (container_of) and owns their memory.
+ */
+#ifndef RCMSG_PML_MATCH_H
+#define RCMSG_PML_MATCH_H
+
+#include <rcmsg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rcmsg_mq_link {
+    struct rcmsg_mq_link *prev, *next;
+} rcmsg_mq_link_t;
+
+typedef struct {
+    rcmsg_mq_link_t *head, *tail;
+} rcmsg_mq_t;
+
+/* A posted receive (src: a rank or RCMSG_ANY_SOURCE; tag: >= 0 or RCMSG_ANY_TAG). */
+typedef struct {
+    rcmsg_mq_link_t link;
+    uint64_t order; /* posting number */
+    uint32_t ctx;
+    int src, tag;
+    bool posted; /* in a queue */
+} rcmsg_match_recv_t;
+
+/* An unexpected message (src and tag as the sender named them). */
+typedef struct {
+    rcmsg_mq_link_t by_src, by_ctx;
+    uint32_t ctx;
+    int src, tag;
+    bool indexed; /* in its source's queue (src within max_src) */
+} rcmsg_match_msg_t;
+
+typedef struct rcmsg_match_ctx rcmsg_match_ctx_t;
+
+#define RCMSG_MATCH_BUCKETS 64
+
+typedef struct {
+    rcmsg_match_ctx_t *buckets[RCMSG_MATCH_BUCKETS];
+    rcmsg_match_ctx_t *last; /* the last context looked up */
+    int max_src;
+    uint64_t next_order;
+    long nposted, nmsgs;
+} rcmsg_match_t;
+
+#define RCMSG_MATCH_ITEM(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+
+void rcmsg_match_init(rcmsg_match_t *m, int max_src);
+/* Releases every context; drop (may be NULL) sees each unexpected message still queued. */
+void rcmsg_match_fini(rcmsg_match_t *m, void (*drop)(rcmsg_match_msg_t *msg, void *arg), void *arg);
+
+/* Queues a receive (fields ctx, src, tag set); NO_MEMORY, or INVALID_PARAM for a source out
+ * of range. */
+rcmsg_status_t rcmsg_match_post(rcmsg_match_t *m, rcmsg_match_recv_t *r);
+/* The earliest posted receive matching a message, unlinked; or NULL. */
+rcmsg_match_recv_t *rcmsg_match_take_recv(rcmsg_match_t *m, uint32_t ctx, int src, int tag);
+/* Unlinks a posted receive; false when it is not posted (matched already). */
+bool rcmsg_match_cancel(rcmsg_match_t *m, rcmsg_match_recv_t *r);
+/* Calls fn on every posted receive (any order); fn may cancel the one it is given. */
+void rcmsg_match_recv_each(rcmsg_match_t *m, void (*fn)(rcmsg_match_recv_t *r, void *arg),
+                           void *arg);
+
+/* Queues an unexpected message (fields ctx, src, tag set); NO_MEMORY. */
+rcmsg_status_t rcmsg_match_push(rcmsg_match_t *m, rcmsg_match_msg_t *msg);
+/* The earliest-arrived message matching a receive (probe); unlinked when take is true. */
+rcmsg_match_msg_t *rcmsg_match_find(rcmsg_match_t *m, uint32_t ctx, int src, int tag, bool take);
+void rcmsg_match_remove(rcmsg_match_t *m, rcmsg_match_msg_t *msg);
+/* Calls fn on every unexpected message of a context in arrival order; fn may remove the one
+ * it is given (and only that one). */
+void rcmsg_match_msg_each(rcmsg_match_t *m, uint32_t ctx,
+                          void (*fn)(rcmsg_match_msg_t *msg, void *arg), void *arg);
+/* Frees a context's queues when nothing is queued there (a freed communicator). */
+void rcmsg_match_ctx_release(rcmsg_match_t *m, uint32_t ctx);
+
+#endif /* RCMSG_PML_MATCH_H */

@@ -1,0 +1,294 @@
+/*
+ * The public point-to-point calls: argument checks, isend, irecv, probe and the blocking
+ * forms.
+ */
+#include "config.h"
+
+#include "pml_internal.h"
+
+#include "progress/progress.h"
+
+#include <stdlib.h>
+
+/* Whether a call may start: refused (and why logged) before init, or without the launcher. */
+rcmsg_status_t pml_check(const char *what)
+{
+    if (pml.world == NULL) {
+        rcmsg_error("%s: rcmsg is not initialized (call rcmsg_init first)", what);
+        return RCMSG_ERR_NOT_INITIALIZED;
+    }
+    if (pml.lost_launcher != RCMSG_OK) {
+        rcmsg_error("%s: refused: the connection to the launcher (mpirun or srun) was lost, so "
+                    "the job is over (%s)",
+                    what, rcmsg_status_name(pml.lost_launcher));
+        return pml.lost_launcher;
+    }
+    return RCMSG_OK;
+}
+
+/* Whether a buffer of len bytes at buf can exist: no longer than the node's memory, and no
+ * wrap past the end of the address space. */
+static bool len_valid(const void *buf, size_t len, const char *what)
+{
+    if (len > pml.max_len || (uintptr_t)buf + len < (uintptr_t)buf) {
+        rcmsg_error("%s: a length of %zu bytes at %p is impossible (this node has %zu bytes of "
+                    "memory)",
+                    what, len, buf, pml.max_len);
+        return false;
+    }
+    return true;
+}
+
+/* A NULL out-parameter or handle: refused, and said. */
+rcmsg_status_t null_arg(const char *what, const char *arg)
+{
+    rcmsg_error("%s: %s is NULL", what, arg);
+    return RCMSG_ERR_INVALID_PARAM;
+}
+
+static rcmsg_status_t check_args(const void *buf, size_t len, rcmsg_comm_t comm, int peer,
+                                 bool any_ok, int tag, const char *what)
+{
+    if (comm == NULL || !comm_valid(comm)) {
+        rcmsg_error("%s: invalid communicator", what);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (buf == NULL && len > 0) {
+        rcmsg_error("%s: NULL buffer with a length of %zu", what, len);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (!len_valid(buf, len, what)) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if ((peer < 0 || peer >= comm->size) && !(any_ok && peer == RCMSG_ANY_SOURCE)) {
+        rcmsg_error("%s: rank %d out of range (communicator of %d)", what, peer, comm->size);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (tag < 0 && !(any_ok && tag == RCMSG_ANY_TAG)) {
+        rcmsg_error("%s: negative tag %d", what, tag);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p)
+{
+    rcmsg_request_t r;
+    pml_peer_t *p;
+    rcmsg_status_t s;
+
+    s = pml_check("rcmsg_isend");
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (req_p == NULL) {
+        return null_arg("rcmsg_isend", "req_p");
+    }
+    s = check_args(buf, len, comm, dest, false, tag, "rcmsg_isend");
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    r = req_alloc(REQ_SEND);
+    if (r == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    r->my_rank = comm->rank;
+    r->ctx = comm->ctx | (coll ? 1u : 0u);
+    r->peer = comm->world[dest];
+    r->tag = tag;
+    r->buf = (void *)buf;
+    r->len = len;
+    p = &pml.peers[r->peer];
+    if (len > pml.eager_limit) {
+        s = rndv_prepare(r);
+        if (s != RCMSG_OK) {
+            req_free(r);
+            return s;
+        }
+    }
+    if (p->sendq != NULL || send_start(r) == RCMSG_ERR_NO_RESOURCE) {
+        sendq_push(p, r);
+        peer_mark_pending(r->peer);
+    }
+    *req_p = r;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p)
+{
+    rcmsg_request_t r;
+    pml_unexp_t *u;
+    rcmsg_status_t s;
+
+    s = pml_check("rcmsg_irecv");
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (req_p == NULL) {
+        return null_arg("rcmsg_irecv", "req_p");
+    }
+    s = check_args(buf, len, comm, source, true, tag, "rcmsg_irecv");
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    r = req_alloc(REQ_RECV);
+    if (r == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    r->my_rank = comm->rank;
+    r->ctx = comm->ctx | (coll ? 1u : 0u);
+    r->src = source;
+    r->src_world = source == RCMSG_ANY_SOURCE ? -1 : comm->world[source];
+    r->tag = tag;
+    r->buf = buf;
+    r->len = len;
+    r->peer = -1;
+    u = unexp_find(r->ctx, source, tag, true);
+    if (u != NULL) {
+        recv_matched(r, &u->h, u->peer, u->data);
+        free(u);
+    } else if (recv_orphaned(r)) {
+        /* from a rank already lost (or ANY_SOURCE with every other rank lost): nothing more
+         * can come (what was sent before is matched above), so this fails now instead of
+         * waiting forever */
+        r->st.source = source;
+        r->st.tag = tag;
+        req_complete(r, lost_status(r->src_world));
+    } else {
+        r->mrecv.ctx = r->ctx;
+        r->mrecv.src = source;
+        r->mrecv.tag = tag;
+        s = rcmsg_match_post(&pml.match, &r->mrecv);
+        if (s != RCMSG_OK) {
+            req_free(r);
+            return s;
+        }
+    }
+    *req_p = r;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
+{
+    rcmsg_request_t r = *req_p;
+
+    if (r == NULL || !r->in_use || r->kind != REQ_RECV ||
+        !rcmsg_match_cancel(&pml.match, &r->mrecv)) {
+        return RCMSG_ERR_STATE; /* matched already (or not a posted receive): wait for it */
+    }
+    req_free(r);
+    *req_p = RCMSG_REQUEST_NULL;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
+                           rcmsg_request_t *req_p)
+{
+    return rcmsg_pml_isend(buf, len, dest, tag, comm, false, req_p);
+}
+
+rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                           rcmsg_request_t *req_p)
+{
+    return rcmsg_pml_irecv(buf, len, source, tag, comm, false, req_p);
+}
+
+rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
+                            rcmsg_msg_status_t *status)
+{
+    pml_unexp_t *u;
+    rcmsg_status_t s;
+
+    s = pml_check("rcmsg_iprobe");
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (flag_p == NULL) {
+        return null_arg("rcmsg_iprobe", "flag_p");
+    }
+    s = check_args(NULL, 0, comm, source, true, tag, "rcmsg_iprobe");
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    rcmsg_progress();
+    u = unexp_find(comm->ctx, source, tag, false);
+    *flag_p = u != NULL;
+    if (u != NULL && status != NULL) {
+        *status = (rcmsg_msg_status_t){
+            .source = u->h.hdr.src, .tag = u->h.hdr.tag, .count = u->h.hdr.len};
+    }
+    if (u == NULL && (source != RCMSG_ANY_SOURCE ? pml.peers[comm->world[source]].failed
+                                                 : ctx_all_lost(comm->ctx, comm->rank))) {
+        /* nothing more can come (probe returns) */
+        rcmsg_error("rcmsg_iprobe: %s", source != RCMSG_ANY_SOURCE
+                                            ? "the source rank was lost"
+                                            : "every other rank of the communicator was lost");
+        return lost_status(source != RCMSG_ANY_SOURCE ? comm->world[source] : -1);
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_probe(int source, int tag, rcmsg_comm_t comm, rcmsg_msg_status_t *status)
+{
+    unsigned idle = 0;
+    int flag = 0;
+    rcmsg_status_t s;
+
+    while ((s = rcmsg_iprobe(source, tag, comm, &flag, status)) == RCMSG_OK && !flag) {
+        pml_idle(&idle);
+    }
+    return s;
+}
+
+rcmsg_status_t rcmsg_send(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm)
+{
+    rcmsg_request_t r;
+    rcmsg_status_t s = rcmsg_isend(buf, len, dest, tag, comm, &r);
+
+    return s == RCMSG_OK ? rcmsg_wait(&r, NULL) : s;
+}
+
+rcmsg_status_t rcmsg_recv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                          rcmsg_msg_status_t *status)
+{
+    rcmsg_request_t r;
+    rcmsg_status_t s = rcmsg_irecv(buf, len, source, tag, comm, &r);
+
+    return s == RCMSG_OK ? rcmsg_wait(&r, status) : s;
+}
+
+rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int sendtag,
+                              void *recvbuf, size_t recvlen, int source, int recvtag,
+                              rcmsg_comm_t comm, rcmsg_msg_status_t *status)
+{
+    rcmsg_request_t r[2];
+    rcmsg_msg_status_t st[2];
+    rcmsg_status_t s;
+
+    s = pml_check("rcmsg_sendrecv");
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    s = check_args(sendbuf, sendlen, comm, dest, false, sendtag, "rcmsg_sendrecv");
+    if (s != RCMSG_OK) {
+        return s; /* checked before the receive is posted, which could not be taken back */
+    }
+    s = rcmsg_irecv(recvbuf, recvlen, source, recvtag, comm, &r[0]);
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    s = rcmsg_isend(sendbuf, sendlen, dest, sendtag, comm, &r[1]);
+    if (s != RCMSG_OK) {
+        if (rcmsg_pml_cancel_recv(&r[0]) != RCMSG_OK) {
+            rcmsg_wait(&r[0], NULL); /* matched already: it completes */
+        }
+        return s;
+    }
+    s = rcmsg_waitall(2, r, st);
+    if (status != NULL) {
+        *status = st[0];
+    }
+    return s;
+}

@@ -1,0 +1,462 @@
+/*
+ * The receive side: a matched receive, unexpected messages, header and peer data checks,
+ * FINs, a failed peer, and the rendezvous reads.
+ */
+#include "config.h"
+
+#include "pml_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void peer_bad(int peer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void rndv_activate(rcmsg_request_t r)
+{
+    r->rndv_next = pml.rndv_active;
+    pml.rndv_active = r;
+}
+
+/* A receive matched: r takes the message (header h from world rank peer; payload for eager). */
+void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data)
+{
+    size_t n = h->hdr.len <= r->len ? h->hdr.len : r->len;
+
+    r->peer = peer;
+    r->st.source = h->hdr.src;
+    r->st.tag = h->hdr.tag;
+    if (h->hdr.type == RCMSG_PML_EAGER) {
+        if (n > 0) {
+            memcpy(r->buf, data, n);
+        }
+        r->st.count = n;
+        pml.peers[peer].owed++; /* the eager buffer is free again */
+        if (credits_due(&pml.peers[peer])) {
+            peer_mark_pending(peer);
+        }
+        req_complete(r, n < h->hdr.len ? RCMSG_ERR_TRUNCATED : RCMSG_OK);
+        return;
+    }
+    /* rendezvous: read what fits (a truncated receive gets the prefix, as with eager) */
+    r->raddr = h->addr;
+    r->rkey = h->rkey;
+    r->sreq = h->sreq;
+    r->msg_len = n;
+    r->truncated = n < h->hdr.len;
+    r->st.count = n;
+    r->rndv = true;
+    rndv_activate(r);
+}
+
+/* Keeps a message nothing matched (one allocation: entry and eager payload). */
+static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void *data,
+                       bool orphan)
+{
+    size_t dlen = h->hdr.type == RCMSG_PML_EAGER ? h->hdr.len : 0;
+    pml_unexp_t *u = calloc(1, sizeof(*u) + dlen);
+
+    if (u == NULL) {
+        rcmsg_error("out of memory for an unexpected %s message of %llu bytes from rank %d: the "
+                    "message cannot be kept, so rank %d is treated as lost",
+                    rcmsg_pml_msg_name(h->hdr.type), (unsigned long long)h->hdr.len, peer, peer);
+        free(u);
+        on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY); /* its requests fail: nothing is lost
+                                                            silently */
+        return;
+    }
+    memcpy(&u->h, h, hlen);
+    u->peer = peer;
+    u->m.ctx = h->hdr.ctx;
+    u->m.src = h->hdr.src;
+    u->m.tag = h->hdr.tag;
+    if (rcmsg_match_push(&pml.match, &u->m) != RCMSG_OK) {
+        free(u);
+        on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY); /* (logged by the push) */
+        return;
+    }
+    u->orphan = orphan;
+    pml.peers[peer].orphans += orphan;
+    if (dlen > 0) {
+        u->data = (char *)(u + 1);
+        memcpy(u->data, data, dlen);
+    }
+    if (pml.match.nmsgs > pml.unexp_peak) {
+        pml.unexp_peak = pml.match.nmsgs;
+    }
+    if (u->data != NULL) {
+        pml.unexp_bytes += h->hdr.len;
+        if (pml.unexp_bytes > pml.unexp_bytes_peak) {
+            pml.unexp_bytes_peak = pml.unexp_bytes;
+        }
+    }
+}
+
+/* The first unexpected message matching (ctx, src, tag); unlinked when take is true. */
+pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take)
+{
+    rcmsg_match_msg_t *m = rcmsg_match_find(&pml.match, ctx, src, tag, take);
+    pml_unexp_t *u = m != NULL ? RCMSG_MATCH_ITEM(m, pml_unexp_t, m) : NULL;
+
+    if (u != NULL && take) {
+        pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
+    }
+    return u;
+}
+
+/* ---- receiving ------------------------------------------------------------------------- */
+
+/* RCMSG_OK when a FIN's status is an rcmsg error (or success), else RCMSG_ERR_PEER_DATA. */
+static rcmsg_status_t fin_status(int32_t status)
+{
+    if (status > 0 ||
+        strcmp(rcmsg_status_name((rcmsg_status_t)status), "RCMSG_STATUS_UNKNOWN") == 0) {
+        return RCMSG_ERR_PEER_DATA;
+    }
+    return RCMSG_OK;
+}
+
+static void on_fin(int peer, uint64_t sreq, int32_t status)
+{
+    uint32_t index = (uint32_t)sreq, gen = (uint32_t)(sreq >> 32);
+    rcmsg_request_t r = NULL;
+
+    if (index < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK) {
+        r = req_at(index);
+    }
+    if (r == NULL || r->gen != gen || !r->in_use || r->kind != REQ_SEND || !r->rndv ||
+        r->complete || r->queued || r->peer != peer) {
+        peer_bad(peer, "a FIN that names no rendezvous send of this rank to it (0x%llx)",
+                 (unsigned long long)sreq);
+        return;
+    }
+    if (status != RCMSG_OK && fin_status(status) != RCMSG_OK) {
+        peer_bad(peer, "a FIN with status %d, which is no rcmsg error", (int)status);
+        return; /* r failed with the peer */
+    }
+    if (status != RCMSG_OK) {
+        rcmsg_error("rendezvous send of %zu bytes (tag %d) to rank %d failed at the receiver: %s",
+                    r->len, r->tag, peer, rcmsg_status_name(status));
+    }
+    req_complete(r, status);
+}
+
+/* A peer sent what no correct rank sends: it is treated as lost (its requests fail with
+ * RCMSG_ERR_PEER_DATA), and nothing more of its is taken. */
+static void peer_bad(int peer, const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    rcmsg_error("rank %d sent bad data: %s; rank %d is treated as lost", peer, why, peer);
+    on_peer_failed(NULL, peer, RCMSG_ERR_PEER_DATA);
+}
+
+/* Checks a header's framing, sequence number and credits; false when it must be dropped. */
+static bool hdr_check(int peer, const rcmsg_pml_hdr_t *h, size_t len, size_t hlen)
+{
+    pml_peer_t *p = &pml.peers[peer];
+    int seq;
+
+    if (h->type >= RCMSG_PML_MSG_COUNT || len < hlen ||
+        (h->type == RCMSG_PML_EAGER && len - hlen != h->len)) {
+        peer_bad(peer, "a malformed message: type %u, %zu bytes, length field %llu", h->type, len,
+                 (unsigned long long)h->len);
+        return false;
+    }
+    seq = rcmsg_pml_seq_check(p->recv_seq, h->seq);
+    if (seq == 1) {
+        rcmsg_error("%s message from rank %d has sequence number %u, expected %u: a duplicate "
+                    "(dropped)",
+                    rcmsg_pml_msg_name(h->type), peer, h->seq, p->recv_seq);
+        return false;
+    }
+    if (seq == 2) {
+        peer_bad(peer,
+                 "a %s message with sequence number %u where %u was expected: messages "
+                 "are missing on a reliable connection",
+                 rcmsg_pml_msg_name(h->type), h->seq, p->recv_seq);
+        return false;
+    }
+    if (h->credits > pml.credits - p->credits) {
+        peer_bad(peer, "%u eager credits returned, but only %d are lent to it", h->credits,
+                 pml.credits - p->credits);
+        return false;
+    }
+    return true;
+}
+
+/* Whether the sender rank a header names is the peer it came from. */
+bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
+{
+    if (h->src < 0 || h->src >= c->size || c->world[h->src] != peer) {
+        peer_bad(peer,
+                 "a %s message on communicator 0x%x claims to come from its rank %d, "
+                 "which is %s",
+                 rcmsg_pml_msg_name(h->type), c->ctx, (int)h->src,
+                 h->src < 0 || h->src >= c->size ? "out of range" : "another process");
+        return false;
+    }
+    return true;
+}
+
+/* A message for a freed communicator that no posted receive takes: refused (the credit goes
+ * back; a rendezvous sender is told by a failing FIN), never kept. */
+void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level)
+{
+    rcmsg_log(level,
+              "a %llu-byte message from rank %d (tag %d) on communicator 0x%x was discarded "
+              "unreceived: %s",
+              (unsigned long long)h->hdr.len, peer, (int)h->hdr.tag, h->hdr.ctx & ~1u, why);
+    if (h->hdr.type == RCMSG_PML_EAGER) {
+        pml.peers[peer].owed++;
+        if (credits_due(&pml.peers[peer])) {
+            peer_mark_pending(peer);
+        }
+    } else {
+        queue_fin(peer, h->sreq, RCMSG_ERR_STATE);
+    }
+}
+
+/* An EAGER or RTS: matched, kept as unexpected, or refused. */
+static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *payload)
+{
+    struct rcmsg_comm *c = comm_of_ctx(h->hdr.ctx);
+    rcmsg_match_recv_t *m;
+    rcmsg_request_t r;
+
+    if (c != NULL && !src_check(peer, c, &h->hdr)) {
+        return;
+    }
+    /* (receives of a freed communicator may still be posted) */
+    m = rcmsg_match_take_recv(&pml.match, h->hdr.ctx, h->hdr.src, h->hdr.tag);
+    if (m != NULL) {
+        r = RCMSG_MATCH_ITEM(m, struct rcmsg_request, mrecv);
+        recv_matched(r, h, peer, payload);
+    } else if (c == NULL && ctx_dead(h->hdr.ctx)) { /* a live context is never dead */
+        msg_refuse(peer, h, "its communicator was freed", RCMSG_LOG_WARN);
+    } else if (c == NULL && pml.peers[peer].orphans >= PML_ORPHANS_MAX) {
+        peer_bad(peer, "more than %d messages for communicators this rank does not have",
+                 PML_ORPHANS_MAX);
+    } else {
+        unexp_push(h, hlen, peer, payload, c == NULL);
+    }
+}
+
+void on_recv(void *arg, int peer, const void *data, size_t len)
+{
+    rcmsg_pml_rts_t h = {0};
+    pml_peer_t *p = &pml.peers[peer];
+    size_t hlen;
+
+    (void)arg;
+    if (p->failed) {
+        rcmsg_debug("dropped a %zu-byte message from rank %d, which is treated as lost", len, peer);
+        return;
+    }
+    if (len < sizeof(rcmsg_pml_hdr_t)) {
+        peer_bad(peer, "a %zu-byte message, shorter than a header", len);
+        return;
+    }
+    memcpy(&h.hdr, data, sizeof(h.hdr));
+    hlen =
+        h.hdr.type == RCMSG_PML_EAGER || h.hdr.type == RCMSG_PML_CREDIT ? sizeof(h.hdr) : sizeof(h);
+    if (!hdr_check(peer, &h.hdr, len, hlen)) {
+        return;
+    }
+    p->recv_seq = h.hdr.seq + 1;
+    p->heard++;
+    if (h.hdr.credits > 0) {
+        p->credits += h.hdr.credits;
+        if (p->sendq != NULL) {
+            peer_mark_pending(peer);
+        }
+    }
+    if (hlen > sizeof(h.hdr)) {
+        memcpy(&h, data, hlen);
+    }
+    switch ((rcmsg_pml_msg_t)h.hdr.type) {
+    case RCMSG_PML_EAGER:
+    case RCMSG_PML_RTS:
+        on_msg(peer, &h, hlen, (const char *)data + hlen);
+        break;
+    case RCMSG_PML_FIN:
+        on_fin(peer, h.sreq, h.status);
+        break;
+    case RCMSG_PML_CREDIT:
+    case RCMSG_PML_MSG_COUNT:
+        break;
+    }
+}
+
+/* Whether no other rank of the communicator of context ctx is alive: an ANY_SOURCE receive
+ * there can never be matched (by another process; see rcmsg.h). False when the communicator
+ * was freed: its members are unknown. */
+bool ctx_all_lost(uint32_t ctx, int my_rank)
+{
+    const struct rcmsg_comm *c = comm_of_ctx(ctx);
+
+    if (c == NULL) { /* freed: its members are unknown, so every other rank of the job */
+        for (int i = 0; i < pml.size; i++) {
+            if (i != pml.rank && !pml.peers[i].failed) {
+                return false;
+            }
+        }
+        return pml.size > 1;
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (i != my_rank && !pml.peers[c->world[i]].failed) {
+            return false;
+        }
+    }
+    return c->size > 1;
+}
+
+/* Whether a posted receive can no longer be matched: its source (or, for ANY_SOURCE, every
+ * other rank of its communicator) is lost. */
+bool recv_orphaned(const struct rcmsg_request *r)
+{
+    if (pml.lost_launcher != RCMSG_OK) {
+        return true;
+    }
+    return r->src_world >= 0 ? pml.peers[r->src_world].failed : ctx_all_lost(r->ctx, r->my_rank);
+}
+
+/* What a request from a lost peer (-1: ANY_SOURCE, every other rank lost) fails with. */
+rcmsg_status_t lost_status(int peer)
+{
+    if (pml.lost_launcher != RCMSG_OK) {
+        return pml.lost_launcher;
+    }
+    return peer >= 0 ? pml.peers[peer].why : RCMSG_ERR_CONNECTION;
+}
+
+/* A posted receive that can no longer be matched fails with *arg. */
+static void fail_orphaned(rcmsg_match_recv_t *m, void *arg)
+{
+    rcmsg_request_t r = RCMSG_MATCH_ITEM(m, struct rcmsg_request, mrecv);
+
+    if (recv_orphaned(r)) {
+        rcmsg_match_cancel(&pml.match, m);
+        r->st.source = r->src;
+        r->st.tag = r->tag;
+        req_complete(r, *(const rcmsg_status_t *)arg);
+    }
+}
+
+void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
+{
+    pml_peer_t *p = &pml.peers[peer];
+
+    (void)arg;
+    if (p->failed) {
+        return;
+    }
+    if (status == RCMSG_ERR_CONNECTION && pml.lost_launcher == RCMSG_OK &&
+        rcmsg_wireup_poll(pml.w, on_rank_lost, NULL) != RCMSG_OK) {
+        launcher_lost(RCMSG_ERR_LAUNCHER); /* the job is over: that is why the peer is gone */
+        return;
+    }
+    p->failed = true;
+    p->why = status;
+    pml.any_failed = true;
+    /* receives posted for this peer fail; ANY_SOURCE ones once no other rank can match them */
+    rcmsg_match_recv_each(&pml.match, fail_orphaned, &status);
+    /* rendezvous receives from peer: marked; they complete in rndv_step once no read of
+     * theirs is in flight. Rendezvous sends to peer that wait for their FIN: complete now.
+     * Queued sends fail when peer_push unlinks them. */
+    for (rcmsg_request_t r = pml.rndv_active; r != NULL; r = r->rndv_next) {
+        if (r->peer == peer && r->st.error == RCMSG_OK) {
+            r->st.error = status;
+        }
+    }
+    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
+        rcmsg_request_t r = req_at(i);
+        if (r->in_use && r->kind == REQ_SEND && r->rndv && !r->queued && !r->complete &&
+            r->peer == peer) {
+            req_complete(r, status);
+        }
+    }
+    peer_mark_pending(peer);
+}
+
+/* ---- rendezvous reads ------------------------------------------------------------------ */
+
+static void read_done(rcmsg_btl_desc_t *desc, rcmsg_status_t status)
+{
+    rcmsg_request_t r = desc->arg;
+
+    r->reads_out--;
+    r->done += desc->len;
+    desc->arg = NULL;
+    if (status != RCMSG_OK && r->st.error == RCMSG_OK) {
+        r->st.error = status;
+    }
+}
+
+/* Issues reads for an active rendezvous; returns true when the request is finished. */
+bool rndv_step(rcmsg_request_t r)
+{
+    rcmsg_btl_t *btl = pml.peers[r->peer].btl;
+
+    if (r->reg == NULL && r->st.error == RCMSG_OK && r->msg_len > 0) {
+        rcmsg_status_t s = rcmsg_rcache_get(btl, r->buf, r->msg_len, false, &r->reg, &r->mem);
+        if (s != RCMSG_OK) {
+            r->st.error = s;
+        }
+    }
+    int max_reads =
+        pml.max_reads < (int)btl->caps.max_gets ? pml.max_reads : (int)btl->caps.max_gets;
+
+    while (r->st.error == RCMSG_OK && r->posted < r->msg_len && r->reads_out < max_reads) {
+        rcmsg_btl_desc_t *d = NULL;
+        size_t n = r->msg_len - r->posted;
+
+        for (int i = 0; i < max_reads; i++) {
+            if (r->descs[i].arg == NULL) {
+                d = &r->descs[i];
+                break;
+            }
+        }
+        if (btl->caps.chunked_gets && n > pml.chunk) {
+            n = pml.chunk;
+        }
+        if (n > btl->caps.max_get) {
+            n = btl->caps.max_get;
+        }
+        if (d == NULL) {
+            break;
+        }
+        d->complete = read_done;
+        d->arg = r;
+        rcmsg_status_t s = btl->ops->get(btl, r->peer, (char *)r->buf + r->posted, r->mem,
+                                         r->raddr + r->posted, r->rkey, n, d);
+        if (s == RCMSG_ERR_NO_RESOURCE) {
+            d->arg = NULL;
+            break;
+        }
+        if (s != RCMSG_OK) {
+            d->arg = NULL;
+            r->st.error = s;
+            break;
+        }
+        r->posted += n;
+        r->reads_out++;
+    }
+    if (r->reads_out > 0 || (r->st.error == RCMSG_OK && r->done < r->msg_len)) {
+        return false;
+    }
+    /* the sender learns the outcome: a read that failed fails its send too */
+    queue_fin(r->peer, r->sreq, r->st.error);
+    if (r->st.error != RCMSG_OK) {
+        r->st.count = 0; /* reads finish out of order: no byte is known to have arrived */
+    }
+    req_complete(r, r->st.error != RCMSG_OK ? r->st.error
+                    : r->truncated          ? RCMSG_ERR_TRUNCATED
+                                            : RCMSG_OK);
+    return true;
+}

@@ -1,0 +1,294 @@
+/*
+ * Requests: allocation in chunks, validity of a handle, completion, and the calls that wait
+ * for or test them.
+ */
+#include "config.h"
+
+#include "pml_internal.h"
+
+#include "progress/progress.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+rcmsg_request_t req_alloc(req_kind_t kind)
+{
+    rcmsg_request_t r;
+
+    if (pml.free_reqs == NULL) {
+        struct rcmsg_request *chunk = calloc(PML_REQ_CHUNK, sizeof(*chunk));
+        void **chunks = realloc(pml.req_chunks, sizeof(void *) * (size_t)(pml.nreq_chunks + 1));
+        if (chunk == NULL || chunks == NULL) {
+            free(chunk);
+            if (chunks != NULL) {
+                pml.req_chunks = chunks;
+            }
+            return NULL;
+        }
+        pml.req_chunks = chunks;
+        pml.req_chunks[pml.nreq_chunks] = chunk;
+        for (int i = PML_REQ_CHUNK - 1; i >= 0; i--) {
+            chunk[i].index = (uint32_t)(pml.nreq_chunks * PML_REQ_CHUNK + i);
+            chunk[i].next = pml.free_reqs;
+            pml.free_reqs = &chunk[i];
+        }
+        pml.free_tail = &chunk[PML_REQ_CHUNK - 1];
+        pml.nreq_chunks++;
+    }
+    r = pml.free_reqs;
+    pml.free_reqs = r->next;
+    if (pml.free_reqs == NULL) {
+        pml.free_tail = NULL;
+    }
+    {
+        uint32_t index = r->index, gen = r->gen + 1;
+        memset(r, 0, offsetof(struct rcmsg_request, descs));
+        for (int i = 0; i < PML_MAX_READS; i++) {
+            r->descs[i].arg = NULL;
+        }
+        r->index = index;
+        r->gen = gen;
+    }
+    r->kind = kind;
+    r->in_use = true;
+    pml.live_reqs++;
+    return r;
+}
+
+/* The request at an index of the chunks (index < nreq_chunks * PML_REQ_CHUNK). */
+rcmsg_request_t req_at(uint32_t index)
+{
+    return &((struct rcmsg_request *)pml.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
+}
+
+void req_free(rcmsg_request_t r)
+{
+    if (!r->in_use) {
+        return; /* never twice on the free list */
+    }
+    r->in_use = false;
+    r->next = NULL;
+    if (pml.free_tail != NULL) {
+        pml.free_tail->next = r;
+    } else {
+        pml.free_reqs = r;
+    }
+    pml.free_tail = r;
+    pml.live_reqs--;
+}
+
+/* Whether r is a live request of this library: a stale copy of a completed (freed) handle,
+ * or a pointer that is no request at all, is refused instead of corrupting the free list. */
+static bool req_valid(rcmsg_request_t r, const char *what)
+{
+    for (int c = 0; c < pml.nreq_chunks; c++) {
+        uintptr_t off = (uintptr_t)r - (uintptr_t)pml.req_chunks[c];
+        if (off < PML_REQ_CHUNK * sizeof(*r) && off % sizeof(*r) == 0) {
+            if (r->in_use) {
+                return true;
+            }
+            rcmsg_error("%s: request %p was completed already (a stale copy of a handle that "
+                        "wait or test set to RCMSG_REQUEST_NULL)",
+                        what, (void *)r);
+            return false;
+        }
+    }
+    rcmsg_error("%s: %p is not a request of rcmsg", what, (void *)r);
+    return false;
+}
+
+void req_complete(rcmsg_request_t r, rcmsg_status_t error)
+{
+    if (r->reg != NULL) {
+        rcmsg_rcache_put(r->reg);
+        r->reg = NULL;
+    }
+    if (r->st.error == RCMSG_OK) {
+        r->st.error = error;
+    }
+    r->complete = true;
+}
+
+/* Completes a finished request: status out, request released, *req_p cleared. */
+static rcmsg_status_t req_finish(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
+{
+    rcmsg_request_t r = *req_p;
+    rcmsg_status_t err = r->st.error;
+
+    if (status != NULL) {
+        *status = r->st;
+        if (r->kind == REQ_SEND) {
+            status->source = r->my_rank;
+            status->tag = r->tag;
+            status->count = r->len;
+        }
+    }
+    req_free(r);
+    *req_p = RCMSG_REQUEST_NULL;
+    return err;
+}
+
+static void empty_status(rcmsg_msg_status_t *status)
+{
+    if (status != NULL) {
+        *status = (rcmsg_msg_status_t){.source = RCMSG_ANY_SOURCE, .tag = RCMSG_ANY_TAG};
+    }
+}
+
+rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
+{
+    unsigned idle = 0;
+
+    if (pml.world == NULL) {
+        return pml_check("rcmsg_wait");
+    }
+    if (req_p == NULL) {
+        return null_arg("rcmsg_wait", "req_p");
+    }
+    if (*req_p == RCMSG_REQUEST_NULL) {
+        empty_status(status);
+        return RCMSG_OK;
+    }
+    if (!req_valid(*req_p, "rcmsg_wait")) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    while (!(*req_p)->complete) {
+        if (rcmsg_progress() == 0) {
+            pml_idle(&idle);
+        } else {
+            idle = 0;
+        }
+    }
+    return req_finish(req_p, status);
+}
+
+rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_t *status)
+{
+    if (pml.world == NULL) {
+        return pml_check("rcmsg_test");
+    }
+    if (req_p == NULL || flag_p == NULL) {
+        return null_arg("rcmsg_test", req_p == NULL ? "req_p" : "flag_p");
+    }
+    if (*req_p == RCMSG_REQUEST_NULL) {
+        *flag_p = 1;
+        empty_status(status);
+        return RCMSG_OK;
+    }
+    if (!req_valid(*req_p, "rcmsg_test")) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (!(*req_p)->complete) {
+        rcmsg_progress();
+    }
+    *flag_p = (*req_p)->complete;
+    return *flag_p ? req_finish(req_p, status) : RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
+                             rcmsg_msg_status_t statuses[])
+{
+    rcmsg_status_t first = RCMSG_OK;
+
+    if (pml.world == NULL) {
+        return pml_check("rcmsg_testall");
+    }
+    if ((reqs == NULL && n > 0) || flag_p == NULL) {
+        return null_arg("rcmsg_testall", flag_p == NULL ? "flag_p" : "reqs");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_testall")) {
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+    }
+    rcmsg_progress();
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] != RCMSG_REQUEST_NULL && !reqs[i]->complete) {
+            *flag_p = 0;
+            return RCMSG_OK;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        rcmsg_status_t s = RCMSG_OK;
+        if (reqs[i] != RCMSG_REQUEST_NULL && !reqs[i]->in_use) {
+            /* the same handle twice in the array: finished already above */
+            rcmsg_error("rcmsg_testall: request %p appears more than once", (void *)reqs[i]);
+            s = RCMSG_ERR_INVALID_PARAM;
+            reqs[i] = RCMSG_REQUEST_NULL;
+        } else if (reqs[i] != RCMSG_REQUEST_NULL) {
+            s = req_finish(&reqs[i], statuses ? &statuses[i] : NULL);
+        } else {
+            empty_status(statuses ? &statuses[i] : NULL);
+        }
+        if (first == RCMSG_OK) {
+            first = s;
+        }
+    }
+    *flag_p = 1;
+    return first;
+}
+
+rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[], rcmsg_msg_status_t statuses[])
+{
+    rcmsg_status_t first = RCMSG_OK;
+
+    if (pml.world == NULL) {
+        return pml_check("rcmsg_waitall");
+    }
+    if (reqs == NULL && n > 0) {
+        return null_arg("rcmsg_waitall", "reqs");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_waitall")) {
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        rcmsg_status_t s = rcmsg_wait(&reqs[i], statuses ? &statuses[i] : NULL);
+        if (first == RCMSG_OK) {
+            first = s;
+        }
+    }
+    return first;
+}
+
+rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
+                             rcmsg_msg_status_t *status)
+{
+    unsigned idle = 0;
+
+    if (pml.world == NULL) {
+        return pml_check("rcmsg_waitany");
+    }
+    if ((reqs == NULL && n > 0) || index_p == NULL) {
+        return null_arg("rcmsg_waitany", index_p == NULL ? "index_p" : "reqs");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_waitany")) {
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+    }
+    for (;;) {
+        size_t live = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (reqs[i] == RCMSG_REQUEST_NULL) {
+                continue;
+            }
+            live++;
+            if (reqs[i]->complete) {
+                *index_p = i;
+                return req_finish(&reqs[i], status);
+            }
+        }
+        if (live == 0) {
+            *index_p = n;
+            empty_status(status);
+            return RCMSG_OK;
+        }
+        if (rcmsg_progress() == 0) {
+            pml_idle(&idle);
+        } else {
+            idle = 0;
+        }
+    }
+}

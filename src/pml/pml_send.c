@@ -1,0 +1,178 @@
+/*
+ * The send side: eager credits, the per-peer send queue (data in order) and control work
+ * (FIN, CREDIT) that never waits behind data.
+ */
+#include "config.h"
+
+#include "pml_internal.h"
+
+#include <stdlib.h>
+
+/* Puts one message on the wire to peer: sequence number and owed credits go in the header. */
+static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, const void *data,
+                               size_t len)
+{
+    pml_peer_t *p = &pml.peers[peer];
+    int give = p->owed > 65535 ? 65535 : p->owed;
+    rcmsg_status_t s;
+
+    if (p->failed) {
+        return RCMSG_ERR_CONNECTION;
+    }
+    hdr->seq = p->send_seq;
+    hdr->credits = (uint16_t)give;
+    s = p->btl->ops->send(p->btl, peer, hdr, hdr_len, data, len);
+    if (s == RCMSG_OK) {
+        p->send_seq++;
+        p->owed -= give;
+    }
+    return s;
+}
+
+/* Makes a send a rendezvous one: its buffer registered for remote reads (none when empty). */
+rcmsg_status_t rndv_prepare(rcmsg_request_t r)
+{
+    r->rndv = true;
+    if (r->len == 0) {
+        return RCMSG_OK;
+    }
+    return rcmsg_rcache_get(pml.peers[r->peer].btl, r->buf, r->len, true, &r->reg, &r->mem);
+}
+
+/* Tries to send the request now: OK when it went out (eager: complete), NO_RESOURCE when it
+ * must wait (no credit, or the transport is full). */
+rcmsg_status_t send_start(rcmsg_request_t r)
+{
+    pml_peer_t *p = &pml.peers[r->peer];
+    rcmsg_status_t s;
+
+    if (!r->rndv && p->credits == 0) {
+        /* No credit. The receiver's returned credits may already be on their way: wait in
+         * the send queue for a few progress rounds. Past that, the receiver holds unmatched
+         * eager messages of ours: send this one by rendezvous (an RTS needs no credit) so
+         * that no payload piles up and a receive waiting for it can still be matched. */
+        if (r->credit_rounds++ < PML_CREDIT_ROUNDS) {
+            pml.credit_wait = true; /* work for progress: a wait must not sleep on it */
+            return RCMSG_ERR_NO_RESOURCE;
+        }
+        s = rndv_prepare(r);
+        if (s != RCMSG_OK) {
+            req_complete(r, s);
+            return RCMSG_OK;
+        }
+    }
+    if (!r->rndv) {
+        rcmsg_pml_hdr_t h = {.type = RCMSG_PML_EAGER,
+                             .ctx = r->ctx,
+                             .src = r->my_rank,
+                             .tag = r->tag,
+                             .len = r->len};
+        s = pml_xmit(r->peer, &h, sizeof(h), r->buf, r->len);
+        if (s == RCMSG_OK) {
+            p->credits--;
+            req_complete(r, RCMSG_OK); /* the transport copied the data */
+        }
+    } else {
+        rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_RTS,
+                                     .ctx = r->ctx,
+                                     .src = r->my_rank,
+                                     .tag = r->tag,
+                                     .len = r->len},
+                             .addr = (uintptr_t)r->buf,
+                             .sreq = ((uint64_t)r->gen << 32) | r->index,
+                             .rkey = r->mem != NULL ? r->mem->rkey : 0};
+        s = pml_xmit(r->peer, &h.hdr, sizeof(h), NULL, 0);
+        /* the request completes when the FIN comes back */
+    }
+    if (s != RCMSG_OK && s != RCMSG_ERR_NO_RESOURCE) {
+        req_complete(r, s);
+        return RCMSG_OK; /* done, with an error */
+    }
+    return s;
+}
+
+void sendq_push(pml_peer_t *p, rcmsg_request_t r)
+{
+    r->queued = true;
+    r->next = NULL;
+    if (p->sendq_tail != NULL) {
+        p->sendq_tail->next = r;
+    } else {
+        p->sendq = r;
+    }
+    p->sendq_tail = r;
+}
+
+/* Control work of a peer (FINs, credits); returns the number of messages sent. */
+static int peer_control(int peer)
+{
+    pml_peer_t *p = &pml.peers[peer];
+    int n = 0;
+
+    while (p->nfins > 0) {
+        rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_FIN},
+                             .sreq = p->fins[p->nfins - 1].sreq,
+                             .status = p->fins[p->nfins - 1].status};
+        if (pml_xmit(peer, &h.hdr, sizeof(h), NULL, 0) != RCMSG_OK) {
+            return n;
+        }
+        p->nfins--;
+        n++;
+    }
+    if (credits_due(p)) {
+        rcmsg_pml_hdr_t h = {.type = RCMSG_PML_CREDIT};
+        n += pml_xmit(peer, &h, sizeof(h), NULL, 0) == RCMSG_OK;
+    }
+    return n;
+}
+
+/* Sends what waits for peer; returns the number sent. Keeps the peer pending if work remains. */
+int peer_push(int peer)
+{
+    pml_peer_t *p = &pml.peers[peer];
+    int n = peer_control(peer);
+
+    while (p->sendq != NULL) {
+        rcmsg_request_t r = p->sendq;
+        if (p->failed) {
+            req_complete(r, RCMSG_ERR_CONNECTION);
+        } else if (send_start(r) != RCMSG_OK) {
+            break;
+        }
+        p->sendq = r->next;
+        if (p->sendq == NULL) {
+            p->sendq_tail = NULL;
+        }
+        r->queued = false;
+        n++;
+    }
+    return n;
+}
+
+bool peer_has_work(const pml_peer_t *p)
+{
+    return p->nfins > 0 || p->sendq != NULL || credits_due(p);
+}
+
+/* Queues a FIN for peer's rendezvous send sreq, reporting status (RCMSG_OK: data taken). */
+rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status)
+{
+    pml_peer_t *p = &pml.peers[peer];
+
+    if (p->failed) {
+        return RCMSG_ERR_CONNECTION; /* nobody waits for it */
+    }
+    if (p->nfins == p->capfins) {
+        int cap = p->capfins ? p->capfins * 2 : 16;
+        pml_fin_t *f = realloc(p->fins, sizeof(*f) * (size_t)cap);
+        if (f == NULL) {
+            rcmsg_error("out of memory for a FIN to rank %d: its send cannot complete", peer);
+            return RCMSG_ERR_NO_MEMORY;
+        }
+        p->fins = f;
+        p->capfins = cap;
+    }
+    p->fins[p->nfins++] = (pml_fin_t){.sreq = sreq, .status = status};
+    peer_mark_pending(peer);
+    return RCMSG_OK;
+}
