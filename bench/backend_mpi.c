@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_backend.h over MPI (mpi.h; built with mpicc): messages of MPI_BYTE on MPI_COMM_WORLD,
  * so that Open MPI and MPICH run the same measurement code as rcmsg. Errors are returned, not

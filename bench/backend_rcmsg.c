@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_backend.h over rcmsg (include/rcmsg.h): messages on rcmsg_comm_world(), collectives
  * on bytes (RCMSG_UINT8) or doubles.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Before/after a change on the host over sm: 8 B..4 KiB ping-pong latency (median of
 # per-iteration times) and the 8-byte message rate, two builds alternating, 3 repetitions.
 #   sh bench/before_after_sm.sh OLD_TREE NEW_TREE   (each with a built build/ directory)

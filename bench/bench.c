@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rcmsg_bench: OSU-style micro-benchmarks, written once over bench_backend.h so that rcmsg
  * (rcmsg_bench) and MPI libraries (rcmsg_bench_mpi, rcmsg_bench_mpich) run the very same

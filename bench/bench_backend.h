@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The few communication calls bench/bench.c measures, so that the very same measurement code
  * runs over rcmsg (bench/backend_rcmsg.c) and over MPI (bench/backend_mpi.c, built with an

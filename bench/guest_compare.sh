@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rcmsg over rc vs raw verbs (perftest) vs Open MPI + UCX rc_verbs, side by side on the same
 # two Soft-RoCE devices, inside ONE boot of the guest (contrib/rxe-vm/rxe-run); then the
 # wireup cost for growing rank counts. Run from the top of a built tree (build/ by default):

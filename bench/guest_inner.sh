@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs INSIDE the Soft-RoCE guest (bench/guest_compare.sh boots it): raw perftest, rcmsg over
 # rc and Open MPI + UCX rc_verbs on the same two rxe devices, alternating, REPS times; then
 # the wireup cost for growing rank counts. Raw outputs go to $OUT; the host side summarizes.

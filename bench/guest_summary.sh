@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Summarizes a results directory of bench/guest_inner.sh: medians over the repetitions per
 # size, the ratios rcmsg/raw verbs and rcmsg/Open MPI, TSVs for plotting and summary.md.
 #   guest_summary.sh DIR SIZES

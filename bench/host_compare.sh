@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs rcmsg, Open MPI and MPICH side by side on this host (2 ranks, shared memory, each rank
 # bound to its own core) with the same measurement code (bench/bench.c), and summarises.
 #

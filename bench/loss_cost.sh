@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # What packet loss costs rcmsg over rc on Soft-RoCE, for each RCMSG_IB_TIMEOUT: ping-pongs of
 # 8 B and 1 MiB between 2 ranks (RCMSG_TRANSPORTS=rc,self; rank 0 on rxe0, rank 1 on rxe1),
 # without loss and with netem dropping a share of the packets that leave veth0 (rxe0's side:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Wireup cost: the wall time of rcmsg_init() and of each wireup phase (PMIx init, transport
  * open, address exchange, connect), and the memory init adds: resident set growth, and the

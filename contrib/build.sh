@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Configures and builds rcmsg in ./build (warnings are errors). Extra arguments go to configure.
 set -eu
 cd "$(dirname "$0")/.."

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The main demo: installs what it needs (Debian 12), builds rcmsg, runs a 4-rank ping-pong on
 # this machine over shared memory, then boots the Soft-RoCE guest (two rxe devices on a veth
 # pair) and runs a 4-rank job over RC queue pairs under mpirun (RCMSG_TRANSPORTS=rc,self):

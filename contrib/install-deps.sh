@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian 12 packages rcmsg needs to build, test and run its demo (as root, or
 # through sudo). Packages already installed are not fetched again.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The whole test suite from a fresh Debian 12 machine: installs the packages, builds with
 # warnings as errors, runs `make check` (host unit and launch tests, then ONE boot of the
 # Soft-RoCE guest for the RDMA tests), then `make distcheck` (the release tarball built with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rcmsg: message passing for HPC jobs over InfiniBand / RoCE reliable connections.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one clock of the library: monotonic microseconds (vDSO, no system call). */
 #ifndef RCMSG_BASE_CLOCK_H
 #define RCMSG_BASE_CLOCK_H

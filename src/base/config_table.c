@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The configuration table: parsing, loading and lookup of every RCMSG_* variable. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The configuration table: every RCMSG_* variable (see config_vars.h), parsed once by
  * rcmsg_config_load() from the environment. Defaults and user values go through the same

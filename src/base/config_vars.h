@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * THE table of every RCMSG_* environment variable. One line each:
  *     X(ID, TYPE, DEFAULT, FORM, HELP)

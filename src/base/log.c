@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Logging: one line per message, written with a single write() so ranks do not interleave. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Level-gated logging. A message whose level is off costs one comparison: its arguments are
  * not evaluated and nothing is formatted. Each line reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Printable names for rcmsg_status_t, from the one X-macro list in rcmsg.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hwloc topology, loaded once per process. */
 #include "config.h"
 

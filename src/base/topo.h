@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The machine's hwloc topology, loaded once (with I/O devices, so that RDMA devices can be
  * located), and the NUMA node of the process's CPU binding.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Operations shared by transports that need no memory registration or events (self, sm). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The transport interface (btl = byte transfer layer). Protocols above (eager, rendezvous,
  * matching) see only this: one ops table of function pointers and one caps struct of limits

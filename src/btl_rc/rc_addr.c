@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The rc address record (rc_addr.h) and its little-endian codec.
  */

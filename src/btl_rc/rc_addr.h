@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The rc address record: the blob each rank publishes so that every peer can connect its QP.
  * Fixed layout, little-endian: a 32-byte header (link layer, port, active MTU, rd_atomic, LID,

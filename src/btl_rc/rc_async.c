@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * btl_rc: the async-event thread. It reads the device's async events; a QP or device error
  * marks the endpoints concerned (rc_ep_t.async_event) and rc->async_pending, and the next

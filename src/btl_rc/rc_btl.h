@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * btl_rc: the RC verbs transport. One device port per process, a PD, one shared send CQ and
  * one shared receive CQ, an SRQ of pre-posted registered buffers, and one RC QP per peer,

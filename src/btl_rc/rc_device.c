@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* RDMA device and port discovery. */
 #include "config.h"
 

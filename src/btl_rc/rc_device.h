@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * RDMA device and port discovery for btl_rc: opening a device by name, port attributes,
  * the GID table with types, the RoCE v2 GID choice, the largest inline size, and the

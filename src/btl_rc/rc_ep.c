@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * btl_rc endpoints (rc_ep.h): the address record this rank publishes, connection of each
  * peer's QP with the peer's record, failure, request slots, and posting (send, get, flush,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * btl_rc endpoints: one per peer rank, with its RC QP embedded. Work requests are posted
  * here (send, get, flush, ping), the QP is connected here (INIT -> RTR -> RTS with the peer's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * btl_rc internals shared by its files: the interface object (device port, PD, CQs, SRQ,
  * buffers, request slots, endpoints) and the functions one file calls in another.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Locked memory: the limit that applies to registrations, and pools fitted into it. */
 #include "config.h"
 

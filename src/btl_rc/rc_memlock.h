@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Locked memory for btl_rc. Every registration (ibv_reg_mr) pins its pages, and the kernel
  * counts them against RLIMIT_MEMLOCK (`ulimit -l`) unless the process has CAP_IPC_LOCK (root

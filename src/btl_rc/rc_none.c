@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * btl_rc in a build without verbs (configure --without-verbs): the rc entry points that
  * wireup and the tools call exist and say why rc is not there. Only sm and self work, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * btl_rc: the choice of the device port. Candidates are the ACTIVE ports of the devices
  * named by RCMSG_NET_DEVICES (DEVICE or DEVICE:PORT), else of every device; the nearest ones

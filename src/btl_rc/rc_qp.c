@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The RC QP state machine: one table of legal transitions and their attribute masks. */
 #include "config.h"
 

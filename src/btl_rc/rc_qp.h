@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A software mirror of each RC QP's state. The IB state machine's legal transitions for RC
  * and the attribute mask each needs live in ONE table (rc_qp.c); rcmsg_rc_qp_modify() refuses

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * btl_self: loopback to the same rank. send() copies into a queued slot that progress()
  * hands to the receive callback; get() is a memcpy whose completion is also reported from

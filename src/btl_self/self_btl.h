@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* btl_self: messages from a rank to itself, delivered from progress() (never re-entrantly). */
 #ifndef RCMSG_BTL_SELF_H
 #define RCMSG_BTL_SELF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The collective entry points: argument checks, RCMSG_IN_PLACE, and the choice of algorithm
  * (RCMSG_COLL_<NAME>_ALGORITHM, or by size and rank count from the thresholds in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Collectives: the public entry points (coll.c) check the arguments, resolve RCMSG_IN_PLACE,
  * choose an algorithm and call it. Each algorithm lives in its own file (coll_<name>_<alg>.c,

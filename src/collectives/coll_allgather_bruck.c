@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Allgather by Bruck's algorithm, for short messages on any number of ranks: ceil(log2 size)
  * steps. Each rank keeps the blocks it has in rotated order (its own first); in the step of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Allgather by recursive doubling, for short messages on a power-of-two number of ranks:
  * in the step of distance d every rank swaps everything it has (d blocks) with rank ^ d,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Allgather of long messages by a ring: size - 1 steps; in each, every rank passes the block
  * it received last to rank + 1. Every link carries one block per step: bandwidth-optimal.

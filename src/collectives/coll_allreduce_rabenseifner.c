@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Allreduce of long messages (Rabenseifner): reduce-scatter by recursive halving, then
  * allgather by recursive doubling. Each rank sends and receives about 2x the vector in all,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Allreduce by recursive doubling, for short messages: log2(pof2) exchanges of the whole
  * vector, each rank reducing what its partner sends. A non-power-of-two size is folded onto

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Allreduce of very long messages by a ring: the vector is cut into size blocks; a
  * reduce-scatter pass (size - 1 steps, each rank adding the block it receives to its own)

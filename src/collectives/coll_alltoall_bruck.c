@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Alltoall by Bruck's algorithm, for tiny blocks on many ranks: ceil(log2 size) messages per
  * rank instead of size - 1, each carrying about half the blocks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Alltoall by pairwise exchange, for longer blocks: size - 1 steps; in step k every rank
  * sends its block for rank + k and receives the block of rank - k, so each step is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Barrier by dissemination: in round k each rank signals rank + 2^k and waits for rank - 2^k
  * (mod size), ceil(log2 size) rounds of empty messages, any size.

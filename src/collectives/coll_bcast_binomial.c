@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Broadcast down a binomial tree rooted at the root (ranks relative to it), for short
  * messages: ceil(log2 size) steps, each carrying the whole message.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Broadcast of long messages (van de Geijn): the root scatters the message in size pieces
  * down a binomial tree, then a ring allgather puts every piece everywhere. About 2x the

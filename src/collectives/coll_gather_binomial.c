@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Gather up a binomial tree (ranks relative to the root): each rank collects its subtree's
  * blocks, contiguous in relative order, and sends them to its parent in one message.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reduction kernels: one loop per (operation, datatype), generated from the two X-lists. */
 #include "config.h"
 

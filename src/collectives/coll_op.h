@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Reduction kernels for the collectives: every (operation, datatype) pair MPI defines for
  * C integers and floating point, applied element by element in a fixed order so that the

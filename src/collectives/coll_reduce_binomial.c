@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Reduce up a binomial tree to the root (ranks relative to it), for short messages: each
  * rank reduces what its children send into its own vector, then sends it to its parent.

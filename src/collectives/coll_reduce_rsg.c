@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Reduce of long messages (Rabenseifner): a reduce-scatter by recursive halving, then a
  * binomial gather of the reduced blocks to the root. About 2x the message crosses the

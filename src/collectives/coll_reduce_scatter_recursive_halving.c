@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Reduce-scatter (equal blocks) by recursive halving, for short messages: in the step of
  * distance d every rank sends the half of its current range its partner (rank ^ d) keeps

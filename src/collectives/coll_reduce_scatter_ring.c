@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Reduce-scatter (equal blocks) of long messages by a ring: size - 1 steps; in each, every
  * rank passes a partial sum of one block to rank + 1, which adds its own contribution. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Scatter down a binomial tree (ranks relative to the root): each rank receives its whole
  * subtree's blocks, contiguous in relative order, in one message, keeps its own and passes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the collective algorithms: messages in the collective space, folding,
  * recursive halving/doubling and binomial gather/scatter of contiguous ranges. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rcmsg_init / rcmsg_finalize and the process-wide state. */
 #include "config.h"
 

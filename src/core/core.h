@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The process-wide state behind the public API. */
 #ifndef RCMSG_CORE_H
 #define RCMSG_CORE_H

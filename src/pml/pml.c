@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The point-to-point layer: requests, matching, eager and rendezvous protocols, flow control.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The point-to-point layer (pml): requests, MPI matching, the eager and rendezvous protocols
  * and eager flow control, above the transport interface (the same code for every transport).

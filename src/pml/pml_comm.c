@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Communicators: contexts (derived alike on every member), creation and adoption of the
  * messages that came first, freeing (late messages refused), and the communicator calls.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The pml's internal state and the functions its files share (pml.c, pml_req.c, pml_send.c,
  * pml_recv.c, pml_liveness.c, pml_comm.c, pml_p2p.c); not part of any interface.

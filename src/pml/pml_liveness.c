@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Liveness: the launcher's news of lost ranks, probes of silent peers that something is
  * pending from, and the progress function of the pml.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * MPI matching queues (see pml_match.h): per context, posted receives per source plus a
  * wildcard queue ordered by posting number, unexpected messages per source plus the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * MPI matching queues, alone: posted receives and unexpected messages, with no transport and
  * no wireup behind them (unit-tested by test/unit/check_match.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The public point-to-point calls: argument checks, isend, irecv, probe and the blocking
  * forms.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The receive side: a matched receive, unexpected messages, header and peer data checks,
  * FINs, a failed peer, and the rendezvous reads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Requests: allocation in chunks, validity of a handle, completion, and the calls that wait
  * for or test them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The send side: eager credits, the per-peer send queue (data in order) and control work
  * (FIN, CREDIT) that never waits behind data.

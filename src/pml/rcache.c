@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rendezvous registrations, optionally cached (LRU, bounded in bytes). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Memory registrations for rendezvous buffers, with an optional registration cache.
  *

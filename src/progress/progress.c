@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The progress engine and blocking waits on completion events. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The progress engine: one call drives every transport's progress() (which polls its CQs in
  * batches of RCMSG_POLL_BATCH and dispatches completions) and then the hooks of the layers

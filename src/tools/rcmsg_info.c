@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rcmsg_info: the version, every RCMSG_* variable with its current value, default and help,
  * and the RDMA devices this process sees.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rcmsg_pingpong: ping-pong between ranks 0 and 1 (rank 0 with itself in a 1-rank job),
  * OSU style: message size, one-way latency in microseconds and bandwidth in MB/s, for sizes

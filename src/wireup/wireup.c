@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Wireup through PMIx: job info, one address exchange, every endpoint up before init returns. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Wireup: PMIx job information, one address exchange and the bring-up of every transport
  * endpoint before rcmsg_init() returns.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The launcher through PMIx: bounded fences and gets, event handlers, liveness. */
 #include "config.h"
 

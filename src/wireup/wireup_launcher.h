@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The launcher (mpirun, or slurmstepd under srun), as wireup sees it through PMIx: fences and
  * lookups that never wait longer than RCMSG_LAUNCHER_TIMEOUT, and the launcher's liveness.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The other builds a site makes, out of tree from this source tree (never written into; the
 # builds go to a mktemp -d directory):
 #  (a) --without-verbs: builds without btl_rc; rcmsg_info says why there is no device;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The collectives on the host over shared memory: the whole matrix (every collective x every
 # algorithm x sizes 0, 1, 7, 1 KiB, 64 KiB, 1 MiB x datatypes/ops, in-place variants, a split
 # and a dup, bitwise floating point, bad arguments) with 1, 2, 3, 4, 5 and 8 ranks; then each

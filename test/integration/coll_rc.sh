@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The collectives over rc in the Soft-RoCE guest with 2, 3 and 4 ranks: every collective,
 # every algorithm (forced, then auto), a short (7 elements) and a long (256 KiB) size, four
 # (datatype, op) pairs, in-place variants, a split and a dup, bitwise floating point.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The collectives, checked against serial references computed locally from the same inputs
  * (every rank can generate every rank's input).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Peer data is checked: a rank that puts crafted headers on the wire (test/integration/
 # hostile_test.c) is treated as lost by the rank it talks to, which says why, instead of
 # being believed. Two ranks over sm under mpirun, one case per job.

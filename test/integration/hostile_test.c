@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A buggy or hostile rank of the same job: rank 1 bypasses the point-to-point layer and puts
  * crafted headers on the wire to rank 0 through its transport. Rank 0, waiting for a message

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # On the host (no RDMA device): a singleton runs (self only); srun without --mpi=pmix is
 # refused with advice; an mpirun job of 2 ranks forced onto rc (RCMSG_TRANSPORTS=rc,self)
 # with no device fails on every rank with a clear message instead of hanging.

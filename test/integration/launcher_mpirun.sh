@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Under mpirun (3 ranks): mpirun SIGKILLed while the ranks poll the launcher: every rank
 # reports RCMSG_ERR_LAUNCHER within seconds and exits; a bad RCMSG_* value on one rank makes
 # every rank's rcmsg_init fail naming it; a rank exiting before rcmsg_init ends the job (no

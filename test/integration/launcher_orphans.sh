@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Orphans exit (issue 12, item 3): 3 ranks blocked in rcmsg_recv of a message nobody sends;
 # their launcher (mpirun; slurmstepd under srun) is SIGKILLed; every rank's receive must fail
 # with RCMSG_ERR_LAUNCHER within seconds, saying why, and the process exit (they used to spin

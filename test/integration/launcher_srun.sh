@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Under srun --mpi=pmix (3 tasks, slurm-local): slurmstepd SIGKILLed while the ranks poll the
 # launcher: every rank reports RCMSG_ERR_LAUNCHER and exits; a bad RCMSG_* value on one rank
 # makes every rank's rcmsg_init fail naming it (it used to leave the others in the fence

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The launcher's part of a job's life: what a rank sees when the launcher or another rank
  * goes away at the wrong time. Run under mpirun or srun --mpi=pmix (see launcher_*.sh).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Helpers for the integration test scripts (sourced). Exit codes: 0 pass, 1 fail, 77 skip.
 set -u
 pass() { echo "PASS: $*"; exit 0; }

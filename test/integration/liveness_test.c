@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Liveness: a rank dies by SIGKILL in the middle of a collective, and every survivor must
  * learn it within a bound, whatever it was waiting for (public API only).

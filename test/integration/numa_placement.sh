@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # In a 2-NUMA-node guest, ranks bound to node 1 (and then node 0) get their receive pool on
 # that node, as the kernel reports it.
 . "$top_srcdir/test/integration/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Where btl_rc's receive buffers live: run bound to one NUMA node (hwloc-bind node:N), the
  * pool must be on node N (asked of the kernel with hwloc_get_area_memlocation). Needs an rc

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # 10,000 sends from every rank to every rank (4 ranks) before any receive is posted: no
 # deadlock, no receive-buffer exhaustion or RNR-retry-exceeded (any transport error fails the
 # run), and the unexpected eager payload stays within the credits (32 per peer; sends beyond

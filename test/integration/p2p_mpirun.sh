@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The point-to-point semantics set with 4 ranks over rc (sizes across the eager/rendezvous
 # boundary up to 16 MiB, ordering, wildcards, probe, truncation, self, communicators).
 . "$top_srcdir/test/integration/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The point-to-point semantics set as a 1-rank job (every message goes to self through the
 # same protocols: eager, rendezvous, matching), at native speed on the host.
 . "$top_srcdir/test/integration/lib.sh"

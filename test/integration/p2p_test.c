@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Point-to-point semantics through the public API only (linked against librcmsg.so).
  *

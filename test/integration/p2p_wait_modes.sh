@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Waiting 2 s for a late message: in event and hybrid mode the waiting process sleeps on
 # completion events (CPU far below wall time); poll mode, for comparison, spins.
 . "$top_srcdir/test/integration/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A rank SIGKILLed while rank 0 has a rendezvous send (RTS) or a rendezvous read (RDMA_READ)
 # outstanding to it: with the default RCMSG_IB_RETRY_COUNT (6; 7 would retry forever on rxe)
 # and RCMSG_IB_TIMEOUT (18), rank 0's operation fails with RCMSG_ERR_CONNECTION within

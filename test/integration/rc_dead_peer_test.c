@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A peer that dies while this rank has a work request outstanding to it (2 ranks, over rc):
  * the request must fail with RCMSG_ERR_CONNECTION once the transport's retries run out,

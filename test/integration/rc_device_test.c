@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Opens every RDMA device through btl_rc's device code and checks that port 1 is ACTIVE and
  * that a RoCE v2 GID is selected on Ethernet ports. RXE_EXPECT_DEVICES=N (set by the guest

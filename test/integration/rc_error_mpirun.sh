@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Rank 0 forces its QP to rank 1 into ERR. Both ends must report the failure with the peer,
 # the qp number and its state, refuse later sends, and exit cleanly (no hang).
 . "$top_srcdir/test/integration/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Two ranks whose RoCE GIDs are of different kinds (rank 0 link-local fe80::, RCMSG_GID_INDEX=0
 # on rxe0; rank 1 IPv4-mapped ::ffff:10.55.0.2, RCMSG_GID_INDEX=1 on rxe1) are told so at
 # connect, naming both GIDs, RCMSG_GID_INDEX and the fix, and the job ends (no hang, no

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A 2-rank job over rc under valgrind: after rcmsg_finalize nothing of ours is definitely
 # lost (QPs, SRQ, CQs, memory registrations, buffers, the async thread; third-party leaks
 # inside PMIx_Init and hwloc_topology_load are suppressed in test/valgrind.supp).

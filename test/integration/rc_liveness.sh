@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A rank dies (SIGKILL) in the middle of a 4-rank allreduce over rc; mpirun --enable-recovery
 # keeps the others running. Survivors that wait for the dead rank have nothing outstanding to
 # it: they learn through the liveness probes (RCMSG_LIVENESS_INTERVAL, then the probe's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # mpirun -np 4: every rank sends a distinct pattern to every rank over btl_rc and reads every
 # peer's buffer with RDMA_READ; the ranks share out rxe0 and rxe1 so traffic crosses the veth.
 . "$top_srcdir/test/integration/lib.sh"

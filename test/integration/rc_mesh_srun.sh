@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The same mesh under Slurm: a single-host cluster started and stopped by the test, the job
 # launched with srun --mpi=pmix.
 . "$top_srcdir/test/integration/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The whole job's mesh, exercised below the protocols: after rcmsg_init() every rank sends
  * a distinct byte pattern to every rank (itself included, through btl_self) in messages of

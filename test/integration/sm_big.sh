@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A message of 2 GiB + 7 bytes between two ranks over shared memory arrives whole (one
 # process_vm_readv moves at most 2 GiB - 4 KiB), checked byte by byte with both statuses OK;
 # once with single-copy reads (CMA) and once copied through the segment (RCMSG_SM_CMA=no,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * One large message between two ranks, checked byte by byte (public API only).
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The point-to-point semantics set on the host over shared memory with 2, 3 and 4 ranks
 # (mpirun), once more with CMA refused (copies through the segment), a two-way rendezvous
 # stream through tiny rings, a failed rendezvous read, the 4-rank flood, and no file left in

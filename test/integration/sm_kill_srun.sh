@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # One rank of a 3-rank job (Slurm, which keeps the other tasks running) is killed with
 # SIGKILL mid-job: the others report the lost peer, their receive from it fails with
 # RCMSG_ERR_CONNECTION, they finalize and exit 0; nothing is left in /dev/shm.

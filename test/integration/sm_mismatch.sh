@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Two local ranks with different settings that size the shared-memory segment (mpirun's MPMD
 # syntax gives each rank its own environment): both fail rcmsg_init, promptly, with a message
 # that names the variable and both values.

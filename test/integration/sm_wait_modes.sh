@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Event and hybrid waits over shared memory wake when a message arrives (sm has a wakeup pipe
 # per process): a 2-rank ping-pong of 8 bytes answers in microseconds, not in the 100 ms of the
 # poll timeout; a 3-rank collective run takes about as long as polling; a waiting rank still

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * CHECK(cond, fmt, ...): a failed check counts in the including program's `failures` and prints
  * "FAIL rank R line L: ..." (the program's `rank`), without stopping the program.

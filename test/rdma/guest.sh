@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The source tree is shared with the guest too: a clone under /tmp would otherwise be hidden
 # by the guest's own /tmp.
 # Boots the Soft-RoCE guest ONCE (two rxe devices on the ends of a veth pair) and runs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of src/base: status names, logging gates, the configuration table. */
 #include "config.h"
 

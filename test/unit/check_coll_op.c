@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reduction kernels of the collectives, every operation on every datatype; no transport. */
 #include "config.h"
 

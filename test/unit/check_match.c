@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The matching queues alone (no transport, no launcher): MPI order for posted receives and
  * unexpected messages, wildcards against the per-source queues, contexts, probe, cancel. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Point-to-point pieces that need no transport: the per-pair sequence check. */
 #include "config.h"
 

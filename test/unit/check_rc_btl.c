@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pure decisions of the rc transport, checked without hardware: pool sizes under a locked
  * memory limit, the sender of a receive against its QP, the kinds of two RoCE GIDs. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The RC QP state table, checked transition by transition; no hardware involved. */
 #include "config.h"
 

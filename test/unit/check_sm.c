@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The shared-memory transport opened alone in this process (no peers): its segment is
  * created mode 0600 (a memfd is 0777 by default). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The wireup address blob: built, parsed, and rejected when malformed; no launcher needed. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The main() of every Check unit test: run the suite, exit 0 only if every test passed. */
 #ifndef RCMSG_TEST_CK_RUN_H
 #define RCMSG_TEST_CK_RUN_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rcmsg_info and the environment: a misspelt variable warns and names the nearest real one;
 # a bad value fails and names the accepted form; a good value is shown.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # README.md's liveness bounds ("When a rank, or the launcher, is lost") must follow from the
 # defaults the code declares: the retry bound (RCMSG_IB_RETRY_COUNT + 1) x 4.096 us x
 # 2^RCMSG_IB_TIMEOUT, the probe interval RCMSG_LIVENESS_INTERVAL and RCMSG_LAUNCHER_TIMEOUT.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # README.md's table of RCMSG_* variables must be exactly what the configuration table says
 # (regenerate it with: src/tools/rcmsg_info --markdown).
 set -u
