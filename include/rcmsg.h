@@ -113,8 +113,8 @@ RCMSG_API int rcmsg_size(void);
 typedef struct rcmsg_comm *rcmsg_comm_t;
 /* A nonblocking operation; RCMSG_REQUEST_NULL once completed by wait or test. A copy of the
  * handle taken before that is stale: wait or test on it returns RCMSG_ERR_INVALID_PARAM
- * (a completed request is held back from reuse until 16 more have completed, so a stale
- * copy is detected at least that long; later it may name a new operation). */
+ * (completed requests are reused last, so a stale copy is detected until the request is
+ * reused by a later operation, after all free ones). */
 typedef struct rcmsg_request *rcmsg_request_t;
 #define RCMSG_REQUEST_NULL ((rcmsg_request_t)0)
 #define RCMSG_COMM_NULL    ((rcmsg_comm_t)0)

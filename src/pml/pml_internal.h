@@ -17,7 +17,6 @@
 #include <stdint.h>
 
 #define PML_REQ_CHUNK     256
-#define PML_QUARANTINE    16 /* freed requests held back from reuse (stale handles refused) */
 #define PML_MAX_READS     8
 #define PML_TAG_SPLIT     0x7ffffff0 /* internal tag in the collective space */
 #define PML_CREDIT_ROUNDS 64         /* progress rounds a send out of credits waits for them */
@@ -101,9 +100,7 @@ typedef struct {
     int credits;
     size_t chunk;
     int max_reads;
-    rcmsg_request_t free_reqs;                  /* reused most recent first */
-    rcmsg_request_t quarantine[PML_QUARANTINE]; /* freed last, not yet reusable */
-    unsigned qhead;
+    rcmsg_request_t free_reqs, free_tail; /* FIFO: a stale handle stays stale longest */
     void **req_chunks;
     int nreq_chunks;
     long live_reqs;

@@ -33,10 +33,14 @@ rcmsg_request_t req_alloc(req_kind_t kind)
             chunk[i].next = pml.free_reqs;
             pml.free_reqs = &chunk[i];
         }
+        pml.free_tail = &chunk[PML_REQ_CHUNK - 1];
         pml.nreq_chunks++;
     }
     r = pml.free_reqs;
     pml.free_reqs = r->next;
+    if (pml.free_reqs == NULL) {
+        pml.free_tail = NULL;
+    }
     {
         uint32_t index = r->index, gen = r->gen + 1;
         memset(r, 0, offsetof(struct rcmsg_request, descs));
@@ -64,17 +68,14 @@ void req_free(rcmsg_request_t r)
         return; /* never twice on the free list */
     }
     r->in_use = false;
-    pml.live_reqs--;
-    /* the last PML_QUARANTINE freed requests wait before reuse, so that a stale copy of a
-     * handle is refused (req_valid) for that long; older ones are reused most recent first,
-     * while their cache lines are still warm */
-    rcmsg_request_t old = pml.quarantine[pml.qhead];
-    pml.quarantine[pml.qhead] = r;
-    pml.qhead = (pml.qhead + 1) % PML_QUARANTINE;
-    if (old != NULL) {
-        old->next = pml.free_reqs;
-        pml.free_reqs = old;
+    r->next = NULL;
+    if (pml.free_tail != NULL) {
+        pml.free_tail->next = r;
+    } else {
+        pml.free_reqs = r;
     }
+    pml.free_tail = r;
+    pml.live_reqs--;
 }
 
 /* Whether r is a live request of this library: a stale copy of a completed (freed) handle,
