@@ -2,6 +2,8 @@
 /* Printable names for rcmsg_status_t, from the one X-macro list in rcmsg.h. */
 #include "config.h"
 
+#include "status.h"
+
 #include <rcmsg.h>
 
 const char *rcmsg_strerror(rcmsg_status_t status)
@@ -26,6 +28,18 @@ const char *rcmsg_status_name(rcmsg_status_t status)
 #undef RCMSG_STATUS_NAME
     }
     return "RCMSG_STATUS_UNKNOWN";
+}
+
+bool rcmsg_status_known(int status)
+{
+    switch ((rcmsg_status_t)status) {
+#define RCMSG_STATUS_KNOWN(name, value, text)                                                      \
+    case name:                                                                                     \
+        return true;
+        RCMSG_STATUS_LIST(RCMSG_STATUS_KNOWN)
+#undef RCMSG_STATUS_KNOWN
+    }
+    return false;
 }
 
 const char *rcmsg_version(void)

@@ -48,9 +48,6 @@ static void probe_peer(int peer)
     s = p->btl->ops->ping(p->btl, peer);
     rcmsg_debug("liveness: nothing from rank %d for a round: probed (%s)", peer,
                 rcmsg_status_name(s));
-    if (s != RCMSG_OK && s != RCMSG_ERR_UNSUPPORTED && s != RCMSG_ERR_NO_RESOURCE) {
-        rcmsg_debug("liveness probe of rank %d: %s", peer, rcmsg_status_name(s));
-    }
 }
 
 /* Probes every peer something is pending from: the source of a posted receive (every other

@@ -47,9 +47,20 @@ rcmsg_status_t null_arg(const char *what, const char *arg)
     return RCMSG_ERR_INVALID_PARAM;
 }
 
-static rcmsg_status_t check_args(const void *buf, size_t len, rcmsg_comm_t comm, int peer,
-                                 bool any_ok, int tag, const char *what)
+/* Whether a call that starts an operation may go ahead: pml_check, its out-parameter out_p
+ * (named out, or none when out is NULL), then its arguments; refused with the reason logged. */
+static rcmsg_status_t check_args(const char *what, const void *out_p, const char *out,
+                                 const void *buf, size_t len, rcmsg_comm_t comm, int peer,
+                                 bool any_ok, int tag)
 {
+    rcmsg_status_t s = pml_check(what);
+
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (out != NULL && out_p == NULL) {
+        return null_arg(what, out);
+    }
     if (comm == NULL || !comm_valid(comm)) {
         rcmsg_error("%s: invalid communicator", what);
         return RCMSG_ERR_INVALID_PARAM;
@@ -79,14 +90,7 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
     pml_peer_t *p;
     rcmsg_status_t s;
 
-    s = pml_check("rcmsg_isend");
-    if (s != RCMSG_OK) {
-        return s;
-    }
-    if (req_p == NULL) {
-        return null_arg("rcmsg_isend", "req_p");
-    }
-    s = check_args(buf, len, comm, dest, false, tag, "rcmsg_isend");
+    s = check_args("rcmsg_isend", req_p, "req_p", buf, len, comm, dest, false, tag);
     if (s != RCMSG_OK) {
         return s;
     }
@@ -123,14 +127,7 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
     pml_unexp_t *u;
     rcmsg_status_t s;
 
-    s = pml_check("rcmsg_irecv");
-    if (s != RCMSG_OK) {
-        return s;
-    }
-    if (req_p == NULL) {
-        return null_arg("rcmsg_irecv", "req_p");
-    }
-    s = check_args(buf, len, comm, source, true, tag, "rcmsg_irecv");
+    s = check_args("rcmsg_irecv", req_p, "req_p", buf, len, comm, source, true, tag);
     if (s != RCMSG_OK) {
         return s;
     }
@@ -202,14 +199,7 @@ rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
     pml_unexp_t *u;
     rcmsg_status_t s;
 
-    s = pml_check("rcmsg_iprobe");
-    if (s != RCMSG_OK) {
-        return s;
-    }
-    if (flag_p == NULL) {
-        return null_arg("rcmsg_iprobe", "flag_p");
-    }
-    s = check_args(NULL, 0, comm, source, true, tag, "rcmsg_iprobe");
+    s = check_args("rcmsg_iprobe", flag_p, "flag_p", NULL, 0, comm, source, true, tag);
     if (s != RCMSG_OK) {
         return s;
     }
@@ -268,11 +258,7 @@ rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int
     rcmsg_msg_status_t st[2];
     rcmsg_status_t s;
 
-    s = pml_check("rcmsg_sendrecv");
-    if (s != RCMSG_OK) {
-        return s;
-    }
-    s = check_args(sendbuf, sendlen, comm, dest, false, sendtag, "rcmsg_sendrecv");
+    s = check_args("rcmsg_sendrecv", NULL, NULL, sendbuf, sendlen, comm, dest, false, sendtag);
     if (s != RCMSG_OK) {
         return s; /* checked before the receive is posted, which could not be taken back */
     }

@@ -7,6 +7,8 @@
 
 #include "pml_internal.h"
 
+#include "base/status.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +64,6 @@ static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const vo
         rcmsg_error("out of memory for an unexpected %s message of %llu bytes from rank %d: the "
                     "message cannot be kept, so rank %d is treated as lost",
                     rcmsg_pml_msg_name(h->hdr.type), (unsigned long long)h->hdr.len, peer, peer);
-        free(u);
         on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY); /* its requests fail: nothing is lost
                                                             silently */
         return;
@@ -108,16 +109,6 @@ pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take)
 
 /* ---- receiving ------------------------------------------------------------------------- */
 
-/* RCMSG_OK when a FIN's status is an rcmsg error (or success), else RCMSG_ERR_PEER_DATA. */
-static rcmsg_status_t fin_status(int32_t status)
-{
-    if (status > 0 ||
-        strcmp(rcmsg_status_name((rcmsg_status_t)status), "RCMSG_STATUS_UNKNOWN") == 0) {
-        return RCMSG_ERR_PEER_DATA;
-    }
-    return RCMSG_OK;
-}
-
 static void on_fin(int peer, uint64_t sreq, int32_t status)
 {
     uint32_t index = (uint32_t)sreq, gen = (uint32_t)(sreq >> 32);
@@ -132,7 +123,7 @@ static void on_fin(int peer, uint64_t sreq, int32_t status)
                  (unsigned long long)sreq);
         return;
     }
-    if (status != RCMSG_OK && fin_status(status) != RCMSG_OK) {
+    if (status > 0 || !rcmsg_status_known(status)) {
         peer_bad(peer, "a FIN with status %d, which is no rcmsg error", (int)status);
         return; /* r failed with the peer */
     }
@@ -295,8 +286,8 @@ void on_recv(void *arg, int peer, const void *data, size_t len)
 }
 
 /* Whether no other rank of the communicator of context ctx is alive: an ANY_SOURCE receive
- * there can never be matched (by another process; see rcmsg.h). False when the communicator
- * was freed: its members are unknown. */
+ * there can never be matched (by another process; see rcmsg.h). For a freed communicator,
+ * whose members are unknown: whether every other rank of the job is lost. */
 bool ctx_all_lost(uint32_t ctx, int my_rank)
 {
     const struct rcmsg_comm *c = comm_of_ctx(ctx);
