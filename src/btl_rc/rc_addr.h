@@ -8,6 +8,8 @@
 #ifndef RCMSG_BTL_RC_ADDR_H
 #define RCMSG_BTL_RC_ADDR_H
 
+#include "base/compiler.h"
+
 #include <rcmsg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,8 +31,8 @@ typedef struct {
     uint8_t nqps[4];
 } rcmsg_rc_addr_wire_t;
 
-_Static_assert(sizeof(rcmsg_rc_addr_wire_t) == RC_ADDR_HDR_SIZE,
-               "rc address header must be RC_ADDR_HDR_SIZE bytes");
+RCMSG_STATIC_ASSERT(sizeof(rcmsg_rc_addr_wire_t) == RC_ADDR_HDR_SIZE,
+                    "rc address header must be RC_ADDR_HDR_SIZE bytes");
 
 /* The header decoded, and the one QP entry a rank reads (the one for itself). */
 typedef struct {

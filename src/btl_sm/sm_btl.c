@@ -21,6 +21,7 @@
 #include "sm_btl.h"
 
 #include "base/clock.h"
+#include "base/compiler.h"
 #include "base/config_table.h"
 #include "base/log.h"
 
@@ -72,7 +73,7 @@ typedef struct {
     _Atomic uint32_t sleeping; /* the owner sleeps until a cell arrives (see sm_arm) */
     char pad2[60];
 } sm_seg_hdr_t;
-_Static_assert(sizeof(sm_seg_hdr_t) == 128, "the header keeps the rings cache-line aligned");
+RCMSG_STATIC_ASSERT(sizeof(sm_seg_hdr_t) == 128, "the header keeps the rings cache-line aligned");
 
 typedef struct {
     uint64_t remote_addr, len, token;

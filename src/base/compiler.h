@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Compile-time checks and small helpers every module may use. RCMSG_STATIC_ASSERT is the one
+ * way to state a fact the compiler can check: wire record sizes, and the bound of every array
+ * indexed by a configuration value or an enum (the array must cover the whole range).
+ */
+#ifndef RCMSG_BASE_COMPILER_H
+#define RCMSG_BASE_COMPILER_H
+
+#define RCMSG_STATIC_ASSERT(cond, why) _Static_assert(cond, why)
+
+/* Number of elements of a true array (not a pointer). */
+#define RCMSG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* An array indexed by every value of an enum whose last member is COUNT must have COUNT
+ * entries: RCMSG_ASSERT_COVERS(names, RCMSG_WAIT_COUNT). */
+#define RCMSG_ASSERT_COVERS(a, count)                                                              \
+    RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(a) == (count), #a " must cover every value up "           \
+                                                           "to " #count)
+
+#endif /* RCMSG_BASE_COMPILER_H */
