@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PML_REQ_CHUNK     256
 #define PML_MAX_READS     8
@@ -26,16 +27,17 @@
 typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
 
 struct rcmsg_request {
+    /* Cleared by req_alloc for every request: what eager messages use. */
     struct rcmsg_request *next; /* free list, posted list or a peer's send queue */
-    struct rcmsg_request *rndv_next;
     req_kind_t kind;
     bool complete;
     bool in_use;
+    bool queued; /* a send still in its peer's send queue */
+    bool truncated;
+    bool rndv;         /* a rendezvous: the fields below the line are set up (req_rndv_begin) */
     uint32_t gen;      /* bumped at every allocation: names the request in FINs */
     uint32_t index;    /* position in the request chunks */
-    bool queued;       /* a send still in its peer's send queue */
     int credit_rounds; /* send: tries that found no eager credit */
-    bool truncated;
     uint32_t ctx;
     int my_rank;   /* this rank in the request's communicator (kept: the comm may be freed) */
     int peer;      /* send: destination world rank; recv: matched sender's world rank */
@@ -45,10 +47,10 @@ struct rcmsg_request {
     void *buf;
     size_t len;
     rcmsg_msg_status_t st;
-    rcmsg_match_recv_t mrecv; /* recv: in the matching queues until matched */
-    /* rendezvous */
-    bool rndv;
-    rcmsg_rcache_entry_t *reg;
+    rcmsg_match_recv_t mrecv;  /* recv: in the matching queues until matched */
+    rcmsg_rcache_entry_t *reg; /* registration held until completion */
+    /* Rendezvous only: left as they are by req_alloc, cleared by req_rndv_begin. */
+    struct rcmsg_request *rndv_next;
     const rcmsg_btl_mem_t *mem;
     uint64_t raddr;
     uint32_t rkey;
@@ -136,9 +138,8 @@ static inline bool credits_due(const pml_peer_t *p)
 }
 
 /* pml_req.c */
-rcmsg_request_t req_alloc(req_kind_t kind);
+rcmsg_request_t req_grow(void);
 rcmsg_request_t req_at(uint32_t index);
-void req_free(rcmsg_request_t r);
 void req_complete(rcmsg_request_t r, rcmsg_status_t error);
 
 /* pml_send.c */
@@ -178,5 +179,54 @@ bool comm_valid(rcmsg_comm_t comm);
 /* pml_p2p.c */
 rcmsg_status_t pml_check(const char *what);
 rcmsg_status_t null_arg(const char *what, const char *arg);
+
+/* A request off the free list (FIFO: a stale handle stays stale longest), its eager part
+ * cleared; NULL without memory. Inline: every message takes one. */
+static inline rcmsg_request_t req_alloc(req_kind_t kind)
+{
+    rcmsg_request_t r = pml.free_reqs;
+    uint32_t index, gen;
+
+    if (r == NULL && (r = req_grow()) == NULL) {
+        return NULL;
+    }
+    pml.free_reqs = r->next;
+    if (pml.free_reqs == NULL) {
+        pml.free_tail = NULL;
+    }
+    index = r->index;
+    gen = r->gen + 1;
+    memset(r, 0, offsetof(struct rcmsg_request, rndv_next));
+    r->index = index;
+    r->gen = gen;
+    r->kind = kind;
+    r->in_use = true;
+    pml.live_reqs++;
+    return r;
+}
+
+/* Back to the free list (once: a request already free is left alone). */
+static inline void req_free(rcmsg_request_t r)
+{
+    if (!r->in_use) {
+        return;
+    }
+    r->in_use = false;
+    r->next = NULL;
+    if (pml.free_tail != NULL) {
+        pml.free_tail->next = r;
+    } else {
+        pml.free_reqs = r;
+    }
+    pml.free_tail = r;
+    pml.live_reqs--;
+}
+
+/* Makes r a rendezvous: its rendezvous fields cleared (req_alloc leaves them). */
+static inline void req_rndv_begin(rcmsg_request_t r)
+{
+    memset(&r->rndv_next, 0, sizeof(*r) - offsetof(struct rcmsg_request, rndv_next));
+    r->rndv = true;
+}
 
 #endif /* RCMSG_PML_INTERNAL_H */

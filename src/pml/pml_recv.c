@@ -43,13 +43,13 @@ void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const v
         return;
     }
     /* rendezvous: read what fits (a truncated receive gets the prefix, as with eager) */
+    req_rndv_begin(r);
     r->raddr = h->addr;
     r->rkey = h->rkey;
     r->sreq = h->sreq;
     r->msg_len = n;
     r->truncated = n < h->hdr.len;
     r->st.count = n;
-    r->rndv = true;
     rndv_activate(r);
 }
 

@@ -12,70 +12,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-rcmsg_request_t req_alloc(req_kind_t kind)
+/* Adds a chunk of requests to the free list; the first of them, or NULL without memory. */
+rcmsg_request_t req_grow(void)
 {
-    rcmsg_request_t r;
+    struct rcmsg_request *chunk = calloc(PML_REQ_CHUNK, sizeof(*chunk));
+    void **chunks = realloc(pml.req_chunks, sizeof(void *) * (size_t)(pml.nreq_chunks + 1));
 
-    if (pml.free_reqs == NULL) {
-        struct rcmsg_request *chunk = calloc(PML_REQ_CHUNK, sizeof(*chunk));
-        void **chunks = realloc(pml.req_chunks, sizeof(void *) * (size_t)(pml.nreq_chunks + 1));
-        if (chunk == NULL || chunks == NULL) {
-            free(chunk);
-            if (chunks != NULL) {
-                pml.req_chunks = chunks;
-            }
-            return NULL;
-        }
+    if (chunks != NULL) {
         pml.req_chunks = chunks;
-        pml.req_chunks[pml.nreq_chunks] = chunk;
-        for (int i = PML_REQ_CHUNK - 1; i >= 0; i--) {
-            chunk[i].index = (uint32_t)(pml.nreq_chunks * PML_REQ_CHUNK + i);
-            chunk[i].next = pml.free_reqs;
-            pml.free_reqs = &chunk[i];
-        }
-        pml.free_tail = &chunk[PML_REQ_CHUNK - 1];
-        pml.nreq_chunks++;
     }
-    r = pml.free_reqs;
-    pml.free_reqs = r->next;
-    if (pml.free_reqs == NULL) {
-        pml.free_tail = NULL;
+    if (chunk == NULL || chunks == NULL) {
+        free(chunk);
+        return NULL;
     }
-    {
-        uint32_t index = r->index, gen = r->gen + 1;
-        memset(r, 0, offsetof(struct rcmsg_request, descs));
-        for (int i = 0; i < PML_MAX_READS; i++) {
-            r->descs[i].arg = NULL;
-        }
-        r->index = index;
-        r->gen = gen;
+    pml.req_chunks[pml.nreq_chunks] = chunk;
+    for (int i = PML_REQ_CHUNK - 1; i >= 0; i--) {
+        chunk[i].index = (uint32_t)(pml.nreq_chunks * PML_REQ_CHUNK + i);
+        chunk[i].next = pml.free_reqs;
+        pml.free_reqs = &chunk[i];
     }
-    r->kind = kind;
-    r->in_use = true;
-    pml.live_reqs++;
-    return r;
+    pml.free_tail = &chunk[PML_REQ_CHUNK - 1];
+    pml.nreq_chunks++;
+    return pml.free_reqs;
 }
 
 /* The request at an index of the chunks (index < nreq_chunks * PML_REQ_CHUNK). */
 rcmsg_request_t req_at(uint32_t index)
 {
     return &((struct rcmsg_request *)pml.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
-}
-
-void req_free(rcmsg_request_t r)
-{
-    if (!r->in_use) {
-        return; /* never twice on the free list */
-    }
-    r->in_use = false;
-    r->next = NULL;
-    if (pml.free_tail != NULL) {
-        pml.free_tail->next = r;
-    } else {
-        pml.free_reqs = r;
-    }
-    pml.free_tail = r;
-    pml.live_reqs--;
 }
 
 /* Whether r is a live request of this library: a stale copy of a completed (freed) handle,

@@ -33,7 +33,7 @@ static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, c
 /* Makes a send a rendezvous one: its buffer registered for remote reads (none when empty). */
 rcmsg_status_t rndv_prepare(rcmsg_request_t r)
 {
-    r->rndv = true;
+    req_rndv_begin(r);
     if (r->len == 0) {
         return RCMSG_OK;
     }
