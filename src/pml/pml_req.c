@@ -42,24 +42,31 @@ rcmsg_request_t req_at(uint32_t index)
     return &((struct rcmsg_request *)pml.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
 }
 
+/* A handle req_valid refused: said, out of line. */
+static __attribute__((noinline, cold)) bool req_refused(rcmsg_request_t r, bool stale,
+                                                        const char *what)
+{
+    if (stale) {
+        rcmsg_error("%s: request %p was completed already (a stale copy of a handle that wait "
+                    "or test set to RCMSG_REQUEST_NULL)",
+                    what, (void *)r);
+    } else {
+        rcmsg_error("%s: %p is not a request of rcmsg", what, (void *)r);
+    }
+    return false;
+}
+
 /* Whether r is a live request of this library: a stale copy of a completed (freed) handle,
  * or a pointer that is no request at all, is refused instead of corrupting the free list. */
-static bool req_valid(rcmsg_request_t r, const char *what)
+static inline bool req_valid(rcmsg_request_t r, const char *what)
 {
     for (int c = 0; c < pml.nreq_chunks; c++) {
         uintptr_t off = (uintptr_t)r - (uintptr_t)pml.req_chunks[c];
         if (off < PML_REQ_CHUNK * sizeof(*r) && off % sizeof(*r) == 0) {
-            if (r->in_use) {
-                return true;
-            }
-            rcmsg_error("%s: request %p was completed already (a stale copy of a handle that "
-                        "wait or test set to RCMSG_REQUEST_NULL)",
-                        what, (void *)r);
-            return false;
+            return r->in_use || req_refused(r, true, what);
         }
     }
-    rcmsg_error("%s: %p is not a request of rcmsg", what, (void *)r);
-    return false;
+    return req_refused(r, false, what);
 }
 
 void req_complete(rcmsg_request_t r, rcmsg_status_t error)
