@@ -36,7 +36,7 @@
 
 #define ORDER_COUNT 2000
 #define FLUSH_COUNT 256
-#define GET_CAP     (4u << 20) /* the largest get tried (caps.max_get can be 2 GiB) */
+#define GET_CAP     (8u << 20) /* the largest get tried (caps.max_get: 8 MiB on rxe, 2 GiB on HCAs) */
 #define GET_REGION  (GET_CAP + 4096)
 #define WAIT_US     (20 * 1000000ull)
 
@@ -459,7 +459,7 @@ static void case_gets(conf_t *t)
               caps->chunked_gets ? "several chunks"
                                  : "several chunks (caps.chunked_gets 0: gets in flight anyway)",
               local, &lmem, 64, 3 * chunk + 1000 < max - 64 ? 3 * chunk + 1000 : max - 64, chunk);
-    get_class(t, max < caps->max_get ? "largest tried (4 MiB, below caps.max_get)" : "caps.max_get",
+    get_class(t, max < caps->max_get ? "largest tried (8 MiB, below caps.max_get)" : "caps.max_get",
               local, &lmem, 0, max, max);
     t->btl->ops->mem_dereg(t->btl, &lmem);
     free(local);
