@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * btl_sm: the rings. A sender puts a cell into its ring in the receiver's segment; the
+ * receiver's progress() takes the cells of each ring in order (layout: sm_internal.h).
+ */
+#include "config.h"
+
+#include "sm_internal.h"
+
+#include "base/log.h"
+
+#include <string.h>
+
+rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const void *a, size_t alen,
+                      const void *b, size_t blen)
+{
+    sm_ring_t *ring = sm_ring(sm, p->seg, sm->job.local_rank);
+    uint64_t tail = p->tail, limit = sm->cfg.ncells - (type == SM_CELL_MSG ? SM_CTL_CELLS : 0);
+    sm_cell_t *cell;
+
+    /* the last SM_CTL_CELLS cells are kept for GETREQ/GETDONE (at most one of each is ever
+     * outstanding per direction), so control never waits behind messages: no deadlock */
+    if (tail - p->head_cache >= limit) {
+        p->head_cache = atomic_load_explicit(&ring->head, memory_order_acquire);
+        if (tail - p->head_cache >= limit) {
+            p->full = true;
+            return RCMSG_ERR_NO_RESOURCE;
+        }
+    }
+    cell = sm_cell(sm, ring, tail);
+    memcpy(cell->data, a, alen);
+    if (blen > 0) {
+        memcpy(cell->data + alen, b, blen);
+    }
+    atomic_store_explicit(&cell->len, (uint32_t)(alen + blen), memory_order_relaxed);
+    atomic_store_explicit(&cell->type, type, memory_order_relaxed);
+    atomic_store_explicit(&cell->seq, tail + 1, memory_order_release);
+    p->tail = tail + 1;
+    if (p->sleeps) {
+        sm_wake(p, &((sm_seg_hdr_t *)p->seg)->sleeping);
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t sm_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
+                       const void *payload, size_t len)
+{
+    sm_btl_t *sm = sm_btl_of(btl);
+    sm_peer_t *p;
+
+    if (peer < 0 || peer >= sm->job.size || hdr_len + len > sm->cfg.cell_size) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    p = &sm->peers[peer];
+    if (__builtin_expect(p->seg == NULL || p->failed, 0)) {
+        return p->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+    }
+    return sm_put(sm, p, SM_CELL_MSG, hdr, hdr_len, payload, len);
+}
+
+/* One published cell from peer p. Its type and length are read once, into local memory,
+ * before they are checked and used: the peer can still write the shared cell. */
+static void sm_cell_handle(sm_btl_t *sm, sm_peer_t *p, sm_cell_t *cell)
+{
+    uint32_t type = atomic_load_explicit(&cell->type, memory_order_relaxed);
+    uint32_t len = atomic_load_explicit(&cell->len, memory_order_relaxed);
+    sm_getreq_t req;
+
+    if (type == SM_CELL_MSG && len <= sm->cfg.cell_size) {
+        sm->super.recv_cb(sm->super.cb_arg, p->world, cell->data, len);
+        return;
+    }
+    if ((type == SM_CELL_GETREQ || type == SM_CELL_GETDONE) && len == sizeof(req)) {
+        memcpy(&req, cell->data, sizeof(req));
+        if (req.len > sm->cfg.staging) {
+            rcmsg_error("sm: dropped a copy %s of %llu bytes from peer %d (the staging area holds "
+                        "%zu)",
+                        type == SM_CELL_GETREQ ? "request" : "reply", (unsigned long long)req.len,
+                        p->world, sm->cfg.staging);
+        } else if (type == SM_CELL_GETREQ) {
+            sm_on_getreq(sm, p, &req);
+        } else {
+            sm_on_getdone(sm, p, &req);
+        }
+        return;
+    }
+    rcmsg_error("sm: dropped a malformed cell from peer %d (type %u, %u bytes)", p->world, type,
+                len);
+}
+
+int sm_ring_poll(sm_btl_t *sm, int s)
+{
+    int world = sm->local_to_world[s];
+    sm_ring_t *ring = sm_ring(sm, sm->seg, s);
+    uint64_t head;
+    sm_peer_t *p;
+    int n = 0;
+
+    if (world < 0) {
+        return 0;
+    }
+    p = &sm->peers[world];
+    if (p->failed) {
+        return 0;
+    }
+    if (p->owe_done) {
+        sm_getreq_t done = {.len = p->done_len, .token = p->done_token};
+        p->owe_done = sm_put(sm, p, SM_CELL_GETDONE, &done, sizeof(done), NULL, 0) != RCMSG_OK;
+    }
+    if (p->staged_req_pending && p->staged != NULL) {
+        sm_staged_request(sm, p);
+    }
+    head = atomic_load_explicit(&ring->head, memory_order_relaxed);
+    for (unsigned k = 0; k < sm->cfg.batch; k++, head++) {
+        sm_cell_t *cell = sm_cell(sm, ring, head);
+
+        if (atomic_load_explicit(&cell->seq, memory_order_acquire) != head + 1) {
+            break; /* not written yet */
+        }
+        sm_cell_handle(sm, p, cell);
+        atomic_store_explicit(&ring->head, head + 1, memory_order_release);
+        n++;
+    }
+    if (n > 0 && p->sleeps) {
+        sm_wake(p, &ring->sender_sleeping); /* it may wait for room */
+    }
+    return n;
+}
