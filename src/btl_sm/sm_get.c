@@ -116,6 +116,9 @@ rcmsg_status_t sm_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
     }
     desc->peer = peer;
     desc->len = len;
+    if (len == 0) {
+        return sm_done_push(sm, desc); /* nothing to copy: complete from progress */
+    }
     if (p->cma) {
         rcmsg_status_t s = sm_cma_read(sm, p, local, remote_addr, len);
         if (s == RCMSG_OK) {

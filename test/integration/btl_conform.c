@@ -370,7 +370,7 @@ static bool get_post(conf_t *t, get_slot_t *g, uint8_t *local, const rcmsg_btl_m
 }
 
 /* Reads len bytes at off of the peer's region into local, in gets of at most piece bytes with
- * up to caps.max_gets in flight. */
+ * up to caps.max_gets in flight (len 0: one get of 0 bytes, which must complete too). */
 static rcmsg_status_t get_run(conf_t *t, uint8_t *local, const rcmsg_btl_mem_t *lmem, size_t off,
                               size_t len, size_t piece, unsigned *ngets_p)
 {
@@ -390,7 +390,8 @@ static rcmsg_status_t get_run(conf_t *t, uint8_t *local, const rcmsg_btl_mem_t *
                 err = slots[i].failed;
                 slots[i].failed = RCMSG_OK;
             }
-            if (!slots[i].busy && next < len && err == RCMSG_OK) {
+            bool more = next < len || (len == 0 && *ngets_p == 0);
+            if (!slots[i].busy && more && err == RCMSG_OK) {
                 size_t n = len - next < piece ? len - next : piece;
                 if (get_post(t, &slots[i], local + next, lmem, off + next, n, &err)) {
                     next += n;
@@ -400,8 +401,9 @@ static rcmsg_status_t get_run(conf_t *t, uint8_t *local, const rcmsg_btl_mem_t *
             busy += slots[i].busy;
         }
         t->btl->ops->progress(t->btl);
-    } while ((busy > 0 || (next < len && err == RCMSG_OK)) && rcmsg_clock_us() < deadline);
-    return busy > 0 ? RCMSG_ERR_TIMEOUT : err;
+    } while ((busy > 0 || ((next < len || *ngets_p == 0) && err == RCMSG_OK)) &&
+             rcmsg_clock_us() < deadline);
+    return busy > 0 || *ngets_p == 0 ? RCMSG_ERR_TIMEOUT : err;
 }
 
 /* One size class: a get (or pieces) of len bytes at off, its data and the guard byte after it
@@ -450,6 +452,7 @@ static void case_gets(conf_t *t)
         return;
     }
     chunk = chunk < max ? chunk : max;
+    get_class(t, "0 bytes", local, &lmem, 3, 0, 1);
     get_class(t, "1 byte", local, &lmem, 3, 1, 1);
     get_class(t, "small", local, &lmem, 5, 200 < max ? 200 : max, max);
     get_class(t, "one RCMSG_RNDV_CHUNK", local, &lmem, 0, chunk, chunk);
