@@ -9,7 +9,6 @@
 
 #include "rc_iface.h"
 
-
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -10,7 +10,6 @@
 #include "rc_btl.h"
 #include "rc_iface.h"
 
-
 #include <endian.h>
 #include <stdio.h>
 #include <stdlib.h>
