@@ -37,6 +37,8 @@ typedef struct {
     const char *def;
     const char *form;
     const char *help;
+    const char *const *choices; /* ENUM: the names, indexed by the variable's C enum */
+    unsigned nchoices;          /* ENUM: the number of choices; 0 for other types */
 } rcmsg_config_desc_t;
 
 /* A parsed value. For LIST, items[] and the strings belong to the value (see _value_free). */
@@ -46,13 +48,15 @@ typedef struct {
         long long i;      /* INT */
         uint64_t size;    /* SIZE, in bytes */
         uint64_t time_us; /* TIME, in microseconds */
-        int choice;       /* ENUM: index into the "a|b|c" form */
+        int choice;       /* ENUM: the enumerator of the name (index into "a|b|c") */
     };
     char **items; /* LIST: NULL-terminated */
     size_t count; /* LIST: number of items */
 } rcmsg_config_value_t;
 
 const rcmsg_config_desc_t *rcmsg_config_desc(rcmsg_config_id_t id);
+/* The id of the variable named [name, name + len) (e.g. "RCMSG_LOG_LEVEL"), or -1. */
+int rcmsg_config_lookup(const char *name, size_t len);
 const char *rcmsg_config_type_name(rcmsg_config_type_t type);
 
 /*
@@ -78,8 +82,11 @@ bool rcmsg_config_bool(rcmsg_config_id_t id);
 long long rcmsg_config_int(rcmsg_config_id_t id);
 uint64_t rcmsg_config_size(rcmsg_config_id_t id);
 uint64_t rcmsg_config_time_us(rcmsg_config_id_t id);
+/* ENUM: the C enum value of RCMSG_CFG_<ID>_CHOICES (config_vars.h); cast it to its enum type. */
 int rcmsg_config_enum(rcmsg_config_id_t id);
+/* ENUM: the name of the current value; of any VALUE of the variable's enum (NULL if none). */
 const char *rcmsg_config_enum_text(rcmsg_config_id_t id);
+const char *rcmsg_config_enum_name(rcmsg_config_id_t id, int value);
 char *const *rcmsg_config_list(rcmsg_config_id_t id, size_t *count_p);
 
 /* The text the current value came from, and whether the user set it. */

@@ -5,16 +5,128 @@
  * ID      the variable's name without the RCMSG_ prefix (also names RCMSG_CFG_<ID>)
  * TYPE    BOOL, INT, SIZE (bytes, k/m/g suffixes), TIME (us/ms/s), ENUM or LIST
  * DEFAULT the default, as a string: it goes through the same parser as user values
- * FORM    for ENUM the choices "a|b|c"; for INT, SIZE and TIME an optional range "min..max"
- *         (either end may be empty); for BOOL and LIST ""
+ * FORM    for ENUM RCMSG_CHOICES(ID): the choices "a|b|c" of RCMSG_CFG_<ID>_CHOICES below;
+ *         for INT, SIZE and TIME an optional range "min..max" (either end may be empty); for
+ *         BOOL and LIST ""
  * HELP    one sentence, printed by rcmsg_info and in README.md
  * Add new variables here; README.md's table is checked against this by the test suite.
  */
 #ifndef RCMSG_BASE_CONFIG_VARS_H
 #define RCMSG_BASE_CONFIG_VARS_H
 
+#include "log.h" /* rcmsg_log_level_t: the choices of RCMSG_LOG_LEVEL */
+
+/*
+ * The choices of each ENUM variable, bound to a C enum by name: RCMSG_CFG_<ID>_CHOICES(Y) lists
+ * Y(ENUMERATOR, "name") in order. The variable's form "a|b|c" is derived from it
+ * (RCMSG_CHOICES(ID) below), so the value rcmsg_config_enum() returns is the enumerator of the
+ * name parsed; code compares with the enumerators, never with numbers. Each enum ends with a
+ * _COUNT member for RCMSG_ASSERT_COVERS on the arrays it indexes.
+ */
+#define RCMSG_CFG_LOG_LEVEL_CHOICES(Y) RCMSG_LOG_LEVEL_LIST(Y)
+#define RCMSG_CFG_IB_MTU_CHOICES(Y)                                                                \
+    Y(RCMSG_IB_MTU_AUTO, "auto")                                                                   \
+    Y(RCMSG_IB_MTU_256, "256")                                                                     \
+    Y(RCMSG_IB_MTU_512, "512")                                                                     \
+    Y(RCMSG_IB_MTU_1024, "1024")                                                                   \
+    Y(RCMSG_IB_MTU_2048, "2048")                                                                   \
+    Y(RCMSG_IB_MTU_4096, "4096")
+#define RCMSG_CFG_SM_CMA_CHOICES(Y)                                                                \
+    Y(RCMSG_SM_CMA_AUTO, "auto")                                                                   \
+    Y(RCMSG_SM_CMA_YES, "yes")                                                                     \
+    Y(RCMSG_SM_CMA_NO, "no")
+#define RCMSG_CFG_WAIT_MODE_CHOICES(Y)                                                             \
+    Y(RCMSG_WAIT_POLL, "poll")                                                                     \
+    Y(RCMSG_WAIT_EVENT, "event")                                                                   \
+    Y(RCMSG_WAIT_HYBRID, "hybrid")
+#define RCMSG_CFG_YIELD_CHOICES(Y)                                                                 \
+    Y(RCMSG_YIELD_AUTO, "auto")                                                                    \
+    Y(RCMSG_YIELD_YES, "yes")                                                                      \
+    Y(RCMSG_YIELD_NO, "no")
+#define RCMSG_CFG_COLL_BARRIER_ALGORITHM_CHOICES(Y)                                                \
+    Y(RCMSG_COLL_BARRIER_ALG_AUTO, "auto")                                                         \
+    Y(RCMSG_COLL_BARRIER_ALG_DISSEMINATION, "dissemination")
+#define RCMSG_CFG_COLL_BCAST_ALGORITHM_CHOICES(Y)                                                  \
+    Y(RCMSG_COLL_BCAST_ALG_AUTO, "auto")                                                           \
+    Y(RCMSG_COLL_BCAST_ALG_BINOMIAL, "binomial")                                                   \
+    Y(RCMSG_COLL_BCAST_ALG_SCATTER_ALLGATHER, "scatter_allgather")
+#define RCMSG_CFG_COLL_REDUCE_ALGORITHM_CHOICES(Y)                                                 \
+    Y(RCMSG_COLL_REDUCE_ALG_AUTO, "auto")                                                          \
+    Y(RCMSG_COLL_REDUCE_ALG_BINOMIAL, "binomial")                                                  \
+    Y(RCMSG_COLL_REDUCE_ALG_REDUCE_SCATTER_GATHER, "reduce_scatter_gather")
+#define RCMSG_CFG_COLL_ALLREDUCE_ALGORITHM_CHOICES(Y)                                              \
+    Y(RCMSG_COLL_ALLREDUCE_ALG_AUTO, "auto")                                                       \
+    Y(RCMSG_COLL_ALLREDUCE_ALG_RECURSIVE_DOUBLING, "recursive_doubling")                           \
+    Y(RCMSG_COLL_ALLREDUCE_ALG_RABENSEIFNER, "rabenseifner")                                       \
+    Y(RCMSG_COLL_ALLREDUCE_ALG_RING, "ring")
+#define RCMSG_CFG_COLL_ALLGATHER_ALGORITHM_CHOICES(Y)                                              \
+    Y(RCMSG_COLL_ALLGATHER_ALG_AUTO, "auto")                                                       \
+    Y(RCMSG_COLL_ALLGATHER_ALG_RECURSIVE_DOUBLING, "recursive_doubling")                           \
+    Y(RCMSG_COLL_ALLGATHER_ALG_BRUCK, "bruck")                                                     \
+    Y(RCMSG_COLL_ALLGATHER_ALG_RING, "ring")
+#define RCMSG_CFG_COLL_ALLTOALL_ALGORITHM_CHOICES(Y)                                               \
+    Y(RCMSG_COLL_ALLTOALL_ALG_AUTO, "auto")                                                        \
+    Y(RCMSG_COLL_ALLTOALL_ALG_BRUCK, "bruck")                                                      \
+    Y(RCMSG_COLL_ALLTOALL_ALG_PAIRWISE, "pairwise")
+#define RCMSG_CFG_COLL_GATHER_ALGORITHM_CHOICES(Y)                                                 \
+    Y(RCMSG_COLL_GATHER_ALG_AUTO, "auto")                                                          \
+    Y(RCMSG_COLL_GATHER_ALG_BINOMIAL, "binomial")
+#define RCMSG_CFG_COLL_SCATTER_ALGORITHM_CHOICES(Y)                                                \
+    Y(RCMSG_COLL_SCATTER_ALG_AUTO, "auto")                                                         \
+    Y(RCMSG_COLL_SCATTER_ALG_BINOMIAL, "binomial")
+#define RCMSG_CFG_COLL_REDUCE_SCATTER_ALGORITHM_CHOICES(Y)                                         \
+    Y(RCMSG_COLL_REDUCE_SCATTER_ALG_AUTO, "auto")                                                  \
+    Y(RCMSG_COLL_REDUCE_SCATTER_ALG_RECURSIVE_HALVING, "recursive_halving")                        \
+    Y(RCMSG_COLL_REDUCE_SCATTER_ALG_RING, "ring")
+
+#define RCMSG_CONFIG_ENUMERATOR(id, name) id,
+typedef enum {
+    RCMSG_CFG_IB_MTU_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_IB_MTU_COUNT
+} rcmsg_ib_mtu_t;
+typedef enum {
+    RCMSG_CFG_SM_CMA_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_SM_CMA_COUNT
+} rcmsg_sm_cma_t;
+typedef enum {
+    RCMSG_CFG_WAIT_MODE_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_WAIT_COUNT
+} rcmsg_wait_mode_t;
+typedef enum { RCMSG_CFG_YIELD_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_YIELD_COUNT } rcmsg_yield_t;
+typedef enum {
+    RCMSG_CFG_COLL_BARRIER_ALGORITHM_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_COLL_BARRIER_ALG_COUNT
+} rcmsg_coll_barrier_alg_t;
+typedef enum {
+    RCMSG_CFG_COLL_BCAST_ALGORITHM_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_COLL_BCAST_ALG_COUNT
+} rcmsg_coll_bcast_alg_t;
+typedef enum {
+    RCMSG_CFG_COLL_REDUCE_ALGORITHM_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_COLL_REDUCE_ALG_COUNT
+} rcmsg_coll_reduce_alg_t;
+typedef enum {
+    RCMSG_CFG_COLL_ALLREDUCE_ALGORITHM_CHOICES(RCMSG_CONFIG_ENUMERATOR)
+        RCMSG_COLL_ALLREDUCE_ALG_COUNT
+} rcmsg_coll_allreduce_alg_t;
+typedef enum {
+    RCMSG_CFG_COLL_ALLGATHER_ALGORITHM_CHOICES(RCMSG_CONFIG_ENUMERATOR)
+        RCMSG_COLL_ALLGATHER_ALG_COUNT
+} rcmsg_coll_allgather_alg_t;
+typedef enum {
+    RCMSG_CFG_COLL_ALLTOALL_ALGORITHM_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_COLL_ALLTOALL_ALG_COUNT
+} rcmsg_coll_alltoall_alg_t;
+typedef enum {
+    RCMSG_CFG_COLL_GATHER_ALGORITHM_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_COLL_GATHER_ALG_COUNT
+} rcmsg_coll_gather_alg_t;
+typedef enum {
+    RCMSG_CFG_COLL_SCATTER_ALGORITHM_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_COLL_SCATTER_ALG_COUNT
+} rcmsg_coll_scatter_alg_t;
+typedef enum {
+    RCMSG_CFG_COLL_REDUCE_SCATTER_ALGORITHM_CHOICES(RCMSG_CONFIG_ENUMERATOR)
+        RCMSG_COLL_REDUCE_SCATTER_ALG_COUNT
+} rcmsg_coll_reduce_scatter_alg_t;
+
+/* The form of an ENUM variable, "a|b|c", from its choices. */
+#define RCMSG_CONFIG_FORM_ITEM(id, name) "|" name
+#define RCMSG_CHOICES(ID)                &(RCMSG_CFG_##ID##_CHOICES(RCMSG_CONFIG_FORM_ITEM))[1]
+
 #define RCMSG_CONFIG_VARS(X)                                                                       \
-    X(LOG_LEVEL, ENUM, "warn", "error|warn|info|debug|trace",                                      \
+    X(LOG_LEVEL, ENUM, "warn", RCMSG_CHOICES(LOG_LEVEL),                                           \
       "Logging verbosity: error, warn, info (every wireup choice), debug, trace.")                 \
     X(TRANSPORTS, LIST, "self,sm,rc", "",                                                          \
       "Transports that may be used: self (a rank's own messages, always on), sm (shared "          \
@@ -25,7 +137,7 @@
     X(GID_INDEX, INT, "-1", "-1..1023",                                                            \
       "GID index on RoCE ports; -1 picks a RoCE v2 GID, IPv4-mapped first. GIDs of different "     \
       "kinds on two ranks (IPv4-mapped and IPv6, RoCE v1 and v2) are an error at connect.")        \
-    X(IB_MTU, ENUM, "auto", "auto|256|512|1024|2048|4096",                                         \
+    X(IB_MTU, ENUM, "auto", RCMSG_CHOICES(IB_MTU),                                                 \
       "Upper bound on the path MTU; the path MTU is min(local, remote, this).")                    \
     X(IB_TIMEOUT, INT, "18", "1..31",                                                              \
       "Local ACK timeout exponent: 4.096 us * 2^value before a retry.")                            \
@@ -84,47 +196,49 @@
       "sender.")                                                                                   \
     X(SM_STAGING, SIZE, "256k", "4k..1g",                                                          \
       "Per-peer staging area for large shared-memory messages when CMA is not permitted.")         \
-    X(SM_CMA, ENUM, "auto", "auto|yes|no",                                                         \
+    X(SM_CMA, ENUM, "auto", RCMSG_CHOICES(SM_CMA),                                                 \
       "Single-copy reads between local ranks with process_vm_readv; no copies through the "        \
       "segment instead; auto falls back when the kernel refuses.")                                 \
-    X(WAIT_MODE, ENUM, "poll", "poll|event|hybrid",                                                \
+    X(WAIT_MODE, ENUM, "poll", RCMSG_CHOICES(WAIT_MODE),                                           \
       "How waits idle: poll busy-polls; event sleeps on completion events at once; hybrid "        \
       "spins RCMSG_SPIN_COUNT polls first.")                                                       \
     X(SPIN_COUNT, INT, "2000", "0..",                                                              \
       "Idle polls before a hybrid-mode wait sleeps on completion events.")                         \
-    X(YIELD, ENUM, "auto", "auto|yes|no",                                                          \
+    X(YIELD, ENUM, "auto", RCMSG_CHOICES(YIELD),                                                   \
       "Call sched_yield() in idle polling rounds; auto: when the node runs more ranks than it "    \
       "has online CPUs (oversubscribed).")                                                         \
-    X(COLL_BARRIER_ALGORITHM, ENUM, "auto", "auto|dissemination",                                  \
+    X(COLL_BARRIER_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_BARRIER_ALGORITHM),                 \
       "Barrier algorithm (the same on every rank, like every RCMSG_COLL_* variable).")             \
-    X(COLL_BCAST_ALGORITHM, ENUM, "auto", "auto|binomial|scatter_allgather",                       \
+    X(COLL_BCAST_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_BCAST_ALGORITHM),                     \
       "Broadcast algorithm; auto: scatter_allgather from RCMSG_COLL_BCAST_LONG bytes on 3 or "     \
       "more ranks, else binomial.")                                                                \
     X(COLL_BCAST_LONG, SIZE, "64k", "0..",                                                         \
       "Message size from which broadcasts scatter+allgather.")                                     \
-    X(COLL_REDUCE_ALGORITHM, ENUM, "auto", "auto|binomial|reduce_scatter_gather",                  \
+    X(COLL_REDUCE_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_REDUCE_ALGORITHM),                   \
       "Reduce algorithm; auto: reduce_scatter_gather from RCMSG_COLL_REDUCE_LONG bytes on 3 or "   \
       "more ranks, else binomial.")                                                                \
     X(COLL_REDUCE_LONG, SIZE, "64k", "0..",                                                        \
       "Vector size from which reduce uses reduce-scatter + gather.")                               \
-    X(COLL_ALLREDUCE_ALGORITHM, ENUM, "auto", "auto|recursive_doubling|rabenseifner|ring",         \
+    X(COLL_ALLREDUCE_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_ALLREDUCE_ALGORITHM),             \
       "Allreduce algorithm; auto: recursive_doubling below RCMSG_COLL_ALLREDUCE_SHORT bytes or "   \
       "on 2 ranks, rabenseifner below RCMSG_COLL_ALLREDUCE_LONG, else ring.")                      \
     X(COLL_ALLREDUCE_SHORT, SIZE, "16k", "0..",                                                    \
       "Vector size from which allreduce leaves recursive doubling.")                               \
     X(COLL_ALLREDUCE_LONG, SIZE, "1m", "0..", "Vector size from which allreduce uses the ring.")   \
-    X(COLL_ALLGATHER_ALGORITHM, ENUM, "auto", "auto|recursive_doubling|bruck|ring",                \
+    X(COLL_ALLGATHER_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_ALLGATHER_ALGORITHM),             \
       "Allgather algorithm; auto: ring from RCMSG_COLL_ALLGATHER_LONG bytes gathered, else "       \
       "recursive_doubling on a power-of-two number of ranks and bruck otherwise.")                 \
     X(COLL_ALLGATHER_LONG, SIZE, "256k", "0..",                                                    \
       "Total gathered size (ranks x block) from which allgather uses the ring.")                   \
-    X(COLL_ALLTOALL_ALGORITHM, ENUM, "auto", "auto|bruck|pairwise",                                \
+    X(COLL_ALLTOALL_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_ALLTOALL_ALGORITHM),               \
       "Alltoall algorithm; auto: bruck for blocks up to RCMSG_COLL_ALLTOALL_TINY bytes on 4 or "   \
       "more ranks, else pairwise.")                                                                \
     X(COLL_ALLTOALL_TINY, SIZE, "256", "0..", "Largest block for which alltoall uses Bruck.")      \
-    X(COLL_GATHER_ALGORITHM, ENUM, "auto", "auto|binomial", "Gather algorithm.")                   \
-    X(COLL_SCATTER_ALGORITHM, ENUM, "auto", "auto|binomial", "Scatter algorithm.")                 \
-    X(COLL_REDUCE_SCATTER_ALGORITHM, ENUM, "auto", "auto|recursive_halving|ring",                  \
+    X(COLL_GATHER_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_GATHER_ALGORITHM),                   \
+      "Gather algorithm.")                                                                         \
+    X(COLL_SCATTER_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_SCATTER_ALGORITHM),                 \
+      "Scatter algorithm.")                                                                        \
+    X(COLL_REDUCE_SCATTER_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_REDUCE_SCATTER_ALGORITHM),   \
       "Reduce-scatter (block) algorithm; auto: ring from RCMSG_COLL_REDUCE_SCATTER_LONG bytes "    \
       "in all (ranks x block), else recursive_halving.")                                           \
     X(COLL_REDUCE_SCATTER_LONG, SIZE, "512k", "0..",                                               \

@@ -14,7 +14,7 @@ static int log_rank = -1;
 static char log_host[64];
 
 static const char *const log_level_names[] = {
-#define RCMSG_LOG_LEVEL_TEXT(name, text) text,
+#define RCMSG_LOG_LEVEL_TEXT(id, text) [id] = text,
     RCMSG_LOG_LEVEL_LIST(RCMSG_LOG_LEVEL_TEXT)
 #undef RCMSG_LOG_LEVEL_TEXT
 };

@@ -10,16 +10,16 @@
 
 #include <stdarg.h>
 
-/* X(name, text): the levels in increasing verbosity. */
+/* X(enumerator, text): the levels in increasing verbosity (also RCMSG_LOG_LEVEL's choices). */
 #define RCMSG_LOG_LEVEL_LIST(X)                                                                    \
-    X(ERROR, "error")                                                                              \
-    X(WARN, "warn")                                                                                \
-    X(INFO, "info")                                                                                \
-    X(DEBUG, "debug")                                                                              \
-    X(TRACE, "trace")
+    X(RCMSG_LOG_ERROR, "error")                                                                    \
+    X(RCMSG_LOG_WARN, "warn")                                                                      \
+    X(RCMSG_LOG_INFO, "info")                                                                      \
+    X(RCMSG_LOG_DEBUG, "debug")                                                                    \
+    X(RCMSG_LOG_TRACE, "trace")
 
 typedef enum {
-#define RCMSG_LOG_LEVEL_ENUM(name, text) RCMSG_LOG_##name,
+#define RCMSG_LOG_LEVEL_ENUM(id, text) id,
     RCMSG_LOG_LEVEL_LIST(RCMSG_LOG_LEVEL_ENUM)
 #undef RCMSG_LOG_LEVEL_ENUM
         RCMSG_LOG_LEVEL_COUNT

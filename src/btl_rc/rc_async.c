@@ -9,8 +9,6 @@
 
 #include "rc_iface.h"
 
-#include "base/config_table.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -57,9 +55,8 @@ static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
         break;
     case IBV_EVENT_SRQ_LIMIT_REACHED:
         rcmsg_warn("async event %s on %s: receive buffers are consumed faster than this rank "
-                   "progresses (RCMSG_SRQ_SIZE=%lld)",
-                   ibv_event_type_str(ev->event_type), rc->dev->name,
-                   rcmsg_config_int(RCMSG_CFG_SRQ_SIZE));
+                   "progresses (RCMSG_SRQ_SIZE=%d)",
+                   ibv_event_type_str(ev->event_type), rc->dev->name, rc->config.srq_size);
         break;
     case IBV_EVENT_SRQ_ERR:
     case IBV_EVENT_CQ_ERR:

@@ -33,7 +33,6 @@
 #include "rc_memlock.h"
 
 #include "base/clock.h"
-#include "base/config_table.h"
 #include "base/topo.h"
 
 #include <endian.h>
@@ -244,7 +243,7 @@ static int rc_progress(rcmsg_btl_t *btl)
 static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
-    uint64_t deadline = rcmsg_clock_us() + rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+    uint64_t deadline = rcmsg_clock_us() + rc->config.drain_timeout_us;
     int pending;
 
     for (;;) {
@@ -265,7 +264,7 @@ static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
     }
     rcmsg_error("flush timed out after %llu ms with sends pending to %d peer(s) "
                 "(RCMSG_DRAIN_TIMEOUT); QP states follow",
-                (unsigned long long)rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT) / 1000, pending);
+                (unsigned long long)rc->config.drain_timeout_us / 1000, pending);
     rcmsg_rc_btl_dump(btl, RCMSG_LOG_ERROR);
     return RCMSG_ERR_TIMEOUT;
 }
@@ -498,9 +497,9 @@ static rcmsg_status_t rc_resources_create(rc_btl_t *rc)
     int npeers = rc->job.size - 1;
     long long want_wrs = (long long)npeers * rc->sq_depth;
 
-    rc->buf_size = rcmsg_config_size(RCMSG_CFG_SRQ_BUF_SIZE);
-    rc->nrbufs = (int)rcmsg_config_int(RCMSG_CFG_SRQ_SIZE);
-    rc->nsbufs = (int)rcmsg_config_int(RCMSG_CFG_SEND_BUFS);
+    rc->buf_size = rc->config.buf_size;
+    rc->nrbufs = rc->config.srq_size;
+    rc->nsbufs = rc->config.send_bufs;
     if (rc->nrbufs > max_cqe || rc->nrbufs > rc->dev->attr.max_srq_wr) {
         rc->nrbufs = max_cqe < rc->dev->attr.max_srq_wr ? max_cqe : rc->dev->attr.max_srq_wr;
         rcmsg_warn("RCMSG_SRQ_SIZE capped to %d by %s (max_cqe %d, max_srq_wr %d)", rc->nrbufs,
@@ -567,12 +566,11 @@ static rcmsg_status_t rc_port_setup(rc_btl_t *rc, unsigned *inl_p)
     if (status != RCMSG_OK) {
         return status;
     }
-    status = rcmsg_rc_gid_select(rc->dev, rc->port, (int)rcmsg_config_int(RCMSG_CFG_GID_INDEX),
-                                 &rc->gid);
+    status = rcmsg_rc_gid_select(rc->dev, rc->port, rc->config.gid_index, &rc->gid);
     if (status != RCMSG_OK && rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET) {
         return status;
     }
-    *inl_p = rcmsg_rc_max_inline(rc->dev, (unsigned)rcmsg_config_size(RCMSG_CFG_QP_MAX_INLINE));
+    *inl_p = rcmsg_rc_max_inline(rc->dev, rc->config.max_inline);
     rc->rd_atomic = (unsigned)rc->dev->attr.max_qp_rd_atom;
     if (rc->rd_atomic > (unsigned)rc->dev->attr.max_qp_init_rd_atom) {
         rc->rd_atomic = (unsigned)rc->dev->attr.max_qp_init_rd_atom;
@@ -598,14 +596,15 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     rc->job = *job;
     rc->super.name = "rc";
     rc->super.ops = &rc_ops;
-    rc->sq_depth = (unsigned)rcmsg_config_int(RCMSG_CFG_QP_SEND_DEPTH);
-    rc->signal_interval = (unsigned)rcmsg_config_int(RCMSG_CFG_SIGNAL_INTERVAL);
+    rc_config_read(&rc->config);
+    rc->sq_depth = rc->config.sq_depth;
+    rc->signal_interval = rc->config.signal_interval;
     if (rc->signal_interval > rc->sq_depth / 2) {
         rc->signal_interval = rc->sq_depth / 2;
     }
-    rc->poll_batch = (unsigned)rcmsg_config_int(RCMSG_CFG_POLL_BATCH);
+    rc->poll_batch = rc->config.poll_batch;
 
-    status = rc_choose_port(job, name, &rc->port);
+    status = rc_choose_port(job, &rc->config, name, &rc->port);
     if (status == RCMSG_OK) {
         status = rcmsg_rc_device_open(name, &rc->dev);
     }

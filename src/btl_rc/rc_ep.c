@@ -10,8 +10,6 @@
 #include "rc_btl.h"
 #include "rc_iface.h"
 
-#include "base/config_table.h"
-
 #include <endian.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,8 +75,7 @@ static rcmsg_status_t rc_gid_check(rc_btl_t *rc, int peer, const rcmsg_rc_addr_t
         return RCMSG_OK;
     }
     snprintf(here, sizeof(here), "gid index %d here, %s", rc->gid.index,
-             rcmsg_config_is_set(RCMSG_CFG_GID_INDEX) ? "set by RCMSG_GID_INDEX"
-                                                      : "chosen automatically");
+             rc->config.gid_index_set ? "set by RCMSG_GID_INDEX" : "chosen automatically");
     if (verdict > 0) {
         rcmsg_warn("peer %d on %s:%d: GIDs of different kinds, %s (%s); if the connection "
                    "fails, give every rank a GID of the same kind (RCMSG_GID_INDEX)",
@@ -91,13 +88,6 @@ static rcmsg_status_t rc_gid_check(rc_btl_t *rc, int peer, const rcmsg_rc_addr_t
                 "rank (rcmsg_info lists each port's GID table)",
                 peer, rc->dev->name, rc->port, why, here);
     return RCMSG_ERR_CONFIG;
-}
-
-static enum ibv_mtu rc_mtu_cap(void)
-{
-    static const enum ibv_mtu caps[] = {IBV_MTU_4096, IBV_MTU_256,  IBV_MTU_512,
-                                        IBV_MTU_1024, IBV_MTU_2048, IBV_MTU_4096};
-    return caps[rcmsg_config_enum(RCMSG_CFG_IB_MTU)];
 }
 
 /* Checks a decoded peer record against this rank: buffer size, link layer, GID kind, MTU, and
@@ -148,8 +138,8 @@ static rcmsg_status_t rc_ep_rtr(rc_btl_t *rc, rc_ep_t *ep, const rcmsg_rc_addr_t
     if ((enum ibv_mtu)addr->active_mtu < mtu) {
         mtu = (enum ibv_mtu)addr->active_mtu;
     }
-    if (rc_mtu_cap() < mtu) {
-        mtu = rc_mtu_cap();
+    if (rc->config.mtu_cap < mtu) {
+        mtu = rc->config.mtu_cap;
     }
     /* outstanding reads: within what both ends support */
     rd_in =
@@ -160,11 +150,10 @@ static rcmsg_status_t rc_ep_rtr(rc_btl_t *rc, rc_ep_t *ep, const rcmsg_rc_addr_t
         .dest_qp_num = addr->qpn,
         .rq_psn = addr->psn,
         .max_dest_rd_atomic = (uint8_t)rd_in,
-        .min_rnr_timer = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RNR_TIMER),
+        .min_rnr_timer = rc->config.rnr_timer,
         .ah_attr = {.dlid = addr->lid, .port_num = (uint8_t)rc->port},
     };
-    if (rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
-        rcmsg_config_is_set(RCMSG_CFG_GID_INDEX)) {
+    if (rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET || rc->config.gid_index_set) {
         attr.ah_attr.is_global = 1;
         memcpy(attr.ah_attr.grh.dgid.raw, addr->gid, 16);
         attr.ah_attr.grh.sgid_index = (uint8_t)rc->gid.index;
@@ -177,13 +166,13 @@ static rcmsg_status_t rc_ep_rtr(rc_btl_t *rc, rc_ep_t *ep, const rcmsg_rc_addr_t
                                   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
 }
 
-static rcmsg_status_t rc_ep_rts(rc_ep_t *ep, unsigned rd_in)
+static rcmsg_status_t rc_ep_rts(const rc_btl_t *rc, rc_ep_t *ep, unsigned rd_in)
 {
     struct ibv_qp_attr attr = {
         .qp_state = IBV_QPS_RTS,
-        .timeout = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_TIMEOUT),
-        .retry_cnt = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RETRY_COUNT),
-        .rnr_retry = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RNR_RETRY),
+        .timeout = rc->config.ib_timeout,
+        .retry_cnt = rc->config.retry_count,
+        .rnr_retry = rc->config.rnr_retry,
         .sq_psn = ep->sq_psn,
         .max_rd_atomic = (uint8_t)rd_in,
     };
@@ -215,7 +204,7 @@ rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *buf, size_t le
         status = rc_ep_rtr(rc, ep, &addr, &mtu, &rd_in);
     }
     if (status == RCMSG_OK) {
-        status = rc_ep_rts(ep, rd_in);
+        status = rc_ep_rts(rc, ep, rd_in);
     }
     if (status != RCMSG_OK) {
         return status;

@@ -15,12 +15,31 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define RC_RD_ATOMIC_MAX 16
+
+/*
+ * The RCMSG_* variables rc uses, read once at open (rc_config.c); nothing in btl_rc reads the
+ * configuration table after open (connect, the async thread, progress, close use this copy).
+ */
+typedef struct {
+    char *const *net_devices; /* RCMSG_NET_DEVICES: the table's list, used only during open */
+    size_t nnet_devices;
+    int gid_index;        /* RCMSG_GID_INDEX; -1: automatic */
+    bool gid_index_set;   /* set by the user (connect then always uses the GRH) */
+    enum ibv_mtu mtu_cap; /* RCMSG_IB_MTU as an upper bound of the path MTU */
+    uint8_t ib_timeout, retry_count, rnr_timer, rnr_retry;
+    unsigned sq_depth, max_inline, signal_interval, poll_batch;
+    int srq_size, send_bufs; /* as asked: the pools may get fewer (ulimit -l, device) */
+    size_t buf_size;
+    uint64_t drain_timeout_us;
+} rc_config_t;
 
 typedef struct rc_btl {
     rcmsg_btl_t super;
     rcmsg_btl_job_t job;
+    rc_config_t config;
     rcmsg_rc_device_t *dev;
     int port;
     struct ibv_port_attr port_attr;
@@ -65,6 +84,10 @@ void rc_async_handle(rc_btl_t *rc);
 
 /* rc_port.c: the device port this process uses (RCMSG_NET_DEVICES, NUMA locality, local
  * rank); name has IBV_SYSFS_NAME_MAX bytes. */
-rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, char *name, int *port_p);
+rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *config, char *name,
+                              int *port_p);
+
+/* rc_config.c: fills config from the configuration table; called once, by open. */
+void rc_config_read(rc_config_t *config);
 
 #endif /* RCMSG_BTL_RC_IFACE_H */

@@ -9,7 +9,6 @@
 
 #include "rc_iface.h"
 
-#include "base/config_table.h"
 #include "base/topo.h"
 
 #include <stdio.h>
@@ -103,13 +102,14 @@ static int rc_candidates_all(int numa, rc_candidate_t *c, int max)
     return n;
 }
 
-rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, char *name, int *port_p)
+rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *config, char *name,
+                              int *port_p)
 {
     rc_candidate_t c[64];
     int n = 0, best = 3, nbest = 0, pick, numa = rcmsg_topo_bound_numa();
     char where[64];
-    size_t nwanted;
-    char *const *wanted = rcmsg_config_list(RCMSG_CFG_NET_DEVICES, &nwanted);
+    size_t nwanted = config->nnet_devices;
+    char *const *wanted = config->net_devices;
 
     if (nwanted > 0) {
         n = rc_candidates_wanted(wanted, nwanted, numa, c, 64);

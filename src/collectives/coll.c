@@ -9,6 +9,7 @@
 
 #include "coll.h"
 
+#include "base/compiler.h"
 #include "base/config_table.h"
 #include "base/log.h"
 #include "pml/pml.h"
@@ -17,65 +18,83 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COLL_MAX_ALGS 3
+#define COLL_MAX_CHOICES 4 /* "auto" and up to 3 algorithms */
 /* A call's tag in the collective space: (the communicator's collective sequence number mod
  * 2^24) << 4 | the collective. A message left over from a failed call can therefore never
  * match a later one; the tags stay below the pml's internal ones. */
 #define COLL_TAG(seq, coll) ((int)(((seq)&0xffffffu) << 4) | (int)(coll))
 
-typedef struct {
-    const char *name;
-    rcmsg_coll_fn_t fn;
-} coll_alg_t;
+/*
+ * Each collective: its RCMSG_COLL_<ID>_ALGORITHM variable and the function of each algorithm,
+ * indexed by the variable's C enum (rcmsg_coll_<id>_alg_t, config_vars.h), whose names are the
+ * algorithms' names; [RCMSG_COLL_<ID>_ALG_AUTO] stays NULL.
+ */
+#define COLL(id, text, ...)                                                                        \
+    [RCMSG_COLL_##                                                                                 \
+        id] = {text, RCMSG_CFG_COLL_##id##_ALGORITHM, RCMSG_COLL_##id##_ALG_COUNT, {__VA_ARGS__}}
+#define ALG(id, alg, fn) [RCMSG_COLL_##id##_ALG_##alg] = fn
 
 static const struct {
     const char *name;
     rcmsg_config_id_t var;
-    coll_alg_t algs[COLL_MAX_ALGS]; /* algorithm i is algs[i - 1]; 0 is "auto" */
-} colls[RCMSG_COLL_COUNT] = {
-    [RCMSG_COLL_BARRIER] = {"barrier",
-                            RCMSG_CFG_COLL_BARRIER_ALGORITHM,
-                            {{"dissemination", rcmsg_coll_barrier_dissemination}}},
-    [RCMSG_COLL_BCAST] = {"bcast",
-                          RCMSG_CFG_COLL_BCAST_ALGORITHM,
-                          {{"binomial", rcmsg_coll_bcast_binomial},
-                           {"scatter_allgather", rcmsg_coll_bcast_scatter_allgather}}},
-    [RCMSG_COLL_REDUCE] = {"reduce",
-                           RCMSG_CFG_COLL_REDUCE_ALGORITHM,
-                           {{"binomial", rcmsg_coll_reduce_binomial},
-                            {"reduce_scatter_gather", rcmsg_coll_reduce_rsg}}},
-    [RCMSG_COLL_ALLREDUCE] = {"allreduce",
-                              RCMSG_CFG_COLL_ALLREDUCE_ALGORITHM,
-                              {{"recursive_doubling", rcmsg_coll_allreduce_recursive_doubling},
-                               {"rabenseifner", rcmsg_coll_allreduce_rabenseifner},
-                               {"ring", rcmsg_coll_allreduce_ring}}},
-    [RCMSG_COLL_ALLGATHER] = {"allgather",
-                              RCMSG_CFG_COLL_ALLGATHER_ALGORITHM,
-                              {{"recursive_doubling", rcmsg_coll_allgather_recursive_doubling},
-                               {"bruck", rcmsg_coll_allgather_bruck},
-                               {"ring", rcmsg_coll_allgather_ring}}},
-    [RCMSG_COLL_ALLTOALL] = {"alltoall",
-                             RCMSG_CFG_COLL_ALLTOALL_ALGORITHM,
-                             {{"bruck", rcmsg_coll_alltoall_bruck},
-                              {"pairwise", rcmsg_coll_alltoall_pairwise}}},
-    [RCMSG_COLL_GATHER] = {"gather",
-                           RCMSG_CFG_COLL_GATHER_ALGORITHM,
-                           {{"binomial", rcmsg_coll_gather_binomial}}},
-    [RCMSG_COLL_SCATTER] = {"scatter",
-                            RCMSG_CFG_COLL_SCATTER_ALGORITHM,
-                            {{"binomial", rcmsg_coll_scatter_binomial}}},
-    [RCMSG_COLL_REDUCE_SCATTER] = {"reduce_scatter",
-                                   RCMSG_CFG_COLL_REDUCE_SCATTER_ALGORITHM,
-                                   {{"recursive_halving",
-                                     rcmsg_coll_reduce_scatter_recursive_halving},
-                                    {"ring", rcmsg_coll_reduce_scatter_ring}}},
+    int nchoices; /* "auto" included */
+    rcmsg_coll_fn_t fns[COLL_MAX_CHOICES];
+} colls[] = {
+    COLL(BARRIER, "barrier", ALG(BARRIER, DISSEMINATION, rcmsg_coll_barrier_dissemination)),
+    COLL(BCAST, "bcast", ALG(BCAST, BINOMIAL, rcmsg_coll_bcast_binomial),
+         ALG(BCAST, SCATTER_ALLGATHER, rcmsg_coll_bcast_scatter_allgather)),
+    COLL(REDUCE, "reduce", ALG(REDUCE, BINOMIAL, rcmsg_coll_reduce_binomial),
+         ALG(REDUCE, REDUCE_SCATTER_GATHER, rcmsg_coll_reduce_rsg)),
+    COLL(ALLREDUCE, "allreduce",
+         ALG(ALLREDUCE, RECURSIVE_DOUBLING, rcmsg_coll_allreduce_recursive_doubling),
+         ALG(ALLREDUCE, RABENSEIFNER, rcmsg_coll_allreduce_rabenseifner),
+         ALG(ALLREDUCE, RING, rcmsg_coll_allreduce_ring)),
+    COLL(ALLGATHER, "allgather",
+         ALG(ALLGATHER, RECURSIVE_DOUBLING, rcmsg_coll_allgather_recursive_doubling),
+         ALG(ALLGATHER, BRUCK, rcmsg_coll_allgather_bruck),
+         ALG(ALLGATHER, RING, rcmsg_coll_allgather_ring)),
+    COLL(ALLTOALL, "alltoall", ALG(ALLTOALL, BRUCK, rcmsg_coll_alltoall_bruck),
+         ALG(ALLTOALL, PAIRWISE, rcmsg_coll_alltoall_pairwise)),
+    COLL(GATHER, "gather", ALG(GATHER, BINOMIAL, rcmsg_coll_gather_binomial)),
+    COLL(SCATTER, "scatter", ALG(SCATTER, BINOMIAL, rcmsg_coll_scatter_binomial)),
+    COLL(REDUCE_SCATTER, "reduce_scatter",
+         ALG(REDUCE_SCATTER, RECURSIVE_HALVING, rcmsg_coll_reduce_scatter_recursive_halving),
+         ALG(REDUCE_SCATTER, RING, rcmsg_coll_reduce_scatter_ring)),
 };
+RCMSG_ASSERT_COVERS(colls, RCMSG_COLL_COUNT);
+#define COLL_FITS(id, text)                                                                        \
+    RCMSG_STATIC_ASSERT(RCMSG_COLL_##id##_ALG_COUNT <= COLL_MAX_CHOICES,                           \
+                        "colls[].fns must cover every algorithm of " #text);                       \
+    RCMSG_STATIC_ASSERT(RCMSG_COLL_##id##_ALG_AUTO == RCMSG_COLL_ALG_AUTO, #text ": auto is 0");
+RCMSG_COLL_LIST(COLL_FITS)
+#undef COLL_FITS
+
+/* The configuration, read once by rcmsg_coll_init(): the thresholds of the automatic choices. */
+static struct {
+    int alg[RCMSG_COLL_COUNT]; /* RCMSG_COLL_<ID>_ALGORITHM */
+    size_t bcast_long, reduce_long, allreduce_short, allreduce_long, allgather_long, alltoall_tiny,
+        reduce_scatter_long;
+} coll_config;
 
 static int forced[RCMSG_COLL_COUNT];
 static int last[RCMSG_COLL_COUNT];
 
 /* A stand-in for NULL buffers of empty collectives: the algorithms may memcpy 0 bytes. */
 static char empty_buf[16];
+
+void rcmsg_coll_init(void)
+{
+    for (int c = 0; c < RCMSG_COLL_COUNT; c++) {
+        coll_config.alg[c] = rcmsg_config_enum(colls[c].var);
+    }
+    coll_config.bcast_long = rcmsg_config_size(RCMSG_CFG_COLL_BCAST_LONG);
+    coll_config.reduce_long = rcmsg_config_size(RCMSG_CFG_COLL_REDUCE_LONG);
+    coll_config.allreduce_short = rcmsg_config_size(RCMSG_CFG_COLL_ALLREDUCE_SHORT);
+    coll_config.allreduce_long = rcmsg_config_size(RCMSG_CFG_COLL_ALLREDUCE_LONG);
+    coll_config.allgather_long = rcmsg_config_size(RCMSG_CFG_COLL_ALLGATHER_LONG);
+    coll_config.alltoall_tiny = rcmsg_config_size(RCMSG_CFG_COLL_ALLTOALL_TINY);
+    coll_config.reduce_scatter_long = rcmsg_config_size(RCMSG_CFG_COLL_REDUCE_SCATTER_LONG);
+}
 
 const char *rcmsg_coll_name(rcmsg_coll_t coll)
 {
@@ -84,22 +103,16 @@ const char *rcmsg_coll_name(rcmsg_coll_t coll)
 
 int rcmsg_coll_algorithm_count(rcmsg_coll_t coll)
 {
-    int n = 0;
-
-    while ((unsigned)coll < RCMSG_COLL_COUNT && n < COLL_MAX_ALGS &&
-           colls[coll].algs[n].fn != NULL) {
-        n++;
-    }
-    return n;
+    return (unsigned)coll < RCMSG_COLL_COUNT ? colls[coll].nchoices - 1 : 0;
 }
 
 const char *rcmsg_coll_algorithm_name(rcmsg_coll_t coll, int alg)
 {
-    if (alg == 0) {
-        return "auto";
+    if ((unsigned)coll >= RCMSG_COLL_COUNT || alg < 0 || alg >= colls[coll].nchoices ||
+        (alg != RCMSG_COLL_ALG_AUTO && colls[coll].fns[alg] == NULL)) {
+        return NULL;
     }
-    return alg > 0 && alg <= rcmsg_coll_algorithm_count(coll) ? colls[coll].algs[alg - 1].name
-                                                              : NULL;
+    return rcmsg_config_enum_name(colls[coll].var, alg);
 }
 
 rcmsg_status_t rcmsg_coll_algorithm_force(rcmsg_coll_t coll, int alg)
@@ -113,7 +126,7 @@ rcmsg_status_t rcmsg_coll_algorithm_force(rcmsg_coll_t coll, int alg)
 
 int rcmsg_coll_algorithm_last(rcmsg_coll_t coll)
 {
-    return (unsigned)coll < RCMSG_COLL_COUNT ? last[coll] : 0;
+    return (unsigned)coll < RCMSG_COLL_COUNT ? last[coll] : RCMSG_COLL_ALG_AUTO;
 }
 
 static bool is_pof2(int n)
@@ -121,33 +134,50 @@ static bool is_pof2(int n)
     return (n & (n - 1)) == 0;
 }
 
-/* The automatic choice (1-based, as in the variable's choices). */
+/* The automatic choice: a value of the collective's rcmsg_coll_<id>_alg_t. */
 static int coll_choose(const rcmsg_coll_args_t *a)
 {
     size_t bytes = a->count * a->esize, all = bytes * (size_t)a->size;
 
     switch (a->coll) {
     case RCMSG_COLL_BCAST:
-        return bytes >= rcmsg_config_size(RCMSG_CFG_COLL_BCAST_LONG) && a->size >= 3 ? 2 : 1;
+        return bytes >= coll_config.bcast_long && a->size >= 3
+                   ? RCMSG_COLL_BCAST_ALG_SCATTER_ALLGATHER
+                   : RCMSG_COLL_BCAST_ALG_BINOMIAL;
     case RCMSG_COLL_REDUCE:
-        return bytes >= rcmsg_config_size(RCMSG_CFG_COLL_REDUCE_LONG) && a->size >= 3 ? 2 : 1;
+        return bytes >= coll_config.reduce_long && a->size >= 3
+                   ? RCMSG_COLL_REDUCE_ALG_REDUCE_SCATTER_GATHER
+                   : RCMSG_COLL_REDUCE_ALG_BINOMIAL;
     case RCMSG_COLL_ALLREDUCE:
-        if (bytes < rcmsg_config_size(RCMSG_CFG_COLL_ALLREDUCE_SHORT) || a->size < 3) {
-            return 1;
+        if (bytes < coll_config.allreduce_short || a->size < 3) {
+            return RCMSG_COLL_ALLREDUCE_ALG_RECURSIVE_DOUBLING;
         }
-        return bytes < rcmsg_config_size(RCMSG_CFG_COLL_ALLREDUCE_LONG) ? 2 : 3;
+        return bytes < coll_config.allreduce_long ? RCMSG_COLL_ALLREDUCE_ALG_RABENSEIFNER
+                                                  : RCMSG_COLL_ALLREDUCE_ALG_RING;
     case RCMSG_COLL_ALLGATHER:
-        if (all >= rcmsg_config_size(RCMSG_CFG_COLL_ALLGATHER_LONG)) {
-            return 3;
+        if (all >= coll_config.allgather_long) {
+            return RCMSG_COLL_ALLGATHER_ALG_RING;
         }
-        return is_pof2(a->size) ? 1 : 2;
+        return is_pof2(a->size) ? RCMSG_COLL_ALLGATHER_ALG_RECURSIVE_DOUBLING
+                                : RCMSG_COLL_ALLGATHER_ALG_BRUCK;
     case RCMSG_COLL_ALLTOALL:
-        return bytes <= rcmsg_config_size(RCMSG_CFG_COLL_ALLTOALL_TINY) && a->size >= 4 ? 1 : 2;
+        return bytes <= coll_config.alltoall_tiny && a->size >= 4
+                   ? RCMSG_COLL_ALLTOALL_ALG_BRUCK
+                   : RCMSG_COLL_ALLTOALL_ALG_PAIRWISE;
     case RCMSG_COLL_REDUCE_SCATTER:
-        return all < rcmsg_config_size(RCMSG_CFG_COLL_REDUCE_SCATTER_LONG) ? 1 : 2;
-    default:
-        return 1;
+        return all < coll_config.reduce_scatter_long
+                   ? RCMSG_COLL_REDUCE_SCATTER_ALG_RECURSIVE_HALVING
+                   : RCMSG_COLL_REDUCE_SCATTER_ALG_RING;
+    case RCMSG_COLL_BARRIER:
+        return RCMSG_COLL_BARRIER_ALG_DISSEMINATION;
+    case RCMSG_COLL_GATHER:
+        return RCMSG_COLL_GATHER_ALG_BINOMIAL;
+    case RCMSG_COLL_SCATTER:
+        return RCMSG_COLL_SCATTER_ALG_BINOMIAL;
+    case RCMSG_COLL_COUNT:
+        break;
     }
+    return RCMSG_COLL_ALG_AUTO; /* not reached: coll_prep takes only known collectives */
 }
 
 static rcmsg_status_t coll_run(rcmsg_coll_args_t *a)
@@ -155,11 +185,11 @@ static rcmsg_status_t coll_run(rcmsg_coll_args_t *a)
     int alg = forced[a->coll];
     const char *why = "forced";
 
-    if (alg == 0) {
-        alg = rcmsg_config_enum(colls[a->coll].var);
+    if (alg == RCMSG_COLL_ALG_AUTO) {
+        alg = coll_config.alg[a->coll];
         why = rcmsg_config_desc(colls[a->coll].var)->name;
     }
-    if (alg == 0) {
+    if (alg == RCMSG_COLL_ALG_AUTO) {
         alg = coll_choose(a);
         why = "auto";
     }
@@ -167,9 +197,9 @@ static rcmsg_status_t coll_run(rcmsg_coll_args_t *a)
     a->tag = COLL_TAG(a->comm->coll_seq, a->coll);
     a->comm->coll_seq++; /* every rank runs the same calls in the same order */
     rcmsg_debug("%s: algorithm %s (%s), %zu x %s (%zu bytes), %d ranks, root %d",
-                colls[a->coll].name, colls[a->coll].algs[alg - 1].name, why, a->count,
+                colls[a->coll].name, rcmsg_coll_algorithm_name(a->coll, alg), why, a->count,
                 rcmsg_coll_dtype_name(a->dtype), a->count * a->esize, a->size, a->root);
-    return colls[a->coll].algs[alg - 1].fn(a);
+    return colls[a->coll].fns[alg](a);
 }
 
 /*

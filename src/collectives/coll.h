@@ -175,13 +175,21 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a);
 /* ---- selection (coll.c); for tests and tools ---- */
 
 const char *rcmsg_coll_name(rcmsg_coll_t coll);
-/* Algorithms of coll, not counting "auto" (index 0); names as in the variable's choices. */
-int rcmsg_coll_algorithm_count(rcmsg_coll_t coll);
-const char *rcmsg_coll_algorithm_name(rcmsg_coll_t coll, int alg);
-/* Overrides RCMSG_COLL_<ID>_ALGORITHM in this process (0: back to the variable). The same on
- * every rank, like the variable. */
+/* Reads the RCMSG_COLL_* variables, once, at rcmsg_init (after the configuration is loaded). */
+void rcmsg_coll_init(void);
+
+/*
+ * An algorithm of coll is a value of its variable's C enum, rcmsg_coll_<id>_alg_t
+ * (config_vars.h): RCMSG_COLL_<ID>_ALG_AUTO (0 for every collective), then the algorithms
+ * 1..count in the order of the variable's choices, whose names they have.
+ */
+#define RCMSG_COLL_ALG_AUTO 0
+int rcmsg_coll_algorithm_count(rcmsg_coll_t coll);                 /* not counting auto */
+const char *rcmsg_coll_algorithm_name(rcmsg_coll_t coll, int alg); /* NULL if none */
+/* Overrides RCMSG_COLL_<ID>_ALGORITHM in this process (RCMSG_COLL_ALG_AUTO: back to the
+ * variable). The same on every rank, like the variable. */
 rcmsg_status_t rcmsg_coll_algorithm_force(rcmsg_coll_t coll, int alg);
-/* The algorithm the last call of coll ran (0 before any). */
+/* The algorithm the last call of coll ran (RCMSG_COLL_ALG_AUTO before any). */
 int rcmsg_coll_algorithm_last(rcmsg_coll_t coll);
 
 #endif /* RCMSG_COLL_H */

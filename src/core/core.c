@@ -7,6 +7,7 @@
 #include "base/config_table.h"
 #include "base/log.h"
 #include "base/topo.h"
+#include "collectives/coll.h"
 #include "pml/pml.h"
 
 static rcmsg_wireup_t *core_wireup;
@@ -32,7 +33,9 @@ rcmsg_status_t rcmsg_init(void)
     status = rcmsg_wireup_init(status, &core_wireup);
     if (status == RCMSG_OK) {
         status = rcmsg_pml_init(core_wireup);
-        if (status != RCMSG_OK) {
+        if (status == RCMSG_OK) {
+            rcmsg_coll_init();
+        } else {
             rcmsg_pml_fini();
             rcmsg_wireup_fini(core_wireup, false);
         }

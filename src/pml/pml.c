@@ -62,6 +62,17 @@ int rcmsg_pml_seq_check(uint32_t expected, uint32_t got)
     return (int32_t)(got - expected) < 0 ? 1 : 2;
 }
 
+/* Every RCMSG_* variable the pml uses; nothing reads the table after init. */
+static void pml_config_read(void)
+{
+    pml.credits = (int)rcmsg_config_int(RCMSG_CFG_EAGER_CREDITS);
+    pml.eager_limit = rcmsg_config_size(RCMSG_CFG_EAGER_LIMIT);
+    pml.watch_interval_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
+    pml.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
+    pml.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
+    pml.drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+}
+
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
 {
     size_t max_send = SIZE_MAX;
@@ -81,7 +92,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
         free(ids);
         return RCMSG_ERR_NO_MEMORY;
     }
-    pml.credits = (int)rcmsg_config_int(RCMSG_CFG_EAGER_CREDITS);
+    pml_config_read();
     for (int i = 0; i < pml.size; i++) {
         rcmsg_btl_t *btl = w->peer_btl[i];
         pml.peers[i].btl = btl;
@@ -93,16 +104,12 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
         }
         ids[i] = i;
     }
-    pml.eager_limit = rcmsg_config_size(RCMSG_CFG_EAGER_LIMIT);
     if (pml.eager_limit > max_send - sizeof(rcmsg_pml_hdr_t)) {
         pml.eager_limit = max_send - sizeof(rcmsg_pml_hdr_t);
         rcmsg_info("eager limit capped to %zu bytes by the transport's %zu-byte buffers",
                    pml.eager_limit, max_send);
     }
-    pml.watch_interval_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
     pml.max_len = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-    pml.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
-    pml.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
     rcmsg_rcache_init();
     s = comm_create(0, pml.size, pml.rank, ids, &pml.world);
     free(ids);
@@ -162,7 +169,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
     for (int i = 0; i < pml.size; i++) {
         pml.peers[i].owed = 0;
     }
-    deadline = rcmsg_clock_us() + rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+    deadline = rcmsg_clock_us() + pml.drain_timeout_us;
     while (fins_pending()) {
         rcmsg_progress();
         if (rcmsg_clock_us() > deadline) {

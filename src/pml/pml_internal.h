@@ -98,10 +98,12 @@ typedef struct {
     struct rcmsg_comm *world;
     struct rcmsg_comm *comms;
     struct rcmsg_comm *last_comm; /* comm_of_ctx's last find */
-    size_t eager_limit;
+    /* the configuration, read once by rcmsg_pml_init (pml_config_read) */
+    size_t eager_limit; /* capped by the transports' max_send */
     int credits;
     size_t chunk;
     int max_reads;
+    uint64_t drain_timeout_us;
     rcmsg_request_t free_reqs, free_tail; /* FIFO: a stale handle stays stale longest */
     void **req_chunks;
     int nreq_chunks;

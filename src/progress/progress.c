@@ -17,17 +17,29 @@
 #define PROGRESS_MAX_BTLS 8
 #define PROGRESS_SLEEP_MS 100 /* upper bound of one sleep: async failures are noticed */
 
-enum { WAIT_POLL, WAIT_EVENT, WAIT_HYBRID };
+/* The configuration, read once by rcmsg_progress_init(). */
+typedef struct {
+    rcmsg_wait_mode_t wait_mode;
+    unsigned spin_count;
+    rcmsg_yield_t yield;
+} progress_config_t;
 
 static struct {
     rcmsg_btl_t *btls[PROGRESS_MAX_BTLS];
     int nbtls;
     rcmsg_progress_hook_t hook;
     void *hook_arg;
-    int mode;
-    unsigned spin_count;
-    bool yield; /* sched_yield() in idle polling rounds */
+    progress_config_t config;
+    unsigned spin_count; /* idle polls before a wait sleeps: 0 in event mode */
+    bool yield;          /* sched_yield() in idle polling rounds */
 } prog;
+
+static void progress_config_read(progress_config_t *config)
+{
+    config->wait_mode = (rcmsg_wait_mode_t)rcmsg_config_enum(RCMSG_CFG_WAIT_MODE);
+    config->spin_count = (unsigned)rcmsg_config_int(RCMSG_CFG_SPIN_COUNT);
+    config->yield = (rcmsg_yield_t)rcmsg_config_enum(RCMSG_CFG_YIELD);
+}
 
 rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progress_hook_t hook,
                                    void *hook_arg, int local_size)
@@ -42,23 +54,24 @@ rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progre
     }
     prog.hook = hook;
     prog.hook_arg = hook_arg;
-    prog.mode = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE);
-    prog.spin_count =
-        prog.mode == WAIT_EVENT ? 0 : (unsigned)rcmsg_config_int(RCMSG_CFG_SPIN_COUNT);
-    switch (rcmsg_config_enum(RCMSG_CFG_YIELD)) {
-    case 0: /* auto */
+    progress_config_read(&prog.config);
+    prog.spin_count = prog.config.wait_mode == RCMSG_WAIT_EVENT ? 0 : prog.config.spin_count;
+    switch (prog.config.yield) {
+    case RCMSG_YIELD_AUTO:
         prog.yield = cpus > 0 && local_size > cpus;
         break;
-    case 1:
+    case RCMSG_YIELD_YES:
         prog.yield = true;
         break;
-    default:
+    case RCMSG_YIELD_NO:
+    case RCMSG_YIELD_COUNT:
         prog.yield = false;
+        break;
     }
     rcmsg_info("progress: %d transport(s), wait mode %s, spin count %u, %s when idle (%d "
                "rank(s) on this node, %ld CPU(s))",
-               prog.nbtls, rcmsg_config_enum_text(RCMSG_CFG_WAIT_MODE), prog.spin_count,
-               prog.yield ? "yield" : "no yield", local_size, cpus);
+               prog.nbtls, rcmsg_config_enum_name(RCMSG_CFG_WAIT_MODE, prog.config.wait_mode),
+               prog.spin_count, prog.yield ? "yield" : "no yield", local_size, cpus);
     return RCMSG_OK;
 }
 
@@ -108,7 +121,7 @@ static void progress_sleep(void)
 
 bool rcmsg_progress_idle(unsigned *idle)
 {
-    if (prog.mode == WAIT_POLL || ++*idle <= prog.spin_count) {
+    if (prog.config.wait_mode == RCMSG_WAIT_POLL || ++*idle <= prog.spin_count) {
         if (prog.yield) {
             sched_yield();
         }

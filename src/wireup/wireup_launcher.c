@@ -134,6 +134,9 @@ rcmsg_status_t rcmsg_wireup_launcher_start(rcmsg_wireup_launcher_t *l, const pmi
         PMIX_ERR_EXIT_NONZERO_TERM};
     rcmsg_status_t s;
 
+    l->timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
+    snprintf(l->timeout_text, sizeof(l->timeout_text), "%s",
+             rcmsg_config_text(RCMSG_CFG_LAUNCHER_TIMEOUT));
     l->rank = (int)me->rank;
     l->size = size;
     snprintf(l->nspace, sizeof(l->nspace), "%s", me->nspace);
@@ -357,14 +360,14 @@ static void log_fence_failure(const rcmsg_wireup_launcher_t *l, rcmsg_status_t s
         rcmsg_error("%s: some rank did not arrive within RCMSG_LAUNCHER_TIMEOUT=%s (the "
                     "launcher does not say which): a rank failed or exited before it (see its "
                     "output) or is still busy; raise RCMSG_LAUNCHER_TIMEOUT if it is only slow",
-                    what, rcmsg_config_text(RCMSG_CFG_LAUNCHER_TIMEOUT));
+                    what, l->timeout_text);
     }
 }
 
 rcmsg_status_t rcmsg_wireup_launcher_fence(rcmsg_wireup_launcher_t *l, bool collect,
                                            const char *what)
 {
-    uint64_t timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
+    uint64_t timeout_us = l->timeout_us;
     int secs = timeout_seconds(timeout_us);
     wireup_op_t *op;
     pmix_info_t info[2];
@@ -407,7 +410,7 @@ rcmsg_status_t rcmsg_wireup_launcher_fence(rcmsg_wireup_launcher_t *l, bool coll
 rcmsg_status_t rcmsg_wireup_launcher_get(rcmsg_wireup_launcher_t *l, const pmix_proc_t *proc,
                                          const char *key, pmix_value_t **val_p, pmix_status_t *rc_p)
 {
-    int secs = timeout_seconds(rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT));
+    int secs = timeout_seconds(l->timeout_us);
     pmix_info_t info;
     rcmsg_status_t s = check_gone(l);
 

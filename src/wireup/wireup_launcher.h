@@ -46,6 +46,8 @@ typedef struct rcmsg_wireup_launcher {
     unsigned long events_seen;       /* termination events already looked at */
     uint64_t *reported;              /* [words] ranks already passed to lost() */
     struct rcmsg_wireup_op *orphans; /* operations given up on: freed after PMIx_Finalize */
+    uint64_t timeout_us;             /* RCMSG_LAUNCHER_TIMEOUT, read once at start */
+    char timeout_text[32];           /* ... as the user wrote it, for messages */
 } rcmsg_wireup_launcher_t;
 
 typedef void (*rcmsg_wireup_launcher_lost_cb_t)(void *arg, int rank);

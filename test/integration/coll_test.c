@@ -273,7 +273,7 @@ static void run_call(const call_t *c)
     if (c->alg > 0) {
         CHECK(rcmsg_coll_algorithm_last(c->coll) == c->alg, "%s ran %s", call_text(c),
               rcmsg_coll_algorithm_name(c->coll, rcmsg_coll_algorithm_last(c->coll)));
-        rcmsg_coll_algorithm_force(c->coll, 0);
+        rcmsg_coll_algorithm_force(c->coll, RCMSG_COLL_ALG_AUTO);
     }
     free(sbuf);
     free(rbuf);
@@ -405,7 +405,7 @@ static void fp_bitwise(rcmsg_comm_t p2p)
                   "fp allreduce failed");
             CHECK(rcmsg_allreduce(fin, fout, N, RCMSG_FLOAT, ops[k], world) == RCMSG_OK,
                   "fp allreduce failed");
-            rcmsg_coll_algorithm_force(RCMSG_COLL_ALLREDUCE, 0);
+            rcmsg_coll_algorithm_force(RCMSG_COLL_ALLREDUCE, RCMSG_COLL_ALG_AUTO);
             /* rank 0 compares everyone's bits, over plain point-to-point (not on the world,
              * where a wildcard receive waits) */
             if (rank == 0) {

@@ -8,6 +8,7 @@
 #include "ck_run.h"
 
 #include <check.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,14 +67,20 @@ END_TEST
 
 /* ---- configuration --------------------------------------------------------------------- */
 
-static const rcmsg_config_desc_t d_bool = {"RCMSG_T_BOOL", RCMSG_CFG_TYPE_BOOL, "no", "", ""};
-static const rcmsg_config_desc_t d_int = {"RCMSG_T_INT", RCMSG_CFG_TYPE_INT, "1", "0..7", ""};
-static const rcmsg_config_desc_t d_sint = {"RCMSG_T_SINT", RCMSG_CFG_TYPE_INT, "1", "", ""};
-static const rcmsg_config_desc_t d_size = {"RCMSG_T_SIZE", RCMSG_CFG_TYPE_SIZE, "8k", "256..1m",
-                                           ""};
-static const rcmsg_config_desc_t d_time = {"RCMSG_T_TIME", RCMSG_CFG_TYPE_TIME, "1ms", "", ""};
-static const rcmsg_config_desc_t d_enum = {"RCMSG_T_ENUM", RCMSG_CFG_TYPE_ENUM, "b", "a|b|c", ""};
-static const rcmsg_config_desc_t d_list = {"RCMSG_T_LIST", RCMSG_CFG_TYPE_LIST, "", "", ""};
+static const rcmsg_config_desc_t d_bool = {
+    "RCMSG_T_BOOL", RCMSG_CFG_TYPE_BOOL, "no", "", "", NULL, 0};
+static const rcmsg_config_desc_t d_int = {
+    "RCMSG_T_INT", RCMSG_CFG_TYPE_INT, "1", "0..7", "", NULL, 0};
+static const rcmsg_config_desc_t d_sint = {
+    "RCMSG_T_SINT", RCMSG_CFG_TYPE_INT, "1", "", "", NULL, 0};
+static const rcmsg_config_desc_t d_size = {
+    "RCMSG_T_SIZE", RCMSG_CFG_TYPE_SIZE, "8k", "256..1m", "", NULL, 0};
+static const rcmsg_config_desc_t d_time = {
+    "RCMSG_T_TIME", RCMSG_CFG_TYPE_TIME, "1ms", "", "", NULL, 0};
+static const rcmsg_config_desc_t d_enum = {
+    "RCMSG_T_ENUM", RCMSG_CFG_TYPE_ENUM, "b", "a|b|c", "", NULL, 0};
+static const rcmsg_config_desc_t d_list = {
+    "RCMSG_T_LIST", RCMSG_CFG_TYPE_LIST, "", "", "", NULL, 0};
 
 static rcmsg_config_value_t parse_ok(const rcmsg_config_desc_t *d, const char *text)
 {
@@ -218,6 +225,79 @@ START_TEST(test_every_default_parses)
         ck_assert_msg(strncmp(d->name, "RCMSG_", 6) == 0, "%s has the prefix", d->name);
         ck_assert_msg(d->help[0] != '\0', "%s has help text", d->name);
     }
+}
+END_TEST
+
+/* Each ENUM variable's C enum, bound by name (config_vars.h): the enumerators count from 0 in
+ * the order of the form, each name (in any case) parses to its enumerator, and the name table
+ * desc->choices[] holds each name at its enumerator. */
+static void enum_check_one(const rcmsg_config_desc_t *d, int value, const char *name, int *n)
+{
+    rcmsg_config_value_t v;
+    char upper[64];
+
+    ck_assert_msg(value == *n, "%s: %s is enumerator %d, choice %d", d->name, name, value, *n);
+    v = parse_ok(d, name);
+    ck_assert_int_eq(v.choice, value);
+    for (size_t i = 0; i <= strlen(name) && i < sizeof(upper); i++) {
+        upper[i] = (char)toupper((unsigned char)name[i]);
+    }
+    v = parse_ok(d, upper);
+    ck_assert_int_eq(v.choice, value);
+    ck_assert_uint_lt((unsigned)value, d->nchoices);
+    ck_assert_str_eq(d->choices[value], name);
+    (*n)++;
+}
+
+#define ENUM_CHECK_NAME(id, name)              enum_check_one(d, id, name, &n);
+#define ENUM_CHECK(var, type, def, form, help) ENUM_CHECK_##type(var)
+#define ENUM_CHECK_ENUM(var)                                                                       \
+    {                                                                                              \
+        const rcmsg_config_desc_t *d = rcmsg_config_desc(RCMSG_CFG_##var);                         \
+        int n = 0;                                                                                 \
+        RCMSG_CFG_##var##_CHOICES(ENUM_CHECK_NAME);                                                \
+        ck_assert_uint_eq(d->nchoices, (unsigned)n);                                               \
+        checked++;                                                                                 \
+    }
+#define ENUM_CHECK_BOOL(var)
+#define ENUM_CHECK_INT(var)
+#define ENUM_CHECK_SIZE(var)
+#define ENUM_CHECK_TIME(var)
+#define ENUM_CHECK_LIST(var)
+
+START_TEST(test_enum_choices_by_name)
+{
+    int checked = 0, enums = 0;
+
+    RCMSG_CONFIG_VARS(ENUM_CHECK)
+    for (int id = 0; id < RCMSG_CFG_COUNT; id++) {
+        const rcmsg_config_desc_t *d = rcmsg_config_desc((rcmsg_config_id_t)id);
+        char form[256] = "";
+
+        if (d->type != RCMSG_CFG_TYPE_ENUM) {
+            ck_assert_msg(d->nchoices == 0 && d->choices == NULL, "%s has no choices", d->name);
+            continue;
+        }
+        enums++;
+        for (unsigned c = 0; c < d->nchoices; c++) {
+            strcat(form, c > 0 ? "|" : "");
+            strcat(form, d->choices[c]);
+            ck_assert_str_eq(rcmsg_config_enum_name((rcmsg_config_id_t)id, (int)c), d->choices[c]);
+        }
+        ck_assert_str_eq(form, d->form); /* the name table is the form shown to users */
+        ck_assert_ptr_null(rcmsg_config_enum_name((rcmsg_config_id_t)id, (int)d->nchoices));
+        ck_assert_ptr_null(rcmsg_config_enum_name((rcmsg_config_id_t)id, -1));
+    }
+    ck_assert_int_eq(checked, enums);
+    ck_assert_int_eq(parse_ok(rcmsg_config_desc(RCMSG_CFG_WAIT_MODE), "hybrid").choice,
+                     RCMSG_WAIT_HYBRID);
+    ck_assert_int_eq(parse_ok(rcmsg_config_desc(RCMSG_CFG_IB_MTU), "1024").choice,
+                     RCMSG_IB_MTU_1024);
+    ck_assert_int_eq(parse_ok(rcmsg_config_desc(RCMSG_CFG_LOG_LEVEL), "trace").choice,
+                     RCMSG_LOG_TRACE);
+    ck_assert_int_eq(parse_ok(rcmsg_config_desc(RCMSG_CFG_COLL_ALLREDUCE_ALGORITHM), "ring").choice,
+                     RCMSG_COLL_ALLREDUCE_ALG_RING);
+    ck_assert_str_eq(rcmsg_config_enum_name(RCMSG_CFG_YIELD, RCMSG_YIELD_NO), "no");
 }
 END_TEST
 
@@ -500,6 +580,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_parse_list);
     tcase_add_test(tc, test_parse_empty_and_junk);
     tcase_add_test(tc, test_every_default_parses);
+    tcase_add_test(tc, test_enum_choices_by_name);
     tcase_add_test(tc, test_load_user_values);
     tcase_add_test(tc, test_load_bad_value_fails);
     tcase_add_test(tc, test_load_unknown_is_only_a_warning);

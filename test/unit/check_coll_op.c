@@ -132,7 +132,9 @@ START_TEST(test_algorithm_tables)
         char form[256] = "auto";
 
         ck_assert_int_ge(rcmsg_coll_algorithm_count(c), 1);
+        ck_assert_str_eq(rcmsg_coll_algorithm_name(c, RCMSG_COLL_ALG_AUTO), "auto");
         for (int a = 1; a <= rcmsg_coll_algorithm_count(c); a++) {
+            ck_assert_ptr_nonnull(rcmsg_coll_algorithm_name(c, a)); /* it has a function */
             strcat(form, "|");
             strcat(form, rcmsg_coll_algorithm_name(c, a));
         }

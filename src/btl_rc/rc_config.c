@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * btl_rc's configuration: every RCMSG_* variable rc uses, read once by rcmsg_rc_btl_open into
+ * rc_config_t. Connect, the async thread, progress and close use the copy, never the table.
+ */
+#include "config.h"
+
+#include "rc_iface.h"
+
+#include "base/compiler.h"
+#include "base/config_table.h"
+
+/* RCMSG_IB_MTU as the cap of the path MTU (auto: no cap below the largest MTU). */
+static const enum ibv_mtu rc_mtu_caps[] = {
+    [RCMSG_IB_MTU_AUTO] = IBV_MTU_4096, [RCMSG_IB_MTU_256] = IBV_MTU_256,
+    [RCMSG_IB_MTU_512] = IBV_MTU_512,   [RCMSG_IB_MTU_1024] = IBV_MTU_1024,
+    [RCMSG_IB_MTU_2048] = IBV_MTU_2048, [RCMSG_IB_MTU_4096] = IBV_MTU_4096,
+};
+RCMSG_ASSERT_COVERS(rc_mtu_caps, RCMSG_IB_MTU_COUNT);
+
+void rc_config_read(rc_config_t *config)
+{
+    rcmsg_ib_mtu_t mtu = (rcmsg_ib_mtu_t)rcmsg_config_enum(RCMSG_CFG_IB_MTU);
+
+    config->net_devices = rcmsg_config_list(RCMSG_CFG_NET_DEVICES, &config->nnet_devices);
+    config->gid_index = (int)rcmsg_config_int(RCMSG_CFG_GID_INDEX);
+    config->gid_index_set = rcmsg_config_is_set(RCMSG_CFG_GID_INDEX);
+    config->mtu_cap = rc_mtu_caps[mtu];
+    config->ib_timeout = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_TIMEOUT);
+    config->retry_count = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RETRY_COUNT);
+    config->rnr_timer = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RNR_TIMER);
+    config->rnr_retry = (uint8_t)rcmsg_config_int(RCMSG_CFG_IB_RNR_RETRY);
+    config->sq_depth = (unsigned)rcmsg_config_int(RCMSG_CFG_QP_SEND_DEPTH);
+    config->max_inline = (unsigned)rcmsg_config_size(RCMSG_CFG_QP_MAX_INLINE);
+    config->signal_interval = (unsigned)rcmsg_config_int(RCMSG_CFG_SIGNAL_INTERVAL);
+    config->srq_size = (int)rcmsg_config_int(RCMSG_CFG_SRQ_SIZE);
+    config->buf_size = rcmsg_config_size(RCMSG_CFG_SRQ_BUF_SIZE);
+    config->send_bufs = (int)rcmsg_config_int(RCMSG_CFG_SEND_BUFS);
+    config->poll_batch = (unsigned)rcmsg_config_int(RCMSG_CFG_POLL_BATCH);
+    config->drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+}
