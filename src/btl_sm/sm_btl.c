@@ -29,9 +29,9 @@ static void sm_config_read(sm_config_t *cfg)
         .ncells = (unsigned)rcmsg_config_int(RCMSG_CFG_SM_CELLS),
         .cell_size = rcmsg_config_size(RCMSG_CFG_SRQ_BUF_SIZE),
         .staging = (rcmsg_config_size(RCMSG_CFG_SM_STAGING) + 63) & ~(size_t)63,
-        .cma = (sm_cma_mode_t)rcmsg_config_enum(RCMSG_CFG_SM_CMA), /* "auto|yes|no" */
+        .cma = (rcmsg_sm_cma_t)rcmsg_config_enum(RCMSG_CFG_SM_CMA),
         .batch = (unsigned)rcmsg_config_int(RCMSG_CFG_POLL_BATCH),
-        .sleeps = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) != 0, /* 0: poll, never sleeps */
+        .sleeps = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) != RCMSG_WAIT_POLL,
     };
     cfg->cma_text = rcmsg_config_enum_text(RCMSG_CFG_SM_CMA);
 }

@@ -25,10 +25,10 @@ bool sm_cma_probe(sm_btl_t *sm, sm_peer_t *p)
     struct iovec l = {.iov_base = &byte, .iov_len = 1};
     struct iovec r = {.iov_base = p->seg, .iov_len = 1};
 
-    if (sm->cfg.cma == SM_CMA_NO) {
+    if (sm->cfg.cma == RCMSG_SM_CMA_NO) {
         return false;
     }
-    if (sm->cfg.cma == SM_CMA_YES) {
+    if (sm->cfg.cma == RCMSG_SM_CMA_YES) {
         return true; /* as asked: a refusal will be an error, not a fallback */
     }
     return process_vm_readv(p->pid, &l, 1, &r, 1, 0) >= 0 || errno != EPERM;
@@ -86,14 +86,14 @@ static rcmsg_status_t sm_cma_read(sm_btl_t *sm, sm_peer_t *p, char *local, uint6
             sm_peer_fail(sm, p, "its process exited");
             return RCMSG_ERR_CONNECTION;
         }
-        if (n < 0 && errno == EPERM && done == 0 && sm->cfg.cma != SM_CMA_YES) {
+        if (n < 0 && errno == EPERM && done == 0 && sm->cfg.cma != RCMSG_SM_CMA_YES) {
             return RCMSG_ERR_UNSUPPORTED;
         }
         rcmsg_error("process_vm_readv from peer %d (pid %d) failed after %zu of %zu bytes, at "
                     "0x%llx: %s%s",
                     p->world, (int)p->pid, done, len, (unsigned long long)(remote_addr + done),
                     n == 0 ? "no progress" : strerror(errno),
-                    sm->cfg.cma == SM_CMA_YES ? " (RCMSG_SM_CMA=yes: no fallback)" : "");
+                    sm->cfg.cma == RCMSG_SM_CMA_YES ? " (RCMSG_SM_CMA=yes: no fallback)" : "");
         return RCMSG_ERR_IO;
     }
     return RCMSG_OK;

@@ -28,6 +28,7 @@
 #include "sm_btl.h"
 
 #include "base/compiler.h"
+#include "base/config_vars.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -42,15 +43,12 @@
 
 enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };
 
-/* RCMSG_SM_CMA, in the order of its "auto|yes|no" form. */
-typedef enum { SM_CMA_AUTO, SM_CMA_YES, SM_CMA_NO } sm_cma_mode_t;
-
 /* Every setting sm uses, read once by rcmsg_sm_btl_open (sm_config_read) and nowhere else. */
 typedef struct {
     unsigned ncells;      /* RCMSG_SM_CELLS: cells per ring */
     size_t cell_size;     /* RCMSG_SRQ_BUF_SIZE: the largest message */
     size_t staging;       /* RCMSG_SM_STAGING, rounded up to 64 bytes */
-    sm_cma_mode_t cma;    /* RCMSG_SM_CMA */
+    rcmsg_sm_cma_t cma;   /* RCMSG_SM_CMA */
     const char *cma_text; /* its name, for messages */
     unsigned batch;       /* RCMSG_POLL_BATCH: cells taken per ring per progress() */
     bool sleeps;          /* RCMSG_WAIT_MODE is not poll: waits may sleep in sm_arm + poll() */

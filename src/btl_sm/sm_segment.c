@@ -209,7 +209,8 @@ rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t l
     if (!p->cma) {
         rcmsg_info("sm: single-copy reads (CMA) from peer %d are not permitted%s; large messages "
                    "are copied through the shared segment",
-                   peer, sm->cfg.cma == SM_CMA_NO ? " (RCMSG_SM_CMA=no)" : " (ptrace scope?)");
+                   peer,
+                   sm->cfg.cma == RCMSG_SM_CMA_NO ? " (RCMSG_SM_CMA=no)" : " (ptrace scope?)");
     }
     rcmsg_debug("sm: peer %d (local rank %d, pid %d) mapped", peer, p->local_rank, (int)p->pid);
     return RCMSG_OK;
