@@ -147,7 +147,7 @@ static void unexp_free(rcmsg_match_msg_t *m, void *arg)
 
 rcmsg_status_t rcmsg_pml_fini(void)
 {
-    uint64_t deadline;
+    rcmsg_deadline_t deadline;
 
     if (pml.peers == NULL) {
         memset(&pml, 0, sizeof(pml));
@@ -162,10 +162,10 @@ rcmsg_status_t rcmsg_pml_fini(void)
     for (int i = 0; i < pml.size; i++) {
         pml.peers[i].owed = 0;
     }
-    deadline = rcmsg_clock_us() + rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+    deadline = rcmsg_deadline_in(rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT));
     while (fins_pending()) {
         rcmsg_progress();
-        if (rcmsg_clock_us() > deadline) {
+        if (rcmsg_deadline_passed(deadline)) {
             rcmsg_error("finalize: rendezvous FINs could not be sent within RCMSG_DRAIN_TIMEOUT; "
                         "peers waiting for them will not complete");
             break;

@@ -10,6 +10,7 @@
 #include "pml_match.h"
 #include "rcache.h"
 
+#include "base/clock.h"
 #include "base/log.h"
 
 #include <stdbool.h>
@@ -115,7 +116,8 @@ typedef struct {
     rcmsg_status_t lost_launcher; /* RCMSG_ERR_LAUNCHER once the launcher is gone */
     bool credit_wait; /* a send waits a few rounds for credits (progress counts it as work) */
     unsigned watch_calls;
-    uint64_t watch_next_us, watch_interval_us, watch_epoch;
+    rcmsg_deadline_t watch_next; /* the next liveness look (pml_watch) */
+    uint64_t watch_interval_us, watch_epoch;
 } pml_state_t;
 
 extern pml_state_t pml;
