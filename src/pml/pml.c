@@ -183,9 +183,11 @@ rcmsg_status_t rcmsg_pml_fini(void)
         rcmsg_info("%ld unexpected message(s) were never received", pml.match.nmsgs);
     }
     rcmsg_match_fini(&pml.match, unexp_free, NULL);
-    while (pml.comms != NULL) {
-        comm_destroy(pml.comms);
+    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms), *next; l != NULL; l = next) {
+        next = rcmsg_hash_next(&pml.comms, l);
+        comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx));
     }
+    rcmsg_hash_fini(&pml.comms);
     rcmsg_rcache_fini();
     rcmsg_progress_fini();
     for (int i = 0; i < pml.size; i++) {

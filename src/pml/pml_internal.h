@@ -95,7 +95,7 @@ typedef struct {
     pml_peer_t *peers;
     int *pending_peers, npending;
     struct rcmsg_comm *world;
-    struct rcmsg_comm *comms;
+    rcmsg_hash_t comms;           /* every live communicator, by ctx */
     struct rcmsg_comm *last_comm; /* comm_of_ctx's last find */
     size_t eager_limit;
     int credits;
