@@ -8,10 +8,9 @@
 
 #include "pml.h"
 #include "pml_match.h"
-#include "rcache.h"
-
 #include "base/clock.h"
 #include "base/log.h"
+#include "base/rcache.h"
 
 #include <stdbool.h>
 #include <stddef.h>
