@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The one clock of the library: monotonic microseconds (vDSO, no system call). */
+/*
+ * The one clock of the library: monotonic microseconds (vDSO, no system call), and deadlines
+ * on it. A deadline is a point of that clock; rcmsg_deadline_in() saturates instead of
+ * wrapping, so a huge timeout is a deadline that never passes.
+ */
 #ifndef RCMSG_BASE_CLOCK_H
 #define RCMSG_BASE_CLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -12,6 +17,71 @@ static inline uint64_t rcmsg_clock_us(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+typedef struct {
+    uint64_t at_us; /* rcmsg_clock_us() at which it passes */
+} rcmsg_deadline_t;
+
+/* The deadline at clock time at_us. */
+static inline rcmsg_deadline_t rcmsg_deadline_at(uint64_t at_us)
+{
+    return (rcmsg_deadline_t){.at_us = at_us};
+}
+
+/* The deadline `us` microseconds after `now_us` (UINT64_MAX when the sum would wrap). */
+static inline rcmsg_deadline_t rcmsg_deadline_after(uint64_t now_us, uint64_t us)
+{
+    return rcmsg_deadline_at(us > UINT64_MAX - now_us ? UINT64_MAX : now_us + us);
+}
+
+/* The deadline `us` microseconds from now. */
+static inline rcmsg_deadline_t rcmsg_deadline_in(uint64_t us)
+{
+    return rcmsg_deadline_after(rcmsg_clock_us(), us);
+}
+
+/* Whether the deadline is reached at clock time now_us. */
+static inline bool rcmsg_deadline_passed_at(rcmsg_deadline_t d, uint64_t now_us)
+{
+    return now_us >= d.at_us;
+}
+
+/* Whether the deadline is reached now. */
+static inline bool rcmsg_deadline_passed(rcmsg_deadline_t d)
+{
+    return rcmsg_deadline_passed_at(d, rcmsg_clock_us());
+}
+
+/* Microseconds until the deadline (0 once passed). */
+static inline uint64_t rcmsg_deadline_left_us(rcmsg_deadline_t d)
+{
+    uint64_t now = rcmsg_clock_us();
+
+    return d.at_us > now ? d.at_us - now : 0;
+}
+
+/* Milliseconds until the deadline, rounded up (a wait of that long does not wake early), at
+ * most INT32_MAX (a poll() timeout); 0 once passed. */
+static inline int32_t rcmsg_deadline_left_ms(rcmsg_deadline_t d)
+{
+    uint64_t us = rcmsg_deadline_left_us(d), ms = us / 1000 + (us % 1000 != 0);
+
+    return ms > INT32_MAX ? INT32_MAX : (int32_t)ms;
+}
+
+/* The earlier of two deadlines. */
+static inline rcmsg_deadline_t rcmsg_deadline_min(rcmsg_deadline_t a, rcmsg_deadline_t b)
+{
+    return a.at_us <= b.at_us ? a : b;
+}
+
+/* The deadline as an absolute CLOCK_MONOTONIC time (pthread_cond_timedwait with a condition
+ * variable set to that clock). */
+static inline struct timespec rcmsg_deadline_timespec(rcmsg_deadline_t d)
+{
+    return (struct timespec){.tv_sec = (time_t)(d.at_us / 1000000),
+                             .tv_nsec = (long)(d.at_us % 1000000) * 1000};
 }
 
 #endif /* RCMSG_BASE_CLOCK_H */

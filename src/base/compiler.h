@@ -7,10 +7,16 @@
 #ifndef RCMSG_BASE_COMPILER_H
 #define RCMSG_BASE_COMPILER_H
 
+#include <stddef.h>
+
 #define RCMSG_STATIC_ASSERT(cond, why) _Static_assert(cond, why)
 
 /* Number of elements of a true array (not a pointer). */
 #define RCMSG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The struct of type `type` whose member `member` is at ptr (intrusive links). */
+#define RCMSG_CONTAINER_OF(ptr, type, member)                                                      \
+    ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
 
 /* An array indexed by every value of an enum whose last member is COUNT must have COUNT
  * entries: RCMSG_ASSERT_COVERS(names, RCMSG_WAIT_COUNT). */

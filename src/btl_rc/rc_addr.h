@@ -34,6 +34,15 @@ typedef struct {
 RCMSG_STATIC_ASSERT(sizeof(rcmsg_rc_addr_wire_t) == RC_ADDR_HDR_SIZE,
                     "rc address header must be RC_ADDR_HDR_SIZE bytes");
 
+/* One QP entry as it is on the wire. */
+typedef struct {
+    uint8_t qpn[4];
+    uint8_t psn[4];
+} rcmsg_rc_addr_qp_wire_t;
+
+RCMSG_STATIC_ASSERT(sizeof(rcmsg_rc_addr_qp_wire_t) == RC_ADDR_QP_SIZE,
+                    "rc address QP entry must be RC_ADDR_QP_SIZE bytes");
+
 /* The header decoded, and the one QP entry a rank reads (the one for itself). */
 typedef struct {
     uint8_t link_layer;

@@ -243,7 +243,7 @@ static int rc_progress(rcmsg_btl_t *btl)
 static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
-    uint64_t deadline = rcmsg_clock_us() + rc->config.drain_timeout_us;
+    rcmsg_deadline_t deadline = rcmsg_deadline_in(rc->config.drain_timeout_us);
     int pending;
 
     for (;;) {
@@ -257,7 +257,7 @@ static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
         if (pending == 0) {
             return RCMSG_OK;
         }
-        if (rcmsg_clock_us() > deadline) {
+        if (rcmsg_deadline_passed(deadline)) {
             break;
         }
         rc_progress(btl);

@@ -9,6 +9,7 @@
 #include "self_btl.h"
 
 #include "base/log.h"
+#include "base/queue.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 #define SELF_MAX_SEND (64 * 1024)
 
 typedef struct self_msg {
-    struct self_msg *next;
+    rcmsg_queue_link_t link; /* in the queue or the free list */
     size_t len;
     rcmsg_btl_desc_t *desc; /* a finished get, or NULL for a message */
     char data[SELF_MAX_SEND];
@@ -25,8 +26,8 @@ typedef struct self_msg {
 typedef struct {
     rcmsg_btl_t super;
     int rank;
-    self_msg_t *head, *tail; /* queued, in order */
-    self_msg_t *free_list;   /* slots kept for reuse */
+    rcmsg_queue_t queue;     /* queued, in order */
+    rcmsg_queue_t free_list; /* slots kept for reuse */
 } self_btl_t;
 
 static inline self_btl_t *self_btl_of(rcmsg_btl_t *btl)
@@ -34,27 +35,16 @@ static inline self_btl_t *self_btl_of(rcmsg_btl_t *btl)
     return (self_btl_t *)btl;
 }
 
-static self_msg_t *self_slot(self_btl_t *self)
+static self_msg_t *self_msg_of(rcmsg_queue_link_t *l)
 {
-    self_msg_t *m = self->free_list;
-
-    if (m != NULL) {
-        self->free_list = m->next;
-    } else {
-        m = malloc(sizeof(*m));
-    }
-    return m;
+    return l != NULL ? RCMSG_CONTAINER_OF(l, self_msg_t, link) : NULL;
 }
 
-static void self_enqueue(self_btl_t *self, self_msg_t *m)
+static self_msg_t *self_slot(self_btl_t *self)
 {
-    m->next = NULL;
-    if (self->tail != NULL) {
-        self->tail->next = m;
-    } else {
-        self->head = m;
-    }
-    self->tail = m;
+    self_msg_t *m = self_msg_of(rcmsg_queue_pop_head(&self->free_list));
+
+    return m != NULL ? m : malloc(sizeof(*m));
 }
 
 static rcmsg_status_t self_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
@@ -91,7 +81,7 @@ static rcmsg_status_t self_send(rcmsg_btl_t *btl, int peer, const void *hdr, siz
     }
     m->len = hdr_len + len;
     m->desc = NULL;
-    self_enqueue(self, m);
+    rcmsg_queue_push_tail(&self->queue, &m->link);
     return RCMSG_OK;
 }
 
@@ -116,29 +106,26 @@ static rcmsg_status_t self_get(rcmsg_btl_t *btl, int peer, void *local, const rc
     desc->len = len;
     m->desc = desc;
     m->len = 0;
-    self_enqueue(self, m);
+    rcmsg_queue_push_tail(&self->queue, &m->link);
     return RCMSG_OK;
 }
 
 static int self_progress(rcmsg_btl_t *btl)
 {
     self_btl_t *self = self_btl_of(btl);
-    self_msg_t *m = self->head;
+    rcmsg_queue_t now = self->queue;
+    self_msg_t *m;
     int n = 0;
 
     /* take what is queued now: a callback that sends to self is served next time */
-    self->head = self->tail = NULL;
-    while (m != NULL) {
-        self_msg_t *next = m->next;
-
+    rcmsg_queue_init(&self->queue);
+    while ((m = self_msg_of(rcmsg_queue_pop_head(&now))) != NULL) {
         if (m->desc != NULL) {
             m->desc->complete(m->desc, RCMSG_OK);
         } else {
             btl->recv_cb(btl->cb_arg, self->rank, m->data, m->len);
         }
-        m->next = self->free_list;
-        self->free_list = m;
-        m = next;
+        rcmsg_queue_push_head(&self->free_list, &m->link);
         n++;
     }
     return n;
@@ -146,19 +133,18 @@ static int self_progress(rcmsg_btl_t *btl)
 
 static rcmsg_status_t self_arm(rcmsg_btl_t *btl)
 {
-    return self_btl_of(btl)->head != NULL ? RCMSG_INPROGRESS : RCMSG_OK;
+    return !rcmsg_queue_empty(&self_btl_of(btl)->queue) ? RCMSG_INPROGRESS : RCMSG_OK;
 }
 
 static void self_close(rcmsg_btl_t *btl)
 {
     self_btl_t *self = self_btl_of(btl);
+    self_msg_t *m;
 
-    for (self_msg_t *m = self->head, *next; m != NULL; m = next) {
-        next = m->next;
+    while ((m = self_msg_of(rcmsg_queue_pop_head(&self->queue))) != NULL) {
         free(m);
     }
-    for (self_msg_t *m = self->free_list, *next; m != NULL; m = next) {
-        next = m->next;
+    while ((m = self_msg_of(rcmsg_queue_pop_head(&self->free_list))) != NULL) {
         free(m);
     }
     free(self);

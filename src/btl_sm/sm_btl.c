@@ -84,10 +84,10 @@ int sm_liveness(sm_btl_t *sm)
     uint64_t now = rcmsg_clock_us();
     int lost = 0;
 
-    if (now - sm->last_check_us < SM_LIVENESS_US) {
+    if (!rcmsg_deadline_passed_at(sm->next_check, now)) {
         return 0;
     }
-    sm->last_check_us = now;
+    sm->next_check = rcmsg_deadline_after(now, SM_LIVENESS_US);
     for (int i = 0; i < sm->job.size; i++) {
         sm_peer_t *p = &sm->peers[i];
         if (p->seg != NULL && !p->failed && !sm_pid_alive(p->pid)) {

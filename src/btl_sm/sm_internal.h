@@ -27,6 +27,7 @@
 
 #include "sm_btl.h"
 
+#include "base/clock.h"
 #include "base/compiler.h"
 #include "base/config_vars.h"
 
@@ -127,7 +128,7 @@ typedef struct {
     rcmsg_btl_desc_t **done; /* finished CMA gets, reported from progress */
     int ndone, capdone;
     unsigned calls;
-    uint64_t last_check_us;
+    rcmsg_deadline_t next_check; /* sm_liveness */
 } sm_btl_t;
 
 static inline sm_btl_t *sm_btl_of(rcmsg_btl_t *btl)

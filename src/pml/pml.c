@@ -154,7 +154,7 @@ static void unexp_free(rcmsg_match_msg_t *m, void *arg)
 
 rcmsg_status_t rcmsg_pml_fini(void)
 {
-    uint64_t deadline;
+    rcmsg_deadline_t deadline;
 
     if (pml.peers == NULL) {
         memset(&pml, 0, sizeof(pml));
@@ -169,10 +169,10 @@ rcmsg_status_t rcmsg_pml_fini(void)
     for (int i = 0; i < pml.size; i++) {
         pml.peers[i].owed = 0;
     }
-    deadline = rcmsg_clock_us() + pml.drain_timeout_us;
+    deadline = rcmsg_deadline_in(pml.drain_timeout_us);
     while (fins_pending()) {
         rcmsg_progress();
-        if (rcmsg_clock_us() > deadline) {
+        if (rcmsg_deadline_passed(deadline)) {
             rcmsg_error("finalize: rendezvous FINs could not be sent within RCMSG_DRAIN_TIMEOUT; "
                         "peers waiting for them will not complete");
             break;
@@ -190,9 +190,11 @@ rcmsg_status_t rcmsg_pml_fini(void)
         rcmsg_info("%ld unexpected message(s) were never received", pml.match.nmsgs);
     }
     rcmsg_match_fini(&pml.match, unexp_free, NULL);
-    while (pml.comms != NULL) {
-        comm_destroy(pml.comms);
+    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms), *next; l != NULL; l = next) {
+        next = rcmsg_hash_next(&pml.comms, l);
+        comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx));
     }
+    rcmsg_hash_fini(&pml.comms);
     rcmsg_rcache_fini();
     rcmsg_progress_fini();
     for (int i = 0; i < pml.size; i++) {

@@ -12,6 +12,7 @@
 #ifndef RCMSG_PML_H
 #define RCMSG_PML_H
 
+#include "base/hash.h"
 #include "wireup/wireup.h"
 
 #include <rcmsg.h>
@@ -54,8 +55,8 @@ struct rcmsg_comm {
     int size;
     int *world; /* [size]: comm rank -> world rank */
     unsigned nchildren;
-    uint32_t coll_seq;       /* collectives started on this communicator (part of their tags) */
-    struct rcmsg_comm *next; /* every live communicator */
+    uint32_t coll_seq;        /* collectives started on this communicator (part of their tags) */
+    rcmsg_hash_link_t by_ctx; /* in the live communicators, keyed by ctx */
 };
 
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w);

@@ -13,19 +13,20 @@
 /* The communicator of a context (either space), or NULL when this rank has none. */
 struct rcmsg_comm *comm_of_ctx(uint32_t ctx)
 {
+    rcmsg_hash_link_t *l;
+
     if ((ctx & ~1u) == 0) {
         return pml.world; /* the common case, without a walk */
     }
     if (pml.last_comm != NULL && pml.last_comm->ctx == (ctx & ~1u)) {
         return pml.last_comm; /* the next most common: the communicator of the last message */
     }
-    for (struct rcmsg_comm *c = pml.comms; c != NULL; c = c->next) {
-        if (c->ctx == (ctx & ~1u)) {
-            pml.last_comm = c;
-            return c;
-        }
+    l = rcmsg_hash_find(&pml.comms, ctx & ~1u);
+    if (l == NULL) {
+        return NULL;
     }
-    return NULL;
+    pml.last_comm = RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx);
+    return pml.last_comm;
 }
 
 bool ctx_dead(uint32_t ctx)
@@ -115,27 +116,35 @@ static void ctx_adopt(const struct rcmsg_comm *c)
 rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, rcmsg_comm_t *comm_p)
 {
     struct rcmsg_comm *c = calloc(1, sizeof(*c));
+    rcmsg_status_t s = RCMSG_ERR_NO_MEMORY;
 
     if (c == NULL || (c->world = malloc(sizeof(int) * (size_t)size)) == NULL) {
-        free(c);
-        return RCMSG_ERR_NO_MEMORY;
+        goto err_free;
     }
     if (comm_of_ctx(ctx) != NULL || ctx_dead(ctx)) {
         rcmsg_error("communicator context 0x%x already in use (hash collision)", ctx);
-        free(c->world);
-        free(c);
-        return RCMSG_ERR_STATE;
+        s = RCMSG_ERR_STATE;
+        goto err_free;
+    }
+    if (rcmsg_hash_insert(&pml.comms, &c->by_ctx, ctx) != RCMSG_OK) {
+        rcmsg_error("out of memory for the table of communicators (context 0x%x)", ctx);
+        goto err_free;
     }
     memcpy(c->world, world, sizeof(int) * (size_t)size);
     c->ctx = ctx;
     c->size = size;
     c->rank = rank;
-    c->next = pml.comms;
-    pml.comms = c;
     ctx_adopt(c);
     *comm_p = c;
     rcmsg_debug("communicator 0x%x: rank %d of %d", ctx, rank, size);
     return RCMSG_OK;
+
+err_free:
+    if (c != NULL) {
+        free(c->world);
+    }
+    free(c);
+    return s;
 }
 
 void comm_destroy(rcmsg_comm_t c)
@@ -143,12 +152,7 @@ void comm_destroy(rcmsg_comm_t c)
     if (pml.last_comm == c) {
         pml.last_comm = NULL;
     }
-    for (struct rcmsg_comm **pp = &pml.comms; *pp != NULL; pp = &(*pp)->next) {
-        if (*pp == c) {
-            *pp = c->next;
-            break;
-        }
-    }
+    rcmsg_hash_remove(&pml.comms, &c->by_ctx);
     free(c->world);
     free(c);
 }
@@ -156,10 +160,12 @@ void comm_destroy(rcmsg_comm_t c)
 bool comm_valid(rcmsg_comm_t comm)
 {
     if (comm == pml.world) {
-        return comm != NULL; /* the common case, without a walk of the list */
+        return comm != NULL; /* the common case, without a walk */
     }
-    for (struct rcmsg_comm *c = pml.comms; c != NULL; c = c->next) {
-        if (c == comm) {
+    /* comm may be a freed handle: compared, never dereferenced */
+    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms); l != NULL;
+         l = rcmsg_hash_next(&pml.comms, l)) {
+        if (RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx) == comm) {
             return true;
         }
     }

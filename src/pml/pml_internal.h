@@ -8,9 +8,9 @@
 
 #include "pml.h"
 #include "pml_match.h"
-#include "rcache.h"
-
+#include "base/clock.h"
 #include "base/log.h"
+#include "base/rcache.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -96,7 +96,7 @@ typedef struct {
     pml_peer_t *peers;
     int *pending_peers, npending;
     struct rcmsg_comm *world;
-    struct rcmsg_comm *comms;
+    rcmsg_hash_t comms;           /* every live communicator, by ctx */
     struct rcmsg_comm *last_comm; /* comm_of_ctx's last find */
     /* the configuration, read once by rcmsg_pml_init (pml_config_read) */
     size_t eager_limit; /* capped by the transports' max_send */
@@ -119,7 +119,8 @@ typedef struct {
     rcmsg_status_t lost_launcher; /* RCMSG_ERR_LAUNCHER once the launcher is gone */
     bool credit_wait; /* a send waits a few rounds for credits (progress counts it as work) */
     unsigned watch_calls;
-    uint64_t watch_next_us, watch_interval_us, watch_epoch;
+    rcmsg_deadline_t watch_next; /* the next liveness look (pml_watch) */
+    uint64_t watch_interval_us, watch_epoch;
 } pml_state_t;
 
 extern pml_state_t pml;

@@ -92,8 +92,8 @@ static void pml_watch(void)
         return;
     }
     now = rcmsg_clock_us();
-    if (pml.live_reqs > 0 && now >= pml.watch_next_us) {
-        pml.watch_next_us = now + pml.watch_interval_us;
+    if (pml.live_reqs > 0 && rcmsg_deadline_passed_at(pml.watch_next, now)) {
+        pml.watch_next = rcmsg_deadline_after(now, pml.watch_interval_us);
         watch_probe();
     }
 }

@@ -14,44 +14,15 @@
 #include <string.h>
 
 struct rcmsg_match_ctx {
-    rcmsg_match_ctx_t *next; /* hash chain */
+    rcmsg_hash_link_t hash; /* in rcmsg_match_t.ctxs, keyed by ctx */
     uint32_t ctx;
-    int nsrc;              /* length of the two per-source arrays */
-    rcmsg_mq_t *posted;    /* [nsrc]: receives naming that source */
-    rcmsg_mq_t *unexp;     /* [nsrc]: messages from that source */
-    rcmsg_mq_t posted_any; /* ANY_SOURCE receives */
-    rcmsg_mq_t unexp_all;  /* every message of the context */
+    int nsrc;                 /* length of the two per-source arrays */
+    rcmsg_queue_t *posted;    /* [nsrc]: receives naming that source */
+    rcmsg_queue_t *unexp;     /* [nsrc]: messages from that source */
+    rcmsg_queue_t posted_any; /* ANY_SOURCE receives */
+    rcmsg_queue_t unexp_all;  /* every message of the context */
     long nposted, nmsgs;
 };
-
-/* ---- intrusive queues ------------------------------------------------------------------ */
-
-static void mq_append(rcmsg_mq_t *q, rcmsg_mq_link_t *l)
-{
-    l->next = NULL;
-    l->prev = q->tail;
-    if (q->tail != NULL) {
-        q->tail->next = l;
-    } else {
-        q->head = l;
-    }
-    q->tail = l;
-}
-
-static void mq_unlink(rcmsg_mq_t *q, rcmsg_mq_link_t *l)
-{
-    if (l->prev != NULL) {
-        l->prev->next = l->next;
-    } else {
-        q->head = l->next;
-    }
-    if (l->next != NULL) {
-        l->next->prev = l->prev;
-    } else {
-        q->tail = l->prev;
-    }
-    l->prev = l->next = NULL;
-}
 
 static bool tag_match(int want, int tag)
 {
@@ -60,41 +31,35 @@ static bool tag_match(int want, int tag)
 
 /* ---- contexts -------------------------------------------------------------------------- */
 
-static unsigned ctx_bucket(uint32_t ctx)
-{
-    return (unsigned)((ctx * 2654435761u) >> 26) % RCMSG_MATCH_BUCKETS;
-}
-
 static rcmsg_match_ctx_t *ctx_find(rcmsg_match_t *m, uint32_t ctx)
 {
+    rcmsg_hash_link_t *l;
+
     if (m->last != NULL && m->last->ctx == ctx) {
         return m->last;
     }
-    for (rcmsg_match_ctx_t *c = m->buckets[ctx_bucket(ctx)]; c != NULL; c = c->next) {
-        if (c->ctx == ctx) {
-            m->last = c;
-            return c;
-        }
+    l = rcmsg_hash_find(&m->ctxs, ctx);
+    if (l == NULL) {
+        return NULL;
     }
-    return NULL;
+    m->last = RCMSG_CONTAINER_OF(l, rcmsg_match_ctx_t, hash);
+    return m->last;
 }
 
 static rcmsg_match_ctx_t *ctx_get(rcmsg_match_t *m, uint32_t ctx)
 {
     rcmsg_match_ctx_t *c = ctx_find(m, ctx);
-    unsigned b = ctx_bucket(ctx);
 
     if (c != NULL) {
         return c;
     }
     c = calloc(1, sizeof(*c));
-    if (c == NULL) {
+    if (c == NULL || rcmsg_hash_insert(&m->ctxs, &c->hash, ctx) != RCMSG_OK) {
         rcmsg_error("out of memory for the matching queues of communicator context 0x%x", ctx);
+        free(c);
         return NULL;
     }
     c->ctx = ctx;
-    c->next = m->buckets[b];
-    m->buckets[b] = c;
     m->last = c;
     return c;
 }
@@ -103,7 +68,7 @@ static rcmsg_match_ctx_t *ctx_get(rcmsg_match_t *m, uint32_t ctx)
 static bool ctx_grow(rcmsg_match_t *m, rcmsg_match_ctx_t *c, int src)
 {
     int n = c->nsrc ? c->nsrc : 8;
-    rcmsg_mq_t *p, *u;
+    rcmsg_queue_t *p, *u;
 
     if (src < c->nsrc) {
         return true;
@@ -132,12 +97,7 @@ static bool ctx_grow(rcmsg_match_t *m, rcmsg_match_ctx_t *c, int src)
 
 static void ctx_free(rcmsg_match_t *m, rcmsg_match_ctx_t *c)
 {
-    for (rcmsg_match_ctx_t **pp = &m->buckets[ctx_bucket(c->ctx)]; *pp != NULL; pp = &(*pp)->next) {
-        if (*pp == c) {
-            *pp = c->next;
-            break;
-        }
-    }
+    rcmsg_hash_remove(&m->ctxs, &c->hash);
     if (m->last == c) {
         m->last = NULL;
     }
@@ -149,23 +109,24 @@ static void ctx_free(rcmsg_match_t *m, rcmsg_match_ctx_t *c)
 void rcmsg_match_init(rcmsg_match_t *m, int max_src)
 {
     memset(m, 0, sizeof(*m));
+    rcmsg_hash_init(&m->ctxs);
     m->max_src = max_src;
 }
 
 void rcmsg_match_fini(rcmsg_match_t *m, void (*drop)(rcmsg_match_msg_t *msg, void *arg), void *arg)
 {
-    for (int b = 0; b < RCMSG_MATCH_BUCKETS; b++) {
-        while (m->buckets[b] != NULL) {
-            rcmsg_match_ctx_t *c = m->buckets[b];
-            for (rcmsg_mq_link_t *l = c->unexp_all.head, *next; l != NULL; l = next) {
-                next = l->next;
-                if (drop != NULL) {
-                    drop(RCMSG_MATCH_ITEM(l, rcmsg_match_msg_t, by_ctx), arg);
-                }
+    for (rcmsg_hash_link_t *h = rcmsg_hash_first(&m->ctxs), *hnext; h != NULL; h = hnext) {
+        rcmsg_match_ctx_t *c = RCMSG_CONTAINER_OF(h, rcmsg_match_ctx_t, hash);
+        hnext = rcmsg_hash_next(&m->ctxs, h);
+        for (rcmsg_queue_link_t *l = rcmsg_queue_first(&c->unexp_all), *next; l != NULL; l = next) {
+            next = rcmsg_queue_next(l);
+            if (drop != NULL) {
+                drop(RCMSG_MATCH_ITEM(l, rcmsg_match_msg_t, by_ctx), arg);
             }
-            ctx_free(m, c);
         }
+        ctx_free(m, c);
     }
+    rcmsg_hash_fini(&m->ctxs);
     memset(m, 0, sizeof(*m));
 }
 
@@ -195,15 +156,16 @@ rcmsg_status_t rcmsg_match_post(rcmsg_match_t *m, rcmsg_match_recv_t *r)
     }
     r->order = m->next_order++;
     r->posted = true;
-    mq_append(r->src == RCMSG_ANY_SOURCE ? &c->posted_any : &c->posted[r->src], &r->link);
+    rcmsg_queue_push_tail(r->src == RCMSG_ANY_SOURCE ? &c->posted_any : &c->posted[r->src],
+                          &r->link);
     c->nposted++;
     m->nposted++;
     return RCMSG_OK;
 }
 
-static rcmsg_match_recv_t *posted_first(const rcmsg_mq_t *q, int tag)
+static rcmsg_match_recv_t *posted_first(const rcmsg_queue_t *q, int tag)
 {
-    for (rcmsg_mq_link_t *l = q->head; l != NULL; l = l->next) {
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(q); l != NULL; l = rcmsg_queue_next(l)) {
         rcmsg_match_recv_t *r = RCMSG_MATCH_ITEM(l, rcmsg_match_recv_t, link);
         if (tag_match(r->tag, tag)) {
             return r;
@@ -214,7 +176,7 @@ static rcmsg_match_recv_t *posted_first(const rcmsg_mq_t *q, int tag)
 
 static void posted_unlink(rcmsg_match_t *m, rcmsg_match_ctx_t *c, rcmsg_match_recv_t *r)
 {
-    mq_unlink(r->src == RCMSG_ANY_SOURCE ? &c->posted_any : &c->posted[r->src], &r->link);
+    rcmsg_queue_remove(r->src == RCMSG_ANY_SOURCE ? &c->posted_any : &c->posted[r->src], &r->link);
     r->posted = false;
     c->nposted--;
     m->nposted--;
@@ -252,10 +214,11 @@ bool rcmsg_match_cancel(rcmsg_match_t *m, rcmsg_match_recv_t *r)
     return true;
 }
 
-static void recv_queue_each(rcmsg_mq_t *q, void (*fn)(rcmsg_match_recv_t *r, void *arg), void *arg)
+static void recv_queue_each(rcmsg_queue_t *q, void (*fn)(rcmsg_match_recv_t *r, void *arg),
+                            void *arg)
 {
-    for (rcmsg_mq_link_t *l = q->head, *next; l != NULL; l = next) {
-        next = l->next;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(q), *next; l != NULL; l = next) {
+        next = rcmsg_queue_next(l);
         fn(RCMSG_MATCH_ITEM(l, rcmsg_match_recv_t, link), arg);
     }
 }
@@ -263,16 +226,16 @@ static void recv_queue_each(rcmsg_mq_t *q, void (*fn)(rcmsg_match_recv_t *r, voi
 void rcmsg_match_recv_each(rcmsg_match_t *m, void (*fn)(rcmsg_match_recv_t *r, void *arg),
                            void *arg)
 {
-    for (int b = 0; b < RCMSG_MATCH_BUCKETS; b++) {
-        for (rcmsg_match_ctx_t *c = m->buckets[b]; c != NULL; c = c->next) {
-            if (c->nposted == 0) {
-                continue;
-            }
-            for (int s = 0; s < c->nsrc; s++) {
-                recv_queue_each(&c->posted[s], fn, arg);
-            }
-            recv_queue_each(&c->posted_any, fn, arg);
+    for (rcmsg_hash_link_t *h = rcmsg_hash_first(&m->ctxs); h != NULL;
+         h = rcmsg_hash_next(&m->ctxs, h)) {
+        rcmsg_match_ctx_t *c = RCMSG_CONTAINER_OF(h, rcmsg_match_ctx_t, hash);
+        if (c->nposted == 0) {
+            continue;
         }
+        for (int s = 0; s < c->nsrc; s++) {
+            recv_queue_each(&c->posted[s], fn, arg);
+        }
+        recv_queue_each(&c->posted_any, fn, arg);
     }
 }
 
@@ -290,9 +253,9 @@ rcmsg_status_t rcmsg_match_push(rcmsg_match_t *m, rcmsg_match_msg_t *msg)
         return RCMSG_ERR_NO_MEMORY;
     }
     if (msg->indexed) {
-        mq_append(&c->unexp[msg->src], &msg->by_src);
+        rcmsg_queue_push_tail(&c->unexp[msg->src], &msg->by_src);
     }
-    mq_append(&c->unexp_all, &msg->by_ctx);
+    rcmsg_queue_push_tail(&c->unexp_all, &msg->by_ctx);
     c->nmsgs++;
     m->nmsgs++;
     return RCMSG_OK;
@@ -301,9 +264,9 @@ rcmsg_status_t rcmsg_match_push(rcmsg_match_t *m, rcmsg_match_msg_t *msg)
 static void msg_unlink(rcmsg_match_t *m, rcmsg_match_ctx_t *c, rcmsg_match_msg_t *msg)
 {
     if (msg->indexed) {
-        mq_unlink(&c->unexp[msg->src], &msg->by_src);
+        rcmsg_queue_remove(&c->unexp[msg->src], &msg->by_src);
     }
-    mq_unlink(&c->unexp_all, &msg->by_ctx);
+    rcmsg_queue_remove(&c->unexp_all, &msg->by_ctx);
     c->nmsgs--;
     m->nmsgs--;
 }
@@ -326,12 +289,14 @@ rcmsg_match_msg_t *rcmsg_match_find(rcmsg_match_t *m, uint32_t ctx, int src, int
         return NULL;
     }
     if (src == RCMSG_ANY_SOURCE) {
-        for (rcmsg_mq_link_t *l = c->unexp_all.head; l != NULL && found == NULL; l = l->next) {
+        for (rcmsg_queue_link_t *l = rcmsg_queue_first(&c->unexp_all); l != NULL && found == NULL;
+             l = rcmsg_queue_next(l)) {
             rcmsg_match_msg_t *msg = RCMSG_MATCH_ITEM(l, rcmsg_match_msg_t, by_ctx);
             found = tag_match(tag, msg->tag) ? msg : NULL;
         }
     } else if (src >= 0 && src < c->nsrc) {
-        for (rcmsg_mq_link_t *l = c->unexp[src].head; l != NULL && found == NULL; l = l->next) {
+        for (rcmsg_queue_link_t *l = rcmsg_queue_first(&c->unexp[src]); l != NULL && found == NULL;
+             l = rcmsg_queue_next(l)) {
             rcmsg_match_msg_t *msg = RCMSG_MATCH_ITEM(l, rcmsg_match_msg_t, by_src);
             found = tag_match(tag, msg->tag) ? msg : NULL;
         }
@@ -350,8 +315,8 @@ void rcmsg_match_msg_each(rcmsg_match_t *m, uint32_t ctx,
     if (c == NULL) {
         return;
     }
-    for (rcmsg_mq_link_t *l = c->unexp_all.head, *next; l != NULL; l = next) {
-        next = l->next;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&c->unexp_all), *next; l != NULL; l = next) {
+        next = rcmsg_queue_next(l);
         fn(RCMSG_MATCH_ITEM(l, rcmsg_match_msg_t, by_ctx), arg);
     }
 }

@@ -3,7 +3,7 @@
  * MPI matching queues, alone: posted receives and unexpected messages, with no transport and
  * no wireup behind them (unit-tested by test/unit/check_match.c).
  *
- * Per communicator context (a small hash), every queue keeps its order:
+ * Per communicator context (base/hash.h), every queue (base/queue.h) keeps its order:
  *   posted receives:      one queue per named source, one wildcard queue (ANY_SOURCE);
  *                         each receive carries a global posting number, so that a message
  *                         takes the EARLIEST posted receive among its source's queue and the
@@ -20,22 +20,17 @@
 #ifndef RCMSG_PML_MATCH_H
 #define RCMSG_PML_MATCH_H
 
+#include "base/hash.h"
+#include "base/queue.h"
+
 #include <rcmsg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct rcmsg_mq_link {
-    struct rcmsg_mq_link *prev, *next;
-} rcmsg_mq_link_t;
-
-typedef struct {
-    rcmsg_mq_link_t *head, *tail;
-} rcmsg_mq_t;
-
 /* A posted receive (src: a rank or RCMSG_ANY_SOURCE; tag: >= 0 or RCMSG_ANY_TAG). */
 typedef struct {
-    rcmsg_mq_link_t link;
+    rcmsg_queue_link_t link;
     uint64_t order; /* posting number */
     uint32_t ctx;
     int src, tag;
@@ -44,7 +39,7 @@ typedef struct {
 
 /* An unexpected message (src and tag as the sender named them). */
 typedef struct {
-    rcmsg_mq_link_t by_src, by_ctx;
+    rcmsg_queue_link_t by_src, by_ctx;
     uint32_t ctx;
     int src, tag;
     bool indexed; /* in its source's queue (src within max_src) */
@@ -52,17 +47,16 @@ typedef struct {
 
 typedef struct rcmsg_match_ctx rcmsg_match_ctx_t;
 
-#define RCMSG_MATCH_BUCKETS 64
-
 typedef struct {
-    rcmsg_match_ctx_t *buckets[RCMSG_MATCH_BUCKETS];
+    rcmsg_hash_t ctxs;       /* rcmsg_match_ctx_t by context */
     rcmsg_match_ctx_t *last; /* the last context looked up */
     int max_src;
     uint64_t next_order;
     long nposted, nmsgs;
 } rcmsg_match_t;
 
-#define RCMSG_MATCH_ITEM(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+/* The struct holding a queue item (the owner's request or message). */
+#define RCMSG_MATCH_ITEM(ptr, type, member) RCMSG_CONTAINER_OF(ptr, type, member)
 
 void rcmsg_match_init(rcmsg_match_t *m, int max_src);
 /* Releases every context; drop (may be NULL) sees each unexpected message still queued. */

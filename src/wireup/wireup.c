@@ -12,17 +12,12 @@
 #include "btl_self/self_btl.h"
 #include "btl_sm/sm_btl.h"
 
-#include <endian.h>
 #include <pmix.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define WIREUP_KEY     "rcmsg.addr"
-#define WIREUP_MAGIC   0x574d4352u /* "RCMW" */
-#define WIREUP_VERSION 1
-#define WIREUP_HDR     12 /* magic u32, version u16, status i16, nsections u16, pad u16 */
-#define WIREUP_SECHDR  12 /* name[8], len u32 */
+#define WIREUP_KEY "rcmsg.addr"
 
 enum { PH_PMIX, PH_OPEN, PH_EXCHANGE, PH_CONNECT, PH_TOTAL };
 
@@ -33,100 +28,6 @@ static bool wireup_launcher_finalized;
 static double now_ms(void)
 {
     return (double)rcmsg_clock_us() / 1e3;
-}
-
-/* ---- the blob -------------------------------------------------------------------------- */
-
-size_t rcmsg_wireup_blob_build(void *buf, size_t cap, rcmsg_status_t status,
-                               const rcmsg_wireup_section_t *secs, int nsecs)
-{
-    uint8_t *p = buf;
-    size_t total = WIREUP_HDR;
-    uint32_t u32;
-    uint16_t u16;
-
-    for (int i = 0; i < nsecs; i++) {
-        total += WIREUP_SECHDR + secs[i].len;
-    }
-    if (cap < total) {
-        return 0;
-    }
-    memset(p, 0, WIREUP_HDR);
-    u32 = htole32(WIREUP_MAGIC);
-    memcpy(p, &u32, 4);
-    u16 = htole16(WIREUP_VERSION);
-    memcpy(p + 4, &u16, 2);
-    u16 = htole16((uint16_t)(int16_t)status);
-    memcpy(p + 6, &u16, 2);
-    u16 = htole16((uint16_t)nsecs);
-    memcpy(p + 8, &u16, 2);
-    p += WIREUP_HDR;
-    for (int i = 0; i < nsecs; i++) {
-        memset(p, 0, 8);
-        strncpy((char *)p, secs[i].name, 8);
-        u32 = htole32((uint32_t)secs[i].len);
-        memcpy(p + 8, &u32, 4);
-        if (secs[i].len > 0) {
-            memcpy(p + WIREUP_SECHDR, secs[i].data, secs[i].len);
-        }
-        p += WIREUP_SECHDR + secs[i].len;
-    }
-    return total;
-}
-
-rcmsg_status_t rcmsg_wireup_blob_section(const void *blob, size_t len, int peer, const char *name,
-                                         const void **data_p, size_t *len_p,
-                                         rcmsg_status_t *peer_status_p)
-{
-    const uint8_t *p = blob;
-    uint32_t magic, slen;
-    uint16_t version, nsec, st;
-    size_t off = WIREUP_HDR;
-
-    if (blob == NULL || len < WIREUP_HDR) {
-        rcmsg_error("address blob of peer %d is %zu bytes, shorter than its %d-byte header", peer,
-                    len, WIREUP_HDR);
-        return RCMSG_ERR_PEER_DATA;
-    }
-    memcpy(&magic, p, 4);
-    memcpy(&version, p + 4, 2);
-    memcpy(&st, p + 6, 2);
-    memcpy(&nsec, p + 8, 2);
-    if (le32toh(magic) != WIREUP_MAGIC) {
-        rcmsg_error("address blob of peer %d is not an rcmsg blob (magic 0x%08x): is every rank "
-                    "running rcmsg?",
-                    peer, le32toh(magic));
-        return RCMSG_ERR_PEER_DATA;
-    }
-    if (le16toh(version) != WIREUP_VERSION) {
-        rcmsg_error("address blob of peer %d has version %u, this rank speaks version %u: run the "
-                    "same rcmsg build on every rank",
-                    peer, le16toh(version), WIREUP_VERSION);
-        return RCMSG_ERR_PEER_DATA;
-    }
-    *peer_status_p = (rcmsg_status_t)(int16_t)le16toh(st);
-    for (unsigned i = 0; i < le16toh(nsec); i++) {
-        if (off + WIREUP_SECHDR > len) {
-            rcmsg_error("address blob of peer %d is truncated: %zu bytes, section %u of %u "
-                        "missing",
-                        peer, len, i + 1, le16toh(nsec));
-            return RCMSG_ERR_PEER_DATA;
-        }
-        memcpy(&slen, p + off + 8, 4);
-        slen = le32toh(slen);
-        if (slen > len - off - WIREUP_SECHDR) {
-            rcmsg_error("address blob of peer %d: section %u claims %u bytes, %zu remain", peer, i,
-                        slen, len - off - WIREUP_SECHDR);
-            return RCMSG_ERR_PEER_DATA;
-        }
-        if (strncmp((const char *)p + off, name, 8) == 0) {
-            *data_p = p + off + WIREUP_SECHDR;
-            *len_p = slen;
-            return RCMSG_OK;
-        }
-        off += WIREUP_SECHDR + slen;
-    }
-    return RCMSG_ERR_NOT_FOUND;
 }
 
 /* ---- PMIx ------------------------------------------------------------------------------ */

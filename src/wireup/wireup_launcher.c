@@ -283,10 +283,9 @@ static void op_fence_cb(pmix_status_t status, void *cbdata)
     op_complete(cbdata, status);
 }
 
-static bool op_wait_slice(wireup_op_t *op, uint64_t until_us)
+static bool op_wait_slice(wireup_op_t *op, rcmsg_deadline_t until)
 {
-    struct timespec ts = {.tv_sec = (time_t)(until_us / 1000000),
-                          .tv_nsec = (long)(until_us % 1000000) * 1000};
+    struct timespec ts = rcmsg_deadline_timespec(until);
     bool done;
 
     pthread_mutex_lock(&op->lock);
@@ -302,18 +301,18 @@ static bool op_wait_slice(wireup_op_t *op, uint64_t until_us)
  * still come) until stop. */
 static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint64_t timeout_us)
 {
-    uint64_t now = rcmsg_clock_us(), deadline = now + timeout_us + LAUNCHER_GRACE_US;
+    rcmsg_deadline_t deadline = rcmsg_deadline_in(timeout_us + LAUNCHER_GRACE_US);
     unsigned long events = atomic_load(&watch.term_events);
     rcmsg_status_t s = RCMSG_OK;
 
-    while (!op_wait_slice(op, now + LAUNCHER_SLICE_US < deadline ? now + LAUNCHER_SLICE_US
-                                                                 : deadline)) {
-        now = rcmsg_clock_us();
-        if (atomic_load(&watch.term_events) != events && now + LAUNCHER_TERM_US < deadline) {
-            deadline = now + LAUNCHER_TERM_US; /* a rank is gone: it may be the one awaited */
+    while (!op_wait_slice(op, rcmsg_deadline_min(rcmsg_deadline_in(LAUNCHER_SLICE_US), deadline))) {
+        uint64_t now = rcmsg_clock_us();
+        if (atomic_load(&watch.term_events) != events) {
+            /* a rank is gone: it may be the one awaited */
+            deadline = rcmsg_deadline_min(deadline, rcmsg_deadline_after(now, LAUNCHER_TERM_US));
         }
         s = check_gone(l);
-        if (s == RCMSG_OK && now >= deadline) {
+        if (s == RCMSG_OK && rcmsg_deadline_passed_at(deadline, now)) {
             s = RCMSG_ERR_TIMEOUT;
         }
         if (s != RCMSG_OK) {

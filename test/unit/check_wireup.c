@@ -112,6 +112,30 @@ START_TEST(test_build_too_small)
 }
 END_TEST
 
+/* The bytes ranks have always published (little-endian header, then name[8] + len u32 per
+ * section): the codec must not change them. */
+START_TEST(test_layout)
+{
+    rcmsg_wireup_section_t secs[2] = {{"sm", "ab", 2}, {"12345678", "xyz", 3}};
+    uint16_t st = (uint16_t)(int16_t)RCMSG_ERR_NO_DEVICE;
+    const uint8_t want[] = {0x52, 0x43, 0x4d, 0x57, 1,   0,   (uint8_t)st, (uint8_t)(st >> 8),
+                            2,    0,    0,    0,    's', 'm', 0,           0,
+                            0,    0,    0,    0,    2,   0,   0,           0,
+                            'a',  'b',  '1',  '2',  '3', '4', '5',         '6',
+                            '7',  '8',  3,    0,    0,   0,   'x',         'y',
+                            'z'};
+
+    memset(blob, 0xee, sizeof(blob));
+    ck_assert_uint_eq(rcmsg_wireup_blob_build(blob, sizeof(blob), RCMSG_ERR_NO_DEVICE, secs, 2),
+                      sizeof(want));
+    ck_assert_mem_eq(blob, want, sizeof(want));
+    /* exactly the room it needs, and one byte less */
+    ck_assert_uint_eq(rcmsg_wireup_blob_build(blob, sizeof(want), RCMSG_ERR_NO_DEVICE, secs, 2),
+                      sizeof(want));
+    ck_assert_uint_eq(rcmsg_wireup_blob_build(blob, sizeof(want) - 1, RCMSG_OK, secs, 2), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("wireup");
@@ -123,6 +147,7 @@ int main(void)
     tcase_add_test(tc, test_version_mismatch);
     tcase_add_test(tc, test_two_sections);
     tcase_add_test(tc, test_build_too_small);
+    tcase_add_test(tc, test_layout);
     suite_add_tcase(s, tc);
     return ck_run(s);
 }

@@ -9,8 +9,8 @@
  * large blocks to the kernel through an internal munmap that symbol interposition does not
  * catch, so a cached registration could outlive its pages (README.md, "Registration cache").
  */
-#ifndef RCMSG_PML_RCACHE_H
-#define RCMSG_PML_RCACHE_H
+#ifndef RCMSG_BASE_RCACHE_H
+#define RCMSG_BASE_RCACHE_H
 
 #include "btl/btl.h"
 
@@ -27,4 +27,4 @@ rcmsg_status_t rcmsg_rcache_get(rcmsg_btl_t *btl, void *addr, size_t len, bool r
                                 rcmsg_rcache_entry_t **entry_p, const rcmsg_btl_mem_t **mem_p);
 void rcmsg_rcache_put(rcmsg_rcache_entry_t *entry);
 
-#endif /* RCMSG_PML_RCACHE_H */
+#endif /* RCMSG_BASE_RCACHE_H */

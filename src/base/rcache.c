@@ -6,13 +6,14 @@
 
 #include "base/config_table.h"
 #include "base/log.h"
+#include "base/queue.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 struct rcmsg_rcache_entry {
-    rcmsg_rcache_entry_t *prev, *next; /* LRU list: head = most recently used */
+    rcmsg_queue_link_t lru; /* in rc_cache.lru: head = most recently used */
     rcmsg_btl_t *btl;
     uintptr_t start, end;
     bool remote_read;
@@ -23,7 +24,7 @@ struct rcmsg_rcache_entry {
 static struct {
     bool enabled;
     size_t limit, bytes;
-    rcmsg_rcache_entry_t *head, *tail;
+    rcmsg_queue_t lru; /* cached entries */
     unsigned long hits, regs;
 } rc_cache;
 
@@ -36,32 +37,9 @@ void rcmsg_rcache_init(void)
                rc_cache.enabled ? rcmsg_config_text(RCMSG_CFG_RCACHE_SIZE) : "");
 }
 
-static void lru_unlink(rcmsg_rcache_entry_t *e)
+static rcmsg_rcache_entry_t *lru_entry(rcmsg_queue_link_t *l)
 {
-    if (e->prev != NULL) {
-        e->prev->next = e->next;
-    } else {
-        rc_cache.head = e->next;
-    }
-    if (e->next != NULL) {
-        e->next->prev = e->prev;
-    } else {
-        rc_cache.tail = e->prev;
-    }
-    e->prev = e->next = NULL;
-}
-
-static void lru_push_front(rcmsg_rcache_entry_t *e)
-{
-    e->prev = NULL;
-    e->next = rc_cache.head;
-    if (rc_cache.head != NULL) {
-        rc_cache.head->prev = e;
-    }
-    rc_cache.head = e;
-    if (rc_cache.tail == NULL) {
-        rc_cache.tail = e;
-    }
+    return l != NULL ? RCMSG_CONTAINER_OF(l, rcmsg_rcache_entry_t, lru) : NULL;
 }
 
 static void entry_release(rcmsg_rcache_entry_t *e)
@@ -74,12 +52,12 @@ static void entry_release(rcmsg_rcache_entry_t *e)
 /* Evict unused entries, least recently used first, until the cache fits its limit. */
 static void evict(void)
 {
-    rcmsg_rcache_entry_t *e = rc_cache.tail;
+    rcmsg_rcache_entry_t *e = lru_entry(rcmsg_queue_last(&rc_cache.lru));
 
     while (e != NULL && rc_cache.bytes > rc_cache.limit) {
-        rcmsg_rcache_entry_t *prev = e->prev;
+        rcmsg_rcache_entry_t *prev = lru_entry(rcmsg_queue_prev(&e->lru));
         if (e->refs == 0) {
-            lru_unlink(e);
+            rcmsg_queue_remove(&rc_cache.lru, &e->lru);
             entry_release(e);
         }
         e = prev;
@@ -95,14 +73,15 @@ rcmsg_status_t rcmsg_rcache_get(rcmsg_btl_t *btl, void *addr, size_t len, bool r
     rcmsg_status_t status;
 
     if (rc_cache.enabled) {
-        for (e = rc_cache.head; e != NULL; e = e->next) {
+        for (e = lru_entry(rcmsg_queue_first(&rc_cache.lru)); e != NULL;
+             e = lru_entry(rcmsg_queue_next(&e->lru))) {
             /* same access only: a send buffer is registered REMOTE_READ, a read target
              * LOCAL_WRITE, and neither serves the other */
             if (e->btl == btl && e->start <= start && end <= e->end &&
                 e->remote_read == remote_read) {
                 e->refs++;
-                lru_unlink(e);
-                lru_push_front(e);
+                rcmsg_queue_remove(&rc_cache.lru, &e->lru);
+                rcmsg_queue_push_head(&rc_cache.lru, &e->lru);
                 rc_cache.hits++;
                 *entry_p = e;
                 *mem_p = &e->mem;
@@ -130,7 +109,7 @@ rcmsg_status_t rcmsg_rcache_get(rcmsg_btl_t *btl, void *addr, size_t len, bool r
     rc_cache.regs++;
     rc_cache.bytes += end - start;
     if (rc_cache.enabled) {
-        lru_push_front(e);
+        rcmsg_queue_push_head(&rc_cache.lru, &e->lru);
         evict();
     }
     *entry_p = e;
@@ -152,17 +131,14 @@ void rcmsg_rcache_put(rcmsg_rcache_entry_t *e)
 
 void rcmsg_rcache_fini(void)
 {
-    rcmsg_rcache_entry_t *e = rc_cache.head;
+    rcmsg_rcache_entry_t *e;
 
-    while (e != NULL) {
-        rcmsg_rcache_entry_t *next = e->next;
+    while ((e = lru_entry(rcmsg_queue_pop_head(&rc_cache.lru))) != NULL) {
         if (e->refs > 0) {
             rcmsg_warn("registration of %zu bytes at %p still in use at finalize",
                        (size_t)(e->end - e->start), (void *)e->start);
         }
         entry_release(e);
-        e = next;
     }
     rcmsg_debug("registration cache: %lu hits, %lu registrations", rc_cache.hits, rc_cache.regs);
-    rc_cache.head = rc_cache.tail = NULL;
 }
