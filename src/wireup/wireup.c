@@ -252,6 +252,9 @@ static rcmsg_status_t wireup_fence(rcmsg_wireup_t *w, bool collect, const char *
 
 /* ---- transports ------------------------------------------------------------------------ */
 
+/* Room for the blob's header and for each section's header (the codec's are a few bytes). */
+#define WIREUP_BLOB_SLACK 64
+
 /* This rank's addresses during init: one section per opened transport. */
 typedef struct {
     rcmsg_btl_section_t secs[RCMSG_BTL_MAX];
@@ -293,7 +296,7 @@ static rcmsg_status_t wireup_publish(const wireup_addrs_t *addrs, rcmsg_status_t
 {
     rcmsg_wireup_section_t secs[RCMSG_BTL_MAX];
     int nsecs = open_status == RCMSG_OK ? addrs->n : 0;
-    size_t cap = WIREUP_HDR, blen;
+    size_t cap = WIREUP_BLOB_SLACK, blen;
     uint8_t *blob;
     pmix_value_t val;
     pmix_status_t rc;
@@ -301,13 +304,18 @@ static rcmsg_status_t wireup_publish(const wireup_addrs_t *addrs, rcmsg_status_t
     for (int i = 0; i < nsecs; i++) {
         secs[i] =
             (rcmsg_wireup_section_t){addrs->secs[i].name, addrs->secs[i].data, addrs->secs[i].len};
-        cap += WIREUP_SECHDR + secs[i].len;
+        cap += WIREUP_BLOB_SLACK + secs[i].len;
     }
     blob = malloc(cap);
     if (blob == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
     blen = rcmsg_wireup_blob_build(blob, cap, open_status, secs, nsecs);
+    if (blen == 0) {
+        rcmsg_error("the address blob of %d section(s) does not fit %zu bytes", nsecs, cap);
+        free(blob);
+        return RCMSG_ERR_STATE;
+    }
     val.type = PMIX_BYTE_OBJECT;
     val.data.bo.bytes = (char *)blob;
     val.data.bo.size = blen;
