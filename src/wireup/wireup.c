@@ -331,6 +331,25 @@ static rcmsg_status_t wireup_publish(const wireup_addrs_t *addrs, rcmsg_status_t
     return rc == PMIX_SUCCESS ? RCMSG_OK : RCMSG_ERR_LAUNCHER;
 }
 
+/* Packs this rank's addresses (when open_status is RCMSG_OK), publishes them with the status
+ * and waits in the fence that collects every rank's. */
+static rcmsg_status_t wireup_exchange(rcmsg_wireup_t *w, rcmsg_status_t open_status,
+                                      wireup_addrs_t *own)
+{
+    rcmsg_status_t status = RCMSG_OK;
+
+    if (open_status == RCMSG_OK) {
+        status = wireup_pack(w, own);
+    }
+    if (status == RCMSG_OK && !w->singleton) {
+        status = wireup_publish(own, open_status);
+        if (status == RCMSG_OK) {
+            status = wireup_fence(w, true, "the address exchange of rcmsg_init");
+        }
+    }
+    return status;
+}
+
 /* The sections of a peer's blob named after this rank's opened transports, and its status. */
 static rcmsg_status_t wireup_peer_sections(rcmsg_wireup_t *w, int peer, const void *blob,
                                            size_t len, rcmsg_btl_section_t *secs, int *nsecs_p)
@@ -538,20 +557,9 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     w->phase_ms[PH_OPEN] = now_ms() - t;
 
     t = now_ms();
-    if (open_status == RCMSG_OK) {
-        status = wireup_pack(w, &own);
-        if (status != RCMSG_OK) {
-            goto err;
-        }
-    }
-    if (!w->singleton) {
-        status = wireup_publish(&own, open_status);
-        if (status == RCMSG_OK) {
-            status = wireup_fence(w, true, "the address exchange of rcmsg_init");
-        }
-        if (status != RCMSG_OK) {
-            goto err;
-        }
+    status = wireup_exchange(w, open_status, &own);
+    if (status != RCMSG_OK) {
+        goto err;
     }
     w->phase_ms[PH_EXCHANGE] = now_ms() - t;
 
