@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * btl_rc in a build without verbs (configure --without-verbs): the rc entry points that
- * wireup and the tools call exist and say why rc is not there. Only sm and self work, so
- * every rank of a job must run on one node; a job across nodes fails at open with this
- * message.
+ * btl_rc in a build without verbs (configure --without-verbs): the rc entry points that the
+ * rc component (rc_component.c) and the tools call exist and say why rc is not there. Only
+ * sm and self work, so every rank of a job must run on one node; a job across nodes fails at
+ * open with this message.
  */
 #include "btl_rc/rc_btl.h"
 

@@ -10,6 +10,7 @@
 
 #include "base/log.h"
 #include "base/queue.h"
+#include "btl/btl_component.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -180,3 +181,26 @@ rcmsg_status_t rcmsg_self_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl
     *btl_p = &self->super;
     return RCMSG_OK;
 }
+
+static size_t self_addr_max(const rcmsg_btl_job_t *job)
+{
+    (void)job;
+    return 0; /* self_addr_pack writes nothing */
+}
+
+static bool self_reachable(rcmsg_btl_t *btl, int peer, const void *addr, size_t len)
+{
+    (void)addr;
+    (void)len;
+    return peer == self_btl_of(btl)->rank;
+}
+
+const rcmsg_btl_component_t rcmsg_btl_self_component = {
+    .name = "self",
+    .priority = 100,
+    .reach = RCMSG_BTL_REACH_SELF,
+    .always = true, /* RCMSG_TRANSPORTS cannot exclude it */
+    .addr_max = self_addr_max,
+    .open = rcmsg_self_btl_open,
+    .reachable = self_reachable,
+};

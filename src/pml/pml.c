@@ -76,7 +76,6 @@ static void pml_config_read(void)
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
 {
     size_t max_send = SIZE_MAX;
-    rcmsg_btl_t *btls[3] = {w->self, w->sm, w->rc};
     int *ids;
     rcmsg_status_t s;
 
@@ -93,12 +92,14 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
         return RCMSG_ERR_NO_MEMORY;
     }
     pml_config_read();
+    for (int i = 0; i < w->btls.n; i++) {
+        w->btls.btls[i]->recv_cb = on_recv;
+        w->btls.btls[i]->fail_cb = on_peer_failed;
+    }
     for (int i = 0; i < pml.size; i++) {
         rcmsg_btl_t *btl = w->peer_btl[i];
         pml.peers[i].btl = btl;
         pml.peers[i].credits = pml.credits;
-        btl->recv_cb = on_recv;
-        btl->fail_cb = on_peer_failed;
         if (btl->caps.max_send < max_send) {
             max_send = btl->caps.max_send;
         }
@@ -119,7 +120,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     rcmsg_info("point-to-point: eager up to %zu bytes, %d credits per peer, rendezvous reads of "
                "%zu bytes, %d in flight",
                pml.eager_limit, pml.credits, pml.chunk, pml.max_reads);
-    return rcmsg_progress_init(btls, 3, pml_progress, NULL, w->job.local_size);
+    return rcmsg_progress_init(w->btls.btls, w->btls.n, pml_progress, NULL, w->job.local_size);
 }
 
 static void drop_recv(void *arg, int peer, const void *data, size_t len)
@@ -179,9 +180,9 @@ rcmsg_status_t rcmsg_pml_fini(void)
         }
     }
     /* from here on the transports may still deliver (their flush polls): drop it */
-    for (int i = 0; i < pml.size; i++) {
-        pml.peers[i].btl->recv_cb = drop_recv;
-        pml.peers[i].btl->fail_cb = drop_fail;
+    for (int i = 0; i < pml.w->btls.n; i++) {
+        pml.w->btls.btls[i]->recv_cb = drop_recv;
+        pml.w->btls.btls[i]->fail_cb = drop_fail;
     }
     rcmsg_info("unexpected queue peaked at %ld message(s) holding %zu payload bytes (bounded by "
                "%d eager credits per peer)",

@@ -6,6 +6,7 @@
 
 #include "base/config_table.h"
 #include "base/log.h"
+#include "btl/btl_component.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -14,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PROGRESS_MAX_BTLS 8
 #define PROGRESS_SLEEP_MS 100 /* upper bound of one sleep: async failures are noticed */
 
 /* The configuration, read once by rcmsg_progress_init(). */
@@ -25,7 +25,7 @@ typedef struct {
 } progress_config_t;
 
 static struct {
-    rcmsg_btl_t *btls[PROGRESS_MAX_BTLS];
+    rcmsg_btl_t *btls[RCMSG_BTL_MAX];
     int nbtls;
     rcmsg_progress_hook_t hook;
     void *hook_arg;
@@ -47,10 +47,12 @@ rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progre
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
     memset(&prog, 0, sizeof(prog));
+    if (n < 0 || n > RCMSG_BTL_MAX) {
+        rcmsg_error("progress: %d transports, at most %d supported", n, RCMSG_BTL_MAX);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
     for (int i = 0; i < n; i++) {
-        if (btls[i] != NULL && prog.nbtls < PROGRESS_MAX_BTLS) {
-            prog.btls[prog.nbtls++] = btls[i];
-        }
+        prog.btls[prog.nbtls++] = btls[i];
     }
     prog.hook = hook;
     prog.hook_arg = hook_arg;
@@ -96,7 +98,7 @@ int rcmsg_progress(void)
 /* Arm every transport, poll once more, then sleep on the event fds. */
 static void progress_sleep(void)
 {
-    struct pollfd fds[PROGRESS_MAX_BTLS];
+    struct pollfd fds[RCMSG_BTL_MAX];
     int nfds = 0;
 
     for (int i = 0; i < prog.nbtls; i++) {

@@ -17,8 +17,8 @@
 
 typedef int (*rcmsg_progress_hook_t)(void *arg);
 
-/* The transports to drive (NULL entries skipped) and the hook run after them; local_size is
- * the number of ranks on this node (for RCMSG_YIELD=auto). */
+/* The n opened transports to drive (at most RCMSG_BTL_MAX: wireup's set) and the hook run
+ * after them; local_size is the number of ranks on this node (for RCMSG_YIELD=auto). */
 rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progress_hook_t hook,
                                    void *hook_arg, int local_size);
 void rcmsg_progress_fini(void);

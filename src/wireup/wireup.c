@@ -8,9 +8,6 @@
 #include "base/clock.h"
 #include "base/config_table.h"
 #include "base/log.h"
-#include "btl_rc/rc_btl.h"
-#include "btl_self/self_btl.h"
-#include "btl_sm/sm_btl.h"
 
 #include <pmix.h>
 #include <stdio.h>
@@ -154,36 +151,72 @@ static rcmsg_status_t wireup_fence(rcmsg_wireup_t *w, bool collect, const char *
     return rcmsg_wireup_launcher_fence(w->launcher, collect, what);
 }
 
-static rcmsg_status_t wireup_publish(rcmsg_wireup_t *w, rcmsg_status_t open_status)
+/* ---- transports ------------------------------------------------------------------------ */
+
+/* Room for the blob's header and for each section's header (the codec's are a few bytes). */
+#define WIREUP_BLOB_SLACK 64
+
+/* This rank's addresses during init: one section per opened transport. */
+typedef struct {
+    rcmsg_btl_section_t secs[RCMSG_BTL_MAX];
+    int n;
+    uint8_t *buf;
+} wireup_addrs_t;
+
+/* Packs the address of every opened transport into addrs (freed by the caller). */
+static rcmsg_status_t wireup_pack(rcmsg_wireup_t *w, wireup_addrs_t *addrs)
 {
-    size_t cap = rcmsg_rc_btl_addr_max(w->job.size) + 256, rc_len = 0, sm_len = 0, blen;
-    uint8_t *rc_addr = malloc(cap), *sm_addr = malloc(256), *blob = malloc(cap + 512);
-    rcmsg_wireup_section_t secs[2];
-    int nsecs = 0;
+    size_t cap = 0, used = 0;
+
+    for (int i = 0; i < w->btls.n; i++) {
+        cap += w->btls.btls[i]->component->addr_max(&w->job);
+    }
+    addrs->buf = malloc(cap > 0 ? cap : 1);
+    if (addrs->buf == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    for (int i = 0; i < w->btls.n; i++) {
+        rcmsg_btl_t *btl = w->btls.btls[i];
+        size_t len = btl->component->addr_max(&w->job);
+        rcmsg_status_t s = btl->ops->addr_pack(btl, addrs->buf + used, &len);
+
+        if (s != RCMSG_OK) {
+            rcmsg_error("cannot pack the address of the %s transport (%s)", btl->component->name,
+                        rcmsg_status_name(s));
+            return s;
+        }
+        addrs->secs[addrs->n++] =
+            (rcmsg_btl_section_t){btl->component->name, addrs->buf + used, len};
+        used += len;
+    }
+    return RCMSG_OK;
+}
+
+/* Puts this rank's blob: its addresses (none when open_status is a failure) and the status. */
+static rcmsg_status_t wireup_publish(const wireup_addrs_t *addrs, rcmsg_status_t open_status)
+{
+    rcmsg_wireup_section_t secs[RCMSG_BTL_MAX];
+    int nsecs = open_status == RCMSG_OK ? addrs->n : 0;
+    size_t cap = WIREUP_BLOB_SLACK, blen;
+    uint8_t *blob;
     pmix_value_t val;
     pmix_status_t rc;
-    rcmsg_status_t status = RCMSG_ERR_NO_MEMORY;
 
-    if (rc_addr == NULL || sm_addr == NULL || blob == NULL) {
-        goto out;
+    for (int i = 0; i < nsecs; i++) {
+        secs[i] =
+            (rcmsg_wireup_section_t){addrs->secs[i].name, addrs->secs[i].data, addrs->secs[i].len};
+        cap += WIREUP_BLOB_SLACK + secs[i].len;
     }
-    if (open_status == RCMSG_OK && w->rc != NULL) {
-        rc_len = cap;
-        status = w->rc->ops->addr_pack(w->rc, rc_addr, &rc_len);
-        if (status != RCMSG_OK) {
-            goto out;
-        }
-        secs[nsecs++] = (rcmsg_wireup_section_t){"rc", rc_addr, rc_len};
+    blob = malloc(cap);
+    if (blob == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
     }
-    if (open_status == RCMSG_OK && w->sm != NULL) {
-        sm_len = 256;
-        status = w->sm->ops->addr_pack(w->sm, sm_addr, &sm_len);
-        if (status != RCMSG_OK) {
-            goto out;
-        }
-        secs[nsecs++] = (rcmsg_wireup_section_t){"sm", sm_addr, sm_len};
+    blen = rcmsg_wireup_blob_build(blob, cap, open_status, secs, nsecs);
+    if (blen == 0) {
+        rcmsg_error("the address blob of %d section(s) does not fit %zu bytes", nsecs, cap);
+        free(blob);
+        return RCMSG_ERR_STATE;
     }
-    blen = rcmsg_wireup_blob_build(blob, cap + 512, open_status, secs, nsecs);
     val.type = PMIX_BYTE_OBJECT;
     val.data.bo.bytes = (char *)blob;
     val.data.bo.size = blen;
@@ -191,162 +224,197 @@ static rcmsg_status_t wireup_publish(rcmsg_wireup_t *w, rcmsg_status_t open_stat
     if (rc == PMIX_SUCCESS) {
         rc = PMIx_Commit();
     }
-    status = rc == PMIX_SUCCESS ? RCMSG_OK : RCMSG_ERR_LAUNCHER;
     if (rc != PMIX_SUCCESS) {
         rcmsg_error("PMIx_Put/Commit of the %zu-byte address failed: %s", blen,
                     PMIx_Error_string(rc));
     }
-out:
-    free(rc_addr);
-    free(sm_addr);
     free(blob);
+    return rc == PMIX_SUCCESS ? RCMSG_OK : RCMSG_ERR_LAUNCHER;
+}
+
+/* Packs this rank's addresses (when open_status is RCMSG_OK), publishes them with the status
+ * and waits in the fence that collects every rank's. */
+static rcmsg_status_t wireup_exchange(rcmsg_wireup_t *w, rcmsg_status_t open_status,
+                                      wireup_addrs_t *own)
+{
+    rcmsg_status_t status = RCMSG_OK;
+
+    if (open_status == RCMSG_OK) {
+        status = wireup_pack(w, own);
+    }
+    if (status == RCMSG_OK && !w->singleton) {
+        status = wireup_publish(own, open_status);
+        if (status == RCMSG_OK) {
+            status = wireup_fence(w, true, "the address exchange of rcmsg_init");
+        }
+    }
     return status;
 }
 
-/* Connects to one peer with the transport that reaches it: sm on this node, else rc. */
-static rcmsg_status_t wireup_connect_peer(rcmsg_wireup_t *w, int peer, const void *blob, size_t len)
+/* The sections of a peer's blob named after this rank's opened transports, and its status. */
+static rcmsg_status_t wireup_peer_sections(rcmsg_wireup_t *w, int peer, const void *blob,
+                                           size_t len, rcmsg_btl_section_t *secs, int *nsecs_p)
 {
-    rcmsg_status_t peer_status = RCMSG_OK, s_sm, s_rc;
-    const void *sm_sec = NULL, *rc_sec = NULL;
-    size_t sm_len = 0, rc_len = 0;
+    rcmsg_status_t peer_status = RCMSG_OK;
+    int n = 0;
 
-    s_sm = rcmsg_wireup_blob_section(blob, len, peer, "sm", &sm_sec, &sm_len, &peer_status);
-    if (s_sm == RCMSG_ERR_PEER_DATA) {
-        return s_sm;
+    for (int i = 0; i < w->btls.n; i++) {
+        const char *name = w->btls.btls[i]->component->name;
+        const void *data = NULL;
+        size_t dlen = 0;
+        rcmsg_status_t s =
+            rcmsg_wireup_blob_section(blob, len, peer, name, &data, &dlen, &peer_status);
+
+        if (s == RCMSG_ERR_PEER_DATA) {
+            return s;
+        }
+        if (s == RCMSG_OK) {
+            secs[n++] = (rcmsg_btl_section_t){name, data, dlen};
+        }
     }
-    s_rc = rcmsg_wireup_blob_section(blob, len, peer, "rc", &rc_sec, &rc_len, &peer_status);
     if (peer_status != RCMSG_OK) {
         rcmsg_error("peer %d failed in rcmsg_init: %s (%s); its own messages say why", peer,
                     rcmsg_strerror(peer_status), rcmsg_status_name(peer_status));
         return RCMSG_ERR_CONNECTION;
     }
-    if (w->sm != NULL && s_sm == RCMSG_OK &&
-        rcmsg_sm_addr_node_key(sm_sec, sm_len) == rcmsg_sm_node_key()) {
-        w->peer_btl[peer] = w->sm;
-        return w->sm->ops->connect(w->sm, peer, sm_sec, sm_len);
-    }
-    if (w->rc != NULL && s_rc == RCMSG_OK) {
-        w->peer_btl[peer] = w->rc;
-        return w->rc->ops->connect(w->rc, peer, rc_sec, rc_len);
-    }
-    rcmsg_error("no transport reaches peer %d: %s (RCMSG_TRANSPORTS=%s)", peer,
-                w->rc == NULL ? "it needs rc, which this rank has not opened"
-                              : "it has not opened rc",
-                rcmsg_config_text(RCMSG_CFG_TRANSPORTS));
-    return RCMSG_ERR_CONNECTION;
+    *nsecs_p = n;
+    return RCMSG_OK;
 }
 
-/* After the fence: every peer's blob, checked, and its QP connected. */
-/* After the fence: every peer's blob, checked, and a transport connected to it. */
-static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, double *get_ms_p)
+static const rcmsg_btl_section_t *section_named(const rcmsg_btl_section_t *secs, int nsecs,
+                                                const char *name)
 {
-    rcmsg_status_t status = RCMSG_OK;
+    int i = 0;
+
+    while (i < nsecs - 1 && strcmp(secs[i].name, name) != 0) {
+        i++;
+    }
+    return &secs[i]; /* the one rcmsg_btl_select() found: it is there */
+}
+
+/* Connects to one peer with the reachable transport of highest priority. */
+static rcmsg_status_t wireup_connect_peer(rcmsg_wireup_t *w, int peer,
+                                          const rcmsg_btl_section_t *secs, int nsecs)
+{
+    int i = rcmsg_btl_select(&w->btls, peer, secs, nsecs);
+    const rcmsg_btl_section_t *sec;
+    char why[160];
+
+    if (i < 0) {
+        rcmsg_btl_unreached_why(&rcmsg_btl_table, &w->btls, secs, nsecs, why, sizeof(why));
+        rcmsg_error("no transport reaches peer %d: %s (RCMSG_TRANSPORTS=%s)", peer, why,
+                    w->transports);
+        return RCMSG_ERR_CONNECTION;
+    }
+    w->peer_btl[peer] = w->btls.btls[i];
+    sec = section_named(secs, nsecs, w->btls.btls[i]->component->name);
+    return w->btls.btls[i]->ops->connect(w->btls.btls[i], peer, sec->data, sec->len);
+}
+
+/* A peer's blob from PMIx, parsed, and a transport connected to it. */
+static rcmsg_status_t wireup_fetch_connect(rcmsg_wireup_t *w, int peer, double *get_ms_p)
+{
+    rcmsg_btl_section_t secs[RCMSG_BTL_MAX];
+    int nsecs = 0;
+    pmix_value_t *val = NULL;
+    pmix_status_t rc;
     pmix_proc_t proc;
-    double t_get = 0, t0;
-    int nsm = 0, nrc = 0;
+    rcmsg_status_t status;
+    double t0 = now_ms();
 
-    for (int peer = 0; peer < w->job.size && status == RCMSG_OK; peer++) {
-        pmix_value_t *val = NULL;
-        pmix_status_t rc;
-
-        if (peer == w->job.rank) {
-            continue;
-        }
-        t0 = now_ms();
-        PMIX_LOAD_PROCID(&proc, w->nspace, (pmix_rank_t)peer);
-        status = rcmsg_wireup_launcher_get(w->launcher, &proc, WIREUP_KEY, &val, &rc);
-        t_get += now_ms() - t0;
-        if (status != RCMSG_OK || val->type != PMIX_BYTE_OBJECT) {
-            rcmsg_error("no address from peer %d: PMIx_Get: %s%s", peer, PMIx_Error_string(rc),
-                        status == RCMSG_ERR_TIMEOUT ? " (RCMSG_LAUNCHER_TIMEOUT expired)" : "");
-            status = status != RCMSG_OK ? status : RCMSG_ERR_PEER_DATA;
-        } else {
-            status = wireup_connect_peer(w, peer, val->data.bo.bytes, val->data.bo.size);
-            nsm += status == RCMSG_OK && w->peer_btl[peer] == w->sm;
-            nrc += status == RCMSG_OK && w->peer_btl[peer] == w->rc;
-        }
-        if (val != NULL) {
-            PMIX_VALUE_RELEASE(val);
+    PMIX_LOAD_PROCID(&proc, w->nspace, (pmix_rank_t)peer);
+    status = rcmsg_wireup_launcher_get(w->launcher, &proc, WIREUP_KEY, &val, &rc);
+    *get_ms_p += now_ms() - t0;
+    if (status != RCMSG_OK || val->type != PMIX_BYTE_OBJECT) {
+        rcmsg_error("no address from peer %d: PMIx_Get: %s%s", peer, PMIx_Error_string(rc),
+                    status == RCMSG_ERR_TIMEOUT ? " (RCMSG_LAUNCHER_TIMEOUT expired)" : "");
+        status = status != RCMSG_OK ? status : RCMSG_ERR_PEER_DATA;
+    } else {
+        status = wireup_peer_sections(w, peer, val->data.bo.bytes, val->data.bo.size, secs, &nsecs);
+        if (status == RCMSG_OK) {
+            status = wireup_connect_peer(w, peer, secs, nsecs);
         }
     }
-    if (status == RCMSG_OK) {
-        rcmsg_info("transports: self for this rank, sm for %d peer(s), rc for %d peer(s)", nsm,
-                   nrc);
+    if (val != NULL) {
+        PMIX_VALUE_RELEASE(val);
     }
-    *get_ms_p = t_get;
     return status;
 }
 
-/* Which transports RCMSG_TRANSPORTS allows; an unknown name is an error. */
-static rcmsg_status_t wireup_allowed(bool *sm_p, bool *rc_p)
+/* "self for this rank, sm for 3 peer(s), rc for 0 peer(s)": every component of the table. */
+static void wireup_log_choice(rcmsg_wireup_t *w)
+{
+    char line[256] = "";
+    size_t used = 0;
+
+    for (int c = 0; c < rcmsg_btl_table.n && used < sizeof(line); c++) {
+        const rcmsg_btl_component_t *comp = rcmsg_btl_table.comps[c];
+        bool mine = w->peer_btl[w->job.rank]->component == comp;
+        int n = 0;
+
+        for (int peer = 0; peer < w->job.size; peer++) {
+            n += peer != w->job.rank && w->peer_btl[peer]->component == comp;
+        }
+        used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s for %s", c ? ", " : "",
+                                 comp->name, mine ? "this rank" : "");
+        if (used < sizeof(line) && (!mine || n > 0)) {
+            used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%d peer(s)",
+                                     mine ? " and " : "", n);
+        }
+    }
+    rcmsg_info("transports: %s", line);
+}
+
+/* After the fence: every peer's blob, checked, and a transport connected to it; this rank
+ * connects to itself with its own addresses. */
+static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, const wireup_addrs_t *own,
+                                         double *get_ms_p)
+{
+    rcmsg_status_t status = wireup_connect_peer(w, w->job.rank, own->secs, own->n);
+
+    *get_ms_p = 0;
+    for (int peer = 0; peer < w->job.size && status == RCMSG_OK; peer++) {
+        if (peer != w->job.rank) {
+            status = wireup_fetch_connect(w, peer, get_ms_p);
+        }
+    }
+    if (status == RCMSG_OK) {
+        wireup_log_choice(w);
+    }
+    return status;
+}
+
+/* Opens the transports this rank needs (btl_component.h: by priority, each allowed one that
+ * serves ranks no opened one serves yet). A failure is returned for publishing. */
+static rcmsg_status_t wireup_open(rcmsg_wireup_t *w)
 {
     size_t n;
     char *const *items = rcmsg_config_list(RCMSG_CFG_TRANSPORTS, &n);
+    unsigned allowed;
+    rcmsg_status_t s = rcmsg_btl_allowed(&rcmsg_btl_table, items, n, &allowed);
 
-    *sm_p = *rc_p = false;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(items[i], "sm") == 0) {
-            *sm_p = true;
-        } else if (strcmp(items[i], "rc") == 0) {
-            *rc_p = true;
-        } else if (strcmp(items[i], "self") != 0) {
-            rcmsg_error("RCMSG_TRANSPORTS: unknown transport '%s' (known: self, sm, rc)", items[i]);
-            return RCMSG_ERR_CONFIG;
-        }
-    }
-    return RCMSG_OK;
-}
-
-/* Opens the transports this rank needs: sm for local peers, rc for remote ones (or for local
- * ones too when sm is not allowed). A failure is returned for publishing. */
-static rcmsg_status_t wireup_open(rcmsg_wireup_t *w)
-{
-    bool sm_ok, rc_ok;
-    rcmsg_status_t s = wireup_allowed(&sm_ok, &rc_ok);
-    bool remote = w->job.size > w->job.local_size;
-
+    w->transports = rcmsg_config_text(RCMSG_CFG_TRANSPORTS);
     if (s != RCMSG_OK) {
         return s;
     }
-    if (sm_ok && w->job.local_size > 1) {
-        s = rcmsg_sm_btl_open(&w->job, &w->sm);
-        if (s != RCMSG_OK) {
-            w->sm = NULL;
-            rcmsg_error("cannot open the sm transport (%s)", rcmsg_status_name(s));
-            return s;
+    return rcmsg_btl_open_all(&rcmsg_btl_table, &w->job, allowed, w->transports, &w->btls);
+}
+
+rcmsg_btl_t *rcmsg_wireup_btl(const rcmsg_wireup_t *w, const char *name)
+{
+    for (int i = 0; i < w->btls.n; i++) {
+        if (strcmp(w->btls.btls[i]->component->name, name) == 0) {
+            return w->btls.btls[i];
         }
     }
-    if (w->job.size > 1 && (remote || w->sm == NULL)) {
-        if (!rc_ok) {
-            rcmsg_error("%s, but RCMSG_TRANSPORTS=%s excludes rc",
-                        remote ? "peers run on other nodes" : "sm is not used for local peers",
-                        rcmsg_config_text(RCMSG_CFG_TRANSPORTS));
-            return RCMSG_ERR_CONFIG;
-        }
-        s = rcmsg_rc_btl_open(&w->job, &w->rc);
-        if (s != RCMSG_OK) {
-            w->rc = NULL;
-            rcmsg_error("cannot open the rc transport (%s) but %s need it", rcmsg_status_name(s),
-                        remote ? "peers on other nodes" : "local peers");
-            return s;
-        }
-    }
-    return RCMSG_OK;
+    return NULL;
 }
 
 /* ---- init and fini --------------------------------------------------------------------- */
 
 static void wireup_release(rcmsg_wireup_t *w)
 {
-    if (w->rc != NULL) {
-        w->rc->ops->close(w->rc);
-    }
-    if (w->sm != NULL) {
-        w->sm->ops->close(w->sm);
-    }
-    if (w->self != NULL) {
-        w->self->ops->close(w->self);
-    }
+    rcmsg_btl_close_all(&w->btls);
     if (w->pmix_up) {
         PMIx_Finalize(NULL, 0);
         wireup_launcher_finalized = !w->singleton;
@@ -362,6 +430,7 @@ static void wireup_release(rcmsg_wireup_t *w)
 rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
 {
     rcmsg_wireup_t *w = calloc(1, sizeof(*w));
+    wireup_addrs_t own = {.n = 0};
     rcmsg_status_t status, open_status = prior;
     double t0 = now_ms(), t;
 
@@ -380,12 +449,6 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
         status = RCMSG_ERR_NO_MEMORY;
         goto err;
     }
-    status = rcmsg_self_btl_open(&w->job, &w->self);
-    if (status != RCMSG_OK) {
-        goto err;
-    }
-    w->peer_btl[w->job.rank] = w->self;
-
     t = now_ms();
     /* a failure here (or before) is published, not returned, so that no peer waits in the
      * fence for this rank and every peer learns why it fails */
@@ -395,14 +458,9 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     w->phase_ms[PH_OPEN] = now_ms() - t;
 
     t = now_ms();
-    if (!w->singleton) {
-        status = wireup_publish(w, open_status);
-        if (status == RCMSG_OK) {
-            status = wireup_fence(w, true, "the address exchange of rcmsg_init");
-        }
-        if (status != RCMSG_OK) {
-            goto err;
-        }
+    status = wireup_exchange(w, open_status, &own);
+    if (status != RCMSG_OK) {
+        goto err;
     }
     w->phase_ms[PH_EXCHANGE] = now_ms() - t;
 
@@ -410,7 +468,7 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     status = open_status;
     if (status == RCMSG_OK) {
         double get_ms = 0;
-        status = wireup_connect_all(w, &get_ms);
+        status = wireup_connect_all(w, &own, &get_ms);
         w->phase_ms[PH_EXCHANGE] += get_ms; /* PMIx_Get of each address is exchange time */
         t += get_ms;
     }
@@ -426,9 +484,8 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     if (status != RCMSG_OK) {
         goto err;
     }
-    if (w->rc != NULL) {
-        rcmsg_rc_btl_dump(w->rc, RCMSG_LOG_DEBUG);
-    }
+    free(own.buf);
+    rcmsg_btl_dump_all(&w->btls, RCMSG_LOG_DEBUG);
     w->phase_ms[PH_TOTAL] = now_ms() - t0;
     rcmsg_info("wireup of %d rank(s) in %.1f ms: pmix init %.1f, transport open %.1f, address "
                "exchange %.1f, qp transitions %.1f",
@@ -438,6 +495,7 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     return RCMSG_OK;
 
 err:
+    free(own.buf);
     wireup_release(w);
     return status;
 }
@@ -459,8 +517,9 @@ rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost)
 {
     rcmsg_status_t status = RCMSG_OK, s = RCMSG_OK;
 
-    if (w->rc != NULL) {
-        status = w->rc->ops->flush(w->rc);
+    for (int i = 0; i < w->btls.n; i++) {
+        rcmsg_status_t f = w->btls.btls[i]->ops->flush(w->btls.btls[i]);
+        status = status == RCMSG_OK ? f : status;
     }
     /* no rank tears its QPs down while a peer may still be sending to it */
     if (rcmsg_wireup_poll(w, NULL, NULL) != RCMSG_OK) {

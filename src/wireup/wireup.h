@@ -14,6 +14,7 @@
 #define RCMSG_WIREUP_H
 
 #include "btl/btl.h"
+#include "btl/btl_component.h"
 
 #include <stdbool.h>
 
@@ -22,15 +23,18 @@ typedef struct rcmsg_wireup {
     bool singleton;
     bool pmix_up;
     char nspace[256];
-    char hostname[256]; /* PMIX_HOSTNAME of this rank */
-    int node_id;        /* PMIX_NODEID of this rank, -1 when unknown */
-    rcmsg_btl_t *self;
-    rcmsg_btl_t *sm;        /* NULL without local peers, or when RCMSG_TRANSPORTS excludes it */
-    rcmsg_btl_t *rc;        /* NULL when no peer needs it */
+    char hostname[256];     /* PMIX_HOSTNAME of this rank */
+    int node_id;            /* PMIX_NODEID of this rank, -1 when unknown */
+    rcmsg_btl_set_t btls;   /* the opened transports (btl_component.h), by priority */
     rcmsg_btl_t **peer_btl; /* [job.size]: the transport that reaches each rank */
+    const char *transports; /* RCMSG_TRANSPORTS as the user gave it, for messages */
     double phase_ms[5];     /* pmix init, transport open, exchange, connect, total */
     struct rcmsg_wireup_launcher *launcher; /* bounded PMIx waits, liveness (wireup_launcher.h) */
 } rcmsg_wireup_t;
+
+/* The opened transport of the component named name ("rc", ...), or NULL (for tests and
+ * tools that use one transport directly). */
+rcmsg_btl_t *rcmsg_wireup_btl(const rcmsg_wireup_t *w, const char *name);
 
 /* Brings the job up; on error everything is released and the status returned. A failure of
  * this rank before wireup (prior: e.g. a bad RCMSG_* value) is published in its blob instead

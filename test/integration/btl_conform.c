@@ -18,9 +18,7 @@
 #include "base/clock.h"
 #include "base/compiler.h"
 #include "base/config_table.h"
-#include "btl_rc/rc_btl.h"
-#include "btl_self/self_btl.h"
-#include "btl_sm/sm_btl.h"
+#include "btl/btl_component.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -65,20 +63,19 @@ typedef struct {
     rcmsg_status_t fail_status;
 } conf_t;
 
-/* Opening is kept in this one function, so that it can move behind a component table. */
+/* Opens the transport of that name from the registry (btl_component.h), as wireup does. */
 static rcmsg_status_t conform_open(const char *name, const rcmsg_btl_job_t *job,
                                    rcmsg_btl_t **btl_p)
 {
-    if (strcmp(name, "self") == 0) {
-        return rcmsg_self_btl_open(job, btl_p);
+    const rcmsg_btl_component_t *c = rcmsg_btl_find(&rcmsg_btl_table, name);
+
+    if (c == NULL) {
+        char names[64];
+        rcmsg_btl_names(&rcmsg_btl_table, names, sizeof(names));
+        fprintf(stderr, "btl_conform: no transport '%s' in the registry (%s)\n", name, names);
+        return RCMSG_ERR_NOT_FOUND;
     }
-    if (strcmp(name, "sm") == 0) {
-        return rcmsg_sm_btl_open(job, btl_p);
-    }
-    if (strcmp(name, "rc") == 0) {
-        return rcmsg_rc_btl_open(job, btl_p);
-    }
-    return RCMSG_ERR_NOT_FOUND;
+    return rcmsg_btl_open(c, job, btl_p);
 }
 
 static void report(conf_t *t, bool ok, const char *fmt, ...)
@@ -568,6 +565,11 @@ static int pair_connect(conf_t *t, const rcmsg_btl_mem_t *region)
     }
     t->region_addr = theirs.a;
     t->region_rkey = (uint32_t)theirs.b;
+    if (!t->btl->component->reachable(t->btl, t->peer, peer_blob, peer_len)) {
+        fprintf(stderr, "%s: rank %d: the component says peer %d is not reachable\n", t->name,
+                t->rank, t->peer);
+        return -1;
+    }
     s = t->btl->ops->connect(t->btl, t->peer, peer_blob, peer_len);
     if (s != RCMSG_OK) {
         fprintf(stderr, "%s: rank %d: connect to %d: %s\n", t->name, t->rank, t->peer,

@@ -20,6 +20,7 @@ int main(int argc, char **argv)
     int want = argc > 1 ? atoi(argv[1]) : -1, rc = 0, node;
     hwloc_bitmap_t where;
     rcmsg_wireup_t *w;
+    rcmsg_btl_t *rc_btl;
     size_t len;
     void *addr;
     char buf[64];
@@ -28,12 +29,13 @@ int main(int argc, char **argv)
         return 1;
     }
     w = rcmsg_core_wireup();
-    if (w->rc == NULL) {
+    rc_btl = rcmsg_wireup_btl(w, "rc");
+    if (rc_btl == NULL) {
         printf("SKIP: no rc transport (run with at least 2 ranks)\n");
         rcmsg_finalize();
         return 77;
     }
-    rcmsg_rc_btl_buffers(w->rc, &addr, &len, &node);
+    rcmsg_rc_btl_buffers(rc_btl, &addr, &len, &node);
     where = hwloc_bitmap_alloc();
     if (hwloc_get_area_memlocation(rcmsg_topo_get(), addr, len, where, HWLOC_MEMBIND_BYNODESET) !=
         0) {

@@ -46,6 +46,7 @@ static uint64_t *raddr; /* [size] */
 static uint32_t *rkeys; /* [size] */
 static int received, lost_peers;
 static int peer_failed_cb;
+static rcmsg_btl_t *rc_btl; /* the rc transport, or NULL */
 
 static uint8_t pattern(int src, int dst, uint32_t seq, size_t i)
 {
@@ -121,8 +122,12 @@ static double now_s(void)
 
 static int progress_all(rcmsg_wireup_t *w)
 {
-    int n = w->self->ops->progress(w->self);
-    return n + (w->rc != NULL ? w->rc->ops->progress(w->rc) : 0);
+    int n = 0;
+
+    for (int i = 0; i < w->btls.n; i++) {
+        n += w->btls.btls[i]->ops->progress(w->btls.btls[i]);
+    }
+    return n;
 }
 
 /* send with retry on NO_RESOURCE; returns the final status */
@@ -156,7 +161,7 @@ static void get_done(rcmsg_btl_desc_t *desc, rcmsg_status_t status)
 }
 
 /* Malformed peer addresses are refused before the QP is touched. */
-static void bad_addresses(rcmsg_wireup_t *w)
+static void bad_addresses(void)
 {
     size_t cap = rcmsg_rc_btl_addr_max(size), len = cap;
     uint8_t *good = malloc(cap), *b = malloc(cap);
@@ -175,7 +180,7 @@ static void bad_addresses(rcmsg_wireup_t *w)
         {"a qp number beyond 24 bits", 32 + 3, 0x01, cap, RCMSG_ERR_PEER_DATA},
     };
 
-    if (w->rc->ops->addr_pack(w->rc, good, &len) != RCMSG_OK || len != cap) {
+    if (rc_btl->ops->addr_pack(rc_btl, good, &len) != RCMSG_OK || len != cap) {
         fail("addr_pack failed%.0d%.0d%.0d", 0, 0, 0);
     }
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -186,7 +191,7 @@ static void bad_addresses(rcmsg_wireup_t *w)
         if (cases[i].off != SIZE_MAX) {
             b[cases[i].off] = cases[i].value;
         }
-        s = w->rc->ops->connect(w->rc, 1, b, cases[i].len);
+        s = rc_btl->ops->connect(rc_btl, 1, b, cases[i].len);
         if (s != cases[i].want) {
             fail("bad-address case %d gave status %d, expected %d", (int)i, s, cases[i].want);
         } else {
@@ -209,9 +214,9 @@ static int mesh(rcmsg_wireup_t *w)
     for (size_t i = 0; i < GET_BYTES; i++) {
         mine[i] = pattern(rank, 99, 3, i);
     }
-    if (w->rc != NULL) {
-        if (w->rc->ops->mem_reg(w->rc, mine, GET_BYTES, 1, &mine_mem) != RCMSG_OK ||
-            w->rc->ops->mem_reg(w->rc, theirs, GET_BYTES, 0, &theirs_mem) != RCMSG_OK) {
+    if (rc_btl != NULL) {
+        if (rc_btl->ops->mem_reg(rc_btl, mine, GET_BYTES, 1, &mine_mem) != RCMSG_OK ||
+            rc_btl->ops->mem_reg(rc_btl, theirs, GET_BYTES, 0, &theirs_mem) != RCMSG_OK) {
             fail("memory registration failed%.0d%.0d%.0d", 0, 0, 0);
             return 1;
         }
@@ -259,8 +264,8 @@ static int mesh(rcmsg_wireup_t *w)
                 }
                 memset(theirs, 0, GET_BYTES);
                 ops[peer].desc.complete = get_done;
-                if (w->rc->ops->get(w->rc, peer, theirs, &theirs_mem, raddr[peer], rkeys[peer],
-                                    GET_BYTES, &ops[peer].desc) != RCMSG_OK) {
+                if (rc_btl->ops->get(rc_btl, peer, theirs, &theirs_mem, raddr[peer], rkeys[peer],
+                                     GET_BYTES, &ops[peer].desc) != RCMSG_OK) {
                     fail("get from %d could not be posted%.0d%.0d", peer, 0, 0);
                     return 1;
                 }
@@ -291,21 +296,21 @@ static int mesh(rcmsg_wireup_t *w)
                                                          : "posted, not completed");
             }
         }
-        if (w->rc != NULL) {
-            rcmsg_rc_btl_dump(w->rc, RCMSG_LOG_ERROR);
+        if (rc_btl != NULL) {
+            rcmsg_rc_btl_dump(rc_btl, RCMSG_LOG_ERROR);
         }
         failures++;
     }
-    if (rank == 0 && size > 1 && w->rc != NULL) {
-        bad_addresses(w);
+    if (rank == 0 && size > 1 && rc_btl != NULL) {
+        bad_addresses();
     }
     /* peers may still be reading `mine`: deregister only when every rank is done */
     if (rcmsg_wireup_barrier(w) != RCMSG_OK) {
         fail("barrier failed%.0d%.0d%.0d", 0, 0, 0);
     }
-    if (w->rc != NULL) {
-        w->rc->ops->mem_dereg(w->rc, &mine_mem);
-        w->rc->ops->mem_dereg(w->rc, &theirs_mem);
+    if (rc_btl != NULL) {
+        rc_btl->ops->mem_dereg(rc_btl, &mine_mem);
+        rc_btl->ops->mem_dereg(rc_btl, &theirs_mem);
     }
     printf("rank %d of %d: %d messages from %d ranks checked, %d RDMA_READs of %d bytes checked, "
            "%d failure(s)\n",
@@ -324,11 +329,11 @@ static int force_error(rcmsg_wireup_t *w)
     double deadline = now_s() + 240;
     rcmsg_status_t s = RCMSG_OK;
 
-    if (size < 2 || w->rc == NULL) {
+    if (size < 2 || rc_btl == NULL) {
         printf("SKIP: --force-error needs at least 2 ranks over rc\n");
         return 77;
     }
-    if (rank == 0 && rcmsg_rc_btl_force_error(w->rc, 1) != RCMSG_OK) {
+    if (rank == 0 && rcmsg_rc_btl_force_error(rc_btl, 1) != RCMSG_OK) {
         printf("FAIL: could not force the qp into ERR\n");
         return 1;
     }
@@ -338,7 +343,7 @@ static int force_error(rcmsg_wireup_t *w)
     /* keep sending to the other side until the transport refuses */
     for (uint32_t seq = 0; now_s() < deadline && lost_peers == 0; seq++) {
         msg_hdr_t h = {HDR_MAGIC, rank, 1 - rank, seq, sizeof(payload), 0, 0, 0, 0};
-        s = w->rc->ops->send(w->rc, 1 - rank, &h, sizeof(h), payload, sizeof(payload));
+        s = rc_btl->ops->send(rc_btl, 1 - rank, &h, sizeof(h), payload, sizeof(payload));
         if (s != RCMSG_OK && s != RCMSG_ERR_NO_RESOURCE) {
             break;
         }
@@ -347,7 +352,7 @@ static int force_error(rcmsg_wireup_t *w)
     for (int i = 0; i < 1000 && lost_peers == 0; i++) {
         progress_all(w);
     }
-    s = w->rc->ops->send(w->rc, 1 - rank, &(msg_hdr_t){0}, sizeof(msg_hdr_t), NULL, 0);
+    s = rc_btl->ops->send(rc_btl, 1 - rank, &(msg_hdr_t){0}, sizeof(msg_hdr_t), NULL, 0);
     printf("rank %d: failure callback %s; a send after the failure returns %s\n", rank,
            peer_failed_cb ? "called" : "NOT called", rcmsg_status_name(s));
     return (peer_failed_cb == 1 && s == RCMSG_ERR_CONNECTION) ? 0 : 1;
@@ -373,6 +378,7 @@ int main(int argc, char **argv)
     rank = rcmsg_rank();
     size = rcmsg_size();
     w = rcmsg_core_wireup();
+    rc_btl = rcmsg_wireup_btl(w, "rc");
     next_seq = calloc((size_t)size, sizeof(int));
     addr_known = calloc((size_t)size, sizeof(int));
     raddr = calloc((size_t)size, sizeof(uint64_t));

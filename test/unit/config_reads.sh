@@ -19,9 +19,8 @@ progress.c:progress_config_read
 coll.c:rcmsg_coll_init
 wireup_launcher.c:rcmsg_wireup_launcher_start
 sm_btl.c:sm_config_read
-wireup.c:*
+wireup.c:wireup_open
 '
-# wireup.c: RCMSG_TRANSPORTS, read while wireup opens the transports (the registry's code).
 getters='rcmsg_config_(bool|int|size|time_us|enum|enum_text|list|text|is_set|load|unload)[[:space:]]*\('
 
 bad=$(find src -name '*.[ch]' ! -path 'src/base/config_*' | sort |
