@@ -53,21 +53,29 @@ static inline bool rcmsg_deadline_passed(rcmsg_deadline_t d)
     return rcmsg_deadline_passed_at(d, rcmsg_clock_us());
 }
 
-/* Microseconds until the deadline (0 once passed). */
-static inline uint64_t rcmsg_deadline_left_us(rcmsg_deadline_t d)
+/* Microseconds from now_us until the deadline (0 once passed). */
+static inline uint64_t rcmsg_deadline_left_us_at(rcmsg_deadline_t d, uint64_t now_us)
 {
-    uint64_t now = rcmsg_clock_us();
-
-    return d.at_us > now ? d.at_us - now : 0;
+    return d.at_us > now_us ? d.at_us - now_us : 0;
 }
 
-/* Milliseconds until the deadline, rounded up (a wait of that long does not wake early), at
- * most INT32_MAX (a poll() timeout); 0 once passed. */
-static inline int32_t rcmsg_deadline_left_ms(rcmsg_deadline_t d)
+static inline uint64_t rcmsg_deadline_left_us(rcmsg_deadline_t d)
 {
-    uint64_t us = rcmsg_deadline_left_us(d), ms = us / 1000 + (us % 1000 != 0);
+    return rcmsg_deadline_left_us_at(d, rcmsg_clock_us());
+}
+
+/* Milliseconds from now_us until the deadline, rounded up (a wait of that long does not wake
+ * early), at most INT32_MAX (a poll() timeout); 0 once passed. */
+static inline int32_t rcmsg_deadline_left_ms_at(rcmsg_deadline_t d, uint64_t now_us)
+{
+    uint64_t us = rcmsg_deadline_left_us_at(d, now_us), ms = us / 1000 + (us % 1000 != 0);
 
     return ms > INT32_MAX ? INT32_MAX : (int32_t)ms;
+}
+
+static inline int32_t rcmsg_deadline_left_ms(rcmsg_deadline_t d)
+{
+    return rcmsg_deadline_left_ms_at(d, rcmsg_clock_us());
 }
 
 /* The earlier of two deadlines. */

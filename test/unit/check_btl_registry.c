@@ -224,8 +224,11 @@ START_TEST(test_transports_exclude)
     capture_start();
     ck_assert_int_eq(rcmsg_btl_open_all(&fake_table, &local, allow("me", NULL), "me", &set),
                      RCMSG_ERR_CONFIG);
+    ck_assert_str_eq(opened_names(), "me"); /* what was opened is left for the caller */
+    rcmsg_btl_close_all(&set);
     ck_assert_int_eq(rcmsg_btl_open_all(&fake_table, &remote, allow("node", NULL), "node", &set),
                      RCMSG_ERR_CONFIG);
+    ck_assert_str_eq(opened_names(), "me");
     ck_assert_int_eq(rcmsg_btl_allowed(&fake_table, bogus, 2, &mask), RCMSG_ERR_CONFIG);
     log = capture_end();
     ck_assert_uint_eq(mask, 12345); /* untouched on error */
@@ -273,13 +276,17 @@ static void open_three(void)
 START_TEST(test_select_priority)
 {
     rcmsg_btl_section_t secs[] = {{"net", "x", 1}, {"node", "N1", 2}, {"me", NULL, 0}};
+    rcmsg_btl_section_t reversed[] = {{"me", NULL, 0}, {"node", "N1", 2}, {"net", "x", 1}};
 
     open_three();
     /* every transport reaches rank 0 (this rank): me has the highest priority */
     ck_assert_int_eq(rcmsg_btl_select(&set, 0, secs, 3), 0);
+    ck_assert_int_eq(rcmsg_btl_select(&set, 0, reversed, 3), 0);
     /* rank 1 on this node: node beats net, whatever the section order */
     ck_assert_int_eq(rcmsg_btl_select(&set, 1, secs, 3), 1);
     ck_assert_int_eq(rcmsg_btl_select(&set, 1, secs, 2), 1);
+    ck_assert_int_eq(rcmsg_btl_select(&set, 1, reversed, 3), 1);
+    ck_assert_int_eq(rcmsg_btl_select(&set, 1, reversed + 1, 2), 1);
     rcmsg_btl_close_all(&set);
 }
 END_TEST
