@@ -118,6 +118,9 @@ static int self_progress(rcmsg_btl_t *btl)
     self_msg_t *m;
     int n = 0;
 
+    if (rcmsg_queue_empty(&now)) {
+        return 0; /* every progress call comes here: the common case first */
+    }
     /* take what is queued now: a callback that sends to self is served next time */
     rcmsg_queue_init(&self->queue);
     while ((m = self_msg_of(rcmsg_queue_pop_head(&now))) != NULL) {
