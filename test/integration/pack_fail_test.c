@@ -58,7 +58,12 @@ int main(void)
         rcmsg_finalize();
     }
     if (rank == 0 && done != NULL) {
-        fclose(fopen(done, "w"));
+        FILE *f = fopen(done, "w");
+        if (f == NULL) {
+            perror(done);
+            return 1;
+        }
+        fclose(f);
     }
     for (int i = 0; i < 300 && rank == env_int("PACK_FAIL_RANK") && done != NULL; i++) {
         if (access(done, F_OK) == 0) {
