@@ -29,10 +29,17 @@ static inline rcmsg_deadline_t rcmsg_deadline_at(uint64_t at_us)
     return (rcmsg_deadline_t){.at_us = at_us};
 }
 
+/* a + b microseconds, UINT64_MAX instead of wrapping: for sums of durations that a user's
+ * TIME value (any size up to ~UINT64_MAX us) takes part in. */
+static inline uint64_t rcmsg_time_add_us(uint64_t a, uint64_t b)
+{
+    return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
 /* The deadline `us` microseconds after `now_us` (UINT64_MAX when the sum would wrap). */
 static inline rcmsg_deadline_t rcmsg_deadline_after(uint64_t now_us, uint64_t us)
 {
-    return rcmsg_deadline_at(us > UINT64_MAX - now_us ? UINT64_MAX : now_us + us);
+    return rcmsg_deadline_at(rcmsg_time_add_us(now_us, us));
 }
 
 /* The deadline `us` microseconds from now. */

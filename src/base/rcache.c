@@ -8,29 +8,32 @@
 #include "base/log.h"
 #include "base/queue.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 struct rcmsg_rcache_entry {
     rcmsg_queue_link_t lru; /* in rc_cache.lru: head = most recently used */
-    rcmsg_btl_t *btl;
+    void *ctx;
     uintptr_t start, end;
     bool remote_read;
     int refs;
-    rcmsg_btl_mem_t mem;
+    max_align_t handle[]; /* ops->handle_size bytes, filled by ops->reg */
 };
 
 static struct {
+    const rcmsg_rcache_ops_t *ops;
     bool enabled;
     size_t limit, bytes;
     rcmsg_queue_t lru; /* cached entries */
     unsigned long hits, regs;
 } rc_cache;
 
-void rcmsg_rcache_init(void)
+void rcmsg_rcache_init(const rcmsg_rcache_ops_t *ops)
 {
     rc_cache = (__typeof__(rc_cache)){0};
+    rc_cache.ops = ops;
     rc_cache.enabled = rcmsg_config_bool(RCMSG_CFG_RCACHE);
     rc_cache.limit = rcmsg_config_size(RCMSG_CFG_RCACHE_SIZE);
     rcmsg_info("registration cache %s%s", rc_cache.enabled ? "on, up to " : "off",
@@ -44,7 +47,7 @@ static rcmsg_rcache_entry_t *lru_entry(rcmsg_queue_link_t *l)
 
 static void entry_release(rcmsg_rcache_entry_t *e)
 {
-    e->btl->ops->mem_dereg(e->btl, &e->mem);
+    rc_cache.ops->dereg(e->ctx, e->handle);
     rc_cache.bytes -= e->end - e->start;
     free(e);
 }
@@ -64,8 +67,8 @@ static void evict(void)
     }
 }
 
-rcmsg_status_t rcmsg_rcache_get(rcmsg_btl_t *btl, void *addr, size_t len, bool remote_read,
-                                rcmsg_rcache_entry_t **entry_p, const rcmsg_btl_mem_t **mem_p)
+rcmsg_status_t rcmsg_rcache_get(void *ctx, void *addr, size_t len, bool remote_read,
+                                rcmsg_rcache_entry_t **entry_p, const void **handle_p)
 {
     uintptr_t start = (uintptr_t)addr, end = start + len;
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -77,14 +80,14 @@ rcmsg_status_t rcmsg_rcache_get(rcmsg_btl_t *btl, void *addr, size_t len, bool r
              e = lru_entry(rcmsg_queue_next(&e->lru))) {
             /* same access only: a send buffer is registered REMOTE_READ, a read target
              * LOCAL_WRITE, and neither serves the other */
-            if (e->btl == btl && e->start <= start && end <= e->end &&
+            if (e->ctx == ctx && e->start <= start && end <= e->end &&
                 e->remote_read == remote_read) {
                 e->refs++;
                 rcmsg_queue_remove(&rc_cache.lru, &e->lru);
                 rcmsg_queue_push_head(&rc_cache.lru, &e->lru);
                 rc_cache.hits++;
                 *entry_p = e;
-                *mem_p = &e->mem;
+                *handle_p = e->handle;
                 return RCMSG_OK;
             }
         }
@@ -92,16 +95,17 @@ rcmsg_status_t rcmsg_rcache_get(rcmsg_btl_t *btl, void *addr, size_t len, bool r
         start &= ~(page - 1);
         end = (end + page - 1) & ~(page - 1);
     }
-    e = calloc(1, sizeof(*e));
+    e = calloc(1, sizeof(*e) + rc_cache.ops->handle_size);
     if (e == NULL) {
+        rcmsg_error("registration of %zu bytes: no memory for its entry", (size_t)(end - start));
         return RCMSG_ERR_NO_MEMORY;
     }
-    status = btl->ops->mem_reg(btl, (void *)start, end - start, remote_read, &e->mem);
+    status = rc_cache.ops->reg(ctx, (void *)start, end - start, remote_read, e->handle);
     if (status != RCMSG_OK) {
         free(e);
         return status;
     }
-    e->btl = btl;
+    e->ctx = ctx;
     e->start = start;
     e->end = end;
     e->remote_read = remote_read;
@@ -113,7 +117,7 @@ rcmsg_status_t rcmsg_rcache_get(rcmsg_btl_t *btl, void *addr, size_t len, bool r
         evict();
     }
     *entry_p = e;
-    *mem_p = &e->mem;
+    *handle_p = e->handle;
     return RCMSG_OK;
 }
 
@@ -141,4 +145,10 @@ void rcmsg_rcache_fini(void)
         entry_release(e);
     }
     rcmsg_debug("registration cache: %lu hits, %lu registrations", rc_cache.hits, rc_cache.regs);
+}
+
+rcmsg_rcache_stats_t rcmsg_rcache_stats(void)
+{
+    return (rcmsg_rcache_stats_t){
+        .hits = rc_cache.hits, .regs = rc_cache.regs, .bytes = rc_cache.bytes};
 }

@@ -97,7 +97,7 @@ typedef struct {
 struct rcmsg_btl {
     const char *name; /* "rc", "self", ... */
     const rcmsg_btl_ops_t *ops;
-    const struct rcmsg_btl_component *component; /* set by rcmsg_btl_open_all (btl_component.h) */
+    const struct rcmsg_btl_component *component; /* set by rcmsg_btl_open (btl_component.h) */
     rcmsg_btl_caps_t caps;
     rcmsg_btl_recv_cb_t recv_cb;
     rcmsg_btl_fail_cb_t fail_cb;

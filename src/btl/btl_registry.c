@@ -110,11 +110,10 @@ static const char *need_text(unsigned need)
     return need & RCMSG_BTL_NEED_LOCAL ? "local peers" : "this rank's own messages";
 }
 
-/* Names of the components not allowed whose reach is exactly `reach`, into buf. */
+/* Appends to buf the names of the components not allowed whose reach is exactly `reach`. */
 static void excluded_names(const rcmsg_btl_table_t *t, unsigned allowed, rcmsg_btl_reach_t reach,
                            char *buf, size_t cap)
 {
-    buf[0] = '\0';
     for (int i = 0; i < t->n; i++) {
         if (!(allowed & (1u << i)) && t->comps[i]->reach == reach) {
             names_add(buf, cap, t->comps[i]->name);
@@ -122,23 +121,27 @@ static void excluded_names(const rcmsg_btl_table_t *t, unsigned allowed, rcmsg_b
     }
 }
 
-/* Logs why the ranks of kinds `left` have no transport: every component for them excluded. */
+/* Logs why the ranks of kinds `left` have no transport: every component that would reach
+ * them excluded (named), or none in this build. */
 static rcmsg_status_t uncovered(const rcmsg_btl_table_t *t, unsigned allowed,
                                 const char *allowed_text, unsigned left)
 {
-    char node[64], any[64];
+    const char *who =
+        left & RCMSG_BTL_NEED_REMOTE ? "peers run on other nodes" : "peers run on this node";
+    char names[128] = "";
 
-    excluded_names(t, allowed, RCMSG_BTL_REACH_NODE, node, sizeof(node));
-    excluded_names(t, allowed, RCMSG_BTL_REACH_ANY, any, sizeof(any));
-    if (left & RCMSG_BTL_NEED_REMOTE) {
-        rcmsg_error("peers run on other nodes, but RCMSG_TRANSPORTS=%s excludes %s", allowed_text,
-                    any[0] ? any : "every transport that reaches them");
-    } else if (left & RCMSG_BTL_NEED_LOCAL) {
-        rcmsg_error("%s is not used for local peers, but RCMSG_TRANSPORTS=%s excludes %s",
-                    node[0] ? node : "no node-local transport", allowed_text,
-                    any[0] ? any : "every transport that reaches them");
-    } else {
+    if (!(left & (RCMSG_BTL_NEED_REMOTE | RCMSG_BTL_NEED_LOCAL))) {
         rcmsg_error("no transport of this build serves a rank's own messages");
+        return RCMSG_ERR_CONFIG;
+    }
+    if (!(left & RCMSG_BTL_NEED_REMOTE)) {
+        excluded_names(t, allowed, RCMSG_BTL_REACH_NODE, names, sizeof(names));
+    }
+    excluded_names(t, allowed, RCMSG_BTL_REACH_ANY, names, sizeof(names));
+    if (names[0] != '\0') {
+        rcmsg_error("%s, but RCMSG_TRANSPORTS=%s excludes %s", who, allowed_text, names);
+    } else {
+        rcmsg_error("%s, but no transport of this build reaches them", who);
     }
     return RCMSG_ERR_CONFIG;
 }

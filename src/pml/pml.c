@@ -73,6 +73,41 @@ static void pml_config_read(void)
     pml.drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
 }
 
+/* The registration cache's callbacks: the transport's own (the cache's context is the btl,
+ * its handle an rcmsg_btl_mem_t). */
+static rcmsg_status_t pml_mem_reg(void *ctx, void *addr, size_t len, bool remote_read, void *handle)
+{
+    rcmsg_btl_t *btl = ctx;
+
+    return btl->ops->mem_reg(btl, addr, len, remote_read, handle);
+}
+
+static void pml_mem_dereg(void *ctx, void *handle)
+{
+    rcmsg_btl_t *btl = ctx;
+
+    btl->ops->mem_dereg(btl, handle);
+}
+
+static const rcmsg_rcache_ops_t pml_rcache_ops = {
+    .reg = pml_mem_reg,
+    .dereg = pml_mem_dereg,
+    .handle_size = sizeof(rcmsg_btl_mem_t),
+};
+
+/* Registers r's [buf, buf+len) on btl through the cache: r->reg and r->mem on success. */
+rcmsg_status_t pml_mem_get(rcmsg_btl_t *btl, rcmsg_request_t r, void *buf, size_t len,
+                           bool remote_read)
+{
+    const void *handle;
+    rcmsg_status_t s = rcmsg_rcache_get(btl, buf, len, remote_read, &r->reg, &handle);
+
+    if (s == RCMSG_OK) {
+        r->mem = handle;
+    }
+    return s;
+}
+
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
 {
     size_t max_send = SIZE_MAX;
@@ -111,7 +146,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
                    pml.eager_limit, max_send);
     }
     pml.max_len = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-    rcmsg_rcache_init();
+    rcmsg_rcache_init(&pml_rcache_ops);
     s = comm_create(0, pml.size, pml.rank, ids, &pml.world);
     free(ids);
     if (s != RCMSG_OK) {

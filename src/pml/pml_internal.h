@@ -11,6 +11,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "base/rcache.h"
+#include "btl/btl.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -139,6 +140,10 @@ static inline bool credits_due(const pml_peer_t *p)
 {
     return p->owed >= (pml.credits + 1) / 2;
 }
+
+/* pml.c */
+rcmsg_status_t pml_mem_get(rcmsg_btl_t *btl, rcmsg_request_t r, void *buf, size_t len,
+                           bool remote_read);
 
 /* pml_req.c */
 rcmsg_request_t req_grow(void);

@@ -396,7 +396,7 @@ bool rndv_step(rcmsg_request_t r)
     rcmsg_btl_t *btl = pml.peers[r->peer].btl;
 
     if (r->reg == NULL && r->st.error == RCMSG_OK && r->msg_len > 0) {
-        rcmsg_status_t s = rcmsg_rcache_get(btl, r->buf, r->msg_len, false, &r->reg, &r->mem);
+        rcmsg_status_t s = pml_mem_get(btl, r, r->buf, r->msg_len, false);
         if (s != RCMSG_OK) {
             r->st.error = s;
         }

@@ -37,7 +37,7 @@ rcmsg_status_t rndv_prepare(rcmsg_request_t r)
     if (r->len == 0) {
         return RCMSG_OK;
     }
-    return rcmsg_rcache_get(pml.peers[r->peer].btl, r->buf, r->len, true, &r->reg, &r->mem);
+    return pml_mem_get(pml.peers[r->peer].btl, r, r->buf, r->len, true);
 }
 
 /* Tries to send the request now: OK when it went out (eager: complete), NO_RESOURCE when it

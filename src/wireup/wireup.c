@@ -173,6 +173,7 @@ static rcmsg_status_t wireup_pack(rcmsg_wireup_t *w, wireup_addrs_t *addrs)
     }
     addrs->buf = malloc(cap > 0 ? cap : 1);
     if (addrs->buf == NULL) {
+        rcmsg_error("no memory to pack the transports' addresses (%zu bytes)", cap);
         return RCMSG_ERR_NO_MEMORY;
     }
     for (int i = 0; i < w->btls.n; i++) {
@@ -192,31 +193,12 @@ static rcmsg_status_t wireup_pack(rcmsg_wireup_t *w, wireup_addrs_t *addrs)
     return RCMSG_OK;
 }
 
-/* Puts this rank's blob: its addresses (none when open_status is a failure) and the status. */
-static rcmsg_status_t wireup_publish(const wireup_addrs_t *addrs, rcmsg_status_t open_status)
+/* Puts blen bytes of blob under this rank's key and commits it. */
+static rcmsg_status_t wireup_put(uint8_t *blob, size_t blen)
 {
-    rcmsg_wireup_section_t secs[RCMSG_BTL_MAX];
-    int nsecs = open_status == RCMSG_OK ? addrs->n : 0;
-    size_t cap = WIREUP_BLOB_SLACK, blen;
-    uint8_t *blob;
     pmix_value_t val;
     pmix_status_t rc;
 
-    for (int i = 0; i < nsecs; i++) {
-        secs[i] =
-            (rcmsg_wireup_section_t){addrs->secs[i].name, addrs->secs[i].data, addrs->secs[i].len};
-        cap += WIREUP_BLOB_SLACK + secs[i].len;
-    }
-    blob = malloc(cap);
-    if (blob == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
-    }
-    blen = rcmsg_wireup_blob_build(blob, cap, open_status, secs, nsecs);
-    if (blen == 0) {
-        rcmsg_error("the address blob of %d section(s) does not fit %zu bytes", nsecs, cap);
-        free(blob);
-        return RCMSG_ERR_STATE;
-    }
     val.type = PMIX_BYTE_OBJECT;
     val.data.bo.bytes = (char *)blob;
     val.data.bo.size = blen;
@@ -227,26 +209,63 @@ static rcmsg_status_t wireup_publish(const wireup_addrs_t *addrs, rcmsg_status_t
     if (rc != PMIX_SUCCESS) {
         rcmsg_error("PMIx_Put/Commit of the %zu-byte address failed: %s", blen,
                     PMIx_Error_string(rc));
+        return RCMSG_ERR_LAUNCHER;
     }
-    free(blob);
-    return rc == PMIX_SUCCESS ? RCMSG_OK : RCMSG_ERR_LAUNCHER;
+    return RCMSG_OK;
 }
 
-/* Packs this rank's addresses (when open_status is RCMSG_OK), publishes them with the status
- * and waits in the fence that collects every rank's. */
-static rcmsg_status_t wireup_exchange(rcmsg_wireup_t *w, rcmsg_status_t open_status,
+/* Puts this rank's blob: its addresses and the status. When *status_p is a failure, or the
+ * blob cannot be built, the blob carries only the failure (then in *status_p), so that the
+ * peers learn it at once instead of waiting for this rank. */
+static rcmsg_status_t wireup_publish(const wireup_addrs_t *addrs, rcmsg_status_t *status_p)
+{
+    rcmsg_wireup_section_t secs[RCMSG_BTL_MAX];
+    int nsecs = *status_p == RCMSG_OK ? addrs->n : 0;
+    size_t cap = WIREUP_BLOB_SLACK, blen = 0;
+    uint8_t *blob, failed[WIREUP_BLOB_SLACK];
+    rcmsg_status_t s;
+
+    for (int i = 0; i < nsecs; i++) {
+        secs[i] =
+            (rcmsg_wireup_section_t){addrs->secs[i].name, addrs->secs[i].data, addrs->secs[i].len};
+        cap += WIREUP_BLOB_SLACK + secs[i].len;
+    }
+    blob = malloc(cap);
+    if (blob == NULL) {
+        rcmsg_error("no memory for the %zu-byte address blob", cap);
+        *status_p = RCMSG_ERR_NO_MEMORY;
+    } else if ((blen = rcmsg_wireup_blob_build(blob, cap, *status_p, secs, nsecs)) == 0) {
+        rcmsg_error("the address blob of %d section(s) does not fit %zu bytes", nsecs, cap);
+        *status_p = RCMSG_ERR_STATE;
+    }
+    if (blen == 0) { /* the failure alone: no sections, it fits */
+        blen = rcmsg_wireup_blob_build(failed, sizeof(failed), *status_p, NULL, 0);
+        s = wireup_put(failed, blen);
+    } else {
+        s = wireup_put(blob, blen);
+    }
+    free(blob);
+    return s;
+}
+
+/* Packs this rank's addresses (when *open_status_p is RCMSG_OK), publishes them with the
+ * status and waits in the fence that collects every rank's. A failure to pack or publish the
+ * addresses becomes this rank's *open_status_p and is published like a failure to open;
+ * the return is a failure of the exchange itself (the launcher). */
+static rcmsg_status_t wireup_exchange(rcmsg_wireup_t *w, rcmsg_status_t *open_status_p,
                                       wireup_addrs_t *own)
 {
-    rcmsg_status_t status = RCMSG_OK;
+    rcmsg_status_t status;
 
-    if (open_status == RCMSG_OK) {
-        status = wireup_pack(w, own);
+    if (*open_status_p == RCMSG_OK) {
+        *open_status_p = wireup_pack(w, own);
     }
-    if (status == RCMSG_OK && !w->singleton) {
-        status = wireup_publish(own, open_status);
-        if (status == RCMSG_OK) {
-            status = wireup_fence(w, true, "the address exchange of rcmsg_init");
-        }
+    if (w->singleton) {
+        return RCMSG_OK;
+    }
+    status = wireup_publish(own, open_status_p);
+    if (status == RCMSG_OK) {
+        status = wireup_fence(w, true, "the address exchange of rcmsg_init");
     }
     return status;
 }
@@ -458,7 +477,7 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     w->phase_ms[PH_OPEN] = now_ms() - t;
 
     t = now_ms();
-    status = wireup_exchange(w, open_status, &own);
+    status = wireup_exchange(w, &open_status, &own);
     if (status != RCMSG_OK) {
         goto err;
     }

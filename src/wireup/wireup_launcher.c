@@ -301,7 +301,7 @@ static bool op_wait_slice(wireup_op_t *op, rcmsg_deadline_t until)
  * still come) until stop. */
 static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint64_t timeout_us)
 {
-    rcmsg_deadline_t deadline = rcmsg_deadline_in(timeout_us + LAUNCHER_GRACE_US);
+    rcmsg_deadline_t deadline = rcmsg_deadline_in(rcmsg_time_add_us(timeout_us, LAUNCHER_GRACE_US));
     unsigned long events = atomic_load(&watch.term_events);
     rcmsg_status_t s = RCMSG_OK;
 
@@ -324,9 +324,12 @@ static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint6
     return RCMSG_OK;
 }
 
+/* PMIX_TIMEOUT for timeout_us: whole seconds rounded up (no wrap near UINT64_MAX), at most
+ * 1000000 (an int). */
 static int timeout_seconds(uint64_t timeout_us)
 {
-    uint64_t s = (timeout_us + 999999) / 1000000;
+    uint64_t s = timeout_us / 1000000 + (timeout_us % 1000000 != 0);
+
     return s > 1000000 ? 1000000 : (int)s;
 }
 

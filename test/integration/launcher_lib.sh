@@ -115,3 +115,23 @@ reinit_case() {
     grep -q '^rank -1: init again: RCMSG_OK' "$dir/out" || fail "a singleton cannot init again"
     echo "ok: init after finalize is refused under a launcher, works in a singleton"
 }
+
+# huge_timeout_case RUN: RCMSG_LAUNCHER_TIMEOUT at the top of its range (the parser takes up
+# to INT64_MAX us) and 1000000000 s: the timeout plus the launcher's grace period, and its
+# rounding up to seconds, must saturate, not wrap into an immediate timeout; the job runs
+# (init, fences, finalize).
+huge_timeout_case() {
+    for t in 9223372036854775807us 1000000000s; do
+        RCMSG_LAUNCHER_TIMEOUT=$t "$1" "$prog" --init > "$dir/out" 2>&1
+        st=$?
+        cat "$dir/out"
+        [ $st -eq 0 ] || fail "RCMSG_LAUNCHER_TIMEOUT=$t: the job failed (status $st)"
+        [ "$(grep -c '^rank [0-9]: init: RCMSG_OK' "$dir/out")" -eq 3 ] ||
+            fail "RCMSG_LAUNCHER_TIMEOUT=$t: not every rcmsg_init succeeded"
+        [ "$(grep -c '^rank [0-9]: finalize: RCMSG_OK' "$dir/out")" -eq 3 ] ||
+            fail "RCMSG_LAUNCHER_TIMEOUT=$t: not every rcmsg_finalize succeeded"
+        ! grep -q 'RCMSG_ERR_TIMEOUT\|did not arrive' "$dir/out" ||
+            fail "RCMSG_LAUNCHER_TIMEOUT=$t: a wait timed out"
+    done
+    echo "ok: a huge RCMSG_LAUNCHER_TIMEOUT does not wrap into an immediate timeout"
+}

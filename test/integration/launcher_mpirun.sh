@@ -3,7 +3,8 @@
 # Under mpirun (3 ranks): mpirun SIGKILLed while the ranks poll the launcher: every rank
 # reports RCMSG_ERR_LAUNCHER within seconds and exits; a bad RCMSG_* value on one rank makes
 # every rank's rcmsg_init fail naming it; a rank exiting before rcmsg_init ends the job (no
-# hang); rcmsg_init after rcmsg_finalize is refused with the reason (and works as a singleton).
+# hang); rcmsg_init after rcmsg_finalize is refused with the reason (and works as a singleton);
+# a huge RCMSG_LAUNCHER_TIMEOUT does not wrap into an immediate timeout.
 . "$top_srcdir/test/integration/lib.sh"
 need_mpirun
 . "$top_srcdir/test/integration/launcher_lib.sh"
@@ -20,4 +21,7 @@ exit_early_case run
 
 # 4. init after finalize: refused under a launcher, fine in a singleton
 reinit_case run
+
+# 5. RCMSG_LAUNCHER_TIMEOUT near UINT64_MAX us: no wrap into an immediate timeout
+huge_timeout_case run
 pass "mpirun: orphans exit, a rank that fails or leaves before the fence ends every init"

@@ -299,6 +299,11 @@ START_TEST(test_deadline_values)
     /* a timeout too long for the clock saturates instead of wrapping into the past */
     ck_assert_uint_eq(rcmsg_deadline_after(UINT64_MAX - 5, 100).at_us, UINT64_MAX);
     ck_assert(!rcmsg_deadline_passed(rcmsg_deadline_in(UINT64_MAX)));
+    /* sums of durations saturate too (a huge timeout plus a grace period) */
+    ck_assert_uint_eq(rcmsg_time_add_us(1000, 500), 1500);
+    ck_assert_uint_eq(rcmsg_time_add_us(UINT64_MAX - 1000, 1000), UINT64_MAX);
+    ck_assert_uint_eq(rcmsg_time_add_us(UINT64_MAX - 999999, 1000000), UINT64_MAX);
+    ck_assert_uint_eq(rcmsg_time_add_us(UINT64_MAX, UINT64_MAX), UINT64_MAX);
     ck_assert_uint_eq(rcmsg_deadline_min(d, never).at_us, 1500);
     ck_assert_uint_eq(rcmsg_deadline_min(never, d).at_us, 1500);
     /* left, at a given time: milliseconds rounded up, so a wait of that long is not early */

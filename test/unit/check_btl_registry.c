@@ -233,11 +233,42 @@ START_TEST(test_transports_exclude)
     log = capture_end();
     ck_assert_uint_eq(mask, 12345); /* untouched on error */
     ck_assert_ptr_nonnull(
-        strstr(log, "node is not used for local peers, but RCMSG_TRANSPORTS=me excludes net"));
+        strstr(log, "peers run on this node, but RCMSG_TRANSPORTS=me excludes node, net"));
     ck_assert_ptr_nonnull(
         strstr(log, "peers run on other nodes, but RCMSG_TRANSPORTS=node excludes net"));
     ck_assert_ptr_nonnull(
         strstr(log, "RCMSG_TRANSPORTS: unknown transport 'ud' (known: net, me, node)"));
+    rcmsg_btl_close_all(&set);
+}
+END_TEST
+
+/* Every branch of the error for ranks without a transport names the right thing: a build
+ * without a node-local transport, and one with nothing but "me". */
+START_TEST(test_transports_uncovered_words)
+{
+    static const rcmsg_btl_component_t *const no_node[] = {&me_comp, &net_comp};
+    static const rcmsg_btl_component_t *const me_only[] = {&me_comp};
+    const rcmsg_btl_table_t no_node_table = {no_node, 2}, me_only_table = {me_only, 1};
+    rcmsg_btl_job_t local = {.rank = 0, .size = 2, .local_size = 2};
+    rcmsg_btl_job_t remote = {.rank = 0, .size = 2, .local_size = 1};
+    const char *log;
+
+    capture_start();
+    ck_assert_int_eq(rcmsg_btl_open_all(&no_node_table, &local, 1u << 0, "me", &set),
+                     RCMSG_ERR_CONFIG);
+    ck_assert_int_eq(rcmsg_btl_open_all(&me_only_table, &local, 1u << 0, "me", &set),
+                     RCMSG_ERR_CONFIG);
+    ck_assert_int_eq(rcmsg_btl_open_all(&me_only_table, &remote, 1u << 0, "me", &set),
+                     RCMSG_ERR_CONFIG);
+    log = capture_end();
+    ck_assert_ptr_nonnull(
+        strstr(log, "peers run on this node, but RCMSG_TRANSPORTS=me excludes net\n"));
+    ck_assert_ptr_nonnull(
+        strstr(log, "peers run on this node, but no transport of this build reaches them"));
+    ck_assert_ptr_nonnull(
+        strstr(log, "peers run on other nodes, but no transport of this build reaches them"));
+    ck_assert_ptr_null(strstr(log, "not used"));
+    ck_assert_ptr_null(strstr(log, "excludes every"));
     rcmsg_btl_close_all(&set);
 }
 END_TEST
@@ -372,6 +403,7 @@ int main(void)
     tcase_add_test(open, test_open_by_need);
     tcase_add_test(open, test_wanted);
     tcase_add_test(open, test_transports_exclude);
+    tcase_add_test(open, test_transports_uncovered_words);
     tcase_add_test(open, test_open_failure);
     suite_add_tcase(s, open);
     tcase_add_checked_fixture(select, setup, NULL);
