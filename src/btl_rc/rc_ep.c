@@ -247,13 +247,13 @@ void rc_ep_fail(rc_btl_t *rc, int peer)
 
 static rc_wr_t *rc_wr_get(rc_btl_t *rc)
 {
-    rc_wr_t *wr = rc->wr_free;
+    rcmsg_queue_link_t *l = rcmsg_queue_pop_head(&rc->wr_free);
 
-    if (wr != NULL) {
-        rc->wr_free = wr->next_free;
-        rc->wr_nfree--;
+    if (l == NULL) {
+        return NULL;
     }
-    return wr;
+    rc->wr_nfree--;
+    return RCMSG_CONTAINER_OF(l, rc_wr_t, free_link);
 }
 
 void rc_wr_put(rc_btl_t *rc, rc_wr_t *wr)
@@ -262,8 +262,7 @@ void rc_wr_put(rc_btl_t *rc, rc_wr_t *wr)
         rc->sbuf_free[rc->sbuf_nfree++] = wr->sbuf;
         wr->sbuf = -1;
     }
-    wr->next_free = rc->wr_free;
-    rc->wr_free = wr;
+    rcmsg_queue_push_head(&rc->wr_free, &wr->free_link);
     rc->wr_nfree++;
 }
 
