@@ -33,6 +33,7 @@
 #include "rc_memlock.h"
 
 #include "base/clock.h"
+#include "base/config_vars.h"
 #include "base/topo.h"
 
 #include <endian.h>
@@ -216,9 +217,13 @@ static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
 static int rc_progress(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
-    struct ibv_wc wc[256];
-    int idx[256];
+    struct ibv_wc wc[RCMSG_POLL_BATCH_MAX];
+    int idx[RCMSG_ARRAY_SIZE(wc)];
     int n, total = 0;
+
+    RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(wc) >= RCMSG_POLL_BATCH_MAX &&
+                            RCMSG_ARRAY_SIZE(idx) >= RCMSG_POLL_BATCH_MAX,
+                        "a poll takes up to RCMSG_POLL_BATCH completions into wc[] and idx[]");
 
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     for (int i = 0; i < n; i++) {

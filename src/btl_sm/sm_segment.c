@@ -50,7 +50,8 @@ typedef struct {
     uint64_t staging;
     uint32_t wake_fd, sleeps;
 } sm_addr_t;
-RCMSG_STATIC_ASSERT(sizeof(sm_addr_t) == 56, "the sm address record has no padding");
+RCMSG_STATIC_ASSERT(sizeof(sm_addr_t) == RCMSG_SM_ADDR_LEN,
+                    "the sm address record has no padding and is what addr_max announces");
 
 uint64_t rcmsg_sm_addr_node_key(const void *addr, size_t len)
 {

@@ -9,6 +9,7 @@
 #include "pml.h"
 #include "pml_match.h"
 #include "base/clock.h"
+#include "base/config_vars.h"
 #include "base/log.h"
 #include "base/queue.h"
 #include "base/rcache.h"
@@ -19,11 +20,11 @@
 #include <string.h>
 
 #define PML_REQ_CHUNK     256
-#define PML_MAX_READS     8
-#define PML_TAG_SPLIT     0x7ffffff0 /* internal tag in the collective space */
-#define PML_CREDIT_ROUNDS 64         /* progress rounds a send out of credits waits for them */
-#define PML_WATCH_CALLS   256        /* progress calls between two looks at the liveness clock */
-#define PML_ORPHANS_MAX   65536      /* unexpected headers a peer may leave for unknown contexts */
+#define PML_MAX_READS     RCMSG_RNDV_READS_MAX /* descs[]: one per read in flight */
+#define PML_TAG_SPLIT     0x7ffffff0           /* internal tag in the collective space */
+#define PML_CREDIT_ROUNDS 64    /* progress rounds a send out of credits waits for them */
+#define PML_WATCH_CALLS   256   /* progress calls between two looks at the liveness clock */
+#define PML_ORPHANS_MAX   65536 /* unexpected headers a peer may leave for unknown contexts */
 
 typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
 
@@ -60,6 +61,8 @@ struct rcmsg_request {
     int reads_out;
     rcmsg_btl_desc_t descs[PML_MAX_READS];
 };
+RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(((struct rcmsg_request *)NULL)->descs) >= RCMSG_RNDV_READS_MAX,
+                    "a rendezvous request has a descriptor for each read RCMSG_RNDV_READS allows");
 
 typedef struct pml_unexp {
     rcmsg_match_msg_t m;

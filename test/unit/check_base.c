@@ -265,6 +265,30 @@ static void enum_check_one(const rcmsg_config_desc_t *d, int value, const char *
 #define ENUM_CHECK_TIME(var)
 #define ENUM_CHECK_LIST(var)
 
+/* A range end that sizes an array is one macro: the variable's form quotes it, and the value
+ * one past it is refused (so the array, asserted to cover it, is never overrun). */
+START_TEST(test_array_bound_ranges)
+{
+    static const struct {
+        rcmsg_config_id_t id;
+        long long max;
+    } vars[] = {{RCMSG_CFG_POLL_BATCH, RCMSG_POLL_BATCH_MAX},
+                {RCMSG_CFG_RNDV_READS, RCMSG_RNDV_READS_MAX}};
+
+    for (size_t i = 0; i < RCMSG_ARRAY_SIZE(vars); i++) {
+        const rcmsg_config_desc_t *d = rcmsg_config_desc(vars[i].id);
+        char form[32], text[32];
+
+        snprintf(form, sizeof(form), "1..%lld", vars[i].max);
+        ck_assert_str_eq(d->form, form);
+        snprintf(text, sizeof(text), "%lld", vars[i].max);
+        ck_assert_int_eq(parse_ok(d, text).i, vars[i].max);
+        snprintf(text, sizeof(text), "%lld", vars[i].max + 1);
+        parse_bad(d, text, form);
+    }
+}
+END_TEST
+
 START_TEST(test_enum_choices_by_name)
 {
     int checked = 0, enums = 0;
@@ -581,6 +605,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_parse_empty_and_junk);
     tcase_add_test(tc, test_every_default_parses);
     tcase_add_test(tc, test_enum_choices_by_name);
+    tcase_add_test(tc, test_array_bound_ranges);
     tcase_add_test(tc, test_load_user_values);
     tcase_add_test(tc, test_load_bad_value_fails);
     tcase_add_test(tc, test_load_unknown_is_only_a_warning);
