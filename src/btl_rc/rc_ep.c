@@ -20,7 +20,9 @@ const char *rc_wr_type_name(rc_wr_type_t type)
 {
     static const char *const names[] = {"SEND", "SEND inline", "RDMA_READ",
                                         "flush (zero-length RDMA_WRITE)"};
-    return names[type];
+    RCMSG_ASSERT_COVERS(names, RC_WR_TYPE_COUNT);
+
+    return (unsigned)type < RC_WR_TYPE_COUNT ? names[type] : "unknown work request";
 }
 
 /* ---- address record -------------------------------------------------------------------- */

@@ -25,6 +25,7 @@ typedef enum {
     RC_WR_SEND_INLINE,
     RC_WR_GET,
     RC_WR_FLUSH,
+    RC_WR_TYPE_COUNT /* not a type: the number of them */
 } rc_wr_type_t;
 
 /* A posted work request; wr_id points at it. */

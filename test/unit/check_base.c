@@ -29,6 +29,28 @@ START_TEST(test_status_names)
 }
 END_TEST
 
+/* Names indexed by an enum: one per value, and a fallback (not a read past the array) for a
+ * value out of range. */
+START_TEST(test_enum_names_bounded)
+{
+    static const rcmsg_config_desc_t bad_type = {
+        "RCMSG_T_BAD", RCMSG_CFG_TYPE_COUNT, "1", "", "", NULL, 0};
+    rcmsg_config_value_t v = {.i = 7};
+    char err[256] = "";
+
+    ck_assert_str_eq(rcmsg_config_type_name(RCMSG_CFG_TYPE_BOOL), "bool");
+    ck_assert_str_eq(rcmsg_config_type_name(RCMSG_CFG_TYPE_LIST), "list");
+    ck_assert_str_eq(rcmsg_config_type_name(RCMSG_CFG_TYPE_COUNT), "?");
+    ck_assert_str_eq(rcmsg_config_type_name((rcmsg_config_type_t)-1), "?");
+    ck_assert_int_eq(rcmsg_config_parse(&bad_type, "1", err, sizeof(err), &v),
+                     RCMSG_ERR_INVALID_PARAM);
+    ck_assert_int_eq(v.i, 7);
+    ck_assert_msg(strstr(err, "RCMSG_T_BAD") != NULL, "message names the variable: %s", err);
+    ck_assert_str_eq(rcmsg_log_level_name(RCMSG_LOG_TRACE), "trace");
+    ck_assert_str_eq(rcmsg_log_level_name(RCMSG_LOG_LEVEL_COUNT), "?");
+}
+END_TEST
+
 /* ---- logging --------------------------------------------------------------------------- */
 
 static int evaluated;
@@ -588,6 +610,7 @@ static Suite *base_suite(void)
 
     tc = tcase_create("status");
     tcase_add_test(tc, test_status_names);
+    tcase_add_test(tc, test_enum_names_bounded);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("log");
