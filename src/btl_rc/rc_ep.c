@@ -10,7 +10,8 @@
 #include "rc_btl.h"
 #include "rc_iface.h"
 
-#include <endian.h>
+#include "base/wire.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,7 +433,7 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
     if (wr == NULL) {
         return RCMSG_ERR_NO_RESOURCE;
     }
-    swr.imm_data = htobe32((uint32_t)rc->job.rank);
+    rcmsg_wire_put_be32(&swr.imm_data, (uint32_t)rc->job.rank);
     wr->len = (uint32_t)total;
     if (wr->type == RC_WR_SEND_INLINE) {
         sge[0] = (struct ibv_sge){.addr = (uintptr_t)hdr, .length = (uint32_t)hdr_len};
