@@ -11,6 +11,11 @@
 
 #define RCMSG_STATIC_ASSERT(cond, why) _Static_assert(cond, why)
 
+/* The text of a macro's value as a string literal: RCMSG_STRINGIFY(RCMSG_POLL_BATCH_MAX) is
+ * "256" (for a bound written once and quoted in a configuration range). */
+#define RCMSG_STRINGIFY_(x) #x
+#define RCMSG_STRINGIFY(x)  RCMSG_STRINGIFY_(x)
+
 /* Number of elements of a true array (not a pointer). */
 #define RCMSG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

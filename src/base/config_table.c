@@ -84,7 +84,9 @@ const rcmsg_config_desc_t *rcmsg_config_desc(rcmsg_config_id_t id)
 const char *rcmsg_config_type_name(rcmsg_config_type_t type)
 {
     static const char *const names[] = {"bool", "integer", "size", "time", "enum", "list"};
-    return names[type];
+    RCMSG_ASSERT_COVERS(names, RCMSG_CFG_TYPE_COUNT);
+
+    return (unsigned)type < RCMSG_CFG_TYPE_COUNT ? names[type] : "?";
 }
 
 static void config_err(char *err, size_t errlen, const rcmsg_config_desc_t *desc, const char *text,
@@ -351,6 +353,11 @@ rcmsg_status_t rcmsg_config_parse(const rcmsg_config_desc_t *desc, const char *t
             return RCMSG_ERR_NO_MEMORY;
         }
         return (*value_p = v, RCMSG_OK);
+    case RCMSG_CFG_TYPE_COUNT:
+    default:
+        config_err(err, errlen, desc, text, "a value of a known type (type %d is none)",
+                   (int)desc->type);
+        return RCMSG_ERR_INVALID_PARAM;
     }
     if (desc->type != RCMSG_CFG_TYPE_BOOL && !in_range(desc, n)) {
         config_err(err, errlen, desc, text, "a value in the range %s", desc->form);

@@ -21,6 +21,7 @@ typedef enum {
     RCMSG_CFG_TYPE_TIME,
     RCMSG_CFG_TYPE_ENUM,
     RCMSG_CFG_TYPE_LIST,
+    RCMSG_CFG_TYPE_COUNT /* not a type: the number of them */
 } rcmsg_config_type_t;
 
 typedef enum {

@@ -14,7 +14,16 @@
 #ifndef RCMSG_BASE_CONFIG_VARS_H
 #define RCMSG_BASE_CONFIG_VARS_H
 
+#include "compiler.h"
 #include "log.h" /* rcmsg_log_level_t: the choices of RCMSG_LOG_LEVEL */
+
+/*
+ * Range ends that bound arrays: written once here, quoted in the variable's FORM with
+ * RCMSG_STRINGIFY, and stated with RCMSG_STATIC_ASSERT next to each array they size (plain
+ * integer literals, so that the FORM text reads as before).
+ */
+#define RCMSG_POLL_BATCH_MAX 256 /* rc_progress: struct ibv_wc wc[], int idx[] */
+#define RCMSG_RNDV_READS_MAX 8   /* pml: rcmsg_btl_desc_t descs[PML_MAX_READS] per request */
 
 /*
  * The choices of each ENUM variable, bound to a C enum by name: RCMSG_CFG_<ID>_CHOICES(Y) lists
@@ -165,7 +174,8 @@ typedef enum {
     X(SEND_BUFS, INT, "512", "16..65536",                                                          \
       "Registered send bounce buffers per device, shared by all peers; fewer (down to 64) when "   \
       "the rc pools do not fit in half of the locked memory limit (ulimit -l), with a warning.")   \
-    X(POLL_BATCH, INT, "16", "1..256", "Completions taken from a completion queue per poll.")      \
+    X(POLL_BATCH, INT, "16", "1.." RCMSG_STRINGIFY(RCMSG_POLL_BATCH_MAX),                          \
+      "Completions taken from a completion queue per poll.")                                       \
     X(DRAIN_TIMEOUT, TIME, "30s", "1ms..",                                                         \
       "How long finalize waits for pending sends to complete before giving up.")                   \
     X(LAUNCHER_TIMEOUT, TIME, "300s", "1s..",                                                      \
@@ -185,7 +195,7 @@ typedef enum {
     X(RNDV_CHUNK, SIZE, "512k", "4k..1g",                                                          \
       "Bytes per RDMA_READ of a rendezvous transfer over rc (shared memory copies a message in "   \
       "one call).")                                                                                \
-    X(RNDV_READS, INT, "4", "1..8",                                                                \
+    X(RNDV_READS, INT, "4", "1.." RCMSG_STRINGIFY(RCMSG_RNDV_READS_MAX),                           \
       "RDMA_READs in flight per rendezvous transfer (also bounded by the QP's max_rd_atomic).")    \
     X(RCACHE, BOOL, "no", "",                                                                      \
       "Keep rendezvous buffers registered for reuse; off by default: see README (invalidation).")  \

@@ -14,6 +14,9 @@
  *
  * visits every entry (in no particular order); to remove the current entry while walking,
  * take next first. No insert during a walk (it may grow the table).
+ *
+ * rcmsg_hash_bytes32/64: the one hash of a byte string (FNV-1a), for a value every rank must
+ * derive alike from the same bytes (a context id, a node key); not for choosing buckets.
  */
 #ifndef RCMSG_BASE_HASH_H
 #define RCMSG_BASE_HASH_H
@@ -37,6 +40,35 @@ typedef struct {
 } rcmsg_hash_t;
 
 #define RCMSG_HASH_MIN_BITS 4
+
+#define RCMSG_HASH_FNV32_BASIS 2166136261u
+#define RCMSG_HASH_FNV32_PRIME 16777619u
+#define RCMSG_HASH_FNV64_BASIS 14695981039346656037ull
+#define RCMSG_HASH_FNV64_PRIME 1099511628211ull
+
+/* 32-bit FNV-1a of len bytes at data. */
+static inline uint32_t rcmsg_hash_bytes32(const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    uint32_t h = RCMSG_HASH_FNV32_BASIS;
+
+    for (size_t i = 0; i < len; i++) {
+        h = (h ^ p[i]) * RCMSG_HASH_FNV32_PRIME;
+    }
+    return h;
+}
+
+/* 64-bit FNV-1a of len bytes at data. */
+static inline uint64_t rcmsg_hash_bytes64(const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    uint64_t h = RCMSG_HASH_FNV64_BASIS;
+
+    for (size_t i = 0; i < len; i++) {
+        h = (h ^ p[i]) * RCMSG_HASH_FNV64_PRIME;
+    }
+    return h;
+}
 
 /* Fibonacci hashing: the top bits of key * 2^64 / phi. */
 static inline size_t rcmsg_hash_bucket(const rcmsg_hash_t *h, uint64_t key)

@@ -2,6 +2,7 @@
 /* Logging: one line per message, written with a single write() so ranks do not interleave. */
 #include "config.h"
 
+#include "compiler.h"
 #include "log.h"
 
 #include <stdio.h>
@@ -18,6 +19,7 @@ static const char *const log_level_names[] = {
     RCMSG_LOG_LEVEL_LIST(RCMSG_LOG_LEVEL_TEXT)
 #undef RCMSG_LOG_LEVEL_TEXT
 };
+RCMSG_ASSERT_COVERS(log_level_names, RCMSG_LOG_LEVEL_COUNT);
 
 void rcmsg_log_set_level(rcmsg_log_level_t level)
 {

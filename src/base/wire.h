@@ -7,6 +7,9 @@
  *   alignment); for fixed records described as structs of byte arrays, whose size is stated
  *   with RCMSG_STATIC_ASSERT.
  *
+ *   rcmsg_wire_put_be32(p, v) / rcmsg_wire_get_be32(p): the one exception, a value the network
+ *   defines as big-endian (the immediate data of an InfiniBand SEND, ibv's __be32 imm_data).
+ *
  *   rcmsg_wire_writer_t / rcmsg_wire_reader_t: cursors over a buffer of known length. A write
  *   or read that does not fit fails, leaves the cursor where it was and marks it failed;
  *   every later one fails too, so a codec checks rcmsg_wire_*_ok() once at the end (or where
@@ -73,6 +76,21 @@ static inline uint64_t rcmsg_wire_get_u64(const void *p)
 
     memcpy(&v, p, sizeof(v));
     return le64toh(v);
+}
+
+/* Big-endian: only for fields the network defines so (the verbs imm_data). */
+static inline void rcmsg_wire_put_be32(void *p, uint32_t v)
+{
+    v = htobe32(v);
+    memcpy(p, &v, sizeof(v));
+}
+
+static inline uint32_t rcmsg_wire_get_be32(const void *p)
+{
+    uint32_t v;
+
+    memcpy(&v, p, sizeof(v));
+    return be32toh(v);
 }
 
 /* ---- writer ---------------------------------------------------------------------------- */

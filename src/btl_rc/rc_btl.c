@@ -33,9 +33,10 @@
 #include "rc_memlock.h"
 
 #include "base/clock.h"
+#include "base/config_vars.h"
 #include "base/topo.h"
+#include "base/wire.h"
 
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -152,8 +153,8 @@ static void rc_recv_bad_sender(rc_btl_t *rc, const struct ibv_wc *wc, int qp_pee
 {
     char why[256];
 
-    rcmsg_rc_qp_sender_check(wc->wc_flags & IBV_WC_WITH_IMM, be32toh(wc->imm_data), qp_peer,
-                             rc->job.rank, rc->job.size, why, sizeof(why));
+    rcmsg_rc_qp_sender_check(wc->wc_flags & IBV_WC_WITH_IMM, rcmsg_wire_get_be32(&wc->imm_data),
+                             qp_peer, rc->job.rank, rc->job.size, why, sizeof(why));
     rcmsg_error("dropped a %u-byte message on qp 0x%x: %s", wc->byte_len, wc->qp_num, why);
     if (qp_peer >= 0) {
         rc_ep_fail(rc, qp_peer);
@@ -167,7 +168,7 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
 {
     int index = (int)wc->wr_id;
     bool has_imm = (wc->wc_flags & IBV_WC_WITH_IMM) != 0;
-    uint32_t imm = be32toh(wc->imm_data);
+    uint32_t imm = rcmsg_wire_get_be32(&wc->imm_data);
     int qp_peer;
 
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
@@ -216,9 +217,13 @@ static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
 static int rc_progress(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
-    struct ibv_wc wc[256];
-    int idx[256];
+    struct ibv_wc wc[RCMSG_POLL_BATCH_MAX];
+    int idx[RCMSG_ARRAY_SIZE(wc)];
     int n, total = 0;
+
+    RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(wc) >= RCMSG_POLL_BATCH_MAX &&
+                            RCMSG_ARRAY_SIZE(idx) >= RCMSG_POLL_BATCH_MAX,
+                        "a poll takes up to RCMSG_POLL_BATCH completions into wc[] and idx[]");
 
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     for (int i = 0; i < n; i++) {

@@ -10,7 +10,8 @@
 #include "rc_btl.h"
 #include "rc_iface.h"
 
-#include <endian.h>
+#include "base/wire.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,9 @@ const char *rc_wr_type_name(rc_wr_type_t type)
 {
     static const char *const names[] = {"SEND", "SEND inline", "RDMA_READ",
                                         "flush (zero-length RDMA_WRITE)"};
-    return names[type];
+    RCMSG_ASSERT_COVERS(names, RC_WR_TYPE_COUNT);
+
+    return (unsigned)type < RC_WR_TYPE_COUNT ? names[type] : "unknown work request";
 }
 
 /* ---- address record -------------------------------------------------------------------- */
@@ -247,13 +250,13 @@ void rc_ep_fail(rc_btl_t *rc, int peer)
 
 static rc_wr_t *rc_wr_get(rc_btl_t *rc)
 {
-    rc_wr_t *wr = rc->wr_free;
+    rcmsg_queue_link_t *l = rcmsg_queue_pop_head(&rc->wr_free);
 
-    if (wr != NULL) {
-        rc->wr_free = wr->next_free;
-        rc->wr_nfree--;
+    if (l == NULL) {
+        return NULL;
     }
-    return wr;
+    rc->wr_nfree--;
+    return RCMSG_CONTAINER_OF(l, rc_wr_t, free_link);
 }
 
 void rc_wr_put(rc_btl_t *rc, rc_wr_t *wr)
@@ -262,8 +265,7 @@ void rc_wr_put(rc_btl_t *rc, rc_wr_t *wr)
         rc->sbuf_free[rc->sbuf_nfree++] = wr->sbuf;
         wr->sbuf = -1;
     }
-    wr->next_free = rc->wr_free;
-    rc->wr_free = wr;
+    rcmsg_queue_push_head(&rc->wr_free, &wr->free_link);
     rc->wr_nfree++;
 }
 
@@ -431,7 +433,7 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
     if (wr == NULL) {
         return RCMSG_ERR_NO_RESOURCE;
     }
-    swr.imm_data = htobe32((uint32_t)rc->job.rank);
+    rcmsg_wire_put_be32(&swr.imm_data, (uint32_t)rc->job.rank);
     wr->len = (uint32_t)total;
     if (wr->type == RC_WR_SEND_INLINE) {
         sge[0] = (struct ibv_sge){.addr = (uintptr_t)hdr, .length = (uint32_t)hdr_len};

@@ -13,6 +13,7 @@
 
 #include "rc_qp.h"
 
+#include "base/queue.h"
 #include "btl/btl.h"
 
 #include <stdatomic.h>
@@ -24,11 +25,12 @@ typedef enum {
     RC_WR_SEND_INLINE,
     RC_WR_GET,
     RC_WR_FLUSH,
+    RC_WR_TYPE_COUNT /* not a type: the number of them */
 } rc_wr_type_t;
 
 /* A posted work request; wr_id points at it. */
 typedef struct rc_wr {
-    struct rc_wr *next_free;
+    rcmsg_queue_link_t free_link; /* in rc->wr_free while the slot is free */
     rc_wr_type_t type;
     bool signaled;
     int peer;

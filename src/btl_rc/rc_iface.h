@@ -59,7 +59,8 @@ typedef struct rc_btl {
     int nsbufs, sbuf_nfree;
     int *sbuf_free;
     size_t buf_size;
-    rc_wr_t *wrs, *wr_free;
+    rc_wr_t *wrs;
+    rcmsg_queue_t wr_free; /* free slots, last freed first (free_link) */
     int wr_total, wr_nfree;
     rc_ep_t *eps; /* [size]; eps[rank].qp.qp == NULL for ourselves */
     unsigned sq_depth, signal_interval, poll_batch;

@@ -6,12 +6,10 @@
 
 #include "btl/btl_component.h"
 
-#define SM_ADDR_MAX 256 /* an sm address is a few fixed fields (addr_pack refuses a short buf) */
-
 static size_t sm_addr_max(const rcmsg_btl_job_t *job)
 {
     (void)job;
-    return SM_ADDR_MAX;
+    return RCMSG_SM_ADDR_LEN; /* fixed: sm_addr_pack refuses a shorter buffer */
 }
 
 /* Shared memory works with a peer whose address carries this node's key. */

@@ -8,6 +8,7 @@
 
 #include "sm_internal.h"
 
+#include "base/hash.h"
 #include "base/log.h"
 
 #include <errno.h>
@@ -21,7 +22,7 @@
 uint64_t rcmsg_sm_node_key(void)
 {
     char buf[256] = "";
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h;
     FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
 
     if (f != NULL) {
@@ -31,9 +32,7 @@ uint64_t rcmsg_sm_node_key(void)
         fclose(f);
     }
     gethostname(buf + strlen(buf), 63);
-    for (const char *p = buf; *p != '\0'; p++) {
-        h = (h ^ (uint8_t)*p) * 1099511628211ull;
-    }
+    h = rcmsg_hash_bytes64(buf, strlen(buf));
     return h != 0 ? h : 1;
 }
 
@@ -50,7 +49,8 @@ typedef struct {
     uint64_t staging;
     uint32_t wake_fd, sleeps;
 } sm_addr_t;
-RCMSG_STATIC_ASSERT(sizeof(sm_addr_t) == 56, "the sm address record has no padding");
+RCMSG_STATIC_ASSERT(sizeof(sm_addr_t) == RCMSG_SM_ADDR_LEN,
+                    "the sm address record has no padding and is what addr_max announces");
 
 uint64_t rcmsg_sm_addr_node_key(const void *addr, size_t len)
 {

@@ -29,6 +29,7 @@
 #include "pml_internal.h"
 
 #include "base/clock.h"
+#include "base/compiler.h"
 #include "base/config_table.h"
 #include "progress/progress.h"
 
@@ -43,6 +44,7 @@ static const char *const pml_msg_names[] = {
     RCMSG_PML_MSG_LIST(RCMSG_PML_MSG_NAME)
 #undef RCMSG_PML_MSG_NAME
 };
+RCMSG_ASSERT_COVERS(pml_msg_names, RCMSG_PML_MSG_COUNT);
 
 const char *rcmsg_pml_msg_name(unsigned type)
 {

@@ -7,6 +7,9 @@
 
 #include "pml_internal.h"
 
+#include "base/hash.h"
+#include "base/wire.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,17 +42,17 @@ bool ctx_dead(uint32_t ctx)
     return false;
 }
 
+/* The context of a parent's child-th split with color: the same on every rank (a hash of the
+ * three values as little-endian bytes), even (the low bit is the collective space), never 0. */
 static uint32_t ctx_derive(uint32_t parent, unsigned child, int color)
 {
-    uint32_t h = 2166136261u;
-    uint32_t v[3] = {parent, child, (uint32_t)color};
+    uint8_t bytes[12];
+    uint32_t h;
 
-    for (int i = 0; i < 3; i++) {
-        for (int b = 0; b < 4; b++) {
-            h = (h ^ ((v[i] >> (8 * b)) & 0xff)) * 16777619u;
-        }
-    }
-    h &= ~1u;
+    rcmsg_wire_put_u32(bytes, parent);
+    rcmsg_wire_put_u32(bytes + 4, child);
+    rcmsg_wire_put_u32(bytes + 8, (uint32_t)color);
+    h = rcmsg_hash_bytes32(bytes, sizeof(bytes)) & ~1u;
     return h == 0 ? 2 : h;
 }
 

@@ -9,7 +9,9 @@
 #include "pml.h"
 #include "pml_match.h"
 #include "base/clock.h"
+#include "base/config_vars.h"
 #include "base/log.h"
+#include "base/queue.h"
 #include "base/rcache.h"
 #include "btl/btl.h"
 
@@ -19,17 +21,17 @@
 #include <string.h>
 
 #define PML_REQ_CHUNK     256
-#define PML_MAX_READS     8
-#define PML_TAG_SPLIT     0x7ffffff0 /* internal tag in the collective space */
-#define PML_CREDIT_ROUNDS 64         /* progress rounds a send out of credits waits for them */
-#define PML_WATCH_CALLS   256        /* progress calls between two looks at the liveness clock */
-#define PML_ORPHANS_MAX   65536      /* unexpected headers a peer may leave for unknown contexts */
+#define PML_MAX_READS     RCMSG_RNDV_READS_MAX /* descs[]: one per read in flight */
+#define PML_TAG_SPLIT     0x7ffffff0           /* internal tag in the collective space */
+#define PML_CREDIT_ROUNDS 64    /* progress rounds a send out of credits waits for them */
+#define PML_WATCH_CALLS   256   /* progress calls between two looks at the liveness clock */
+#define PML_ORPHANS_MAX   65536 /* unexpected headers a peer may leave for unknown contexts */
 
 typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
 
 struct rcmsg_request {
     /* Cleared by req_alloc for every request: what eager messages use. */
-    struct rcmsg_request *next; /* free list, posted list or a peer's send queue */
+    rcmsg_queue_link_t link; /* the free list or a peer's send queue */
     req_kind_t kind;
     bool complete;
     bool in_use;
@@ -51,7 +53,7 @@ struct rcmsg_request {
     rcmsg_match_recv_t mrecv;  /* recv: in the matching queues until matched */
     rcmsg_rcache_entry_t *reg; /* registration held until completion */
     /* Rendezvous only: left as they are by req_alloc, cleared by req_rndv_begin. */
-    struct rcmsg_request *rndv_next;
+    rcmsg_queue_link_t rndv_link; /* pml.rndv_active */
     const rcmsg_btl_mem_t *mem;
     uint64_t raddr;
     uint32_t rkey;
@@ -60,6 +62,8 @@ struct rcmsg_request {
     int reads_out;
     rcmsg_btl_desc_t descs[PML_MAX_READS];
 };
+RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(((struct rcmsg_request *)NULL)->descs) >= RCMSG_RNDV_READS_MAX,
+                    "a rendezvous request has a descriptor for each read RCMSG_RNDV_READS allows");
 
 typedef struct pml_unexp {
     rcmsg_match_msg_t m;
@@ -77,10 +81,10 @@ typedef struct {
 typedef struct {
     rcmsg_btl_t *btl;
     uint32_t send_seq, recv_seq;
-    int credits; /* eager sends still allowed to this peer */
-    int owed;    /* credits to return to this peer */
-    rcmsg_request_t sendq, sendq_tail;
-    pml_fin_t *fins; /* FINs to send, a growable stack */
+    int credits;         /* eager sends still allowed to this peer */
+    int owed;            /* credits to return to this peer */
+    rcmsg_queue_t sendq; /* sends waiting for credit or room, in order (link) */
+    pml_fin_t *fins;     /* FINs to send, a growable stack */
     int nfins, capfins;
     bool pending; /* in the pending-peers list */
     bool failed;
@@ -105,14 +109,14 @@ typedef struct {
     size_t chunk;
     int max_reads;
     uint64_t drain_timeout_us;
-    rcmsg_request_t free_reqs, free_tail; /* FIFO: a stale handle stays stale longest */
+    rcmsg_queue_t free_reqs; /* FIFO (link): a stale handle stays stale longest */
     void **req_chunks;
     int nreq_chunks;
     long live_reqs;
     rcmsg_match_t match; /* posted receives and unexpected messages */
     long unexp_peak;
     size_t unexp_bytes, unexp_bytes_peak; /* eager payload held as unexpected */
-    rcmsg_request_t rndv_active;
+    rcmsg_queue_t rndv_active;            /* rendezvous receives reading their data (rndv_link) */
     bool any_failed;    /* a peer was lost: finalize must not wait for every rank */
     size_t max_len;     /* the node's memory: no buffer is longer */
     uint32_t *dead_ctx; /* contexts of freed communicators (late messages are refused) */
@@ -192,19 +196,20 @@ rcmsg_status_t null_arg(const char *what, const char *arg);
  * cleared; NULL without memory. Inline: every message takes one. */
 static inline rcmsg_request_t req_alloc(req_kind_t kind)
 {
-    rcmsg_request_t r = pml.free_reqs;
+    rcmsg_queue_link_t *l = rcmsg_queue_pop_head(&pml.free_reqs);
+    rcmsg_request_t r;
     uint32_t index, gen;
 
-    if (r == NULL && (r = req_grow()) == NULL) {
-        return NULL;
+    if (l == NULL) {
+        if (req_grow() == NULL) {
+            return NULL;
+        }
+        l = rcmsg_queue_pop_head(&pml.free_reqs);
     }
-    pml.free_reqs = r->next;
-    if (pml.free_reqs == NULL) {
-        pml.free_tail = NULL;
-    }
+    r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, link);
     index = r->index;
     gen = r->gen + 1;
-    memset(r, 0, offsetof(struct rcmsg_request, rndv_next));
+    memset(r, 0, offsetof(struct rcmsg_request, rndv_link));
     r->index = index;
     r->gen = gen;
     r->kind = kind;
@@ -220,20 +225,14 @@ static inline void req_free(rcmsg_request_t r)
         return;
     }
     r->in_use = false;
-    r->next = NULL;
-    if (pml.free_tail != NULL) {
-        pml.free_tail->next = r;
-    } else {
-        pml.free_reqs = r;
-    }
-    pml.free_tail = r;
+    rcmsg_queue_push_tail(&pml.free_reqs, &r->link);
     pml.live_reqs--;
 }
 
 /* Makes r a rendezvous: its rendezvous fields cleared (req_alloc leaves them). */
 static inline void req_rndv_begin(rcmsg_request_t r)
 {
-    memset(&r->rndv_next, 0, sizeof(*r) - offsetof(struct rcmsg_request, rndv_next));
+    memset(&r->rndv_link, 0, sizeof(*r) - offsetof(struct rcmsg_request, rndv_link));
     r->rndv = true;
 }
 

@@ -115,13 +115,12 @@ int pml_progress(void *arg)
         pml_watch();
     }
     pml.credit_wait = false;
-    for (rcmsg_request_t *pp = &pml.rndv_active; *pp != NULL;) {
-        rcmsg_request_t r = *pp;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active), *next; l != NULL; l = next) {
+        rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
+        next = rcmsg_queue_next(l);
         if (rndv_step(r)) {
-            *pp = r->rndv_next;
+            rcmsg_queue_remove(&pml.rndv_active, l);
             n++;
-        } else {
-            pp = &r->rndv_next;
         }
     }
     for (int i = 0; i < pml.npending;) {

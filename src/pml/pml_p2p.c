@@ -112,7 +112,7 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
             return s;
         }
     }
-    if (p->sendq != NULL || send_start(r) == RCMSG_ERR_NO_RESOURCE) {
+    if (!rcmsg_queue_empty(&p->sendq) || send_start(r) == RCMSG_ERR_NO_RESOURCE) {
         sendq_push(p, r);
         peer_mark_pending(r->peer);
     }

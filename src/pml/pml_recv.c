@@ -18,8 +18,7 @@ static void peer_bad(int peer, const char *fmt, ...) __attribute__((format(print
 
 static void rndv_activate(rcmsg_request_t r)
 {
-    r->rndv_next = pml.rndv_active;
-    pml.rndv_active = r;
+    rcmsg_queue_push_head(&pml.rndv_active, &r->rndv_link);
 }
 
 /* A receive matched: r takes the message (header h from world rank peer; payload for eager). */
@@ -264,7 +263,7 @@ void on_recv(void *arg, int peer, const void *data, size_t len)
     p->heard++;
     if (h.hdr.credits > 0) {
         p->credits += h.hdr.credits;
-        if (p->sendq != NULL) {
+        if (!rcmsg_queue_empty(&p->sendq)) {
             peer_mark_pending(peer);
         }
     }
@@ -361,7 +360,9 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
     /* rendezvous receives from peer: marked; they complete in rndv_step once no read of
      * theirs is in flight. Rendezvous sends to peer that wait for their FIN: complete now.
      * Queued sends fail when peer_push unlinks them. */
-    for (rcmsg_request_t r = pml.rndv_active; r != NULL; r = r->rndv_next) {
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active); l != NULL;
+         l = rcmsg_queue_next(l)) {
+        rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
         if (r->peer == peer && r->st.error == RCMSG_OK) {
             r->st.error = status;
         }

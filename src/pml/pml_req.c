@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Adds a chunk of requests to the free list; the first of them, or NULL without memory. */
+/* Adds a chunk of requests at the tail of the free list; the first of them, or NULL without
+ * memory. */
 rcmsg_request_t req_grow(void)
 {
     struct rcmsg_request *chunk = calloc(PML_REQ_CHUNK, sizeof(*chunk));
@@ -26,14 +27,12 @@ rcmsg_request_t req_grow(void)
         return NULL;
     }
     pml.req_chunks[pml.nreq_chunks] = chunk;
-    for (int i = PML_REQ_CHUNK - 1; i >= 0; i--) {
+    for (int i = 0; i < PML_REQ_CHUNK; i++) {
         chunk[i].index = (uint32_t)(pml.nreq_chunks * PML_REQ_CHUNK + i);
-        chunk[i].next = pml.free_reqs;
-        pml.free_reqs = &chunk[i];
+        rcmsg_queue_push_tail(&pml.free_reqs, &chunk[i].link);
     }
-    pml.free_tail = &chunk[PML_REQ_CHUNK - 1];
     pml.nreq_chunks++;
-    return pml.free_reqs;
+    return chunk;
 }
 
 /* The request at an index of the chunks (index < nreq_chunks * PML_REQ_CHUNK). */

@@ -95,13 +95,7 @@ rcmsg_status_t send_start(rcmsg_request_t r)
 void sendq_push(pml_peer_t *p, rcmsg_request_t r)
 {
     r->queued = true;
-    r->next = NULL;
-    if (p->sendq_tail != NULL) {
-        p->sendq_tail->next = r;
-    } else {
-        p->sendq = r;
-    }
-    p->sendq_tail = r;
+    rcmsg_queue_push_tail(&p->sendq, &r->link);
 }
 
 /* Control work of a peer (FINs, credits); returns the number of messages sent. */
@@ -133,17 +127,15 @@ int peer_push(int peer)
     pml_peer_t *p = &pml.peers[peer];
     int n = peer_control(peer);
 
-    while (p->sendq != NULL) {
-        rcmsg_request_t r = p->sendq;
+    while (!rcmsg_queue_empty(&p->sendq)) {
+        rcmsg_request_t r =
+            RCMSG_CONTAINER_OF(rcmsg_queue_first(&p->sendq), struct rcmsg_request, link);
         if (p->failed) {
             req_complete(r, RCMSG_ERR_CONNECTION);
         } else if (send_start(r) != RCMSG_OK) {
             break;
         }
-        p->sendq = r->next;
-        if (p->sendq == NULL) {
-            p->sendq_tail = NULL;
-        }
+        rcmsg_queue_remove(&p->sendq, &r->link);
         r->queued = false;
         n++;
     }
@@ -152,7 +144,7 @@ int peer_push(int peer)
 
 bool peer_has_work(const pml_peer_t *p)
 {
-    return p->nfins > 0 || p->sendq != NULL || credits_due(p);
+    return p->nfins > 0 || !rcmsg_queue_empty(&p->sendq) || credits_due(p);
 }
 
 /* Queues a FIN for peer's rendezvous send sreq, reporting status (RCMSG_OK: data taken). */

@@ -39,7 +39,7 @@ struct rcmsg_wireup_op {
     pthread_cond_t cond;
     bool done;
     pmix_status_t status;
-    struct rcmsg_wireup_op *next;
+    rcmsg_queue_link_t orphan; /* in the launcher's orphans once given up on */
 };
 typedef struct rcmsg_wireup_op wireup_op_t;
 
@@ -172,10 +172,8 @@ static void op_free(wireup_op_t *op)
 
 void rcmsg_wireup_launcher_stop(rcmsg_wireup_launcher_t *l)
 {
-    while (l->orphans != NULL) {
-        wireup_op_t *op = l->orphans;
-        l->orphans = op->next;
-        op_free(op);
+    for (rcmsg_queue_link_t *o; (o = rcmsg_queue_pop_head(&l->orphans)) != NULL;) {
+        op_free(RCMSG_CONTAINER_OF(o, wireup_op_t, orphan));
     }
     free(l->reported);
     free((void *)watch.terminated);
@@ -316,8 +314,7 @@ static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint6
             s = RCMSG_ERR_TIMEOUT;
         }
         if (s != RCMSG_OK) {
-            op->next = l->orphans;
-            l->orphans = op;
+            rcmsg_queue_push_tail(&l->orphans, &op->orphan);
             return s;
         }
     }

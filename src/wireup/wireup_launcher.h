@@ -27,6 +27,8 @@
 #ifndef RCMSG_WIREUP_LAUNCHER_H
 #define RCMSG_WIREUP_LAUNCHER_H
 
+#include "base/queue.h"
+
 #include <rcmsg.h>
 
 #include <pmix.h>
@@ -42,12 +44,12 @@ typedef struct rcmsg_wireup_launcher {
     char nspace[PMIX_MAX_NSLEN + 1];
     size_t handler[2]; /* PMIx event handler references */
     int nhandlers;
-    rcmsg_status_t gone;             /* RCMSG_ERR_LAUNCHER once the launcher is known gone */
-    unsigned long events_seen;       /* termination events already looked at */
-    uint64_t *reported;              /* [words] ranks already passed to lost() */
-    struct rcmsg_wireup_op *orphans; /* operations given up on: freed after PMIx_Finalize */
-    uint64_t timeout_us;             /* RCMSG_LAUNCHER_TIMEOUT, read once at start */
-    char timeout_text[32];           /* ... as the user wrote it, for messages */
+    rcmsg_status_t gone;       /* RCMSG_ERR_LAUNCHER once the launcher is known gone */
+    unsigned long events_seen; /* termination events already looked at */
+    uint64_t *reported;        /* [words] ranks already passed to lost() */
+    rcmsg_queue_t orphans;     /* operations given up on: freed after PMIx_Finalize */
+    uint64_t timeout_us;       /* RCMSG_LAUNCHER_TIMEOUT, read once at start */
+    char timeout_text[32];     /* ... as the user wrote it, for messages */
 } rcmsg_wireup_launcher_t;
 
 typedef void (*rcmsg_wireup_launcher_lost_cb_t)(void *arg, int rank);

@@ -29,6 +29,28 @@ START_TEST(test_status_names)
 }
 END_TEST
 
+/* Names indexed by an enum: one per value, and a fallback (not a read past the array) for a
+ * value out of range. */
+START_TEST(test_enum_names_bounded)
+{
+    static const rcmsg_config_desc_t bad_type = {
+        "RCMSG_T_BAD", RCMSG_CFG_TYPE_COUNT, "1", "", "", NULL, 0};
+    rcmsg_config_value_t v = {.i = 7};
+    char err[256] = "";
+
+    ck_assert_str_eq(rcmsg_config_type_name(RCMSG_CFG_TYPE_BOOL), "bool");
+    ck_assert_str_eq(rcmsg_config_type_name(RCMSG_CFG_TYPE_LIST), "list");
+    ck_assert_str_eq(rcmsg_config_type_name(RCMSG_CFG_TYPE_COUNT), "?");
+    ck_assert_str_eq(rcmsg_config_type_name((rcmsg_config_type_t)-1), "?");
+    ck_assert_int_eq(rcmsg_config_parse(&bad_type, "1", err, sizeof(err), &v),
+                     RCMSG_ERR_INVALID_PARAM);
+    ck_assert_int_eq(v.i, 7);
+    ck_assert_msg(strstr(err, "RCMSG_T_BAD") != NULL, "message names the variable: %s", err);
+    ck_assert_str_eq(rcmsg_log_level_name(RCMSG_LOG_TRACE), "trace");
+    ck_assert_str_eq(rcmsg_log_level_name(RCMSG_LOG_LEVEL_COUNT), "?");
+}
+END_TEST
+
 /* ---- logging --------------------------------------------------------------------------- */
 
 static int evaluated;
@@ -264,6 +286,30 @@ static void enum_check_one(const rcmsg_config_desc_t *d, int value, const char *
 #define ENUM_CHECK_SIZE(var)
 #define ENUM_CHECK_TIME(var)
 #define ENUM_CHECK_LIST(var)
+
+/* A range end that sizes an array is one macro: the variable's form quotes it, and the value
+ * one past it is refused (so the array, asserted to cover it, is never overrun). */
+START_TEST(test_array_bound_ranges)
+{
+    static const struct {
+        rcmsg_config_id_t id;
+        long long max;
+    } vars[] = {{RCMSG_CFG_POLL_BATCH, RCMSG_POLL_BATCH_MAX},
+                {RCMSG_CFG_RNDV_READS, RCMSG_RNDV_READS_MAX}};
+
+    for (size_t i = 0; i < RCMSG_ARRAY_SIZE(vars); i++) {
+        const rcmsg_config_desc_t *d = rcmsg_config_desc(vars[i].id);
+        char form[32], text[32];
+
+        snprintf(form, sizeof(form), "1..%lld", vars[i].max);
+        ck_assert_str_eq(d->form, form);
+        snprintf(text, sizeof(text), "%lld", vars[i].max);
+        ck_assert_int_eq(parse_ok(d, text).i, vars[i].max);
+        snprintf(text, sizeof(text), "%lld", vars[i].max + 1);
+        parse_bad(d, text, form);
+    }
+}
+END_TEST
 
 START_TEST(test_enum_choices_by_name)
 {
@@ -564,6 +610,7 @@ static Suite *base_suite(void)
 
     tc = tcase_create("status");
     tcase_add_test(tc, test_status_names);
+    tcase_add_test(tc, test_enum_names_bounded);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("log");
@@ -581,6 +628,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_parse_empty_and_junk);
     tcase_add_test(tc, test_every_default_parses);
     tcase_add_test(tc, test_enum_choices_by_name);
+    tcase_add_test(tc, test_array_bound_ranges);
     tcase_add_test(tc, test_load_user_values);
     tcase_add_test(tc, test_load_bad_value_fails);
     tcase_add_test(tc, test_load_unknown_is_only_a_warning);

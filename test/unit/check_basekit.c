@@ -202,6 +202,30 @@ START_TEST(test_hash_collisions)
 }
 END_TEST
 
+/* The byte-string hash is FNV-1a: the published test vectors, and the bytes of a context
+ * derivation hashed as pml_comm.c did by hand before (the same contexts as before). */
+START_TEST(test_hash_bytes)
+{
+    const uint32_t v[3] = {0x12345678u, 3, (uint32_t)-1};
+    uint8_t bytes[12];
+    uint32_t want = 2166136261u;
+
+    ck_assert_uint_eq(rcmsg_hash_bytes32("", 0), 0x811c9dc5u);
+    ck_assert_uint_eq(rcmsg_hash_bytes32("a", 1), 0xe40c292cu);
+    ck_assert_uint_eq(rcmsg_hash_bytes32("foobar", 6), 0xbf9cf968u);
+    ck_assert_uint_eq(rcmsg_hash_bytes64("", 0), 0xcbf29ce484222325ull);
+    ck_assert_uint_eq(rcmsg_hash_bytes64("a", 1), 0xaf63dc4c8601ec8cull);
+    ck_assert_uint_eq(rcmsg_hash_bytes64("foobar", 6), 0x85944171f73967e8ull);
+    for (int i = 0; i < 3; i++) {
+        rcmsg_wire_put_u32(bytes + 4 * i, v[i]);
+        for (int b = 0; b < 4; b++) {
+            want = (want ^ ((v[i] >> (8 * b)) & 0xff)) * 16777619u;
+        }
+    }
+    ck_assert_uint_eq(rcmsg_hash_bytes32(bytes, sizeof(bytes)), want);
+}
+END_TEST
+
 /* ---- wire codec ------------------------------------------------------------------------ */
 
 START_TEST(test_wire_values)
@@ -220,6 +244,9 @@ START_TEST(test_wire_values)
     ck_assert_uint_eq(rcmsg_wire_get_u64(b), 0x0102030405060708ull);
     rcmsg_wire_put_u8(b, 0xab);
     ck_assert_uint_eq(rcmsg_wire_get_u8(b), 0xab);
+    rcmsg_wire_put_be32(b + 1, 0x01020304u); /* big-endian (verbs imm_data), any alignment */
+    ck_assert(b[1] == 0x01 && b[2] == 0x02 && b[3] == 0x03 && b[4] == 0x04);
+    ck_assert_uint_eq(rcmsg_wire_get_be32(b + 1), 0x01020304u);
 }
 END_TEST
 
@@ -346,6 +373,7 @@ int main(void)
     tcase_add_test(tq, test_queue_take_all);
     tcase_add_test(th, test_hash_many);
     tcase_add_test(th, test_hash_collisions);
+    tcase_add_test(th, test_hash_bytes);
     tcase_add_test(tw, test_wire_values);
     tcase_add_test(tw, test_wire_roundtrip);
     tcase_add_test(tw, test_wire_short);

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Point-to-point pieces that need no transport: the per-pair sequence check. */
+/* Point-to-point pieces that need no transport: the per-pair sequence check, the request
+ * free list. */
 #include "config.h"
 
 #include "pml/pml.h"
+#include "pml/pml_internal.h"
 
 #include "ck_run.h"
 
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 START_TEST(test_seq_in_order)
 {
@@ -43,6 +46,83 @@ START_TEST(test_msg_names)
 }
 END_TEST
 
+static size_t free_count(void)
+{
+    size_t n = 0;
+
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.free_reqs); l != NULL;
+         l = rcmsg_queue_next(l)) {
+        n++;
+    }
+    return n;
+}
+
+static void reqs_release(void)
+{
+    for (int c = 0; c < pml.nreq_chunks; c++) {
+        free(pml.req_chunks[c]);
+    }
+    free(pml.req_chunks);
+    memset(&pml, 0, sizeof(pml));
+}
+
+/* The free list is FIFO: a freed request comes back only after every other free one. */
+START_TEST(test_req_free_fifo)
+{
+    rcmsg_request_t a, b, r;
+    uint32_t gen_a;
+
+    memset(&pml, 0, sizeof(pml));
+    a = req_alloc(REQ_SEND);
+    b = req_alloc(REQ_RECV);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(pml.nreq_chunks, 1);
+    ck_assert_uint_eq(free_count(), PML_REQ_CHUNK - 2);
+    gen_a = a->gen;
+    req_free(a);
+    req_free(b);
+    req_free(a); /* already free: left alone */
+    ck_assert_int_eq(pml.live_reqs, 0);
+    ck_assert_uint_eq(free_count(), PML_REQ_CHUNK);
+    for (int i = 0; i < PML_REQ_CHUNK - 2; i++) {
+        r = req_alloc(REQ_SEND);
+        ck_assert_ptr_ne(r, a);
+        ck_assert_ptr_ne(r, b);
+    }
+    ck_assert_ptr_eq(req_alloc(REQ_RECV), a);
+    ck_assert_uint_eq(a->gen, gen_a + 1);
+    ck_assert_int_eq(a->kind, REQ_RECV);
+    ck_assert_ptr_eq(req_alloc(REQ_SEND), b);
+    ck_assert(rcmsg_queue_empty(&pml.free_reqs));
+    /* empty: the next one grows the list by a chunk */
+    r = req_alloc(REQ_SEND);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(pml.nreq_chunks, 2);
+    ck_assert_uint_eq(r->index, PML_REQ_CHUNK);
+    reqs_release();
+}
+END_TEST
+
+/* A chunk added while requests are still free goes behind them, none lost. */
+START_TEST(test_req_grow_keeps_free)
+{
+    rcmsg_request_t a;
+
+    memset(&pml, 0, sizeof(pml));
+    a = req_alloc(REQ_SEND);
+    ck_assert_ptr_nonnull(a);
+    req_free(a);
+    ck_assert_ptr_nonnull(req_grow());
+    ck_assert_uint_eq(free_count(), 2 * PML_REQ_CHUNK);
+    ck_assert_uint_eq(req_alloc(REQ_SEND)->index, 1); /* the first chunk's free ones first */
+    ck_assert_ptr_eq(
+        RCMSG_CONTAINER_OF(rcmsg_queue_last(&pml.free_reqs), struct rcmsg_request, link),
+        req_at(2 * PML_REQ_CHUNK - 1));
+    reqs_release();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pml");
@@ -52,6 +132,10 @@ int main(void)
     tcase_add_test(tc, test_seq_duplicate);
     tcase_add_test(tc, test_seq_gap);
     tcase_add_test(tc, test_msg_names);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("requests");
+    tcase_add_test(tc, test_req_free_fifo);
+    tcase_add_test(tc, test_req_grow_keeps_free);
     suite_add_tcase(s, tc);
     return ck_run(s);
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Pure decisions of the rc transport, checked without hardware: pool sizes under a locked
- * memory limit, the sender of a receive against its QP, the kinds of two RoCE GIDs. */
+ * memory limit, the sender of a receive against its QP, the kinds of two RoCE GIDs, the names
+ * of work request types. */
 #include "config.h"
 
 #include "btl_rc/rc_addr.h"
 #include "btl_rc/rc_device.h"
+#include "btl_rc/rc_ep.h"
 #include "btl_rc/rc_memlock.h"
 #include "btl_rc/rc_qp.h"
 
@@ -244,6 +246,17 @@ START_TEST(test_addr_malformed)
 }
 END_TEST
 
+/* Each work request type has its name; a corrupt one gets a fallback, not a read past. */
+START_TEST(test_wr_type_names)
+{
+    ck_assert_str_eq(rc_wr_type_name(RC_WR_SEND), "SEND");
+    ck_assert_str_eq(rc_wr_type_name(RC_WR_GET), "RDMA_READ");
+    ck_assert_str_eq(rc_wr_type_name(RC_WR_FLUSH), "flush (zero-length RDMA_WRITE)");
+    ck_assert_str_eq(rc_wr_type_name(RC_WR_TYPE_COUNT), "unknown work request");
+    ck_assert_str_eq(rc_wr_type_name((rc_wr_type_t)-1), "unknown work request");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rc_btl");
@@ -265,6 +278,7 @@ int main(void)
     tc = tcase_create("addr");
     tcase_add_test(tc, test_addr_layout);
     tcase_add_test(tc, test_addr_malformed);
+    tcase_add_test(tc, test_wr_type_names);
     suite_add_tcase(s, tc);
     return ck_run(s);
 }
