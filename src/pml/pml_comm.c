@@ -160,11 +160,8 @@ void comm_destroy(rcmsg_comm_t c)
     free(c);
 }
 
-bool comm_valid(rcmsg_comm_t comm)
+bool comm_valid_walk(rcmsg_comm_t comm)
 {
-    if (comm == pml.world) {
-        return comm != NULL; /* the common case, without a walk */
-    }
     /* comm may be a freed handle: compared, never dereferenced */
     for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms); l != NULL;
          l = rcmsg_hash_next(&pml.comms, l)) {

@@ -186,7 +186,15 @@ bool ctx_dead(uint32_t ctx);
 rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
                            rcmsg_comm_t *comm_p);
 void comm_destroy(rcmsg_comm_t c);
-bool comm_valid(rcmsg_comm_t comm);
+/* Whether comm is a live communicator; comm_valid_walk() looks at every one. */
+bool comm_valid_walk(rcmsg_comm_t comm);
+static inline bool comm_valid(rcmsg_comm_t comm)
+{
+    if (comm == pml.world) {
+        return comm != NULL; /* the common case, without a walk (inline: every call asks) */
+    }
+    return comm_valid_walk(comm);
+}
 
 /* pml_p2p.c */
 rcmsg_status_t pml_check(const char *what);

@@ -13,17 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct rcmsg_match_ctx {
-    rcmsg_hash_link_t hash; /* in rcmsg_match_t.ctxs, keyed by ctx */
-    uint32_t ctx;
-    int nsrc;                 /* length of the two per-source arrays */
-    rcmsg_queue_t *posted;    /* [nsrc]: receives naming that source */
-    rcmsg_queue_t *unexp;     /* [nsrc]: messages from that source */
-    rcmsg_queue_t posted_any; /* ANY_SOURCE receives */
-    rcmsg_queue_t unexp_all;  /* every message of the context */
-    long nposted, nmsgs;
-};
-
 static bool tag_match(int want, int tag)
 {
     return want == RCMSG_ANY_TAG || want == tag;
@@ -46,7 +35,7 @@ static rcmsg_match_ctx_t *ctx_find(rcmsg_match_t *m, uint32_t ctx)
     return m->last;
 }
 
-static rcmsg_match_ctx_t *ctx_get(rcmsg_match_t *m, uint32_t ctx)
+rcmsg_match_ctx_t *rcmsg_match_ctx_get(rcmsg_match_t *m, uint32_t ctx)
 {
     rcmsg_match_ctx_t *c = ctx_find(m, ctx);
 
@@ -64,15 +53,11 @@ static rcmsg_match_ctx_t *ctx_get(rcmsg_match_t *m, uint32_t ctx)
     return c;
 }
 
-/* Makes the per-source arrays long enough for source src (0 <= src < max_src). */
-static bool ctx_grow(rcmsg_match_t *m, rcmsg_match_ctx_t *c, int src)
+bool rcmsg_match_ctx_grow(rcmsg_match_t *m, rcmsg_match_ctx_t *c, int src)
 {
     int n = c->nsrc ? c->nsrc : 8;
     rcmsg_queue_t *p, *u;
 
-    if (src < c->nsrc) {
-        return true;
-    }
     while (n <= src) {
         n *= 2;
     }
@@ -141,26 +126,14 @@ void rcmsg_match_ctx_release(rcmsg_match_t *m, uint32_t ctx)
 
 /* ---- posted receives ------------------------------------------------------------------- */
 
-rcmsg_status_t rcmsg_match_post(rcmsg_match_t *m, rcmsg_match_recv_t *r)
+rcmsg_status_t rcmsg_match_post_refused(const rcmsg_match_t *m, const rcmsg_match_recv_t *r)
 {
-    rcmsg_match_ctx_t *c;
-
     if (r->src != RCMSG_ANY_SOURCE && (r->src < 0 || r->src >= m->max_src)) {
         rcmsg_error("matching: a receive from rank %d, out of range (%d ranks)", r->src,
                     m->max_src);
         return RCMSG_ERR_INVALID_PARAM;
     }
-    c = ctx_get(m, r->ctx);
-    if (c == NULL || (r->src != RCMSG_ANY_SOURCE && !ctx_grow(m, c, r->src))) {
-        return RCMSG_ERR_NO_MEMORY;
-    }
-    r->order = m->next_order++;
-    r->posted = true;
-    rcmsg_queue_push_tail(r->src == RCMSG_ANY_SOURCE ? &c->posted_any : &c->posted[r->src],
-                          &r->link);
-    c->nposted++;
-    m->nposted++;
-    return RCMSG_OK;
+    return RCMSG_ERR_NO_MEMORY;
 }
 
 static rcmsg_match_recv_t *posted_first(const rcmsg_queue_t *q, int tag)
@@ -243,13 +216,13 @@ void rcmsg_match_recv_each(rcmsg_match_t *m, void (*fn)(rcmsg_match_recv_t *r, v
 
 rcmsg_status_t rcmsg_match_push(rcmsg_match_t *m, rcmsg_match_msg_t *msg)
 {
-    rcmsg_match_ctx_t *c = ctx_get(m, msg->ctx);
+    rcmsg_match_ctx_t *c = rcmsg_match_ctx_get(m, msg->ctx);
 
     if (c == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
     msg->indexed = msg->src >= 0 && msg->src < m->max_src;
-    if (msg->indexed && !ctx_grow(m, c, msg->src)) {
+    if (msg->indexed && !rcmsg_match_ctx_fits(m, c, msg->src)) {
         return RCMSG_ERR_NO_MEMORY;
     }
     if (msg->indexed) {

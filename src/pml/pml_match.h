@@ -45,7 +45,18 @@ typedef struct {
     bool indexed; /* in its source's queue (src within max_src) */
 } rcmsg_match_msg_t;
 
-typedef struct rcmsg_match_ctx rcmsg_match_ctx_t;
+/* One context's queues. In this header for the inline fast paths below; the fields are
+ * pml_match.c's alone. */
+typedef struct rcmsg_match_ctx {
+    rcmsg_hash_link_t hash; /* in rcmsg_match_t.ctxs, keyed by ctx */
+    uint32_t ctx;
+    int nsrc;                 /* length of the two per-source arrays */
+    rcmsg_queue_t *posted;    /* [nsrc]: receives naming that source */
+    rcmsg_queue_t *unexp;     /* [nsrc]: messages from that source */
+    rcmsg_queue_t posted_any; /* ANY_SOURCE receives */
+    rcmsg_queue_t unexp_all;  /* every message of the context */
+    long nposted, nmsgs;
+} rcmsg_match_ctx_t;
 
 typedef struct {
     rcmsg_hash_t ctxs;       /* rcmsg_match_ctx_t by context */
@@ -62,9 +73,8 @@ void rcmsg_match_init(rcmsg_match_t *m, int max_src);
 /* Releases every context; drop (may be NULL) sees each unexpected message still queued. */
 void rcmsg_match_fini(rcmsg_match_t *m, void (*drop)(rcmsg_match_msg_t *msg, void *arg), void *arg);
 
-/* Queues a receive (fields ctx, src, tag set); NO_MEMORY, or INVALID_PARAM for a source out
- * of range. */
-rcmsg_status_t rcmsg_match_post(rcmsg_match_t *m, rcmsg_match_recv_t *r);
+/* rcmsg_match_post(m, r) (inline, below) queues a receive (fields ctx, src, tag set);
+ * NO_MEMORY, or INVALID_PARAM for a source out of range. */
 /* The earliest posted receive matching a message, unlinked; or NULL. */
 rcmsg_match_recv_t *rcmsg_match_take_recv(rcmsg_match_t *m, uint32_t ctx, int src, int tag);
 /* Unlinks a posted receive; false when it is not posted (matched already). */
@@ -84,5 +94,40 @@ void rcmsg_match_msg_each(rcmsg_match_t *m, uint32_t ctx,
                           void (*fn)(rcmsg_match_msg_t *msg, void *arg), void *arg);
 /* Frees a context's queues when nothing is queued there (a freed communicator). */
 void rcmsg_match_ctx_release(rcmsg_match_t *m, uint32_t ctx);
+
+/* ---- inline fast paths (every receive posts) -------------------------------------------- */
+
+/* The context's queues, created on first use; NULL without memory (logged). */
+rcmsg_match_ctx_t *rcmsg_match_ctx_get(rcmsg_match_t *m, uint32_t ctx);
+/* Grows c's per-source arrays to hold src (0 <= src < max_src); false without memory. */
+bool rcmsg_match_ctx_grow(rcmsg_match_t *m, rcmsg_match_ctx_t *c, int src);
+/* Why a post failed: a source out of range (logged), else no memory. */
+rcmsg_status_t rcmsg_match_post_refused(const rcmsg_match_t *m, const rcmsg_match_recv_t *r);
+
+static inline bool rcmsg_match_ctx_fits(rcmsg_match_t *m, rcmsg_match_ctx_t *c, int src)
+{
+    return src < c->nsrc || rcmsg_match_ctx_grow(m, c, src);
+}
+
+/* Queues a receive: see above. */
+static inline rcmsg_status_t rcmsg_match_post(rcmsg_match_t *m, rcmsg_match_recv_t *r)
+{
+    bool any = r->src == RCMSG_ANY_SOURCE;
+    rcmsg_match_ctx_t *c;
+
+    if (!any && (r->src < 0 || r->src >= m->max_src)) {
+        return rcmsg_match_post_refused(m, r);
+    }
+    c = m->last != NULL && m->last->ctx == r->ctx ? m->last : rcmsg_match_ctx_get(m, r->ctx);
+    if (c == NULL || (!any && !rcmsg_match_ctx_fits(m, c, r->src))) {
+        return rcmsg_match_post_refused(m, r);
+    }
+    r->order = m->next_order++;
+    r->posted = true;
+    rcmsg_queue_push_tail(any ? &c->posted_any : &c->posted[r->src], &r->link);
+    c->nposted++;
+    m->nposted++;
+    return RCMSG_OK;
+}
 
 #endif /* RCMSG_PML_MATCH_H */
