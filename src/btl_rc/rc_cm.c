@@ -414,6 +414,18 @@ rcmsg_rc_cm_state_t rcmsg_rc_cm_state(const rcmsg_rc_cm_t *cm, int peer)
     return cm->conns[peer].state;
 }
 
+void rcmsg_rc_cm_established(rcmsg_rc_cm_t *cm, int peer)
+{
+    rcmsg_rc_cm_act_t act;
+
+    rcmsg_rc_cm_fsm_established(&cm->conns[peer], &act);
+    if (act.todo != 0) {
+        rcmsg_debug("CM: traffic from peer %d on qp 0x%x before its RTU: taken as the RTU", peer,
+                    cm->conns[peer].local.qpn);
+    }
+    cm_act(cm, &cm->conns[peer], &act);
+}
+
 static void cm_recv(rcmsg_rc_cm_t *cm, const struct ibv_wc *wc)
 {
     const char *buf = cm->bufs + (size_t)wc->wr_id * CM_SLOT, *why = NULL;

@@ -217,6 +217,13 @@ void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t
 void rcmsg_rc_cm_fsm_timer(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                            uint64_t now_us, rcmsg_rc_cm_act_t *act);
 
+/*
+ * The RC QP of the pair received a packet from the peer (a receive completion, or the device's
+ * IBV_EVENT_COMM_EST): the peer is connected, so on the passive side a lost RTU is taken as
+ * received (RTS, connected), as IB CM does. Nothing in any other state.
+ */
+void rcmsg_rc_cm_fsm_established(rcmsg_rc_cm_conn_t *conn, rcmsg_rc_cm_act_t *act);
+
 /* The caller could not do what an action asked (a QP transition failed): the attempt fails. */
 void rcmsg_rc_cm_fsm_abort(rcmsg_rc_cm_conn_t *conn);
 
@@ -271,6 +278,9 @@ rcmsg_status_t rcmsg_rc_cm_connect(rcmsg_rc_cm_t *cm, int peer);
 rcmsg_status_t rcmsg_rc_cm_connect_wait(rcmsg_rc_cm_t *cm, int peer);
 
 rcmsg_rc_cm_state_t rcmsg_rc_cm_state(const rcmsg_rc_cm_t *cm, int peer);
+
+/* The owner saw traffic from the peer on its RC QP (rcmsg_rc_cm_fsm_established). */
+void rcmsg_rc_cm_established(rcmsg_rc_cm_t *cm, int peer);
 
 /* Receives and answers CM packets, sends again what is due; returns the events handled. */
 int rcmsg_rc_cm_progress(rcmsg_rc_cm_t *cm);

@@ -355,6 +355,15 @@ void rcmsg_rc_cm_fsm_timer(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_
     cm_send(params, conn, conn->state == RC_CM_REQ_SENT ? RC_CM_REQ : RC_CM_REP, now_us, act);
 }
 
+void rcmsg_rc_cm_fsm_established(rcmsg_rc_cm_conn_t *conn, rcmsg_rc_cm_act_t *act)
+{
+    *act = (rcmsg_rc_cm_act_t){0};
+    if (conn->passive && conn->state == RC_CM_REP_SENT) {
+        conn->state = RC_CM_CONNECTED;
+        act->todo |= RC_CM_DO_RTS | RC_CM_DO_CONNECTED;
+    }
+}
+
 void rcmsg_rc_cm_fsm_abort(rcmsg_rc_cm_conn_t *conn)
 {
     conn->state = RC_CM_FAILED;

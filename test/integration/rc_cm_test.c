@@ -273,7 +273,10 @@ static int exchange(side_t *s)
             return 1;
         }
         sent |= wc.wr_id == 2;
-        received |= wc.wr_id == 1;
+        if (wc.wr_id == 1) {
+            received = true;
+            rcmsg_rc_cm_established(s->cm, 1 - s->rank); /* stands for a lost RTU */
+        }
     }
     if (!sent || !received) {
         return fail(s, sent ? "no message from the peer" : "the send did not complete");

@@ -325,6 +325,32 @@ START_TEST(test_loss_retransmit)
 }
 END_TEST
 
+/* The RTU lost and the peer's first message on the QP arrives instead: taken as the RTU. */
+START_TEST(test_established)
+{
+    net_t n;
+    rcmsg_rc_cm_act_t act;
+
+    net_init(&n, 2, 0);
+    rcmsg_rc_cm_fsm_established(&n.side[0].conn, &act); /* nothing to establish yet */
+    ck_assert_int_eq(act.todo, 0);
+    net_connect(&n, 0);
+    net_deliver(&n, 0);
+    net_deliver(&n, 0);
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_CONNECTED);
+    rcmsg_rc_cm_fsm_established(&n.side[0].conn, &act); /* the active side: nothing */
+    ck_assert_int_eq(act.todo, 0);
+    n.nq = 0; /* the RTU is lost */
+    rcmsg_rc_cm_fsm_established(&n.side[1].conn, &act);
+    ck_assert_int_eq(act.todo, RC_CM_DO_RTS | RC_CM_DO_CONNECTED);
+    net_act(&n, 1, &act);
+    assert_one_connection(&n);
+    n.now += 10 * TIMEOUT; /* and no REP is sent again */
+    rcmsg_rc_cm_fsm_timer(&n.side[1].params, &n.side[1].conn, n.now, &act);
+    ck_assert_int_eq(act.todo, 0);
+}
+END_TEST
+
 /* 30% loss, random: still one connection, many seeds. */
 START_TEST(test_loss_random)
 {
@@ -445,6 +471,7 @@ static Suite *rc_cm_suite(void)
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_connect);
     tcase_add_test(tc, test_loss_retransmit);
+    tcase_add_test(tc, test_established);
     tcase_add_test(tc, test_loss_random);
     tcase_add_test(tc, test_simultaneous);
     tcase_add_test(tc, test_stale_attempt);
