@@ -178,6 +178,12 @@ typedef enum {
       "Completions taken from a completion queue per poll.")                                       \
     X(DRAIN_TIMEOUT, TIME, "30s", "1ms..",                                                         \
       "How long finalize waits for pending sends to complete before giving up.")                   \
+    X(CM_TIMEOUT, TIME, "100ms", "1ms..60s",                                                       \
+      "Connection manager: how long a connect request or reply waits for its answer before it "    \
+      "is sent again (UD loses packets).")                                                         \
+    X(CM_RETRIES, INT, "30", "1..1000",                                                            \
+      "Connection manager: sends of a connect request or reply before the connect fails with "     \
+      "RCMSG_ERR_CONNECTION, so a dead peer is reported after RCMSG_CM_TIMEOUT x this (3 s).")     \
     X(LAUNCHER_TIMEOUT, TIME, "300s", "1s..",                                                      \
       "Longest wait for the launcher (PMIx) in rcmsg_init and rcmsg_finalize: a rank that fails "  \
       "or exits before a fence is reported after this long instead of waited for forever; it "     \

@@ -38,4 +38,6 @@ void rc_config_read(rc_config_t *config)
     config->send_bufs = (int)rcmsg_config_int(RCMSG_CFG_SEND_BUFS);
     config->poll_batch = (unsigned)rcmsg_config_int(RCMSG_CFG_POLL_BATCH);
     config->drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+    config->cm_timeout_us = rcmsg_config_time_us(RCMSG_CFG_CM_TIMEOUT);
+    config->cm_retries = (unsigned)rcmsg_config_int(RCMSG_CFG_CM_RETRIES);
 }

@@ -34,6 +34,8 @@ typedef struct {
     int srq_size, send_bufs; /* as asked: the pools may get fewer (ulimit -l, device) */
     size_t buf_size;
     uint64_t drain_timeout_us;
+    uint64_t cm_timeout_us; /* RCMSG_CM_TIMEOUT */
+    unsigned cm_retries;    /* RCMSG_CM_RETRIES */
 } rc_config_t;
 
 typedef struct rc_btl {

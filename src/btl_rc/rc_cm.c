@@ -1,0 +1,522 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The CM of a process (rc_cm.h): its UD QP with a small CQ, receive buffers (with the 40 bytes
+ * of GRH room UD receives start with) and send buffers in one registered region, the peers' CM
+ * addresses, address handles created on first use and kept, and the pairs' state machines
+ * (rc_cm_fsm.c) driven by packets and time.
+ */
+#include "config.h"
+
+#include "rc_cm.h"
+#include "rc_device.h"
+
+#include "base/clock.h"
+#include "base/log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#define CM_GRH      40
+#define CM_SLOT     128 /* GRH + packet, rounded */
+#define CM_NRECV    128
+#define CM_NSEND    32
+#define CM_SEND_BIT (1ull << 32)
+
+RCMSG_STATIC_ASSERT(CM_GRH + RC_CM_PKT_SIZE <= CM_SLOT, "a CM slot holds the GRH and a packet");
+
+struct rcmsg_rc_cm {
+    rcmsg_rc_cm_params_t params;
+    rcmsg_rc_cm_ops_t ops;
+    char dev_name[IBV_SYSFS_NAME_MAX];
+    struct ibv_context *ctx;
+    struct ibv_pd *pd;
+    int port, gid_index, gid_type;
+    uint8_t link_layer;
+    uint16_t lid;
+    union ibv_gid gid;
+    struct ibv_cq *cq;
+    struct ibv_qp *qp;
+    char *bufs; /* CM_NRECV receive slots, then CM_NSEND send slots */
+    struct ibv_mr *mr;
+    bool send_busy[CM_NSEND];
+    int send_next;
+    rcmsg_rc_cm_addr_t *peers; /* [size] */
+    bool *known;               /* [size]: peers[i] was given */
+    struct ibv_ah **ahs;       /* [size]: created on first send */
+    rcmsg_rc_cm_conn_t *conns; /* [size] */
+    uint32_t next_attempt;
+    uint64_t next_due_us; /* earliest retransmission (UINT64_MAX: none) */
+};
+
+/* ---- the UD QP ------------------------------------------------------------------------- */
+
+static rcmsg_status_t cm_post_recv(rcmsg_rc_cm_t *cm, int slot)
+{
+    struct ibv_sge sge = {.addr = (uintptr_t)(cm->bufs + (size_t)slot * CM_SLOT),
+                          .length = CM_SLOT,
+                          .lkey = cm->mr->lkey};
+    struct ibv_recv_wr wr = {.wr_id = (uint64_t)slot, .sg_list = &sge, .num_sge = 1}, *bad;
+    int rc = ibv_post_recv(cm->qp, &wr, &bad);
+
+    if (rc != 0) {
+        rcmsg_error("CM: ibv_post_recv on UD qp 0x%x (%s:%d) failed: %s", cm->qp->qp_num,
+                    cm->dev_name, cm->port, strerror(rc));
+        return RCMSG_ERR_IO;
+    }
+    return RCMSG_OK;
+}
+
+/* RESET -> INIT -> RTR -> RTS for a UD QP (no peer: rc_qp.c's table is for RC). */
+static rcmsg_status_t cm_qp_up(rcmsg_rc_cm_t *cm)
+{
+    struct ibv_qp_attr init = {.qp_state = IBV_QPS_INIT,
+                               .pkey_index = 0,
+                               .port_num = (uint8_t)cm->port,
+                               .qkey = RC_CM_QKEY};
+    struct ibv_qp_attr rtr = {.qp_state = IBV_QPS_RTR};
+    struct ibv_qp_attr rts = {.qp_state = IBV_QPS_RTS, .sq_psn = 0};
+    int rc;
+
+    rc = ibv_modify_qp(cm->qp, &init, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY);
+    if (rc == 0) {
+        rc = ibv_modify_qp(cm->qp, &rtr, IBV_QP_STATE);
+    }
+    if (rc == 0) {
+        rc = ibv_modify_qp(cm->qp, &rts, IBV_QP_STATE | IBV_QP_SQ_PSN);
+    }
+    if (rc != 0) {
+        rcmsg_error("CM: bringing UD qp 0x%x on %s:%d up failed: %s", cm->qp->qp_num, cm->dev_name,
+                    cm->port, strerror(rc));
+        return RCMSG_ERR_IO;
+    }
+    for (int i = 0; i < CM_NRECV; i++) {
+        if (cm_post_recv(cm, i) != RCMSG_OK) {
+            return RCMSG_ERR_IO;
+        }
+    }
+    return RCMSG_OK;
+}
+
+static rcmsg_status_t cm_qp_create(rcmsg_rc_cm_t *cm)
+{
+    size_t len = (size_t)(CM_NRECV + CM_NSEND) * CM_SLOT;
+    struct ibv_qp_init_attr qa = {
+        .qp_type = IBV_QPT_UD,
+        .cap = {.max_send_wr = CM_NSEND,
+                .max_recv_wr = CM_NRECV,
+                .max_send_sge = 1,
+                .max_recv_sge = 1},
+    };
+
+    cm->cq = ibv_create_cq(cm->ctx, CM_NRECV + CM_NSEND, NULL, NULL, 0);
+    if (cm->cq == NULL) {
+        rcmsg_error("CM: ibv_create_cq on %s failed: %m", cm->dev_name);
+        return RCMSG_ERR_IO;
+    }
+    cm->bufs = calloc(1, len);
+    if (cm->bufs == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    cm->mr = ibv_reg_mr(cm->pd, cm->bufs, len, IBV_ACCESS_LOCAL_WRITE);
+    if (cm->mr == NULL) {
+        rcmsg_error("CM: ibv_reg_mr of %zu bytes on %s failed: %m", len, cm->dev_name);
+        return RCMSG_ERR_IO;
+    }
+    qa.send_cq = qa.recv_cq = cm->cq;
+    cm->qp = ibv_create_qp(cm->pd, &qa);
+    if (cm->qp == NULL) {
+        rcmsg_error("CM: ibv_create_qp (UD) on %s failed: %m", cm->dev_name);
+        return RCMSG_ERR_IO;
+    }
+    return cm_qp_up(cm);
+}
+
+/* ---- open / close ---------------------------------------------------------------------- */
+
+static rcmsg_status_t cm_alloc(rcmsg_rc_cm_t *cm, int size)
+{
+    cm->peers = calloc((size_t)size, sizeof(*cm->peers));
+    cm->known = calloc((size_t)size, sizeof(*cm->known));
+    cm->ahs = calloc((size_t)size, sizeof(*cm->ahs));
+    cm->conns = calloc((size_t)size, sizeof(*cm->conns));
+    if (cm->peers == NULL || cm->known == NULL || cm->ahs == NULL || cm->conns == NULL) {
+        rcmsg_error("CM: out of memory for the state of %d peers", size);
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    for (int i = 0; i < size; i++) {
+        rcmsg_rc_cm_conn_init(&cm->conns[i], i, NULL);
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_rc_cm_open(const rcmsg_rc_cm_where_t *where,
+                                const rcmsg_rc_cm_params_t *params, const rcmsg_rc_cm_ops_t *ops,
+                                rcmsg_rc_cm_t **cm_p)
+{
+    rcmsg_rc_cm_t *cm = calloc(1, sizeof(*cm));
+    rcmsg_status_t status;
+
+    if (cm == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    cm->params = *params;
+    cm->ops = *ops;
+    snprintf(cm->dev_name, sizeof(cm->dev_name), "%s", where->dev_name);
+    cm->ctx = where->ctx;
+    cm->pd = where->pd;
+    cm->port = where->port;
+    cm->link_layer = where->port_attr->link_layer;
+    cm->lid = where->port_attr->lid;
+    cm->gid_index = where->gid_index;
+    cm->gid_type = where->gid_type;
+    if (where->gid != NULL) {
+        cm->gid = *where->gid;
+    }
+    cm->next_due_us = UINT64_MAX;
+    if (getrandom(&cm->next_attempt, sizeof(cm->next_attempt), 0) != sizeof(cm->next_attempt)) {
+        cm->next_attempt = (uint32_t)rcmsg_clock_us() ^ ((uint32_t)params->self << 20);
+    }
+    status = cm_alloc(cm, params->size);
+    if (status == RCMSG_OK) {
+        status = cm_qp_create(cm);
+    }
+    if (status != RCMSG_OK) {
+        rcmsg_rc_cm_close(cm);
+        return status;
+    }
+    rcmsg_debug("CM: UD qp 0x%x on %s:%d, %d receive buffers, retry every %llu us, %u tries",
+                cm->qp->qp_num, cm->dev_name, cm->port, CM_NRECV,
+                (unsigned long long)params->timeout_us, params->max_tries);
+    *cm_p = cm;
+    return RCMSG_OK;
+}
+
+void rcmsg_rc_cm_close(rcmsg_rc_cm_t *cm)
+{
+    if (cm == NULL) {
+        return;
+    }
+    for (int i = 0; cm->ahs != NULL && i < cm->params.size; i++) {
+        if (cm->ahs[i] != NULL) {
+            ibv_destroy_ah(cm->ahs[i]);
+        }
+    }
+    if (cm->qp != NULL && ibv_destroy_qp(cm->qp) != 0) {
+        rcmsg_warn("CM: ibv_destroy_qp of the UD qp on %s failed: %m", cm->dev_name);
+    }
+    if (cm->mr != NULL) {
+        ibv_dereg_mr(cm->mr);
+    }
+    if (cm->cq != NULL) {
+        ibv_destroy_cq(cm->cq);
+    }
+    free(cm->bufs);
+    free(cm->peers);
+    free(cm->known);
+    free(cm->ahs);
+    free(cm->conns);
+    free(cm);
+}
+
+/* ---- addresses ------------------------------------------------------------------------- */
+
+void rcmsg_rc_cm_addr_pack(const rcmsg_rc_cm_t *cm, void *buf)
+{
+    rcmsg_rc_cm_addr_t addr = {
+        .link_layer = cm->link_layer,
+        .port = (uint8_t)cm->port,
+        .gid_type = cm->gid_type,
+        .lid = cm->lid,
+        .qpn = cm->qp->qp_num,
+        .qkey = RC_CM_QKEY,
+    };
+
+    memcpy(addr.gid, cm->gid.raw, sizeof(addr.gid));
+    rcmsg_rc_cm_addr_encode(&addr, buf);
+}
+
+rcmsg_status_t rcmsg_rc_cm_add_peer(rcmsg_rc_cm_t *cm, int peer, const void *buf, size_t len,
+                                    const rcmsg_rc_cm_payload_t *local)
+{
+    rcmsg_rc_cm_addr_t addr;
+    rcmsg_status_t status;
+
+    if (peer < 0 || peer >= cm->params.size || peer == cm->params.self) {
+        rcmsg_error("CM: peer %d is not a peer of rank %d (%d ranks)", peer, cm->params.self,
+                    cm->params.size);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    status = rcmsg_rc_cm_addr_decode(buf, len, peer, &addr);
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    if (addr.link_layer != cm->link_layer) {
+        rcmsg_error("CM: peer %d is on a %s port, this rank on %s: link layers must match", peer,
+                    rcmsg_rc_link_layer_name(addr.link_layer),
+                    rcmsg_rc_link_layer_name(cm->link_layer));
+        return RCMSG_ERR_PEER_DATA;
+    }
+    cm->peers[peer] = addr;
+    cm->known[peer] = true;
+    cm->conns[peer].local = *local;
+    return RCMSG_OK;
+}
+
+void rcmsg_rc_cm_ah_attr(const rcmsg_rc_cm_t *cm, int peer, struct ibv_ah_attr *ah)
+{
+    const rcmsg_rc_cm_addr_t *a = &cm->peers[peer];
+
+    *ah = (struct ibv_ah_attr){.dlid = a->lid, .port_num = (uint8_t)cm->port};
+    if (cm->link_layer == IBV_LINK_LAYER_ETHERNET || cm->gid_index >= 0) {
+        ah->is_global = 1;
+        memcpy(ah->grh.dgid.raw, a->gid, sizeof(a->gid));
+        ah->grh.sgid_index = (uint8_t)(cm->gid_index >= 0 ? cm->gid_index : 0);
+        ah->grh.hop_limit = 64;
+    }
+}
+
+static struct ibv_ah *cm_ah(rcmsg_rc_cm_t *cm, int peer)
+{
+    struct ibv_ah_attr attr;
+
+    if (cm->ahs[peer] == NULL) {
+        rcmsg_rc_cm_ah_attr(cm, peer, &attr);
+        cm->ahs[peer] = ibv_create_ah(cm->pd, &attr);
+        if (cm->ahs[peer] == NULL) {
+            rcmsg_error("CM: ibv_create_ah towards peer %d on %s:%d failed: %m", peer, cm->dev_name,
+                        cm->port);
+        }
+    }
+    return cm->ahs[peer];
+}
+
+/* ---- sending --------------------------------------------------------------------------- */
+
+/* Sends the packet of `type` for conn. A packet that cannot be posted (no free send slot, no
+ * address handle) is lost like any UD packet: the retransmission covers it. */
+static void cm_send(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, int type)
+{
+    rcmsg_rc_cm_pkt_t pkt;
+    struct ibv_ah *ah = cm_ah(cm, conn->peer);
+    int slot = cm->send_next, rc;
+    char *buf;
+    struct ibv_sge sge;
+    struct ibv_send_wr wr, *bad;
+
+    if (ah == NULL || cm->send_busy[slot]) {
+        rcmsg_debug("CM: %s to peer %d not sent (%s)", rcmsg_rc_cm_type_name(type), conn->peer,
+                    ah == NULL ? "no address handle" : "every send slot busy");
+        return;
+    }
+    rcmsg_rc_cm_fsm_packet(&cm->params, conn, type, &pkt);
+    buf = cm->bufs + (size_t)(CM_NRECV + slot) * CM_SLOT;
+    rcmsg_rc_cm_pkt_encode(&pkt, buf);
+    sge = (struct ibv_sge){.addr = (uintptr_t)buf, .length = RC_CM_PKT_SIZE, .lkey = cm->mr->lkey};
+    wr = (struct ibv_send_wr){
+        .wr_id = CM_SEND_BIT | (uint64_t)slot,
+        .sg_list = &sge,
+        .num_sge = 1,
+        .opcode = IBV_WR_SEND,
+        .send_flags = IBV_SEND_SIGNALED,
+        .wr.ud = {.ah = ah,
+                  .remote_qpn = cm->peers[conn->peer].qpn,
+                  .remote_qkey = cm->peers[conn->peer].qkey},
+    };
+    rc = ibv_post_send(cm->qp, &wr, &bad);
+    if (rc != 0) {
+        rcmsg_debug("CM: posting %s to peer %d failed: %s", rcmsg_rc_cm_type_name(type), conn->peer,
+                    strerror(rc));
+        return;
+    }
+    cm->send_busy[slot] = true;
+    cm->send_next = (slot + 1) % CM_NSEND;
+    rcmsg_trace("CM: %s sent to peer %d (attempt %u, try %u)", rcmsg_rc_cm_type_name(type),
+                conn->peer, conn->attempt, conn->tries);
+}
+
+/* ---- actions --------------------------------------------------------------------------- */
+
+static double cm_secs_since(uint64_t start_us)
+{
+    return (double)(rcmsg_clock_us() - start_us) / 1e6;
+}
+
+/* Does what the state machine asked for conn. */
+static void cm_act(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_cm_act_t *act)
+{
+    int peer = conn->peer;
+
+    if (act->todo & RC_CM_DO_DROP) {
+        rcmsg_debug("CM: packet from peer %d dropped: %s (state %s, attempt %u)", peer, act->why,
+                    rcmsg_rc_cm_state_name(conn->state), conn->attempt);
+    }
+    if (((act->todo & RC_CM_DO_RTR) && cm->ops.rtr(cm->ops.arg, peer, &conn->remote) != 0) ||
+        ((act->todo & RC_CM_DO_RTS) && cm->ops.rts(cm->ops.arg, peer, &conn->remote) != 0)) {
+        rcmsg_error("cannot connect to peer %d: its RC qp 0x%x could not be connected to qp "
+                    "0x%x (attempt %u)",
+                    peer, conn->local.qpn, conn->remote.qpn, conn->attempt);
+        rcmsg_rc_cm_fsm_abort(conn);
+        return;
+    }
+    if (act->todo & RC_CM_DO_SEND) {
+        if (conn->tries > 1 && act->send != RC_CM_RTU) {
+            rcmsg_debug("CM: retry: %s to peer %d, send %u of %u (attempt %u)",
+                        rcmsg_rc_cm_type_name(act->send), peer, conn->tries, cm->params.max_tries,
+                        conn->attempt);
+        }
+        cm_send(cm, conn, act->send);
+    }
+    if (act->todo & RC_CM_DO_CONNECTED) {
+        rcmsg_debug("CM: connected to peer %d: qp 0x%x to qp 0x%x, %s, %u sends, %.3f s", peer,
+                    conn->local.qpn, conn->remote.qpn, conn->passive ? "passive" : "active",
+                    conn->tries, cm_secs_since(conn->start_us));
+    }
+    if (act->todo & RC_CM_DO_FAILED) {
+        rcmsg_error("cannot connect to peer %d: %s after %u sends in %.1f s (RCMSG_CM_TIMEOUT "
+                    "%llu ms x RCMSG_CM_RETRIES %u); is peer %d alive?",
+                    peer, act->why, conn->tries, cm_secs_since(conn->start_us),
+                    (unsigned long long)(cm->params.timeout_us / 1000), cm->params.max_tries, peer);
+    }
+    if ((conn->state == RC_CM_REQ_SENT || conn->state == RC_CM_REP_SENT) &&
+        conn->due_us < cm->next_due_us) {
+        cm->next_due_us = conn->due_us;
+    }
+}
+
+/* ---- connect and progress -------------------------------------------------------------- */
+
+rcmsg_status_t rcmsg_rc_cm_connect(rcmsg_rc_cm_t *cm, int peer)
+{
+    rcmsg_rc_cm_act_t act;
+
+    if (peer < 0 || peer >= cm->params.size || !cm->known[peer]) {
+        rcmsg_error("CM: cannot connect to peer %d: its CM address is not known", peer);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (++cm->next_attempt == 0) {
+        cm->next_attempt = 1;
+    }
+    rcmsg_rc_cm_fsm_connect(&cm->params, &cm->conns[peer], cm->next_attempt, rcmsg_clock_us(),
+                            &act);
+    if (act.todo != 0) {
+        rcmsg_debug("CM: connecting to peer %d (attempt %u, qp 0x%x)", peer, cm->next_attempt,
+                    cm->conns[peer].local.qpn);
+    }
+    cm_act(cm, &cm->conns[peer], &act);
+    return RCMSG_OK;
+}
+
+rcmsg_rc_cm_state_t rcmsg_rc_cm_state(const rcmsg_rc_cm_t *cm, int peer)
+{
+    return cm->conns[peer].state;
+}
+
+void rcmsg_rc_cm_established(rcmsg_rc_cm_t *cm, int peer)
+{
+    rcmsg_rc_cm_act_t act;
+
+    rcmsg_rc_cm_fsm_established(&cm->conns[peer], &act);
+    if (act.todo != 0) {
+        rcmsg_debug("CM: traffic from peer %d on qp 0x%x before its RTU: taken as the RTU", peer,
+                    cm->conns[peer].local.qpn);
+    }
+    cm_act(cm, &cm->conns[peer], &act);
+}
+
+static void cm_recv(rcmsg_rc_cm_t *cm, const struct ibv_wc *wc)
+{
+    const char *buf = cm->bufs + (size_t)wc->wr_id * CM_SLOT, *why = NULL;
+    rcmsg_rc_cm_pkt_t pkt;
+    rcmsg_rc_cm_act_t act;
+
+    if (wc->status != IBV_WC_SUCCESS) {
+        why = ibv_wc_status_str(wc->status);
+    } else if (wc->byte_len < CM_GRH) {
+        why = "shorter than the GRH";
+    } else if (rcmsg_rc_cm_pkt_decode(buf + CM_GRH, wc->byte_len - CM_GRH, &cm->params, &pkt,
+                                      &why) == RCMSG_OK) {
+        if (!cm->known[pkt.src]) {
+            why = "from a peer whose CM address is not known";
+        } else if (wc->src_qp != cm->peers[pkt.src].qpn) {
+            why = "from a UD qp that is not the CM of its source rank";
+        }
+    }
+    if (why != NULL) {
+        rcmsg_debug("CM: packet of %u bytes from UD qp 0x%x dropped: %s", wc->byte_len, wc->src_qp,
+                    why);
+    } else {
+        rcmsg_trace("CM: %s from peer %d (attempt %u)", rcmsg_rc_cm_type_name(pkt.type), pkt.src,
+                    pkt.attempt);
+        rcmsg_rc_cm_fsm_recv(&cm->params, &cm->conns[pkt.src], &pkt, rcmsg_clock_us(), &act);
+        cm_act(cm, &cm->conns[pkt.src], &act);
+    }
+    cm_post_recv(cm, (int)wc->wr_id);
+}
+
+/* Sends again what is due, fails what ran out of tries; O(peers), only when something is due. */
+static int cm_timers(rcmsg_rc_cm_t *cm)
+{
+    uint64_t now = rcmsg_clock_us();
+    rcmsg_rc_cm_act_t act;
+    int n = 0;
+
+    if (now < cm->next_due_us) {
+        return 0;
+    }
+    cm->next_due_us = UINT64_MAX;
+    for (int i = 0; i < cm->params.size; i++) {
+        rcmsg_rc_cm_conn_t *conn = &cm->conns[i];
+        if (conn->state != RC_CM_REQ_SENT && conn->state != RC_CM_REP_SENT) {
+            continue;
+        }
+        rcmsg_rc_cm_fsm_timer(&cm->params, conn, now, &act);
+        n += act.todo != 0;
+        cm_act(cm, conn, &act);
+        if ((conn->state == RC_CM_REQ_SENT || conn->state == RC_CM_REP_SENT) &&
+            conn->due_us < cm->next_due_us) {
+            cm->next_due_us = conn->due_us;
+        }
+    }
+    return n;
+}
+
+int rcmsg_rc_cm_progress(rcmsg_rc_cm_t *cm)
+{
+    struct ibv_wc wc[16];
+    int n, events = 0;
+
+    while ((n = ibv_poll_cq(cm->cq, (int)RCMSG_ARRAY_SIZE(wc), wc)) > 0) {
+        for (int i = 0; i < n; i++) {
+            if (wc[i].wr_id & CM_SEND_BIT) {
+                cm->send_busy[wc[i].wr_id & ~CM_SEND_BIT] = false;
+                if (wc[i].status != IBV_WC_SUCCESS) {
+                    rcmsg_debug("CM: a send completed with %s", ibv_wc_status_str(wc[i].status));
+                }
+            } else {
+                cm_recv(cm, &wc[i]);
+            }
+        }
+        events += n;
+    }
+    if (n < 0) {
+        rcmsg_error("CM: ibv_poll_cq on %s failed", cm->dev_name);
+    }
+    return events + cm_timers(cm);
+}
+
+rcmsg_status_t rcmsg_rc_cm_connect_wait(rcmsg_rc_cm_t *cm, int peer)
+{
+    rcmsg_status_t status = rcmsg_rc_cm_connect(cm, peer);
+
+    while (status == RCMSG_OK && cm->conns[peer].state != RC_CM_CONNECTED &&
+           cm->conns[peer].state != RC_CM_FAILED) {
+        rcmsg_rc_cm_progress(cm);
+    }
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    return cm->conns[peer].state == RC_CM_CONNECTED ? RCMSG_OK : RCMSG_ERR_CONNECTION;
+}

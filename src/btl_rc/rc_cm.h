@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The rc connection manager (CM): RC QPs connected through one unreliable-datagram (UD) QP per
+ * process, with a protocol after IB CM's REQ / REP / RTU (Open MPI's udcm works the same way).
+ * A rank needs only each peer's fixed-size CM address (RC_CM_ADDR_SIZE bytes: LID, GID, port,
+ * UD qp number, qkey), so the address data of a job is O(N) in total.
+ *
+ *   active (connect)                          passive
+ *   REQ  {attempt a, qpn, psn, mtu, ...}  ->  QP INIT -> RTR
+ *   QP INIT -> RTR -> RTS                 <-  REP  {attempt a, qpn, psn, mtu, ..., floor}
+ *   RTU  {attempt a}                      ->  QP RTR -> RTS
+ *
+ * UD loses packets: REQ (by the active side) and REP (by the passive side, until the RTU) are
+ * sent again every RCMSG_CM_TIMEOUT; after RCMSG_CM_RETRIES sends without an answer the connect
+ * fails (RCMSG_ERR_CONNECTION, logged with the peer). A duplicate REQ is answered with the same
+ * REP, a duplicate REP with another RTU.
+ *
+ * Attempt ids: each process numbers the connect attempts it starts (never 0). Every packet
+ * names the attempt it belongs to; a REP or RTU of another attempt than the current one is
+ * dropped, so a packet of an old attempt never connects a QP.
+ *
+ * Simultaneous connect (both ranks send a REQ): the lower rank's REQ wins. The lower rank
+ * drops the higher rank's REQ; the higher rank abandons its own attempt and answers. Its REP
+ * carries `floor`, the last attempt id it started itself: the lower rank drops any REQ of the
+ * peer up to that id that arrives late, so exactly one connection results.
+ *
+ * Every packet received is validated (length, magic, version, type, ranks, the job's id,
+ * attempt) and a refused one is logged at debug level with the reason.
+ *
+ * The pure part (rc_cm_fsm.c: codec and state machine, packet in + state -> actions) needs no
+ * device, allocates and logs nothing (but a bad CM address) and is unit-tested; rc_cm.c owns the UD
+ * QP, its buffers and address handles, and calls back its owner to move the RC QP of a peer to RTR
+ * and RTS (with rc_qp.c's table).
+ */
+#ifndef RCMSG_BTL_RC_CM_H
+#define RCMSG_BTL_RC_CM_H
+
+#include "base/compiler.h"
+
+#include <infiniband/verbs.h>
+#include <rcmsg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RC_CM_MAGIC     0x4d43524du /* "MRCM" little-endian on the wire */
+#define RC_CM_VERSION   1
+#define RC_CM_ADDR_SIZE 32
+#define RC_CM_HDR_SIZE  32
+#define RC_CM_PKT_SIZE  64
+#define RC_CM_QKEY      0x52434d47u
+
+/* ---- the CM address (what a rank publishes) --------------------------------------------- */
+
+typedef struct {
+    uint8_t link_layer;
+    uint8_t port;
+    uint8_t gid_type; /* gid type + 1; 0: not known */
+    uint8_t pad;
+    uint8_t lid[2];
+    uint8_t pad2[2];
+    uint8_t gid[16];
+    uint8_t qpn[4]; /* the UD QP */
+    uint8_t qkey[4];
+} rcmsg_rc_cm_addr_wire_t;
+
+RCMSG_STATIC_ASSERT(sizeof(rcmsg_rc_cm_addr_wire_t) == RC_CM_ADDR_SIZE,
+                    "the CM address must be RC_CM_ADDR_SIZE bytes");
+
+typedef struct {
+    uint8_t link_layer;
+    uint8_t port;
+    int gid_type; /* -1: not known */
+    uint16_t lid;
+    uint8_t gid[16];
+    uint32_t qpn, qkey;
+} rcmsg_rc_cm_addr_t;
+
+void rcmsg_rc_cm_addr_encode(const rcmsg_rc_cm_addr_t *addr, void *buf);
+/* RCMSG_ERR_PEER_DATA, logged naming the peer, when len is not RC_CM_ADDR_SIZE or the qp
+ * number is not a 24-bit non-zero value. */
+rcmsg_status_t rcmsg_rc_cm_addr_decode(const void *buf, size_t len, int peer,
+                                       rcmsg_rc_cm_addr_t *addr);
+
+/* ---- packets ---------------------------------------------------------------------------- */
+
+#define RCMSG_RC_CM_TYPE_LIST(X) X(REQ, 1) X(REP, 2) X(RTU, 3)
+
+typedef enum {
+#define RC_CM_TYPE_ENUM(name, value) RC_CM_##name = value,
+    RCMSG_RC_CM_TYPE_LIST(RC_CM_TYPE_ENUM)
+#undef RC_CM_TYPE_ENUM
+} rcmsg_rc_cm_type_t;
+
+const char *rcmsg_rc_cm_type_name(int type);
+
+/* What a side tells the other about its RC QP (REQ, REP; zero in RTU). */
+typedef struct {
+    uint32_t qpn, psn;
+    uint32_t buf_size; /* receive buffer size of the owner: must be the same on both */
+    uint8_t mtu;       /* enum ibv_mtu: the sender's active MTU */
+    uint8_t rd_atomic; /* outstanding RDMA reads the sender's QP takes */
+    uint64_t seq[2];   /* the pair's sequence state, opaque to the CM */
+} rcmsg_rc_cm_payload_t;
+
+/* On the wire: a 32-byte header and a 32-byte payload. */
+typedef struct {
+    uint8_t magic[4];
+    uint8_t version;
+    uint8_t type;
+    uint8_t pad[2];
+    uint8_t src[4];
+    uint8_t dst[4];
+    uint8_t attempt[4];
+    uint8_t floor[4]; /* REP: the last attempt id the sender started itself (0: none) */
+    uint8_t job[8];
+    /* payload */
+    uint8_t qpn[4];
+    uint8_t psn[4];
+    uint8_t buf_size[4];
+    uint8_t mtu;
+    uint8_t rd_atomic;
+    uint8_t pad2[2];
+    uint8_t seq[2][8];
+} rcmsg_rc_cm_pkt_wire_t;
+
+RCMSG_STATIC_ASSERT(sizeof(rcmsg_rc_cm_pkt_wire_t) == RC_CM_PKT_SIZE,
+                    "a CM packet must be RC_CM_PKT_SIZE bytes");
+RCMSG_STATIC_ASSERT(offsetof(rcmsg_rc_cm_pkt_wire_t, qpn) == RC_CM_HDR_SIZE,
+                    "the CM header must be RC_CM_HDR_SIZE bytes");
+
+typedef struct {
+    int type;
+    int src, dst;
+    uint32_t attempt, floor;
+    uint64_t job;
+    rcmsg_rc_cm_payload_t payload;
+} rcmsg_rc_cm_pkt_t;
+
+/* What the CM of one process checks packets against. */
+typedef struct {
+    int self, size;      /* this rank, the job's size */
+    uint64_t job;        /* the job's identity: a packet of another job is refused */
+    uint64_t timeout_us; /* RCMSG_CM_TIMEOUT */
+    unsigned max_tries;  /* RCMSG_CM_RETRIES: sends of a REQ or REP before giving up */
+} rcmsg_rc_cm_params_t;
+
+void rcmsg_rc_cm_pkt_encode(const rcmsg_rc_cm_pkt_t *pkt, void *buf);
+
+/*
+ * Decodes and validates a packet of len bytes. RCMSG_OK, or RCMSG_ERR_PEER_DATA with *why_p
+ * set to a static sentence naming what is wrong (length, magic, version, type, job, ranks).
+ * Attempt ids are checked by the state machine. Logs nothing.
+ */
+rcmsg_status_t rcmsg_rc_cm_pkt_decode(const void *buf, size_t len,
+                                      const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_pkt_t *pkt,
+                                      const char **why_p);
+
+/* ---- the state machine of one pair (pure) ---------------------------------------------- */
+
+#define RCMSG_RC_CM_STATE_LIST(X) X(IDLE) X(REQ_SENT) X(REP_SENT) X(CONNECTED) X(FAILED)
+
+typedef enum {
+#define RC_CM_STATE_ENUM(name) RC_CM_##name,
+    RCMSG_RC_CM_STATE_LIST(RC_CM_STATE_ENUM)
+#undef RC_CM_STATE_ENUM
+        RC_CM_STATE_COUNT
+} rcmsg_rc_cm_state_t;
+
+const char *rcmsg_rc_cm_state_name(rcmsg_rc_cm_state_t state);
+
+typedef struct {
+    int peer;
+    rcmsg_rc_cm_state_t state;
+    bool passive;      /* answering the peer's REQ (else: this side sent the REQ) */
+    uint32_t attempt;  /* id of the current attempt (0: none yet) */
+    uint32_t own_last; /* the last attempt id this side started towards the peer (0: none) */
+    uint32_t peer_max; /* REQs of the peer up to this attempt id are stale (0: none known) */
+    unsigned tries;    /* sends of the current REQ or REP */
+    uint64_t due_us;   /* when it is sent again */
+    uint64_t start_us; /* when the attempt began (for the logs) */
+    rcmsg_rc_cm_payload_t local, remote;
+} rcmsg_rc_cm_conn_t;
+
+/* What the caller does after an event, in this order: RTR, RTS, SEND, then report. */
+enum {
+    RC_CM_DO_RTR = 1 << 0,       /* move the RC QP to RTR towards conn->remote */
+    RC_CM_DO_RTS = 1 << 1,       /* move it to RTS */
+    RC_CM_DO_SEND = 1 << 2,      /* send the packet of type act->send */
+    RC_CM_DO_CONNECTED = 1 << 3, /* the connection is up */
+    RC_CM_DO_FAILED = 1 << 4,    /* the connect failed (act->why) */
+    RC_CM_DO_DROP = 1 << 5,      /* the packet was refused (act->why) */
+};
+
+typedef struct {
+    unsigned todo;   /* RC_CM_DO_* */
+    int send;        /* rcmsg_rc_cm_type_t, with RC_CM_DO_SEND */
+    const char *why; /* with RC_CM_DO_DROP or RC_CM_DO_FAILED: a static sentence */
+} rcmsg_rc_cm_act_t;
+
+/* A pair in IDLE whose local QP is described by local. */
+void rcmsg_rc_cm_conn_init(rcmsg_rc_cm_conn_t *conn, int peer, const rcmsg_rc_cm_payload_t *local);
+
+/*
+ * Starts a connect with the new attempt id `attempt` (not 0). From IDLE or FAILED: REQ_SENT
+ * and a REQ to send. In any other state nothing is done (an attempt is under way, by either
+ * side, or the pair is connected).
+ */
+void rcmsg_rc_cm_fsm_connect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
+                             uint32_t attempt, uint64_t now_us, rcmsg_rc_cm_act_t *act);
+
+/* A validated packet from conn->peer (pkt->src). */
+void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
+                          const rcmsg_rc_cm_pkt_t *pkt, uint64_t now_us, rcmsg_rc_cm_act_t *act);
+
+/* Time passes: a REQ or REP due is sent again, or the attempt fails after max_tries sends. */
+void rcmsg_rc_cm_fsm_timer(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
+                           uint64_t now_us, rcmsg_rc_cm_act_t *act);
+
+/*
+ * The RC QP of the pair received a packet from the peer (a receive completion, or the device's
+ * IBV_EVENT_COMM_EST): the peer is connected, so on the passive side a lost RTU is taken as
+ * received (RTS, connected), as IB CM does. Nothing in any other state.
+ */
+void rcmsg_rc_cm_fsm_established(rcmsg_rc_cm_conn_t *conn, rcmsg_rc_cm_act_t *act);
+
+/* The caller could not do what an action asked (a QP transition failed): the attempt fails. */
+void rcmsg_rc_cm_fsm_abort(rcmsg_rc_cm_conn_t *conn);
+
+/* The packet of type `type` this side sends for conn. */
+void rcmsg_rc_cm_fsm_packet(const rcmsg_rc_cm_params_t *params, const rcmsg_rc_cm_conn_t *conn,
+                            int type, rcmsg_rc_cm_pkt_t *pkt);
+
+/* ---- the CM of a process (rc_cm.c) ------------------------------------------------------ */
+
+typedef struct rcmsg_rc_cm rcmsg_rc_cm_t;
+
+/* What the CM asks its owner to do with the RC QP of a peer; non-zero return: failed (the
+ * callee logged why) and the attempt fails. */
+typedef struct {
+    int (*rtr)(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote);
+    int (*rts)(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote);
+    void *arg;
+} rcmsg_rc_cm_ops_t;
+
+/* Where the CM lives: the RC device's context, PD and port, and the GID used on it. */
+typedef struct {
+    struct ibv_context *ctx;
+    struct ibv_pd *pd;
+    const char *dev_name;
+    int port;
+    const struct ibv_port_attr *port_attr;
+    int gid_index; /* -1: no GRH (InfiniBand without RCMSG_GID_INDEX) */
+    const union ibv_gid *gid;
+    int gid_type;
+} rcmsg_rc_cm_where_t;
+
+rcmsg_status_t rcmsg_rc_cm_open(const rcmsg_rc_cm_where_t *where,
+                                const rcmsg_rc_cm_params_t *params, const rcmsg_rc_cm_ops_t *ops,
+                                rcmsg_rc_cm_t **cm_p);
+void rcmsg_rc_cm_close(rcmsg_rc_cm_t *cm);
+
+/* This process's CM address (RC_CM_ADDR_SIZE bytes at buf). */
+void rcmsg_rc_cm_addr_pack(const rcmsg_rc_cm_t *cm, void *buf);
+
+/* The CM address of a peer (its rcmsg_rc_cm_addr_pack) and what its RC QP is for this rank. */
+rcmsg_status_t rcmsg_rc_cm_add_peer(rcmsg_rc_cm_t *cm, int peer, const void *addr, size_t len,
+                                    const rcmsg_rc_cm_payload_t *local);
+
+/* The address vector of an RC QP towards the peer (for INIT -> RTR). */
+void rcmsg_rc_cm_ah_attr(const rcmsg_rc_cm_t *cm, int peer, struct ibv_ah_attr *ah);
+
+/* Starts connecting the peer (nothing when an attempt is under way or it is connected). */
+rcmsg_status_t rcmsg_rc_cm_connect(rcmsg_rc_cm_t *cm, int peer);
+
+/* Connects the peer and progresses the CM until it is connected (RCMSG_OK) or the attempt
+ * failed (RCMSG_ERR_CONNECTION, logged naming the peer). */
+rcmsg_status_t rcmsg_rc_cm_connect_wait(rcmsg_rc_cm_t *cm, int peer);
+
+rcmsg_rc_cm_state_t rcmsg_rc_cm_state(const rcmsg_rc_cm_t *cm, int peer);
+
+/* The owner saw traffic from the peer on its RC QP (rcmsg_rc_cm_fsm_established). */
+void rcmsg_rc_cm_established(rcmsg_rc_cm_t *cm, int peer);
+
+/* Receives and answers CM packets, sends again what is due; returns the events handled. */
+int rcmsg_rc_cm_progress(rcmsg_rc_cm_t *cm);
+
+#endif /* RCMSG_BTL_RC_CM_H */

@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The CM's codec and state machine (rc_cm.h), without hardware: two simulated ranks exchange
+ * encoded packets through a queue that can lose them, with a simulated clock.
+ */
+#include "config.h"
+
+#include "btl_rc/rc_cm.h"
+
+#include "ck_run.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JOB     0x1234567890abcdefull
+#define TIMEOUT 100000u
+#define TRIES   5u
+#define QMAX    64
+
+typedef struct {
+    rcmsg_rc_cm_params_t params;
+    rcmsg_rc_cm_conn_t conn; /* towards the other side */
+    int rtr, rts, connected, failed, drops;
+    uint32_t next_attempt;
+} side_t;
+
+typedef struct {
+    int dst;
+    uint8_t bytes[RC_CM_PKT_SIZE];
+} wire_pkt_t;
+
+typedef struct {
+    side_t side[2];
+    wire_pkt_t q[QMAX];
+    int nq;
+    uint64_t now;
+    unsigned loss_pct; /* of packets sent */
+    unsigned rng;
+    int sent, lost;
+} net_t;
+
+static rcmsg_rc_cm_payload_t payload_of(int rank)
+{
+    return (rcmsg_rc_cm_payload_t){.qpn = 0x100 + (uint32_t)rank,
+                                   .psn = 0x1000 + (uint32_t)rank,
+                                   .buf_size = 9216,
+                                   .mtu = IBV_MTU_1024,
+                                   .rd_atomic = 16,
+                                   .seq = {7 + (uint64_t)rank, 9}};
+}
+
+/* Rank r of {0, 1} of a job of `size` ranks (the other side is rank 1 - r). */
+static void net_init(net_t *n, int size, unsigned loss_pct)
+{
+    memset(n, 0, sizeof(*n));
+    for (int r = 0; r < 2; r++) {
+        rcmsg_rc_cm_payload_t local = payload_of(r);
+        n->side[r].params = (rcmsg_rc_cm_params_t){
+            .self = r, .size = size, .job = JOB, .timeout_us = TIMEOUT, .max_tries = TRIES};
+        rcmsg_rc_cm_conn_init(&n->side[r].conn, 1 - r, &local);
+        n->side[r].next_attempt = 1000 * (unsigned)(r + 1);
+    }
+    n->now = 1000000;
+    n->loss_pct = loss_pct;
+    n->rng = 12345;
+}
+
+static unsigned net_rand(net_t *n)
+{
+    n->rng = n->rng * 1103515245u + 12345u;
+    return (n->rng >> 16) % 100;
+}
+
+static void net_act(net_t *n, int r, const rcmsg_rc_cm_act_t *act)
+{
+    side_t *s = &n->side[r];
+
+    s->rtr += (act->todo & RC_CM_DO_RTR) != 0;
+    s->rts += (act->todo & RC_CM_DO_RTS) != 0;
+    s->connected += (act->todo & RC_CM_DO_CONNECTED) != 0;
+    s->failed += (act->todo & RC_CM_DO_FAILED) != 0;
+    s->drops += (act->todo & RC_CM_DO_DROP) != 0;
+    if (act->todo & RC_CM_DO_SEND) {
+        rcmsg_rc_cm_pkt_t pkt;
+        n->sent++;
+        if (n->loss_pct > 0 && net_rand(n) < n->loss_pct) {
+            n->lost++;
+            return;
+        }
+        ck_assert_int_lt(n->nq, QMAX);
+        rcmsg_rc_cm_fsm_packet(&s->params, &s->conn, act->send, &pkt);
+        n->q[n->nq].dst = 1 - r;
+        rcmsg_rc_cm_pkt_encode(&pkt, n->q[n->nq].bytes);
+        n->nq++;
+    }
+}
+
+static void net_connect(net_t *n, int r)
+{
+    rcmsg_rc_cm_act_t act;
+    side_t *s = &n->side[r];
+
+    rcmsg_rc_cm_fsm_connect(&s->params, &s->conn, ++s->next_attempt, n->now, &act);
+    net_act(n, r, &act);
+}
+
+/* Delivers packet i of the queue (removing it). */
+static void net_deliver(net_t *n, int i)
+{
+    wire_pkt_t w = n->q[i];
+    side_t *s = &n->side[w.dst];
+    rcmsg_rc_cm_pkt_t pkt;
+    rcmsg_rc_cm_act_t act;
+    const char *why = NULL;
+
+    memmove(&n->q[i], &n->q[i + 1], (size_t)(n->nq - i - 1) * sizeof(n->q[0]));
+    n->nq--;
+    ck_assert_msg(rcmsg_rc_cm_pkt_decode(w.bytes, sizeof(w.bytes), &s->params, &pkt, &why) ==
+                      RCMSG_OK,
+                  "a packet of the protocol was refused: %s", why);
+    rcmsg_rc_cm_fsm_recv(&s->params, &s->conn, &pkt, n->now, &act);
+    net_act(n, w.dst, &act);
+}
+
+/* Runs until nothing is in flight and nothing is due, advancing the clock; bounded. */
+static void net_run(net_t *n)
+{
+    for (int steps = 0; steps < 10000; steps++) {
+        rcmsg_rc_cm_act_t act;
+        if (n->nq > 0) {
+            net_deliver(n, 0);
+            continue;
+        }
+        n->now += TIMEOUT / 4;
+        bool busy = false;
+        for (int r = 0; r < 2; r++) {
+            rcmsg_rc_cm_conn_t *c = &n->side[r].conn;
+            busy |= c->state == RC_CM_REQ_SENT || c->state == RC_CM_REP_SENT;
+            rcmsg_rc_cm_fsm_timer(&n->side[r].params, c, n->now, &act);
+            net_act(n, r, &act);
+        }
+        if (!busy && n->nq == 0) {
+            return;
+        }
+    }
+    ck_abort_msg("the exchange did not settle");
+}
+
+/* Both sides connected to each other exactly once, each QP towards the other's. */
+static void assert_one_connection(net_t *n)
+{
+    for (int r = 0; r < 2; r++) {
+        side_t *s = &n->side[r];
+        ck_assert_msg(s->conn.state == RC_CM_CONNECTED, "rank %d is %s", r,
+                      rcmsg_rc_cm_state_name(s->conn.state));
+        ck_assert_int_eq(s->connected, 1);
+        ck_assert_int_eq(s->rts, 1);
+        ck_assert_int_eq(s->conn.remote.qpn, payload_of(1 - r).qpn);
+        ck_assert_int_eq(s->conn.remote.psn, payload_of(1 - r).psn);
+        ck_assert(s->conn.remote.seq[0] == payload_of(1 - r).seq[0]);
+        ck_assert_int_eq(s->failed, 0);
+    }
+    ck_assert_int_eq(n->side[0].conn.attempt, n->side[1].conn.attempt);
+    ck_assert(n->side[0].conn.passive != n->side[1].conn.passive);
+}
+
+START_TEST(test_codec)
+{
+    rcmsg_rc_cm_addr_t a = {.link_layer = IBV_LINK_LAYER_ETHERNET,
+                            .port = 1,
+                            .gid_type = 1,
+                            .lid = 0x1234,
+                            .qpn = 0xabcdef,
+                            .qkey = RC_CM_QKEY},
+                       b;
+    uint8_t buf[RC_CM_PKT_SIZE];
+    rcmsg_rc_cm_params_t params = {.self = 3, .size = 8, .job = JOB};
+    rcmsg_rc_cm_pkt_t p = {.type = RC_CM_REP,
+                           .src = 5,
+                           .dst = 3,
+                           .attempt = 0xfffffff0u,
+                           .floor = 77,
+                           .job = JOB,
+                           .payload = payload_of(5)},
+                      q;
+    const char *why = NULL;
+
+    for (int i = 0; i < 16; i++) {
+        a.gid[i] = (uint8_t)(i * 17);
+    }
+    rcmsg_rc_cm_addr_encode(&a, buf);
+    ck_assert_int_eq(buf[0], IBV_LINK_LAYER_ETHERNET);
+    ck_assert_int_eq(buf[4], 0x34); /* little-endian */
+    ck_assert_int_eq(rcmsg_rc_cm_addr_decode(buf, RC_CM_ADDR_SIZE, 1, &b), RCMSG_OK);
+    ck_assert_int_eq(b.link_layer, a.link_layer);
+    ck_assert_int_eq(b.port, a.port);
+    ck_assert_int_eq(b.gid_type, a.gid_type);
+    ck_assert_int_eq(b.lid, a.lid);
+    ck_assert(memcmp(b.gid, a.gid, sizeof(a.gid)) == 0);
+    ck_assert_int_eq(b.qpn, a.qpn);
+    ck_assert_int_eq(b.qkey, a.qkey);
+    ck_assert_int_eq(rcmsg_rc_cm_addr_decode(buf, RC_CM_ADDR_SIZE - 1, 1, &b), RCMSG_ERR_PEER_DATA);
+
+    rcmsg_rc_cm_pkt_encode(&p, buf);
+    ck_assert_int_eq(rcmsg_rc_cm_pkt_decode(buf, sizeof(buf), &params, &q, &why), RCMSG_OK);
+    ck_assert_int_eq(q.type, p.type);
+    ck_assert_int_eq(q.src, p.src);
+    ck_assert_int_eq(q.dst, p.dst);
+    ck_assert_uint_eq(q.attempt, p.attempt);
+    ck_assert_uint_eq(q.floor, p.floor);
+    ck_assert(q.job == p.job);
+    ck_assert_uint_eq(q.payload.qpn, p.payload.qpn);
+    ck_assert_uint_eq(q.payload.psn, p.payload.psn);
+    ck_assert_uint_eq(q.payload.buf_size, p.payload.buf_size);
+    ck_assert_uint_eq(q.payload.mtu, p.payload.mtu);
+    ck_assert_uint_eq(q.payload.rd_atomic, p.payload.rd_atomic);
+    ck_assert(q.payload.seq[0] == p.payload.seq[0] && q.payload.seq[1] == p.payload.seq[1]);
+    ck_assert_int_eq(buf[0], RC_CM_MAGIC & 0xff);
+}
+END_TEST
+
+/* One change to a good packet, and the reason it must be refused for. */
+static void refuse(rcmsg_rc_cm_pkt_t p, size_t len, int byte, uint8_t value, const char *want)
+{
+    rcmsg_rc_cm_params_t params = {.self = 3, .size = 8, .job = JOB};
+    uint8_t buf[RC_CM_PKT_SIZE + 8] = {0};
+    rcmsg_rc_cm_pkt_t q;
+    const char *why = NULL;
+
+    rcmsg_rc_cm_pkt_encode(&p, buf);
+    if (byte >= 0) {
+        buf[byte] = value;
+    }
+    ck_assert_int_eq(rcmsg_rc_cm_pkt_decode(buf, len, &params, &q, &why), RCMSG_ERR_PEER_DATA);
+    ck_assert_msg(why != NULL && strstr(why, want) != NULL, "refused for '%s', expected '%s'", why,
+                  want);
+}
+
+START_TEST(test_malformed)
+{
+    rcmsg_rc_cm_pkt_t p = {
+        .type = RC_CM_REQ, .src = 5, .dst = 3, .attempt = 9, .job = JOB, .payload = payload_of(5)};
+    rcmsg_rc_cm_pkt_t other_job = p, to_other = p, from_self = p, from_far = p, no_attempt = p,
+                      bad_qpn = p, bad_mtu = p;
+
+    refuse(p, RC_CM_PKT_SIZE - 1, -1, 0, "too short");
+    refuse(p, RC_CM_PKT_SIZE + 1, -1, 0, "too long");
+    refuse(p, 0, -1, 0, "too short");
+    refuse(p, RC_CM_PKT_SIZE, 0, 0x00, "magic");
+    refuse(p, RC_CM_PKT_SIZE, 4, RC_CM_VERSION + 1, "version");
+    refuse(p, RC_CM_PKT_SIZE, 5, 9, "type");
+    other_job.job = JOB + 1;
+    refuse(other_job, RC_CM_PKT_SIZE, -1, 0, "another job");
+    to_other.dst = 4;
+    refuse(to_other, RC_CM_PKT_SIZE, -1, 0, "another rank");
+    from_self.src = 3;
+    refuse(from_self, RC_CM_PKT_SIZE, -1, 0, "source rank");
+    from_far.src = 8;
+    refuse(from_far, RC_CM_PKT_SIZE, -1, 0, "source rank");
+    refuse(p, RC_CM_PKT_SIZE, 11, 0x80, "source rank"); /* negative as a signed rank */
+    no_attempt.attempt = 0;
+    refuse(no_attempt, RC_CM_PKT_SIZE, -1, 0, "attempt");
+    bad_qpn.payload.qpn = 0x1000000;
+    refuse(bad_qpn, RC_CM_PKT_SIZE, -1, 0, "qp number");
+    bad_mtu.payload.mtu = 9;
+    refuse(bad_mtu, RC_CM_PKT_SIZE, -1, 0, "MTU");
+}
+END_TEST
+
+START_TEST(test_connect)
+{
+    net_t n;
+
+    net_init(&n, 2, 0);
+    net_connect(&n, 1);
+    ck_assert_int_eq(n.side[1].conn.state, RC_CM_REQ_SENT);
+    net_deliver(&n, 0); /* REQ: rank 0 answers */
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_REP_SENT);
+    ck_assert_int_eq(n.side[0].rtr, 1);
+    ck_assert_int_eq(n.side[0].rts, 0);
+    net_deliver(&n, 0); /* REP: rank 1 is connected */
+    ck_assert_int_eq(n.side[1].conn.state, RC_CM_CONNECTED);
+    ck_assert_int_eq(n.side[1].rtr, 1);
+    net_deliver(&n, 0); /* RTU */
+    assert_one_connection(&n);
+    ck_assert_int_eq(n.sent, 3);
+    /* connecting a connected pair does nothing */
+    net_connect(&n, 0);
+    ck_assert_int_eq(n.nq, 0);
+}
+END_TEST
+
+/* Every packet lost once: each is sent again, duplicates are answered, one connection. */
+START_TEST(test_loss_retransmit)
+{
+    net_t n;
+    rcmsg_rc_cm_act_t act;
+
+    net_init(&n, 2, 0);
+    net_connect(&n, 0);
+    n.nq = 0; /* the REQ is lost */
+    n.now += TIMEOUT;
+    rcmsg_rc_cm_fsm_timer(&n.side[0].params, &n.side[0].conn, n.now, &act);
+    ck_assert(act.todo & RC_CM_DO_SEND);
+    ck_assert_int_eq(act.send, RC_CM_REQ);
+    net_act(&n, 0, &act);
+    net_deliver(&n, 0);
+    n.nq = 0; /* the REP is lost */
+    n.now += TIMEOUT;
+    rcmsg_rc_cm_fsm_timer(&n.side[0].params, &n.side[0].conn, n.now, &act);
+    net_act(&n, 0, &act); /* REQ again: the duplicate gets the same REP */
+    net_deliver(&n, 0);
+    ck_assert_int_eq(n.side[1].rtr, 1);
+    ck_assert_int_eq(n.nq, 1);
+    net_deliver(&n, 0); /* REP */
+    n.nq = 0;           /* the RTU is lost */
+    n.now += TIMEOUT;
+    rcmsg_rc_cm_fsm_timer(&n.side[1].params, &n.side[1].conn, n.now, &act);
+    ck_assert_int_eq(act.send, RC_CM_REP);
+    net_act(&n, 1, &act);
+    net_deliver(&n, 0); /* the duplicate REP gets another RTU */
+    net_deliver(&n, 0);
+    assert_one_connection(&n);
+}
+END_TEST
+
+/* The RTU lost and the peer's first message on the QP arrives instead: taken as the RTU. */
+START_TEST(test_established)
+{
+    net_t n;
+    rcmsg_rc_cm_act_t act;
+
+    net_init(&n, 2, 0);
+    rcmsg_rc_cm_fsm_established(&n.side[0].conn, &act); /* nothing to establish yet */
+    ck_assert_int_eq(act.todo, 0);
+    net_connect(&n, 0);
+    net_deliver(&n, 0);
+    net_deliver(&n, 0);
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_CONNECTED);
+    rcmsg_rc_cm_fsm_established(&n.side[0].conn, &act); /* the active side: nothing */
+    ck_assert_int_eq(act.todo, 0);
+    n.nq = 0; /* the RTU is lost */
+    rcmsg_rc_cm_fsm_established(&n.side[1].conn, &act);
+    ck_assert_int_eq(act.todo, RC_CM_DO_RTS | RC_CM_DO_CONNECTED);
+    net_act(&n, 1, &act);
+    assert_one_connection(&n);
+    n.now += 10 * TIMEOUT; /* and no REP is sent again */
+    rcmsg_rc_cm_fsm_timer(&n.side[1].params, &n.side[1].conn, n.now, &act);
+    ck_assert_int_eq(act.todo, 0);
+}
+END_TEST
+
+/* 30% loss, random: still one connection, many seeds. */
+START_TEST(test_loss_random)
+{
+    int ok = 0;
+
+    for (unsigned seed = 1; seed <= 200; seed++) {
+        net_t n;
+        net_init(&n, 2, 30);
+        n.side[0].params.max_tries = n.side[1].params.max_tries = 30;
+        n.rng = seed;
+        net_connect(&n, (int)(seed % 2));
+        if (seed % 3 == 0) {
+            net_connect(&n, (int)(1 - seed % 2));
+        }
+        net_run(&n);
+        assert_one_connection(&n);
+        ok += n.lost > 0;
+    }
+    ck_assert_int_gt(ok, 100); /* loss did happen */
+}
+END_TEST
+
+START_TEST(test_simultaneous)
+{
+    for (int order = 0; order < 2; order++) {
+        net_t n;
+        wire_pkt_t stale;
+
+        net_init(&n, 4, 0);
+        net_connect(&n, 0);
+        net_connect(&n, 1);
+        ck_assert_int_eq(n.nq, 2);
+        stale = n.q[1]; /* rank 1's REQ, to rank 0 */
+        ck_assert_int_eq(stale.dst, 0);
+        net_deliver(&n, order); /* either REQ arrives first */
+        net_run(&n);
+        assert_one_connection(&n);
+        ck_assert(!n.side[0].conn.passive); /* the lower rank's REQ won */
+        ck_assert_int_eq(n.side[0].rtr, 1);
+        ck_assert_int_eq(n.side[1].rtr, 1);
+        /* the abandoned REQ arriving late connects nothing */
+        n.q[n.nq++] = stale;
+        net_deliver(&n, 0);
+        ck_assert_int_eq(n.nq, 0);
+        ck_assert_int_eq(n.side[0].rtr, 1);
+        ck_assert_int_eq(n.side[0].conn.state, RC_CM_CONNECTED);
+        /* nor later, once the pair is no longer connected (a disconnect): the REP's floor
+         * told rank 0 that rank 1 abandoned it */
+        n.side[0].conn.state = RC_CM_IDLE;
+        n.q[n.nq++] = stale;
+        net_deliver(&n, 0);
+        ck_assert_int_eq(n.nq, 0);
+        ck_assert_int_eq(n.side[0].rtr, 1);
+        ck_assert_int_eq(n.side[0].conn.state, RC_CM_IDLE);
+    }
+}
+END_TEST
+
+/* A REP of an old attempt never connects: after a failed attempt and a new one. */
+START_TEST(test_stale_attempt)
+{
+    net_t n;
+    wire_pkt_t old_rep;
+
+    net_init(&n, 2, 0);
+    net_connect(&n, 0);
+    net_deliver(&n, 0); /* rank 1 answers attempt 1 */
+    old_rep = n.q[0];
+    n.nq = 0;
+    for (unsigned i = 0; i < TRIES; i++) { /* every REQ lost: rank 0 gives up */
+        rcmsg_rc_cm_act_t act;
+        n.now += TIMEOUT;
+        rcmsg_rc_cm_fsm_timer(&n.side[0].params, &n.side[0].conn, n.now, &act);
+        net_act(&n, 0, &act);
+        n.nq = 0;
+    }
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_FAILED);
+    net_connect(&n, 0); /* a new attempt */
+    n.nq = 0;
+    n.q[n.nq++] = old_rep;
+    net_deliver(&n, 0);
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_REQ_SENT);
+    ck_assert_int_eq(n.side[0].rtr, 0);
+    ck_assert_int_eq(n.side[0].drops, 1);
+    net_run(&n); /* the new attempt connects */
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_CONNECTED);
+    ck_assert_int_eq(n.side[1].conn.state, RC_CM_CONNECTED);
+    ck_assert_int_eq(n.side[0].conn.attempt, n.side[1].conn.attempt);
+    ck_assert_int_eq(n.side[1].rtr, 2); /* answered both attempts */
+}
+END_TEST
+
+/* Nobody answers: exactly max_tries sends, then failed, after TRIES x TIMEOUT. */
+START_TEST(test_retry_bound)
+{
+    net_t n;
+    uint64_t start;
+
+    net_init(&n, 2, 100);
+    start = n.now;
+    net_connect(&n, 0);
+    net_run(&n);
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_FAILED);
+    ck_assert_int_eq(n.side[0].failed, 1);
+    ck_assert_int_eq(n.sent, (int)TRIES);
+    ck_assert_uint_ge(n.now - start, (uint64_t)TRIES * TIMEOUT);
+    ck_assert_uint_le(n.now - start, (uint64_t)(TRIES + 1) * TIMEOUT);
+    ck_assert_int_eq(n.side[1].conn.state, RC_CM_IDLE);
+}
+END_TEST
+
+static Suite *rc_cm_suite(void)
+{
+    Suite *s = suite_create("rc_cm");
+    TCase *tc = tcase_create("cm");
+
+    tcase_add_test(tc, test_codec);
+    tcase_add_test(tc, test_malformed);
+    tcase_add_test(tc, test_connect);
+    tcase_add_test(tc, test_loss_retransmit);
+    tcase_add_test(tc, test_established);
+    tcase_add_test(tc, test_loss_random);
+    tcase_add_test(tc, test_simultaneous);
+    tcase_add_test(tc, test_stale_attempt);
+    tcase_add_test(tc, test_retry_bound);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return ck_run(rc_cm_suite());
+}
