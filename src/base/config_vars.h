@@ -180,8 +180,7 @@ typedef enum {
       "How long finalize waits for pending sends to complete before giving up.")                   \
     X(CM_TIMEOUT, TIME, "100ms", "1ms..60s",                                                       \
       "Connection manager: how long a connect request or reply waits for its answer before it "    \
-      "is sent again (UD loses packets). The connection manager is not yet used by "               \
-      "rcmsg_init's connections.")                                                                 \
+      "is sent again (UD loses packets). rcmsg_init connects every rc QP through it.")             \
     X(CM_RETRIES, INT, "30", "1..1000",                                                            \
       "Connection manager: sends of a connect request or reply before the connect fails with "     \
       "RCMSG_ERR_CONNECTION, so a dead peer is reported after RCMSG_CM_TIMEOUT x this (3 s).")     \

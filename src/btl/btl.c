@@ -25,6 +25,12 @@ rcmsg_status_t rcmsg_btl_flush_none(rcmsg_btl_t *btl)
     return RCMSG_OK;
 }
 
+rcmsg_status_t rcmsg_btl_connect_progress_none(rcmsg_btl_t *btl)
+{
+    (void)btl;
+    return RCMSG_OK;
+}
+
 int rcmsg_btl_event_fd_none(rcmsg_btl_t *btl)
 {
     (void)btl;

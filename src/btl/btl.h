@@ -64,8 +64,15 @@ typedef struct {
     /* Pack this process's address for all peers (once, after open). *len_p: in buf size, out used.
      */
     rcmsg_status_t (*addr_pack)(rcmsg_btl_t *btl, void *buf, size_t *len_p);
-    /* Connect to peer with the address blob it published; makes the endpoint ready. */
+    /* Connect to peer with the address blob it published: starts making the endpoint ready
+     * (a transport that needs a handshake only records the peer here). */
     rcmsg_status_t (*connect)(rcmsg_btl_t *btl, int peer, const void *addr, size_t len);
+    /* Drives the connects started by connect(): RCMSG_OK once every peer given to connect() is
+     * ready, RCMSG_INPROGRESS while some are under way, an error (logged naming the peer) when
+     * one failed, within the transport's own bound. Delivers no message (the callbacks may not
+     * be set yet) and may be called again after RCMSG_OK, to keep answering peers still
+     * finishing their side (wireup calls it during the closing fence of init). */
+    rcmsg_status_t (*connect_progress)(rcmsg_btl_t *btl);
     rcmsg_status_t (*send)(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
                            const void *payload, size_t len);
     rcmsg_status_t (*get)(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
@@ -110,6 +117,8 @@ rcmsg_status_t rcmsg_btl_mem_reg_none(rcmsg_btl_t *btl, void *addr, size_t len, 
 void rcmsg_btl_mem_dereg_none(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem);
 /* For transports whose send() completes in the peer's memory: nothing to flush. */
 rcmsg_status_t rcmsg_btl_flush_none(rcmsg_btl_t *btl);
+/* For transports whose connect() makes the endpoint ready at once: RCMSG_OK. */
+rcmsg_status_t rcmsg_btl_connect_progress_none(rcmsg_btl_t *btl);
 /* For transports that notice lost peers by themselves: RCMSG_ERR_UNSUPPORTED. */
 rcmsg_status_t rcmsg_btl_ping_none(rcmsg_btl_t *btl, int peer);
 /* For transports without a completion channel. */
@@ -121,6 +130,7 @@ typedef struct {
     int size;
     int local_rank;
     int local_size;
+    uint64_t id; /* the job's identity, alike on every rank (a hash of the PMIx namespace) */
 } rcmsg_btl_job_t;
 
 #endif /* RCMSG_BTL_H */

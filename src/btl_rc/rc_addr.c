@@ -11,11 +11,6 @@
 
 #include <string.h>
 
-size_t rcmsg_rc_addr_size(int size)
-{
-    return RC_ADDR_HDR_SIZE + (size_t)size * RC_ADDR_QP_SIZE;
-}
-
 void rcmsg_rc_addr_encode(const rcmsg_rc_addr_t *addr, void *buf)
 {
     rcmsg_rc_addr_wire_t w;
@@ -29,35 +24,25 @@ void rcmsg_rc_addr_encode(const rcmsg_rc_addr_t *addr, void *buf)
     w.gid_type = (uint8_t)(addr->gid_type + 1);
     memcpy(w.gid, addr->gid, sizeof(w.gid));
     rcmsg_wire_put_u32(w.buf_size, addr->buf_size);
-    rcmsg_wire_put_u32(w.nqps, addr->nqps);
+    rcmsg_wire_put_u32(w.size, RC_ADDR_SIZE);
+    memcpy(w.cm, addr->cm, sizeof(w.cm));
     memcpy(buf, &w, sizeof(w));
 }
 
-void rcmsg_rc_addr_put_qp(void *buf, int rank, uint32_t qpn, uint32_t psn)
-{
-    rcmsg_rc_addr_qp_wire_t *e = (rcmsg_rc_addr_qp_wire_t *)((uint8_t *)buf + RC_ADDR_HDR_SIZE +
-                                                             (size_t)rank * RC_ADDR_QP_SIZE);
-
-    rcmsg_wire_put_u32(e->qpn, qpn);
-    rcmsg_wire_put_u32(e->psn, psn);
-}
-
-rcmsg_status_t rcmsg_rc_addr_decode(const void *buf, size_t len, int peer, int self, int size,
-                                    rcmsg_rc_addr_t *addr)
+rcmsg_status_t rcmsg_rc_addr_decode(const void *buf, size_t len, int peer, rcmsg_rc_addr_t *addr)
 {
     rcmsg_rc_addr_wire_t w;
-    const rcmsg_rc_addr_qp_wire_t *e;
+    uint32_t size;
 
-    if (len < RC_ADDR_HDR_SIZE) {
-        rcmsg_error("rc address of peer %d is %zu bytes, shorter than its %d-byte header", peer,
-                    len, RC_ADDR_HDR_SIZE);
+    if (len != RC_ADDR_SIZE) {
+        rcmsg_error("rc address of peer %d is %zu bytes, not %d: a peer of another rcmsg version?",
+                    peer, len, RC_ADDR_SIZE);
         return RCMSG_ERR_PEER_DATA;
     }
     memcpy(&w, buf, sizeof(w));
-    addr->nqps = rcmsg_wire_get_u32(w.nqps);
-    if (addr->nqps != (uint32_t)size || len != rcmsg_rc_addr_size(size)) {
-        rcmsg_error("rc address of peer %d is malformed: %u QPs in %zu bytes, job size %d", peer,
-                    addr->nqps, len, size);
+    size = rcmsg_wire_get_u32(w.size);
+    if (size != RC_ADDR_SIZE) {
+        rcmsg_error("rc address of peer %d is malformed: it says %u bytes in %zu", peer, size, len);
         return RCMSG_ERR_PEER_DATA;
     }
     addr->link_layer = w.link_layer;
@@ -68,9 +53,6 @@ rcmsg_status_t rcmsg_rc_addr_decode(const void *buf, size_t len, int peer, int s
     addr->gid_type = (int)w.gid_type - 1;
     memcpy(addr->gid, w.gid, sizeof(addr->gid));
     addr->buf_size = rcmsg_wire_get_u32(w.buf_size);
-    e = (const rcmsg_rc_addr_qp_wire_t *)((const uint8_t *)buf + RC_ADDR_HDR_SIZE +
-                                          (size_t)self * RC_ADDR_QP_SIZE);
-    addr->qpn = rcmsg_wire_get_u32(e->qpn);
-    addr->psn = rcmsg_wire_get_u32(e->psn);
+    memcpy(addr->cm, w.cm, sizeof(addr->cm));
     return RCMSG_OK;
 }

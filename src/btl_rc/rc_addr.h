@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The rc address record: the blob each rank publishes so that every peer can connect its QP.
- * Fixed layout, little-endian: a 32-byte header (link layer, port, active MTU, rd_atomic, LID,
- * GID and its type, receive buffer size, number of QPs) then one 8-byte entry (qp number,
- * initial psn) per rank, indexed by peer rank.
+ * The rc address record: the blob each rank publishes so that every peer can connect to it.
+ * Fixed size, whatever the job's size (so the address data a rank fetches is O(1) per peer),
+ * little-endian: a 32-byte header (link layer, port, active MTU, rd_atomic, LID, GID and its
+ * type, receive buffer size, the record's size) then the rank's CM address (rc_cm.h,
+ * RC_CM_ADDR_SIZE bytes). The QP of each pair is connected through the CM, which carries the
+ * qp numbers and psns: no per-peer entry is published.
  */
 #ifndef RCMSG_BTL_RC_ADDR_H
 #define RCMSG_BTL_RC_ADDR_H
+
+#include "rc_cm.h"
 
 #include "base/compiler.h"
 
@@ -15,9 +19,9 @@
 #include <stdint.h>
 
 #define RC_ADDR_HDR_SIZE 32
-#define RC_ADDR_QP_SIZE  8
+#define RC_ADDR_SIZE     (RC_ADDR_HDR_SIZE + RC_CM_ADDR_SIZE)
 
-/* The header as it is on the wire: byte arrays only, so the layout is fixed. */
+/* The record as it is on the wire: byte arrays only, so the layout is fixed. */
 typedef struct {
     uint8_t link_layer;
     uint8_t port;
@@ -28,22 +32,16 @@ typedef struct {
     uint8_t pad;
     uint8_t gid[16];
     uint8_t buf_size[4];
-    uint8_t nqps[4];
+    uint8_t size[4]; /* RC_ADDR_SIZE */
+    uint8_t cm[RC_CM_ADDR_SIZE];
 } rcmsg_rc_addr_wire_t;
 
-RCMSG_STATIC_ASSERT(sizeof(rcmsg_rc_addr_wire_t) == RC_ADDR_HDR_SIZE,
+RCMSG_STATIC_ASSERT(offsetof(rcmsg_rc_addr_wire_t, cm) == RC_ADDR_HDR_SIZE,
                     "rc address header must be RC_ADDR_HDR_SIZE bytes");
+RCMSG_STATIC_ASSERT(sizeof(rcmsg_rc_addr_wire_t) == RC_ADDR_SIZE,
+                    "rc address record must be RC_ADDR_SIZE bytes");
 
-/* One QP entry as it is on the wire. */
-typedef struct {
-    uint8_t qpn[4];
-    uint8_t psn[4];
-} rcmsg_rc_addr_qp_wire_t;
-
-RCMSG_STATIC_ASSERT(sizeof(rcmsg_rc_addr_qp_wire_t) == RC_ADDR_QP_SIZE,
-                    "rc address QP entry must be RC_ADDR_QP_SIZE bytes");
-
-/* The header decoded, and the one QP entry a rank reads (the one for itself). */
+/* The record decoded; the CM address stays encoded (rcmsg_rc_cm_add_peer reads it). */
 typedef struct {
     uint8_t link_layer;
     uint8_t port;
@@ -53,26 +51,16 @@ typedef struct {
     int gid_type; /* -1: not known */
     uint8_t gid[16];
     uint32_t buf_size;
-    uint32_t nqps;
-    uint32_t qpn, psn; /* decode: the entry for the decoding rank */
+    uint8_t cm[RC_CM_ADDR_SIZE];
 } rcmsg_rc_addr_t;
 
-/* The size of the record of a job of `size` ranks. */
-size_t rcmsg_rc_addr_size(int size);
-
-/* Writes the header of `addr` at buf (RC_ADDR_HDR_SIZE bytes; qpn and psn not used). */
+/* Writes `addr` at buf (RC_ADDR_SIZE bytes). */
 void rcmsg_rc_addr_encode(const rcmsg_rc_addr_t *addr, void *buf);
 
-/* Writes the QP entry of rank `rank` (qp number, psn) into the record at buf. */
-void rcmsg_rc_addr_put_qp(void *buf, int rank, uint32_t qpn, uint32_t psn);
-
 /*
- * Reads the record of `len` bytes sent by `peer` to this rank (`self` in a job of `size`):
- * the header, and the QP entry for self in addr->qpn/psn. RCMSG_ERR_PEER_DATA, logged, when
- * the record is shorter than its header or its length or QP count disagree with the job size.
- * Values are not checked otherwise.
+ * Reads the record of `len` bytes sent by `peer`. RCMSG_ERR_PEER_DATA, logged naming the
+ * peer, when len or the size it gives is not RC_ADDR_SIZE. Values are not checked otherwise.
  */
-rcmsg_status_t rcmsg_rc_addr_decode(const void *buf, size_t len, int peer, int self, int size,
-                                    rcmsg_rc_addr_t *addr);
+rcmsg_status_t rcmsg_rc_addr_decode(const void *buf, size_t len, int peer, rcmsg_rc_addr_t *addr);
 
 #endif /* RCMSG_BTL_RC_ADDR_H */

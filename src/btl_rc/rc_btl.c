@@ -23,8 +23,9 @@
  *
  * This file is the interface: CQs, SRQ, buffers, completions and progress, memory
  * registration, open and close, the ops table. The endpoints (one per peer, its QP embedded:
- * connect, post, flush, fail) are in rc_ep.c, the address record in rc_addr.c, the async
- * event thread in rc_async.c, the choice of the device port in rc_port.c.
+ * post, flush, fail) are in rc_ep.c, their connection through the connection manager (rc_cm.c)
+ * and the address record in rc_conn.c and rc_addr.c, the async event thread in rc_async.c, the
+ * choice of the device port in rc_port.c.
  */
 #include "config.h"
 
@@ -242,6 +243,10 @@ static int rc_progress(rcmsg_btl_t *btl)
     if (__builtin_expect(atomic_load_explicit(&rc->async_pending, memory_order_acquire), 0)) {
         rc_async_handle(rc);
     }
+    if (__builtin_expect(++rc->cm_tick >= RC_CM_POLL_EVERY, 0)) {
+        rc->cm_tick = 0;
+        total += rcmsg_rc_cm_progress(rc->cm); /* a peer's late REQ or REP is answered */
+    }
     return total;
 }
 
@@ -340,6 +345,7 @@ static void rc_close(rcmsg_btl_t *btl)
         }
         free(rc->eps[i].ring);
     }
+    rcmsg_rc_cm_close(rc->cm); /* its UD QP and address handles use the PD */
     if (rc->srq != NULL && ibv_destroy_srq(rc->srq) != 0) {
         rcmsg_warn("ibv_destroy_srq failed: %m");
     }
@@ -373,6 +379,7 @@ static void rc_close(rcmsg_btl_t *btl)
 static const rcmsg_btl_ops_t rc_ops = {
     .addr_pack = rc_addr_pack,
     .connect = rc_connect,
+    .connect_progress = rc_connect_progress,
     .send = rc_send,
     .get = rc_get,
     .mem_reg = rc_mem_reg,
@@ -642,6 +649,9 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     t_res = rcmsg_clock_us();
     if (status == RCMSG_OK) {
         status = rc_qps_create(rc);
+    }
+    if (status == RCMSG_OK) {
+        status = rc_cm_start(rc);
     }
     t_qps = rcmsg_clock_us();
     if (status == RCMSG_OK) {

@@ -2,8 +2,9 @@
 /*
  * btl_rc: the RC verbs transport. One device port per process, a PD, one shared send CQ and
  * one shared receive CQ, an SRQ of pre-posted registered buffers, and one RC QP per peer,
- * all created by rcmsg_rc_btl_open() (QPs left in INIT, receives already posted); connect()
- * takes each QP INIT -> RTR -> RTS with the peer's address.
+ * all created by rcmsg_rc_btl_open() (QPs left in INIT, receives already posted), and a
+ * connection manager on a UD QP; connect() hands the peer's fixed-size address to the CM and
+ * connect_progress() takes each QP INIT -> RTR -> RTS through it (rc_conn.c).
  */
 #ifndef RCMSG_BTL_RC_BTL_H
 #define RCMSG_BTL_RC_BTL_H

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * btl_rc endpoints: one per peer rank, with its RC QP embedded. Work requests are posted
- * here (send, get, flush, ping), the QP is connected here (INIT -> RTR -> RTS with the peer's
- * address record) and a peer is failed here.
+ * here (send, get, flush, ping) and a peer is failed here; the QP is connected (INIT -> RTR ->
+ * RTS) through the CM by rc_conn.c.
  *
  * Send budget and selective signaling: see rc_btl.c. Each endpoint keeps its outstanding
  * requests in post order in a ring; a completion for request w frees w and every request
@@ -47,6 +47,7 @@ typedef struct rc_ep {
     unsigned ring_head, ring_count;
     unsigned unsignaled; /* posted since the last signaled request */
     bool connected;
+    bool cm_added; /* given to connect: the CM has its address */
     bool failed;
     atomic_int async_event; /* set by the async thread: event type + 1 */
 } rc_ep_t;
@@ -73,6 +74,7 @@ rcmsg_status_t rc_qps_create(struct rc_btl *rc);
 /* The ops of the endpoint side. */
 rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p);
 rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t len);
+rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl);
 rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer);
 rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
                        const void *payload, size_t len);

@@ -6,6 +6,7 @@
 #ifndef RCMSG_BTL_RC_IFACE_H
 #define RCMSG_BTL_RC_IFACE_H
 
+#include "rc_cm.h"
 #include "rc_device.h"
 #include "rc_ep.h"
 
@@ -64,7 +65,13 @@ typedef struct rc_btl {
     rc_wr_t *wrs;
     rcmsg_queue_t wr_free; /* free slots, last freed first (free_link) */
     int wr_total, wr_nfree;
-    rc_ep_t *eps; /* [size]; eps[rank].qp.qp == NULL for ourselves */
+    rc_ep_t *eps;      /* [size]; eps[rank].qp.qp == NULL for ourselves */
+    rcmsg_rc_cm_t *cm; /* the connection manager (rc_conn.c) */
+    unsigned cm_tick;  /* progress calls since the CM was last polled */
+    int cm_npeers;     /* peers given to connect */
+    bool cm_started;   /* the connects to them have been started */
+    bool cm_ready;     /* every one of them is connected */
+    uint64_t cm_t0;    /* when they were started */
     unsigned sq_depth, signal_interval, poll_batch;
     unsigned rd_atomic;
     atomic_int async_pending; /* release by the async thread, acquire by progress */
@@ -89,6 +96,13 @@ void rc_async_handle(rc_btl_t *rc);
  * rank); name has IBV_SYSFS_NAME_MAX bytes. */
 rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *config, char *name,
                               int *port_p);
+
+/* rc_conn.c: opens the CM of the interface (after the QPs are created). */
+rcmsg_status_t rc_cm_start(rc_btl_t *rc);
+
+/* How often progress polls the CM's CQ: once every RC_CM_POLL_EVERY calls (after init the CM
+ * only answers late duplicates, so a poll of an empty CQ every 256 calls is all it costs). */
+#define RC_CM_POLL_EVERY 256
 
 /* rc_config.c: fills config from the configuration table; called once, by open. */
 void rc_config_read(rc_config_t *config);

@@ -163,6 +163,7 @@ static const rcmsg_btl_ops_t self_ops = {
     .mem_dereg = rcmsg_btl_mem_dereg_none,
     .ping = rcmsg_btl_ping_none, /* lost peers are noticed without probes */
     .progress = self_progress,
+    .connect_progress = rcmsg_btl_connect_progress_none,
     .flush = rcmsg_btl_flush_none,       /* a send to self is complete at once */
     .event_fd = rcmsg_btl_event_fd_none, /* only this thread queues */
     .arm = self_arm,

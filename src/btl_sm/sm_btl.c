@@ -154,6 +154,7 @@ static const rcmsg_btl_ops_t sm_ops = {
     .mem_dereg = rcmsg_btl_mem_dereg_none,
     .ping = rcmsg_btl_ping_none, /* lost peers are noticed without probes */
     .progress = sm_progress,
+    .connect_progress = rcmsg_btl_connect_progress_none,
     .flush = rcmsg_btl_flush_none, /* a send is in the peer's memory at once */
     .event_fd = sm_event_fd,       /* the wakeup pipe: see sm_arm */
     .arm = sm_arm,

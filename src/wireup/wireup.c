@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/config_table.h"
+#include "base/hash.h"
 #include "base/log.h"
 
 #include <pmix.h>
@@ -104,6 +105,7 @@ static rcmsg_status_t wireup_pmix_init(rcmsg_wireup_t *w)
         w->pmix_up = true;
         snprintf(w->nspace, sizeof(w->nspace), "%s", me.nspace);
         w->job.rank = (int)me.rank;
+        w->job.id = rcmsg_hash_bytes64(w->nspace, strlen(w->nspace)); /* the CM's job check */
         PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
         if (get_number(&wild, PMIX_JOB_SIZE, &w->job.size) != RCMSG_OK ||
             get_number(&me, PMIX_LOCAL_RANK, &w->job.local_rank) != RCMSG_OK ||
@@ -349,6 +351,7 @@ static rcmsg_status_t wireup_fetch_connect(rcmsg_wireup_t *w, int peer, double *
                     status == RCMSG_ERR_TIMEOUT ? " (RCMSG_LAUNCHER_TIMEOUT expired)" : "");
         status = status != RCMSG_OK ? status : RCMSG_ERR_PEER_DATA;
     } else {
+        rcmsg_debug("address of peer %d: %zu bytes", peer, val->data.bo.size); /* O(1) per peer */
         status = wireup_peer_sections(w, peer, val->data.bo.bytes, val->data.bo.size, secs, &nsecs);
         if (status == RCMSG_OK) {
             status = wireup_connect_peer(w, peer, secs, nsecs);
@@ -384,6 +387,25 @@ static void wireup_log_choice(rcmsg_wireup_t *w)
     rcmsg_info("transports: %s", line);
 }
 
+/* Drives the connects every transport started until all are done or one failed (each
+ * transport bounds its handshakes: rc, RCMSG_CM_TIMEOUT x RCMSG_CM_RETRIES). */
+static rcmsg_status_t wireup_connect_finish(rcmsg_wireup_t *w)
+{
+    bool pending;
+
+    do {
+        pending = false;
+        for (int i = 0; i < w->btls.n; i++) {
+            rcmsg_status_t s = w->btls.btls[i]->ops->connect_progress(w->btls.btls[i]);
+            if (s != RCMSG_OK && s != RCMSG_INPROGRESS) {
+                return s;
+            }
+            pending |= s == RCMSG_INPROGRESS;
+        }
+    } while (pending);
+    return RCMSG_OK;
+}
+
 /* After the fence: every peer's blob, checked, and a transport connected to it; this rank
  * connects to itself with its own addresses. */
 static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, const wireup_addrs_t *own,
@@ -398,9 +420,23 @@ static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, const wireup_addrs_t
         }
     }
     if (status == RCMSG_OK) {
+        status = wireup_connect_finish(w);
+    }
+    if (status == RCMSG_OK) {
         wireup_log_choice(w);
     }
     return status;
+}
+
+/* During the closing fence of init: the transports keep answering handshakes of peers that
+ * are not done yet (a lost last packet is sent again by the peer and must be answered). */
+static void wireup_fence_poll(void *arg)
+{
+    rcmsg_wireup_t *w = arg;
+
+    for (int i = 0; i < w->btls.n; i++) {
+        w->btls.btls[i]->ops->connect_progress(w->btls.btls[i]);
+    }
 }
 
 /* Opens the transports this rank needs (btl_component.h: by priority, each allowed one that
@@ -494,7 +530,9 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     /* every rank, whatever its own outcome, waits until all have connected: no message can
      * reach a QP still in INIT, and nobody is left waiting for a rank that gave up */
     if (!w->singleton) {
-        rcmsg_status_t s = wireup_fence(w, false, "the closing barrier of rcmsg_init");
+        rcmsg_status_t s = rcmsg_wireup_launcher_fence_poll(
+            w->launcher, false, "the closing barrier of rcmsg_init",
+            status == RCMSG_OK ? wireup_fence_poll : NULL, w);
         if (status == RCMSG_OK) {
             status = s;
         }

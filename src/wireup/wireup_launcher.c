@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #define LAUNCHER_SLICE_US 100000  /* a bounded wait looks at liveness this often */
+#define LAUNCHER_POLL_US  1000    /* and calls its poll callback this often */
 #define LAUNCHER_GRACE_US 1000000 /* beyond PMIX_TIMEOUT, for the server to report it first */
 #define LAUNCHER_TERM_US  1000000 /* a wait cut short this soon after a rank's termination */
 
@@ -297,14 +298,21 @@ static bool op_wait_slice(wireup_op_t *op, rcmsg_deadline_t until)
 /* Waits for op until the deadline, cut short when the launcher is gone, and shortened when a
  * rank is reported terminated. An op given up on stays with the launcher (its callback may
  * still come) until stop. */
-static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint64_t timeout_us)
+static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint64_t timeout_us,
+                              void (*poll)(void *arg), void *arg)
 {
+    uint64_t slice = poll != NULL ? LAUNCHER_POLL_US : LAUNCHER_SLICE_US;
     rcmsg_deadline_t deadline = rcmsg_deadline_in(rcmsg_time_add_us(timeout_us, LAUNCHER_GRACE_US));
     unsigned long events = atomic_load(&watch.term_events);
     rcmsg_status_t s = RCMSG_OK;
 
-    while (!op_wait_slice(op, rcmsg_deadline_min(rcmsg_deadline_in(LAUNCHER_SLICE_US), deadline))) {
-        uint64_t now = rcmsg_clock_us();
+    while (!op_wait_slice(op, rcmsg_deadline_min(rcmsg_deadline_in(slice), deadline))) {
+        uint64_t now;
+
+        if (poll != NULL) {
+            poll(arg);
+        }
+        now = rcmsg_clock_us();
         if (atomic_load(&watch.term_events) != events) {
             /* a rank is gone: it may be the one awaited */
             deadline = rcmsg_deadline_min(deadline, rcmsg_deadline_after(now, LAUNCHER_TERM_US));
@@ -366,6 +374,13 @@ static void log_fence_failure(const rcmsg_wireup_launcher_t *l, rcmsg_status_t s
 rcmsg_status_t rcmsg_wireup_launcher_fence(rcmsg_wireup_launcher_t *l, bool collect,
                                            const char *what)
 {
+    return rcmsg_wireup_launcher_fence_poll(l, collect, what, NULL, NULL);
+}
+
+rcmsg_status_t rcmsg_wireup_launcher_fence_poll(rcmsg_wireup_launcher_t *l, bool collect,
+                                                const char *what, void (*poll)(void *arg),
+                                                void *arg)
+{
     uint64_t timeout_us = l->timeout_us;
     int secs = timeout_seconds(timeout_us);
     wireup_op_t *op;
@@ -391,7 +406,7 @@ rcmsg_status_t rcmsg_wireup_launcher_fence(rcmsg_wireup_launcher_t *l, bool coll
         rcmsg_error("%s: PMIx_Fence_nb failed: %s", what, PMIx_Error_string(rc));
         return RCMSG_ERR_LAUNCHER;
     }
-    s = op_wait(l, op, timeout_us);
+    s = op_wait(l, op, timeout_us, poll, arg);
     rc = PMIX_SUCCESS;
     if (s == RCMSG_OK) { /* else op is an orphan now */
         rc = op->status;

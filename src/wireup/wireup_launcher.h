@@ -73,6 +73,12 @@ rcmsg_status_t rcmsg_wireup_launcher_check(rcmsg_wireup_launcher_t *l,
 rcmsg_status_t rcmsg_wireup_launcher_fence(rcmsg_wireup_launcher_t *l, bool collect,
                                            const char *what);
 
+/* The same fence, calling poll(arg) about every millisecond while it waits (the transports
+ * keep answering connection handshakes of peers not yet done). */
+rcmsg_status_t rcmsg_wireup_launcher_fence_poll(rcmsg_wireup_launcher_t *l, bool collect,
+                                                const char *what, void (*poll)(void *arg),
+                                                void *arg);
+
 /* PMIx_Get of a rank's key, bounded the same way; *val_p (release with PMIX_VALUE_RELEASE)
  * only on success. Not logged: the caller knows what the key was for. */
 rcmsg_status_t rcmsg_wireup_launcher_get(rcmsg_wireup_launcher_t *l, const pmix_proc_t *proc,

@@ -577,6 +577,11 @@ static int pair_connect(conf_t *t, const rcmsg_btl_mem_t *region)
         return -1;
     }
     s = t->btl->ops->connect(t->btl, t->peer, peer_blob, peer_len);
+    if (s == RCMSG_OK) {
+        do {
+            s = t->btl->ops->connect_progress(t->btl);
+        } while (s == RCMSG_INPROGRESS);
+    }
     if (s != RCMSG_OK) {
         fprintf(stderr, "%s: rank %d: connect to %d: %s\n", t->name, t->rank, t->peer,
                 rcmsg_status_name(s));

@@ -173,11 +173,11 @@ static void bad_addresses(void)
         rcmsg_status_t want;
     } cases[] = {
         {"shorter than the header", SIZE_MAX, 0, 10, RCMSG_ERR_PEER_DATA},
-        {"one peer short", SIZE_MAX, 0, cap - 8, RCMSG_ERR_PEER_DATA},
+        {"one byte short", SIZE_MAX, 0, cap - 1, RCMSG_ERR_PEER_DATA},
         {"another buffer size", 25, 0x7f, cap, RCMSG_ERR_CONFIG},
         {"an invalid mtu code", 2, 9, cap, RCMSG_ERR_PEER_DATA},
         {"another link layer", 0, IBV_LINK_LAYER_INFINIBAND, cap, RCMSG_ERR_PEER_DATA},
-        {"a qp number beyond 24 bits", 32 + 3, 0x01, cap, RCMSG_ERR_PEER_DATA},
+        {"a CM qp number beyond 24 bits", 32 + 24 + 3, 0x01, cap, RCMSG_ERR_PEER_DATA},
     };
 
     if (rc_btl->ops->addr_pack(rc_btl, good, &len) != RCMSG_OK || len != cap) {
@@ -187,7 +187,6 @@ static void bad_addresses(void)
         rcmsg_status_t s;
 
         memcpy(b, good, cap);
-        b[32 + 0] = 0x42; /* a valid qp number for rank 0's entry */
         if (cases[i].off != SIZE_MAX) {
             b[cases[i].off] = cases[i].value;
         }

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "btl_rc/rc_addr.h"
+#include "btl_rc/rc_btl.h"
 #include "btl_rc/rc_device.h"
 #include "btl_rc/rc_ep.h"
 #include "btl_rc/rc_memlock.h"
@@ -176,8 +177,9 @@ START_TEST(test_gid_compat)
 }
 END_TEST
 
-/* The address record keeps the layout ranks have always published (little-endian header of
- * 32 bytes, then qp number and psn per rank) and decodes to what was encoded. */
+/* The address record keeps its fixed layout (little-endian header of 32 bytes, then the CM
+ * address), is the same size for every job size (O(1) per peer) and decodes to what was
+ * encoded. */
 START_TEST(test_addr_layout)
 {
     rcmsg_rc_addr_t in = {.link_layer = 2,
@@ -186,27 +188,28 @@ START_TEST(test_addr_layout)
                           .rd_atomic = 16,
                           .lid = 0x1234,
                           .gid_type = 1,
-                          .buf_size = 9216,
-                          .nqps = 3};
-    uint8_t buf[RC_ADDR_HDR_SIZE + 3 * RC_ADDR_QP_SIZE];
+                          .buf_size = 9216};
+    uint8_t buf[RC_ADDR_SIZE];
     static const uint8_t hdr[] = {2, 1, 3, 16, 0x34, 0x12, 2, 0};
     rcmsg_rc_addr_t out;
 
-    ck_assert_uint_eq(rcmsg_rc_addr_size(3), sizeof(buf));
+    ck_assert_uint_eq(RC_ADDR_SIZE, 64);
+    ck_assert_uint_eq(rcmsg_rc_btl_addr_max(2), RC_ADDR_SIZE);
+    ck_assert_uint_eq(rcmsg_rc_btl_addr_max(100000), RC_ADDR_SIZE);
     for (int i = 0; i < 16; i++) {
         in.gid[i] = (uint8_t)(0xa0 + i);
     }
+    for (int i = 0; i < RC_CM_ADDR_SIZE; i++) {
+        in.cm[i] = (uint8_t)(0x10 + i);
+    }
     memset(buf, 0xee, sizeof(buf));
     rcmsg_rc_addr_encode(&in, buf);
-    for (int i = 0; i < 3; i++) {
-        rcmsg_rc_addr_put_qp(buf, i, 0x100 + (uint32_t)i, 0xabcd00 + (uint32_t)i);
-    }
     ck_assert_mem_eq(buf, hdr, sizeof(hdr));
     ck_assert_mem_eq(buf + 8, in.gid, 16);
-    ck_assert_mem_eq(buf + 24, "\x00\x24\x00\x00\x03\x00\x00\x00", 8);
-    ck_assert_mem_eq(buf + 32 + 8, "\x01\x01\x00\x00\x01\xcd\xab\x00", 8);
+    ck_assert_mem_eq(buf + 24, "\x00\x24\x00\x00\x40\x00\x00\x00", 8);
+    ck_assert_mem_eq(buf + 32, in.cm, RC_CM_ADDR_SIZE);
 
-    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, sizeof(buf), 0, 1, 3, &out), RCMSG_OK);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, sizeof(buf), 0, &out), RCMSG_OK);
     ck_assert_uint_eq(out.link_layer, 2);
     ck_assert_uint_eq(out.port, 1);
     ck_assert_uint_eq(out.active_mtu, 3);
@@ -215,34 +218,31 @@ START_TEST(test_addr_layout)
     ck_assert_int_eq(out.gid_type, 1);
     ck_assert_mem_eq(out.gid, in.gid, 16);
     ck_assert_uint_eq(out.buf_size, 9216);
-    ck_assert_uint_eq(out.nqps, 3);
-    ck_assert_uint_eq(out.qpn, 0x101);
-    ck_assert_uint_eq(out.psn, 0xabcd01);
+    ck_assert_mem_eq(out.cm, in.cm, RC_CM_ADDR_SIZE);
 
     /* gid type not known: 0 on the wire, -1 decoded */
     in.gid_type = -1;
     rcmsg_rc_addr_encode(&in, buf);
     ck_assert_uint_eq(buf[6], 0);
-    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, sizeof(buf), 0, 2, 3, &out), RCMSG_OK);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, sizeof(buf), 0, &out), RCMSG_OK);
     ck_assert_int_eq(out.gid_type, -1);
-    ck_assert_uint_eq(out.qpn, 0x102);
 }
 END_TEST
 
-/* Records of the wrong size for the job are refused, never read past their end. */
+/* Records of another size (an old per-peer record, a truncated one) or that give another size
+ * are refused, never read past their end. */
 START_TEST(test_addr_malformed)
 {
-    rcmsg_rc_addr_t in = {.nqps = 3}, out;
-    uint8_t buf[RC_ADDR_HDR_SIZE + 4 * RC_ADDR_QP_SIZE] = {0};
+    rcmsg_rc_addr_t in = {.buf_size = 1}, out;
+    uint8_t buf[RC_ADDR_SIZE + 8] = {0};
 
     rcmsg_rc_addr_encode(&in, buf);
-    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, RC_ADDR_HDR_SIZE - 1, 0, 1, 3, &out),
-                     RCMSG_ERR_PEER_DATA);
-    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, rcmsg_rc_addr_size(3) - 1, 0, 1, 3, &out),
-                     RCMSG_ERR_PEER_DATA);
-    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, rcmsg_rc_addr_size(4), 0, 1, 4, &out),
-                     RCMSG_ERR_PEER_DATA);
-    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, rcmsg_rc_addr_size(3), 0, 1, 3, &out), RCMSG_OK);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, RC_ADDR_HDR_SIZE - 1, 0, &out), RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, RC_ADDR_SIZE - 1, 0, &out), RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, RC_ADDR_SIZE + 8, 0, &out), RCMSG_ERR_PEER_DATA);
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, RC_ADDR_SIZE, 0, &out), RCMSG_OK);
+    buf[28] = 0x48; /* the size field says 72 */
+    ck_assert_int_eq(rcmsg_rc_addr_decode(buf, RC_ADDR_SIZE, 0, &out), RCMSG_ERR_PEER_DATA);
 }
 END_TEST
 

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * btl_rc connections through the CM (rc_cm.h), eager mode: every peer's QP is created in INIT
+ * at open (rc_qps_create) and connected to RTS before rcmsg_init returns.
+ *
+ *   addr_pack         the rank's fixed-size record (rc_addr.h): rc header + CM address
+ *   connect           checks the peer's record and gives its CM address to the CM (no packet)
+ *   connect_progress  the first call starts a connect to every peer given (both sides of a
+ *                     pair start one: the CM keeps one, the lower rank's), then drives the CM
+ *                     until every peer is connected or one failed (RCMSG_CM_TIMEOUT x
+ *                     RCMSG_CM_RETRIES bounds it); wireup calls it in a loop, then again during
+ *                     the closing fence of init, so that a peer still waiting for a lost RTU or
+ *                     REP is answered
+ *   progress          (rc_btl.c) polls the CM's CQ once every RC_CM_POLL_EVERY calls for the
+ *                     life of the btl, so a late retransmitted REQ or REP is still answered
+ *
+ * A packet for a peer not yet given to connect is left in the UD receive queue until the first
+ * connect_progress (the CM is not polled before), so it is not dropped.
+ */
+#include "config.h"
+
+#include "rc_addr.h"
+#include "rc_btl.h"
+#include "rc_iface.h"
+
+#include "base/clock.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- address record -------------------------------------------------------------------- */
+
+size_t rcmsg_rc_btl_addr_max(int size)
+{
+    (void)size; /* the same for every job size */
+    return RC_ADDR_SIZE;
+}
+
+rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rcmsg_rc_addr_t addr = {
+        .link_layer = rc->port_attr.link_layer,
+        .port = (uint8_t)rc->port,
+        .active_mtu = (uint8_t)rc->port_attr.active_mtu,
+        .rd_atomic = (uint8_t)rc->rd_atomic,
+        .lid = rc->port_attr.lid,
+        .gid_type = (int)rc->gid.gid_type,
+        .buf_size = (uint32_t)rc->buf_size,
+    };
+
+    if (*len_p < RC_ADDR_SIZE) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    memcpy(addr.gid, rc->gid.gid.raw, sizeof(addr.gid));
+    rcmsg_rc_cm_addr_pack(rc->cm, addr.cm);
+    rcmsg_rc_addr_encode(&addr, buf);
+    *len_p = RC_ADDR_SIZE;
+    return RCMSG_OK;
+}
+
+/* ---- checks of a peer's record --------------------------------------------------------- */
+
+/* On RoCE: are the peer's GID (and its type) of the same kind as ours? Two kinds that
+ * cannot talk are an error naming both GIDs, RCMSG_GID_INDEX and the fix. */
+static rcmsg_status_t rc_gid_check(rc_btl_t *rc, int peer, const rcmsg_rc_addr_t *addr)
+{
+    union ibv_gid remote;
+    char why[256], here[64];
+    int verdict;
+
+    memcpy(remote.raw, addr->gid, sizeof(remote.raw));
+    verdict = rcmsg_rc_gid_compat(&rc->gid.gid, (int)rc->gid.gid_type, &remote, addr->gid_type, why,
+                                  sizeof(why));
+    if (verdict == 0) {
+        return RCMSG_OK;
+    }
+    snprintf(here, sizeof(here), "gid index %d here, %s", rc->gid.index,
+             rc->config.gid_index_set ? "set by RCMSG_GID_INDEX" : "chosen automatically");
+    if (verdict > 0) {
+        rcmsg_warn("peer %d on %s:%d: GIDs of different kinds, %s (%s); if the connection "
+                   "fails, give every rank a GID of the same kind (RCMSG_GID_INDEX)",
+                   peer, rc->dev->name, rc->port, why, here);
+        return RCMSG_OK;
+    }
+    rcmsg_error("cannot connect to peer %d on %s:%d: GIDs of different kinds, %s (%s); give "
+                "every rank a GID of the same kind: unset RCMSG_GID_INDEX (each rank then picks a "
+                "RoCE v2 GID, IPv4-mapped first) or set it to an index of the same kind on every "
+                "rank (rcmsg_info lists each port's GID table)",
+                peer, rc->dev->name, rc->port, why, here);
+    return RCMSG_ERR_CONFIG;
+}
+
+/* Checks a decoded peer record against this rank: buffer size, link layer, GID kind, MTU. */
+static rcmsg_status_t rc_addr_check(rc_btl_t *rc, int peer, const rcmsg_rc_addr_t *addr)
+{
+    rcmsg_status_t status;
+
+    if (addr->buf_size != rc->buf_size) {
+        rcmsg_error("peer %d uses %u-byte receive buffers, this rank %zu: set the same "
+                    "RCMSG_SRQ_BUF_SIZE on every rank",
+                    peer, addr->buf_size, rc->buf_size);
+        return RCMSG_ERR_CONFIG;
+    }
+    if (addr->link_layer != rc->port_attr.link_layer) {
+        rcmsg_error("peer %d is on a %s port, this rank on %s: link layers must match", peer,
+                    rcmsg_rc_link_layer_name(addr->link_layer),
+                    rcmsg_rc_link_layer_name(rc->port_attr.link_layer));
+        return RCMSG_ERR_PEER_DATA;
+    }
+    if (rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET) {
+        status = rc_gid_check(rc, peer, addr);
+        if (status != RCMSG_OK) {
+            return status;
+        }
+    }
+    if (addr->active_mtu < IBV_MTU_256 || addr->active_mtu > IBV_MTU_4096) {
+        rcmsg_error("peer %d sent an invalid MTU code %u", peer, addr->active_mtu);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    return RCMSG_OK;
+}
+
+/* INIT -> RTR towards the peer's record: path MTU the smallest of both ends and
+ * RCMSG_IB_MTU, outstanding reads within what both ends support (*rd_in). */
+
+/* ---- QP transitions the CM asks for ---------------------------------------------------- */
+
+/* The path MTU (the smallest of both ends and RCMSG_IB_MTU) and the outstanding reads (within
+ * what both ends support) towards the peer's QP described by remote. */
+static void rc_path(const rc_btl_t *rc, const rcmsg_rc_cm_payload_t *remote, enum ibv_mtu *mtu_p,
+                    unsigned *rd_in_p)
+{
+    enum ibv_mtu mtu = rc->port_attr.active_mtu;
+
+    if ((enum ibv_mtu)remote->mtu < mtu) {
+        mtu = (enum ibv_mtu)remote->mtu;
+    }
+    if (rc->config.mtu_cap < mtu) {
+        mtu = rc->config.mtu_cap;
+    }
+    *mtu_p = mtu;
+    *rd_in_p = remote->rd_atomic > 0 && remote->rd_atomic < rc->rd_atomic ? remote->rd_atomic
+                                                                          : rc->rd_atomic;
+}
+
+/* INIT -> RTR towards the peer's QP (the CM's REQ or REP). */
+static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
+{
+    rc_btl_t *rc = arg;
+    rc_ep_t *ep = &rc->eps[peer];
+    enum ibv_mtu mtu;
+    unsigned rd_in;
+    struct ibv_qp_attr attr;
+
+    if (remote->mtu < IBV_MTU_256 || remote->mtu > IBV_MTU_4096 || remote->qpn == 0 ||
+        remote->qpn > 0xffffff || remote->psn > 0xffffff) {
+        rcmsg_error("peer %d sent an invalid MTU code %u, qp number 0x%x or psn 0x%x", peer,
+                    remote->mtu, remote->qpn, remote->psn);
+        return -1;
+    }
+    rc_path(rc, remote, &mtu, &rd_in);
+    attr = (struct ibv_qp_attr){
+        .qp_state = IBV_QPS_RTR,
+        .path_mtu = mtu,
+        .dest_qp_num = remote->qpn,
+        .rq_psn = remote->psn,
+        .max_dest_rd_atomic = (uint8_t)rd_in,
+        .min_rnr_timer = rc->config.rnr_timer,
+    };
+    rcmsg_rc_cm_ah_attr(rc->cm, peer, &attr.ah_attr);
+    return rcmsg_rc_qp_modify(&ep->qp, &attr,
+                              IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                                  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+                                  IBV_QP_MIN_RNR_TIMER) == RCMSG_OK
+               ? 0
+               : -1;
+}
+
+/* RTR -> RTS (the CM's REP on the active side, RTU on the passive side). */
+static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
+{
+    rc_btl_t *rc = arg;
+    rc_ep_t *ep = &rc->eps[peer];
+    enum ibv_mtu mtu;
+    unsigned rd_in;
+    struct ibv_qp_attr attr;
+
+    rc_path(rc, remote, &mtu, &rd_in);
+    attr = (struct ibv_qp_attr){
+        .qp_state = IBV_QPS_RTS,
+        .timeout = rc->config.ib_timeout,
+        .retry_cnt = rc->config.retry_count,
+        .rnr_retry = rc->config.rnr_retry,
+        .sq_psn = ep->sq_psn,
+        .max_rd_atomic = (uint8_t)rd_in,
+    };
+    if (rcmsg_rc_qp_modify(&ep->qp, &attr,
+                           IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+                               IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) != RCMSG_OK) {
+        return -1;
+    }
+    ep->connected = true;
+    rcmsg_info("qp 0x%x connected to peer %d qp 0x%x (path mtu %d, rd atomic %u, psn 0x%x/0x%x)",
+               ep->qp.qp->qp_num, peer, remote->qpn, rcmsg_rc_mtu_bytes(mtu), rd_in, ep->sq_psn,
+               remote->psn);
+    return 0;
+}
+
+/* ---- the CM ---------------------------------------------------------------------------- */
+
+rcmsg_status_t rc_cm_start(rc_btl_t *rc)
+{
+    bool grh = rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET || rc->config.gid_index_set;
+    rcmsg_rc_cm_where_t where = {.ctx = rc->dev->ctx,
+                                 .pd = rc->pd,
+                                 .dev_name = rc->dev->name,
+                                 .port = rc->port,
+                                 .port_attr = &rc->port_attr,
+                                 .gid_index = grh ? rc->gid.index : -1,
+                                 .gid = &rc->gid.gid,
+                                 .gid_type = (int)rc->gid.gid_type};
+    rcmsg_rc_cm_params_t params = {.self = rc->job.rank,
+                                   .size = rc->job.size,
+                                   .job = rc->job.id,
+                                   .timeout_us = rc->config.cm_timeout_us,
+                                   .max_tries = rc->config.cm_retries};
+    rcmsg_rc_cm_ops_t ops = {.rtr = rc_cm_rtr, .rts = rc_cm_rts, .arg = rc};
+
+    return rcmsg_rc_cm_open(&where, &params, &ops, &rc->cm);
+}
+
+rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *buf, size_t len)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+    rcmsg_rc_addr_t addr;
+    rcmsg_rc_cm_addr_t cm_addr; /* checked here; the CM decodes it again */
+    rcmsg_rc_cm_payload_t local;
+    rcmsg_status_t status;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    rcmsg_debug("rc: address of peer %d: %zu bytes", peer, len);
+    status = rcmsg_rc_addr_decode(buf, len, peer, &addr);
+    if (status == RCMSG_OK) {
+        status = rc_addr_check(rc, peer, &addr);
+    }
+    if (status == RCMSG_OK) {
+        status = rcmsg_rc_cm_addr_decode(addr.cm, sizeof(addr.cm), peer, &cm_addr);
+    }
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    if (ep->cm_added || rc->cm_started) {
+        rcmsg_error("rc: peer %d given to connect again, or after the connects started", peer);
+        return RCMSG_ERR_STATE;
+    }
+    local = (rcmsg_rc_cm_payload_t){.qpn = ep->qp.qp->qp_num,
+                                    .psn = ep->sq_psn,
+                                    .buf_size = (uint32_t)rc->buf_size,
+                                    .mtu = (uint8_t)rc->port_attr.active_mtu,
+                                    .rd_atomic = (uint8_t)rc->rd_atomic};
+    status = rcmsg_rc_cm_add_peer(rc->cm, peer, addr.cm, sizeof(addr.cm), &local);
+    if (status == RCMSG_OK) {
+        ep->cm_added = true;
+        rc->cm_npeers++;
+    }
+    return status;
+}
+
+/* The first call: a connect to every peer given to connect(). */
+static rcmsg_status_t rc_connect_start(rc_btl_t *rc)
+{
+    rc->cm_started = true;
+    rc->cm_t0 = rcmsg_clock_us();
+    for (int i = 0; i < rc->job.size; i++) {
+        if (rc->eps[i].cm_added) {
+            rcmsg_status_t status = rcmsg_rc_cm_connect(rc->cm, i);
+            if (status != RCMSG_OK) {
+                return status;
+            }
+        }
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    int waiting = 0;
+
+    if (!rc->cm_started && rc_connect_start(rc) != RCMSG_OK) {
+        return RCMSG_ERR_CONNECTION;
+    }
+    rcmsg_rc_cm_progress(rc->cm);
+    if (rc->cm_ready) {
+        return RCMSG_OK;
+    }
+    for (int i = 0; i < rc->job.size; i++) {
+        if (rc->eps[i].cm_added) {
+            rcmsg_rc_cm_state_t state = rcmsg_rc_cm_state(rc->cm, i);
+            if (state == RC_CM_FAILED) {
+                return RCMSG_ERR_CONNECTION; /* logged by the CM, naming the peer */
+            }
+            waiting += state != RC_CM_CONNECTED;
+        }
+    }
+    if (waiting > 0) {
+        return RCMSG_INPROGRESS;
+    }
+    rc->cm_ready = true;
+    rcmsg_debug("rc: %d peer(s) connected through the CM in %.1f ms", rc->cm_npeers,
+                (double)(rcmsg_clock_us() - rc->cm_t0) / 1e3);
+    return RCMSG_OK;
+}
