@@ -102,11 +102,12 @@ static int rc_peer_of_qpn(rc_btl_t *rc, uint32_t qpn)
     return -1;
 }
 
-/* Posts the n receive buffers idx[] to the SRQ again, in one call. */
+/* Posts the n receive buffers idx[] (n <= RCMSG_POLL_BATCH_MAX: one poll's worth) to the SRQ
+ * again, in one call. */
 static void rc_repost(rc_btl_t *rc, const int *idx, int n)
 {
-    struct ibv_sge sge[256];
-    struct ibv_recv_wr rwr[256], *bad = NULL;
+    struct ibv_sge sge[RCMSG_POLL_BATCH_MAX];
+    struct ibv_recv_wr rwr[RCMSG_POLL_BATCH_MAX], *bad = NULL;
     int err;
 
     if (n <= 0) {
@@ -319,9 +320,9 @@ static rcmsg_status_t rc_srq_fill(rc_btl_t *rc)
         return RCMSG_ERR_IO;
     }
     for (int i = 0; i < rc->nrbufs;) {
-        int idx[256], n = 0;
+        int idx[RCMSG_POLL_BATCH_MAX], n = 0;
 
-        while (n < 256 && i < rc->nrbufs) {
+        while (n < RCMSG_POLL_BATCH_MAX && i < rc->nrbufs) {
             idx[n++] = i++;
         }
         rc_repost(rc, idx, n);
