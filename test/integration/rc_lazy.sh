@@ -98,8 +98,16 @@ total=$(sed -n 's/^rank [0-9]*: lru: \([0-9]*\) received.*/\1/p' "$out" | awk '{
 [ "$total" = 10000 ] || fail "max active 2: $total messages received, not 10000"
 disc=$(grep -c 'debug: rc: disconnected from peer' "$out")
 conn=$(grep -c 'debug: rc: connected to peer' "$out")
-echo "max active 2: $conn connections, $disc disconnections logged"
+# the most connections a rank had at once, from its log lines in their order
+most=$(awk '!match($0, /^\[rcmsg [^]:]*:[0-9]+ /) { next }
+    { r = substr($0, 1, RLENGTH - 1); sub(/.*:/, "", r) }
+    / debug: rc: connected to peer / { if (++n[r] > m) m = n[r] }
+    / debug: rc: disconnected from peer / { n[r]-- }
+    END { print m + 0 }' "$out")
+echo "max active 2: $conn connections, $disc disconnections logged, at most $most connected at once"
 [ "$disc" -gt 100 ] || fail "max active 2: $disc disconnects logged, not more than 100"
+[ "$conn" -gt 100 ] || fail "max active 2: $conn connections logged: not more than 100 reconnects"
+[ "$most" -le 2 ] || fail "max active 2: a rank had $most connections at once"
 echo "ok: max active 2: 10000 messages checked (bytes and order), $disc disconnects"
 
 # 3. both ranks of a pair send their first message at once: one connection each
