@@ -14,6 +14,7 @@
 # 5. a peer that died before anything connected to it: the send fails with
 #    RCMSG_ERR_CONNECTION within RCMSG_CM_TIMEOUT x RCMSG_CM_RETRIES (100 ms x 10 = 1 s here,
 #    plus 2 s of slack for the emulated guest), and rank 0 finalizes
+# RC_LAZY_PARTS="2 5" runs only those parts (all by default).
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
@@ -46,14 +47,20 @@ job() { # job NAME SECONDS NP [VAR=VALUE | MPIRUN-OPTION]... -- ARGS...: output 
     st=$?
     grep -v ' debug: \| info: ' "$out"
     echo "$name: $(($(date +%s) - t0)) s"
-    [ $st -ne 124 ] || fail "$name: hung (killed after $secs s)"
+    [ $st -ne 124 ] || jobfail "$name: hung (killed after $secs s)"
+}
+
+jobfail() { # jobfail WHY: the job's connection events (debug lines), then FAIL
+    echo "---- the job's rc and CM events:"
+    grep ' debug: \(rc\|CM\): ' "$out" | tail -3000
+    fail "$*"
 }
 
 checked() { # checked NAME NP MODE: the job ended well and every rank checked its messages
-    [ $st -eq 0 ] || fail "$1: mpirun exited with $st"
+    [ $st -eq 0 ] || jobfail "$1: mpirun exited with $st"
     [ "$(grep -c "^rank [0-9]*: $3: [0-9]* received, [0-9]* sent, checked$" "$out")" -eq "$2" ] ||
-        fail "$1: not every rank checked its messages"
-    ! grep -q ' error: ' "$out" || fail "$1: errors were logged"
+        jobfail "$1: not every rank checked its messages"
+    ! grep -q ' error: ' "$out" || jobfail "$1: errors were logged"
 }
 
 # "RANK PEER" for each "rc: connected to peer" line, sorted
@@ -69,92 +76,105 @@ one_each() { # one_each NAME NP: every rank connected exactly once to every othe
     done | sort -n)
     [ "$conns" = "$want" ] || {
         echo "$conns" | uniq -c | awk '$1 != 1' | head
-        fail "$1: not one connection per rank and peer ($(echo "$conns" | grep -c .) logged, $(echo "$want" | wc -l) wanted)"
+        jobfail "$1: not one connection per rank and peer ($(echo "$conns" | grep -c .) logged," \
+            "$(echo "$want" | wc -l) wanted)"
     }
 }
 
+part() { case " ${RC_LAZY_PARTS:-1 2 3 4 5} " in *" $1 "*) return 0 ;; esac; return 1; }
+
 # 1. 16 ranks: all-to-all, ring, random peers; then a ring alone
-job traffic 150 16 -- traffic
-checked "16 ranks" 16 traffic
-one_each "16 ranks" 16
-echo "ok: 16 ranks: all-to-all, ring and random-peer traffic checked, 240 connections, one per rank and peer"
-job ring 90 16 -- ring
-checked "16-rank ring" 16 ring
-conns=$(connections)
-want=$(for r in $(seq 0 15); do
-    echo "$r $(((r + 15) % 16))"
-    echo "$r $(((r + 1) % 16))"
-done | sort -n)
-[ "$conns" = "$want" ] || {
-    echo "connections (rank peer):" $conns
-    fail "16-rank ring: a rank connected to other peers than its two neighbours, or more than once"
-}
-echo "ok: 16-rank ring: each rank connected to its two neighbours only"
+if part 1; then
+    job traffic 150 16 -- traffic
+    checked "16 ranks" 16 traffic
+    one_each "16 ranks" 16
+    echo "ok: 16 ranks: all-to-all, ring and random-peer traffic checked, 240 connections, one per rank and peer"
+    job ring 90 16 -- ring
+    checked "16-rank ring" 16 ring
+    conns=$(connections)
+    want=$(for r in $(seq 0 15); do
+        echo "$r $(((r + 15) % 16))"
+        echo "$r $(((r + 1) % 16))"
+    done | sort -n)
+    [ "$conns" = "$want" ] || {
+        echo "connections (rank peer):" $conns
+        jobfail "16-rank ring: a rank connected to other peers than its two neighbours, or more than once"
+    }
+    echo "ok: 16-rank ring: each rank connected to its two neighbours only"
+fi
 
 # 2. 10,000 messages among 8 ranks with at most 2 connected QPs per rank
-job "max active 2" 150 8 RCMSG_QP_MAX_ACTIVE=2 -- lru 50 25
-checked "max active 2" 8 lru
-total=$(sed -n 's/^rank [0-9]*: lru: \([0-9]*\) received.*/\1/p' "$out" | awk '{ n += $1 } END { print n }')
-[ "$total" = 10000 ] || fail "max active 2: $total messages received, not 10000"
-disc=$(grep -c 'debug: rc: disconnected from peer' "$out")
-conn=$(grep -c 'debug: rc: connected to peer' "$out")
-# the most connections a rank had at once, from its log lines in their order
-most=$(awk '!match($0, /^\[rcmsg [^]:]*:[0-9]+ /) { next }
-    { r = substr($0, 1, RLENGTH - 1); sub(/.*:/, "", r) }
-    / debug: rc: connected to peer / { if (++n[r] > m) m = n[r] }
-    / debug: rc: disconnected from peer / { n[r]-- }
-    END { print m + 0 }' "$out")
-echo "max active 2: $conn connections, $disc disconnections logged, at most $most connected at once"
-[ "$disc" -gt 100 ] || fail "max active 2: $disc disconnects logged, not more than 100"
-[ "$conn" -gt 100 ] || fail "max active 2: $conn connections logged: not more than 100 reconnects"
-[ "$most" -le 2 ] || fail "max active 2: a rank had $most connections at once"
-echo "ok: max active 2: 10000 messages checked (bytes and order), $disc disconnects"
+if part 2; then
+    job "max active 2" 150 8 RCMSG_QP_MAX_ACTIVE=2 -- lru 50 25
+    checked "max active 2" 8 lru
+    total=$(sed -n 's/^rank [0-9]*: lru: \([0-9]*\) received.*/\1/p' "$out" | awk '{ n += $1 } END { print n }')
+    [ "$total" = 10000 ] || jobfail "max active 2: $total messages received, not 10000"
+    disc=$(grep -c 'debug: rc: disconnected from peer' "$out")
+    conn=$(grep -c 'debug: rc: connected to peer' "$out")
+    # the most connections a rank had at once, from its log lines in their order
+    most=$(awk '!match($0, /^\[rcmsg [^]:]*:[0-9]+ /) { next }
+        { r = substr($0, 1, RLENGTH - 1); sub(/.*:/, "", r) }
+        / debug: rc: connected to peer / { if (++n[r] > m) m = n[r] }
+        / debug: rc: disconnected from peer / { n[r]-- }
+        END { print m + 0 }' "$out")
+    echo "max active 2: $conn connections, $disc disconnections logged, at most $most connected at once"
+    [ "$disc" -gt 100 ] || jobfail "max active 2: $disc disconnects logged, not more than 100"
+    [ "$conn" -gt 100 ] || jobfail "max active 2: $conn connections logged: not more than 100 reconnects"
+    [ "$most" -le 2 ] || jobfail "max active 2: a rank had $most connections at once"
+    echo "ok: max active 2: 10000 messages checked (bytes and order), $disc disconnects"
+fi
 
 # 3. both ranks of a pair send their first message at once: one connection each
-for i in 1 2 3; do
-    job "simultaneous #$i" 60 2 -- simul
-    checked "simultaneous #$i" 2 simul
-    one_each "simultaneous #$i" 2
-done
-echo "ok: simultaneous first messages: one connection per rank, three times"
+if part 3; then
+    for i in 1 2 3; do
+        job "simultaneous #$i" 60 2 -- simul
+        checked "simultaneous #$i" 2 simul
+        one_each "simultaneous #$i" 2
+    done
+    echo "ok: simultaneous first messages: one connection per rank, three times"
+fi
 
 # 4. 30% loss of the CM's packets (RoCE v2, UDP 4791, BTH opcode 0x64 UD SEND_ONLY, 28 bytes
 # into the IP packet) while 4 ranks connect lazily; RC traffic is spared, as in rc_cm.sh
 # (rxe does not recover RDMA READs from random loss within any bound)
-for v in veth0 veth1; do
-    [ -e "/sys/class/net/$v" ] || continue
-    lossy="$lossy $v"
-    tc qdisc add dev "$v" root handle 1: prio &&
-        tc qdisc add dev "$v" parent 1:3 handle 30: netem loss 30% &&
-        tc filter add dev "$v" parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff \
-            match ip dport 4791 0xffff match u8 0x64 0xff at 28 flowid 1:3 ||
-        fail "tc: cannot drop the CM's packets on $v (no sch_prio, sch_netem or cls_u32?)"
-done
-[ -n "$lossy" ] || skip "no veth0/veth1 to impair here (not the rxe guest?)"
-job "30% CM loss" 150 4 -- traffic
-checked "30% CM loss" 4 traffic
-one_each "30% CM loss" 4
-retries=$(grep -c 'CM: retry' "$out")
-[ "$retries" -gt 0 ] || fail "30% CM loss: not a single CM retry: was the loss applied?"
-for v in $lossy; do tc qdisc del dev "$v" root; done
-lossy=
-echo "ok: 30% loss of CM packets: 12 connections formed, $retries CM retries, every message checked"
+if part 4; then
+    for v in veth0 veth1; do
+        [ -e "/sys/class/net/$v" ] || continue
+        lossy="$lossy $v"
+        tc qdisc add dev "$v" root handle 1: prio &&
+            tc qdisc add dev "$v" parent 1:3 handle 30: netem loss 30% &&
+            tc filter add dev "$v" parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff \
+                match ip dport 4791 0xffff match u8 0x64 0xff at 28 flowid 1:3 ||
+            fail "tc: cannot drop the CM's packets on $v (no sch_prio, sch_netem or cls_u32?)"
+    done
+    [ -n "$lossy" ] || skip "no veth0/veth1 to impair here (not the rxe guest?)"
+    job "30% CM loss" 150 4 -- traffic
+    checked "30% CM loss" 4 traffic
+    one_each "30% CM loss" 4
+    retries=$(grep -c 'CM: retry' "$out")
+    [ "$retries" -gt 0 ] || jobfail "30% CM loss: not a single CM retry: was the loss applied?"
+    for v in $lossy; do tc qdisc del dev "$v" root; done
+    lossy=
+    echo "ok: 30% loss of CM packets: 12 connections formed, $retries CM retries, every message checked"
+fi
 
 # 5. a peer that died before anything connected to it (mpirun --enable-recovery keeps rank 0)
-job dead 60 2 RCMSG_CM_TIMEOUT=100ms RCMSG_CM_RETRIES=10 --enable-recovery -- dead
-grep -q '^rank 1: killing itself' "$out" || fail "dead: rank 1 did not get to the kill"
-line=$(grep '^rank 0: a send to the dead rank 1 returned' "$out") || fail "dead: the send never returned"
-echo "$line" | grep -q 'returned RCMSG_ERR_CONNECTION after' || fail "dead: not RCMSG_ERR_CONNECTION"
-secs=$(echo "$line" | sed 's/.* after \([0-9.]*\) s$/\1/')
-awk -v s="$secs" 'BEGIN { exit !(s <= 1 + 2) }' ||
-    fail "dead: failed after $secs s, beyond the 1 s bound (+2 s slack)"
-if grep -q 'error: cannot connect to peer 1' "$out"; then
-    how="the CM gave up"
-elif grep -q 'the launcher reports that rank 1 terminated' "$out"; then
-    how="the launcher reported it"
-else
-    fail "dead: no error naming peer 1 and the reason"
+if part 5; then
+    job dead 60 2 RCMSG_CM_TIMEOUT=100ms RCMSG_CM_RETRIES=10 --enable-recovery -- dead
+    grep -q '^rank 1: killing itself' "$out" || jobfail "dead: rank 1 did not get to the kill"
+    line=$(grep '^rank 0: a send to the dead rank 1 returned' "$out") || jobfail "dead: the send never returned"
+    echo "$line" | grep -q 'returned RCMSG_ERR_CONNECTION after' || jobfail "dead: not RCMSG_ERR_CONNECTION"
+    secs=$(echo "$line" | sed 's/.* after \([0-9.]*\) s$/\1/')
+    awk -v s="$secs" 'BEGIN { exit !(s <= 1 + 2) }' ||
+        jobfail "dead: failed after $secs s, beyond the 1 s bound (+2 s slack)"
+    if grep -q 'error: cannot connect to peer 1' "$out"; then
+        how="the CM gave up"
+    elif grep -q 'the launcher reports that rank 1 terminated' "$out"; then
+        how="the launcher reported it"
+    else
+        jobfail "dead: no error naming peer 1 and the reason"
+    fi
+    grep -q '^rank 0: finalized' "$out" || jobfail "dead: rank 0 did not finalize"
+    echo "ok: dead peer: RCMSG_ERR_CONNECTION after $secs s ($how)"
 fi
-grep -q '^rank 0: finalized' "$out" || fail "dead: rank 0 did not finalize"
-echo "ok: dead peer: RCMSG_ERR_CONNECTION after $secs s ($how)"
-pass "lazy connections: 16 ranks, max active 2 with $disc disconnects, simultaneous, CM loss, dead peer"
+pass "lazy connections, parts ${RC_LAZY_PARTS:-1 2 3 4 5}: 16 ranks (all-to-all, ring, random), max active 2, simultaneous first messages, 30% CM loss, dead peer"
