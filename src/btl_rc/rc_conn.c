@@ -511,21 +511,33 @@ void rc_ep_heard(rc_btl_t *rc, int peer)
     }
 }
 
+/* Below the low watermark (RCMSG_QP_POOL / 2) the pool is refilled up to RCMSG_QP_POOL (never
+ * beyond the peers that could still connect), RC_POOL_REFILL_BATCH QPs per call so that one
+ * progress call is not held up for long. */
+static void rc_refill(rc_btl_t *rc)
+{
+    int want = rc->config.qp_pool, step;
+
+    if (want > rc->cm_npeers - rc->nactive) {
+        want = rc->cm_npeers - rc->nactive;
+    }
+    step = rc->pool_n + RC_POOL_REFILL_BATCH < want ? rc->pool_n + RC_POOL_REFILL_BATCH : want;
+    rc->refilling = step < want;
+    if (step > rc->pool_n) {
+        rc_pool_fill(rc, step, "below the low watermark, RCMSG_QP_POOL / 2");
+    }
+}
+
 int rc_conn_progress(rc_btl_t *rc)
 {
     int n = rcmsg_rc_cm_progress(rc->cm);
 
-    if (rc->lazy && rc->pool_n < rc->config.qp_pool / 2 &&
-        rc->nactive + rc->pool_n < rc->cm_npeers) {
-        int want = rc->config.qp_pool;
-        if (want > rc->cm_npeers - rc->nactive) {
-            want = rc->cm_npeers - rc->nactive;
-        }
-        rc_pool_fill(rc, want, "below the low watermark, RCMSG_QP_POOL / 2");
+    if (rc->lazy && (rc->refilling || rc->pool_n < rc->config.qp_pool / 2)) {
+        rc_refill(rc);
     }
     if (rc->config.qp_max_active > 0 && rc->nactive > rc->config.qp_max_active) {
         rc_recycle(rc);
     }
-    rc->cm_hot = rcmsg_rc_cm_busy(rc->cm) || rc->ndisc > 0;
+    rc->cm_hot = rcmsg_rc_cm_busy(rc->cm) || rc->ndisc > 0 || rc->refilling;
     return n;
 }

@@ -92,6 +92,7 @@ typedef struct rc_btl {
     rc_pooled_t *pool; /* QPs in INIT (rc_pool.c) */
     int pool_n, pool_cap;
     int qp_created;    /* QPs created in all */
+    bool refilling;    /* the pool is being refilled, a few QPs per progress call */
     bool route_sticky; /* the device keeps an RC QP's first route (rxe): reuse per GID */
     int *active;       /* [size]: the peers holding a QP, nactive of them */
     int nactive;
@@ -152,6 +153,9 @@ void rc_pool_destroy(rc_btl_t *rc);
 /* How often progress polls the CM's CQ: once every RC_CM_POLL_EVERY calls (after init the CM
  * only answers late duplicates, so a poll of an empty CQ every 256 calls is all it costs). */
 #define RC_CM_POLL_EVERY 256
+
+/* QPs created per progress call while the pool is refilled (rc_conn.c). */
+#define RC_POOL_REFILL_BATCH 4
 
 /* rc_config.c: fills config from the configuration table; called once, by open. */
 void rc_config_read(rc_config_t *config);
