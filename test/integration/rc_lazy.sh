@@ -20,10 +20,11 @@ need_rdma
 need_mpirun
 prog=$top_builddir/test/integration/rc_lazy_test
 out=$(mktemp)
+logs=$(mktemp -d)
 lossy=
 cleanup() {
     for v in $lossy; do tc qdisc del dev "$v" root 2> /dev/null; done
-    rm -f "$out"
+    rm -rf "$out" "$logs"
 }
 trap cleanup EXIT
 RCMSG_TRANSPORTS=rc,self RCMSG_CONNECT=lazy RCMSG_EAGER_LIMIT=2048 RCMSG_LOG_LEVEL=debug
@@ -42,9 +43,12 @@ job() { # job NAME SECONDS NP [VAR=VALUE | MPIRUN-OPTION]... -- ARGS...: output 
     done
     shift
     t0=$(date +%s)
-    run_timeout "$secs" env $vars "$MPIRUN" --allow-run-as-root -np "$np" --oversubscribe $opts \
-        "$prog" "$@" > "$out" 2>&1
+    rm -f "$logs"/*
+    # each process logs to its own file (mpirun's forwarding may splice lines of two ranks)
+    run_timeout "$secs" env $vars RC_LAZY_LOG_DIR="$logs" "$MPIRUN" --allow-run-as-root \
+        -np "$np" --oversubscribe $opts "$prog" "$@" > "$out" 2>&1
     st=$?
+    cat "$logs"/*.log >> "$out"
     grep -v ' debug: \| info: ' "$out"
     echo "$name: $(($(date +%s) - t0)) s"
     [ $st -ne 124 ] || jobfail "$name: hung (killed after $secs s)"

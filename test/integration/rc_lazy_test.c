@@ -15,12 +15,18 @@
  *   rc_lazy_test dead             rank 1 kills itself right after rcmsg_init; 2 s later
  *                                 rank 0 sends to it and prints the status and the time
  *
+ * With RC_LAZY_LOG_DIR set, each process writes its standard error (rcmsg's log) to
+ * RC_LAZY_LOG_DIR/PID.log: mpirun's forwarding can splice one rank's line into another's,
+ * and the script counts log lines per rank.
+ *
  * The eager limit is read from RCMSG_EAGER_LIMIT (a number of bytes; 8192 when unset) to size
  * the messages on both sides of it. Every rank prints "rank R: MODE: N received, N sent,
  * checked" on success; a failure prints "FAIL: ..." and exits 1.
  */
 #include <rcmsg.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -374,6 +380,24 @@ static size_t eager_limit(void)
     return v > (long)sizeof(msg_hdr_t) ? (size_t)v : 8192;
 }
 
+static void log_to_file(void)
+{
+    const char *dir = getenv("RC_LAZY_LOG_DIR");
+    char path[4096];
+    int fd;
+
+    if (dir == NULL) {
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/%d.log", dir, (int)getpid());
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+    if (fd < 0 || dup2(fd, STDERR_FILENO) < 0) {
+        printf("FAIL: cannot write the log to %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    close(fd);
+}
+
 int main(int argc, char **argv)
 {
     rcmsg_status_t s;
@@ -385,6 +409,7 @@ int main(int argc, char **argv)
         return 2;
     }
     eager_max = eager_limit();
+    log_to_file();
     s = rcmsg_init();
     if (s != RCMSG_OK) {
         printf("FAIL: rcmsg_init: %s\n", rcmsg_status_name(s));
