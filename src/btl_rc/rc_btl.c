@@ -634,6 +634,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         rc->signal_interval = rc->sq_depth / 2;
     }
     rc->poll_batch = rc->config.poll_batch;
+    rc->init_tries = (unsigned)(rc->config.launcher_timeout_us / rc->config.cm_timeout_us);
     rc->lazy =
         rc->config.connect == RCMSG_CONNECT_LAZY ||
         (rc->config.connect == RCMSG_CONNECT_AUTO && job->size > rc->config.connect_eager_max);
