@@ -40,6 +40,10 @@
     Y(RCMSG_IB_MTU_1024, "1024")                                                                   \
     Y(RCMSG_IB_MTU_2048, "2048")                                                                   \
     Y(RCMSG_IB_MTU_4096, "4096")
+#define RCMSG_CFG_CONNECT_CHOICES(Y)                                                               \
+    Y(RCMSG_CONNECT_AUTO, "auto")                                                                  \
+    Y(RCMSG_CONNECT_EAGER, "eager")                                                                \
+    Y(RCMSG_CONNECT_LAZY, "lazy")
 #define RCMSG_CFG_SM_CMA_CHOICES(Y)                                                                \
     Y(RCMSG_SM_CMA_AUTO, "auto")                                                                   \
     Y(RCMSG_SM_CMA_YES, "yes")                                                                     \
@@ -92,6 +96,9 @@
 typedef enum {
     RCMSG_CFG_IB_MTU_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_IB_MTU_COUNT
 } rcmsg_ib_mtu_t;
+typedef enum {
+    RCMSG_CFG_CONNECT_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_CONNECT_COUNT
+} rcmsg_connect_mode_t;
 typedef enum {
     RCMSG_CFG_SM_CMA_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_SM_CMA_COUNT
 } rcmsg_sm_cma_t;
@@ -180,10 +187,25 @@ typedef enum {
       "How long finalize waits for pending sends to complete before giving up.")                   \
     X(CM_TIMEOUT, TIME, "100ms", "1ms..60s",                                                       \
       "Connection manager: how long a connect request or reply waits for its answer before it "    \
-      "is sent again (UD loses packets). rcmsg_init connects every rc QP through it.")             \
+      "is sent again (UD loses packets). Every rc QP is connected through it.")             \
     X(CM_RETRIES, INT, "30", "1..1000",                                                            \
       "Connection manager: sends of a connect request or reply before the connect fails with "     \
       "RCMSG_ERR_CONNECTION, so a dead peer is reported after RCMSG_CM_TIMEOUT x this (3 s).")     \
+    X(CONNECT, ENUM, "auto", RCMSG_CHOICES(CONNECT),                                               \
+      "When rc peers are connected: eager, every one before rcmsg_init returns; lazy, each on "    \
+      "the first message to it (through the connection manager); auto, eager for jobs of up to "   \
+      "RCMSG_CONNECT_EAGER_MAX ranks, lazy above.")                                                \
+    X(CONNECT_EAGER_MAX, INT, "64", "0..",                                                         \
+      "RCMSG_CONNECT=auto connects eagerly in jobs of up to this many ranks, lazily above.")       \
+    X(QP_POOL, INT, "16", "1..65536",                                                              \
+      "Lazy connect: RC QPs created in bulk in rcmsg_init and left in INIT for the first "         \
+      "connects; progress refills the pool when it falls below half (eager connect creates one "   \
+      "per rc peer instead).")                                                                     \
+    X(QP_MAX_ACTIVE, INT, "0", "0..",                                                              \
+      "Most connected RC QPs per process (0: no cap). At the cap the least recently used idle "     \
+      "connection is disconnected (both sides agree through the connection manager), its QP "      \
+      "reset and pooled; a later message reconnects it. Answering a peer's connect may exceed "    \
+      "the cap until an idle connection is found.")                                                \
     X(LAUNCHER_TIMEOUT, TIME, "300s", "1s..",                                                      \
       "Longest wait for the launcher (PMIx) in rcmsg_init and rcmsg_finalize: a rank that fails "  \
       "or exits before a fence is reported after this long instead of waited for forever; it "     \

@@ -177,6 +177,8 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
         rc_recv_error(rc, wc);
         return;
     }
+    rc_ep_t *ep;
+
     qp_peer = has_imm && imm < (uint32_t)rc->job.size && rc->eps[imm].qp.qp != NULL &&
                       rc->eps[imm].qp.qp->qp_num == wc->qp_num
                   ? (int)imm
@@ -186,6 +188,12 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
                          0)) {
         rc_recv_bad_sender(rc, wc, qp_peer);
         return;
+    }
+    ep = &rc->eps[qp_peer];
+    ep->recvd++;
+    ep->last_use = ++rc->use_tick;
+    if (__builtin_expect(!ep->connected, 0)) {
+        rc_ep_heard(rc, qp_peer);
     }
     rc->super.recv_cb(rc->super.cb_arg, qp_peer, rc->rbufs + (size_t)index * rc->buf_size,
                       wc->byte_len);
@@ -244,9 +252,9 @@ static int rc_progress(rcmsg_btl_t *btl)
     if (__builtin_expect(atomic_load_explicit(&rc->async_pending, memory_order_acquire), 0)) {
         rc_async_handle(rc);
     }
-    if (__builtin_expect(++rc->cm_tick >= RC_CM_POLL_EVERY, 0)) {
+    if (__builtin_expect(rc->cm_hot || ++rc->cm_tick >= RC_CM_POLL_EVERY, 0)) {
         rc->cm_tick = 0;
-        total += rcmsg_rc_cm_progress(rc->cm); /* a peer's late REQ or REP is answered */
+        total += rc_conn_progress(rc); /* connects, disconnects, a peer's late REQ or REP */
     }
     return total;
 }
@@ -301,8 +309,13 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
         rcmsg_error("ibv_req_notify_cq on %s failed: %m", rc->dev->name);
         return RCMSG_ERR_IO;
     }
-    return atomic_load_explicit(&rc->async_pending, memory_order_acquire) ? RCMSG_INPROGRESS
-                                                                          : RCMSG_OK;
+    if (rcmsg_rc_cm_arm(rc->cm) != RCMSG_OK) {
+        return RCMSG_ERR_IO;
+    }
+    /* a connect or disconnect under way has retransmissions due: poll, do not sleep */
+    return atomic_load_explicit(&rc->async_pending, memory_order_acquire) || rc->cm_hot
+               ? RCMSG_INPROGRESS
+               : RCMSG_OK;
 }
 
 /* ---- open and close -------------------------------------------------------------------- */
@@ -346,6 +359,7 @@ static void rc_close(rcmsg_btl_t *btl)
         }
         free(rc->eps[i].ring);
     }
+    rc_pool_destroy(rc);
     rcmsg_rc_cm_close(rc->cm); /* its UD QP and address handles use the PD */
     if (rc->srq != NULL && ibv_destroy_srq(rc->srq) != 0) {
         rcmsg_warn("ibv_destroy_srq failed: %m");
@@ -374,6 +388,7 @@ static void rc_close(rcmsg_btl_t *btl)
     free(rc->sbuf_free);
     free(rc->wrs);
     free(rc->eps);
+    free(rc->active);
     free(rc);
 }
 
@@ -616,6 +631,8 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         rc->signal_interval = rc->sq_depth / 2;
     }
     rc->poll_batch = rc->config.poll_batch;
+    rc->lazy = rc->config.connect == RCMSG_CONNECT_LAZY ||
+               (rc->config.connect == RCMSG_CONNECT_AUTO && job->size > rc->config.connect_eager_max);
 
     status = rc_choose_port(job, &rc->config, name, &rc->port);
     if (status == RCMSG_OK) {
@@ -630,7 +647,8 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         goto err_close;
     }
     rc->eps = calloc((size_t)job->size, sizeof(*rc->eps));
-    if (rc->eps == NULL) {
+    rc->active = calloc((size_t)job->size, sizeof(*rc->active));
+    if (rc->eps == NULL || rc->active == NULL) {
         status = RCMSG_ERR_NO_MEMORY;
         goto err_close;
     }
@@ -649,9 +667,6 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     status = rc_srq_fill(rc); /* receives are posted before any QP can reach RTR */
     t_res = rcmsg_clock_us();
     if (status == RCMSG_OK) {
-        status = rc_qps_create(rc);
-    }
-    if (status == RCMSG_OK) {
         status = rc_cm_start(rc);
     }
     t_qps = rcmsg_clock_us();
@@ -661,11 +676,13 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     if (status != RCMSG_OK) {
         goto err_close;
     }
-    rcmsg_info("%s:%d: %d qps in INIT, max inline %zu, max rd atomic %u, mtu %d; device choice "
-               "and open %.1f ms, cqs/srq/buffers %.1f ms, qp creation %.1f ms",
-               rc->dev->name, rc->port, job->size - 1, rc->super.caps.max_inline, rc->rd_atomic,
-               rcmsg_rc_mtu_bytes(rc->port_attr.active_mtu), (double)(t_dev - t0) / 1e3,
-               (double)(t_res - t_dev) / 1e3, (double)(t_qps - t_res) / 1e3);
+    rcmsg_info("%s:%d: %s connect (RCMSG_CONNECT=%s, %d ranks), max inline %zu, max rd atomic "
+               "%u, mtu %d; device choice and open %.1f ms, cqs/srq/buffers %.1f ms, cm %.1f ms",
+               rc->dev->name, rc->port, rc->lazy ? "lazy" : "eager",
+               rc->config.connect_name, job->size, rc->super.caps.max_inline,
+               rc->rd_atomic, rcmsg_rc_mtu_bytes(rc->port_attr.active_mtu),
+               (double)(t_dev - t0) / 1e3, (double)(t_res - t_dev) / 1e3,
+               (double)(t_qps - t_res) / 1e3);
     *btl_p = &rc->super;
     return RCMSG_OK;
 

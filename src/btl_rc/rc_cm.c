@@ -33,6 +33,7 @@ struct rcmsg_rc_cm {
     char dev_name[IBV_SYSFS_NAME_MAX];
     struct ibv_context *ctx;
     struct ibv_pd *pd;
+    struct ibv_comp_channel *channel;
     int port, gid_index, gid_type;
     uint8_t link_layer;
     uint16_t lid;
@@ -111,7 +112,7 @@ static rcmsg_status_t cm_qp_create(rcmsg_rc_cm_t *cm)
                 .max_recv_sge = 1},
     };
 
-    cm->cq = ibv_create_cq(cm->ctx, CM_NRECV + CM_NSEND, NULL, NULL, 0);
+    cm->cq = ibv_create_cq(cm->ctx, CM_NRECV + CM_NSEND, NULL, cm->channel, 0);
     if (cm->cq == NULL) {
         rcmsg_error("CM: ibv_create_cq on %s failed: %m", cm->dev_name);
         return RCMSG_ERR_IO;
@@ -167,6 +168,7 @@ rcmsg_status_t rcmsg_rc_cm_open(const rcmsg_rc_cm_where_t *where,
     snprintf(cm->dev_name, sizeof(cm->dev_name), "%s", where->dev_name);
     cm->ctx = where->ctx;
     cm->pd = where->pd;
+    cm->channel = where->channel;
     cm->port = where->port;
     cm->link_layer = where->port_attr->link_layer;
     cm->lid = where->port_attr->lid;
@@ -344,6 +346,13 @@ static double cm_secs_since(uint64_t start_us)
     return (double)(rcmsg_clock_us() - start_us) / 1e6;
 }
 
+static void cm_failed(rcmsg_rc_cm_t *cm, int peer)
+{
+    if (cm->ops.failed != NULL) {
+        cm->ops.failed(cm->ops.arg, peer);
+    }
+}
+
 /* Does what the state machine asked for conn. */
 static void cm_act(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_cm_act_t *act)
 {
@@ -353,16 +362,27 @@ static void cm_act(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_c
         rcmsg_debug("CM: packet from peer %d dropped: %s (state %s, attempt %u)", peer, act->why,
                     rcmsg_rc_cm_state_name(conn->state), conn->attempt);
     }
-    if (((act->todo & RC_CM_DO_RTR) && cm->ops.rtr(cm->ops.arg, peer, &conn->remote) != 0) ||
+    if ((act->todo & RC_CM_DO_DOWN) && cm->ops.down != NULL) {
+        cm->ops.down(cm->ops.arg, peer);
+    }
+    if (act->todo & RC_CM_DO_RESUMED) {
+        rcmsg_debug("CM: peer %d is busy: connection kept (attempt %u)", peer, conn->attempt);
+        if (cm->ops.resumed != NULL) {
+            cm->ops.resumed(cm->ops.arg, peer);
+        }
+    }
+    if (((act->todo & RC_CM_DO_RTR) &&
+         cm->ops.rtr(cm->ops.arg, peer, &conn->remote, &conn->local) != 0) ||
         ((act->todo & RC_CM_DO_RTS) && cm->ops.rts(cm->ops.arg, peer, &conn->remote) != 0)) {
         rcmsg_error("cannot connect to peer %d: its RC qp 0x%x could not be connected to qp "
                     "0x%x (attempt %u)",
                     peer, conn->local.qpn, conn->remote.qpn, conn->attempt);
         rcmsg_rc_cm_fsm_abort(conn);
+        cm_failed(cm, peer);
         return;
     }
     if (act->todo & RC_CM_DO_SEND) {
-        if (conn->tries > 1 && act->send != RC_CM_RTU) {
+        if (conn->tries > 1 && act->send != RC_CM_RTU && act->send != RC_CM_DREP) {
             rcmsg_debug("CM: retry: %s to peer %d, send %u of %u (attempt %u)",
                         rcmsg_rc_cm_type_name(act->send), peer, conn->tries, cm->params.max_tries,
                         conn->attempt);
@@ -379,34 +399,76 @@ static void cm_act(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_c
                     "%llu ms x RCMSG_CM_RETRIES %u); is peer %d alive?",
                     peer, act->why, conn->tries, cm_secs_since(conn->start_us),
                     (unsigned long long)(cm->params.timeout_us / 1000), cm->params.max_tries, peer);
+        cm_failed(cm, peer);
     }
-    if ((conn->state == RC_CM_REQ_SENT || conn->state == RC_CM_REP_SENT) &&
-        conn->due_us < cm->next_due_us) {
+    if (rcmsg_rc_cm_state_waits(conn->state) && conn->due_us < cm->next_due_us) {
         cm->next_due_us = conn->due_us;
     }
 }
 
 /* ---- connect and progress -------------------------------------------------------------- */
 
-rcmsg_status_t rcmsg_rc_cm_connect(rcmsg_rc_cm_t *cm, int peer)
+rcmsg_status_t rcmsg_rc_cm_connect(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn)
 {
     rcmsg_rc_cm_act_t act;
+    rcmsg_rc_cm_conn_t *conn;
 
     if (peer < 0 || peer >= cm->params.size || !cm->known[peer]) {
         rcmsg_error("CM: cannot connect to peer %d: its CM address is not known", peer);
         return RCMSG_ERR_INVALID_PARAM;
     }
+    conn = &cm->conns[peer];
+    if (conn->state != RC_CM_IDLE && conn->state != RC_CM_FAILED) {
+        return RCMSG_OK; /* under way, by either side, or connected */
+    }
     if (++cm->next_attempt == 0) {
         cm->next_attempt = 1;
     }
-    rcmsg_rc_cm_fsm_connect(&cm->params, &cm->conns[peer], cm->next_attempt, rcmsg_clock_us(),
-                            &act);
+    conn->local.qpn = qpn;
+    conn->local.psn = psn;
+    rcmsg_rc_cm_fsm_connect(&cm->params, conn, cm->next_attempt, rcmsg_clock_us(), &act);
     if (act.todo != 0) {
         rcmsg_debug("CM: connecting to peer %d (attempt %u, qp 0x%x)", peer, cm->next_attempt,
                     cm->conns[peer].local.qpn);
     }
     cm_act(cm, &cm->conns[peer], &act);
     return RCMSG_OK;
+}
+
+void rcmsg_rc_cm_disconnect(rcmsg_rc_cm_t *cm, int peer, uint64_t sent, uint64_t received)
+{
+    rcmsg_rc_cm_conn_t *conn = &cm->conns[peer];
+    rcmsg_rc_cm_act_t act;
+
+    conn->local.seq[0] = sent;
+    conn->local.seq[1] = received;
+    rcmsg_rc_cm_fsm_disconnect(&cm->params, conn, rcmsg_clock_us(), &act);
+    if (act.todo != 0) {
+        rcmsg_debug("CM: disconnecting from peer %d (attempt %u, qp 0x%x, %llu sent, %llu "
+                    "received)",
+                    peer, conn->attempt, conn->local.qpn, (unsigned long long)sent,
+                    (unsigned long long)received);
+    }
+    cm_act(cm, conn, &act);
+}
+
+bool rcmsg_rc_cm_busy(const rcmsg_rc_cm_t *cm)
+{
+    return cm->next_due_us != UINT64_MAX;
+}
+
+rcmsg_status_t rcmsg_rc_cm_arm(rcmsg_rc_cm_t *cm)
+{
+    if (ibv_req_notify_cq(cm->cq, 0) != 0) {
+        rcmsg_error("CM: ibv_req_notify_cq on %s failed: %m", cm->dev_name);
+        return RCMSG_ERR_IO;
+    }
+    return RCMSG_OK;
+}
+
+bool rcmsg_rc_cm_conn_passive(const rcmsg_rc_cm_t *cm, int peer)
+{
+    return cm->conns[peer].passive;
 }
 
 rcmsg_rc_cm_state_t rcmsg_rc_cm_state(const rcmsg_rc_cm_t *cm, int peer)
@@ -450,6 +512,12 @@ static void cm_recv(rcmsg_rc_cm_t *cm, const struct ibv_wc *wc)
     } else {
         rcmsg_trace("CM: %s from peer %d (attempt %u)", rcmsg_rc_cm_type_name(pkt.type), pkt.src,
                     pkt.attempt);
+        if (pkt.type == RC_CM_DREQ) {
+            rcmsg_rc_cm_conn_t *conn = &cm->conns[pkt.src];
+            conn->agree = pkt.attempt == conn->attempt &&
+                          (conn->state == RC_CM_CONNECTED || conn->state == RC_CM_DREQ_SENT) &&
+                          cm->ops.idle != NULL && cm->ops.idle(cm->ops.arg, pkt.src, &pkt.payload);
+        }
         rcmsg_rc_cm_fsm_recv(&cm->params, &cm->conns[pkt.src], &pkt, rcmsg_clock_us(), &act);
         cm_act(cm, &cm->conns[pkt.src], &act);
     }
@@ -469,14 +537,13 @@ static int cm_timers(rcmsg_rc_cm_t *cm)
     cm->next_due_us = UINT64_MAX;
     for (int i = 0; i < cm->params.size; i++) {
         rcmsg_rc_cm_conn_t *conn = &cm->conns[i];
-        if (conn->state != RC_CM_REQ_SENT && conn->state != RC_CM_REP_SENT) {
+        if (!rcmsg_rc_cm_state_waits(conn->state)) {
             continue;
         }
         rcmsg_rc_cm_fsm_timer(&cm->params, conn, now, &act);
         n += act.todo != 0;
         cm_act(cm, conn, &act);
-        if ((conn->state == RC_CM_REQ_SENT || conn->state == RC_CM_REP_SENT) &&
-            conn->due_us < cm->next_due_us) {
+        if (rcmsg_rc_cm_state_waits(conn->state) && conn->due_us < cm->next_due_us) {
             cm->next_due_us = conn->due_us;
         }
     }
@@ -507,9 +574,9 @@ int rcmsg_rc_cm_progress(rcmsg_rc_cm_t *cm)
     return events + cm_timers(cm);
 }
 
-rcmsg_status_t rcmsg_rc_cm_connect_wait(rcmsg_rc_cm_t *cm, int peer)
+rcmsg_status_t rcmsg_rc_cm_connect_wait(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn)
 {
-    rcmsg_status_t status = rcmsg_rc_cm_connect(cm, peer);
+    rcmsg_status_t status = rcmsg_rc_cm_connect(cm, peer, qpn, psn);
 
     while (status == RCMSG_OK && cm->conns[peer].state != RC_CM_CONNECTED &&
            cm->conns[peer].state != RC_CM_FAILED) {

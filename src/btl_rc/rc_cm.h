@@ -10,6 +10,18 @@
  *   QP INIT -> RTR -> RTS                 <-  REP  {attempt a, qpn, psn, mtu, ..., floor}
  *   RTU  {attempt a}                      ->  QP RTR -> RTS
  *
+ * Disconnect (an idle connection recycled, RCMSG_QP_MAX_ACTIVE), like IB CM's DREQ / DREP:
+ *
+ *   DREQ {attempt a, sent, received}      ->  agrees when this side is idle too (nothing
+ *                                             outstanding) and has received all that was sent
+ *                                             and sent all that was received: QP to RESET
+ *   QP to RESET                           <-  DREP {attempt a, ok}   (or busy: stays connected)
+ *
+ * Once both sides agreed, every message sent on the connection has been received, so nothing is
+ * lost or reordered; a later message reconnects with a new attempt. A REQ from the peer while
+ * our DREQ waits for its DREP means the peer agreed (its DREP was lost): the QP goes down and
+ * the REQ is answered. A DREQ sent RCMSG_CM_RETRIES times without a DREP fails the connection.
+ *
  * UD loses packets: REQ (by the active side) and REP (by the passive side, until the RTU) are
  * sent again every RCMSG_CM_TIMEOUT; after RCMSG_CM_RETRIES sends without an answer the connect
  * fails (RCMSG_ERR_CONNECTION, logged with the peer). A duplicate REQ is answered with the same
@@ -84,7 +96,7 @@ rcmsg_status_t rcmsg_rc_cm_addr_decode(const void *buf, size_t len, int peer,
 
 /* ---- packets ---------------------------------------------------------------------------- */
 
-#define RCMSG_RC_CM_TYPE_LIST(X) X(REQ, 1) X(REP, 2) X(RTU, 3)
+#define RCMSG_RC_CM_TYPE_LIST(X) X(REQ, 1) X(REP, 2) X(RTU, 3) X(DREQ, 4) X(DREP, 5)
 
 typedef enum {
 #define RC_CM_TYPE_ENUM(name, value) RC_CM_##name = value,
@@ -94,13 +106,17 @@ typedef enum {
 
 const char *rcmsg_rc_cm_type_name(int type);
 
-/* What a side tells the other about its RC QP (REQ, REP; zero in RTU). */
+/* DREP's answer. */
+enum { RC_CM_DREP_OK = 0, RC_CM_DREP_BUSY = 1 };
+
+/* What a side tells the other about its RC QP (REQ, REP, DREQ, DREP; zero in RTU). */
 typedef struct {
     uint32_t qpn, psn;
     uint32_t buf_size; /* receive buffer size of the owner: must be the same on both */
     uint8_t mtu;       /* enum ibv_mtu: the sender's active MTU */
     uint8_t rd_atomic; /* outstanding RDMA reads the sender's QP takes */
-    uint64_t seq[2];   /* the pair's sequence state, opaque to the CM */
+    uint8_t status;    /* DREP: RC_CM_DREP_OK or RC_CM_DREP_BUSY */
+    uint64_t seq[2];   /* the pair's sequence state: messages sent to / received from the peer */
 } rcmsg_rc_cm_payload_t;
 
 /* On the wire: a 32-byte header and a 32-byte payload. */
@@ -120,7 +136,8 @@ typedef struct {
     uint8_t buf_size[4];
     uint8_t mtu;
     uint8_t rd_atomic;
-    uint8_t pad2[2];
+    uint8_t status;
+    uint8_t pad2;
     uint8_t seq[2][8];
 } rcmsg_rc_cm_pkt_wire_t;
 
@@ -158,7 +175,8 @@ rcmsg_status_t rcmsg_rc_cm_pkt_decode(const void *buf, size_t len,
 
 /* ---- the state machine of one pair (pure) ---------------------------------------------- */
 
-#define RCMSG_RC_CM_STATE_LIST(X) X(IDLE) X(REQ_SENT) X(REP_SENT) X(CONNECTED) X(FAILED)
+#define RCMSG_RC_CM_STATE_LIST(X)                                                                  \
+    X(IDLE) X(REQ_SENT) X(REP_SENT) X(CONNECTED) X(DREQ_SENT) X(FAILED)
 
 typedef enum {
 #define RC_CM_STATE_ENUM(name) RC_CM_##name,
@@ -176,7 +194,9 @@ typedef struct {
     uint32_t attempt;  /* id of the current attempt (0: none yet) */
     uint32_t own_last; /* the last attempt id this side started towards the peer (0: none) */
     uint32_t peer_max; /* REQs of the peer up to this attempt id are stale (0: none known) */
-    unsigned tries;    /* sends of the current REQ or REP */
+    bool agree;        /* set by the owner before a DREQ is given to the machine: idle, counts
+                          match (rcmsg_rc_cm_ops_t.idle) */
+    unsigned tries;    /* sends of the current REQ, REP or DREQ */
     uint64_t due_us;   /* when it is sent again */
     uint64_t start_us; /* when the attempt began (for the logs) */
     rcmsg_rc_cm_payload_t local, remote;
@@ -190,6 +210,8 @@ enum {
     RC_CM_DO_CONNECTED = 1 << 3, /* the connection is up */
     RC_CM_DO_FAILED = 1 << 4,    /* the connect failed (act->why) */
     RC_CM_DO_DROP = 1 << 5,      /* the packet was refused (act->why) */
+    RC_CM_DO_DOWN = 1 << 6,      /* disconnected: the RC QP goes back to RESET (first of all) */
+    RC_CM_DO_RESUMED = 1 << 7,   /* the peer refused our DREQ: connected again */
 };
 
 typedef struct {
@@ -209,11 +231,20 @@ void rcmsg_rc_cm_conn_init(rcmsg_rc_cm_conn_t *conn, int peer, const rcmsg_rc_cm
 void rcmsg_rc_cm_fsm_connect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                              uint32_t attempt, uint64_t now_us, rcmsg_rc_cm_act_t *act);
 
-/* A validated packet from conn->peer (pkt->src). */
+/*
+ * Starts a disconnect of a CONNECTED pair: DREQ_SENT and a DREQ to send, telling the peer
+ * conn->local.seq (set by the caller: messages sent to and received from the peer). Nothing in
+ * any other state.
+ */
+void rcmsg_rc_cm_fsm_disconnect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
+                                uint64_t now_us, rcmsg_rc_cm_act_t *act);
+
+/* A validated packet from conn->peer (pkt->src). For a DREQ, conn->agree must be set. */
 void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                           const rcmsg_rc_cm_pkt_t *pkt, uint64_t now_us, rcmsg_rc_cm_act_t *act);
 
-/* Time passes: a REQ or REP due is sent again, or the attempt fails after max_tries sends. */
+/* Time passes: a REQ, REP or DREQ due is sent again, or the attempt fails after max_tries
+ * sends. */
 void rcmsg_rc_cm_fsm_timer(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                            uint64_t now_us, rcmsg_rc_cm_act_t *act);
 
@@ -223,6 +254,9 @@ void rcmsg_rc_cm_fsm_timer(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_
  * received (RTS, connected), as IB CM does. Nothing in any other state.
  */
 void rcmsg_rc_cm_fsm_established(rcmsg_rc_cm_conn_t *conn, rcmsg_rc_cm_act_t *act);
+
+/* Does a pair in this state wait for an answer (a REQ, REP or DREQ to send again)? */
+bool rcmsg_rc_cm_state_waits(rcmsg_rc_cm_state_t state);
 
 /* The caller could not do what an action asked (a QP transition failed): the attempt fails. */
 void rcmsg_rc_cm_fsm_abort(rcmsg_rc_cm_conn_t *conn);
@@ -235,11 +269,20 @@ void rcmsg_rc_cm_fsm_packet(const rcmsg_rc_cm_params_t *params, const rcmsg_rc_c
 
 typedef struct rcmsg_rc_cm rcmsg_rc_cm_t;
 
-/* What the CM asks its owner to do with the RC QP of a peer; non-zero return: failed (the
- * callee logged why) and the attempt fails. */
+/* What the CM asks its owner to do with the RC QP of a peer; non-zero return from rtr and rts:
+ * failed (the callee logged why) and the attempt fails. */
 typedef struct {
-    int (*rtr)(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote);
+    /* INIT -> RTR towards remote; the owner gives the peer a QP first if it has none, and
+     * writes that QP's qpn and psn in *local (what the REP tells the peer) */
+    int (*rtr)(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
+               rcmsg_rc_cm_payload_t *local);
     int (*rts)(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote);
+    /* a DREQ from the peer: is this side idle (nothing outstanding) with remote->seq[0]
+     * received and remote->seq[1] sent? Then it stops posting to the peer. */
+    bool (*idle)(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote);
+    void (*down)(void *arg, int peer);    /* both agreed: the RC QP back to RESET */
+    void (*resumed)(void *arg, int peer); /* the peer refused our DREQ: post again */
+    void (*failed)(void *arg, int peer);  /* a connect or disconnect failed (logged) */
     void *arg;
 } rcmsg_rc_cm_ops_t;
 
@@ -253,6 +296,7 @@ typedef struct {
     int gid_index; /* -1: no GRH (InfiniBand without RCMSG_GID_INDEX) */
     const union ibv_gid *gid;
     int gid_type;
+    struct ibv_comp_channel *channel; /* completion events of the CM's CQ (NULL: none) */
 } rcmsg_rc_cm_where_t;
 
 rcmsg_status_t rcmsg_rc_cm_open(const rcmsg_rc_cm_where_t *where,
@@ -263,21 +307,37 @@ void rcmsg_rc_cm_close(rcmsg_rc_cm_t *cm);
 /* This process's CM address (RC_CM_ADDR_SIZE bytes at buf). */
 void rcmsg_rc_cm_addr_pack(const rcmsg_rc_cm_t *cm, void *buf);
 
-/* The CM address of a peer (its rcmsg_rc_cm_addr_pack) and what its RC QP is for this rank. */
+/* The CM address of a peer (its rcmsg_rc_cm_addr_pack); local describes this rank (its qpn
+ * and psn are given per connect). */
 rcmsg_status_t rcmsg_rc_cm_add_peer(rcmsg_rc_cm_t *cm, int peer, const void *addr, size_t len,
                                     const rcmsg_rc_cm_payload_t *local);
 
 /* The address vector of an RC QP towards the peer (for INIT -> RTR). */
 void rcmsg_rc_cm_ah_attr(const rcmsg_rc_cm_t *cm, int peer, struct ibv_ah_attr *ah);
 
-/* Starts connecting the peer (nothing when an attempt is under way or it is connected). */
-rcmsg_status_t rcmsg_rc_cm_connect(rcmsg_rc_cm_t *cm, int peer);
+/* Starts connecting the peer with the local RC QP qpn, first psn psn (nothing when an attempt
+ * is under way or it is connected). */
+rcmsg_status_t rcmsg_rc_cm_connect(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn);
 
 /* Connects the peer and progresses the CM until it is connected (RCMSG_OK) or the attempt
  * failed (RCMSG_ERR_CONNECTION, logged naming the peer). */
-rcmsg_status_t rcmsg_rc_cm_connect_wait(rcmsg_rc_cm_t *cm, int peer);
+rcmsg_status_t rcmsg_rc_cm_connect_wait(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn);
+
+/* Starts disconnecting a connected peer, telling it `sent` messages were sent to it and
+ * `received` received from it (nothing in another state). */
+void rcmsg_rc_cm_disconnect(rcmsg_rc_cm_t *cm, int peer, uint64_t sent, uint64_t received);
+
+/* Does the CM have a retransmission pending (an attempt under way)? Then progress polls it at
+ * once rather than sleeping. */
+bool rcmsg_rc_cm_busy(const rcmsg_rc_cm_t *cm);
+
+/* Asks for a completion event on the CM's CQ (its completion channel, given at open). */
+rcmsg_status_t rcmsg_rc_cm_arm(rcmsg_rc_cm_t *cm);
 
 rcmsg_rc_cm_state_t rcmsg_rc_cm_state(const rcmsg_rc_cm_t *cm, int peer);
+
+/* Did the peer start the current (or last) connection (this side answered its REQ)? */
+bool rcmsg_rc_cm_conn_passive(const rcmsg_rc_cm_t *cm, int peer);
 
 /* The owner saw traffic from the peer on its RC QP (rcmsg_rc_cm_fsm_established). */
 void rcmsg_rc_cm_established(rcmsg_rc_cm_t *cm, int peer);

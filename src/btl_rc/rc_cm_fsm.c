@@ -89,6 +89,7 @@ void rcmsg_rc_cm_pkt_encode(const rcmsg_rc_cm_pkt_t *pkt, void *buf)
     rcmsg_wire_put_u32(w.buf_size, pkt->payload.buf_size);
     w.mtu = pkt->payload.mtu;
     w.rd_atomic = pkt->payload.rd_atomic;
+    w.status = pkt->payload.status;
     rcmsg_wire_put_u64(w.seq[0], pkt->payload.seq[0]);
     rcmsg_wire_put_u64(w.seq[1], pkt->payload.seq[1]);
     memcpy(buf, &w, sizeof(w));
@@ -103,7 +104,7 @@ static const char *cm_pkt_check(const rcmsg_rc_cm_pkt_wire_t *w, const rcmsg_rc_
     if (w->version != RC_CM_VERSION) {
         return "another CM protocol version";
     }
-    if (p->type != RC_CM_REQ && p->type != RC_CM_REP && p->type != RC_CM_RTU) {
+    if (p->type < RC_CM_REQ || p->type > RC_CM_DREP) {
         return "unknown packet type";
     }
     if (p->job != params->job) {
@@ -118,12 +119,16 @@ static const char *cm_pkt_check(const rcmsg_rc_cm_pkt_wire_t *w, const rcmsg_rc_
     if (p->attempt == 0) {
         return "attempt id 0";
     }
-    if (p->type != RC_CM_RTU &&
+    if ((p->type == RC_CM_REQ || p->type == RC_CM_REP) &&
         (p->payload.qpn == 0 || p->payload.qpn > 0xffffff || p->payload.psn > 0xffffff)) {
         return "invalid qp number or psn";
     }
-    if (p->type != RC_CM_RTU && (p->payload.mtu < IBV_MTU_256 || p->payload.mtu > IBV_MTU_4096)) {
+    if ((p->type == RC_CM_REQ || p->type == RC_CM_REP) &&
+        (p->payload.mtu < IBV_MTU_256 || p->payload.mtu > IBV_MTU_4096)) {
         return "invalid MTU code";
+    }
+    if (p->type == RC_CM_DREP && p->payload.status > RC_CM_DREP_BUSY) {
+        return "invalid DREP status";
     }
     return NULL;
 }
@@ -157,6 +162,7 @@ rcmsg_status_t rcmsg_rc_cm_pkt_decode(const void *buf, size_t len,
                 .buf_size = rcmsg_wire_get_u32(w.buf_size),
                 .mtu = w.mtu,
                 .rd_atomic = w.rd_atomic,
+                .status = w.status,
                 .seq = {rcmsg_wire_get_u64(w.seq[0]), rcmsg_wire_get_u64(w.seq[1])},
             },
     };
@@ -201,7 +207,7 @@ static void cm_send(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn
 {
     act->todo |= RC_CM_DO_SEND;
     act->send = type;
-    if (type != RC_CM_RTU) {
+    if (type == RC_CM_REQ || type == RC_CM_REP || type == RC_CM_DREQ) {
         conn->tries++;
         conn->due_us = now_us + params->timeout_us;
     }
@@ -262,6 +268,11 @@ static void cm_recv_req(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *
         return;
     }
     switch (conn->state) {
+    case RC_CM_DREQ_SENT:
+        /* the peer is idle again: it agreed to our DREQ and its DREP was lost */
+        act->todo |= RC_CM_DO_DOWN;
+        cm_accept(params, conn, pkt, now_us, act);
+        return;
     case RC_CM_REQ_SENT:
         if (params->self < conn->peer) {
             cm_drop(act, "simultaneous connect: the lower rank's REQ (ours) wins");
@@ -319,6 +330,66 @@ static void cm_recv_rtu(rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_cm_pkt_t *pkt,
     act->todo |= RC_CM_DO_RTS | RC_CM_DO_CONNECTED;
 }
 
+/* A DREQ: agreed (conn->agree, set by the owner) in CONNECTED or DREQ_SENT (both sides wanted
+ * it): down and a DREP ok; else a DREP busy. In IDLE after that connection: our DREP was lost. */
+static void cm_recv_dreq(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
+                         const rcmsg_rc_cm_pkt_t *pkt, uint64_t now_us, rcmsg_rc_cm_act_t *act)
+{
+    if (pkt->attempt != conn->attempt) {
+        cm_drop(act, "DREQ of another connection");
+        return;
+    }
+    switch (conn->state) {
+    case RC_CM_IDLE:
+        conn->local.status = RC_CM_DREP_OK;
+        cm_send(params, conn, RC_CM_DREP, now_us, act);
+        return;
+    case RC_CM_CONNECTED:
+    case RC_CM_DREQ_SENT:
+        if (conn->agree) {
+            conn->state = RC_CM_IDLE;
+            conn->local.status = RC_CM_DREP_OK;
+            act->todo |= RC_CM_DO_DOWN;
+        } else {
+            conn->local.status = RC_CM_DREP_BUSY;
+        }
+        cm_send(params, conn, RC_CM_DREP, now_us, act);
+        return;
+    default:
+        cm_drop(act, "DREQ while not connected");
+        return;
+    }
+}
+
+static void cm_recv_drep(rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_cm_pkt_t *pkt,
+                         rcmsg_rc_cm_act_t *act)
+{
+    if (conn->state != RC_CM_DREQ_SENT || pkt->attempt != conn->attempt) {
+        cm_drop(act, "DREP without our DREQ outstanding");
+        return;
+    }
+    if (pkt->payload.status == RC_CM_DREP_OK) {
+        conn->state = RC_CM_IDLE;
+        act->todo |= RC_CM_DO_DOWN;
+    } else {
+        conn->state = RC_CM_CONNECTED;
+        act->todo |= RC_CM_DO_RESUMED;
+    }
+}
+
+void rcmsg_rc_cm_fsm_disconnect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
+                                uint64_t now_us, rcmsg_rc_cm_act_t *act)
+{
+    *act = (rcmsg_rc_cm_act_t){0};
+    if (conn->state != RC_CM_CONNECTED) {
+        return;
+    }
+    conn->state = RC_CM_DREQ_SENT;
+    conn->tries = 0;
+    conn->start_us = now_us;
+    cm_send(params, conn, RC_CM_DREQ, now_us, act);
+}
+
 void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                           const rcmsg_rc_cm_pkt_t *pkt, uint64_t now_us, rcmsg_rc_cm_act_t *act)
 {
@@ -333,6 +404,12 @@ void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t
     case RC_CM_RTU:
         cm_recv_rtu(conn, pkt, act);
         break;
+    case RC_CM_DREQ:
+        cm_recv_dreq(params, conn, pkt, now_us, act);
+        break;
+    case RC_CM_DREP:
+        cm_recv_drep(conn, pkt, act);
+        break;
     default:
         cm_drop(act, "unknown packet type");
         break;
@@ -343,16 +420,22 @@ void rcmsg_rc_cm_fsm_timer(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_
                            uint64_t now_us, rcmsg_rc_cm_act_t *act)
 {
     *act = (rcmsg_rc_cm_act_t){0};
-    if ((conn->state != RC_CM_REQ_SENT && conn->state != RC_CM_REP_SENT) || now_us < conn->due_us) {
+    if (!rcmsg_rc_cm_state_waits(conn->state) || now_us < conn->due_us) {
         return;
     }
     if (conn->tries >= params->max_tries) {
-        conn->state = RC_CM_FAILED;
         act->todo |= RC_CM_DO_FAILED;
-        act->why = conn->passive ? "no RTU answered our REP" : "no REP answered our REQ";
+        act->why = conn->state == RC_CM_DREQ_SENT ? "no DREP answered our DREQ"
+                   : conn->passive               ? "no RTU answered our REP"
+                                                 : "no REP answered our REQ";
+        conn->state = RC_CM_FAILED;
         return;
     }
-    cm_send(params, conn, conn->state == RC_CM_REQ_SENT ? RC_CM_REQ : RC_CM_REP, now_us, act);
+    cm_send(params, conn,
+            conn->state == RC_CM_REQ_SENT   ? RC_CM_REQ
+            : conn->state == RC_CM_REP_SENT ? RC_CM_REP
+                                            : RC_CM_DREQ,
+            now_us, act);
 }
 
 void rcmsg_rc_cm_fsm_established(rcmsg_rc_cm_conn_t *conn, rcmsg_rc_cm_act_t *act)
@@ -383,4 +466,9 @@ void rcmsg_rc_cm_fsm_packet(const rcmsg_rc_cm_params_t *params, const rcmsg_rc_c
     if (type != RC_CM_RTU) {
         pkt->payload = conn->local;
     }
+}
+
+bool rcmsg_rc_cm_state_waits(rcmsg_rc_cm_state_t state)
+{
+    return state == RC_CM_REQ_SENT || state == RC_CM_REP_SENT || state == RC_CM_DREQ_SENT;
 }

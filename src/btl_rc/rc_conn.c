@@ -1,18 +1,28 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * btl_rc connections through the CM (rc_cm.h), eager mode: every peer's QP is created in INIT
- * at open (rc_qps_create) and connected to RTS before rcmsg_init returns.
+ * btl_rc connections through the CM (rc_cm.h), QPs from the pool (rc_pool.c).
  *
  *   addr_pack         the rank's fixed-size record (rc_addr.h): rc header + CM address
- *   connect           checks the peer's record and gives its CM address to the CM (no packet)
- *   connect_progress  the first call starts a connect to every peer given (both sides of a
- *                     pair start one: the CM keeps one, the lower rank's), then drives the CM
- *                     until every peer is connected or one failed (RCMSG_CM_TIMEOUT x
+ *   connect           checks the peer's record and gives its CM address to the CM (no packet,
+ *                     no QP): only the peers rc serves are given, so no QP ever exists for a
+ *                     peer sm or self serves
+ *   connect_progress  the first call fills the pool (eager: one QP per peer given; lazy:
+ *                     RCMSG_QP_POOL) and, eager, starts a connect to every peer given (both
+ *                     sides of a pair start one: the CM keeps one, the lower rank's), then drives
+ *                     the CM until every peer is connected or one failed (RCMSG_CM_TIMEOUT x
  *                     RCMSG_CM_RETRIES bounds it); wireup calls it in a loop, then again during
  *                     the closing fence of init, so that a peer still waiting for a lost RTU or
  *                     REP is answered
- *   progress          (rc_btl.c) polls the CM's CQ once every RC_CM_POLL_EVERY calls for the
- *                     life of the btl, so a late retransmitted REQ or REP is still answered
+ *   rc_ep_want        (send, get) a peer not connected: lazy connect or reconnect
+ *   rc_conn_progress  (rc_btl.c's progress) the CM every RC_CM_POLL_EVERY calls, every call while
+ *                     a connect or disconnect is under way; the pool's refill; recycling
+ *
+ * Recycling (RCMSG_QP_MAX_ACTIVE): at the cap, the least recently used connection with nothing
+ * outstanding is disconnected through the CM (DREQ / DREP): the peer agrees only when it has
+ * nothing outstanding either and the counts of SENDs each way match (each side received all the
+ * other sent), so nothing is in flight; both QPs go back to RESET -> INIT and the pool. The
+ * layers above see a send refused with RCMSG_ERR_NO_RESOURCE meanwhile and try again; their
+ * sequence numbers and credits are untouched, so the next connection continues them.
  *
  * A packet for a peer not yet given to connect is left in the UD receive queue until the first
  * connect_progress (the CM is not polled before), so it is not dropped.
@@ -121,9 +131,6 @@ static rcmsg_status_t rc_addr_check(rc_btl_t *rc, int peer, const rcmsg_rc_addr_
     return RCMSG_OK;
 }
 
-/* INIT -> RTR towards the peer's record: path MTU the smallest of both ends and
- * RCMSG_IB_MTU, outstanding reads within what both ends support (*rd_in). */
-
 /* ---- QP transitions the CM asks for ---------------------------------------------------- */
 
 /* The path MTU (the smallest of both ends and RCMSG_IB_MTU) and the outstanding reads (within
@@ -144,8 +151,10 @@ static void rc_path(const rc_btl_t *rc, const rcmsg_rc_cm_payload_t *remote, enu
                                                                           : rc->rd_atomic;
 }
 
-/* INIT -> RTR towards the peer's QP (the CM's REQ or REP). */
-static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
+/* INIT -> RTR towards the peer's QP (the CM's REQ or REP); the passive side takes its QP from
+ * the pool here. */
+static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
+                     rcmsg_rc_cm_payload_t *local)
 {
     rc_btl_t *rc = arg;
     rc_ep_t *ep = &rc->eps[peer];
@@ -159,6 +168,14 @@ static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
                     remote->mtu, remote->qpn, remote->psn);
         return -1;
     }
+    if (ep->qp.qp == NULL) {
+        ep->t_start = rcmsg_clock_us();
+        if (rc_pool_take(rc, peer) != RCMSG_OK) {
+            return -1;
+        }
+    }
+    local->qpn = ep->qp.qp->qp_num;
+    local->psn = ep->sq_psn;
     rc_path(rc, remote, &mtu, &rd_in);
     attr = (struct ibv_qp_attr){
         .qp_state = IBV_QPS_RTR,
@@ -201,10 +218,86 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
         return -1;
     }
     ep->connected = true;
-    rcmsg_info("qp 0x%x connected to peer %d qp 0x%x (path mtu %d, rd atomic %u, psn 0x%x/0x%x)",
-               ep->qp.qp->qp_num, peer, remote->qpn, rcmsg_rc_mtu_bytes(mtu), rd_in, ep->sq_psn,
-               remote->psn);
+    rcmsg_debug("rc: connected to peer %d: qp 0x%x to qp 0x%x in %.3f ms (%s; path mtu %d, rd "
+                "atomic %u, psn 0x%x/0x%x; %d qps connected, %d in the pool)",
+                peer, ep->qp.qp->qp_num, remote->qpn,
+                (double)(rcmsg_clock_us() - ep->t_start) / 1e3,
+                rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "passive" : "active",
+                rcmsg_rc_mtu_bytes(mtu), rd_in, ep->sq_psn, remote->psn, rc->nactive, rc->pool_n);
     return 0;
+}
+
+/* A DREQ from the peer: nothing outstanding here, and each side received all the other sent?
+ * Outstanding unsignaled sends are flushed so that a later DREQ finds them completed. */
+static bool rc_cm_idle(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
+{
+    rc_btl_t *rc = arg;
+    rc_ep_t *ep = &rc->eps[peer];
+    bool idle = !ep->failed && ep->qp.qp != NULL && ep->ring_count == 0 &&
+                remote->seq[0] == ep->recvd && remote->seq[1] == ep->sent;
+
+    if (!idle && !ep->failed && ep->qp.qp != NULL && ep->ring_count > 0) {
+        rc_ep_flush(rc, peer);
+    }
+    rcmsg_trace("rc: disconnect asked by peer %d: %s (%llu/%llu sent, %llu/%llu received, %u "
+                "outstanding)",
+                peer, idle ? "agreed" : "busy", (unsigned long long)ep->sent,
+                (unsigned long long)remote->seq[1], (unsigned long long)ep->recvd,
+                (unsigned long long)remote->seq[0], ep->ring_count);
+    if (idle) {
+        ep->connected = false; /* nothing more is posted on this connection */
+    }
+    return idle;
+}
+
+/* Both sides agreed: the QP goes back to the pool. */
+static void rc_cm_down(void *arg, int peer)
+{
+    rc_btl_t *rc = arg;
+    rc_ep_t *ep = &rc->eps[peer];
+    uint32_t qpn = ep->qp.qp != NULL ? ep->qp.qp->qp_num : 0;
+
+    if (ep->disconnecting) {
+        ep->disconnecting = false;
+        rc->ndisc--;
+    }
+    rc_pool_put(rc, peer);
+    rcmsg_debug("rc: disconnected from peer %d: qp 0x%x back to the pool (%s, %.3f ms; %llu sent, "
+                "%llu received; %d qps connected, %d in the pool)",
+                peer, qpn, rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "asked by the peer" : "idle",
+                (double)(rcmsg_clock_us() - ep->t_start) / 1e3, (unsigned long long)ep->sent,
+                (unsigned long long)ep->recvd, rc->nactive, rc->pool_n);
+}
+
+/* The peer refused our DREQ (it has something outstanding): post again. */
+static void rc_cm_resumed(void *arg, int peer)
+{
+    rc_btl_t *rc = arg;
+    rc_ep_t *ep = &rc->eps[peer];
+
+    if (ep->disconnecting) {
+        ep->disconnecting = false;
+        rc->ndisc--;
+    }
+    ep->connected = ep->qp.qp != NULL && !ep->failed;
+}
+
+/* A connect or disconnect failed (the CM logged it naming the peer): the peer fails. */
+static void rc_cm_failed(void *arg, int peer)
+{
+    rc_btl_t *rc = arg;
+    rc_ep_t *ep = &rc->eps[peer];
+
+    if (ep->disconnecting) {
+        ep->disconnecting = false;
+        rc->ndisc--;
+    }
+    ep->connected = false;
+    if (rc->cm_started && rc->cm_ready) {
+        rc_ep_fail(rc, peer); /* after init: the requests to it fail */
+    } else {
+        ep->failed = true; /* during init: connect_progress reports it */
+    }
 }
 
 /* ---- the CM ---------------------------------------------------------------------------- */
@@ -219,13 +312,20 @@ rcmsg_status_t rc_cm_start(rc_btl_t *rc)
                                  .port_attr = &rc->port_attr,
                                  .gid_index = grh ? rc->gid.index : -1,
                                  .gid = &rc->gid.gid,
-                                 .gid_type = (int)rc->gid.gid_type};
+                                 .gid_type = (int)rc->gid.gid_type,
+                                 .channel = rc->channel};
     rcmsg_rc_cm_params_t params = {.self = rc->job.rank,
                                    .size = rc->job.size,
                                    .job = rc->job.id,
                                    .timeout_us = rc->config.cm_timeout_us,
                                    .max_tries = rc->config.cm_retries};
-    rcmsg_rc_cm_ops_t ops = {.rtr = rc_cm_rtr, .rts = rc_cm_rts, .arg = rc};
+    rcmsg_rc_cm_ops_t ops = {.rtr = rc_cm_rtr,
+                             .rts = rc_cm_rts,
+                             .idle = rc_cm_idle,
+                             .down = rc_cm_down,
+                             .resumed = rc_cm_resumed,
+                             .failed = rc_cm_failed,
+                             .arg = rc};
 
     return rcmsg_rc_cm_open(&where, &params, &ops, &rc->cm);
 }
@@ -258,9 +358,7 @@ rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *buf, size_t le
         rcmsg_error("rc: peer %d given to connect again, or after the connects started", peer);
         return RCMSG_ERR_STATE;
     }
-    local = (rcmsg_rc_cm_payload_t){.qpn = ep->qp.qp->qp_num,
-                                    .psn = ep->sq_psn,
-                                    .buf_size = (uint32_t)rc->buf_size,
+    local = (rcmsg_rc_cm_payload_t){.buf_size = (uint32_t)rc->buf_size,
                                     .mtu = (uint8_t)rc->port_attr.active_mtu,
                                     .rd_atomic = (uint8_t)rc->rd_atomic};
     status = rcmsg_rc_cm_add_peer(rc->cm, peer, addr.cm, sizeof(addr.cm), &local);
@@ -271,20 +369,39 @@ rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *buf, size_t le
     return status;
 }
 
-/* The first call: a connect to every peer given to connect(). */
-static rcmsg_status_t rc_connect_start(rc_btl_t *rc)
+/* Takes a QP for the peer and sends the CM's REQ. */
+static rcmsg_status_t rc_connect_one(rc_btl_t *rc, int peer)
 {
-    rc->cm_started = true;
-    rc->cm_t0 = rcmsg_clock_us();
-    for (int i = 0; i < rc->job.size; i++) {
-        if (rc->eps[i].cm_added) {
-            rcmsg_status_t status = rcmsg_rc_cm_connect(rc->cm, i);
-            if (status != RCMSG_OK) {
-                return status;
-            }
+    rc_ep_t *ep = &rc->eps[peer];
+
+    if (ep->qp.qp == NULL) {
+        ep->t_start = rcmsg_clock_us();
+        if (rc_pool_take(rc, peer) != RCMSG_OK) {
+            return RCMSG_ERR_IO;
         }
     }
-    return RCMSG_OK;
+    rc->cm_hot = true;
+    return rcmsg_rc_cm_connect(rc->cm, peer, ep->qp.qp->qp_num, ep->sq_psn);
+}
+
+/* The first call: the pool filled and, eager, a connect to every peer given to connect(). */
+static rcmsg_status_t rc_connect_start(rc_btl_t *rc)
+{
+    rcmsg_status_t status;
+
+    rc->cm_started = true;
+    rc->cm_t0 = rcmsg_clock_us();
+    if (rc->lazy) {
+        int want = rc->config.qp_pool < rc->cm_npeers ? rc->config.qp_pool : rc->cm_npeers;
+        return rc_pool_fill(rc, want, "lazy connect: RCMSG_QP_POOL at init");
+    }
+    status = rc_pool_fill(rc, rc->cm_npeers, "eager connect: one per rc peer");
+    for (int i = 0; i < rc->job.size && status == RCMSG_OK; i++) {
+        if (rc->eps[i].cm_added) {
+            status = rc_connect_one(rc, i);
+        }
+    }
+    return status;
 }
 
 rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl)
@@ -295,24 +412,119 @@ rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl)
     if (!rc->cm_started && rc_connect_start(rc) != RCMSG_OK) {
         return RCMSG_ERR_CONNECTION;
     }
-    rcmsg_rc_cm_progress(rc->cm);
     if (rc->cm_ready) {
+        rc_conn_progress(rc);
         return RCMSG_OK;
     }
-    for (int i = 0; i < rc->job.size; i++) {
+    rcmsg_rc_cm_progress(rc->cm);
+    for (int i = 0; i < rc->job.size && !rc->lazy; i++) {
         if (rc->eps[i].cm_added) {
-            rcmsg_rc_cm_state_t state = rcmsg_rc_cm_state(rc->cm, i);
-            if (state == RC_CM_FAILED) {
+            if (rc->eps[i].failed) {
                 return RCMSG_ERR_CONNECTION; /* logged by the CM, naming the peer */
             }
-            waiting += state != RC_CM_CONNECTED;
+            waiting += !rc->eps[i].connected;
         }
     }
     if (waiting > 0) {
         return RCMSG_INPROGRESS;
     }
     rc->cm_ready = true;
-    rcmsg_debug("rc: %d peer(s) connected through the CM in %.1f ms", rc->cm_npeers,
-                (double)(rcmsg_clock_us() - rc->cm_t0) / 1e3);
+    rcmsg_debug("rc: %s connect: %d peer(s) %s in %.1f ms, %d qps created", rc->lazy ? "lazy" : "eager",
+                rc->cm_npeers, rc->lazy ? "known, none connected yet" : "connected through the CM",
+                (double)(rcmsg_clock_us() - rc->cm_t0) / 1e3, rc->qp_created);
     return RCMSG_OK;
+}
+
+/* ---- connect on demand, recycling ------------------------------------------------------ */
+
+/* The least recently used connection with nothing outstanding (-1: none); when every one has
+ * unsignaled sends outstanding, the least recently used is flushed so that it becomes idle. */
+static int rc_lru_idle(rc_btl_t *rc)
+{
+    int best = -1, busy = -1;
+
+    for (int i = 0; i < rc->nactive; i++) {
+        int peer = rc->active[i];
+        rc_ep_t *ep = &rc->eps[peer];
+        if (!ep->connected || ep->failed ||
+            rcmsg_rc_cm_state(rc->cm, peer) != RC_CM_CONNECTED) {
+            continue;
+        }
+        if (ep->ring_count > 0) {
+            busy = busy < 0 || ep->last_use < rc->eps[busy].last_use ? peer : busy;
+        } else if (best < 0 || ep->last_use < rc->eps[best].last_use) {
+            best = peer;
+        }
+    }
+    if (best < 0 && busy >= 0) {
+        rc_ep_flush(rc, busy);
+    }
+    return best;
+}
+
+/* Above the cap (or at it with a connect waiting): one recycle under way at a time. */
+static void rc_recycle(rc_btl_t *rc)
+{
+    int peer;
+    rc_ep_t *ep;
+
+    if (rc->ndisc > 0 || (peer = rc_lru_idle(rc)) < 0) {
+        return;
+    }
+    ep = &rc->eps[peer];
+    ep->connected = false; /* nothing more is posted until the peer answers */
+    ep->disconnecting = true;
+    ep->t_start = rcmsg_clock_us();
+    rc->ndisc++;
+    rc->cm_hot = true;
+    rcmsg_rc_cm_disconnect(rc->cm, peer, ep->sent, ep->recvd);
+}
+
+rcmsg_status_t rc_ep_want(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    rcmsg_rc_cm_state_t state;
+
+    if (ep->failed) {
+        return RCMSG_ERR_CONNECTION;
+    }
+    if (!ep->cm_added || !rc->cm_started) {
+        return RCMSG_ERR_STATE;
+    }
+    state = rcmsg_rc_cm_state(rc->cm, peer);
+    if (state != RC_CM_IDLE) {
+        return RCMSG_ERR_NO_RESOURCE; /* under way (either side), or disconnecting */
+    }
+    if (rc->config.qp_max_active > 0 && ep->qp.qp == NULL &&
+        rc->nactive >= rc->config.qp_max_active) {
+        rc_recycle(rc);
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    return rc_connect_one(rc, peer) == RCMSG_OK ? RCMSG_ERR_NO_RESOURCE : RCMSG_ERR_CONNECTION;
+}
+
+void rc_ep_heard(rc_btl_t *rc, int peer)
+{
+    if (!rc->eps[peer].disconnecting) {
+        rcmsg_rc_cm_established(rc->cm, peer);
+    }
+}
+
+int rc_conn_progress(rc_btl_t *rc)
+{
+    int n = rcmsg_rc_cm_progress(rc->cm);
+
+    if (rc->lazy && rc->pool_n < rc->config.qp_pool / 2 &&
+        rc->nactive + rc->pool_n < rc->cm_npeers) {
+        int want = rc->config.qp_pool;
+        if (want > rc->cm_npeers - rc->nactive) {
+            want = rc->cm_npeers - rc->nactive;
+        }
+        rc_pool_fill(rc, want, "below the low watermark, RCMSG_QP_POOL / 2");
+    }
+    if (rc->config.qp_max_active > 0 && rc->nactive > rc->config.qp_max_active) {
+        rc_recycle(rc);
+    }
+    rc->cm_hot = rcmsg_rc_cm_busy(rc->cm) || rc->ndisc > 0;
+    return n;
 }

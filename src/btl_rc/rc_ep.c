@@ -37,15 +37,22 @@ void rc_ep_fail(rc_btl_t *rc, int peer)
         return;
     }
     ep->failed = true;
-    if (rcmsg_rc_qp_resync(&ep->qp) != IBV_QPS_ERR) {
-        rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
+    ep->connected = false;
+    if (ep->qp.qp == NULL) {
+        rcmsg_error("no connection to peer %d: every pending and later operation to peer %d fails "
+                    "with %s",
+                    peer, peer, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    } else {
+        if (rcmsg_rc_qp_resync(&ep->qp) != IBV_QPS_ERR) {
+            rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
+        }
+        rc_ep_flush(rc, peer); /* get the slots of completed unsignaled sends back */
+        rcmsg_error("connection to peer %d lost: qp 0x%x on %s:%d is in state %s; every pending "
+                    "and later operation to peer %d fails with %s",
+                    peer, ep->qp.qp->qp_num, rc->dev->name, rc->port,
+                    rcmsg_rc_qp_state_name(ep->qp.state), peer,
+                    rcmsg_status_name(RCMSG_ERR_CONNECTION));
     }
-    rc_ep_flush(rc, peer); /* get the slots of completed unsignaled sends back */
-    rcmsg_error("connection to peer %d lost: qp 0x%x on %s:%d is in state %s; every pending and "
-                "later operation to peer %d fails with %s",
-                peer, ep->qp.qp->qp_num, rc->dev->name, rc->port,
-                rcmsg_rc_qp_state_name(ep->qp.state), peer,
-                rcmsg_status_name(RCMSG_ERR_CONNECTION));
     if (rc->super.fail_cb != NULL) {
         rc->super.fail_cb(rc->super.cb_arg, peer, RCMSG_ERR_CONNECTION);
     }
@@ -107,6 +114,8 @@ static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv
     int rc_post;
 
     swr->wr_id = (uintptr_t)wr;
+    ep->last_use = ++rc->use_tick;
+    ep->sent += wr->type <= RC_WR_SEND_INLINE; /* SENDs: the peer counts them as received */
     if (wr->signaled) {
         swr->send_flags |= IBV_SEND_SIGNALED;
         ep->unsignaled = 0;
@@ -118,6 +127,7 @@ static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv
         rcmsg_error("ibv_post_send %s to peer %d failed on qp 0x%x (state %s): %s",
                     rc_wr_type_name(wr->type), wr->peer, ep->qp.qp->qp_num,
                     rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&ep->qp)), strerror(rc_post));
+        ep->sent -= wr->type <= RC_WR_SEND_INLINE;
         rc_wr_put(rc, wr);
         rc_ep_fail(rc, wr->peer);
         return RCMSG_ERR_CONNECTION;
@@ -202,7 +212,8 @@ rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer)
     }
     ep = &rc->eps[peer];
     if (ep->failed || !ep->connected) {
-        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+        /* not connected: nothing to probe (a connect to a dead peer fails in the CM) */
+        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_OK;
     }
     if (ep->ring_count > 0) {
         return rc_ep_flush(rc, peer); /* the last one signaled: it completes or fails */
@@ -231,8 +242,8 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
         return RCMSG_ERR_INVALID_PARAM;
     }
     ep = &rc->eps[peer];
-    if (__builtin_expect(ep->failed || !ep->connected, 0)) {
-        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+    if (__builtin_expect(!ep->connected, 0)) {
+        return rc_ep_want(rc, peer); /* lazy connect, reconnect, or failed */
     }
     wr = rc_wr_take(rc, ep, total <= btl->caps.max_inline ? RC_WR_SEND_INLINE : RC_WR_SEND, peer);
     if (wr == NULL) {
@@ -283,8 +294,8 @@ rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
         return RCMSG_ERR_INVALID_PARAM;
     }
     ep = &rc->eps[peer];
-    if (ep->failed || !ep->connected) {
-        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+    if (!ep->connected) {
+        return rc_ep_want(rc, peer);
     }
     wr = rc_wr_take(rc, ep, RC_WR_GET, peer);
     if (wr == NULL) {
@@ -298,58 +309,6 @@ rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
     swr.wr.rdma.remote_addr = remote_addr;
     swr.wr.rdma.rkey = rkey;
     return rc_post(rc, ep, wr, &swr);
-}
-
-rcmsg_status_t rc_qps_create(rc_btl_t *rc)
-{
-    struct ibv_qp_init_attr init = {
-        .send_cq = rc->scq,
-        .recv_cq = rc->rcq,
-        .srq = rc->srq,
-        .qp_type = IBV_QPT_RC,
-        .cap = {.max_send_wr = rc->sq_depth,
-                .max_send_sge = 2,
-                .max_inline_data = (uint32_t)rc->super.caps.max_inline},
-    };
-    struct ibv_qp_attr attr = {
-        .qp_state = IBV_QPS_INIT,
-        .pkey_index = 0,
-        .port_num = (uint8_t)rc->port,
-        .qp_access_flags =
-            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE,
-    };
-    uint32_t psn[1024];
-
-    for (int i = 0; i < rc->job.size; i++) {
-        rc_ep_t *ep = &rc->eps[i];
-
-        ep->qp = (rcmsg_rc_qp_t){.peer = i, .dev_name = rc->dev->name, .port = rc->port};
-        if (i % 1024 == 0 && getrandom(psn, sizeof(psn), 0) != sizeof(psn)) {
-            for (int j = 0; j < 1024; j++) {
-                psn[j] = (uint32_t)rand();
-            }
-        }
-        if (i == rc->job.rank) {
-            continue;
-        }
-        ep->sq_psn = psn[i % 1024] & 0xffffff;
-        ep->ring = calloc(rc->sq_depth, sizeof(*ep->ring));
-        init.qp_context = ep;
-        ep->qp.qp = ep->ring ? ibv_create_qp(rc->pd, &init) : NULL;
-        if (ep->qp.qp == NULL) {
-            rcmsg_error("ibv_create_qp for peer %d on %s failed: %m (%d QPs created; device max "
-                        "%d)",
-                        i, rc->dev->name, i, rc->dev->attr.max_qp);
-            return RCMSG_ERR_IO;
-        }
-        ep->qp.state = IBV_QPS_RESET;
-        if (rcmsg_rc_qp_modify(&ep->qp, &attr,
-                               IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                                   IBV_QP_ACCESS_FLAGS) != RCMSG_OK) {
-            return RCMSG_ERR_IO;
-        }
-    }
-    return RCMSG_OK;
 }
 
 rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)

@@ -39,16 +39,25 @@ typedef struct rc_wr {
     rcmsg_btl_desc_t *desc; /* gets only */
 } rc_wr_t;
 
-/* The endpoint to one peer; qp.qp == NULL for ourselves. */
+/*
+ * The endpoint to one peer. qp.qp is NULL while the peer holds no QP (ourselves, a peer not
+ * connected yet, or disconnected): a QP and its ring come from the pool (rc_pool.c) for a
+ * connection and go back to it when the connection is recycled.
+ */
 typedef struct rc_ep {
     rcmsg_rc_qp_t qp;
     uint32_t sq_psn;
-    rc_wr_t **ring; /* outstanding requests in post order */
+    rc_wr_t **ring; /* outstanding requests in post order (with the QP) */
     unsigned ring_head, ring_count;
     unsigned unsignaled; /* posted since the last signaled request */
-    bool connected;
-    bool cm_added; /* given to connect: the CM has its address */
+    bool connected;      /* RTS and the CM connected: requests may be posted */
+    bool cm_added;       /* given to connect: the CM has its address */
     bool failed;
+    bool disconnecting; /* our DREQ is out (rc_conn.c) */
+    int active_idx;     /* index in rc->active while the peer holds a QP */
+    uint64_t last_use;  /* rc->use_tick at the last post or receive (LRU) */
+    uint64_t sent, recvd; /* SENDs posted to / received from the peer, over every connection */
+    uint64_t t_start;     /* when the current connect or disconnect began */
     atomic_int async_event; /* set by the async thread: event type + 1 */
 } rc_ep_t;
 
@@ -68,8 +77,6 @@ rcmsg_status_t rc_ep_flush(struct rc_btl *rc, int peer);
 /* The peer's endpoint is unusable from now on (reported once). */
 void rc_ep_fail(struct rc_btl *rc, int peer);
 
-/* Creates every peer's QP and moves it to INIT (psns chosen at random). */
-rcmsg_status_t rc_qps_create(struct rc_btl *rc);
 
 /* The ops of the endpoint side. */
 rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p);

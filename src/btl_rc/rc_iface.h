@@ -10,6 +10,7 @@
 #include "rc_device.h"
 #include "rc_ep.h"
 
+#include "base/config_vars.h"
 #include "btl/btl.h"
 
 #include <pthread.h>
@@ -37,7 +38,18 @@ typedef struct {
     uint64_t drain_timeout_us;
     uint64_t cm_timeout_us; /* RCMSG_CM_TIMEOUT */
     unsigned cm_retries;    /* RCMSG_CM_RETRIES */
+    rcmsg_connect_mode_t connect; /* RCMSG_CONNECT */
+    const char *connect_name;     /* its value, for the logs */
+    int connect_eager_max;        /* RCMSG_CONNECT_EAGER_MAX */
+    int qp_pool;                  /* RCMSG_QP_POOL */
+    int qp_max_active;            /* RCMSG_QP_MAX_ACTIVE; 0: no cap */
 } rc_config_t;
+
+/* A QP in INIT waiting in the pool, with the ring of outstanding requests that goes with it. */
+typedef struct {
+    struct ibv_qp *qp;
+    rc_wr_t **ring;
+} rc_pooled_t;
 
 typedef struct rc_btl {
     rcmsg_btl_t super;
@@ -68,10 +80,19 @@ typedef struct rc_btl {
     rc_ep_t *eps;      /* [size]; eps[rank].qp.qp == NULL for ourselves */
     rcmsg_rc_cm_t *cm; /* the connection manager (rc_conn.c) */
     unsigned cm_tick;  /* progress calls since the CM was last polled */
+    bool cm_hot;       /* connects or disconnects under way: poll the CM on every call */
     int cm_npeers;     /* peers given to connect */
-    bool cm_started;   /* the connects to them have been started */
+    bool cm_started;   /* the connects to them have been started (eager) or may start (lazy) */
     bool cm_ready;     /* every one of them is connected */
     uint64_t cm_t0;    /* when they were started */
+    bool lazy;         /* RCMSG_CONNECT resolved: connect on the first message */
+    rc_pooled_t *pool; /* QPs in INIT (rc_pool.c) */
+    int pool_n, pool_cap;
+    int qp_created;    /* QPs created in all */
+    int *active;       /* [size]: the peers holding a QP, nactive of them */
+    int nactive;
+    int ndisc;         /* our DREQs outstanding */
+    uint64_t use_tick; /* counts posts and receives, for the LRU */
     unsigned sq_depth, signal_interval, poll_batch;
     unsigned rd_atomic;
     atomic_int async_pending; /* release by the async thread, acquire by progress */
@@ -97,8 +118,29 @@ void rc_async_handle(rc_btl_t *rc);
 rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *config, char *name,
                               int *port_p);
 
-/* rc_conn.c: opens the CM of the interface (after the QPs are created). */
+/* rc_conn.c: opens the CM of the interface. */
 rcmsg_status_t rc_cm_start(rc_btl_t *rc);
+
+/* rc_conn.c: the peer is not connected (send, get): starts connecting it (lazy connect, or a
+ * reconnect after a recycle; at the RCMSG_QP_MAX_ACTIVE cap, an idle connection is recycled
+ * first). RCMSG_ERR_NO_RESOURCE (try again later), or RCMSG_ERR_CONNECTION when it failed. */
+rcmsg_status_t rc_ep_want(rc_btl_t *rc, int peer);
+
+/* rc_conn.c: the CM's share of progress (called every RC_CM_POLL_EVERY calls, or every call
+ * while rc->cm_hot): packets, retransmissions, the pool's refill, recycling above the cap. */
+int rc_conn_progress(rc_btl_t *rc);
+
+/* rc_conn.c: a message arrived from a peer whose endpoint is not connected (the passive side's
+ * RTU may have been lost: the traffic stands for it). */
+void rc_ep_heard(rc_btl_t *rc, int peer);
+
+/* rc_pool.c: QPs in INIT for connects. fill: creates QPs until the pool holds `want`; take: the
+ * peer gets a QP (from the pool, else a new one) with a fresh psn; put: the peer's QP back to
+ * RESET -> INIT and into the pool; destroy: every pooled QP. */
+rcmsg_status_t rc_pool_fill(rc_btl_t *rc, int want, const char *why);
+rcmsg_status_t rc_pool_take(rc_btl_t *rc, int peer);
+void rc_pool_put(rc_btl_t *rc, int peer);
+void rc_pool_destroy(rc_btl_t *rc);
 
 /* How often progress polls the CM's CQ: once every RC_CM_POLL_EVERY calls (after init the CM
  * only answers late duplicates, so a poll of an empty CQ every 256 calls is all it costs). */

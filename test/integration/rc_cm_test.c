@@ -105,9 +105,12 @@ static int post_recv(side_t *s)
     return ibv_post_recv(s->qp.qp, &wr, &bad);
 }
 
-static int cb_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
+static int cb_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
+                  rcmsg_rc_cm_payload_t *local)
 {
     side_t *s = arg;
+
+    *local = s->local;
     struct ibv_qp_attr attr = {
         .qp_state = IBV_QPS_RTR,
         .path_mtu = remote->mtu < s->local.mtu ? remote->mtu : s->local.mtu,
@@ -312,7 +315,7 @@ static int finish(side_t *s)
 static int run_dead(side_t *s)
 {
     uint64_t start = rcmsg_clock_us();
-    rcmsg_status_t st = rcmsg_rc_cm_connect_wait(s->cm, 1);
+    rcmsg_status_t st = rcmsg_rc_cm_connect_wait(s->cm, 1, s->local.qpn, s->local.psn);
     double secs = (double)(rcmsg_clock_us() - start) / 1e6;
     double bound = (double)rcmsg_config_time_us(RCMSG_CFG_CM_TIMEOUT) / 1e6 *
                    (double)rcmsg_config_int(RCMSG_CFG_CM_RETRIES);
@@ -336,7 +339,7 @@ static int side_run(side_t *s, const char *mode, char **names, int ndev)
         return s->rank == 1 ? 0 : run_dead(s);
     }
     if (strcmp(mode, "both") == 0 || s->rank == 1) {
-        rc = rcmsg_rc_cm_connect_wait(s->cm, 1 - s->rank) == RCMSG_OK ? 0 : fail(s, "connect");
+        rc = rcmsg_rc_cm_connect_wait(s->cm, 1 - s->rank, s->local.qpn, s->local.psn) == RCMSG_OK ? 0 : fail(s, "connect");
     } else {
         rc = wait_connected(s);
     }

@@ -21,7 +21,8 @@
 typedef struct {
     rcmsg_rc_cm_params_t params;
     rcmsg_rc_cm_conn_t conn; /* towards the other side */
-    int rtr, rts, connected, failed, drops;
+    int rtr, rts, connected, failed, drops, down, resumed;
+    bool agree; /* what the owner answers to a DREQ (idle, counts match) */
     uint32_t next_attempt;
 } side_t;
 
@@ -81,6 +82,8 @@ static void net_act(net_t *n, int r, const rcmsg_rc_cm_act_t *act)
     s->connected += (act->todo & RC_CM_DO_CONNECTED) != 0;
     s->failed += (act->todo & RC_CM_DO_FAILED) != 0;
     s->drops += (act->todo & RC_CM_DO_DROP) != 0;
+    s->down += (act->todo & RC_CM_DO_DOWN) != 0;
+    s->resumed += (act->todo & RC_CM_DO_RESUMED) != 0;
     if (act->todo & RC_CM_DO_SEND) {
         rcmsg_rc_cm_pkt_t pkt;
         n->sent++;
@@ -119,8 +122,20 @@ static void net_deliver(net_t *n, int i)
     ck_assert_msg(rcmsg_rc_cm_pkt_decode(w.bytes, sizeof(w.bytes), &s->params, &pkt, &why) ==
                       RCMSG_OK,
                   "a packet of the protocol was refused: %s", why);
+    if (pkt.type == RC_CM_DREQ) {
+        s->conn.agree = s->agree;
+    }
     rcmsg_rc_cm_fsm_recv(&s->params, &s->conn, &pkt, n->now, &act);
     net_act(n, w.dst, &act);
+}
+
+static void net_disconnect(net_t *n, int r)
+{
+    rcmsg_rc_cm_act_t act;
+    side_t *s = &n->side[r];
+
+    rcmsg_rc_cm_fsm_disconnect(&s->params, &s->conn, n->now, &act);
+    net_act(n, r, &act);
 }
 
 /* Runs until nothing is in flight and nothing is due, advancing the clock; bounded. */
@@ -136,7 +151,7 @@ static void net_run(net_t *n)
         bool busy = false;
         for (int r = 0; r < 2; r++) {
             rcmsg_rc_cm_conn_t *c = &n->side[r].conn;
-            busy |= c->state == RC_CM_REQ_SENT || c->state == RC_CM_REP_SENT;
+            busy |= rcmsg_rc_cm_state_waits(c->state);
             rcmsg_rc_cm_fsm_timer(&n->side[r].params, c, n->now, &act);
             net_act(n, r, &act);
         }
@@ -462,6 +477,147 @@ START_TEST(test_retry_bound)
 }
 END_TEST
 
+/* A connected pair, both sides agreeing: one DREQ and one DREP, both down once, IDLE; then a
+ * message reconnects it with a new attempt id. */
+START_TEST(test_disconnect)
+{
+    net_t n;
+    uint32_t first;
+
+    net_init(&n, 2, 0);
+    net_connect(&n, 0);
+    net_run(&n);
+    first = n.side[0].conn.attempt;
+    n.side[1].agree = true;
+    n.sent = 0;
+    net_disconnect(&n, 0);
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_DREQ_SENT);
+    net_run(&n);
+    for (int r = 0; r < 2; r++) {
+        ck_assert_int_eq(n.side[r].conn.state, RC_CM_IDLE);
+        ck_assert_int_eq(n.side[r].down, 1);
+        ck_assert_int_eq(n.side[r].resumed, 0);
+    }
+    ck_assert_int_eq(n.sent, 2);
+    net_connect(&n, 1); /* the other side's next message */
+    net_run(&n);
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_CONNECTED);
+    ck_assert_int_eq(n.side[1].conn.state, RC_CM_CONNECTED);
+    ck_assert_int_eq(n.side[0].conn.attempt, n.side[1].conn.attempt);
+    ck_assert_uint_ne(n.side[0].conn.attempt, first);
+    ck_assert_int_eq(n.side[0].connected, 2);
+    ck_assert_int_eq(n.side[1].connected, 2);
+}
+END_TEST
+
+/* The peer has something outstanding: DREP busy, the connection stays, nobody goes down. */
+START_TEST(test_disconnect_busy)
+{
+    net_t n;
+
+    net_init(&n, 2, 0);
+    net_connect(&n, 1);
+    net_run(&n);
+    n.side[0].agree = false;
+    net_disconnect(&n, 1);
+    net_run(&n);
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_CONNECTED);
+    ck_assert_int_eq(n.side[1].conn.state, RC_CM_CONNECTED);
+    ck_assert_int_eq(n.side[1].resumed, 1);
+    ck_assert_int_eq(n.side[0].down + n.side[1].down, 0);
+}
+END_TEST
+
+/* The DREP is lost: the DREQ sent again is answered again (the peer is IDLE already); or the
+ * peer's next REQ arrives first, which stands for the DREP: down, then answered. */
+START_TEST(test_disconnect_drep_lost)
+{
+    for (int variant = 0; variant < 2; variant++) {
+        net_t n;
+
+        net_init(&n, 2, 0);
+        net_connect(&n, 0);
+        net_run(&n);
+        n.side[1].agree = true;
+        net_disconnect(&n, 0);
+        net_deliver(&n, 0); /* the DREQ: rank 1 agrees, goes down, answers */
+        ck_assert_int_eq(n.side[1].conn.state, RC_CM_IDLE);
+        ck_assert_int_eq(n.nq, 1);
+        n.nq = 0; /* the DREP is lost */
+        if (variant == 1) {
+            net_connect(&n, 1);
+        }
+        net_run(&n);
+        ck_assert_int_eq(n.side[0].down, 1);
+        ck_assert_int_eq(n.side[1].down, 1);
+        ck_assert_int_eq(n.side[0].conn.state, variant == 0 ? RC_CM_IDLE : RC_CM_CONNECTED);
+        ck_assert_int_eq(n.side[1].conn.state, variant == 0 ? RC_CM_IDLE : RC_CM_CONNECTED);
+        ck_assert_int_eq(n.side[0].failed + n.side[1].failed, 0);
+    }
+}
+END_TEST
+
+/* Both sides disconnect at once, both agreeing: each goes down exactly once. */
+START_TEST(test_disconnect_both)
+{
+    net_t n;
+
+    net_init(&n, 2, 0);
+    net_connect(&n, 0);
+    net_run(&n);
+    n.side[0].agree = n.side[1].agree = true;
+    net_disconnect(&n, 0);
+    net_disconnect(&n, 1);
+    net_run(&n);
+    for (int r = 0; r < 2; r++) {
+        ck_assert_int_eq(n.side[r].conn.state, RC_CM_IDLE);
+        ck_assert_int_eq(n.side[r].down, 1);
+    }
+}
+END_TEST
+
+/* A DREQ of an earlier connection (a late duplicate) never takes down the next one. */
+START_TEST(test_disconnect_stale)
+{
+    net_t n;
+    wire_pkt_t old_dreq;
+
+    net_init(&n, 2, 0);
+    net_connect(&n, 0);
+    net_run(&n);
+    n.side[1].agree = true;
+    net_disconnect(&n, 0);
+    old_dreq = n.q[0];
+    net_run(&n);
+    net_connect(&n, 0);
+    net_run(&n);
+    ck_assert_int_eq(n.side[1].conn.state, RC_CM_CONNECTED);
+    n.q[n.nq++] = old_dreq;
+    net_deliver(&n, 0);
+    ck_assert_int_eq(n.side[1].conn.state, RC_CM_CONNECTED);
+    ck_assert_int_eq(n.side[1].down, 1);
+    ck_assert_int_eq(n.nq, 0);
+}
+END_TEST
+
+/* A peer that never answers a DREQ: the connection fails after max_tries sends. */
+START_TEST(test_disconnect_dead)
+{
+    net_t n;
+
+    net_init(&n, 2, 0);
+    net_connect(&n, 0);
+    net_run(&n);
+    n.loss_pct = 100;
+    n.sent = 0;
+    net_disconnect(&n, 0);
+    net_run(&n);
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_FAILED);
+    ck_assert_int_eq(n.side[0].failed, 1);
+    ck_assert_int_eq(n.sent, (int)TRIES);
+}
+END_TEST
+
 static Suite *rc_cm_suite(void)
 {
     Suite *s = suite_create("rc_cm");
@@ -476,6 +632,12 @@ static Suite *rc_cm_suite(void)
     tcase_add_test(tc, test_simultaneous);
     tcase_add_test(tc, test_stale_attempt);
     tcase_add_test(tc, test_retry_bound);
+    tcase_add_test(tc, test_disconnect);
+    tcase_add_test(tc, test_disconnect_busy);
+    tcase_add_test(tc, test_disconnect_drep_lost);
+    tcase_add_test(tc, test_disconnect_both);
+    tcase_add_test(tc, test_disconnect_stale);
+    tcase_add_test(tc, test_disconnect_dead);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The QP pool of btl_rc (rc_iface.h): RC QPs created in bulk and moved RESET -> INIT before they
+ * are needed (the cold path), so a connect only moves one to RTR and RTS. A recycled connection's
+ * QP is reset and comes back here (RESET -> INIT again), with its ring of request slots.
+ *
+ * Eager connect fills the pool with one QP per rc peer in rcmsg_init; lazy connect with
+ * RCMSG_QP_POOL of them, and progress refills it when it falls below half (rc_conn.c). A take
+ * from an empty pool creates a QP on the spot (logged at debug level).
+ */
+#include "config.h"
+
+#include "rc_iface.h"
+
+#include "base/clock.h"
+
+#include <stdlib.h>
+#include <sys/random.h>
+
+/* A new RC QP in INIT on the interface's CQs and SRQ, and its ring. */
+static rcmsg_status_t rc_qp_new(rc_btl_t *rc, rc_pooled_t *out)
+{
+    struct ibv_qp_init_attr init = {
+        .send_cq = rc->scq,
+        .recv_cq = rc->rcq,
+        .srq = rc->srq,
+        .qp_type = IBV_QPT_RC,
+        .cap = {.max_send_wr = rc->sq_depth,
+                .max_send_sge = 2,
+                .max_inline_data = (uint32_t)rc->super.caps.max_inline},
+    };
+    struct ibv_qp_attr attr = {
+        .qp_state = IBV_QPS_INIT,
+        .pkey_index = 0,
+        .port_num = (uint8_t)rc->port,
+        .qp_access_flags =
+            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE,
+    };
+    rcmsg_rc_qp_t qp = {.peer = -1, .dev_name = rc->dev->name, .port = rc->port};
+
+    out->ring = calloc(rc->sq_depth, sizeof(*out->ring));
+    qp.qp = out->ring != NULL ? ibv_create_qp(rc->pd, &init) : NULL;
+    if (qp.qp == NULL) {
+        rcmsg_error("ibv_create_qp on %s failed: %m (%d QPs created; device max %d)",
+                    rc->dev->name, rc->qp_created, rc->dev->attr.max_qp);
+        free(out->ring);
+        return RCMSG_ERR_IO;
+    }
+    qp.state = IBV_QPS_RESET;
+    if (rcmsg_rc_qp_modify(&qp, &attr,
+                           IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) !=
+        RCMSG_OK) {
+        ibv_destroy_qp(qp.qp);
+        free(out->ring);
+        return RCMSG_ERR_IO;
+    }
+    rc->qp_created++;
+    out->qp = qp.qp;
+    return RCMSG_OK;
+}
+
+static rcmsg_status_t rc_pool_grow(rc_btl_t *rc, int cap)
+{
+    rc_pooled_t *p;
+
+    if (cap <= rc->pool_cap) {
+        return RCMSG_OK;
+    }
+    p = realloc(rc->pool, (size_t)cap * sizeof(*p));
+    if (p == NULL) {
+        rcmsg_error("out of memory for a pool of %d QPs", cap);
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    rc->pool = p;
+    rc->pool_cap = cap;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rc_pool_fill(rc_btl_t *rc, int want, const char *why)
+{
+    uint64_t t0 = rcmsg_clock_us();
+    int before = rc->pool_n;
+    rcmsg_status_t status = rc_pool_grow(rc, want);
+
+    while (status == RCMSG_OK && rc->pool_n < want) {
+        status = rc_qp_new(rc, &rc->pool[rc->pool_n]);
+        rc->pool_n += status == RCMSG_OK;
+    }
+    if (rc->pool_n > before) {
+        rcmsg_debug("rc: qp pool refilled: %d qps created in INIT in %.3f ms (%s; %d in the pool, "
+                    "%d created in all)",
+                    rc->pool_n - before, (double)(rcmsg_clock_us() - t0) / 1e3, why, rc->pool_n,
+                    rc->qp_created);
+    }
+    return status;
+}
+
+static uint32_t rc_psn_new(void)
+{
+    uint32_t psn;
+
+    if (getrandom(&psn, sizeof(psn), 0) != sizeof(psn)) {
+        psn = (uint32_t)rand() ^ (uint32_t)rcmsg_clock_us();
+    }
+    return psn & 0xffffff;
+}
+
+rcmsg_status_t rc_pool_take(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    rc_pooled_t q;
+
+    if (ep->qp.qp != NULL) {
+        return RCMSG_OK;
+    }
+    if (rc->pool_n > 0) {
+        q = rc->pool[--rc->pool_n];
+    } else {
+        rcmsg_debug("rc: qp pool empty: a qp created for peer %d on the connect path", peer);
+        if (rc_qp_new(rc, &q) != RCMSG_OK) {
+            return RCMSG_ERR_IO;
+        }
+    }
+    ep->qp = (rcmsg_rc_qp_t){
+        .qp = q.qp, .state = IBV_QPS_INIT, .peer = peer, .dev_name = rc->dev->name, .port = rc->port};
+    ep->qp.qp->qp_context = ep;
+    ep->ring = q.ring;
+    ep->ring_head = ep->ring_count = ep->unsignaled = 0;
+    ep->sq_psn = rc_psn_new();
+    ep->active_idx = rc->nactive;
+    rc->active[rc->nactive++] = peer;
+    return RCMSG_OK;
+}
+
+/* The peer's QP to RESET -> INIT; false when the device refuses (the QP is then destroyed). */
+static bool rc_qp_recycle(rc_btl_t *rc, rcmsg_rc_qp_t *qp)
+{
+    struct ibv_qp_attr reset = {.qp_state = IBV_QPS_RESET};
+    struct ibv_qp_attr init = {
+        .qp_state = IBV_QPS_INIT,
+        .pkey_index = 0,
+        .port_num = (uint8_t)rc->port,
+        .qp_access_flags =
+            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE,
+    };
+
+    return rcmsg_rc_qp_modify(qp, &reset, IBV_QP_STATE) == RCMSG_OK &&
+           rcmsg_rc_qp_modify(qp, &init,
+                              IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                                  IBV_QP_ACCESS_FLAGS) == RCMSG_OK;
+}
+
+void rc_pool_put(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    int last;
+
+    if (ep->qp.qp == NULL) {
+        return;
+    }
+    last = rc->active[--rc->nactive];
+    rc->active[ep->active_idx] = last;
+    rc->eps[last].active_idx = ep->active_idx;
+    ep->qp.qp->qp_context = NULL;
+    if (rc_qp_recycle(rc, &ep->qp) && rc_pool_grow(rc, rc->pool_n + 1) == RCMSG_OK) {
+        rc->pool[rc->pool_n++] = (rc_pooled_t){.qp = ep->qp.qp, .ring = ep->ring};
+    } else {
+        rcmsg_warn("rc: qp 0x%x of peer %d not reused: destroyed", ep->qp.qp->qp_num, peer);
+        ibv_destroy_qp(ep->qp.qp);
+        free(ep->ring);
+    }
+    ep->qp.qp = NULL;
+    ep->ring = NULL;
+    ep->connected = false;
+}
+
+void rc_pool_destroy(rc_btl_t *rc)
+{
+    for (int i = 0; i < rc->pool_n; i++) {
+        if (ibv_destroy_qp(rc->pool[i].qp) != 0) {
+            rcmsg_warn("ibv_destroy_qp of a pooled qp failed: %m");
+        }
+        free(rc->pool[i].ring);
+    }
+    free(rc->pool);
+    rc->pool = NULL;
+    rc->pool_n = rc->pool_cap = 0;
+}
