@@ -75,6 +75,6 @@ if ls debug.* > /dev/null 2>&1; then
         [ -f "$f" ] || continue
         n() { grep -c "$1" "$f" || true; }
         bytes=$(sed -n 's/.*debug: address of peer [0-9]*: \([0-9]*\) bytes.*/\1/p' "$f" | sort -u | tr '\n' ' ')
-        echo "| $m | $(n 'debug: address of peer') | ${bytes:--} | $(n 'rc: connected to peer.*(active)') / $(n 'rc: connected to peer.*(passive)') | $(n 'rc: disconnected from peer') | $(n 'rc: qp pool refilled') | $(n 'CM: retry') |"
+        echo "| $m | $(n 'debug: address of peer') | ${bytes:--} | $(n 'rc: connected to peer.*(active;') / $(n 'rc: connected to peer.*(passive;') | $(n 'rc: disconnected from peer') | $(n 'rc: qp pool refilled') | $(n 'CM: retry') |"
     done
 fi
