@@ -187,7 +187,7 @@ typedef enum {
       "How long finalize waits for pending sends to complete before giving up.")                   \
     X(CM_TIMEOUT, TIME, "100ms", "1ms..60s",                                                       \
       "Connection manager: how long a connect request or reply waits for its answer before it "    \
-      "is sent again (UD loses packets). Every rc QP is connected through it.")             \
+      "is sent again (UD loses packets). Every rc QP is connected through it.")                    \
     X(CM_RETRIES, INT, "30", "1..1000",                                                            \
       "Connection manager: sends of a connect request or reply before the connect fails with "     \
       "RCMSG_ERR_CONNECTION, so a dead peer is reported after RCMSG_CM_TIMEOUT x this (3 s).")     \
@@ -202,7 +202,7 @@ typedef enum {
       "connects; progress refills the pool when it falls below half (eager connect creates one "   \
       "per rc peer instead).")                                                                     \
     X(QP_MAX_ACTIVE, INT, "0", "0..",                                                              \
-      "Most connected RC QPs per process (0: no cap). At the cap the least recently used idle "     \
+      "Most connected RC QPs per process (0: no cap). At the cap the least recently used idle "    \
       "connection is disconnected (both sides agree through the connection manager), its QP "      \
       "reset and pooled; a later message reconnects it. Answering a peer's connect may exceed "    \
       "the cap until an idle connection is found.")                                                \

@@ -265,6 +265,7 @@ static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
     rcmsg_deadline_t deadline = rcmsg_deadline_in(rc->config.drain_timeout_us);
     int pending;
 
+    rc->draining = true; /* finalize: no connection is recycled from now on */
     for (;;) {
         pending = 0;
         for (int i = 0; i < rc->job.size; i++) {
@@ -631,8 +632,9 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         rc->signal_interval = rc->sq_depth / 2;
     }
     rc->poll_batch = rc->config.poll_batch;
-    rc->lazy = rc->config.connect == RCMSG_CONNECT_LAZY ||
-               (rc->config.connect == RCMSG_CONNECT_AUTO && job->size > rc->config.connect_eager_max);
+    rc->lazy =
+        rc->config.connect == RCMSG_CONNECT_LAZY ||
+        (rc->config.connect == RCMSG_CONNECT_AUTO && job->size > rc->config.connect_eager_max);
 
     status = rc_choose_port(job, &rc->config, name, &rc->port);
     if (status == RCMSG_OK) {
@@ -664,6 +666,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         .max_gets = rc->rd_atomic,
         .chunked_gets = 1,
     };
+    rc_pool_init(rc);
     status = rc_srq_fill(rc); /* receives are posted before any QP can reach RTR */
     t_res = rcmsg_clock_us();
     if (status == RCMSG_OK) {
@@ -678,11 +681,10 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     }
     rcmsg_info("%s:%d: %s connect (RCMSG_CONNECT=%s, %d ranks), max inline %zu, max rd atomic "
                "%u, mtu %d; device choice and open %.1f ms, cqs/srq/buffers %.1f ms, cm %.1f ms",
-               rc->dev->name, rc->port, rc->lazy ? "lazy" : "eager",
-               rc->config.connect_name, job->size, rc->super.caps.max_inline,
-               rc->rd_atomic, rcmsg_rc_mtu_bytes(rc->port_attr.active_mtu),
-               (double)(t_dev - t0) / 1e3, (double)(t_res - t_dev) / 1e3,
-               (double)(t_qps - t_res) / 1e3);
+               rc->dev->name, rc->port, rc->lazy ? "lazy" : "eager", rc->config.connect_name,
+               job->size, rc->super.caps.max_inline, rc->rd_atomic,
+               rcmsg_rc_mtu_bytes(rc->port_attr.active_mtu), (double)(t_dev - t0) / 1e3,
+               (double)(t_res - t_dev) / 1e3, (double)(t_qps - t_res) / 1e3);
     *btl_p = &rc->super;
     return RCMSG_OK;
 

@@ -466,6 +466,11 @@ rcmsg_status_t rcmsg_rc_cm_arm(rcmsg_rc_cm_t *cm)
     return RCMSG_OK;
 }
 
+const uint8_t *rcmsg_rc_cm_peer_gid(const rcmsg_rc_cm_t *cm, int peer)
+{
+    return cm->peers[peer].gid;
+}
+
 bool rcmsg_rc_cm_conn_passive(const rcmsg_rc_cm_t *cm, int peer)
 {
     return cm->conns[peer].passive;

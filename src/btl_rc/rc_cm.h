@@ -336,6 +336,9 @@ rcmsg_status_t rcmsg_rc_cm_arm(rcmsg_rc_cm_t *cm);
 
 rcmsg_rc_cm_state_t rcmsg_rc_cm_state(const rcmsg_rc_cm_t *cm, int peer);
 
+/* The GID in the peer's CM address (16 bytes). */
+const uint8_t *rcmsg_rc_cm_peer_gid(const rcmsg_rc_cm_t *cm, int peer);
+
 /* Did the peer start the current (or last) connection (this side answered its REQ)? */
 bool rcmsg_rc_cm_conn_passive(const rcmsg_rc_cm_t *cm, int peer);
 

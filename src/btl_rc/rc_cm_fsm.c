@@ -426,8 +426,8 @@ void rcmsg_rc_cm_fsm_timer(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_
     if (conn->tries >= params->max_tries) {
         act->todo |= RC_CM_DO_FAILED;
         act->why = conn->state == RC_CM_DREQ_SENT ? "no DREP answered our DREQ"
-                   : conn->passive               ? "no RTU answered our REP"
-                                                 : "no REP answered our REQ";
+                   : conn->passive                ? "no RTU answered our REP"
+                                                  : "no REP answered our REQ";
         conn->state = RC_CM_FAILED;
         return;
     }

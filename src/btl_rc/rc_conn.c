@@ -280,6 +280,7 @@ static void rc_cm_resumed(void *arg, int peer)
         rc->ndisc--;
     }
     ep->connected = ep->qp.qp != NULL && !ep->failed;
+    ep->last_use = ++rc->use_tick; /* the next recycle tries another connection first */
 }
 
 /* A connect or disconnect failed (the CM logged it naming the peer): the peer fails. */
@@ -429,8 +430,9 @@ rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl)
         return RCMSG_INPROGRESS;
     }
     rc->cm_ready = true;
-    rcmsg_debug("rc: %s connect: %d peer(s) %s in %.1f ms, %d qps created", rc->lazy ? "lazy" : "eager",
-                rc->cm_npeers, rc->lazy ? "known, none connected yet" : "connected through the CM",
+    rcmsg_debug("rc: %s connect: %d peer(s) %s in %.1f ms, %d qps created",
+                rc->lazy ? "lazy" : "eager", rc->cm_npeers,
+                rc->lazy ? "known, none connected yet" : "connected through the CM",
                 (double)(rcmsg_clock_us() - rc->cm_t0) / 1e3, rc->qp_created);
     return RCMSG_OK;
 }
@@ -446,8 +448,7 @@ static int rc_lru_idle(rc_btl_t *rc)
     for (int i = 0; i < rc->nactive; i++) {
         int peer = rc->active[i];
         rc_ep_t *ep = &rc->eps[peer];
-        if (!ep->connected || ep->failed ||
-            rcmsg_rc_cm_state(rc->cm, peer) != RC_CM_CONNECTED) {
+        if (!ep->connected || ep->failed || rcmsg_rc_cm_state(rc->cm, peer) != RC_CM_CONNECTED) {
             continue;
         }
         if (ep->ring_count > 0) {
@@ -468,7 +469,7 @@ static void rc_recycle(rc_btl_t *rc)
     int peer;
     rc_ep_t *ep;
 
-    if (rc->ndisc > 0 || (peer = rc_lru_idle(rc)) < 0) {
+    if (rc->ndisc > 0 || rc->draining || (peer = rc_lru_idle(rc)) < 0) {
         return;
     }
     ep = &rc->eps[peer];
@@ -496,7 +497,7 @@ rcmsg_status_t rc_ep_want(rc_btl_t *rc, int peer)
         return RCMSG_ERR_NO_RESOURCE; /* under way (either side), or disconnecting */
     }
     if (rc->config.qp_max_active > 0 && ep->qp.qp == NULL &&
-        rc->nactive >= rc->config.qp_max_active) {
+        rc->nactive >= rc->config.qp_max_active && !rc->draining) {
         rc_recycle(rc);
         return RCMSG_ERR_NO_RESOURCE;
     }
@@ -510,21 +511,33 @@ void rc_ep_heard(rc_btl_t *rc, int peer)
     }
 }
 
+/* Below the low watermark (RCMSG_QP_POOL / 2) the pool is refilled up to RCMSG_QP_POOL (never
+ * beyond the peers that could still connect), RC_POOL_REFILL_BATCH QPs per call so that one
+ * progress call is not held up for long. */
+static void rc_refill(rc_btl_t *rc)
+{
+    int want = rc->config.qp_pool, step;
+
+    if (want > rc->cm_npeers - rc->nactive) {
+        want = rc->cm_npeers - rc->nactive;
+    }
+    step = rc->pool_n + RC_POOL_REFILL_BATCH < want ? rc->pool_n + RC_POOL_REFILL_BATCH : want;
+    rc->refilling = step < want;
+    if (step > rc->pool_n) {
+        rc_pool_fill(rc, step, "below the low watermark, RCMSG_QP_POOL / 2");
+    }
+}
+
 int rc_conn_progress(rc_btl_t *rc)
 {
     int n = rcmsg_rc_cm_progress(rc->cm);
 
-    if (rc->lazy && rc->pool_n < rc->config.qp_pool / 2 &&
-        rc->nactive + rc->pool_n < rc->cm_npeers) {
-        int want = rc->config.qp_pool;
-        if (want > rc->cm_npeers - rc->nactive) {
-            want = rc->cm_npeers - rc->nactive;
-        }
-        rc_pool_fill(rc, want, "below the low watermark, RCMSG_QP_POOL / 2");
+    if (rc->lazy && (rc->refilling || rc->pool_n < rc->config.qp_pool / 2)) {
+        rc_refill(rc);
     }
     if (rc->config.qp_max_active > 0 && rc->nactive > rc->config.qp_max_active) {
         rc_recycle(rc);
     }
-    rc->cm_hot = rcmsg_rc_cm_busy(rc->cm) || rc->ndisc > 0;
+    rc->cm_hot = rcmsg_rc_cm_busy(rc->cm) || rc->ndisc > 0 || rc->refilling;
     return n;
 }

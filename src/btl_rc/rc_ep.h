@@ -53,11 +53,11 @@ typedef struct rc_ep {
     bool connected;      /* RTS and the CM connected: requests may be posted */
     bool cm_added;       /* given to connect: the CM has its address */
     bool failed;
-    bool disconnecting; /* our DREQ is out (rc_conn.c) */
-    int active_idx;     /* index in rc->active while the peer holds a QP */
-    uint64_t last_use;  /* rc->use_tick at the last post or receive (LRU) */
-    uint64_t sent, recvd; /* SENDs posted to / received from the peer, over every connection */
-    uint64_t t_start;     /* when the current connect or disconnect began */
+    bool disconnecting;     /* our DREQ is out (rc_conn.c) */
+    int active_idx;         /* index in rc->active while the peer holds a QP */
+    uint64_t last_use;      /* rc->use_tick at the last post or receive (LRU) */
+    uint64_t sent, recvd;   /* SENDs posted to / received from the peer, over every connection */
+    uint64_t t_start;       /* when the current connect or disconnect began */
     atomic_int async_event; /* set by the async thread: event type + 1 */
 } rc_ep_t;
 
@@ -76,7 +76,6 @@ rcmsg_status_t rc_ep_flush(struct rc_btl *rc, int peer);
 
 /* The peer's endpoint is unusable from now on (reported once). */
 void rc_ep_fail(struct rc_btl *rc, int peer);
-
 
 /* The ops of the endpoint side. */
 rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p);

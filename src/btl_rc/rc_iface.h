@@ -36,8 +36,8 @@ typedef struct {
     int srq_size, send_bufs; /* as asked: the pools may get fewer (ulimit -l, device) */
     size_t buf_size;
     uint64_t drain_timeout_us;
-    uint64_t cm_timeout_us; /* RCMSG_CM_TIMEOUT */
-    unsigned cm_retries;    /* RCMSG_CM_RETRIES */
+    uint64_t cm_timeout_us;       /* RCMSG_CM_TIMEOUT */
+    unsigned cm_retries;          /* RCMSG_CM_RETRIES */
     rcmsg_connect_mode_t connect; /* RCMSG_CONNECT */
     const char *connect_name;     /* its value, for the logs */
     int connect_eager_max;        /* RCMSG_CONNECT_EAGER_MAX */
@@ -45,10 +45,13 @@ typedef struct {
     int qp_max_active;            /* RCMSG_QP_MAX_ACTIVE; 0: no cap */
 } rc_config_t;
 
-/* A QP in INIT waiting in the pool, with the ring of outstanding requests that goes with it. */
+/* A QP in INIT waiting in the pool, with the ring of outstanding requests that goes with it,
+ * and the GID of the peer it was last connected to (rc_pool.c: rxe keeps an RC QP's route). */
 typedef struct {
     struct ibv_qp *qp;
     rc_wr_t **ring;
+    bool used;
+    uint8_t gid[16];
 } rc_pooled_t;
 
 typedef struct rc_btl {
@@ -89,6 +92,8 @@ typedef struct rc_btl {
     rc_pooled_t *pool; /* QPs in INIT (rc_pool.c) */
     int pool_n, pool_cap;
     int qp_created;    /* QPs created in all */
+    bool refilling;    /* the pool is being refilled, a few QPs per progress call */
+    bool route_sticky; /* the device keeps an RC QP's first route (rxe): reuse per GID */
     int *active;       /* [size]: the peers holding a QP, nactive of them */
     int nactive;
     int ndisc;         /* our DREQs outstanding */
@@ -99,6 +104,7 @@ typedef struct rc_btl {
     pthread_t async_thread;
     int async_wake_fd;
     bool async_running;
+    bool draining; /* finalize's flush began: connections are no longer recycled */
     bool closing;
 } rc_btl_t;
 
@@ -134,9 +140,11 @@ int rc_conn_progress(rc_btl_t *rc);
  * RTU may have been lost: the traffic stands for it). */
 void rc_ep_heard(rc_btl_t *rc, int peer);
 
-/* rc_pool.c: QPs in INIT for connects. fill: creates QPs until the pool holds `want`; take: the
- * peer gets a QP (from the pool, else a new one) with a fresh psn; put: the peer's QP back to
- * RESET -> INIT and into the pool; destroy: every pooled QP. */
+/* rc_pool.c: QPs in INIT for connects. init: notes whether the device keeps a QP's route; fill:
+ * creates QPs until the pool holds `want`; take: the peer gets a QP (from the pool, else a new one)
+ * with a fresh psn; put: the peer's QP back to RESET -> INIT and into the pool; destroy: every
+ * pooled QP. */
+void rc_pool_init(rc_btl_t *rc);
 rcmsg_status_t rc_pool_fill(rc_btl_t *rc, int want, const char *why);
 rcmsg_status_t rc_pool_take(rc_btl_t *rc, int peer);
 void rc_pool_put(rc_btl_t *rc, int peer);
@@ -145,6 +153,9 @@ void rc_pool_destroy(rc_btl_t *rc);
 /* How often progress polls the CM's CQ: once every RC_CM_POLL_EVERY calls (after init the CM
  * only answers late duplicates, so a poll of an empty CQ every 256 calls is all it costs). */
 #define RC_CM_POLL_EVERY 256
+
+/* QPs created per progress call while the pool is refilled (rc_conn.c). */
+#define RC_POOL_REFILL_BATCH 4
 
 /* rc_config.c: fills config from the configuration table; called once, by open. */
 void rc_config_read(rc_config_t *config);

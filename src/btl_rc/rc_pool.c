@@ -7,7 +7,14 @@
  * Eager connect fills the pool with one QP per rc peer in rcmsg_init; lazy connect with
  * RCMSG_QP_POOL of them, and progress refills it when it falls below half (rc_conn.c). A take
  * from an empty pool creates a QP on the spot (logged at debug level).
+ *
+ * Soft-RoCE (rxe, vendor id 0xffffff) caches an RC QP's IP route in the QP when it first sends
+ * and keeps it for the QP's life: a new address vector after a reset does not replace it, so a
+ * QP reused towards a peer at another address sends its packets along the old route and they
+ * are never acknowledged (retry exceeded). On such a device a pooled QP is reused only for a
+ * peer at the GID it last served (or one it never served); otherwise a fresh QP replaces it.
  */
+#define RC_VENDOR_RXE 0xffffffu
 #include "config.h"
 
 #include "rc_iface.h"
@@ -15,6 +22,7 @@
 #include "base/clock.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 
 /* A new RC QP in INIT on the interface's CQs and SRQ, and its ring. */
@@ -38,11 +46,11 @@ static rcmsg_status_t rc_qp_new(rc_btl_t *rc, rc_pooled_t *out)
     };
     rcmsg_rc_qp_t qp = {.peer = -1, .dev_name = rc->dev->name, .port = rc->port};
 
-    out->ring = calloc(rc->sq_depth, sizeof(*out->ring));
+    *out = (rc_pooled_t){.ring = calloc(rc->sq_depth, sizeof(*out->ring))};
     qp.qp = out->ring != NULL ? ibv_create_qp(rc->pd, &init) : NULL;
     if (qp.qp == NULL) {
-        rcmsg_error("ibv_create_qp on %s failed: %m (%d QPs created; device max %d)",
-                    rc->dev->name, rc->qp_created, rc->dev->attr.max_qp);
+        rcmsg_error("ibv_create_qp on %s failed: %m (%d QPs created; device max %d)", rc->dev->name,
+                    rc->qp_created, rc->dev->attr.max_qp);
         free(out->ring);
         return RCMSG_ERR_IO;
     }
@@ -105,6 +113,36 @@ static uint32_t rc_psn_new(void)
     return psn & 0xffffff;
 }
 
+/* On a route-sticky device: moves a pooled QP that may serve gid to the top of the pool; when
+ * none may, the top one is destroyed (a fresh QP is created in its place by the caller). */
+static void rc_pool_route_pick(rc_btl_t *rc, int peer, const uint8_t *gid)
+{
+    rc_pooled_t *top = &rc->pool[rc->pool_n - 1], tmp;
+
+    for (int i = rc->pool_n - 1; i >= 0; i--) {
+        if (!rc->pool[i].used || memcmp(rc->pool[i].gid, gid, sizeof(rc->pool[i].gid)) == 0) {
+            tmp = *top;
+            *top = rc->pool[i];
+            rc->pool[i] = tmp;
+            return;
+        }
+    }
+    rcmsg_debug("rc: pooled qp 0x%x not reused for peer %d: %s keeps the route of the peer it "
+                "served (rxe); a fresh qp replaces it",
+                top->qp->qp_num, peer, rc->dev->name);
+    if (ibv_destroy_qp(top->qp) != 0) {
+        rcmsg_warn("ibv_destroy_qp of a pooled qp failed: %m");
+    }
+    free(top->ring);
+    rc->pool_n--;
+}
+
+void rc_pool_init(rc_btl_t *rc)
+{
+    rc->route_sticky = rc->dev->attr.vendor_id == RC_VENDOR_RXE &&
+                       rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
+}
+
 rcmsg_status_t rc_pool_take(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
@@ -112,6 +150,9 @@ rcmsg_status_t rc_pool_take(rc_btl_t *rc, int peer)
 
     if (ep->qp.qp != NULL) {
         return RCMSG_OK;
+    }
+    if (rc->route_sticky && rc->pool_n > 0) {
+        rc_pool_route_pick(rc, peer, rcmsg_rc_cm_peer_gid(rc->cm, peer));
     }
     if (rc->pool_n > 0) {
         q = rc->pool[--rc->pool_n];
@@ -121,8 +162,11 @@ rcmsg_status_t rc_pool_take(rc_btl_t *rc, int peer)
             return RCMSG_ERR_IO;
         }
     }
-    ep->qp = (rcmsg_rc_qp_t){
-        .qp = q.qp, .state = IBV_QPS_INIT, .peer = peer, .dev_name = rc->dev->name, .port = rc->port};
+    ep->qp = (rcmsg_rc_qp_t){.qp = q.qp,
+                             .state = IBV_QPS_INIT,
+                             .peer = peer,
+                             .dev_name = rc->dev->name,
+                             .port = rc->port};
     ep->qp.qp->qp_context = ep;
     ep->ring = q.ring;
     ep->ring_head = ep->ring_count = ep->unsignaled = 0;
@@ -163,7 +207,9 @@ void rc_pool_put(rc_btl_t *rc, int peer)
     rc->eps[last].active_idx = ep->active_idx;
     ep->qp.qp->qp_context = NULL;
     if (rc_qp_recycle(rc, &ep->qp) && rc_pool_grow(rc, rc->pool_n + 1) == RCMSG_OK) {
-        rc->pool[rc->pool_n++] = (rc_pooled_t){.qp = ep->qp.qp, .ring = ep->ring};
+        rc_pooled_t *q = &rc->pool[rc->pool_n++];
+        *q = (rc_pooled_t){.qp = ep->qp.qp, .ring = ep->ring, .used = true};
+        memcpy(q->gid, rcmsg_rc_cm_peer_gid(rc->cm, peer), sizeof(q->gid));
     } else {
         rcmsg_warn("rc: qp 0x%x of peer %d not reused: destroyed", ep->qp.qp->qp_num, peer);
         ibv_destroy_qp(ep->qp.qp);

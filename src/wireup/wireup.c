@@ -428,8 +428,9 @@ static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, const wireup_addrs_t
     return status;
 }
 
-/* During the closing fence of init: the transports keep answering handshakes of peers that
- * are not done yet (a lost last packet is sent again by the peer and must be answered). */
+/* During the closing fences of init and finalize: the transports keep answering handshakes of
+ * peers that are not done yet (a lost last packet is sent again by the peer and must be
+ * answered; a peer connects lazily, or recycles a connection). */
 static void wireup_fence_poll(void *arg)
 {
     rcmsg_wireup_t *w = arg;
@@ -584,8 +585,11 @@ rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost)
         rcmsg_warn("finalize without the closing barrier: the launcher is gone");
     } else if (peer_lost) {
         rcmsg_warn("finalize without the closing barrier: a peer was lost during the job");
-    } else {
-        s = wireup_fence(w, false, "the closing barrier of rcmsg_finalize");
+    } else if (!w->singleton) {
+        /* the transports keep answering handshakes meanwhile: a peer that still finishes its
+         * work may need a connection to this rank (rc's lazy connect) */
+        s = rcmsg_wireup_launcher_fence_poll(
+            w->launcher, false, "the closing barrier of rcmsg_finalize", wireup_fence_poll, w);
     }
     if (status == RCMSG_OK) {
         status = s;

@@ -339,7 +339,9 @@ static int side_run(side_t *s, const char *mode, char **names, int ndev)
         return s->rank == 1 ? 0 : run_dead(s);
     }
     if (strcmp(mode, "both") == 0 || s->rank == 1) {
-        rc = rcmsg_rc_cm_connect_wait(s->cm, 1 - s->rank, s->local.qpn, s->local.psn) == RCMSG_OK ? 0 : fail(s, "connect");
+        rc = rcmsg_rc_cm_connect_wait(s->cm, 1 - s->rank, s->local.qpn, s->local.psn) == RCMSG_OK
+                 ? 0
+                 : fail(s, "connect");
     } else {
         rc = wait_connected(s);
     }
