@@ -302,8 +302,10 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
     struct ibv_cq *cq;
     void *cq_ctx;
 
-    /* consume the events that woke us (the fd is non-blocking) */
+    /* consume the events that woke us (the fd is non-blocking); one of the CM's CQ means a
+     * packet to answer: the CM is polled on the next calls instead of every 256th */
     while (ibv_get_cq_event(rc->channel, &cq, &cq_ctx) == 0) {
+        rc->cm_hot |= cq != rc->rcq && cq != rc->scq;
         ibv_ack_cq_events(cq, 1);
     }
     if (ibv_req_notify_cq(rc->rcq, 0) != 0 || ibv_req_notify_cq(rc->scq, 0) != 0) {
