@@ -188,9 +188,11 @@ typedef enum {
     X(CM_TIMEOUT, TIME, "100ms", "1ms..60s",                                                       \
       "Connection manager: how long a connect request or reply waits for its answer before it "    \
       "is sent again (UD loses packets). Every rc QP is connected through it.")                    \
-    X(CM_RETRIES, INT, "30", "1..1000",                                                            \
+    X(CM_RETRIES, INT, "300", "1..100000",                                                         \
       "Connection manager: sends of a connect request or reply before the connect fails with "     \
-      "RCMSG_ERR_CONNECTION, so a dead peer is reported after RCMSG_CM_TIMEOUT x this (3 s).")     \
+      "RCMSG_ERR_CONNECTION: a peer that does not answer within RCMSG_CM_TIMEOUT x this (30 s; "   \
+      "it must be in an rcmsg call to answer) is reported dead, unless its launcher said so "      \
+      "first. rcmsg_init's eager connects wait up to RCMSG_LAUNCHER_TIMEOUT.")                     \
     X(CONNECT, ENUM, "auto", RCMSG_CHOICES(CONNECT),                                               \
       "When rc peers are connected: eager, every one before rcmsg_init returns; lazy, each on "    \
       "the first message to it (through the connection manager); auto, eager for jobs of up to "   \

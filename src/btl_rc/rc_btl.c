@@ -302,8 +302,10 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
     struct ibv_cq *cq;
     void *cq_ctx;
 
-    /* consume the events that woke us (the fd is non-blocking) */
+    /* consume the events that woke us (the fd is non-blocking); one of the CM's CQ means a
+     * packet to answer: the CM is polled on the next calls instead of every 256th */
     while (ibv_get_cq_event(rc->channel, &cq, &cq_ctx) == 0) {
+        rc->cm_hot |= cq != rc->rcq && cq != rc->scq;
         ibv_ack_cq_events(cq, 1);
     }
     if (ibv_req_notify_cq(rc->rcq, 0) != 0 || ibv_req_notify_cq(rc->scq, 0) != 0) {
@@ -632,6 +634,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         rc->signal_interval = rc->sq_depth / 2;
     }
     rc->poll_batch = rc->config.poll_batch;
+    rc->init_tries = (unsigned)(rc->config.launcher_timeout_us / rc->config.cm_timeout_us);
     rc->lazy =
         rc->config.connect == RCMSG_CONNECT_LAZY ||
         (rc->config.connect == RCMSG_CONNECT_AUTO && job->size > rc->config.connect_eager_max);

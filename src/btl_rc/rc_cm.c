@@ -365,6 +365,9 @@ static void cm_act(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_c
     if ((act->todo & RC_CM_DO_DOWN) && cm->ops.down != NULL) {
         cm->ops.down(cm->ops.arg, peer);
     }
+    if ((act->todo & RC_CM_DO_STALLED) && cm->ops.stalled != NULL) {
+        cm->ops.stalled(cm->ops.arg, peer);
+    }
     if (act->todo & RC_CM_DO_RESUMED) {
         rcmsg_debug("CM: peer %d is busy: connection kept (attempt %u)", peer, conn->attempt);
         if (cm->ops.resumed != NULL) {
@@ -450,6 +453,11 @@ void rcmsg_rc_cm_disconnect(rcmsg_rc_cm_t *cm, int peer, uint64_t sent, uint64_t
                     (unsigned long long)received);
     }
     cm_act(cm, conn, &act);
+}
+
+void rcmsg_rc_cm_set_tries(rcmsg_rc_cm_t *cm, unsigned max_tries)
+{
+    cm->params.max_tries = max_tries;
 }
 
 bool rcmsg_rc_cm_busy(const rcmsg_rc_cm_t *cm)

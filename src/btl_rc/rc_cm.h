@@ -20,7 +20,8 @@
  * Once both sides agreed, every message sent on the connection has been received, so nothing is
  * lost or reordered; a later message reconnects with a new attempt. A REQ from the peer while
  * our DREQ waits for its DREP means the peer agreed (its DREP was lost): the QP goes down and
- * the REQ is answered. A DREQ sent RCMSG_CM_RETRIES times without a DREP fails the connection.
+ * the REQ is answered. A DREQ is never given up (a peer outside rcmsg answers it when it comes
+ * back): after RCMSG_CM_RETRIES sends the owner is told once (stalled) and it is sent on.
  *
  * UD loses packets: REQ (by the active side) and REP (by the passive side, until the RTU) are
  * sent again every RCMSG_CM_TIMEOUT; after RCMSG_CM_RETRIES sends without an answer the connect
@@ -212,6 +213,7 @@ enum {
     RC_CM_DO_DROP = 1 << 5,      /* the packet was refused (act->why) */
     RC_CM_DO_DOWN = 1 << 6,      /* disconnected: the RC QP goes back to RESET (first of all) */
     RC_CM_DO_RESUMED = 1 << 7,   /* the peer refused our DREQ: connected again */
+    RC_CM_DO_STALLED = 1 << 8,   /* our DREQ went unanswered max_tries times (sent on) */
 };
 
 typedef struct {
@@ -244,7 +246,7 @@ void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t
                           const rcmsg_rc_cm_pkt_t *pkt, uint64_t now_us, rcmsg_rc_cm_act_t *act);
 
 /* Time passes: a REQ, REP or DREQ due is sent again, or the attempt fails after max_tries
- * sends. */
+ * sends; a DREQ never fails (RC_CM_DO_STALLED once, and it is sent on). */
 void rcmsg_rc_cm_fsm_timer(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                            uint64_t now_us, rcmsg_rc_cm_act_t *act);
 
@@ -282,7 +284,8 @@ typedef struct {
     bool (*idle)(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote);
     void (*down)(void *arg, int peer);    /* both agreed: the RC QP back to RESET */
     void (*resumed)(void *arg, int peer); /* the peer refused our DREQ: post again */
-    void (*failed)(void *arg, int peer);  /* a connect or disconnect failed (logged) */
+    void (*failed)(void *arg, int peer);  /* a connect failed (logged) */
+    void (*stalled)(void *arg, int peer); /* our DREQ went unanswered RCMSG_CM_RETRIES times */
     void *arg;
 } rcmsg_rc_cm_ops_t;
 
@@ -326,6 +329,10 @@ rcmsg_status_t rcmsg_rc_cm_connect_wait(rcmsg_rc_cm_t *cm, int peer, uint32_t qp
 /* Starts disconnecting a connected peer, telling it `sent` messages were sent to it and
  * `received` received from it (nothing in another state). */
 void rcmsg_rc_cm_disconnect(rcmsg_rc_cm_t *cm, int peer, uint64_t sent, uint64_t received);
+
+/* The sends of a REQ or REP before a connect fails (RCMSG_CM_RETRIES; rcmsg_init's eager
+ * connects use a longer budget). */
+void rcmsg_rc_cm_set_tries(rcmsg_rc_cm_t *cm, unsigned max_tries);
 
 /* Does the CM have a retransmission pending (an attempt under way)? Then progress polls it at
  * once rather than sleeping. */

@@ -423,6 +423,14 @@ void rcmsg_rc_cm_fsm_timer(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_
     if (!rcmsg_rc_cm_state_waits(conn->state) || now_us < conn->due_us) {
         return;
     }
+    if (conn->tries >= params->max_tries && conn->state == RC_CM_DREQ_SENT) {
+        /* never given up: a DREQ abandoned here could still reach the peer (a live process
+         * that is not calling rcmsg holds it in its queue) and take down a connection this
+         * side would be using again; the connection stays frozen and the DREQ is resent */
+        act->todo |= conn->tries == params->max_tries ? RC_CM_DO_STALLED : 0;
+        cm_send(params, conn, RC_CM_DREQ, now_us, act);
+        return;
+    }
     if (conn->tries >= params->max_tries) {
         act->todo |= RC_CM_DO_FAILED;
         act->why = conn->state == RC_CM_DREQ_SENT ? "no DREP answered our DREQ"

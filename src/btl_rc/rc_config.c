@@ -40,6 +40,7 @@ void rc_config_read(rc_config_t *config)
     config->drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
     config->cm_timeout_us = rcmsg_config_time_us(RCMSG_CFG_CM_TIMEOUT);
     config->cm_retries = (unsigned)rcmsg_config_int(RCMSG_CFG_CM_RETRIES);
+    config->launcher_timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
     config->connect = (rcmsg_connect_mode_t)rcmsg_config_enum(RCMSG_CFG_CONNECT);
     config->connect_name = rcmsg_config_enum_name(RCMSG_CFG_CONNECT, (int)config->connect);
     config->connect_eager_max = (int)rcmsg_config_int(RCMSG_CFG_CONNECT_EAGER_MAX);

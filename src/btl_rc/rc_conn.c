@@ -260,6 +260,7 @@ static void rc_cm_down(void *arg, int peer)
     if (ep->disconnecting) {
         ep->disconnecting = false;
         rc->ndisc--;
+        rc->recycle_stalled = false;
     }
     rc_pool_put(rc, peer);
     rcmsg_debug("rc: disconnected from peer %d: qp 0x%x back to the pool (%s, %.3f ms; %llu sent, "
@@ -278,12 +279,28 @@ static void rc_cm_resumed(void *arg, int peer)
     if (ep->disconnecting) {
         ep->disconnecting = false;
         rc->ndisc--;
+        rc->recycle_stalled = false;
     }
     ep->connected = ep->qp.qp != NULL && !ep->failed;
     ep->last_use = ++rc->use_tick; /* the next recycle tries another connection first */
 }
 
-/* A connect or disconnect failed (the CM logged it naming the peer): the peer fails. */
+/* Our DREQ has gone unanswered for RCMSG_CM_TIMEOUT x RCMSG_CM_RETRIES: the peer is alive but
+ * not calling rcmsg (or dead, which the launcher or a probe reports). The connection stays,
+ * frozen, and the DREQ is sent on; meanwhile new connects may exceed RCMSG_QP_MAX_ACTIVE. */
+static void rc_cm_stalled(void *arg, int peer)
+{
+    rc_btl_t *rc = arg;
+
+    rc->recycle_stalled = true;
+    rcmsg_warn("rc: peer %d has not answered the disconnect of its idle connection for %.1f s "
+               "(is it outside rcmsg calls?): the connection stays until it answers, and new "
+               "connections may exceed RCMSG_QP_MAX_ACTIVE=%d meanwhile",
+               peer, (double)(rcmsg_clock_us() - rc->eps[peer].t_start) / 1e6,
+               rc->config.qp_max_active);
+}
+
+/* A connect failed (the CM logged it naming the peer): the peer fails. */
 static void rc_cm_failed(void *arg, int peer)
 {
     rc_btl_t *rc = arg;
@@ -326,6 +343,7 @@ rcmsg_status_t rc_cm_start(rc_btl_t *rc)
                              .down = rc_cm_down,
                              .resumed = rc_cm_resumed,
                              .failed = rc_cm_failed,
+                             .stalled = rc_cm_stalled,
                              .arg = rc};
 
     return rcmsg_rc_cm_open(&where, &params, &ops, &rc->cm);
@@ -392,6 +410,11 @@ static rcmsg_status_t rc_connect_start(rc_btl_t *rc)
 
     rc->cm_started = true;
     rc->cm_t0 = rcmsg_clock_us();
+    if (!rc->lazy && rc->init_tries > rc->config.cm_retries) {
+        /* a peer still fetching addresses in its rcmsg_init answers late: init's connects are
+         * bounded by RCMSG_LAUNCHER_TIMEOUT, as init's other waits */
+        rcmsg_rc_cm_set_tries(rc->cm, rc->init_tries);
+    }
     if (rc->lazy) {
         int want = rc->config.qp_pool < rc->cm_npeers ? rc->config.qp_pool : rc->cm_npeers;
         return rc_pool_fill(rc, want, "lazy connect: RCMSG_QP_POOL at init");
@@ -430,6 +453,7 @@ rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl)
         return RCMSG_INPROGRESS;
     }
     rc->cm_ready = true;
+    rcmsg_rc_cm_set_tries(rc->cm, rc->config.cm_retries);
     rcmsg_debug("rc: %s connect: %d peer(s) %s in %.1f ms, %d qps created",
                 rc->lazy ? "lazy" : "eager", rc->cm_npeers,
                 rc->lazy ? "known, none connected yet" : "connected through the CM",
@@ -497,7 +521,7 @@ rcmsg_status_t rc_ep_want(rc_btl_t *rc, int peer)
         return RCMSG_ERR_NO_RESOURCE; /* under way (either side), or disconnecting */
     }
     if (rc->config.qp_max_active > 0 && ep->qp.qp == NULL &&
-        rc->nactive >= rc->config.qp_max_active && !rc->draining) {
+        rc->nactive >= rc->config.qp_max_active && !rc->draining && !rc->recycle_stalled) {
         rc_recycle(rc);
         return RCMSG_ERR_NO_RESOURCE;
     }

@@ -38,6 +38,7 @@ typedef struct {
     uint64_t drain_timeout_us;
     uint64_t cm_timeout_us;       /* RCMSG_CM_TIMEOUT */
     unsigned cm_retries;          /* RCMSG_CM_RETRIES */
+    uint64_t launcher_timeout_us; /* RCMSG_LAUNCHER_TIMEOUT: bounds init's eager connects */
     rcmsg_connect_mode_t connect; /* RCMSG_CONNECT */
     const char *connect_name;     /* its value, for the logs */
     int connect_eager_max;        /* RCMSG_CONNECT_EAGER_MAX */
@@ -96,8 +97,10 @@ typedef struct rc_btl {
     bool route_sticky; /* the device keeps an RC QP's first route (rxe): reuse per GID */
     int *active;       /* [size]: the peers holding a QP, nactive of them */
     int nactive;
-    int ndisc;         /* our DREQs outstanding */
-    uint64_t use_tick; /* counts posts and receives, for the LRU */
+    int ndisc;            /* our DREQs outstanding */
+    bool recycle_stalled; /* our DREQ went unanswered for the CM's budget: the cap is soft */
+    unsigned init_tries;  /* REQ/REP sends of rcmsg_init's eager connects */
+    uint64_t use_tick;    /* counts posts and receives, for the LRU */
     unsigned sq_depth, signal_interval, poll_batch;
     unsigned rd_atomic;
     atomic_int async_pending; /* release by the async thread, acquire by progress */

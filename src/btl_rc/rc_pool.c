@@ -25,6 +25,21 @@
 #include <string.h>
 #include <sys/random.h>
 
+/* RESET -> INIT: the port, and the access a connection needs. */
+static rcmsg_status_t rc_qp_to_init(rc_btl_t *rc, rcmsg_rc_qp_t *qp)
+{
+    struct ibv_qp_attr attr = {
+        .qp_state = IBV_QPS_INIT,
+        .pkey_index = 0,
+        .port_num = (uint8_t)rc->port,
+        .qp_access_flags =
+            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE,
+    };
+
+    return rcmsg_rc_qp_modify(qp, &attr,
+                              IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+}
+
 /* A new RC QP in INIT on the interface's CQs and SRQ, and its ring. */
 static rcmsg_status_t rc_qp_new(rc_btl_t *rc, rc_pooled_t *out)
 {
@@ -37,13 +52,6 @@ static rcmsg_status_t rc_qp_new(rc_btl_t *rc, rc_pooled_t *out)
                 .max_send_sge = 2,
                 .max_inline_data = (uint32_t)rc->super.caps.max_inline},
     };
-    struct ibv_qp_attr attr = {
-        .qp_state = IBV_QPS_INIT,
-        .pkey_index = 0,
-        .port_num = (uint8_t)rc->port,
-        .qp_access_flags =
-            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE,
-    };
     rcmsg_rc_qp_t qp = {.peer = -1, .dev_name = rc->dev->name, .port = rc->port};
 
     *out = (rc_pooled_t){.ring = calloc(rc->sq_depth, sizeof(*out->ring))};
@@ -55,9 +63,7 @@ static rcmsg_status_t rc_qp_new(rc_btl_t *rc, rc_pooled_t *out)
         return RCMSG_ERR_IO;
     }
     qp.state = IBV_QPS_RESET;
-    if (rcmsg_rc_qp_modify(&qp, &attr,
-                           IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) !=
-        RCMSG_OK) {
+    if (rc_qp_to_init(rc, &qp) != RCMSG_OK) {
         ibv_destroy_qp(qp.qp);
         free(out->ring);
         return RCMSG_ERR_IO;
@@ -180,18 +186,9 @@ rcmsg_status_t rc_pool_take(rc_btl_t *rc, int peer)
 static bool rc_qp_recycle(rc_btl_t *rc, rcmsg_rc_qp_t *qp)
 {
     struct ibv_qp_attr reset = {.qp_state = IBV_QPS_RESET};
-    struct ibv_qp_attr init = {
-        .qp_state = IBV_QPS_INIT,
-        .pkey_index = 0,
-        .port_num = (uint8_t)rc->port,
-        .qp_access_flags =
-            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE,
-    };
 
     return rcmsg_rc_qp_modify(qp, &reset, IBV_QP_STATE) == RCMSG_OK &&
-           rcmsg_rc_qp_modify(qp, &init,
-                              IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                                  IBV_QP_ACCESS_FLAGS) == RCMSG_OK;
+           rc_qp_to_init(rc, qp) == RCMSG_OK;
 }
 
 void rc_pool_put(rc_btl_t *rc, int peer)

@@ -21,7 +21,7 @@
 typedef struct {
     rcmsg_rc_cm_params_t params;
     rcmsg_rc_cm_conn_t conn; /* towards the other side */
-    int rtr, rts, connected, failed, drops, down, resumed;
+    int rtr, rts, connected, failed, drops, down, resumed, stalled;
     bool agree; /* what the owner answers to a DREQ (idle, counts match) */
     uint32_t next_attempt;
 } side_t;
@@ -84,6 +84,7 @@ static void net_act(net_t *n, int r, const rcmsg_rc_cm_act_t *act)
     s->drops += (act->todo & RC_CM_DO_DROP) != 0;
     s->down += (act->todo & RC_CM_DO_DOWN) != 0;
     s->resumed += (act->todo & RC_CM_DO_RESUMED) != 0;
+    s->stalled += (act->todo & RC_CM_DO_STALLED) != 0;
     if (act->todo & RC_CM_DO_SEND) {
         rcmsg_rc_cm_pkt_t pkt;
         n->sent++;
@@ -600,8 +601,10 @@ START_TEST(test_disconnect_stale)
 }
 END_TEST
 
-/* A peer that never answers a DREQ: the connection fails after max_tries sends. */
-START_TEST(test_disconnect_dead)
+/* A peer that does not answer a DREQ (alive but outside rcmsg): the DREQ is never given up
+ * (the connection stays frozen, stalled reported once after max_tries sends); when the peer
+ * comes back and answers, the pair goes down normally. */
+START_TEST(test_disconnect_stalled)
 {
     net_t n;
 
@@ -611,10 +614,24 @@ START_TEST(test_disconnect_dead)
     n.loss_pct = 100;
     n.sent = 0;
     net_disconnect(&n, 0);
+    for (unsigned i = 0; i < 3 * TRIES; i++) {
+        rcmsg_rc_cm_act_t act;
+        n.now += TIMEOUT;
+        rcmsg_rc_cm_fsm_timer(&n.side[0].params, &n.side[0].conn, n.now, &act);
+        net_act(&n, 0, &act);
+    }
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_DREQ_SENT);
+    ck_assert_int_eq(n.side[0].failed, 0);
+    ck_assert_int_eq(n.side[0].stalled, 1);
+    ck_assert_int_eq(n.sent, (int)(3 * TRIES) + 1);
+    n.loss_pct = 0; /* the peer is back */
+    n.side[1].agree = true;
+    n.now += TIMEOUT;
     net_run(&n);
-    ck_assert_int_eq(n.side[0].conn.state, RC_CM_FAILED);
-    ck_assert_int_eq(n.side[0].failed, 1);
-    ck_assert_int_eq(n.sent, (int)TRIES);
+    ck_assert_int_eq(n.side[0].conn.state, RC_CM_IDLE);
+    ck_assert_int_eq(n.side[1].conn.state, RC_CM_IDLE);
+    ck_assert_int_eq(n.side[0].down, 1);
+    ck_assert_int_eq(n.side[1].down, 1);
 }
 END_TEST
 
@@ -637,7 +654,7 @@ static Suite *rc_cm_suite(void)
     tcase_add_test(tc, test_disconnect_drep_lost);
     tcase_add_test(tc, test_disconnect_both);
     tcase_add_test(tc, test_disconnect_stale);
-    tcase_add_test(tc, test_disconnect_dead);
+    tcase_add_test(tc, test_disconnect_stalled);
     suite_add_tcase(s, tc);
     return s;
 }
