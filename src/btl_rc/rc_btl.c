@@ -521,12 +521,29 @@ static rcmsg_status_t rc_pools_fit_memlock(rc_btl_t *rc)
     return RCMSG_OK;
 }
 
+/*
+ * The send budget (slots = send CQ entries): eager, a full send queue for every peer; lazy,
+ * for as many peers as are expected connected at once (RCMSG_QP_MAX_ACTIVE, at least
+ * RCMSG_QP_POOL), so that the send CQ does not grow with the job. The slots bound the
+ * requests outstanding over all QPs, not the QPs: more connections only share them.
+ */
+static long long rc_send_budget(const rc_btl_t *rc)
+{
+    long long peers = rc->job.size - 1;
+
+    if (rc->lazy) {
+        long long hot = rc->config.qp_max_active > rc->config.qp_pool ? rc->config.qp_max_active
+                                                                      : rc->config.qp_pool;
+        peers = hot < peers ? hot : peers;
+    }
+    return peers * rc->sq_depth;
+}
+
 /* CQs, buffers and their registrations, sized from the configuration and the device. */
 static rcmsg_status_t rc_resources_create(rc_btl_t *rc)
 {
     int max_cqe = rc->dev->attr.max_cqe;
-    int npeers = rc->job.size - 1;
-    long long want_wrs = (long long)npeers * rc->sq_depth;
+    long long want_wrs = rc_send_budget(rc);
 
     rc->buf_size = rc->config.buf_size;
     rc->nrbufs = rc->config.srq_size;
