@@ -5,12 +5,16 @@
  * Resources per process (one device port):
  *   PD; send CQ (one CQE per posted work request at most, see "send budget"); receive CQ
  *   (SRQ_SIZE entries); an SRQ of SRQ_SIZE registered buffers of SRQ_BUF_SIZE bytes, posted
- *   before any QP leaves INIT; SEND_BUFS registered bounce buffers; one RC QP per peer.
+ *   before any QP leaves INIT; SEND_BUFS registered bounce buffers; an RC QP per connected
+ *   rc peer, from a pool of QPs in INIT (rc_pool.c; eager: one per rc peer at init; lazy:
+ *   RCMSG_QP_POOL, connected on the first message); the connection manager's UD QP (rc_cm.c).
  *
  * Send budget: every posted work request takes a slot from a pool of wr_total slots, and the
- * send CQ has wr_total entries. A slot is freed only once its completion is known (its own CQE,
- * or the CQE of a later signaled request on the same QP), so even when a QP goes to ERR and
- * every outstanding request is flushed with its own CQE, the send CQ cannot overflow.
+ * send CQ has wr_total entries (rc_send_budget: a send queue's worth per peer, eager; per
+ * max(RCMSG_QP_POOL, RCMSG_QP_MAX_ACTIVE) peers, lazy). A slot is freed only once its completion is
+ * known (its own CQE, or the CQE of a later signaled request on the same QP), so even when a QP
+ * goes to ERR and every outstanding request is flushed with its own CQE, the send CQ cannot
+ * overflow.
  *
  * Selective signaling: one send in SIGNAL_INTERVAL asks for a completion (and every RDMA_READ,
  * and every send while buffers run low). Each QP keeps its outstanding requests in post order
