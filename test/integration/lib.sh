@@ -13,3 +13,13 @@ need_mpirun() {
 }
 # run_timeout SECONDS COMMAND...: a hang becomes a failure with status 124
 run_timeout() { t=$1; shift; timeout -k 10 "$t" "$@"; }
+# cm_loss DEV PCT: netem drops PCT% of the rc connection manager's UD packets leaving DEV (RoCE
+# v2 on UDP port 4791 with the BTH opcode 0x64, UD SEND only), not the RC traffic: random loss
+# of RC data makes rxe stall its RDMA reads ("rdma_rxe: Failed sending ACK") until a timeout.
+# Replaces DEV's root qdisc; the caller deletes it.
+cm_loss() {
+    tc qdisc add dev "$1" root handle 1: prio &&
+        tc qdisc add dev "$1" parent 1:3 handle 30: netem loss "$2%" &&
+        tc filter add dev "$1" parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff \
+            match ip dport 4791 0xffff match u8 0x64 0xff at 28 flowid 1:3
+}

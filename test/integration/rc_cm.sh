@@ -67,10 +67,7 @@ echo "ok: 30% loss on$lossy: 6 connections formed, $retries CM retries logged"
 if [ -n "$MPIRUN" ] && [ -x "$top_builddir/test/integration/rc_mesh_test" ]; then
     for v in $lossy; do
         tc qdisc del dev "$v" root
-        tc qdisc add dev "$v" root handle 1: prio &&
-            tc qdisc add dev "$v" parent 1:3 handle 30: netem loss 10% &&
-            tc filter add dev "$v" parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff \
-                match ip dport 4791 0xffff match u8 0x64 0xff at 28 flowid 1:3 ||
+        cm_loss "$v" 10 ||
             fail "tc: cannot drop the CM's packets alone on $v (no sch_prio or cls_u32?)"
     done
     RCMSG_LOG_LEVEL=debug run_timeout 120 \

@@ -141,10 +141,7 @@ if part 4; then
     for v in veth0 veth1; do
         [ -e "/sys/class/net/$v" ] || continue
         lossy="$lossy $v"
-        tc qdisc add dev "$v" root handle 1: prio &&
-            tc qdisc add dev "$v" parent 1:3 handle 30: netem loss 30% &&
-            tc filter add dev "$v" parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff \
-                match ip dport 4791 0xffff match u8 0x64 0xff at 28 flowid 1:3 ||
+        cm_loss "$v" 30 ||
             fail "tc: cannot drop the CM's packets on $v (no sch_prio, sch_netem or cls_u32?)"
     done
     [ -n "$lossy" ] || skip "no veth0/veth1 to impair here (not the rxe guest?)"
