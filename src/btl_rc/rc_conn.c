@@ -250,6 +250,16 @@ static bool rc_cm_idle(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
     return idle;
 }
 
+/* Our DREQ towards ep got its answer (or the peer failed): the next recycle may start. */
+static void rc_disconnect_over(rc_btl_t *rc, rc_ep_t *ep)
+{
+    if (ep->disconnecting) {
+        ep->disconnecting = false;
+        rc->ndisc--;
+        rc->recycle_stalled = false;
+    }
+}
+
 /* Both sides agreed: the QP goes back to the pool. */
 static void rc_cm_down(void *arg, int peer)
 {
@@ -257,11 +267,7 @@ static void rc_cm_down(void *arg, int peer)
     rc_ep_t *ep = &rc->eps[peer];
     uint32_t qpn = ep->qp.qp != NULL ? ep->qp.qp->qp_num : 0;
 
-    if (ep->disconnecting) {
-        ep->disconnecting = false;
-        rc->ndisc--;
-        rc->recycle_stalled = false;
-    }
+    rc_disconnect_over(rc, ep);
     rc_pool_put(rc, peer);
     rcmsg_debug("rc: disconnected from peer %d: qp 0x%x back to the pool (%s, %.3f ms; %llu sent, "
                 "%llu received; %d qps connected, %d in the pool)",
@@ -276,11 +282,7 @@ static void rc_cm_resumed(void *arg, int peer)
     rc_btl_t *rc = arg;
     rc_ep_t *ep = &rc->eps[peer];
 
-    if (ep->disconnecting) {
-        ep->disconnecting = false;
-        rc->ndisc--;
-        rc->recycle_stalled = false;
-    }
+    rc_disconnect_over(rc, ep);
     ep->connected = ep->qp.qp != NULL && !ep->failed;
     ep->last_use = ++rc->use_tick; /* the next recycle tries another connection first */
 }
@@ -306,10 +308,7 @@ static void rc_cm_failed(void *arg, int peer)
     rc_btl_t *rc = arg;
     rc_ep_t *ep = &rc->eps[peer];
 
-    if (ep->disconnecting) {
-        ep->disconnecting = false;
-        rc->ndisc--;
-    }
+    rc_disconnect_over(rc, ep);
     ep->connected = false;
     if (rc->cm_started && rc->cm_ready) {
         rc_ep_fail(rc, peer); /* after init: the requests to it fail */
