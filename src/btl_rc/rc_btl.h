@@ -12,12 +12,21 @@
 #include "base/log.h"
 #include "btl/btl.h"
 
+#include <stdint.h>
+
 /* Opens the transport for this job (device choice, PD, CQs, SRQ, a QP per peer). */
 rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p);
 
 /* Moves the QP to peer into ERR (for tests of the error path); the failure is then handled
- * as any other: reported, and later sends to that peer fail. */
+ * as any other: with RCMSG_RECOVERY=yes the connection is recovered (drained, reset,
+ * reconnected, replayed); with no it is reported, and later sends to that peer fail.
+ * RCMSG_ERR_INVALID_PARAM when the peer holds no QP; RCMSG_ERR_STATE while the connection to it
+ * is not up (a connect or a recovery under way). */
 rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer);
+
+/* Recoveries of the connection to peer completed so far (both sides count one per recovery
+ * of the pair, whichever side saw the error); 0 without rc. */
+uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer);
 
 /* Logs every QP's state (mirror re-synced from the device) at `level`. */
 void rcmsg_rc_btl_dump(rcmsg_btl_t *btl, rcmsg_log_level_t level);
