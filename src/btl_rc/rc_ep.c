@@ -407,8 +407,9 @@ rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
     if (rc->recovery && (!ep->connected || ep->rec.state != RC_REC_NONE)) {
         return RCMSG_ERR_STATE; /* a connect or a recovery under way */
     }
-    rcmsg_info("forcing qp 0x%x (peer %d) from %s into ERR", ep->qp.qp->qp_num, peer,
-               rcmsg_rc_qp_state_name(ep->qp.state));
+    rcmsg_log(rc->recovery ? RCMSG_LOG_INFO : RCMSG_LOG_WARN,
+              "forcing qp 0x%x (peer %d) from %s into ERR", ep->qp.qp->qp_num, peer,
+              rcmsg_rc_qp_state_name(ep->qp.state));
     status = rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
     if (status == RCMSG_OK && rc->recovery) {
         rc_rec_start(rc, peer, (rc_cause_t){.kind = RC_CAUSE_HOOK}, false);
