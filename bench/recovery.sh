@@ -60,7 +60,7 @@ warn_ms() { # file passive|breaking
 summary_recovery() { # dir
     d=$1
     [ -f "$d/rec.reset.out" ] || return 0
-    gap=$(awk '/^summary gap/ {print $3 " / " $5 " / " $7}' "$d/rec.none.out" 2>/dev/null)
+    gap=$(awk '/^summary gap/ {print $4 " / " $6 " / " $8}' "$d/rec.none.out" 2>/dev/null)
     echo "#### Time to recover: $(awk '/^# [0-9]+ breaks/ {sub(/^# /, ""); print; exit}' \
         "$d/rec.reset.out")"
     echo
@@ -82,17 +82,17 @@ summary_recovery() { # dir
     warn_pass() { warn_ms "$1.err" passive; }
     counted() { awk '/^counted/ {print $3 / 1000}' "$1.out"; }
     stall() { awk '/^stall/ {print $3 / 1000}' "$1.out"; }
-    typical() { awk '/^summary gap/ {print $3 / 1000}' "$1.out"; }
+    typical() { awk '/^summary gap/ {print $4}' "$1.out"; }
     row "warn line \"in T ms\", breaking side (rank 0), ms" warn_break
     row "warn line \"in T ms\", passive side (rank 1), ms" warn_pass
     row "rank 0: break to its recovery count moving, ms" counted
     row "rank 1: longest gap between receives around a break, ms" stall
-    row "rank 1: median gap over the whole run (with breaks), ms" typical
+    row "rank 1: median gap between receives over the whole run, us" typical
     echo
     echo "Each cell: median / p90 / max over the breaks (n: how many)."
     for k in reset fatal; do
         echo "$k: $(grep -hE '^(recoveries|FAIL|exit)' "$d/rec.$k.out" | tr '\n' ' ')"
-        grep -hiE 'error|not recovered|lost' "$d/rec.$k.err" | head -5
+        grep -hE ' error: |not recovered' "$d/rec.$k.err" | head -5
     done
     echo
 }

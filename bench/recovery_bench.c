@@ -256,8 +256,9 @@ static int sender(const rb_opts_t *o, rcmsg_btl_t *rc, unsigned char *bufs, doub
         if (!hold && posted < total && posted - done < o->window) {
             unsigned char *b = bufs + (size_t)(posted % o->window) * o->max;
             size_t len = size_of(o, posted);
+            uint32_t seq = (uint32_t)posted;
 
-            memcpy(b, &posted, sizeof(posted));
+            memcpy(b, &seq, sizeof(seq)); /* sizes >= 8: the last byte is apart */
             b[len - 1] = (unsigned char)(posted * 7 + 1);
             if (failed(rcmsg_isend(b, len, 1, RB_TAG_DATA, rcmsg_comm_world(),
                                    &reqs[posted % o->window]),
@@ -300,12 +301,12 @@ static int sender(const rb_opts_t *o, rcmsg_btl_t *rc, unsigned char *bufs, doub
 
 static int check(const rb_opts_t *o, const unsigned char *b, long j)
 {
-    long seq;
+    uint32_t seq;
     size_t len = size_of(o, j);
 
     memcpy(&seq, b, sizeof(seq));
-    if (seq != j || b[len - 1] != (unsigned char)(j * 7 + 1)) {
-        printf("FAIL rank 1: message %ld: got sequence %ld, last byte 0x%02x (want 0x%02x)\n", j,
+    if (seq != (uint32_t)j || b[len - 1] != (unsigned char)(j * 7 + 1)) {
+        printf("FAIL rank 1: message %ld: got sequence %u, last byte 0x%02x (want 0x%02x)\n", j,
                seq, b[len - 1], (unsigned char)(j * 7 + 1));
         return 1;
     }
