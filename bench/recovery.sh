@@ -67,13 +67,19 @@ summary_recovery() { # dir
     echo "Undisturbed stream (no break): gap between two receive completions median / p90 / max" \
         "${gap:-?} us."
     echo
-    echo "| | reset (rcmsg_rc_btl_force_error) | re-create (rcmsg_rc_btl_force_fatal) |"
-    echo "|---|---:|---:|"
+    kinds="reset fatal"
+    hdr="| | reset (rcmsg_rc_btl_force_error) | re-create (rcmsg_rc_btl_force_fatal) |"
+    sep="|---|---:|---:|"
+    if [ -f "$d/rec.mixed.out" ]; then
+        kinds="$kinds mixed" hdr="$hdr reset, 8 B / 1 KiB / 64 KiB in turn |" sep="$sep---:|"
+    fi
+    echo "$hdr"
+    echo "$sep"
     row() { # label command...
         label=$1
         shift
         printf '| %s |' "$label"
-        for k in reset fatal; do
+        for k in $kinds; do
             printf ' %s |' "$("$@" "$d/rec.$k" | stats | awk '{print $1 " / " $2 " / " $3 " (n " $4 ")"}')"
         done
         echo
@@ -90,8 +96,8 @@ summary_recovery() { # dir
     row "rank 1: median gap between receives over the whole run, us" typical
     echo
     echo "Each cell: median / p90 / max over the breaks (n: how many)."
-    for k in reset fatal; do
-        echo "$k: $(grep -hE '^(recoveries|FAIL|exit)' "$d/rec.$k.out" | tr '\n' ' ')"
+    for k in $kinds; do
+        echo "- $k: $(grep -hE '^(recoveries|FAIL|exit)' "$d/rec.$k.out" | tr '\n' ' ')"
         grep -hE ' error: |not recovered' "$d/rec.$k.err" | head -5
     done
     echo

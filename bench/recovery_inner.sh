@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Runs INSIDE the Soft-RoCE guest (bench/recovery.sh boots it), 2 ranks over rc on rxe0/rxe1:
 #   recovery  rcmsg_recovery_bench: ERRORS breaks of rank 0's qp (reset, then fatal: the qp
-#             re-created), 1 KiB messages, and a run without breaks (the undisturbed gaps)
+#             re-created), 1 KiB messages, a run without breaks (the undisturbed gaps), and
+#             ERRORS resets with 8 B, 1 KiB and 64 KiB messages in turn (rendezvous reads too)
 #   steady    rcmsg_bench latency (8 B..8 KiB, 3000 iterations, median) and rate (8 B..8 KiB)
 #             with RCMSG_RECOVERY=yes and =no, and OLD_TREE's build (before recovery) when
 #             given, interleaved, REPS times
@@ -17,12 +18,13 @@ mkdir -p "$out"
 echo "guest: $(nproc) vCPUs, $(uname -r)" > "$out/guest.txt"
 
 case " $phases " in *" recovery "*)
-    for tag in none reset fatal; do
-        n=$errors kind=$tag
+    for tag in none reset fatal mixed; do
+        n=$errors kind=$tag sizes=1024
         [ $tag = none ] && n=0 kind=reset
+        [ $tag = mixed ] && kind=reset sizes=8,1024,65536 # eager, and rendezvous reads
         echo "=== recovery: $tag, $n breaks ($(date +%T))"
-        timeout 600 $mpirun "$b/rcmsg_recovery_bench" --errors "$n" --kind $kind --between 400 \
-            --sizes 1024 --window 16 --timeout 500 > "$out/rec.$tag.out" 2> "$out/rec.$tag.err"
+        timeout 300 $mpirun "$b/rcmsg_recovery_bench" --errors "$n" --kind $kind --between 400 \
+            --sizes $sizes --window 16 --timeout 240 > "$out/rec.$tag.out" 2> "$out/rec.$tag.err"
         echo "exit $?" >> "$out/rec.$tag.out"
         grep -E '^(summary|recoveries|FAIL|SKIP|exit)' "$out/rec.$tag.out"
     done
