@@ -122,8 +122,9 @@ summary_steady() { # file title
         for s in $(awk -v k=$k '$2 == k {print $3}' "$f" | sort -nu); do
             cell() { # variant -> "median (min-max)"
                 awk -v k=$k -v s="$s" -v v="$1" '$1 == v && $2 == k && $3 == s {print $4}' "$f" |
-                    sort -g | awk '{x[n++] = $1} END {if (n == 0) print "-"; else
-                        printf "%.4g (%.4g-%.4g)\n", x[int((n - 1) / 2)], x[0], x[n - 1]}'
+                    sort -g | awk 'function f(v) {return sprintf(v >= 100 ? "%.0f" : v >= 10 ? \
+                        "%.1f" : "%.2f", v)} {x[n++] = $1} END {if (n == 0) print "-"; else
+                        print f(x[int((n - 1) / 2)]) " (" f(x[0]) "-" f(x[n - 1]) ")"}'
             }
             yes=$(cell yes) no=$(cell no)
             line="| $s B | $yes | $no | $(ratio "$yes" "$no") |"

@@ -19,11 +19,11 @@ echo "guest: $(nproc) vCPUs, $(uname -r)" > "$out/guest.txt"
 
 case " $phases " in *" recovery "*)
     for tag in none reset fatal mixed; do
-        n=$errors kind=$tag sizes=1024
-        [ $tag = none ] && n=0 kind=reset
+        n=$errors kind=$tag sizes=1024 between=400
+        [ $tag = none ] && n=0 kind=reset between=$((400 * (errors + 1))) # as many messages
         [ $tag = mixed ] && kind=reset sizes=8,1024,65536 # eager, and rendezvous reads
         echo "=== recovery: $tag, $n breaks ($(date +%T))"
-        timeout 300 $mpirun "$b/rcmsg_recovery_bench" --errors "$n" --kind $kind --between 400 \
+        timeout 300 $mpirun "$b/rcmsg_recovery_bench" --errors "$n" --kind $kind --between $between \
             --sizes $sizes --window 16 --timeout 240 > "$out/rec.$tag.out" 2> "$out/rec.$tag.err"
         echo "exit $?" >> "$out/rec.$tag.out"
         grep -E '^(summary|recoveries|FAIL|SKIP|exit)' "$out/rec.$tag.out"

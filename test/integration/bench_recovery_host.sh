@@ -86,6 +86,6 @@ expect '| warn line "in T ms", passive side (rank 1), ms | 4.0 / 6.0 / 6.0 (n 3)
 expect '| rank 0: break to its recovery count moving, ms | 2.0 / 3.0 / 3.0 (n 3) | 20.0 / 30.0 / 30.0 (n 3) |'
 expect '| rank 1: longest gap between receives around a break, ms | 3.0 / 4.0 / 4.0 (n 3) |'
 expect 'gap between two receive completions median / p90 / max 150.00 / 200.00 / 900.00 us'
-expect '| 8 B | 20 (10-30) | 20 (10-30) | 1.00 | 20 (10-30) | 1.00 |'
+expect '| 8 B | 20.0 (10.0-30.0) | 20.0 (10.0-30.0) | 1.00 | 20.0 (10.0-30.0) | 1.00 |'
 expect '| 8 B | 2000 (1000-3000) | 2000 (1000-3000) | 1.00 | 2000 (1000-3000) | 1.00 |'
 echo "ok: recovery.sh --summary"
