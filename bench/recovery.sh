@@ -87,11 +87,13 @@ summary_recovery() { # dir
     warn_break() { warn_ms "$1.err" breaking; }
     warn_pass() { warn_ms "$1.err" passive; }
     counted() { awk '/^counted/ {print $3 / 1000}' "$1.out"; }
+    hook() { awk '/^hook/ {print $3 / 1000}' "$1.out"; }
     stall() { awk '/^stall/ {print $3 / 1000}' "$1.out"; }
     typical() { awk '/^summary gap/ {print $4}' "$1.out"; }
     row "warn line \"in T ms\", breaking side (rank 0), ms" warn_break
     row "warn line \"in T ms\", passive side (rank 1), ms" warn_pass
     row "rank 0: break to its recovery count moving, ms" counted
+    row "rank 0: the test hook's call alone (ibv_modify_qp to ERR ...), ms" hook
     row "rank 1: longest gap between receives around a break, ms" stall
     row "rank 1: median gap between receives over the whole run, us" typical
     echo

@@ -17,8 +17,9 @@
  * to the last one before the next break ("stall"), and the gaps of the whole run as the
  * typical gap. Rank 0 prints, per break, the time until its recovery counter moved.
  *
- * Output: '#' comments, then lines "stall I US" (rank 1), "counted I US" (rank 0), and the
- * summaries "summary stall|counted|gap median US p90 US max US n N" and "recoveries R".
+ * Output: '#' comments, then lines "stall I US" (rank 1), "counted I US" and "hook I US" (rank
+ * 0: the time the test hook's call took, its ibv_modify_qp to ERR included), and the summaries
+ * "summary stall|counted|hook|gap median US p90 US max US n N" and "recoveries rank R N".
  * --errors 0 measures the undisturbed stream (any transport: it needs no rc). Exit 77 (SKIP)
  * when errors are asked for and there is no rc transport to rank 1.
  */
@@ -212,13 +213,14 @@ static int failed(rcmsg_status_t s, const char *what, long j)
 }
 
 /* Breaks rank 0's qp to rank 1, once the connection is up again after the previous break. */
-static int force(const rb_opts_t *o, rcmsg_btl_t *rc, double *t_p)
+static int force(const rb_opts_t *o, rcmsg_btl_t *rc, double *t_p, double *hook_p)
 {
     for (;;) {
         rcmsg_status_t s;
 
         *t_p = now_s();
         s = o->fatal ? rcmsg_rc_btl_force_fatal(rc, 1) : rcmsg_rc_btl_force_error(rc, 1);
+        *hook_p = now_s() - *t_p;
         if (s != RCMSG_ERR_STATE) {
             return failed(s, o->fatal ? "rcmsg_rc_btl_force_fatal" : "rcmsg_rc_btl_force_error",
                           -1);
@@ -232,8 +234,13 @@ static int sender(const rb_opts_t *o, rcmsg_btl_t *rc, unsigned char *bufs, doub
     long total = o->between * (o->errors + 1), posted = 0, done = 0, forced = 0;
     rcmsg_request_t reqs[RB_MAX_WIN];
     double *counted = calloc((size_t)o->errors + 1, sizeof(double));
+    double *hook = calloc((size_t)o->errors + 1, sizeof(double));
     double deadline = now_s() + o->timeout;
 
+    if (counted == NULL || hook == NULL) {
+        printf("FAIL rank 0: out of memory for %ld time stamps\n", o->errors);
+        return 1;
+    }
     for (long i = 0; i < o->window; i++) {
         reqs[i] = RCMSG_REQUEST_NULL;
     }
@@ -247,7 +254,7 @@ static int sender(const rb_opts_t *o, rcmsg_btl_t *rc, unsigned char *bufs, doub
         }
         hold = forced < o->errors && posted == o->between * (forced + 1);
         if (hold && rcmsg_rc_btl_recoveries(rc, 1) >= (uint64_t)forced) {
-            if (force(o, rc, &t_force[forced])) {
+            if (force(o, rc, &t_force[forced], &hook[forced])) {
                 return 1;
             }
             forced++;
@@ -291,9 +298,12 @@ static int sender(const rb_opts_t *o, rcmsg_btl_t *rc, unsigned char *bufs, doub
             counted[i] = now_s() - t_force[i];
         }
         printf("counted %ld %.1f\n", i, counted[i] * 1e6);
+        printf("hook %ld %.1f\n", i, hook[i] * 1e6);
     }
     summary("counted", counted, forced);
+    summary("hook", hook, forced);
     free(counted);
+    free(hook);
     return failed(rcmsg_send(t_force, (size_t)o->errors * sizeof(double), 1, RB_TAG_TIMES,
                              rcmsg_comm_world()),
                   "rcmsg_send", -1);
@@ -359,6 +369,13 @@ static void stalls(const rb_opts_t *o, const double *t_recv, const double *t_for
     long total = o->between * (o->errors + 1), k = 1;
     double *stall = calloc((size_t)o->errors + 1, sizeof(double));
     double *gap = malloc((size_t)total * sizeof(double));
+
+    if (stall == NULL || gap == NULL) {
+        printf("FAIL rank 1: out of memory for %ld gaps\n", total);
+        free(stall);
+        free(gap);
+        return;
+    }
 
     for (long i = 0; i < o->errors; i++) {
         double end = i + 1 < o->errors ? t_force[i + 1] : t_recv[total - 1] + 1;
