@@ -704,6 +704,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         return RCMSG_ERR_NO_MEMORY;
     }
     rc->job = *job;
+    rc->quiet_peer = -1;
     rc->super.name = "rc";
     rc->super.ops = &rc_ops;
     rc_config_read(&rc->config);

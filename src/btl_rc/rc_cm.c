@@ -390,7 +390,8 @@ static void cm_act(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_c
         return;
     }
     if (act->todo & RC_CM_DO_SEND) {
-        if (conn->tries > 1 && act->send != RC_CM_RTU && act->send != RC_CM_DREP) {
+        if (conn->tries > 1 && act->send != RC_CM_RTU && act->send != RC_CM_DREP &&
+            act->send != RC_CM_REJ) {
             rcmsg_debug("CM: retry: %s to peer %d, send %u of %u (attempt %u)",
                         rcmsg_rc_cm_type_name(act->send), peer, conn->tries, cm->params.max_tries,
                         conn->attempt);
@@ -469,6 +470,17 @@ void rcmsg_rc_cm_rejoin(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn,
     rcmsg_debug("CM: reconnecting peer %d (%s, attempt %u, qp 0x%x, %u sends at most)", peer,
                 answer ? "answering its REQ" : "our REQ", conn->attempt, qpn, max_tries);
     cm_act(cm, conn, &act);
+}
+
+void rcmsg_rc_cm_refuse(rcmsg_rc_cm_t *cm, int peer)
+{
+    rcmsg_rc_cm_act_t act;
+
+    if (cm->conns[peer].refuse) {
+        return;
+    }
+    rcmsg_rc_cm_fsm_refuse(&cm->params, &cm->conns[peer], rcmsg_clock_us(), &act);
+    cm_act(cm, &cm->conns[peer], &act);
 }
 
 void rcmsg_rc_cm_kick(rcmsg_rc_cm_t *cm)

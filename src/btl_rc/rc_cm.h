@@ -45,6 +45,9 @@
  *   RTR, RTS, replay                      <-  REP  {attempt b, qpn, psn, seq}  (RTR)
  *   RTU                                   ->  RTS, replay
  *
+ * A side that has failed the peer for good (rcmsg_rc_cm_refuse) answers each of its REQs with a
+ * REJ, so the peer's connect or reconnect fails at once instead of after its budget.
+ *
  * Simultaneous connect (both ranks send a REQ): the lower rank's REQ wins. The lower rank
  * drops the higher rank's REQ; the higher rank abandons its own attempt and answers. Its REP
  * carries `floor`, the last attempt id it started itself: the lower rank drops any REQ of the
@@ -110,7 +113,7 @@ rcmsg_status_t rcmsg_rc_cm_addr_decode(const void *buf, size_t len, int peer,
 
 /* ---- packets ---------------------------------------------------------------------------- */
 
-#define RCMSG_RC_CM_TYPE_LIST(X) X(REQ, 1) X(REP, 2) X(RTU, 3) X(DREQ, 4) X(DREP, 5)
+#define RCMSG_RC_CM_TYPE_LIST(X) X(REQ, 1) X(REP, 2) X(RTU, 3) X(DREQ, 4) X(DREP, 5) X(REJ, 6)
 
 typedef enum {
 #define RC_CM_TYPE_ENUM(name, value) RC_CM_##name = value,
@@ -213,9 +216,10 @@ typedef struct {
     uint32_t pending;  /* LOST: the attempt of the peer's REQ that waits for the rejoin (0: none) */
     rcmsg_rc_cm_payload_t pending_remote; /* and what that REQ said */
     unsigned max_tries;                   /* sends of this attempt (0: params->max_tries) */
-    unsigned tries;                       /* sends of the current REQ, REP or DREQ */
-    uint64_t due_us;                      /* when it is sent again */
-    uint64_t start_us;                    /* when the attempt began (for the logs) */
+    bool refuse;       /* the owner failed the peer for good: its REQs get a REJ */
+    unsigned tries;    /* sends of the current REQ, REP or DREQ */
+    uint64_t due_us;   /* when it is sent again */
+    uint64_t start_us; /* when the attempt began (for the logs) */
     rcmsg_rc_cm_payload_t local, remote;
 } rcmsg_rc_cm_conn_t;
 
@@ -266,6 +270,11 @@ void rcmsg_rc_cm_fsm_disconnect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_
 void rcmsg_rc_cm_fsm_rejoin(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                             uint32_t attempt, unsigned max_tries, uint64_t now_us,
                             rcmsg_rc_cm_act_t *act);
+
+/* The owner failed the peer for good: FAILED, and every REQ of the peer from now on (and the
+ * one LOST kept) is answered with a REJ. */
+void rcmsg_rc_cm_fsm_refuse(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
+                            uint64_t now_us, rcmsg_rc_cm_act_t *act);
 
 /* A validated packet from conn->peer (pkt->src). For a DREQ, conn->agree must be set. */
 void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
@@ -361,6 +370,9 @@ void rcmsg_rc_cm_set_seq(rcmsg_rc_cm_t *cm, int peer, uint64_t sent, uint64_t re
  * the local QP qpn, first psn psn and max_tries sends. */
 void rcmsg_rc_cm_rejoin(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn,
                         unsigned max_tries);
+
+/* The owner failed the peer for good (rcmsg_rc_cm_fsm_refuse). */
+void rcmsg_rc_cm_refuse(rcmsg_rc_cm_t *cm, int peer);
 
 /* Every packet waiting for an answer is sent again now (the port came back up). */
 void rcmsg_rc_cm_kick(rcmsg_rc_cm_t *cm);

@@ -104,7 +104,7 @@ static const char *cm_pkt_check(const rcmsg_rc_cm_pkt_wire_t *w, const rcmsg_rc_
     if (w->version != RC_CM_VERSION) {
         return "another CM protocol version";
     }
-    if (p->type < RC_CM_REQ || p->type > RC_CM_DREP) {
+    if (p->type < RC_CM_REQ || p->type > RC_CM_REJ) {
         return "unknown packet type";
     }
     if (p->job != params->job) {
@@ -262,6 +262,12 @@ static void cm_accept(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *co
 static void cm_recv_req(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                         const rcmsg_rc_cm_pkt_t *pkt, uint64_t now_us, rcmsg_rc_cm_act_t *act)
 {
+    if (conn->refuse) {
+        conn->attempt = pkt->attempt; /* the REJ names the attempt it refuses */
+        cm_send(params, conn, RC_CM_REJ, now_us, act);
+        cm_drop(act, "REQ of a peer this side has failed: refused");
+        return;
+    }
     if (conn->passive && pkt->attempt == conn->attempt &&
         (conn->state == RC_CM_REP_SENT || conn->state == RC_CM_CONNECTED)) {
         if (conn->state == RC_CM_REP_SENT) {
@@ -332,6 +338,18 @@ static void cm_recv_rep(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *
     conn->state = RC_CM_CONNECTED;
     act->todo |= RC_CM_DO_RTR | RC_CM_DO_RTS | RC_CM_DO_CONNECTED;
     cm_send(params, conn, RC_CM_RTU, now_us, act);
+}
+
+static void cm_recv_rej(rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_cm_pkt_t *pkt,
+                        rcmsg_rc_cm_act_t *act)
+{
+    if (conn->passive || conn->state != RC_CM_REQ_SENT || pkt->attempt != conn->attempt) {
+        cm_drop(act, "REJ of another attempt");
+        return;
+    }
+    conn->state = RC_CM_FAILED;
+    act->todo |= RC_CM_DO_FAILED;
+    act->why = "the peer refused (it has failed this rank)";
 }
 
 static void cm_recv_rtu(rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_cm_pkt_t *pkt,
@@ -418,6 +436,19 @@ void rcmsg_rc_cm_fsm_rejoin(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn
     cm_start(params, conn, attempt, now_us, act);
 }
 
+void rcmsg_rc_cm_fsm_refuse(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
+                            uint64_t now_us, rcmsg_rc_cm_act_t *act)
+{
+    *act = (rcmsg_rc_cm_act_t){0};
+    conn->refuse = true;
+    if (conn->state == RC_CM_LOST && conn->pending != 0) {
+        conn->attempt = conn->pending;
+        cm_send(params, conn, RC_CM_REJ, now_us, act);
+    }
+    conn->pending = 0;
+    conn->state = RC_CM_FAILED;
+}
+
 void rcmsg_rc_cm_fsm_disconnect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                                 uint64_t now_us, rcmsg_rc_cm_act_t *act)
 {
@@ -450,6 +481,9 @@ void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t
         break;
     case RC_CM_DREP:
         cm_recv_drep(conn, pkt, act);
+        break;
+    case RC_CM_REJ:
+        cm_recv_rej(conn, pkt, act);
         break;
     default:
         cm_drop(act, "unknown packet type");

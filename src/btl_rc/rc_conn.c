@@ -153,6 +153,23 @@ static void rc_path(const rc_btl_t *rc, const rcmsg_rc_cm_payload_t *remote, enu
                                                                           : rc->rd_atomic;
 }
 
+/* A REQ of a newer attempt answered while the QP is still in RTR from an attempt that never
+ * reached RTS (the peer broke again at once, or both sides broke): what the QP received is
+ * delivered (not taken as a sign of the new connection), then it is reset to INIT. */
+static rcmsg_status_t rc_qp_restart(rc_btl_t *rc, int peer)
+{
+    rcmsg_debug("rc: qp 0x%x of peer %d is in %s from an unfinished connect: reset for the "
+                "peer's new attempt",
+                rc->eps[peer].qp.qp->qp_num, peer, rcmsg_rc_qp_state_name(rc->eps[peer].qp.state));
+    rc->quiet_peer = peer;
+    rc_recv_drain(rc);
+    rc->quiet_peer = -1;
+    if (rc->eps[peer].failed) {
+        return RCMSG_ERR_CONNECTION; /* a delivery found a gap */
+    }
+    return rc_pool_renew(rc, peer, false);
+}
+
 /* INIT -> RTR towards the peer's QP (the CM's REQ or REP); the passive side takes its QP from
  * the pool here. */
 static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
@@ -175,6 +192,8 @@ static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
         if (rc_pool_take(rc, peer) != RCMSG_OK) {
             return -1;
         }
+    } else if (ep->qp.state != IBV_QPS_INIT && rc_qp_restart(rc, peer) != RCMSG_OK) {
+        return -1;
     }
     local->qpn = ep->qp.qp->qp_num;
     local->psn = ep->sq_psn;
@@ -565,7 +584,8 @@ rcmsg_status_t rc_ep_want(rc_btl_t *rc, int peer)
 void rc_ep_heard(rc_btl_t *rc, int peer)
 {
     /* a message from a connection that broke is not a sign of the new one */
-    if (!rc->eps[peer].disconnecting && rc->eps[peer].rec.state != RC_REC_DRAIN) {
+    if (!rc->eps[peer].disconnecting && rc->eps[peer].rec.state != RC_REC_DRAIN &&
+        peer != rc->quiet_peer) {
         rcmsg_rc_cm_established(rc->cm, peer);
     }
 }

@@ -41,6 +41,9 @@ void rc_ep_fail(rc_btl_t *rc, int peer)
     if (ep->rec.state != RC_REC_NONE) {
         rc_rec_abort(rc, peer); /* the requests kept for a replay fail */
     }
+    if (rc->cm != NULL && ep->cm_added) {
+        rcmsg_rc_cm_refuse(rc->cm, peer); /* its reconnects get a REJ, not silence */
+    }
     if (ep->qp.qp == NULL) {
         rcmsg_error("no connection to peer %d: every pending and later operation to peer %d fails "
                     "with %s",

@@ -771,6 +771,40 @@ START_TEST(test_rejoin_gone)
 }
 END_TEST
 
+/* A side that failed its peer for good answers the peer's reconnect with a REJ: the rejoin
+ * fails at once (one REQ sent), whether the REQ comes after the refusal or was kept in LOST. */
+START_TEST(test_refuse)
+{
+    for (int kept = 0; kept < 2; kept++) {
+        net_t n;
+        rcmsg_rc_cm_act_t act;
+
+        net_init(&n, 2, 0);
+        net_connect(&n, 0);
+        net_run(&n);
+        n.sent = 0;
+        if (!kept) {
+            rcmsg_rc_cm_fsm_refuse(&n.side[1].params, &n.side[1].conn, n.now, &act);
+            net_act(&n, 1, &act);
+            ck_assert_int_eq(n.nq, 0);
+        }
+        net_rejoin(&n, 0, 50, 0);
+        if (kept) {
+            net_deliver(&n, 0);
+            ck_assert_int_eq(n.side[1].conn.state, RC_CM_LOST);
+            rcmsg_rc_cm_fsm_refuse(&n.side[1].params, &n.side[1].conn, n.now, &act);
+            net_act(&n, 1, &act);
+        }
+        net_run(&n);
+        ck_assert_int_eq(n.side[0].conn.state, RC_CM_FAILED);
+        ck_assert_int_eq(n.side[0].failed, 1);
+        ck_assert_int_eq(n.side[1].conn.state, RC_CM_FAILED);
+        ck_assert_int_eq(n.side[1].failed, 0);
+        ck_assert_int_eq(n.sent, 2); /* one REQ, one REJ */
+    }
+}
+END_TEST
+
 static Suite *rc_cm_suite(void)
 {
     Suite *s = suite_create("rc_cm");
@@ -795,6 +829,7 @@ static Suite *rc_cm_suite(void)
     tcase_add_test(tc, test_rejoin_both);
     tcase_add_test(tc, test_rejoin_loss);
     tcase_add_test(tc, test_rejoin_gone);
+    tcase_add_test(tc, test_refuse);
     suite_add_tcase(s, tc);
     return s;
 }
