@@ -209,15 +209,15 @@ typedef enum {
       "reset and pooled; a later message reconnects it. Answering a peer's connect may exceed "    \
       "the cap until an idle connection is found.")                                                \
     X(RECOVERY, BOOL, "yes", "",                                                                   \
-      "Recover an rc connection whose QP fails with a transient error (retry or RNR retry "      \
+      "Recover an rc connection whose QP fails with a transient error (retry or RNR retry "        \
       "exceeded, a link flap, a QP found in ERR) or a severe one (QP fatal): drain, reset or "     \
       "re-create the QP, reconnect through the connection manager and replay what the peer did "   \
-      "not receive, nothing lost or duplicated; no: the peer fails at the first error.")            \
+      "not receive, nothing lost or duplicated; no: the peer fails at the first error.")           \
     X(RECOVERY_ATTEMPTS, INT, "10", "1..100000",                                                   \
       "Recoveries of one connection in a row with no message completed between them before the "   \
       "peer fails with RCMSG_ERR_CONNECTION.")                                                     \
     X(RECOVERY_TIMEOUT, TIME, "30s", "100ms..",                                                    \
-      "How long a broken rc connection has to come back (a link flap, a peer outside rcmsg "      \
+      "How long a broken rc connection has to come back (a link flap, a peer outside rcmsg "       \
       "calls): a peer that has not answered the reconnect after this long fails with "             \
       "RCMSG_ERR_CONNECTION; a dead peer is reported after the RC retries plus this.")             \
     X(LAUNCHER_TIMEOUT, TIME, "300s", "1s..",                                                      \

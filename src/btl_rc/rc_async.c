@@ -2,8 +2,10 @@
 /*
  * btl_rc: the async-event thread. It reads the device's async events; a QP or device error
  * marks the endpoints concerned (rc_ep_t.async_event) and rc->async_pending, and the next
- * progress call fails those endpoints (rc_async_handle), so that the failure is handled on
- * the progress thread as any other.
+ * progress call handles them on the progress thread (rc_async_handle): a severe QP error
+ * (QP fatal, path migration) is recovered by re-creating the QP (rc_rec.c), any other fails the
+ * peer. A port going down is logged; when it comes back (PORT_ACTIVE) the reconnects of the
+ * connections that broke meanwhile are sent at once (rc->port_up).
  */
 #include "config.h"
 
@@ -24,8 +26,9 @@ void rc_async_handle(rc_btl_t *rc)
 {
     atomic_store_explicit(&rc->async_pending, 0, memory_order_relaxed);
     for (int i = 0; i < rc->job.size; i++) {
-        if (atomic_exchange_explicit(&rc->eps[i].async_event, 0, memory_order_acquire) != 0) {
-            rc_ep_fail(rc, i);
+        int event = atomic_exchange_explicit(&rc->eps[i].async_event, 0, memory_order_acquire);
+        if (event != 0) {
+            rc_rec_async(rc, i, (enum ibv_event_type)(event - 1));
         }
     }
 }
@@ -40,9 +43,13 @@ static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
     case IBV_EVENT_QP_ACCESS_ERR:
     case IBV_EVENT_PATH_MIG_ERR:
         ep = ev->element.qp->qp_context;
-        rcmsg_error("async event %s on qp 0x%x (peer %d, %s:%d, state %s)",
-                    ibv_event_type_str(ev->event_type), ev->element.qp->qp_num, ep->qp.peer,
-                    rc->dev->name, rc->port, rcmsg_rc_qp_state_name(ep->qp.state));
+        rcmsg_log(rc->recovery && (ev->event_type == IBV_EVENT_QP_FATAL ||
+                                   ev->event_type == IBV_EVENT_PATH_MIG_ERR)
+                      ? RCMSG_LOG_WARN
+                      : RCMSG_LOG_ERROR,
+                  "async event %s on qp 0x%x (peer %d, %s:%d, state %s)",
+                  ibv_event_type_str(ev->event_type), ev->element.qp->qp_num, ep->qp.peer,
+                  rc->dev->name, rc->port, rcmsg_rc_qp_state_name(ep->qp.state));
         atomic_store_explicit(&ep->async_event, (int)ev->event_type + 1, memory_order_release);
         atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
         break;
@@ -72,9 +79,22 @@ static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
         atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
         break;
     case IBV_EVENT_PORT_ERR:
-        rcmsg_error("async event %s on %s:%d: the port went down; peers will fail once their "
-                    "retries run out",
-                    ibv_event_type_str(ev->event_type), rc->dev->name, ev->element.port_num);
+        if (rc->recovery) {
+            rcmsg_warn("async event %s on %s:%d: the port went down; connections that break "
+                       "meanwhile recover when it is back, if within RCMSG_RECOVERY_TIMEOUT "
+                       "(%.1f s)",
+                       ibv_event_type_str(ev->event_type), rc->dev->name, ev->element.port_num,
+                       (double)rc->config.recovery_timeout_us / 1e6);
+        } else {
+            rcmsg_error("async event %s on %s:%d: the port went down; peers will fail once their "
+                        "retries run out (RCMSG_RECOVERY=no)",
+                        ibv_event_type_str(ev->event_type), rc->dev->name, ev->element.port_num);
+        }
+        break;
+    case IBV_EVENT_PORT_ACTIVE:
+        rcmsg_info("async event %s on %s:%d: the port is up", ibv_event_type_str(ev->event_type),
+                   rc->dev->name, ev->element.port_num);
+        atomic_store_explicit(&rc->port_up, 1, memory_order_release);
         break;
     default:
         rcmsg_info("async event %s on %s", ibv_event_type_str(ev->event_type), rc->dev->name);

@@ -138,19 +138,41 @@ static void rc_recv_error(rc_btl_t *rc, const struct ibv_wc *wc)
 {
     int peer = rc_peer_of_qpn(rc, wc->qp_num);
 
-    if (wc->status == IBV_WC_WR_FLUSH_ERR && (peer < 0 || rc->eps[peer].failed)) {
+    if (wc->status == IBV_WC_WR_FLUSH_ERR &&
+        (peer < 0 || rc->eps[peer].failed || rc->eps[peer].rec.state != RC_REC_NONE)) {
         rcmsg_debug("receive flushed on qp 0x%x (peer %d)", wc->qp_num, peer);
-    } else {
+    } else if (peer < 0 || !rc_rec_wc_error(rc, peer, wc)) { /* else: recovered */
         rcmsg_error("receive from peer %d failed: %s (status %d, vendor_err 0x%x) on %s:%d qp "
                     "0x%x (state %s)",
                     peer, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, rc->dev->name,
                     rc->port, wc->qp_num,
                     peer >= 0 ? rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&rc->eps[peer].qp))
                               : "unknown");
+        if (peer >= 0) {
+            rc_ep_fail(rc, peer);
+        }
     }
-    if (peer >= 0) {
-        rc_ep_fail(rc, peer);
+}
+
+/* A message whose sequence number is not the next one from its sender: a duplicate (a replay
+ * of what was received already) is dropped; a gap means a message was lost, which RC and the
+ * replay never allow: the peer fails. */
+static void rc_recv_out_of_seq(rc_btl_t *rc, int peer, uint32_t seq)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    uint32_t want = (uint32_t)ep->recvd & rc->seq_mask;
+    uint32_t ahead = (seq - want) & rc->seq_mask;
+
+    if (ahead > rc->seq_mask / 2) {
+        ep->rec.dups++;
+        rcmsg_debug("rc: duplicate message %u from peer %d dropped (next expected %u)", seq, peer,
+                    want);
+        return;
     }
+    rcmsg_error("rc: message %u from peer %d arrived where %u was expected: %u message(s) lost; "
+                "the peer fails",
+                seq, peer, want, ahead);
+    rc_ep_fail(rc, peer);
 }
 
 /* A message whose sender rank disagrees with its connection: dropped, and the peer of the QP
@@ -159,8 +181,9 @@ static void rc_recv_bad_sender(rc_btl_t *rc, const struct ibv_wc *wc, int qp_pee
 {
     char why[256];
 
-    rcmsg_rc_qp_sender_check(wc->wc_flags & IBV_WC_WITH_IMM, rcmsg_wire_get_be32(&wc->imm_data),
-                             qp_peer, rc->job.rank, rc->job.size, why, sizeof(why));
+    rcmsg_rc_qp_sender_check(wc->wc_flags & IBV_WC_WITH_IMM,
+                             rcmsg_wire_get_be32(&wc->imm_data) & rc->rank_mask, qp_peer,
+                             rc->job.rank, rc->job.size, why, sizeof(why));
     rcmsg_error("dropped a %u-byte message on qp 0x%x: %s", wc->byte_len, wc->qp_num, why);
     if (qp_peer >= 0) {
         rc_ep_fail(rc, qp_peer);
@@ -175,6 +198,7 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
     int index = (int)wc->wr_id;
     bool has_imm = (wc->wc_flags & IBV_WC_WITH_IMM) != 0;
     uint32_t imm = rcmsg_wire_get_be32(&wc->imm_data);
+    uint32_t sender = imm & rc->rank_mask, seq = imm >> rc->rank_bits;
     int qp_peer;
 
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
@@ -183,18 +207,23 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
     }
     rc_ep_t *ep;
 
-    qp_peer = has_imm && imm < (uint32_t)rc->job.size && rc->eps[imm].qp.qp != NULL &&
-                      rc->eps[imm].qp.qp->qp_num == wc->qp_num
-                  ? (int)imm
+    qp_peer = has_imm && sender < (uint32_t)rc->job.size && rc->eps[sender].qp.qp != NULL &&
+                      rc->eps[sender].qp.qp->qp_num == wc->qp_num
+                  ? (int)sender
                   : rc_peer_of_qpn(rc, wc->qp_num);
-    if (__builtin_expect(rcmsg_rc_qp_sender_check(has_imm, imm, qp_peer, rc->job.rank, rc->job.size,
-                                                  NULL, 0) != RCMSG_OK,
+    if (__builtin_expect(rcmsg_rc_qp_sender_check(has_imm, sender, qp_peer, rc->job.rank,
+                                                  rc->job.size, NULL, 0) != RCMSG_OK,
                          0)) {
         rc_recv_bad_sender(rc, wc, qp_peer);
         return;
     }
     ep = &rc->eps[qp_peer];
+    if (__builtin_expect(seq != ((uint32_t)ep->recvd & rc->seq_mask), 0)) {
+        rc_recv_out_of_seq(rc, qp_peer, seq);
+        return;
+    }
     ep->recvd++;
+    ep->rec.run = 0; /* the connection works: recoveries in a row start again from 0 */
     ep->last_use = ++rc->use_tick;
     if (__builtin_expect(!ep->connected, 0)) {
         rc_ep_heard(rc, qp_peer);
@@ -209,6 +238,13 @@ static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
     rc_ep_t *ep = &rc->eps[wr->peer];
     rcmsg_status_t status = RCMSG_OK;
 
+    if (__builtin_expect(
+            ep->rec.state == RC_REC_DRAIN ||
+                (wc->status != IBV_WC_SUCCESS && !ep->failed && rc_rec_wc_error(rc, wr->peer, wc)),
+            0)) {
+        rc_rec_sq_cqe(rc, ep, wr, wc->status == IBV_WC_SUCCESS); /* the recovery keeps it */
+        return;
+    }
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
         status = RCMSG_ERR_CONNECTION;
         if (wc->status == IBV_WC_WR_FLUSH_ERR && ep->failed) {
@@ -225,20 +261,20 @@ static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
     rc_ep_complete_upto(rc, ep, wr, status);
     if (status != RCMSG_OK) {
         rc_ep_fail(rc, wr->peer);
+    } else {
+        ep->rec.run = 0;
     }
 }
 
-static int rc_progress(rcmsg_btl_t *btl)
+int rc_recv_poll(rc_btl_t *rc)
 {
-    rc_btl_t *rc = rc_btl_of(btl);
     struct ibv_wc wc[RCMSG_POLL_BATCH_MAX];
     int idx[RCMSG_ARRAY_SIZE(wc)];
-    int n, total = 0;
+    int n;
 
     RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(wc) >= RCMSG_POLL_BATCH_MAX &&
                             RCMSG_ARRAY_SIZE(idx) >= RCMSG_POLL_BATCH_MAX,
                         "a poll takes up to RCMSG_POLL_BATCH completions into wc[] and idx[]");
-
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     for (int i = 0; i < n; i++) {
         rc_recv_done(rc, &wc[i]);
@@ -247,7 +283,16 @@ static int rc_progress(rcmsg_btl_t *btl)
     if (n > 0 && !rc->closing) {
         rc_repost(rc, idx, n); /* the batch's buffers, in one post */
     }
-    total += n > 0 ? n : 0;
+    return n > 0 ? n : 0;
+}
+
+static int rc_progress(rcmsg_btl_t *btl)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_wc wc[RCMSG_POLL_BATCH_MAX];
+    int n, total = 0;
+
+    total += rc_recv_poll(rc);
     n = ibv_poll_cq(rc->scq, (int)rc->poll_batch, wc);
     for (int i = 0; i < n; i++) {
         rc_send_done(rc, &wc[i]);
@@ -393,6 +438,9 @@ static void rc_close(rcmsg_btl_t *btl)
     rc_free_bufs(rc->rbufs, rc->rbufs_len, rc->rbufs_bound);
     rc_free_bufs(rc->sbufs, rc->sbufs_len, rc->sbufs_bound);
     free(rc->sbuf_free);
+    free(rc->inl_copy);
+    free(rc->recovering);
+    free(rc->replay);
     free(rc->wrs);
     free(rc->eps);
     free(rc->active);
@@ -691,7 +739,10 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         .chunked_gets = 1,
     };
     rc_pool_init(rc);
-    status = rc_srq_fill(rc); /* receives are posted before any QP can reach RTR */
+    status = rc_rec_setup(rc);
+    if (status == RCMSG_OK) {
+        status = rc_srq_fill(rc); /* receives are posted before any QP can reach RTR */
+    }
     t_res = rcmsg_clock_us();
     if (status == RCMSG_OK) {
         status = rc_cm_start(rc);

@@ -24,6 +24,10 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
  * is not up (a connect or a recovery under way). */
 rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer);
 
+/* As force_error, but as the device's IBV_EVENT_QP_FATAL would: the QP goes to ERR and the
+ * event is handled as the async thread's (with recovery: the QP is destroyed and re-created). */
+rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer);
+
 /* Recoveries of the connection to peer completed so far (both sides count one per recovery
  * of the pair, whichever side saw the error); 0 without rc. */
 uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer);

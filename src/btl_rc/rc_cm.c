@@ -362,6 +362,11 @@ static void cm_act(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_c
         rcmsg_debug("CM: packet from peer %d dropped: %s (state %s, attempt %u)", peer, act->why,
                     rcmsg_rc_cm_state_name(conn->state), conn->attempt);
     }
+    if ((act->todo & RC_CM_DO_LOST) && cm->ops.lost != NULL) {
+        rcmsg_debug("CM: peer %d reconnects (attempt %u): its side of the connection broke", peer,
+                    conn->pending);
+        cm->ops.lost(cm->ops.arg, peer);
+    }
     if ((act->todo & RC_CM_DO_DOWN) && cm->ops.down != NULL) {
         cm->ops.down(cm->ops.arg, peer);
     }
@@ -399,9 +404,14 @@ static void cm_act(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_c
     }
     if (act->todo & RC_CM_DO_FAILED) {
         rcmsg_error("cannot connect to peer %d: %s after %u sends in %.1f s (RCMSG_CM_TIMEOUT "
-                    "%llu ms x RCMSG_CM_RETRIES %u); is peer %d alive?",
+                    "%llu ms x %u, %s); is peer %d alive?",
                     peer, act->why, conn->tries, cm_secs_since(conn->start_us),
-                    (unsigned long long)(cm->params.timeout_us / 1000), cm->params.max_tries, peer);
+                    (unsigned long long)(cm->params.timeout_us / 1000),
+                    conn->max_tries != 0 ? conn->max_tries : cm->params.max_tries,
+                    conn->max_tries != 0 ? "the reconnect of a broken connection, "
+                                           "RCMSG_RECOVERY_TIMEOUT"
+                                         : "RCMSG_CM_RETRIES",
+                    peer);
         cm_failed(cm, peer);
     }
     if (rcmsg_rc_cm_state_waits(conn->state) && conn->due_us < cm->next_due_us) {
@@ -438,13 +448,47 @@ rcmsg_status_t rcmsg_rc_cm_connect(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, ui
     return RCMSG_OK;
 }
 
+void rcmsg_rc_cm_set_seq(rcmsg_rc_cm_t *cm, int peer, uint64_t sent, uint64_t received)
+{
+    cm->conns[peer].local.seq[0] = sent;
+    cm->conns[peer].local.seq[1] = received;
+}
+
+void rcmsg_rc_cm_rejoin(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn, unsigned max_tries)
+{
+    rcmsg_rc_cm_conn_t *conn = &cm->conns[peer];
+    rcmsg_rc_cm_act_t act;
+    bool answer = conn->state == RC_CM_LOST && conn->pending != 0;
+
+    if (!answer && ++cm->next_attempt == 0) {
+        cm->next_attempt = 1;
+    }
+    conn->local.qpn = qpn;
+    conn->local.psn = psn;
+    rcmsg_rc_cm_fsm_rejoin(&cm->params, conn, cm->next_attempt, max_tries, rcmsg_clock_us(), &act);
+    rcmsg_debug("CM: reconnecting peer %d (%s, attempt %u, qp 0x%x, %u sends at most)", peer,
+                answer ? "answering its REQ" : "our REQ", conn->attempt, qpn, max_tries);
+    cm_act(cm, conn, &act);
+}
+
+void rcmsg_rc_cm_kick(rcmsg_rc_cm_t *cm)
+{
+    uint64_t now = rcmsg_clock_us();
+
+    for (int i = 0; i < cm->params.size; i++) {
+        if (rcmsg_rc_cm_state_waits(cm->conns[i].state)) {
+            cm->conns[i].due_us = now;
+            cm->next_due_us = now;
+        }
+    }
+}
+
 void rcmsg_rc_cm_disconnect(rcmsg_rc_cm_t *cm, int peer, uint64_t sent, uint64_t received)
 {
     rcmsg_rc_cm_conn_t *conn = &cm->conns[peer];
     rcmsg_rc_cm_act_t act;
 
-    conn->local.seq[0] = sent;
-    conn->local.seq[1] = received;
+    rcmsg_rc_cm_set_seq(cm, peer, sent, received);
     rcmsg_rc_cm_fsm_disconnect(&cm->params, conn, rcmsg_clock_us(), &act);
     if (act.todo != 0) {
         rcmsg_debug("CM: disconnecting from peer %d (attempt %u, qp 0x%x, %llu sent, %llu "

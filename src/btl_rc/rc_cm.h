@@ -32,6 +32,19 @@
  * names the attempt it belongs to; a REP or RTU of another attempt than the current one is
  * dropped, so a packet of an old attempt never connects a QP.
  *
+ * Recovery (rc_rec.c): when one side's RC QP breaks, that side drains and resets it and starts a
+ * new attempt whose REQ carries its counts (seq: sent, received). A REQ of a new attempt while
+ * CONNECTED means the peer's side broke: the pair goes to LOST (the owner is told, drains and
+ * resets its own QP) and the REQ is kept, unanswered; once drained, the owner rejoins and the
+ * kept REQ is answered (the REP carries this side's counts). Each side then replays what the
+ * other's counts say it lacks. A rejoin gets its own budget of sends (RCMSG_RECOVERY_TIMEOUT).
+ *
+ *   broken side                               other side
+ *   drain, QP to RESET -> INIT
+ *   REQ  {attempt b, qpn, psn, seq}       ->  CONNECTED -> LOST: drain, RESET -> INIT, then
+ *   RTR, RTS, replay                      <-  REP  {attempt b, qpn, psn, seq}  (RTR)
+ *   RTU                                   ->  RTS, replay
+ *
  * Simultaneous connect (both ranks send a REQ): the lower rank's REQ wins. The lower rank
  * drops the higher rank's REQ; the higher rank abandons its own attempt and answers. Its REP
  * carries `floor`, the last attempt id it started itself: the lower rank drops any REQ of the
@@ -177,7 +190,7 @@ rcmsg_status_t rcmsg_rc_cm_pkt_decode(const void *buf, size_t len,
 /* ---- the state machine of one pair (pure) ---------------------------------------------- */
 
 #define RCMSG_RC_CM_STATE_LIST(X)                                                                  \
-    X(IDLE) X(REQ_SENT) X(REP_SENT) X(CONNECTED) X(DREQ_SENT) X(FAILED)
+    X(IDLE) X(REQ_SENT) X(REP_SENT) X(CONNECTED) X(DREQ_SENT) X(FAILED) X(LOST)
 
 typedef enum {
 #define RC_CM_STATE_ENUM(name) RC_CM_##name,
@@ -197,9 +210,12 @@ typedef struct {
     uint32_t peer_max; /* REQs of the peer up to this attempt id are stale (0: none known) */
     bool agree;        /* set by the owner before a DREQ is given to the machine: idle, counts
                           match (rcmsg_rc_cm_ops_t.idle) */
-    unsigned tries;    /* sends of the current REQ, REP or DREQ */
-    uint64_t due_us;   /* when it is sent again */
-    uint64_t start_us; /* when the attempt began (for the logs) */
+    uint32_t pending;  /* LOST: the attempt of the peer's REQ that waits for the rejoin (0: none) */
+    rcmsg_rc_cm_payload_t pending_remote; /* and what that REQ said */
+    unsigned max_tries;                   /* sends of this attempt (0: params->max_tries) */
+    unsigned tries;                       /* sends of the current REQ, REP or DREQ */
+    uint64_t due_us;                      /* when it is sent again */
+    uint64_t start_us;                    /* when the attempt began (for the logs) */
     rcmsg_rc_cm_payload_t local, remote;
 } rcmsg_rc_cm_conn_t;
 
@@ -214,6 +230,7 @@ enum {
     RC_CM_DO_DOWN = 1 << 6,      /* disconnected: the RC QP goes back to RESET (first of all) */
     RC_CM_DO_RESUMED = 1 << 7,   /* the peer refused our DREQ: connected again */
     RC_CM_DO_STALLED = 1 << 8,   /* our DREQ went unanswered max_tries times (sent on) */
+    RC_CM_DO_LOST = 1 << 9,      /* the peer reconnects a connected pair: its side broke */
 };
 
 typedef struct {
@@ -240,6 +257,15 @@ void rcmsg_rc_cm_fsm_connect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_con
  */
 void rcmsg_rc_cm_fsm_disconnect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                                 uint64_t now_us, rcmsg_rc_cm_act_t *act);
+
+/*
+ * Reconnects a pair whose local QP broke and was reset (recovery) with the new attempt id
+ * `attempt`, allowed max_tries sends (0: params'). In LOST with the peer's REQ kept: that REQ
+ * is accepted (RTR, REP). In any other state a new attempt starts (REQ_SENT, REQ).
+ */
+void rcmsg_rc_cm_fsm_rejoin(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
+                            uint32_t attempt, unsigned max_tries, uint64_t now_us,
+                            rcmsg_rc_cm_act_t *act);
 
 /* A validated packet from conn->peer (pkt->src). For a DREQ, conn->agree must be set. */
 void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
@@ -286,6 +312,7 @@ typedef struct {
     void (*resumed)(void *arg, int peer); /* the peer refused our DREQ: post again */
     void (*failed)(void *arg, int peer);  /* a connect failed (logged) */
     void (*stalled)(void *arg, int peer); /* our DREQ went unanswered RCMSG_CM_RETRIES times */
+    void (*lost)(void *arg, int peer);    /* the peer's side of the connection broke */
     void *arg;
 } rcmsg_rc_cm_ops_t;
 
@@ -325,6 +352,18 @@ rcmsg_status_t rcmsg_rc_cm_connect(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, ui
 /* Connects the peer and progresses the CM until it is connected (RCMSG_OK) or the attempt
  * failed (RCMSG_ERR_CONNECTION, logged naming the peer). */
 rcmsg_status_t rcmsg_rc_cm_connect_wait(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn);
+
+/* The counts this side tells the peer in its next REQ (messages sent to it, received from it);
+ * a REP carries what the rtr op writes. */
+void rcmsg_rc_cm_set_seq(rcmsg_rc_cm_t *cm, int peer, uint64_t sent, uint64_t received);
+
+/* Reconnects the peer after this side's QP broke and was reset (rcmsg_rc_cm_fsm_rejoin), with
+ * the local QP qpn, first psn psn and max_tries sends. */
+void rcmsg_rc_cm_rejoin(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn,
+                        unsigned max_tries);
+
+/* Every packet waiting for an answer is sent again now (the port came back up). */
+void rcmsg_rc_cm_kick(rcmsg_rc_cm_t *cm);
 
 /* Starts disconnecting a connected peer, telling it `sent` messages were sent to it and
  * `received` received from it (nothing in another state). */

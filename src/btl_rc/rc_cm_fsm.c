@@ -219,6 +219,20 @@ static void cm_drop(rcmsg_rc_cm_act_t *act, const char *why)
     act->why = why;
 }
 
+/* A new attempt of this side: REQ_SENT and a REQ. */
+static void cm_start(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn, uint32_t attempt,
+                     uint64_t now_us, rcmsg_rc_cm_act_t *act)
+{
+    conn->state = RC_CM_REQ_SENT;
+    conn->passive = false;
+    conn->pending = 0;
+    conn->attempt = attempt;
+    conn->own_last = attempt;
+    conn->tries = 0;
+    conn->start_us = now_us;
+    cm_send(params, conn, RC_CM_REQ, now_us, act);
+}
+
 void rcmsg_rc_cm_fsm_connect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                              uint32_t attempt, uint64_t now_us, rcmsg_rc_cm_act_t *act)
 {
@@ -226,13 +240,8 @@ void rcmsg_rc_cm_fsm_connect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_con
     if (conn->state != RC_CM_IDLE && conn->state != RC_CM_FAILED) {
         return;
     }
-    conn->state = RC_CM_REQ_SENT;
-    conn->passive = false;
-    conn->attempt = attempt;
-    conn->own_last = attempt;
-    conn->tries = 0;
-    conn->start_us = now_us;
-    cm_send(params, conn, RC_CM_REQ, now_us, act);
+    conn->max_tries = 0;
+    cm_start(params, conn, attempt, now_us, act);
 }
 
 /* A REQ the pair may answer (not stale, not a duplicate): become the passive side. */
@@ -281,7 +290,19 @@ static void cm_recv_req(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *
         cm_accept(params, conn, pkt, now_us, act); /* ours is abandoned */
         return;
     case RC_CM_CONNECTED:
-        cm_drop(act, "REQ of a new attempt while connected");
+        /* the peer's side broke and it reconnects: ours is drained first (the owner), and
+         * the REQ answered when it rejoins */
+        conn->state = RC_CM_LOST;
+        conn->pending = pkt->attempt;
+        conn->pending_remote = pkt->payload;
+        act->todo |= RC_CM_DO_LOST;
+        return;
+    case RC_CM_LOST:
+        if (conn->pending == 0 || !cm_after(conn->pending, pkt->attempt)) {
+            conn->pending = pkt->attempt;
+            conn->pending_remote = pkt->payload;
+        }
+        cm_drop(act, "REQ while our side of the broken connection drains (answered after)");
         return;
     default: /* IDLE, FAILED, or REP_SENT for an older attempt of the peer */
         cm_accept(params, conn, pkt, now_us, act);
@@ -377,6 +398,26 @@ static void cm_recv_drep(rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_cm_pkt_t *pkt,
     }
 }
 
+void rcmsg_rc_cm_fsm_rejoin(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
+                            uint32_t attempt, unsigned max_tries, uint64_t now_us,
+                            rcmsg_rc_cm_act_t *act)
+{
+    *act = (rcmsg_rc_cm_act_t){0};
+    conn->max_tries = max_tries;
+    if (conn->state == RC_CM_LOST && conn->pending != 0) {
+        rcmsg_rc_cm_pkt_t req = {.type = RC_CM_REQ,
+                                 .src = conn->peer,
+                                 .dst = params->self,
+                                 .attempt = conn->pending,
+                                 .job = params->job,
+                                 .payload = conn->pending_remote};
+        conn->pending = 0;
+        cm_accept(params, conn, &req, now_us, act);
+        return;
+    }
+    cm_start(params, conn, attempt, now_us, act);
+}
+
 void rcmsg_rc_cm_fsm_disconnect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                                 uint64_t now_us, rcmsg_rc_cm_act_t *act)
 {
@@ -423,15 +464,17 @@ void rcmsg_rc_cm_fsm_timer(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_
     if (!rcmsg_rc_cm_state_waits(conn->state) || now_us < conn->due_us) {
         return;
     }
-    if (conn->tries >= params->max_tries && conn->state == RC_CM_DREQ_SENT) {
+    unsigned max_tries = conn->max_tries != 0 ? conn->max_tries : params->max_tries;
+
+    if (conn->tries >= max_tries && conn->state == RC_CM_DREQ_SENT) {
         /* never given up: a DREQ abandoned here could still reach the peer (a live process
          * that is not calling rcmsg holds it in its queue) and take down a connection this
          * side would be using again; the connection stays frozen and the DREQ is resent */
-        act->todo |= conn->tries == params->max_tries ? RC_CM_DO_STALLED : 0;
+        act->todo |= conn->tries == max_tries ? RC_CM_DO_STALLED : 0;
         cm_send(params, conn, RC_CM_DREQ, now_us, act);
         return;
     }
-    if (conn->tries >= params->max_tries) {
+    if (conn->tries >= max_tries) {
         act->todo |= RC_CM_DO_FAILED;
         act->why = conn->state == RC_CM_DREQ_SENT ? "no DREP answered our DREQ"
                    : conn->passive                ? "no RTU answered our REP"

@@ -35,6 +35,8 @@
 
 #include "base/clock.h"
 
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -176,6 +178,8 @@ static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
     }
     local->qpn = ep->qp.qp->qp_num;
     local->psn = ep->sq_psn;
+    local->seq[0] = ep->sent; /* what the peer replays from (a recovery) */
+    local->seq[1] = ep->recvd;
     rc_path(rc, remote, &mtu, &rd_in);
     attr = (struct ibv_qp_attr){
         .qp_state = IBV_QPS_RTR,
@@ -214,7 +218,8 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
     };
     if (rcmsg_rc_qp_modify(&ep->qp, &attr,
                            IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-                               IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) != RCMSG_OK) {
+                               IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) != RCMSG_OK ||
+        rc_rec_connected(rc, peer, remote) != RCMSG_OK) {
         return -1;
     }
     ep->connected = true;
@@ -234,7 +239,8 @@ static bool rc_cm_idle(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
     rc_btl_t *rc = arg;
     rc_ep_t *ep = &rc->eps[peer];
     bool idle = !ep->failed && ep->qp.qp != NULL && ep->ring_count == 0 &&
-                remote->seq[0] == ep->recvd && remote->seq[1] == ep->sent;
+                ep->rec.state == RC_REC_NONE && remote->seq[0] == ep->recvd &&
+                remote->seq[1] == ep->sent;
 
     if (!idle && !ep->failed && ep->qp.qp != NULL && ep->ring_count > 0) {
         rc_ep_flush(rc, peer);
@@ -302,6 +308,13 @@ static void rc_cm_stalled(void *arg, int peer)
                rc->config.qp_max_active);
 }
 
+/* The peer reconnects while connected: its side broke. Ours is drained and reset (rc_rec.c),
+ * then rc_conn_rejoin answers its REQ; without recovery the peer fails. */
+static void rc_cm_lost(void *arg, int peer)
+{
+    rc_rec_start(arg, peer, (rc_cause_t){.kind = RC_CAUSE_PEER}, false);
+}
+
 /* A connect failed (the CM logged it naming the peer): the peer fails. */
 static void rc_cm_failed(void *arg, int peer)
 {
@@ -343,6 +356,7 @@ rcmsg_status_t rc_cm_start(rc_btl_t *rc)
                              .resumed = rc_cm_resumed,
                              .failed = rc_cm_failed,
                              .stalled = rc_cm_stalled,
+                             .lost = rc_cm_lost,
                              .arg = rc};
 
     return rcmsg_rc_cm_open(&where, &params, &ops, &rc->cm);
@@ -399,7 +413,22 @@ static rcmsg_status_t rc_connect_one(rc_btl_t *rc, int peer)
         }
     }
     rc->cm_hot = true;
+    rcmsg_rc_cm_set_seq(rc->cm, peer, ep->sent, ep->recvd);
     return rcmsg_rc_cm_connect(rc->cm, peer, ep->qp.qp->qp_num, ep->sq_psn);
+}
+
+void rc_conn_rejoin(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    uint64_t tries = rc->config.recovery_timeout_us / rc->config.cm_timeout_us;
+
+    rc_disconnect_over(rc, ep); /* a DREQ of ours is abandoned: the pair reconnects */
+    rc->cm_hot = true;
+    rcmsg_rc_cm_set_seq(rc->cm, peer, ep->sent, ep->recvd);
+    rcmsg_rc_cm_rejoin(rc->cm, peer, ep->qp.qp->qp_num, ep->sq_psn,
+                       tries < 1            ? 1
+                       : tries > UINT32_MAX ? UINT32_MAX
+                                            : (unsigned)tries);
 }
 
 /* The first call: the pool filled and, eager, a connect to every peer given to connect(). */
@@ -512,6 +541,9 @@ rcmsg_status_t rc_ep_want(rc_btl_t *rc, int peer)
     if (ep->failed) {
         return RCMSG_ERR_CONNECTION;
     }
+    if (ep->rec.state != RC_REC_NONE) {
+        return RCMSG_ERR_NO_RESOURCE; /* recovering: the replay goes first */
+    }
     if (!ep->cm_added || !rc->cm_started) {
         return RCMSG_ERR_STATE;
     }
@@ -529,7 +561,8 @@ rcmsg_status_t rc_ep_want(rc_btl_t *rc, int peer)
 
 void rc_ep_heard(rc_btl_t *rc, int peer)
 {
-    if (!rc->eps[peer].disconnecting) {
+    /* a message from a connection that broke is not a sign of the new one */
+    if (!rc->eps[peer].disconnecting && rc->eps[peer].rec.state != RC_REC_DRAIN) {
         rcmsg_rc_cm_established(rc->cm, peer);
     }
 }
@@ -553,7 +586,15 @@ static void rc_refill(rc_btl_t *rc)
 
 int rc_conn_progress(rc_btl_t *rc)
 {
-    int n = rcmsg_rc_cm_progress(rc->cm);
+    int n;
+
+    if (atomic_exchange_explicit(&rc->port_up, 0, memory_order_acquire)) {
+        rcmsg_rc_cm_kick(rc->cm); /* the port is back: reconnects go out now */
+    }
+    n = rcmsg_rc_cm_progress(rc->cm);
+    if (rc->nrec > 0) {
+        rc_rec_progress(rc);
+    }
 
     if (rc->lazy && (rc->refilling || rc->pool_n < rc->config.qp_pool / 2)) {
         rc_refill(rc);
@@ -561,6 +602,6 @@ int rc_conn_progress(rc_btl_t *rc)
     if (rc->config.qp_max_active > 0 && rc->nactive > rc->config.qp_max_active) {
         rc_recycle(rc);
     }
-    rc->cm_hot = rcmsg_rc_cm_busy(rc->cm) || rc->ndisc > 0 || rc->refilling;
+    rc->cm_hot = rcmsg_rc_cm_busy(rc->cm) || rc->ndisc > 0 || rc->refilling || rc->nrec > 0;
     return n;
 }

@@ -38,6 +38,9 @@ void rc_ep_fail(rc_btl_t *rc, int peer)
     }
     ep->failed = true;
     ep->connected = false;
+    if (ep->rec.state != RC_REC_NONE) {
+        rc_rec_abort(rc, peer); /* the requests kept for a replay fail */
+    }
     if (ep->qp.qp == NULL) {
         rcmsg_error("no connection to peer %d: every pending and later operation to peer %d fails "
                     "with %s",
@@ -115,7 +118,10 @@ static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv
 
     swr->wr_id = (uintptr_t)wr;
     ep->last_use = ++rc->use_tick;
-    ep->sent += wr->type <= RC_WR_SEND_INLINE; /* SENDs: the peer counts them as received */
+    if (wr->type <= RC_WR_SEND_INLINE) { /* SENDs: the peer counts them as received */
+        wr->seq = ep->sent++;
+        rcmsg_wire_put_be32(&swr->imm_data, rc_imm(rc, wr->seq));
+    }
     if (wr->signaled) {
         swr->send_flags |= IBV_SEND_SIGNALED;
         ep->unsignaled = 0;
@@ -123,6 +129,14 @@ static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv
         ep->unsignaled++;
     }
     rc_post = ibv_post_send(ep->qp.qp, swr, &bad);
+    if (__builtin_expect(rc_post != 0, 0) && rc->recovery &&
+        rcmsg_rc_qp_resync(&ep->qp) == IBV_QPS_ERR) {
+        /* the QP broke behind its mirror: recovered, and this request sent after the replay */
+        ep->sent -= wr->type <= RC_WR_SEND_INLINE;
+        rc_wr_put(rc, wr);
+        rc_rec_start(rc, wr->peer, (rc_cause_t){.kind = RC_CAUSE_POST, .code = rc_post}, false);
+        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_NO_RESOURCE;
+    }
     if (rc_post != 0) {
         rcmsg_error("ibv_post_send %s to peer %d failed on qp 0x%x (state %s): %s",
                     rc_wr_type_name(wr->type), wr->peer, ep->qp.qp->qp_num,
@@ -168,7 +182,7 @@ rcmsg_status_t rc_ep_flush(rc_btl_t *rc, int peer)
     struct ibv_send_wr *bad;
     rc_wr_t *wr;
 
-    if (ep->ring_count == 0 ||
+    if (ep->ring_count == 0 || ep->rec.state != RC_REC_NONE ||
         ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth]->signaled) {
         return RCMSG_OK;
     }
@@ -249,13 +263,19 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
     if (wr == NULL) {
         return RCMSG_ERR_NO_RESOURCE;
     }
-    rcmsg_wire_put_be32(&swr.imm_data, (uint32_t)rc->job.rank);
     wr->len = (uint32_t)total;
     if (wr->type == RC_WR_SEND_INLINE) {
         sge[0] = (struct ibv_sge){.addr = (uintptr_t)hdr, .length = (uint32_t)hdr_len};
         sge[1] = (struct ibv_sge){.addr = (uintptr_t)payload, .length = (uint32_t)len};
         swr.num_sge = len > 0 ? 2 : 1;
         swr.send_flags = IBV_SEND_INLINE;
+        if (rc->inl_copy != NULL) { /* kept for a replay */
+            char *copy = rc->inl_copy + (size_t)(wr - rc->wrs) * btl->caps.max_inline;
+            memcpy(copy, hdr, hdr_len);
+            if (len > 0) {
+                memcpy(copy + hdr_len, payload, len);
+            }
+        }
     } else {
         char *buf;
         if (rc->sbuf_nfree == 0) {
@@ -304,6 +324,10 @@ rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
     wr->signaled = true;
     wr->desc = desc;
     wr->len = (uint32_t)len;
+    wr->local = local;
+    wr->lkey = lmem->lkey;
+    wr->raddr = remote_addr;
+    wr->rkey = rkey;
     desc->peer = peer;
     desc->len = len;
     swr.wr.rdma.remote_addr = remote_addr;
@@ -311,15 +335,114 @@ rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
     return rc_post(rc, ep, wr, &swr);
 }
 
+/* ---- replay (rc_rec.c) ------------------------------------------------------------------ */
+
+rcmsg_status_t rc_ep_repost(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool last)
+{
+    struct ibv_sge sge = {.length = wr->len};
+    struct ibv_send_wr swr = {.wr_id = (uintptr_t)wr, .sg_list = &sge, .num_sge = 1}, *bad;
+    int err;
+
+    wr->signaled = wr->signaled || last;
+    if (wr->type == RC_WR_GET) {
+        swr.opcode = IBV_WR_RDMA_READ;
+        sge.addr = (uintptr_t)wr->local;
+        sge.lkey = wr->lkey;
+        swr.wr.rdma.remote_addr = wr->raddr;
+        swr.wr.rdma.rkey = wr->rkey;
+    } else {
+        swr.opcode = IBV_WR_SEND_WITH_IMM;
+        rcmsg_wire_put_be32(&swr.imm_data, rc_imm(rc, wr->seq));
+        if (wr->type == RC_WR_SEND_INLINE) {
+            sge.addr =
+                (uintptr_t)(rc->inl_copy + (size_t)(wr - rc->wrs) * rc->super.caps.max_inline);
+            swr.send_flags = IBV_SEND_INLINE;
+        } else {
+            sge.addr = (uintptr_t)(rc->sbufs + (size_t)wr->sbuf * rc->buf_size);
+            sge.lkey = rc->smr->lkey;
+        }
+    }
+    swr.send_flags |= wr->signaled ? IBV_SEND_SIGNALED : 0;
+    ep->unsignaled = wr->signaled ? 0 : ep->unsignaled + 1;
+    err = ibv_post_send(ep->qp.qp, &swr, &bad);
+    if (err != 0) {
+        rcmsg_error("replay: ibv_post_send %s to peer %d failed on qp 0x%x: %s",
+                    rc_wr_type_name(wr->type), wr->peer, ep->qp.qp->qp_num, strerror(err));
+        return RCMSG_ERR_CONNECTION;
+    }
+    ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
+    ep->ring_count++;
+    return RCMSG_OK;
+}
+
+void rc_ep_abort_ring(rc_btl_t *rc, rc_ep_t *ep, rcmsg_status_t status)
+{
+    while (ep->ring_count > 0) {
+        rc_wr_t *wr = ep->ring[ep->ring_head];
+
+        ep->ring_head = (ep->ring_head + 1) % rc->sq_depth;
+        ep->ring_count--;
+        if (wr->desc != NULL) {
+            rcmsg_btl_desc_t *desc = wr->desc;
+            wr->desc = NULL;
+            desc->complete(desc, status);
+        }
+        rc_wr_put(rc, wr);
+    }
+}
+
+/* ---- test hooks ------------------------------------------------------------------------ */
+
 rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
 {
     rc_btl_t *rc = rc_btl_of(btl);
     struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    rc_ep_t *ep;
+    rcmsg_status_t status;
 
     if (peer < 0 || peer >= rc->job.size || rc->eps[peer].qp.qp == NULL) {
         return RCMSG_ERR_INVALID_PARAM;
     }
-    rcmsg_warn("forcing qp 0x%x (peer %d) from %s into ERR", rc->eps[peer].qp.qp->qp_num, peer,
-               rcmsg_rc_qp_state_name(rc->eps[peer].qp.state));
-    return rcmsg_rc_qp_modify(&rc->eps[peer].qp, &attr, IBV_QP_STATE);
+    ep = &rc->eps[peer];
+    if (rc->recovery && (!ep->connected || ep->rec.state != RC_REC_NONE)) {
+        return RCMSG_ERR_STATE; /* a connect or a recovery under way */
+    }
+    rcmsg_info("forcing qp 0x%x (peer %d) from %s into ERR", ep->qp.qp->qp_num, peer,
+               rcmsg_rc_qp_state_name(ep->qp.state));
+    status = rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
+    if (status == RCMSG_OK && rc->recovery) {
+        rc_rec_start(rc, peer, (rc_cause_t){.kind = RC_CAUSE_HOOK}, false);
+    }
+    return status;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    rc_ep_t *ep;
+
+    if (peer < 0 || peer >= rc->job.size || rc->eps[peer].qp.qp == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (rc->recovery && (!ep->connected || ep->rec.state != RC_REC_NONE)) {
+        return RCMSG_ERR_STATE;
+    }
+    rcmsg_info("forcing qp 0x%x (peer %d) into ERR with a simulated %s", ep->qp.qp->qp_num, peer,
+               ibv_event_type_str(IBV_EVENT_QP_FATAL));
+    if (rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE) != RCMSG_OK) {
+        return RCMSG_ERR_IO;
+    }
+    /* what the async thread does with the device's event (rc_async.c) */
+    atomic_store_explicit(&ep->async_event, (int)IBV_EVENT_QP_FATAL + 1, memory_order_release);
+    atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
+    return RCMSG_OK;
+}
+
+uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+
+    return peer >= 0 && peer < rc->job.size ? rc->eps[peer].rec.count : 0;
 }

@@ -28,7 +28,9 @@ typedef enum {
     RC_WR_TYPE_COUNT /* not a type: the number of them */
 } rc_wr_type_t;
 
-/* A posted work request; wr_id points at it. */
+/* A posted work request; wr_id points at it. It keeps what posting it again needs (rc_rec.c
+ * replays it after a recovery): the bounce buffer or the inline copy of a send, the addresses
+ * and keys of a read. */
 typedef struct rc_wr {
     rcmsg_queue_link_t free_link; /* in rc->wr_free while the slot is free */
     rc_wr_type_t type;
@@ -36,8 +38,45 @@ typedef struct rc_wr {
     int peer;
     int sbuf; /* bounce buffer index, or -1 */
     uint32_t len;
-    rcmsg_btl_desc_t *desc; /* gets only */
+    uint64_t seq;           /* sends: the pair's sequence number (ep->sent when posted) */
+    rcmsg_btl_desc_t *desc; /* gets only, with the read's local and remote ends: */
+    void *local;
+    uint64_t raddr;
+    uint32_t lkey, rkey;
 } rc_wr_t;
+
+/* Recovery of a connection (rc_rec.c): none, draining the broken QP's completions, or
+ * reconnecting through the CM (the QP reset or re-created, the requests kept for replay). */
+typedef enum { RC_REC_NONE, RC_REC_DRAIN, RC_REC_CONNECT } rc_rec_state_t;
+
+/* What broke a connection, for the recovery's log line. */
+typedef enum {
+    RC_CAUSE_WC,    /* a completion error: code = enum ibv_wc_status, vendor = vendor_err */
+    RC_CAUSE_EVENT, /* an async event: code = enum ibv_event_type */
+    RC_CAUSE_HOOK,  /* rcmsg_rc_btl_force_error */
+    RC_CAUSE_PEER,  /* the peer reconnects: its side broke */
+    RC_CAUSE_POST,  /* ibv_post_send refused: the QP was found in ERR behind its mirror */
+} rc_cause_kind_t;
+
+typedef struct {
+    rc_cause_kind_t kind;
+    int code;
+    uint32_t vendor;
+} rc_cause_t;
+
+/* An endpoint's recovery state (rc_rec.c). */
+typedef struct {
+    rc_rec_state_t state;
+    bool severe;         /* the QP is re-created rather than reset */
+    bool drained;        /* the ring's requests have no completion pending (replay them) */
+    rc_wr_t *drain_last; /* the newest request when the QP broke; NULL once its CQE came */
+    rc_cause_t cause;
+    uint32_t old_qpn, sq_psn, rq_psn; /* the broken QP's number and PSNs (ibv_query_qp) */
+    uint64_t t0, deadline;            /* when it broke; when it fails unless reconnected */
+    unsigned run;                     /* recoveries in a row without a completion between */
+    uint64_t count;                   /* recoveries completed (rcmsg_rc_btl_recoveries) */
+    uint64_t dups;                    /* duplicates dropped by the receiver (replays) */
+} rc_rec_t;
 
 /*
  * The endpoint to one peer. qp.qp is NULL while the peer holds no QP (ourselves, a peer not
@@ -58,6 +97,7 @@ typedef struct rc_ep {
     uint64_t last_use;      /* rc->use_tick at the last post or receive (LRU) */
     uint64_t sent, recvd;   /* SENDs posted to / received from the peer, over every connection */
     uint64_t t_start;       /* when the current connect or disconnect began */
+    rc_rec_t rec;           /* recovery from a QP error (rc_rec.c) */
     atomic_int async_event; /* set by the async thread: event type + 1 */
 } rc_ep_t;
 
@@ -71,8 +111,16 @@ void rc_wr_put(struct rc_btl *rc, rc_wr_t *wr);
 /* Completion known for `last` on its QP: release it and every request posted before it. */
 int rc_ep_complete_upto(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *last, rcmsg_status_t status);
 
-/* Post a signaled zero-length RDMA_WRITE so that the unsignaled requests before it complete. */
+/* Post a signaled zero-length RDMA_WRITE so that the unsignaled requests before it complete
+ * (nothing while the connection recovers: the recovery owns the ring). */
 rcmsg_status_t rc_ep_flush(struct rc_btl *rc, int peer);
+
+/* Posts the kept request wr again on ep's new QP (rc_rec.c's replay), signaled when `last`. */
+rcmsg_status_t rc_ep_repost(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *wr, bool last);
+
+/* Every request of ep's ring released, their reads completed with status (a drained ring: no
+ * completion of them is pending). */
+void rc_ep_abort_ring(struct rc_btl *rc, rc_ep_t *ep, rcmsg_status_t status);
 
 /* The peer's endpoint is unusable from now on (reported once). */
 void rc_ep_fail(struct rc_btl *rc, int peer);

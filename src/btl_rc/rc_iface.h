@@ -44,6 +44,9 @@ typedef struct {
     int connect_eager_max;        /* RCMSG_CONNECT_EAGER_MAX */
     int qp_pool;                  /* RCMSG_QP_POOL */
     int qp_max_active;            /* RCMSG_QP_MAX_ACTIVE; 0: no cap */
+    bool recovery;                /* RCMSG_RECOVERY */
+    unsigned recovery_attempts;   /* RCMSG_RECOVERY_ATTEMPTS */
+    uint64_t recovery_timeout_us; /* RCMSG_RECOVERY_TIMEOUT */
 } rc_config_t;
 
 /* A QP in INIT waiting in the pool, with the ring of outstanding requests that goes with it,
@@ -109,6 +112,16 @@ typedef struct rc_btl {
     bool async_running;
     bool draining; /* finalize's flush began: connections are no longer recycled */
     bool closing;
+    /* the immediate data of a SEND: the sender's rank in the low rank_bits, the low bits of the
+     * pair's sequence number above (rc_imm); seq_mask masks the sequence bits */
+    unsigned rank_bits;
+    uint32_t rank_mask, seq_mask;
+    bool recovery;   /* RCMSG_RECOVERY, and the sequence window is wide enough for it */
+    char *inl_copy;  /* [wr_total x max_inline]: inline sends kept for a replay */
+    int *recovering; /* [size]: the peers whose connection recovers, nrec of them */
+    int nrec;
+    rc_wr_t **replay;   /* [sq_depth]: scratch of the replay */
+    atomic_int port_up; /* set by the async thread on PORT_ACTIVE: reconnects are sent now */
 } rc_btl_t;
 
 static inline rc_btl_t *rc_btl_of(rcmsg_btl_t *btl)
@@ -159,6 +172,44 @@ void rc_pool_destroy(rc_btl_t *rc);
 
 /* QPs created per progress call while the pool is refilled (rc_conn.c). */
 #define RC_POOL_REFILL_BATCH 4
+
+/* rc_btl.c: polls the receive CQ once and delivers what it holds; returns the completions. */
+int rc_recv_poll(rc_btl_t *rc);
+
+/* The immediate data of a SEND to a peer with sequence number seq. */
+static inline uint32_t rc_imm(const rc_btl_t *rc, uint64_t seq)
+{
+    return (uint32_t)rc->job.rank | (((uint32_t)seq & rc->seq_mask) << rc->rank_bits);
+}
+
+/* rc_rec.c: recovery of a broken connection (see there).
+ *   setup        the sequence window and the replay buffers, at open
+ *   start        the connection to peer broke (cause): drain, reset, reconnect, replay; or the
+ *                peer fails (RCMSG_RECOVERY=no, a fatal cause, too many recoveries in a row)
+ *   wc_error     a completion error on the peer's QP: true when a recovery took it (else the
+ *                caller reports it and fails the peer, as without recovery)
+ *   async        an async event on the peer's QP (rc_async.c), classified
+ *   sq_cqe       a send completion of wr while its endpoint drains (ok: it succeeded, it and
+ *                the requests before it are done): is the drain over?
+ *   progress     the recoveries under way (rc_conn_progress, every call while nrec > 0)
+ *   connected    the CM connected the pair again (rc_cm_rts): replay what the peer lacks
+ *   abort        the peer fails while its connection recovers */
+rcmsg_status_t rc_rec_setup(rc_btl_t *rc);
+void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe);
+bool rc_rec_wc_error(rc_btl_t *rc, int peer, const struct ibv_wc *wc);
+void rc_rec_async(rc_btl_t *rc, int peer, enum ibv_event_type event);
+void rc_rec_sq_cqe(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool ok);
+void rc_rec_progress(rc_btl_t *rc);
+rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payload_t *remote);
+void rc_rec_abort(rc_btl_t *rc, int peer);
+
+/* rc_conn.c: the recovering peer's QP is back in INIT: reconnect it through the CM (answering
+ * the peer's REQ when it asked first). */
+void rc_conn_rejoin(rc_btl_t *rc, int peer);
+
+/* rc_pool.c: the peer's broken QP reset to INIT (or, severe or when the reset fails, destroyed
+ * and created again), with a fresh psn; its ring stays. */
+rcmsg_status_t rc_pool_renew(rc_btl_t *rc, int peer, bool severe);
 
 /* rc_config.c: fills config from the configuration table; called once, by open. */
 void rc_config_read(rc_config_t *config);

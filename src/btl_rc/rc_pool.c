@@ -191,6 +191,29 @@ static bool rc_qp_recycle(rc_btl_t *rc, rcmsg_rc_qp_t *qp)
            rc_qp_to_init(rc, qp) == RCMSG_OK;
 }
 
+rcmsg_status_t rc_pool_renew(rc_btl_t *rc, int peer, bool severe)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    rc_pooled_t fresh;
+
+    ep->sq_psn = rc_psn_new();
+    if (!severe && rc_qp_recycle(rc, &ep->qp)) {
+        return RCMSG_OK;
+    }
+    if (rc_qp_new(rc, &fresh) != RCMSG_OK) {
+        return RCMSG_ERR_IO;
+    }
+    free(fresh.ring); /* the endpoint keeps its ring: it holds the requests to replay */
+    if (ibv_destroy_qp(ep->qp.qp) != 0) {
+        rcmsg_warn("ibv_destroy_qp of the broken qp 0x%x (peer %d) failed: %m", ep->qp.qp->qp_num,
+                   peer);
+    }
+    ep->qp.qp = fresh.qp;
+    ep->qp.state = IBV_QPS_INIT;
+    ep->qp.qp->qp_context = ep;
+    return RCMSG_OK;
+}
+
 void rc_pool_put(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];

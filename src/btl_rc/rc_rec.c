@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * btl_rc: recovery of a broken connection (RCMSG_RECOVERY, rc_iface.h).
+ *
+ * A connection breaks when its QP goes to ERR: a completion error, an async event, a QP found
+ * in ERR behind its mirror, or the peer reconnecting because its side broke. The errors are
+ * classified:
+ *   transient  retry exceeded, RNR retry exceeded, the flushes that follow them, a QP found in
+ *              ERR (a link flap longer than the retries, a peer too slow to post receives):
+ *              the QP is reset (RESET -> INIT) and reconnected
+ *   severe     IBV_EVENT_QP_FATAL, IBV_EVENT_PATH_MIG_ERR: the QP is destroyed and re-created
+ *   fatal      protection, access, length and every other error, malformed peer data: a bug or
+ *              an attack, never retried; the peer fails as without recovery
+ *
+ * The procedure, per connection, on each side:
+ *   1. stop posting (ep->connected = false: the layers above get RCMSG_ERR_NO_RESOURCE and
+ *      try again; the requests outstanding stay in the endpoint's ring);
+ *   2. drain: the QP goes to ERR and a signaled marker is posted behind the outstanding
+ *      requests; every completion until the marker's is taken (successes release their
+ *      requests, errors keep them for the replay); then the receive CQ is polled empty, so
+ *      every message the broken QP received is delivered before its QP is reset;
+ *   3. query the QP (state and both PSNs, for the log), reset it (RESET -> INIT) or, severe,
+ *      re-create it, with a fresh PSN;
+ *   4. reconnect through the CM (rc_cm.h, "Recovery"): the REQ and the REP carry how many
+ *      messages each side sent and received;
+ *   5. replay, once the CM connected the pair (rc_cm_rts): the SENDs the peer did not receive
+ *      are posted again from their bounce buffers or inline copies, in order and with their
+ *      sequence numbers; rendezvous reads are issued again from where they stood (each chunk
+ *      is one read); flush markers are dropped. Then posting resumes.
+ * Messages carry the pair's sequence number in their immediate data (rc_imm): the receiver
+ * drops a duplicate and fails the peer on a gap, so nothing is delivered twice or out of order
+ * even if a count is off. Control messages of the layers above (rendezvous RTS, FIN, credits)
+ * are SENDs like any other.
+ *
+ * Bounds: RCMSG_RECOVERY_TIMEOUT from the break to the reconnect (a peer that does not answer
+ * fails with RCMSG_ERR_CONNECTION); RCMSG_RECOVERY_ATTEMPTS recoveries in a row without a
+ * message completing between them.
+ */
+#include "config.h"
+
+#include "rc_iface.h"
+
+#include "base/clock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- setup ----------------------------------------------------------------------------- */
+
+rcmsg_status_t rc_rec_setup(rc_btl_t *rc)
+{
+    unsigned bits = 1;
+    size_t inl = rc->super.caps.max_inline;
+
+    while (bits < 31 && (1ull << bits) < (unsigned long long)rc->job.size) {
+        bits++;
+    }
+    rc->rank_bits = bits;
+    rc->rank_mask = (uint32_t)((1ull << bits) - 1);
+    rc->seq_mask = (uint32_t)((1ull << (32 - bits)) - 1);
+    rc->recovery = rc->config.recovery;
+    if (rc->recovery && rc->seq_mask / 2 < rc->sq_depth) {
+        rcmsg_warn("rc: connection recovery is off: in a job of %d ranks a message carries %u "
+                   "bits of sequence number, too few for a send queue of %u "
+                   "(RCMSG_QP_SEND_DEPTH); lower RCMSG_QP_SEND_DEPTH to recover connections",
+                   rc->job.size, 32 - bits, rc->sq_depth);
+        rc->recovery = false;
+    }
+    if (!rc->recovery) {
+        return RCMSG_OK;
+    }
+    rc->recovering = calloc((size_t)rc->job.size, sizeof(*rc->recovering));
+    rc->replay = calloc(rc->sq_depth, sizeof(*rc->replay));
+    rc->inl_copy = inl > 0 ? malloc((size_t)rc->wr_total * inl) : NULL;
+    if (rc->recovering == NULL || rc->replay == NULL || (inl > 0 && rc->inl_copy == NULL)) {
+        rcmsg_error("rc: out of memory for the replay buffers of connection recovery");
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    return RCMSG_OK;
+}
+
+/* ---- classification -------------------------------------------------------------------- */
+
+static bool rc_wc_transient(enum ibv_wc_status status)
+{
+    return status == IBV_WC_RETRY_EXC_ERR || status == IBV_WC_RNR_RETRY_EXC_ERR ||
+           status == IBV_WC_WR_FLUSH_ERR;
+}
+
+static bool rc_event_severe(enum ibv_event_type event)
+{
+    return event == IBV_EVENT_QP_FATAL || event == IBV_EVENT_PATH_MIG_ERR;
+}
+
+static void rc_cause_str(const rc_cause_t *cause, char *buf, size_t len)
+{
+    switch (cause->kind) {
+    case RC_CAUSE_WC:
+        snprintf(buf, len, "%s (wc status %d, vendor_err 0x%x)",
+                 ibv_wc_status_str((enum ibv_wc_status)cause->code), cause->code, cause->vendor);
+        break;
+    case RC_CAUSE_EVENT:
+        snprintf(buf, len, "async event %s", ibv_event_type_str((enum ibv_event_type)cause->code));
+        break;
+    case RC_CAUSE_HOOK:
+        snprintf(buf, len, "forced by test hook");
+        break;
+    case RC_CAUSE_PEER:
+        snprintf(buf, len, "the peer's side broke");
+        break;
+    case RC_CAUSE_POST:
+        snprintf(buf, len, "ibv_post_send refused (%s): qp found in ERR behind its mirror",
+                 strerror(cause->code));
+        break;
+    }
+}
+
+bool rc_rec_wc_error(rc_btl_t *rc, int peer, const struct ibv_wc *wc)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+
+    if (!rc->recovery || ep->failed || !rc_wc_transient(wc->status)) {
+        return false;
+    }
+    rc_rec_start(
+        rc, peer,
+        (rc_cause_t){.kind = RC_CAUSE_WC, .code = (int)wc->status, .vendor = wc->vendor_err},
+        false);
+    return ep->rec.state != RC_REC_NONE;
+}
+
+void rc_rec_async(rc_btl_t *rc, int peer, enum ibv_event_type event)
+{
+    if (!rc->recovery || !rc_event_severe(event)) {
+        rc_ep_fail(rc, peer);
+        return;
+    }
+    rc_rec_start(rc, peer, (rc_cause_t){.kind = RC_CAUSE_EVENT, .code = (int)event}, true);
+}
+
+/* ---- start and drain ------------------------------------------------------------------- */
+
+/* A signaled zero-length write behind the outstanding requests: on the QP in ERR it completes,
+ * flushed, after all of them. NULL when it cannot be posted (no slot, or the device refuses to
+ * post in ERR): the drain then waits for the newest request's own completion. */
+static rc_wr_t *rc_rec_marker(rc_btl_t *rc, rc_ep_t *ep, int peer)
+{
+    struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED};
+    struct ibv_send_wr *bad;
+    rc_wr_t *wr = NULL;
+    rcmsg_queue_link_t *l =
+        ep->ring_count < rc->sq_depth ? rcmsg_queue_pop_head(&rc->wr_free) : NULL;
+
+    if (l == NULL) {
+        return NULL;
+    }
+    rc->wr_nfree--;
+    wr = RCMSG_CONTAINER_OF(l, rc_wr_t, free_link);
+    *wr = (rc_wr_t){.type = RC_WR_FLUSH, .signaled = true, .peer = peer, .sbuf = -1};
+    swr.wr_id = (uintptr_t)wr;
+    if (ibv_post_send(ep->qp.qp, &swr, &bad) != 0) {
+        rc_wr_put(rc, wr);
+        return NULL;
+    }
+    ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
+    ep->ring_count++;
+    return wr;
+}
+
+void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    char why[160];
+
+    if (ep->failed) {
+        return;
+    }
+    if (ep->rec.state != RC_REC_NONE) {
+        if (severe && !ep->rec.severe) { /* QP_FATAL handled after the flushes it caused */
+            ep->rec.severe = true;
+            ep->rec.cause = cause;
+        }
+        return;
+    }
+    rc_cause_str(&cause, why, sizeof(why));
+    if (!rc->recovery || ep->qp.qp == NULL) {
+        rcmsg_error("rc: connection to peer %d broken: %s (%s)", peer, why,
+                    rc->recovery ? "no qp" : "RCMSG_RECOVERY=no");
+        rc_ep_fail(rc, peer);
+        return;
+    }
+    if (ep->rec.run >= rc->config.recovery_attempts) {
+        rcmsg_error("rc: connection to peer %d broke again (%s) after %u recoveries in a row with "
+                    "no message completed between them (RCMSG_RECOVERY_ATTEMPTS=%u): the peer "
+                    "fails",
+                    peer, why, ep->rec.run, rc->config.recovery_attempts);
+        rc_ep_fail(rc, peer);
+        return;
+    }
+    ep->connected = false;
+    ep->rec = (rc_rec_t){.state = RC_REC_DRAIN,
+                         .severe = severe,
+                         .cause = cause,
+                         .old_qpn = ep->qp.qp->qp_num,
+                         .t0 = rcmsg_clock_us(),
+                         .run = ep->rec.run + 1,
+                         .count = ep->rec.count,
+                         .dups = ep->rec.dups};
+    ep->rec.deadline = ep->rec.t0 + rc->config.recovery_timeout_us;
+    if (rcmsg_rc_qp_resync(&ep->qp) != IBV_QPS_ERR) {
+        rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
+    }
+    ep->rec.drain_last = rc_rec_marker(rc, ep, peer);
+    if (ep->rec.drain_last == NULL && ep->ring_count > 0) {
+        ep->rec.drain_last = ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth];
+    }
+    rc->recovering[rc->nrec++] = peer;
+    rc->cm_hot = true;
+    rcmsg_info("rc: connection to peer %d broken (%s) on qp 0x%x: recovering, %u request(s) "
+               "outstanding",
+               peer, why, ep->rec.old_qpn, ep->ring_count);
+}
+
+void rc_rec_sq_cqe(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool ok)
+{
+    bool last = wr == ep->rec.drain_last;
+
+    if (ok) {
+        rc_ep_complete_upto(rc, ep, wr, RCMSG_OK); /* done before the QP broke */
+    }
+    if (last) {
+        ep->rec.drain_last = NULL;
+    }
+}
+
+/* The drain is over: every receive of the broken QP delivered, the QP queried, reset (or
+ * re-created) and reconnected. */
+static void rc_rec_reset(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    struct ibv_qp_attr attr;
+    struct ibv_qp_init_attr init;
+
+    while (rc_recv_poll(rc) > 0) {
+        /* a device may drop the CQEs of a QP that is reset: they are all taken first */
+    }
+    if (ep->rec.state != RC_REC_DRAIN || ep->failed) {
+        return; /* a delivery failed the peer (a gap) */
+    }
+    if (ibv_query_qp(ep->qp.qp, &attr, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_RQ_PSN, &init) == 0) {
+        ep->rec.sq_psn = attr.sq_psn;
+        ep->rec.rq_psn = attr.rq_psn;
+    }
+    ep->rec.drained = true;
+    if (rc_pool_renew(rc, peer, ep->rec.severe) != RCMSG_OK) {
+        rcmsg_error("rc: connection to peer %d not recovered: its qp could not be reset or "
+                    "created again",
+                    peer);
+        rc_ep_fail(rc, peer);
+        return;
+    }
+    ep->rec.state = RC_REC_CONNECT;
+    rc_conn_rejoin(rc, peer);
+}
+
+void rc_rec_progress(rc_btl_t *rc)
+{
+    for (int i = 0; i < rc->nrec;) {
+        int peer = rc->recovering[i];
+        rc_ep_t *ep = &rc->eps[peer];
+
+        if (ep->rec.state == RC_REC_DRAIN && ep->rec.drain_last == NULL) {
+            rc_rec_reset(rc, peer);
+        } else if (ep->rec.state == RC_REC_DRAIN && rcmsg_clock_us() > ep->rec.deadline) {
+            rcmsg_error("rc: connection to peer %d: the completions of its broken qp 0x%x did "
+                        "not all come within RCMSG_RECOVERY_TIMEOUT (%.1f s)",
+                        peer, ep->rec.old_qpn, (double)rc->config.recovery_timeout_us / 1e6);
+            rc_ep_fail(rc, peer);
+        }
+        if (ep->rec.state == RC_REC_NONE) {
+            rc->recovering[i] = rc->recovering[--rc->nrec];
+            continue;
+        }
+        i++;
+    }
+}
+
+void rc_rec_abort(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    char why[160];
+
+    if (ep->rec.drain_last == NULL) {
+        rc_ep_abort_ring(rc, ep, RCMSG_ERR_CONNECTION); /* no completion of them is pending */
+    }
+    rc_cause_str(&ep->rec.cause, why, sizeof(why));
+    rcmsg_error("rc: connection to peer %d not recovered: it broke (%s) on qp 0x%x %.1f s ago "
+                "(RCMSG_RECOVERY_TIMEOUT %.1f s)",
+                peer, why, ep->rec.old_qpn, (double)(rcmsg_clock_us() - ep->rec.t0) / 1e6,
+                (double)rc->config.recovery_timeout_us / 1e6);
+    ep->rec.state = RC_REC_NONE;
+    ep->rec.drained = false;
+}
+
+/* ---- replay ---------------------------------------------------------------------------- */
+
+typedef struct {
+    unsigned msgs, reads, delivered;
+    unsigned long long bytes, read_bytes;
+} rc_replay_t;
+
+/* Keeps in rc->replay the ring's requests the peer lacks (it received `got` SENDs) and releases
+ * the others; returns how many were kept, or -1 when the counts cannot be right. */
+static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, rc_replay_t *st)
+{
+    unsigned sends = 0, n = ep->ring_count;
+    int kept = 0;
+
+    for (unsigned i = 0; i < n; i++) {
+        rc_wr_t *wr = ep->ring[(ep->ring_head + i) % rc->sq_depth];
+        sends += wr->type <= RC_WR_SEND_INLINE;
+        rc->replay[i] = wr;
+    }
+    if (got > ep->sent || got < ep->sent - sends) {
+        rcmsg_error("rc: peer %d says it received %llu messages from this rank, which sent %llu "
+                    "and kept the last %u for a replay: %s",
+                    peer, (unsigned long long)got, (unsigned long long)ep->sent, sends,
+                    got > ep->sent ? "malformed peer data" : "messages were lost");
+        return -1;
+    }
+    ep->ring_head = ep->ring_count = ep->unsignaled = 0;
+    for (unsigned i = 0; i < n; i++) {
+        rc_wr_t *wr = rc->replay[i];
+        bool send = wr->type <= RC_WR_SEND_INLINE;
+        if (wr->type == RC_WR_FLUSH || (send && wr->seq < got)) {
+            st->delivered += send;
+            rc_wr_put(rc, wr);
+            continue;
+        }
+        st->msgs += send;
+        st->bytes += send ? wr->len : 0;
+        st->reads += !send;
+        st->read_bytes += send ? 0 : wr->len;
+        rc->replay[kept++] = wr;
+    }
+    return kept;
+}
+
+rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payload_t *remote)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    rc_replay_t st = {0};
+    char why[160];
+    int kept;
+
+    if (ep->rec.state != RC_REC_CONNECT) {
+        if (remote->seq[1] == ep->sent) {
+            return RCMSG_OK;
+        }
+        rcmsg_error("rc: peer %d connects saying it received %llu messages from this rank, which "
+                    "sent %llu",
+                    peer, (unsigned long long)remote->seq[1], (unsigned long long)ep->sent);
+        return RCMSG_ERR_PEER_DATA;
+    }
+    kept = rc_replay_select(rc, ep, peer, remote->seq[1], &st);
+    if (kept < 0) {
+        return RCMSG_ERR_PEER_DATA;
+    }
+    for (int i = 0; i < kept; i++) {
+        if (rc_ep_repost(rc, ep, rc->replay[i], i == kept - 1) != RCMSG_OK) {
+            for (int j = i; j < kept; j++) { /* back in the ring: the peer fails with them */
+                ep->ring[(ep->ring_head + ep->ring_count++) % rc->sq_depth] = rc->replay[j];
+            }
+            ep->rec.state = RC_REC_NONE; /* completions are pending again: no longer drained */
+            ep->rec.drained = false;
+            return RCMSG_ERR_CONNECTION;
+        }
+    }
+    ep->rec.state = RC_REC_NONE;
+    ep->rec.drained = false;
+    ep->rec.count++;
+    rc_cause_str(&ep->rec.cause, why, sizeof(why));
+    rcmsg_warn("rc: connection to peer %d recovered: qp 0x%x -> 0x%x, cause %s, psn sq 0x%x rq "
+               "0x%x when it broke; replayed %u message(s) (%llu bytes) and %u read(s) (%llu "
+               "bytes), %u already delivered; in %.1f ms (recovery %llu of this connection, %s)",
+               peer, ep->rec.old_qpn, ep->qp.qp->qp_num, why, ep->rec.sq_psn, ep->rec.rq_psn,
+               st.msgs, st.bytes, st.reads, st.read_bytes, st.delivered,
+               (double)(rcmsg_clock_us() - ep->rec.t0) / 1e3, (unsigned long long)ep->rec.count,
+               ep->rec.severe ? "qp re-created" : "qp reset");
+    return RCMSG_OK;
+}
