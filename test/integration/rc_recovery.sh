@@ -137,7 +137,7 @@ if part 1; then
     echo "'recovered' lines: rank 0 $r0, rank 1 $r1"
     [ "$r0" -eq "$forces" ] && [ "$r1" -eq "$forces" ] ||
         jobfail "stream: not $forces 'recovered' lines on each side (rank 0 $r0, rank 1 $r1)"
-    replayed=$(sed -n 's/.* recovered: .* replayed \([0-9]*\) messages ([0-9]* bytes) and \([0-9]*\) reads.*/\1 \2/p' "$out" |
+    replayed=$(sed -n 's/.* recovered: .* replayed \([0-9]*\) message(s) ([0-9]* bytes) and \([0-9]*\) read(s).*/\1 \2/p' "$out" |
         awk '{ m += $1; r += $2 } END { print m + 0, r + 0 }')
     echo "replayed in all: $replayed (messages, reads)"
     [ "$forces" -lt 20 ] || [ "$replayed" != "0 0" ] ||
