@@ -74,9 +74,9 @@ finish() {
     [ $st -ne 124 ] || jobfail "$1: hung (killed by the timeout)"
 }
 
-jobfail() { # jobfail WHY: the job's recovery events, then FAIL
-    echo "---- the job's rc and CM events (warn and info):"
-    grep ' \(warn\|error\|info\): \(rc\|CM\): ' "$out" | grep -v 'candidate\|using rxe' | tail -200
+jobfail() { # jobfail WHY: the job's errors, warnings and rc/CM events, then FAIL
+    echo "---- the job's errors, warnings and rc and CM events:"
+    grep ' \(warn\|error\): \| info: \(rc\|CM\): ' "$out" | tail -200
     fail "$*"
 }
 
@@ -163,11 +163,15 @@ if part 2; then
     # taking veth1 down deleted the guest's policy route for rxe1 (contrib/rxe-vm/guest/setup)
     ip route replace 10.55.0.1 dev veth1 src 10.55.0.2 table 102 2> /dev/null
     touch "$work/flap.done"
-    for j in "allreduce $pa 4" "pingpong $pp 2"; do
+    finish allreduce $pa
+    st_allreduce=$st
+    finish pingpong $pp
+    st_pingpong=$st
+    for j in "allreduce 4 $st_allreduce" "pingpong 2 $st_pingpong"; do
         set -- $j
-        finish "$1" "$2"
-        [ $st -eq 0 ] || jobfail "flap, $1: mpirun exited with $st"
-        [ "$(grep -c "^rank [0-9]*: $1: [0-9]* iterations checked, 0 failures" "$out")" -eq "$3" ] ||
+        out=$work/$1.all
+        [ "$3" -eq 0 ] || jobfail "flap, $1: mpirun exited with $3"
+        [ "$(grep -c "^rank [0-9]*: $1: [0-9]* iterations checked, 0 failures" "$out")" -eq "$2" ] ||
             jobfail "flap, $1: not every rank checked its results"
         longest=$(sed -n "s/^rank 0: $1: .* longest iteration \([0-9.]*\) s/\1/p" "$out")
         awk -v s="$longest" 'BEGIN { exit !(s >= 2) }' ||
