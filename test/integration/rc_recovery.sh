@@ -10,7 +10,8 @@
 #    side's log has that many "recovered" warn lines
 # 2. flap: with a retry budget of (2 + 1) x 4.096 us x 2^10 = 13 ms, veth1 (under rxe1) is
 #    set down for 3 s and up again while a 4-rank allreduce loop and a 2-rank ping-pong run:
-#    both complete with checked results, and their logs show "recovered" lines
+#    both complete with checked results, and their logs show "recovered" lines; then the
+#    same with a 3 s blackhole instead (netem drops all on both veths: no port event)
 # 3. loss: netem drops 30% of the packets on both veths (RC data and CM alike) for 20 s
 #    while 2 ranks stream with RCMSG_IB_RETRY_COUNT=1: the stream completes, 0 lost,
 #    0 duplicated, 0 out of order
@@ -146,43 +147,67 @@ if part 1; then
     echo "ok: 1. stream: $forces forced errors, $forces recoveries on each side, every message once and in order ($(($(date +%s) - t0)) s)"
 fi
 
-# 2. link flap: veth1 down for 3 s (the retry budget is 13 ms) under an allreduce loop and a
-# ping-pong
-if part 2; then
-    echo "== 2. link flap: veth1 down 3 s during a 4-rank allreduce loop and a 2-rank ping-pong"
+# 2. link flap (the retry budget is 13 ms): veth1 (under rxe1) down for 3 s, then a 3 s
+# blackhole (netem drops everything on both veths: no port event, only retries running out),
+# each under a 4-rank allreduce loop and a 2-rank ping-pong
+link_break() { # link_break down|blackhole
+    if [ "$1" = down ]; then
+        ip link set veth1 down || fail "ip link set veth1 down"
+    else
+        for v in veth0 veth1; do
+            tc qdisc add dev "$v" root netem loss 100% || fail "tc qdisc add dev $v netem (no sch_netem?)"
+            impaired="$impaired $v"
+        done
+    fi
+}
+link_repair() { # link_repair down|blackhole
+    if [ "$1" = down ]; then
+        ip link set veth1 up || fail "ip link set veth1 up"
+        # taking veth1 down deleted the guest's policy route for rxe1 (contrib/rxe-vm/guest/setup)
+        ip route replace 10.55.0.1 dev veth1 src 10.55.0.2 table 102 2> /dev/null
+    else
+        for v in $impaired; do tc qdisc del dev "$v" root; done
+        impaired=
+    fi
+}
+flap() { # flap down|blackhole
+    echo "== 2. link flap ($1): 3 s during a 4-rank allreduce loop and a 2-rank ping-pong"
     t0=$(date +%s)
-    flap="RCMSG_IB_TIMEOUT=10 RCMSG_IB_RETRY_COUNT=2 RCMSG_RECOVERY_TIMEOUT=60s"
-    start allreduce 150 4 $flap -- allreduce --until "$work/flap.done"
+    flapvars="RCMSG_IB_TIMEOUT=10 RCMSG_IB_RETRY_COUNT=2 RCMSG_RECOVERY_TIMEOUT=60s"
+    rm -f "$work/flap.done"
+    start allreduce 150 4 $flapvars -- allreduce --until "$work/flap.done"
     pa=$jobpid
-    start pingpong 150 2 $flap -- pingpong --until "$work/flap.done"
+    start pingpong 150 2 $flapvars -- pingpong --until "$work/flap.done"
     pp=$jobpid
     wait_running allreduce pingpong
-    ip link set veth1 down || fail "ip link set veth1 down"
+    link_break "$1"
     sleep 3
-    ip link set veth1 up || fail "ip link set veth1 up"
-    # taking veth1 down deleted the guest's policy route for rxe1 (contrib/rxe-vm/guest/setup)
-    ip route replace 10.55.0.1 dev veth1 src 10.55.0.2 table 102 2> /dev/null
+    link_repair "$1"
     touch "$work/flap.done"
     finish allreduce $pa
     st_allreduce=$st
     finish pingpong $pp
     st_pingpong=$st
     for j in "allreduce 4 $st_allreduce" "pingpong 2 $st_pingpong"; do
-        set -- $j
-        out=$work/$1.all
-        [ "$3" -eq 0 ] || jobfail "flap, $1: mpirun exited with $3"
-        [ "$(grep -c "^rank [0-9]*: $1: [0-9]* iterations checked, 0 failures" "$out")" -eq "$2" ] ||
-            jobfail "flap, $1: not every rank checked its results"
-        longest=$(sed -n "s/^rank 0: $1: .* longest iteration \([0-9.]*\) s/\1/p" "$out")
+        set -- "$1" $j
+        out=$work/$2.all
+        [ "$4" -eq 0 ] || jobfail "flap ($1), $2: mpirun exited with $4"
+        [ "$(grep -c "^rank [0-9]*: $2: [0-9]* iterations checked, 0 failures" "$out")" -eq "$3" ] ||
+            jobfail "flap ($1), $2: not every rank checked its results"
+        longest=$(sed -n "s/^rank 0: $2: .* longest iteration \([0-9.]*\) s/\1/p" "$out")
         awk -v s="$longest" 'BEGIN { exit !(s >= 2) }' ||
-            jobfail "flap, $1: no iteration took 2 s or more ($longest s): did the flap hit the run?"
+            jobfail "flap ($1), $2: no iteration took 2 s or more ($longest s): did the flap hit the run?"
         rec=$(grep -c '\] warn: rc: connection to peer [0-9]* recovered' "$out")
         grep '\] warn: rc: connection to peer [0-9]* recovered' "$out" | head -4
-        [ "$rec" -gt 0 ] || jobfail "flap, $1: no 'recovered' line in the log"
-        no_errors "flap, $1"
-        echo "ok: 2. flap, $1: completed, results checked, longest iteration $longest s, $rec 'recovered' lines"
+        [ "$rec" -gt 0 ] || jobfail "flap ($1), $2: no 'recovered' line in the log"
+        no_errors "flap ($1), $2"
+        echo "ok: 2. flap ($1), $2: completed, results checked, longest iteration $longest s, $rec 'recovered' lines"
     done
-    echo "ok: 2. flap ($(($(date +%s) - t0)) s)"
+    echo "ok: 2. flap ($1) ($(($(date +%s) - t0)) s)"
+}
+if part 2; then
+    flap down
+    flap blackhole
 fi
 
 # 3. 30% loss on both veths for 20 s during a stream
