@@ -8,13 +8,15 @@
 #    rank 1 into ERR RC_RECOVERY_FORCES (200) times at random moments: 0 lost, 0 duplicated,
 #    0 out of order, 0 corrupt; both ranks count as many recoveries as were forced, and each
 #    side's log has that many "recovered" warn lines
-# 2. flap: with a retry budget of (2 + 1) x 4.096 us x 2^10 = 13 ms, veth1 (under rxe1) is
-#    set down for 3 s and up again while a 4-rank allreduce loop and a 2-rank ping-pong run:
-#    both complete with checked results, and their logs show "recovered" lines; then the
-#    same with a 3 s blackhole instead (netem drops all on both veths: no port event)
+# 2. flap: with a retry budget of (2 + 1) x 4.096 us x 2^10 = 13 ms and
+#    RCMSG_RECOVERY_TIMEOUT=20s, veth1 (under rxe1) is set down for 3 s and up again while a
+#    4-rank allreduce loop and a 2-rank ping-pong run: both complete with checked results,
+#    and their logs show "recovered" lines; then the same with a 3 s blackhole instead
+#    (netem drops everything on both veths: no port event)
 # 3. loss: netem drops 30% of the packets on both veths (RC data and CM alike) for 20 s
-#    while 2 ranks stream with RCMSG_IB_RETRY_COUNT=1: the stream completes, 0 lost,
-#    0 duplicated, 0 out of order
+#    while 2 ranks stream with RCMSG_IB_RETRY_COUNT=1 (RCMSG_IB_TIMEOUT=12: 34 ms of
+#    retries) and RCMSG_RECOVERY_TIMEOUT=20s: the stream completes, 0 lost, 0 duplicated,
+#    0 out of order
 # 4. kill: 3 ranks stream pairwise; rank 2 kills itself (SIGKILL) mid-stream; ranks 0 and 1
 #    (mpirun --enable-recovery) get RCMSG_ERR_CONNECTION for everything with rank 2 within
 #    the RC retry budget (0.2 s) + RCMSG_RECOVERY_TIMEOUT (5 s) + 5 s of slack, at most one
@@ -34,7 +36,10 @@ work=$(mktemp -d)
 impaired=
 cleanup() {
     for v in $impaired; do tc qdisc del dev "$v" root 2> /dev/null; done
-    [ -e /sys/class/net/veth1 ] && ip link set veth1 up 2> /dev/null
+    if [ -e /sys/class/net/veth1 ] && ! ip link show veth1 | grep -q '[<,]UP[,>]'; then
+        ip link set veth1 up # and the route the down took with it (see link_repair)
+        ip route replace 10.55.0.1 dev veth1 src 10.55.0.2 table 102 2> /dev/null
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -173,7 +178,7 @@ link_repair() { # link_repair down|blackhole
 flap() { # flap down|blackhole
     echo "== 2. link flap ($1): 3 s during a 4-rank allreduce loop and a 2-rank ping-pong"
     t0=$(date +%s)
-    flapvars="RCMSG_IB_TIMEOUT=10 RCMSG_IB_RETRY_COUNT=2 RCMSG_RECOVERY_TIMEOUT=60s"
+    flapvars="RCMSG_IB_TIMEOUT=10 RCMSG_IB_RETRY_COUNT=2 RCMSG_RECOVERY_TIMEOUT=20s"
     rm -f "$work/flap.done"
     start allreduce 150 4 $flapvars -- allreduce --until "$work/flap.done"
     pa=$jobpid
@@ -214,7 +219,7 @@ fi
 if part 3; then
     echo "== 3. 30% netem loss on veth0 and veth1 for 20 s during a 2-rank stream, RCMSG_IB_RETRY_COUNT=1"
     t0=$(date +%s)
-    start loss 150 2 RCMSG_IB_TIMEOUT=12 RCMSG_IB_RETRY_COUNT=1 RCMSG_RECOVERY_TIMEOUT=60s -- \
+    start loss 150 2 RCMSG_IB_TIMEOUT=12 RCMSG_IB_RETRY_COUNT=1 RCMSG_RECOVERY_TIMEOUT=20s -- \
         stream --until "$work/loss.done" --deadline 140
     pl=$jobpid
     wait_running loss
