@@ -286,6 +286,16 @@ int rc_recv_poll(rc_btl_t *rc)
     return n > 0 ? n : 0;
 }
 
+void rc_recv_drain(rc_btl_t *rc)
+{
+    int n, taken = 0;
+
+    /* the CQ holds at most nrbufs entries: once that many are taken, the rest came later */
+    while (taken < rc->nrbufs && (n = rc_recv_poll(rc)) > 0) {
+        taken += n;
+    }
+}
+
 static int rc_progress(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);

@@ -274,6 +274,9 @@ static void rc_cm_down(void *arg, int peer)
     uint32_t qpn = ep->qp.qp != NULL ? ep->qp.qp->qp_num : 0;
 
     rc_disconnect_over(rc, ep);
+    /* what the QP received is delivered before it is reset (a REQ of a peer that recovers may
+     * stand for its agreement while its messages are still queued) */
+    rc_recv_drain(rc);
     rc_pool_put(rc, peer);
     rcmsg_debug("rc: disconnected from peer %d: qp 0x%x back to the pool (%s, %.3f ms; %llu sent, "
                 "%llu received; %d qps connected, %d in the pool)",

@@ -173,13 +173,33 @@ static rc_wr_t *rc_wr_take(rc_btl_t *rc, rc_ep_t *ep, rc_wr_type_t type, int pee
     return wr;
 }
 
+rc_wr_t *rc_ep_post_marker(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED};
+    struct ibv_send_wr *bad;
+    rc_wr_t *wr = ep->ring_count < rc->sq_depth ? rc_wr_get(rc) : NULL;
+
+    if (wr == NULL) {
+        return NULL;
+    }
+    *wr = (rc_wr_t){.type = RC_WR_FLUSH, .signaled = true, .peer = peer, .sbuf = -1};
+    swr.wr_id = (uintptr_t)wr;
+    if (ibv_post_send(ep->qp.qp, &swr, &bad) != 0) {
+        rc_wr_put(rc, wr);
+        return NULL;
+    }
+    ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
+    ep->ring_count++;
+    return wr;
+}
+
 /* Post a signaled zero-length RDMA_WRITE so that the unsignaled requests before it complete
  * (on a failed QP it completes at once, flushed, and gives their slots and buffers back). */
 rcmsg_status_t rc_ep_flush(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
     struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .num_sge = 0};
-    struct ibv_send_wr *bad;
     rc_wr_t *wr;
 
     if (ep->ring_count == 0 || ep->rec.state != RC_REC_NONE ||
@@ -188,20 +208,7 @@ rcmsg_status_t rc_ep_flush(rc_btl_t *rc, int peer)
     }
     if (ep->failed) {
         /* rc_post would report the peer again: post directly */
-        wr = rc_wr_get(rc);
-        if (wr == NULL) {
-            return RCMSG_ERR_NO_RESOURCE;
-        }
-        *wr = (rc_wr_t){.type = RC_WR_FLUSH, .signaled = true, .peer = peer, .sbuf = -1};
-        swr.wr_id = (uintptr_t)wr;
-        swr.send_flags = IBV_SEND_SIGNALED;
-        if (ibv_post_send(ep->qp.qp, &swr, &bad) != 0) {
-            rc_wr_put(rc, wr);
-            return RCMSG_ERR_IO;
-        }
-        ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
-        ep->ring_count++;
-        return RCMSG_OK;
+        return rc_ep_post_marker(rc, peer) != NULL ? RCMSG_OK : RCMSG_ERR_NO_RESOURCE;
     }
     wr = rc_wr_take(rc, ep, RC_WR_FLUSH, peer);
     if (wr == NULL) {
@@ -407,8 +414,9 @@ rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
     if (rc->recovery && (!ep->connected || ep->rec.state != RC_REC_NONE)) {
         return RCMSG_ERR_STATE; /* a connect or a recovery under way */
     }
-    rcmsg_info("forcing qp 0x%x (peer %d) from %s into ERR", ep->qp.qp->qp_num, peer,
-               rcmsg_rc_qp_state_name(ep->qp.state));
+    rcmsg_log(rc->recovery ? RCMSG_LOG_INFO : RCMSG_LOG_WARN,
+              "forcing qp 0x%x (peer %d) from %s into ERR", ep->qp.qp->qp_num, peer,
+              rcmsg_rc_qp_state_name(ep->qp.state));
     status = rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
     if (status == RCMSG_OK && rc->recovery) {
         rc_rec_start(rc, peer, (rc_cause_t){.kind = RC_CAUSE_HOOK}, false);

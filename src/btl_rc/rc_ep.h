@@ -115,6 +115,11 @@ int rc_ep_complete_upto(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *last, rcmsg_sta
  * (nothing while the connection recovers: the recovery owns the ring). */
 rcmsg_status_t rc_ep_flush(struct rc_btl *rc, int peer);
 
+/* A signaled zero-length RDMA_WRITE posted directly behind the outstanding requests of a QP
+ * in ERR (a failed peer's, or one that recovers): it completes, flushed, after all of them.
+ * NULL when no slot is free or the device refuses. */
+rc_wr_t *rc_ep_post_marker(struct rc_btl *rc, int peer);
+
 /* Posts the kept request wr again on ep's new QP (rc_rec.c's replay), signaled when `last`. */
 rcmsg_status_t rc_ep_repost(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *wr, bool last);
 

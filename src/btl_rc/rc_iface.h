@@ -173,8 +173,11 @@ void rc_pool_destroy(rc_btl_t *rc);
 /* QPs created per progress call while the pool is refilled (rc_conn.c). */
 #define RC_POOL_REFILL_BATCH 4
 
-/* rc_btl.c: polls the receive CQ once and delivers what it holds; returns the completions. */
+/* rc_btl.c: poll polls the receive CQ once and delivers what it took (returns how many);
+ * drain polls until every completion the CQ held is delivered (before a QP is reset: some
+ * devices drop the CQEs of a QP that is reset). */
 int rc_recv_poll(rc_btl_t *rc);
+void rc_recv_drain(rc_btl_t *rc);
 
 /* The immediate data of a SEND to a peer with sequence number seq. */
 static inline uint32_t rc_imm(const rc_btl_t *rc, uint64_t seq)

@@ -141,33 +141,6 @@ void rc_rec_async(rc_btl_t *rc, int peer, enum ibv_event_type event)
 
 /* ---- start and drain ------------------------------------------------------------------- */
 
-/* A signaled zero-length write behind the outstanding requests: on the QP in ERR it completes,
- * flushed, after all of them. NULL when it cannot be posted (no slot, or the device refuses to
- * post in ERR): the drain then waits for the newest request's own completion. */
-static rc_wr_t *rc_rec_marker(rc_btl_t *rc, rc_ep_t *ep, int peer)
-{
-    struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED};
-    struct ibv_send_wr *bad;
-    rc_wr_t *wr = NULL;
-    rcmsg_queue_link_t *l =
-        ep->ring_count < rc->sq_depth ? rcmsg_queue_pop_head(&rc->wr_free) : NULL;
-
-    if (l == NULL) {
-        return NULL;
-    }
-    rc->wr_nfree--;
-    wr = RCMSG_CONTAINER_OF(l, rc_wr_t, free_link);
-    *wr = (rc_wr_t){.type = RC_WR_FLUSH, .signaled = true, .peer = peer, .sbuf = -1};
-    swr.wr_id = (uintptr_t)wr;
-    if (ibv_post_send(ep->qp.qp, &swr, &bad) != 0) {
-        rc_wr_put(rc, wr);
-        return NULL;
-    }
-    ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
-    ep->ring_count++;
-    return wr;
-}
-
 void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
 {
     rc_ep_t *ep = &rc->eps[peer];
@@ -212,7 +185,7 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
     if (rcmsg_rc_qp_resync(&ep->qp) != IBV_QPS_ERR) {
         rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
     }
-    ep->rec.drain_last = rc_rec_marker(rc, ep, peer);
+    ep->rec.drain_last = rc_ep_post_marker(rc, peer); /* NULL: the newest request's own CQE */
     if (ep->rec.drain_last == NULL && ep->ring_count > 0) {
         ep->rec.drain_last = ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth];
     }
@@ -243,9 +216,7 @@ static void rc_rec_reset(rc_btl_t *rc, int peer)
     struct ibv_qp_attr attr;
     struct ibv_qp_init_attr init;
 
-    while (rc_recv_poll(rc) > 0) {
-        /* a device may drop the CQEs of a QP that is reset: they are all taken first */
-    }
+    rc_recv_drain(rc); /* every message the broken QP received, delivered */
     if (ep->rec.state != RC_REC_DRAIN || ep->failed) {
         return; /* a delivery failed the peer (a gap) */
     }

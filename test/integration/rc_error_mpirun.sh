@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Rank 0 forces its QP to rank 1 into ERR. Both ends must report the failure with the peer,
-# the qp number and its state, refuse later sends, and exit cleanly (no hang).
+# Rank 0 forces its QP to rank 1 into ERR with RCMSG_RECOVERY=no (fail-stop; the recovery
+# is tested by rc_recovery.sh). Both ends must report the failure with the peer, the qp number
+# and its state, refuse later sends, and exit cleanly (no hang).
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 # a short ACK timeout so that rank 1's retries run out quickly
-RCMSG_IB_TIMEOUT=10 RCMSG_IB_RETRY_COUNT=3 run_timeout 400 "$MPIRUN" --allow-run-as-root -np 3 \
+RCMSG_RECOVERY=no RCMSG_IB_TIMEOUT=10 RCMSG_IB_RETRY_COUNT=3 run_timeout 400 "$MPIRUN" --allow-run-as-root -np 3 \
     --oversubscribe "$top_builddir/test/integration/rc_mesh_test" --force-error > "$out" 2>&1
 st=$?
 cat "$out"

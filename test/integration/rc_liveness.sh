@@ -5,14 +5,15 @@
 # it: they learn through the liveness probes (RCMSG_LIVENESS_INTERVAL, then the probe's
 # retries: (RCMSG_IB_RETRY_COUNT + 1) x 4.096 us x 2^RCMSG_IB_TIMEOUT, 7.5 s by default), and
 # a survivor that waits for another survivor learns when that one gives up and exits. Every
-# survivor's allreduce fails with RCMSG_ERR_CONNECTION within 2 x (1 + 7.5) s (+ slack for the
-# emulated guest) and it finalizes. Then the same for a point-to-point receive and an
+# survivor's allreduce fails with RCMSG_ERR_CONNECTION within 2 x (1 + 7.5 + 3) s, the 3 s being
+# RCMSG_RECOVERY_TIMEOUT (the connection's recovery finds nobody to reconnect to), plus slack for
+# the emulated guest, and it finalizes. Then the same for a point-to-point receive and an
 # ANY_SOURCE receive from the dead rank (p2p_test --kill, 3 ranks).
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
 out=$(mktemp); trap 'rm -f "$out"' EXIT
-run_timeout 240 env -u RCMSG_IB_RETRY_COUNT -u RCMSG_IB_TIMEOUT "$MPIRUN" --allow-run-as-root \
+run_timeout 240 env -u RCMSG_IB_RETRY_COUNT -u RCMSG_IB_TIMEOUT RCMSG_RECOVERY_TIMEOUT=3s "$MPIRUN" --allow-run-as-root \
     -np 4 --oversubscribe --enable-recovery "$top_builddir/test/integration/liveness_test" 40 \
     > "$out" 2>&1
 st=$?
@@ -24,12 +25,12 @@ for r in 0 1 2; do
     echo "$line" | grep -q 'returned RCMSG_ERR_CONNECTION after' ||
         fail "rank $r: its allreduce did not fail with RCMSG_ERR_CONNECTION"
     secs=$(echo "$line" | sed 's/.* after \([0-9.]*\) s$/\1/')
-    awk -v s="$secs" 'BEGIN { exit !(s <= 2 * (1 + 7.5) + 10) }' ||
-        fail "rank $r: noticed after $secs s, beyond 2 x 8.5 s (+10 s slack)"
+    awk -v s="$secs" 'BEGIN { exit !(s <= 2 * (1 + 7.5 + 3) + 10) }' ||
+        fail "rank $r: noticed after $secs s, beyond 2 x 11.5 s (+10 s slack)"
     grep -q "^rank $r: finalized" "$out" || fail "rank $r did not finalize"
     echo "ok: rank $r: allreduce failed after $secs s"
 done
-run_timeout 240 env -u RCMSG_IB_RETRY_COUNT -u RCMSG_IB_TIMEOUT "$MPIRUN" --allow-run-as-root \
+run_timeout 240 env -u RCMSG_IB_RETRY_COUNT -u RCMSG_IB_TIMEOUT RCMSG_RECOVERY_TIMEOUT=3s "$MPIRUN" --allow-run-as-root \
     -np 3 --oversubscribe --enable-recovery "$top_builddir/test/integration/p2p_test" --kill \
     > "$out" 2>&1
 st=$?

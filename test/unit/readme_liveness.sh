@@ -8,6 +8,7 @@ readme="$top_srcdir/README.md"
 table=$("$top_builddir/src/tools/rcmsg_info" --markdown) || exit 1
 def() { echo "$table" | awk -F'|' -v v="\`RCMSG_$1\`" '$2 ~ v { gsub(/[ `]/, "", $3); print $3 }'; }
 t=$(def IB_TIMEOUT); r=$(def IB_RETRY_COUNT); i=$(def LIVENESS_INTERVAL); l=$(def LAUNCHER_TIMEOUT)
+rt=$(def RECOVERY_TIMEOUT)
 retry=$(awk -v t="$t" 'BEGIN { printf "%.2f", 4.096e-6 * 2 ^ t }')
 bound=$(awk -v t="$t" -v r="$r" 'BEGIN { printf "%.1f", (r + 1) * 4.096e-6 * 2 ^ t }')
 section=$(sed -n '/^### When a rank, or the launcher, is lost/,/^\*\*Packet loss/p' "$readme")
@@ -25,4 +26,9 @@ want "= $((r + 1)) x $retry s = $bound s"
 want "\`RCMSG_LIVENESS_INTERVAL\` ($i)"
 want "2 x $i + $bound s"
 want "\`RCMSG_LAUNCHER_TIMEOUT\` ($l)"
+# with recovery on, a dead peer costs RCMSG_RECOVERY_TIMEOUT more
+rs=${rt%s}
+want "\`RCMSG_RECOVERY_TIMEOUT\` ($rt)"
+want "$bound s + $rs s = $(awk -v b="$bound" -v r="$rs" 'BEGIN { printf "%.1f", b + r }') s"
+want "2 x $i + $bound s + $rs s = $(awk -v b="$bound" -v r="$rs" -v i="${i%s}" 'BEGIN { printf "%.1f", 2 * i + b + r }') s"
 exit $fail
