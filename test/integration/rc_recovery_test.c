@@ -371,6 +371,11 @@ static int chan_test(chan_t *c)
         }
         if (s != RCMSG_OK) {
             chan_error(c, "receive of slot", c->recv_done, s);
+            /* the failed receive took the slot's message (a read that failed): order goes on
+             * from it (this matters only for a failed peer: any error fails the others) */
+            if ((int64_t)c->recv_done > c->last_seq) {
+                c->last_seq = c->recv_done;
+            }
         } else {
             chan_received(c, c->recv_done, &st);
         }
