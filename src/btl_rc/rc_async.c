@@ -11,8 +11,6 @@
 
 #include "rc_iface.h"
 
-#include "base/clock.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -81,7 +79,6 @@ static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
         atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
         break;
     case IBV_EVENT_PORT_ERR:
-        atomic_store_explicit(&rc->port_err_us, rcmsg_clock_us(), memory_order_release);
         if (rc->recovery) {
             rcmsg_warn("async event %s on %s:%d: the port went down; connections that break "
                        "meanwhile recover when it is back, if within RCMSG_RECOVERY_TIMEOUT "

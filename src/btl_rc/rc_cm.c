@@ -49,7 +49,10 @@ struct rcmsg_rc_cm {
     struct ibv_ah **ahs;       /* [size]: created on first send */
     rcmsg_rc_cm_conn_t *conns; /* [size] */
     uint32_t next_attempt;
-    uint64_t next_due_us; /* earliest retransmission (UINT64_MAX: none) */
+    uint64_t next_due_us;   /* earliest retransmission (UINT64_MAX: none) */
+    bool broken;            /* a completion error: the UD QP is reset and brought up again */
+    const char *broke_by;   /* the status of that completion */
+    uint64_t repair_log_us; /* the last repair logged at warn level (one a second at most) */
 };
 
 /* ---- the UD QP ------------------------------------------------------------------------- */
@@ -99,6 +102,46 @@ static rcmsg_status_t cm_qp_up(rcmsg_rc_cm_t *cm)
         }
     }
     return RCMSG_OK;
+}
+
+/*
+ * The UD QP went to an error state (a send failed while the link was down, say): it is reset
+ * and brought up again with every receive buffer posted anew; what it held is lost, as UD
+ * packets may be, and the retransmissions cover it. Its number does not change, so the peers'
+ * copies of this CM's address stay valid.
+ */
+static void cm_qp_repair(rcmsg_rc_cm_t *cm)
+{
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_RESET};
+    struct ibv_qp_init_attr init;
+    struct ibv_wc wc[16];
+    const char *state = "unknown";
+
+    cm->broken = false;
+    if (ibv_query_qp(cm->qp, &attr, IBV_QP_STATE, &init) == 0) {
+        state = attr.qp_state == IBV_QPS_ERR   ? "ERR"
+                : attr.qp_state == IBV_QPS_SQE ? "SQE"
+                : attr.qp_state == IBV_QPS_RTS ? "RTS"
+                                               : "another state";
+    }
+    attr = (struct ibv_qp_attr){.qp_state = IBV_QPS_RESET};
+    if (ibv_modify_qp(cm->qp, &attr, IBV_QP_STATE) != 0) {
+        rcmsg_error("CM: UD qp 0x%x on %s:%d cannot be reset: %m", cm->qp->qp_num, cm->dev_name,
+                    cm->port);
+        return;
+    }
+    while (ibv_poll_cq(cm->cq, (int)RCMSG_ARRAY_SIZE(wc), wc) > 0) {
+        /* what the broken QP left: dropped */
+    }
+    memset(cm->send_busy, 0, sizeof(cm->send_busy));
+    if (cm_qp_up(cm) == RCMSG_OK) {
+        uint64_t now = rcmsg_clock_us();
+        rcmsg_log(now - cm->repair_log_us >= 1000000 ? RCMSG_LOG_WARN : RCMSG_LOG_DEBUG,
+                  "CM: UD qp 0x%x on %s:%d was in %s after a completion with %s: reset and "
+                  "brought up again",
+                  cm->qp->qp_num, cm->dev_name, cm->port, state, cm->broke_by);
+        cm->repair_log_us = now;
+    }
 }
 
 static rcmsg_status_t cm_qp_create(rcmsg_rc_cm_t *cm)
@@ -564,8 +607,12 @@ static void cm_recv(rcmsg_rc_cm_t *cm, const struct ibv_wc *wc)
     rcmsg_rc_cm_act_t act;
 
     if (wc->status != IBV_WC_SUCCESS) {
-        why = ibv_wc_status_str(wc->status);
-    } else if (wc->byte_len < CM_GRH) {
+        cm->broken = true; /* the QP is in error: repaired after the poll, buffers reposted */
+        cm->broke_by = ibv_wc_status_str(wc->status);
+        rcmsg_debug("CM: a receive completed with %s", cm->broke_by);
+        return;
+    }
+    if (wc->byte_len < CM_GRH) {
         why = "shorter than the GRH";
     } else if (rcmsg_rc_cm_pkt_decode(buf + CM_GRH, wc->byte_len - CM_GRH, &cm->params, &pkt,
                                       &why) == RCMSG_OK) {
@@ -630,6 +677,8 @@ int rcmsg_rc_cm_progress(rcmsg_rc_cm_t *cm)
                 cm->send_busy[wc[i].wr_id & ~CM_SEND_BIT] = false;
                 if (wc[i].status != IBV_WC_SUCCESS) {
                     rcmsg_debug("CM: a send completed with %s", ibv_wc_status_str(wc[i].status));
+                    cm->broken = true;
+                    cm->broke_by = ibv_wc_status_str(wc[i].status);
                 }
             } else {
                 cm_recv(cm, &wc[i]);
@@ -639,6 +688,9 @@ int rcmsg_rc_cm_progress(rcmsg_rc_cm_t *cm)
     }
     if (n < 0) {
         rcmsg_error("CM: ibv_poll_cq on %s failed", cm->dev_name);
+    }
+    if (cm->broken) {
+        cm_qp_repair(cm);
     }
     return events + cm_timers(cm);
 }

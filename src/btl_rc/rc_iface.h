@@ -122,9 +122,8 @@ typedef struct rc_btl {
     int nrec;
     rc_wr_t **replay;   /* [sq_depth]: scratch of the replay */
     atomic_int port_up; /* set by the async thread on PORT_ACTIVE: reconnects are sent now */
-    _Atomic uint64_t port_err_us; /* when the port last went down (PORT_ERR; 0: never) */
-    int quiet_peer;               /* rc_cm_rtr drains the receives of this peer's old QP: its
-                                     messages are not taken as the new connection's */
+    int quiet_peer;     /* rc_cm_rtr drains the receives of this peer's old QP: its
+                           messages are not taken as the new connection's */
 } rc_btl_t;
 
 static inline rc_btl_t *rc_btl_of(rcmsg_btl_t *btl)

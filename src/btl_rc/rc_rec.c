@@ -6,8 +6,10 @@
  * in ERR behind its mirror, or the peer reconnecting because its side broke. The errors are
  * classified:
  *   transient  retry exceeded, RNR retry exceeded, the flushes that follow them, a QP found in
- *              ERR, a local QP operation error while the port is (or lately was) down (a link
- *              flap longer than the retries, a peer too slow to post receives):
+ *              ERR (a link flap longer than the retries, a peer too slow to post receives), a
+ *              local QP operation error (rxe's completion of a send while its link is down,
+ *              often before the port's event; a local bug would repeat at once and is bounded
+ *              by RCMSG_RECOVERY_ATTEMPTS):
  *              the QP is reset (RESET -> INIT) and reconnected
  *   severe     IBV_EVENT_QP_FATAL, IBV_EVENT_PATH_MIG_ERR: the QP is destroyed and re-created
  *   fatal      protection, access, length and every other error, malformed peer data: a bug or
@@ -43,7 +45,6 @@
 
 #include "base/clock.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,24 +85,10 @@ rcmsg_status_t rc_rec_setup(rc_btl_t *rc)
 
 /* ---- classification -------------------------------------------------------------------- */
 
-/* Is the port down, or was it within RCMSG_RECOVERY_TIMEOUT? (On a port whose link went down,
- * rxe completes sends with "local QP operation error".) */
-static bool rc_port_broke(rc_btl_t *rc)
-{
-    uint64_t t = atomic_load_explicit(&rc->port_err_us, memory_order_acquire);
-    struct ibv_port_attr attr;
-
-    if (t != 0 && rcmsg_clock_us() - t < rc->config.recovery_timeout_us) {
-        return true;
-    }
-    return ibv_query_port(rc->dev->ctx, (uint8_t)rc->port, &attr) == 0 &&
-           attr.state != IBV_PORT_ACTIVE;
-}
-
-static bool rc_wc_transient(rc_btl_t *rc, enum ibv_wc_status status)
+static bool rc_wc_transient(enum ibv_wc_status status)
 {
     return status == IBV_WC_RETRY_EXC_ERR || status == IBV_WC_RNR_RETRY_EXC_ERR ||
-           status == IBV_WC_WR_FLUSH_ERR || (status == IBV_WC_LOC_QP_OP_ERR && rc_port_broke(rc));
+           status == IBV_WC_WR_FLUSH_ERR || status == IBV_WC_LOC_QP_OP_ERR;
 }
 
 static bool rc_event_severe(enum ibv_event_type event)
@@ -136,7 +123,7 @@ bool rc_rec_wc_error(rc_btl_t *rc, int peer, const struct ibv_wc *wc)
 {
     rc_ep_t *ep = &rc->eps[peer];
 
-    if (!rc->recovery || ep->failed || !rc_wc_transient(rc, wc->status)) {
+    if (!rc->recovery || ep->failed || !rc_wc_transient(wc->status)) {
         return false;
     }
     rc_rec_start(
