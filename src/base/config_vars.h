@@ -213,13 +213,15 @@ typedef enum {
       "exceeded, a link flap, a QP found in ERR) or a severe one (QP fatal): drain, reset or "     \
       "re-create the QP, reconnect through the connection manager and replay what the peer did "   \
       "not receive, nothing lost or duplicated; no: the peer fails at the first error.")           \
-    X(RECOVERY_ATTEMPTS, INT, "10", "1..100000",                                                   \
+    X(RECOVERY_ATTEMPTS, INT, "1000", "1..1000000",                                                \
       "Recoveries of one connection in a row with no message completed between them before the "   \
-      "peer fails with RCMSG_ERR_CONNECTION.")                                                     \
+      "peer fails with RCMSG_ERR_CONNECTION; such a run also ends after RCMSG_RECOVERY_TIMEOUT: "  \
+      "a connection that breaks again at once, for ever, is given up.")                            \
     X(RECOVERY_TIMEOUT, TIME, "30s", "100ms..",                                                    \
       "How long a broken rc connection has to come back (a link flap, a peer outside rcmsg "       \
       "calls): a peer that has not answered the reconnect after this long fails with "             \
-      "RCMSG_ERR_CONNECTION; a dead peer is reported after the RC retries plus this.")             \
+      "RCMSG_ERR_CONNECTION (a dead peer is reported after the RC retries plus this), and so "     \
+      "does one whose connection keeps breaking with no message completed for this long.")         \
     X(LAUNCHER_TIMEOUT, TIME, "300s", "1s..",                                                      \
       "Longest wait for the launcher (PMIx) in rcmsg_init and rcmsg_finalize: a rank that fails "  \
       "or exits before a fence is reported after this long instead of waited for forever; it "     \

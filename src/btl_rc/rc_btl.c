@@ -234,9 +234,17 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
 
 static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
 {
-    rc_wr_t *wr = (rc_wr_t *)(uintptr_t)wc->wr_id;
-    rc_ep_t *ep = &rc->eps[wr->peer];
+    rc_wr_t *wr = rc_wr_of(rc, wc->wr_id);
+    rc_ep_t *ep;
     rcmsg_status_t status = RCMSG_OK;
+
+    if (__builtin_expect(wr == NULL, 0)) {
+        rcmsg_error("rc: a send completion (%s) on qp 0x%x names request slot %u of an earlier "
+                    "post: dropped (a completion of a QP that broke came after its drain)",
+                    ibv_wc_status_str(wc->status), wc->qp_num, (unsigned)wc->wr_id);
+        return;
+    }
+    ep = &rc->eps[wr->peer];
 
     if (__builtin_expect(
             ep->rec.state == RC_REC_DRAIN ||

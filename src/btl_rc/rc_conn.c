@@ -167,7 +167,7 @@ static rcmsg_status_t rc_qp_restart(rc_btl_t *rc, int peer)
     if (rc->eps[peer].failed) {
         return RCMSG_ERR_CONNECTION; /* a delivery found a gap */
     }
-    return rc_pool_renew(rc, peer, false);
+    return rc_pool_renew(rc, peer);
 }
 
 /* INIT -> RTR towards the peer's QP (the CM's REQ or REP); the passive side takes its QP from

@@ -119,7 +119,7 @@ static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv
     struct ibv_send_wr *bad;
     int rc_post;
 
-    swr->wr_id = (uintptr_t)wr;
+    swr->wr_id = rc_wr_id(rc, wr);
     ep->last_use = ++rc->use_tick;
     if (wr->type <= RC_WR_SEND_INLINE) { /* SENDs: the peer counts them as received */
         wr->seq = ep->sent++;
@@ -186,8 +186,9 @@ rc_wr_t *rc_ep_post_marker(rc_btl_t *rc, int peer)
     if (wr == NULL) {
         return NULL;
     }
-    *wr = (rc_wr_t){.type = RC_WR_FLUSH, .signaled = true, .peer = peer, .sbuf = -1};
-    swr.wr_id = (uintptr_t)wr;
+    *wr =
+        (rc_wr_t){.gen = wr->gen, .type = RC_WR_FLUSH, .signaled = true, .peer = peer, .sbuf = -1};
+    swr.wr_id = rc_wr_id(rc, wr);
     if (ibv_post_send(ep->qp.qp, &swr, &bad) != 0) {
         rc_wr_put(rc, wr);
         return NULL;
@@ -350,7 +351,7 @@ rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
 rcmsg_status_t rc_ep_repost(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool last)
 {
     struct ibv_sge sge = {.length = wr->len};
-    struct ibv_send_wr swr = {.wr_id = (uintptr_t)wr, .sg_list = &sge, .num_sge = 1}, *bad;
+    struct ibv_send_wr swr = {.wr_id = rc_wr_id(rc, wr), .sg_list = &sge, .num_sge = 1}, *bad;
     int err;
 
     wr->signaled = wr->signaled || last;

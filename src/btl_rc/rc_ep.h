@@ -28,11 +28,12 @@ typedef enum {
     RC_WR_TYPE_COUNT /* not a type: the number of them */
 } rc_wr_type_t;
 
-/* A posted work request; wr_id points at it. It keeps what posting it again needs (rc_rec.c
- * replays it after a recovery): the bounce buffer or the inline copy of a send, the addresses
- * and keys of a read. */
+/* A posted work request; its wr_id is its slot's index and generation (rc_wr_id). It keeps what
+ * posting it again needs (rc_rec.c replays it after a recovery): the bounce buffer or the inline
+ * copy of a send, the addresses and keys of a read. */
 typedef struct rc_wr {
     rcmsg_queue_link_t free_link; /* in rc->wr_free while the slot is free */
+    uint32_t gen; /* bumped at each post: a completion naming another generation is stale */
     rc_wr_type_t type;
     bool signaled;
     int peer;
@@ -74,6 +75,7 @@ typedef struct {
     uint32_t old_qpn, sq_psn, rq_psn; /* the broken QP's number and PSNs (ibv_query_qp) */
     uint64_t t0, deadline;            /* when it broke; when it fails unless reconnected */
     unsigned run;                     /* recoveries in a row without a completion between */
+    uint64_t run_t0;                  /* when the first of them began */
     uint64_t count;                   /* recoveries completed (rcmsg_rc_btl_recoveries) */
     uint64_t dups;                    /* duplicates dropped by the receiver (replays) */
 } rc_rec_t;

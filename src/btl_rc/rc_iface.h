@@ -181,6 +181,23 @@ void rc_pool_destroy(rc_btl_t *rc);
 int rc_recv_poll(rc_btl_t *rc);
 void rc_recv_drain(rc_btl_t *rc);
 
+/* The wr_id of a request posted now (its generation bumped: a completion of an earlier post of
+ * the slot, from a QP that broke, can no longer be taken for this one), and the request a
+ * completion names (NULL when stale: another generation of the slot). */
+static inline uint64_t rc_wr_id(rc_btl_t *rc, rc_wr_t *wr)
+{
+    return (uint64_t)++wr->gen << 32 | (uint64_t)(wr - rc->wrs);
+}
+
+static inline rc_wr_t *rc_wr_of(rc_btl_t *rc, uint64_t wr_id)
+{
+    uint32_t idx = (uint32_t)wr_id;
+
+    return idx < (uint32_t)rc->wr_total && rc->wrs[idx].gen == (uint32_t)(wr_id >> 32)
+               ? &rc->wrs[idx]
+               : NULL;
+}
+
 /* The immediate data of a SEND to a peer with sequence number seq. */
 static inline uint32_t rc_imm(const rc_btl_t *rc, uint64_t seq)
 {
@@ -212,9 +229,9 @@ void rc_rec_abort(rc_btl_t *rc, int peer);
  * the peer's REQ when it asked first). */
 void rc_conn_rejoin(rc_btl_t *rc, int peer);
 
-/* rc_pool.c: the peer's broken QP reset to INIT (or, severe or when the reset fails, destroyed
- * and created again), with a fresh psn; its ring stays. */
-rcmsg_status_t rc_pool_renew(rc_btl_t *rc, int peer, bool severe);
+/* rc_pool.c: the peer's broken QP is destroyed and replaced by a new one in INIT (rc_rec.c says
+ * why never a reset one), with a fresh psn; the endpoint keeps its ring. */
+rcmsg_status_t rc_pool_renew(rc_btl_t *rc, int peer);
 
 /* rc_config.c: fills config from the configuration table; called once, by open. */
 void rc_config_read(rc_config_t *config);

@@ -149,6 +149,20 @@ void rc_pool_init(rc_btl_t *rc)
                        rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
 }
 
+/* A QP in INIT for the peer: the pool's top one it may use, or a new one. */
+static rcmsg_status_t rc_pool_pop(rc_btl_t *rc, int peer, rc_pooled_t *q)
+{
+    if (rc->route_sticky && rc->pool_n > 0) {
+        rc_pool_route_pick(rc, peer, rcmsg_rc_cm_peer_gid(rc->cm, peer));
+    }
+    if (rc->pool_n > 0) {
+        *q = rc->pool[--rc->pool_n];
+        return RCMSG_OK;
+    }
+    rcmsg_debug("rc: qp pool empty: a qp created for peer %d on the connect path", peer);
+    return rc_qp_new(rc, q);
+}
+
 rcmsg_status_t rc_pool_take(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
@@ -157,16 +171,8 @@ rcmsg_status_t rc_pool_take(rc_btl_t *rc, int peer)
     if (ep->qp.qp != NULL) {
         return RCMSG_OK;
     }
-    if (rc->route_sticky && rc->pool_n > 0) {
-        rc_pool_route_pick(rc, peer, rcmsg_rc_cm_peer_gid(rc->cm, peer));
-    }
-    if (rc->pool_n > 0) {
-        q = rc->pool[--rc->pool_n];
-    } else {
-        rcmsg_debug("rc: qp pool empty: a qp created for peer %d on the connect path", peer);
-        if (rc_qp_new(rc, &q) != RCMSG_OK) {
-            return RCMSG_ERR_IO;
-        }
+    if (rc_pool_pop(rc, peer, &q) != RCMSG_OK) {
+        return RCMSG_ERR_IO;
     }
     ep->qp = (rcmsg_rc_qp_t){.qp = q.qp,
                              .state = IBV_QPS_INIT,
@@ -191,26 +197,23 @@ static bool rc_qp_recycle(rc_btl_t *rc, rcmsg_rc_qp_t *qp)
            rc_qp_to_init(rc, qp) == RCMSG_OK;
 }
 
-rcmsg_status_t rc_pool_renew(rc_btl_t *rc, int peer, bool severe)
+rcmsg_status_t rc_pool_renew(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
-    rc_pooled_t fresh;
+    struct ibv_qp *old = ep->qp.qp;
+    rc_pooled_t q;
 
-    ep->sq_psn = rc_psn_new();
-    if (!severe && rc_qp_recycle(rc, &ep->qp)) {
-        return RCMSG_OK;
-    }
-    if (rc_qp_new(rc, &fresh) != RCMSG_OK) {
+    if (rc_qp_new(rc, &q) != RCMSG_OK) {
         return RCMSG_ERR_IO;
     }
-    free(fresh.ring); /* the endpoint keeps its ring: it holds the requests to replay */
-    if (ibv_destroy_qp(ep->qp.qp) != 0) {
-        rcmsg_warn("ibv_destroy_qp of the broken qp 0x%x (peer %d) failed: %m", ep->qp.qp->qp_num,
-                   peer);
-    }
-    ep->qp.qp = fresh.qp;
+    free(q.ring); /* the endpoint keeps its ring: it holds the requests to replay */
+    ep->qp.qp = q.qp;
     ep->qp.state = IBV_QPS_INIT;
     ep->qp.qp->qp_context = ep;
+    ep->sq_psn = rc_psn_new();
+    if (ibv_destroy_qp(old) != 0) {
+        rcmsg_warn("ibv_destroy_qp of the broken qp 0x%x (peer %d) failed: %m", old->qp_num, peer);
+    }
     return RCMSG_OK;
 }
 

@@ -9,9 +9,9 @@
  *              ERR (a link flap longer than the retries, a peer too slow to post receives), a
  *              local QP operation error (rxe's completion of a send while its link is down,
  *              often before the port's event; a local bug would repeat at once and is bounded
- *              by RCMSG_RECOVERY_ATTEMPTS):
- *              the QP is reset (RESET -> INIT) and reconnected
- *   severe     IBV_EVENT_QP_FATAL, IBV_EVENT_PATH_MIG_ERR: the QP is destroyed and re-created
+ *              by RCMSG_RECOVERY_ATTEMPTS)
+ *   severe     IBV_EVENT_QP_FATAL, IBV_EVENT_PATH_MIG_ERR (the QP itself is unusable)
+ *   (both are recovered alike, see 3.)
  *   fatal      protection, access, length and every other error, malformed peer data: a bug or
  *              an attack, never retried; the peer fails as without recovery
  *
@@ -21,9 +21,13 @@
  *   2. drain: the QP goes to ERR and a signaled marker is posted behind the outstanding
  *      requests; every completion until the marker's is taken (successes release their
  *      requests, errors keep them for the replay); then the receive CQ is polled empty, so
- *      every message the broken QP received is delivered before its QP is reset;
- *   3. query the QP (state and both PSNs, for the log), reset it (RESET -> INIT) or, severe,
- *      re-create it, with a fresh PSN;
+ *      every message the broken QP received is delivered before the QP goes;
+ *   3. query the QP (state and both PSNs, for the log), destroy it and create a new one in INIT
+ *      with a fresh PSN, for either class: a QP reset in place keeps its number, so a packet of
+ *      the broken connection still on its way could be taken for the new one (the reason of IB
+ *      CM's TimeWait), and on Soft-RoCE a QP reset after an error and connected again
+ *      corrupted rendezvous reads under packet loss (in every 30%-loss run, also when the reset
+ *      QP was used again only one recovery later; never with a new QP: docs/performance.md);
  *   4. reconnect through the CM (rc_cm.h, "Recovery"): the REQ and the REP carry how many
  *      messages each side sent and received;
  *   5. replay, once the CM connected the pair (rc_cm_rts): the SENDs the peer did not receive
@@ -37,7 +41,8 @@
  *
  * Bounds: RCMSG_RECOVERY_TIMEOUT from the break to the reconnect (a peer that does not answer
  * fails with RCMSG_ERR_CONNECTION); RCMSG_RECOVERY_ATTEMPTS recoveries in a row without a
- * message completing between them.
+ * message completing between them, or such a run lasting longer than RCMSG_RECOVERY_TIMEOUT (a
+ * lossy link is ridden out for that long).
  */
 #include "config.h"
 
@@ -167,11 +172,14 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
         rc_ep_fail(rc, peer);
         return;
     }
-    if (ep->rec.run >= rc->config.recovery_attempts) {
-        rcmsg_error("rc: connection to peer %d broke again (%s) after %u recoveries in a row with "
-                    "no message completed between them (RCMSG_RECOVERY_ATTEMPTS=%u): the peer "
-                    "fails",
-                    peer, why, ep->rec.run, rc->config.recovery_attempts);
+    uint64_t now = rcmsg_clock_us();
+    if (ep->rec.run >= rc->config.recovery_attempts ||
+        (ep->rec.run > 0 && now - ep->rec.run_t0 > rc->config.recovery_timeout_us)) {
+        rcmsg_error("rc: connection to peer %d broke again (%s) after %u recoveries in a row in "
+                    "%.1f s with no message completed between them (RCMSG_RECOVERY_ATTEMPTS=%u, "
+                    "RCMSG_RECOVERY_TIMEOUT %.1f s): the peer fails",
+                    peer, why, ep->rec.run, (double)(now - ep->rec.run_t0) / 1e6,
+                    rc->config.recovery_attempts, (double)rc->config.recovery_timeout_us / 1e6);
         rc_ep_fail(rc, peer);
         return;
     }
@@ -180,8 +188,9 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
                          .severe = severe,
                          .cause = cause,
                          .old_qpn = ep->qp.qp->qp_num,
-                         .t0 = rcmsg_clock_us(),
+                         .t0 = now,
                          .run = ep->rec.run + 1,
+                         .run_t0 = ep->rec.run > 0 ? ep->rec.run_t0 : now,
                          .count = ep->rec.count,
                          .dups = ep->rec.dups};
     ep->rec.deadline = ep->rec.t0 + rc->config.recovery_timeout_us;
@@ -228,7 +237,7 @@ static void rc_rec_reset(rc_btl_t *rc, int peer)
         ep->rec.rq_psn = attr.rq_psn;
     }
     ep->rec.drained = true;
-    if (rc_pool_renew(rc, peer, ep->rec.severe) != RCMSG_OK) {
+    if (rc_pool_renew(rc, peer) != RCMSG_OK) {
         rcmsg_error("rc: connection to peer %d not recovered: its qp could not be reset or "
                     "created again",
                     peer);
@@ -362,6 +371,6 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
                peer, ep->rec.old_qpn, ep->qp.qp->qp_num, why, ep->rec.sq_psn, ep->rec.rq_psn,
                st.msgs, st.bytes, st.reads, st.read_bytes, st.delivered,
                (double)(rcmsg_clock_us() - ep->rec.t0) / 1e3, (unsigned long long)ep->rec.count,
-               ep->rec.severe ? "qp re-created" : "qp reset");
+               ep->rec.severe ? "severe error, qp re-created" : "transient error, qp re-created");
     return RCMSG_OK;
 }
