@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Recovery of rc connections (issue 15), through the public API plus the rc test hooks
- * rcmsg_rc_btl_force_error and rcmsg_rc_btl_recoveries. Every message carries an 8-byte header
+ * rcmsg_rc_btl_force_error, rcmsg_rc_btl_force_fatal (every 10th forced error of the stream)
+ * and rcmsg_rc_btl_recoveries. Every message carries an 8-byte header
  * (sequence number, sender, flags, a check word) and a pattern derived from sender,
  * receiver, sequence number and size; its length is derived from the same, so the receiver
  * checks every byte, the length and the per-pair order.
@@ -462,7 +463,10 @@ static void forcer_step(forcer_t *f, uint64_t completions)
         return;
     }
     f->rec_before = rcmsg_rc_btl_recoveries(rc_btl, f->peer);
-    s = rcmsg_rc_btl_force_error(rc_btl, f->peer);
+    /* every 10th as the device's IBV_EVENT_QP_FATAL would (a severe error), the others as a
+     * QP moved to ERR (transient) */
+    s = f->forced % 10 == 9 ? rcmsg_rc_btl_force_fatal(rc_btl, f->peer)
+                            : rcmsg_rc_btl_force_error(rc_btl, f->peer);
     if (s == RCMSG_OK) {
         f->forced++;
         f->waiting = 1;
