@@ -23,3 +23,23 @@ cm_loss() {
         tc filter add dev "$1" parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff \
             match ip dport 4791 0xffff match u8 0x64 0xff at 28 flowid 1:3
 }
+
+# mpirun_job SECONDS NP LOGVAR LOGDIR PROGRAM [VAR=VALUE | MPIRUN-OPTION]... -- ARGS...: runs
+# PROGRAM ARGS under mpirun (NP ranks, oversubscribed, the MPIRUN-OPTIONs added) bounded by
+# run_timeout SECONDS, with the VARs and LOGVAR=LOGDIR in its environment (the test programs
+# write each process's log to LOGDIR/PID.log: test_log.h).
+mpirun_job() {
+    _secs=$1 _np=$2 _logvar=$3 _logdir=$4 _prog=$5
+    shift 5
+    _vars='' _opts=''
+    while [ "$1" != -- ]; do
+        case $1 in
+        *=*) _vars="$_vars $1" ;;
+        *) _opts="$_opts $1" ;;
+        esac
+        shift
+    done
+    shift
+    run_timeout "$_secs" env $_vars "$_logvar=$_logdir" "$MPIRUN" --allow-run-as-root \
+        -np "$_np" --oversubscribe $_opts "$_prog" "$@"
+}

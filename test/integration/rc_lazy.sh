@@ -33,20 +33,10 @@ export RCMSG_TRANSPORTS RCMSG_CONNECT RCMSG_EAGER_LIMIT RCMSG_LOG_LEVEL
 job() { # job NAME SECONDS NP [VAR=VALUE | MPIRUN-OPTION]... -- ARGS...: output kept in $out
     name=$1 secs=$2 np=$3
     shift 3
-    vars='' opts=''
-    while [ "$1" != -- ]; do
-        case $1 in
-        *=*) vars="$vars $1" ;;
-        *) opts="$opts $1" ;;
-        esac
-        shift
-    done
-    shift
     t0=$(date +%s)
     rm -f "$logs"/*
     # each process logs to its own file (mpirun's forwarding may splice lines of two ranks)
-    run_timeout "$secs" env $vars RC_LAZY_LOG_DIR="$logs" "$MPIRUN" --allow-run-as-root \
-        -np "$np" --oversubscribe $opts "$prog" "$@" > "$out" 2>&1
+    mpirun_job "$secs" "$np" RC_LAZY_LOG_DIR "$logs" "$prog" "$@" > "$out" 2>&1
     st=$?
     cat "$logs"/*.log >> "$out"
     grep -v ' debug: \| info: ' "$out"

@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "test_log.h"
+
 #define MAGIC 0x6c617a79u
 
 typedef struct {
@@ -380,24 +382,6 @@ static size_t eager_limit(void)
     return v > (long)sizeof(msg_hdr_t) ? (size_t)v : 8192;
 }
 
-static void log_to_file(void)
-{
-    const char *dir = getenv("RC_LAZY_LOG_DIR");
-    char path[4096];
-    int fd;
-
-    if (dir == NULL) {
-        return;
-    }
-    snprintf(path, sizeof(path), "%s/%d.log", dir, (int)getpid());
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
-    if (fd < 0 || dup2(fd, STDERR_FILENO) < 0) {
-        printf("FAIL: cannot write the log to %s: %s\n", path, strerror(errno));
-        exit(1);
-    }
-    close(fd);
-}
-
 int main(int argc, char **argv)
 {
     rcmsg_status_t s;
@@ -409,7 +393,7 @@ int main(int argc, char **argv)
         return 2;
     }
     eager_max = eager_limit();
-    log_to_file();
+    test_log_to_file("RC_LAZY_LOG_DIR");
     s = rcmsg_init();
     if (s != RCMSG_OK) {
         printf("FAIL: rcmsg_init: %s\n", rcmsg_status_name(s));

@@ -57,18 +57,8 @@ export RCMSG_TRANSPORTS RCMSG_RNDV_CHUNK RCMSG_LOG_LEVEL
 start() {
     name=$1 secs=$2 np=$3
     shift 3
-    vars='' opts=''
-    while [ "$1" != -- ]; do
-        case $1 in
-        *=*) vars="$vars $1" ;;
-        *) opts="$opts $1" ;;
-        esac
-        shift
-    done
-    shift
     mkdir -p "$work/$name"
-    run_timeout "$secs" env $vars RC_RECOVERY_LOG_DIR="$work/$name" "$MPIRUN" \
-        --allow-run-as-root -np "$np" --oversubscribe $opts "$prog" "$@" \
+    mpirun_job "$secs" "$np" RC_RECOVERY_LOG_DIR "$work/$name" "$prog" "$@" \
         > "$work/$name.out" 2>&1 &
     jobpid=$!
 }

@@ -49,6 +49,7 @@
 #include "btl_rc/rc_btl.h"
 #include "core/core.h"
 #include "test_check.h"
+#include "test_log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -842,24 +843,6 @@ static int run_pingpong(void)
 
 /* ---- main ----------------------------------------------------------------------------- */
 
-static void log_to_file(void)
-{
-    const char *dir = getenv("RC_RECOVERY_LOG_DIR");
-    char path[4096];
-    int fd;
-
-    if (dir == NULL) {
-        return;
-    }
-    snprintf(path, sizeof(path), "%s/%d.log", dir, (int)getpid());
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
-    if (fd < 0 || dup2(fd, STDERR_FILENO) < 0) {
-        printf("FAIL: cannot write the log to %s: %s\n", path, strerror(errno));
-        exit(1);
-    }
-    close(fd);
-}
-
 static int parse_options(int argc, char **argv)
 {
     for (int i = 2; i < argc; i++) {
@@ -927,7 +910,7 @@ int main(int argc, char **argv)
                         "[--deadline S]\n");
         return 2;
     }
-    log_to_file();
+    test_log_to_file("RC_RECOVERY_LOG_DIR");
     s = rcmsg_init();
     if (s != RCMSG_OK) {
         printf("rcmsg_init: %s\n", rcmsg_strerror(s));
