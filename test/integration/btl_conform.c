@@ -472,9 +472,14 @@ static void case_gets(conf_t *t)
  * "within the transport's retry bound"), known here per transport. */
 static uint64_t fail_bound_us(const conf_t *t)
 {
-    if (strcmp(t->name, "rc") == 0) { /* the retry bound, plus slack for the emulated guest */
+    if (strcmp(t->name, "rc") == 0) {
+        /* the retry bound, then (RCMSG_RECOVERY) the reconnect that nobody answers, plus slack
+         * for the emulated guest */
         double us = (double)(rcmsg_config_int(RCMSG_CFG_IB_RETRY_COUNT) + 1) * 4.096 *
                     (double)(1ull << rcmsg_config_int(RCMSG_CFG_IB_TIMEOUT));
+        if (rcmsg_config_bool(RCMSG_CFG_RECOVERY)) {
+            us += (double)rcmsg_config_time_us(RCMSG_CFG_RECOVERY_TIMEOUT);
+        }
         return (uint64_t)us + 3000000;
     }
     if (strcmp(t->name, "sm") == 0) {
