@@ -210,8 +210,8 @@ typedef enum {
       "the cap until an idle connection is found.")                                                \
     X(RECOVERY, BOOL, "yes", "",                                                                   \
       "Recover an rc connection whose QP fails with a transient error (retry or RNR retry "        \
-      "exceeded, a link flap, a QP found in ERR) or a severe one (QP fatal): drain, reset or "     \
-      "re-create the QP, reconnect through the connection manager and replay what the peer did "   \
+      "exceeded, a link flap, a QP found in ERR) or a severe one (QP fatal): drain, replace the "  \
+      "QP by a new one, reconnect through the connection manager and replay what the peer did "    \
       "not receive, nothing lost or duplicated; no: the peer fails at the first error.")           \
     X(RECOVERY_ATTEMPTS, INT, "1000", "1..1000000",                                                \
       "Recoveries of one connection in a row with no message completed between them before the "   \

@@ -18,7 +18,7 @@
 rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p);
 
 /* Moves the QP to peer into ERR (for tests of the error path); the failure is then handled
- * as any other: with RCMSG_RECOVERY=yes the connection is recovered (drained, reset,
+ * as any other: with RCMSG_RECOVERY=yes the connection is recovered (drained, a new QP,
  * reconnected, replayed); with no it is reported, and later sends to that peer fail.
  * RCMSG_ERR_INVALID_PARAM when the peer holds no QP; RCMSG_ERR_STATE while the connection to it
  * is not up (a connect or a recovery under way). */

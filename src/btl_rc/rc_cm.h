@@ -32,12 +32,12 @@
  * names the attempt it belongs to; a REP or RTU of another attempt than the current one is
  * dropped, so a packet of an old attempt never connects a QP.
  *
- * Recovery (rc_rec.c): when one side's RC QP breaks, that side drains and resets it and starts a
- * new attempt whose REQ carries its counts (seq: sent, received). A REQ of a new attempt while
- * CONNECTED means the peer's side broke: the pair goes to LOST (the owner is told, drains and
- * resets its own QP) and the REQ is kept, unanswered; once drained, the owner rejoins and the
- * kept REQ is answered (the REP carries this side's counts). Each side then replays what the
- * other's counts say it lacks. A rejoin gets its own budget of sends (RCMSG_RECOVERY_TIMEOUT).
+ * Recovery (rc_rec.c): when one side's RC QP breaks, that side drains it, replaces it by a new QP
+ * and starts a new attempt whose REQ carries its counts (seq: sent, received). A REQ of a new
+ * attempt while CONNECTED means the peer's side broke: the pair goes to LOST (the owner is told,
+ * drains and replaces its own QP) and the REQ is kept, unanswered; once drained, the owner rejoins
+ * and the kept REQ is answered (the REP carries this side's counts). Each side then replays what
+ * the other's counts say it lacks. A rejoin gets its own budget of sends (RCMSG_RECOVERY_TIMEOUT).
  *
  *   broken side                               other side
  *   drain, QP to RESET -> INIT
@@ -263,7 +263,7 @@ void rcmsg_rc_cm_fsm_disconnect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_
                                 uint64_t now_us, rcmsg_rc_cm_act_t *act);
 
 /*
- * Reconnects a pair whose local QP broke and was reset (recovery) with the new attempt id
+ * Reconnects a pair whose local QP broke and was replaced (recovery) with the new attempt id
  * `attempt`, allowed max_tries sends (0: params'). In LOST with the peer's REQ kept: that REQ
  * is accepted (RTR, REP). In any other state a new attempt starts (REQ_SENT, REQ).
  */
@@ -366,7 +366,7 @@ rcmsg_status_t rcmsg_rc_cm_connect_wait(rcmsg_rc_cm_t *cm, int peer, uint32_t qp
  * a REP carries what the rtr op writes. */
 void rcmsg_rc_cm_set_seq(rcmsg_rc_cm_t *cm, int peer, uint64_t sent, uint64_t received);
 
-/* Reconnects the peer after this side's QP broke and was reset (rcmsg_rc_cm_fsm_rejoin), with
+/* Reconnects the peer after this side's QP broke and was replaced (rcmsg_rc_cm_fsm_rejoin), with
  * the local QP qpn, first psn psn and max_tries sends. */
 void rcmsg_rc_cm_rejoin(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn,
                         unsigned max_tries);

@@ -330,7 +330,7 @@ static void rc_cm_stalled(void *arg, int peer)
                rc->config.qp_max_active);
 }
 
-/* The peer reconnects while connected: its side broke. Ours is drained and reset (rc_rec.c),
+/* The peer reconnects while connected: its side broke. Ours is drained and replaced (rc_rec.c),
  * then rc_conn_rejoin answers its REQ; without recovery the peer fails. */
 static void rc_cm_lost(void *arg, int peer)
 {

@@ -281,7 +281,7 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
         swr.num_sge = len > 0 ? 2 : 1;
         swr.send_flags = IBV_SEND_INLINE;
         if (rc->inl_copy != NULL) { /* kept for a replay */
-            char *copy = rc->inl_copy + (size_t)(wr - rc->wrs) * btl->caps.max_inline;
+            char *copy = rc_inl_copy(rc, wr);
             memcpy(copy, hdr, hdr_len);
             if (len > 0) {
                 memcpy(copy + hdr_len, payload, len);
@@ -365,8 +365,7 @@ rcmsg_status_t rc_ep_repost(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool last)
         swr.opcode = IBV_WR_SEND_WITH_IMM;
         rcmsg_wire_put_be32(&swr.imm_data, rc_imm(rc, wr->seq));
         if (wr->type == RC_WR_SEND_INLINE) {
-            sge.addr =
-                (uintptr_t)(rc->inl_copy + (size_t)(wr - rc->wrs) * rc->super.caps.max_inline);
+            sge.addr = (uintptr_t)rc_inl_copy(rc, wr);
             swr.send_flags = IBV_SEND_INLINE;
         } else {
             sge.addr = (uintptr_t)(rc->sbufs + (size_t)wr->sbuf * rc->buf_size);

@@ -69,7 +69,6 @@ typedef struct {
 typedef struct {
     rc_rec_state_t state;
     bool severe;         /* the QP is re-created rather than reset */
-    bool drained;        /* the ring's requests have no completion pending (replay them) */
     rc_wr_t *drain_last; /* the newest request when the QP broke; NULL once its CQE came */
     rc_cause_t cause;
     uint32_t old_qpn, sq_psn, rq_psn; /* the broken QP's number and PSNs (ibv_query_qp) */
@@ -77,7 +76,6 @@ typedef struct {
     unsigned run;                     /* recoveries in a row without a completion between */
     uint64_t run_t0;                  /* when the first of them began */
     uint64_t count;                   /* recoveries completed (rcmsg_rc_btl_recoveries) */
-    uint64_t dups;                    /* duplicates dropped by the receiver (replays) */
 } rc_rec_t;
 
 /*

@@ -198,6 +198,12 @@ static inline rc_wr_t *rc_wr_of(rc_btl_t *rc, uint64_t wr_id)
                : NULL;
 }
 
+/* Where the inline send of request wr is kept for a replay (rc->inl_copy != NULL). */
+static inline char *rc_inl_copy(const rc_btl_t *rc, const rc_wr_t *wr)
+{
+    return rc->inl_copy + (size_t)(wr - rc->wrs) * rc->super.caps.max_inline;
+}
+
 /* The immediate data of a SEND to a peer with sequence number seq. */
 static inline uint32_t rc_imm(const rc_btl_t *rc, uint64_t seq)
 {
@@ -206,7 +212,7 @@ static inline uint32_t rc_imm(const rc_btl_t *rc, uint64_t seq)
 
 /* rc_rec.c: recovery of a broken connection (see there).
  *   setup        the sequence window and the replay buffers, at open
- *   start        the connection to peer broke (cause): drain, reset, reconnect, replay; or the
+ *   start        the connection to peer broke (cause): drain, a new QP, reconnect, replay; or the
  *                peer fails (RCMSG_RECOVERY=no, a fatal cause, too many recoveries in a row)
  *   wc_error     a completion error on the peer's QP: true when a recovery took it (else the
  *                caller reports it and fails the peer, as without recovery)

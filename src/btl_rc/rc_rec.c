@@ -191,8 +191,7 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
                          .t0 = now,
                          .run = ep->rec.run + 1,
                          .run_t0 = ep->rec.run > 0 ? ep->rec.run_t0 : now,
-                         .count = ep->rec.count,
-                         .dups = ep->rec.dups};
+                         .count = ep->rec.count};
     ep->rec.deadline = ep->rec.t0 + rc->config.recovery_timeout_us;
     if (rcmsg_rc_qp_resync(&ep->qp) != IBV_QPS_ERR) {
         rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
@@ -220,9 +219,9 @@ void rc_rec_sq_cqe(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool ok)
     }
 }
 
-/* The drain is over: every receive of the broken QP delivered, the QP queried, reset (or
- * re-created) and reconnected. */
-static void rc_rec_reset(rc_btl_t *rc, int peer)
+/* The drain is over: every receive of the broken QP delivered, the QP queried, replaced by a
+ * new one and reconnected. */
+static void rc_rec_renew(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
     struct ibv_qp_attr attr;
@@ -236,11 +235,8 @@ static void rc_rec_reset(rc_btl_t *rc, int peer)
         ep->rec.sq_psn = attr.sq_psn;
         ep->rec.rq_psn = attr.rq_psn;
     }
-    ep->rec.drained = true;
     if (rc_pool_renew(rc, peer) != RCMSG_OK) {
-        rcmsg_error("rc: connection to peer %d not recovered: its qp could not be reset or "
-                    "created again",
-                    peer);
+        rcmsg_error("rc: connection to peer %d not recovered: no new qp could be created", peer);
         rc_ep_fail(rc, peer);
         return;
     }
@@ -255,7 +251,7 @@ void rc_rec_progress(rc_btl_t *rc)
         rc_ep_t *ep = &rc->eps[peer];
 
         if (ep->rec.state == RC_REC_DRAIN && ep->rec.drain_last == NULL) {
-            rc_rec_reset(rc, peer);
+            rc_rec_renew(rc, peer);
         } else if (ep->rec.state == RC_REC_DRAIN && rcmsg_clock_us() > ep->rec.deadline) {
             rcmsg_error("rc: connection to peer %d: the completions of its broken qp 0x%x did "
                         "not all come within RCMSG_RECOVERY_TIMEOUT (%.1f s)",
@@ -284,7 +280,6 @@ void rc_rec_abort(rc_btl_t *rc, int peer)
                 peer, why, ep->rec.old_qpn, (double)(rcmsg_clock_us() - ep->rec.t0) / 1e6,
                 (double)rc->config.recovery_timeout_us / 1e6);
     ep->rec.state = RC_REC_NONE;
-    ep->rec.drained = false;
 }
 
 /* ---- replay ---------------------------------------------------------------------------- */
@@ -357,12 +352,10 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
                 ep->ring[(ep->ring_head + ep->ring_count++) % rc->sq_depth] = rc->replay[j];
             }
             ep->rec.state = RC_REC_NONE; /* completions are pending again: no longer drained */
-            ep->rec.drained = false;
             return RCMSG_ERR_CONNECTION;
         }
     }
     ep->rec.state = RC_REC_NONE;
-    ep->rec.drained = false;
     ep->rec.count++;
     rc_cause_str(&ep->rec.cause, why, sizeof(why));
     rcmsg_warn("rc: connection to peer %d recovered: qp 0x%x -> 0x%x, cause %s, psn sq 0x%x rq "
