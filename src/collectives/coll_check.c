@@ -34,6 +34,7 @@ RCMSG_STATIC_ASSERT(sizeof(rcmsg_coll_check_t) == 32, "the check's record has no
 
 #define CHECK_GROUPS_MAX 8    /* groups of ranks named in the log line; then "..." */
 #define CHECK_LINE_MAX   1024 /* bytes of the log line */
+#define CHECK_STACK_RECS 16   /* communicators up to this size gather onto the stack */
 
 static const struct {
     const char *name; /* the public call */
@@ -199,6 +200,17 @@ static void check_report(const rcmsg_coll_check_t *all, int size, const rcmsg_co
                 line);
 }
 
+/* Whether every rank passed what rank 0 did and none refused its own arguments. */
+static bool agree_all(const rcmsg_coll_check_t *all, int size)
+{
+    for (int i = 0; i < size; i++) {
+        if (!rec_same(&all[i], &all[0]) || all[i].bad) {
+            return false;
+        }
+    }
+    return true;
+}
+
 rcmsg_status_t rcmsg_coll_check(rcmsg_comm_t comm, rcmsg_coll_check_t *mine)
 {
     rcmsg_coll_args_t a = {.comm = comm,
@@ -208,16 +220,17 @@ rcmsg_status_t rcmsg_coll_check(rcmsg_comm_t comm, rcmsg_coll_check_t *mine)
                            .esize = 1,
                            .dtype = RCMSG_UINT8,
                            .coll = RCMSG_COLL_ALLGATHER};
-    rcmsg_coll_check_t *all;
+    rcmsg_coll_check_t stack[CHECK_STACK_RECS], *all = stack;
     rcmsg_status_t s;
-    bool agree = true;
 
     rec_normalize(mine);
     a.tag = RCMSG_COLL_TAG(comm->coll_seq, RCMSG_COLL_TAG_CHECK);
     comm->coll_seq++; /* on every rank, whatever the call and the outcome */
-    all = rcmsg_coll_alloc(&a, sizeof(*all) * (size_t)comm->size);
-    if (all == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
+    if (comm->size > CHECK_STACK_RECS) {
+        all = rcmsg_coll_alloc(&a, sizeof(*all) * (size_t)comm->size);
+        if (all == NULL) {
+            return RCMSG_ERR_NO_MEMORY;
+        }
     }
     a.sbuf = mine;
     a.rbuf = all;
@@ -225,16 +238,12 @@ rcmsg_status_t rcmsg_coll_check(rcmsg_comm_t comm, rcmsg_coll_check_t *mine)
     if (s != RCMSG_OK) {
         rcmsg_error("%s: the exchange of RCMSG_COLL_CHECK failed: %s", call_name(mine->call),
                     rcmsg_strerror(s));
-        free(all);
-        return s;
-    }
-    for (int i = 0; i < comm->size && agree; i++) {
-        agree = rec_same(&all[i], &all[0]) && !all[i].bad;
-    }
-    if (!agree) {
+    } else if (!agree_all(all, comm->size)) {
         check_report(all, comm->size, mine);
         s = RCMSG_ERR_INVALID_PARAM;
     }
-    free(all);
+    if (all != stack) {
+        free(all);
+    }
     return s;
 }

@@ -24,7 +24,7 @@
 #include "test_log.h"
 
 #define CASE_BOUND_S 5.0
-#define MAX_RANKS    8
+#define MAX_RANKS    20
 #define BUF_INTS     (5 * MAX_RANKS) /* count 5 per block at most */
 
 static int rank, size, failures;
