@@ -246,7 +246,7 @@ static rcmsg_status_t coll_prep(rcmsg_coll_t coll, rcmsg_comm_t comm, size_t cou
     const char *name = colls[coll].name;
     int size = rcmsg_comm_size(comm);
 
-    *a = (rcmsg_coll_args_t){.coll = coll};
+    a->comm = RCMSG_COMM_NULL; /* the rest is filled below once comm is known to be live */
     if (rcmsg_comm_world() == RCMSG_COMM_NULL) {
         rcmsg_error("rcmsg_%s: rcmsg is not initialized", name);
         return RCMSG_ERR_NOT_INITIALIZED;
