@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The collective entry points: argument checks, RCMSG_IN_PLACE, and the choice of algorithm
- * (RCMSG_COLL_<NAME>_ALGORITHM, or by size and rank count from the thresholds in the
+ * The collective entry points: argument checks, RCMSG_IN_PLACE, with RCMSG_COLL_CHECK the
+ * agreement of the ranks on the arguments (coll_start, coll_check.c), and the choice of
+ * algorithm (RCMSG_COLL_<NAME>_ALGORITHM, or by size and rank count from the thresholds in the
  * configuration table). The choice depends only on arguments every rank passes alike and on
  * the configuration, so every rank makes the same one.
  */
