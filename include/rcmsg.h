@@ -196,11 +196,17 @@ RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int
  * change with the number of ranks, the root or the algorithm; floating-point MIN and MAX of
  * a NaN, or of -0.0 and +0.0, return the operand the order puts first or second.)
  *
- * A collective that fails on one rank (a bad argument only that rank passed, a lost peer)
- * leaves the others failing, or waiting for that rank until it exits (then they learn it is
- * lost, see above): treat the communicator as unusable afterwards.
+ * A collective that fails on one rank (a bad argument only that rank passed, unless
+ * RCMSG_COLL_CHECK=yes, below; a lost peer) leaves the others failing, or waiting for that
+ * rank until it exits (then they learn it is lost, see above): treat the communicator as
+ * unusable afterwards.
  * Arguments that differ between ranks are detected only where they change a message length
- * (the receiver then fails with RCMSG_ERR_INVALID_PARAM, naming the sender).
+ * (the receiver then fails with RCMSG_ERR_INVALID_PARAM, naming the sender), unless
+ * RCMSG_COLL_CHECK=yes: the ranks then agree on the call, root, count, datatype and op before
+ * each collective (and on the call and a valid color before rcmsg_comm_dup and
+ * rcmsg_comm_split); a difference, or an argument that one rank refuses on its own, fails the
+ * call on every rank with RCMSG_ERR_INVALID_PARAM and a log line naming the ranks and values,
+ * before any data moves (the communicator stays usable). It costs one small allgather per call.
  *
  * Counts are in elements of the datatype. RCMSG_IN_PLACE as the send buffer (as receive
  * buffer for scatter's root) takes the input from the receive buffer, as MPI_IN_PLACE does:
