@@ -86,6 +86,17 @@ static int last[RCMSG_COLL_COUNT];
 /* A stand-in for NULL buffers of empty collectives: the algorithms may memcpy 0 bytes. */
 static char empty_buf[16];
 
+/* RCMSG_COLL_CHECK's part in comm_dup and comm_split (the pml's hook). */
+static rcmsg_status_t coll_comm_check(rcmsg_comm_t comm, bool split, int color, rcmsg_status_t own)
+{
+    rcmsg_coll_check_t mine = {.call = split ? RCMSG_COLL_CALL_SPLIT : RCMSG_COLL_CALL_DUP,
+                               .color = color,
+                               .bad = own != RCMSG_OK};
+    rcmsg_status_t s = rcmsg_coll_check(comm, &mine);
+
+    return own != RCMSG_OK ? own : s;
+}
+
 void rcmsg_coll_init(void)
 {
     for (int c = 0; c < RCMSG_COLL_COUNT; c++) {
@@ -99,6 +110,7 @@ void rcmsg_coll_init(void)
     coll_config.alltoall_tiny = rcmsg_config_size(RCMSG_CFG_COLL_ALLTOALL_TINY);
     coll_config.reduce_scatter_long = rcmsg_config_size(RCMSG_CFG_COLL_REDUCE_SCATTER_LONG);
     coll_config.check = rcmsg_config_bool(RCMSG_CFG_COLL_CHECK);
+    rcmsg_pml_set_comm_check(coll_config.check ? coll_comm_check : NULL);
 }
 
 bool rcmsg_coll_check_enabled(void)

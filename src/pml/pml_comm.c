@@ -9,7 +9,6 @@
 
 #include "base/hash.h"
 #include "base/wire.h"
-#include "collectives/coll.h" /* RCMSG_COLL_CHECK covers dup and split too */
 
 #include <stdlib.h>
 #include <string.h>
@@ -188,19 +187,19 @@ int rcmsg_comm_size(rcmsg_comm_t comm)
     return comm != NULL && comm_valid(comm) ? comm->size : -1;
 }
 
+static rcmsg_pml_comm_check_t comm_check; /* RCMSG_COLL_CHECK's, or NULL */
+
+void rcmsg_pml_set_comm_check(rcmsg_pml_comm_check_t check)
+{
+    comm_check = check;
+}
+
 /* With RCMSG_COLL_CHECK, the ranks of comm agree that every one calls this (dup or split, with
  * a valid color), before anything changes; s: this rank's own checks, refused on all ranks
  * when refused on one. */
-static rcmsg_status_t comm_agree(rcmsg_comm_t comm, int call, int color, rcmsg_status_t s)
+static rcmsg_status_t comm_agree(rcmsg_comm_t comm, bool split, int color, rcmsg_status_t s)
 {
-    rcmsg_coll_check_t mine = {.call = call, .color = color, .bad = s != RCMSG_OK};
-    rcmsg_status_t c;
-
-    if (!rcmsg_coll_check_enabled()) {
-        return s;
-    }
-    c = rcmsg_coll_check(comm, &mine);
-    return s != RCMSG_OK ? s : c;
+    return comm_check != NULL ? comm_check(comm, split, color, s) : s;
 }
 
 rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
@@ -215,7 +214,7 @@ rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
         return RCMSG_ERR_INVALID_PARAM;
     }
     s = newcomm_p == NULL ? null_arg("rcmsg_comm_dup", "newcomm_p") : RCMSG_OK;
-    s = comm_agree(comm, RCMSG_COLL_CALL_DUP, 0, s);
+    s = comm_agree(comm, false, 0, s);
     if (s != RCMSG_OK) {
         return s;
     }
@@ -275,7 +274,7 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
         return RCMSG_ERR_INVALID_PARAM;
     }
     s = newcomm_p == NULL ? null_arg("rcmsg_comm_split", "newcomm_p") : RCMSG_OK;
-    s = comm_agree(comm, RCMSG_COLL_CALL_SPLIT, color, s);
+    s = comm_agree(comm, true, color, s);
     if (s != RCMSG_OK) {
         return s;
     }
