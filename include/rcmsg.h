@@ -151,6 +151,15 @@ RCMSG_API rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int 
 RCMSG_API rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                                      rcmsg_request_t *req_p);
 
+/* A synchronous send: it completes only once the receiver has matched it and taken the data
+ * (it always travels by rendezvous, whatever its length), as MPI_Issend. */
+RCMSG_API rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int tag,
+                                      rcmsg_comm_t comm, rcmsg_request_t *req_p);
+/* Takes back a receive that nothing has matched yet: RCMSG_OK and *req_p becomes
+ * RCMSG_REQUEST_NULL (its buffer is the caller's again). RCMSG_ERR_STATE when a message has
+ * matched it already (wait for it); RCMSG_ERR_UNSUPPORTED for a send. */
+RCMSG_API rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p);
+
 /* Waits for *req_p, fills status (may be NULL) and sets *req_p to RCMSG_REQUEST_NULL.
  * Returns the operation's own status (e.g. RCMSG_ERR_TRUNCATED). A NULL request returns at
  * once with an empty status. */
