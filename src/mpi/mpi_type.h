@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The datatype engine of the MPI face (mpi_type.c, mpi_pack.c): the object behind an
+ * MPI_Datatype handle. Private to those two files and their unit test; the rest of src/mpi
+ * uses only the mpi_type_* functions declared in mpi_impl.h.
+ *
+ * A type is its type map flattened once, at construction, into the (offset, length) byte
+ * blocks of ONE element, in type-map order (the order Pack writes them), adjacent blocks
+ * merged. Element i of a buffer starts at buf + i * extent. The type signature is kept as
+ * (child, count) runs, each holding a reference on the child, so that Get_elements can count
+ * basic elements in a partial element without flattening the signature. */
+#ifndef RCMSG_MPI_TYPE_H
+#define RCMSG_MPI_TYPE_H
+
+#include <mpi.h>
+#include <rcmsg.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct mpi_type mpi_type_t;
+
+typedef struct {
+    MPI_Aint off; /* from the start of the element (buf + i * extent) */
+    size_t len;
+} mpi_type_block_t;
+
+/* The signature: count copies of child's signature, in order. */
+typedef struct {
+    mpi_type_t *child;
+    size_t count;
+} mpi_type_sig_t;
+
+struct mpi_type {
+    int refs;        /* the handle (until Type_free) + each parent + each pending operation */
+    bool predefined; /* never freed; a basic type has nsig == 0 */
+    bool committed;
+    MPI_Datatype handle; /* MPI_DATATYPE_NULL once Type_free released the handle */
+    size_t size;         /* bytes of data in one element */
+    MPI_Aint lb, extent; /* ub = lb + extent */
+    MPI_Aint true_lb, true_ub;
+    size_t align;    /* for the padding of a struct's extent (as MPICH) */
+    MPI_Count basic; /* basic elements in one element (Get_elements) */
+    bool contig;     /* count elements are one block of count * size bytes at buf + true_lb */
+    rcmsg_datatype_t rdt;
+    bool rdt_ok; /* rdt is meaningful: a predefined type reductions know */
+    size_t nblocks;
+    mpi_type_block_t *blocks; /* &block0 for a basic type */
+    mpi_type_block_t block0;
+    size_t nsig;
+    mpi_type_sig_t *sig;
+};
+
+/* Placement of count consecutive elements of child at displacement disp (bytes): every
+ * constructor is a list of these. */
+typedef struct {
+    mpi_type_t *child;
+    MPI_Aint disp;
+    size_t count;
+} mpi_type_place_t;
+
+/* Build a derived type from n placements into *type_p (not committed, one reference, no
+ * handle); MPI_ERR_NO_MEM, or MPI_ERR_ARG when the size overflows. is_struct pads the extent
+ * to the largest alignment of the children, as MPICH does. */
+int mpi_type_build(const mpi_type_place_t *place, size_t n, bool is_struct, mpi_type_t **type_p);
+/* Type_create_resized: a new type over old with this lb and extent. */
+int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_type_t **type_p);
+void mpi_type_retain(mpi_type_t *t);
+void mpi_type_release(mpi_type_t *t);
+
+#endif /* RCMSG_MPI_TYPE_H */
