@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rcmsg's MPI face: the subset of MPI (C bindings) that librcmsg_mpi implements over the
+ * public rcmsg.h. Build programs with rcmsg-mpicc (see README.md, "MPI programs").
+ *
+ * Conventions follow MPICH's where MPI leaves the choice free: handles are integers
+ * (typedef int MPI_Comm, ...), MPI_Status is MPICH's struct (count_lo, count_hi_and_cancelled,
+ * MPI_SOURCE, MPI_TAG, MPI_ERROR), MPI_Aint is intptr_t, MPI_Count and MPI_Offset are long
+ * long. The handle VALUES and constants are rcmsg's own: this is not ABI-compatible with
+ * MPICH binaries; programs are rebuilt with rcmsg-mpicc.
+ *
+ * Only what is implemented is declared: a call outside the subset (one-sided, I/O, dynamic
+ * processes, topologies, ...) fails to compile (undeclared) or to link. MPI_THREAD_MULTIPLE
+ * is answered with MPI_THREAD_FUNNELED (Init_thread's provided).
+ *
+ * Handle encoding: a null handle is 0 for every kind (so a zeroed array of requests is an
+ * array of MPI_REQUEST_NULL); a valid handle is (kind << 24) | index.
+ */
+#ifndef RCMSG_MPI_H
+#define RCMSG_MPI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_API __attribute__((visibility("default")))
+
+#define MPI_VERSION    3
+#define MPI_SUBVERSION 1
+
+/* ---- handles ------------------------------------------------------------------------------ */
+typedef int MPI_Comm;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef int MPI_Request;
+typedef int MPI_Group;
+typedef int MPI_Errhandler;
+typedef int MPI_Message;
+
+typedef intptr_t MPI_Aint;
+typedef long long MPI_Count;
+typedef long long MPI_Offset;
+
+#define MPI_HANDLE_KIND_SHIFT    24
+#define MPI_HANDLE_(kind, index) ((int)(((kind) << MPI_HANDLE_KIND_SHIFT) | (index)))
+/* handle kinds (the top bits of a valid handle) */
+#define MPI_KIND_COMM_       1
+#define MPI_KIND_GROUP_      2
+#define MPI_KIND_DATATYPE_   3
+#define MPI_KIND_REQUEST_    4
+#define MPI_KIND_OP_         5
+#define MPI_KIND_ERRHANDLER_ 6
+#define MPI_KIND_MESSAGE_    7
+
+#define MPI_COMM_NULL       ((MPI_Comm)0)
+#define MPI_COMM_WORLD      ((MPI_Comm)MPI_HANDLE_(MPI_KIND_COMM_, 0))
+#define MPI_COMM_SELF       ((MPI_Comm)MPI_HANDLE_(MPI_KIND_COMM_, 1))
+#define MPI_GROUP_NULL      ((MPI_Group)0)
+#define MPI_DATATYPE_NULL   ((MPI_Datatype)0)
+#define MPI_REQUEST_NULL    ((MPI_Request)0)
+#define MPI_OP_NULL         ((MPI_Op)0)
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_MESSAGE_NULL    ((MPI_Message)0)
+/* Mprobe/Improbe of MPI_PROC_NULL: Mrecv of it completes at once as a receive from PROC_NULL */
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)MPI_HANDLE_(MPI_KIND_MESSAGE_, 0xffffff))
+
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)MPI_HANDLE_(MPI_KIND_ERRHANDLER_, 0))
+#define MPI_ERRORS_RETURN    ((MPI_Errhandler)MPI_HANDLE_(MPI_KIND_ERRHANDLER_, 1))
+
+/* ---- constants ---------------------------------------------------------------------------- */
+#define MPI_ANY_SOURCE (-1)
+#define MPI_PROC_NULL  (-2)
+#define MPI_ROOT       (-3)
+#define MPI_ANY_TAG    (-1)
+#define MPI_UNDEFINED  (-32766)
+
+#define MPI_BOTTOM   ((void *)0)
+#define MPI_IN_PLACE ((void *)-1)
+
+#define MPI_MAX_PROCESSOR_NAME         256
+#define MPI_MAX_ERROR_STRING           512
+#define MPI_MAX_OBJECT_NAME            128
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+
+/* bytes Bsend takes from the attached buffer beyond the packed data, per message */
+#define MPI_BSEND_OVERHEAD 64
+
+/* results of MPI_Comm_compare (and, later, MPI_Group_compare) */
+#define MPI_IDENT     0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR   2
+#define MPI_UNEQUAL   3
+
+#define MPI_THREAD_SINGLE     0
+#define MPI_THREAD_FUNNELED   1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE   3
+
+/* predefined attribute keys of MPI_COMM_WORLD (MPI_Comm_get_attr) */
+#define MPI_KEYVAL_INVALID  0
+#define MPI_TAG_UB          1
+#define MPI_HOST            2
+#define MPI_IO              3
+#define MPI_WTIME_IS_GLOBAL 4
+
+/* ---- status ------------------------------------------------------------------------------- */
+typedef struct MPI_Status {
+    int count_lo;               /* bytes received, low 32 bits */
+    int count_hi_and_cancelled; /* bit 0: cancelled; the rest: bytes >> 32 */
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+} MPI_Status;
+
+#define MPI_STATUS_IGNORE   ((MPI_Status *)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+
+/* ---- error classes ------------------------------------------------------------------------
+ * An error code is its class, or its class + 256 * n where n names the rcmsg status that
+ * caused it (MPI_Error_string then names that status too); MPI_Error_class gives the class. */
+#define MPI_SUCCESS                   0
+#define MPI_ERR_BUFFER                1
+#define MPI_ERR_COUNT                 2
+#define MPI_ERR_TYPE                  3
+#define MPI_ERR_TAG                   4
+#define MPI_ERR_COMM                  5
+#define MPI_ERR_RANK                  6
+#define MPI_ERR_ROOT                  7
+#define MPI_ERR_GROUP                 8
+#define MPI_ERR_OP                    9
+#define MPI_ERR_TOPOLOGY              10
+#define MPI_ERR_DIMS                  11
+#define MPI_ERR_ARG                   12
+#define MPI_ERR_UNKNOWN               13
+#define MPI_ERR_TRUNCATE              14
+#define MPI_ERR_OTHER                 15
+#define MPI_ERR_INTERN                16
+#define MPI_ERR_IN_STATUS             17
+#define MPI_ERR_PENDING               18
+#define MPI_ERR_REQUEST               19
+#define MPI_ERR_KEYVAL                20
+#define MPI_ERR_NO_MEM                21
+#define MPI_ERR_UNSUPPORTED_OPERATION 22
+#define MPI_ERR_PROC_ABORTED          23
+#define MPI_ERR_LASTCODE              0x3fffffff
+
+/* ---- predefined datatypes (helper B owns this part) ---------------------------------------
+ * Values: MPI_HANDLE_(MPI_KIND_DATATYPE_, n) with n the index in mpi_type.c's table. */
+#define MPI_DT_(n)                ((MPI_Datatype)MPI_HANDLE_(MPI_KIND_DATATYPE_, (n)))
+#define MPI_CHAR                  MPI_DT_(1)
+#define MPI_SIGNED_CHAR           MPI_DT_(2)
+#define MPI_UNSIGNED_CHAR         MPI_DT_(3)
+#define MPI_BYTE                  MPI_DT_(4)
+#define MPI_WCHAR                 MPI_DT_(5)
+#define MPI_SHORT                 MPI_DT_(6)
+#define MPI_UNSIGNED_SHORT        MPI_DT_(7)
+#define MPI_INT                   MPI_DT_(8)
+#define MPI_UNSIGNED              MPI_DT_(9)
+#define MPI_LONG                  MPI_DT_(10)
+#define MPI_UNSIGNED_LONG         MPI_DT_(11)
+#define MPI_LONG_LONG_INT         MPI_DT_(12)
+#define MPI_LONG_LONG             MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG    MPI_DT_(13)
+#define MPI_FLOAT                 MPI_DT_(14)
+#define MPI_DOUBLE                MPI_DT_(15)
+#define MPI_LONG_DOUBLE           MPI_DT_(16)
+#define MPI_C_BOOL                MPI_DT_(17)
+#define MPI_INT8_T                MPI_DT_(18)
+#define MPI_INT16_T               MPI_DT_(19)
+#define MPI_INT32_T               MPI_DT_(20)
+#define MPI_INT64_T               MPI_DT_(21)
+#define MPI_UINT8_T               MPI_DT_(22)
+#define MPI_UINT16_T              MPI_DT_(23)
+#define MPI_UINT32_T              MPI_DT_(24)
+#define MPI_UINT64_T              MPI_DT_(25)
+#define MPI_AINT                  MPI_DT_(26)
+#define MPI_COUNT                 MPI_DT_(27)
+#define MPI_OFFSET                MPI_DT_(28)
+#define MPI_C_FLOAT_COMPLEX       MPI_DT_(29)
+#define MPI_C_COMPLEX             MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX      MPI_DT_(30)
+#define MPI_C_LONG_DOUBLE_COMPLEX MPI_DT_(31)
+#define MPI_PACKED                MPI_DT_(32)
+#define MPI_FLOAT_INT             MPI_DT_(33)
+#define MPI_DOUBLE_INT            MPI_DT_(34)
+#define MPI_LONG_INT              MPI_DT_(35)
+#define MPI_2INT                  MPI_DT_(36)
+#define MPI_SHORT_INT             MPI_DT_(37)
+#define MPI_LONG_DOUBLE_INT       MPI_DT_(38)
+#define MPI_DT_PREDEFINED_COUNT_  39 /* indices 1..38; derived types come after */
+
+/* ---- environment -------------------------------------------------------------------------- */
+MPI_API int MPI_Init(int *argc, char ***argv);
+MPI_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+MPI_API int MPI_Finalize(void);
+MPI_API int MPI_Initialized(int *flag);
+MPI_API int MPI_Finalized(int *flag);
+MPI_API int MPI_Query_thread(int *provided);
+MPI_API int MPI_Is_thread_main(int *flag);
+MPI_API int MPI_Abort(MPI_Comm comm, int errorcode);
+MPI_API double MPI_Wtime(void);
+MPI_API double MPI_Wtick(void);
+MPI_API int MPI_Get_processor_name(char *name, int *resultlen);
+MPI_API int MPI_Get_version(int *version, int *subversion);
+MPI_API int MPI_Get_library_version(char *version, int *resultlen);
+MPI_API int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+MPI_API int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+
+/* ---- errors ------------------------------------------------------------------------------- */
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *errcode, ...);
+MPI_API int MPI_Error_class(int errorcode, int *errorclass);
+MPI_API int MPI_Error_string(int errorcode, char *string, int *resultlen);
+MPI_API int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function,
+                                       MPI_Errhandler *errhandler);
+MPI_API int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+MPI_API int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+MPI_API int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+MPI_API int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+
+/* ---- communicators ------------------------------------------------------------------------ */
+MPI_API int MPI_Comm_rank(MPI_Comm comm, int *rank);
+MPI_API int MPI_Comm_size(MPI_Comm comm, int *size);
+MPI_API int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+MPI_API int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+MPI_API int MPI_Comm_free(MPI_Comm *comm);
+MPI_API int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+MPI_API int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+MPI_API int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+
+/* ---- point-to-point ----------------------------------------------------------------------- */
+MPI_API int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm);
+MPI_API int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm);
+MPI_API int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm);
+MPI_API int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm);
+MPI_API int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                       MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                       MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                       MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Status *status);
+MPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                      MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                         int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+MPI_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                                 int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+MPI_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+MPI_API int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+MPI_API int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+                       MPI_Status *status);
+MPI_API int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                        MPI_Status *status);
+MPI_API int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                      MPI_Status *status);
+MPI_API int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                       MPI_Request *request);
+MPI_API int MPI_Buffer_attach(void *buffer, int size);
+MPI_API int MPI_Buffer_detach(void *buffer_addr, int *size);
+MPI_API int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+MPI_API int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+MPI_API int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+/* ---- requests ----------------------------------------------------------------------------- */
+MPI_API int MPI_Wait(MPI_Request *request, MPI_Status *status);
+MPI_API int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+MPI_API int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status);
+MPI_API int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                        MPI_Status *status);
+MPI_API int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]);
+MPI_API int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                        MPI_Status array_of_statuses[]);
+MPI_API int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                         int array_of_indices[], MPI_Status array_of_statuses[]);
+MPI_API int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                         int array_of_indices[], MPI_Status array_of_statuses[]);
+MPI_API int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+MPI_API int MPI_Request_free(MPI_Request *request);
+MPI_API int MPI_Cancel(MPI_Request *request);
+MPI_API int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+MPI_API int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Start(MPI_Request *request);
+MPI_API int MPI_Startall(int count, MPI_Request array_of_requests[]);
+
+/* ---- datatypes (helper B owns this part) -------------------------------------------------- */
+MPI_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPI_API int MPI_Type_indexed(int count, const int array_of_blocklengths[],
+                             const int array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                                     const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_indexed_block(int count, int blocklength,
+                                          const int array_of_displacements[], MPI_Datatype oldtype,
+                                          MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                                   const MPI_Aint array_of_displacements[],
+                                   const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                    MPI_Datatype *newtype);
+MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPI_API int MPI_Type_commit(MPI_Datatype *datatype);
+MPI_API int MPI_Type_free(MPI_Datatype *datatype);
+MPI_API int MPI_Type_size(MPI_Datatype datatype, int *size);
+MPI_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+MPI_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+MPI_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+                                     MPI_Aint *true_extent);
+MPI_API int MPI_Get_address(const void *location, MPI_Aint *address);
+MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                     int outsize, int *position, MPI_Comm comm);
+MPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                       MPI_Datatype datatype, MPI_Comm comm);
+MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RCMSG_MPI_H */

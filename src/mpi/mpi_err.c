@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Error classes, codes and strings, and the error handlers of communicators. Every MPI call
+ * that fails goes through mpi_err(): the message names the call and the problem ("MPI_Send:
+ * rank 7 out of range (communicator of 4)"); the communicator's handler then decides.
+ * MPI_ERRORS_ARE_FATAL (the default) prints the message and exits with status 1: rcmsg has no
+ * abort of every rank, so, as MPICH does, the launcher (mpirun, srun) sees a rank leave
+ * without finalizing and ends the others. MPI_ERRORS_RETURN returns the code to the caller.
+ */
+#include "mpi/mpi_impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a code is cls + MPI_ERR_STATUS_STRIDE * (1 - rcmsg status) for a failed rcmsg status */
+#define MPI_ERR_STATUS_STRIDE 256
+
+#define MPI_ERR_CLASS_LIST(X)                                                                      \
+    X(MPI_SUCCESS, "no error")                                                                     \
+    X(MPI_ERR_BUFFER, "invalid buffer pointer")                                                    \
+    X(MPI_ERR_COUNT, "invalid count argument")                                                     \
+    X(MPI_ERR_TYPE, "invalid datatype")                                                            \
+    X(MPI_ERR_TAG, "invalid tag")                                                                  \
+    X(MPI_ERR_COMM, "invalid communicator")                                                        \
+    X(MPI_ERR_RANK, "invalid rank")                                                                \
+    X(MPI_ERR_ROOT, "invalid root")                                                                \
+    X(MPI_ERR_GROUP, "invalid group")                                                              \
+    X(MPI_ERR_OP, "invalid operation")                                                             \
+    X(MPI_ERR_TOPOLOGY, "invalid topology")                                                        \
+    X(MPI_ERR_DIMS, "invalid dimension argument")                                                  \
+    X(MPI_ERR_ARG, "invalid argument")                                                             \
+    X(MPI_ERR_UNKNOWN, "unknown error")                                                            \
+    X(MPI_ERR_TRUNCATE, "message truncated")                                                       \
+    X(MPI_ERR_OTHER, "other error")                                                                \
+    X(MPI_ERR_INTERN, "internal error")                                                            \
+    X(MPI_ERR_IN_STATUS, "error code in status")                                                   \
+    X(MPI_ERR_PENDING, "pending request")                                                          \
+    X(MPI_ERR_REQUEST, "invalid request")                                                          \
+    X(MPI_ERR_KEYVAL, "invalid keyval")                                                            \
+    X(MPI_ERR_NO_MEM, "out of memory")                                                             \
+    X(MPI_ERR_UNSUPPORTED_OPERATION, "operation not supported")                                    \
+    X(MPI_ERR_PROC_ABORTED, "a peer process is lost")
+
+static const char *const class_text[] = {
+#define MPI_ERR_CLASS_TEXT(cls, text) [cls] = text,
+    MPI_ERR_CLASS_LIST(MPI_ERR_CLASS_TEXT)
+#undef MPI_ERR_CLASS_TEXT
+};
+#define MPI_ERR_CLASS_COUNT ((int)(sizeof(class_text) / sizeof(class_text[0])))
+
+/* user error handlers (MPI_Comm_create_errhandler); 0 and 1 are the predefined ones */
+typedef struct {
+    MPI_Comm_errhandler_function *fn;
+    int refs;
+} errhandler_t;
+
+static errhandler_t predefined_eh[2] = {{NULL, 1}, {NULL, 1}};
+
+int mpi_err_code(int cls, rcmsg_status_t s)
+{
+    return s < 0 ? cls + MPI_ERR_STATUS_STRIDE * (1 - (int)s) : cls;
+}
+
+int mpi_err_class_of(rcmsg_status_t s)
+{
+    switch (s) {
+    case RCMSG_OK:
+        return MPI_SUCCESS;
+    case RCMSG_ERR_TRUNCATED:
+        return MPI_ERR_TRUNCATE;
+    case RCMSG_ERR_NO_MEMORY:
+        return MPI_ERR_NO_MEM;
+    case RCMSG_ERR_INVALID_PARAM:
+        return MPI_ERR_ARG;
+    case RCMSG_ERR_UNSUPPORTED:
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    case RCMSG_ERR_CONNECTION:
+    case RCMSG_ERR_PEER_DATA:
+    case RCMSG_ERR_LAUNCHER:
+        return MPI_ERR_PROC_ABORTED;
+    case RCMSG_ERR_PENDING:
+        return MPI_ERR_PENDING;
+    default:
+        return MPI_ERR_OTHER;
+    }
+}
+
+static bool code_valid(int code)
+{
+    int cls = code % MPI_ERR_STATUS_STRIDE;
+
+    return code >= 0 && cls < MPI_ERR_CLASS_COUNT &&
+           code / MPI_ERR_STATUS_STRIDE <= 1 - (int)RCMSG_ERR_PENDING;
+}
+
+int MPI_Error_class(int errorcode, int *errorclass)
+{
+    if (!code_valid(errorcode)) {
+        return mpi_err(NULL, "MPI_Error_class", MPI_ERR_ARG, "invalid error code %d", errorcode);
+    }
+    *errorclass = errorcode % MPI_ERR_STATUS_STRIDE;
+    return MPI_SUCCESS;
+}
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    int n;
+
+    if (!code_valid(errorcode)) {
+        return mpi_err(NULL, "MPI_Error_string", MPI_ERR_ARG, "invalid error code %d", errorcode);
+    }
+    if (errorcode < MPI_ERR_STATUS_STRIDE) {
+        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", class_text[errorcode]);
+    } else {
+        rcmsg_status_t s = (rcmsg_status_t)(1 - errorcode / MPI_ERR_STATUS_STRIDE);
+        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s: %s)",
+                     class_text[errorcode % MPI_ERR_STATUS_STRIDE], rcmsg_status_name(s),
+                     rcmsg_strerror(s));
+    }
+    *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
+    return MPI_SUCCESS;
+}
+
+static errhandler_t *errhandler_get(MPI_Errhandler eh)
+{
+    if (eh == MPI_ERRORS_ARE_FATAL) {
+        return &predefined_eh[0];
+    }
+    if (eh == MPI_ERRORS_RETURN) {
+        return &predefined_eh[1];
+    }
+    return mpi_handle_get(MPI_KIND_ERRHANDLER_, eh);
+}
+
+static const char *class_name(int code)
+{
+    static const char *const names[] = {
+#define MPI_ERR_CLASS_NAME(cls, text) [cls] = #cls,
+        MPI_ERR_CLASS_LIST(MPI_ERR_CLASS_NAME)
+#undef MPI_ERR_CLASS_NAME
+    };
+    return names[code % MPI_ERR_STATUS_STRIDE];
+}
+
+static int err_raise(mpi_comm_t *comm, int code, const char *msg)
+{
+    MPI_Errhandler eh = comm != NULL ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
+    MPI_Comm handle = comm != NULL ? comm->handle : MPI_COMM_WORLD;
+    errhandler_t *e;
+
+    if (comm == NULL) {
+        mpi_comm_t *w = mpi_comm_get(MPI_COMM_WORLD);
+        eh = w != NULL ? w->errhandler : MPI_ERRORS_ARE_FATAL;
+    }
+    if (eh == MPI_ERRORS_RETURN) {
+        return code;
+    }
+    if (eh == MPI_ERRORS_ARE_FATAL) {
+        fprintf(stderr, "rcmsg-mpi: rank %d: fatal error: %s (%s); aborting the job\n",
+                rcmsg_rank(), msg, class_name(code));
+        fflush(stderr);
+        exit(1);
+    }
+    e = errhandler_get(eh);
+    if (e != NULL && e->fn != NULL) {
+        e->fn(&handle, &code, msg);
+    }
+    return code;
+}
+
+int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int n;
+    va_list ap;
+
+    n = snprintf(msg, sizeof(msg), "%s: ", call);
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+    va_end(ap);
+    return err_raise(comm, code, msg);
+}
+
+int mpi_err_rcmsg(mpi_comm_t *comm, const char *call, rcmsg_status_t s)
+{
+    return mpi_err(comm, call, mpi_err_code(mpi_err_class_of(s), s), "%s (%s)", rcmsg_strerror(s),
+                   rcmsg_status_name(s));
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    errhandler_t *e;
+    int err;
+
+    if (function == NULL || errhandler == NULL) {
+        return mpi_err(NULL, "MPI_Comm_create_errhandler", MPI_ERR_ARG, "NULL %s",
+                       function == NULL ? "function" : "errhandler");
+    }
+    e = malloc(sizeof(*e));
+    if (e == NULL) {
+        return mpi_err(NULL, "MPI_Comm_create_errhandler", MPI_ERR_NO_MEM, "out of memory");
+    }
+    *e = (errhandler_t){function, 1};
+    err = mpi_handle_alloc(MPI_KIND_ERRHANDLER_, e, errhandler);
+    if (err != MPI_SUCCESS) {
+        free(e);
+        return mpi_err(NULL, "MPI_Comm_create_errhandler", err, "out of handles");
+    }
+    return MPI_SUCCESS;
+}
+
+static void errhandler_unref(MPI_Errhandler eh)
+{
+    errhandler_t *e = errhandler_get(eh);
+
+    if (e != NULL && e->fn != NULL && --e->refs == 0) {
+        mpi_handle_release(MPI_KIND_ERRHANDLER_, eh);
+        free(e);
+    }
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    int err;
+    mpi_comm_t *c = mpi_comm_check(comm, "MPI_Comm_set_errhandler", &err);
+    errhandler_t *e;
+
+    if (c == NULL) {
+        return err;
+    }
+    e = errhandler_get(errhandler);
+    if (e == NULL) {
+        return mpi_err(c, "MPI_Comm_set_errhandler", MPI_ERR_ARG, "invalid errhandler %#x",
+                       (unsigned)errhandler);
+    }
+    e->refs++;
+    errhandler_unref(c->errhandler);
+    c->errhandler = errhandler;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    int err;
+    mpi_comm_t *c = mpi_comm_check(comm, "MPI_Comm_get_errhandler", &err);
+
+    if (c == NULL) {
+        return err;
+    }
+    errhandler_get(c->errhandler)->refs++;
+    *errhandler = c->errhandler;
+    return MPI_SUCCESS;
+}
+
+int MPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    if (errhandler == NULL || errhandler_get(*errhandler) == NULL) {
+        return mpi_err(NULL, "MPI_Errhandler_free", MPI_ERR_ARG, "invalid errhandler");
+    }
+    errhandler_unref(*errhandler);
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    int err;
+    mpi_comm_t *c = mpi_comm_check(comm, "MPI_Comm_call_errhandler", &err);
+
+    if (c == NULL) {
+        return err;
+    }
+    err_raise(c, errorcode, "MPI_Comm_call_errhandler: raised by the program");
+    return MPI_SUCCESS;
+}
+
+void mpi_err_inherit(mpi_comm_t *from, mpi_comm_t *to)
+{
+    to->errhandler = from->errhandler;
+    errhandler_get(to->errhandler)->refs++;
+}
+
+void mpi_err_comm_release(mpi_comm_t *c)
+{
+    errhandler_unref(c->errhandler);
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Internal declarations shared by the files of librcmsg_mpi. The layer is built over the
+ * public <rcmsg.h> and <mpi.h> only (test/unit/layering.sh checks it): nothing here reaches
+ * into rcmsg's internals.
+ */
+#ifndef RCMSG_MPI_IMPL_H
+#define RCMSG_MPI_IMPL_H
+
+#include <mpi.h>
+#include <rcmsg.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- datatypes (mpi_type.c, mpi_pack.c: helper B) ---------------------------------------- */
+typedef struct mpi_type mpi_type_t;           /* opaque */
+mpi_type_t *mpi_type_get(MPI_Datatype dt);    /* NULL: invalid or freed */
+bool mpi_type_is_contig(const mpi_type_t *t); /* true: count elements are one block */
+size_t mpi_type_size(const mpi_type_t *t);    /* bytes of data in one element */
+MPI_Aint mpi_type_extent(const mpi_type_t *t);
+MPI_Aint mpi_type_true_lb(const mpi_type_t *t); /* where the data of a contig type starts */
+bool mpi_type_committed(const mpi_type_t *t);   /* predefined ones are */
+/* pack count elements at buf into out (size * count bytes), unpack the reverse */
+void mpi_type_pack(const mpi_type_t *t, const void *buf, size_t count, void *out);
+void mpi_type_unpack(const mpi_type_t *t, const void *in, size_t count, void *buf);
+/* how many whole elements (and basic elements for Get_elements) are in nbytes */
+int mpi_type_basic_count(const mpi_type_t *t, size_t nbytes, MPI_Count *basic_p);
+rcmsg_datatype_t mpi_type_rcmsg(const mpi_type_t *t, bool *ok_p); /* for reductions later */
+
+/* ---- handle tables (mpi_handle.c) --------------------------------------------------------
+ * One table per kind (MPI_KIND_*_ of mpi.h): a handle is (kind << 24) | index, the index of a
+ * slot holding the object's pointer. Freed slots are reused (lowest first is not promised). */
+#define MPI_HANDLE_INDEX_MASK 0xffffff
+int mpi_handle_alloc(int kind, void *obj, int *handle_p); /* MPI_SUCCESS or MPI_ERR_NO_MEM */
+/* a slot at a fixed index (predefined objects); MPI_SUCCESS or MPI_ERR_NO_MEM */
+int mpi_handle_set(int kind, int index, void *obj);
+void *mpi_handle_get(int kind, int handle); /* NULL: not a live handle of that kind */
+void mpi_handle_release(int kind, int handle);
+void mpi_handle_fini(void);
+
+/* ---- errors (mpi_err.c) ------------------------------------------------------------------ */
+typedef struct mpi_comm mpi_comm_t;
+/* The code for an error of class cls caused by rcmsg status s (RCMSG_OK: none). */
+int mpi_err_code(int cls, rcmsg_status_t s);
+/* The MPI class for a failed rcmsg status. */
+int mpi_err_class_of(rcmsg_status_t s);
+/* The one place a call's error goes: formats "CALL: why", then calls comm's error handler
+ * (NULL: MPI_COMM_WORLD's; ERRORS_ARE_FATAL prints and exits). Returns code. */
+int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* A failed rcmsg status s of call: mpi_err with its class and the status named. */
+int mpi_err_rcmsg(mpi_comm_t *comm, const char *call, rcmsg_status_t s);
+/* A new communicator takes from's error handler; a freed one lets go of its own. */
+void mpi_err_inherit(mpi_comm_t *from, mpi_comm_t *to);
+void mpi_err_comm_release(mpi_comm_t *c);
+
+/* ---- environment (mpi_env.c) ------------------------------------------------------------- */
+enum { MPI_STATE_NONE, MPI_STATE_ACTIVE, MPI_STATE_FINALIZED };
+extern int mpi_state;
+/* MPI_SUCCESS when MPI is initialized and not finalized, else an error naming call */
+int mpi_check_active(const char *call);
+#define MPI_CHECK_ACTIVE(call)                                                                     \
+    do {                                                                                           \
+        if (__builtin_expect(mpi_state != MPI_STATE_ACTIVE, 0)) {                                  \
+            return mpi_check_active(call);                                                         \
+        }                                                                                          \
+    } while (0)
+
+/* ---- communicators (mpi_comm.c) ---------------------------------------------------------- */
+struct mpi_comm {
+    rcmsg_comm_t rc;
+    MPI_Comm handle;
+    int rank, size;
+    MPI_Errhandler errhandler;
+    int refs;     /* objects (requests) that still use it, plus one for the handle */
+    int *members; /* members[i]: the world rank of rank i (the group, later) */
+    char name[MPI_MAX_OBJECT_NAME];
+};
+/* NULL: not a live communicator (no error raised) */
+mpi_comm_t *mpi_comm_get(MPI_Comm comm);
+/* As mpi_comm_get, raising MPI_ERR_COMM through mpi_err (on COMM_WORLD) when invalid. */
+mpi_comm_t *mpi_comm_check(MPI_Comm comm, const char *call, int *err_p);
+int mpi_comm_init(void);            /* COMM_WORLD and COMM_SELF */
+void mpi_comm_unref(mpi_comm_t *c); /* the last reference frees it */
+void mpi_comm_fini(void);           /* frees what is left */
+
+/* ---- requests and point-to-point (mpi_req.c, mpi_p2p.c) ----------------------------------- */
+typedef enum {
+    MPI_REQ_SEND,
+    MPI_REQ_RECV,
+    MPI_REQ_DONE, /* completed when started (PROC_NULL, Ibsend, a cancelled receive) */
+} mpi_req_kind_t;
+
+typedef enum {
+    MPI_SEND_STANDARD,
+    MPI_SEND_SYNC,
+    MPI_SEND_READY,
+    MPI_SEND_BUFFERED,
+} mpi_send_mode_t;
+
+typedef struct mpi_req {
+    mpi_req_kind_t kind;
+    bool persistent;
+    bool active;    /* persistent: started and not yet completed */
+    bool freed;     /* Request_free of an active request: completes in the background */
+    bool cancelled; /* a receive taken back by MPI_Cancel */
+    bool is_recv;   /* the operation is a receive (also when kind is DONE) */
+    rcmsg_request_t rc;
+    mpi_comm_t *comm;
+    MPI_Request handle;
+    /* the operation (kept for persistent requests and for unpacking) */
+    void *buf;
+    int count;
+    MPI_Datatype dt;
+    int peer, tag;
+    mpi_send_mode_t mode;
+    void *tmp; /* packed data: noncontiguous send or receive, Mprobe'd message */
+    size_t tmp_len;
+    MPI_Status done;         /* the status of a request completed when started (kind DONE) */
+    struct mpi_req *next_bg; /* on the background list (freed while active) */
+} mpi_req_t;
+
+mpi_req_t *mpi_req_new(mpi_comm_t *comm, int *err_p);
+void mpi_req_delete(mpi_req_t *req);
+/* starts req (its operation fields set); MPI_SUCCESS or an error code (not raised) */
+int mpi_req_start(mpi_req_t *req, const char *call);
+/* Completes an operation whose rcmsg request finished with s and rst: unpacks, fills status
+ * (may be MPI_STATUS_IGNORE). Returns the MPI error code of the operation (not raised). */
+int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *rst,
+                   MPI_Status *status);
+/* Completes background work: requests freed while active, buffered sends. Called from every
+ * MPI call that tests or waits. */
+void mpi_progress(void);
+/* Waits for every background request (Finalize). */
+void mpi_req_drain(void);
+
+/* Buffered sends (mpi_p2p.c): copies the packed message into the attached buffer and sends
+ * it from there. MPI_SUCCESS, or MPI_ERR_BUFFER (not raised) when it does not fit. */
+int mpi_bsend_start(mpi_req_t *req, const char *call);
+void mpi_bsend_progress(void);
+void mpi_bsend_drain(void);
+
+/* Status helpers */
+void mpi_status_set(MPI_Status *st, int source, int tag, MPI_Count bytes, int err, bool cancelled);
+MPI_Count mpi_status_bytes(const MPI_Status *st);
+void mpi_status_empty(MPI_Status *st); /* source ANY, tag ANY, count 0, error SUCCESS */
+void mpi_status_proc_null(MPI_Status *st);
+
+/* Argument checks that name the call (raise through comm's handler, return the code). */
+int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
+                  mpi_type_t **t_p);
+int mpi_check_peer(mpi_comm_t *c, const char *call, int peer, bool any_ok);
+int mpi_check_tag(mpi_comm_t *c, const char *call, int tag, bool any_ok);
+
+#endif /* RCMSG_MPI_IMPL_H */
