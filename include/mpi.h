@@ -329,6 +329,9 @@ MPI_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
 MPI_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
 MPI_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
                                      MPI_Aint *true_extent);
+MPI_API int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+MPI_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                       MPI_Count *true_extent);
 MPI_API int MPI_Get_address(const void *location, MPI_Aint *address);
 MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
                      int outsize, int *position, MPI_Comm comm);
