@@ -27,6 +27,12 @@ void mpi_type_unpack(const mpi_type_t *t, const void *in, size_t count, void *bu
 /* how many whole elements (and basic elements for Get_elements) are in nbytes */
 int mpi_type_basic_count(const mpi_type_t *t, size_t nbytes, MPI_Count *basic_p);
 rcmsg_datatype_t mpi_type_rcmsg(const mpi_type_t *t, bool *ok_p); /* for reductions later */
+/* An operation pending on a type holds a reference from its start to its completion:
+ * MPI_Type_free only releases the handle's reference (the type then lives on unnamed). */
+void mpi_type_retain(mpi_type_t *t);
+void mpi_type_release(mpi_type_t *t);
+/* MPI_Finalize, before mpi_handle_fini: frees the derived types the program did not free. */
+void mpi_type_fini(void);
 
 /* ---- handle tables (mpi_handle.c) --------------------------------------------------------
  * One table per kind (MPI_KIND_*_ of mpi.h): a handle is (kind << 24) | index, the index of a
