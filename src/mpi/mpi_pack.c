@@ -2,8 +2,8 @@
 /* Moving typed data: pack and unpack count elements along a type's flattened blocks
  * (mpi_type.h), MPI_Pack/Unpack/Pack_size, and the element counts of Get_count and
  * Get_elements. */
-#include "mpi_impl.h"
-#include "mpi_type.h"
+#include "mpi/mpi_impl.h"
+#include "mpi/mpi_type.h"
 
 #include <limits.h>
 #include <string.h>

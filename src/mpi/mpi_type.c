@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Datatypes of the MPI face: the predefined types, the constructors, commit/dup/free, size
  * and extents. A type is flattened at construction (mpi_type.h); mpi_pack.c moves the data. */
-#include "mpi_impl.h"
-#include "mpi_type.h"
+#include "mpi/mpi_impl.h"
+#include "mpi/mpi_type.h"
 
 #include <complex.h>
 #include <limits.h>
@@ -12,6 +12,8 @@
 #include <wchar.h>
 
 /* ---- building a type from placements ---- */
+
+static mpi_type_t *type_live; /* every derived type not yet destroyed */
 
 /* Append the block (off, len) to t, merged into the last block when adjacent. */
 static int type_add_block(mpi_type_t *t, size_t *cap_p, MPI_Aint off, size_t len)
@@ -148,6 +150,11 @@ int mpi_type_build(const mpi_type_place_t *place, size_t n, bool is_struct, mpi_
     t->refs = 1;
     t->align = 1;
     t->handle = MPI_DATATYPE_NULL;
+    t->next = type_live;
+    if (type_live != NULL) {
+        type_live->prev = t;
+    }
+    type_live = t;
     for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
         if (place[i].count == 0) {
             continue;
@@ -189,6 +196,19 @@ int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_ty
     return MPI_SUCCESS;
 }
 
+static void type_unlink(mpi_type_t *t)
+{
+    if (t->prev != NULL) {
+        t->prev->next = t->next;
+    } else {
+        type_live = t->next;
+    }
+    if (t->next != NULL) {
+        t->next->prev = t->prev;
+    }
+    t->prev = t->next = NULL;
+}
+
 void mpi_type_retain(mpi_type_t *t)
 {
     t->refs++;
@@ -202,9 +222,27 @@ void mpi_type_release(mpi_type_t *t)
     for (size_t i = 0; i < t->nsig; i++) {
         mpi_type_release(t->sig[i].child);
     }
+    type_unlink(t);
     free(t->sig);
     free(t->blocks);
     free(t);
+}
+
+/* Release the handles the program did not free (a release can free other types of the list:
+ * start over after each). */
+void mpi_type_fini(void)
+{
+    mpi_type_t *t = type_live;
+
+    while (t != NULL) {
+        if (t->handle == MPI_DATATYPE_NULL) {
+            t = t->next;
+            continue;
+        }
+        t->handle = MPI_DATATYPE_NULL;
+        mpi_type_release(t);
+        t = type_live;
+    }
 }
 
 /* ---- predefined types ---- */
@@ -339,6 +377,7 @@ static int type_init_pair(MPI_Datatype dt, MPI_Datatype vt, size_t ioff, size_t 
     t->rdt_ok = false; /* MINLOC/MAXLOC only: no rcmsg reduction type */
     t->handle = dt;
     type_finish(t);
+    type_unlink(t);
     type_predef[TYPE_INDEX(dt)] = *t;
     free(t); /* its blocks and signature now belong to the table's copy */
     return MPI_SUCCESS;

@@ -11,13 +11,10 @@
 #ifndef RCMSG_MPI_TYPE_H
 #define RCMSG_MPI_TYPE_H
 
-#include <mpi.h>
-#include <rcmsg.h>
+#include "mpi/mpi_impl.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-typedef struct mpi_type mpi_type_t;
 
 typedef struct {
     MPI_Aint off; /* from the start of the element (buf + i * extent) */
@@ -48,6 +45,7 @@ struct mpi_type {
     mpi_type_block_t block0;
     size_t nsig;
     mpi_type_sig_t *sig;
+    struct mpi_type *prev, *next; /* the list of live derived types (mpi_type_fini) */
 };
 
 /* Placement of count consecutive elements of child at displacement disp (bytes): every
@@ -64,7 +62,5 @@ typedef struct {
 int mpi_type_build(const mpi_type_place_t *place, size_t n, bool is_struct, mpi_type_t **type_p);
 /* Type_create_resized: a new type over old with this lb and extent. */
 int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_type_t **type_p);
-void mpi_type_retain(mpi_type_t *t);
-void mpi_type_release(mpi_type_t *t);
 
 #endif /* RCMSG_MPI_TYPE_H */
