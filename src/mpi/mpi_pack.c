@@ -91,7 +91,7 @@ static int pack_check(const char *call, MPI_Comm comm, int count, MPI_Datatype d
                       const int *position, mpi_type_t **t_p, size_t *bytes_p)
 {
     mpi_comm_t *c;
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int err = MPI_SUCCESS;
 
     if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
@@ -104,11 +104,8 @@ static int pack_check(const char *call, MPI_Comm comm, int count, MPI_Datatype d
         return mpi_err(c, call, MPI_ERR_ARG, "position %d outside the buffer of %d bytes",
                        position != NULL ? *position : -1, size);
     }
-    if (dt == MPI_DATATYPE_NULL || (t = mpi_type_get(dt)) == NULL) {
-        return mpi_err(c, call, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)dt);
-    }
-    if (!t->committed) {
-        return mpi_err(c, call, MPI_ERR_TYPE, "datatype 0x%x is not committed", (unsigned)dt);
+    if ((err = mpi_type_check(c, call, dt, true, &t)) != MPI_SUCCESS) {
+        return err;
     }
     if (__builtin_mul_overflow((size_t)count, t->size, bytes_p) ||
         *bytes_p > (size_t)(size - *position)) {
@@ -124,7 +121,7 @@ MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void
                      int outsize, int *position, MPI_Comm comm)
 {
     static const char call[] = "MPI_Pack";
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     size_t bytes;
     int rc;
 
@@ -144,7 +141,7 @@ MPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbu
                        MPI_Datatype datatype, MPI_Comm comm)
 {
     static const char call[] = "MPI_Unpack";
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     size_t bytes;
     int rc;
 
@@ -165,7 +162,7 @@ MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int
 {
     static const char call[] = "MPI_Pack_size";
     mpi_comm_t *c;
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int err = MPI_SUCCESS;
 
     MPI_CHECK_ACTIVE(call);
@@ -178,8 +175,8 @@ MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int
     if (size == NULL) {
         return mpi_err(c, call, MPI_ERR_ARG, "size is NULL");
     }
-    if (datatype == MPI_DATATYPE_NULL || (t = mpi_type_get(datatype)) == NULL) {
-        return mpi_err(c, call, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)datatype);
+    if ((err = mpi_type_check(c, call, datatype, false, &t)) != MPI_SUCCESS) {
+        return err;
     }
     if ((size_t)incount * t->size > INT_MAX) {
         return mpi_err(c, call, MPI_ERR_ARG, "%d elements of %zu bytes overflow an int", incount,

@@ -183,7 +183,7 @@ int mpi_type_build(const mpi_type_place_t *place, size_t n, bool is_struct, mpi_
 int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_type_t **type_p)
 {
     mpi_type_place_t p = {.child = old, .disp = 0, .count = 1};
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc = mpi_type_build(&p, 1, false, &t);
 
     if (rc != MPI_SUCCESS) {
@@ -366,7 +366,7 @@ static int type_init_pair(MPI_Datatype dt, MPI_Datatype vt, size_t ioff, size_t 
     mpi_type_place_t p[2] = {
         {.child = &type_predef[TYPE_INDEX(vt)], .disp = 0, .count = 1},
         {.child = &type_predef[TYPE_INDEX(MPI_INT)], .disp = (MPI_Aint)ioff, .count = 1}};
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc = mpi_type_build(p, 2, true, &t);
 
     if (rc != MPI_SUCCESS) {
@@ -462,20 +462,28 @@ rcmsg_datatype_t mpi_type_rcmsg(const mpi_type_t *t, bool *ok_p)
 
 /* ---- the MPI calls ---- */
 
-/* The committed-or-not type behind dt, or an MPI_ERR_TYPE raised in call's name. */
-static int type_check(const char *call, MPI_Datatype dt, mpi_type_t **t_p)
+int mpi_type_check(mpi_comm_t *c, const char *call, MPI_Datatype dt, bool need_commit,
+                   mpi_type_t **t_p)
 {
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
 
     if (dt == MPI_DATATYPE_NULL) {
-        return mpi_err(NULL, call, MPI_ERR_TYPE, "MPI_DATATYPE_NULL");
+        return mpi_err(c, call, MPI_ERR_TYPE, "MPI_DATATYPE_NULL");
     }
     t = mpi_type_get(dt);
     if (t == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)dt);
+        return mpi_err(c, call, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)dt);
+    }
+    if (need_commit && !t->committed) {
+        return mpi_err(c, call, MPI_ERR_TYPE, "datatype 0x%x is not committed", (unsigned)dt);
     }
     *t_p = t;
     return MPI_SUCCESS;
+}
+
+static int type_check(const char *call, MPI_Datatype dt, mpi_type_t **t_p)
+{
+    return mpi_type_check(NULL, call, dt, false, t_p);
 }
 
 /* Claim the handle slots of the predefined types, so that derived types come after them. */
@@ -509,7 +517,7 @@ static int type_new_handle(const char *call, mpi_type_t *t, MPI_Datatype *newtyp
 static int type_new(const char *call, const mpi_type_place_t *p, size_t n, bool is_struct,
                     MPI_Datatype *newtype)
 {
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc = type_claim_predef_slots();
 
     if (rc == MPI_SUCCESS) {
@@ -577,7 +585,7 @@ static int type_hvector(const char *call, int count, int bl, MPI_Aint stride, MP
                         MPI_Datatype *newtype)
 {
     mpi_type_place_t *p;
-    mpi_type_t *old;
+    mpi_type_t *old = NULL;
     int rc = type_check_ctor(call, count, oldtype, &old, newtype);
 
     if (rc == MPI_SUCCESS) {
@@ -598,7 +606,7 @@ MPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype
                             MPI_Datatype *newtype)
 {
     static const char call[] = "MPI_Type_vector";
-    mpi_type_t *old;
+    mpi_type_t *old = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
@@ -622,7 +630,7 @@ static int type_indexed(const char *call, int count, const int *bls, int bl, con
                         const MPI_Aint *adisp, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     mpi_type_place_t *p;
-    mpi_type_t *old;
+    mpi_type_t *old = NULL;
     int rc = type_check_ctor(call, count, oldtype, &old, newtype);
 
     if (rc == MPI_SUCCESS && idisp == NULL) {
@@ -742,7 +750,7 @@ MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint 
                                     MPI_Datatype *newtype)
 {
     static const char call[] = "MPI_Type_create_resized";
-    mpi_type_t *old, *t;
+    mpi_type_t *old = NULL, *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
@@ -763,7 +771,7 @@ MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint 
 MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static const char call[] = "MPI_Type_dup";
-    mpi_type_t *old, *t;
+    mpi_type_t *old = NULL, *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
@@ -783,7 +791,7 @@ MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 MPI_API int MPI_Type_commit(MPI_Datatype *datatype)
 {
     static const char call[] = "MPI_Type_commit";
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
@@ -802,7 +810,7 @@ MPI_API int MPI_Type_commit(MPI_Datatype *datatype)
 MPI_API int MPI_Type_free(MPI_Datatype *datatype)
 {
     static const char call[] = "MPI_Type_free";
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
@@ -837,7 +845,7 @@ static int type_query(const char *call, MPI_Datatype dt, const void *out1, const
 MPI_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     static const char call[] = "MPI_Type_size_x";
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
@@ -852,7 +860,7 @@ MPI_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 MPI_API int MPI_Type_size(MPI_Datatype datatype, int *size)
 {
     static const char call[] = "MPI_Type_size";
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
@@ -866,7 +874,7 @@ MPI_API int MPI_Type_size(MPI_Datatype datatype, int *size)
 MPI_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     static const char call[] = "MPI_Type_get_extent";
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
@@ -881,7 +889,7 @@ MPI_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *e
 MPI_API int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     static const char call[] = "MPI_Type_get_extent_x";
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
@@ -897,7 +905,7 @@ MPI_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
                                      MPI_Aint *true_extent)
 {
     static const char call[] = "MPI_Type_get_true_extent";
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
@@ -913,7 +921,7 @@ MPI_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb
                                        MPI_Count *true_extent)
 {
     static const char call[] = "MPI_Type_get_true_extent_x";
-    mpi_type_t *t;
+    mpi_type_t *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);

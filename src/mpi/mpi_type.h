@@ -63,4 +63,9 @@ int mpi_type_build(const mpi_type_place_t *place, size_t n, bool is_struct, mpi_
 /* Type_create_resized: a new type over old with this lb and extent. */
 int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_type_t **type_p);
 
+/* The type behind dt (committed when need_commit), or MPI_ERR_TYPE raised on c (NULL:
+ * MPI_COMM_WORLD) naming call and the problem. */
+int mpi_type_check(mpi_comm_t *c, const char *call, MPI_Datatype dt, bool need_commit,
+                   mpi_type_t **t_p);
+
 #endif /* RCMSG_MPI_TYPE_H */
