@@ -85,7 +85,7 @@ int MPI_Finalize(void)
     rcmsg_status_t s;
 
     MPI_CHECK_ACTIVE("MPI_Finalize");
-    mpi_bsend_drain();
+    mpi_bsend_fini();
     mpi_req_drain();
     mpi_comm_fini();
     s = rcmsg_finalize();

@@ -141,11 +141,12 @@ void mpi_progress(void);
 /* Waits for every background request (Finalize). */
 void mpi_req_drain(void);
 
-/* Buffered sends (mpi_p2p.c): copies the packed message into the attached buffer and sends
+/* Buffered sends (mpi_bsend.c): copies the packed message into the attached buffer and sends
  * it from there. MPI_SUCCESS, or MPI_ERR_BUFFER (not raised) when it does not fit. */
 int mpi_bsend_start(mpi_req_t *req, const char *call);
 void mpi_bsend_progress(void);
 void mpi_bsend_drain(void);
+void mpi_bsend_fini(void); /* drains and forgets the buffer (Finalize) */
 
 /* Status helpers */
 void mpi_status_set(MPI_Status *st, int source, int tag, MPI_Count bytes, int err, bool cancelled);

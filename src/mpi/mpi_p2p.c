@@ -1,6 +1,644 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Point-to-point over rcmsg's: contiguous data goes straight from and to the user's buffer
+ * (rcmsg's zero-copy paths); noncontiguous data is packed into a temporary buffer for a send
+ * and received into one, then unpacked (mpi_req.c).
+ *
+ * Modes: Ssend is rcmsg_issend (completes once matched); Rsend is a standard send (legal: a
+ * ready send may be implemented as a standard one); Bsend copies into the attached buffer
+ * (mpi_bsend.c) and sends from there.
+ *
+ * Matched probes (Mprobe, Improbe): rcmsg has no message handle, so the probe is followed at
+ * once by a receive of exactly the probed source and tag into a buffer of the probed length.
+ * That receive gets the probed message: rcmsg matches in order (non-overtaking), and any
+ * earlier message from that source with that tag would have matched the probe first; no
+ * other receive can slip in between because the library is called from one thread at a time
+ * (MPI_THREAD_FUNNELED at most). Mrecv then copies (or unpacks) into the user's buffer.
+ */
 #include "mpi/mpi_impl.h"
 
-void mpi_bsend_drain(void)
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- argument checks --------------------------------------------------------------------- */
+int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
+                  mpi_type_t **t_p)
 {
+    mpi_type_t *t;
+
+    (void)buf; /* NULL is MPI_BOTTOM: legal with absolute addresses in the datatype */
+    if (count < 0) {
+        return mpi_err(c, call, MPI_ERR_COUNT, "negative count %d", count);
+    }
+    t = mpi_type_get(dt);
+    if (t == NULL) {
+        return mpi_err(c, call, MPI_ERR_TYPE,
+                       dt == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL is not a datatype"
+                                               : "invalid datatype %#x",
+                       (unsigned)dt);
+    }
+    if (!mpi_type_committed(t)) {
+        return mpi_err(c, call, MPI_ERR_TYPE, "datatype %#x is not committed", (unsigned)dt);
+    }
+    if (t_p != NULL) {
+        *t_p = t;
+    }
+    return MPI_SUCCESS;
+}
+
+int mpi_check_peer(mpi_comm_t *c, const char *call, int peer, bool any_ok)
+{
+    if ((peer >= 0 && peer < c->size) || peer == MPI_PROC_NULL ||
+        (any_ok && peer == MPI_ANY_SOURCE)) {
+        return MPI_SUCCESS;
+    }
+    return mpi_err(c, call, MPI_ERR_RANK, "invalid rank %d (communicator %s of %d rank(s))", peer,
+                   c->name[0] ? c->name : "(unnamed)", c->size);
+}
+
+int mpi_check_tag(mpi_comm_t *c, const char *call, int tag, bool any_ok)
+{
+    if (tag >= 0 || (any_ok && tag == MPI_ANY_TAG)) {
+        return MPI_SUCCESS; /* MPI_TAG_UB is INT_MAX */
+    }
+    return mpi_err(c, call, MPI_ERR_TAG, "invalid tag %d (0 to MPI_TAG_UB %d%s)", tag, INT_MAX,
+                   any_ok ? ", or MPI_ANY_TAG" : "");
+}
+
+/* ---- starting an operation --------------------------------------------------------------- */
+
+/* The bytes to send or receive, and where: the user's buffer for a contiguous type, else
+ * req->tmp (kept across the starts of a persistent request). */
+static int req_buffer(mpi_req_t *req, mpi_type_t *t, size_t bytes, char **where_p)
+{
+    if (mpi_type_is_contig(t)) {
+        *where_p = (char *)req->buf + mpi_type_true_lb(t);
+        return MPI_SUCCESS;
+    }
+    if (req->tmp == NULL || req->tmp_len < bytes) {
+        free(req->tmp);
+        req->tmp = malloc(bytes > 0 ? bytes : 1);
+        req->tmp_len = req->tmp != NULL ? bytes : 0;
+        if (req->tmp == NULL) {
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    req->tmp_len = bytes;
+    *where_p = req->tmp;
+    return MPI_SUCCESS;
+}
+
+int mpi_req_start(mpi_req_t *req, const char *call)
+{
+    mpi_type_t *t = mpi_type_get(req->dt);
+    size_t bytes = mpi_type_size(t) * (size_t)req->count;
+    rcmsg_status_t s;
+    char *where;
+    int err;
+
+    req->cancelled = false;
+    if (req->peer == MPI_PROC_NULL) {
+        req->kind = MPI_REQ_DONE;
+        mpi_status_proc_null(&req->done);
+        return MPI_SUCCESS;
+    }
+    if (!req->is_recv && req->mode == MPI_SEND_BUFFERED) {
+        return mpi_bsend_start(req, call);
+    }
+    err = req_buffer(req, t, bytes, &where);
+    if (err != MPI_SUCCESS) {
+        return mpi_err(req->comm, call, err, "no memory for %zu bytes of packed data", bytes);
+    }
+    if (req->is_recv) {
+        s = rcmsg_irecv(where, bytes, req->peer, req->tag, req->comm->rc, &req->rc);
+    } else {
+        if (where == req->tmp) {
+            mpi_type_pack(t, req->buf, (size_t)req->count, where);
+        }
+        s = req->mode == MPI_SEND_SYNC
+                ? rcmsg_issend(where, bytes, req->peer, req->tag, req->comm->rc, &req->rc)
+                : rcmsg_isend(where, bytes, req->peer, req->tag, req->comm->rc, &req->rc);
+    }
+    if (s != RCMSG_OK) {
+        return mpi_err_rcmsg(req->comm, call, s);
+    }
+    return MPI_SUCCESS;
+}
+
+/* A nonblocking operation: checks, a new request, started. */
+static int p2p_start(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+                     MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request)
+{
+    int err;
+    mpi_comm_t *c;
+    mpi_req_t *r;
+
+    MPI_CHECK_ACTIVE(call);
+    c = mpi_comm_check(comm, call, &err);
+    if (c == NULL) {
+        return err;
+    }
+    if ((err = mpi_check_buf(c, call, buf, count, dt, NULL)) != MPI_SUCCESS ||
+        (err = mpi_check_peer(c, call, peer, recv)) != MPI_SUCCESS ||
+        (err = mpi_check_tag(c, call, tag, recv)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (request == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL request");
+    }
+    r = mpi_req_new(c, &err);
+    if (r == NULL) {
+        return mpi_err(c, call, err, "out of requests");
+    }
+    r->kind = recv ? MPI_REQ_RECV : MPI_REQ_SEND;
+    r->is_recv = recv;
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    r->peer = peer;
+    r->tag = tag;
+    r->mode = mode;
+    err = mpi_req_start(r, call);
+    if (err != MPI_SUCCESS) {
+        mpi_req_delete(r);
+        return err;
+    }
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+/* A blocking operation: started as a nonblocking one, then waited for (MPI_Wait raises). */
+static int p2p_blocking(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+                        MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Status *status)
+{
+    MPI_Request req;
+    int err = p2p_start(call, buf, count, dt, peer, tag, comm, recv, mode, &req);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    return MPI_Wait(&req, status);
+}
+
+/* The fast path of Send/Recv: contiguous data on a live communicator, straight to rcmsg */
+static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, int count, int peer, int tag, mpi_comm_t **c_p,
+                    mpi_type_t **t_p)
+{
+    mpi_comm_t *c;
+    mpi_type_t *t;
+
+    if (mpi_state != MPI_STATE_ACTIVE || count < 0 || peer < 0 || tag < 0) {
+        return false;
+    }
+    c = mpi_comm_get(comm);
+    t = mpi_type_get(dt);
+    if (c == NULL || t == NULL || peer >= c->size || !mpi_type_is_contig(t) ||
+        !mpi_type_committed(t)) {
+        return false;
+    }
+    *c_p = c;
+    *t_p = t;
+    return true;
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    mpi_comm_t *c;
+    mpi_type_t *t;
+
+    if (fast_ok(comm, datatype, count, dest, tag, &c, &t)) {
+        rcmsg_status_t s = rcmsg_send((const char *)buf + mpi_type_true_lb(t),
+                                      mpi_type_size(t) * (size_t)count, dest, tag, c->rc);
+        return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, "MPI_Send", s);
+    }
+    return p2p_blocking("MPI_Send", (void *)buf, count, datatype, dest, tag, comm, false,
+                        MPI_SEND_STANDARD, MPI_STATUS_IGNORE);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    mpi_comm_t *c;
+    mpi_type_t *t;
+
+    if (fast_ok(comm, datatype, count, source == MPI_ANY_SOURCE ? 0 : source,
+                tag == MPI_ANY_TAG ? 0 : tag, &c, &t)) {
+        rcmsg_msg_status_t rst = {0};
+        rcmsg_status_t s = rcmsg_recv((char *)buf + mpi_type_true_lb(t),
+                                      mpi_type_size(t) * (size_t)count, source, tag, c->rc, &rst);
+        int err = MPI_SUCCESS;
+
+        if (s != RCMSG_OK) {
+            err = mpi_err_code(mpi_err_class_of(s), s);
+        }
+        mpi_status_set(status, rst.source, rst.tag, (MPI_Count)rst.count, err, false);
+        return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, "MPI_Recv", s);
+    }
+    return p2p_blocking("MPI_Recv", buf, count, datatype, source, tag, comm, true,
+                        MPI_SEND_STANDARD, status);
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return p2p_blocking("MPI_Ssend", (void *)buf, count, datatype, dest, tag, comm, false,
+                        MPI_SEND_SYNC, MPI_STATUS_IGNORE);
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return p2p_blocking("MPI_Rsend", (void *)buf, count, datatype, dest, tag, comm, false,
+                        MPI_SEND_READY, MPI_STATUS_IGNORE);
+}
+
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return p2p_blocking("MPI_Bsend", (void *)buf, count, datatype, dest, tag, comm, false,
+                        MPI_SEND_BUFFERED, MPI_STATUS_IGNORE);
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    return p2p_start("MPI_Isend", (void *)buf, count, datatype, dest, tag, comm, false,
+                     MPI_SEND_STANDARD, request);
+}
+
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return p2p_start("MPI_Issend", (void *)buf, count, datatype, dest, tag, comm, false,
+                     MPI_SEND_SYNC, request);
+}
+
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return p2p_start("MPI_Irsend", (void *)buf, count, datatype, dest, tag, comm, false,
+                     MPI_SEND_READY, request);
+}
+
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return p2p_start("MPI_Ibsend", (void *)buf, count, datatype, dest, tag, comm, false,
+                     MPI_SEND_BUFFERED, request);
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    return p2p_start("MPI_Irecv", buf, count, datatype, source, tag, comm, true, MPI_SEND_STANDARD,
+                     request);
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Request reqs[2];
+    MPI_Status st[2];
+    int err;
+
+    err = p2p_start("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, true,
+                    MPI_SEND_STANDARD, &reqs[0]);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    err = p2p_start("MPI_Sendrecv", (void *)sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                    false, MPI_SEND_STANDARD, &reqs[1]);
+    if (err != MPI_SUCCESS) {
+        MPI_Cancel(&reqs[0]); /* a receive cannot be left behind */
+        MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+        return err;
+    }
+    err = MPI_Wait(&reqs[1], &st[1]);
+    if (err != MPI_SUCCESS) {
+        MPI_Wait(&reqs[0], status);
+        return err;
+    }
+    err = MPI_Wait(&reqs[0], &st[0]);
+    if (status != MPI_STATUS_IGNORE) {
+        *status = st[0];
+    }
+    return err;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    mpi_comm_t *c;
+    mpi_type_t *t;
+    size_t bytes;
+    void *copy;
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Sendrecv_replace");
+    c = mpi_comm_check(comm, "MPI_Sendrecv_replace", &err);
+    if (c == NULL) {
+        return err;
+    }
+    err = mpi_check_buf(c, "MPI_Sendrecv_replace", buf, count, datatype, &t);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    /* the message to send is packed aside first: the receive overwrites buf */
+    bytes = mpi_type_size(t) * (size_t)count;
+    if (bytes > INT_MAX) {
+        return mpi_err(c, "MPI_Sendrecv_replace", MPI_ERR_COUNT,
+                       "%zu bytes: more than this call can carry (INT_MAX)", bytes);
+    }
+    copy = malloc(bytes > 0 ? bytes : 1);
+    if (copy == NULL) {
+        return mpi_err(c, "MPI_Sendrecv_replace", MPI_ERR_NO_MEM, "no memory for %zu bytes", bytes);
+    }
+    mpi_type_pack(t, buf, (size_t)count, copy);
+    err = MPI_Sendrecv(copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source,
+                       recvtag, comm, status);
+    free(copy);
+    return err;
+}
+
+/* ---- probes ------------------------------------------------------------------------------ */
+static int probe_args(const char *call, int source, int tag, MPI_Comm comm, mpi_comm_t **c_p)
+{
+    int err;
+    mpi_comm_t *c = mpi_comm_check(comm, call, &err);
+
+    if (c == NULL) {
+        return err;
+    }
+    if ((err = mpi_check_peer(c, call, source, true)) != MPI_SUCCESS ||
+        (err = mpi_check_tag(c, call, tag, true)) != MPI_SUCCESS) {
+        return err;
+    }
+    *c_p = c;
+    return MPI_SUCCESS;
+}
+
+/* rcmsg's probe: blocking, or once (*flag_p) */
+static int probe_rc(const char *call, mpi_comm_t *c, int source, int tag, int *flag_p,
+                    rcmsg_msg_status_t *rst)
+{
+    rcmsg_status_t s;
+
+    if (flag_p == NULL) {
+        s = rcmsg_probe(source, tag, c->rc, rst);
+    } else {
+        mpi_progress();
+        s = rcmsg_iprobe(source, tag, c->rc, flag_p, rst);
+    }
+    return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
+}
+
+static int probe_common(const char *call, int source, int tag, MPI_Comm comm, int *flag,
+                        MPI_Status *status)
+{
+    mpi_comm_t *c;
+    rcmsg_msg_status_t rst = {0};
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    err = probe_args(call, source, tag, comm, &c);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (source == MPI_PROC_NULL) {
+        if (flag != NULL) {
+            *flag = 1;
+        }
+        mpi_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    err = probe_rc(call, c, source, tag, flag, &rst);
+    if (err == MPI_SUCCESS && (flag == NULL || *flag)) {
+        mpi_status_set(status, rst.source, rst.tag, (MPI_Count)rst.count, MPI_SUCCESS, false);
+    }
+    return err;
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    return probe_common("MPI_Probe", source, tag, comm, NULL, status);
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    if (flag == NULL) {
+        return mpi_err(NULL, "MPI_Iprobe", MPI_ERR_ARG, "NULL flag");
+    }
+    return probe_common("MPI_Iprobe", source, tag, comm, flag, status);
+}
+
+/* After a probe found rst's message: receives exactly it into a buffer of its length, held
+ * by a request that becomes the message handle (see the top of this file). */
+static int mprobe_claim(const char *call, mpi_comm_t *c, const rcmsg_msg_status_t *rst,
+                        MPI_Message *message)
+{
+    mpi_req_t *r;
+    rcmsg_status_t s;
+    int err;
+
+    r = mpi_req_new(c, &err);
+    if (r == NULL) {
+        return mpi_err(c, call, err, "out of requests");
+    }
+    /* the request handle is not the user's: the message handle names the object */
+    mpi_handle_release(MPI_KIND_REQUEST_, r->handle);
+    r->handle = MPI_REQUEST_NULL;
+    r->kind = MPI_REQ_RECV;
+    r->is_recv = true;
+    r->tmp = malloc(rst->count > 0 ? rst->count : 1);
+    r->tmp_len = rst->count;
+    err = r->tmp == NULL ? MPI_ERR_NO_MEM : mpi_handle_alloc(MPI_KIND_MESSAGE_, r, message);
+    if (err != MPI_SUCCESS) {
+        mpi_req_delete(r);
+        return mpi_err(c, call, err, "no memory for a message of %zu bytes", rst->count);
+    }
+    s = rcmsg_irecv(r->tmp, rst->count, rst->source, rst->tag, c->rc, &r->rc);
+    if (s != RCMSG_OK) {
+        mpi_handle_release(MPI_KIND_MESSAGE_, *message);
+        mpi_req_delete(r);
+        *message = MPI_MESSAGE_NULL;
+        return mpi_err_rcmsg(c, call, s);
+    }
+    return MPI_SUCCESS;
+}
+
+static int mprobe_common(const char *call, int source, int tag, MPI_Comm comm, int *flag,
+                         MPI_Message *message, MPI_Status *status)
+{
+    mpi_comm_t *c;
+    rcmsg_msg_status_t rst = {0};
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    err = probe_args(call, source, tag, comm, &c);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (message == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL message");
+    }
+    if (source == MPI_PROC_NULL) {
+        if (flag != NULL) {
+            *flag = 1;
+        }
+        *message = MPI_MESSAGE_NO_PROC;
+        mpi_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    err = probe_rc(call, c, source, tag, flag, &rst);
+    if (err != MPI_SUCCESS || (flag != NULL && !*flag)) {
+        return err;
+    }
+    err = mprobe_claim(call, c, &rst, message);
+    if (err == MPI_SUCCESS) {
+        mpi_status_set(status, rst.source, rst.tag, (MPI_Count)rst.count, MPI_SUCCESS, false);
+    }
+    return err;
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    return mprobe_common("MPI_Mprobe", source, tag, comm, NULL, message, status);
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                MPI_Status *status)
+{
+    if (flag == NULL) {
+        return mpi_err(NULL, "MPI_Improbe", MPI_ERR_ARG, "NULL flag");
+    }
+    return mprobe_common("MPI_Improbe", source, tag, comm, flag, message, status);
+}
+
+/* The message's request, given the user's buffer, and under a request handle; *message
+ * becomes MPI_MESSAGE_NULL. NULL with *err_p for a bad message; *noproc_p for NO_PROC. */
+static mpi_req_t *message_take(const char *call, void *buf, int count, MPI_Datatype dt,
+                               MPI_Message *message, bool *noproc_p, int *err_p)
+{
+    mpi_req_t *r;
+
+    *noproc_p = false;
+    if (message == NULL) {
+        *err_p = mpi_err(NULL, call, MPI_ERR_ARG, "NULL message");
+        return NULL;
+    }
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        *noproc_p = true;
+        *message = MPI_MESSAGE_NULL;
+        *err_p = MPI_SUCCESS;
+        return NULL;
+    }
+    r = mpi_handle_get(MPI_KIND_MESSAGE_, *message);
+    if (r == NULL) {
+        *err_p = mpi_err(NULL, call, MPI_ERR_ARG,
+                         "invalid message %#x (not from MPI_Mprobe/Improbe, or received already)",
+                         (unsigned)*message);
+        return NULL;
+    }
+    *err_p = mpi_check_buf(r->comm, call, buf, count, dt, NULL);
+    if (*err_p != MPI_SUCCESS) {
+        return NULL;
+    }
+    *err_p = mpi_handle_alloc(MPI_KIND_REQUEST_, r, &r->handle);
+    if (*err_p != MPI_SUCCESS) {
+        *err_p = mpi_err(r->comm, call, *err_p, "out of requests");
+        return NULL;
+    }
+    mpi_handle_release(MPI_KIND_MESSAGE_, *message);
+    *message = MPI_MESSAGE_NULL;
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    return r;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    MPI_Request req;
+    int err;
+
+    err = MPI_Imrecv(buf, count, datatype, message, &req);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    return MPI_Wait(&req, status);
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Request *request)
+{
+    mpi_req_t *r;
+    bool noproc;
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Imrecv");
+    if (request == NULL) {
+        return mpi_err(NULL, "MPI_Imrecv", MPI_ERR_ARG, "NULL request");
+    }
+    r = message_take("MPI_Imrecv", buf, count, datatype, message, &noproc, &err);
+    if (noproc) {
+        mpi_comm_t *self = mpi_comm_get(MPI_COMM_SELF);
+
+        r = mpi_req_new(self, &err);
+        if (r == NULL) {
+            return mpi_err(self, "MPI_Imrecv", err, "out of requests");
+        }
+        r->kind = MPI_REQ_DONE;
+        r->is_recv = true;
+        mpi_status_proc_null(&r->done);
+    }
+    if (r == NULL) {
+        return err;
+    }
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+/* ---- counts ------------------------------------------------------------------------------ */
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    mpi_type_t *t = mpi_type_get(datatype);
+    MPI_Count bytes;
+    size_t size;
+
+    if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL || t == NULL) {
+        return mpi_err(NULL, "MPI_Get_count", t == NULL ? MPI_ERR_TYPE : MPI_ERR_ARG, "%s",
+                       t == NULL ? "invalid datatype" : "no status or NULL count");
+    }
+    bytes = mpi_status_bytes(status);
+    size = mpi_type_size(t);
+    if (size == 0) {
+        *count = 0;
+    } else if (bytes % (MPI_Count)size != 0 || bytes / (MPI_Count)size > INT_MAX) {
+        *count = MPI_UNDEFINED;
+    } else {
+        *count = (int)(bytes / (MPI_Count)size);
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    mpi_type_t *t = mpi_type_get(datatype);
+
+    if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL || t == NULL) {
+        return mpi_err(NULL, "MPI_Get_elements", t == NULL ? MPI_ERR_TYPE : MPI_ERR_ARG, "%s",
+                       t == NULL ? "invalid datatype" : "no status or NULL count");
+    }
+    mpi_type_basic_count(t, (size_t)mpi_status_bytes(status), count);
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    MPI_Count n;
+    int err = MPI_Get_elements_x(status, datatype, &n);
+
+    if (err == MPI_SUCCESS) {
+        *count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    }
+    return err;
 }

@@ -1,6 +1,849 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Requests: the MPI request object around an rcmsg request, its completion (Wait, Test and
+ * their any/all/some forms), Request_free, Cancel and persistent requests.
+ *
+ * A request completes in one place, mpi_req_finish(): a noncontiguous receive is unpacked
+ * there from its packed copy, the status is filled, and the request is released (a
+ * persistent one becomes inactive). A request completed when it started (MPI_PROC_NULL, a
+ * buffered send, a cancelled receive) is of kind MPI_REQ_DONE and holds its status.
+ *
+ * Cancel: a receive that nothing matched yet is taken back (rcmsg_cancel); its completion then
+ * reports MPI_Test_cancelled true. A send is never cancelled (MPI lets the cancel of a send
+ * fail): it completes normally and MPI_Test_cancelled says false.
+ *
+ * Request_free of an active request: the request goes on a background list and completes
+ * there (mpi_progress, called by every call that tests or waits; Finalize waits for it).
+ */
 #include "mpi/mpi_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static mpi_req_t *free_reqs;  /* released request objects, reused (next_bg links them) */
+static mpi_req_t *background; /* freed while active */
+
+mpi_req_t *mpi_req_new(mpi_comm_t *comm, int *err_p)
+{
+    mpi_req_t *r = free_reqs;
+
+    if (r != NULL) {
+        free_reqs = r->next_bg;
+    } else {
+        r = malloc(sizeof(*r));
+        if (r == NULL) {
+            *err_p = MPI_ERR_NO_MEM;
+            return NULL;
+        }
+    }
+    memset(r, 0, sizeof(*r));
+    *err_p = mpi_handle_alloc(MPI_KIND_REQUEST_, r, &r->handle);
+    if (*err_p != MPI_SUCCESS) {
+        r->next_bg = free_reqs;
+        free_reqs = r;
+        return NULL;
+    }
+    r->comm = comm;
+    comm->refs++;
+    return r;
+}
+
+void mpi_req_delete(mpi_req_t *req)
+{
+    if (req->handle != MPI_REQUEST_NULL) {
+        mpi_handle_release(MPI_KIND_REQUEST_, req->handle);
+    }
+    free(req->tmp);
+    mpi_comm_unref(req->comm);
+    req->next_bg = free_reqs;
+    free_reqs = req;
+}
+
+static void req_free_all(void)
+{
+    while (free_reqs != NULL) {
+        mpi_req_t *r = free_reqs;
+        free_reqs = r->next_bg;
+        free(r);
+    }
+}
+
+/* ---- status ------------------------------------------------------------------------------ */
+void mpi_status_set(MPI_Status *st, int source, int tag, MPI_Count bytes, int err, bool cancelled)
+{
+    if (st == MPI_STATUS_IGNORE) {
+        return;
+    }
+    st->MPI_SOURCE = source;
+    st->MPI_TAG = tag;
+    st->MPI_ERROR = err;
+    st->count_lo = (int)(bytes & 0xffffffff);
+    st->count_hi_and_cancelled = (int)((bytes >> 32) << 1) | (cancelled ? 1 : 0);
+}
+
+MPI_Count mpi_status_bytes(const MPI_Status *st)
+{
+    return (MPI_Count)(unsigned)st->count_lo |
+           ((MPI_Count)((unsigned)st->count_hi_and_cancelled >> 1) << 32);
+}
+
+void mpi_status_empty(MPI_Status *st)
+{
+    mpi_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS, false);
+}
+
+void mpi_status_proc_null(MPI_Status *st)
+{
+    mpi_status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS, false);
+}
+
+/* ---- completion -------------------------------------------------------------------------- */
+
+/* Unpacks bytes of packed data into count elements of dt at buf: whole elements, then the
+ * part of a last element that arrived (the rest of that element keeps its contents). */
+static void recv_unpack(const mpi_type_t *t, const char *in, size_t bytes, void *buf)
+{
+    size_t size = mpi_type_size(t);
+    size_t whole = size > 0 ? bytes / size : 0;
+    size_t rest = bytes - whole * size;
+    char *el, *scratch;
+
+    mpi_type_unpack(t, in, whole, buf);
+    if (rest == 0) {
+        return;
+    }
+    el = (char *)buf + (MPI_Aint)whole * mpi_type_extent(t);
+    scratch = malloc(size);
+    if (scratch != NULL) {
+        mpi_type_pack(t, el, 1, scratch);
+        memcpy(scratch, in + whole * size, rest);
+        mpi_type_unpack(t, scratch, 1, el);
+        free(scratch);
+    }
+}
+
+/* A receive through req->tmp (noncontiguous, or an Mprobe'd message): delivers what fits
+ * into the user's buffer. Returns the bytes delivered; *trunc_p when some did not fit. */
+static size_t recv_deliver(mpi_req_t *req, size_t bytes, bool *trunc_p)
+{
+    mpi_type_t *t = mpi_type_get(req->dt);
+    size_t cap = t != NULL ? mpi_type_size(t) * (size_t)req->count : 0;
+
+    *trunc_p = bytes > cap;
+    if (bytes > cap) {
+        bytes = cap;
+    }
+    if (t == NULL || bytes == 0) {
+        return bytes;
+    }
+    if (mpi_type_is_contig(t)) {
+        memcpy((char *)req->buf + mpi_type_true_lb(t), req->tmp, bytes);
+    } else {
+        recv_unpack(t, req->tmp, bytes, req->buf);
+    }
+    return bytes;
+}
+
+/* Ends an operation (the rcmsg request is done): unpacks, builds the status, and either
+ * releases req or (persistent) makes it inactive. Returns the operation's MPI code. */
+int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *rst,
+                   MPI_Status *status)
+{
+    int err = MPI_SUCCESS;
+
+    if (req->kind == MPI_REQ_DONE) {
+        err = req->done.MPI_ERROR;
+        if (status != MPI_STATUS_IGNORE) {
+            *status = req->done;
+        }
+    } else if (req->is_recv) {
+        size_t bytes = rst->count;
+        bool trunc = s == RCMSG_ERR_TRUNCATED;
+
+        if (req->tmp != NULL && (s == RCMSG_OK || trunc)) {
+            bool t2;
+            bytes = recv_deliver(req, bytes > req->tmp_len ? req->tmp_len : bytes, &t2);
+            trunc = trunc || t2;
+        }
+        if (trunc) {
+            err = mpi_err_code(MPI_ERR_TRUNCATE, s);
+        } else if (s != RCMSG_OK) {
+            err = mpi_err_code(mpi_err_class_of(s), s);
+        }
+        mpi_status_set(status, rst->source, rst->tag, (MPI_Count)bytes, err, false);
+    } else {
+        if (s != RCMSG_OK) {
+            err = mpi_err_code(mpi_err_class_of(s), s);
+        }
+        mpi_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, err, false);
+    }
+    req->rc = RCMSG_REQUEST_NULL;
+    if (req->persistent) {
+        req->active = false;
+    } else if (req->freed) {
+        req->handle = MPI_REQUEST_NULL; /* released at Request_free */
+        mpi_req_delete(req);
+    } else {
+        mpi_req_delete(req);
+    }
+    return err;
+}
+
+/* A request that completed in Request_get_status: keeps its outcome as a DONE request. */
+static void req_hold(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *rst)
+{
+    bool persistent = req->persistent;
+    MPI_Status st;
+
+    /* finish it as a persistent one (so that it stays), then restore */
+    req->persistent = true;
+    mpi_req_finish(req, s, rst, &st);
+    req->persistent = persistent;
+    req->active = true;
+    req->kind = MPI_REQ_DONE;
+    req->done = st;
+}
+
+/* ---- background: requests freed while active --------------------------------------------- */
+void mpi_progress(void)
+{
+    mpi_req_t **pp = &background;
+
+    mpi_bsend_progress();
+    while (*pp != NULL) {
+        mpi_req_t *r = *pp;
+        rcmsg_msg_status_t rst = {0};
+        int flag = 1;
+        rcmsg_status_t s = RCMSG_OK;
+
+        if (r->kind != MPI_REQ_DONE) {
+            s = rcmsg_test(&r->rc, &flag, &rst);
+        }
+        if (!flag) {
+            pp = &r->next_bg;
+            continue;
+        }
+        *pp = r->next_bg;
+        r->persistent = false;
+        mpi_req_finish(r, s, &rst, MPI_STATUS_IGNORE);
+    }
+}
 
 void mpi_req_drain(void)
 {
+    while (background != NULL) {
+        mpi_req_t *r = background;
+        rcmsg_msg_status_t rst = {0};
+        rcmsg_status_t s = RCMSG_OK;
+
+        background = r->next_bg;
+        if (r->kind != MPI_REQ_DONE) {
+            s = rcmsg_wait(&r->rc, &rst);
+        }
+        r->persistent = false;
+        mpi_req_finish(r, s, &rst, MPI_STATUS_IGNORE);
+    }
+    req_free_all();
+}
+
+/* ---- wait and test ----------------------------------------------------------------------- */
+
+/* NULL (no request) or not active (persistent, not started): completes at once, empty */
+static mpi_req_t *req_lookup(MPI_Request h, const char *call, int *err_p)
+{
+    mpi_req_t *r;
+
+    *err_p = MPI_SUCCESS;
+    if (h == MPI_REQUEST_NULL) {
+        return NULL;
+    }
+    r = mpi_handle_get(MPI_KIND_REQUEST_, h);
+    if (r == NULL) {
+        *err_p = mpi_err(NULL, call, MPI_ERR_REQUEST,
+                         "invalid request %#x (completed "
+                         "already, or never made)",
+                         (unsigned)h);
+    }
+    return r;
+}
+
+static bool req_live(const mpi_req_t *r)
+{
+    return r != NULL && (!r->persistent || r->active);
+}
+
+/* Completes a live request (rcmsg request done with s and rst); clears *h unless persistent.
+ * Returns the operation's code (not raised). */
+static int req_complete(MPI_Request *h, mpi_req_t *r, rcmsg_status_t s,
+                        const rcmsg_msg_status_t *rst, MPI_Status *status)
+{
+    bool persistent = r->persistent;
+    int err = mpi_req_finish(r, s, rst, status);
+
+    if (!persistent) {
+        *h = MPI_REQUEST_NULL;
+    }
+    return err;
+}
+
+/* Tests one live request without blocking: 1 done (completed into status), 0 not yet. */
+static int req_test_one(MPI_Request *h, mpi_req_t *r, MPI_Status *status, int *err_p)
+{
+    rcmsg_msg_status_t rst = {0};
+    rcmsg_status_t s = RCMSG_OK;
+    int flag = 1;
+
+    if (r->kind != MPI_REQ_DONE) {
+        s = rcmsg_test(&r->rc, &flag, &rst);
+        if (!flag) {
+            return 0;
+        }
+    }
+    *err_p = req_complete(h, r, s, &rst, status);
+    return 1;
+}
+
+static int req_wait_one(MPI_Request *h, mpi_req_t *r, MPI_Status *status)
+{
+    rcmsg_msg_status_t rst = {0};
+    rcmsg_status_t s = RCMSG_OK;
+
+    if (r->kind != MPI_REQ_DONE) {
+        s = rcmsg_wait(&r->rc, &rst);
+    }
+    return req_complete(h, r, s, &rst, status);
+}
+
+static int raise_op(mpi_comm_t *comm, const char *call, int err)
+{
+    if (err == MPI_SUCCESS) {
+        return err;
+    }
+    return mpi_err(comm, call, err, "the operation failed");
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    int err;
+    mpi_req_t *r;
+    mpi_comm_t *c;
+
+    MPI_CHECK_ACTIVE("MPI_Wait");
+    if (request == NULL) {
+        return mpi_err(NULL, "MPI_Wait", MPI_ERR_ARG, "NULL request");
+    }
+    r = req_lookup(*request, "MPI_Wait", &err);
+    if (!req_live(r)) {
+        mpi_status_empty(status);
+        return err;
+    }
+    c = r->comm;
+    c->refs++; /* the request may go with its communicator's last reference */
+    err = req_wait_one(request, r, status);
+    mpi_progress();
+    err = raise_op(c, "MPI_Wait", err);
+    mpi_comm_unref(c);
+    return err;
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    int err = MPI_SUCCESS;
+    mpi_req_t *r;
+    mpi_comm_t *c;
+
+    MPI_CHECK_ACTIVE("MPI_Test");
+    if (request == NULL || flag == NULL) {
+        return mpi_err(NULL, "MPI_Test", MPI_ERR_ARG, "NULL %s",
+                       request == NULL ? "request" : "flag");
+    }
+    mpi_progress();
+    r = req_lookup(*request, "MPI_Test", &err);
+    if (!req_live(r)) {
+        *flag = err == MPI_SUCCESS;
+        mpi_status_empty(status);
+        return err;
+    }
+    c = r->comm;
+    c->refs++;
+    *flag = req_test_one(request, r, status, &err);
+    err = raise_op(c, "MPI_Test", err);
+    mpi_comm_unref(c);
+    return err;
+}
+
+static MPI_Status *status_at(MPI_Status *statuses, int i)
+{
+    return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+/* Looks every handle up: an invalid one is raised (returns its code), NULL entries are fine */
+static int reqs_check(int count, const MPI_Request reqs[], const char *call)
+{
+    int err = MPI_SUCCESS;
+
+    if (count < 0 || (count > 0 && reqs == NULL)) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "%s", count < 0 ? "negative count" : "NULL array");
+    }
+    for (int i = 0; i < count && err == MPI_SUCCESS; i++) {
+        req_lookup(reqs[i], call, &err);
+    }
+    return err;
+}
+
+static mpi_req_t *req_at(const MPI_Request reqs[], int i)
+{
+    mpi_req_t *r = reqs[i] == MPI_REQUEST_NULL ? NULL : mpi_handle_get(MPI_KIND_REQUEST_, reqs[i]);
+
+    return req_live(r) ? r : NULL;
+}
+
+/* Raises err_in_status through the communicator of the first failed request (held by
+ * *errcomm_p) for the multiple-completion calls. */
+static int raise_in_status(mpi_comm_t **errcomm_p, const char *call)
+{
+    int err;
+
+    if (*errcomm_p == NULL) {
+        return MPI_SUCCESS;
+    }
+    err = mpi_err(*errcomm_p, call, MPI_ERR_IN_STATUS, "an operation failed (see its status)");
+    mpi_comm_unref(*errcomm_p);
+    *errcomm_p = NULL;
+    return err;
+}
+
+static void note_err(mpi_comm_t **errcomm_p, mpi_comm_t *c, int err)
+{
+    if (err != MPI_SUCCESS && *errcomm_p == NULL) {
+        *errcomm_p = c;
+        c->refs++;
+    }
+}
+
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+    mpi_comm_t *errcomm = NULL;
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Waitall");
+    err = reqs_check(count, reqs, "MPI_Waitall");
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    for (int i = 0; i < count; i++) {
+        mpi_req_t *r = req_at(reqs, i);
+        mpi_comm_t *c;
+
+        if (r == NULL) {
+            mpi_status_empty(status_at(statuses, i));
+            continue;
+        }
+        c = r->comm;
+        c->refs++;
+        note_err(&errcomm, c, req_wait_one(&reqs[i], r, status_at(statuses, i)));
+        mpi_comm_unref(c);
+    }
+    mpi_progress();
+    return raise_in_status(&errcomm, "MPI_Waitall");
+}
+
+int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+    mpi_comm_t *errcomm = NULL;
+    int err, done = 1;
+
+    MPI_CHECK_ACTIVE("MPI_Testall");
+    err = reqs_check(count, reqs, "MPI_Testall");
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    mpi_progress();
+    /* completes none unless all are complete: a finished one is held (kind DONE) meanwhile */
+    for (int i = 0; i < count; i++) {
+        mpi_req_t *r = req_at(reqs, i);
+        rcmsg_msg_status_t rst = {0};
+        rcmsg_status_t s;
+        int f;
+
+        if (r == NULL || r->kind == MPI_REQ_DONE) {
+            continue;
+        }
+        s = rcmsg_test(&r->rc, &f, &rst);
+        if (f) {
+            req_hold(r, s, &rst);
+        } else {
+            done = 0;
+        }
+    }
+    *flag = done;
+    for (int i = 0; done && i < count; i++) {
+        mpi_req_t *r = req_at(reqs, i);
+        mpi_comm_t *c;
+
+        if (r == NULL) {
+            mpi_status_empty(status_at(statuses, i));
+            continue;
+        }
+        c = r->comm;
+        c->refs++;
+        note_err(&errcomm, c, req_wait_one(&reqs[i], r, status_at(statuses, i)));
+        mpi_comm_unref(c);
+    }
+    return raise_in_status(&errcomm, "MPI_Testall");
+}
+
+/* One pass over reqs: completes the first finished one (*index_p, 1) or none (0); *live_p:
+ * whether any request was live. */
+static int testany_pass(int count, MPI_Request reqs[], int *index_p, MPI_Status *status,
+                        bool *live_p, int *err_p, mpi_comm_t **comm_p)
+{
+    *live_p = false;
+    for (int i = 0; i < count; i++) {
+        mpi_req_t *r = req_at(reqs, i);
+
+        if (r == NULL) {
+            continue;
+        }
+        *live_p = true;
+        *comm_p = r->comm;
+        r->comm->refs++;
+        if (req_test_one(&reqs[i], r, status, err_p)) {
+            *index_p = i;
+            return 1;
+        }
+        mpi_comm_unref(*comm_p);
+        *comm_p = NULL;
+    }
+    return 0;
+}
+
+static int any_common(const char *call, int count, MPI_Request reqs[], int *index, int *flag,
+                      MPI_Status *status, bool block)
+{
+    int err, done;
+    bool live;
+    mpi_comm_t *c = NULL;
+
+    MPI_CHECK_ACTIVE(call);
+    err = reqs_check(count, reqs, call);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (index == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "NULL index");
+    }
+    do {
+        mpi_progress();
+        err = MPI_SUCCESS;
+        done = testany_pass(count, reqs, index, status, &live, &err, &c);
+    } while (block && !done && live);
+    if (flag != NULL) {
+        *flag = done || !live;
+    }
+    if (!live) {
+        *index = MPI_UNDEFINED;
+        mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!done) {
+        *index = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    err = raise_op(c, call, err);
+    mpi_comm_unref(c);
+    return err;
+}
+
+int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+    return any_common("MPI_Waitany", count, reqs, index, NULL, status, true);
+}
+
+int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+    if (flag == NULL) {
+        return mpi_err(NULL, "MPI_Testany", MPI_ERR_ARG, "NULL flag");
+    }
+    return any_common("MPI_Testany", count, reqs, index, flag, status, false);
+}
+
+static int some_common(const char *call, int incount, MPI_Request reqs[], int *outcount,
+                       int indices[], MPI_Status statuses[], bool block)
+{
+    mpi_comm_t *errcomm = NULL;
+    int err, n;
+    bool live;
+
+    MPI_CHECK_ACTIVE(call);
+    err = reqs_check(incount, reqs, call);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (outcount == NULL || (incount > 0 && indices == NULL)) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "NULL %s",
+                       outcount == NULL ? "outcount" : "indices");
+    }
+    do {
+        mpi_progress();
+        n = 0;
+        live = false;
+        for (int i = 0; i < incount; i++) {
+            mpi_req_t *r = req_at(reqs, i);
+            mpi_comm_t *c;
+
+            if (r == NULL) {
+                continue;
+            }
+            live = true;
+            c = r->comm;
+            c->refs++;
+            if (req_test_one(&reqs[i], r, status_at(statuses, n), &err)) {
+                indices[n++] = i;
+                note_err(&errcomm, c, err);
+            }
+            mpi_comm_unref(c);
+        }
+    } while (block && n == 0 && live);
+    *outcount = live ? n : MPI_UNDEFINED;
+    return raise_in_status(&errcomm, call);
+}
+
+int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    return some_common("MPI_Waitsome", incount, reqs, outcount, indices, statuses, true);
+}
+
+int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    return some_common("MPI_Testsome", incount, reqs, outcount, indices, statuses, false);
+}
+
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    int err;
+    mpi_req_t *r;
+
+    MPI_CHECK_ACTIVE("MPI_Request_get_status");
+    if (flag == NULL) {
+        return mpi_err(NULL, "MPI_Request_get_status", MPI_ERR_ARG, "NULL flag");
+    }
+    mpi_progress();
+    r = req_lookup(request, "MPI_Request_get_status", &err);
+    if (!req_live(r)) {
+        *flag = err == MPI_SUCCESS;
+        mpi_status_empty(status);
+        return err;
+    }
+    if (r->kind != MPI_REQ_DONE) {
+        rcmsg_msg_status_t rst = {0};
+        rcmsg_status_t s = rcmsg_test(&r->rc, flag, &rst);
+
+        if (!*flag) {
+            return MPI_SUCCESS;
+        }
+        req_hold(r, s, &rst);
+    }
+    *flag = 1;
+    if (status != MPI_STATUS_IGNORE) {
+        *status = r->done;
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+    int err;
+    mpi_req_t *r;
+
+    MPI_CHECK_ACTIVE("MPI_Request_free");
+    if (request == NULL) {
+        return mpi_err(NULL, "MPI_Request_free", MPI_ERR_ARG, "NULL request");
+    }
+    r = req_lookup(*request, "MPI_Request_free", &err);
+    if (r == NULL) {
+        return err != MPI_SUCCESS ? err
+                                  : mpi_err(NULL, "MPI_Request_free", MPI_ERR_REQUEST,
+                                            "MPI_REQUEST_NULL cannot be freed");
+    }
+    mpi_handle_release(MPI_KIND_REQUEST_, r->handle);
+    r->handle = MPI_REQUEST_NULL;
+    *request = MPI_REQUEST_NULL;
+    if (!req_live(r) || r->kind == MPI_REQ_DONE) {
+        r->persistent = false;
+        mpi_req_finish(r, RCMSG_OK, &(rcmsg_msg_status_t){0}, MPI_STATUS_IGNORE);
+        return MPI_SUCCESS;
+    }
+    /* active: it completes in the background (its buffer stays the library's until then) */
+    r->freed = true;
+    r->next_bg = background;
+    background = r;
+    return MPI_SUCCESS;
+}
+
+int MPI_Cancel(MPI_Request *request)
+{
+    int err;
+    mpi_req_t *r;
+    rcmsg_status_t s;
+
+    MPI_CHECK_ACTIVE("MPI_Cancel");
+    if (request == NULL) {
+        return mpi_err(NULL, "MPI_Cancel", MPI_ERR_ARG, "NULL request");
+    }
+    r = req_lookup(*request, "MPI_Cancel", &err);
+    if (r == NULL) {
+        return err != MPI_SUCCESS ? err
+                                  : mpi_err(NULL, "MPI_Cancel", MPI_ERR_REQUEST,
+                                            "MPI_REQUEST_NULL cannot be cancelled");
+    }
+    if (!req_live(r)) {
+        return mpi_err(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
+                       "the persistent request is not active");
+    }
+    /* a send, or a request already complete: the cancel fails, as MPI allows; the
+     * operation completes normally and MPI_Test_cancelled says false */
+    if (!r->is_recv || r->kind == MPI_REQ_DONE) {
+        return MPI_SUCCESS;
+    }
+    s = rcmsg_cancel(&r->rc);
+    if (s == RCMSG_ERR_STATE) {
+        return MPI_SUCCESS; /* matched already: it completes with the message */
+    }
+    if (s != RCMSG_OK) {
+        return mpi_err_rcmsg(r->comm, "MPI_Cancel", s);
+    }
+    r->kind = MPI_REQ_DONE;
+    mpi_status_set(&r->done, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS, true);
+    return MPI_SUCCESS;
+}
+
+int MPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    if (status == NULL || status == MPI_STATUS_IGNORE || flag == NULL) {
+        return mpi_err(NULL, "MPI_Test_cancelled", MPI_ERR_ARG, "%s",
+                       flag == NULL ? "NULL flag" : "no status");
+    }
+    *flag = status->count_hi_and_cancelled & 1;
+    return MPI_SUCCESS;
+}
+
+/* ---- persistent requests ----------------------------------------------------------------- */
+static int start_one(MPI_Request h, const char *call)
+{
+    int err;
+    mpi_req_t *r = req_lookup(h, call, &err);
+
+    if (r == NULL) {
+        return err != MPI_SUCCESS ? err : mpi_err(NULL, call, MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
+    }
+    if (!r->persistent) {
+        return mpi_err(r->comm, call, MPI_ERR_REQUEST, "not a persistent request");
+    }
+    if (r->active) {
+        return mpi_err(r->comm, call, MPI_ERR_REQUEST, "the request is active already");
+    }
+    r->kind = r->is_recv ? MPI_REQ_RECV : MPI_REQ_SEND;
+    err = mpi_req_start(r, call);
+    if (err == MPI_SUCCESS) {
+        r->active = true;
+    }
+    return err;
+}
+
+int MPI_Start(MPI_Request *request)
+{
+    MPI_CHECK_ACTIVE("MPI_Start");
+    if (request == NULL) {
+        return mpi_err(NULL, "MPI_Start", MPI_ERR_ARG, "NULL request");
+    }
+    return start_one(*request, "MPI_Start");
+}
+
+int MPI_Startall(int count, MPI_Request reqs[])
+{
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Startall");
+    err = reqs_check(count, reqs, "MPI_Startall");
+    for (int i = 0; err == MPI_SUCCESS && i < count; i++) {
+        err = start_one(reqs[i], "MPI_Startall");
+    }
+    return err;
+}
+
+static int init_common(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+                       MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request)
+{
+    int err;
+    mpi_comm_t *c;
+    mpi_req_t *r;
+
+    MPI_CHECK_ACTIVE(call);
+    c = mpi_comm_check(comm, call, &err);
+    if (c == NULL) {
+        return err;
+    }
+    if ((err = mpi_check_buf(c, call, buf, count, dt, NULL)) != MPI_SUCCESS ||
+        (err = mpi_check_peer(c, call, peer, recv)) != MPI_SUCCESS ||
+        (err = mpi_check_tag(c, call, tag, recv)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (request == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL request");
+    }
+    r = mpi_req_new(c, &err);
+    if (r == NULL) {
+        return mpi_err(c, call, err, "out of requests");
+    }
+    *r = (mpi_req_t){.kind = recv ? MPI_REQ_RECV : MPI_REQ_SEND,
+                     .persistent = true,
+                     .is_recv = recv,
+                     .comm = c,
+                     .handle = r->handle,
+                     .buf = buf,
+                     .count = count,
+                     .dt = dt,
+                     .peer = peer,
+                     .tag = tag,
+                     .mode = mode};
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return init_common("MPI_Send_init", (void *)buf, count, datatype, dest, tag, comm, false,
+                       MPI_SEND_STANDARD, request);
+}
+
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return init_common("MPI_Ssend_init", (void *)buf, count, datatype, dest, tag, comm, false,
+                       MPI_SEND_SYNC, request);
+}
+
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return init_common("MPI_Bsend_init", (void *)buf, count, datatype, dest, tag, comm, false,
+                       MPI_SEND_BUFFERED, request);
+}
+
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return init_common("MPI_Rsend_init", (void *)buf, count, datatype, dest, tag, comm, false,
+                       MPI_SEND_READY, request);
+}
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return init_common("MPI_Recv_init", buf, count, datatype, source, tag, comm, true,
+                       MPI_SEND_STANDARD, request);
 }
