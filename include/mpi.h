@@ -274,16 +274,16 @@ MPI_API int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, 
 /* ---- requests ----------------------------------------------------------------------------- */
 MPI_API int MPI_Wait(MPI_Request *request, MPI_Status *status);
 MPI_API int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
-MPI_API int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status);
-MPI_API int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+MPI_API int MPI_Waitany(int count, MPI_Request *array_of_requests, int *index, MPI_Status *status);
+MPI_API int MPI_Testany(int count, MPI_Request *array_of_requests, int *index, int *flag,
                         MPI_Status *status);
-MPI_API int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]);
-MPI_API int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                        MPI_Status array_of_statuses[]);
-MPI_API int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                         int array_of_indices[], MPI_Status array_of_statuses[]);
-MPI_API int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                         int array_of_indices[], MPI_Status array_of_statuses[]);
+MPI_API int MPI_Waitall(int count, MPI_Request *array_of_requests, MPI_Status *array_of_statuses);
+MPI_API int MPI_Testall(int count, MPI_Request *array_of_requests, int *flag,
+                        MPI_Status *array_of_statuses);
+MPI_API int MPI_Waitsome(int incount, MPI_Request *array_of_requests, int *outcount,
+                         int array_of_indices[], MPI_Status *array_of_statuses);
+MPI_API int MPI_Testsome(int incount, MPI_Request *array_of_requests, int *outcount,
+                         int array_of_indices[], MPI_Status *array_of_statuses);
 MPI_API int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
 MPI_API int MPI_Request_free(MPI_Request *request);
 MPI_API int MPI_Cancel(MPI_Request *request);
@@ -299,7 +299,7 @@ MPI_API int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, in
 MPI_API int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                           MPI_Comm comm, MPI_Request *request);
 MPI_API int MPI_Start(MPI_Request *request);
-MPI_API int MPI_Startall(int count, MPI_Request array_of_requests[]);
+MPI_API int MPI_Startall(int count, MPI_Request *array_of_requests);
 
 /* ---- datatypes (helper B owns this part) -------------------------------------------------- */
 MPI_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);

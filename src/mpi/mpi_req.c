@@ -421,7 +421,7 @@ static void note_err(mpi_comm_t **errcomm_p, mpi_comm_t *c, int err)
     }
 }
 
-int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status *statuses)
 {
     mpi_comm_t *errcomm = NULL;
     int err;
@@ -448,7 +448,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
     return raise_in_status(&errcomm, "MPI_Waitall");
 }
 
-int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status *statuses)
 {
     mpi_comm_t *errcomm = NULL;
     int err, done = 1;
@@ -569,7 +569,7 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status
 }
 
 static int some_common(const char *call, int incount, MPI_Request reqs[], int *outcount,
-                       int indices[], MPI_Status statuses[], bool block)
+                       int indices[], MPI_Status *statuses, bool block)
 {
     mpi_comm_t *errcomm = NULL;
     int err, n;
@@ -610,13 +610,13 @@ static int some_common(const char *call, int incount, MPI_Request reqs[], int *o
 }
 
 int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
-                 MPI_Status statuses[])
+                 MPI_Status *statuses)
 {
     return some_common("MPI_Waitsome", incount, reqs, outcount, indices, statuses, true);
 }
 
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
-                 MPI_Status statuses[])
+                 MPI_Status *statuses)
 {
     return some_common("MPI_Testsome", incount, reqs, outcount, indices, statuses, false);
 }

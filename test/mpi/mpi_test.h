@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Checks shared by the MPI test programs (which, as a user's program, include <mpi.h> only). */
+#ifndef MPI_TEST_H
+#define MPI_TEST_H
+
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+static int me, np;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            printf("FAIL: rank %d: %s:%d: %s: ", me, __FILE__, __LINE__, #cond);                   \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+            fflush(stdout);                                                                        \
+        }                                                                                          \
+    } while (0)
+
+/* an MPI call that must succeed */
+#define OK(call) CHECK((call) == MPI_SUCCESS, "%s", "did not return MPI_SUCCESS")
+
+/* an MPI call that must fail with class cls (the communicator's handler is ERRORS_RETURN) */
+#define FAILS(call, cls)                                                                           \
+    do {                                                                                           \
+        int code_ = (call), class_ = -1;                                                           \
+        MPI_Error_class(code_, &class_);                                                           \
+        CHECK(class_ == (cls), "error class %d, expected %d (code %d)", class_, (cls), code_);     \
+    } while (0)
+
+/* every rank waits for every other: a gather to 0 and a release, on its own tag */
+static void test_barrier(MPI_Comm comm)
+{
+    int n, r, token = 0;
+
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &r);
+    if (r == 0) {
+        for (int i = 1; i < n; i++) {
+            MPI_Recv(&token, 1, MPI_INT, i, 32000, comm, MPI_STATUS_IGNORE);
+        }
+        for (int i = 1; i < n; i++) {
+            MPI_Send(&token, 1, MPI_INT, i, 32001, comm);
+        }
+    } else {
+        MPI_Send(&token, 1, MPI_INT, 0, 32000, comm);
+        MPI_Recv(&token, 1, MPI_INT, 0, 32001, comm, MPI_STATUS_IGNORE);
+    }
+}
+
+static void phase(const char *name)
+{
+    test_barrier(MPI_COMM_WORLD);
+    if (me == 0) {
+        printf("ok: %s\n", name);
+        fflush(stdout);
+    }
+}
+
+static int summary(void)
+{
+    printf("rank %d of %d: %d failure(s)\n", me, np, failures);
+    fflush(stdout);
+    return failures != 0;
+}
+
+#endif
