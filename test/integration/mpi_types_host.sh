@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Noncontiguous datatypes in MPI point-to-point (test/mpi/mpi_types_p2p.c), built with the
+# build tree's rcmsg-mpicc-uninstalled, data checked: a singleton without mpirun, then 2, 3
+# and 4 ranks under mpirun over sm.
+. "$top_srcdir/test/integration/lib.sh"
+need_mpirun
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+prog="$dir/mpi_types_p2p"
+san=''
+[ "${SANITIZER_BUILD:-no}" = yes ] && san='-fsanitize=address,undefined'
+"$top_builddir/rcmsg-mpicc-uninstalled" -Wall -Wextra -Werror $san \
+    -I"$top_srcdir/test/mpi" -o "$prog" "$top_srcdir/test/mpi/mpi_types_p2p.c" ||
+    fail "rcmsg-mpicc-uninstalled could not build test/mpi/mpi_types_p2p.c"
+phases=5
+check_run() { # NP STATUS OUT
+    [ "$2" -eq 0 ] || { cat "$3"; fail "np $1: exited with $2"; }
+    [ "$(grep -c "^rank [0-9] of $1: 0 failure(s)\$" "$3")" -eq "$1" ] ||
+        { cat "$3"; fail "np $1: not every rank passed"; }
+    [ "$(grep -c '^ok: ' "$3")" -eq $phases ] || { cat "$3"; fail "np $1: not every phase ran"; }
+    echo "ok: $1 rank(s)"
+}
+run_timeout 60 "$prog" > "$dir/out" 2>&1
+check_run 1 $? "$dir/out"
+for np in 2 3 4; do
+    run_timeout 120 "$MPIRUN" --allow-run-as-root -np $np --oversubscribe "$prog" \
+        > "$dir/out" 2>&1
+    check_run $np $? "$dir/out"
+done
+pass "noncontiguous datatypes in point-to-point, 1 to 4 ranks"
