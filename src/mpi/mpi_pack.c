@@ -13,6 +13,9 @@ void mpi_type_pack(const mpi_type_t *t, const void *buf, size_t count, void *out
     const char *in = buf;
     char *o = out;
 
+    if (count == 0 || t->size == 0) { /* buf and out may be NULL */
+        return;
+    }
     if (t->contig) {
         memcpy(o, in + t->true_lb, count * t->size);
         return;
@@ -30,6 +33,9 @@ void mpi_type_unpack(const mpi_type_t *t, const void *in, size_t count, void *bu
     const char *i8 = in;
     char *b = buf;
 
+    if (count == 0 || t->size == 0) {
+        return;
+    }
     if (t->contig) {
         memcpy(b + t->true_lb, i8, count * t->size);
         return;
