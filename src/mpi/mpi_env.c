@@ -48,7 +48,10 @@ static int env_init(const char *call, int required, int *provided)
         return mpi_err_rcmsg(NULL, call, s);
     }
     mpi_state = MPI_STATE_ACTIVE;
-    err = mpi_comm_init();
+    err = mpi_err_init();
+    if (err == MPI_SUCCESS) {
+        err = mpi_comm_init();
+    }
     if (err != MPI_SUCCESS) {
         return mpi_err(NULL, call, err, "cannot make MPI_COMM_WORLD and MPI_COMM_SELF");
     }

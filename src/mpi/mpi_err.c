@@ -58,6 +58,18 @@ typedef struct {
 
 static errhandler_t predefined_eh[2] = {{NULL, 1}, {NULL, 1}};
 
+int mpi_err_init(void)
+{
+    /* the predefined handlers' slots, so that no user handler gets their values */
+    if (mpi_handle_set(MPI_KIND_ERRHANDLER_, MPI_ERRORS_ARE_FATAL & MPI_HANDLE_INDEX_MASK,
+                       &predefined_eh[0]) != MPI_SUCCESS ||
+        mpi_handle_set(MPI_KIND_ERRHANDLER_, MPI_ERRORS_RETURN & MPI_HANDLE_INDEX_MASK,
+                       &predefined_eh[1]) != MPI_SUCCESS) {
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
 int mpi_err_code(int cls, rcmsg_status_t s)
 {
     return s < 0 ? cls + MPI_ERR_STATUS_STRIDE * (1 - (int)s) : cls;

@@ -57,6 +57,7 @@ int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A failed rcmsg status s of call: mpi_err with its class and the status named. */
 int mpi_err_rcmsg(mpi_comm_t *comm, const char *call, rcmsg_status_t s);
+int mpi_err_init(void); /* reserves the predefined handlers' handles */
 /* A new communicator takes from's error handler; a freed one lets go of its own. */
 void mpi_err_inherit(mpi_comm_t *from, mpi_comm_t *to);
 void mpi_err_comm_release(mpi_comm_t *c);

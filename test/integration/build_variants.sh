@@ -117,8 +117,14 @@ not_built_reported "$b" "test/unit/check_base .*test/unit/check_rc_qp[^:]*: conf
     fail "without Check: the unit tests are not reported as SKIP with why"
 mk -C "$b" install DESTDIR="$tmp/inst" > "$out" 2>&1 || { tail -30 "$out"; fail "make install"; }
 bins=$(ls "$tmp/inst/usr/local/bin" | tr '\n' ' ')
-[ "$bins" = "rcmsg_info rcmsg_pingpong " ] ||
-    fail "make install put '$bins' into bin (want only rcmsg_info and rcmsg_pingpong)"
+[ "$bins" = "rcmsg-mpicc rcmsg_info rcmsg_pingpong " ] ||
+    fail "make install put '$bins' into bin (want only rcmsg-mpicc, rcmsg_info and rcmsg_pingpong)"
+# the MPI face is installed whole: its library, header, .pc and the wrapper's -show
+[ -f "$tmp/inst/usr/local/include/mpi.h" ] && [ -f "$tmp/inst/usr/local/lib/pkgconfig/rcmsg-mpi.pc" ] &&
+    ls "$tmp/inst/usr/local/lib/librcmsg_mpi.so" > /dev/null ||
+    fail "make install did not install mpi.h, rcmsg-mpi.pc and librcmsg_mpi.so"
+"$tmp/inst/usr/local/bin/rcmsg-mpicc" -show -o x x.c | grep -q -- '-lrcmsg_mpi -lrcmsg' ||
+    fail "the installed rcmsg-mpicc -show does not link librcmsg_mpi"
 [ -x "$b/bench/rcmsg_bench" ] && [ -x "$b/bench/rcmsg_wireup_bench" ] ||
     fail "make no longer builds the benchmarks"
 echo "ok: --with-verbs=/usr --with-pmix=$pmix --with-hwloc=/usr: built; bin holds $bins"

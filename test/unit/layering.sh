@@ -26,3 +26,14 @@ if [ -n "$bad" ]; then
     exit 1
 fi
 echo "ok: src/pml includes nothing from the collectives or the core"
+
+# The MPI face is built over the public API only: src/mpi includes <rcmsg.h>, <mpi.h>, its
+# own headers and system headers, nothing of rcmsg's internals.
+bad=$(grep -n '#include "' src/mpi/*.[ch] | grep -v '#include "mpi/mpi_[a-z]*\.h"')
+bad="$bad$(grep -n '#include <\(base\|btl[a-z_]*\|wireup\|progress\|pml\|collectives\|core\|tools\)/' src/mpi/*.[ch])"
+if [ -n "$bad" ]; then
+    echo "$bad"
+    echo "FAIL: src/mpi includes more than <rcmsg.h>, <mpi.h> and its own headers (above)"
+    exit 1
+fi
+echo "ok: src/mpi includes only <rcmsg.h>, <mpi.h> and its own headers"
