@@ -1,17 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Noncontiguous datatypes in MPI point-to-point (test/mpi/mpi_types_p2p.c), built with the
-# build tree's rcmsg-mpicc-uninstalled, data checked: a singleton without mpirun, then 2, 3
-# and 4 ranks under mpirun over sm.
+# Noncontiguous datatypes in MPI point-to-point (test/mpi/mpi_types_p2p.c), data checked: a
+# singleton without mpirun, then 2, 3 and 4 ranks under mpirun over sm.
 . "$top_srcdir/test/integration/lib.sh"
-need_mpirun
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
-prog="$dir/mpi_types_p2p"
-san=''
-[ "${SANITIZER_BUILD:-no}" = yes ] && san='-fsanitize=address,undefined'
-"$top_builddir/rcmsg-mpicc-uninstalled" -Wall -Wextra -Werror $san \
-    -I"$top_srcdir/test/mpi" -o "$prog" "$top_srcdir/test/mpi/mpi_types_p2p.c" ||
-    fail "rcmsg-mpicc-uninstalled could not build test/mpi/mpi_types_p2p.c"
+prog="$top_builddir/test/mpi/mpi_types_p2p"
 phases=5
 check_run() { # NP STATUS OUT
     [ "$2" -eq 0 ] || { cat "$3"; fail "np $1: exited with $2"; }
@@ -22,6 +15,7 @@ check_run() { # NP STATUS OUT
 }
 run_timeout 60 "$prog" > "$dir/out" 2>&1
 check_run 1 $? "$dir/out"
+need_mpirun
 for np in 2 3 4; do
     run_timeout 120 "$MPIRUN" --allow-run-as-root -np $np --oversubscribe "$prog" \
         > "$dir/out" 2>&1

@@ -1,17 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Noncontiguous datatypes in MPI point-to-point (test/mpi/mpi_types_p2p.c, built with
-# rcmsg-mpicc-uninstalled) over rc in the Soft-RoCE guest with 2, 3 and 4 ranks, data checked.
+# Noncontiguous datatypes in MPI point-to-point (test/mpi/mpi_types_p2p.c) over rc in the
+# Soft-RoCE guest with 2, 3 and 4 ranks, data checked.
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
-prog="$dir/mpi_types_p2p"
-san=''
-[ "${SANITIZER_BUILD:-no}" = yes ] && san='-fsanitize=address,undefined'
-"$top_builddir/rcmsg-mpicc-uninstalled" -Wall -Wextra -Werror $san \
-    -I"$top_srcdir/test/mpi" -o "$prog" "$top_srcdir/test/mpi/mpi_types_p2p.c" ||
-    fail "rcmsg-mpicc-uninstalled could not build test/mpi/mpi_types_p2p.c"
+prog="$top_builddir/test/mpi/mpi_types_p2p"
 for np in 2 3 4; do
     RCMSG_TRANSPORTS=rc,self RCMSG_LOG_LEVEL=info run_timeout 300 "$MPIRUN" --allow-run-as-root \
         -np $np --oversubscribe "$prog" > "$dir/out" 2>&1
