@@ -110,7 +110,7 @@ static int bsend_insert(size_t off, size_t len, bsend_piece_t **piece_p)
 
 int mpi_bsend_start(mpi_req_t *req, const char *call)
 {
-    mpi_type_t *t = mpi_type_get(req->dt);
+    mpi_type_t *t = req->type;
     size_t bytes = mpi_type_size(t) * (size_t)req->count;
     size_t len = bytes + MPI_BSEND_OVERHEAD;
     bsend_piece_t *piece;

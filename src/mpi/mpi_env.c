@@ -96,6 +96,7 @@ int MPI_Finalize(void)
         return mpi_err_rcmsg(NULL, "MPI_Finalize", s);
     }
     mpi_state = MPI_STATE_FINALIZED;
+    mpi_type_fini();
     mpi_handle_fini();
     return MPI_SUCCESS;
 }

@@ -120,6 +120,7 @@ typedef struct mpi_req {
     void *buf;
     int count;
     MPI_Datatype dt;
+    mpi_type_t *type; /* dt's type, held (mpi_type_retain) until the request is deleted */
     int peer, tag;
     mpi_send_mode_t mode;
     void *tmp; /* packed data: noncontiguous send or receive, Mprobe'd message */

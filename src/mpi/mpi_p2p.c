@@ -91,7 +91,7 @@ static int req_buffer(mpi_req_t *req, mpi_type_t *t, size_t bytes, char **where_
 
 int mpi_req_start(mpi_req_t *req, const char *call)
 {
-    mpi_type_t *t = mpi_type_get(req->dt);
+    mpi_type_t *t = req->type;
     size_t bytes = mpi_type_size(t) * (size_t)req->count;
     rcmsg_status_t s;
     char *where;
@@ -156,6 +156,8 @@ static int p2p_start(const char *call, void *buf, int count, MPI_Datatype dt, in
     r->buf = buf;
     r->count = count;
     r->dt = dt;
+    r->type = mpi_type_get(dt);
+    mpi_type_retain(r->type);
     r->peer = peer;
     r->tag = tag;
     r->mode = mode;
@@ -552,6 +554,8 @@ static mpi_req_t *message_take(const char *call, void *buf, int count, MPI_Datat
     r->buf = buf;
     r->count = count;
     r->dt = dt;
+    r->type = mpi_type_get(dt);
+    mpi_type_retain(r->type);
     return r;
 }
 

@@ -54,6 +54,10 @@ void mpi_req_delete(mpi_req_t *req)
         mpi_handle_release(MPI_KIND_REQUEST_, req->handle);
     }
     free(req->tmp);
+    if (req->type != NULL) {
+        mpi_type_release(req->type);
+        req->type = NULL;
+    }
     mpi_comm_unref(req->comm);
     req->next_bg = free_reqs;
     free_reqs = req;
@@ -126,7 +130,7 @@ static void recv_unpack(const mpi_type_t *t, const char *in, size_t bytes, void 
  * into the user's buffer. Returns the bytes delivered; *trunc_p when some did not fit. */
 static size_t recv_deliver(mpi_req_t *req, size_t bytes, bool *trunc_p)
 {
-    mpi_type_t *t = mpi_type_get(req->dt);
+    mpi_type_t *t = req->type;
     size_t cap = t != NULL ? mpi_type_size(t) * (size_t)req->count : 0;
 
     *trunc_p = bytes > cap;
@@ -809,6 +813,8 @@ static int init_common(const char *call, void *buf, int count, MPI_Datatype dt, 
                      .peer = peer,
                      .tag = tag,
                      .mode = mode};
+    r->type = mpi_type_get(dt);
+    mpi_type_retain(r->type);
     *request = r->handle;
     return MPI_SUCCESS;
 }

@@ -5,7 +5,7 @@
 . "$top_srcdir/test/integration/lib.sh"
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 prog="$top_builddir/test/mpi/mpi_types_p2p"
-phases=5
+phases=6
 check_run() { # NP STATUS OUT
     [ "$2" -eq 0 ] || { cat "$3"; fail "np $1: exited with $2"; }
     [ "$(grep -c "^rank [0-9] of $1: 0 failure(s)\$" "$3")" -eq "$1" ] ||

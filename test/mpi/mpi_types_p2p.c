@@ -5,7 +5,8 @@
  * contiguous doubles and the reverse; a struct received into a struct of another layout with
  * the same signature; an indexed type with count > 1 received as ints and as itself; a
  * resized type with a negative lower bound; a vector larger than the eager limit (rendezvous);
- * Get_count/Get_elements of derived types; a type freed while a send using it is pending.
+ * Get_count/Get_elements of derived types; a type freed while a send or a receive (also a
+ * persistent one) using it is pending.
  * Prints "ok: <phase>" (rank 0) and "rank R of N: F failure(s)".
  */
 #include "mpi_test.h"
@@ -217,6 +218,45 @@ static void test_large_freed(void)
     free(dst);
 }
 
+/* MPI_Type_free only marks a type: a receive pending on it (nonblocking, and persistent,
+ * started after the free) still unpacks into the right places. */
+static void test_recv_freed(void)
+{
+    int src[8], dst[16];
+    MPI_Datatype v, pv;
+    MPI_Request req;
+
+    for (int i = 0; i < 8; i++) {
+        src[i] = me * 100 + i;
+    }
+    OK(MPI_Type_vector(8, 1, 2, MPI_INT, &v));
+    OK(MPI_Type_commit(&v));
+    OK(MPI_Type_dup(v, &pv));
+    for (int i = 0; i < 16; i++) {
+        dst[i] = -1;
+    }
+    OK(MPI_Irecv(dst, 1, v, prev, 8, MPI_COMM_WORLD, &req));
+    OK(MPI_Type_free(&v));
+    OK(MPI_Send(src, 8, MPI_INT, next, 8, MPI_COMM_WORLD));
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    for (int i = 0; i < 16; i++) {
+        CHECK(dst[i] == (i % 2 ? -1 : prev * 100 + i / 2), "freed recv type: [%d] = %d", i, dst[i]);
+    }
+    for (int i = 0; i < 16; i++) {
+        dst[i] = -1;
+    }
+    OK(MPI_Recv_init(dst, 1, pv, prev, 9, MPI_COMM_WORLD, &req));
+    OK(MPI_Type_free(&pv));
+    OK(MPI_Start(&req));
+    OK(MPI_Send(src, 8, MPI_INT, next, 9, MPI_COMM_WORLD));
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    OK(MPI_Request_free(&req));
+    for (int i = 0; i < 16; i++) {
+        CHECK(dst[i] == (i % 2 ? -1 : prev * 100 + i / 2), "freed persistent type: [%d] = %d", i,
+              dst[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -235,6 +275,8 @@ int main(int argc, char **argv)
     phase("resized, negative lb");
     test_large_freed();
     phase("a large vector, its type freed while the send is pending");
+    test_recv_freed();
+    phase("receive types freed while the receive is pending");
     MPI_Finalize();
     return summary();
 }
