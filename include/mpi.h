@@ -146,7 +146,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_PROC_ABORTED          23
 #define MPI_ERR_LASTCODE              0x3fffffff
 
-/* ---- predefined datatypes (helper B owns this part) ---------------------------------------
+/* ---- predefined datatypes ---------------------------------------
  * Values: MPI_HANDLE_(MPI_KIND_DATATYPE_, n) with n the index in mpi_type.c's table. */
 #define MPI_DT_(n)                ((MPI_Datatype)MPI_HANDLE_(MPI_KIND_DATATYPE_, (n)))
 #define MPI_CHAR                  MPI_DT_(1)
@@ -301,7 +301,7 @@ MPI_API int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int sourc
 MPI_API int MPI_Start(MPI_Request *request);
 MPI_API int MPI_Startall(int count, MPI_Request *array_of_requests);
 
-/* ---- datatypes (helper B owns this part) -------------------------------------------------- */
+/* ---- datatypes -------------------------------------------------- */
 MPI_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 MPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                             MPI_Datatype *newtype);
@@ -338,6 +338,12 @@ MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void
 MPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                        MPI_Datatype datatype, MPI_Comm comm);
 MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+
+/* ---- operations and blocking collectives ---------------------------------------------- */
+
+/* ---- nonblocking collectives ---------------------------------------------------------- */
+
+/* ---- groups, communicators, attributes, intercommunicators ---------------------------- */
 
 #ifdef __cplusplus
 }
