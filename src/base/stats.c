@@ -109,21 +109,29 @@ static int col_width(const char *name)
     return n > STATS_COL_MIN ? n : STATS_COL_MIN;
 }
 
-static void table_header(FILE *out)
+/* The columns: rank, peer, transport, qpn, every per-peer counter, and in the summary table
+ * (rank_cols) every per-rank counter after them. Fixed widths: the lines of all ranks align. */
+static void table_header(FILE *out, bool rank_cols)
 {
     fprintf(out, "rcmsg stats: %5s %5s %-9s %10s", "rank", "peer", "transport", "qpn");
     for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
         fprintf(out, " %*s", col_width(peer_names[i]), peer_names[i]);
     }
+    for (int i = 0; rank_cols && i < RCMSG_RSTAT_COUNT; i++) {
+        fprintf(out, " %*s", col_width(rank_names[i]), rank_names[i]);
+    }
     fputc('\n', out);
 }
 
 static void table_row(FILE *out, const char *peer, const char *transport, const char *qpn,
-                      const uint64_t *c)
+                      const uint64_t *c, const uint64_t *r)
 {
     fprintf(out, "rcmsg stats: %5d %5s %-9s %10s", rcmsg_stats.rank, peer, transport, qpn);
     for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
         fprintf(out, " %*llu", col_width(peer_names[i]), (unsigned long long)c[i]);
+    }
+    for (int i = 0; r != NULL && i < RCMSG_RSTAT_COUNT; i++) {
+        fprintf(out, " %*llu", col_width(rank_names[i]), (unsigned long long)r[i]);
     }
     fputc('\n', out);
 }
@@ -139,34 +147,33 @@ static void stats_sum(uint64_t sum[RCMSG_STAT_PEER_COUNT])
     }
 }
 
+/* summary: a header (rank 0) and one line per rank, the peers summed and the rank's own
+ * counters; peer: a header (rank 0) and one line per peer, then the summary table. */
 static void stats_table(FILE *out, rcmsg_stats_mode_t mode)
 {
     uint64_t sum[RCMSG_STAT_PEER_COUNT];
 
-    if (rcmsg_stats.rank == 0) {
-        table_header(out);
-    }
-    if (mode == RCMSG_STATS_SUMMARY) {
-        stats_sum(sum);
-        table_row(out, "all", "-", "-", sum);
-        fprintf(out, "rcmsg stats: %5d", rcmsg_stats.rank);
-        for (int i = 0; i < RCMSG_RSTAT_COUNT; i++) {
-            fprintf(out, " %s %llu", rank_names[i], (unsigned long long)rcmsg_stats.r[i]);
+    if (mode == RCMSG_STATS_PEER) {
+        if (rcmsg_stats.rank == 0) {
+            table_header(out, false);
         }
-        fputc('\n', out);
-        return;
-    }
-    for (int p = 0; p < rcmsg_stats.npeers; p++) {
-        const rcmsg_stats_peer_t *s = &rcmsg_stats.peers[p];
-        char peer[16], qpn[16];
+        for (int p = 0; p < rcmsg_stats.npeers; p++) {
+            const rcmsg_stats_peer_t *s = &rcmsg_stats.peers[p];
+            char peer[16], qpn[16];
 
-        if (s->transport == NULL) {
-            continue;
+            if (s->transport == NULL) {
+                continue;
+            }
+            snprintf(peer, sizeof(peer), "%d", p);
+            snprintf(qpn, sizeof(qpn), s->qpn ? "0x%x" : "-", s->qpn);
+            table_row(out, peer, s->transport, qpn, s->c, NULL);
         }
-        snprintf(peer, sizeof(peer), "%d", p);
-        snprintf(qpn, sizeof(qpn), s->qpn ? "0x%x" : "-", s->qpn);
-        table_row(out, peer, s->transport, qpn, s->c);
     }
+    if (rcmsg_stats.rank == 0) {
+        table_header(out, true);
+    }
+    stats_sum(sum);
+    table_row(out, "all", "-", "-", sum, rcmsg_stats.r);
 }
 
 static void json_counters(FILE *out, const uint64_t *c)

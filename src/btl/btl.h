@@ -57,8 +57,9 @@ typedef struct rcmsg_btl_desc {
 /* Called from progress() for each message received; data valid only inside the call. */
 typedef void (*rcmsg_btl_recv_cb_t)(void *arg, int peer, const void *data, size_t len);
 
-/* Called from progress() when a peer's endpoint has failed for good. */
-typedef void (*rcmsg_btl_fail_cb_t)(void *arg, int peer, rcmsg_status_t status);
+/* Called from progress() when a peer's endpoint has failed for good; cause says why in words
+ * (valid only inside the call). */
+typedef void (*rcmsg_btl_fail_cb_t)(void *arg, int peer, rcmsg_status_t status, const char *cause);
 
 typedef struct {
     /* Pack this process's address for all peers (once, after open). *len_p: in buf size, out used.

@@ -150,7 +150,7 @@ static void rc_recv_error(rc_btl_t *rc, const struct ibv_wc *wc)
                     peer >= 0 ? rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&rc->eps[peer].qp))
                               : "unknown");
         if (peer >= 0) {
-            rc_ep_fail(rc, peer);
+            rc_ep_fail(rc, peer, ibv_wc_status_str(wc->status));
         }
     }
 }
@@ -172,7 +172,7 @@ static void rc_recv_out_of_seq(rc_btl_t *rc, int peer, uint32_t seq)
     rcmsg_error("rc: message %u from peer %d arrived where %u was expected: %u message(s) lost; "
                 "the peer fails",
                 seq, peer, want, ahead);
-    rc_ep_fail(rc, peer);
+    rc_ep_fail(rc, peer, "messages lost (a gap in the sequence numbers)");
 }
 
 /* A message whose sender rank disagrees with its connection: dropped, and the peer of the QP
@@ -186,7 +186,7 @@ static void rc_recv_bad_sender(rc_btl_t *rc, const struct ibv_wc *wc, int qp_pee
                              rc->job.rank, rc->job.size, why, sizeof(why));
     rcmsg_error("dropped a %u-byte message on qp 0x%x: %s", wc->byte_len, wc->qp_num, why);
     if (qp_peer >= 0) {
-        rc_ep_fail(rc, qp_peer);
+        rc_ep_fail(rc, qp_peer, "malformed data: a message's sender disagrees with its qp");
     }
 }
 
@@ -271,7 +271,7 @@ static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
     }
     rc_ep_complete_upto(rc, ep, wr, status);
     if (status != RCMSG_OK) {
-        rc_ep_fail(rc, wr->peer);
+        rc_ep_fail(rc, wr->peer, ibv_wc_status_str(wc->status));
     } else {
         ep->rec.run = 0;
     }

@@ -360,7 +360,9 @@ static void rc_cm_failed(void *arg, int peer)
     rc_disconnect_over(rc, ep);
     ep->connected = false;
     if (rc->cm_started && rc->cm_ready) {
-        rc_ep_fail(rc, peer); /* after init: the requests to it fail */
+        rc_ep_fail(rc, peer,
+                   "the connection manager gave up (no answer within RCMSG_CM_RETRIES, "
+                   "or refused)"); /* after init: the requests to it fail */
     } else {
         ep->failed = true; /* during init: connect_progress reports it */
     }

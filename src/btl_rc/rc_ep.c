@@ -28,7 +28,7 @@ const char *rc_wr_type_name(rc_wr_type_t type)
 
 /* The peer's endpoint is unusable from now on: QP to ERR (outstanding requests flush), the
  * layer above told once, every later send refused. */
-void rc_ep_fail(rc_btl_t *rc, int peer)
+void rc_ep_fail(rc_btl_t *rc, int peer, const char *why)
 {
     rc_ep_t *ep = &rc->eps[peer];
     struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
@@ -60,7 +60,10 @@ void rc_ep_fail(rc_btl_t *rc, int peer)
                     rcmsg_status_name(RCMSG_ERR_CONNECTION));
     }
     if (rc->super.fail_cb != NULL) {
-        rc->super.fail_cb(rc->super.cb_arg, peer, RCMSG_ERR_CONNECTION);
+        char cause[192];
+
+        snprintf(cause, sizeof(cause), "rc: %s", why);
+        rc->super.fail_cb(rc->super.cb_arg, peer, RCMSG_ERR_CONNECTION, cause);
     }
 }
 
@@ -146,7 +149,7 @@ static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv
                     rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&ep->qp)), strerror(rc_post));
         ep->sent -= wr->type <= RC_WR_SEND_INLINE;
         rc_wr_put(rc, wr);
-        rc_ep_fail(rc, wr->peer);
+        rc_ep_fail(rc, wr->peer, "ibv_post_send failed");
         return RCMSG_ERR_CONNECTION;
     }
     ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;

@@ -128,8 +128,8 @@ rcmsg_status_t rc_ep_repost(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *wr, bool la
  * completion of them is pending). */
 void rc_ep_abort_ring(struct rc_btl *rc, rc_ep_t *ep, rcmsg_status_t status);
 
-/* The peer's endpoint is unusable from now on (reported once). */
-void rc_ep_fail(struct rc_btl *rc, int peer);
+/* The peer's endpoint is unusable from now on (reported once; why: in words, for the event). */
+void rc_ep_fail(struct rc_btl *rc, int peer, const char *why);
 
 /* The ops of the endpoint side. */
 rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p);

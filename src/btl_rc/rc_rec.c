@@ -147,7 +147,7 @@ bool rc_rec_wc_error(rc_btl_t *rc, int peer, const struct ibv_wc *wc)
 void rc_rec_async(rc_btl_t *rc, int peer, enum ibv_event_type event)
 {
     if (!rc->recovery || !rc_event_severe(event)) {
-        rc_ep_fail(rc, peer);
+        rc_ep_fail(rc, peer, ibv_event_type_str(event));
         return;
     }
     rc_rec_start(rc, peer, (rc_cause_t){.kind = RC_CAUSE_EVENT, .code = (int)event}, true);
@@ -175,7 +175,7 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
     if (!rc->recovery || ep->qp.qp == NULL) {
         rcmsg_error("rc: connection to peer %d broken: %s (%s)", peer, why,
                     rc->recovery ? "no qp" : "RCMSG_RECOVERY=no");
-        rc_ep_fail(rc, peer);
+        rc_ep_fail(rc, peer, why);
         return;
     }
     uint64_t now = rcmsg_clock_us();
@@ -186,7 +186,9 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
                     "RCMSG_RECOVERY_TIMEOUT %.1f s): the peer fails",
                     peer, why, ep->rec.run, (double)(now - ep->rec.run_t0) / 1e6,
                     rc->config.recovery_attempts, (double)rc->config.recovery_timeout_us / 1e6);
-        rc_ep_fail(rc, peer);
+        rc_ep_fail(rc, peer,
+                   "broke again and again: recovery gave up (RCMSG_RECOVERY_ATTEMPTS, "
+                   "RCMSG_RECOVERY_TIMEOUT)");
         return;
     }
     ep->connected = false;
@@ -243,7 +245,7 @@ static void rc_rec_renew(rc_btl_t *rc, int peer)
     }
     if (rc_pool_renew(rc, peer) != RCMSG_OK) {
         rcmsg_error("rc: connection to peer %d not recovered: no new qp could be created", peer);
-        rc_ep_fail(rc, peer);
+        rc_ep_fail(rc, peer, "no new qp could be created for its recovery");
         return;
     }
     ep->rec.state = RC_REC_CONNECT;
@@ -262,7 +264,7 @@ void rc_rec_progress(rc_btl_t *rc)
             rcmsg_error("rc: connection to peer %d: the completions of its broken qp 0x%x did "
                         "not all come within RCMSG_RECOVERY_TIMEOUT (%.1f s)",
                         peer, ep->rec.old_qpn, (double)rc->config.recovery_timeout_us / 1e6);
-            rc_ep_fail(rc, peer);
+            rc_ep_fail(rc, peer, "its broken qp did not drain within RCMSG_RECOVERY_TIMEOUT");
         }
         if (ep->rec.state == RC_REC_NONE) {
             rc->recovering[i] = rc->recovering[--rc->nrec];

@@ -53,7 +53,11 @@ void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why)
         d->complete(d, RCMSG_ERR_CONNECTION);
     }
     if (sm->super.fail_cb != NULL) {
-        sm->super.fail_cb(sm->super.cb_arg, p->world, RCMSG_ERR_CONNECTION);
+        char cause[160];
+
+        snprintf(cause, sizeof(cause), "sm: local rank %d (pid %d) is gone: %s", p->local_rank,
+                 (int)p->pid, why);
+        sm->super.fail_cb(sm->super.cb_arg, p->world, RCMSG_ERR_CONNECTION, cause);
     }
 }
 

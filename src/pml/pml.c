@@ -170,9 +170,10 @@ static void drop_recv(void *arg, int peer, const void *data, size_t len)
     rcmsg_debug("finalize: dropped a %zu-byte message from rank %d", len, peer);
 }
 
-static void drop_fail(void *arg, int peer, rcmsg_status_t status)
+static void drop_fail(void *arg, int peer, rcmsg_status_t status, const char *cause)
 {
     (void)arg;
+    (void)cause;
     rcmsg_debug("finalize: rank %d lost (%s)", peer, rcmsg_status_name(status));
 }
 

@@ -179,7 +179,8 @@ void on_recv(void *arg, int peer, const void *data, size_t len);
 bool ctx_all_lost(uint32_t ctx, int my_rank);
 bool recv_orphaned(const struct rcmsg_request *r);
 rcmsg_status_t lost_status(int peer);
-void on_peer_failed(void *arg, int peer, rcmsg_status_t status);
+/* cause: why, in words (for the event callback), or NULL */
+void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause);
 bool rndv_step(rcmsg_request_t r);
 
 /* pml_liveness.c */

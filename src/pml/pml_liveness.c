@@ -17,7 +17,7 @@ void on_rank_lost(void *arg, int rank)
         rcmsg_error("the launcher reports that rank %d terminated: requests involving it fail "
                     "with %s",
                     rank, rcmsg_status_name(RCMSG_ERR_CONNECTION));
-        on_peer_failed(NULL, rank, RCMSG_ERR_CONNECTION);
+        on_peer_failed(NULL, rank, RCMSG_ERR_CONNECTION, "the launcher reports it terminated");
     }
 }
 
@@ -27,7 +27,7 @@ void launcher_lost(rcmsg_status_t status)
 {
     pml.lost_launcher = status;
     for (int i = 0; i < pml.size; i++) {
-        on_peer_failed(NULL, i, status);
+        on_peer_failed(NULL, i, status, "the launcher is gone: the job is over");
     }
 }
 

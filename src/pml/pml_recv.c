@@ -65,8 +65,9 @@ static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const vo
         rcmsg_error("out of memory for an unexpected %s message of %llu bytes from rank %d: the "
                     "message cannot be kept, so rank %d is treated as lost",
                     rcmsg_pml_msg_name(h->hdr.type), (unsigned long long)h->hdr.len, peer, peer);
-        on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY); /* its requests fail: nothing is lost
-                                                            silently */
+        on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY,
+                       "out of memory for its unexpected message"); /* its requests fail: nothing is
+                                                            lost silently */
         return;
     }
     memcpy(&u->h, h, hlen);
@@ -76,7 +77,8 @@ static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const vo
     u->m.tag = h->hdr.tag;
     if (rcmsg_match_push(&pml.match, &u->m) != RCMSG_OK) {
         free(u);
-        on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY); /* (logged by the push) */
+        on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY,
+                       "out of memory for its unexpected message"); /* (logged by the push) */
         return;
     }
     u->orphan = orphan;
@@ -148,7 +150,7 @@ static void peer_bad(int peer, const char *fmt, ...)
     vsnprintf(why, sizeof(why), fmt, ap);
     va_end(ap);
     rcmsg_error("rank %d sent bad data: %s; rank %d is treated as lost", peer, why, peer);
-    on_peer_failed(NULL, peer, RCMSG_ERR_PEER_DATA);
+    on_peer_failed(NULL, peer, RCMSG_ERR_PEER_DATA, why);
 }
 
 /* Checks a header's framing, sequence number and credits; false when it must be dropped. */
@@ -352,7 +354,7 @@ static void fail_orphaned(rcmsg_match_recv_t *m, void *arg)
     }
 }
 
-void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
+void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause)
 {
     pml_peer_t *p = &pml.peers[peer];
 
@@ -369,8 +371,8 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
     p->why = status;
     pml.any_failed = true;
     if (peer != pml.rank) {
-        rcmsg_event_post(RCMSG_EVENT_PEER_FAILED, peer, p->btl->name, status, "%s: %s",
-                         rcmsg_status_name(status), rcmsg_strerror(status));
+        rcmsg_event_post(RCMSG_EVENT_PEER_FAILED, peer, p->btl->name, status, "%s",
+                         cause != NULL ? cause : rcmsg_strerror(status));
     }
     /* receives posted for this peer fail; ANY_SOURCE ones once no other rank can match them */
     rcmsg_match_recv_each(&pml.match, fail_orphaned, &status);

@@ -123,8 +123,9 @@ static void on_recv(void *arg, int peer, const void *data, size_t len)
     t->rx_bytes += len;
 }
 
-static void on_fail(void *arg, int peer, rcmsg_status_t status)
+static void on_fail(void *arg, int peer, rcmsg_status_t status, const char *cause)
 {
+    (void)cause;
     conf_t *t = arg;
 
     t->fails++;

@@ -104,9 +104,10 @@ static void on_recv(void *arg, int peer, const void *data, size_t len)
     received++;
 }
 
-static void on_fail(void *arg, int peer, rcmsg_status_t status)
+static void on_fail(void *arg, int peer, rcmsg_status_t status, const char *cause)
 {
     (void)arg;
+    (void)cause;
     printf("rank %d: transport reports peer %d failed: %s\n", rank, peer,
            rcmsg_status_name(status));
     peer_failed_cb++;
