@@ -273,6 +273,38 @@ RCMSG_API rcmsg_status_t rcmsg_reduce_scatter_block(const void *sendbuf, void *r
                                                     size_t count, rcmsg_datatype_t dtype,
                                                     rcmsg_op_t op, rcmsg_comm_t comm);
 
+/* ---- events ------------------------------------------------------------------------------
+ *
+ * An application may be told when a connection changes: one handler for the process, set
+ * with rcmsg_event_handler_set() (before rcmsg_init() too, to see the connections init makes).
+ * It is called from progress, that is inside an rcmsg call that tests or waits, at the end of
+ * rcmsg_init() and at the start of rcmsg_finalize(), never from a signal handler or another
+ * thread; an event is delivered at the first of these after it happened. The handler must return
+ * promptly and must not call rcmsg functions other than rcmsg_rank(), rcmsg_size(),
+ * rcmsg_status_name() and rcmsg_strerror(). Events that find the queue full (more than 1024 between
+ * two progress calls) are dropped and counted (events_dropped, see RCMSG_STATS).
+ */
+typedef enum {
+    RCMSG_EVENT_CONNECTED,    /* rc: the connection reached RTS; sm: the peer attached (init) */
+    RCMSG_EVENT_DISCONNECTED, /* rc: the connection was closed (idle recycling, RCMSG_QP_MAX_ACTIVE)
+                               */
+    RCMSG_EVENT_RECOVERED,    /* rc: the connection survived a QP error (see README) */
+    RCMSG_EVENT_PEER_FAILED,  /* the peer is lost: its requests fail with status */
+} rcmsg_event_kind_t;
+
+typedef struct {
+    rcmsg_event_kind_t kind;
+    int peer;              /* its rank in the job (rcmsg_comm_world()) */
+    const char *transport; /* "rc", "sm", "self" */
+    rcmsg_status_t status; /* PEER_FAILED: why (RCMSG_ERR_CONNECTION, ...); others RCMSG_OK */
+    const char *cause;     /* in words, e.g. the completion error; valid during the call */
+} rcmsg_event_t;
+
+typedef void (*rcmsg_event_handler_t)(const rcmsg_event_t *event, void *arg);
+
+/* Sets the handler (NULL: none) and the argument it gets; replaces the previous one. */
+RCMSG_API rcmsg_status_t rcmsg_event_handler_set(rcmsg_event_handler_t handler, void *arg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,6 +33,7 @@ extern char **environ;
 #define CHOICES_TABLE_SIZE(id)
 #define CHOICES_TABLE_TIME(id)
 #define CHOICES_TABLE_LIST(id)
+#define CHOICES_TABLE_STRING(id)
 RCMSG_CONFIG_VARS(CHOICES_TABLE)
 
 RCMSG_ASSERT_COVERS(config_choices_LOG_LEVEL, RCMSG_LOG_LEVEL_COUNT);
@@ -40,6 +41,7 @@ RCMSG_ASSERT_COVERS(config_choices_IB_MTU, RCMSG_IB_MTU_COUNT);
 RCMSG_ASSERT_COVERS(config_choices_SM_CMA, RCMSG_SM_CMA_COUNT);
 RCMSG_ASSERT_COVERS(config_choices_WAIT_MODE, RCMSG_WAIT_COUNT);
 RCMSG_ASSERT_COVERS(config_choices_YIELD, RCMSG_YIELD_COUNT);
+RCMSG_ASSERT_COVERS(config_choices_STATS, RCMSG_STATS_COUNT);
 RCMSG_ASSERT_COVERS(config_choices_COLL_BARRIER_ALGORITHM, RCMSG_COLL_BARRIER_ALG_COUNT);
 RCMSG_ASSERT_COVERS(config_choices_COLL_BCAST_ALGORITHM, RCMSG_COLL_BCAST_ALG_COUNT);
 RCMSG_ASSERT_COVERS(config_choices_COLL_REDUCE_ALGORITHM, RCMSG_COLL_REDUCE_ALG_COUNT);
@@ -51,12 +53,13 @@ RCMSG_ASSERT_COVERS(config_choices_COLL_SCATTER_ALGORITHM, RCMSG_COLL_SCATTER_AL
 RCMSG_ASSERT_COVERS(config_choices_COLL_REDUCE_SCATTER_ALGORITHM,
                     RCMSG_COLL_REDUCE_SCATTER_ALG_COUNT);
 
-#define CHOICES_ENUM(id) config_choices_##id, RCMSG_ARRAY_SIZE(config_choices_##id)
-#define CHOICES_BOOL(id) NULL, 0
-#define CHOICES_INT(id)  NULL, 0
-#define CHOICES_SIZE(id) NULL, 0
-#define CHOICES_TIME(id) NULL, 0
-#define CHOICES_LIST(id) NULL, 0
+#define CHOICES_ENUM(id)   config_choices_##id, RCMSG_ARRAY_SIZE(config_choices_##id)
+#define CHOICES_BOOL(id)   NULL, 0
+#define CHOICES_INT(id)    NULL, 0
+#define CHOICES_SIZE(id)   NULL, 0
+#define CHOICES_TIME(id)   NULL, 0
+#define CHOICES_LIST(id)   NULL, 0
+#define CHOICES_STRING(id) NULL, 0
 
 static const rcmsg_config_desc_t config_descs[RCMSG_CFG_COUNT] = {
 #define RCMSG_CONFIG_DESC(id, type, def, form, help)                                               \
@@ -83,7 +86,8 @@ const rcmsg_config_desc_t *rcmsg_config_desc(rcmsg_config_id_t id)
 
 const char *rcmsg_config_type_name(rcmsg_config_type_t type)
 {
-    static const char *const names[] = {"bool", "integer", "size", "time", "enum", "list"};
+    static const char *const names[] = {"bool", "integer", "size",  "time",
+                                        "enum", "list",    "string"};
     RCMSG_ASSERT_COVERS(names, RCMSG_CFG_TYPE_COUNT);
 
     return (unsigned)type < RCMSG_CFG_TYPE_COUNT ? names[type] : "?";
@@ -353,6 +357,8 @@ rcmsg_status_t rcmsg_config_parse(const rcmsg_config_desc_t *desc, const char *t
             return RCMSG_ERR_NO_MEMORY;
         }
         return (*value_p = v, RCMSG_OK);
+    case RCMSG_CFG_TYPE_STRING:
+        return (*value_p = v, RCMSG_OK); /* the text is the value */
     case RCMSG_CFG_TYPE_COUNT:
     default:
         config_err(err, errlen, desc, text, "a value of a known type (type %d is none)",
@@ -499,6 +505,12 @@ char *const *rcmsg_config_list(rcmsg_config_id_t id, size_t *count_p)
     const rcmsg_config_value_t *v = config_get(id, RCMSG_CFG_TYPE_LIST);
     *count_p = v->count;
     return v->items;
+}
+
+const char *rcmsg_config_string(rcmsg_config_id_t id)
+{
+    assert(rcmsg_config_desc(id)->type == RCMSG_CFG_TYPE_STRING);
+    return rcmsg_config_text(id);
 }
 
 const char *rcmsg_config_text(rcmsg_config_id_t id)

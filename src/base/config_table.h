@@ -21,7 +21,8 @@ typedef enum {
     RCMSG_CFG_TYPE_TIME,
     RCMSG_CFG_TYPE_ENUM,
     RCMSG_CFG_TYPE_LIST,
-    RCMSG_CFG_TYPE_COUNT /* not a type: the number of them */
+    RCMSG_CFG_TYPE_STRING, /* any text, kept as given (a path) */
+    RCMSG_CFG_TYPE_COUNT   /* not a type: the number of them */
 } rcmsg_config_type_t;
 
 typedef enum {
@@ -89,6 +90,8 @@ int rcmsg_config_enum(rcmsg_config_id_t id);
 const char *rcmsg_config_enum_text(rcmsg_config_id_t id);
 const char *rcmsg_config_enum_name(rcmsg_config_id_t id, int value);
 char *const *rcmsg_config_list(rcmsg_config_id_t id, size_t *count_p);
+/* STRING: the text as given ("" when unset and the default is empty). */
+const char *rcmsg_config_string(rcmsg_config_id_t id);
 
 /* The text the current value came from, and whether the user set it. */
 const char *rcmsg_config_text(rcmsg_config_id_t id);

@@ -3,11 +3,11 @@
  * THE table of every RCMSG_* environment variable. One line each:
  *     X(ID, TYPE, DEFAULT, FORM, HELP)
  * ID      the variable's name without the RCMSG_ prefix (also names RCMSG_CFG_<ID>)
- * TYPE    BOOL, INT, SIZE (bytes, k/m/g suffixes), TIME (us/ms/s), ENUM or LIST
+ * TYPE    BOOL, INT, SIZE (bytes, k/m/g suffixes), TIME (us/ms/s), ENUM, LIST or STRING
  * DEFAULT the default, as a string: it goes through the same parser as user values
  * FORM    for ENUM RCMSG_CHOICES(ID): the choices "a|b|c" of RCMSG_CFG_<ID>_CHOICES below;
  *         for INT, SIZE and TIME an optional range "min..max" (either end may be empty); for
- *         BOOL and LIST ""
+ *         BOOL, LIST and STRING ""
  * HELP    one sentence, printed by rcmsg_info and in README.md
  * Add new variables here; README.md's table is checked against this by the test suite.
  */
@@ -56,6 +56,10 @@
     Y(RCMSG_YIELD_AUTO, "auto")                                                                    \
     Y(RCMSG_YIELD_YES, "yes")                                                                      \
     Y(RCMSG_YIELD_NO, "no")
+#define RCMSG_CFG_STATS_CHOICES(Y)                                                                 \
+    Y(RCMSG_STATS_NO, "no")                                                                        \
+    Y(RCMSG_STATS_SUMMARY, "summary")                                                              \
+    Y(RCMSG_STATS_PEER, "peer")
 #define RCMSG_CFG_COLL_BARRIER_ALGORITHM_CHOICES(Y)                                                \
     Y(RCMSG_COLL_BARRIER_ALG_AUTO, "auto")                                                         \
     Y(RCMSG_COLL_BARRIER_ALG_DISSEMINATION, "dissemination")
@@ -106,6 +110,9 @@ typedef enum {
     RCMSG_CFG_WAIT_MODE_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_WAIT_COUNT
 } rcmsg_wait_mode_t;
 typedef enum { RCMSG_CFG_YIELD_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_YIELD_COUNT } rcmsg_yield_t;
+typedef enum {
+    RCMSG_CFG_STATS_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_STATS_COUNT
+} rcmsg_stats_mode_t;
 typedef enum {
     RCMSG_CFG_COLL_BARRIER_ALGORITHM_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_COLL_BARRIER_ALG_COUNT
 } rcmsg_coll_barrier_alg_t;
@@ -222,6 +229,18 @@ typedef enum {
       "calls): a peer that has not answered the reconnect after this long fails with "             \
       "RCMSG_ERR_CONNECTION (a dead peer is reported after the RC retries plus this), and so "     \
       "does one whose connection keeps breaking with no message completed for this long.")         \
+    X(QP_SYNC_INTERVAL, TIME, "1s", "0..3600s",                                                    \
+      "How often each rc QP's state, as rcmsg mirrors it, is checked against the hardware "        \
+      "(ibv_query_qp, all QPs in one pass); a QP found in error is recovered. 0: never.")          \
+    X(STATS, ENUM, "no", RCMSG_CHOICES(STATS),                                                     \
+      "Counters printed at rcmsg_finalize: summary, one line per rank; peer, one line per peer "   \
+      "(rcmsg_info --counters lists them).")                                                       \
+    X(STATS_FILE, STRING, "", "",                                                                  \
+      "File the counters are written to at rcmsg_finalize as JSON lines, whatever RCMSG_STATS "    \
+      "says; %r in the name becomes the rank, %h the host, %p the process id.")                    \
+    X(STALL_TIMEOUT, TIME, "0s", "0..",                                                            \
+      "A wait with requests pending that makes no progress for this long prints the state dump "   \
+      "once (rcmsg_info --dump explains it); SIGUSR1 prints it at any time. 0: never.")            \
     X(LAUNCHER_TIMEOUT, TIME, "300s", "1s..",                                                      \
       "Longest wait for the launcher (PMIx) in rcmsg_init and rcmsg_finalize: a rank that fails "  \
       "or exits before a fence is reported after this long instead of waited for forever; it "     \

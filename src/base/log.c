@@ -71,3 +71,21 @@ void rcmsg_log_emit(rcmsg_log_level_t level, const char *file, int line, const c
         /* nowhere left to report it */
     }
 }
+
+void rcmsg_log_dump(const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    int n = snprintf(buf, sizeof(buf), "rcmsg dump [rank %d]: ", log_rank);
+
+    va_start(ap, fmt);
+    n += vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof(buf) - 1) {
+        n = (int)sizeof(buf) - 2;
+    }
+    buf[n++] = '\n';
+    if (write(STDERR_FILENO, buf, (size_t)n) < 0) {
+        /* nowhere left to report it */
+    }
+}

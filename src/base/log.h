@@ -36,6 +36,10 @@ const char *rcmsg_log_level_name(rcmsg_log_level_t level);
 void rcmsg_log_emit(rcmsg_log_level_t level, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* One line of the state dump (RCMSG_STALL_TIMEOUT, SIGUSR1): "rcmsg dump [rank R]: ..." on
+ * stderr in one write, whatever the log level (the user asked for it). */
+void rcmsg_log_dump(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #define rcmsg_log_enabled(lvl) ((lvl) <= rcmsg_log_level)
 
 #define rcmsg_log(lvl, ...)                                                                        \

@@ -56,6 +56,9 @@ typedef struct rcmsg_btl_component {
     bool (*reachable)(rcmsg_btl_t *btl, int peer, const void *addr, size_t len);
     /* Logs the transport's state at level after wireup (NULL: nothing to show). */
     void (*dump)(rcmsg_btl_t *btl, rcmsg_log_level_t level);
+    /* Prints its part of the state dump with rcmsg_log_dump (RCMSG_STALL_TIMEOUT, SIGUSR1):
+     * each connection's state as mirrored and as the hardware has it now (NULL: nothing). */
+    void (*dump_state)(rcmsg_btl_t *btl);
 } rcmsg_btl_component_t;
 
 /* A list of components: the registry (rcmsg_btl_table) or a test's fakes. */

@@ -8,8 +8,10 @@
 
 #include "sm_internal.h"
 
+#include "base/event.h"
 #include "base/hash.h"
 #include "base/log.h"
+#include "base/stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -213,6 +215,9 @@ rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t l
                    sm->cfg.cma == RCMSG_SM_CMA_NO ? " (RCMSG_SM_CMA=no)" : " (ptrace scope?)");
     }
     rcmsg_debug("sm: peer %d (local rank %d, pid %d) mapped", peer, p->local_rank, (int)p->pid);
+    rcmsg_stat_add(peer, RCMSG_STAT_connects, 1);
+    rcmsg_event_post(RCMSG_EVENT_CONNECTED, peer, "sm", RCMSG_OK,
+                     "shared segment of local rank %d (pid %d) mapped", p->local_rank, (int)p->pid);
     return RCMSG_OK;
 }
 

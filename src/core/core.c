@@ -5,7 +5,9 @@
 #include "core.h"
 
 #include "base/config_table.h"
+#include "base/event.h"
 #include "base/log.h"
+#include "base/stats.h"
 #include "base/topo.h"
 #include "collectives/coll.h"
 #include "pml/pml.h"
@@ -35,6 +37,7 @@ rcmsg_status_t rcmsg_init(void)
         status = rcmsg_pml_init(core_wireup);
         if (status == RCMSG_OK) {
             rcmsg_coll_init();
+            rcmsg_event_deliver(); /* the connections init made */
         } else {
             rcmsg_pml_fini();
             rcmsg_wireup_fini(core_wireup, false);
@@ -43,6 +46,8 @@ rcmsg_status_t rcmsg_init(void)
     if (status != RCMSG_OK) {
         core_wireup = NULL;
         rcmsg_error("rcmsg_init failed: %s", rcmsg_strerror(status));
+        rcmsg_event_clear();
+        rcmsg_stats_fini();
         rcmsg_topo_release();
         rcmsg_config_unload();
     }
@@ -57,6 +62,7 @@ rcmsg_status_t rcmsg_finalize(void)
     if (core_wireup == NULL) {
         return RCMSG_ERR_NOT_INITIALIZED;
     }
+    rcmsg_event_deliver(); /* what happened since the last progress */
     peer_lost = rcmsg_pml_peer_lost();
     status = rcmsg_pml_fini();
     if (status != RCMSG_OK) {
@@ -64,6 +70,9 @@ rcmsg_status_t rcmsg_finalize(void)
     }
     status = rcmsg_wireup_fini(core_wireup, peer_lost);
     core_wireup = NULL;
+    rcmsg_event_clear();
+    rcmsg_stats_report();
+    rcmsg_stats_fini();
     rcmsg_topo_release();
     rcmsg_config_unload();
     rcmsg_log_set_rank(-1);

@@ -73,6 +73,7 @@ static void pml_config_read(void)
     pml.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
     pml.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
     pml.drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+    pml.stall_us = rcmsg_config_time_us(RCMSG_CFG_STALL_TIMEOUT);
 }
 
 /* The registration cache's callbacks: the transport's own (the cache's context is the btl,
@@ -137,6 +138,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
         rcmsg_btl_t *btl = w->peer_btl[i];
         pml.peers[i].btl = btl;
         pml.peers[i].credits = pml.credits;
+        rcmsg_stats_set_transport(i, btl->name);
         if (btl->caps.max_send < max_send) {
             max_send = btl->caps.max_send;
         }
@@ -157,6 +159,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     rcmsg_info("point-to-point: eager up to %zu bytes, %d credits per peer, rendezvous reads of "
                "%zu bytes, %d in flight",
                pml.eager_limit, pml.credits, pml.chunk, pml.max_reads);
+    pml_dump_init();
     return rcmsg_progress_init(w->btls.btls, w->btls.n, pml_progress, NULL, w->job.local_size);
 }
 
@@ -235,6 +238,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
     rcmsg_hash_fini(&pml.comms);
     rcmsg_rcache_fini();
     rcmsg_progress_fini();
+    pml_dump_fini();
     for (int i = 0; i < pml.size; i++) {
         free(pml.peers[i].fins);
     }

@@ -18,6 +18,7 @@
 #include <rcmsg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* X(name): the message types. */
 #define RCMSG_PML_MSG_LIST(X) X(EAGER) X(RTS) X(FIN) X(CREDIT)
@@ -75,6 +76,9 @@ rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p);
 
 /* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION). */
 bool rcmsg_pml_peer_lost(void);
+
+/* For rcmsg_info: the lines of the state dump and what they say. */
+void rcmsg_pml_dump_describe(FILE *out);
 
 /* 0: in order; 1: a duplicate (seq already seen); 2: a gap (messages missing). Modular. */
 int rcmsg_pml_seq_check(uint32_t expected, uint32_t got);

@@ -13,8 +13,10 @@
 #include "base/log.h"
 #include "base/queue.h"
 #include "base/rcache.h"
+#include "base/stats.h"
 #include "btl/btl.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -126,6 +128,12 @@ typedef struct {
     unsigned watch_calls;
     rcmsg_deadline_t watch_next; /* the next liveness look (pml_watch) */
     uint64_t watch_interval_us, watch_epoch;
+    /* the stall dump (pml_dump.c) */
+    uint64_t activity;       /* bumped by every message received and request completed */
+    uint64_t stall_activity; /* activity at the last stall check */
+    uint64_t stall_since_us; /* when the last check saw it change */
+    uint64_t stall_us;       /* RCMSG_STALL_TIMEOUT; 0: off */
+    bool stall_dumped;       /* this stall was dumped already */
 } pml_state_t;
 
 extern pml_state_t pml;
@@ -180,6 +188,14 @@ void launcher_lost(rcmsg_status_t status);
 void pml_idle(unsigned *idle);
 int pml_progress(void *arg);
 
+/* pml_dump.c */
+void pml_dump_init(void);
+void pml_dump_fini(void);
+/* Whether a dump was asked for (SIGUSR1): checked by every progress round. */
+extern volatile sig_atomic_t pml_dump_asked;
+void pml_dump(const char *why);
+void pml_stall_check(void);
+
 /* pml_comm.c */
 struct rcmsg_comm *comm_of_ctx(uint32_t ctx);
 bool ctx_dead(uint32_t ctx);
@@ -223,6 +239,7 @@ static inline rcmsg_request_t req_alloc(req_kind_t kind)
     r->kind = kind;
     r->in_use = true;
     pml.live_reqs++;
+    pml.activity++; /* a new request: a stall is counted from here */
     return r;
 }
 

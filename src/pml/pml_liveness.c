@@ -101,6 +101,7 @@ static void pml_watch(void)
 /* An idle round of a blocking call: the wait itself, and liveness after a sleep. */
 void pml_idle(unsigned *idle)
 {
+    pml_stall_check();
     if (rcmsg_progress_idle(idle)) {
         pml_watch(); /* it slept: few progress calls count towards PML_WATCH_CALLS */
     }
@@ -111,8 +112,13 @@ int pml_progress(void *arg)
     int n = 0;
 
     (void)arg;
+    if (pml_dump_asked) {
+        pml_dump_asked = 0;
+        pml_dump("SIGUSR1");
+    }
     if (++pml.watch_calls % PML_WATCH_CALLS == 0) {
         pml_watch();
+        pml_stall_check();
     }
     pml.credit_wait = false;
     for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active), *next; l != NULL; l = next) {

@@ -7,6 +7,8 @@
 
 #include "pml_internal.h"
 
+#include "base/event.h"
+
 #include "base/status.h"
 
 #include <stdarg.h>
@@ -85,11 +87,13 @@ static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const vo
     }
     if (pml.match.nmsgs > pml.unexp_peak) {
         pml.unexp_peak = pml.match.nmsgs;
+        rcmsg_rstat_max(RCMSG_RSTAT_unexp_peak, (uint64_t)pml.unexp_peak);
     }
     if (u->data != NULL) {
         pml.unexp_bytes += h->hdr.len;
         if (pml.unexp_bytes > pml.unexp_bytes_peak) {
             pml.unexp_bytes_peak = pml.unexp_bytes;
+            rcmsg_rstat_max(RCMSG_RSTAT_unexp_bytes_peak, pml.unexp_bytes_peak);
         }
     }
 }
@@ -270,16 +274,25 @@ void on_recv(void *arg, int peer, const void *data, size_t len)
     if (hlen > sizeof(h.hdr)) {
         memcpy(&h, data, hlen);
     }
+    pml.activity++;
     switch ((rcmsg_pml_msg_t)h.hdr.type) {
     case RCMSG_PML_EAGER:
+        rcmsg_stat_add(peer, RCMSG_STAT_msgs_recv_eager, 1);
+        rcmsg_stat_add(peer, RCMSG_STAT_bytes_recv_eager, h.hdr.len);
+        on_msg(peer, &h, hlen, (const char *)data + hlen);
+        break;
     case RCMSG_PML_RTS:
+        rcmsg_stat_add(peer, RCMSG_STAT_msgs_recv_rndv, 1);
+        rcmsg_stat_add(peer, RCMSG_STAT_bytes_recv_rndv, h.hdr.len);
         on_msg(peer, &h, hlen, (const char *)data + hlen);
         break;
     case RCMSG_PML_FIN:
+        rcmsg_stat_add(peer, RCMSG_STAT_ctrl_recv, 1);
         on_fin(peer, h.sreq, h.status);
         break;
     case RCMSG_PML_CREDIT:
     case RCMSG_PML_MSG_COUNT:
+        rcmsg_stat_add(peer, RCMSG_STAT_ctrl_recv, 1);
         break;
     }
 }
@@ -355,6 +368,10 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status)
     p->failed = true;
     p->why = status;
     pml.any_failed = true;
+    if (peer != pml.rank) {
+        rcmsg_event_post(RCMSG_EVENT_PEER_FAILED, peer, p->btl->name, status, "%s: %s",
+                         rcmsg_status_name(status), rcmsg_strerror(status));
+    }
     /* receives posted for this peer fail; ANY_SOURCE ones once no other rank can match them */
     rcmsg_match_recv_each(&pml.match, fail_orphaned, &status);
     /* rendezvous receives from peer: marked; they complete in rndv_step once no read of
@@ -384,6 +401,7 @@ static void read_done(rcmsg_btl_desc_t *desc, rcmsg_status_t status)
     rcmsg_request_t r = desc->arg;
 
     r->reads_out--;
+    pml.activity++;
     r->done += desc->len;
     desc->arg = NULL;
     if (status != RCMSG_OK && r->st.error == RCMSG_OK) {
@@ -439,6 +457,8 @@ bool rndv_step(rcmsg_request_t r)
         }
         r->posted += n;
         r->reads_out++;
+        rcmsg_stat_add(r->peer, RCMSG_STAT_reads, 1);
+        rcmsg_stat_add(r->peer, RCMSG_STAT_reads_bytes, n);
     }
     if (r->reads_out > 0 || (r->st.error == RCMSG_OK && r->done < r->msg_len)) {
         return false;

@@ -78,6 +78,7 @@ void req_complete(rcmsg_request_t r, rcmsg_status_t error)
         r->st.error = error;
     }
     r->complete = true;
+    pml.activity++;
 }
 
 /* Completes a finished request: status out, request released, *req_p cleared. */

@@ -9,6 +9,31 @@
 
 #include <stdlib.h>
 
+/* The counters of a message put on the wire (total: header and payload bytes). */
+static void xmit_count(const pml_peer_t *p, int peer, const rcmsg_pml_hdr_t *hdr, size_t total)
+{
+    switch ((rcmsg_pml_msg_t)hdr->type) {
+    case RCMSG_PML_EAGER:
+        if (total <= p->btl->caps.max_inline) {
+            rcmsg_stat_add(peer, RCMSG_STAT_msgs_sent_inline, 1);
+            rcmsg_stat_add(peer, RCMSG_STAT_bytes_sent_inline, hdr->len);
+        } else {
+            rcmsg_stat_add(peer, RCMSG_STAT_msgs_sent_eager, 1);
+            rcmsg_stat_add(peer, RCMSG_STAT_bytes_sent_eager, hdr->len);
+        }
+        break;
+    case RCMSG_PML_RTS:
+        rcmsg_stat_add(peer, RCMSG_STAT_msgs_sent_rndv, 1);
+        rcmsg_stat_add(peer, RCMSG_STAT_bytes_sent_rndv, hdr->len);
+        break;
+    case RCMSG_PML_FIN:
+    case RCMSG_PML_CREDIT:
+    case RCMSG_PML_MSG_COUNT:
+        rcmsg_stat_add(peer, RCMSG_STAT_ctrl_sent, 1);
+        break;
+    }
+}
+
 /* Puts one message on the wire to peer: sequence number and owed credits go in the header. */
 static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, const void *data,
                                size_t len)
@@ -26,6 +51,7 @@ static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, c
     if (s == RCMSG_OK) {
         p->send_seq++;
         p->owed -= give;
+        xmit_count(p, peer, hdr, hdr_len + len);
     }
     return s;
 }
@@ -52,10 +78,14 @@ rcmsg_status_t send_start(rcmsg_request_t r)
          * the send queue for a few progress rounds. Past that, the receiver holds unmatched
          * eager messages of ours: send this one by rendezvous (an RTS needs no credit) so
          * that no payload piles up and a receive waiting for it can still be matched. */
+        if (r->credit_rounds == 0) {
+            rcmsg_stat_add(r->peer, RCMSG_STAT_credit_waits, 1);
+        }
         if (r->credit_rounds++ < PML_CREDIT_ROUNDS) {
             pml.credit_wait = true; /* work for progress: a wait must not sleep on it */
             return RCMSG_ERR_NO_RESOURCE;
         }
+        rcmsg_stat_add(r->peer, RCMSG_STAT_rndv_fallbacks, 1);
         s = rndv_prepare(r);
         if (s != RCMSG_OK) {
             req_complete(r, s);

@@ -5,6 +5,7 @@
 #include "progress.h"
 
 #include "base/config_table.h"
+#include "base/event.h"
 #include "base/log.h"
 #include "btl/btl_component.h"
 
@@ -91,6 +92,9 @@ int rcmsg_progress(void)
     }
     if (prog.hook != NULL) {
         n += prog.hook(prog.hook_arg);
+    }
+    if (rcmsg_event_pending()) {
+        n += rcmsg_event_deliver();
     }
     return n;
 }

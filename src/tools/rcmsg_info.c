@@ -7,9 +7,11 @@
 
 #include "base/config_table.h"
 #include "base/log.h"
+#include "base/stats.h"
 #include "base/topo.h"
 #if RCMSG_HAVE_VERBS
 #include "btl_rc/rc_device.h"
+#include "pml/pml.h"
 #endif
 
 #include <getopt.h>
@@ -19,10 +21,13 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: rcmsg_info [-v] [-c] [-d] [--markdown]\n"
+    fprintf(out, "usage: rcmsg_info [-v] [-c] [-d] [-s] [-D] [--markdown]\n"
                  "  -v, --version   print the version only\n"
                  "  -c, --config    print the RCMSG_* variables only\n"
                  "  -d, --devices   print the RDMA devices only\n"
+                 "  -s, --counters  print what each counter of RCMSG_STATS means\n"
+                 "  -D, --dump      print the format of the state dump (RCMSG_STALL_TIMEOUT, "
+                 "SIGUSR1)\n"
                  "      --markdown  print the variables as a Markdown table (for README.md)\n"
                  "  -h, --help      this text\n");
 }
@@ -35,6 +40,9 @@ static const char *form_text(const rcmsg_config_desc_t *d, char *buf, size_t len
         break;
     case RCMSG_CFG_TYPE_LIST:
         snprintf(buf, len, "comma-separated list");
+        break;
+    case RCMSG_CFG_TYPE_STRING:
+        snprintf(buf, len, "text");
         break;
     default:
         snprintf(buf, len, "%s%s%s", rcmsg_config_type_name(d->type), d->form[0] ? " in " : "",
@@ -161,13 +169,15 @@ static int print_devices(void)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"version", no_argument, NULL, 'v'}, {"config", no_argument, NULL, 'c'},
-        {"devices", no_argument, NULL, 'd'}, {"markdown", no_argument, NULL, 'm'},
-        {"help", no_argument, NULL, 'h'},    {NULL, 0, NULL, 0}};
+        {"version", no_argument, NULL, 'v'},  {"config", no_argument, NULL, 'c'},
+        {"devices", no_argument, NULL, 'd'},  {"markdown", no_argument, NULL, 'm'},
+        {"counters", no_argument, NULL, 's'}, {"dump", no_argument, NULL, 'D'},
+        {"help", no_argument, NULL, 'h'},     {NULL, 0, NULL, 0}};
     int want_config = 0, want_devices = 0, want_markdown = 0, want_version = 0;
+    int want_counters = 0, want_dump = 0;
     int c, rc = 0;
 
-    while ((c = getopt_long(argc, argv, "vcdh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "vcdsDh", opts, NULL)) != -1) {
         switch (c) {
         case 'v':
             want_version = 1;
@@ -180,6 +190,12 @@ int main(int argc, char **argv)
             break;
         case 'm':
             want_markdown = 1;
+            break;
+        case 's':
+            want_counters = 1;
+            break;
+        case 'D':
+            want_dump = 1;
             break;
         case 'h':
             usage(stdout);
@@ -206,14 +222,20 @@ int main(int argc, char **argv)
     if (want_version) {
         goto out;
     }
-    if (!want_config && !want_devices) {
-        want_config = want_devices = 1;
+    if (!want_config && !want_devices && !want_counters && !want_dump) {
+        want_config = want_devices = want_counters = want_dump = 1;
     }
     if (want_config) {
         print_config();
     }
     if (want_devices) {
         rc = print_devices();
+    }
+    if (want_counters) {
+        rcmsg_stats_describe(stdout);
+    }
+    if (want_dump) {
+        rcmsg_pml_dump_describe(stdout);
     }
 out:
     rcmsg_topo_release();

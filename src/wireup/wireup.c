@@ -9,6 +9,7 @@
 #include "base/config_table.h"
 #include "base/hash.h"
 #include "base/log.h"
+#include "base/stats.h"
 
 #include <pmix.h>
 #include <stdio.h>
@@ -501,7 +502,7 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     rcmsg_log_set_rank(w->job.rank);
     w->phase_ms[PH_PMIX] = now_ms() - t0;
     w->peer_btl = calloc((size_t)w->job.size, sizeof(*w->peer_btl));
-    if (w->peer_btl == NULL) {
+    if (w->peer_btl == NULL || rcmsg_stats_init(w->job.rank, w->job.size) != 0) {
         status = RCMSG_ERR_NO_MEMORY;
         goto err;
     }

@@ -40,6 +40,7 @@ START_TEST(test_enum_names_bounded)
 
     ck_assert_str_eq(rcmsg_config_type_name(RCMSG_CFG_TYPE_BOOL), "bool");
     ck_assert_str_eq(rcmsg_config_type_name(RCMSG_CFG_TYPE_LIST), "list");
+    ck_assert_str_eq(rcmsg_config_type_name(RCMSG_CFG_TYPE_STRING), "string");
     ck_assert_str_eq(rcmsg_config_type_name(RCMSG_CFG_TYPE_COUNT), "?");
     ck_assert_str_eq(rcmsg_config_type_name((rcmsg_config_type_t)-1), "?");
     ck_assert_int_eq(rcmsg_config_parse(&bad_type, "1", err, sizeof(err), &v),
@@ -286,6 +287,7 @@ static void enum_check_one(const rcmsg_config_desc_t *d, int value, const char *
 #define ENUM_CHECK_SIZE(var)
 #define ENUM_CHECK_TIME(var)
 #define ENUM_CHECK_LIST(var)
+#define ENUM_CHECK_STRING(var)
 
 /* A range end that sizes an array is one macro: the variable's form quotes it, and the value
  * one past it is refused (so the array, asserted to cover it, is never overrun). */

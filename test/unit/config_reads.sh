@@ -20,8 +20,9 @@ coll.c:rcmsg_coll_init
 wireup_launcher.c:rcmsg_wireup_launcher_start
 sm_btl.c:sm_config_read
 wireup.c:wireup_open
+stats.c:stats_config_read
 '
-getters='rcmsg_config_(bool|int|size|time_us|enum|enum_text|list|text|is_set|load|unload)[[:space:]]*\('
+getters='rcmsg_config_(bool|int|size|time_us|enum|enum_text|list|string|text|is_set|load|unload)[[:space:]]*\('
 
 bad=$(find src -name '*.[ch]' ! -path 'src/base/config_*' | sort |
     xargs awk -v allowed="$allowed" -v re="$getters" '

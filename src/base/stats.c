@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The counters and their reports (RCMSG_STATS, RCMSG_STATS_FILE). */
+#include "config.h"
+
+#include "stats.h"
+
+#include "base/compiler.h"
+#include "base/config_table.h"
+#include "base/log.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+rcmsg_stats_t rcmsg_stats;
+
+static const char *const peer_names[] = {
+#define RCMSG_STATS_NAME(name, text) #name,
+    RCMSG_STATS_PEER_LIST(RCMSG_STATS_NAME)
+#undef RCMSG_STATS_NAME
+};
+static const char *const peer_texts[] = {
+#define RCMSG_STATS_TEXT(name, text) text,
+    RCMSG_STATS_PEER_LIST(RCMSG_STATS_TEXT)
+#undef RCMSG_STATS_TEXT
+};
+static const char *const rank_names[] = {
+#define RCMSG_STATS_NAME(name, text) #name,
+    RCMSG_STATS_RANK_LIST(RCMSG_STATS_NAME)
+#undef RCMSG_STATS_NAME
+};
+static const char *const rank_texts[] = {
+#define RCMSG_STATS_TEXT(name, text) text,
+    RCMSG_STATS_RANK_LIST(RCMSG_STATS_TEXT)
+#undef RCMSG_STATS_TEXT
+};
+RCMSG_ASSERT_COVERS(peer_names, RCMSG_STAT_PEER_COUNT);
+RCMSG_ASSERT_COVERS(rank_names, RCMSG_RSTAT_COUNT);
+
+#define STATS_COL_MIN 8 /* narrowest counter column */
+
+/* What RCMSG_STATS and RCMSG_STATS_FILE ask for, read once by rcmsg_stats_init(). */
+static struct {
+    rcmsg_stats_mode_t mode;
+    char *file; /* the pattern, NULL: no file */
+} stats_config;
+
+static int stats_config_read(void)
+{
+    const char *file = rcmsg_config_string(RCMSG_CFG_STATS_FILE);
+
+    stats_config.mode = (rcmsg_stats_mode_t)rcmsg_config_enum(RCMSG_CFG_STATS);
+    stats_config.file = file[0] != '\0' ? strdup(file) : NULL;
+    return file[0] != '\0' && stats_config.file == NULL ? -1 : 0;
+}
+
+int rcmsg_stats_init(int rank, int size)
+{
+    rcmsg_stats_fini();
+    if (stats_config_read() != 0) {
+        return -1;
+    }
+    rcmsg_stats.peers = calloc((size_t)size, sizeof(*rcmsg_stats.peers));
+    if (rcmsg_stats.peers == NULL) {
+        return -1;
+    }
+    rcmsg_stats.npeers = size;
+    rcmsg_stats.rank = rank;
+    return 0;
+}
+
+void rcmsg_stats_fini(void)
+{
+    free(stats_config.file);
+    stats_config.file = NULL;
+    free(rcmsg_stats.peers);
+    memset(&rcmsg_stats, 0, sizeof(rcmsg_stats));
+}
+
+void rcmsg_stat_status(int peer, int status)
+{
+    if ((unsigned)peer < (unsigned)rcmsg_stats.npeers) {
+        rcmsg_stats.peers[peer].c[RCMSG_STAT_cq_errors]++;
+        rcmsg_stats.peers[peer]
+            .by_status[(unsigned)status < RCMSG_STATS_STATUS_MAX ? status
+                                                                 : RCMSG_STATS_STATUS_MAX - 1]++;
+    }
+}
+
+void rcmsg_stats_set_transport(int peer, const char *name)
+{
+    if ((unsigned)peer < (unsigned)rcmsg_stats.npeers) {
+        rcmsg_stats.peers[peer].transport = name;
+    }
+}
+
+void rcmsg_stats_set_qpn(int peer, uint32_t qpn)
+{
+    if ((unsigned)peer < (unsigned)rcmsg_stats.npeers) {
+        rcmsg_stats.peers[peer].qpn = qpn;
+    }
+}
+
+static int col_width(const char *name)
+{
+    int n = (int)strlen(name);
+    return n > STATS_COL_MIN ? n : STATS_COL_MIN;
+}
+
+static void table_header(FILE *out)
+{
+    fprintf(out, "rcmsg stats: %5s %5s %-9s %10s", "rank", "peer", "transport", "qpn");
+    for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
+        fprintf(out, " %*s", col_width(peer_names[i]), peer_names[i]);
+    }
+    fputc('\n', out);
+}
+
+static void table_row(FILE *out, const char *peer, const char *transport, const char *qpn,
+                      const uint64_t *c)
+{
+    fprintf(out, "rcmsg stats: %5d %5s %-9s %10s", rcmsg_stats.rank, peer, transport, qpn);
+    for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
+        fprintf(out, " %*llu", col_width(peer_names[i]), (unsigned long long)c[i]);
+    }
+    fputc('\n', out);
+}
+
+/* Every peer's counters added up. */
+static void stats_sum(uint64_t sum[RCMSG_STAT_PEER_COUNT])
+{
+    memset(sum, 0, sizeof(uint64_t) * RCMSG_STAT_PEER_COUNT);
+    for (int p = 0; p < rcmsg_stats.npeers; p++) {
+        for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
+            sum[i] += rcmsg_stats.peers[p].c[i];
+        }
+    }
+}
+
+static void stats_table(FILE *out, rcmsg_stats_mode_t mode)
+{
+    uint64_t sum[RCMSG_STAT_PEER_COUNT];
+
+    if (rcmsg_stats.rank == 0) {
+        table_header(out);
+    }
+    if (mode == RCMSG_STATS_SUMMARY) {
+        stats_sum(sum);
+        table_row(out, "all", "-", "-", sum);
+        fprintf(out, "rcmsg stats: %5d", rcmsg_stats.rank);
+        for (int i = 0; i < RCMSG_RSTAT_COUNT; i++) {
+            fprintf(out, " %s %llu", rank_names[i], (unsigned long long)rcmsg_stats.r[i]);
+        }
+        fputc('\n', out);
+        return;
+    }
+    for (int p = 0; p < rcmsg_stats.npeers; p++) {
+        const rcmsg_stats_peer_t *s = &rcmsg_stats.peers[p];
+        char peer[16], qpn[16];
+
+        if (s->transport == NULL) {
+            continue;
+        }
+        snprintf(peer, sizeof(peer), "%d", p);
+        snprintf(qpn, sizeof(qpn), s->qpn ? "0x%x" : "-", s->qpn);
+        table_row(out, peer, s->transport, qpn, s->c);
+    }
+}
+
+static void json_counters(FILE *out, const uint64_t *c)
+{
+    for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
+        fprintf(out, ",\"%s\":%llu", peer_names[i], (unsigned long long)c[i]);
+    }
+}
+
+static void json_by_status(FILE *out, const rcmsg_stats_peer_t *s)
+{
+    const char *sep = "";
+
+    fprintf(out, ",\"cq_errors_by_status\":{");
+    for (int i = 0; i < RCMSG_STATS_STATUS_MAX; i++) {
+        if (s->by_status[i] > 0) {
+            const char *name = rcmsg_stats.status_name ? rcmsg_stats.status_name(i) : NULL;
+            fprintf(out, "%s\"%s\":%llu", sep, name ? name : "other",
+                    (unsigned long long)s->by_status[i]);
+            sep = ",";
+        }
+    }
+    fputc('}', out);
+}
+
+static void stats_json(FILE *out)
+{
+    uint64_t sum[RCMSG_STAT_PEER_COUNT];
+
+    for (int p = 0; p < rcmsg_stats.npeers; p++) {
+        const rcmsg_stats_peer_t *s = &rcmsg_stats.peers[p];
+
+        if (s->transport == NULL) {
+            continue;
+        }
+        fprintf(out, "{\"scope\":\"peer\",\"rank\":%d,\"peer\":%d,\"transport\":\"%s\",\"qpn\":%u",
+                rcmsg_stats.rank, p, s->transport, s->qpn);
+        json_counters(out, s->c);
+        json_by_status(out, s);
+        fprintf(out, "}\n");
+    }
+    stats_sum(sum);
+    fprintf(out, "{\"scope\":\"rank\",\"rank\":%d,\"size\":%d", rcmsg_stats.rank,
+            rcmsg_stats.npeers);
+    for (int i = 0; i < RCMSG_RSTAT_COUNT; i++) {
+        fprintf(out, ",\"%s\":%llu", rank_names[i], (unsigned long long)rcmsg_stats.r[i]);
+    }
+    json_counters(out, sum);
+    fprintf(out, "}\n");
+}
+
+/* RCMSG_STATS_FILE's name with %r, %h, %p and %% replaced; false when it does not fit. */
+static bool stats_path(const char *pattern, char *buf, size_t cap)
+{
+    size_t n = 0;
+
+    for (const char *c = pattern; *c != '\0'; c++) {
+        char sub[256];
+
+        if (c[0] != '%' || c[1] == '\0') {
+            snprintf(sub, sizeof(sub), "%c", c[0]);
+        } else {
+            c++;
+            switch (*c) {
+            case 'r':
+                snprintf(sub, sizeof(sub), "%d", rcmsg_stats.rank);
+                break;
+            case 'p':
+                snprintf(sub, sizeof(sub), "%ld", (long)getpid());
+                break;
+            case 'h':
+                if (gethostname(sub, sizeof(sub)) != 0) {
+                    snprintf(sub, sizeof(sub), "unknown-host");
+                }
+                sub[sizeof(sub) - 1] = '\0';
+                break;
+            default:
+                snprintf(sub, sizeof(sub), "%%%c", *c);
+                break;
+            }
+        }
+        if (n + strlen(sub) >= cap) {
+            return false;
+        }
+        memcpy(buf + n, sub, strlen(sub) + 1);
+        n += strlen(sub);
+    }
+    buf[n] = '\0';
+    return true;
+}
+
+static void stats_file(const char *pattern)
+{
+    char path[4096];
+    FILE *f;
+
+    if (!stats_path(pattern, path, sizeof(path))) {
+        rcmsg_error("RCMSG_STATS_FILE: the name '%s' is too long once expanded; no counters "
+                    "written",
+                    pattern);
+        return;
+    }
+    f = fopen(path, "w");
+    if (f == NULL) {
+        rcmsg_error("RCMSG_STATS_FILE: cannot open '%s' for writing: %s; no counters written", path,
+                    strerror(errno));
+        return;
+    }
+    stats_json(f);
+    if (fclose(f) != 0) {
+        rcmsg_error("RCMSG_STATS_FILE: writing '%s' failed: %s", path, strerror(errno));
+    }
+}
+
+void rcmsg_stats_report(void)
+{
+    if (rcmsg_stats.peers == NULL) {
+        return;
+    }
+    if (stats_config.mode != RCMSG_STATS_NO) {
+        stats_table(stderr, stats_config.mode);
+        fflush(stderr);
+    }
+    if (stats_config.file != NULL) {
+        stats_file(stats_config.file);
+    }
+}
+
+void rcmsg_stats_describe(FILE *out)
+{
+    fprintf(out, "# Counters (RCMSG_STATS=summary|peer at finalize; RCMSG_STATS_FILE: JSON lines)\n"
+                 "# per peer (one JSON line per peer, \"scope\":\"peer\", with rank, peer, "
+                 "transport, qpn;\n#   cq_errors_by_status maps completion statuses to counts):\n");
+    for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
+        fprintf(out, "%-20s %s\n", peer_names[i], peer_texts[i]);
+    }
+    fprintf(out, "# per rank (one JSON line, \"scope\":\"rank\", with rank, size and the per-peer "
+                 "counters summed):\n");
+    for (int i = 0; i < RCMSG_RSTAT_COUNT; i++) {
+        fprintf(out, "%-20s %s\n", rank_names[i], rank_texts[i]);
+    }
+}
