@@ -6,10 +6,11 @@
 #    64 KiB, and nothing else goes between the two ranks (no collective; init and the closing
 #    barrier of finalize go through the launcher): with RCMSG_STATS_FILE, rank 0's line for
 #    peer 1 has exactly msgs_sent_eager 100, bytes_sent_eager 10000, msgs_sent_rndv 10,
-#    bytes_sent_rndv 655360, nothing inline, nothing received, ctrl_sent 10 (the RTSs: rank 0
-#    receives no eager message, so owes no credit); rank 1's line for peer 0 the same as
-#    received, and reads 10 (one CMA read per message) of 655360 bytes, nothing sent but
-#    control messages (the FINs, ctrl_sent = rank 0's ctrl_recv and back). RCMSG_EAGER_CREDITS
+#    bytes_sent_rndv 655360, nothing inline, nothing received, ctrl_sent 0 (control messages
+#    are FINs and CREDITs; an RTS is the rendezvous message itself; rank 0 receives no eager
+#    message, so owes no credit); rank 1's line for peer 0 the same as received, and reads 10
+#    (one CMA read per message) of 655360 bytes, nothing sent but control messages (10 FINs
+#    at least, and as many as rank 0 received), none received. RCMSG_EAGER_CREDITS
 #    =256 so that no eager send can run out of credits and fall back to rendezvous (with 32 it
 #    depends on timing): credit_waits and rndv_fallbacks 0. Every counter of the spec is on
 #    every peer line; the rank line sums them. With RCMSG_STATS=peer each rank prints its
@@ -19,7 +20,8 @@
 #    after 4 s; with RCMSG_STALL_TIMEOUT=2s rank 1 prints the dump once (not again in the
 #    2 s of stall that follow), naming the receive ("request recv peer any tag 77 ... len
 #    64") and its sm peer; rank 0 prints none; the receive completes with its data. And
-#    RCMSG_STATS=summary: a header and one line per rank, aligned
+#    RCMSG_STATS=summary: a header and one line per rank, aligned (and each rank's own
+#    counters on a line of their own, aligned with the other rank's; stall_dumps 1 on rank 1)
 # 3. SIGUSR1: the script sends SIGUSR1 to rank 1 during 3 s of checked ping-pong (64 B and
 #    100 KiB): its dump is printed once, and the run completes (exit 0, data checked)
 # 4. callbacks: 3 ranks (mpirun --enable-recovery keeps the survivors); each rank's handler
@@ -55,11 +57,11 @@ if part 1; then
         msgs_sent_inline=0 bytes_sent_inline=0 msgs_sent_eager=100 bytes_sent_eager=10000 \
         msgs_sent_rndv=10 bytes_sent_rndv=655360 msgs_recv_eager=0 bytes_recv_eager=0 \
         msgs_recv_rndv=0 bytes_recv_rndv=0 reads=0 reads_bytes=0 credit_waits=0 \
-        rndv_fallbacks=0 ctrl_sent=10 cq_errors=0 recoveries=0
+        rndv_fallbacks=0 ctrl_sent=0 cq_errors=0 recoveries=0
     expect_json traffic "$work/stats.1.json" "$sel1" transport=sm \
         msgs_recv_eager=100 bytes_recv_eager=10000 msgs_recv_rndv=10 bytes_recv_rndv=655360 \
         reads=10 reads_bytes=655360 msgs_sent_inline=0 bytes_sent_inline=0 msgs_sent_eager=0 \
-        bytes_sent_eager=0 msgs_sent_rndv=0 bytes_sent_rndv=0 ctrl_recv=10 'ctrl_sent>=10' \
+        bytes_sent_eager=0 msgs_sent_rndv=0 bytes_sent_rndv=0 ctrl_recv=0 'ctrl_sent>=10' \
         credit_waits=0 rndv_fallbacks=0 cq_errors=0 recoveries=0
     c1=$(jq -r "select($sel1) | .ctrl_sent" "$work/stats.1.json")
     expect_json traffic "$work/stats.0.json" "$sel0" ctrl_recv="$c1"
@@ -83,16 +85,25 @@ if part 2; then
     [ $st -eq 0 ] || jobfail "stall: mpirun exited with $st"
     ok_ranks stall stall 2
     log1=$(rank_log stall 1) log0=$(rank_log stall 0)
-    dump_once stall "$log1" 1 'stall of'
+    dump_once stall "$log1" 1 'stall\|STALL'
+    grep '^rcmsg dump \[rank 1\]: begin' "$log1" | grep -q ' 2\.[0-9] s' ||
+        jobfail "stall: the dump's begin line does not give the 2 s of RCMSG_STALL_TIMEOUT"
     grep -q '^rcmsg dump \[rank 1\]: request recv peer any tag 77 ctx [0-9]* len 64 step ' "$log1" ||
         jobfail "stall: the dump does not name the receive (recv peer any tag 77 ... len 64)"
     grep -q '^rcmsg dump \[rank 1\]: peer 0 sm ' "$log1" ||
         jobfail "stall: the dump has no line for the sm connection to peer 0"
     ! grep -q '^rcmsg dump' "$log0" || jobfail "stall: rank 0 (nothing pending) printed a dump"
-    grep -h '^rcmsg stats:' "$work/stall"/*.log > "$work/table"
+    # summary: the header and one row per rank (peer "all"), aligned; the per-rank counters
+    # (unexp_peak, ...) on a line of their own per rank, aligned with the other rank's
+    grep -h '^rcmsg stats:' "$work/stall"/*.log > "$work/stats"
+    grep -v ' unexp_peak ' "$work/stats" > "$work/table"
     aligned "stall: RCMSG_STATS=summary" "$work/table"
-    [ "$(awk '$3 ~ /^[01]$/' "$work/table" | wc -l)" -eq 2 ] ||
+    [ "$(awk '$3 ~ /^[01]$/ && $4 == "all"' "$work/table" | wc -l)" -eq 2 ] ||
         jobfail "stall: RCMSG_STATS=summary: not one row per rank"
+    grep ' unexp_peak ' "$work/stats" > "$work/table"
+    aligned "stall: RCMSG_STATS=summary, per-rank counters" "$work/table"
+    grep -q '^rcmsg stats: *1 .* stall_dumps 1 ' "$work/table" ||
+        jobfail "stall: rank 1's stall_dumps is not 1"
     echo "ok: 2. stall dump printed once, naming the receive"
 fi
 

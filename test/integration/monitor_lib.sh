@@ -61,7 +61,7 @@ wait_file() {
 
 # ok_ranks NAME MODE NP: every rank ended MODE with 0 failures and finalized
 ok_ranks() {
-    n=$(grep -c "^rank [0-9]*: $2: .* 0 failures$" "$out")
+    n=$(grep -c "^rank [0-9]*: $2:.* 0 failures$" "$out")
     [ "$n" -eq "$3" ] || jobfail "$1: $n of $3 ranks ended '$2' with 0 failures"
     [ "$(grep -c '^rank [0-9]*: finalized$' "$out")" -eq "$3" ] || jobfail "$1: not every rank finalized"
 }
@@ -134,14 +134,14 @@ aligned() {
     echo "ok: $1: $(wc -l < "$2") lines, $(head -1 "$2" | wc -w) columns, aligned"
 }
 
-# dump_once WHAT LOG RANK KIND: LOG has exactly one dump of RANK, whose begin line names KIND
-# ("stall of" or "SIGUSR1"), its lines contiguous from begin to end
+# dump_once WHAT LOG RANK KIND: LOG has exactly one dump of RANK, whose begin line matches KIND
+# (a grep pattern: why it was printed), its lines contiguous from begin to end
 dump_once() {
     pre="rcmsg dump \[rank $3\]:"
     grep "^$pre" "$2"
     b=$(grep -c "^$pre begin" "$2") e=$(grep -c "^$pre end" "$2")
     [ "$b" -eq 1 ] && [ "$e" -eq 1 ] || jobfail "$1: rank $3 printed $b dump begin and $e end lines, not 1"
-    grep "^$pre begin" "$2" | grep -q "$4" || jobfail "$1: the dump's begin line does not say '$4'"
+    grep "^$pre begin" "$2" | grep -q "$4" || jobfail "$1: the dump's begin line does not match '$4'"
     # from begin to end, nothing but dump lines (a line of another writer may come between
     # only if rcmsg printed the dump in pieces)
     sed -n "/^$pre begin/,/^$pre end/p" "$2" | grep -v "^$pre" &&

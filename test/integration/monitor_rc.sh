@@ -7,9 +7,9 @@
 #    read in 16 KiB chunks (RCMSG_RNDV_CHUNK=16k: 4 reads each), and nothing else goes
 #    between the two ranks (see monitor_host.sh): rank 0's line for peer 1 has exactly
 #    msgs_sent_inline 50 (400 B), msgs_sent_eager 100 (100000 B), msgs_sent_rndv 10
-#    (655360 B), ctrl_sent 10 (the RTSs); rank 1's for peer 0 msgs_recv_eager 150 (100400 B:
+#    (655360 B), ctrl_sent 0 (FINs and CREDITs only); rank 1's for peer 0 msgs_recv_eager 150 (100400 B:
 #    inline ones are eager ones received), msgs_recv_rndv 10 (655360 B), reads 40 of
-#    655360 B; both: transport rc, a qpn, connects >= 1, cq_errors 0, credit_waits and
+#    655360 B, ctrl_sent >= 10 (the FINs; as many as rank 0 received), ctrl_recv 0; both: transport rc, a qpn, connects >= 1, cq_errors 0, credit_waits and
 #    rndv_fallbacks 0 (RCMSG_EAGER_CREDITS=256); every counter present, the rank line sums
 #    the peer lines; the RCMSG_STATS=peer tables align
 # 2. QP sync: RCMSG_QP_SYNC_INTERVAL=500ms; while both ranks idle (nothing posted: only the
@@ -56,11 +56,11 @@ if part 1; then
         msgs_sent_inline=50 bytes_sent_inline=400 msgs_sent_eager=100 bytes_sent_eager=100000 \
         msgs_sent_rndv=10 bytes_sent_rndv=655360 msgs_recv_eager=0 bytes_recv_eager=0 \
         msgs_recv_rndv=0 bytes_recv_rndv=0 reads=0 reads_bytes=0 credit_waits=0 \
-        rndv_fallbacks=0 ctrl_sent=10 cq_errors=0 recoveries=0 'connects>=1' 'qp_transitions>=1'
+        rndv_fallbacks=0 ctrl_sent=0 cq_errors=0 recoveries=0 'connects>=1' 'qp_transitions>=1'
     expect_json traffic "$work/stats.1.json" "$sel1" transport=rc 'qpn>=1' \
         msgs_recv_eager=150 bytes_recv_eager=100400 msgs_recv_rndv=10 bytes_recv_rndv=655360 \
         reads=40 reads_bytes=655360 msgs_sent_inline=0 bytes_sent_inline=0 msgs_sent_eager=0 \
-        bytes_sent_eager=0 msgs_sent_rndv=0 bytes_sent_rndv=0 ctrl_recv=10 'ctrl_sent>=10' \
+        bytes_sent_eager=0 msgs_sent_rndv=0 bytes_sent_rndv=0 ctrl_recv=0 'ctrl_sent>=10' \
         credit_waits=0 rndv_fallbacks=0 cq_errors=0 recoveries=0 'connects>=1'
     c1=$(jq -r "select($sel1) | .ctrl_sent" "$work/stats.1.json")
     expect_json traffic "$work/stats.0.json" "$sel0" ctrl_recv="$c1"

@@ -38,8 +38,9 @@
  *
  * With MONITOR_DIR set, each process writes its standard error (rcmsg's log, the stats and
  * the dumps) to MONITOR_DIR/PID.log and, after rcmsg_init, its pid to MONITOR_DIR/pid.RANK.
- * Each rank ends with "rank R: MODE: ... F failures" and "rank R: finalized"; a failed check
- * prints "FAIL rank R line L: ..." and the program exits 1.
+ * Each rank ends with "rank R: MODE: ... F failures" and "rank R: finalized" (after which
+ * SIGUSR1's disposition must be the default again); a failed check prints "FAIL rank R line
+ * L: ..." and the program exits 1.
  */
 #include "config.h"
 
@@ -96,8 +97,9 @@ static void on_event(const rcmsg_event_t *ev, void *arg)
         CHECK(0, "an event of kind %d for peer %d", (int)ev->kind, ev->peer);
         return;
     }
-    printf("rank %d: event %s peer %d transport %s status %s cause %s\n", rank, ev_names[ev->kind],
-           ev->peer, ev->transport != NULL ? ev->transport : "(null)",
+    /* rank: the handler may run at the end of rcmsg_init, before main sets its rank */
+    printf("rank %d: event %s peer %d transport %s status %s cause %s\n", rcmsg_rank(),
+           ev_names[ev->kind], ev->peer, ev->transport != NULL ? ev->transport : "(null)",
            rcmsg_status_name(ev->status), ev->cause != NULL ? ev->cause : "(null)");
     ev_count[ev->kind][ev->peer]++;
     ev_status[ev->kind][ev->peer] = ev->status;
@@ -563,7 +565,14 @@ int main(int argc, char **argv)
         printf("FAIL rank %d: rcmsg_finalize: %s\n", rank, rcmsg_status_name(s));
         st = 1;
     } else {
+        struct sigaction sa;
         printf("rank %d: finalized\n", rank);
+        /* rcmsg's SIGUSR1 handler is gone again */
+        if (sigaction(SIGUSR1, NULL, &sa) != 0 || sa.sa_handler != SIG_DFL) {
+            printf("FAIL rank %d: SIGUSR1's disposition is not the default after rcmsg_finalize\n",
+                   rank);
+            st = 1;
+        }
     }
     return st;
 }
