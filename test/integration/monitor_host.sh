@@ -21,7 +21,9 @@
 #    2 s of stall that follow), naming the receive ("request recv peer any tag 77 ... len
 #    64") and its sm peer; rank 0 prints none; the receive completes with its data. And
 #    RCMSG_STATS=summary: a header and one line per rank, aligned (and each rank's own
-#    counters on a line of their own, aligned with the other rank's; stall_dumps 1 on rank 1)
+#    counters on a line of their own, aligned with the other rank's; stall_dumps 1 on rank 1).
+#    Then with RCMSG_WAIT_MODE=event (the wait sleeps) and SIGUSR1 sent to rank 1 after 1 s:
+#    two dumps, SIGUSR1's and then the stall's, each naming the pending receive
 # 3. SIGUSR1: the script sends SIGUSR1 to rank 1 during 3 s of checked ping-pong (64 B and
 #    100 KiB): its dump is printed once, and the run completes (exit 0, data checked)
 # 4. callbacks: 3 ranks (mpirun --enable-recovery keeps the survivors); each rank's handler
@@ -105,6 +107,26 @@ if part 2; then
     grep -q '^rcmsg stats: *1 .* stall_dumps 1 ' "$work/table" ||
         jobfail "stall: rank 1's stall_dumps is not 1"
     echo "ok: 2. stall dump printed once, naming the receive"
+    echo "== 2b. the same with RCMSG_WAIT_MODE=event (the wait sleeps), and SIGUSR1 to rank 1 after 1 s"
+    start stallev 120 2 RCMSG_STALL_TIMEOUT=2s RCMSG_WAIT_MODE=event -- stall
+    wait_file "$work/stallev/pid.1" 60
+    sleep 1
+    kill -USR1 "$(cat "$work/stallev/pid.1")" || fail "stallev: cannot signal rank 1"
+    finish stallev $jobpid
+    [ $st -eq 0 ] || jobfail "stallev: mpirun exited with $st (did SIGUSR1 kill rank 1?)"
+    ok_ranks stallev stall 2
+    log1=$(rank_log stallev 1)
+    grep '^rcmsg dump' "$log1"
+    # two dumps, each naming the receive still pending: SIGUSR1's (while the wait slept),
+    # then the stall's (a dump is no progress)
+    b=$(grep -c '^rcmsg dump \[rank 1\]: begin' "$log1")
+    r=$(grep -c '^rcmsg dump \[rank 1\]: request recv peer any tag 77 ctx [0-9]* len 64 step ' "$log1")
+    [ "$b" -eq 2 ] && [ "$r" -eq 2 ] ||
+        jobfail "stallev: $b dumps and $r lines naming the receive, not 2 and 2"
+    grep '^rcmsg dump \[rank 1\]: begin' "$log1" | head -1 | grep -q SIGUSR1 &&
+        grep '^rcmsg dump \[rank 1\]: begin' "$log1" | tail -1 | grep -q 'STALL' ||
+        jobfail "stallev: not SIGUSR1's dump first and the stall's second"
+    echo "ok: 2b. a sleeping wait prints SIGUSR1's dump and the stall dump"
 fi
 
 if part 3; then

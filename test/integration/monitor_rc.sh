@@ -19,7 +19,9 @@
 #    emulated guest; measured by the program from the forced ERR to the recovery counted),
 #    rank 0 logged 3 "hardware says ERR, mirror RTS (qp state sync); recovering" warnings and
 #    counted qp_sync_mismatches 3, and the traffic after each recovery is intact
-# 3. dump against the hardware: both ranks idle (rank 1 in a blocking receive); the script
+# 3. dumps: a receive unmatched for 4 s with RCMSG_STALL_TIMEOUT=2s prints rank 1's dump once,
+#    naming the receive and its QP to rank 0 (RTS, hw RTS); then, against the hardware: both
+#    ranks idle (rank 1 in a blocking receive); the script
 #    sends SIGUSR1 to both and takes `rdma -j resource show qp` at once: the QPNs and hw
 #    states of each rank's "rc qp" dump lines are exactly the RC QPs rdma lists for that pid,
 #    with the same states (all RTS), and each mirror state equals the hw one
@@ -102,6 +104,18 @@ qps_of_dump() {
 if part 3; then
     echo "== 3. SIGUSR1 dumps of both ranks against rdma resource show qp"
     command -v rdma > /dev/null || skip "rdma (iproute2) not found"
+    # first the stall dump over rc (liveness probes while rank 1 waits are no progress)
+    job stall 120 2 RCMSG_STALL_TIMEOUT=2s -- stall
+    [ $st -eq 0 ] || jobfail "stall: mpirun exited with $st"
+    ok_ranks stall stall 2
+    log1=$(rank_log stall 1)
+    dump_once stall "$log1" 1 'STALL'
+    grep -q '^rcmsg dump \[rank 1\]: request recv peer any tag 77 ctx [0-9]* len 64 step ' "$log1" ||
+        jobfail "stall: the dump does not name the receive (recv peer any tag 77 ... len 64)"
+    grep -q '^rcmsg dump \[rank 1\]: rc qp 0x[0-9a-f]* peer 0 state RTS hw RTS ' "$log1" ||
+        jobfail "stall: the dump has no 'rc qp 0x.. peer 0 state RTS hw RTS' line"
+    ! grep -q '^rcmsg dump' "$(rank_log stall 0)" || jobfail "stall: rank 0 (nothing pending) printed a dump"
+    echo "ok: 3. the stall dump over rc, once, naming the receive and the QP"
     start idle 120 2 -- idle
     wait_file "$work/idle/pid.0" 60
     wait_file "$work/idle/pid.1" 60
