@@ -32,7 +32,8 @@
 # 5. bad settings, in a 1-rank job: RCMSG_STATS=bogus, RCMSG_STALL_TIMEOUT=-1 and
 #    RCMSG_QP_SYNC_INTERVAL=soon fail rcmsg_init naming the variable and the value;
 #    RCMSG_STATS_FILE in a directory that does not exist logs an error naming the file and
-#    the run still exits 0
+#    the run still exits 0; rcmsg_info --counters describes every counter of the JSON lines,
+#    rcmsg_info --dump every kind of dump line
 # MONITOR_PARTS="1 3" runs only those parts.
 . "$top_srcdir/test/integration/lib.sh"
 need_mpirun
@@ -190,5 +191,19 @@ if part 5; then
         fail "a 1-rank job with RCMSG_STATS_FILE: exit $?"
     f=$(ls "$work"/single.0.[0-9]*.json 2> /dev/null) || fail "no $work/single.0.PID.json (%r and %p)"
     expect_json singleton "$f" '.scope == "rank"' rank=0 size=1
+    # rcmsg_info describes every counter the JSON lines carry, and every kind of dump line
+    info=$top_builddir/src/tools/rcmsg_info
+    keys=$(jq -r 'keys[]' "$f" | grep -v '^\(scope\|rank\|size\|cq_errors_by_status\)$')
+    [ "$(echo "$keys" | wc -l)" -ge 29 ] || fail "the rank line has only $(echo "$keys" | wc -l) counters"
+    "$info" --counters > "$work/info" || fail "rcmsg_info --counters failed"
+    for k in $keys $PEER_KEYS; do
+        grep -q "^$k  *[a-z]" "$work/info" || { cat "$work/info"; fail "rcmsg_info --counters does not describe $k"; }
+    done
+    grep -q 'cq_errors_by_status' "$work/info" || fail "rcmsg_info --counters does not mention cq_errors_by_status"
+    "$info" --dump > "$work/info" || fail "rcmsg_info --dump failed"
+    for k in 'begin' 'request' 'unexpected' 'peer' 'rc qp' 'rc cm' 'end'; do
+        grep -q "^$k\b" "$work/info" || { cat "$work/info"; fail "rcmsg_info --dump does not describe '$k' lines"; }
+    done
+    echo "ok: rcmsg_info describes every counter and every dump line"
 fi
 pass "monitoring over sm: exact counters, stall dump, SIGUSR1 dump, event callbacks, bad settings"
