@@ -186,7 +186,7 @@ static int parse_size(const char *text, uint64_t *size_p)
     return -1;
 }
 
-/* TIME: a number followed by us, ms or s (a bare number is ambiguous and refused). */
+/* TIME: a number followed by us, ms or s (a bare number is ambiguous and refused, but 0). */
 static int parse_time(const char *text, uint64_t *us_p)
 {
     static const struct {
@@ -198,6 +198,14 @@ static int parse_time(const char *text, uint64_t *us_p)
 
     if (parse_number(text, &n, &end) != 0 || n < 0) {
         return -1;
+    }
+    if (n == 0 && *end == '\0') {
+        *us_p = 0; /* zero needs no unit ("0": off, for the variables that allow it) */
+        return 0;
+    }
+    if (n == 0 && *end == '\0') {
+        *us_p = 0; /* zero needs no unit ("0": off, for the variables that allow it) */
+        return 0;
     }
     for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
         if (word_eq(end, strlen(end), units[i].suffix)) {

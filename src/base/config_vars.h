@@ -238,7 +238,7 @@ typedef enum {
     X(STATS_FILE, STRING, "", "",                                                                  \
       "File the counters are written to at rcmsg_finalize as JSON lines, whatever RCMSG_STATS "    \
       "says; %r in the name becomes the rank, %h the host, %p the process id.")                    \
-    X(STALL_TIMEOUT, TIME, "0s", "0..",                                                            \
+    X(STALL_TIMEOUT, TIME, "0", "0..",                                                             \
       "A wait with requests pending that makes no progress for this long prints the state dump "   \
       "once (rcmsg_info --dump explains it); SIGUSR1 prints it at any time. 0: never.")            \
     X(LAUNCHER_TIMEOUT, TIME, "300s", "1s..",                                                      \

@@ -39,6 +39,7 @@
 
 #include "base/clock.h"
 #include "base/config_vars.h"
+#include "base/stats.h"
 #include "base/topo.h"
 #include "base/wire.h"
 
@@ -201,6 +202,7 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
     int qp_peer;
 
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
+        rcmsg_stat_status(rc_peer_of_qpn(rc, wc->qp_num), (int)wc->status);
         rc_recv_error(rc, wc);
         return;
     }
@@ -244,7 +246,9 @@ static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
         return;
     }
     ep = &rc->eps[wr->peer];
-
+    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
+        rcmsg_stat_status(wr->peer, (int)wc->status);
+    }
     if (__builtin_expect(
             ep->rec.state == RC_REC_DRAIN ||
                 (wc->status != IBV_WC_SUCCESS && !ep->failed && rc_rec_wc_error(rc, wr->peer, wc)),
@@ -303,24 +307,39 @@ void rc_recv_drain(rc_btl_t *rc)
     }
 }
 
-static int rc_progress(rcmsg_btl_t *btl)
+static const char *rc_wc_status_name(int status)
 {
-    rc_btl_t *rc = rc_btl_of(btl);
-    struct ibv_wc wc[RCMSG_POLL_BATCH_MAX];
-    int n, total = 0;
+    return ibv_wc_status_str((enum ibv_wc_status)status);
+}
 
-    total += rc_recv_poll(rc);
-    n = ibv_poll_cq(rc->scq, (int)rc->poll_batch, wc);
+int rc_send_poll(rc_btl_t *rc)
+{
+    struct ibv_wc wc[RCMSG_POLL_BATCH_MAX];
+    int n = ibv_poll_cq(rc->scq, (int)rc->poll_batch, wc);
+
     for (int i = 0; i < n; i++) {
         rc_send_done(rc, &wc[i]);
     }
-    total += n > 0 ? n : 0;
+    return n > 0 ? n : 0;
+}
+
+static int rc_progress(rcmsg_btl_t *btl)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    int n, total;
+
+    total = rc_recv_poll(rc);
+    n = rc_send_poll(rc);
+    rcmsg_rstat_add(RCMSG_RSTAT_empty_polls, (total == 0) + (n == 0));
+    total += n;
+    rcmsg_rstat_add(RCMSG_RSTAT_cqes, (uint64_t)total);
     if (__builtin_expect(atomic_load_explicit(&rc->async_pending, memory_order_acquire), 0)) {
         rc_async_handle(rc);
     }
     if (__builtin_expect(rc->cm_hot || ++rc->cm_tick >= RC_CM_POLL_EVERY, 0)) {
         rc->cm_tick = 0;
         total += rc_conn_progress(rc); /* connects, disconnects, a peer's late REQ or REP */
+        rc_sync_tick(rc);
     }
     return total;
 }
@@ -368,6 +387,7 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
     struct ibv_cq *cq;
     void *cq_ctx;
 
+    rc_sync_tick(rc); /* a sleeping rank syncs too */
     /* consume the events that woke us (the fd is non-blocking); one of the CM's CQ means a
      * packet to answer: the CM is polled on the next calls instead of every 256th */
     while (ibv_get_cq_event(rc->channel, &cq, &cq_ctx) == 0) {
@@ -749,6 +769,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     if (status != RCMSG_OK) {
         goto err_close;
     }
+    rcmsg_stats.status_name = rc_wc_status_name; /* the counters' completion errors */
     rc->super.caps = (rcmsg_btl_caps_t){
         .max_send = rc->buf_size,
         .max_inline = inl < rc->buf_size ? inl : rc->buf_size,

@@ -28,9 +28,19 @@ rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer);
  * event is handled as the async thread's (with recovery: the QP is destroyed and re-created). */
 rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer);
 
+/* Moves the QP to peer into ERR with ibv_modify_qp directly, leaving the mirror as it is (for
+ * tests of the QP state sync, RCMSG_QP_SYNC_INTERVAL: nothing else notices until a post or a
+ * completion fails). RCMSG_ERR_INVALID_PARAM without a QP; RCMSG_ERR_STATE while the
+ * connection is not up. */
+rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer);
+
 /* Recoveries of the connection to peer completed so far (both sides count one per recovery
  * of the pair, whichever side saw the error); 0 without rc. */
 uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer);
+
+/* rc's lines of the state dump (RCMSG_STALL_TIMEOUT, SIGUSR1): every QP with its mirrored and
+ * hardware state, PSNs, outstanding requests and CM state; the CM's and pools' totals. */
+void rcmsg_rc_btl_dump_state(rcmsg_btl_t *btl);
 
 /* Logs every QP's state (mirror re-synced from the device) at `level`. */
 void rcmsg_rc_btl_dump(rcmsg_btl_t *btl, rcmsg_log_level_t level);

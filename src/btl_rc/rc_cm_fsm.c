@@ -8,6 +8,7 @@
 #include "rc_cm.h"
 
 #include "base/log.h"
+#include "base/stats.h"
 #include "base/wire.h"
 
 #include <string.h>
@@ -208,6 +209,9 @@ static void cm_send(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn
     act->todo |= RC_CM_DO_SEND;
     act->send = type;
     if (type == RC_CM_REQ || type == RC_CM_REP || type == RC_CM_DREQ) {
+        if (conn->tries > 0) {
+            rcmsg_stat_add(conn->peer, RCMSG_STAT_cm_retries, 1);
+        }
         conn->tries++;
         conn->due_us = now_us + params->timeout_us;
     }

@@ -32,4 +32,5 @@ const rcmsg_btl_component_t rcmsg_btl_rc_component = {
     .open = rcmsg_rc_btl_open,
     .reachable = rc_reachable,
     .dump = rcmsg_rc_btl_dump,
+    .dump_state = rcmsg_rc_btl_dump_state,
 };

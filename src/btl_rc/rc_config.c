@@ -49,4 +49,5 @@ void rc_config_read(rc_config_t *config)
     config->recovery = rcmsg_config_bool(RCMSG_CFG_RECOVERY);
     config->recovery_attempts = (unsigned)rcmsg_config_int(RCMSG_CFG_RECOVERY_ATTEMPTS);
     config->recovery_timeout_us = rcmsg_config_time_us(RCMSG_CFG_RECOVERY_TIMEOUT);
+    config->qp_sync_us = rcmsg_config_time_us(RCMSG_CFG_QP_SYNC_INTERVAL);
 }

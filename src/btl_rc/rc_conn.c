@@ -34,6 +34,8 @@
 #include "rc_iface.h"
 
 #include "base/clock.h"
+#include "base/event.h"
+#include "base/stats.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -225,6 +227,7 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
     enum ibv_mtu mtu;
     unsigned rd_in;
     struct ibv_qp_attr attr;
+    bool rejoin = ep->rec.state != RC_REC_NONE;
 
     rc_path(rc, remote, &mtu, &rd_in);
     attr = (struct ibv_qp_attr){
@@ -242,6 +245,13 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
         return -1;
     }
     ep->connected = true;
+    if (!rejoin) { /* a recovery counts and reports itself (rc_rec_connected) */
+        rcmsg_stat_add(peer, RCMSG_STAT_connects, 1);
+        rcmsg_stats_set_qpn(peer, ep->qp.qp->qp_num);
+        rcmsg_event_post(RCMSG_EVENT_CONNECTED, peer, "rc", RCMSG_OK, "qp 0x%x to qp 0x%x (%s)",
+                         ep->qp.qp->qp_num, remote->qpn,
+                         rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "passive" : "active");
+    }
     rcmsg_debug("rc: connected to peer %d: qp 0x%x to qp 0x%x in %.3f ms (%s; path mtu %d, rd "
                 "atomic %u, psn 0x%x/0x%x; %d qps connected, %d in the pool)",
                 peer, ep->qp.qp->qp_num, remote->qpn,
@@ -293,6 +303,10 @@ static void rc_cm_down(void *arg, int peer)
     uint32_t qpn = ep->qp.qp != NULL ? ep->qp.qp->qp_num : 0;
 
     rc_disconnect_over(rc, ep);
+    rcmsg_stat_add(peer, RCMSG_STAT_disconnects, 1);
+    rcmsg_stats_set_qpn(peer, 0);
+    rcmsg_event_post(RCMSG_EVENT_DISCONNECTED, peer, "rc", RCMSG_OK, "qp 0x%x closed (%s)", qpn,
+                     rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "asked by the peer" : "idle");
     /* what the QP received is delivered before it is reset (a REQ of a peer that recovers may
      * stand for its agreement while its messages are still queued) */
     rc_recv_drain(rc);

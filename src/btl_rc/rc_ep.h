@@ -57,6 +57,7 @@ typedef enum {
     RC_CAUSE_HOOK,  /* rcmsg_rc_btl_force_error */
     RC_CAUSE_PEER,  /* the peer reconnects: its side broke */
     RC_CAUSE_POST,  /* ibv_post_send refused: the QP was found in ERR behind its mirror */
+    RC_CAUSE_SYNC,  /* the periodic sync found the QP in another state: code = the state */
 } rc_cause_kind_t;
 
 typedef struct {

@@ -47,6 +47,7 @@ typedef struct {
     bool recovery;                /* RCMSG_RECOVERY */
     unsigned recovery_attempts;   /* RCMSG_RECOVERY_ATTEMPTS */
     uint64_t recovery_timeout_us; /* RCMSG_RECOVERY_TIMEOUT */
+    uint64_t qp_sync_us;          /* RCMSG_QP_SYNC_INTERVAL; 0: no sync */
 } rc_config_t;
 
 /* A QP in INIT waiting in the pool, with the ring of outstanding requests that goes with it,
@@ -120,9 +121,10 @@ typedef struct rc_btl {
     char *inl_copy;  /* [wr_total x max_inline]: inline sends kept for a replay */
     int *recovering; /* [size]: the peers whose connection recovers, nrec of them */
     int nrec;
-    rc_wr_t **replay;   /* [sq_depth]: scratch of the replay */
-    atomic_int port_up; /* set by the async thread on PORT_ACTIVE: reconnects are sent now */
-    int quiet_peer;     /* rc_cm_rtr drains the receives of this peer's old QP: its
+    rc_wr_t **replay;      /* [sq_depth]: scratch of the replay */
+    atomic_int port_up;    /* set by the async thread on PORT_ACTIVE: reconnects are sent now */
+    uint64_t sync_next_us; /* the next QP state sync (rc_sync.c) */
+    int quiet_peer;        /* rc_cm_rtr drains the receives of this peer's old QP: its
                            messages are not taken as the new connection's */
 } rc_btl_t;
 
@@ -180,6 +182,11 @@ void rc_pool_destroy(rc_btl_t *rc);
  * devices drop the CQEs of a QP that is reset). */
 int rc_recv_poll(rc_btl_t *rc);
 void rc_recv_drain(rc_btl_t *rc);
+/* rc_btl.c: polls the send CQ once and handles what it took (returns how many). */
+int rc_send_poll(rc_btl_t *rc);
+/* rc_sync.c: the QP state cache checked against the device every RCMSG_QP_SYNC_INTERVAL
+ * (a no-op until the period is over). */
+void rc_sync_tick(rc_btl_t *rc);
 
 /* The wr_id of a request posted now (its generation bumped: a completion of an earlier post of
  * the slot, from a QP that broke, can no longer be taken for this one), and the request a

@@ -30,6 +30,13 @@ rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer)
     return RCMSG_ERR_UNSUPPORTED;
 }
 
+rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
+{
+    (void)btl;
+    (void)peer;
+    return RCMSG_ERR_UNSUPPORTED;
+}
+
 uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer)
 {
     (void)btl;
@@ -41,6 +48,11 @@ void rcmsg_rc_btl_dump(rcmsg_btl_t *btl, rcmsg_log_level_t level)
 {
     (void)btl;
     (void)level;
+}
+
+void rcmsg_rc_btl_dump_state(rcmsg_btl_t *btl)
+{
+    (void)btl;
 }
 
 void rcmsg_rc_btl_buffers(rcmsg_btl_t *btl, void **addr_p, size_t *len_p, int *node_p)

@@ -4,6 +4,8 @@
 
 #include "rc_qp.h"
 
+#include "base/stats.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -227,6 +229,7 @@ rcmsg_status_t rcmsg_rc_qp_modify(rcmsg_rc_qp_t *qp, struct ibv_qp_attr *attr, i
                     attrs);
     }
     qp->state = attr->qp_state;
+    rcmsg_stat_add(qp->peer, RCMSG_STAT_qp_transitions, 1);
     return RCMSG_OK;
 }
 

@@ -49,6 +49,8 @@
 #include "rc_iface.h"
 
 #include "base/clock.h"
+#include "base/event.h"
+#include "base/stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +118,10 @@ static void rc_cause_str(const rc_cause_t *cause, char *buf, size_t len)
         break;
     case RC_CAUSE_PEER:
         snprintf(buf, len, "the peer's side broke");
+        break;
+    case RC_CAUSE_SYNC:
+        snprintf(buf, len, "qp state sync: hardware says %s behind the mirror",
+                 rcmsg_rc_qp_state_name((enum ibv_qp_state)cause->code));
         break;
     case RC_CAUSE_POST:
         snprintf(buf, len, "ibv_post_send refused (%s): qp found in ERR behind its mirror",
@@ -358,6 +364,10 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
     ep->rec.state = RC_REC_NONE;
     ep->rec.count++;
     rc_cause_str(&ep->rec.cause, why, sizeof(why));
+    rcmsg_stat_add(peer, RCMSG_STAT_recoveries, 1);
+    rcmsg_stats_set_qpn(peer, ep->qp.qp->qp_num);
+    rcmsg_event_post(RCMSG_EVENT_RECOVERED, peer, "rc", RCMSG_OK, "%s; qp 0x%x -> 0x%x", why,
+                     ep->rec.old_qpn, ep->qp.qp->qp_num);
     rcmsg_warn("rc: connection to peer %d recovered: qp 0x%x -> 0x%x, cause %s, psn sq 0x%x rq "
                "0x%x when it broke; replayed %u message(s) (%llu bytes) and %u read(s) (%llu "
                "bytes), %u already delivered; in %.1f ms (recovery %llu of this connection, %s)",

@@ -174,6 +174,7 @@ START_TEST(test_parse_time)
     ck_assert_uint_eq(parse_ok(&d_time, "5ms").time_us, 5000);
     ck_assert_uint_eq(parse_ok(&d_time, "2s").time_us, 2000000);
     parse_bad(&d_time, "5", "us, ms or s");
+    ck_assert_uint_eq(parse_ok(&d_time, "0").time_us, 0); /* zero needs no unit */
     parse_bad(&d_time, "5min", "us, ms or s");
 }
 END_TEST
