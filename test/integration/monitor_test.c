@@ -19,22 +19,27 @@
  *                                     rcmsg call meanwhile
  *   monitor_test pingpong SECS        ranks 0 and 1: checked round trips (64 B and 100 KiB
  *                                     alternately) for SECS seconds
- *   monitor_test events               3+ ranks: each rank got CONNECTED once for every other
- *                                     rank by the first collective; then the last rank kills
- *                                     itself (SIGKILL) and the others must get PEER_FAILED for
- *                                     it exactly once, with an error status, and nothing else
+ *   monitor_test events sm|rc         3+ ranks: each rank got CONNECTED once for every other
+ *                                     rank (over that transport) by the first collective; then
+ *                                     the last rank kills itself (SIGKILL) and the others must
+ *                                     get PEER_FAILED for it exactly once, with an error
+ *                                     status, and no RECOVERED for it
  *   monitor_test recover N            2 ranks, rc: rank 0 forces N errors on its QP to rank 1
  *                                     (rcmsg_rc_btl_force_error): N RECOVERED events on each
- *                                     side, traffic checked after each
+ *                                     side, CONNECTED still once, traffic checked after each
  *   monitor_test qpsync N MS          2 ranks, rc: rank 0 moves its QP to rank 1 into ERR
  *                                     behind the mirror's back (rcmsg_rc_btl_force_qp_err) N
  *                                     times while both ranks idle (no request pending, so only
  *                                     the sync can notice); each time until the recovery
  *                                     completed must be <= 2 x MS (RCMSG_QP_SYNC_INTERVAL)
  *                                     + QPSYNC_SLACK_MS; traffic checked after each
- *   monitor_test idle                 2 ranks: one checked round trip, then both idle (rank
- *                                     1 in a blocking receive, rank 0 testing a receive)
- *                                     until $MONITOR_DIR/go exists; then one more round trip
+ *   monitor_test idle                 2 ranks: two checked round trips, then both idle (rank
+ *                                     1 in a blocking receive from rank 0, tag 77, 64 B; rank
+ *                                     0 testing a receive) until $MONITOR_DIR/go exists; then
+ *                                     one more round trip
+ *
+ * Modes can follow each other in one run: "monitor_test qpsync 3 500 + recover 3 + events
+ * rc". qpsync and recover run between ranks 0 and 1; other ranks wait for the next mode.
  *
  * With MONITOR_DIR set, each process writes its standard error (rcmsg's log, the stats and
  * the dumps) to MONITOR_DIR/PID.log and, after rcmsg_init, its pid to MONITOR_DIR/pid.RANK.
@@ -331,9 +336,9 @@ static int events(const char *transport)
         CHECK(ev_count[RCMSG_EVENT_PEER_FAILED][p] == want,
               "%d PEER_FAILED event(s) for peer %d, not %d", ev_count[RCMSG_EVENT_PEER_FAILED][p],
               p, want);
-        CHECK(ev_count[RCMSG_EVENT_RECOVERED][p] == 0, "%d RECOVERED event(s) for peer %d",
-              ev_count[RCMSG_EVENT_RECOVERED][p], p);
     }
+    CHECK(ev_count[RCMSG_EVENT_RECOVERED][victim] == 0, "%d RECOVERED event(s) for the killed rank",
+          ev_count[RCMSG_EVENT_RECOVERED][victim]);
     s = ev_status[RCMSG_EVENT_PEER_FAILED][victim];
     CHECK(s < 0, "PEER_FAILED for the killed rank with status %s, not an error",
           rcmsg_status_name(s));
@@ -352,8 +357,8 @@ static rcmsg_btl_t *rc_btl(void)
 {
     rcmsg_btl_t *btl = rcmsg_wireup_btl(rcmsg_core_wireup(), "rc");
 
-    if (btl == NULL || size != 2) {
-        printf("SKIP: needs 2 ranks over rc (RCMSG_TRANSPORTS=rc,self in the Soft-RoCE guest)\n");
+    if (btl == NULL) {
+        printf("SKIP: needs rc (RCMSG_TRANSPORTS=rc,self in the Soft-RoCE guest)\n");
         rcmsg_finalize();
         exit(77);
     }
@@ -367,7 +372,7 @@ static double await_recoveries(rcmsg_btl_t *btl, uint64_t want, double limit)
     double t0 = now_s();
     int flag;
 
-    while (rcmsg_rc_btl_recoveries(btl, 1 - rank) < want) {
+    while (rcmsg_rc_btl_recoveries(btl, rank ^ 1) < want) {
         if (now_s() - t0 > limit) {
             return -1;
         }
@@ -396,43 +401,64 @@ static rcmsg_status_t force(rcmsg_btl_t *btl, int qp_err)
 static int recover(long n)
 {
     rcmsg_btl_t *btl = rc_btl();
-    uint8_t *buf = xmalloc(PING_BIG + 1);
-    int peer = 1 - rank;
-    double t;
+    uint8_t *buf;
+    int peer = rank ^ 1, ev_before;
+    uint64_t base, total;
 
     CHECK(rcmsg_barrier(world) == RCMSG_OK, "barrier");
     check_connected("rc");
+    if (rank > 1) {
+        return 0; /* between ranks 0 and 1 only */
+    }
+    buf = xmalloc(PING_BIG + 1);
+    base = rcmsg_rc_btl_recoveries(btl, peer); /* those of earlier modes */
+    ev_before = ev_count[RCMSG_EVENT_RECOVERED][peer];
     for (long i = 0; i < n; i++) {
         if (rank == 0) {
             rcmsg_status_t s = force(btl, 0);
             CHECK(s == RCMSG_OK, "rcmsg_rc_btl_force_error: %s", rcmsg_status_name(s));
-            CHECK(await_recoveries(btl, (uint64_t)i + 1, 20) >= 0, "recovery %ld not done in 20 s",
-                  i + 1);
+            CHECK(await_recoveries(btl, base + (uint64_t)i + 1, 20) >= 0,
+                  "recovery %ld not done in 20 s", i + 1);
         }
         round_trip(buf, i % 2 ? PING_BIG : 64, (uint32_t)i, 0);
     }
-    t = await_recoveries(btl, (uint64_t)n, 20);
-    CHECK(t >= 0, "not %ld recoveries counted in 20 s", n);
+    CHECK(await_recoveries(btl, base + (uint64_t)n, 20) >= 0, "not %ld recoveries counted in 20 s",
+          n);
     progress_for(0.3);
-    CHECK(ev_count[RCMSG_EVENT_RECOVERED][peer] == n, "%d RECOVERED event(s) for peer %d, not %ld",
-          ev_count[RCMSG_EVENT_RECOVERED][peer], peer, n);
+    total = rcmsg_rc_btl_recoveries(btl, peer);
+    CHECK(ev_count[RCMSG_EVENT_RECOVERED][peer] - ev_before == n,
+          "%d RECOVERED event(s) for peer %d, not %ld",
+          ev_count[RCMSG_EVENT_RECOVERED][peer] - ev_before, peer, n);
+    CHECK((uint64_t)ev_count[RCMSG_EVENT_RECOVERED][peer] == total,
+          "%d RECOVERED events in all for %lu recoveries", ev_count[RCMSG_EVENT_RECOVERED][peer],
+          (unsigned long)total);
     CHECK(n == 0 || strcmp(ev_transport[RCMSG_EVENT_RECOVERED][peer], "rc") == 0,
           "RECOVERED names transport '%s'", ev_transport[RCMSG_EVENT_RECOVERED][peer]);
     CHECK(ev_count[RCMSG_EVENT_PEER_FAILED][peer] == 0, "PEER_FAILED for peer %d", peer);
+    CHECK(ev_count[RCMSG_EVENT_CONNECTED][peer] == 1,
+          "%d CONNECTED events for peer %d: a recovery is no new connection",
+          ev_count[RCMSG_EVENT_CONNECTED][peer], peer);
     free(buf);
-    printf("rank %d: recover: %lu recoveries, %d RECOVERED events, %d CONNECTED, %d failures\n",
-           rank, (unsigned long)rcmsg_rc_btl_recoveries(btl, peer),
-           ev_count[RCMSG_EVENT_RECOVERED][peer], ev_count[RCMSG_EVENT_CONNECTED][peer], failures);
+    printf("rank %d: recover: %ld forced, %lu recoveries in all, %d RECOVERED events in all, %d "
+           "CONNECTED, %d failures\n",
+           rank, n, (unsigned long)total, ev_count[RCMSG_EVENT_RECOVERED][peer],
+           ev_count[RCMSG_EVENT_CONNECTED][peer], failures);
     return failures != 0;
 }
 
 static int qpsync(long n, long period_ms)
 {
     rcmsg_btl_t *btl = rc_btl();
-    uint8_t *buf = xmalloc(PING_BIG + 1);
+    uint8_t *buf;
     double bound = (2.0 * (double)period_ms + QPSYNC_SLACK_MS) / 1000, worst = 0;
+    uint64_t base;
 
     CHECK(rcmsg_barrier(world) == RCMSG_OK, "barrier");
+    if (rank > 1) {
+        return 0; /* between ranks 0 and 1 only */
+    }
+    buf = xmalloc(PING_BIG + 1);
+    base = rcmsg_rc_btl_recoveries(btl, rank ^ 1); /* those of earlier modes */
     for (long i = 0; i < n; i++) {
         double t;
         round_trip(buf, i % 2 ? PING_BIG : 64, (uint32_t)(2 * i), 0);
@@ -444,7 +470,7 @@ static int qpsync(long n, long period_ms)
             CHECK(s == RCMSG_OK, "rcmsg_rc_btl_force_qp_err: %s", rcmsg_status_name(s));
         }
         /* no request pending on either side: only the sync can notice the ERR */
-        t = await_recoveries(btl, (uint64_t)i + 1, 10);
+        t = await_recoveries(btl, base + (uint64_t)i + 1, 10);
         if (rank == 0) {
             printf("rank 0: qpsync: qp forced into ERR (%ld of %ld): recovered after %.3f s\n",
                    i + 1, n, t);
@@ -460,7 +486,8 @@ static int qpsync(long n, long period_ms)
     free(buf);
     printf(
         "rank %d: qpsync: %ld forced, %lu recoveries, slowest %.3f s (bound %.3f s), %d failures\n",
-        rank, n, (unsigned long)rcmsg_rc_btl_recoveries(btl, 1 - rank), worst, bound, failures);
+        rank, n, (unsigned long)(rcmsg_rc_btl_recoveries(btl, rank ^ 1) - base), worst, bound,
+        failures);
     return failures != 0;
 }
 
@@ -482,8 +509,9 @@ static int idle(void)
     round_trip(buf, 64, 1, 0);
     printf("rank %d: idle: running\n", rank);
     if (rank == 1) {
-        CHECK(rcmsg_recv(&v, sizeof(v), 0, TAG_WAKE, world, &st) == RCMSG_OK, "idle: receive");
-        CHECK(v == 42, "idle: received %d, not 42", v);
+        CHECK(rcmsg_recv(buf, 64, 0, TAG_STALL, world, &st) == RCMSG_OK, "idle: receive");
+        check_msg("idle", buf, 64, TAG_STALL, &st, 0);
+        v = 42;
         CHECK(rcmsg_send(&v, sizeof(v), 0, TAG_WAKE, world) == RCMSG_OK, "idle: send");
     } else {
         CHECK(rcmsg_irecv(&w, sizeof(w), 1, TAG_WAKE, world, &r) == RCMSG_OK, "idle: irecv");
@@ -492,8 +520,8 @@ static int idle(void)
                   "idle: the receive completed before rank 1 was woken");
             usleep(10000);
         }
-        v = 42;
-        CHECK(rcmsg_send(&v, sizeof(v), 1, TAG_WAKE, world) == RCMSG_OK, "idle: send");
+        fill(buf, 64, TAG_STALL);
+        CHECK(rcmsg_send(buf, 64, 1, TAG_STALL, world) == RCMSG_OK, "idle: send");
         CHECK(rcmsg_wait(&r, NULL) == RCMSG_OK && w == 42, "idle: the receive (%d)", w);
     }
     round_trip(buf, PING_BIG, 2, 0);
@@ -502,9 +530,10 @@ static int idle(void)
     return failures != 0;
 }
 
+/* One mode: argv[0] the mode, argv[1 .. argc - 1] its arguments. */
 static int run(int argc, char **argv)
 {
-    const char *m = argv[1];
+    const char *m = argv[0];
 
     if (strcmp(m, "init") == 0) {
         return 0;
@@ -515,22 +544,40 @@ static int run(int argc, char **argv)
         exit(77);
     }
     if (strcmp(m, "traffic") == 0) {
-        return traffic(argc - 2, argv + 2);
-    } else if (strcmp(m, "stall") == 0) {
+        return traffic(argc - 1, argv + 1);
+    } else if (strcmp(m, "stall") == 0 && argc == 1) {
         return stall();
-    } else if (strcmp(m, "pingpong") == 0 && argc == 3) {
-        return pingpong(atof(argv[2]));
-    } else if (strcmp(m, "events") == 0 && argc == 3) {
-        return events(argv[2]);
-    } else if (strcmp(m, "recover") == 0 && argc == 3) {
-        return recover(atol(argv[2]));
-    } else if (strcmp(m, "qpsync") == 0 && argc == 4) {
-        return qpsync(atol(argv[2]), atol(argv[3]));
-    } else if (strcmp(m, "idle") == 0) {
+    } else if (strcmp(m, "pingpong") == 0 && argc == 2) {
+        return pingpong(atof(argv[1]));
+    } else if (strcmp(m, "events") == 0 && argc == 2) {
+        return events(argv[1]);
+    } else if (strcmp(m, "recover") == 0 && argc == 2) {
+        return recover(atol(argv[1]));
+    } else if (strcmp(m, "qpsync") == 0 && argc == 3) {
+        return qpsync(atol(argv[1]), atol(argv[2]));
+    } else if (strcmp(m, "idle") == 0 && argc == 1) {
         return idle();
     }
     printf("FAIL: bad arguments for mode %s\n", m);
     return 2;
+}
+
+/* The modes of the command line, separated by "+", one after the other. */
+static int run_all(int argc, char **argv)
+{
+    int st = 0;
+
+    for (int i = 1, j; i < argc; i = j + 1) {
+        for (j = i; j < argc && strcmp(argv[j], "+") != 0;) {
+            j++;
+        }
+        if (j == i) {
+            printf("FAIL: an empty mode in the command line\n");
+            return 2;
+        }
+        st |= run(j - i, argv + i);
+    }
+    return st;
 }
 
 int main(int argc, char **argv)
@@ -540,8 +587,8 @@ int main(int argc, char **argv)
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
-        fprintf(stderr, "usage: monitor_test init|traffic NxLEN...|stall|pingpong SECS|"
-                        "events sm|rc|recover N|qpsync N MS|idle\n");
+        fprintf(stderr, "usage: monitor_test MODE [+ MODE]...; MODE: init|traffic NxLEN...|stall|"
+                        "pingpong SECS|events sm|rc|recover N|qpsync N MS|idle\n");
         return 2;
     }
     test_log_to_file("MONITOR_DIR");
@@ -559,7 +606,7 @@ int main(int argc, char **argv)
     rank = rcmsg_rank(), size = rcmsg_size(), world = rcmsg_comm_world();
     srand((unsigned)(getpid() ^ rank));
     write_pid_file();
-    st = run(argc, argv);
+    st = run_all(argc, argv);
     s = rcmsg_finalize();
     if (s != RCMSG_OK) {
         printf("FAIL rank %d: rcmsg_finalize: %s\n", rank, rcmsg_status_name(s));
