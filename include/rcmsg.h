@@ -151,6 +151,15 @@ RCMSG_API rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int 
 RCMSG_API rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                                      rcmsg_request_t *req_p);
 
+/* A synchronous send: it completes only once the receiver has matched it and taken the data
+ * (it always travels by rendezvous, whatever its length), as MPI_Issend. */
+RCMSG_API rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int tag,
+                                      rcmsg_comm_t comm, rcmsg_request_t *req_p);
+/* Takes back a receive that nothing has matched yet: RCMSG_OK and *req_p becomes
+ * RCMSG_REQUEST_NULL (its buffer is the caller's again). RCMSG_ERR_STATE when a message has
+ * matched it already (wait for it); RCMSG_ERR_UNSUPPORTED for a send. */
+RCMSG_API rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p);
+
 /* Waits for *req_p, fills status (may be NULL) and sets *req_p to RCMSG_REQUEST_NULL.
  * Returns the operation's own status (e.g. RCMSG_ERR_TRUNCATED). A NULL request returns at
  * once with an empty status. */
@@ -196,11 +205,17 @@ RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int
  * change with the number of ranks, the root or the algorithm; floating-point MIN and MAX of
  * a NaN, or of -0.0 and +0.0, return the operand the order puts first or second.)
  *
- * A collective that fails on one rank (a bad argument only that rank passed, a lost peer)
- * leaves the others failing, or waiting for that rank until it exits (then they learn it is
- * lost, see above): treat the communicator as unusable afterwards.
+ * A collective that fails on one rank (a bad argument only that rank passed, unless
+ * RCMSG_COLL_CHECK=yes, below; a lost peer) leaves the others failing, or waiting for that
+ * rank until it exits (then they learn it is lost, see above): treat the communicator as
+ * unusable afterwards.
  * Arguments that differ between ranks are detected only where they change a message length
- * (the receiver then fails with RCMSG_ERR_INVALID_PARAM, naming the sender).
+ * (the receiver then fails with RCMSG_ERR_INVALID_PARAM, naming the sender), unless
+ * RCMSG_COLL_CHECK=yes: the ranks then agree on the call, root, count, datatype and op before
+ * each collective (and on the call and a valid color before rcmsg_comm_dup and
+ * rcmsg_comm_split); a difference, or an argument that one rank refuses on its own, fails the
+ * call on every rank with RCMSG_ERR_INVALID_PARAM and a log line naming the ranks and values,
+ * before any data moves (the communicator stays usable). It costs one small allgather per call.
  *
  * Counts are in elements of the datatype. RCMSG_IN_PLACE as the send buffer (as receive
  * buffer for scatter's root) takes the input from the receive buffer, as MPI_IN_PLACE does:

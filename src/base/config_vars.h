@@ -315,6 +315,10 @@ typedef enum {
       "Reduce-scatter (block) algorithm; auto: ring from RCMSG_COLL_REDUCE_SCATTER_LONG bytes "    \
       "in all (ranks x block), else recursive_halving.")                                           \
     X(COLL_REDUCE_SCATTER_LONG, SIZE, "512k", "0..",                                               \
-      "Total size (ranks x block) from which reduce-scatter uses the ring.")
+      "Total size (ranks x block) from which reduce-scatter uses the ring.")                       \
+    X(COLL_CHECK, BOOL, "no", "",                                                                  \
+      "Ranks agree on the call, root, count, datatype, op and split color before each "            \
+      "collective, comm_dup and comm_split (one small allgather); a mismatch fails it on all "     \
+      "ranks, naming them.")
 
 #endif /* RCMSG_BASE_CONFIG_VARS_H */

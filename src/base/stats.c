@@ -184,8 +184,15 @@ static void json_by_status(FILE *out, const rcmsg_stats_peer_t *s)
     for (int i = 0; i < RCMSG_STATS_STATUS_MAX; i++) {
         if (s->by_status[i] > 0) {
             const char *name = rcmsg_stats.status_name ? rcmsg_stats.status_name(i) : NULL;
-            fprintf(out, "%s\"%s\":%llu", sep, name ? name : "other",
-                    (unsigned long long)s->by_status[i]);
+            char num[32];
+
+            if (i == RCMSG_STATS_STATUS_MAX - 1) {
+                name = "other"; /* this status and every larger one */
+            } else if (name == NULL) {
+                snprintf(num, sizeof(num), "status %d", i);
+                name = num;
+            }
+            fprintf(out, "%s\"%s\":%llu", sep, name, (unsigned long long)s->by_status[i]);
             sep = ",";
         }
     }

@@ -403,19 +403,32 @@ void rc_ep_abort_ring(rc_btl_t *rc, rc_ep_t *ep, rcmsg_status_t status)
 
 /* ---- test hooks ------------------------------------------------------------------------ */
 
-rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
+/* The endpoint a test hook may break: RCMSG_ERR_INVALID_PARAM without a QP, RCMSG_ERR_STATE
+ * while a connect or a recovery is under way (with recovery on, or always when `up`). */
+static rcmsg_status_t rc_hook_ep(rc_btl_t *rc, int peer, bool up, rc_ep_t **ep_p)
 {
-    rc_btl_t *rc = rc_btl_of(btl);
-    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
     rc_ep_t *ep;
-    rcmsg_status_t status;
 
     if (peer < 0 || peer >= rc->job.size || rc->eps[peer].qp.qp == NULL) {
         return RCMSG_ERR_INVALID_PARAM;
     }
     ep = &rc->eps[peer];
-    if (rc->recovery && (!ep->connected || ep->rec.state != RC_REC_NONE)) {
-        return RCMSG_ERR_STATE; /* a connect or a recovery under way */
+    if ((rc->recovery || up) && (!ep->connected || ep->rec.state != RC_REC_NONE)) {
+        return RCMSG_ERR_STATE;
+    }
+    *ep_p = ep;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    rc_ep_t *ep = NULL;
+    rcmsg_status_t status = rc_hook_ep(rc, peer, false, &ep);
+
+    if (status != RCMSG_OK) {
+        return status;
     }
     rcmsg_log(rc->recovery ? RCMSG_LOG_INFO : RCMSG_LOG_WARN,
               "forcing qp 0x%x (peer %d) from %s into ERR", ep->qp.qp->qp_num, peer,
@@ -431,14 +444,11 @@ rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer)
 {
     rc_btl_t *rc = rc_btl_of(btl);
     struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
-    rc_ep_t *ep;
+    rc_ep_t *ep = NULL;
+    rcmsg_status_t status = rc_hook_ep(rc, peer, false, &ep);
 
-    if (peer < 0 || peer >= rc->job.size || rc->eps[peer].qp.qp == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    ep = &rc->eps[peer];
-    if (rc->recovery && (!ep->connected || ep->rec.state != RC_REC_NONE)) {
-        return RCMSG_ERR_STATE;
+    if (status != RCMSG_OK) {
+        return status;
     }
     rcmsg_info("forcing qp 0x%x (peer %d) into ERR with a simulated %s", ep->qp.qp->qp_num, peer,
                ibv_event_type_str(IBV_EVENT_QP_FATAL));
@@ -448,6 +458,25 @@ rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer)
     /* what the async thread does with the device's event (rc_async.c) */
     atomic_store_explicit(&ep->async_event, (int)IBV_EVENT_QP_FATAL + 1, memory_order_release);
     atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    rc_ep_t *ep = NULL;
+    rcmsg_status_t status = rc_hook_ep(rc, peer, true, &ep);
+
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    rcmsg_info("test hook: qp 0x%x (peer %d) moved to ERR with ibv_modify_qp, mirror left at %s",
+               ep->qp.qp->qp_num, peer, rcmsg_rc_qp_state_name(ep->qp.state));
+    if (ibv_modify_qp(ep->qp.qp, &attr, IBV_QP_STATE) != 0) { /* not through the mirror */
+        rcmsg_error("test hook: ibv_modify_qp of qp 0x%x to ERR failed: %m", ep->qp.qp->qp_num);
+        return RCMSG_ERR_IO;
+    }
     return RCMSG_OK;
 }
 

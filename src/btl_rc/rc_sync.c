@@ -90,28 +90,6 @@ void rc_sync_tick(rc_btl_t *rc)
     }
 }
 
-rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
-{
-    rc_btl_t *rc = rc_btl_of(btl);
-    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
-    rc_ep_t *ep;
-
-    if (peer < 0 || peer >= rc->job.size || rc->eps[peer].qp.qp == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    ep = &rc->eps[peer];
-    if (!ep->connected || ep->rec.state != RC_REC_NONE) {
-        return RCMSG_ERR_STATE;
-    }
-    rcmsg_info("test hook: qp 0x%x (peer %d) moved to ERR with ibv_modify_qp, mirror left at %s",
-               ep->qp.qp->qp_num, peer, rcmsg_rc_qp_state_name(ep->qp.state));
-    if (ibv_modify_qp(ep->qp.qp, &attr, IBV_QP_STATE) != 0) {
-        rcmsg_error("test hook: ibv_modify_qp of qp 0x%x to ERR failed: %m", ep->qp.qp->qp_num);
-        return RCMSG_ERR_IO;
-    }
-    return RCMSG_OK;
-}
-
 static const char *rc_rec_state_name(rc_rec_state_t state)
 {
     static const char *const names[] = {"none", "draining", "reconnecting"};

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The collective entry points: argument checks, RCMSG_IN_PLACE, and the choice of algorithm
- * (RCMSG_COLL_<NAME>_ALGORITHM, or by size and rank count from the thresholds in the
+ * The collective entry points: argument checks, RCMSG_IN_PLACE, with RCMSG_COLL_CHECK the
+ * agreement of the ranks on the arguments (coll_start, coll_check.c), and the choice of
+ * algorithm (RCMSG_COLL_<NAME>_ALGORITHM, or by size and rank count from the thresholds in the
  * configuration table). The choice depends only on arguments every rank passes alike and on
  * the configuration, so every rank makes the same one.
  */
@@ -19,10 +20,7 @@
 #include <string.h>
 
 #define COLL_MAX_CHOICES 4 /* "auto" and up to 3 algorithms */
-/* A call's tag in the collective space: (the communicator's collective sequence number mod
- * 2^24) << 4 | the collective. A message left over from a failed call can therefore never
- * match a later one; the tags stay below the pml's internal ones. */
-#define COLL_TAG(seq, coll) ((int)(((seq)&0xffffffu) << 4) | (int)(coll))
+RCMSG_STATIC_ASSERT(RCMSG_COLL_COUNT <= RCMSG_COLL_TAG_CHECK, "the check's tag is no collective's");
 
 /*
  * Each collective: its RCMSG_COLL_<ID>_ALGORITHM variable and the function of each algorithm,
@@ -69,18 +67,35 @@ RCMSG_ASSERT_COVERS(colls, RCMSG_COLL_COUNT);
 RCMSG_COLL_LIST(COLL_FITS)
 #undef COLL_FITS
 
-/* The configuration, read once by rcmsg_coll_init(): the thresholds of the automatic choices. */
+/* The configuration, read once by rcmsg_coll_init(): the thresholds of the automatic choices,
+ * and RCMSG_COLL_CHECK. */
 static struct {
     int alg[RCMSG_COLL_COUNT]; /* RCMSG_COLL_<ID>_ALGORITHM */
     size_t bcast_long, reduce_long, allreduce_short, allreduce_long, allgather_long, alltoall_tiny,
         reduce_scatter_long;
+    bool check;
 } coll_config;
+
+/* What coll_start passes for the root or op of a call that takes none. */
+#define NO_ROOT (-1)
+#define NO_OP   RCMSG_OP_COUNT
 
 static int forced[RCMSG_COLL_COUNT];
 static int last[RCMSG_COLL_COUNT];
 
 /* A stand-in for NULL buffers of empty collectives: the algorithms may memcpy 0 bytes. */
 static char empty_buf[16];
+
+/* RCMSG_COLL_CHECK's part in comm_dup and comm_split (the pml's hook). */
+static rcmsg_status_t coll_comm_check(rcmsg_comm_t comm, bool split, int color, rcmsg_status_t own)
+{
+    rcmsg_coll_check_t mine = {.call = split ? RCMSG_COLL_CALL_SPLIT : RCMSG_COLL_CALL_DUP,
+                               .color = color,
+                               .bad = own != RCMSG_OK};
+    rcmsg_status_t s = rcmsg_coll_check(comm, &mine);
+
+    return own != RCMSG_OK ? own : s;
+}
 
 void rcmsg_coll_init(void)
 {
@@ -94,6 +109,13 @@ void rcmsg_coll_init(void)
     coll_config.allgather_long = rcmsg_config_size(RCMSG_CFG_COLL_ALLGATHER_LONG);
     coll_config.alltoall_tiny = rcmsg_config_size(RCMSG_CFG_COLL_ALLTOALL_TINY);
     coll_config.reduce_scatter_long = rcmsg_config_size(RCMSG_CFG_COLL_REDUCE_SCATTER_LONG);
+    coll_config.check = rcmsg_config_bool(RCMSG_CFG_COLL_CHECK);
+    rcmsg_pml_set_comm_check(coll_config.check ? coll_comm_check : NULL);
+}
+
+bool rcmsg_coll_check_enabled(void)
+{
+    return coll_config.check;
 }
 
 const char *rcmsg_coll_name(rcmsg_coll_t coll)
@@ -194,7 +216,7 @@ static rcmsg_status_t coll_run(rcmsg_coll_args_t *a)
         why = "auto";
     }
     last[a->coll] = alg;
-    a->tag = COLL_TAG(a->comm->coll_seq, a->coll);
+    a->tag = RCMSG_COLL_TAG(a->comm->coll_seq, a->coll);
     a->comm->coll_seq++; /* every rank runs the same calls in the same order */
     rcmsg_debug("%s: algorithm %s (%s), %zu x %s (%zu bytes), %d ranks, root %d",
                 colls[a->coll].name, rcmsg_coll_algorithm_name(a->coll, alg), why, a->count,
@@ -203,8 +225,33 @@ static rcmsg_status_t coll_run(rcmsg_coll_args_t *a)
 }
 
 /*
- * Checks what every collective takes and fills a. blocks: whether the largest buffer holds
- * one count-element block per rank (else one block), for the overflow check.
+ * Runs a call whose own argument checks (coll_prep and the rest) gave s; with RCMSG_COLL_CHECK,
+ * only once every rank agrees on it, and a refusal on one rank fails the call on all. root
+ * and op as passed (ignored where the call takes none). A rank that has no live communicator
+ * (a->comm NULL) cannot take part.
+ */
+static rcmsg_status_t coll_start(rcmsg_coll_args_t *a, rcmsg_status_t s, int root, rcmsg_op_t op)
+{
+    if (coll_config.check && a->comm != RCMSG_COMM_NULL) {
+        rcmsg_coll_check_t mine = {.call = (int32_t)a->coll,
+                                   .root = root,
+                                   .dtype = (int32_t)a->dtype,
+                                   .op = (int32_t)op,
+                                   .bad = s != RCMSG_OK,
+                                   .count = a->count};
+        rcmsg_status_t c = rcmsg_coll_check(a->comm, &mine);
+
+        if (s == RCMSG_OK) {
+            s = c;
+        }
+    }
+    return s == RCMSG_OK ? coll_run(a) : s;
+}
+
+/*
+ * Checks what every collective takes and fills a (a->comm stays NULL when comm is not a live
+ * communicator). blocks: whether the largest buffer holds one count-element block per rank
+ * (else one block), for the overflow check.
  */
 static rcmsg_status_t coll_prep(rcmsg_coll_t coll, rcmsg_comm_t comm, size_t count,
                                 rcmsg_datatype_t dtype, bool blocks, rcmsg_coll_args_t *a)
@@ -212,6 +259,7 @@ static rcmsg_status_t coll_prep(rcmsg_coll_t coll, rcmsg_comm_t comm, size_t cou
     const char *name = colls[coll].name;
     int size = rcmsg_comm_size(comm);
 
+    a->comm = RCMSG_COMM_NULL; /* the rest is filled below once comm is known to be live */
     if (rcmsg_comm_world() == RCMSG_COMM_NULL) {
         rcmsg_error("rcmsg_%s: rcmsg is not initialized", name);
         return RCMSG_ERR_NOT_INITIALIZED;
@@ -287,7 +335,7 @@ rcmsg_status_t rcmsg_barrier(rcmsg_comm_t comm)
     rcmsg_coll_args_t a;
     rcmsg_status_t s = coll_prep(RCMSG_COLL_BARRIER, comm, 0, RCMSG_UINT8, false, &a);
 
-    return s == RCMSG_OK ? coll_run(&a) : s;
+    return coll_start(&a, s, NO_ROOT, NO_OP);
 }
 
 rcmsg_status_t rcmsg_bcast(void *buf, size_t count, rcmsg_datatype_t dtype, int root,
@@ -303,12 +351,9 @@ rcmsg_status_t rcmsg_bcast(void *buf, size_t count, rcmsg_datatype_t dtype, int 
     if (s == RCMSG_OK) {
         s = check_buf(&a, &b, "buffer", true, false);
     }
-    if (s != RCMSG_OK) {
-        return s;
-    }
     a.root = root;
     a.rbuf = (void *)b;
-    return coll_run(&a);
+    return coll_start(&a, s, root, NO_OP);
 }
 
 /* The checks of a reduction; recvbuf matters at the root only when root >= 0. */
@@ -353,7 +398,7 @@ rcmsg_status_t rcmsg_reduce(const void *sendbuf, void *recvbuf, size_t count,
     rcmsg_status_t s =
         prep_reduction(RCMSG_COLL_REDUCE, &sendbuf, recvbuf, count, dtype, op, root, comm, &a);
 
-    return s == RCMSG_OK ? coll_run(&a) : s;
+    return coll_start(&a, s, root, op);
 }
 
 rcmsg_status_t rcmsg_allreduce(const void *sendbuf, void *recvbuf, size_t count,
@@ -363,7 +408,7 @@ rcmsg_status_t rcmsg_allreduce(const void *sendbuf, void *recvbuf, size_t count,
     rcmsg_status_t s =
         prep_reduction(RCMSG_COLL_ALLREDUCE, &sendbuf, recvbuf, count, dtype, op, -1, comm, &a);
 
-    return s == RCMSG_OK ? coll_run(&a) : s;
+    return coll_start(&a, s, NO_ROOT, op);
 }
 
 rcmsg_status_t rcmsg_reduce_scatter_block(const void *sendbuf, void *recvbuf, size_t count,
@@ -373,7 +418,7 @@ rcmsg_status_t rcmsg_reduce_scatter_block(const void *sendbuf, void *recvbuf, si
     rcmsg_status_t s = prep_reduction(RCMSG_COLL_REDUCE_SCATTER, &sendbuf, recvbuf, count, dtype,
                                       op, -1, comm, &a);
 
-    return s == RCMSG_OK ? coll_run(&a) : s;
+    return coll_start(&a, s, NO_ROOT, op);
 }
 
 /*
@@ -428,7 +473,7 @@ rcmsg_status_t rcmsg_allgather(const void *sendbuf, void *recvbuf, size_t count,
     rcmsg_status_t s =
         prep_blocks(RCMSG_COLL_ALLGATHER, sendbuf, recvbuf, count, dtype, -1, comm, &a);
 
-    return s == RCMSG_OK ? coll_run(&a) : s;
+    return coll_start(&a, s, NO_ROOT, NO_OP);
 }
 
 rcmsg_status_t rcmsg_alltoall(const void *sendbuf, void *recvbuf, size_t count,
@@ -439,22 +484,20 @@ rcmsg_status_t rcmsg_alltoall(const void *sendbuf, void *recvbuf, size_t count,
     rcmsg_status_t s =
         prep_blocks(RCMSG_COLL_ALLTOALL, sendbuf, recvbuf, count, dtype, -1, comm, &a);
 
-    if (s != RCMSG_OK) {
-        return s;
-    }
     /* in place (or the same buffer passed twice, which MPI forbids but costs nothing to
      * allow): the blocks to send would be overwritten as others arrive */
-    if (a.sbuf == RCMSG_IN_PLACE || (a.sbuf == a.rbuf && count > 0)) {
+    if (s == RCMSG_OK && (a.sbuf == RCMSG_IN_PLACE || (a.sbuf == a.rbuf && count > 0))) {
         size_t nb = (size_t)a.size * count * a.esize;
 
         copy = rcmsg_coll_alloc(&a, nb);
         if (copy == NULL) {
-            return RCMSG_ERR_NO_MEMORY;
+            s = RCMSG_ERR_NO_MEMORY;
+        } else {
+            memcpy(copy, a.rbuf, nb);
+            a.sbuf = copy;
         }
-        memcpy(copy, a.rbuf, nb);
-        a.sbuf = copy;
     }
-    s = coll_run(&a);
+    s = coll_start(&a, s, NO_ROOT, NO_OP);
     free(copy);
     return s;
 }
@@ -466,7 +509,7 @@ rcmsg_status_t rcmsg_gather(const void *sendbuf, void *recvbuf, size_t count,
     rcmsg_status_t s =
         prep_blocks(RCMSG_COLL_GATHER, sendbuf, recvbuf, count, dtype, root, comm, &a);
 
-    return s == RCMSG_OK ? coll_run(&a) : s;
+    return coll_start(&a, s, root, NO_OP);
 }
 
 rcmsg_status_t rcmsg_scatter(const void *sendbuf, void *recvbuf, size_t count,
@@ -476,7 +519,7 @@ rcmsg_status_t rcmsg_scatter(const void *sendbuf, void *recvbuf, size_t count,
     rcmsg_status_t s =
         prep_blocks(RCMSG_COLL_SCATTER, sendbuf, recvbuf, count, dtype, root, comm, &a);
 
-    return s == RCMSG_OK ? coll_run(&a) : s;
+    return coll_start(&a, s, root, NO_OP);
 }
 
 size_t rcmsg_datatype_size(rcmsg_datatype_t dtype)

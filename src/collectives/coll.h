@@ -13,6 +13,7 @@
 #include <rcmsg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* X(ID, name): the collectives, in the order of their RCMSG_COLL_<ID>_ALGORITHM variables. */
 #define RCMSG_COLL_LIST(X)                                                                         \
@@ -171,6 +172,44 @@ rcmsg_status_t rcmsg_coll_gather_binomial(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a);
+
+/* ---- argument agreement across ranks (coll_check.c), RCMSG_COLL_CHECK ---- */
+
+/* The calls the check tells apart: the collectives (rcmsg_coll_t), then these. */
+enum { RCMSG_COLL_CALL_DUP = RCMSG_COLL_COUNT, RCMSG_COLL_CALL_SPLIT, RCMSG_COLL_CALL_COUNT };
+
+/* A call's tag in the collective space: (the communicator's collective sequence number mod
+ * 2^24) << 4 | the collective, or RCMSG_COLL_TAG_CHECK for the check's own exchange. A message
+ * left over from a failed call can therefore never match a later one; the tags stay below the
+ * pml's internal ones. */
+#define RCMSG_COLL_TAG(seq, id) ((int)(((seq)&0xffffffu) << 4) | (int)(id))
+#define RCMSG_COLL_TAG_CHECK    15
+
+/*
+ * What one rank passes, as the ranks exchange it (fixed size, so that a count that differs
+ * cannot make the exchange itself wait): the fields a call does not take are ignored.
+ */
+typedef struct {
+    int32_t call;  /* a collective, RCMSG_COLL_CALL_DUP or RCMSG_COLL_CALL_SPLIT */
+    int32_t root;  /* bcast, reduce, gather, scatter */
+    int32_t dtype; /* every collective but barrier, with count */
+    int32_t op;    /* reduce, allreduce, reduce_scatter_block */
+    int32_t color; /* split */
+    int32_t bad;   /* nonzero: this rank's own argument checks failed (it logged why) */
+    uint64_t count;
+} rcmsg_coll_check_t;
+
+/*
+ * The ranks of comm exchange what each passes (one Bruck allgather of a 32-byte record in the
+ * collective space, which takes one collective sequence number whatever the call) and return
+ * RCMSG_OK when every rank calls the same with the same arguments and none refused its own.
+ * Otherwise every rank logs one line naming the ranks and their values and gets
+ * RCMSG_ERR_INVALID_PARAM; nothing else has moved, so comm stays usable. The caller skips it
+ * unless rcmsg_coll_check_enabled().
+ */
+rcmsg_status_t rcmsg_coll_check(rcmsg_comm_t comm, rcmsg_coll_check_t *mine);
+/* RCMSG_COLL_CHECK, as read by rcmsg_coll_init (for comm_dup and comm_split). */
+bool rcmsg_coll_check_enabled(void);
 
 /* ---- selection (coll.c); for tests and tools ---- */
 

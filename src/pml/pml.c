@@ -250,5 +250,6 @@ rcmsg_status_t rcmsg_pml_fini(void)
     free(pml.peers);
     free(pml.pending_peers);
     memset(&pml, 0, sizeof(pml));
+    rcmsg_pml_set_comm_check(NULL);
     return RCMSG_OK;
 }

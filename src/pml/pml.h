@@ -77,6 +77,14 @@ rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p);
 /* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION). */
 bool rcmsg_pml_peer_lost(void);
 
+/* RCMSG_COLL_CHECK over comm_dup and comm_split: the ranks of comm agree that each calls the
+ * same (split: with a valid color) before anything changes; own is this rank's own verdict on
+ * its arguments, refused everywhere when refused on one rank. Set by the collectives at their
+ * init when the check is on (the pml calls nothing of the layers above it); NULL: no check. */
+typedef rcmsg_status_t (*rcmsg_pml_comm_check_t)(rcmsg_comm_t comm, bool split, int color,
+                                                 rcmsg_status_t own);
+void rcmsg_pml_set_comm_check(rcmsg_pml_comm_check_t check);
+
 /* For rcmsg_info: the lines of the state dump and what they say. */
 void rcmsg_pml_dump_describe(FILE *out);
 

@@ -187,6 +187,21 @@ int rcmsg_comm_size(rcmsg_comm_t comm)
     return comm != NULL && comm_valid(comm) ? comm->size : -1;
 }
 
+static rcmsg_pml_comm_check_t comm_check; /* RCMSG_COLL_CHECK's, or NULL */
+
+void rcmsg_pml_set_comm_check(rcmsg_pml_comm_check_t check)
+{
+    comm_check = check;
+}
+
+/* With RCMSG_COLL_CHECK, the ranks of comm agree that every one calls this (dup or split, with
+ * a valid color), before anything changes; s: this rank's own checks, refused on all ranks
+ * when refused on one. */
+static rcmsg_status_t comm_agree(rcmsg_comm_t comm, bool split, int color, rcmsg_status_t s)
+{
+    return comm_check != NULL ? comm_check(comm, split, color, s) : s;
+}
+
 rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
 {
     rcmsg_status_t s = pml_check("rcmsg_comm_dup");
@@ -194,12 +209,14 @@ rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
     if (s != RCMSG_OK) {
         return s;
     }
-    if (newcomm_p == NULL) {
-        return null_arg("rcmsg_comm_dup", "newcomm_p");
-    }
     if (comm == NULL || !comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_dup: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
+    }
+    s = newcomm_p == NULL ? null_arg("rcmsg_comm_dup", "newcomm_p") : RCMSG_OK;
+    s = comm_agree(comm, false, 0, s);
+    if (s != RCMSG_OK) {
+        return s;
     }
     /* every member dups in the same order, so the derived context agrees everywhere */
     return comm_create(ctx_derive(comm->ctx, comm->nchildren++, 0), comm->size, comm->rank,
@@ -252,12 +269,14 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
     if (s != RCMSG_OK) {
         return s;
     }
-    if (newcomm_p == NULL) {
-        return null_arg("rcmsg_comm_split", "newcomm_p");
-    }
     if (comm == NULL || !comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_split: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
+    }
+    s = newcomm_p == NULL ? null_arg("rcmsg_comm_split", "newcomm_p") : RCMSG_OK;
+    s = comm_agree(comm, true, color, s);
+    if (s != RCMSG_OK) {
+        return s;
     }
     /* a bad color still takes part in the exchange below, so that every rank refuses the
      * split (naming this one) instead of waiting for it */

@@ -97,14 +97,16 @@ static inline rcmsg_status_t check_args(const char *what, const void *out_p, con
     return check_args_slow(what, out_p, out, buf, len, comm, peer, any_ok, tag);
 }
 
-rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
-                               bool coll, rcmsg_request_t *req_p)
+/* A send; sync: by rendezvous whatever its length, so that it completes only once the
+ * receiver has matched it (and taken the data). */
+static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, int dest, int tag,
+                                rcmsg_comm_t comm, bool coll, bool sync, rcmsg_request_t *req_p)
 {
     rcmsg_request_t r;
     pml_peer_t *p;
     rcmsg_status_t s;
 
-    s = check_args("rcmsg_isend", req_p, "req_p", buf, len, comm, dest, false, tag);
+    s = check_args(what, req_p, "req_p", buf, len, comm, dest, false, tag);
     if (s != RCMSG_OK) {
         return s;
     }
@@ -119,7 +121,7 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
     r->buf = (void *)buf;
     r->len = len;
     p = &pml.peers[r->peer];
-    if (len > pml.eager_limit) {
+    if (len > pml.eager_limit || sync) {
         s = rndv_prepare(r);
         if (s != RCMSG_OK) {
             req_free(r);
@@ -182,6 +184,12 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
     return RCMSG_OK;
 }
 
+rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p)
+{
+    return pml_isend("rcmsg_isend", buf, len, dest, tag, comm, coll, false, req_p);
+}
+
 rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
 {
     rcmsg_request_t r = *req_p;
@@ -198,7 +206,31 @@ rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
 rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
                            rcmsg_request_t *req_p)
 {
-    return rcmsg_pml_isend(buf, len, dest, tag, comm, false, req_p);
+    return pml_isend("rcmsg_isend", buf, len, dest, tag, comm, false, false, req_p);
+}
+
+rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
+                            rcmsg_request_t *req_p)
+{
+    return pml_isend("rcmsg_issend", buf, len, dest, tag, comm, false, true, req_p);
+}
+
+rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p)
+{
+    rcmsg_status_t s = pml_check("rcmsg_cancel");
+
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (req_p == NULL || *req_p == RCMSG_REQUEST_NULL || !(*req_p)->in_use) {
+        rcmsg_error("rcmsg_cancel: %s", req_p == NULL ? "req_p is NULL" : "no such request");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if ((*req_p)->kind != REQ_RECV) {
+        rcmsg_error("rcmsg_cancel: a send cannot be cancelled (only a receive not yet matched)");
+        return RCMSG_ERR_UNSUPPORTED;
+    }
+    return rcmsg_pml_cancel_recv(req_p);
 }
 
 rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,

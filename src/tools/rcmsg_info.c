@@ -9,9 +9,9 @@
 #include "base/log.h"
 #include "base/stats.h"
 #include "base/topo.h"
+#include "pml/pml.h"
 #if RCMSG_HAVE_VERBS
 #include "btl_rc/rc_device.h"
-#include "pml/pml.h"
 #endif
 
 #include <getopt.h>

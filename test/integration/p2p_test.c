@@ -3,7 +3,8 @@
  * Point-to-point semantics through the public API only (linked against librcmsg.so).
  *
  *   p2p_test              the MPI-semantics set: sizes across the eager/rendezvous boundary,
- *                         ordering, wildcards, probe, truncation, zero length, self,
+ *                         ordering, wildcards, probe, issend, cancel, truncation, zero
+ *                         length, self,
  *                         communicators reusing tags, invalid arguments, finalize refusal
  *   p2p_test --flood N    N sends from every rank to every rank before any receive is posted
  *   p2p_test --late MODE  rank 1 sends 2 s late; rank 0's wait reports its CPU time (with 4
@@ -207,6 +208,70 @@ static void test_probe(void)
     free(s);
     free(r);
     printf("ok: rank %d probe gave source, tag and length (%zu bytes)\n", rank, st.count);
+}
+
+/* A synchronous send stays incomplete until its receive is posted: rank 1 posts it only after
+ * rank 0's "go", which rank 0 sends after testing its issend for 0.3 s (eager-sized and empty
+ * alike); the data then arrives intact. Ranks 0 and 1 only. */
+static void test_issend(void)
+{
+    static const size_t lens[] = {0, 8};
+    uint8_t s[8], r[8];
+    char go = 0;
+
+    for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]) && size > 1 && rank < 2; k++) {
+        rcmsg_request_t sreq;
+        rcmsg_msg_status_t st;
+        double t0 = now_s();
+        int flag = 0;
+
+        if (rank == 1) {
+            OK(rcmsg_recv(&go, 1, 0, 89, world, NULL));
+            OK(rcmsg_recv(r, sizeof(r), 0, 88, world, &st));
+            CHECK(st.count == lens[k] && verify(r, st.count, 0, 1, 11) == SIZE_MAX,
+                  "issend delivered %zu bytes, wanted %zu, or corrupt", st.count, lens[k]);
+            continue;
+        }
+        fill(s, sizeof(s), 0, 1, 11);
+        OK(rcmsg_issend(s, lens[k], 1, 88, world, &sreq));
+        while (now_s() - t0 < 0.3 && !flag) {
+            OK(rcmsg_test(&sreq, &flag, NULL));
+        }
+        CHECK(!flag, "issend of %zu bytes completed before its receive was posted", lens[k]);
+        OK(rcmsg_send(&go, 1, 1, 89, world));
+        if (!flag) {
+            OK(rcmsg_wait(&sreq, NULL));
+        }
+    }
+    barrier();
+    printf("ok: rank %d issend completed only after the receive was posted\n", rank);
+}
+
+/* Cancel: an unmatched receive comes back, a matched one must be waited for, a send cannot. */
+static void test_cancel(void)
+{
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    uint8_t b[16];
+    rcmsg_request_t req, sreq;
+    rcmsg_msg_status_t st;
+    rcmsg_status_t s;
+
+    OK(rcmsg_irecv(b, sizeof(b), prev, 4343, world, &req));
+    OK(rcmsg_cancel(&req));
+    CHECK(req == RCMSG_REQUEST_NULL, "cancel did not clear the request");
+    OK(rcmsg_isend(b, sizeof(b), next, 4344, world, &sreq));
+    s = rcmsg_cancel(&sreq);
+    CHECK(s == RCMSG_ERR_UNSUPPORTED, "cancel of a send: %s", rcmsg_status_name(s));
+    OK(rcmsg_wait(&sreq, NULL));
+    OK(rcmsg_probe(prev, 4344, world, &st));
+    OK(rcmsg_irecv(b, sizeof(b), prev, 4344, world, &req)); /* matched at once */
+    s = rcmsg_cancel(&req);
+    CHECK(s == RCMSG_ERR_STATE, "cancel of a matched receive: %s", rcmsg_status_name(s));
+    OK(rcmsg_wait(&req, NULL));
+    s = rcmsg_cancel(NULL);
+    CHECK(s == RCMSG_ERR_INVALID_PARAM, "cancel(NULL): %s", rcmsg_status_name(s));
+    barrier();
+    printf("ok: rank %d cancel took back an unmatched receive only\n", rank);
 }
 
 /* Truncation: the receive fails with TRUNCATED, the buffer is not overrun, the send is fine. */
@@ -764,6 +829,8 @@ int main(int argc, char **argv)
         test_ordering();
         test_wildcards();
         test_probe();
+        test_issend();
+        test_cancel();
         test_truncation();
         test_comms();
         test_credit_starvation();
