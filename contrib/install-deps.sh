@@ -7,7 +7,7 @@ pkgs="build-essential autoconf automake libtool pkg-config
       libibverbs-dev ibverbs-providers rdma-core ibverbs-utils libhwloc-dev hwloc libpmix-dev check
       openmpi-bin libopenmpi-dev mpich libmpich-dev slurm-wlm
       qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iproute2 xz-utils zstd
-      perftest clang-format valgrind gnuplot-nox"
+      perftest clang-format valgrind gnuplot-nox jq"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||

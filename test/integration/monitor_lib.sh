@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Helpers for monitor_host.sh and monitor_rc.sh (sourced after lib.sh; they set $prog and
+# $work): jobs of monitor_test with a log file per process, and checks of the counters (JSON
+# lines of RCMSG_STATS_FILE, the aligned text of RCMSG_STATS) and of the dumps.
+
+# The counters of every peer line and of the rank line (SPEC of issue 16), and the rank's own.
+PEER_KEYS="msgs_sent_inline bytes_sent_inline msgs_sent_eager bytes_sent_eager msgs_sent_rndv
+    bytes_sent_rndv msgs_recv_eager bytes_recv_eager msgs_recv_rndv bytes_recv_rndv reads
+    reads_bytes credit_waits rndv_fallbacks ctrl_sent ctrl_recv qp_transitions cq_errors
+    recoveries connects disconnects cm_retries"
+RANK_KEYS="unexp_peak unexp_bytes_peak cqes empty_polls qp_syncs qp_sync_mismatches events_dropped"
+
+# start NAME SECONDS NP [VAR=VALUE | MPIRUN-OPTION]... -- ARGS...: one job in the background;
+# its output in $work/NAME.out, each process's log in $work/NAME/PID.log and its pid in
+# $work/NAME/pid.RANK (MONITOR_DIR); the job's pid in $jobpid
+start() {
+    name=$1 secs=$2 np=$3
+    shift 3
+    mkdir -p "$work/$name"
+    mpirun_job "$secs" "$np" MONITOR_DIR "$work/$name" "$prog" "$@" > "$work/$name.out" 2>&1 &
+    jobpid=$!
+}
+
+# finish NAME PID: waits for the job; $st: its status, $out: its output and logs; a hang fails
+finish() {
+    wait "$2"
+    st=$?
+    out=$work/$1.all
+    cat "$work/$1.out" "$work/$1"/*.log > "$out" 2> /dev/null
+    grep -v ' info: \| debug: \|^rcmsg stats:\|^rcmsg dump ' "$work/$1.out"
+    [ $st -ne 124 ] || jobfail "$1: hung (killed by the timeout)"
+}
+
+# job NAME SECONDS NP ...: start and finish
+job() {
+    start "$@"
+    finish "$1" $jobpid
+}
+
+jobfail() { # jobfail WHY: the job's warnings and errors, then FAIL
+    echo "---- the job's warnings and errors:"
+    grep ' \(warn\|error\): ' "$out" | tail -100
+    fail "$*"
+}
+
+# rank_log NAME RANK: the log file of RANK in job NAME
+rank_log() {
+    [ -s "$work/$1/pid.$2" ] || jobfail "$1: rank $2 wrote no pid file"
+    echo "$work/$1/$(cat "$work/$1/pid.$2").log"
+}
+
+# wait_file FILE SECONDS: until FILE exists (fails after SECONDS)
+wait_file() {
+    i=0
+    until [ -e "$1" ]; do
+        i=$((i + 1))
+        [ $i -le $(($2 * 10)) ] || fail "$1 did not appear within $2 s"
+        sleep 0.1
+    done
+}
+
+# ok_ranks NAME MODE NP: every rank ended MODE with 0 failures and finalized
+ok_ranks() {
+    n=$(grep -c "^rank [0-9]*: $2:.* 0 failures$" "$out")
+    [ "$n" -eq "$3" ] || jobfail "$1: $n of $3 ranks ended '$2' with 0 failures"
+    [ "$(grep -c '^rank [0-9]*: finalized$' "$out")" -eq "$3" ] || jobfail "$1: not every rank finalized"
+}
+
+# expect_json WHAT FILE FILTER KEY=VALUE|KEY>=VALUE...: FILE holds JSON lines, exactly one
+# object matches FILTER, and each of its KEYs is VALUE (or at least VALUE). Two jq runs (jq
+# starts slowly in the emulated guest).
+expect_json() {
+    what=$1 f=$2 sel=$3
+    shift 3
+    [ -s "$f" ] || jobfail "$what: no stats file $f"
+    obj=$(jq -c "select($sel)" "$f") || { cat "$f"; jobfail "$what: $f is not JSON lines"; }
+    n=$(echo "$obj" | grep -c .)
+    [ "$n" -eq 1 ] || { cat "$f"; jobfail "$what: $n objects of $f match $sel, not 1"; }
+    kv=$(echo "$obj" | jq -r 'to_entries[] | select(.value | type != "object") | "\(.key)=\(.value)"')
+    bad=
+    for c; do
+        case $c in
+        *'>='*) k=${c%%>=*} v=${c#*>=} op=ge ;;
+        *) k=${c%%=*} v=${c#*=} op=eq ;;
+        esac
+        got=$(echo "$kv" | sed -n "s/^$k=//p")
+        if [ $op = ge ]; then
+            [ "$got" -ge "$v" ] 2> /dev/null || bad="$bad $k=$got (want >= $v);"
+        else
+            [ "$got" = "$v" ] || bad="$bad $k=$got (want $v);"
+        fi
+    done
+    [ -z "$bad" ] || { echo "$obj"; jobfail "$what: $sel in $f:$bad"; }
+    echo "ok: $what: $sel: $*"
+}
+
+# json_complete WHAT FILE: every peer line has every counter, the rank line every per-rank one,
+# and each counter of the rank line is the sum of the peer lines'
+json_complete() {
+    probs=$(jq -s -r --arg pk "$(echo $PEER_KEYS)" --arg rk "$(echo $RANK_KEYS)" '
+        ($pk | split(" ")) as $pk | ($rk | split(" ")) as $rk |
+        [.[] | select(.scope == "peer")] as $p | [.[] | select(.scope == "rank")] as $r |
+        if ($r | length) != 1 then "\($r | length) rank lines, not 1" else
+        ($p[] | . as $o | $pk[] | select(($o[.] | type) != "number") | "peer \($o.peer): no \(.)"),
+        ($r[0] as $o | ($pk + $rk + ["size"])[] | select(($o[.] | type) != "number") | "rank line: no \(.)"),
+        ($pk[] | . as $k | select(([$p[][$k]] | add) != $r[0][$k]) |
+            "rank line: \($k) \($r[0][$k]), the peer lines sum to \([$p[][$k]] | add)")
+        end' "$2") || jobfail "$1: jq cannot read $2"
+    [ -z "$probs" ] || { cat "$2"; echo "$probs"; jobfail "$1: $2 is incomplete"; }
+    echo "ok: $1: $2 has every counter, the rank line sums the peer lines"
+}
+
+# aligned WHAT FILE: the lines of FILE (one table: header and rows) have as many columns each,
+# and every column starts, or ends, at the same position in all of them
+aligned() {
+    why=$(awk '
+    {
+        n = 0; inw = 0
+        for (i = 1; i <= length($0) + 1; i++) {
+            c = substr($0, i, 1)
+            if (c != " " && c != "" && !inw) { st[NR, ++n] = i; inw = 1 }
+            else if ((c == " " || c == "") && inw) { en[NR, n] = i - 1; inw = 0 }
+        }
+        nf[NR] = n
+    }
+    END {
+        if (NR < 2) { print NR " line(s)"; exit 1 }
+        for (r = 2; r <= NR; r++) if (nf[r] != nf[1]) { print "line " r ": " nf[r] " columns, line 1: " nf[1]; exit 1 }
+        for (j = 1; j <= nf[1]; j++) {
+            s = 1; e = 1
+            for (r = 2; r <= NR; r++) { if (st[r, j] != st[1, j]) s = 0; if (en[r, j] != en[1, j]) e = 0 }
+            if (!s && !e) { print "column " j " neither starts nor ends at one position"; exit 1 }
+        }
+    }' "$2") || { cat "$2"; jobfail "$1: the lines are not aligned: $why"; }
+    echo "ok: $1: $(wc -l < "$2") lines, $(head -1 "$2" | wc -w) columns, aligned"
+}
+
+# dump_once WHAT LOG RANK KIND: LOG has exactly one dump of RANK, whose begin line matches KIND
+# (a grep pattern: why it was printed), its lines contiguous from begin to end
+dump_once() {
+    pre="rcmsg dump \[rank $3\]:"
+    grep "^$pre" "$2"
+    b=$(grep -c "^$pre begin" "$2") e=$(grep -c "^$pre end" "$2")
+    [ "$b" -eq 1 ] && [ "$e" -eq 1 ] || jobfail "$1: rank $3 printed $b dump begin and $e end lines, not 1"
+    grep "^$pre begin" "$2" | grep -q "$4" || jobfail "$1: the dump's begin line does not match '$4'"
+    # from begin to end, nothing but dump lines (a line of another writer may come between
+    # only if rcmsg printed the dump in pieces)
+    sed -n "/^$pre begin/,/^$pre end/p" "$2" | grep -v "^$pre" &&
+        jobfail "$1: other lines inside rank $3's dump"
+    return 0
+}

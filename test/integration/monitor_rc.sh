@@ -1,0 +1,195 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Monitoring over rc on Soft-RoCE (issue 16), monitor_test under mpirun (RCMSG_TRANSPORTS=
+# rc,self; rank 0 on rxe0, rank 1 on rxe1), every message's bytes checked by the program:
+# 1. counters: rank 0 sends rank 1 50 messages of 8 B (they fit the QP's max_inline: inline),
+#    100 of 1000 B (eager, too big for max_inline's 256 B) and 10 rendezvous ones of 64 KiB
+#    read in 16 KiB chunks (RCMSG_RNDV_CHUNK=16k: 4 reads each), and nothing else goes
+#    between the two ranks (see monitor_host.sh): rank 0's line for peer 1 has exactly
+#    msgs_sent_inline 50 (400 B), msgs_sent_eager 100 (100000 B), msgs_sent_rndv 10
+#    (655360 B), ctrl_sent 0 (FINs and CREDITs only); rank 1's for peer 0 msgs_recv_eager
+#    150 (100400 B: inline ones are eager ones received), msgs_recv_rndv 10 (655360 B),
+#    reads 40 of 655360 B, ctrl_sent >= 10 (the FINs; as many as rank 0 received),
+#    ctrl_recv 0; both: transport rc, a qpn, connects >= 1, cq_errors 0, credit_waits and
+#    rndv_fallbacks 0 (RCMSG_EAGER_CREDITS=256); every counter present, the rank line sums
+#    the peer lines; the RCMSG_STATS=peer table aligns
+# 2. one 3-rank job (mpirun --enable-recovery), its modes between ranks 0 and 1 while rank 2
+#    waits: (a) QP sync: RCMSG_QP_SYNC_INTERVAL=500ms; while both ranks idle (nothing posted:
+#    only the sync can notice), rank 0 moves its QP to rank 1 into ERR behind the mirror's
+#    back (rcmsg_rc_btl_force_qp_err) 3 times, at random phases of the period: each time the
+#    connection recovered within 2 x 500 ms + 500 ms (the recovery's CM handshake and the
+#    emulated guest; measured by the program from the forced ERR to the recovery counted);
+#    rank 0 logged 3 "hardware says ERR, mirror RTS (qp state sync...); recovering" warnings
+#    for peer 1 and counted as many qp_sync_mismatches as it logged; traffic after each
+#    recovery intact. (b) 3 recoveries forced by rank 0 (rcmsg_rc_btl_force_error): 6
+#    recoveries counted on each side, 6 RECOVERED events each (one per recovery), CONNECTED
+#    still once, traffic checked after each. (c) callbacks: every rank got CONNECTED once for
+#    each rc peer; rank 2 kills itself: ranks 0 and 1 get PEER_FAILED for it exactly once with
+#    an error status (bounded by the liveness probe, RCMSG_IB_TIMEOUT=14 with 2 retries and
+#    RCMSG_RECOVERY_TIMEOUT=2s) and no RECOVERED
+# 3. dumps: rank 1 waits in a receive (tag 77, 64 B) with RCMSG_STALL_TIMEOUT=2s and prints
+#    the stall's dump, naming the receive and its QP to rank 0 (RTS, hw RTS); then the script
+#    sends SIGUSR1 to both ranks and takes `rdma -j resource show qp` at once: the QPNs and hw
+#    states of each rank's "rc qp" lines of its SIGUSR1 dump are exactly the RC QPs rdma lists
+#    for that pid, with the same states (all RTS), and each mirror state equals the hw one.
+#    (Three jobs in all: an mpirun job costs ~8 s in the emulated guest.)
+# MONITOR_PARTS="1 3" runs only those parts.
+. "$top_srcdir/test/integration/lib.sh"
+need_rdma
+need_mpirun
+command -v jq > /dev/null || skip "jq not found (apt-get install jq)"
+prog=$top_builddir/test/integration/monitor_test
+work=$(mktemp -d) out=/dev/null
+trap 'rm -rf "$work"' EXIT
+. "$top_srcdir/test/integration/monitor_lib.sh"
+RCMSG_TRANSPORTS=rc,self
+export RCMSG_TRANSPORTS
+part() { case " ${MONITOR_PARTS:-1 2 3} " in *" $1 "*) return 0 ;; esac; return 1; }
+t00=$(date +%s)
+
+if part 1; then
+    echo "== 1. counters of a known traffic: 50 x 8 B inline, 100 x 1000 B eager, 10 x 64 KiB rendezvous"
+    job traffic 120 2 RCMSG_STATS=peer "RCMSG_STATS_FILE=$work/stats.%r.json" \
+        RCMSG_EAGER_CREDITS=256 RCMSG_RNDV_CHUNK=16k -- traffic 50x8 100x1000 10x65536
+    [ $st -eq 0 ] || jobfail "traffic: mpirun exited with $st"
+    grep -q '^rank 1: traffic: 160 messages received and checked, 0 failures$' "$out" ||
+        jobfail "traffic: rank 1 did not receive the 160 messages intact"
+    ok_ranks traffic traffic 2
+    sel0='.scope == "peer" and .rank == 0 and .peer == 1'
+    sel1='.scope == "peer" and .rank == 1 and .peer == 0'
+    expect_json traffic "$work/stats.0.json" "$sel0" transport=rc 'qpn>=1' \
+        msgs_sent_inline=50 bytes_sent_inline=400 msgs_sent_eager=100 bytes_sent_eager=100000 \
+        msgs_sent_rndv=10 bytes_sent_rndv=655360 msgs_recv_eager=0 bytes_recv_eager=0 \
+        msgs_recv_rndv=0 bytes_recv_rndv=0 reads=0 reads_bytes=0 credit_waits=0 \
+        rndv_fallbacks=0 ctrl_sent=0 cq_errors=0 recoveries=0 'connects>=1' 'qp_transitions>=1'
+    expect_json traffic "$work/stats.1.json" "$sel1" transport=rc 'qpn>=1' \
+        msgs_recv_eager=150 bytes_recv_eager=100400 msgs_recv_rndv=10 bytes_recv_rndv=655360 \
+        reads=40 reads_bytes=655360 msgs_sent_inline=0 bytes_sent_inline=0 msgs_sent_eager=0 \
+        bytes_sent_eager=0 msgs_sent_rndv=0 bytes_sent_rndv=0 ctrl_recv=0 'ctrl_sent>=10' \
+        credit_waits=0 rndv_fallbacks=0 cq_errors=0 recoveries=0 'connects>=1'
+    c1=$(jq -r "select($sel1) | .ctrl_sent" "$work/stats.1.json")
+    expect_json traffic "$work/stats.0.json" "$sel0" ctrl_recv="$c1"
+    expect_json traffic "$work/stats.0.json" '.scope == "rank"' rank=0 size=2 'cqes>=1' \
+        qp_sync_mismatches=0
+    json_complete traffic "$work/stats.0.json"
+    json_complete traffic "$work/stats.1.json"
+    grep -h '^rcmsg stats:' "$work/traffic"/*.log > "$work/table"
+    aligned "traffic: RCMSG_STATS=peer" "$work/table"
+    for pair in "0 1" "1 0"; do
+        set -- $pair
+        awk -v r=$1 -v p=$2 '$3 == r && $4 == p && $5 == "rc" { f = 1 } END { exit !f }' \
+            "$work/table" || jobfail "traffic: no RCMSG_STATS=peer row 'rank $1 peer $2 rc'"
+    done
+    echo "ok: 1. counters over rc: exact, complete, summed, aligned ($(($(date +%s) - t00)) s so far)"
+fi
+
+# 2. one 3-rank job: qpsync and recover between ranks 0 and 1, then events (rank 2 killed)
+if part 2; then
+    echo "== 2. QP sync (RCMSG_QP_SYNC_INTERVAL=500ms), forced recoveries, callbacks; 3 ranks, rank 2 killed at the end"
+    job sync 150 3 --enable-recovery RCMSG_QP_SYNC_INTERVAL=500ms RCMSG_IB_TIMEOUT=14 \
+        RCMSG_IB_RETRY_COUNT=2 RCMSG_RECOVERY_TIMEOUT=2s "RCMSG_STATS_FILE=$work/sync.%r.json" \
+        -- qpsync 3 500 + recover 3 + events rc
+    grep '^rank [01]: \(qpsync\|recover\|receive\)\|^rank [0-9]: event [A-Z_]* peer [0-9]* transport [a-z]* status [A-Z_]*' "$work/sync.out"
+    grep -q '^rank 2: killing itself with SIGKILL' "$out" || jobfail "sync: rank 2 did not get to the kill"
+    for m in qpsync recover events; do
+        [ "$(grep -c "^rank [01]: $m:.* 0 failures$" "$out")" -eq 2 ] ||
+            jobfail "sync: ranks 0 and 1 did not both end $m with 0 failures"
+    done
+    [ "$(grep -c '^rank [01]: finalized$' "$out")" -eq 2 ] || jobfail "sync: ranks 0 and 1 did not finalize"
+    # the QP sync: rank 0 found its 3 QPs to rank 1 in ERR (the program checked the time)
+    n=$(grep -c '^\[rcmsg [^]:]*:0 [0-9]*\] warn: rc: qp 0x[0-9a-f]* to peer 1: hardware says ERR, mirror RTS (qp state sync[^)]*); recovering' "$out")
+    [ "$n" -eq 3 ] || jobfail "sync: rank 0 logged $n 'qp state sync' mismatches with peer 1, not 3"
+    all=$(grep -c '^\[rcmsg [^]:]*:0 [0-9]*\] warn: rc: qp 0x[0-9a-f]* to peer [0-9]*: hardware says .*(qp state sync' "$out")
+    expect_json sync "$work/sync.0.json" '.scope == "rank"' qp_sync_mismatches="$all" 'qp_syncs>=3'
+    # 3 by the sync, 3 forced: 6 recoveries on each side
+    expect_json sync "$work/sync.0.json" '.scope == "peer" and .peer == 1' recoveries=6
+    expect_json sync "$work/sync.1.json" '.scope == "peer" and .peer == 0' recoveries=6
+    for r in 0 1; do
+        n=$(grep -c "^rank $r: event RECOVERED peer $((r ^ 1)) transport rc status RCMSG_OK cause " "$out")
+        [ "$n" -eq 6 ] || jobfail "sync: rank $r got $n RECOVERED events, not 6"
+        n=$(grep -c "^rank $r: event PEER_FAILED peer 2 transport rc status RCMSG_ERR_[A-Z_]* cause " "$out")
+        [ "$n" -eq 1 ] || jobfail "sync: rank $r got $n PEER_FAILED events for rank 2 with an error status, not 1"
+        ! grep "^rank $r: event PEER_FAILED peer [01] " "$out" || jobfail "sync: rank $r: PEER_FAILED for a live rank"
+    done
+    for r in 0 1 2; do
+        for p in 0 1 2; do
+            [ $r -ne $p ] || continue
+            n=$(grep -c "^rank $r: event CONNECTED peer $p transport rc " "$out")
+            [ "$n" -eq 1 ] || jobfail "sync: rank $r got $n CONNECTED events for peer $p, not 1"
+        done
+    done
+    echo "ok: 2. QP sync within 2 periods, 6 RECOVERED events each side, CONNECTED once, PEER_FAILED once ($(($(date +%s) - t00)) s so far)"
+fi
+
+# begins LOG RANK: the begin lines of RANK's dumps in LOG
+begins() { grep "^rcmsg dump \[rank $2\]: begin" "$1"; }
+
+# wait_dumps NAME RANK N: until RANK's log in job NAME has N dump end lines (20 s at most)
+wait_dumps() {
+    wait_file "$work/$1/pid.$2" 60
+    i=0
+    until [ "$(grep -c "^rcmsg dump \[rank $2\]: end" "$work/$1/$(cat "$work/$1/pid.$2").log" 2> /dev/null)" -ge "$3" ]; do
+        i=$((i + 1))
+        [ $i -le 200 ] || { touch "$work/$1/go"; fail "$1: rank $2 did not print $3 dump(s) within 20 s"; }
+        sleep 0.1
+    done
+}
+
+# qps_of_dump LOG RANK: "QPN-in-decimal HW MIRROR" per "rc qp" line of RANK's SIGUSR1 dump, sorted
+qps_of_dump() {
+    sed -n "/^rcmsg dump \[rank $2\]: begin (SIGUSR1)/,/^rcmsg dump \[rank $2\]: end/p" "$1" |
+        sed -n "s/^rcmsg dump \[rank $2\]: rc qp 0x\([0-9a-f]*\) .*state \([A-Z]*\) hw \([A-Z]*\).*/\1 \3 \2/p" |
+        while read -r q hw mirror; do echo "$((0x$q)) $hw $mirror"; done | sort -n
+}
+
+# 3. the stall dump over rc, then the SIGUSR1 dumps against rdma resource show qp
+if part 3; then
+    echo "== 3. rank 1 idle in a receive with RCMSG_STALL_TIMEOUT=2s, then SIGUSR1 to both ranks and rdma resource show qp at once"
+    command -v rdma > /dev/null || skip "rdma (iproute2) not found"
+    start idle 120 2 RCMSG_STALL_TIMEOUT=2s -- idle
+    wait_dumps idle 1 1 # the stall dump
+    p0=$(cat "$work/idle/pid.0") p1=$(cat "$work/idle/pid.1")
+    kill -USR1 "$p0" "$p1" || fail "idle: cannot signal the ranks"
+    rdma -j resource show qp > "$work/rdma.json" 2> "$work/rdma.err"
+    rst=$?
+    wait_dumps idle 1 2
+    wait_dumps idle 0 1
+    touch "$work/idle/go"
+    finish idle $jobpid
+    [ $st -eq 0 ] || jobfail "idle: mpirun exited with $st"
+    ok_ranks idle idle 2
+    log1=$(rank_log idle 1) log0=$(rank_log idle 0)
+    # rank 1: the stall's dump, naming its receive and its QP, then SIGUSR1's
+    grep '^rcmsg dump' "$log1"
+    begins "$log1" 1 | head -1 | grep -q STALL && begins "$log1" 1 | tail -1 | grep -q SIGUSR1 &&
+        [ "$(begins "$log1" 1 | wc -l)" -eq 2 ] ||
+        jobfail "idle: rank 1's dumps are not one of the stall, then one of SIGUSR1"
+    [ "$(grep -c '^rcmsg dump \[rank 1\]: request recv peer 0 tag 77 ctx [0-9]* len 64 step posted' "$log1")" -eq 2 ] ||
+        jobfail "idle: rank 1's dumps do not both name the receive (recv peer 0 tag 77 ... len 64)"
+    [ "$(grep -c '^rcmsg dump \[rank 1\]: rc qp 0x[0-9a-f]* peer 0 state RTS hw RTS ' "$log1")" -eq 2 ] ||
+        jobfail "idle: rank 1's dumps do not both have a 'rc qp 0x.. peer 0 state RTS hw RTS' line"
+    # rank 0 (testing a receive: it may have stalled too): SIGUSR1's dump last
+    grep '^rcmsg dump \[rank 0\]: \(begin\|rc qp\)' "$log0"
+    begins "$log0" 0 | tail -1 | grep -q SIGUSR1 || jobfail "idle: rank 0 printed no SIGUSR1 dump last"
+    [ $rst -eq 0 ] || { cat "$work/rdma.err"; jobfail "rdma -j resource show qp failed ($rst)"; }
+    for r in 0 1; do
+        log=$(rank_log idle $r)
+        pid=$(cat "$work/idle/pid.$r")
+        qps_of_dump "$log" $r > "$work/dump.$r"
+        [ -s "$work/dump.$r" ] || jobfail "idle: rank $r's SIGUSR1 dump has no 'rc qp 0x.. ... state S hw S' line"
+        awk '$2 != $3 { exit 1 }' "$work/dump.$r" ||
+            { cat "$work/dump.$r"; jobfail "idle: rank $r: a mirror state differs from the hw one while idle"; }
+        cut -d' ' -f1,2 "$work/dump.$r" > "$work/dumpqp.$r"
+        jq -r --argjson pid "$pid" '(if type == "object" then .qp else . end) | .[] |
+            select(.pid == $pid and .type == "RC") | "\(.lqpn) \(.state)"' "$work/rdma.json" |
+            sort -n > "$work/rdmaqp.$r" || jobfail "idle: jq cannot read rdma's output"
+        echo "rank $r (pid $pid): rcmsg's dump (qpn hw):" $(cat "$work/dumpqp.$r") \
+            "| rdma resource show qp (lqpn state):" $(cat "$work/rdmaqp.$r")
+        cmp -s "$work/dumpqp.$r" "$work/rdmaqp.$r" || {
+            jq . "$work/rdma.json" | head -80
+            jobfail "idle: rank $r: rcmsg's QPNs and states differ from rdma resource show qp's"
+        }
+    done
+    echo "ok: 3. the stall dump over rc; both ranks' SIGUSR1 dumps agree with rdma resource show qp ($(($(date +%s) - t00)) s so far)"
+fi
+pass "monitoring over rc: exact counters, QP sync within 2 periods, dump = rdma resource show qp, callbacks"
