@@ -86,6 +86,7 @@ static pthread_t main_thread;
 static int ev_count[EV_KINDS][MAX_PEERS];
 static rcmsg_status_t ev_status[EV_KINDS][MAX_PEERS];
 static char ev_transport[EV_KINDS][MAX_PEERS][16];
+static char ev_cause[EV_KINDS][MAX_PEERS][200];
 
 static double now_s(void)
 {
@@ -110,6 +111,8 @@ static void on_event(const rcmsg_event_t *ev, void *arg)
     ev_status[ev->kind][ev->peer] = ev->status;
     snprintf(ev_transport[ev->kind][ev->peer], sizeof(ev_transport[0][0]), "%s",
              ev->transport != NULL ? ev->transport : "(null)");
+    snprintf(ev_cause[ev->kind][ev->peer], sizeof(ev_cause[0][0]), "%s",
+             ev->cause != NULL ? ev->cause : "");
 }
 
 static void *xmalloc(size_t n)
@@ -342,6 +345,13 @@ static int events(const char *transport)
     s = ev_status[RCMSG_EVENT_PEER_FAILED][victim];
     CHECK(s < 0, "PEER_FAILED for the killed rank with status %s, not an error",
           rcmsg_status_name(s));
+    /* the cause in words: the transport's reason ("sm: local rank 2 (pid N) is gone: ...",
+     * "rc: transport retry counter exceeded") or the launcher's report, not the status text */
+    CHECK(strncmp(ev_cause[RCMSG_EVENT_PEER_FAILED][victim], "sm: ", 4) == 0 ||
+              strncmp(ev_cause[RCMSG_EVENT_PEER_FAILED][victim], "rc: ", 4) == 0 ||
+              strstr(ev_cause[RCMSG_EVENT_PEER_FAILED][victim], "launcher") != NULL,
+          "PEER_FAILED's cause '%s' names neither the transport's reason nor the launcher",
+          ev_cause[RCMSG_EVENT_PEER_FAILED][victim]);
     CHECK(strcmp(ev_transport[RCMSG_EVENT_PEER_FAILED][victim], transport) == 0,
           "PEER_FAILED names transport '%s', not '%s'",
           ev_transport[RCMSG_EVENT_PEER_FAILED][victim], transport);
