@@ -211,12 +211,16 @@ static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
         .min_rnr_timer = rc->config.rnr_timer,
     };
     rcmsg_rc_cm_ah_attr(rc->cm, peer, &attr.ah_attr);
-    return rcmsg_rc_qp_modify(&ep->qp, &attr,
-                              IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                                  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-                                  IBV_QP_MIN_RNR_TIMER) == RCMSG_OK
-               ? 0
-               : -1;
+    if (rcmsg_rc_qp_modify(&ep->qp, &attr,
+                           IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                               IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER) !=
+        RCMSG_OK) {
+        /* rxe resolves the peer's address here: under heavy loss that can time out. A
+         * recovery tries again (rc_rec_retry); a first connect fails as before. */
+        ep->rec.retry = ep->rec.state == RC_REC_CONNECT;
+        return -1;
+    }
+    return 0;
 }
 
 /* RTR -> RTS (the CM's REP on the active side, RTU on the passive side). */
@@ -240,8 +244,11 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
     };
     if (rcmsg_rc_qp_modify(&ep->qp, &attr,
                            IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-                               IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) != RCMSG_OK ||
-        rc_rec_connected(rc, peer, remote) != RCMSG_OK) {
+                               IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) != RCMSG_OK) {
+        ep->rec.retry = rejoin; /* as for RTR: a recovery tries again */
+        return -1;
+    }
+    if (rc_rec_connected(rc, peer, remote) != RCMSG_OK) {
         return -1;
     }
     ep->connected = true;
@@ -357,6 +364,9 @@ static void rc_cm_failed(void *arg, int peer)
     rc_btl_t *rc = arg;
     rc_ep_t *ep = &rc->eps[peer];
 
+    if (rc_rec_retry(rc, peer)) {
+        return; /* a recovery's reconnect failed in a QP transition: another attempt */
+    }
     rc_disconnect_over(rc, ep);
     ep->connected = false;
     if (rc->cm_started && rc->cm_ready) {

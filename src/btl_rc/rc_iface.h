@@ -237,6 +237,9 @@ void rc_rec_sq_cqe(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool ok);
 void rc_rec_progress(rc_btl_t *rc);
 rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payload_t *remote);
 void rc_rec_abort(rc_btl_t *rc, int peer);
+/* The CM gave up a recovery's reconnect because a QP transition failed here (ep->rec.retry):
+ * true when another attempt with a new QP is under way (within RCMSG_RECOVERY_TIMEOUT). */
+bool rc_rec_retry(rc_btl_t *rc, int peer);
 
 /* rc_conn.c: the recovering peer's QP is back in INIT: reconnect it through the CM (answering
  * the peer's REQ when it asked first). */

@@ -274,6 +274,25 @@ void rc_rec_progress(rc_btl_t *rc)
     }
 }
 
+bool rc_rec_retry(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+
+    if (ep->rec.state != RC_REC_CONNECT || !ep->rec.retry || ep->failed ||
+        rcmsg_clock_us() > ep->rec.deadline) {
+        return false;
+    }
+    ep->rec.retry = false;
+    if (rc_pool_renew(rc, peer) != RCMSG_OK) {
+        return false;
+    }
+    rcmsg_warn("rc: reconnecting peer %d failed in a qp transition (see above): trying again "
+               "with qp 0x%x, %.1f s left of RCMSG_RECOVERY_TIMEOUT",
+               peer, ep->qp.qp->qp_num, (double)(ep->rec.deadline - rcmsg_clock_us()) / 1e6);
+    rc_conn_rejoin(rc, peer);
+    return true;
+}
+
 void rc_rec_abort(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
