@@ -156,8 +156,8 @@ typedef struct {
     int root;
 } rooted_args_t;
 
-/* Checks the arguments of a rooted data collective; *st_p/*rt_p the types that matter here
- * (NULL for the other). many_is_recv: the n-block buffer is the receive one (gather). */
+/* Checks the arguments of a rooted data collective; *st_p and *rt_p: the types that matter on
+ * this rank (NULL for one that does not). gather: the n-block buffer is the receive one. */
 static int rooted_check(mpi_comm_t *c, const char *call, const rooted_args_t *a, bool gather,
                         mpi_type_t **st_p, mpi_type_t **rt_p)
 {
