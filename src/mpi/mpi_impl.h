@@ -233,8 +233,8 @@ bool mpi_sched_busy(void);     /* some schedule is active: blocking calls must p
 mpi_comm_t *mpi_nbc_args(const char *call, MPI_Comm comm, MPI_Request *request, int *err_p);
 int mpi_nbc_check_root(mpi_comm_t *c, const char *call, int root);
 /* a buffer that must not be MPI_IN_PLACE (what: its name in the error), count and type */
-int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count,
-                      MPI_Datatype dt, mpi_type_t **t_p, const char *what);
+int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
+                      mpi_type_t **t_p, const char *what);
 int mpi_nbc_start(mpi_sched_t *s, mpi_comm_t *c, const char *call, MPI_Request *request);
 mpi_tbuf_t mpi_nbc_block(const void *buf, int i, int count, mpi_type_t *t); /* i-th block */
 /* binomial broadcast of b from root, then a fence */

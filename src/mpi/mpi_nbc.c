@@ -44,8 +44,8 @@ int mpi_nbc_check_root(mpi_comm_t *c, const char *call, int root)
 }
 
 /* a buffer that must not be MPI_IN_PLACE here, then its count and type */
-int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count,
-                      MPI_Datatype dt, mpi_type_t **t_p, const char *what)
+int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
+                      mpi_type_t **t_p, const char *what)
 {
     if (buf == MPI_IN_PLACE) {
         return mpi_err(c, call, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed as %s here", what);
@@ -71,7 +71,6 @@ int mpi_nbc_start(mpi_sched_t *s, mpi_comm_t *c, const char *call, MPI_Request *
     }
     return MPI_SUCCESS;
 }
-
 
 /* Binomial broadcast of b from root (relative ranks: v = r - root): receive from the parent,
  * then send to every child. */
@@ -228,8 +227,7 @@ static int rooted(const char *call, const rooted_args_t *a, bool gather, MPI_Com
 }
 
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                MPI_Request *request)
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     rooted_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root};
 

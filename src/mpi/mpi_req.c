@@ -22,6 +22,7 @@
  */
 #include "mpi/mpi_impl.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -341,6 +342,7 @@ static int req_wait_one(MPI_Request *h, mpi_req_t *r, MPI_Status *status)
         /* schedules run only when we do: poll them while waiting */
         while (s = req_poll(r, &flag, &rst), !flag) {
             mpi_sched_progress();
+            sched_yield(); /* rcmsg's own waits yield too (RCMSG_YIELD): ranks may share cores */
         }
     } else if (r->kind != MPI_REQ_DONE) {
         s = rcmsg_wait(&r->rc, &rst);
