@@ -182,7 +182,8 @@ bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t
 int mpi_op_check(mpi_comm_t *c, const char *call, MPI_Op op, MPI_Datatype dt);
 /* The hidden duplicate of c carrying the MPI layer's own collective traffic (p2p: user
  * messages never match it), made at c's first call of mpi_coll_comm (rcmsg_comm_dup needs
- * no communication; every rank dups c's children in the same order). NULL: error raised. */
+ * no communication; every rank dups c's children in the same order). NULL: error raised,
+ * its code in *err_p (MPI_SUCCESS otherwise). */
 rcmsg_comm_t mpi_coll_comm(mpi_comm_t *c, const char *call, int *err_p);
 /* The tag of c's next collective on the hidden communicator. EVERY collective entry point
  * (blocking or not, whatever path it takes) takes exactly one, so the sequence agrees on
