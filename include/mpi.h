@@ -406,6 +406,33 @@ MPI_API int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
                        MPI_Op op, MPI_Comm comm);
 
 /* ---- nonblocking collectives ---------------------------------------------------------- */
+/* Progressed by the MPI calls that test or wait (and by blocking point-to-point calls while
+ * one is active), as schedules: no thread. Their requests can be neither cancelled nor freed
+ * (as MPI says). */
+MPI_API int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                       MPI_Request *request);
+MPI_API int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Request *request);
+MPI_API int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Request *request);
+MPI_API int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request);
+MPI_API int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *request);
+MPI_API int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, int root, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                      MPI_Request *request);
+MPI_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
 /* ---- groups, communicators, attributes, intercommunicators ---------------------------- */
 

@@ -99,6 +99,7 @@ typedef enum {
     MPI_REQ_SEND,
     MPI_REQ_RECV,
     MPI_REQ_DONE, /* completed when started (PROC_NULL, Ibsend, a cancelled receive) */
+    MPI_REQ_COLL, /* a nonblocking collective: req->sched (mpi_sched.c) */
 } mpi_req_kind_t;
 
 typedef enum {
@@ -129,6 +130,7 @@ typedef struct mpi_req {
     size_t tmp_len;
     MPI_Status done;         /* the status of a request completed when started (kind DONE) */
     struct mpi_req *next_bg; /* on the background list (freed while active) */
+    struct mpi_sched *sched; /* kind COLL: the schedule, freed by mpi_req_finish */
 } mpi_req_t;
 
 mpi_req_t *mpi_req_new(mpi_comm_t *comm, int *err_p);
@@ -187,5 +189,56 @@ rcmsg_comm_t mpi_coll_comm(mpi_comm_t *c, const char *call, int *err_p);
  * (blocking or not, whatever path it takes) takes exactly one, so the sequence agrees on
  * every rank and concurrent collectives never cross. */
 int mpi_coll_tag(mpi_comm_t *c);
+
+/* ---- nonblocking collectives (mpi_sched.c, mpi_nbc.c) -------------------------------------
+ * A schedule is a list of steps cut into phases by fences: the steps of a phase start in
+ * order (local steps run at once, sends and receives are posted), and the next phase starts
+ * once every send and receive of this one has completed. Schedules advance in
+ * mpi_sched_progress (called by mpi_progress, hence by every MPI call that tests or waits),
+ * never by a thread. Messages travel on the communicator's hidden duplicate (mpi_coll_comm)
+ * with one tag per schedule (mpi_coll_tag), so neither user messages nor other collectives
+ * can match them. */
+typedef struct mpi_sched mpi_sched_t;
+/* A typed buffer: count elements of type (NULL type: count bytes) at buf. */
+typedef struct {
+    void *buf;
+    size_t count;
+    mpi_type_t *type;
+} mpi_tbuf_t;
+/* a new schedule on comm's hidden duplicate, with the next collective tag; NULL: error raised
+ * naming call */
+mpi_sched_t *mpi_sched_new(mpi_comm_t *comm, const char *call, int *err_p);
+void mpi_sched_free(mpi_sched_t *s);
+/* memory owned by the schedule (freed with it); NULL when out of memory (the schedule then
+ * fails at mpi_sched_start) */
+void *mpi_sched_alloc(mpi_sched_t *s, size_t bytes);
+/* a temporary buffer for count elements of dt, laid out as dt says (for reductions) */
+void *mpi_sched_tmp(mpi_sched_t *s, size_t count, MPI_Datatype dt);
+/* steps (the schedule keeps a reference on each type until it is freed) */
+void mpi_sched_send(mpi_sched_t *s, mpi_tbuf_t b, int peer);
+void mpi_sched_recv(mpi_sched_t *s, mpi_tbuf_t b, int peer);
+void mpi_sched_copy(mpi_sched_t *s, mpi_tbuf_t from, mpi_tbuf_t to); /* same bytes of data */
+/* inout = in op inout (count elements of dt: MPI_User_function order) */
+void mpi_sched_reduce(mpi_sched_t *s, MPI_Op op, const void *in, void *inout, size_t count,
+                      MPI_Datatype dt);
+void mpi_sched_fence(mpi_sched_t *s);
+/* Starts s as the operation of a new request of kind COLL on comm: MPI_SUCCESS or an error
+ * code (not raised; s is freed). */
+int mpi_sched_start(mpi_sched_t *s, mpi_comm_t *comm, MPI_Request *request_p);
+/* true once s is complete (advances it first); *err_p its MPI error code */
+bool mpi_sched_test(mpi_sched_t *s, int *err_p);
+void mpi_sched_progress(void); /* advances every active schedule */
+bool mpi_sched_busy(void);     /* some schedule is active: blocking calls must poll */
+/* Shared by the calls (mpi_nbc.c): argument checks that raise through the communicator, the
+ * start (raised when it fails) */
+mpi_comm_t *mpi_nbc_args(const char *call, MPI_Comm comm, MPI_Request *request, int *err_p);
+int mpi_nbc_check_root(mpi_comm_t *c, const char *call, int root);
+/* a buffer that must not be MPI_IN_PLACE (what: its name in the error), count and type */
+int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
+                      mpi_type_t **t_p, const char *what);
+int mpi_nbc_start(mpi_sched_t *s, mpi_comm_t *c, const char *call, MPI_Request *request);
+mpi_tbuf_t mpi_nbc_block(const void *buf, int i, int count, mpi_type_t *t); /* i-th block */
+/* binomial broadcast of b from root, then a fence */
+void mpi_nbc_bcast_tree(mpi_sched_t *s, mpi_comm_t *c, mpi_tbuf_t b, int root);
 
 #endif /* RCMSG_MPI_IMPL_H */

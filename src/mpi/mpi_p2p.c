@@ -190,7 +190,8 @@ static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, int count, int peer, int tag
     mpi_comm_t *c;
     mpi_type_t *t;
 
-    if (mpi_state != MPI_STATE_ACTIVE || count < 0 || peer < 0 || tag < 0) {
+    /* blocking in rcmsg would stall the active schedules of nonblocking collectives */
+    if (mpi_state != MPI_STATE_ACTIVE || count < 0 || peer < 0 || tag < 0 || mpi_sched_busy()) {
         return false;
     }
     c = mpi_comm_get(comm);
@@ -384,8 +385,14 @@ static int probe_rc(const char *call, mpi_comm_t *c, int source, int tag, int *f
 {
     rcmsg_status_t s;
 
-    if (flag_p == NULL) {
+    if (flag_p == NULL && !mpi_sched_busy()) {
         s = rcmsg_probe(source, tag, c->rc, rst);
+    } else if (flag_p == NULL) {
+        int flag = 0; /* schedules run only when we do: poll them while probing */
+
+        while ((s = rcmsg_iprobe(source, tag, c->rc, &flag, rst)) == RCMSG_OK && !flag) {
+            mpi_progress();
+        }
     } else {
         mpi_progress();
         s = rcmsg_iprobe(source, tag, c->rc, flag_p, rst);

@@ -14,9 +14,15 @@
  *
  * Request_free of an active request: the request goes on a background list and completes
  * there (mpi_progress, called by every call that tests or waits; Finalize waits for it).
+ *
+ * A nonblocking collective is a request of kind MPI_REQ_COLL around a schedule (mpi_sched.c):
+ * req_poll advances it where a point-to-point request would be tested, and mpi_progress
+ * advances every active schedule. While one is active, a blocking wait polls (test and
+ * progress) instead of blocking in rcmsg_wait, so that the schedules keep moving.
  */
 #include "mpi/mpi_impl.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +60,10 @@ void mpi_req_delete(mpi_req_t *req)
         mpi_handle_release(MPI_KIND_REQUEST_, req->handle);
     }
     free(req->tmp);
+    if (req->sched != NULL) {
+        mpi_sched_free(req->sched);
+        req->sched = NULL;
+    }
     if (req->type != NULL) {
         mpi_type_release(req->type);
         req->type = NULL;
@@ -160,6 +170,9 @@ int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *r
         if (status != MPI_STATUS_IGNORE) {
             *status = req->done;
         }
+    } else if (req->kind == MPI_REQ_COLL) {
+        mpi_sched_test(req->sched, &err);
+        mpi_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, err, false);
     } else if (req->is_recv) {
         size_t bytes = rst->count;
         bool trunc = s == RCMSG_ERR_TRUNCATED;
@@ -208,21 +221,36 @@ static void req_hold(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t 
     req->done = st;
 }
 
+/* Tests the operation under r without completing the request: *flag_p, and (done) what
+ * mpi_req_finish needs. A schedule is advanced first. */
+static rcmsg_status_t req_poll(mpi_req_t *r, int *flag_p, rcmsg_msg_status_t *rst)
+{
+    int err;
+
+    if (r->kind == MPI_REQ_DONE) {
+        *flag_p = 1;
+        return RCMSG_OK;
+    }
+    if (r->kind == MPI_REQ_COLL) {
+        *flag_p = mpi_sched_test(r->sched, &err);
+        return RCMSG_OK;
+    }
+    return rcmsg_test(&r->rc, flag_p, rst);
+}
+
 /* ---- background: requests freed while active --------------------------------------------- */
 void mpi_progress(void)
 {
     mpi_req_t **pp = &background;
 
+    mpi_sched_progress();
     mpi_bsend_progress();
     while (*pp != NULL) {
         mpi_req_t *r = *pp;
         rcmsg_msg_status_t rst = {0};
         int flag = 1;
-        rcmsg_status_t s = RCMSG_OK;
+        rcmsg_status_t s = req_poll(r, &flag, &rst);
 
-        if (r->kind != MPI_REQ_DONE) {
-            s = rcmsg_test(&r->rc, &flag, &rst);
-        }
         if (!flag) {
             pp = &r->next_bg;
             continue;
@@ -294,14 +322,11 @@ static int req_complete(MPI_Request *h, mpi_req_t *r, rcmsg_status_t s,
 static int req_test_one(MPI_Request *h, mpi_req_t *r, MPI_Status *status, int *err_p)
 {
     rcmsg_msg_status_t rst = {0};
-    rcmsg_status_t s = RCMSG_OK;
     int flag = 1;
+    rcmsg_status_t s = req_poll(r, &flag, &rst);
 
-    if (r->kind != MPI_REQ_DONE) {
-        s = rcmsg_test(&r->rc, &flag, &rst);
-        if (!flag) {
-            return 0;
-        }
+    if (!flag) {
+        return 0;
     }
     *err_p = req_complete(h, r, s, &rst, status);
     return 1;
@@ -311,8 +336,15 @@ static int req_wait_one(MPI_Request *h, mpi_req_t *r, MPI_Status *status)
 {
     rcmsg_msg_status_t rst = {0};
     rcmsg_status_t s = RCMSG_OK;
+    int flag = 0;
 
-    if (r->kind != MPI_REQ_DONE) {
+    if (r->kind == MPI_REQ_COLL || (r->kind != MPI_REQ_DONE && mpi_sched_busy())) {
+        /* schedules run only when we do: poll them while waiting */
+        while (s = req_poll(r, &flag, &rst), !flag) {
+            mpi_sched_progress();
+            sched_yield(); /* rcmsg's own waits yield too (RCMSG_YIELD): ranks may share cores */
+        }
+    } else if (r->kind != MPI_REQ_DONE) {
         s = rcmsg_wait(&r->rc, &rst);
     }
     return req_complete(h, r, s, &rst, status);
@@ -473,7 +505,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status *statuses)
         if (r == NULL || r->kind == MPI_REQ_DONE) {
             continue;
         }
-        s = rcmsg_test(&r->rc, &f, &rst);
+        s = req_poll(r, &f, &rst);
         if (f) {
             req_hold(r, s, &rst);
         } else {
@@ -541,7 +573,7 @@ static int any_common(const char *call, int count, MPI_Request reqs[], int *inde
         mpi_progress();
         err = MPI_SUCCESS;
         done = testany_pass(count, reqs, index, status, &live, &err, &c);
-    } while (block && !done && live);
+    } while (block && !done && live && sched_yield() == 0); /* ranks may share cores */
     if (flag != NULL) {
         *flag = done || !live;
     }
@@ -608,7 +640,7 @@ static int some_common(const char *call, int incount, MPI_Request reqs[], int *o
             }
             mpi_comm_unref(c);
         }
-    } while (block && n == 0 && live);
+    } while (block && n == 0 && live && sched_yield() == 0);
     *outcount = live ? n : MPI_UNDEFINED;
     return raise_in_status(&errcomm, call);
 }
@@ -643,7 +675,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     }
     if (r->kind != MPI_REQ_DONE) {
         rcmsg_msg_status_t rst = {0};
-        rcmsg_status_t s = rcmsg_test(&r->rc, flag, &rst);
+        rcmsg_status_t s = req_poll(r, flag, &rst);
 
         if (!*flag) {
             return MPI_SUCCESS;
@@ -671,6 +703,11 @@ int MPI_Request_free(MPI_Request *request)
         return err != MPI_SUCCESS ? err
                                   : mpi_err(NULL, "MPI_Request_free", MPI_ERR_REQUEST,
                                             "MPI_REQUEST_NULL cannot be freed");
+    }
+    if (r->kind == MPI_REQ_COLL) {
+        return mpi_err(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+                       "the request of a nonblocking collective cannot be freed (MPI: erroneous); "
+                       "complete it with a wait or a test");
     }
     mpi_handle_release(MPI_KIND_REQUEST_, r->handle);
     r->handle = MPI_REQUEST_NULL;
@@ -706,6 +743,10 @@ int MPI_Cancel(MPI_Request *request)
     if (!req_live(r)) {
         return mpi_err(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
                        "the persistent request is not active");
+    }
+    if (r->kind == MPI_REQ_COLL) {
+        return mpi_err(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
+                       "a nonblocking collective cannot be cancelled (MPI: erroneous)");
     }
     /* a send, or a request already complete: the cancel fails, as MPI allows; the
      * operation completes normally and MPI_Test_cancelled says false */

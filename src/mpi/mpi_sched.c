@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Schedules: the engine under the nonblocking collectives (mpi_nbc.c builds them).
+ *
+ * A schedule is a list of steps cut into phases by fences:
+ *
+ *     [recv a, send b, copy] FENCE [reduce, send c] FENCE [copy out]
+ *      \----- phase 0 ----/        \-- phase 1 --/        \ phase 2 /
+ *
+ * A phase starts its steps in order: a local step (copy, reduce) runs at once, a send or a
+ * receive is posted (rcmsg_isend/irecv on the communicator's hidden duplicate, with the
+ * schedule's own tag). The next phase starts once every send and receive of the phase has
+ * completed. A typed send packs a noncontiguous buffer into a temporary one when it starts; a
+ * typed receive into a noncontiguous buffer unpacks when it completes.
+ *
+ * Schedules advance only when the MPI layer runs (mpi_sched_progress from mpi_progress, and a
+ * request's own Test/Wait): no thread. Once a step fails, no further phase starts; the
+ * schedule completes, with the first error, when what was posted has completed.
+ */
+#include "mpi/mpi_impl.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum {
+    STEP_SEND,
+    STEP_RECV,
+    STEP_COPY,
+    STEP_REDUCE,
+    STEP_FENCE,
+} step_kind_t;
+
+typedef struct {
+    step_kind_t kind;
+    mpi_tbuf_t a, b; /* send/recv: a; copy: a to b */
+    int peer;
+    MPI_Op op; /* reduce: b.buf = a.buf op b.buf, a.count elements of dt */
+    MPI_Datatype dt;
+    rcmsg_request_t rc;
+    void *packed; /* a noncontiguous send or receive travels through it */
+} step_t;
+
+struct mpi_sched {
+    rcmsg_comm_t rc;
+    int tag;
+    step_t *steps;
+    size_t nsteps, cap;
+    size_t first, next; /* the current phase: steps [first, next) */
+    int err;            /* the first error (MPI code) */
+    bool done, active, oom;
+    void **allocs;
+    size_t nallocs;
+    mpi_sched_t *next_active;
+};
+
+static mpi_sched_t *active; /* started, not yet complete */
+
+/* ---- building ---------------------------------------------------------------------------- */
+mpi_sched_t *mpi_sched_new(mpi_comm_t *comm, const char *call, int *err_p)
+{
+    rcmsg_comm_t rc = mpi_coll_comm(comm, call, err_p);
+    int tag = mpi_coll_tag(comm); /* taken even on failure: the sequence agrees everywhere */
+    mpi_sched_t *s;
+
+    if (rc == RCMSG_COMM_NULL) {
+        return NULL;
+    }
+    s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        *err_p = mpi_err(comm, call, MPI_ERR_NO_MEM, "out of memory for a schedule");
+        return NULL;
+    }
+    s->rc = rc;
+    s->tag = tag;
+    return s;
+}
+
+static void tbuf_release(mpi_tbuf_t *b)
+{
+    if (b->type != NULL) {
+        mpi_type_release(b->type);
+        b->type = NULL;
+    }
+}
+
+void mpi_sched_free(mpi_sched_t *s)
+{
+    for (size_t i = 0; i < s->nsteps; i++) {
+        tbuf_release(&s->steps[i].a);
+        tbuf_release(&s->steps[i].b);
+        free(s->steps[i].packed);
+    }
+    for (size_t i = 0; i < s->nallocs; i++) {
+        free(s->allocs[i]);
+    }
+    free(s->allocs);
+    free(s->steps);
+    free(s);
+}
+
+void *mpi_sched_alloc(mpi_sched_t *s, size_t bytes)
+{
+    void **a = realloc(s->allocs, (s->nallocs + 1) * sizeof(*a));
+    void *p = NULL;
+
+    if (a != NULL) {
+        s->allocs = a;
+        p = malloc(bytes > 0 ? bytes : 1);
+    }
+    if (p == NULL) {
+        s->oom = true;
+        return NULL;
+    }
+    s->allocs[s->nallocs++] = p;
+    return p;
+}
+
+void *mpi_sched_tmp(mpi_sched_t *s, size_t count, MPI_Datatype dt)
+{
+    MPI_Aint tlb = 0, text = 0, lb = 0, ext = 0, lo, hi;
+    char *p;
+
+    MPI_Type_get_true_extent(dt, &tlb, &text);
+    MPI_Type_get_extent(dt, &lb, &ext);
+    if (count == 0) {
+        return mpi_sched_alloc(s, 1);
+    }
+    /* the span of count elements: element i's data is at i * ext + [tlb, tlb + text) */
+    lo = tlb + (ext < 0 ? (MPI_Aint)(count - 1) * ext : 0);
+    hi = tlb + text + (ext > 0 ? (MPI_Aint)(count - 1) * ext : 0);
+    p = mpi_sched_alloc(s, (size_t)(hi - lo));
+    return p != NULL ? p - lo : NULL;
+}
+
+static step_t *step_add(mpi_sched_t *s, step_kind_t kind)
+{
+    step_t *st;
+
+    if (s->nsteps == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        step_t *n = realloc(s->steps, cap * sizeof(*n));
+
+        if (n == NULL) {
+            s->oom = true;
+            return NULL;
+        }
+        s->steps = n;
+        s->cap = cap;
+    }
+    st = &s->steps[s->nsteps++];
+    memset(st, 0, sizeof(*st));
+    st->kind = kind;
+    return st;
+}
+
+static mpi_tbuf_t tbuf_hold(mpi_tbuf_t b)
+{
+    if (b.type != NULL) {
+        mpi_type_retain(b.type);
+    }
+    return b;
+}
+
+void mpi_sched_send(mpi_sched_t *s, mpi_tbuf_t b, int peer)
+{
+    step_t *st = step_add(s, STEP_SEND);
+
+    if (st != NULL) {
+        st->a = tbuf_hold(b);
+        st->peer = peer;
+    }
+}
+
+void mpi_sched_recv(mpi_sched_t *s, mpi_tbuf_t b, int peer)
+{
+    step_t *st = step_add(s, STEP_RECV);
+
+    if (st != NULL) {
+        st->a = tbuf_hold(b);
+        st->peer = peer;
+    }
+}
+
+void mpi_sched_copy(mpi_sched_t *s, mpi_tbuf_t from, mpi_tbuf_t to)
+{
+    step_t *st = step_add(s, STEP_COPY);
+
+    if (st != NULL) {
+        st->a = tbuf_hold(from);
+        st->b = tbuf_hold(to);
+    }
+}
+
+void mpi_sched_reduce(mpi_sched_t *s, MPI_Op op, const void *in, void *inout, size_t count,
+                      MPI_Datatype dt)
+{
+    step_t *st = step_add(s, STEP_REDUCE);
+
+    if (st != NULL) {
+        st->a = (mpi_tbuf_t){(void *)in, count, NULL};
+        st->b.buf = inout;
+        st->op = op;
+        st->dt = dt;
+    }
+}
+
+void mpi_sched_fence(mpi_sched_t *s)
+{
+    /* two fences in a row, or one at the start, are one */
+    if (s->nsteps > 0 && s->steps[s->nsteps - 1].kind != STEP_FENCE) {
+        step_add(s, STEP_FENCE);
+    }
+}
+
+/* ---- running ----------------------------------------------------------------------------- */
+static size_t tbuf_bytes(const mpi_tbuf_t *b)
+{
+    return b->type != NULL ? mpi_type_size(b->type) * b->count : b->count;
+}
+
+/* where the data of b is one block (contiguous or bytes), or NULL */
+static char *tbuf_block(const mpi_tbuf_t *b)
+{
+    if (b->type == NULL) {
+        return b->buf;
+    }
+    if (mpi_type_is_contig(b->type)) {
+        return (char *)b->buf + mpi_type_true_lb(b->type);
+    }
+    return NULL;
+}
+
+static int step_copy(step_t *st)
+{
+    size_t bytes = tbuf_bytes(&st->a);
+    char *from = tbuf_block(&st->a), *to = tbuf_block(&st->b), *tmp = NULL;
+
+    if (bytes != tbuf_bytes(&st->b)) {
+        return MPI_ERR_TRUNCATE; /* the type signatures differ */
+    }
+    if (bytes == 0) {
+        return MPI_SUCCESS;
+    }
+    if (from == NULL && to == NULL) {
+        tmp = malloc(bytes);
+        if (tmp == NULL) {
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    if (from == NULL) {
+        from = to != NULL ? to : tmp;
+        mpi_type_pack(st->a.type, st->a.buf, st->a.count, from);
+    } else if (to != NULL) {
+        memmove(to, from, bytes);
+    }
+    if (to == NULL) {
+        mpi_type_unpack(st->b.type, from, st->b.count, st->b.buf);
+    }
+    free(tmp);
+    return MPI_SUCCESS;
+}
+
+static int step_post(mpi_sched_t *s, step_t *st)
+{
+    size_t bytes = tbuf_bytes(&st->a);
+    char *where = tbuf_block(&st->a);
+    rcmsg_status_t rs;
+
+    if (where == NULL) {
+        st->packed = malloc(bytes > 0 ? bytes : 1);
+        if (st->packed == NULL) {
+            return MPI_ERR_NO_MEM;
+        }
+        where = st->packed;
+        if (st->kind == STEP_SEND) {
+            mpi_type_pack(st->a.type, st->a.buf, st->a.count, where);
+        }
+    }
+    if (st->kind == STEP_SEND) {
+        rs = rcmsg_isend(where, bytes, st->peer, s->tag, s->rc, &st->rc);
+    } else {
+        rs = rcmsg_irecv(where, bytes, st->peer, s->tag, s->rc, &st->rc);
+    }
+    return rs == RCMSG_OK ? MPI_SUCCESS : mpi_err_code(mpi_err_class_of(rs), rs);
+}
+
+/* a posted send or receive completed with rs */
+static int step_complete(step_t *st, rcmsg_status_t rs, const rcmsg_msg_status_t *rst)
+{
+    int err = MPI_SUCCESS;
+
+    if (rs == RCMSG_ERR_TRUNCATED) {
+        err = mpi_err_code(MPI_ERR_TRUNCATE, rs);
+    } else if (rs != RCMSG_OK) {
+        err = mpi_err_code(mpi_err_class_of(rs), rs);
+    } else if (st->kind == STEP_RECV && rst->count != tbuf_bytes(&st->a)) {
+        err = MPI_ERR_TRUNCATE; /* fewer bytes than the collective's arguments say */
+    } else if (st->kind == STEP_RECV && st->packed != NULL) {
+        mpi_type_unpack(st->a.type, st->packed, st->a.count, st->a.buf);
+    }
+    free(st->packed);
+    st->packed = NULL;
+    return err;
+}
+
+static int step_start(mpi_sched_t *s, step_t *st)
+{
+    switch (st->kind) {
+    case STEP_SEND:
+    case STEP_RECV:
+        return step_post(s, st);
+    case STEP_COPY:
+        return step_copy(st);
+    case STEP_REDUCE:
+        return mpi_op_apply(st->op, st->a.buf, st->b.buf, (int)st->a.count, st->dt);
+    case STEP_FENCE:
+        break;
+    }
+    return MPI_SUCCESS;
+}
+
+static void sched_fail(mpi_sched_t *s, int err)
+{
+    if (err != MPI_SUCCESS && s->err == MPI_SUCCESS) {
+        s->err = err;
+    }
+}
+
+/* Tests the sends and receives of the current phase: true when none is outstanding. */
+static bool phase_test(mpi_sched_t *s)
+{
+    bool idle = true;
+
+    for (size_t i = s->first; i < s->next; i++) {
+        step_t *st = &s->steps[i];
+        rcmsg_msg_status_t rst = {0};
+        rcmsg_status_t rs;
+        int flag = 0;
+
+        if (st->rc == RCMSG_REQUEST_NULL) {
+            continue;
+        }
+        rs = rcmsg_test(&st->rc, &flag, &rst);
+        if (!flag) {
+            idle = false;
+            continue;
+        }
+        st->rc = RCMSG_REQUEST_NULL;
+        sched_fail(s, step_complete(st, rs, &rst));
+    }
+    return idle;
+}
+
+/* Advances s as far as it goes without waiting; true once complete. */
+static bool sched_advance(mpi_sched_t *s)
+{
+    while (!s->done) {
+        if (!phase_test(s)) {
+            return false;
+        }
+        if (s->next == s->nsteps || s->err != MPI_SUCCESS) {
+            s->done = true;
+            break;
+        }
+        if (s->steps[s->next].kind == STEP_FENCE) {
+            s->next++;
+        }
+        s->first = s->next;
+        while (s->next < s->nsteps && s->steps[s->next].kind != STEP_FENCE &&
+               s->err == MPI_SUCCESS) {
+            sched_fail(s, step_start(s, &s->steps[s->next]));
+            s->next++;
+        }
+    }
+    return true;
+}
+
+/* takes s off the active list */
+static void sched_retire(mpi_sched_t *s)
+{
+    for (mpi_sched_t **pp = &active; *pp != NULL; pp = &(*pp)->next_active) {
+        if (*pp == s) {
+            *pp = s->next_active;
+            s->active = false;
+            return;
+        }
+    }
+}
+
+bool mpi_sched_test(mpi_sched_t *s, int *err_p)
+{
+    if (!sched_advance(s)) {
+        return false;
+    }
+    if (s->active) {
+        sched_retire(s);
+    }
+    *err_p = s->err;
+    return true;
+}
+
+void mpi_sched_progress(void)
+{
+    mpi_sched_t **pp = &active;
+
+    while (*pp != NULL) {
+        mpi_sched_t *s = *pp;
+
+        if (sched_advance(s)) {
+            *pp = s->next_active;
+            s->active = false;
+        } else {
+            pp = &s->next_active;
+        }
+    }
+}
+
+bool mpi_sched_busy(void)
+{
+    return active != NULL;
+}
+
+int mpi_sched_start(mpi_sched_t *s, mpi_comm_t *comm, MPI_Request *request_p)
+{
+    int err;
+    mpi_req_t *r;
+
+    if (s->oom) {
+        mpi_sched_free(s);
+        return MPI_ERR_NO_MEM;
+    }
+    r = mpi_req_new(comm, &err);
+    if (r == NULL) {
+        mpi_sched_free(s);
+        return err;
+    }
+    r->kind = MPI_REQ_COLL;
+    r->sched = s;
+    s->active = true;
+    s->next_active = active;
+    active = s;
+    /* the first phase goes out now: a peer waiting for it needs nothing more from us */
+    if (sched_advance(s)) {
+        sched_retire(s);
+    }
+    *request_p = r->handle;
+    return MPI_SUCCESS;
+}
