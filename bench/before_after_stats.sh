@@ -115,7 +115,7 @@ ratio() {
         END {if (na == 0 || nb == 0) {print "-"; exit}
             lo = 1e9; hi = 0
             for (r in x) if (r in y && y[r] > 0) {q = x[r] / y[r]; if (q < lo) lo = q; if (q > hi) hi = q}
-            printf "%.3f (%.2f-%.2f)\n", med(xs, na) / med(ys, nb), lo, hi}' "$1"
+            printf "%.2f (%.2f-%.2f)\n", med(xs, na) / med(ys, nb), lo, hi}' "$1"
 }
 
 summary_one() { # file title
@@ -169,8 +169,10 @@ check_errs() { # dir sm|rc
             grep -q '^rcmsg stats:' "$e" && reports=$((reports + 1)) ;;
         esac
     done
+    # (the two ranks' report lines can interleave on the shared stderr: only log lines count)
     echo "- $t: RCMSG_STATS=peer report printed by $reports of $runs runs that asked for it;" \
-        "other stderr lines (warnings, errors) in all runs: $(cat "$@" | grep -vc '^rcmsg stats:' || true)"
+        "warnings and errors in all runs' stderr:" \
+        "$(cat "$@" | grep -cE '\] (warn|error|fatal):|mpirun|Segmentation|Abort' || true)"
 }
 
 summarize() { # dir
