@@ -104,8 +104,9 @@ cell() {
         awk "$fmt"' {x[n++] = $1} END {if (n == 0) print "-"; else
             print f(x[int((n - 1) / 2)]) " (" f(x[0]) "-" f(x[n - 1]) ")"}'
 }
-# ratio FILE A B KIND SIZE: "m (lo-hi)": the ratio of A's median to B's, and the range of
-# A/B within each round (the two runs of one round are next to each other in time)
+# ratio FILE A B KIND SIZE: "m (lo-hi) s/n": the ratio of A's median to B's, the range of
+# A/B within each round (the two runs of one round are next to each other in time), and in
+# how many of the n rounds A was slower than B
 ratio() {
     awk -v a="$2" -v b="$3" -v k="$4" -v s="$5" '$2 == k && $3 == s && ($1 == a || $1 == b) {
             if ($1 == a) {x[$5] = $4; xs[na++] = $4} else {y[$5] = $4; ys[nb++] = $4}}
@@ -114,8 +115,9 @@ ratio() {
             return arr[int((n - 1) / 2)]}
         END {if (na == 0 || nb == 0) {print "-"; exit}
             lo = 1e9; hi = 0
-            for (r in x) if (r in y && y[r] > 0) {q = x[r] / y[r]; if (q < lo) lo = q; if (q > hi) hi = q}
-            printf "%.2f (%.2f-%.2f)\n", med(xs, na) / med(ys, nb), lo, hi}' "$1"
+            for (r in x) if (r in y && y[r] > 0) {q = x[r] / y[r]; if (q < lo) lo = q; if (q > hi) hi = q
+                n++; if (k == "lat" ? q > 1 : q < 1) slow++}
+            printf "%.2f (%.2f-%.2f) %d/%d\n", med(xs, na) / med(ys, nb), lo, hi, slow, n}' "$1"
 }
 
 summary_one() { # file title
@@ -140,8 +142,9 @@ summary_one() { # file title
         echo "$line"
     done
     echo
-    echo "Ratios: of the medians, and (in brackets) the lowest and highest ratio of the two runs"
-    echo "within one round. Latency: above 1 is slower; rate: below 1 is slower."
+    echo "Ratios: of the medians; in brackets the lowest and highest ratio of the two runs within"
+    echo "one round; then in how many rounds the first was slower than the second (ties are not)."
+    echo "Latency: above 1 is slower; rate: below 1 is slower."
     echo
     hdr="| benchmark | no/before | peer/before | peer/no |" sep="|---|---:|---:|---:|"
     [ $has_sync0 = yes ] && hdr="$hdr sync0/peer |" sep="$sep---:|"
