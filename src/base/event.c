@@ -18,6 +18,8 @@ typedef struct {
     char cause[EVENT_CAUSE_MAX];
 } event_slot_t;
 
+unsigned rcmsg_event_queued;
+
 static struct {
     rcmsg_event_handler_t handler;
     void *arg;
@@ -58,16 +60,12 @@ void rcmsg_event_post(rcmsg_event_kind_t kind, int peer, const char *transport,
         return;
     }
     slot = &ev.ring[ev.tail++ % RCMSG_EVENT_QUEUE];
+    rcmsg_event_queued = ev.tail - ev.head;
     va_start(ap, fmt);
     vsnprintf(slot->cause, sizeof(slot->cause), fmt, ap);
     va_end(ap);
     slot->ev = (rcmsg_event_t){
         .kind = kind, .peer = peer, .transport = transport, .status = status, .cause = slot->cause};
-}
-
-bool rcmsg_event_pending(void)
-{
-    return ev.head != ev.tail;
 }
 
 int rcmsg_event_deliver(void)
@@ -85,6 +83,7 @@ int rcmsg_event_deliver(void)
             ev.handler(&slot->ev, ev.arg);
         }
         ev.head++; /* after the call: the slot's cause stays valid during it */
+        rcmsg_event_queued = ev.tail - ev.head;
         n++;
     }
     ev.delivering = false;
@@ -94,4 +93,5 @@ int rcmsg_event_deliver(void)
 void rcmsg_event_clear(void)
 {
     ev.head = ev.tail;
+    rcmsg_event_queued = 0;
 }

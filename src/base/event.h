@@ -19,8 +19,14 @@ void rcmsg_event_post(rcmsg_event_kind_t kind, int peer, const char *transport,
                       rcmsg_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-/* Whether events wait for delivery (cheap: for the progress loop). */
-bool rcmsg_event_pending(void);
+/* Events queued and not yet delivered (read by the inline check below). */
+extern unsigned rcmsg_event_queued;
+
+/* Whether events wait for delivery (inline: every progress round asks). */
+static inline bool rcmsg_event_pending(void)
+{
+    return rcmsg_event_queued != 0;
+}
 /* Calls the handler for each queued event, in order; returns how many. */
 int rcmsg_event_deliver(void);
 /* Empties the queue without delivering (finalize, after the last progress). */

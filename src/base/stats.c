@@ -9,6 +9,7 @@
 #include "base/log.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,13 @@ void rcmsg_stats_fini(void)
     memset(&rcmsg_stats, 0, sizeof(rcmsg_stats));
 }
 
+uint64_t *rcmsg_stats_row(int peer)
+{
+    static uint64_t scratch[RCMSG_STAT_PEER_COUNT];
+
+    return (unsigned)peer < (unsigned)rcmsg_stats.npeers ? rcmsg_stats.peers[peer].c : scratch;
+}
+
 void rcmsg_stat_status(int peer, int status)
 {
     if ((unsigned)peer < (unsigned)rcmsg_stats.npeers) {
@@ -109,31 +117,67 @@ static int col_width(const char *name)
     return n > STATS_COL_MIN ? n : STATS_COL_MIN;
 }
 
+/* One line of the report, written with one call: the ranks' lines share stderr, and a line
+ * written in pieces would interleave with another rank's. */
+typedef struct {
+    char buf[4096];
+    size_t n;
+} stats_line_t;
+
+static void line_add(stats_line_t *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void line_add(stats_line_t *l, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+
+    if (l->n >= sizeof(l->buf) - 1) {
+        return;
+    }
+    va_start(ap, fmt);
+    k = vsnprintf(l->buf + l->n, sizeof(l->buf) - l->n, fmt, ap);
+    va_end(ap);
+    l->n = k < 0                                   ? l->n
+           : l->n + (size_t)k < sizeof(l->buf) - 1 ? l->n + (size_t)k
+                                                   : sizeof(l->buf) - 2;
+}
+
+static void line_out(stats_line_t *l, FILE *out)
+{
+    l->buf[l->n++] = '\n';
+    fwrite(l->buf, 1, l->n, out);
+    fflush(out);
+}
+
 /* The columns: rank, peer, transport, qpn, every per-peer counter, and in the summary table
  * (rank_cols) every per-rank counter after them. Fixed widths: the lines of all ranks align. */
 static void table_header(FILE *out, bool rank_cols)
 {
-    fprintf(out, "rcmsg stats: %5s %5s %-9s %10s", "rank", "peer", "transport", "qpn");
+    stats_line_t l = {.n = 0};
+
+    line_add(&l, "rcmsg stats: %5s %5s %-9s %10s", "rank", "peer", "transport", "qpn");
     for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
-        fprintf(out, " %*s", col_width(peer_names[i]), peer_names[i]);
+        line_add(&l, " %*s", col_width(peer_names[i]), peer_names[i]);
     }
     for (int i = 0; rank_cols && i < RCMSG_RSTAT_COUNT; i++) {
-        fprintf(out, " %*s", col_width(rank_names[i]), rank_names[i]);
+        line_add(&l, " %*s", col_width(rank_names[i]), rank_names[i]);
     }
-    fputc('\n', out);
+    line_out(&l, out);
 }
 
 static void table_row(FILE *out, const char *peer, const char *transport, const char *qpn,
                       const uint64_t *c, const uint64_t *r)
 {
-    fprintf(out, "rcmsg stats: %5d %5s %-9s %10s", rcmsg_stats.rank, peer, transport, qpn);
+    stats_line_t l = {.n = 0};
+
+    line_add(&l, "rcmsg stats: %5d %5s %-9s %10s", rcmsg_stats.rank, peer, transport, qpn);
     for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
-        fprintf(out, " %*llu", col_width(peer_names[i]), (unsigned long long)c[i]);
+        line_add(&l, " %*llu", col_width(peer_names[i]), (unsigned long long)c[i]);
     }
     for (int i = 0; r != NULL && i < RCMSG_RSTAT_COUNT; i++) {
-        fprintf(out, " %*llu", col_width(rank_names[i]), (unsigned long long)r[i]);
+        line_add(&l, " %*llu", col_width(rank_names[i]), (unsigned long long)r[i]);
     }
-    fputc('\n', out);
+    line_out(&l, out);
 }
 
 /* Every peer's counters added up. */
@@ -302,7 +346,6 @@ void rcmsg_stats_report(void)
     }
     if (stats_config.mode != RCMSG_STATS_NO) {
         stats_table(stderr, stats_config.mode);
-        fflush(stderr);
     }
     if (stats_config.file != NULL) {
         stats_file(stats_config.file);

@@ -105,6 +105,10 @@ static inline void rcmsg_rstat_max(rcmsg_rstat_t id, uint64_t v)
     }
 }
 
+/* peer's counter row, for a layer that keeps it next to its own per-peer state (the pml: one
+ * add per message, no bounds check); a scratch row nobody reports for a peer outside the job. */
+uint64_t *rcmsg_stats_row(int peer);
+
 /* A completion error of peer with status (counted in cq_errors and by status). */
 void rcmsg_stat_status(int peer, int status);
 void rcmsg_stats_set_transport(int peer, const char *name);

@@ -138,6 +138,8 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
         rcmsg_btl_t *btl = w->peer_btl[i];
         pml.peers[i].btl = btl;
         pml.peers[i].credits = pml.credits;
+        pml.peers[i].stat = rcmsg_stats_row(i);
+        pml.peers[i].max_inline = btl->caps.max_inline;
         rcmsg_stats_set_transport(i, btl->name);
         if (btl->caps.max_send < max_send) {
             max_send = btl->caps.max_send;

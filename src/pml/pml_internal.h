@@ -82,6 +82,8 @@ typedef struct {
 
 typedef struct {
     rcmsg_btl_t *btl;
+    uint64_t *stat;    /* the peer's counters (rcmsg_stats_row) */
+    size_t max_inline; /* btl's: eager messages up to this (with the header) go inline */
     uint32_t send_seq, recv_seq;
     int credits;         /* eager sends still allowed to this peer */
     int owed;            /* credits to return to this peer */

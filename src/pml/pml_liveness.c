@@ -101,7 +101,9 @@ static void pml_watch(void)
 /* An idle round of a blocking call: the wait itself, and liveness after a sleep. */
 void pml_idle(unsigned *idle)
 {
-    pml_stall_check();
+    if (pml.stall_us != 0) {
+        pml_stall_check();
+    }
     if (rcmsg_progress_idle(idle)) {
         pml_watch(); /* it slept: few progress calls count towards PML_WATCH_CALLS */
     }

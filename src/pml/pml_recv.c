@@ -279,22 +279,22 @@ void on_recv(void *arg, int peer, const void *data, size_t len)
     pml.activity++;
     switch ((rcmsg_pml_msg_t)h.hdr.type) {
     case RCMSG_PML_EAGER:
-        rcmsg_stat_add(peer, RCMSG_STAT_msgs_recv_eager, 1);
-        rcmsg_stat_add(peer, RCMSG_STAT_bytes_recv_eager, h.hdr.len);
+        p->stat[RCMSG_STAT_msgs_recv_eager]++;
+        p->stat[RCMSG_STAT_bytes_recv_eager] += h.hdr.len;
         on_msg(peer, &h, hlen, (const char *)data + hlen);
         break;
     case RCMSG_PML_RTS:
-        rcmsg_stat_add(peer, RCMSG_STAT_msgs_recv_rndv, 1);
-        rcmsg_stat_add(peer, RCMSG_STAT_bytes_recv_rndv, h.hdr.len);
+        p->stat[RCMSG_STAT_msgs_recv_rndv]++;
+        p->stat[RCMSG_STAT_bytes_recv_rndv] += h.hdr.len;
         on_msg(peer, &h, hlen, (const char *)data + hlen);
         break;
     case RCMSG_PML_FIN:
-        rcmsg_stat_add(peer, RCMSG_STAT_ctrl_recv, 1);
+        p->stat[RCMSG_STAT_ctrl_recv]++;
         on_fin(peer, h.sreq, h.status);
         break;
     case RCMSG_PML_CREDIT:
     case RCMSG_PML_MSG_COUNT:
-        rcmsg_stat_add(peer, RCMSG_STAT_ctrl_recv, 1);
+        p->stat[RCMSG_STAT_ctrl_recv]++;
         break;
     }
 }

@@ -10,26 +10,26 @@
 #include <stdlib.h>
 
 /* The counters of a message put on the wire (total: header and payload bytes). */
-static void xmit_count(const pml_peer_t *p, int peer, const rcmsg_pml_hdr_t *hdr, size_t total)
+static inline void xmit_count(pml_peer_t *p, const rcmsg_pml_hdr_t *hdr, size_t total)
 {
     switch ((rcmsg_pml_msg_t)hdr->type) {
     case RCMSG_PML_EAGER:
-        if (total <= p->btl->caps.max_inline) {
-            rcmsg_stat_add(peer, RCMSG_STAT_msgs_sent_inline, 1);
-            rcmsg_stat_add(peer, RCMSG_STAT_bytes_sent_inline, hdr->len);
+        if (total <= p->max_inline) {
+            p->stat[RCMSG_STAT_msgs_sent_inline]++;
+            p->stat[RCMSG_STAT_bytes_sent_inline] += hdr->len;
         } else {
-            rcmsg_stat_add(peer, RCMSG_STAT_msgs_sent_eager, 1);
-            rcmsg_stat_add(peer, RCMSG_STAT_bytes_sent_eager, hdr->len);
+            p->stat[RCMSG_STAT_msgs_sent_eager]++;
+            p->stat[RCMSG_STAT_bytes_sent_eager] += hdr->len;
         }
         break;
     case RCMSG_PML_RTS:
-        rcmsg_stat_add(peer, RCMSG_STAT_msgs_sent_rndv, 1);
-        rcmsg_stat_add(peer, RCMSG_STAT_bytes_sent_rndv, hdr->len);
+        p->stat[RCMSG_STAT_msgs_sent_rndv]++;
+        p->stat[RCMSG_STAT_bytes_sent_rndv] += hdr->len;
         break;
     case RCMSG_PML_FIN:
     case RCMSG_PML_CREDIT:
     case RCMSG_PML_MSG_COUNT:
-        rcmsg_stat_add(peer, RCMSG_STAT_ctrl_sent, 1);
+        p->stat[RCMSG_STAT_ctrl_sent]++;
         break;
     }
 }
@@ -51,7 +51,7 @@ static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, c
     if (s == RCMSG_OK) {
         p->send_seq++;
         p->owed -= give;
-        xmit_count(p, peer, hdr, hdr_len + len);
+        xmit_count(p, hdr, hdr_len + len);
     }
     return s;
 }
