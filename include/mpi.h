@@ -340,6 +340,70 @@ MPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbu
 MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 
 /* ---- operations and blocking collectives ---------------------------------------------- */
+/* Reduction operations. Values: MPI_HANDLE_(MPI_KIND_OP_, n), n the index in mpi_op.c's
+ * table; user operations (MPI_Op_create) come after. A predefined operation is defined on the
+ * predefined types the MPI standard names for it (MPI_CHAR, MPI_WCHAR and MPI_PACKED on
+ * none), and on derived types made of one such type. */
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+#define MPI_OP_(n)               ((MPI_Op)MPI_HANDLE_(MPI_KIND_OP_, (n)))
+#define MPI_MAX                  MPI_OP_(1)
+#define MPI_MIN                  MPI_OP_(2)
+#define MPI_SUM                  MPI_OP_(3)
+#define MPI_PROD                 MPI_OP_(4)
+#define MPI_LAND                 MPI_OP_(5)
+#define MPI_BAND                 MPI_OP_(6)
+#define MPI_LOR                  MPI_OP_(7)
+#define MPI_BOR                  MPI_OP_(8)
+#define MPI_LXOR                 MPI_OP_(9)
+#define MPI_BXOR                 MPI_OP_(10)
+#define MPI_MINLOC               MPI_OP_(11)
+#define MPI_MAXLOC               MPI_OP_(12)
+#define MPI_OP_PREDEFINED_COUNT_ 13 /* indices 1..12 */
+
+MPI_API int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+MPI_API int MPI_Op_free(MPI_Op *op);
+MPI_API int MPI_Op_commutative(MPI_Op op, int *commute);
+MPI_API int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op);
+
+/* Blocking collectives (intracommunicators). MPI_IN_PLACE where MPI allows it. */
+MPI_API int MPI_Barrier(MPI_Comm comm);
+MPI_API int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+MPI_API int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm);
+MPI_API int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm);
+MPI_API int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+MPI_API int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm);
+MPI_API int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+MPI_API int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                         int root, MPI_Comm comm);
+MPI_API int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+MPI_API int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           const int *recvcounts, const int *displs, MPI_Datatype recvtype,
+                           MPI_Comm comm);
+MPI_API int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+MPI_API int MPI_Alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls,
+                          MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                          const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm);
+MPI_API int MPI_Alltoallw(const void *sendbuf, const int *sendcounts, const int *sdispls,
+                          const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
+                          const int *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm);
+MPI_API int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+MPI_API int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+MPI_API int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm);
+MPI_API int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm);
 
 /* ---- nonblocking collectives ---------------------------------------------------------- */
 

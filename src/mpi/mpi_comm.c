@@ -110,6 +110,9 @@ void mpi_comm_unref(mpi_comm_t *c)
     if (--c->refs > 0) {
         return;
     }
+    if (c->coll != NULL) {
+        rcmsg_comm_free(&c->coll); /* the collectives' hidden duplicate (mpi_coll.c) */
+    }
     if (c->handle != MPI_COMM_WORLD) {
         rcmsg_comm_free(&c->rc);
     }

@@ -93,6 +93,8 @@ struct mpi_comm {
     int remote_size, peer_off, local_off;
     int *remote_members; /* world ranks of the remote group */
     rcmsg_comm_t local_rc, coll_rc;
+    rcmsg_comm_t coll; /* hidden duplicate for collectives (mpi_coll_comm); NULL until used */
+    int coll_seq;      /* the next collective's tag on it (mpi_coll_tag) */
 };
 /* the rcmsg rank of peer (a rank of c, or ANY_SOURCE/PROC_NULL left as they are) */
 static inline int mpi_comm_rc_peer(const mpi_comm_t *c, int peer)
@@ -233,5 +235,29 @@ int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, M
                   mpi_type_t **t_p);
 int mpi_check_peer(mpi_comm_t *c, const char *call, int peer, bool any_ok);
 int mpi_check_tag(mpi_comm_t *c, const char *call, int tag, bool any_ok);
+
+/* ---- operations and blocking collectives (mpi_op.c, mpi_coll*.c: helper C) ---------------
+ * Buffers of mpi_op_apply are in dt's layout (count elements, element i at i * extent), as
+ * an MPI_User_function sees them; a predefined op on a derived type packs and unpacks. */
+/* inout[i] = in[i] op inout[i] for count elements of dt (MPI_User_function order). MPI_SUCCESS
+ * or an error code (not raised): call mpi_op_check first. */
+int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt);
+bool mpi_op_commutative(MPI_Op op);
+/* op and dt map to an rcmsg reduction (then rcmsg's algorithms do it): *dt_p is the type of
+ * the basic elements (count elements of dt are mpi_type_size * count / rcmsg_datatype_size
+ * of them, packed). Depends on the type signature only, so every rank decides alike. */
+bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t *dt_p);
+/* op is live and defined on dt (committed): MPI_SUCCESS, or MPI_ERR_OP / MPI_ERR_TYPE raised
+ * on c naming call ("MPI_Reduce: MPI_SUM is not defined on MPI_CHAR"). */
+int mpi_op_check(mpi_comm_t *c, const char *call, MPI_Op op, MPI_Datatype dt);
+/* The hidden duplicate of c carrying the MPI layer's own collective traffic (p2p: user
+ * messages never match it), made at c's first call of mpi_coll_comm (rcmsg_comm_dup needs
+ * no communication; every rank dups c's children in the same order). NULL: error raised,
+ * its code in *err_p (MPI_SUCCESS otherwise). */
+rcmsg_comm_t mpi_coll_comm(mpi_comm_t *c, const char *call, int *err_p);
+/* The tag of c's next collective on the hidden communicator. EVERY collective entry point
+ * (blocking or not, whatever path it takes) takes exactly one, so the sequence agrees on
+ * every rank and concurrent collectives never cross. */
+int mpi_coll_tag(mpi_comm_t *c);
 
 #endif /* RCMSG_MPI_IMPL_H */

@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The blocking collectives rcmsg has no algorithm for: the v and w variants (a linear
+ * exchange of the blocks over point-to-point on the hidden communicator, each block packed
+ * when its type is noncontiguous), Reduce_scatter and Reduce_scatter_block (rcmsg's when the
+ * counts are equal and rcmsg knows the operation, else a reduction to rank 0 and a scatter),
+ * Scan and Exscan (recursive doubling in rank order, as MPICH's: non-commutative operations
+ * combine lower ranks first).
+ */
+#include "mpi/mpi_coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* count elements of t at buf: one block of a linear exchange */
+typedef struct {
+    const void *buf;
+    size_t count;
+    mpi_type_t *t;
+} coll_blk_t;
+
+static size_t blk_bytes(const coll_blk_t *b)
+{
+    return b->t != NULL ? mpi_type_size(b->t) * b->count : 0;
+}
+
+/* Sends send[i] to rank i and receives recv[i] from it (NULL arrays: nothing that way); this
+ * rank's own block is copied. pack_sends: the send data lives in the receive buffer (in
+ * place): every send is packed before any receive is posted. */
+static int exchange(mpi_comm_t *c, const char *call, int tag, const coll_blk_t *send,
+                    const coll_blk_t *recv, bool pack_sends)
+{
+    coll_xfer_t *x = calloc(2 * (size_t)c->size, sizeof(*x));
+    mpi_type_t *byte = mpi_type_get(MPI_BYTE);
+    int n = 0, err = x == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
+
+    for (int i = 0; send != NULL && err == MPI_SUCCESS && i < c->size; i++) {
+        size_t bytes = blk_bytes(&send[i]);
+        char *tmp = NULL;
+
+        if (i == c->rank || bytes == 0) {
+            continue;
+        }
+        if (!pack_sends) {
+            err = coll_xfer_post(c, call, &x[n++], false, send[i].buf, send[i].count, send[i].t, i,
+                                 tag);
+            continue;
+        }
+        tmp = malloc(bytes);
+        if (tmp == NULL) {
+            err = mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
+            break;
+        }
+        mpi_type_pack(send[i].t, send[i].buf, send[i].count, tmp);
+        err = coll_xfer_post(c, call, &x[n++], false, tmp, bytes, byte, i, tag);
+        x[n - 1].tmp = tmp; /* freed by coll_xfer_wait */
+    }
+    for (int i = 0; recv != NULL && err == MPI_SUCCESS && i < c->size; i++) {
+        if (i != c->rank && blk_bytes(&recv[i]) > 0) {
+            err = coll_xfer_post(c, call, &x[n++], true, recv[i].buf, recv[i].count, recv[i].t, i,
+                                 tag);
+        }
+    }
+    if (err == MPI_SUCCESS && send != NULL && recv != NULL && blk_bytes(&send[c->rank]) > 0 &&
+        !pack_sends) {
+        err = coll_copy(send[c->rank].buf, send[c->rank].count, send[c->rank].t,
+                        (void *)recv[c->rank].buf, recv[c->rank].count, recv[c->rank].t);
+        if (err != MPI_SUCCESS) {
+            err = mpi_err(c, call, err, "out of memory");
+        }
+    }
+    if (x != NULL) {
+        int werr = coll_xfer_wait(c, call, x, n);
+
+        err = err != MPI_SUCCESS ? err : werr;
+    }
+    free(x);
+    return err;
+}
+
+static coll_blk_t *blk_alloc(mpi_comm_t *c, const char *call, int *err_p)
+{
+    coll_blk_t *b = calloc(2 * (size_t)c->size, sizeof(*b));
+
+    *err_p = b == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
+    return b;
+}
+
+static const void *at(const void *buf, MPI_Aint elements, mpi_type_t *t)
+{
+    return (const char *)buf + elements * mpi_type_extent(t);
+}
+
+/* counts and displacements: non-negative counts (NULL arrays refused) */
+static int check_counts(mpi_comm_t *c, const char *call, const int *counts, const int *displs,
+                        const char *what)
+{
+    if (counts == NULL || displs == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL %s counts or displacements", what);
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (counts[i] < 0) {
+            return mpi_err(c, call, MPI_ERR_COUNT, "negative %s count %d for rank %d", what,
+                           counts[i], i);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+#define COLL_ENTER(call, comm)                                                                     \
+    int err, tag;                                                                                  \
+    mpi_comm_t *c = coll_enter(comm, call, &tag, &err);                                            \
+    if (c == NULL) {                                                                               \
+        return err;                                                                                \
+    }
+
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
+{
+    static const char call[] = "MPI_Gatherv";
+    mpi_type_t *st = NULL, *rt = NULL;
+    coll_blk_t *b, *sb, *rb;
+    bool is_root;
+
+    COLL_ENTER(call, comm);
+    if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS) {
+        return err;
+    }
+    is_root = c->rank == root;
+    if ((err = coll_check_buf(c, call, sendbuf, sendcount, sendtype, is_root, &st)) !=
+            MPI_SUCCESS ||
+        (is_root &&
+         ((err = check_counts(c, call, recvcounts, displs, "receive")) != MPI_SUCCESS ||
+          (err = coll_check_buf(c, call, recvbuf, 0, recvtype, false, &rt)) != MPI_SUCCESS))) {
+        return err;
+    }
+    if ((b = blk_alloc(c, call, &err)) == NULL) {
+        return err;
+    }
+    sb = b, rb = b + c->size;
+    if (st != NULL) {
+        sb[root] = (coll_blk_t){sendbuf, (size_t)sendcount, st};
+    }
+    for (int i = 0; is_root && i < c->size; i++) {
+        rb[i] = (coll_blk_t){at(recvbuf, displs[i], rt), (size_t)recvcounts[i], rt};
+    }
+    err = exchange(c, call, tag, sb, is_root ? rb : NULL, false);
+    free(b);
+    return err;
+}
+
+int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
+{
+    static const char call[] = "MPI_Scatterv";
+    mpi_type_t *st = NULL, *rt = NULL;
+    coll_blk_t *b, *sb, *rb;
+    bool is_root;
+
+    COLL_ENTER(call, comm);
+    if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS) {
+        return err;
+    }
+    is_root = c->rank == root;
+    if ((is_root &&
+         ((err = check_counts(c, call, sendcounts, displs, "send")) != MPI_SUCCESS ||
+          (err = coll_check_buf(c, call, sendbuf, 0, sendtype, false, &st)) != MPI_SUCCESS)) ||
+        (err = coll_check_buf(c, call, recvbuf, recvcount, recvtype, is_root, &rt)) !=
+            MPI_SUCCESS) {
+        return err;
+    }
+    if ((b = blk_alloc(c, call, &err)) == NULL) {
+        return err;
+    }
+    sb = b, rb = b + c->size;
+    for (int i = 0; is_root && i < c->size; i++) {
+        sb[i] = (coll_blk_t){at(sendbuf, displs[i], st), (size_t)sendcounts[i], st};
+    }
+    if (rt != NULL) {
+        rb[root] = (coll_blk_t){recvbuf, (size_t)recvcount, rt};
+    }
+    err = exchange(c, call, tag, is_root ? sb : NULL, rb, false);
+    free(b);
+    return err;
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char call[] = "MPI_Allgatherv";
+    mpi_type_t *st = NULL, *rt = NULL;
+    coll_blk_t *b, *sb, *rb, own;
+
+    COLL_ENTER(call, comm);
+    if ((err = coll_check_buf(c, call, sendbuf, sendcount, sendtype, true, &st)) != MPI_SUCCESS ||
+        (err = check_counts(c, call, recvcounts, displs, "receive")) != MPI_SUCCESS ||
+        (err = coll_check_buf(c, call, recvbuf, 0, recvtype, false, &rt)) != MPI_SUCCESS) {
+        return err;
+    }
+    if ((b = blk_alloc(c, call, &err)) == NULL) {
+        return err;
+    }
+    sb = b, rb = b + c->size;
+    own = st != NULL
+              ? (coll_blk_t){sendbuf, (size_t)sendcount, st}
+              : (coll_blk_t){at(recvbuf, displs[c->rank], rt), (size_t)recvcounts[c->rank], rt};
+    for (int i = 0; i < c->size; i++) {
+        sb[i] = own;
+        rb[i] = (coll_blk_t){at(recvbuf, displs[i], rt), (size_t)recvcounts[i], rt};
+    }
+    err = exchange(c, call, tag, sb, rb, false);
+    free(b);
+    return err;
+}
+
+/* Alltoallv and Alltoallw: displacements in elements (v) or bytes (w) */
+static int alltoall_vw(mpi_comm_t *c, const char *call, int tag, const void *sendbuf,
+                       const int *sendcounts, const int *sdispls, const MPI_Datatype *sendtypes,
+                       void *recvbuf, const int *recvcounts, const int *rdispls,
+                       const MPI_Datatype *recvtypes, bool bytes_displ)
+{
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    coll_blk_t *b, *sb, *rb;
+    int err;
+
+    if (in_place) { /* MPI: the data to send is in recvbuf, with the receive layout */
+        sendcounts = recvcounts, sdispls = rdispls, sendtypes = recvtypes, sendbuf = recvbuf;
+    }
+    if ((b = blk_alloc(c, call, &err)) == NULL) {
+        return err;
+    }
+    sb = b, rb = b + c->size;
+    for (int i = 0; i < c->size && err == MPI_SUCCESS; i++) {
+        mpi_type_t *st = NULL, *rt = NULL;
+
+        if ((err = mpi_check_buf(c, call, sendbuf, sendcounts[i], sendtypes[bytes_displ ? i : 0],
+                                 &st)) != MPI_SUCCESS ||
+            (err = mpi_check_buf(c, call, recvbuf, recvcounts[i], recvtypes[bytes_displ ? i : 0],
+                                 &rt)) != MPI_SUCCESS) {
+            break;
+        }
+        sb[i] = (coll_blk_t){bytes_displ ? (const char *)sendbuf + sdispls[i]
+                                         : at(sendbuf, sdispls[i], st),
+                             (size_t)sendcounts[i], st};
+        rb[i] = (coll_blk_t){bytes_displ ? (const char *)recvbuf + rdispls[i]
+                                         : at(recvbuf, rdispls[i], rt),
+                             (size_t)recvcounts[i], rt};
+    }
+    if (err == MPI_SUCCESS) {
+        err = exchange(c, call, tag, sb, rb, in_place);
+    }
+    free(b);
+    return err;
+}
+
+static int check_vw_args(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
+                         const int *sd, const void *st, const int *rc, const int *rd,
+                         const void *rt)
+{
+    int err = MPI_SUCCESS;
+
+    if (sendbuf != MPI_IN_PLACE &&
+        ((err = check_counts(c, call, sc, sd, "send")) != MPI_SUCCESS || st == NULL)) {
+        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL send types");
+    }
+    if ((err = check_counts(c, call, rc, rd, "receive")) != MPI_SUCCESS || rt == NULL) {
+        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL receive types");
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls,
+                  MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
+                  MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char call[] = "MPI_Alltoallv";
+
+    COLL_ENTER(call, comm);
+    if ((err = check_vw_args(c, call, sendbuf, sendcounts, sdispls, &sendtype, recvcounts, rdispls,
+                             &recvtype)) != MPI_SUCCESS) {
+        return err;
+    }
+    return alltoall_vw(c, call, tag, sendbuf, sendcounts, sdispls, &sendtype, recvbuf, recvcounts,
+                       rdispls, &recvtype, false);
+}
+
+int MPI_Alltoallw(const void *sendbuf, const int *sendcounts, const int *sdispls,
+                  const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
+                  const int *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm)
+{
+    static const char call[] = "MPI_Alltoallw";
+
+    COLL_ENTER(call, comm);
+    if ((err = check_vw_args(c, call, sendbuf, sendcounts, sdispls, sendtypes, recvcounts, rdispls,
+                             recvtypes)) != MPI_SUCCESS) {
+        return err;
+    }
+    return alltoall_vw(c, call, tag, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                       rdispls, recvtypes, true);
+}
+
+/* ---- reduce-scatter ------------------------------------------------------------------------ */
+
+/* The whole reduction to rank 0 (in: NULL in place, the input in recvbuf), then a scatter of
+ * counts[i] elements to rank i. */
+static int reduce_scatter_layer(mpi_comm_t *c, const char *call, int tag, const void *in,
+                                void *recvbuf, const int *counts, MPI_Datatype dt, MPI_Op op)
+{
+    mpi_type_t *t = mpi_type_get(dt);
+    size_t total = 0;
+    void *base = NULL, *all = NULL;
+    coll_blk_t *b;
+    int err;
+
+    for (int i = 0; i < c->size; i++) {
+        total += (size_t)counts[i];
+    }
+    if (total > (size_t)__INT_MAX__) {
+        return mpi_err(c, call, MPI_ERR_COUNT, "%zu elements in all: more than an int", total);
+    }
+    if (c->rank == 0 && (all = coll_typed_alloc(dt, t, total, &base)) == NULL) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    err = coll_reduce(c, call, tag, in != NULL ? in : recvbuf, all, (int)total, dt, op, 0);
+    if (err == MPI_SUCCESS && (b = blk_alloc(c, call, &err)) != NULL) {
+        size_t off = 0;
+
+        for (int i = 0; i < c->size; i++) {
+            b[i] = (coll_blk_t){at(all, (MPI_Aint)off, t), (size_t)counts[i], t};
+            off += (size_t)counts[i];
+        }
+        /* rank 0 sends block i to rank i (its own is copied); rank i receives it from 0 */
+        if (c->rank == 0) {
+            err = exchange(c, call, tag, b, NULL, false);
+            if (err == MPI_SUCCESS) {
+                err = coll_copy(b[0].buf, b[0].count, t, recvbuf, b[0].count, t);
+                err = err == MPI_SUCCESS ? err : mpi_err(c, call, err, "out of memory");
+            }
+        } else {
+            b[c->size] = (coll_blk_t){recvbuf, (size_t)counts[c->rank], t};
+            err = exchange(c, call, tag, NULL, b + c->size, false);
+        }
+        free(b);
+    }
+    free(base);
+    return err;
+}
+
+static int reduce_scatter_check(mpi_comm_t *c, const char *call, const void *sendbuf, void *recvbuf,
+                                int count, MPI_Datatype dt, MPI_Op op)
+{
+    mpi_type_t *t;
+    int err;
+
+    if ((err = mpi_op_check(c, call, op, dt)) != MPI_SUCCESS ||
+        (err = coll_check_buf(c, call, sendbuf, count, dt, true, &t)) != MPI_SUCCESS ||
+        (err = coll_check_buf(c, call, recvbuf, count, dt, false, &t)) != MPI_SUCCESS) {
+        return err;
+    }
+    return MPI_SUCCESS;
+}
+
+/* rcmsg's reduce_scatter_block: size * count elements in (packed), count out */
+static int reduce_scatter_rcmsg(mpi_comm_t *c, const char *call, const void *sendbuf, void *recvbuf,
+                                int count, mpi_type_t *t, rcmsg_op_t rop, rcmsg_datatype_t rdt)
+{
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    size_t n = mpi_type_size(t) * (size_t)count / rcmsg_datatype_size(rdt);
+    size_t all = (size_t)count * (size_t)c->size;
+    coll_buf_t vi = {0}, vo = {0};
+    rcmsg_status_t s;
+    int err;
+
+    err = in_place ? coll_view_in(c, call, &vo, recvbuf, all, t)
+                   : coll_view_in(c, call, &vi, sendbuf, all, t);
+    if (err == MPI_SUCCESS && !in_place) {
+        err = coll_view_out(c, call, &vo, recvbuf, (size_t)count, t);
+    }
+    if (err == MPI_SUCCESS) {
+        s = rcmsg_reduce_scatter_block(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, n, rdt, rop, c->rc);
+        err = s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
+    }
+    if (err == MPI_SUCCESS) {
+        coll_view_done(&vo, recvbuf, (size_t)count, t);
+    }
+    coll_view_free(&vi);
+    coll_view_free(&vo);
+    return err;
+}
+
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    static const char call[] = "MPI_Reduce_scatter_block";
+    rcmsg_op_t rop;
+    rcmsg_datatype_t rdt;
+    int *counts;
+
+    COLL_ENTER(call, comm);
+    if ((err = reduce_scatter_check(c, call, sendbuf, recvbuf, recvcount, datatype, op)) !=
+        MPI_SUCCESS) {
+        return err;
+    }
+    if (recvcount == 0 || mpi_type_size(mpi_type_get(datatype)) == 0) {
+        return MPI_SUCCESS;
+    }
+    if (mpi_op_rcmsg(op, datatype, &rop, &rdt)) {
+        return reduce_scatter_rcmsg(c, call, sendbuf, recvbuf, recvcount, mpi_type_get(datatype),
+                                    rop, rdt);
+    }
+    counts = malloc((size_t)c->size * sizeof(*counts));
+    if (counts == NULL) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    for (int i = 0; i < c->size; i++) {
+        counts[i] = recvcount;
+    }
+    err = reduce_scatter_layer(c, call, tag, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, recvbuf,
+                               counts, datatype, op);
+    free(counts);
+    return err;
+}
+
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    static const char call[] = "MPI_Reduce_scatter";
+    bool equal = true;
+
+    COLL_ENTER(call, comm);
+    if (recvcounts == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL recvcounts");
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (recvcounts[i] < 0) {
+            return mpi_err(c, call, MPI_ERR_COUNT, "negative count %d for rank %d", recvcounts[i],
+                           i);
+        }
+        equal = equal && recvcounts[i] == recvcounts[0];
+    }
+    if ((err = reduce_scatter_check(c, call, sendbuf, recvbuf, recvcounts[c->rank], datatype,
+                                    op)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (equal) {
+        rcmsg_op_t rop;
+        rcmsg_datatype_t rdt;
+
+        if (recvcounts[0] == 0 || mpi_type_size(mpi_type_get(datatype)) == 0) {
+            return MPI_SUCCESS;
+        }
+        if (mpi_op_rcmsg(op, datatype, &rop, &rdt)) {
+            return reduce_scatter_rcmsg(c, call, sendbuf, recvbuf, recvcounts[0],
+                                        mpi_type_get(datatype), rop, rdt);
+        }
+    }
+    return reduce_scatter_layer(c, call, tag, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, recvbuf,
+                                recvcounts, datatype, op);
+}
+
+/* ---- scans --------------------------------------------------------------------------------- */
+typedef struct {
+    MPI_Datatype dt;
+    mpi_type_t *t;
+    MPI_Op op;
+    int count;
+    size_t bytes;
+    void *partial, *tmp, *pbase, *tbase;
+    char *ps, *pr; /* packed: sent, received */
+} scan_t;
+
+static void scan_free(scan_t *s)
+{
+    free(s->pbase);
+    free(s->tbase);
+    free(s->ps);
+}
+
+/* One exchange with peer: our partial for theirs (into s->tmp). */
+static int scan_swap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, int tag, scan_t *s, int peer)
+{
+    rcmsg_status_t st;
+
+    mpi_type_pack(s->t, s->partial, (size_t)s->count, s->ps);
+    st = rcmsg_sendrecv(s->ps, s->bytes, peer, tag, s->pr, s->bytes, peer, tag, rc, NULL);
+    if (st != RCMSG_OK) {
+        return mpi_err_rcmsg(c, call, st);
+    }
+    mpi_type_unpack(s->t, s->pr, (size_t)s->count, s->tmp);
+    return MPI_SUCCESS;
+}
+
+/* Folds what came from peer into partial (and recvbuf) in rank order. */
+static int scan_fold(scan_t *s, bool from_lower, void *recvbuf, bool exclusive, bool *first_p)
+{
+    int err;
+
+    if (!from_lower) { /* partial = partial op theirs */
+        void *swap;
+
+        if (mpi_op_commutative(s->op)) {
+            return mpi_op_apply(s->op, s->tmp, s->partial, s->count, s->dt);
+        }
+        err = mpi_op_apply(s->op, s->partial, s->tmp, s->count, s->dt);
+        swap = s->partial, s->partial = s->tmp, s->tmp = swap;
+        return err;
+    }
+    err = mpi_op_apply(s->op, s->tmp, s->partial, s->count, s->dt);
+    if (err == MPI_SUCCESS && exclusive && *first_p) {
+        *first_p = false;
+        return coll_copy(s->tmp, (size_t)s->count, s->t, recvbuf, (size_t)s->count, s->t);
+    }
+    return err != MPI_SUCCESS ? err : mpi_op_apply(s->op, s->tmp, recvbuf, s->count, s->dt);
+}
+
+/* Recursive doubling (MPICH's): after the step of mask, partial holds the reduction of the
+ * 2 * mask ranks of this rank's block; recvbuf folds in those below this rank. */
+static int scan_common(const char *call, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype dt, MPI_Op op, MPI_Comm comm, bool exclusive)
+{
+    scan_t s = {.dt = dt, .op = op, .count = count};
+    rcmsg_comm_t rc;
+    bool first = true;
+
+    COLL_ENTER(call, comm);
+    if ((err = mpi_op_check(c, call, op, dt)) != MPI_SUCCESS ||
+        (err = coll_check_buf(c, call, sendbuf, count, dt, true, &s.t)) != MPI_SUCCESS ||
+        (err = coll_check_buf(c, call, recvbuf, count, dt, false, &s.t)) != MPI_SUCCESS) {
+        return err;
+    }
+    s.bytes = mpi_type_size(s.t) * (size_t)count;
+    if (s.bytes == 0 || (rc = mpi_coll_comm(c, call, &err)) == NULL) {
+        return err;
+    }
+    s.partial = coll_typed_alloc(dt, s.t, (size_t)count, &s.pbase);
+    s.tmp = coll_typed_alloc(dt, s.t, (size_t)count, &s.tbase);
+    s.ps = malloc(2 * s.bytes);
+    s.pr = s.ps + s.bytes;
+    if (s.partial == NULL || s.tmp == NULL || s.ps == NULL) {
+        scan_free(&s);
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "no memory for a scan of %zu bytes", s.bytes);
+    }
+    err = coll_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, (size_t)count, s.t, s.partial,
+                    (size_t)count, s.t);
+    if (err == MPI_SUCCESS && !exclusive && sendbuf != MPI_IN_PLACE) {
+        err = coll_copy(sendbuf, (size_t)count, s.t, recvbuf, (size_t)count, s.t);
+    }
+    err = err == MPI_SUCCESS ? err : mpi_err(c, call, err, "out of memory");
+    for (int mask = 1; mask < c->size && err == MPI_SUCCESS; mask <<= 1) {
+        int peer = c->rank ^ mask;
+
+        if (peer < c->size && (err = scan_swap(c, call, rc, tag, &s, peer)) == MPI_SUCCESS) {
+            err = scan_fold(&s, peer < c->rank, recvbuf, exclusive, &first);
+            err = err == MPI_SUCCESS ? err : mpi_err(c, call, err, "the reduction failed");
+        }
+    }
+    scan_free(&s);
+    return err;
+}
+
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm)
+{
+    return scan_common("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false);
+}
+
+/* recvbuf of rank 0 is left as it is (MPI: undefined) */
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm)
+{
+    return scan_common("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true);
+}
