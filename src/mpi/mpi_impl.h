@@ -149,6 +149,7 @@ int mpi_attr_delete_all(mpi_comm_t *c);
  * local group's rcmsg collectives on c->local_rc; the entry points of mpi_coll.c dispatch to
  * them. Arguments are checked by the entry point except what only an intercommunicator has
  * (MPI_ROOT, MPI_PROC_NULL as root). Errors are raised (mpi_err) on c. */
+mpi_comm_t *mpi_inter_of(MPI_Comm comm); /* NULL: not a live intercommunicator */
 int mpi_inter_barrier(mpi_comm_t *c);
 int mpi_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root);
 int mpi_inter_gather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -10,6 +10,10 @@
  *   gather:    every remote rank --> root;  scatter: the reverse
  *   allgather: each group gathers at its rank 0; the rank 0s swap; each broadcasts the other's
  *   barrier:   barrier in each group; the rank 0s swap an empty message; barrier in each group
+ *   allreduce: each group gathers at its rank 0, which combines in rank order (mpi_op_apply:
+ *              non-commutative ops too); the rank 0s swap; each broadcasts the other's result
+ * MPI_IN_PLACE is not allowed over an intercommunicator (MPI says so). Allreduce takes
+ * contiguous types only (another is refused naming the call).
  */
 #include "mpi/mpi_impl.h"
 
@@ -70,6 +74,24 @@ static int root_check(mpi_comm_t *c, const char *call, int root)
                    root, c->remote_size);
 }
 
+mpi_comm_t *mpi_inter_of(MPI_Comm comm)
+{
+    mpi_comm_t *c = mpi_state == MPI_STATE_ACTIVE ? mpi_comm_get(comm) : NULL;
+
+    return c != NULL && c->inter ? c : NULL;
+}
+
+/* a buffer argument (IN_PLACE refused) */
+static int buf_check(mpi_comm_t *c, const char *call, const void *buf, int count,
+                     MPI_Datatype dt)
+{
+    if (buf == MPI_IN_PLACE) {
+        return mpi_err(c, call, MPI_ERR_BUFFER,
+                       "MPI_IN_PLACE is not allowed over an intercommunicator");
+    }
+    return mpi_check_buf(c, call, buf, count, dt, NULL);
+}
+
 int mpi_inter_barrier(mpi_comm_t *c)
 {
     rcmsg_status_t s = rcmsg_barrier(c->local_rc);
@@ -87,14 +109,16 @@ int mpi_inter_barrier(mpi_comm_t *c)
 int mpi_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root)
 {
     const char *call = "MPI_Bcast";
-    mpi_type_t *t = mpi_type_get(dt);
+    mpi_type_t *t;
     int err = root_check(c, call, root);
     packed_t p;
     rcmsg_status_t s;
 
-    if (err != MPI_SUCCESS || root == MPI_PROC_NULL) {
+    if (err != MPI_SUCCESS || root == MPI_PROC_NULL ||
+        (err = buf_check(c, call, buf, count, dt)) != MPI_SUCCESS) {
         return err;
     }
+    t = mpi_type_get(dt);
     s = packed_get(t, buf, (size_t)count, root == MPI_ROOT, &p);
     if (s == RCMSG_OK && root == MPI_ROOT) {
         s = rcmsg_send(p.data, p.len, c->peer_off, TAG_BCAST, c->coll_rc);
@@ -161,6 +185,10 @@ int mpi_inter_gather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Data
     int err = root_check(c, "MPI_Gather", root);
     rcmsg_status_t s = RCMSG_OK;
 
+    if (err == MPI_SUCCESS && root != MPI_PROC_NULL) {
+        err = root == MPI_ROOT ? buf_check(c, "MPI_Gather", recvbuf, recvcount, recvtype)
+                               : buf_check(c, "MPI_Gather", sendbuf, sendcount, sendtype);
+    }
     if (err != MPI_SUCCESS || root == MPI_PROC_NULL) {
         return err;
     }
@@ -178,6 +206,10 @@ int mpi_inter_scatter(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Dat
     int err = root_check(c, "MPI_Scatter", root);
     rcmsg_status_t s = RCMSG_OK;
 
+    if (err == MPI_SUCCESS && root != MPI_PROC_NULL) {
+        err = root == MPI_ROOT ? buf_check(c, "MPI_Scatter", sendbuf, sendcount, sendtype)
+                               : buf_check(c, "MPI_Scatter", recvbuf, recvcount, recvtype);
+    }
     if (err != MPI_SUCCESS || root == MPI_PROC_NULL) {
         return err;
     }
@@ -214,7 +246,12 @@ int mpi_inter_allgather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_D
     packed_t one, all;
     char *mine = NULL;
     rcmsg_status_t s;
+    int err;
 
+    if ((err = buf_check(c, "MPI_Allgather", sendbuf, sendcount, sendtype)) != MPI_SUCCESS ||
+        (err = buf_check(c, "MPI_Allgather", recvbuf, recvcount, recvtype)) != MPI_SUCCESS) {
+        return err;
+    }
     s = packed_get(st, (void *)sendbuf, (size_t)sendcount, true, &one);
     if (s != RCMSG_OK) {
         return inter_fail(c, "MPI_Allgather", s);
@@ -233,4 +270,68 @@ int mpi_inter_allgather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_D
     packed_put(st, (void *)sendbuf, (size_t)sendcount, false, &one);
     free(mine);
     return inter_fail(c, "MPI_Allgather", s);
+}
+
+/* rank 0 of a group: blocks (size of them, len bytes each, packed) combined in rank order
+ * into the last one: b[0] op (b[1] op (... op b[size - 1])) */
+static int reduce_blocks(mpi_comm_t *c, char *blocks, size_t len, int count, MPI_Datatype dt,
+                         MPI_Op op, MPI_Aint lb)
+{
+    char *acc = blocks + len * (size_t)(c->size - 1);
+
+    for (int i = c->size - 2; i >= 0; i--) {
+        int err = mpi_op_apply(op, blocks + len * (size_t)i - lb, acc - lb, count, dt);
+
+        if (err != MPI_SUCCESS) {
+            return err;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int mpi_inter_allreduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype dt, MPI_Op op)
+{
+    const char *call = "MPI_Allreduce";
+    mpi_type_t *t = mpi_type_get(dt);
+    size_t len;
+    char *blocks = NULL, *lbuf;
+    MPI_Aint lb;
+    rcmsg_status_t s;
+    int err;
+
+    if ((err = mpi_op_check(c, call, op, dt)) != MPI_SUCCESS ||
+        (err = buf_check(c, call, sendbuf, count, dt)) != MPI_SUCCESS ||
+        (err = buf_check(c, call, recvbuf, count, dt)) != MPI_SUCCESS) {
+        return err;
+    }
+    t = mpi_type_get(dt);
+    if (!mpi_type_is_contig(t)) {
+        return mpi_err(c, call, MPI_ERR_TYPE,
+                       "a noncontiguous datatype over an intercommunicator is not supported");
+    }
+    lb = mpi_type_true_lb(t);
+    len = mpi_type_size(t) * (size_t)count;
+    if (c->rank == 0 && (blocks = malloc(len * (size_t)c->size + 1)) == NULL) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    s = rcmsg_gather((const char *)sendbuf + lb, blocks, len, RCMSG_UINT8, 0, c->local_rc);
+    lbuf = (char *)recvbuf + lb;
+    if (s == RCMSG_OK && c->rank == 0) {
+        char *acc = blocks + len * (size_t)(c->size - 1);
+
+        /* on an error of the operation the other group and this one still take part (with
+         * this group's data unreduced): the error is raised below, nothing waits */
+        err = reduce_blocks(c, blocks, len, count, dt, op, lb);
+        s = rcmsg_sendrecv(acc, len, c->peer_off, TAG_ALLREDUCE, lbuf, len, c->peer_off,
+                           TAG_ALLREDUCE, c->coll_rc, NULL);
+    }
+    if (s == RCMSG_OK) {
+        s = rcmsg_bcast(lbuf, len, RCMSG_UINT8, 0, c->local_rc);
+    }
+    free(blocks);
+    if (err != MPI_SUCCESS) {
+        return mpi_err(c, call, err, "the operation failed");
+    }
+    return inter_fail(c, call, s);
 }
