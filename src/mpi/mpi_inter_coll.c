@@ -82,8 +82,7 @@ mpi_comm_t *mpi_inter_of(MPI_Comm comm)
 }
 
 /* a buffer argument (IN_PLACE refused) */
-static int buf_check(mpi_comm_t *c, const char *call, const void *buf, int count,
-                     MPI_Datatype dt)
+static int buf_check(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt)
 {
     if (buf == MPI_IN_PLACE) {
         return mpi_err(c, call, MPI_ERR_BUFFER,
