@@ -151,6 +151,124 @@ static void check_merge(MPI_Comm ic, int col, int rcol, int ncolors, int high, i
     MPI_Comm_free(&m);
 }
 
+/* a non-commutative op: 2x2 matrix product of int[4] (inout = in * inout) */
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    int *a = in, *b = inout;
+    (void)dt;
+    for (int i = 0; i < *len; i++, a += 4, b += 4) {
+        int r[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+                    a[2] * b[1] + a[3] * b[3]};
+        memcpy(b, r, sizeof(r));
+    }
+}
+
+/* the blocking collectives over ic, with the evens' rank 0 and then the odds' last rank as
+ * roots; data checked against the world ranks */
+static void check_coll(MPI_Comm ic, int col, int rcol, int ncolors)
+{
+    int lr, ls, rs, v[3 * 8], w[3 * 8], x, rootgrp;
+    MPI_Datatype vec;
+
+    MPI_Comm_rank(ic, &lr);
+    MPI_Comm_size(ic, &ls);
+    MPI_Comm_remote_size(ic, &rs);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* ints 0 and 2 of 3 (extent 3 ints) */
+    MPI_Type_create_resized(vec, 0, 3 * sizeof(int), &vec);
+    MPI_Type_commit(&vec);
+    OK(MPI_Barrier(ic));
+    for (int pass = 0; pass < 2; pass++) {
+        int root = pass == 0 ? 0 : (col == 1 ? ls - 1 : rs - 1); /* in the root's group */
+        int rootw = world_of(pass == 0 ? 0 : 1, ncolors, root);
+        int myroot;
+
+        rootgrp = pass == 0 ? 0 : 1;
+        myroot = col == rootgrp ? (lr == root ? MPI_ROOT : MPI_PROC_NULL) : root;
+        /* Bcast of a vector: ints 0 and 2 carry, 1 stays */
+        for (int i = 0; i < 3; i++) {
+            v[i] = myroot == MPI_ROOT ? me * 10 + i : -1;
+        }
+        OK(MPI_Bcast(v, 1, vec, myroot, ic));
+        if (col != rootgrp) {
+            CHECK(v[0] == rootw * 10 && v[1] == -1 && v[2] == rootw * 10 + 2,
+                  "Bcast from %d: %d %d %d", rootw, v[0], v[1], v[2]);
+        }
+        /* Gather: the root gets every remote rank's world rank */
+        x = me;
+        for (int i = 0; i < 8; i++) {
+            w[i] = -1;
+        }
+        OK(MPI_Gather(&x, 1, MPI_INT, w, 1, MPI_INT, myroot, ic));
+        for (int i = 0; myroot == MPI_ROOT && i < rs; i++) {
+            CHECK(w[i] == world_of(rcol, ncolors, i), "Gather block %d: %d", i, w[i]);
+        }
+        /* Scatter: remote rank i gets root's 100 * world + i */
+        for (int i = 0; i < 8; i++) {
+            v[i] = me * 100 + i;
+        }
+        x = -1;
+        OK(MPI_Scatter(v, 1, MPI_INT, &x, 1, MPI_INT, myroot, ic));
+        if (col != rootgrp) {
+            CHECK(x == rootw * 100 + lr, "Scatter: %d", x);
+        }
+    }
+    /* Allgather of a vector into ints: every remote rank's (world, world + 2) */
+    v[0] = me, v[1] = -7, v[2] = me + 2;
+    OK(MPI_Allgather(v, 1, vec, w, 2, MPI_INT, ic));
+    for (int i = 0; i < rs; i++) {
+        int rw = world_of(rcol, ncolors, i);
+        CHECK(w[2 * i] == rw && w[2 * i + 1] == rw + 2, "Allgather block %d: %d %d", i, w[2 * i],
+              w[2 * i + 1]);
+    }
+    /* Allreduce SUM: the sum of the remote group's world ranks */
+    {
+        int sum = 0, want = 0;
+        x = me;
+        OK(MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, ic));
+        for (int i = 0; i < rs; i++) {
+            want += world_of(rcol, ncolors, i);
+        }
+        CHECK(sum == want, "Allreduce SUM %d, expected %d", sum, want);
+    }
+    /* Allreduce of a non-commutative op: the remote ranks' matrices in rank order */
+    {
+        MPI_Op op;
+        MPI_Datatype m4;
+        int a[4] = {1, me + 1, 0, 1}, r[4], want[4] = {1, 0, 0, 1};
+
+        MPI_Type_contiguous(4, MPI_INT, &m4);
+        MPI_Type_commit(&m4);
+        MPI_Op_create(matmul, 0, &op);
+        OK(MPI_Allreduce(a, r, 1, m4, op, ic));
+        for (int i = 0; i < rs; i++) { /* want = want * [1 w+1; 0 1] */
+            want[1] += want[0] * (world_of(rcol, ncolors, i) + 1);
+            want[3] += want[2] * (world_of(rcol, ncolors, i) + 1);
+        }
+        CHECK(memcmp(r, want, sizeof(r)) == 0, "Allreduce matmul %d %d %d %d", r[0], r[1], r[2],
+              r[3]);
+        /* and shears do commute; an upper-left 2 makes order matter */
+        a[0] = lr + 2;
+        OK(MPI_Allreduce(a, r, 1, m4, op, ic));
+        want[0] = 1, want[1] = 0, want[2] = 0, want[3] = 1;
+        for (int i = 0; i < rs; i++) {
+            int wa = i + 2, wb = world_of(rcol, ncolors, i) + 1; /* [wa wb; 0 1] */
+            want[1] = want[0] * wb + want[1];
+            want[0] = want[0] * wa;
+            want[3] = want[2] * wb + want[3];
+            want[2] = want[2] * wa;
+        }
+        CHECK(memcmp(r, want, sizeof(r)) == 0, "Allreduce in rank order %d %d %d %d", r[0], r[1],
+              r[2], r[3]);
+        MPI_Op_free(&op);
+        MPI_Type_free(&m4);
+    }
+    /* outside the subset over an intercommunicator: refused, naming the call */
+    MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+    FAILS(MPI_Alltoall(v, 1, MPI_INT, w, 1, MPI_INT, ic), MPI_ERR_COMM);
+    FAILS(MPI_Bcast(v, 1, MPI_INT, rs + 5, ic), MPI_ERR_ROOT);
+    MPI_Type_free(&vec);
+}
+
 static void pair(int ncolors)
 {
     int col = me % ncolors, rcol = col == 0 ? 1 : 0;
@@ -166,6 +284,7 @@ static void pair(int ncolors)
     check_p2p(ic, col, rcol, ncolors);
     OK(MPI_Comm_dup(ic, &d));
     check_p2p(d, col, rcol, ncolors);
+    check_coll(d, col, rcol, ncolors);
     check_merge(d, col, rcol, ncolors, col == 1, col == 0);  /* the odds high */
     check_merge(ic, col, rcol, ncolors, col == 0, col == 1); /* the evens high */
     check_merge(ic, col, rcol, ncolors, 1, col == 0);        /* the same: the low group first */
