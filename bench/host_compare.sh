@@ -64,6 +64,8 @@ root=
 [ "$(id -u)" = 0 ] && root=--allow-run-as-root
 ompi_run="mpirun $root -np 2 --bind-to core"
 impls="rcmsg ompi"
+# rcmsg through its MPI face (bench/rcmsg_bench_rcmpi, built by rcmsg-mpicc)
+[ -x "$bin/rcmsg_bench_rcmpi" ] && impls="$impls rcmpi"
 mpich=no
 if [ -x "$bin/rcmsg_bench_mpich" ] && command -v mpirun.mpich >/dev/null; then
     impls="$impls mpich"
@@ -80,6 +82,7 @@ run() {
     fi
     case $impl in
     rcmsg) timeout 300 $orun -x RCMSG_TRANSPORTS=self,sm "$bin/rcmsg_bench" "$@" ;;
+    rcmpi) timeout 300 $orun -x RCMSG_TRANSPORTS=self,sm "$bin/rcmsg_bench_rcmpi" "$@" ;;
     ompi) timeout 300 $orun --mca pml ob1 --mca btl self,vader \
         --mca btl_vader_single_copy_mechanism cma "$bin/rcmsg_bench_mpi" "$@" ;;
     # shellcheck disable=SC2086
@@ -184,26 +187,29 @@ summary="$out/summary.md"
             median "$out"/raw/$b.$impl.*.txt > "$out/raw/$b.$impl.median"
         done
         [ -e "$out/raw/$b.mpich.median" ] || : > "$out/raw/$b.mpich.median"
+        [ -e "$out/raw/$b.rcmpi.median" ] || : > "$out/raw/$b.rcmpi.median"
         # join on the size, in the order of rcmsg's output (or Open MPI's if rcmsg failed)
         sizes=$(cat "$out/raw/$b.rcmsg.median" "$out/raw/$b.ompi.median" | awk '!s[$1]++ {print $1}')
         {
-            printf 'size\trcmsg\topenmpi\tmpich\trcmsg/openmpi\trcmsg/mpich\n'
+            printf 'size\trcmsg\topenmpi\tmpich\trcmsg/openmpi\trcmsg/mpich\trcmsg-mpi\trcmsg-mpi/rcmsg\n'
             for s in $sizes; do
                 r=$(awk -v s="$s" '$1 == s {print $2}' "$out/raw/$b.rcmsg.median")
                 o=$(awk -v s="$s" '$1 == s {print $2}' "$out/raw/$b.ompi.median")
                 m=$(awk -v s="$s" '$1 == s {print $2}' "$out/raw/$b.mpich.median")
-                awk -v s="$s" -v r="${r:-NA}" -v o="${o:-NA}" -v m="${m:-NA}" 'BEGIN {
+                x=$(awk -v s="$s" '$1 == s {print $2}' "$out/raw/$b.rcmpi.median")
+                awk -v s="$s" -v r="${r:-NA}" -v o="${o:-NA}" -v m="${m:-NA}" -v x="${x:-NA}" 'BEGIN {
                     ro = (r != "NA" && o != "NA" && o + 0 > 0) ? sprintf("%.2f", r / o) : "NA"
                     rm = (r != "NA" && m != "NA" && m + 0 > 0) ? sprintf("%.2f", r / m) : "NA"
-                    printf "%s\t%s\t%s\t%s\t%s\t%s\n", s, r, o, m, ro, rm }'
+                    xr = (r != "NA" && x != "NA" && r + 0 > 0) ? sprintf("%.2f", x / r) : "NA"
+                    printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s, r, o, m, ro, rm, x, xr }'
             done
         } > "$out/$b.tsv"
         echo
         echo "### $b ($(unit_of $b)): $(args_of $b), $(np_of $b) ranks"
         echo
-        echo "| size (B) | rcmsg | Open MPI | MPICH | rcmsg/Open MPI | rcmsg/MPICH |"
-        echo "|---:|---:|---:|---:|---:|---:|"
-        awk -F'\t' 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' "$out/$b.tsv"
+        echo "| size (B) | rcmsg | Open MPI | MPICH | rcmsg/Open MPI | rcmsg/MPICH | rcmsg-mpi | rcmsg-mpi/rcmsg |"
+        echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+        awk -F'\t' 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$out/$b.tsv"
     done
     echo
     echo "Total run time: $(($(date +%s) - start)) s; failed runs: $failed."
