@@ -435,6 +435,68 @@ MPI_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
                       MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
 /* ---- groups, communicators, attributes, intercommunicators ---------------------------- */
+typedef int MPI_Info; /* only MPI_INFO_NULL (Comm_split_type's info is not read) */
+#define MPI_INFO_NULL        ((MPI_Info)0)
+#define MPI_GROUP_EMPTY      ((MPI_Group)MPI_HANDLE_(MPI_KIND_GROUP_, 0))
+#define MPI_COMM_TYPE_SHARED 1 /* Comm_split_type: the ranks of one node (host name) */
+
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                          void *extra_state);
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+MPI_API int rcmsg_mpi_null_copy_fn(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                   void *attribute_val_in, void *attribute_val_out, int *flag);
+MPI_API int rcmsg_mpi_dup_fn(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                             void *attribute_val_in, void *attribute_val_out, int *flag);
+MPI_API int rcmsg_mpi_null_delete_fn(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                     void *extra_state);
+#define MPI_COMM_NULL_COPY_FN   rcmsg_mpi_null_copy_fn
+#define MPI_COMM_DUP_FN         rcmsg_mpi_dup_fn
+#define MPI_COMM_NULL_DELETE_FN rcmsg_mpi_null_delete_fn
+#define MPI_NULL_COPY_FN        rcmsg_mpi_null_copy_fn
+#define MPI_DUP_FN              rcmsg_mpi_dup_fn
+#define MPI_NULL_DELETE_FN      rcmsg_mpi_null_delete_fn
+
+MPI_API int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+MPI_API int MPI_Group_size(MPI_Group group, int *size);
+MPI_API int MPI_Group_rank(MPI_Group group, int *rank);
+MPI_API int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+MPI_API int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+MPI_API int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+MPI_API int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+MPI_API int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+MPI_API int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+MPI_API int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+MPI_API int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                                      int ranks2[]);
+MPI_API int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+MPI_API int MPI_Group_free(MPI_Group *group);
+MPI_API int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+MPI_API int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+MPI_API int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                                MPI_Comm *newcomm);
+MPI_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+
+MPI_API int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                   MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                   int *comm_keyval, void *extra_state);
+MPI_API int MPI_Comm_free_keyval(int *comm_keyval);
+MPI_API int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+MPI_API int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+MPI_API int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+                              int *keyval, void *extra_state);
+MPI_API int MPI_Keyval_free(int *keyval);
+MPI_API int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+MPI_API int MPI_Attr_delete(MPI_Comm comm, int keyval);
+
+MPI_API int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                 int remote_leader, int tag, MPI_Comm *newintercomm);
+MPI_API int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+MPI_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+MPI_API int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+MPI_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 
 #ifdef __cplusplus
 }

@@ -138,9 +138,17 @@ RCMSG_API rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm
  * split on every rank (RCMSG_ERR_INVALID_PARAM, naming that rank). */
 RCMSG_API rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key,
                                           rcmsg_comm_t *newcomm_p);
-/* Frees a communicator made by dup or split (not the world); *comm_p becomes NULL. Receives
- * already posted on it still complete. Messages that arrived for it unreceived, and any that
- * arrive later for no posted receive, are discarded with a warning: their memory and eager
+/* Collective over the n ranks of comm listed in ranks (every one passes the same list, with
+ * no repeats, and the same key): a communicator of those ranks, rank i being ranks[i]. The
+ * other ranks of comm take no part, and no message is exchanged: the new matching space is
+ * derived from comm, ranks and key, so that two live communicators made this way from the
+ * same comm and ranks need different keys (RCMSG_ERR_STATE, logged, when a space is taken).
+ * A rank not in the list, a rank out of range or a repeat: RCMSG_ERR_INVALID_PARAM. */
+RCMSG_API rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks[],
+                                                 uint32_t key, rcmsg_comm_t *newcomm_p);
+/* Frees a communicator made by dup, split or create_ranks (not the world); *comm_p becomes NULL.
+ * Receives already posted on it still complete. Messages that arrived for it unreceived, and any
+ * that arrive later for no posted receive, are discarded with a warning: their memory and eager
  * credits come back, and a rendezvous sender's request fails with RCMSG_ERR_STATE. */
 RCMSG_API rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p);
 

@@ -139,7 +139,8 @@ int mpi_bsend_start(mpi_req_t *req, const char *call)
         return mpi_err(req->comm, call, err, "out of memory");
     }
     mpi_type_pack(t, req->buf, (size_t)req->count, bsend.buf + off);
-    s = rcmsg_isend(bsend.buf + off, bytes, req->peer, req->tag, req->comm->rc, &piece->rc);
+    s = rcmsg_isend(bsend.buf + off, bytes, mpi_comm_rc_peer(req->comm, req->peer), req->tag,
+                    req->comm->rc, &piece->rc);
     if (s != RCMSG_OK) {
         bsend_remove((size_t)(piece - bsend.pieces));
         return mpi_err_rcmsg(req->comm, call, s);

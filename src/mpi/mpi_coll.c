@@ -50,7 +50,11 @@ mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, int *tag_p, int *err_p)
     if (c == NULL) {
         return NULL;
     }
-    /* intercommunicators (mpi_inter.c) dispatch before this point once they exist */
+    /* the intercommunicator collectives (mpi_inter_coll.c) dispatched before this point */
+    if (c->inter) {
+        *err_p = mpi_err(c, call, MPI_ERR_COMM, "not supported over an intercommunicator");
+        return NULL;
+    }
     *tag_p = mpi_coll_tag(c);
     return c;
 }
@@ -378,6 +382,11 @@ static int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s)
 
 int MPI_Barrier(MPI_Comm comm)
 {
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_barrier(ic);
+    }
     COLL_ENTER("MPI_Barrier", comm);
     return coll_status(c, "MPI_Barrier", rcmsg_barrier(c->rc));
 }
@@ -387,6 +396,11 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     static const char call[] = "MPI_Bcast";
     mpi_type_t *t;
     coll_buf_t v;
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_bcast(ic, buffer, count, datatype, root);
+    }
 
     COLL_ENTER(call, comm);
     if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS ||
@@ -432,6 +446,12 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     coll_buf_t vi = {0}, vo = {0};
     bool is_root, in_place;
     size_t block;
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_gather(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                root);
+    }
 
     COLL_ENTER(call, comm);
     if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS) {
@@ -476,6 +496,12 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     coll_buf_t vi = {0}, vo = {0};
     bool is_root, in_place;
     size_t block;
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_scatter(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 root);
+    }
 
     COLL_ENTER(call, comm);
     if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS) {
@@ -520,6 +546,11 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     coll_buf_t vi = {0}, vo = {0};
     bool in_place = sendbuf == MPI_IN_PLACE;
     size_t block;
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_allgather(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+    }
 
     COLL_ENTER(call, comm);
     if ((err = coll_check_buf(c, call, sendbuf, sendcount, sendtype, true, &st)) != MPI_SUCCESS ||
@@ -617,6 +648,11 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 {
     static const char call[] = "MPI_Allreduce";
     mpi_type_t *t;
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_allreduce(ic, sendbuf, recvbuf, count, datatype, op);
+    }
 
     COLL_ENTER(call, comm);
     if ((err = mpi_op_check(c, call, op, datatype)) != MPI_SUCCESS ||

@@ -2,8 +2,9 @@
 /*
  * Communicators: the MPI object around an rcmsg communicator (its handle, rank, size, error
  * handler and name). COMM_WORLD is rcmsg's world; COMM_SELF is a split of it by rank, made
- * by Init (a collective over the world, as every rank calls Init). Groups, Comm_create and
- * intercommunicators come later; the object is where their fields will go.
+ * by Init (a collective over the world, as every rank calls Init). Communicators of a group
+ * (Comm_create: a split; Comm_create_group: rcmsg_comm_create_ranks over the group's members
+ * only), of a node (Comm_split_type) and intercommunicators (mpi_inter.c) are made here too.
  */
 #include "mpi/mpi_impl.h"
 
@@ -88,6 +89,9 @@ int mpi_comm_init(void)
         free(world);
         return MPI_ERR_NO_MEM;
     }
+    if (mpi_group_init() != MPI_SUCCESS) {
+        return MPI_ERR_NO_MEM;
+    }
     if (rcmsg_comm_split(world->rc, rcmsg_rank(), 0, &self_rc) != RCMSG_OK) {
         return MPI_ERR_OTHER;
     }
@@ -112,6 +116,9 @@ void mpi_comm_unref(mpi_comm_t *c)
     if (c->handle != MPI_COMM_WORLD) {
         rcmsg_comm_free(&c->rc);
     }
+    if (c->inter) {
+        mpi_inter_release(c);
+    }
     mpi_err_comm_release(c);
     free(c->members);
     free(c);
@@ -121,18 +128,21 @@ void mpi_comm_fini(void)
 {
     mpi_comm_t *c;
 
-    /* COMM_SELF and COMM_WORLD; communicators the program did not free stay for
-     * rcmsg_finalize to release */
+    /* COMM_SELF and COMM_WORLD (their attributes deleted first, SELF's before anything else
+     * as MPI says); communicators the program did not free stay for rcmsg_finalize */
     c = mpi_comm_get(MPI_COMM_SELF);
     if (c != NULL) {
+        mpi_attr_delete_all(c);
         mpi_handle_release(MPI_KIND_COMM_, MPI_COMM_SELF);
         mpi_comm_unref(c);
     }
     c = mpi_comm_get(MPI_COMM_WORLD);
     if (c != NULL) {
+        mpi_attr_delete_all(c);
         mpi_handle_release(MPI_KIND_COMM_, MPI_COMM_WORLD);
         mpi_comm_unref(c);
     }
+    mpi_group_fini();
 }
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
@@ -163,19 +173,25 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
     return MPI_SUCCESS;
 }
 
-/* wraps a new rcmsg communicator made from c under a new handle */
-static int comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, MPI_Comm *newcomm)
+/* wraps a new rcmsg communicator made from c under a new handle; members: the world ranks of
+ * its ranks, or NULL to learn them (collectively) */
+int mpi_comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, const int *members,
+                  MPI_Comm *newcomm)
 {
     mpi_comm_t *n;
     int err;
-    rcmsg_status_t s;
+    rcmsg_status_t s = RCMSG_OK;
 
     n = comm_new(rc, "");
     if (n == NULL) {
         rcmsg_comm_free(&rc);
         return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
     }
-    s = comm_learn_members(n);
+    if (members != NULL) {
+        memcpy(n->members, members, (size_t)n->size * sizeof(int));
+    } else {
+        s = comm_learn_members(n);
+    }
     if (s != RCMSG_OK) {
         rcmsg_comm_free(&rc);
         free(n->members);
@@ -193,26 +209,89 @@ static int comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, MPI_Comm 
     return MPI_SUCCESS;
 }
 
+static int comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, MPI_Comm *newcomm)
+{
+    return mpi_comm_wrap(c, call, rc, NULL, newcomm);
+}
+
+/* A duplicate of c with its attributes copied (their copy callbacks called). rcmsg_comm_dup
+ * exchanges no message, and the members are c's: nothing here waits for another rank. */
+static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
+{
+    int err;
+    rcmsg_comm_t rc;
+    rcmsg_status_t s;
+    MPI_Comm nc;
+
+    if (newcomm == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL newcomm");
+    }
+    if (c->inter) {
+        err = mpi_inter_dup(c, call, &nc);
+    } else {
+        s = rcmsg_comm_dup(c->rc, &rc);
+        if (s != RCMSG_OK) {
+            return mpi_err_rcmsg(c, call, s);
+        }
+        err = mpi_comm_wrap(c, call, rc, c->members, &nc);
+    }
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    err = mpi_attr_copy_all(c, mpi_comm_get(nc));
+    if (err != MPI_SUCCESS) {
+        mpi_comm_t *n = mpi_comm_get(nc);
+
+        mpi_attr_delete_all(n);
+        mpi_handle_release(MPI_KIND_COMM_, nc);
+        mpi_comm_unref(n);
+        return mpi_err(c, call, err, "an attribute's copy callback failed");
+    }
+    *newcomm = nc;
+    return MPI_SUCCESS;
+}
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     int err;
     mpi_comm_t *c;
-    rcmsg_comm_t rc;
-    rcmsg_status_t s;
 
     MPI_CHECK_ACTIVE("MPI_Comm_dup");
     c = mpi_comm_check(comm, "MPI_Comm_dup", &err);
     if (c == NULL) {
         return err;
     }
-    if (newcomm == NULL) {
-        return mpi_err(c, "MPI_Comm_dup", MPI_ERR_ARG, "NULL newcomm");
+    return comm_dup(c, "MPI_Comm_dup", newcomm);
+}
+
+/* rcmsg_comm_dup is local (no message), so the duplicate is made at once and the request is
+ * complete when returned */
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    int err;
+    mpi_comm_t *c;
+    mpi_req_t *r;
+
+    MPI_CHECK_ACTIVE("MPI_Comm_idup");
+    c = mpi_comm_check(comm, "MPI_Comm_idup", &err);
+    if (c == NULL) {
+        return err;
     }
-    s = rcmsg_comm_dup(c->rc, &rc);
-    if (s != RCMSG_OK) {
-        return mpi_err_rcmsg(c, "MPI_Comm_dup", s);
+    if (request == NULL) {
+        return mpi_err(c, "MPI_Comm_idup", MPI_ERR_ARG, "NULL request");
     }
-    return comm_wrap(c, "MPI_Comm_dup", rc, newcomm);
+    err = comm_dup(c, "MPI_Comm_idup", newcomm);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    r = mpi_req_new(c, &err);
+    if (r == NULL) {
+        return mpi_err(c, "MPI_Comm_idup", err, "out of request handles");
+    }
+    r->kind = MPI_REQ_DONE;
+    mpi_status_empty(&r->done);
+    *request = r->handle;
+    return MPI_SUCCESS;
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
@@ -230,6 +309,11 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     if (newcomm == NULL) {
         return mpi_err(c, "MPI_Comm_split", MPI_ERR_ARG, "NULL newcomm");
     }
+    if (c->inter) {
+        return mpi_err(c, "MPI_Comm_split", MPI_ERR_COMM,
+                       "splitting an intercommunicator is not supported (split its local "
+                       "group's communicator)");
+    }
     /* a negative color other than MPI_UNDEFINED fails on every rank (rcmsg says which) */
     s = rcmsg_comm_split(c->rc, color == MPI_UNDEFINED ? RCMSG_UNDEFINED : color, key, &rc);
     if (s != RCMSG_OK) {
@@ -240,6 +324,198 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         return MPI_SUCCESS;
     }
     return comm_wrap(c, "MPI_Comm_split", rc, newcomm);
+}
+
+/* Comm_create: collective over comm, a split with the members of group as color 0 ranked as
+ * in the group (every rank must pass the same group). */
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_create";
+    int err, me;
+    mpi_comm_t *c;
+    mpi_group_t *g;
+    rcmsg_comm_t rc;
+    rcmsg_status_t s;
+
+    MPI_CHECK_ACTIVE(call);
+    if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
+        return err;
+    }
+    if ((g = mpi_group_get(group)) == NULL || newcomm == NULL) {
+        return mpi_err(c, call, g == NULL ? MPI_ERR_GROUP : MPI_ERR_ARG,
+                       g == NULL ? "invalid group %#x" : "NULL newcomm", (unsigned)group);
+    }
+    if (c->inter) {
+        return mpi_err(c, call, MPI_ERR_COMM, "intercommunicators are not supported here");
+    }
+    for (int i = 0; i < g->size; i++) {
+        bool found = false;
+
+        for (int j = 0; j < c->size && !found; j++) {
+            found = c->members[j] == g->members[i];
+        }
+        if (!found) {
+            return mpi_err(c, call, MPI_ERR_GROUP,
+                           "rank %d of the group (world rank %d) is not in %s", i, g->members[i],
+                           c->name);
+        }
+    }
+    me = mpi_group_rank_of(g, c->members[c->rank]);
+    s = rcmsg_comm_split(c->rc, me == MPI_UNDEFINED ? RCMSG_UNDEFINED : 0, me, &rc);
+    if (s != RCMSG_OK) {
+        return mpi_err_rcmsg(c, call, s);
+    }
+    if (rc == RCMSG_COMM_NULL) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    return mpi_comm_wrap(c, call, rc, g->members, newcomm);
+}
+
+/* The key of a communicator this rank leads (rank 0 of its group): leaders never reuse one, so
+ * that two live communicators of the same members get different rcmsg contexts. */
+uint32_t mpi_comm_next_key(void)
+{
+    static uint32_t next_key;
+
+    return next_key++;
+}
+
+/* Comm_create_group: collective over the group only. Its rank 0 sends a fresh key to the
+ * others over comm with tag (the user's tag, as MPI says); then each makes the communicator of
+ * the group's members from the world with rcmsg_comm_create_ranks (no other message). */
+static rcmsg_status_t create_group_key(mpi_comm_t *c, mpi_group_t *g, int me, int tag,
+                                       uint32_t *key_p)
+{
+    rcmsg_status_t s = RCMSG_OK;
+    int leader = -1; /* the rank in c of the group's rank 0 */
+
+    for (int j = 0; j < c->size; j++) {
+        leader = c->members[j] == g->members[0] ? j : leader;
+    }
+    if (me > 0) {
+        return rcmsg_recv(key_p, sizeof(*key_p), leader, tag, c->rc, NULL);
+    }
+    *key_p = mpi_comm_next_key();
+    for (int i = 1; i < g->size && s == RCMSG_OK; i++) {
+        for (int j = 0; j < c->size; j++) {
+            if (c->members[j] == g->members[i]) {
+                s = rcmsg_send(key_p, sizeof(*key_p), j, tag, c->rc);
+            }
+        }
+    }
+    return s;
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_create_group";
+    int err, me;
+    mpi_comm_t *c;
+    mpi_group_t *g;
+    rcmsg_comm_t rc;
+    rcmsg_status_t s;
+    uint32_t key;
+
+    MPI_CHECK_ACTIVE(call);
+    if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
+        return err;
+    }
+    if ((g = mpi_group_get(group)) == NULL || newcomm == NULL) {
+        return mpi_err(c, call, g == NULL ? MPI_ERR_GROUP : MPI_ERR_ARG,
+                       g == NULL ? "invalid group %#x" : "NULL newcomm", (unsigned)group);
+    }
+    if (c->inter || (err = mpi_check_tag(c, call, tag, false)) != MPI_SUCCESS) {
+        return c->inter ? mpi_err(c, call, MPI_ERR_COMM, "intercommunicators are not supported")
+                        : err;
+    }
+    me = mpi_group_rank_of(g, c->members[c->rank]);
+    if (me == MPI_UNDEFINED) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    for (int i = 0; i < g->size; i++) {
+        bool found = false;
+
+        for (int j = 0; j < c->size && !found; j++) {
+            found = c->members[j] == g->members[i];
+        }
+        if (!found) {
+            return mpi_err(c, call, MPI_ERR_GROUP,
+                           "rank %d of the group (world rank %d) is not in %s", i, g->members[i],
+                           c->name);
+        }
+    }
+    s = create_group_key(c, g, me, tag, &key);
+    if (s == RCMSG_OK) {
+        s = rcmsg_comm_create_ranks(rcmsg_comm_world(), g->size, g->members, key, &rc);
+    }
+    if (s != RCMSG_OK) {
+        return mpi_err_rcmsg(c, call, s);
+    }
+    return mpi_comm_wrap(c, call, rc, g->members, newcomm);
+}
+
+/* Comm_split_type SHARED: the color is the lowest rank of comm on the same host (the host
+ * names allgathered: rcmsg.h does not say which ranks share a node) */
+static rcmsg_status_t node_color(mpi_comm_t *c, int *color_p)
+{
+    char(*names)[MPI_MAX_PROCESSOR_NAME] = calloc((size_t)c->size, sizeof(*names));
+    char mine[MPI_MAX_PROCESSOR_NAME] = {0};
+    int len;
+    rcmsg_status_t s;
+
+    if (names == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    MPI_Get_processor_name(mine, &len);
+    s = rcmsg_allgather(mine, names, sizeof(mine), RCMSG_UINT8, c->rc);
+    for (int i = 0; s == RCMSG_OK && i < c->size; i++) {
+        if (strcmp(names[i], mine) == 0) {
+            *color_p = i;
+            break;
+        }
+    }
+    free(names);
+    return s;
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_split_type";
+    int err, color = RCMSG_UNDEFINED;
+    mpi_comm_t *c;
+    rcmsg_comm_t rc;
+    rcmsg_status_t s = RCMSG_OK;
+
+    (void)info;
+    MPI_CHECK_ACTIVE(call);
+    if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
+        return err;
+    }
+    if (newcomm == NULL || c->inter ||
+        (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)) {
+        return mpi_err(c, call, newcomm == NULL ? MPI_ERR_ARG : MPI_ERR_COMM,
+                       newcomm == NULL ? "NULL newcomm"
+                       : c->inter      ? "intercommunicators are not supported"
+                                       : "split_type %d is not supported (only "
+                                         "MPI_COMM_TYPE_SHARED and MPI_UNDEFINED)",
+                       split_type);
+    }
+    /* every rank takes part in the exchange, an UNDEFINED one too */
+    s = node_color(c, &color);
+    if (s == RCMSG_OK) {
+        s = rcmsg_comm_split(c->rc, split_type == MPI_UNDEFINED ? RCMSG_UNDEFINED : color, key,
+                             &rc);
+    }
+    if (s != RCMSG_OK) {
+        return mpi_err_rcmsg(c, call, s);
+    }
+    if (rc == RCMSG_COMM_NULL) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    return comm_wrap(c, call, rc, newcomm);
 }
 
 int MPI_Comm_free(MPI_Comm *comm)
@@ -257,6 +533,10 @@ int MPI_Comm_free(MPI_Comm *comm)
     }
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF) {
         return mpi_err(c, "MPI_Comm_free", MPI_ERR_COMM, "%s cannot be freed", c->name);
+    }
+    err = mpi_attr_delete_all(c);
+    if (err != MPI_SUCCESS) {
+        return mpi_err(c, "MPI_Comm_free", err, "an attribute's delete callback failed");
     }
     /* requests still using it keep the object (and the rcmsg communicator) until they end */
     mpi_handle_release(MPI_KIND_COMM_, *comm);

@@ -219,10 +219,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
         *(int **)attribute_val = &attr_wtime_is_global;
         break;
     default:
-        return mpi_err(c, "MPI_Comm_get_attr", MPI_ERR_KEYVAL,
-                       "keyval %d is not one of the predefined attributes (user keyvals are "
-                       "not supported yet)",
-                       comm_keyval);
+        return mpi_attr_get(c, comm_keyval, attribute_val, flag); /* a user keyval */
     }
     *flag = 1;
     return MPI_SUCCESS;

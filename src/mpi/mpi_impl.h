@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* ---- datatypes (mpi_type.c, mpi_pack.c: helper B) ---------------------------------------- */
 typedef struct mpi_type mpi_type_t;           /* opaque */
@@ -81,18 +82,90 @@ struct mpi_comm {
     int rank, size;
     MPI_Errhandler errhandler;
     int refs;     /* objects (requests) that still use it, plus one for the handle */
-    int *members; /* members[i]: the world rank of rank i (the group, later) */
+    int *members; /* members[i]: the world rank of rank i (the local group) */
     char name[MPI_MAX_OBJECT_NAME];
+    struct mpi_attr *attrs; /* cached attributes (mpi_attr.c), newest first */
+    /* An intercommunicator: rc spans both groups, the lower one first (ranks 0..), so that a
+     * peer rank r of the remote group is r + peer_off in rc, and this rank is rank +
+     * local_off; only remote ranks send on rc's user space. local_rc: the local group;
+     * coll_rc: a hidden duplicate of rc for the intercommunicator collectives. */
+    bool inter;
+    int remote_size, peer_off, local_off;
+    int *remote_members; /* world ranks of the remote group */
+    rcmsg_comm_t local_rc, coll_rc;
     rcmsg_comm_t coll; /* hidden duplicate for collectives (mpi_coll_comm); NULL until used */
     int coll_seq;      /* the next collective's tag on it (mpi_coll_tag) */
 };
+/* the rcmsg rank of peer (a rank of c, or ANY_SOURCE/PROC_NULL left as they are) */
+static inline int mpi_comm_rc_peer(const mpi_comm_t *c, int peer)
+{
+    return peer >= 0 ? peer + c->peer_off : peer;
+}
+/* the MPI source of a message whose rcmsg source is src */
+static inline int mpi_comm_src(const mpi_comm_t *c, int src)
+{
+    return src >= 0 ? src - c->peer_off : src;
+}
+/* the number of ranks a peer of c may name (the remote group's of an intercommunicator) */
+static inline int mpi_comm_peers(const mpi_comm_t *c)
+{
+    return c->inter ? c->remote_size : c->size;
+}
 /* NULL: not a live communicator (no error raised) */
 mpi_comm_t *mpi_comm_get(MPI_Comm comm);
 /* As mpi_comm_get, raising MPI_ERR_COMM through mpi_err (on COMM_WORLD) when invalid. */
 mpi_comm_t *mpi_comm_check(MPI_Comm comm, const char *call, int *err_p);
+/* Wraps rc, a new communicator made from c, under a new handle (c's error handler);
+ * members: the world ranks of its ranks, or NULL to learn them (collective over rc). Errors are
+ * raised on c; rc is freed on failure. */
+int mpi_comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, const int *members,
+                  MPI_Comm *newcomm);
 int mpi_comm_init(void);            /* COMM_WORLD and COMM_SELF */
 void mpi_comm_unref(mpi_comm_t *c); /* the last reference frees it */
 void mpi_comm_fini(void);           /* frees what is left */
+
+/* ---- groups, attributes, intercommunicators (mpi_group.c, mpi_attr.c, mpi_inter.c) -------
+ * A group is a list of world ranks (its rank i is members[i]); MPI_GROUP_EMPTY is predefined. */
+typedef struct mpi_group {
+    int refs; /* the handle's, plus one per user (none yet) */
+    int size;
+    int *members;
+} mpi_group_t;
+int mpi_group_init(void); /* MPI_GROUP_EMPTY */
+void mpi_group_fini(void);
+/* a new group handle of n world ranks (copied); MPI_SUCCESS or an error code (not raised) */
+int mpi_group_make(int n, const int *members, MPI_Group *group_p);
+mpi_group_t *mpi_group_get(MPI_Group group);
+/* the rank of world rank w in g, or MPI_UNDEFINED */
+int mpi_group_rank_of(const mpi_group_t *g, int w);
+
+/* Attributes: copied by dup (the keyval's copy callback), deleted by free (its delete
+ * callback). Callbacks' errors are returned (not raised). */
+int mpi_attr_get(mpi_comm_t *c, int keyval, void *attribute_val, int *flag);
+int mpi_attr_copy_all(mpi_comm_t *from, mpi_comm_t *to);
+int mpi_attr_delete_all(mpi_comm_t *c);
+
+/* Blocking collectives over an intercommunicator (c->inter), over p2p on c->coll_rc and the
+ * local group's rcmsg collectives on c->local_rc; the entry points of mpi_coll.c dispatch to
+ * them. Arguments are checked by the entry point except what only an intercommunicator has
+ * (MPI_ROOT, MPI_PROC_NULL as root). Errors are raised (mpi_err) on c. */
+mpi_comm_t *mpi_inter_of(MPI_Comm comm); /* NULL: not a live intercommunicator */
+int mpi_inter_barrier(mpi_comm_t *c);
+int mpi_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root);
+int mpi_inter_gather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root);
+int mpi_inter_scatter(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root);
+int mpi_inter_allgather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype);
+int mpi_inter_allreduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype dt, MPI_Op op);
+/* Comm_dup of an intercommunicator (no attributes: the caller copies them) */
+int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm);
+/* a key for rcmsg_comm_create_ranks that this rank never gave before */
+uint32_t mpi_comm_next_key(void);
+/* frees what an intercommunicator has beyond an intracommunicator */
+void mpi_inter_release(mpi_comm_t *c);
 
 /* ---- requests and point-to-point (mpi_req.c, mpi_p2p.c) ----------------------------------- */
 typedef enum {

@@ -30,6 +30,11 @@ mpi_comm_t *mpi_nbc_args(const char *call, MPI_Comm comm, MPI_Request *request, 
         *err_p = mpi_err(c, call, MPI_ERR_ARG, "NULL request");
         return NULL;
     }
+    if (c->inter) {
+        *err_p = mpi_err(c, call, MPI_ERR_COMM,
+                         "nonblocking collectives over intercommunicators are not supported yet");
+        return NULL;
+    }
     *err_p = MPI_SUCCESS;
     return c;
 }

@@ -49,12 +49,12 @@ int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, M
 
 int mpi_check_peer(mpi_comm_t *c, const char *call, int peer, bool any_ok)
 {
-    if ((peer >= 0 && peer < c->size) || peer == MPI_PROC_NULL ||
+    if ((peer >= 0 && peer < mpi_comm_peers(c)) || peer == MPI_PROC_NULL ||
         (any_ok && peer == MPI_ANY_SOURCE)) {
         return MPI_SUCCESS;
     }
     return mpi_err(c, call, MPI_ERR_RANK, "invalid rank %d (communicator %s of %d rank(s))", peer,
-                   c->name[0] ? c->name : "(unnamed)", c->size);
+                   c->name[0] ? c->name : "(unnamed)", mpi_comm_peers(c));
 }
 
 int mpi_check_tag(mpi_comm_t *c, const char *call, int tag, bool any_ok)
@@ -111,14 +111,17 @@ int mpi_req_start(mpi_req_t *req, const char *call)
         return mpi_err(req->comm, call, err, "no memory for %zu bytes of packed data", bytes);
     }
     if (req->is_recv) {
-        s = rcmsg_irecv(where, bytes, req->peer, req->tag, req->comm->rc, &req->rc);
+        s = rcmsg_irecv(where, bytes, mpi_comm_rc_peer(req->comm, req->peer), req->tag,
+                        req->comm->rc, &req->rc);
     } else {
         if (where == req->tmp) {
             mpi_type_pack(t, req->buf, (size_t)req->count, where);
         }
         s = req->mode == MPI_SEND_SYNC
-                ? rcmsg_issend(where, bytes, req->peer, req->tag, req->comm->rc, &req->rc)
-                : rcmsg_isend(where, bytes, req->peer, req->tag, req->comm->rc, &req->rc);
+                ? rcmsg_issend(where, bytes, mpi_comm_rc_peer(req->comm, req->peer), req->tag,
+                               req->comm->rc, &req->rc)
+                : rcmsg_isend(where, bytes, mpi_comm_rc_peer(req->comm, req->peer), req->tag,
+                              req->comm->rc, &req->rc);
     }
     if (s != RCMSG_OK) {
         return mpi_err_rcmsg(req->comm, call, s);
@@ -196,7 +199,7 @@ static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, int count, int peer, int tag
     }
     c = mpi_comm_get(comm);
     t = mpi_type_get(dt);
-    if (c == NULL || t == NULL || peer >= c->size || !mpi_type_is_contig(t) ||
+    if (c == NULL || t == NULL || c->inter || peer >= c->size || !mpi_type_is_contig(t) ||
         !mpi_type_committed(t)) {
         return false;
     }
@@ -386,16 +389,18 @@ static int probe_rc(const char *call, mpi_comm_t *c, int source, int tag, int *f
     rcmsg_status_t s;
 
     if (flag_p == NULL && !mpi_sched_busy()) {
-        s = rcmsg_probe(source, tag, c->rc, rst);
+        s = rcmsg_probe(mpi_comm_rc_peer(c, source), tag, c->rc, rst);
     } else if (flag_p == NULL) {
         int flag = 0; /* schedules run only when we do: poll them while probing */
 
-        while ((s = rcmsg_iprobe(source, tag, c->rc, &flag, rst)) == RCMSG_OK && !flag) {
+        while ((s = rcmsg_iprobe(mpi_comm_rc_peer(c, source), tag, c->rc, &flag, rst)) ==
+                   RCMSG_OK &&
+               !flag) {
             mpi_progress();
         }
     } else {
         mpi_progress();
-        s = rcmsg_iprobe(source, tag, c->rc, flag_p, rst);
+        s = rcmsg_iprobe(mpi_comm_rc_peer(c, source), tag, c->rc, flag_p, rst);
     }
     return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
 }
@@ -421,7 +426,8 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm, in
     }
     err = probe_rc(call, c, source, tag, flag, &rst);
     if (err == MPI_SUCCESS && (flag == NULL || *flag)) {
-        mpi_status_set(status, rst.source, rst.tag, (MPI_Count)rst.count, MPI_SUCCESS, false);
+        mpi_status_set(status, mpi_comm_src(c, rst.source), rst.tag, (MPI_Count)rst.count,
+                       MPI_SUCCESS, false);
     }
     return err;
 }
@@ -503,7 +509,8 @@ static int mprobe_common(const char *call, int source, int tag, MPI_Comm comm, i
     }
     err = mprobe_claim(call, c, &rst, message);
     if (err == MPI_SUCCESS) {
-        mpi_status_set(status, rst.source, rst.tag, (MPI_Count)rst.count, MPI_SUCCESS, false);
+        mpi_status_set(status, mpi_comm_src(c, rst.source), rst.tag, (MPI_Count)rst.count,
+                       MPI_SUCCESS, false);
     }
     return err;
 }

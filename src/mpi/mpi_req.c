@@ -187,7 +187,8 @@ int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *r
         } else if (s != RCMSG_OK) {
             err = mpi_err_code(mpi_err_class_of(s), s);
         }
-        mpi_status_set(status, rst->source, rst->tag, (MPI_Count)bytes, err, false);
+        mpi_status_set(status, mpi_comm_src(req->comm, rst->source), rst->tag, (MPI_Count)bytes,
+                       err, false);
     } else {
         if (s != RCMSG_OK) {
             err = mpi_err_code(mpi_err_class_of(s), s);

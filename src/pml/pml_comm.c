@@ -332,6 +332,76 @@ out:
     return s;
 }
 
+/* Checks the list of rcmsg_comm_create_ranks; *me_p: this rank's index in it. */
+static rcmsg_status_t ranks_check(rcmsg_comm_t comm, int n, const int ranks[], int *me_p)
+{
+    *me_p = -1;
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= comm->size) {
+            rcmsg_error("rcmsg_comm_create_ranks: ranks[%d] = %d is not a rank of the "
+                        "communicator (size %d)",
+                        i, ranks[i], comm->size);
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+        for (int j = 0; j < i; j++) {
+            if (ranks[j] == ranks[i]) {
+                rcmsg_error("rcmsg_comm_create_ranks: rank %d is listed twice", ranks[i]);
+                return RCMSG_ERR_INVALID_PARAM;
+            }
+        }
+        if (ranks[i] == comm->rank) {
+            *me_p = i;
+        }
+    }
+    if (*me_p < 0) {
+        rcmsg_error("rcmsg_comm_create_ranks: this rank (%d) is not in the list", comm->rank);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks[], uint32_t key,
+                                       rcmsg_comm_t *newcomm_p)
+{
+    rcmsg_status_t s = pml_check("rcmsg_comm_create_ranks");
+    uint32_t h;
+    int *world, me;
+
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (comm == NULL || !comm_valid(comm)) {
+        rcmsg_error("rcmsg_comm_create_ranks: invalid communicator");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (ranks == NULL || newcomm_p == NULL) {
+        return null_arg("rcmsg_comm_create_ranks", ranks == NULL ? "ranks" : "newcomm_p");
+    }
+    s = ranks_check(comm, n, ranks, &me);
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    world = malloc(sizeof(int) * (size_t)n);
+    if (world == NULL) {
+        rcmsg_error("rcmsg_comm_create_ranks: out of memory");
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    /* the same list and key on every member: the same context everywhere (the color's bit
+     * pattern of a split is replaced by a hash of the list; the child number by the key) */
+    h = key;
+    for (int i = 0; i < n; i++) {
+        uint8_t bytes[8];
+
+        world[i] = comm->world[ranks[i]];
+        rcmsg_wire_put_u32(bytes, h);
+        rcmsg_wire_put_u32(bytes + 4, (uint32_t)world[i]);
+        h = rcmsg_hash_bytes32(bytes, sizeof(bytes));
+    }
+    s = comm_create(ctx_derive(comm->ctx, key, (int)h), n, me, world, newcomm_p);
+    free(world);
+    return s;
+}
+
 rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
 {
     rcmsg_status_t s = pml.world == NULL ? pml_check("rcmsg_comm_free") : RCMSG_OK;

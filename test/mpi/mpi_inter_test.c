@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Intercommunicators, data checked, on 2 to 8 ranks (1 rank: nothing to pair, it says so):
+ * the evens and the odds of the world as the two groups (their leaders' world ranks 0 and 1),
+ * then, with 3 ranks or more, groups of ranks % 3 == 0 and == 1 while the third group takes
+ * no part (an intercommunicator is collective over its two groups only).
+ * Point-to-point names remote ranks (and status sources are remote ranks), Comm_dup keeps the
+ * layout, Intercomm_merge orders the groups by high, Comm_remote_size/group, Comm_test_inter.
+ */
+#include "mpi_test.h"
+
+#include <stdlib.h>
+
+/* world rank of rank r of the group of color col among ncolors (ranks % ncolors == col) */
+static int world_of(int col, int ncolors, int r)
+{
+    return r * ncolors + col;
+}
+
+static int group_size(int col, int ncolors)
+{
+    return (np - col + ncolors - 1) / ncolors;
+}
+
+/* every local rank sends its world rank to every remote rank, received with ANY_SOURCE: the
+ * status source is the remote rank */
+static void check_p2p(MPI_Comm ic, int col, int rcol, int ncolors)
+{
+    int lr, ls, rs, got[8], *buf = malloc(8 * sizeof(int));
+    MPI_Request reqs[8];
+    MPI_Status st;
+
+    MPI_Comm_rank(ic, &lr);
+    MPI_Comm_size(ic, &ls);
+    MPI_Comm_remote_size(ic, &rs);
+    CHECK(ls == group_size(col, ncolors) && rs == group_size(rcol, ncolors), "sizes %d %d", ls, rs);
+    for (int r = 0; r < rs; r++) {
+        buf[r] = me;
+        OK(MPI_Isend(&buf[r], 1, MPI_INT, r, 1, ic, &reqs[r]));
+    }
+    for (int i = 0; i < rs; i++) {
+        int v = -1;
+        OK(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 1, ic, &st));
+        CHECK(st.MPI_SOURCE >= 0 && st.MPI_SOURCE < rs && st.MPI_TAG == 1 &&
+                  v == world_of(rcol, ncolors, st.MPI_SOURCE),
+              "from source %d tag %d: %d", st.MPI_SOURCE, st.MPI_TAG, v);
+        got[i] = st.MPI_SOURCE;
+    }
+    OK(MPI_Waitall(rs, reqs, MPI_STATUSES_IGNORE));
+    (void)got;
+    /* a probe and a named source, a noncontiguous type across */
+    {
+        int v[6] = {0}, w[6] = {0}, from = -1;
+        MPI_Datatype vec;
+
+        MPI_Type_vector(3, 1, 2, MPI_INT, &vec);
+        MPI_Type_commit(&vec);
+        for (int i = 0; i < 6; i++) {
+            v[i] = me * 100 + i;
+        }
+        /* the rank 0s swap a vector; rank 0 sends to the last remote rank, which probes */
+        if (lr == 0) {
+            OK(MPI_Sendrecv(v, 1, vec, 0, 9, w, 1, vec, 0, 9, ic, &st));
+            from = world_of(rcol, ncolors, 0);
+            CHECK(st.MPI_SOURCE == 0 && w[0] == from * 100 && w[2] == from * 100 + 2 &&
+                      w[4] == from * 100 + 4 && w[1] == 0,
+                  "vector across: source %d, %d %d %d %d", st.MPI_SOURCE, w[0], w[1], w[2], w[4]);
+            OK(MPI_Send(v, 2, MPI_INT, rs - 1, 10, ic));
+        }
+        if (lr == ls - 1) {
+            int flag = 0;
+            do {
+                OK(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, ic, &flag, &st));
+            } while (!flag);
+            CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 10, "Iprobe source %d tag %d", st.MPI_SOURCE,
+                  st.MPI_TAG);
+            OK(MPI_Recv(w, 2, MPI_INT, 0, 10, ic, &st));
+            CHECK(w[0] == world_of(rcol, ncolors, 0) * 100, "probed message %d", w[0]);
+        }
+        MPI_Type_free(&vec);
+    }
+    /* bad peer: a rank of the local group beyond the remote group's size */
+    MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+    FAILS(MPI_Send(buf, 0, MPI_INT, rs, 0, ic), MPI_ERR_RANK);
+    free(buf);
+}
+
+static void check_queries(MPI_Comm ic, int col, int rcol, int ncolors)
+{
+    int flag = 0, n, res;
+    MPI_Group g;
+
+    OK(MPI_Comm_test_inter(ic, &flag));
+    CHECK(flag, "test_inter false");
+    OK(MPI_Comm_test_inter(MPI_COMM_WORLD, &flag));
+    CHECK(!flag, "test_inter of the world true");
+    OK(MPI_Comm_remote_group(ic, &g));
+    MPI_Group_size(g, &n);
+    CHECK(n == group_size(rcol, ncolors), "remote group size %d", n);
+    {
+        MPI_Group wg;
+        int in[8], out[8];
+        MPI_Comm_group(MPI_COMM_WORLD, &wg);
+        for (int i = 0; i < n; i++) {
+            in[i] = i;
+        }
+        MPI_Group_translate_ranks(g, n, in, wg, out);
+        for (int i = 0; i < n; i++) {
+            CHECK(out[i] == world_of(rcol, ncolors, i), "remote rank %d is world %d", i, out[i]);
+        }
+        MPI_Group_free(&wg);
+    }
+    MPI_Group_free(&g);
+    OK(MPI_Comm_group(ic, &g));
+    MPI_Group_size(g, &n);
+    MPI_Group_rank(g, &res);
+    CHECK(n == group_size(col, ncolors) && res == me / ncolors, "local group %d %d", n, res);
+    MPI_Group_free(&g);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    FAILS(MPI_Comm_remote_size(MPI_COMM_WORLD, &n), MPI_ERR_COMM);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+/* merge: first says whether this group comes first (the group with high = 0, or the evens) */
+static void check_merge(MPI_Comm ic, int col, int rcol, int ncolors, int high, int first)
+{
+    MPI_Comm m;
+    int r, n, lr, all[16], wme = me;
+    int fcol = first ? col : rcol, scol = first ? rcol : col, fsize = group_size(fcol, ncolors);
+
+    OK(MPI_Intercomm_merge(ic, high, &m));
+    MPI_Comm_rank(m, &r);
+    MPI_Comm_size(m, &n);
+    MPI_Comm_rank(ic, &lr);
+    CHECK(n == group_size(col, ncolors) + group_size(rcol, ncolors), "merged size %d", n);
+    CHECK(r == (first ? 0 : fsize) + lr, "merged rank %d (high %d, first %d)", r, high, first);
+    /* a ring over the merged one: every rank's world rank, in merged order */
+    for (int i = 0; i < n; i++) {
+        all[i] = -1;
+    }
+    all[r] = wme;
+    for (int step = 0; step < n - 1; step++) {
+        int src = (r - step - 1 + n) % n, prev = (r - step + n) % n;
+        OK(MPI_Sendrecv(&all[prev], 1, MPI_INT, (r + 1) % n, 4, &all[src], 1, MPI_INT,
+                        (r - 1 + n) % n, 4, m, MPI_STATUS_IGNORE));
+    }
+    for (int i = 0; i < n; i++) {
+        int w = i < fsize ? world_of(fcol, ncolors, i) : world_of(scol, ncolors, i - fsize);
+        CHECK(all[i] == w, "merged rank %d is world %d, expected %d", i, all[i], w);
+    }
+    MPI_Comm_free(&m);
+}
+
+/* a non-commutative op: 2x2 matrix product of int[4] (inout = in * inout) */
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    int *a = in, *b = inout;
+    (void)dt;
+    for (int i = 0; i < *len; i++, a += 4, b += 4) {
+        int r[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+                    a[2] * b[1] + a[3] * b[3]};
+        memcpy(b, r, sizeof(r));
+    }
+}
+
+/* the blocking collectives over ic, with the evens' rank 0 and then the odds' last rank as
+ * roots; data checked against the world ranks */
+static void check_coll(MPI_Comm ic, int col, int rcol, int ncolors)
+{
+    int lr, ls, rs, v[3 * 8], w[3 * 8], x, rootgrp;
+    MPI_Datatype vec;
+
+    MPI_Comm_rank(ic, &lr);
+    MPI_Comm_size(ic, &ls);
+    MPI_Comm_remote_size(ic, &rs);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* ints 0 and 2 of 3 (extent 3 ints) */
+    MPI_Type_create_resized(vec, 0, 3 * sizeof(int), &vec);
+    MPI_Type_commit(&vec);
+    OK(MPI_Barrier(ic));
+    for (int pass = 0; pass < 2; pass++) {
+        int root = pass == 0 ? 0 : (col == 1 ? ls - 1 : rs - 1); /* in the root's group */
+        int rootw = world_of(pass == 0 ? 0 : 1, ncolors, root);
+        int myroot;
+
+        rootgrp = pass == 0 ? 0 : 1;
+        myroot = col == rootgrp ? (lr == root ? MPI_ROOT : MPI_PROC_NULL) : root;
+        /* Bcast of a vector: ints 0 and 2 carry, 1 stays */
+        for (int i = 0; i < 3; i++) {
+            v[i] = myroot == MPI_ROOT ? me * 10 + i : -1;
+        }
+        OK(MPI_Bcast(v, 1, vec, myroot, ic));
+        if (col != rootgrp) {
+            CHECK(v[0] == rootw * 10 && v[1] == -1 && v[2] == rootw * 10 + 2,
+                  "Bcast from %d: %d %d %d", rootw, v[0], v[1], v[2]);
+        }
+        /* Gather: the root gets every remote rank's world rank */
+        x = me;
+        for (int i = 0; i < 8; i++) {
+            w[i] = -1;
+        }
+        OK(MPI_Gather(&x, 1, MPI_INT, w, 1, MPI_INT, myroot, ic));
+        for (int i = 0; myroot == MPI_ROOT && i < rs; i++) {
+            CHECK(w[i] == world_of(rcol, ncolors, i), "Gather block %d: %d", i, w[i]);
+        }
+        /* Scatter: remote rank i gets root's 100 * world + i */
+        for (int i = 0; i < 8; i++) {
+            v[i] = me * 100 + i;
+        }
+        x = -1;
+        OK(MPI_Scatter(v, 1, MPI_INT, &x, 1, MPI_INT, myroot, ic));
+        if (col != rootgrp) {
+            CHECK(x == rootw * 100 + lr, "Scatter: %d", x);
+        }
+    }
+    /* Allgather of a vector into ints: every remote rank's (world, world + 2) */
+    v[0] = me, v[1] = -7, v[2] = me + 2;
+    OK(MPI_Allgather(v, 1, vec, w, 2, MPI_INT, ic));
+    for (int i = 0; i < rs; i++) {
+        int rw = world_of(rcol, ncolors, i);
+        CHECK(w[2 * i] == rw && w[2 * i + 1] == rw + 2, "Allgather block %d: %d %d", i, w[2 * i],
+              w[2 * i + 1]);
+    }
+    /* Allreduce SUM: the sum of the remote group's world ranks */
+    {
+        int sum = 0, want = 0;
+        x = me;
+        OK(MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, ic));
+        for (int i = 0; i < rs; i++) {
+            want += world_of(rcol, ncolors, i);
+        }
+        CHECK(sum == want, "Allreduce SUM %d, expected %d", sum, want);
+    }
+    /* Allreduce of a non-commutative op: the remote ranks' matrices in rank order */
+    {
+        MPI_Op op;
+        MPI_Datatype m4;
+        int a[4] = {1, me + 1, 0, 1}, r[4], want[4] = {1, 0, 0, 1};
+
+        MPI_Type_contiguous(4, MPI_INT, &m4);
+        MPI_Type_commit(&m4);
+        MPI_Op_create(matmul, 0, &op);
+        OK(MPI_Allreduce(a, r, 1, m4, op, ic));
+        for (int i = 0; i < rs; i++) { /* want = want * [1 w+1; 0 1] */
+            want[1] += want[0] * (world_of(rcol, ncolors, i) + 1);
+            want[3] += want[2] * (world_of(rcol, ncolors, i) + 1);
+        }
+        CHECK(memcmp(r, want, sizeof(r)) == 0, "Allreduce matmul %d %d %d %d", r[0], r[1], r[2],
+              r[3]);
+        /* and shears do commute; an upper-left 2 makes order matter */
+        a[0] = lr + 2;
+        OK(MPI_Allreduce(a, r, 1, m4, op, ic));
+        want[0] = 1, want[1] = 0, want[2] = 0, want[3] = 1;
+        for (int i = 0; i < rs; i++) {
+            int wa = i + 2, wb = world_of(rcol, ncolors, i) + 1; /* [wa wb; 0 1] */
+            want[1] = want[0] * wb + want[1];
+            want[0] = want[0] * wa;
+            want[3] = want[2] * wb + want[3];
+            want[2] = want[2] * wa;
+        }
+        CHECK(memcmp(r, want, sizeof(r)) == 0, "Allreduce in rank order %d %d %d %d", r[0], r[1],
+              r[2], r[3]);
+        MPI_Op_free(&op);
+        MPI_Type_free(&m4);
+    }
+    /* outside the subset over an intercommunicator: refused, naming the call */
+    MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+    FAILS(MPI_Alltoall(v, 1, MPI_INT, w, 1, MPI_INT, ic), MPI_ERR_COMM);
+    FAILS(MPI_Bcast(v, 1, MPI_INT, rs + 5, ic), MPI_ERR_ROOT);
+    MPI_Type_free(&vec);
+}
+
+static void pair(int ncolors)
+{
+    int col = me % ncolors, rcol = col == 0 ? 1 : 0;
+    MPI_Comm local, ic, d;
+
+    OK(MPI_Comm_split(MPI_COMM_WORLD, col, me, &local));
+    if (col > 1) {
+        MPI_Comm_free(&local); /* the third group: takes no part */
+        return;
+    }
+    OK(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rcol, 42, &ic));
+    check_queries(ic, col, rcol, ncolors);
+    check_p2p(ic, col, rcol, ncolors);
+    OK(MPI_Comm_dup(ic, &d));
+    check_p2p(d, col, rcol, ncolors);
+    check_coll(d, col, rcol, ncolors);
+    check_merge(d, col, rcol, ncolors, col == 1, col == 0);  /* the odds high */
+    check_merge(ic, col, rcol, ncolors, col == 0, col == 1); /* the evens high */
+    check_merge(ic, col, rcol, ncolors, 1, col == 0);        /* the same: the low group first */
+    MPI_Comm_free(&d);
+    MPI_Comm_free(&ic);
+    MPI_Comm_free(&local);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (np > 8) {
+        printf("this test takes at most 8 ranks\n");
+        return 1;
+    }
+    if (np < 2) {
+        printf("ok: one rank: no intercommunicator to make\n");
+    } else {
+        pair(2);
+        phase("evens and odds");
+        if (np >= 3) {
+            pair(3);
+            phase("two groups of three, the third apart");
+        }
+    }
+    MPI_Finalize();
+    return summary();
+}
