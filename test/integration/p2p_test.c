@@ -302,6 +302,38 @@ static void test_truncation(void)
 }
 
 /* Communicators reusing the same tag keep their messages apart; split orders by key. */
+/* A communicator of some ranks only (rcmsg_comm_create_ranks): the last rank and rank 0, in
+ * that order, without the others taking part; a message each way; the same list and key
+ * again is refused while the first lives, another key is not; bad lists are refused. */
+static void test_create_ranks(void)
+{
+    int ranks[2] = {size - 1, 0}, bad[2] = {0, 0};
+    rcmsg_comm_t c = RCMSG_COMM_NULL, c2 = RCMSG_COMM_NULL, c3 = RCMSG_COMM_NULL;
+    rcmsg_status_t s;
+    int v = rank, got = -1;
+
+    s = rcmsg_comm_create_ranks(world, 2, bad, 7, &c);
+    CHECK(s == RCMSG_ERR_INVALID_PARAM, "create_ranks with a repeat: %s", rcmsg_status_name(s));
+    if (size < 2 || (rank != 0 && rank != size - 1)) {
+        barrier();
+        printf("ok: rank %d create_ranks (not a member)\n", rank);
+        return;
+    }
+    OK(rcmsg_comm_create_ranks(world, 2, ranks, 7, &c));
+    CHECK(rcmsg_comm_size(c) == 2 && rcmsg_comm_rank(c) == (rank == size - 1 ? 0 : 1),
+          "create_ranks: size %d rank %d", rcmsg_comm_size(c), rcmsg_comm_rank(c));
+    OK(rcmsg_sendrecv(&v, sizeof(v), 1 - rcmsg_comm_rank(c), 5, &got, sizeof(got),
+                      1 - rcmsg_comm_rank(c), 5, c, NULL));
+    CHECK(got == (rank == 0 ? size - 1 : 0), "create_ranks: got %d from the other member", got);
+    s = rcmsg_comm_create_ranks(world, 2, ranks, 7, &c2);
+    CHECK(s == RCMSG_ERR_STATE, "create_ranks of a live list and key: %s", rcmsg_status_name(s));
+    OK(rcmsg_comm_create_ranks(world, 2, ranks, 8, &c3));
+    OK(rcmsg_comm_free(&c3));
+    OK(rcmsg_comm_free(&c));
+    barrier();
+    printf("ok: rank %d create_ranks made a communicator of two ranks only\n", rank);
+}
+
 static void test_comms(void)
 {
     rcmsg_comm_t d1, d2, sp;
@@ -833,6 +865,7 @@ int main(int argc, char **argv)
         test_cancel();
         test_truncation();
         test_comms();
+        test_create_ranks();
         test_credit_starvation();
         test_invalid();
         test_completion_calls();
