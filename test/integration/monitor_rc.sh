@@ -44,7 +44,7 @@ trap 'rm -rf "$work"' EXIT
 . "$top_srcdir/test/integration/monitor_lib.sh"
 RCMSG_TRANSPORTS=rc,self
 export RCMSG_TRANSPORTS
-part() { case " ${MONITOR_PARTS:-1 2 3} " in *" $1 "*) return 0 ;; esac; return 1; }
+part() { case " ${MONITOR_PARTS:-1 2 3 4} " in *" $1 "*) return 0 ;; esac; return 1; }
 t00=$(date +%s)
 
 if part 1; then
@@ -199,4 +199,22 @@ if part 3; then
     done
     echo "ok: 3. the stall dump over rc; both ranks' SIGUSR1 dumps agree with rdma resource show qp ($(($(date +%s) - t00)) s so far)"
 fi
-pass "monitoring over rc: exact counters, QP sync within 2 periods, dump = rdma resource show qp, callbacks"
+
+# 4. idle recycling: DISCONNECTED events and the disconnects counter
+if part 4; then
+    echo "== 4. RCMSG_QP_MAX_ACTIVE=1, lazy: rank 0 talks to 1 then 2, its connection to 1 recycled"
+    job recycle 120 3 RCMSG_CONNECT=lazy RCMSG_QP_MAX_ACTIVE=1 \
+        "RCMSG_STATS_FILE=$work/recycle.%r.json" -- recycle
+    [ $st -eq 0 ] || jobfail "recycle: mpirun exited with $st"
+    ok_ranks recycle recycle 3
+    grep '^rank [0-2]: event DISCONNECTED' "$out"
+    for pair in "0 1" "1 0"; do
+        set -- $pair
+        grep -q "^rank $1: event DISCONNECTED peer $2 transport rc status RCMSG_OK cause qp 0x" "$out" ||
+            jobfail "recycle: rank $1 got no DISCONNECTED event for peer $2"
+        expect_json recycle "$work/recycle.$1.json" ".scope == \"peer\" and .peer == $2" \
+            disconnects=1 connects=1
+    done
+    echo "ok: 4. recycling: DISCONNECTED on both sides, disconnects counted ($(($(date +%s) - t00)) s so far)"
+fi
+pass "monitoring over rc: exact counters, QP sync within 2 periods, dump = rdma resource show qp, callbacks, recycling"

@@ -38,6 +38,10 @@
  *                                     0 testing a receive) until $MONITOR_DIR/go exists; then
  *                                     one more round trip
  *
+ *   monitor_test recycle              3 ranks, rc, RCMSG_CONNECT=lazy RCMSG_QP_MAX_ACTIVE=1:
+ *                                     rank 0 talks to 1, then to 2; its connection to 1 is
+ *                                     recycled: DISCONNECTED once on ranks 0 and 1
+ *
  * Modes can follow each other in one run: "monitor_test qpsync 3 500 + recover 3 + events
  * rc". qpsync and recover run between ranks 0 and 1; other ranks wait for the next mode.
  *
@@ -542,6 +546,48 @@ static int idle(void)
     return failures != 0;
 }
 
+/* rc with RCMSG_CONNECT=lazy and RCMSG_QP_MAX_ACTIVE=1, 3 ranks: rank 0 talks to rank 1, then
+ * to rank 2, so its idle connection to rank 1 is recycled first. Ranks 0 and 1 must get
+ * DISCONNECTED for each other (within 15 s, progressing), and the disconnects counter agrees
+ * (checked by the script in the JSON). Point-to-point only: a collective would connect more. */
+static int recycle(void)
+{
+    uint8_t buf[64];
+    rcmsg_msg_status_t st;
+    int other = rank == 0 ? 1 : rank == 1 ? 0 : -1, flag = 0;
+    double t0;
+
+    if (size != 3) {
+        printf("SKIP: recycle needs 3 ranks\n");
+        exit(77);
+    }
+    memset(buf, rank, sizeof(buf));
+    for (int peer = 1; peer < 3; peer++) {
+        if (rank == 0) {
+            CHECK(rcmsg_send(buf, sizeof(buf), peer, TAG_PING, world) == RCMSG_OK, "send");
+            CHECK(rcmsg_recv(buf, sizeof(buf), peer, TAG_PING, world, &st) == RCMSG_OK, "recv");
+        } else if (rank == peer) {
+            CHECK(rcmsg_recv(buf, sizeof(buf), 0, TAG_PING, world, &st) == RCMSG_OK, "recv");
+            CHECK(rcmsg_send(buf, sizeof(buf), 0, TAG_PING, world) == RCMSG_OK, "send");
+        }
+    }
+    t0 = now_s();
+    while (other >= 0 && ev_count[RCMSG_EVENT_DISCONNECTED][other] == 0 && now_s() - t0 < 15) {
+        CHECK(rcmsg_iprobe(RCMSG_ANY_SOURCE, TAG_WAKE, world, &flag, NULL) == RCMSG_OK, "iprobe");
+        usleep(1000);
+    }
+    if (other >= 0) {
+        CHECK(ev_count[RCMSG_EVENT_DISCONNECTED][other] == 1,
+              "%d DISCONNECTED event(s) for peer %d, not 1",
+              ev_count[RCMSG_EVENT_DISCONNECTED][other], other);
+    }
+    CHECK(rank == 1 || ev_count[RCMSG_EVENT_CONNECTED][2 - rank] == (rank == 0 || rank == 2),
+          "CONNECTED for the second peer");
+    /* rank 2 stays until rank 0 is done with the recycling (its connection to 0 was made) */
+    printf("rank %d: recycle: %d failures\n", rank, failures);
+    return failures != 0;
+}
+
 /* One mode: argv[0] the mode, argv[1 .. argc - 1] its arguments. */
 static int run(int argc, char **argv)
 {
@@ -569,6 +615,8 @@ static int run(int argc, char **argv)
         return qpsync(atol(argv[1]), atol(argv[2]));
     } else if (strcmp(m, "idle") == 0 && argc == 1) {
         return idle();
+    } else if (strcmp(m, "recycle") == 0 && argc == 1) {
+        return recycle();
     }
     printf("FAIL: bad arguments for mode %s\n", m);
     return 2;
