@@ -371,8 +371,11 @@ static void rc_cm_failed(void *arg, int peer)
     ep->connected = false;
     if (rc->cm_started && rc->cm_ready) {
         rc_ep_fail(rc, peer,
-                   "the connection manager gave up (no answer within RCMSG_CM_RETRIES, "
-                   "or refused)"); /* after init: the requests to it fail */
+                   ep->rec.state != RC_REC_NONE
+                       ? "its connection broke and the reconnect got no answer within "
+                         "RCMSG_RECOVERY_TIMEOUT, or was refused"
+                       : "the connection manager got no answer within RCMSG_CM_RETRIES, or was "
+                         "refused"); /* after init: the requests to it fail */
     } else {
         ep->failed = true; /* during init: connect_progress reports it */
     }
