@@ -124,12 +124,20 @@ void mpi_comm_unref(mpi_comm_t *c)
     free(c);
 }
 
+/* A communicator the program did not free, at Finalize: released as MPICH does (no delete
+ * callbacks: MPI calls them only for COMM_SELF and COMM_WORLD there). */
+static void comm_leftover(int handle, void *obj)
+{
+    mpi_handle_release(MPI_KIND_COMM_, handle);
+    mpi_comm_unref(obj);
+}
+
 void mpi_comm_fini(void)
 {
     mpi_comm_t *c;
 
     /* COMM_SELF and COMM_WORLD (their attributes deleted first, SELF's before anything else
-     * as MPI says); communicators the program did not free stay for rcmsg_finalize */
+     * as MPI says), then the communicators the program did not free */
     c = mpi_comm_get(MPI_COMM_SELF);
     if (c != NULL) {
         mpi_attr_delete_all(c);
@@ -142,6 +150,7 @@ void mpi_comm_fini(void)
         mpi_handle_release(MPI_KIND_COMM_, MPI_COMM_WORLD);
         mpi_comm_unref(c);
     }
+    mpi_handle_each(MPI_KIND_COMM_, comm_leftover);
     mpi_group_fini();
 }
 

@@ -126,6 +126,17 @@ void mpi_handle_release(int kind, int handle)
     }
 }
 
+void mpi_handle_each(int kind, void (*fn)(int handle, void *obj))
+{
+    handle_table_t *t = &tables[kind];
+
+    for (int i = 1; i < t->cap; i++) { /* fn may release slot i (never grow the table) */
+        if (t->slot[i] != NULL) {
+            fn((kind << MPI_HANDLE_KIND_SHIFT) | i, t->slot[i]);
+        }
+    }
+}
+
 void mpi_handle_fini(void)
 {
     for (int k = 0; k < MPI_KINDS; k++) {

@@ -44,6 +44,8 @@ int mpi_handle_alloc(int kind, void *obj, int *handle_p); /* MPI_SUCCESS or MPI_
 int mpi_handle_set(int kind, int index, void *obj);
 void *mpi_handle_get(int kind, int handle); /* NULL: not a live handle of that kind */
 void mpi_handle_release(int kind, int handle);
+/* Calls fn for every live handle of kind (fn may release that handle). */
+void mpi_handle_each(int kind, void (*fn)(int handle, void *obj));
 void mpi_handle_fini(void);
 
 /* ---- errors (mpi_err.c) ------------------------------------------------------------------ */
