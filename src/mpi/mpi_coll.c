@@ -583,6 +583,11 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_alltoall(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+    }
     static const char call[] = "MPI_Alltoall";
     mpi_type_t *st = NULL, *rt = NULL;
     coll_buf_t vi = {0}, vo = {0};
@@ -624,6 +629,11 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm)
 {
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_reduce(ic, sendbuf, recvbuf, count, datatype, op, root);
+    }
     static const char call[] = "MPI_Reduce";
     mpi_type_t *t;
     bool is_root;

@@ -118,6 +118,12 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root,
                 MPI_Comm comm)
 {
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_gatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                 recvtype, root);
+    }
     static const char call[] = "MPI_Gatherv";
     mpi_type_t *st = NULL, *rt = NULL;
     coll_blk_t *b, *sb, *rb;
@@ -154,6 +160,12 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm)
 {
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_scatterv(ic, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                  recvtype, root);
+    }
     static const char call[] = "MPI_Scatterv";
     mpi_type_t *st = NULL, *rt = NULL;
     coll_blk_t *b, *sb, *rb;
@@ -189,6 +201,12 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_allgatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                    recvtype);
+    }
     static const char call[] = "MPI_Allgatherv";
     mpi_type_t *st = NULL, *rt = NULL;
     coll_blk_t *b, *sb, *rb, own;
@@ -275,6 +293,12 @@ int MPI_Alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls
                   MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
                   MPI_Datatype recvtype, MPI_Comm comm)
 {
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_alltoallv(ic, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                   rdispls, recvtype);
+    }
     static const char call[] = "MPI_Alltoallv";
 
     COLL_ENTER(call, comm);
@@ -290,6 +314,12 @@ int MPI_Alltoallw(const void *sendbuf, const int *sendcounts, const int *sdispls
                   const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
                   const int *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm)
 {
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_alltoallw(ic, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                   rdispls, recvtypes);
+    }
     static const char call[] = "MPI_Alltoallw";
 
     COLL_ENTER(call, comm);
@@ -393,6 +423,11 @@ static int reduce_scatter_rcmsg(mpi_comm_t *c, const char *call, const void *sen
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_reduce_scatter_block(ic, sendbuf, recvbuf, recvcount, datatype, op);
+    }
     static const char call[] = "MPI_Reduce_scatter_block";
     rcmsg_op_t rop;
     rcmsg_datatype_t rdt;
@@ -426,6 +461,11 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    mpi_comm_t *ic = mpi_inter_of(comm);
+
+    if (ic != NULL) {
+        return mpi_inter_reduce_scatter(ic, sendbuf, recvbuf, recvcounts, datatype, op);
+    }
     static const char call[] = "MPI_Reduce_scatter";
     bool equal = true;
 

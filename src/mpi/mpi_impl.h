@@ -162,6 +162,31 @@ int mpi_inter_allgather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_D
                         void *recvbuf, int recvcount, MPI_Datatype recvtype);
 int mpi_inter_allreduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,
                         MPI_Datatype dt, MPI_Op op);
+int mpi_inter_reduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
+                     MPI_Op op, int root);
+int mpi_inter_alltoall(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype);
+int mpi_inter_gatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const int *recvcounts, const int *displs,
+                      MPI_Datatype recvtype, int root);
+int mpi_inter_scatterv(mpi_comm_t *c, const void *sendbuf, const int *sendcounts, const int *displs,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root);
+int mpi_inter_allgatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const int *recvcounts, const int *displs,
+                         MPI_Datatype recvtype);
+int mpi_inter_alltoallv(mpi_comm_t *c, const void *sendbuf, const int *sc, const int *sd,
+                        MPI_Datatype st, void *recvbuf, const int *rc, const int *rd,
+                        MPI_Datatype rt);
+int mpi_inter_alltoallw(mpi_comm_t *c, const void *sendbuf, const int *sc, const int *sd,
+                        const MPI_Datatype *st, void *recvbuf, const int *rc, const int *rd,
+                        const MPI_Datatype *rt);
+/* sendbuf: sum of recvcounts (this group's) elements, the same total in both groups; this
+ * group receives the other group's reduction scattered by its recvcounts */
+int mpi_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
+                             const int *recvcounts, MPI_Datatype dt, MPI_Op op);
+int mpi_inter_reduce_scatter_block(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype dt, MPI_Op op);
 /* Comm_dup of an intercommunicator (no attributes: the caller copies them) */
 int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm);
 /* a key for rcmsg_comm_create_ranks that this rank never gave before */

@@ -12,14 +12,30 @@
  *   barrier:   barrier in each group; the rank 0s swap an empty message; barrier in each group
  *   allreduce: each group gathers at its rank 0, which combines in rank order (mpi_op_apply:
  *              non-commutative ops too); the rank 0s swap; each broadcasts the other's result
- * MPI_IN_PLACE is not allowed over an intercommunicator (MPI says so). Allreduce takes
- * contiguous types only (another is refused naming the call).
+ *   reduce:    the other group reduces at its rank 0 (as allreduce), which sends to the root
+ *   reduce_scatter(_block): as allreduce, then each rank 0 scatters the other group's result
+ *              over its own group by its recvcounts
+ *   alltoall(v/w), gatherv, scatterv, allgatherv: one message per pair of ranks that has data
+ *              to move (all receives posted, then all sends, then one waitall)
+ * MPI_IN_PLACE is not allowed over an intercommunicator (MPI says so). Reductions go through
+ * typed buffers (unpack, mpi_op_apply, pack), so any datatype the operation takes works.
  */
 #include "mpi/mpi_impl.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
-enum { TAG_BARRIER = 1, TAG_BCAST, TAG_GATHER, TAG_SCATTER, TAG_ALLGATHER, TAG_ALLREDUCE };
+enum {
+    TAG_BARRIER = 1,
+    TAG_BCAST,
+    TAG_GATHER,
+    TAG_SCATTER,
+    TAG_ALLGATHER,
+    TAG_ALLREDUCE,
+    TAG_REDUCE,
+    TAG_XFER,
+    TAG_RSCATTER
+};
 
 /* A buffer of packed data: the user's own when the type is contiguous, else a temporary. */
 typedef struct {
@@ -271,31 +287,64 @@ int mpi_inter_allgather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_D
     return inter_fail(c, "MPI_Allgather", s);
 }
 
-/* rank 0 of a group: blocks (size of them, len bytes each, packed) combined in rank order
- * into the last one: b[0] op (b[1] op (... op b[size - 1])) */
-static int reduce_blocks(mpi_comm_t *c, char *blocks, size_t len, int count, MPI_Datatype dt,
-                         MPI_Op op, MPI_Aint lb)
+/* Rank 0 of a group: n packed blocks of count elements of dt combined in rank order into out
+ * (packed): b[0] op (b[1] op (... op b[n - 1])), through typed buffers so that any datatype
+ * mpi_op_apply takes works (noncontiguous ones too). */
+static int reduce_packed(const char *blocks, int n, int count, MPI_Datatype dt, MPI_Op op,
+                         char *out)
 {
-    char *acc = blocks + len * (size_t)(c->size - 1);
+    mpi_type_t *t = mpi_type_get(dt);
+    size_t len = mpi_type_size(t) * (size_t)count;
+    MPI_Aint tlb, text, span;
+    char *acc, *in;
+    int err = MPI_SUCCESS;
 
-    for (int i = c->size - 2; i >= 0; i--) {
-        int err = mpi_op_apply(op, blocks + len * (size_t)i - lb, acc - lb, count, dt);
-
-        if (err != MPI_SUCCESS) {
-            return err;
+    MPI_Type_get_true_extent(dt, &tlb, &text);
+    span = count > 0 ? (MPI_Aint)(count - 1) * mpi_type_extent(t) + text : 1;
+    acc = malloc((size_t)span + 1);
+    in = malloc((size_t)span + 1);
+    if (acc == NULL || in == NULL) {
+        err = MPI_ERR_NO_MEM;
+    } else {
+        mpi_type_unpack(t, blocks + len * (size_t)(n - 1), (size_t)count, acc - tlb);
+        for (int i = n - 2; i >= 0 && err == MPI_SUCCESS; i--) {
+            mpi_type_unpack(t, blocks + len * (size_t)i, (size_t)count, in - tlb);
+            err = mpi_op_apply(op, in - tlb, acc - tlb, count, dt);
         }
+        mpi_type_pack(t, acc - tlb, (size_t)count, out);
     }
-    return MPI_SUCCESS;
+    free(acc);
+    free(in);
+    return err;
+}
+
+/* This group's sendbufs (count elements, packed in one) reduced in rank order at its rank 0
+ * into red (len bytes there; NULL elsewhere). Errors of the operation in *err_p: the
+ * communication goes on so that nobody waits. */
+static rcmsg_status_t group_reduce(mpi_comm_t *c, const packed_t *one, int count, MPI_Datatype dt,
+                                   MPI_Op op, char *red, int *err_p)
+{
+    char *blocks = NULL;
+    rcmsg_status_t s;
+
+    if (c->rank == 0 && (blocks = malloc(one->len * (size_t)c->size + 1)) == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    s = rcmsg_gather(one->data, blocks, one->len, RCMSG_UINT8, 0, c->local_rc);
+    if (s == RCMSG_OK && c->rank == 0) {
+        *err_p = reduce_packed(blocks, c->size, count, dt, op, red);
+    }
+    free(blocks);
+    return s;
 }
 
 int mpi_inter_allreduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,
                         MPI_Datatype dt, MPI_Op op)
 {
     const char *call = "MPI_Allreduce";
-    mpi_type_t *t = mpi_type_get(dt);
-    size_t len;
-    char *blocks = NULL, *lbuf;
-    MPI_Aint lb;
+    mpi_type_t *t;
+    packed_t one, res;
+    char *red = NULL;
     rcmsg_status_t s;
     int err;
 
@@ -305,32 +354,398 @@ int mpi_inter_allreduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int c
         return err;
     }
     t = mpi_type_get(dt);
-    if (!mpi_type_is_contig(t)) {
-        return mpi_err(c, call, MPI_ERR_TYPE,
-                       "a noncontiguous datatype over an intercommunicator is not supported");
+    if ((s = packed_get(t, (void *)sendbuf, (size_t)count, true, &one)) != RCMSG_OK) {
+        return inter_fail(c, call, s);
     }
-    lb = mpi_type_true_lb(t);
-    len = mpi_type_size(t) * (size_t)count;
-    if (c->rank == 0 && (blocks = malloc(len * (size_t)c->size + 1)) == NULL) {
-        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
-    }
-    s = rcmsg_gather((const char *)sendbuf + lb, blocks, len, RCMSG_UINT8, 0, c->local_rc);
-    lbuf = (char *)recvbuf + lb;
+    s = packed_get(t, recvbuf, (size_t)count, false, &res);
     if (s == RCMSG_OK && c->rank == 0) {
-        char *acc = blocks + len * (size_t)(c->size - 1);
-
-        /* on an error of the operation the other group and this one still take part (with
-         * this group's data unreduced): the error is raised below, nothing waits */
-        err = reduce_blocks(c, blocks, len, count, dt, op, lb);
-        s = rcmsg_sendrecv(acc, len, c->peer_off, TAG_ALLREDUCE, lbuf, len, c->peer_off,
+        red = malloc(one.len + 1);
+        s = red == NULL ? RCMSG_ERR_NO_MEMORY : RCMSG_OK;
+    }
+    if (s == RCMSG_OK) {
+        s = group_reduce(c, &one, count, dt, op, red, &err);
+    }
+    if (s == RCMSG_OK && c->rank == 0) {
+        s = rcmsg_sendrecv(red, one.len, c->peer_off, TAG_ALLREDUCE, res.data, res.len, c->peer_off,
                            TAG_ALLREDUCE, c->coll_rc, NULL);
     }
     if (s == RCMSG_OK) {
-        s = rcmsg_bcast(lbuf, len, RCMSG_UINT8, 0, c->local_rc);
+        s = rcmsg_bcast(res.data, res.len, RCMSG_UINT8, 0, c->local_rc);
     }
-    free(blocks);
+    if (res.data != NULL || !res.tmp) {
+        packed_put(t, recvbuf, (size_t)count, s == RCMSG_OK, &res);
+    }
+    packed_put(t, (void *)sendbuf, (size_t)count, false, &one);
+    free(red);
     if (err != MPI_SUCCESS) {
         return mpi_err(c, call, err, "the operation failed");
     }
     return inter_fail(c, call, s);
+}
+
+/* Reduce: the root's group receives from rank 0 of the other group what it reduced there */
+int mpi_inter_reduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
+                     MPI_Op op, int root)
+{
+    const char *call = "MPI_Reduce";
+    mpi_type_t *t;
+    packed_t p;
+    char *red = NULL;
+    rcmsg_status_t s;
+    int err = root_check(c, call, root);
+
+    if (err != MPI_SUCCESS || root == MPI_PROC_NULL ||
+        (err = mpi_op_check(c, call, op, dt)) != MPI_SUCCESS ||
+        (err = buf_check(c, call, root == MPI_ROOT ? recvbuf : sendbuf, count, dt)) !=
+            MPI_SUCCESS) {
+        return err;
+    }
+    t = mpi_type_get(dt);
+    if (root == MPI_ROOT) {
+        if ((s = packed_get(t, recvbuf, (size_t)count, false, &p)) == RCMSG_OK) {
+            s = rcmsg_recv(p.data, p.len, c->peer_off, TAG_REDUCE, c->coll_rc, NULL);
+            packed_put(t, recvbuf, (size_t)count, s == RCMSG_OK, &p);
+        }
+        return inter_fail(c, call, s);
+    }
+    if ((s = packed_get(t, (void *)sendbuf, (size_t)count, true, &p)) != RCMSG_OK) {
+        return inter_fail(c, call, s);
+    }
+    if (c->rank == 0) {
+        red = malloc(p.len + 1);
+        s = red == NULL ? RCMSG_ERR_NO_MEMORY : RCMSG_OK;
+    }
+    if (s == RCMSG_OK) {
+        s = group_reduce(c, &p, count, dt, op, red, &err);
+    }
+    if (s == RCMSG_OK && c->rank == 0) {
+        s = rcmsg_send(red, p.len, c->peer_off + root, TAG_REDUCE, c->coll_rc);
+    }
+    packed_put(t, (void *)sendbuf, (size_t)count, false, &p);
+    free(red);
+    if (err != MPI_SUCCESS) {
+        return mpi_err(c, call, err, "the operation failed");
+    }
+    return inter_fail(c, call, s);
+}
+
+/* ---- exchanges of blocks with remote ranks (alltoall, the v/w ones) ------------------------ */
+typedef struct {
+    char *buf;
+    int count;
+    MPI_Datatype dt;
+    int peer; /* a rank of the remote group */
+} xblk_t;
+
+/* every block checked, then all receives posted, all sends posted, all waited for */
+static int xfer(mpi_comm_t *c, const char *call, xblk_t *b, int nsend, int nrecv)
+{
+    int n = nsend + nrecv, posted = 0, err = MPI_SUCCESS;
+    rcmsg_request_t *reqs = calloc((size_t)n + 1, sizeof(*reqs));
+    packed_t *p = calloc((size_t)n + 1, sizeof(*p));
+    rcmsg_status_t s = RCMSG_OK;
+
+    for (int i = 0; i < n && err == MPI_SUCCESS; i++) {
+        err = buf_check(c, call, b[i].buf, b[i].count, b[i].dt);
+    }
+    if (err != MPI_SUCCESS || reqs == NULL || p == NULL) {
+        free(reqs);
+        free(p);
+        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    for (int k = 0; k < n && s == RCMSG_OK; k++) { /* receives (after the sends in b) first */
+        int i = (k + nsend) % n;
+        bool send = i < nsend;
+        mpi_type_t *t = mpi_type_get(b[i].dt);
+
+        s = packed_get(t, b[i].buf, (size_t)b[i].count, send, &p[i]);
+        if (s == RCMSG_OK) {
+            s = send ? rcmsg_isend(p[i].data, p[i].len, c->peer_off + b[i].peer, TAG_XFER,
+                                   c->coll_rc, &reqs[posted])
+                     : rcmsg_irecv(p[i].data, p[i].len, c->peer_off + b[i].peer, TAG_XFER,
+                                   c->coll_rc, &reqs[posted]);
+            posted += s == RCMSG_OK;
+        }
+    }
+    if (posted > 0) {
+        rcmsg_status_t w = rcmsg_waitall((size_t)posted, reqs, NULL);
+
+        s = s == RCMSG_OK ? w : s;
+    }
+    for (int i = 0; i < n; i++) {
+        if (p[i].data != NULL || (p[i].len > 0 && !p[i].tmp)) {
+            packed_put(mpi_type_get(b[i].dt), b[i].buf, (size_t)b[i].count,
+                       s == RCMSG_OK && i >= nsend, &p[i]);
+        }
+    }
+    free(reqs);
+    free(p);
+    return inter_fail(c, call, s);
+}
+
+static xblk_t *xblk_alloc(mpi_comm_t *c, const char *call, size_t n, int *err_p)
+{
+    xblk_t *b = calloc(n + 1, sizeof(*b));
+
+    *err_p = b == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
+    return b;
+}
+
+static char *at_elem(const void *buf, int displ, MPI_Datatype dt)
+{
+    mpi_type_t *t = mpi_type_get(dt);
+
+    return (char *)buf + (t != NULL ? (MPI_Aint)displ * mpi_type_extent(t) : 0);
+}
+
+static int counts_check(mpi_comm_t *c, const char *call, const int *counts, const int *displs,
+                        const char *what)
+{
+    if (counts == NULL || displs == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL %s counts or displacements", what);
+    }
+    for (int i = 0; i < c->remote_size; i++) {
+        if (counts[i] < 0) {
+            return mpi_err(c, call, MPI_ERR_COUNT, "negative %s count %d for remote rank %d", what,
+                           counts[i], i);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* Alltoallw's general form: block i of the send side goes to remote rank i, block i of the
+ * receive side comes from remote rank i; displacements in bytes (w) or elements */
+static int inter_alltoall_any(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
+                              const int *sd, const MPI_Datatype *st, void *recvbuf, const int *rc,
+                              const int *rd, const MPI_Datatype *rt, bool bytes)
+{
+    int n = c->remote_size, err;
+    xblk_t *b;
+
+    if (sendbuf == MPI_IN_PLACE) {
+        return buf_check(c, call, sendbuf, 0, MPI_BYTE);
+    }
+    if ((err = counts_check(c, call, sc, sd, "send")) != MPI_SUCCESS ||
+        (err = counts_check(c, call, rc, rd, "receive")) != MPI_SUCCESS) {
+        return err;
+    }
+    if (st == NULL || rt == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL datatypes");
+    }
+    if ((b = xblk_alloc(c, call, 2 * (size_t)n, &err)) == NULL) {
+        return err;
+    }
+    for (int i = 0; i < n; i++) {
+        MPI_Datatype sdt = st[bytes ? i : 0], rdt = rt[bytes ? i : 0];
+
+        b[i] =
+            (xblk_t){bytes ? (char *)sendbuf + sd[i] : at_elem(sendbuf, sd[i], sdt), sc[i], sdt, i};
+        b[n + i] =
+            (xblk_t){bytes ? (char *)recvbuf + rd[i] : at_elem(recvbuf, rd[i], rdt), rc[i], rdt, i};
+    }
+    err = xfer(c, call, b, n, n);
+    free(b);
+    return err;
+}
+
+int mpi_inter_alltoallv(mpi_comm_t *c, const void *sendbuf, const int *sc, const int *sd,
+                        MPI_Datatype st, void *recvbuf, const int *rc, const int *rd,
+                        MPI_Datatype rt)
+{
+    return inter_alltoall_any(c, "MPI_Alltoallv", sendbuf, sc, sd, &st, recvbuf, rc, rd, &rt,
+                              false);
+}
+
+int mpi_inter_alltoallw(mpi_comm_t *c, const void *sendbuf, const int *sc, const int *sd,
+                        const MPI_Datatype *st, void *recvbuf, const int *rc, const int *rd,
+                        const MPI_Datatype *rt)
+{
+    return inter_alltoall_any(c, "MPI_Alltoallw", sendbuf, sc, sd, st, recvbuf, rc, rd, rt, true);
+}
+
+int mpi_inter_alltoall(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype)
+{
+    const char *call = "MPI_Alltoall";
+    int n = c->remote_size, err;
+    xblk_t *b;
+
+    if (sendbuf == MPI_IN_PLACE) {
+        return buf_check(c, call, sendbuf, 0, MPI_BYTE);
+    }
+    if ((b = xblk_alloc(c, call, 2 * (size_t)n, &err)) == NULL) {
+        return err;
+    }
+    for (int i = 0; i < n; i++) {
+        b[i] = (xblk_t){at_elem(sendbuf, i * sendcount, sendtype), sendcount, sendtype, i};
+        b[n + i] = (xblk_t){at_elem(recvbuf, i * recvcount, recvtype), recvcount, recvtype, i};
+    }
+    err = xfer(c, call, b, n, n);
+    free(b);
+    return err;
+}
+
+/* Gatherv (to_root) and Scatterv: the root exchanges block i with remote rank i, a rank of the
+ * other group its one block with the root */
+static int inter_v_root(mpi_comm_t *c, const char *call, bool to_root, void *rootbuf,
+                        const int *counts, const int *displs, MPI_Datatype rootdt, void *buf,
+                        int count, MPI_Datatype dt, int root)
+{
+    int n = c->remote_size, err = root_check(c, call, root);
+    xblk_t *b;
+
+    if (err != MPI_SUCCESS || root == MPI_PROC_NULL) {
+        return err;
+    }
+    if (root != MPI_ROOT) {
+        xblk_t one = {buf, count, dt, root};
+
+        return xfer(c, call, &one, to_root, !to_root);
+    }
+    if ((err = counts_check(c, call, counts, displs, to_root ? "receive" : "send")) !=
+            MPI_SUCCESS ||
+        (b = xblk_alloc(c, call, (size_t)n, &err)) == NULL) {
+        return err;
+    }
+    for (int i = 0; i < n; i++) {
+        b[i] = (xblk_t){at_elem(rootbuf, displs[i], rootdt), counts[i], rootdt, i};
+    }
+    err = xfer(c, call, b, to_root ? 0 : n, to_root ? n : 0);
+    free(b);
+    return err;
+}
+
+int mpi_inter_gatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const int *recvcounts, const int *displs,
+                      MPI_Datatype recvtype, int root)
+{
+    return inter_v_root(c, "MPI_Gatherv", true, recvbuf, recvcounts, displs, recvtype,
+                        (void *)sendbuf, sendcount, sendtype, root);
+}
+
+int mpi_inter_scatterv(mpi_comm_t *c, const void *sendbuf, const int *sendcounts, const int *displs,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root)
+{
+    return inter_v_root(c, "MPI_Scatterv", false, (void *)sendbuf, sendcounts, displs, sendtype,
+                        recvbuf, recvcount, recvtype, root);
+}
+
+/* Allgatherv: this rank's block to every remote rank, remote rank i's into displs[i] */
+int mpi_inter_allgatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const int *recvcounts, const int *displs,
+                         MPI_Datatype recvtype)
+{
+    const char *call = "MPI_Allgatherv";
+    int n = c->remote_size, err;
+    xblk_t *b;
+
+    if (sendbuf == MPI_IN_PLACE) {
+        return buf_check(c, call, sendbuf, 0, MPI_BYTE);
+    }
+    if ((err = counts_check(c, call, recvcounts, displs, "receive")) != MPI_SUCCESS ||
+        (b = xblk_alloc(c, call, 2 * (size_t)n, &err)) == NULL) {
+        return err;
+    }
+    for (int i = 0; i < n; i++) {
+        b[i] = (xblk_t){(char *)sendbuf, sendcount, sendtype, i};
+        b[n + i] = (xblk_t){at_elem(recvbuf, displs[i], recvtype), recvcounts[i], recvtype, i};
+    }
+    err = xfer(c, call, b, n, n);
+    free(b);
+    return err;
+}
+
+/* Reduce_scatter: each group's sendbufs (sum of recvcounts elements, the same total in both
+ * groups) reduced in rank order at its rank 0; the rank 0s swap their results; each scatters
+ * the other group's result over its own group by recvcounts (its own group's counts). */
+int mpi_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
+                             const int *recvcounts, MPI_Datatype dt, MPI_Op op)
+{
+    const char *call = "MPI_Reduce_scatter";
+    mpi_type_t *t;
+    size_t total = 0, esize, off = 0;
+    char *red = NULL, *theirs = NULL;
+    rcmsg_request_t *reqs = NULL;
+    packed_t one, mine;
+    rcmsg_status_t s;
+    int err;
+
+    if (recvcounts == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL recvcounts");
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (recvcounts[i] < 0) {
+            return mpi_err(c, call, MPI_ERR_COUNT, "negative count %d for rank %d", recvcounts[i],
+                           i);
+        }
+        total += (size_t)recvcounts[i];
+    }
+    if (total > INT_MAX) {
+        return mpi_err(c, call, MPI_ERR_COUNT, "recvcounts sum to more than INT_MAX");
+    }
+    if ((err = mpi_op_check(c, call, op, dt)) != MPI_SUCCESS ||
+        (err = buf_check(c, call, sendbuf, (int)total, dt)) != MPI_SUCCESS ||
+        (err = buf_check(c, call, recvbuf, recvcounts[c->rank], dt)) != MPI_SUCCESS) {
+        return err;
+    }
+    t = mpi_type_get(dt);
+    esize = mpi_type_size(t);
+    if ((s = packed_get(t, (void *)sendbuf, total, true, &one)) != RCMSG_OK) {
+        return inter_fail(c, call, s);
+    }
+    s = packed_get(t, recvbuf, (size_t)recvcounts[c->rank], false, &mine);
+    if (s == RCMSG_OK && c->rank == 0) {
+        red = malloc(one.len + 1);
+        theirs = malloc(one.len + 1);
+        reqs = calloc((size_t)c->size, sizeof(*reqs));
+        s = red == NULL || theirs == NULL || reqs == NULL ? RCMSG_ERR_NO_MEMORY : RCMSG_OK;
+    }
+    if (s == RCMSG_OK) {
+        s = group_reduce(c, &one, (int)total, dt, op, red, &err);
+    }
+    if (s == RCMSG_OK && c->rank == 0) {
+        s = rcmsg_sendrecv(red, one.len, c->peer_off, TAG_RSCATTER, theirs, one.len, c->peer_off,
+                           TAG_RSCATTER, c->coll_rc, NULL);
+        for (int i = 0; s == RCMSG_OK && i < c->size; i++) { /* to local rank i */
+            size_t len = esize * (size_t)recvcounts[i];
+
+            s = rcmsg_isend(theirs + off, len, c->local_off + i, TAG_RSCATTER, c->coll_rc,
+                            &reqs[i]);
+            off += len;
+        }
+    }
+    if (s == RCMSG_OK) {
+        s = rcmsg_recv(mine.data, mine.len, c->local_off, TAG_RSCATTER, c->coll_rc, NULL);
+    }
+    if (c->rank == 0 && reqs != NULL && s == RCMSG_OK) {
+        s = rcmsg_waitall((size_t)c->size, reqs, NULL);
+    }
+    if (mine.data != NULL || !mine.tmp) {
+        packed_put(t, recvbuf, (size_t)recvcounts[c->rank], s == RCMSG_OK, &mine);
+    }
+    packed_put(t, (void *)sendbuf, total, false, &one);
+    free(red);
+    free(theirs);
+    free(reqs);
+    if (err != MPI_SUCCESS) {
+        return mpi_err(c, call, err, "the operation failed");
+    }
+    return inter_fail(c, call, s);
+}
+
+int mpi_inter_reduce_scatter_block(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype dt, MPI_Op op)
+{
+    int *counts = malloc((size_t)c->size * sizeof(*counts)), err;
+
+    if (counts == NULL) {
+        return mpi_err(c, "MPI_Reduce_scatter_block", MPI_ERR_NO_MEM, "out of memory");
+    }
+    for (int i = 0; i < c->size; i++) {
+        counts[i] = recvcount;
+    }
+    err = mpi_inter_reduce_scatter(c, sendbuf, recvbuf, counts, dt, op);
+    free(counts);
+    return err;
 }

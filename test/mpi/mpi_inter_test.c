@@ -6,6 +6,10 @@
  * no part (an intercommunicator is collective over its two groups only).
  * Point-to-point names remote ranks (and status sources are remote ranks), Comm_dup keeps the
  * layout, Intercomm_merge orders the groups by high, Comm_remote_size/group, Comm_test_inter.
+ * Every blocking collective MPI defines over an intercommunicator, with each group as the root's
+ * side for the rooted ones (MPI_ROOT / MPI_PROC_NULL), noncontiguous types, uneven v counts with
+ * gaps left untouched, a non-commutative op checked for rank order (Allreduce, Reduce,
+ * Reduce_scatter); Scan and Exscan refused (MPI_ERR_COMM).
  */
 #include "mpi_test.h"
 
@@ -262,10 +266,220 @@ static void check_coll(MPI_Comm ic, int col, int rcol, int ncolors)
         MPI_Op_free(&op);
         MPI_Type_free(&m4);
     }
-    /* outside the subset over an intercommunicator: refused, naming the call */
+    /* a bad root: refused, naming the call */
     MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
-    FAILS(MPI_Alltoall(v, 1, MPI_INT, w, 1, MPI_INT, ic), MPI_ERR_COMM);
     FAILS(MPI_Bcast(v, 1, MPI_INT, rs + 5, ic), MPI_ERR_ROOT);
+    MPI_Type_free(&vec);
+}
+
+/* the product in rank order of the remote ranks' [i + 2, w + 1 + k; 0 1] (i: remote rank, w:
+ * its world rank), element k of a non-commutative reduction */
+static void want_matmul(int rcol, int ncolors, int rs, int k, int *want)
+{
+    want[0] = 1, want[1] = 0, want[2] = 0, want[3] = 1;
+    for (int i = 0; i < rs; i++) {
+        int wa = i + 2, wb = world_of(rcol, ncolors, i) + 1 + k;
+        want[1] = want[0] * wb + want[1];
+        want[0] = want[0] * wa;
+        want[3] = want[2] * wb + want[3];
+        want[2] = want[2] * wa;
+    }
+}
+
+static void fill_matmul(int *a, int lr, int n)
+{
+    for (int k = 0; k < n; k++) {
+        a[4 * k] = lr + 2, a[4 * k + 1] = me + 1 + k, a[4 * k + 2] = 0, a[4 * k + 3] = 1;
+    }
+}
+
+/* Reduce, Gatherv, Scatterv with the evens' rank 0 and then the odds' last rank as roots */
+static void check_rooted_v(MPI_Comm ic, int col, int rcol, int ncolors, MPI_Datatype vec,
+                           MPI_Datatype m4, MPI_Op op)
+{
+    int lr, ls, rs, v[64], w[64], c[8], d[8];
+
+    MPI_Comm_rank(ic, &lr);
+    MPI_Comm_size(ic, &ls);
+    MPI_Comm_remote_size(ic, &rs);
+    for (int i = 0; i < 8; i++) { /* remote rank i: i + 1 ints at i * 8 */
+        c[i] = i + 1, d[i] = i * 8;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        int rootgrp = pass, root = pass == 0 ? 0 : (col == 1 ? ls - 1 : rs - 1);
+        int rootw = world_of(rootgrp, ncolors, root);
+        int myroot = col == rootgrp ? (lr == root ? MPI_ROOT : MPI_PROC_NULL) : root;
+        int a[4 * 3], r[4 * 3], want[4];
+
+        /* Reduce of a non-commutative op, 3 elements: the remote ranks' matrices in rank order */
+        fill_matmul(a, lr, 3);
+        memset(r, 0, sizeof(r));
+        OK(MPI_Reduce(a, r, 3, m4, op, myroot, ic));
+        for (int k = 0; myroot == MPI_ROOT && k < 3; k++) {
+            want_matmul(rcol, ncolors, rs, k, want);
+            CHECK(memcmp(r + 4 * k, want, sizeof(want)) == 0, "Reduce matmul [%d]: %d %d %d %d", k,
+                  r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]);
+        }
+        /* Reduce SUM of a vector type: ints 0 and 2 carry, 1 stays */
+        v[0] = me, v[1] = -7, v[2] = me + 2, w[0] = w[1] = w[2] = -1;
+        OK(MPI_Reduce(v, w, 1, vec, MPI_SUM, myroot, ic));
+        if (myroot == MPI_ROOT) {
+            int s = 0;
+            for (int i = 0; i < rs; i++) {
+                s += world_of(rcol, ncolors, i);
+            }
+            CHECK(w[0] == s && w[1] == -1 && w[2] == s + 2 * rs, "Reduce vec: %d %d %d", w[0], w[1],
+                  w[2]);
+        }
+        /* Gatherv: remote rank i's i + 1 ints at i * 8, the gaps untouched */
+        for (int i = 0; i < 64; i++) {
+            w[i] = -1, v[i] = me * 10 + i;
+        }
+        OK(MPI_Gatherv(v, lr + 1, MPI_INT, w, c, d, MPI_INT, myroot, ic));
+        for (int i = 0; myroot == MPI_ROOT && i < rs; i++) {
+            for (int k = 0; k < 8; k++) {
+                int e = k <= i ? world_of(rcol, ncolors, i) * 10 + k : -1;
+                CHECK(w[i * 8 + k] == e, "Gatherv from %d [%d]: %d, expected %d", i, k,
+                      w[i * 8 + k], e);
+            }
+        }
+        /* Scatterv: remote rank i gets the root's ints i * 8 .. i * 8 + i */
+        for (int i = 0; i < 64; i++) {
+            v[i] = me * 100 + i, w[i] = -1;
+        }
+        OK(MPI_Scatterv(v, c, d, MPI_INT, w, lr + 1, MPI_INT, myroot, ic));
+        for (int k = 0; col != rootgrp && k <= lr + 1; k++) {
+            int e = k <= lr ? rootw * 100 + lr * 8 + k : -1;
+            CHECK(w[k] == e, "Scatterv [%d]: %d, expected %d", k, w[k], e);
+        }
+    }
+}
+
+/* Alltoall(v/w), Allgatherv, Reduce_scatter(_block), Allreduce of a noncontiguous type */
+static void check_all_v(MPI_Comm ic, int col, int rcol, int ncolors, MPI_Datatype vec,
+                        MPI_Datatype m4, MPI_Op op)
+{
+    int lr, ls, rs, v[64], w[64], sc[8], sd[8], rc[8], rd[8];
+    MPI_Datatype st[8], rt[8];
+
+    (void)col;
+    MPI_Comm_rank(ic, &lr);
+    MPI_Comm_size(ic, &ls);
+    MPI_Comm_remote_size(ic, &rs);
+    /* Alltoall: block j to remote rank j */
+    for (int j = 0; j < 8; j++) {
+        v[j] = me * 100 + j, w[j] = -1;
+    }
+    OK(MPI_Alltoall(v, 1, MPI_INT, w, 1, MPI_INT, ic));
+    for (int i = 0; i < 8; i++) {
+        int e = i < rs ? world_of(rcol, ncolors, i) * 100 + lr : -1;
+        CHECK(w[i] == e, "Alltoall block %d: %d, expected %d", i, w[i], e);
+    }
+    /* Alltoallv: j + 1 ints to remote rank j (at j * 8), lr + 1 from each at i * 8 */
+    for (int j = 0; j < 8; j++) {
+        sc[j] = j + 1, sd[j] = j * 8, rc[j] = lr + 1, rd[j] = j * 8;
+    }
+    for (int i = 0; i < 64; i++) {
+        v[i] = me * 100 + i, w[i] = -1;
+    }
+    OK(MPI_Alltoallv(v, sc, sd, MPI_INT, w, rc, rd, MPI_INT, ic));
+    for (int i = 0; i < rs; i++) {
+        for (int k = 0; k < 8; k++) {
+            int e = k <= lr ? world_of(rcol, ncolors, i) * 100 + lr * 8 + k : -1;
+            CHECK(w[i * 8 + k] == e, "Alltoallv from %d [%d]: %d, expected %d", i, k, w[i * 8 + k],
+                  e);
+        }
+    }
+    /* Alltoallw: 2 ints to each (byte displacements), received as one vec (ints 0 and 2) */
+    for (int j = 0; j < 8; j++) {
+        sc[j] = 2, sd[j] = j * 2 * (int)sizeof(int), st[j] = MPI_INT;
+        rc[j] = 1, rd[j] = j * 3 * (int)sizeof(int), rt[j] = vec;
+        v[2 * j] = me * 1000 + j, v[2 * j + 1] = me * 1000 + j + 500;
+    }
+    for (int i = 0; i < 24; i++) {
+        w[i] = -1;
+    }
+    OK(MPI_Alltoallw(v, sc, sd, st, w, rc, rd, rt, ic));
+    for (int i = 0; i < rs; i++) {
+        int e = world_of(rcol, ncolors, i) * 1000 + lr;
+        CHECK(w[3 * i] == e && w[3 * i + 1] == -1 && w[3 * i + 2] == e + 500,
+              "Alltoallw from %d: %d %d %d", i, w[3 * i], w[3 * i + 1], w[3 * i + 2]);
+    }
+    /* Allgatherv: remote rank i's i + 1 ints at i * 8 */
+    for (int i = 0; i < 64; i++) {
+        v[i] = me * 10 + i, w[i] = -1;
+    }
+    for (int j = 0; j < 8; j++) {
+        rc[j] = j + 1, rd[j] = j * 8;
+    }
+    OK(MPI_Allgatherv(v, lr + 1, MPI_INT, w, rc, rd, MPI_INT, ic));
+    for (int i = 0; i < rs; i++) {
+        for (int k = 0; k < 8; k++) {
+            int e = k <= i ? world_of(rcol, ncolors, i) * 10 + k : -1;
+            CHECK(w[i * 8 + k] == e, "Allgatherv from %d [%d]: %d", i, k, w[i * 8 + k]);
+        }
+    }
+    /* Reduce_scatter_block SUM: ls * rs ints in each group (the same total), rs to each */
+    for (int k = 0; k < ls * rs; k++) {
+        v[k] = me * 100 + k;
+    }
+    OK(MPI_Reduce_scatter_block(v, w, rs, MPI_INT, MPI_SUM, ic));
+    for (int k = 0; k < rs; k++) {
+        int e = 0;
+        for (int i = 0; i < rs; i++) {
+            e += world_of(rcol, ncolors, i) * 100 + lr * rs + k;
+        }
+        CHECK(w[k] == e, "Reduce_scatter_block [%d]: %d, expected %d", k, w[k], e);
+    }
+    /* Reduce_scatter of a non-commutative op, uneven counts summing to ls * rs matrices */
+    {
+        int a[4 * 64], r[4 * 16], want[4], cnt[8], first = 0;
+
+        for (int j = 0; j < ls; j++) {
+            cnt[j] = rs - 1 + (j == 0 ? ls : 0);
+            first += j < lr ? cnt[j] : 0;
+        }
+        fill_matmul(a, lr, ls * rs);
+        OK(MPI_Reduce_scatter(a, r, cnt, m4, op, ic));
+        for (int k = 0; k < cnt[lr]; k++) {
+            want_matmul(rcol, ncolors, rs, first + k, want);
+            CHECK(memcmp(r + 4 * k, want, sizeof(want)) == 0,
+                  "Reduce_scatter matmul [%d]: %d %d %d %d", first + k, r[4 * k], r[4 * k + 1],
+                  r[4 * k + 2], r[4 * k + 3]);
+        }
+    }
+    /* Allreduce of a noncontiguous type (a vector), MAX */
+    v[0] = me, v[1] = -7, v[2] = -me, w[0] = w[1] = w[2] = -1;
+    OK(MPI_Allreduce(v, w, 1, vec, MPI_MAX, ic));
+    CHECK(w[0] == world_of(rcol, ncolors, rs - 1) && w[1] == -1 &&
+              w[2] == -world_of(rcol, ncolors, 0),
+          "Allreduce vec MAX: %d %d %d", w[0], w[1], w[2]);
+}
+
+/* the collectives added after the first six */
+static void check_coll2(MPI_Comm ic, int col, int rcol, int ncolors)
+{
+    MPI_Datatype vec, m4;
+    MPI_Op op;
+    int v[4] = {0}, w[4];
+
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* ints 0 and 2 of 3 (extent 3 ints) */
+    MPI_Type_create_resized(vec, 0, 3 * sizeof(int), &vec);
+    MPI_Type_commit(&vec);
+    MPI_Type_contiguous(4, MPI_INT, &m4);
+    MPI_Type_commit(&m4);
+    MPI_Op_create(matmul, 0, &op);
+    check_rooted_v(ic, col, rcol, ncolors, vec, m4, op);
+    check_all_v(ic, col, rcol, ncolors, vec, m4, op);
+    /* not defined over an intercommunicator: refused, naming the call */
+    MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+    FAILS(MPI_Scan(v, w, 1, MPI_INT, MPI_SUM, ic), MPI_ERR_COMM);
+    FAILS(MPI_Exscan(v, w, 1, MPI_INT, MPI_SUM, ic), MPI_ERR_COMM);
+    FAILS(MPI_Reduce(v, w, 1, MPI_INT, MPI_SUM, 99, ic), MPI_ERR_ROOT);
+    FAILS(MPI_Alltoall(MPI_IN_PLACE, 1, MPI_INT, w, 1, MPI_INT, ic), MPI_ERR_BUFFER);
+    MPI_Comm_set_errhandler(ic, MPI_ERRORS_ARE_FATAL);
+    MPI_Op_free(&op);
+    MPI_Type_free(&m4);
     MPI_Type_free(&vec);
 }
 
@@ -285,6 +499,7 @@ static void pair(int ncolors)
     OK(MPI_Comm_dup(ic, &d));
     check_p2p(d, col, rcol, ncolors);
     check_coll(d, col, rcol, ncolors);
+    check_coll2(d, col, rcol, ncolors);
     check_merge(d, col, rcol, ncolors, col == 1, col == 0);  /* the odds high */
     check_merge(ic, col, rcol, ncolors, col == 0, col == 1); /* the evens high */
     check_merge(ic, col, rcol, ncolors, 1, col == 0);        /* the same: the low group first */
