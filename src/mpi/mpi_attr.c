@@ -273,6 +273,30 @@ int mpi_attr_delete_all(mpi_comm_t *c)
     return MPI_SUCCESS;
 }
 
+/* At Finalize: frees the attributes left on c (a communicator the program did not free, or
+ * one whose delete callback failed) without calling their callbacks. */
+void mpi_attr_release_all(mpi_comm_t *c)
+{
+    while (c->attrs != NULL) {
+        struct mpi_attr *dead = c->attrs;
+
+        c->attrs = dead->next;
+        keyval_unref(dead->keyval);
+        free(dead);
+    }
+}
+
+/* At Finalize: frees the keyvals (those the program did not free too) and their table. */
+void mpi_attr_fini(void)
+{
+    for (int i = 0; i < nkeyvals; i++) {
+        free(keyvals[i]);
+    }
+    free(keyvals);
+    keyvals = NULL;
+    nkeyvals = 0;
+}
+
 /* the MPI-1 names */
 int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
                       void *extra_state)

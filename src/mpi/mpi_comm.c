@@ -125,9 +125,10 @@ void mpi_comm_unref(mpi_comm_t *c)
 }
 
 /* A communicator the program did not free, at Finalize: released as MPICH does (no delete
- * callbacks: MPI calls them only for COMM_SELF and COMM_WORLD there). */
+ * callbacks: MPI calls them only for COMM_SELF and COMM_WORLD there), its attributes too. */
 static void comm_leftover(int handle, void *obj)
 {
+    mpi_attr_release_all(obj);
     mpi_handle_release(MPI_KIND_COMM_, handle);
     mpi_comm_unref(obj);
 }
@@ -141,16 +142,19 @@ void mpi_comm_fini(void)
     c = mpi_comm_get(MPI_COMM_SELF);
     if (c != NULL) {
         mpi_attr_delete_all(c);
+        mpi_attr_release_all(c); /* those whose delete callback failed */
         mpi_handle_release(MPI_KIND_COMM_, MPI_COMM_SELF);
         mpi_comm_unref(c);
     }
     c = mpi_comm_get(MPI_COMM_WORLD);
     if (c != NULL) {
         mpi_attr_delete_all(c);
+        mpi_attr_release_all(c);
         mpi_handle_release(MPI_KIND_COMM_, MPI_COMM_WORLD);
         mpi_comm_unref(c);
     }
     mpi_handle_each(MPI_KIND_COMM_, comm_leftover);
+    mpi_attr_fini();
     mpi_group_fini();
 }
 

@@ -146,6 +146,8 @@ int mpi_group_rank_of(const mpi_group_t *g, int w);
 int mpi_attr_get(mpi_comm_t *c, int keyval, void *attribute_val, int *flag);
 int mpi_attr_copy_all(mpi_comm_t *from, mpi_comm_t *to);
 int mpi_attr_delete_all(mpi_comm_t *c);
+void mpi_attr_release_all(mpi_comm_t *c);
+void mpi_attr_fini(void);
 
 /* Blocking collectives over an intercommunicator (c->inter), over p2p on c->coll_rc and the
  * local group's rcmsg collectives on c->local_rc; the entry points of mpi_coll.c dispatch to
