@@ -4,10 +4,10 @@
 # RCMSG_TRANSPORTS=rc,self), data checked by the programs: point-to-point and requests,
 # operations and blocking collectives, nonblocking collectives overlapped with point-to-point,
 # groups/communicators/attributes, and intercommunicators, with 2 to 4 ranks. The guest is slow
-# (a 4-rank run costs 10-18 s, mostly start-up), so to stay near 60 s each program runs once:
+# (a 4-rank run costs 9-18 s, mostly start-up), so to stay near 60 s each program runs once:
 # p2p, nonblocking collectives and intercommunicators (groups of two and of three) with 4,
 # blocking collectives with 3 (not a power of two), groups with 2. Every program with 2 and 4
-# ranks took 120 s; the host runs each with 1 to 8 ranks over sm.
+# ranks took 120 s, these five 44 s; the host runs each with 1 to 8 ranks over sm.
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
