@@ -11,6 +11,8 @@
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
+[ "${SANITIZER_BUILD:-no}" != yes ] ||
+    skip "the MPI test programs run under the sanitizers on the host over sm (mpi_*_host.sh); over rc in the emulated guest under ASan they take minutes, beyond the suite's time budget"
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 
 # run PROG NP PHASES: every rank passed, every phase ran, every peer over rc

@@ -5,6 +5,8 @@
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
+[ "${SANITIZER_BUILD:-no}" != yes ] ||
+    skip "the MPI datatype programs run under the sanitizers on the host over sm (mpi_*_host.sh); over rc in the emulated guest under ASan they take minutes, beyond the suite's time budget"
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 prog="$top_builddir/test/mpi/mpi_types_p2p"
 for np in 2 3 4; do
