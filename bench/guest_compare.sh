@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# rcmsg over rc vs raw verbs (perftest) vs Open MPI + UCX rc_verbs, side by side on the same
+# rcmsg over rc vs raw verbs (perftest) vs Open MPI + UCX rc_verbs (and vs rcmsg through its MPI
+# face, bench/rcmsg_bench_rcmpi, when built), side by side on the same
 # two Soft-RoCE devices, inside ONE boot of the guest (contrib/rxe-vm/rxe-run); then the
 # wireup cost for growing rank counts. Run from the top of a built tree (build/ by default):
 #   sh bench/guest_compare.sh [--reps N] [--sizes "8 1024 ..."] [--nps "2 4 ..."] [--build DIR]

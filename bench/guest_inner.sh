@@ -47,6 +47,10 @@ ompi() { # bench args...
 rcm() {
     RCMSG_TRANSPORTS=rc,self $mpirun -np 2 "$b/rcmsg_bench" "$@" 2>&1
 }
+# rcmsg through its MPI face (bench/rcmsg_bench_rcmpi, built by rcmsg-mpicc), when built
+rcmpi() {
+    RCMSG_TRANSPORTS=rc,self $mpirun -np 2 "$b/rcmsg_bench_rcmpi" "$@" 2>&1
+}
 
 # latency: medians of per-iteration times everywhere (perftest's t_typical is its median):
 # the emulated guest's scheduling stalls make means meaningless. 3000 iterations up to 8 KiB
@@ -67,8 +71,10 @@ for r in $(seq 1 "$reps"); do
     {
         rcm latency $lat > "$out/rcmsg.latency.$r"
         ompi latency $lat > "$out/ompi.latency.$r"
+        [ ! -x "$b/rcmsg_bench_rcmpi" ] || rcmpi latency $lat > "$out/rcmpi.latency.$r"
         rcm bw $bw > "$out/rcmsg.bw.$r"
         ompi bw $bw > "$out/ompi.bw.$r"
+        [ ! -x "$b/rcmsg_bench_rcmpi" ] || rcmpi bw $bw > "$out/rcmpi.bw.$r"
         rcm bibw $bw > "$out/rcmsg.bibw.$r"
         ompi bibw $bw > "$out/ompi.bibw.$r"
         rcm rate --max 8k --iters 10 > "$out/rcmsg.rate.$r"

@@ -57,6 +57,18 @@ for s in 8 64 1024 8192; do
     r=$(med_osu rcmsg.rate "$s") o=$(med_osu ompi.rate "$s")
     echo "| $s | $r | $o | $(ratio "$r" "$o") |"
 done
+if ls rcmpi.latency.* > /dev/null 2>&1; then
+    echo
+    echo "### rcmsg through its MPI face (rcmsg-mpicc) against native rcmsg, over rc (medians)"
+    echo
+    echo "| size (B) | rcmsg (us) | rcmsg-mpi (us) | rcmsg-mpi / rcmsg | rcmsg bw | rcmsg-mpi bw | rcmsg-mpi / rcmsg |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|"
+    for s in $sizes; do
+        r=$(med_osu rcmsg.latency "$s") x=$(med_osu rcmpi.latency "$s")
+        rb=$(med_osu rcmsg.bw "$s") xb=$(med_osu rcmpi.bw "$s")
+        echo "| $s | $r | $x | $(ratio "$x" "$r") | $rb | $xb | $(ratio "$xb" "$rb") |"
+    done
+fi
 if ls rcmsg.coll.* > /dev/null 2>&1; then
     creps=$(ls rcmsg.coll.bcast.* 2>/dev/null | wc -l)
     echo
