@@ -233,21 +233,44 @@ rcmsg_status_t rcmsg_rc_qp_modify(rcmsg_rc_qp_t *qp, struct ibv_qp_attr *attr, i
     return RCMSG_OK;
 }
 
-enum ibv_qp_state rcmsg_rc_qp_resync(rcmsg_rc_qp_t *qp)
+int rcmsg_rc_qp_query(const rcmsg_rc_qp_t *qp, enum ibv_qp_state *state_p, uint32_t *sq_psn_p,
+                      uint32_t *rq_psn_p)
 {
     struct ibv_qp_attr attr;
     struct ibv_qp_init_attr init;
-    int rc = ibv_query_qp(qp->qp, &attr, IBV_QP_STATE, &init);
+    int mask = IBV_QP_STATE | (sq_psn_p != NULL ? IBV_QP_SQ_PSN : 0) |
+               (rq_psn_p != NULL ? IBV_QP_RQ_PSN : 0);
+    int rc;
+
+    memset(&attr, 0, sizeof(attr));
+    rc = ibv_query_qp(qp->qp, &attr, mask, &init);
+    if (rc != 0) {
+        return rc;
+    }
+    *state_p = attr.qp_state;
+    if (sq_psn_p != NULL) {
+        *sq_psn_p = attr.sq_psn;
+    }
+    if (rq_psn_p != NULL) {
+        *rq_psn_p = attr.rq_psn;
+    }
+    return 0;
+}
+
+enum ibv_qp_state rcmsg_rc_qp_resync(rcmsg_rc_qp_t *qp)
+{
+    enum ibv_qp_state hw;
+    int rc = rcmsg_rc_qp_query(qp, &hw, NULL, NULL);
 
     if (rc != 0) {
         rcmsg_warn("ibv_query_qp on qp 0x%x (peer %d) failed: %s; mirror says %s", qp->qp->qp_num,
                    qp->peer, strerror(rc), rcmsg_rc_qp_state_name(qp->state));
         return qp->state;
     }
-    if (attr.qp_state != qp->state) {
+    if (hw != qp->state) {
         rcmsg_debug("qp 0x%x (peer %d): mirror %s re-synced to %s", qp->qp->qp_num, qp->peer,
-                    rcmsg_rc_qp_state_name(qp->state), rcmsg_rc_qp_state_name(attr.qp_state));
-        qp->state = attr.qp_state;
+                    rcmsg_rc_qp_state_name(qp->state), rcmsg_rc_qp_state_name(hw));
+        qp->state = hw;
     }
     return qp->state;
 }

@@ -45,6 +45,11 @@ int rcmsg_rc_qp_optional(enum ibv_qp_state from, enum ibv_qp_state to);
 /* Checked ibv_modify_qp; attr->qp_state is the target. Updates the mirror on success. */
 rcmsg_status_t rcmsg_rc_qp_modify(rcmsg_rc_qp_t *qp, struct ibv_qp_attr *attr, int mask);
 
+/* What the device says of the QP now: its state, and its send and receive PSNs when the
+ * pointers are not NULL. The mirror is left as it is. 0, or ibv_query_qp's error number. */
+int rcmsg_rc_qp_query(const rcmsg_rc_qp_t *qp, enum ibv_qp_state *state_p, uint32_t *sq_psn_p,
+                      uint32_t *rq_psn_p);
+
 /* Re-reads the state from the device into the mirror; returns the state read. */
 enum ibv_qp_state rcmsg_rc_qp_resync(rcmsg_rc_qp_t *qp);
 

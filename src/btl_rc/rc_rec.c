@@ -232,17 +232,13 @@ void rc_rec_sq_cqe(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool ok)
 static void rc_rec_renew(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
-    struct ibv_qp_attr attr;
-    struct ibv_qp_init_attr init;
+    enum ibv_qp_state hw;
 
     rc_recv_drain(rc); /* every message the broken QP received, delivered */
     if (ep->rec.state != RC_REC_DRAIN || ep->failed) {
         return; /* a delivery failed the peer (a gap) */
     }
-    if (ibv_query_qp(ep->qp.qp, &attr, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_RQ_PSN, &init) == 0) {
-        ep->rec.sq_psn = attr.sq_psn;
-        ep->rec.rq_psn = attr.rq_psn;
-    }
+    (void)rcmsg_rc_qp_query(&ep->qp, &hw, &ep->rec.sq_psn, &ep->rec.rq_psn); /* for the log */
     if (rc_pool_renew(rc, peer) != RCMSG_OK) {
         rcmsg_error("rc: connection to peer %d not recovered: no new qp could be created", peer);
         rc_ep_fail(rc, peer, "no new qp could be created for its recovery");

@@ -22,35 +22,18 @@
 
 #include <string.h>
 
-/* The state the device reports now (and the PSNs when psn_p is not NULL); false on error. */
-static bool rc_sync_query(rc_ep_t *ep, enum ibv_qp_state *state_p, uint32_t psn_p[2])
-{
-    struct ibv_qp_attr attr;
-    struct ibv_qp_init_attr init;
-    int mask = IBV_QP_STATE | (psn_p != NULL ? IBV_QP_SQ_PSN | IBV_QP_RQ_PSN : 0);
-
-    memset(&attr, 0, sizeof(attr));
-    if (ibv_query_qp(ep->qp.qp, &attr, mask, &init) != 0) {
-        return false;
-    }
-    *state_p = attr.qp_state;
-    if (psn_p != NULL) {
-        psn_p[0] = attr.sq_psn;
-        psn_p[1] = attr.rq_psn;
-    }
-    return true;
-}
-
 /* One connected QP: recovered (or its peer failed) when the device disagrees with the mirror. */
 static void rc_sync_ep(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
     enum ibv_qp_state hw;
+    int err;
 
     rcmsg_rstat_add(RCMSG_RSTAT_qp_syncs, 1);
-    if (!rc_sync_query(ep, &hw, NULL)) {
-        rcmsg_debug("rc: qp state sync: ibv_query_qp of qp 0x%x (peer %d) failed: %m",
-                    ep->qp.qp->qp_num, peer);
+    err = rcmsg_rc_qp_query(&ep->qp, &hw, NULL, NULL);
+    if (err != 0) {
+        rcmsg_debug("rc: qp state sync: ibv_query_qp of qp 0x%x (peer %d) failed: %s",
+                    ep->qp.qp->qp_num, peer, strerror(err));
         return;
     }
     if (hw == ep->qp.state) {
@@ -115,7 +98,7 @@ void rcmsg_rc_btl_dump_state(rcmsg_btl_t *btl)
             }
             continue;
         }
-        queried = rc_sync_query(ep, &hw, psn);
+        queried = rcmsg_rc_qp_query(&ep->qp, &hw, &psn[0], &psn[1]) == 0;
         rcmsg_log_dump("rc qp 0x%x peer %d state %s hw %s sq_psn 0x%x rq_psn 0x%x wr_out %u sent "
                        "%llu recvd %llu connected %s failed %s recovery %s recoveries %llu cm %s",
                        ep->qp.qp->qp_num, peer, rcmsg_rc_qp_state_name(ep->qp.state),
