@@ -17,28 +17,17 @@
 
 rcmsg_stats_t rcmsg_stats;
 
-static const char *const peer_names[] = {
-#define RCMSG_STATS_NAME(name, text) #name,
-    RCMSG_STATS_PEER_LIST(RCMSG_STATS_NAME)
-#undef RCMSG_STATS_NAME
-};
-static const char *const peer_texts[] = {
-#define RCMSG_STATS_TEXT(name, text) text,
-    RCMSG_STATS_PEER_LIST(RCMSG_STATS_TEXT)
-#undef RCMSG_STATS_TEXT
-};
-static const char *const rank_names[] = {
-#define RCMSG_STATS_NAME(name, text) #name,
-    RCMSG_STATS_RANK_LIST(RCMSG_STATS_NAME)
-#undef RCMSG_STATS_NAME
-};
-static const char *const rank_texts[] = {
-#define RCMSG_STATS_TEXT(name, text) text,
-    RCMSG_STATS_RANK_LIST(RCMSG_STATS_TEXT)
-#undef RCMSG_STATS_TEXT
-};
-RCMSG_ASSERT_COVERS(peer_names, RCMSG_STAT_PEER_COUNT);
-RCMSG_ASSERT_COVERS(rank_names, RCMSG_RSTAT_COUNT);
+/* Each counter's name (its JSON key and column) and meaning, from the lists in stats.h. */
+typedef struct {
+    const char *name, *text;
+} stat_desc_t;
+
+#define RCMSG_STATS_DESC(name, text) {#name, text},
+static const stat_desc_t peer_descs[] = {RCMSG_STATS_PEER_LIST(RCMSG_STATS_DESC)};
+static const stat_desc_t rank_descs[] = {RCMSG_STATS_RANK_LIST(RCMSG_STATS_DESC)};
+#undef RCMSG_STATS_DESC
+RCMSG_ASSERT_COVERS(peer_descs, RCMSG_STAT_PEER_COUNT);
+RCMSG_ASSERT_COVERS(rank_descs, RCMSG_RSTAT_COUNT);
 
 #define STATS_COL_MIN 8 /* narrowest counter column */
 
@@ -157,10 +146,10 @@ static void table_header(FILE *out, bool rank_cols)
 
     line_add(&l, "rcmsg stats: %5s %5s %-9s %10s", "rank", "peer", "transport", "qpn");
     for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
-        line_add(&l, " %*s", col_width(peer_names[i]), peer_names[i]);
+        line_add(&l, " %*s", col_width(peer_descs[i].name), peer_descs[i].name);
     }
     for (int i = 0; rank_cols && i < RCMSG_RSTAT_COUNT; i++) {
-        line_add(&l, " %*s", col_width(rank_names[i]), rank_names[i]);
+        line_add(&l, " %*s", col_width(rank_descs[i].name), rank_descs[i].name);
     }
     line_out(&l, out);
 }
@@ -172,10 +161,10 @@ static void table_row(FILE *out, const char *peer, const char *transport, const 
 
     line_add(&l, "rcmsg stats: %5d %5s %-9s %10s", rcmsg_stats.rank, peer, transport, qpn);
     for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
-        line_add(&l, " %*llu", col_width(peer_names[i]), (unsigned long long)c[i]);
+        line_add(&l, " %*llu", col_width(peer_descs[i].name), (unsigned long long)c[i]);
     }
     for (int i = 0; r != NULL && i < RCMSG_RSTAT_COUNT; i++) {
-        line_add(&l, " %*llu", col_width(rank_names[i]), (unsigned long long)r[i]);
+        line_add(&l, " %*llu", col_width(rank_descs[i].name), (unsigned long long)r[i]);
     }
     line_out(&l, out);
 }
@@ -223,7 +212,7 @@ static void stats_table(FILE *out, rcmsg_stats_mode_t mode)
 static void json_counters(FILE *out, const uint64_t *c)
 {
     for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
-        fprintf(out, ",\"%s\":%llu", peer_names[i], (unsigned long long)c[i]);
+        fprintf(out, ",\"%s\":%llu", peer_descs[i].name, (unsigned long long)c[i]);
     }
 }
 
@@ -270,7 +259,7 @@ static void stats_json(FILE *out)
     fprintf(out, "{\"scope\":\"rank\",\"rank\":%d,\"size\":%d", rcmsg_stats.rank,
             rcmsg_stats.npeers);
     for (int i = 0; i < RCMSG_RSTAT_COUNT; i++) {
-        fprintf(out, ",\"%s\":%llu", rank_names[i], (unsigned long long)rcmsg_stats.r[i]);
+        fprintf(out, ",\"%s\":%llu", rank_descs[i].name, (unsigned long long)rcmsg_stats.r[i]);
     }
     json_counters(out, sum);
     fprintf(out, "}\n");
@@ -358,11 +347,11 @@ void rcmsg_stats_describe(FILE *out)
                  "# per peer (one JSON line per peer, \"scope\":\"peer\", with rank, peer, "
                  "transport, qpn;\n#   cq_errors_by_status maps completion statuses to counts):\n");
     for (int i = 0; i < RCMSG_STAT_PEER_COUNT; i++) {
-        fprintf(out, "%-20s %s\n", peer_names[i], peer_texts[i]);
+        fprintf(out, "%-20s %s\n", peer_descs[i].name, peer_descs[i].text);
     }
     fprintf(out, "# per rank (one JSON line, \"scope\":\"rank\", with rank, size and the per-peer "
                  "counters summed):\n");
     for (int i = 0; i < RCMSG_RSTAT_COUNT; i++) {
-        fprintf(out, "%-20s %s\n", rank_names[i], rank_texts[i]);
+        fprintf(out, "%-20s %s\n", rank_descs[i].name, rank_descs[i].text);
     }
 }
