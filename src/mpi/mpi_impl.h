@@ -236,6 +236,11 @@ typedef struct mpi_req {
 } mpi_req_t;
 
 mpi_req_t *mpi_req_new(mpi_comm_t *comm, int *err_p);
+/* A point-to-point request of call, its arguments checked (raised through comm's handler)
+ * and its operation fields set, not started; NULL with *err_p on a bad argument. */
+mpi_req_t *mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+                       MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request,
+                       int *err_p);
 void mpi_req_delete(mpi_req_t *req);
 /* starts req (its operation fields set); MPI_SUCCESS or an error code (not raised) */
 int mpi_req_start(mpi_req_t *req, const char *call);

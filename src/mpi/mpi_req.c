@@ -820,43 +820,55 @@ int MPI_Startall(int count, MPI_Request reqs[])
     return err;
 }
 
+mpi_req_t *mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+                       MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request,
+                       int *err_p)
+{
+    mpi_comm_t *c = mpi_comm_check(comm, call, err_p);
+    mpi_req_t *r;
+
+    if (c == NULL) {
+        return NULL;
+    }
+    if ((*err_p = mpi_check_buf(c, call, buf, count, dt, NULL)) != MPI_SUCCESS ||
+        (*err_p = mpi_check_peer(c, call, peer, recv)) != MPI_SUCCESS ||
+        (*err_p = mpi_check_tag(c, call, tag, recv)) != MPI_SUCCESS) {
+        return NULL;
+    }
+    if (request == NULL) {
+        *err_p = mpi_err(c, call, MPI_ERR_ARG, "NULL request");
+        return NULL;
+    }
+    r = mpi_req_new(c, err_p);
+    if (r == NULL) {
+        *err_p = mpi_err(c, call, *err_p, "out of requests");
+        return NULL;
+    }
+    r->kind = recv ? MPI_REQ_RECV : MPI_REQ_SEND;
+    r->is_recv = recv;
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    r->type = mpi_type_get(dt);
+    mpi_type_retain(r->type);
+    r->peer = peer;
+    r->tag = tag;
+    r->mode = mode;
+    return r;
+}
+
 static int init_common(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
                        MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request)
 {
     int err;
-    mpi_comm_t *c;
     mpi_req_t *r;
 
     MPI_CHECK_ACTIVE(call);
-    c = mpi_comm_check(comm, call, &err);
-    if (c == NULL) {
-        return err;
-    }
-    if ((err = mpi_check_buf(c, call, buf, count, dt, NULL)) != MPI_SUCCESS ||
-        (err = mpi_check_peer(c, call, peer, recv)) != MPI_SUCCESS ||
-        (err = mpi_check_tag(c, call, tag, recv)) != MPI_SUCCESS) {
-        return err;
-    }
-    if (request == NULL) {
-        return mpi_err(c, call, MPI_ERR_ARG, "NULL request");
-    }
-    r = mpi_req_new(c, &err);
+    r = mpi_req_p2p(call, buf, count, dt, peer, tag, comm, recv, mode, request, &err);
     if (r == NULL) {
-        return mpi_err(c, call, err, "out of requests");
+        return err;
     }
-    *r = (mpi_req_t){.kind = recv ? MPI_REQ_RECV : MPI_REQ_SEND,
-                     .persistent = true,
-                     .is_recv = recv,
-                     .comm = c,
-                     .handle = r->handle,
-                     .buf = buf,
-                     .count = count,
-                     .dt = dt,
-                     .peer = peer,
-                     .tag = tag,
-                     .mode = mode};
-    r->type = mpi_type_get(dt);
-    mpi_type_retain(r->type);
+    r->persistent = true;
     *request = r->handle;
     return MPI_SUCCESS;
 }
