@@ -149,3 +149,21 @@ dump_once() {
         jobfail "$1: other lines inside rank $3's dump"
     return 0
 }
+
+# peer_tables JOB TRANSPORT: the RCMSG_STATS=peer report of JOB's two ranks: the per-peer table
+# (rank 0's header, a row per peer) aligned, the summary table after it aligned, and the rows
+# "rank 0 peer 1" and "rank 1 peer 0" over TRANSPORT
+peer_tables() {
+    grep -h '^rcmsg stats:' "$work/$1"/*.log | grep -v ' all ' |
+        awk '/ rank / && seen++ { next } { print }' > "$work/table"
+    aligned "$1: RCMSG_STATS=peer" "$work/table"
+    grep -h '^rcmsg stats:' "$work/$1"/*.log | awk '/ rank / { h = $0 } END { print h }' \
+        > "$work/table2"
+    grep -h '^rcmsg stats: *[0-9]* *all ' "$work/$1"/*.log >> "$work/table2"
+    aligned "$1: RCMSG_STATS=peer, the summary after it" "$work/table2"
+    for pair in "0 1" "1 0"; do
+        set -- "$1" "$2" $pair
+        awk -v r="$3" -v p="$4" -v t="$2" '$3 == r && $4 == p && $5 == t { f = 1 } END { exit !f }' \
+            "$work/table" || jobfail "$1: no RCMSG_STATS=peer row 'rank $3 peer $4 $2'"
+    done
+}

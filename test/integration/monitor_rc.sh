@@ -73,19 +73,7 @@ if part 1; then
         qp_sync_mismatches=0
     json_complete traffic "$work/stats.0.json"
     json_complete traffic "$work/stats.1.json"
-    # the per-peer table (rank 0's header, a row per peer), then the summary table
-    grep -h '^rcmsg stats:' "$work/traffic"/*.log | grep -v ' all ' |
-        awk '/ rank / && seen++ { next } { print }' > "$work/table"
-    aligned "traffic: RCMSG_STATS=peer" "$work/table"
-    grep -h '^rcmsg stats:' "$work/traffic"/*.log | awk '/ rank / { h = $0 } END { print h }' \
-        > "$work/table2"
-    grep -h '^rcmsg stats: *[0-9]* *all ' "$work/traffic"/*.log >> "$work/table2"
-    aligned "traffic: RCMSG_STATS=peer, the summary after it" "$work/table2"
-    for pair in "0 1" "1 0"; do
-        set -- $pair
-        awk -v r=$1 -v p=$2 '$3 == r && $4 == p && $5 == "rc" { f = 1 } END { exit !f }' \
-            "$work/table" || jobfail "traffic: no RCMSG_STATS=peer row 'rank $1 peer $2 rc'"
-    done
+    peer_tables traffic rc
     echo "ok: 1. counters over rc: exact, complete, summed, aligned ($(($(date +%s) - t00)) s so far)"
 fi
 
