@@ -424,16 +424,24 @@ void rcmsg_rc_cm_fsm_rejoin(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn
                             uint32_t attempt, unsigned max_tries, uint64_t now_us,
                             rcmsg_rc_cm_act_t *act)
 {
+    rcmsg_rc_cm_pkt_t req = {
+        .type = RC_CM_REQ, .src = conn->peer, .dst = params->self, .job = params->job};
+
     *act = (rcmsg_rc_cm_act_t){0};
     conn->max_tries = max_tries;
     if (conn->state == RC_CM_LOST && conn->pending != 0) {
-        rcmsg_rc_cm_pkt_t req = {.type = RC_CM_REQ,
-                                 .src = conn->peer,
-                                 .dst = params->self,
-                                 .attempt = conn->pending,
-                                 .job = params->job,
-                                 .payload = conn->pending_remote};
+        req.attempt = conn->pending;
+        req.payload = conn->pending_remote;
         conn->pending = 0;
+        cm_accept(params, conn, &req, now_us, act);
+        return;
+    }
+    if (conn->state == RC_CM_FAILED && conn->passive && conn->attempt == conn->peer_max) {
+        /* our answer to the peer's REQ failed here (a QP transition), before any REP: the
+         * peer still waits for that attempt, and a REQ of ours would lose to it when the
+         * peer is the lower rank, so the same REQ is answered again with the new QP */
+        req.attempt = conn->attempt;
+        req.payload = conn->remote;
         cm_accept(params, conn, &req, now_us, act);
         return;
     }

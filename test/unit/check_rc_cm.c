@@ -771,6 +771,49 @@ START_TEST(test_rejoin_gone)
 }
 END_TEST
 
+/* Side `first` broke and rejoins; the other drains and answers its REQ (passive). Side
+ * `failing` then fails its QP transition to RTR (rxe resolving the address under loss) before
+ * sending anything (the passive side before its REP, the active one on the REP, before its
+ * RTU), and rejoins again with a new QP (rc_rec_retry). Whichever side and rank that is, the
+ * pair ends connected on one attempt, without a failure. */
+static void rejoin_rtr_fails(int first, int failing)
+{
+    net_t n;
+    int answering = 1 - first;
+
+    net_init(&n, 2, 0);
+    net_connect(&n, 0);
+    net_run(&n);
+    net_rejoin(&n, first, 50, 1);
+    net_deliver(&n, 0);
+    ck_assert_int_eq(n.side[answering].conn.state, RC_CM_LOST);
+    net_rejoin(&n, answering, 50, 2); /* RTR, then the REP */
+    ck_assert_int_eq(n.nq, 1);
+    if (failing == first) {
+        net_deliver(&n, 0); /* the REP: RTR, RTS, then the RTU */
+    }
+    n.nq = 0; /* what the failing side sends after the failed RTR is never sent */
+    rcmsg_rc_cm_fsm_abort(&n.side[failing].conn); /* what cm_act does then */
+    net_rejoin(&n, failing, 50, 3);
+    net_run(&n);
+    for (int r = 0; r < 2; r++) {
+        ck_assert_msg(n.side[r].conn.state == RC_CM_CONNECTED, "first %d failing %d: rank %d %s",
+                      first, failing, r, rcmsg_rc_cm_state_name(n.side[r].conn.state));
+        ck_assert_int_eq(n.side[r].failed, 0);
+    }
+    ck_assert_int_eq(n.side[0].conn.attempt, n.side[1].conn.attempt);
+}
+
+START_TEST(test_rejoin_rtr_fails)
+{
+    for (int first = 0; first < 2; first++) {
+        for (int failing = 0; failing < 2; failing++) {
+            rejoin_rtr_fails(first, failing);
+        }
+    }
+}
+END_TEST
+
 /* A side that failed its peer for good answers the peer's reconnect with a REJ: the rejoin
  * fails at once (one REQ sent), whether the REQ comes after the refusal or was kept in LOST. */
 START_TEST(test_refuse)
@@ -829,6 +872,7 @@ static Suite *rc_cm_suite(void)
     tcase_add_test(tc, test_rejoin_both);
     tcase_add_test(tc, test_rejoin_loss);
     tcase_add_test(tc, test_rejoin_gone);
+    tcase_add_test(tc, test_rejoin_rtr_fails);
     tcase_add_test(tc, test_refuse);
     suite_add_tcase(s, tc);
     return s;
