@@ -559,25 +559,42 @@ int MPI_Comm_free(MPI_Comm *comm)
 }
 
 /* CONGRUENT: the same members in the same order; SIMILAR: the same members; else UNEQUAL */
-static int members_compare(const mpi_comm_t *a, const mpi_comm_t *b)
+static int members_compare(int na, const int *a, int nb, const int *b)
 {
     bool same_order = true;
 
-    if (a->size != b->size) {
+    if (na != nb) {
         return MPI_UNEQUAL;
     }
-    for (int i = 0; i < a->size; i++) {
+    for (int i = 0; i < na; i++) {
         bool found = false;
 
-        same_order = same_order && a->members[i] == b->members[i];
-        for (int j = 0; !same_order && !found && j < b->size; j++) {
-            found = a->members[i] == b->members[j];
+        same_order = same_order && a[i] == b[i];
+        for (int j = 0; !same_order && !found && j < nb; j++) {
+            found = a[i] == b[j];
         }
         if (!same_order && !found) {
             return MPI_UNEQUAL;
         }
     }
     return same_order ? MPI_CONGRUENT : MPI_SIMILAR;
+}
+
+/* Two distinct communicators: an intercommunicator compares both its groups (the weaker
+ * answer of the two), and never matches an intracommunicator. */
+static int comm_compare(const mpi_comm_t *a, const mpi_comm_t *b)
+{
+    int local, remote;
+
+    if (a->inter != b->inter) {
+        return MPI_UNEQUAL;
+    }
+    local = members_compare(a->size, a->members, b->size, b->members);
+    if (!a->inter || local == MPI_UNEQUAL) {
+        return local;
+    }
+    remote = members_compare(a->remote_size, a->remote_members, b->remote_size, b->remote_members);
+    return remote == MPI_CONGRUENT ? local : remote;
 }
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
@@ -594,11 +611,10 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     if (b == NULL) {
         return err;
     }
-    if (a == b) {
-        *result = MPI_IDENT;
-        return MPI_SUCCESS;
+    if (result == NULL) {
+        return mpi_err(a, "MPI_Comm_compare", MPI_ERR_ARG, "NULL result");
     }
-    *result = members_compare(a, b);
+    *result = a == b ? MPI_IDENT : comm_compare(a, b);
     return MPI_SUCCESS;
 }
 

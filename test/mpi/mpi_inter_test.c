@@ -9,7 +9,9 @@
  * Every blocking collective MPI defines over an intercommunicator, with each group as the root's
  * side for the rooted ones (MPI_ROOT / MPI_PROC_NULL), noncontiguous types, uneven v counts with
  * gaps left untouched, a non-commutative op checked for rank order (Allreduce, Reduce,
- * Reduce_scatter); Scan and Exscan refused (MPI_ERR_COMM).
+ * Reduce_scatter); Scan and Exscan refused (MPI_ERR_COMM). Comm_compare weighs both groups:
+ * IDENT, CONGRUENT (a dup), SIMILAR (one group reordered), UNEQUAL (one group cut, or an
+ * intracommunicator).
  */
 #include "mpi_test.h"
 
@@ -483,6 +485,40 @@ static void check_coll2(MPI_Comm ic, int col, int rcol, int ncolors)
     MPI_Type_free(&vec);
 }
 
+/* Comm_compare over intercommunicators: both groups count. ic: this pair's; d: its dup. */
+static void check_compare(MPI_Comm ic, MPI_Comm d, MPI_Comm local, int col, int rcol, int ncolors)
+{
+    int res = -1, lr, n0 = group_size(0, ncolors);
+    MPI_Comm rev, rc, sub, sc;
+
+    MPI_Comm_rank(local, &lr);
+    OK(MPI_Comm_compare(ic, ic, &res));
+    CHECK(res == MPI_IDENT, "compare(ic, ic) %d", res);
+    OK(MPI_Comm_compare(ic, d, &res));
+    CHECK(res == MPI_CONGRUENT, "compare(ic, dup) %d", res);
+    OK(MPI_Comm_compare(ic, local, &res));
+    CHECK(res == MPI_UNEQUAL, "compare(inter, its local intra) %d", res);
+    OK(MPI_Comm_compare(MPI_COMM_WORLD, d, &res));
+    CHECK(res == MPI_UNEQUAL, "compare(world, inter) %d", res);
+    /* group 0 reversed: the same members in another order, on one side or the other */
+    OK(MPI_Comm_split(local, 0, col == 0 ? -lr : lr, &rev));
+    OK(MPI_Intercomm_create(rev, 0, MPI_COMM_WORLD, col == 0 ? rcol : world_of(0, ncolors, n0 - 1),
+                            43, &rc));
+    OK(MPI_Comm_compare(ic, rc, &res));
+    CHECK(res == (n0 > 1 ? MPI_SIMILAR : MPI_CONGRUENT), "compare(ic, group 0 reversed) %d", res);
+    MPI_Comm_free(&rc);
+    MPI_Comm_free(&rev);
+    /* group 0 cut to its rank 0: group 1 sees the same local group, another remote one */
+    OK(MPI_Comm_split(local, col == 0 && lr > 0 ? MPI_UNDEFINED : 0, lr, &sub));
+    if (sub != MPI_COMM_NULL) {
+        OK(MPI_Intercomm_create(sub, 0, MPI_COMM_WORLD, rcol, 44, &sc));
+        OK(MPI_Comm_compare(ic, sc, &res));
+        CHECK(res == (n0 > 1 ? MPI_UNEQUAL : MPI_CONGRUENT), "compare(ic, group 0 cut) %d", res);
+        MPI_Comm_free(&sc);
+        MPI_Comm_free(&sub);
+    }
+}
+
 static void pair(int ncolors)
 {
     int col = me % ncolors, rcol = col == 0 ? 1 : 0;
@@ -500,6 +536,7 @@ static void pair(int ncolors)
     check_p2p(d, col, rcol, ncolors);
     check_coll(d, col, rcol, ncolors);
     check_coll2(d, col, rcol, ncolors);
+    check_compare(ic, d, local, col, rcol, ncolors);
     check_merge(d, col, rcol, ncolors, col == 1, col == 0);  /* the odds high */
     check_merge(ic, col, rcol, ncolors, col == 0, col == 1); /* the evens high */
     check_merge(ic, col, rcol, ncolors, 1, col == 0);        /* the same: the low group first */
