@@ -154,6 +154,11 @@ void mpi_attr_fini(void);
  * them. Arguments are checked by the entry point except what only an intercommunicator has
  * (MPI_ROOT, MPI_PROC_NULL as root). Errors are raised (mpi_err) on c. */
 mpi_comm_t *mpi_inter_of(MPI_Comm comm); /* NULL: not a live intercommunicator */
+/* a root argument over an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a remote rank */
+int mpi_inter_check_root(mpi_comm_t *c, const char *call, int root);
+/* a buffer argument over an intercommunicator (MPI_IN_PLACE refused), count and type */
+int mpi_inter_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count,
+                        MPI_Datatype dt, mpi_type_t **t_p);
 int mpi_inter_barrier(mpi_comm_t *c);
 int mpi_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root);
 int mpi_inter_gather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -345,7 +350,35 @@ int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int coun
                       mpi_type_t **t_p, const char *what);
 int mpi_nbc_start(mpi_sched_t *s, mpi_comm_t *c, const char *call, MPI_Request *request);
 mpi_tbuf_t mpi_nbc_block(const void *buf, int i, int count, mpi_type_t *t); /* i-th block */
-/* binomial broadcast of b from root, then a fence */
+/* Binomial broadcast of b from root, then a fence. Over c's group: an intercommunicator's
+ * local group (its ranks are local_off + r on the hidden communicator). */
 void mpi_nbc_bcast_tree(mpi_sched_t *s, mpi_comm_t *c, mpi_tbuf_t b, int root);
+/* Binomial reduce over c's group (as mpi_nbc_bcast_tree) of count elements of dt at in,
+ * combined in rank order, to its rank 0: the buffer holding the result there (dt's layout,
+ * owned by s), NULL at the other ranks (and when out of memory: s then fails to start). */
+void *mpi_nbc_reduce_tree(mpi_sched_t *s, mpi_comm_t *c, const void *in, size_t count,
+                          MPI_Datatype dt, MPI_Op op);
+
+/* Over an intercommunicator (mpi_nbc_inter.c): the entry points of mpi_nbc.c and
+ * mpi_nbc_red.c dispatch to them when c->inter; they check the rest of the arguments (raised
+ * on c) and start the schedule. */
+int mpi_nbc_inter_barrier(mpi_comm_t *c, MPI_Request *request);
+int mpi_nbc_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root,
+                        MPI_Request *request);
+/* gather: the root receives (rootbuf: recvbuf), the other group sends (leafbuf: sendbuf);
+ * scatter: the reverse */
+int mpi_nbc_inter_rooted(mpi_comm_t *c, const char *call, bool gather, const void *sendbuf,
+                         int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Request *request);
+/* alltoall: block j of sendbuf to remote rank j; allgather: all of sendbuf to each */
+int mpi_nbc_inter_all(mpi_comm_t *c, const char *call, bool alltoall, const void *sendbuf,
+                      int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Request *request);
+int mpi_nbc_inter_reduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype dt, MPI_Op op, int root, MPI_Request *request);
+/* Iallreduce (block 0) and Ireduce_scatter_block (block: recvcount, scattered) */
+int mpi_nbc_inter_allreduce(mpi_comm_t *c, const char *call, bool scatter, const void *sendbuf,
+                            void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                            MPI_Request *request);
 
 #endif /* RCMSG_MPI_IMPL_H */
