@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # MPI groups, communicators made from groups (Comm_create, Comm_create_group), Comm_split_type,
-# Comm_idup, attribute caching and intercommunicators (p2p, dup, merge, and every blocking
-# collective MPI defines over them) on the host over sm: a singleton, then 2, 3, 4, 5 and 8 ranks under
+# Comm_idup, attribute caching and intercommunicators (p2p, dup, merge, compare, and every
+# blocking and nonblocking collective MPI defines over them) on the host over sm: a singleton, then 2, 3, 4, 5 and 8 ranks under
 # mpirun, data checked by the programs.
 . "$top_srcdir/test/integration/lib.sh"
 group_test="$top_builddir/test/mpi/mpi_group_test"
@@ -28,4 +28,10 @@ for np in 2 3 4 5 8; do
     done
     echo "ok: $np ranks over sm ($(grep -c '^ok: ' "$out") intercommunicator phases)"
 done
+# RCMSG_COLL_CHECK=yes makes rcmsg_comm_dup communicate: the first nonblocking collective over
+# an intercommunicator must not block (mpi_inter_test.c holds a rank back across an Ibarrier)
+run_timeout 60 "$MPIRUN" --allow-run-as-root -np 3 --oversubscribe -x RCMSG_COLL_CHECK=yes \
+    "$inter_test" > "$out" 2>&1 || { cat "$out"; fail "mpi_inter_test with RCMSG_COLL_CHECK=yes failed"; }
+check_run 3 "mpi_inter_test with RCMSG_COLL_CHECK=yes"
+echo "ok: 3 ranks with RCMSG_COLL_CHECK=yes"
 pass "MPI groups, communicators from groups, attributes and intercommunicators, 1 to 8 ranks"
