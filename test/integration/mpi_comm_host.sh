@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # MPI groups, communicators made from groups (Comm_create, Comm_create_group), Comm_split_type,
 # Comm_idup, attribute caching and intercommunicators (p2p, dup, merge, compare, and every
-# blocking and nonblocking collective MPI defines over them) on the host over sm: a singleton, then 2, 3, 4, 5 and 8 ranks under
-# mpirun, data checked by the programs.
+# blocking and nonblocking collective MPI defines over them) on the host over sm: a singleton,
+# then 2, 3, 4, 5 and 8 ranks under mpirun, and 3 with RCMSG_COLL_CHECK=yes, data checked by
+# the programs.
 . "$top_srcdir/test/integration/lib.sh"
 group_test="$top_builddir/test/mpi/mpi_group_test"
 inter_test="$top_builddir/test/mpi/mpi_inter_test"
