@@ -198,6 +198,13 @@ static void test_ops(void)
     FAILS(MPI_Reduce_local(a, b, 1, MPI_INT, MPI_OP_NULL), MPI_ERR_OP);
     FAILS(MPI_Allreduce(a, b, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP);
     FAILS(MPI_Bcast(a, 1, MPI_INT, np, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    /* the argument checks the collectives share, each failing on every rank */
+    FAILS(MPI_Reduce(a, b, 1, MPI_INT, MPI_SUM, -1, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    FAILS(MPI_Scatter(a, -1, MPI_INT, b, -1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    FAILS(MPI_Allgather(a, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    FAILS(MPI_Allgatherv(a, 1, MPI_INT, b, NULL, NULL, MPI_INT, MPI_COMM_WORLD), MPI_ERR_ARG);
+    FAILS(MPI_Scan(a, b, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    FAILS(MPI_Reduce_scatter(a, b, NULL, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_ARG);
     {
         MPI_Op sum = MPI_SUM;
         FAILS(MPI_Op_free(&sum), MPI_ERR_OP);
