@@ -340,6 +340,24 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return comm_wrap(c, "MPI_Comm_split", rc, newcomm);
 }
 
+/* Comm_create and Comm_create_group: every member of g is a member of c */
+static int comm_check_subgroup(mpi_comm_t *c, const char *call, const mpi_group_t *g)
+{
+    for (int i = 0; i < g->size; i++) {
+        bool found = false;
+
+        for (int j = 0; j < c->size && !found; j++) {
+            found = c->members[j] == g->members[i];
+        }
+        if (!found) {
+            return mpi_err(c, call, MPI_ERR_GROUP,
+                           "rank %d of the group (world rank %d) is not in %s", i, g->members[i],
+                           c->name);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
 /* Comm_create: collective over comm, a split with the members of group as color 0 ranked as
  * in the group (every rank must pass the same group). */
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
@@ -361,17 +379,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     if (c->inter) {
         return mpi_err(c, call, MPI_ERR_COMM, "intercommunicators are not supported here");
     }
-    for (int i = 0; i < g->size; i++) {
-        bool found = false;
-
-        for (int j = 0; j < c->size && !found; j++) {
-            found = c->members[j] == g->members[i];
-        }
-        if (!found) {
-            return mpi_err(c, call, MPI_ERR_GROUP,
-                           "rank %d of the group (world rank %d) is not in %s", i, g->members[i],
-                           c->name);
-        }
+    if ((err = comm_check_subgroup(c, call, g)) != MPI_SUCCESS) {
+        return err;
     }
     me = mpi_group_rank_of(g, c->members[c->rank]);
     s = rcmsg_comm_split(c->rc, me == MPI_UNDEFINED ? RCMSG_UNDEFINED : 0, me, &rc);
@@ -446,17 +455,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    for (int i = 0; i < g->size; i++) {
-        bool found = false;
-
-        for (int j = 0; j < c->size && !found; j++) {
-            found = c->members[j] == g->members[i];
-        }
-        if (!found) {
-            return mpi_err(c, call, MPI_ERR_GROUP,
-                           "rank %d of the group (world rank %d) is not in %s", i, g->members[i],
-                           c->name);
-        }
+    if ((err = comm_check_subgroup(c, call, g)) != MPI_SUCCESS) {
+        return err;
     }
     s = create_group_key(c, g, me, tag, &key);
     if (s == RCMSG_OK) {

@@ -788,17 +788,21 @@ MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     return type_new_handle(call, t, newtype);
 }
 
-MPI_API int MPI_Type_commit(MPI_Datatype *datatype)
+/* Commit and Free: the type behind a handle passed by pointer (MPI active, not NULL) */
+static int type_check_ref(const char *call, const MPI_Datatype *datatype, mpi_type_t **t_p)
 {
-    static const char call[] = "MPI_Type_commit";
-    mpi_type_t *t = NULL;
-    int rc;
-
     MPI_CHECK_ACTIVE(call);
     if (datatype == NULL) {
         return mpi_err(NULL, call, MPI_ERR_ARG, "datatype is NULL");
     }
-    rc = type_check(call, *datatype, &t);
+    return type_check(call, *datatype, t_p);
+}
+
+MPI_API int MPI_Type_commit(MPI_Datatype *datatype)
+{
+    mpi_type_t *t = NULL;
+    int rc = type_check_ref("MPI_Type_commit", datatype, &t);
+
     if (rc == MPI_SUCCESS) {
         t->committed = true; /* flattened at construction: nothing else to do */
     }
@@ -811,13 +815,8 @@ MPI_API int MPI_Type_free(MPI_Datatype *datatype)
 {
     static const char call[] = "MPI_Type_free";
     mpi_type_t *t = NULL;
-    int rc;
+    int rc = type_check_ref(call, datatype, &t);
 
-    MPI_CHECK_ACTIVE(call);
-    if (datatype == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "datatype is NULL");
-    }
-    rc = type_check(call, *datatype, &t);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
