@@ -71,6 +71,16 @@ mpi_comm_t *mpi_comm_check(MPI_Comm comm, const char *call, int *err_p)
     return c;
 }
 
+mpi_comm_t *mpi_comm_enter(MPI_Comm comm, const char *call, int *err_p)
+{
+    if (__builtin_expect(mpi_state != MPI_STATE_ACTIVE, 0)) {
+        *err_p = mpi_check_active(call);
+        return NULL;
+    }
+    *err_p = MPI_SUCCESS;
+    return mpi_comm_check(comm, call, err_p);
+}
+
 int mpi_comm_init(void)
 {
     rcmsg_comm_t self_rc;
@@ -158,32 +168,26 @@ void mpi_comm_fini(void)
     mpi_group_fini();
 }
 
-int MPI_Comm_rank(MPI_Comm comm, int *rank)
+/* Comm_rank (size false) and Comm_size (size true) */
+static int comm_get_int(const char *call, MPI_Comm comm, bool size, int *out)
 {
     int err;
-    mpi_comm_t *c;
+    mpi_comm_t *c = mpi_comm_enter(comm, call, &err);
 
-    MPI_CHECK_ACTIVE("MPI_Comm_rank");
-    c = mpi_comm_check(comm, "MPI_Comm_rank", &err);
-    if (c == NULL) {
-        return err;
+    if (c != NULL) {
+        *out = size ? c->size : c->rank;
     }
-    *rank = c->rank;
-    return MPI_SUCCESS;
+    return err;
+}
+
+int MPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    return comm_get_int("MPI_Comm_rank", comm, false, rank);
 }
 
 int MPI_Comm_size(MPI_Comm comm, int *size)
 {
-    int err;
-    mpi_comm_t *c;
-
-    MPI_CHECK_ACTIVE("MPI_Comm_size");
-    c = mpi_comm_check(comm, "MPI_Comm_size", &err);
-    if (c == NULL) {
-        return err;
-    }
-    *size = c->size;
-    return MPI_SUCCESS;
+    return comm_get_int("MPI_Comm_size", comm, true, size);
 }
 
 /* wraps a new rcmsg communicator made from c under a new handle; members: the world ranks of
@@ -269,8 +273,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     int err;
     mpi_comm_t *c;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_dup");
-    c = mpi_comm_check(comm, "MPI_Comm_dup", &err);
+    c = mpi_comm_enter(comm, "MPI_Comm_dup", &err);
     if (c == NULL) {
         return err;
     }
@@ -285,8 +288,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     mpi_comm_t *c;
     mpi_req_t *r;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_idup");
-    c = mpi_comm_check(comm, "MPI_Comm_idup", &err);
+    c = mpi_comm_enter(comm, "MPI_Comm_idup", &err);
     if (c == NULL) {
         return err;
     }
@@ -314,8 +316,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     rcmsg_comm_t rc;
     rcmsg_status_t s;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_split");
-    c = mpi_comm_check(comm, "MPI_Comm_split", &err);
+    c = mpi_comm_enter(comm, "MPI_Comm_split", &err);
     if (c == NULL) {
         return err;
     }
@@ -339,28 +340,9 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return comm_wrap(c, "MPI_Comm_split", rc, newcomm);
 }
 
-/* Comm_create: collective over comm, a split with the members of group as color 0 ranked as
- * in the group (every rank must pass the same group). */
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+/* Comm_create and Comm_create_group: every member of g is a member of c */
+static int comm_check_subgroup(mpi_comm_t *c, const char *call, const mpi_group_t *g)
 {
-    const char *call = "MPI_Comm_create";
-    int err, me;
-    mpi_comm_t *c;
-    mpi_group_t *g;
-    rcmsg_comm_t rc;
-    rcmsg_status_t s;
-
-    MPI_CHECK_ACTIVE(call);
-    if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
-        return err;
-    }
-    if ((g = mpi_group_get(group)) == NULL || newcomm == NULL) {
-        return mpi_err(c, call, g == NULL ? MPI_ERR_GROUP : MPI_ERR_ARG,
-                       g == NULL ? "invalid group %#x" : "NULL newcomm", (unsigned)group);
-    }
-    if (c->inter) {
-        return mpi_err(c, call, MPI_ERR_COMM, "intercommunicators are not supported here");
-    }
     for (int i = 0; i < g->size; i++) {
         bool found = false;
 
@@ -372,6 +354,33 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
                            "rank %d of the group (world rank %d) is not in %s", i, g->members[i],
                            c->name);
         }
+    }
+    return MPI_SUCCESS;
+}
+
+/* Comm_create: collective over comm, a split with the members of group as color 0 ranked as
+ * in the group (every rank must pass the same group). */
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_create";
+    int err, me;
+    mpi_comm_t *c;
+    mpi_group_t *g;
+    rcmsg_comm_t rc;
+    rcmsg_status_t s;
+
+    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
+        return err;
+    }
+    if ((g = mpi_group_get(group)) == NULL || newcomm == NULL) {
+        return mpi_err(c, call, g == NULL ? MPI_ERR_GROUP : MPI_ERR_ARG,
+                       g == NULL ? "invalid group %#x" : "NULL newcomm", (unsigned)group);
+    }
+    if (c->inter) {
+        return mpi_err(c, call, MPI_ERR_COMM, "intercommunicators are not supported here");
+    }
+    if ((err = comm_check_subgroup(c, call, g)) != MPI_SUCCESS) {
+        return err;
     }
     me = mpi_group_rank_of(g, c->members[c->rank]);
     s = rcmsg_comm_split(c->rc, me == MPI_UNDEFINED ? RCMSG_UNDEFINED : 0, me, &rc);
@@ -430,8 +439,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     rcmsg_status_t s;
     uint32_t key;
 
-    MPI_CHECK_ACTIVE(call);
-    if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
+    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
         return err;
     }
     if ((g = mpi_group_get(group)) == NULL || newcomm == NULL) {
@@ -447,17 +455,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    for (int i = 0; i < g->size; i++) {
-        bool found = false;
-
-        for (int j = 0; j < c->size && !found; j++) {
-            found = c->members[j] == g->members[i];
-        }
-        if (!found) {
-            return mpi_err(c, call, MPI_ERR_GROUP,
-                           "rank %d of the group (world rank %d) is not in %s", i, g->members[i],
-                           c->name);
-        }
+    if ((err = comm_check_subgroup(c, call, g)) != MPI_SUCCESS) {
+        return err;
     }
     s = create_group_key(c, g, me, tag, &key);
     if (s == RCMSG_OK) {
@@ -502,8 +501,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     rcmsg_status_t s = RCMSG_OK;
 
     (void)info;
-    MPI_CHECK_ACTIVE(call);
-    if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
+    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
         return err;
     }
     if (newcomm == NULL || c->inter ||
@@ -623,8 +621,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     int err;
     mpi_comm_t *c;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_set_name");
-    c = mpi_comm_check(comm, "MPI_Comm_set_name", &err);
+    c = mpi_comm_enter(comm, "MPI_Comm_set_name", &err);
     if (c == NULL) {
         return err;
     }
@@ -640,8 +637,7 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     int err;
     mpi_comm_t *c;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_get_name");
-    c = mpi_comm_check(comm, "MPI_Comm_get_name", &err);
+    c = mpi_comm_enter(comm, "MPI_Comm_get_name", &err);
     if (c == NULL) {
         return err;
     }

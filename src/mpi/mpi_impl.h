@@ -117,6 +117,9 @@ static inline int mpi_comm_peers(const mpi_comm_t *c)
 mpi_comm_t *mpi_comm_get(MPI_Comm comm);
 /* As mpi_comm_get, raising MPI_ERR_COMM through mpi_err (on COMM_WORLD) when invalid. */
 mpi_comm_t *mpi_comm_check(MPI_Comm comm, const char *call, int *err_p);
+/* The start of a call on a communicator: MPI active (mpi_check_active) and comm live
+ * (mpi_comm_check). NULL: the error raised, its code in *err_p (MPI_SUCCESS otherwise). */
+mpi_comm_t *mpi_comm_enter(MPI_Comm comm, const char *call, int *err_p);
 /* Wraps rc, a new communicator made from c, under a new handle (c's error handler);
  * members: the world ranks of its ranks, or NULL to learn them (collective over rc). Errors are
  * raised on c; rc is freed on failure. */
