@@ -85,6 +85,7 @@ int mpi_comm_init(void)
 {
     rcmsg_comm_t self_rc;
     mpi_comm_t *world, *self;
+    int err;
 
     world = comm_new(rcmsg_comm_world(), "MPI_COMM_WORLD");
     if (world == NULL) {
@@ -111,6 +112,10 @@ int mpi_comm_init(void)
     }
     self->handle = MPI_COMM_SELF;
     self->members[0] = world->rank;
+    if (mpi_coll_comm(world, "MPI_Init", &err) == NULL ||
+        mpi_coll_comm(self, "MPI_Init", &err) == NULL) {
+        return err;
+    }
     return mpi_handle_set(MPI_KIND_COMM_, MPI_COMM_SELF & MPI_HANDLE_INDEX_MASK, self);
 }
 
@@ -215,9 +220,17 @@ int mpi_comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, const int *m
         free(n);
         return mpi_err_rcmsg(c, call, s);
     }
+    if (mpi_coll_comm(n, call, &err) == NULL) { /* it logged why */
+        rcmsg_comm_free(&rc);
+        free(n->members);
+        free(n);
+        return err;
+    }
     err = mpi_handle_alloc(MPI_KIND_COMM_, n, &n->handle);
     if (err != MPI_SUCCESS) {
+        rcmsg_comm_free(&n->coll);
         rcmsg_comm_free(&rc);
+        free(n->members);
         free(n);
         return mpi_err(c, call, err, "out of communicator handles");
     }

@@ -95,7 +95,7 @@ struct mpi_comm {
     int remote_size, peer_off, local_off;
     int *remote_members; /* world ranks of the remote group */
     rcmsg_comm_t local_rc, coll_rc;
-    rcmsg_comm_t coll; /* hidden duplicate for collectives (mpi_coll_comm); NULL until used */
+    rcmsg_comm_t coll; /* hidden duplicate for collectives (mpi_coll_comm), made with c */
     int coll_seq;      /* the next collective's tag on it (mpi_coll_tag) */
 };
 /* the rcmsg rank of peer (a rank of c, or ANY_SOURCE/PROC_NULL left as they are) */
@@ -296,9 +296,10 @@ bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t
  * on c naming call ("MPI_Reduce: MPI_SUM is not defined on MPI_CHAR"). */
 int mpi_op_check(mpi_comm_t *c, const char *call, MPI_Op op, MPI_Datatype dt);
 /* The hidden duplicate of c carrying the MPI layer's own collective traffic (p2p: user
- * messages never match it), made at c's first call of mpi_coll_comm (rcmsg_comm_dup needs
- * no communication; every rank dups c's children in the same order). NULL: error raised,
- * its code in *err_p (MPI_SUCCESS otherwise). */
+ * messages never match it). Made when c is made (mpi_comm_init, mpi_comm_wrap, the
+ * intercommunicators), where every rank of c takes part anyway: rcmsg_comm_dup exchanges
+ * messages with RCMSG_COLL_CHECK=yes, so making it at a nonblocking collective could block.
+ * NULL: error raised, its code in *err_p (MPI_SUCCESS otherwise). */
 rcmsg_comm_t mpi_coll_comm(mpi_comm_t *c, const char *call, int *err_p);
 /* The tag of c's next collective on the hidden communicator. EVERY collective entry point
  * (blocking or not, whatever path it takes) takes exactly one, so the sequence agrees on

@@ -30,9 +30,12 @@ for np in 2 3 4 5 8; do
     echo "ok: $np ranks over sm ($(grep -c '^ok: ' "$out") intercommunicator phases)"
 done
 # RCMSG_COLL_CHECK=yes makes rcmsg_comm_dup communicate: the first nonblocking collective over
-# an intercommunicator must not block (mpi_inter_test.c holds a rank back across an Ibarrier)
-run_timeout 60 "$MPIRUN" --allow-run-as-root -np 3 --oversubscribe -x RCMSG_COLL_CHECK=yes \
-    "$inter_test" > "$out" 2>&1 || { cat "$out"; fail "mpi_inter_test with RCMSG_COLL_CHECK=yes failed"; }
-check_run 3 "mpi_inter_test with RCMSG_COLL_CHECK=yes"
+# a new communicator must not block (mpi_inter_test.c and mpi_group_test.c hold a rank back
+# across an Ibarrier)
+for cc_prog in "$inter_test" "$group_test"; do
+    run_timeout 60 "$MPIRUN" --allow-run-as-root -np 3 --oversubscribe -x RCMSG_COLL_CHECK=yes \
+        "$cc_prog" > "$out" 2>&1 || { cat "$out"; fail "${cc_prog##*/} with RCMSG_COLL_CHECK=yes failed"; }
+    check_run 3 "${cc_prog##*/} with RCMSG_COLL_CHECK=yes"
+done
 echo "ok: 3 ranks with RCMSG_COLL_CHECK=yes"
 pass "MPI groups, communicators from groups, attributes and intercommunicators, 1 to 8 ranks"
