@@ -12,6 +12,8 @@ mpi_launcher=mpirun
 mpi_timeout=120
 # rc: every peer over rc (RCMSG_TRANSPORTS=rc,self), and mpi_check asserts that it was
 mpi_over=sm
+# VAR=VALUE... in every rank's environment
+mpi_vars=''
 
 # mpi_phases PROG NP: how many phases PROG reports with NP ranks
 mpi_phases() {
@@ -20,7 +22,7 @@ mpi_phases() {
     mpi_p2p_test) echo 11 ;;
     mpi_coll_test) echo 5 ;;
     mpi_nbc_test) echo 9 ;;
-    mpi_group_test) echo 4 ;;
+    mpi_group_test) echo 5 ;;
     mpi_types_p2p) echo 6 ;;
     mpi_inter_test) if [ "$2" -ge 3 ]; then echo 2; else echo 1; fi ;;
     *) fail "mpi_lib.sh: no phase count for $1" ;;
@@ -41,6 +43,7 @@ mpi_run() {
     if [ "$mpi_over" = rc ]; then
         set -- RCMSG_TRANSPORTS=rc,self RCMSG_LOG_LEVEL=info "$@"
     fi
+    set -- $mpi_vars "$@"
     run_timeout "$mpi_timeout" env "$@" > "$mpi_out" 2>&1
 }
 
@@ -53,7 +56,7 @@ mpi_fail() {
 # mpi_check NP PROG STATUS: STATUS is 0, each of the NP ranks printed a clean summary, rank 0
 # reported every phase; over rc, every rank had every peer over rc
 mpi_check() {
-    _what="$2 with $1 rank(s) ($mpi_launcher over $mpi_over)"
+    _what="$2 with $1 rank(s) ($mpi_launcher over $mpi_over${mpi_vars:+, $mpi_vars})"
     [ "$3" -eq 0 ] || mpi_fail "$_what: status $3"
     [ "$(grep -c "^rank [0-9] of $1: 0 failure(s)\$" "$mpi_out")" -eq "$1" ] ||
         mpi_fail "$_what: not every rank passed"
@@ -70,7 +73,7 @@ mpi_test() {
     _t0=$(date +%s)
     mpi_run "$@"
     mpi_check "$1" "$2" $?
-    echo "ok: $2${3:+ $3} with $1 rank(s) ($mpi_launcher over $mpi_over," \
+    echo "ok: $2${3:+ $3} with $1 rank(s) ($mpi_launcher over $mpi_over${mpi_vars:+, $mpi_vars}," \
         "$(grep -c '^ok: ' "$mpi_out") phase(s), $(($(date +%s) - _t0)) s)"
 }
 
