@@ -43,3 +43,34 @@ mpirun_job() {
     run_timeout "$_secs" env $_vars "$_logvar=$_logdir" "$MPIRUN" --allow-run-as-root \
         -np "$_np" --oversubscribe $_opts "$_prog" "$@"
 }
+
+# Jobs in the background of one test program that writes a log file per process (test_log.h),
+# for monitor_lib.sh and rc_recovery.sh. The caller sets prog, work, job_logvar (the program's
+# variable naming its log directory), job_hide (a grep pattern: the lines finish does not show),
+# job_show (the lines jobfail shows) and job_what (what they are, in words).
+# start NAME SECONDS NP [VAR=VALUE | MPIRUN-OPTION]... -- ARGS...: its output in $work/NAME.out,
+# each process's log in $work/NAME/PID.log; the job's pid in $jobpid
+start() {
+    name=$1 secs=$2 np=$3
+    shift 3
+    mkdir -p "$work/$name"
+    mpirun_job "$secs" "$np" "$job_logvar" "$work/$name" "$prog" "$@" > "$work/$name.out" 2>&1 &
+    jobpid=$!
+}
+
+# finish NAME PID: waits for the job; $st: its status, $out: its output and logs; a hang fails
+finish() {
+    wait "$2"
+    st=$?
+    out=$work/$1.all
+    cat "$work/$1.out" "$work/$1"/*.log > "$out" 2> /dev/null
+    grep -v "$job_hide" "$work/$1.out"
+    [ $st -ne 124 ] || jobfail "$1: hung (killed by the timeout)"
+}
+
+# jobfail WHY: the job's lines of $job_show (the last 200), then FAIL
+jobfail() {
+    echo "---- the job's $job_what:"
+    grep "$job_show" "$out" | tail -200
+    fail "$*"
+}

@@ -10,37 +10,16 @@ PEER_KEYS="msgs_sent_inline bytes_sent_inline msgs_sent_eager bytes_sent_eager m
     recoveries connects disconnects cm_retries"
 RANK_KEYS="unexp_peak unexp_bytes_peak cqes empty_polls qp_syncs qp_sync_mismatches events_dropped"
 
-# start NAME SECONDS NP [VAR=VALUE | MPIRUN-OPTION]... -- ARGS...: one job in the background;
-# its output in $work/NAME.out, each process's log in $work/NAME/PID.log and its pid in
-# $work/NAME/pid.RANK (MONITOR_DIR); the job's pid in $jobpid
-start() {
-    name=$1 secs=$2 np=$3
-    shift 3
-    mkdir -p "$work/$name"
-    mpirun_job "$secs" "$np" MONITOR_DIR "$work/$name" "$prog" "$@" > "$work/$name.out" 2>&1 &
-    jobpid=$!
-}
-
-# finish NAME PID: waits for the job; $st: its status, $out: its output and logs; a hang fails
-finish() {
-    wait "$2"
-    st=$?
-    out=$work/$1.all
-    cat "$work/$1.out" "$work/$1"/*.log > "$out" 2> /dev/null
-    grep -v ' info: \| debug: \|^rcmsg stats:\|^rcmsg dump ' "$work/$1.out"
-    [ $st -ne 124 ] || jobfail "$1: hung (killed by the timeout)"
-}
+# the jobs of lib.sh's start, finish and jobfail
+job_logvar=MONITOR_DIR
+job_hide=' info: \| debug: \|^rcmsg stats:\|^rcmsg dump '
+job_show=' \(warn\|error\): '
+job_what='warnings and errors'
 
 # job NAME SECONDS NP ...: start and finish
 job() {
     start "$@"
     finish "$1" $jobpid
-}
-
-jobfail() { # jobfail WHY: the job's warnings and errors, then FAIL
-    echo "---- the job's warnings and errors:"
-    grep ' \(warn\|error\): ' "$out" | tail -100
-    fail "$*"
 }
 
 # rank_log NAME RANK: the log file of RANK in job NAME

@@ -52,32 +52,11 @@ trap cleanup EXIT
 RCMSG_TRANSPORTS=rc,self RCMSG_RNDV_CHUNK=64k RCMSG_LOG_LEVEL=info
 export RCMSG_TRANSPORTS RCMSG_RNDV_CHUNK RCMSG_LOG_LEVEL
 
-# start NAME SECONDS NP [VAR=VALUE | MPIRUN-OPTION]... -- ARGS...: one job in the background,
-# its output in $work/NAME.out, each process's log in $work/NAME/PID.log; pid in $jobpid
-start() {
-    name=$1 secs=$2 np=$3
-    shift 3
-    mkdir -p "$work/$name"
-    mpirun_job "$secs" "$np" RC_RECOVERY_LOG_DIR "$work/$name" "$prog" "$@" \
-        > "$work/$name.out" 2>&1 &
-    jobpid=$!
-}
-
-# finish NAME PID: waits for the job; $out: its output and logs; fails on a hang
-finish() {
-    wait "$2"
-    st=$?
-    out=$work/$1.all
-    cat "$work/$1.out" "$work/$1"/*.log > "$out" 2> /dev/null
-    grep -v ' info: \| debug: ' "$work/$1.out"
-    [ $st -ne 124 ] || jobfail "$1: hung (killed by the timeout)"
-}
-
-jobfail() { # jobfail WHY: the job's errors, warnings and rc/CM events, then FAIL
-    echo "---- the job's errors, warnings and rc and CM events:"
-    grep ' \(warn\|error\): \| info: \(rc\|CM\): ' "$out" | tail -200
-    fail "$*"
-}
+# the jobs of lib.sh's start, finish and jobfail
+job_logvar=RC_RECOVERY_LOG_DIR
+job_hide=' info: \| debug: '
+job_show=' \(warn\|error\): \| info: \(rc\|CM\): '
+job_what='errors, warnings and rc and CM events'
 
 # wait_running NAME...: until each job printed "rank 0: MODE: running" (60 s at most)
 wait_running() {
