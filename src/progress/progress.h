@@ -14,6 +14,7 @@
 #include "btl/btl.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef int (*rcmsg_progress_hook_t)(void *arg);
 
@@ -23,8 +24,13 @@ rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progre
                                    void *hook_arg, int local_size);
 void rcmsg_progress_fini(void);
 
-/* One round; returns the number of events handled (0: nothing happened). */
+/* One round: the transports, the hook of init, pending events, then the public hooks of
+ * rcmsg.h (rcmsg_progress_register; not from a round nested in them). Returns the number of
+ * things handled (0: nothing happened), the hooks' counts and their nested rounds' included. */
 int rcmsg_progress(void);
+
+/* The sum of the counts the public hooks returned (progress, for the stall clock). */
+uint64_t rcmsg_progress_hooks_advanced(void);
 
 /* Called after a round that handled nothing; *idle counts consecutive idle rounds. Returns
  * whether it slept (event and hybrid waits). */
