@@ -340,7 +340,6 @@ int mpi_sched_start(mpi_sched_t *s, mpi_comm_t *comm, MPI_Request *request_p);
 bool mpi_sched_test(mpi_sched_t *s, int *err_p);
 /* advances every active schedule; how many moved (0 when called back from inside one) */
 int mpi_sched_progress(void);
-bool mpi_sched_busy(void); /* some schedule is active: blocking calls must poll */
 /* Shared by the calls (mpi_nbc.c): argument checks that raise through the communicator, the
  * start (raised when it fails) */
 mpi_comm_t *mpi_nbc_args(const char *call, MPI_Comm comm, MPI_Request *request, int *err_p);

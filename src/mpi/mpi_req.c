@@ -17,8 +17,8 @@
  *
  * A nonblocking collective is a request of kind MPI_REQ_COLL around a schedule (mpi_sched.c):
  * req_poll advances it where a point-to-point request would be tested, and mpi_progress
- * advances every active schedule. While one is active, a blocking wait polls (test and
- * progress) instead of blocking in rcmsg_wait, so that the schedules keep moving.
+ * advances every active schedule; so does rcmsg's progress inside every blocking rcmsg call
+ * (mpi_progress_hook), so a wait for a point-to-point request may block in rcmsg_wait.
  */
 #include "mpi/mpi_impl.h"
 
@@ -350,8 +350,8 @@ static int req_wait_one(MPI_Request *h, mpi_req_t *r, MPI_Status *status)
     rcmsg_status_t s = RCMSG_OK;
     int flag = 0;
 
-    if (r->kind == MPI_REQ_COLL || (r->kind != MPI_REQ_DONE && mpi_sched_busy())) {
-        /* schedules run only when we do: poll them while waiting */
+    if (r->kind == MPI_REQ_COLL) {
+        /* no rcmsg request to block on: poll the schedule (and the others with it) */
         while (s = req_poll(r, &flag, &rst), !flag) {
             (void)mpi_sched_progress();
             sched_yield(); /* rcmsg's own waits yield too (RCMSG_YIELD): ranks may share cores */

@@ -432,11 +432,6 @@ int mpi_sched_progress(void)
     return n;
 }
 
-bool mpi_sched_busy(void)
-{
-    return active != NULL;
-}
-
 int mpi_sched_start(mpi_sched_t *s, mpi_comm_t *comm, MPI_Request *request_p)
 {
     int err;
