@@ -13,7 +13,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -35,20 +34,6 @@ static struct {
     unsigned spin_count; /* idle polls before a wait sleeps: 0 in event mode */
     bool yield;          /* sched_yield() in idle polling rounds */
 } prog;
-
-/* The public hooks (rcmsg_progress_register), apart from prog: init and fini reset prog, and a
- * registration outlives them. */
-static struct {
-    struct {
-        rcmsg_progress_fn_t fn; /* NULL: unregistered while the hooks ran (removed after) */
-        void *arg;
-    } at[RCMSG_PROGRESS_HOOK_MAX];
-    int n;
-    bool running;      /* the hooks run: nested progress rounds do not call them */
-    bool holes;        /* an entry was unregistered while the hooks ran */
-    int nested;        /* what nested rounds handled while the hooks ran */
-    uint64_t advanced; /* the sum of the hooks' counts */
-} hooks;
 
 static void progress_config_read(progress_config_t *config)
 {
@@ -98,112 +83,6 @@ void rcmsg_progress_fini(void)
     memset(&prog, 0, sizeof(prog));
 }
 
-/* ---- public hooks ------------------------------------------------------------------------ */
-static int hook_find(rcmsg_progress_fn_t fn, void *arg)
-{
-    for (int i = 0; i < hooks.n; i++) {
-        if (hooks.at[i].fn == fn && hooks.at[i].arg == arg) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-rcmsg_status_t rcmsg_progress_register(rcmsg_progress_fn_t fn, void *arg)
-{
-    if (fn == NULL) {
-        rcmsg_error("rcmsg_progress_register: NULL function");
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    if (hook_find(fn, arg) >= 0) {
-        rcmsg_error("rcmsg_progress_register: hook %p with argument %p is registered already",
-                    (void *)fn, arg);
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    if (hooks.n == RCMSG_PROGRESS_HOOK_MAX) {
-        rcmsg_error("rcmsg_progress_register: %d hooks registered already, at most "
-                    "RCMSG_PROGRESS_HOOK_MAX (%d)",
-                    hooks.n, RCMSG_PROGRESS_HOOK_MAX);
-        return RCMSG_ERR_NO_RESOURCE;
-    }
-    hooks.at[hooks.n].fn = fn;
-    hooks.at[hooks.n].arg = arg;
-    hooks.n++;
-    rcmsg_debug("progress: hook %p (argument %p) registered", (void *)fn, arg);
-    return RCMSG_OK;
-}
-
-/* drops the entries unregistered while the hooks ran */
-static void hooks_compact(void)
-{
-    int k = 0;
-
-    for (int i = 0; i < hooks.n; i++) {
-        if (hooks.at[i].fn != NULL) {
-            hooks.at[k++] = hooks.at[i];
-        }
-    }
-    hooks.n = k;
-    hooks.holes = false;
-}
-
-rcmsg_status_t rcmsg_progress_unregister(rcmsg_progress_fn_t fn, void *arg)
-{
-    int i;
-
-    if (fn == NULL) {
-        rcmsg_error("rcmsg_progress_unregister: NULL function");
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    i = hook_find(fn, arg);
-    if (i < 0) {
-        rcmsg_error("rcmsg_progress_unregister: hook %p with argument %p is not registered",
-                    (void *)fn, arg);
-        return RCMSG_ERR_NOT_FOUND;
-    }
-    hooks.at[i].fn = NULL;
-    if (hooks.running) {
-        hooks.holes = true; /* the running loop walks the table: removed after it */
-    } else {
-        hooks_compact();
-    }
-    rcmsg_debug("progress: hook %p (argument %p) unregistered", (void *)fn, arg);
-    return RCMSG_OK;
-}
-
-/* The hooks' part of a round that handled n before them: once, not from a nested round (a
- * hook's own rcmsg calls), whose count goes to the outer round instead. */
-static int hooks_run(int n)
-{
-    int end = hooks.n; /* a hook registered now runs from the next round on */
-
-    if (hooks.running) {
-        hooks.nested += n;
-        return n;
-    }
-    hooks.running = true;
-    hooks.nested = 0;
-    for (int i = 0; i < end; i++) {
-        int k = hooks.at[i].fn != NULL ? hooks.at[i].fn(hooks.at[i].arg) : 0;
-
-        if (k > 0) {
-            n += k;
-            hooks.advanced += (uint64_t)k;
-        }
-    }
-    hooks.running = false;
-    if (hooks.holes) {
-        hooks_compact();
-    }
-    return n + hooks.nested;
-}
-
-uint64_t rcmsg_progress_hooks_advanced(void)
-{
-    return hooks.advanced;
-}
-
-/* ---- the engine -------------------------------------------------------------------------- */
 int rcmsg_progress(void)
 {
     int n = 0;
@@ -217,8 +96,8 @@ int rcmsg_progress(void)
     if (rcmsg_event_pending()) {
         n += rcmsg_event_deliver();
     }
-    if (__builtin_expect(hooks.n != 0, 0)) {
-        n = hooks_run(n);
+    if (__builtin_expect(rcmsg_progress_nhooks != 0, 0)) {
+        n = rcmsg_progress_hooks_run(n);
     }
     return n;
 }
