@@ -38,28 +38,7 @@ int mpi_coll_tag(mpi_comm_t *c)
 }
 
 /* ---- shared helpers (mpi_coll.h) ------------------------------------------------------------ */
-mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, int *tag_p, int *err_p)
-{
-    mpi_comm_t *c;
-
-    if (mpi_state != MPI_STATE_ACTIVE) {
-        *err_p = mpi_check_active(call);
-        return NULL;
-    }
-    c = mpi_comm_check(comm, call, err_p);
-    if (c == NULL) {
-        return NULL;
-    }
-    /* the intercommunicator collectives (mpi_inter_coll.c) dispatched before this point */
-    if (c->inter) {
-        *err_p = mpi_err(c, call, MPI_ERR_COMM, "not supported over an intercommunicator");
-        return NULL;
-    }
-    *tag_p = mpi_coll_tag(c);
-    return c;
-}
-
-int coll_check_root(mpi_comm_t *c, const char *call, int root)
+static int coll_check_root(mpi_comm_t *c, const char *call, int root)
 {
     if (root >= 0 && root < c->size) {
         return MPI_SUCCESS;
@@ -68,15 +47,98 @@ int coll_check_root(mpi_comm_t *c, const char *call, int root)
                    c->size);
 }
 
-int coll_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
-                   bool in_place_ok, mpi_type_t **t_p)
+int coll_check_counts(mpi_comm_t *c, const char *call, const int *counts, const int *displs,
+                      const char *what)
 {
-    if (buf == MPI_IN_PLACE) {
+    if (counts == NULL || displs == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL %s counts or displacements", what);
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (counts[i] < 0) {
+            return mpi_err(c, call, MPI_ERR_COUNT, "negative %s count %d for rank %d", what,
+                           counts[i], i);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* buf may be MPI_IN_PLACE only when in_place_ok (then nothing else is checked) */
+static int coll_check_side(mpi_comm_t *c, const char *call, const coll_side_t *s, const char *what,
+                           bool in_place_ok, mpi_type_t **t_p)
+{
+    int err;
+
+    if (s->v && (err = coll_check_counts(c, call, s->counts, s->displs, what)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (s->buf == MPI_IN_PLACE) {
         *t_p = NULL;
         return in_place_ok ? MPI_SUCCESS
                            : mpi_err(c, call, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed here");
     }
-    return mpi_check_buf(c, call, buf, count, dt, t_p);
+    return mpi_check_buf(c, call, s->buf, s->v ? 0 : s->count, s->dt, t_p);
+}
+
+/* where a shape uses a buffer, or lets it be MPI_IN_PLACE: nowhere, at the root, everywhere */
+enum { COLL_AT_NONE, COLL_AT_ROOT, COLL_AT_ALL };
+static const struct {
+    unsigned char send, send_in_place, recv, recv_in_place;
+} coll_shapes[] = {
+    [COLL_ALL] = {COLL_AT_ALL, COLL_AT_ALL, COLL_AT_ALL, COLL_AT_NONE},
+    [COLL_TO_ROOT] = {COLL_AT_ALL, COLL_AT_ROOT, COLL_AT_ROOT, COLL_AT_NONE},
+    [COLL_FROM_ROOT] = {COLL_AT_ROOT, COLL_AT_NONE, COLL_AT_ALL, COLL_AT_ROOT},
+    [COLL_BCAST] = {COLL_AT_NONE, COLL_AT_NONE, COLL_AT_ALL, COLL_AT_NONE},
+};
+
+static bool coll_at(int at, bool is_root)
+{
+    return at == COLL_AT_ALL || (at == COLL_AT_ROOT && is_root);
+}
+
+int coll_check(mpi_comm_t *c, const char *call, coll_args_t *a)
+{
+    bool rooted = a->shape != COLL_ALL, is_root = rooted && c->rank == a->root;
+    int send = coll_shapes[a->shape].send, send_ip = coll_shapes[a->shape].send_in_place;
+    int recv = coll_shapes[a->shape].recv, recv_ip = coll_shapes[a->shape].recv_in_place;
+    int err = MPI_SUCCESS;
+
+    a->st = a->rt = NULL;
+    if ((rooted && (err = coll_check_root(c, call, a->root)) != MPI_SUCCESS) ||
+        (a->reduce && (err = mpi_op_check(c, call, a->op, a->recv.dt)) != MPI_SUCCESS)) {
+        return err;
+    }
+    if (coll_at(send, is_root) &&
+        (err = coll_check_side(c, call, &a->send, "send", coll_at(send_ip, is_root), &a->st)) !=
+            MPI_SUCCESS) {
+        return err;
+    }
+    if (coll_at(recv, is_root)) {
+        err = coll_check_side(c, call, &a->recv, "receive", coll_at(recv_ip, is_root), &a->rt);
+    }
+    return err;
+}
+
+mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *tag_p, int *err_p)
+{
+    mpi_comm_t *c = mpi_comm_enter(comm, call, err_p);
+    int tag;
+
+    if (c == NULL) {
+        return NULL;
+    }
+    /* the intercommunicator collectives (mpi_inter_coll.c) dispatched before this point */
+    if (c->inter) {
+        *err_p = mpi_err(c, call, MPI_ERR_COMM, "not supported over an intercommunicator");
+        return NULL;
+    }
+    tag = mpi_coll_tag(c);
+    if (tag_p != NULL) {
+        *tag_p = tag;
+    }
+    if (a != NULL && (*err_p = coll_check(c, call, a)) != MPI_SUCCESS) {
+        return NULL;
+    }
+    return c;
 }
 
 static int coll_view_alloc(mpi_comm_t *c, const char *call, coll_buf_t *v, void *buf, size_t count,
@@ -367,14 +429,6 @@ int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *
 
 /* ---- the MPI calls: data that only moves ------------------------------------------------------
  */
-#define COLL_ENTER(call, comm)                                                                     \
-    int err, tag;                                                                                  \
-    mpi_comm_t *c = coll_enter(comm, call, &tag, &err);                                            \
-    if (c == NULL) {                                                                               \
-        return err;                                                                                \
-    }                                                                                              \
-    (void)tag
-
 static int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s)
 {
     return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
@@ -382,42 +436,43 @@ static int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s)
 
 int MPI_Barrier(MPI_Comm comm)
 {
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err;
 
     if (ic != NULL) {
         return mpi_inter_barrier(ic);
     }
-    COLL_ENTER("MPI_Barrier", comm);
+    if ((c = coll_enter(comm, "MPI_Barrier", NULL, NULL, &err)) == NULL) {
+        return err;
+    }
     return coll_status(c, "MPI_Barrier", rcmsg_barrier(c->rc));
 }
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     static const char call[] = "MPI_Bcast";
-    mpi_type_t *t;
+    coll_args_t a = {.shape = COLL_BCAST, .root = root, .recv = {buffer, count, datatype}};
     coll_buf_t v;
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err;
 
     if (ic != NULL) {
         return mpi_inter_bcast(ic, buffer, count, datatype, root);
     }
-
-    COLL_ENTER(call, comm);
-    if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, buffer, count, datatype, false, &t)) != MPI_SUCCESS) {
+    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
         return err;
     }
-    if (mpi_type_size(t) * (size_t)count == 0) {
+    if (mpi_type_size(a.rt) * (size_t)count == 0) {
         return MPI_SUCCESS;
     }
-    err = c->rank == root ? coll_view_in(c, call, &v, buffer, (size_t)count, t)
-                          : coll_view_out(c, call, &v, buffer, (size_t)count, t);
+    err = c->rank == root ? coll_view_in(c, call, &v, buffer, (size_t)count, a.rt)
+                          : coll_view_out(c, call, &v, buffer, (size_t)count, a.rt);
     if (err != MPI_SUCCESS) {
         return err;
     }
     err = coll_status(c, call, rcmsg_bcast(v.p, v.bytes, RCMSG_UINT8, root, c->rc));
     if (err == MPI_SUCCESS && c->rank != root) {
-        coll_view_done(&v, buffer, (size_t)count, t);
+        coll_view_done(&v, buffer, (size_t)count, a.rt);
     }
     coll_view_free(&v);
     return err;
@@ -442,38 +497,35 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     static const char call[] = "MPI_Gather";
-    mpi_type_t *st = NULL, *rt = NULL;
+    coll_args_t a = {.shape = COLL_TO_ROOT,
+                     .root = root,
+                     .send = {sendbuf, sendcount, sendtype},
+                     .recv = {recvbuf, recvcount, recvtype}};
     coll_buf_t vi = {0}, vo = {0};
     bool is_root, in_place;
     size_t block;
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err = MPI_SUCCESS;
 
     if (ic != NULL) {
         return mpi_inter_gather(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 root);
     }
-
-    COLL_ENTER(call, comm);
-    if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS) {
+    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
         return err;
     }
     is_root = c->rank == root;
     in_place = is_root && sendbuf == MPI_IN_PLACE;
-    if ((err = coll_check_buf(c, call, sendbuf, sendcount, sendtype, is_root, &st)) !=
-            MPI_SUCCESS ||
-        (is_root && (err = coll_check_buf(c, call, recvbuf, recvcount, recvtype, false, &rt)) !=
-                        MPI_SUCCESS)) {
-        return err;
-    }
-    block = is_root ? mpi_type_size(rt) * (size_t)recvcount : mpi_type_size(st) * (size_t)sendcount;
+    block =
+        is_root ? mpi_type_size(a.rt) * (size_t)recvcount : mpi_type_size(a.st) * (size_t)sendcount;
     if (block == 0) {
         return MPI_SUCCESS;
     }
     if (!in_place) {
-        err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, st);
+        err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, a.st);
     }
     if (err == MPI_SUCCESS && is_root) {
-        err = gather_view(c, call, &vo, recvbuf, recvcount, rt, in_place);
+        err = gather_view(c, call, &vo, recvbuf, recvcount, a.rt, in_place);
     }
     if (err == MPI_SUCCESS) {
         err = coll_status(
@@ -481,7 +533,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
             rcmsg_gather(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, block, RCMSG_UINT8, root, c->rc));
     }
     if (err == MPI_SUCCESS && is_root) {
-        coll_view_done(&vo, recvbuf, (size_t)recvcount * (size_t)c->size, rt);
+        coll_view_done(&vo, recvbuf, (size_t)recvcount * (size_t)c->size, a.rt);
     }
     coll_view_free(&vi);
     coll_view_free(&vo);
@@ -492,38 +544,35 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     static const char call[] = "MPI_Scatter";
-    mpi_type_t *st = NULL, *rt = NULL;
+    coll_args_t a = {.shape = COLL_FROM_ROOT,
+                     .root = root,
+                     .send = {sendbuf, sendcount, sendtype},
+                     .recv = {recvbuf, recvcount, recvtype}};
     coll_buf_t vi = {0}, vo = {0};
     bool is_root, in_place;
     size_t block;
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err = MPI_SUCCESS;
 
     if (ic != NULL) {
         return mpi_inter_scatter(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                  root);
     }
-
-    COLL_ENTER(call, comm);
-    if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS) {
+    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
         return err;
     }
     is_root = c->rank == root;
     in_place = is_root && recvbuf == MPI_IN_PLACE;
-    if ((is_root && (err = coll_check_buf(c, call, sendbuf, sendcount, sendtype, false, &st)) !=
-                        MPI_SUCCESS) ||
-        (err = coll_check_buf(c, call, recvbuf, recvcount, recvtype, is_root, &rt)) !=
-            MPI_SUCCESS) {
-        return err;
-    }
-    block = is_root ? mpi_type_size(st) * (size_t)sendcount : mpi_type_size(rt) * (size_t)recvcount;
+    block =
+        is_root ? mpi_type_size(a.st) * (size_t)sendcount : mpi_type_size(a.rt) * (size_t)recvcount;
     if (block == 0) {
         return MPI_SUCCESS;
     }
     if (is_root) {
-        err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount * (size_t)c->size, st);
+        err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount * (size_t)c->size, a.st);
     }
     if (err == MPI_SUCCESS && !in_place) {
-        err = coll_view_out(c, call, &vo, recvbuf, (size_t)recvcount, rt);
+        err = coll_view_out(c, call, &vo, recvbuf, (size_t)recvcount, a.rt);
     }
     if (err == MPI_SUCCESS) {
         err = coll_status(
@@ -531,7 +580,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
             rcmsg_scatter(vi.p, in_place ? RCMSG_IN_PLACE : vo.p, block, RCMSG_UINT8, root, c->rc));
     }
     if (err == MPI_SUCCESS && !in_place) {
-        coll_view_done(&vo, recvbuf, (size_t)recvcount, rt);
+        coll_view_done(&vo, recvbuf, (size_t)recvcount, a.rt);
     }
     coll_view_free(&vi);
     coll_view_free(&vo);
@@ -542,30 +591,30 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     static const char call[] = "MPI_Allgather";
-    mpi_type_t *st = NULL, *rt = NULL;
+    coll_args_t a = {.shape = COLL_ALL,
+                     .send = {sendbuf, sendcount, sendtype},
+                     .recv = {recvbuf, recvcount, recvtype}};
     coll_buf_t vi = {0}, vo = {0};
     bool in_place = sendbuf == MPI_IN_PLACE;
     size_t block;
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err = MPI_SUCCESS;
 
     if (ic != NULL) {
         return mpi_inter_allgather(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
-
-    COLL_ENTER(call, comm);
-    if ((err = coll_check_buf(c, call, sendbuf, sendcount, sendtype, true, &st)) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, recvbuf, recvcount, recvtype, false, &rt)) != MPI_SUCCESS) {
+    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
         return err;
     }
-    block = mpi_type_size(rt) * (size_t)recvcount;
+    block = mpi_type_size(a.rt) * (size_t)recvcount;
     if (block == 0) {
         return MPI_SUCCESS;
     }
     if (!in_place) {
-        err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, st);
+        err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, a.st);
     }
     if (err == MPI_SUCCESS) {
-        err = gather_view(c, call, &vo, recvbuf, recvcount, rt, in_place);
+        err = gather_view(c, call, &vo, recvbuf, recvcount, a.rt, in_place);
     }
     if (err == MPI_SUCCESS) {
         err = coll_status(
@@ -573,7 +622,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             rcmsg_allgather(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, block, RCMSG_UINT8, c->rc));
     }
     if (err == MPI_SUCCESS) {
-        coll_view_done(&vo, recvbuf, (size_t)recvcount * (size_t)c->size, rt);
+        coll_view_done(&vo, recvbuf, (size_t)recvcount * (size_t)c->size, a.rt);
     }
     coll_view_free(&vi);
     coll_view_free(&vo);
@@ -583,33 +632,33 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    static const char call[] = "MPI_Alltoall";
+    coll_args_t a = {.shape = COLL_ALL,
+                     .send = {sendbuf, sendcount, sendtype},
+                     .recv = {recvbuf, recvcount, recvtype}};
+    coll_buf_t vi = {0}, vo = {0};
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    size_t block, n;
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err;
 
     if (ic != NULL) {
         return mpi_inter_alltoall(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
-    static const char call[] = "MPI_Alltoall";
-    mpi_type_t *st = NULL, *rt = NULL;
-    coll_buf_t vi = {0}, vo = {0};
-    bool in_place = sendbuf == MPI_IN_PLACE;
-    size_t block, n;
-
-    COLL_ENTER(call, comm);
-    if ((err = coll_check_buf(c, call, sendbuf, sendcount, sendtype, true, &st)) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, recvbuf, recvcount, recvtype, false, &rt)) != MPI_SUCCESS) {
+    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
         return err;
     }
-    block = mpi_type_size(rt) * (size_t)recvcount;
+    block = mpi_type_size(a.rt) * (size_t)recvcount;
     n = (size_t)recvcount * (size_t)c->size;
     if (block == 0) {
         return MPI_SUCCESS;
     }
     if (in_place) {
-        err = coll_view_in(c, call, &vo, recvbuf, n, rt); /* the blocks to send are there */
+        err = coll_view_in(c, call, &vo, recvbuf, n, a.rt); /* the blocks to send are there */
     } else {
-        err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount * (size_t)c->size, st);
+        err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount * (size_t)c->size, a.st);
         if (err == MPI_SUCCESS) {
-            err = coll_view_out(c, call, &vo, recvbuf, n, rt);
+            err = coll_view_out(c, call, &vo, recvbuf, n, a.rt);
         }
     }
     if (err == MPI_SUCCESS) {
@@ -618,7 +667,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
             rcmsg_alltoall(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, block, RCMSG_UINT8, c->rc));
     }
     if (err == MPI_SUCCESS) {
-        coll_view_done(&vo, recvbuf, n, rt);
+        coll_view_done(&vo, recvbuf, n, a.rt);
     }
     coll_view_free(&vi);
     coll_view_free(&vo);
@@ -626,6 +675,27 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 }
 
 /* ---- the MPI calls: reductions ------------------------------------------------------------- */
+
+/* Reduce (to root) and Allreduce (all) on an intracommunicator */
+static int reduce_call(const char *call, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, int root, bool all, MPI_Comm comm)
+{
+    coll_args_t a = {.shape = all ? COLL_ALL : COLL_TO_ROOT,
+                     .root = root,
+                     .reduce = true,
+                     .op = op,
+                     .send = {sendbuf, count, datatype},
+                     .recv = {recvbuf, count, datatype}};
+    int err, tag;
+    mpi_comm_t *c = coll_enter(comm, call, &a, &tag, &err);
+
+    if (c == NULL) {
+        return err;
+    }
+    return coll_reduce(c, call, tag, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, recvbuf, count,
+                       datatype, op, all ? -1 : root);
+}
+
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm)
 {
@@ -634,42 +704,16 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     if (ic != NULL) {
         return mpi_inter_reduce(ic, sendbuf, recvbuf, count, datatype, op, root);
     }
-    static const char call[] = "MPI_Reduce";
-    mpi_type_t *t;
-    bool is_root;
-
-    COLL_ENTER(call, comm);
-    if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS) {
-        return err;
-    }
-    is_root = c->rank == root;
-    if ((err = mpi_op_check(c, call, op, datatype)) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, sendbuf, count, datatype, is_root, &t)) != MPI_SUCCESS ||
-        (is_root &&
-         (err = coll_check_buf(c, call, recvbuf, count, datatype, false, &t)) != MPI_SUCCESS)) {
-        return err;
-    }
-    return coll_reduce(c, call, tag, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, recvbuf, count,
-                       datatype, op, root);
+    return reduce_call("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, false, comm);
 }
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
 {
-    static const char call[] = "MPI_Allreduce";
-    mpi_type_t *t;
     mpi_comm_t *ic = mpi_inter_of(comm);
 
     if (ic != NULL) {
         return mpi_inter_allreduce(ic, sendbuf, recvbuf, count, datatype, op);
     }
-
-    COLL_ENTER(call, comm);
-    if ((err = mpi_op_check(c, call, op, datatype)) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, sendbuf, count, datatype, true, &t)) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, recvbuf, count, datatype, false, &t)) != MPI_SUCCESS) {
-        return err;
-    }
-    return coll_reduce(c, call, tag, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, recvbuf, count,
-                       datatype, op, -1);
+    return reduce_call("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, -1, true, comm);
 }

@@ -16,13 +16,47 @@ typedef struct {
     size_t bytes;
 } coll_buf_t;
 
-/* Checks common to every collective: MPI active, comm live and an intracommunicator; takes
- * the collective's tag (mpi_coll_tag). NULL: the error (raised) is in *err_p. */
-mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, int *tag_p, int *err_p);
-int coll_check_root(mpi_comm_t *c, const char *call, int root);
-/* buf may be MPI_IN_PLACE only when in_place_ok (then nothing else is checked) */
-int coll_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
-                   bool in_place_ok, mpi_type_t **t_p);
+/* The arguments every collective checks alike (coll_check). The shape says where each buffer
+ * is used: */
+typedef enum {
+    COLL_ALL,       /* no root: every rank sends and receives; sendbuf may be MPI_IN_PLACE */
+    COLL_TO_ROOT,   /* gather, reduce: every rank sends, the root receives (and its sendbuf may
+                     * be MPI_IN_PLACE) */
+    COLL_FROM_ROOT, /* scatter: the root sends, every rank receives (the root's recvbuf may be
+                     * MPI_IN_PLACE) */
+    COLL_BCAST,     /* one buffer (recv), never MPI_IN_PLACE */
+} coll_shape_t;
+
+/* One buffer: count elements of dt, or (v) counts[i] elements at displs[i] for rank i. */
+typedef struct {
+    const void *buf;
+    int count;
+    MPI_Datatype dt;
+    bool v;
+    const int *counts, *displs;
+} coll_side_t;
+
+typedef struct {
+    coll_shape_t shape;
+    int root;    /* every shape but COLL_ALL */
+    bool reduce; /* op is checked (on recv.dt) */
+    MPI_Op op;
+    coll_side_t send, recv;
+    mpi_type_t *st, *rt; /* out: the buffers' types (NULL: not used here, or MPI_IN_PLACE) */
+} coll_args_t;
+
+/* The start of every blocking collective on an intracommunicator: MPI active, comm live and an
+ * intracommunicator; takes the collective's tag (mpi_coll_tag; tag_p may be NULL); then, a not
+ * NULL, coll_check. NULL: the error (raised naming call) is in *err_p. */
+mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *tag_p, int *err_p);
+/* Checks a in this order: the root, the operation, the send buffer and the receive buffer
+ * where this rank uses them (a v buffer's counts and displacements before its type); sets
+ * a->st and a->rt. MPI_SUCCESS or the error raised on c naming call. */
+int coll_check(mpi_comm_t *c, const char *call, coll_args_t *a);
+/* non-negative counts[i] for each rank of c (what: "send" or "receive" in the error); NULL
+ * arrays refused */
+int coll_check_counts(mpi_comm_t *c, const char *call, const int *counts, const int *displs,
+                      const char *what);
 
 /* in: the data of buf, packed when needed. out: where to receive; coll_view_done unpacks. */
 int coll_view_in(mpi_comm_t *c, const char *call, coll_buf_t *v, const void *buf, size_t count,

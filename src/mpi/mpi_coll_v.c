@@ -91,65 +91,35 @@ static const void *at(const void *buf, MPI_Aint elements, mpi_type_t *t)
     return (const char *)buf + elements * mpi_type_extent(t);
 }
 
-/* counts and displacements: non-negative counts (NULL arrays refused) */
-static int check_counts(mpi_comm_t *c, const char *call, const int *counts, const int *displs,
-                        const char *what)
-{
-    if (counts == NULL || displs == NULL) {
-        return mpi_err(c, call, MPI_ERR_ARG, "NULL %s counts or displacements", what);
-    }
-    for (int i = 0; i < c->size; i++) {
-        if (counts[i] < 0) {
-            return mpi_err(c, call, MPI_ERR_COUNT, "negative %s count %d for rank %d", what,
-                           counts[i], i);
-        }
-    }
-    return MPI_SUCCESS;
-}
-
-#define COLL_ENTER(call, comm)                                                                     \
-    int err, tag;                                                                                  \
-    mpi_comm_t *c = coll_enter(comm, call, &tag, &err);                                            \
-    if (c == NULL) {                                                                               \
-        return err;                                                                                \
-    }
-
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root,
                 MPI_Comm comm)
 {
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    static const char call[] = "MPI_Gatherv";
+    coll_args_t a = {.shape = COLL_TO_ROOT,
+                     .root = root,
+                     .send = {sendbuf, sendcount, sendtype},
+                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+    coll_blk_t *b, *sb, *rb;
+    bool is_root;
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err, tag;
 
     if (ic != NULL) {
         return mpi_inter_gatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                  recvtype, root);
     }
-    static const char call[] = "MPI_Gatherv";
-    mpi_type_t *st = NULL, *rt = NULL;
-    coll_blk_t *b, *sb, *rb;
-    bool is_root;
-
-    COLL_ENTER(call, comm);
-    if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS) {
+    if ((c = coll_enter(comm, call, &a, &tag, &err)) == NULL ||
+        (b = blk_alloc(c, call, &err)) == NULL) {
         return err;
     }
     is_root = c->rank == root;
-    if ((err = coll_check_buf(c, call, sendbuf, sendcount, sendtype, is_root, &st)) !=
-            MPI_SUCCESS ||
-        (is_root &&
-         ((err = check_counts(c, call, recvcounts, displs, "receive")) != MPI_SUCCESS ||
-          (err = coll_check_buf(c, call, recvbuf, 0, recvtype, false, &rt)) != MPI_SUCCESS))) {
-        return err;
-    }
-    if ((b = blk_alloc(c, call, &err)) == NULL) {
-        return err;
-    }
     sb = b, rb = b + c->size;
-    if (st != NULL) {
-        sb[root] = (coll_blk_t){sendbuf, (size_t)sendcount, st};
+    if (a.st != NULL) {
+        sb[root] = (coll_blk_t){sendbuf, (size_t)sendcount, a.st};
     }
     for (int i = 0; is_root && i < c->size; i++) {
-        rb[i] = (coll_blk_t){at(recvbuf, displs[i], rt), (size_t)recvcounts[i], rt};
+        rb[i] = (coll_blk_t){at(recvbuf, displs[i], a.rt), (size_t)recvcounts[i], a.rt};
     }
     err = exchange(c, call, tag, sb, is_root ? rb : NULL, false);
     free(b);
@@ -160,38 +130,31 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm)
 {
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    static const char call[] = "MPI_Scatterv";
+    coll_args_t a = {.shape = COLL_FROM_ROOT,
+                     .root = root,
+                     .send = {sendbuf, 0, sendtype, true, sendcounts, displs},
+                     .recv = {recvbuf, recvcount, recvtype}};
+    coll_blk_t *b, *sb, *rb;
+    bool is_root;
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err, tag;
 
     if (ic != NULL) {
         return mpi_inter_scatterv(ic, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                   recvtype, root);
     }
-    static const char call[] = "MPI_Scatterv";
-    mpi_type_t *st = NULL, *rt = NULL;
-    coll_blk_t *b, *sb, *rb;
-    bool is_root;
-
-    COLL_ENTER(call, comm);
-    if ((err = coll_check_root(c, call, root)) != MPI_SUCCESS) {
+    if ((c = coll_enter(comm, call, &a, &tag, &err)) == NULL ||
+        (b = blk_alloc(c, call, &err)) == NULL) {
         return err;
     }
     is_root = c->rank == root;
-    if ((is_root &&
-         ((err = check_counts(c, call, sendcounts, displs, "send")) != MPI_SUCCESS ||
-          (err = coll_check_buf(c, call, sendbuf, 0, sendtype, false, &st)) != MPI_SUCCESS)) ||
-        (err = coll_check_buf(c, call, recvbuf, recvcount, recvtype, is_root, &rt)) !=
-            MPI_SUCCESS) {
-        return err;
-    }
-    if ((b = blk_alloc(c, call, &err)) == NULL) {
-        return err;
-    }
     sb = b, rb = b + c->size;
     for (int i = 0; is_root && i < c->size; i++) {
-        sb[i] = (coll_blk_t){at(sendbuf, displs[i], st), (size_t)sendcounts[i], st};
+        sb[i] = (coll_blk_t){at(sendbuf, displs[i], a.st), (size_t)sendcounts[i], a.st};
     }
-    if (rt != NULL) {
-        rb[root] = (coll_blk_t){recvbuf, (size_t)recvcount, rt};
+    if (a.rt != NULL) {
+        rb[root] = (coll_blk_t){recvbuf, (size_t)recvcount, a.rt};
     }
     err = exchange(c, call, tag, is_root ? sb : NULL, rb, false);
     free(b);
@@ -201,32 +164,29 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    static const char call[] = "MPI_Allgatherv";
+    coll_args_t a = {.shape = COLL_ALL,
+                     .send = {sendbuf, sendcount, sendtype},
+                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+    coll_blk_t *b, *sb, *rb, own;
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err, tag;
 
     if (ic != NULL) {
         return mpi_inter_allgatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                     recvtype);
     }
-    static const char call[] = "MPI_Allgatherv";
-    mpi_type_t *st = NULL, *rt = NULL;
-    coll_blk_t *b, *sb, *rb, own;
-
-    COLL_ENTER(call, comm);
-    if ((err = coll_check_buf(c, call, sendbuf, sendcount, sendtype, true, &st)) != MPI_SUCCESS ||
-        (err = check_counts(c, call, recvcounts, displs, "receive")) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, recvbuf, 0, recvtype, false, &rt)) != MPI_SUCCESS) {
-        return err;
-    }
-    if ((b = blk_alloc(c, call, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &tag, &err)) == NULL ||
+        (b = blk_alloc(c, call, &err)) == NULL) {
         return err;
     }
     sb = b, rb = b + c->size;
-    own = st != NULL
-              ? (coll_blk_t){sendbuf, (size_t)sendcount, st}
-              : (coll_blk_t){at(recvbuf, displs[c->rank], rt), (size_t)recvcounts[c->rank], rt};
+    own = a.st != NULL
+              ? (coll_blk_t){sendbuf, (size_t)sendcount, a.st}
+              : (coll_blk_t){at(recvbuf, displs[c->rank], a.rt), (size_t)recvcounts[c->rank], a.rt};
     for (int i = 0; i < c->size; i++) {
         sb[i] = own;
-        rb[i] = (coll_blk_t){at(recvbuf, displs[i], rt), (size_t)recvcounts[i], rt};
+        rb[i] = (coll_blk_t){at(recvbuf, displs[i], a.rt), (size_t)recvcounts[i], a.rt};
     }
     err = exchange(c, call, tag, sb, rb, false);
     free(b);
@@ -280,13 +240,28 @@ static int check_vw_args(mpi_comm_t *c, const char *call, const void *sendbuf, c
     int err = MPI_SUCCESS;
 
     if (sendbuf != MPI_IN_PLACE &&
-        ((err = check_counts(c, call, sc, sd, "send")) != MPI_SUCCESS || st == NULL)) {
+        ((err = coll_check_counts(c, call, sc, sd, "send")) != MPI_SUCCESS || st == NULL)) {
         return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL send types");
     }
-    if ((err = check_counts(c, call, rc, rd, "receive")) != MPI_SUCCESS || rt == NULL) {
+    if ((err = coll_check_counts(c, call, rc, rd, "receive")) != MPI_SUCCESS || rt == NULL) {
         return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL receive types");
     }
     return MPI_SUCCESS;
+}
+
+/* Alltoallv (w false: one send type and one receive type) and Alltoallw */
+static int alltoall_vw_call(const char *call, const void *sendbuf, const int *sc, const int *sd,
+                            const MPI_Datatype *st, void *recvbuf, const int *rc, const int *rd,
+                            const MPI_Datatype *rt, bool w, MPI_Comm comm)
+{
+    int err, tag;
+    mpi_comm_t *c = coll_enter(comm, call, NULL, &tag, &err);
+
+    if (c == NULL ||
+        (err = check_vw_args(c, call, sendbuf, sc, sd, st, rc, rd, rt)) != MPI_SUCCESS) {
+        return err;
+    }
+    return alltoall_vw(c, call, tag, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, w);
 }
 
 int MPI_Alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls,
@@ -299,15 +274,8 @@ int MPI_Alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls
         return mpi_inter_alltoallv(ic, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                    rdispls, recvtype);
     }
-    static const char call[] = "MPI_Alltoallv";
-
-    COLL_ENTER(call, comm);
-    if ((err = check_vw_args(c, call, sendbuf, sendcounts, sdispls, &sendtype, recvcounts, rdispls,
-                             &recvtype)) != MPI_SUCCESS) {
-        return err;
-    }
-    return alltoall_vw(c, call, tag, sendbuf, sendcounts, sdispls, &sendtype, recvbuf, recvcounts,
-                       rdispls, &recvtype, false);
+    return alltoall_vw_call("MPI_Alltoallv", sendbuf, sendcounts, sdispls, &sendtype, recvbuf,
+                            recvcounts, rdispls, &recvtype, false, comm);
 }
 
 int MPI_Alltoallw(const void *sendbuf, const int *sendcounts, const int *sdispls,
@@ -320,15 +288,8 @@ int MPI_Alltoallw(const void *sendbuf, const int *sendcounts, const int *sdispls
         return mpi_inter_alltoallw(ic, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                    rdispls, recvtypes);
     }
-    static const char call[] = "MPI_Alltoallw";
-
-    COLL_ENTER(call, comm);
-    if ((err = check_vw_args(c, call, sendbuf, sendcounts, sdispls, sendtypes, recvcounts, rdispls,
-                             recvtypes)) != MPI_SUCCESS) {
-        return err;
-    }
-    return alltoall_vw(c, call, tag, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                       rdispls, recvtypes, true);
+    return alltoall_vw_call("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                            recvcounts, rdispls, recvtypes, true, comm);
 }
 
 /* ---- reduce-scatter ------------------------------------------------------------------------ */
@@ -378,20 +339,6 @@ static int reduce_scatter_layer(mpi_comm_t *c, const char *call, int tag, const 
     return err;
 }
 
-static int reduce_scatter_check(mpi_comm_t *c, const char *call, const void *sendbuf, void *recvbuf,
-                                int count, MPI_Datatype dt, MPI_Op op)
-{
-    mpi_type_t *t;
-    int err;
-
-    if ((err = mpi_op_check(c, call, op, dt)) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, sendbuf, count, dt, true, &t)) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, recvbuf, count, dt, false, &t)) != MPI_SUCCESS) {
-        return err;
-    }
-    return MPI_SUCCESS;
-}
-
 /* rcmsg's reduce_scatter_block: size * count elements in (packed), count out */
 static int reduce_scatter_rcmsg(mpi_comm_t *c, const char *call, const void *sendbuf, void *recvbuf,
                                 int count, mpi_type_t *t, rcmsg_op_t rop, rcmsg_datatype_t rdt)
@@ -420,56 +367,78 @@ static int reduce_scatter_rcmsg(mpi_comm_t *c, const char *call, const void *sen
     return err;
 }
 
+/* Reduce_scatter(_block), its arguments checked: rcmsg's reduce_scatter_block when every count
+ * is block (>= 0; counts may then be NULL) and rcmsg knows op on dt, else the MPI layer's. */
+static int reduce_scatter_do(mpi_comm_t *c, const char *call, int tag, const void *sendbuf,
+                             void *recvbuf, const int *counts, int block, MPI_Datatype dt,
+                             MPI_Op op)
+{
+    mpi_type_t *t = mpi_type_get(dt);
+    rcmsg_op_t rop;
+    rcmsg_datatype_t rdt;
+    int *own = NULL, err;
+
+    if (block >= 0 && (block == 0 || mpi_type_size(t) == 0)) {
+        return MPI_SUCCESS;
+    }
+    if (block >= 0 && mpi_op_rcmsg(op, dt, &rop, &rdt)) {
+        return reduce_scatter_rcmsg(c, call, sendbuf, recvbuf, block, t, rop, rdt);
+    }
+    if (counts == NULL) {
+        if ((own = malloc((size_t)c->size * sizeof(*own))) == NULL) {
+            return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
+        }
+        for (int i = 0; i < c->size; i++) {
+            own[i] = block;
+        }
+        counts = own;
+    }
+    err = reduce_scatter_layer(c, call, tag, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, recvbuf,
+                               counts, dt, op);
+    free(own);
+    return err;
+}
+
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    static const char call[] = "MPI_Reduce_scatter_block";
+    coll_args_t a = {.shape = COLL_ALL,
+                     .reduce = true,
+                     .op = op,
+                     .send = {sendbuf, recvcount, datatype},
+                     .recv = {recvbuf, recvcount, datatype}};
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err, tag;
 
     if (ic != NULL) {
         return mpi_inter_reduce_scatter_block(ic, sendbuf, recvbuf, recvcount, datatype, op);
     }
-    static const char call[] = "MPI_Reduce_scatter_block";
-    rcmsg_op_t rop;
-    rcmsg_datatype_t rdt;
-    int *counts;
-
-    COLL_ENTER(call, comm);
-    if ((err = reduce_scatter_check(c, call, sendbuf, recvbuf, recvcount, datatype, op)) !=
-        MPI_SUCCESS) {
+    if ((c = coll_enter(comm, call, &a, &tag, &err)) == NULL) {
         return err;
     }
-    if (recvcount == 0 || mpi_type_size(mpi_type_get(datatype)) == 0) {
-        return MPI_SUCCESS;
-    }
-    if (mpi_op_rcmsg(op, datatype, &rop, &rdt)) {
-        return reduce_scatter_rcmsg(c, call, sendbuf, recvbuf, recvcount, mpi_type_get(datatype),
-                                    rop, rdt);
-    }
-    counts = malloc((size_t)c->size * sizeof(*counts));
-    if (counts == NULL) {
-        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
-    }
-    for (int i = 0; i < c->size; i++) {
-        counts[i] = recvcount;
-    }
-    err = reduce_scatter_layer(c, call, tag, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, recvbuf,
-                               counts, datatype, op);
-    free(counts);
-    return err;
+    return reduce_scatter_do(c, call, tag, sendbuf, recvbuf, NULL, recvcount, datatype, op);
 }
 
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    mpi_comm_t *ic = mpi_inter_of(comm);
+    static const char call[] = "MPI_Reduce_scatter";
+    coll_args_t a = {.shape = COLL_ALL,
+                     .reduce = true,
+                     .op = op,
+                     .send = {sendbuf, 0, datatype},
+                     .recv = {recvbuf, 0, datatype}};
+    bool equal = true;
+    mpi_comm_t *ic = mpi_inter_of(comm), *c;
+    int err, tag;
 
     if (ic != NULL) {
         return mpi_inter_reduce_scatter(ic, sendbuf, recvbuf, recvcounts, datatype, op);
     }
-    static const char call[] = "MPI_Reduce_scatter";
-    bool equal = true;
-
-    COLL_ENTER(call, comm);
+    if ((c = coll_enter(comm, call, NULL, &tag, &err)) == NULL) {
+        return err;
+    }
     if (recvcounts == NULL) {
         return mpi_err(c, call, MPI_ERR_ARG, "NULL recvcounts");
     }
@@ -480,24 +449,12 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts
         }
         equal = equal && recvcounts[i] == recvcounts[0];
     }
-    if ((err = reduce_scatter_check(c, call, sendbuf, recvbuf, recvcounts[c->rank], datatype,
-                                    op)) != MPI_SUCCESS) {
+    a.send.count = a.recv.count = recvcounts[c->rank];
+    if ((err = coll_check(c, call, &a)) != MPI_SUCCESS) {
         return err;
     }
-    if (equal) {
-        rcmsg_op_t rop;
-        rcmsg_datatype_t rdt;
-
-        if (recvcounts[0] == 0 || mpi_type_size(mpi_type_get(datatype)) == 0) {
-            return MPI_SUCCESS;
-        }
-        if (mpi_op_rcmsg(op, datatype, &rop, &rdt)) {
-            return reduce_scatter_rcmsg(c, call, sendbuf, recvbuf, recvcounts[0],
-                                        mpi_type_get(datatype), rop, rdt);
-        }
-    }
-    return reduce_scatter_layer(c, call, tag, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, recvbuf,
-                                recvcounts, datatype, op);
+    return reduce_scatter_do(c, call, tag, sendbuf, recvbuf, recvcounts, equal ? recvcounts[0] : -1,
+                             datatype, op);
 }
 
 /* ---- scans --------------------------------------------------------------------------------- */
@@ -560,16 +517,21 @@ static int scan_fold(scan_t *s, bool from_lower, void *recvbuf, bool exclusive, 
 static int scan_common(const char *call, const void *sendbuf, void *recvbuf, int count,
                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm, bool exclusive)
 {
+    coll_args_t a = {.shape = COLL_ALL,
+                     .reduce = true,
+                     .op = op,
+                     .send = {sendbuf, count, dt},
+                     .recv = {recvbuf, count, dt}};
     scan_t s = {.dt = dt, .op = op, .count = count};
     rcmsg_comm_t rc;
     bool first = true;
+    int err, tag;
+    mpi_comm_t *c = coll_enter(comm, call, &a, &tag, &err);
 
-    COLL_ENTER(call, comm);
-    if ((err = mpi_op_check(c, call, op, dt)) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, sendbuf, count, dt, true, &s.t)) != MPI_SUCCESS ||
-        (err = coll_check_buf(c, call, recvbuf, count, dt, false, &s.t)) != MPI_SUCCESS) {
+    if (c == NULL) {
         return err;
     }
+    s.t = a.rt;
     s.bytes = mpi_type_size(s.t) * (size_t)count;
     if (s.bytes == 0 || (rc = mpi_coll_comm(c, call, &err)) == NULL) {
         return err;

@@ -71,10 +71,21 @@ mpi_comm_t *mpi_comm_check(MPI_Comm comm, const char *call, int *err_p)
     return c;
 }
 
+mpi_comm_t *mpi_comm_enter(MPI_Comm comm, const char *call, int *err_p)
+{
+    if (__builtin_expect(mpi_state != MPI_STATE_ACTIVE, 0)) {
+        *err_p = mpi_check_active(call);
+        return NULL;
+    }
+    *err_p = MPI_SUCCESS;
+    return mpi_comm_check(comm, call, err_p);
+}
+
 int mpi_comm_init(void)
 {
     rcmsg_comm_t self_rc;
     mpi_comm_t *world, *self;
+    int err;
 
     world = comm_new(rcmsg_comm_world(), "MPI_COMM_WORLD");
     if (world == NULL) {
@@ -101,6 +112,10 @@ int mpi_comm_init(void)
     }
     self->handle = MPI_COMM_SELF;
     self->members[0] = world->rank;
+    if (mpi_coll_comm(world, "MPI_Init", &err) == NULL ||
+        mpi_coll_comm(self, "MPI_Init", &err) == NULL) {
+        return err;
+    }
     return mpi_handle_set(MPI_KIND_COMM_, MPI_COMM_SELF & MPI_HANDLE_INDEX_MASK, self);
 }
 
@@ -158,32 +173,26 @@ void mpi_comm_fini(void)
     mpi_group_fini();
 }
 
-int MPI_Comm_rank(MPI_Comm comm, int *rank)
+/* Comm_rank (size false) and Comm_size (size true) */
+static int comm_get_int(const char *call, MPI_Comm comm, bool size, int *out)
 {
     int err;
-    mpi_comm_t *c;
+    mpi_comm_t *c = mpi_comm_enter(comm, call, &err);
 
-    MPI_CHECK_ACTIVE("MPI_Comm_rank");
-    c = mpi_comm_check(comm, "MPI_Comm_rank", &err);
-    if (c == NULL) {
-        return err;
+    if (c != NULL) {
+        *out = size ? c->size : c->rank;
     }
-    *rank = c->rank;
-    return MPI_SUCCESS;
+    return err;
+}
+
+int MPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    return comm_get_int("MPI_Comm_rank", comm, false, rank);
 }
 
 int MPI_Comm_size(MPI_Comm comm, int *size)
 {
-    int err;
-    mpi_comm_t *c;
-
-    MPI_CHECK_ACTIVE("MPI_Comm_size");
-    c = mpi_comm_check(comm, "MPI_Comm_size", &err);
-    if (c == NULL) {
-        return err;
-    }
-    *size = c->size;
-    return MPI_SUCCESS;
+    return comm_get_int("MPI_Comm_size", comm, true, size);
 }
 
 /* wraps a new rcmsg communicator made from c under a new handle; members: the world ranks of
@@ -211,9 +220,17 @@ int mpi_comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, const int *m
         free(n);
         return mpi_err_rcmsg(c, call, s);
     }
+    if (mpi_coll_comm(n, call, &err) == NULL) { /* it logged why */
+        rcmsg_comm_free(&rc);
+        free(n->members);
+        free(n);
+        return err;
+    }
     err = mpi_handle_alloc(MPI_KIND_COMM_, n, &n->handle);
     if (err != MPI_SUCCESS) {
+        rcmsg_comm_free(&n->coll);
         rcmsg_comm_free(&rc);
+        free(n->members);
         free(n);
         return mpi_err(c, call, err, "out of communicator handles");
     }
@@ -269,8 +286,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     int err;
     mpi_comm_t *c;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_dup");
-    c = mpi_comm_check(comm, "MPI_Comm_dup", &err);
+    c = mpi_comm_enter(comm, "MPI_Comm_dup", &err);
     if (c == NULL) {
         return err;
     }
@@ -285,8 +301,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     mpi_comm_t *c;
     mpi_req_t *r;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_idup");
-    c = mpi_comm_check(comm, "MPI_Comm_idup", &err);
+    c = mpi_comm_enter(comm, "MPI_Comm_idup", &err);
     if (c == NULL) {
         return err;
     }
@@ -314,8 +329,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     rcmsg_comm_t rc;
     rcmsg_status_t s;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_split");
-    c = mpi_comm_check(comm, "MPI_Comm_split", &err);
+    c = mpi_comm_enter(comm, "MPI_Comm_split", &err);
     if (c == NULL) {
         return err;
     }
@@ -339,28 +353,9 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return comm_wrap(c, "MPI_Comm_split", rc, newcomm);
 }
 
-/* Comm_create: collective over comm, a split with the members of group as color 0 ranked as
- * in the group (every rank must pass the same group). */
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+/* Comm_create and Comm_create_group: every member of g is a member of c */
+static int comm_check_subgroup(mpi_comm_t *c, const char *call, const mpi_group_t *g)
 {
-    const char *call = "MPI_Comm_create";
-    int err, me;
-    mpi_comm_t *c;
-    mpi_group_t *g;
-    rcmsg_comm_t rc;
-    rcmsg_status_t s;
-
-    MPI_CHECK_ACTIVE(call);
-    if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
-        return err;
-    }
-    if ((g = mpi_group_get(group)) == NULL || newcomm == NULL) {
-        return mpi_err(c, call, g == NULL ? MPI_ERR_GROUP : MPI_ERR_ARG,
-                       g == NULL ? "invalid group %#x" : "NULL newcomm", (unsigned)group);
-    }
-    if (c->inter) {
-        return mpi_err(c, call, MPI_ERR_COMM, "intercommunicators are not supported here");
-    }
     for (int i = 0; i < g->size; i++) {
         bool found = false;
 
@@ -372,6 +367,33 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
                            "rank %d of the group (world rank %d) is not in %s", i, g->members[i],
                            c->name);
         }
+    }
+    return MPI_SUCCESS;
+}
+
+/* Comm_create: collective over comm, a split with the members of group as color 0 ranked as
+ * in the group (every rank must pass the same group). */
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_create";
+    int err, me;
+    mpi_comm_t *c;
+    mpi_group_t *g;
+    rcmsg_comm_t rc;
+    rcmsg_status_t s;
+
+    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
+        return err;
+    }
+    if ((g = mpi_group_get(group)) == NULL || newcomm == NULL) {
+        return mpi_err(c, call, g == NULL ? MPI_ERR_GROUP : MPI_ERR_ARG,
+                       g == NULL ? "invalid group %#x" : "NULL newcomm", (unsigned)group);
+    }
+    if (c->inter) {
+        return mpi_err(c, call, MPI_ERR_COMM, "intercommunicators are not supported here");
+    }
+    if ((err = comm_check_subgroup(c, call, g)) != MPI_SUCCESS) {
+        return err;
     }
     me = mpi_group_rank_of(g, c->members[c->rank]);
     s = rcmsg_comm_split(c->rc, me == MPI_UNDEFINED ? RCMSG_UNDEFINED : 0, me, &rc);
@@ -430,8 +452,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     rcmsg_status_t s;
     uint32_t key;
 
-    MPI_CHECK_ACTIVE(call);
-    if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
+    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
         return err;
     }
     if ((g = mpi_group_get(group)) == NULL || newcomm == NULL) {
@@ -447,17 +468,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    for (int i = 0; i < g->size; i++) {
-        bool found = false;
-
-        for (int j = 0; j < c->size && !found; j++) {
-            found = c->members[j] == g->members[i];
-        }
-        if (!found) {
-            return mpi_err(c, call, MPI_ERR_GROUP,
-                           "rank %d of the group (world rank %d) is not in %s", i, g->members[i],
-                           c->name);
-        }
+    if ((err = comm_check_subgroup(c, call, g)) != MPI_SUCCESS) {
+        return err;
     }
     s = create_group_key(c, g, me, tag, &key);
     if (s == RCMSG_OK) {
@@ -502,8 +514,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     rcmsg_status_t s = RCMSG_OK;
 
     (void)info;
-    MPI_CHECK_ACTIVE(call);
-    if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
+    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
         return err;
     }
     if (newcomm == NULL || c->inter ||
@@ -559,25 +570,42 @@ int MPI_Comm_free(MPI_Comm *comm)
 }
 
 /* CONGRUENT: the same members in the same order; SIMILAR: the same members; else UNEQUAL */
-static int members_compare(const mpi_comm_t *a, const mpi_comm_t *b)
+static int members_compare(int na, const int *a, int nb, const int *b)
 {
     bool same_order = true;
 
-    if (a->size != b->size) {
+    if (na != nb) {
         return MPI_UNEQUAL;
     }
-    for (int i = 0; i < a->size; i++) {
+    for (int i = 0; i < na; i++) {
         bool found = false;
 
-        same_order = same_order && a->members[i] == b->members[i];
-        for (int j = 0; !same_order && !found && j < b->size; j++) {
-            found = a->members[i] == b->members[j];
+        same_order = same_order && a[i] == b[i];
+        for (int j = 0; !same_order && !found && j < nb; j++) {
+            found = a[i] == b[j];
         }
         if (!same_order && !found) {
             return MPI_UNEQUAL;
         }
     }
     return same_order ? MPI_CONGRUENT : MPI_SIMILAR;
+}
+
+/* Two distinct communicators: an intercommunicator compares both its groups (the weaker
+ * answer of the two), and never matches an intracommunicator. */
+static int comm_compare(const mpi_comm_t *a, const mpi_comm_t *b)
+{
+    int local, remote;
+
+    if (a->inter != b->inter) {
+        return MPI_UNEQUAL;
+    }
+    local = members_compare(a->size, a->members, b->size, b->members);
+    if (!a->inter || local == MPI_UNEQUAL) {
+        return local;
+    }
+    remote = members_compare(a->remote_size, a->remote_members, b->remote_size, b->remote_members);
+    return remote == MPI_CONGRUENT ? local : remote;
 }
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
@@ -594,11 +622,10 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     if (b == NULL) {
         return err;
     }
-    if (a == b) {
-        *result = MPI_IDENT;
-        return MPI_SUCCESS;
+    if (result == NULL) {
+        return mpi_err(a, "MPI_Comm_compare", MPI_ERR_ARG, "NULL result");
     }
-    *result = members_compare(a, b);
+    *result = a == b ? MPI_IDENT : comm_compare(a, b);
     return MPI_SUCCESS;
 }
 
@@ -607,8 +634,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     int err;
     mpi_comm_t *c;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_set_name");
-    c = mpi_comm_check(comm, "MPI_Comm_set_name", &err);
+    c = mpi_comm_enter(comm, "MPI_Comm_set_name", &err);
     if (c == NULL) {
         return err;
     }
@@ -624,8 +650,7 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     int err;
     mpi_comm_t *c;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_get_name");
-    c = mpi_comm_check(comm, "MPI_Comm_get_name", &err);
+    c = mpi_comm_enter(comm, "MPI_Comm_get_name", &err);
     if (c == NULL) {
         return err;
     }

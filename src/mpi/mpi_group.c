@@ -62,11 +62,17 @@ int mpi_group_rank_of(const mpi_group_t *g, int w)
     return MPI_UNDEFINED;
 }
 
-/* the group of a handle, or NULL with the error raised (on COMM_WORLD) */
-static mpi_group_t *group_check(MPI_Group group, const char *call, int *err_p)
+/* The start of a call on a group: MPI active and the group of a handle; NULL with the error
+ * raised (on COMM_WORLD) */
+static mpi_group_t *group_enter(MPI_Group group, const char *call, int *err_p)
 {
-    mpi_group_t *g = mpi_group_get(group);
+    mpi_group_t *g;
 
+    if (__builtin_expect(mpi_state != MPI_STATE_ACTIVE, 0)) {
+        *err_p = mpi_check_active(call);
+        return NULL;
+    }
+    g = mpi_group_get(group);
     if (g == NULL) {
         *err_p =
             mpi_err(NULL, call, MPI_ERR_GROUP,
@@ -74,6 +80,19 @@ static mpi_group_t *group_check(MPI_Group group, const char *call, int *err_p)
                     (unsigned)group);
     }
     return g;
+}
+
+/* the same for a call on two groups: MPI_SUCCESS or the raised error */
+static int group_enter2(const char *call, MPI_Group group1, MPI_Group group2, mpi_group_t **a_p,
+                        mpi_group_t **b_p)
+{
+    int err = MPI_SUCCESS;
+
+    if ((*a_p = group_enter(group1, call, &err)) == NULL ||
+        (*b_p = group_enter(group2, call, &err)) == NULL) {
+        return err;
+    }
+    return MPI_SUCCESS;
 }
 
 /* makes the new group of a call, raising its error */
@@ -96,8 +115,7 @@ static int comm_group(const char *call, MPI_Comm comm, bool remote, MPI_Group *g
     int err;
     mpi_comm_t *c;
 
-    MPI_CHECK_ACTIVE(call);
-    c = mpi_comm_check(comm, call, &err);
+    c = mpi_comm_enter(comm, call, &err);
     if (c == NULL) {
         return err;
     }
@@ -121,30 +139,27 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     return comm_group("MPI_Comm_remote_group", comm, true, group);
 }
 
-int MPI_Group_size(MPI_Group group, int *size)
+/* Group_size (size true) and Group_rank (size false: this process's rank, or MPI_UNDEFINED) */
+static int group_get_int(const char *call, MPI_Group group, bool size, int *out)
 {
     int err;
     mpi_group_t *g;
 
-    MPI_CHECK_ACTIVE("MPI_Group_size");
-    if ((g = group_check(group, "MPI_Group_size", &err)) == NULL) {
+    if ((g = group_enter(group, call, &err)) == NULL) {
         return err;
     }
-    *size = g->size;
+    *out = size ? g->size : mpi_group_rank_of(g, rcmsg_rank());
     return MPI_SUCCESS;
+}
+
+int MPI_Group_size(MPI_Group group, int *size)
+{
+    return group_get_int("MPI_Group_size", group, true, size);
 }
 
 int MPI_Group_rank(MPI_Group group, int *rank)
 {
-    int err;
-    mpi_group_t *g;
-
-    MPI_CHECK_ACTIVE("MPI_Group_rank");
-    if ((g = group_check(group, "MPI_Group_rank", &err)) == NULL) {
-        return err;
-    }
-    *rank = mpi_group_rank_of(g, rcmsg_rank());
-    return MPI_SUCCESS;
+    return group_get_int("MPI_Group_rank", group, false, rank);
 }
 
 /* Checks n ranks of g (no repeats); MPI_SUCCESS or the raised error. */
@@ -196,8 +211,7 @@ static int group_incl_excl(const char *call, MPI_Group group, int n, const int r
     mpi_group_t *g;
     bool *in;
 
-    MPI_CHECK_ACTIVE(call);
-    if ((g = group_check(group, call, &err)) == NULL) {
+    if ((g = group_enter(group, call, &err)) == NULL) {
         return err;
     }
     if ((err = ranks_check(call, g, n, ranks)) != MPI_SUCCESS) {
@@ -275,8 +289,7 @@ static int group_range(const char *call, MPI_Group group, int n, int ranges[][3]
     int err, *list = NULL, len = 0;
     mpi_group_t *g;
 
-    MPI_CHECK_ACTIVE(call);
-    if ((g = group_check(group, call, &err)) == NULL) {
+    if ((g = group_enter(group, call, &err)) == NULL) {
         return err;
     }
     if (n < 0 || (n > 0 && ranges == NULL)) {
@@ -311,9 +324,7 @@ static int group_set(const char *call, MPI_Group group1, MPI_Group group2, set_o
     int err, n = 0, *m;
     mpi_group_t *a, *b;
 
-    MPI_CHECK_ACTIVE(call);
-    if ((a = group_check(group1, call, &err)) == NULL ||
-        (b = group_check(group2, call, &err)) == NULL) {
+    if ((err = group_enter2(call, group1, group2, &a, &b)) != MPI_SUCCESS) {
         return err;
     }
     m = malloc(((size_t)a->size + (size_t)b->size + 1) * sizeof(int));
@@ -359,9 +370,7 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
     int err;
     mpi_group_t *a, *b;
 
-    MPI_CHECK_ACTIVE(call);
-    if ((a = group_check(group1, call, &err)) == NULL ||
-        (b = group_check(group2, call, &err)) == NULL) {
+    if ((err = group_enter2(call, group1, group2, &a, &b)) != MPI_SUCCESS) {
         return err;
     }
     if (n < 0 || (n > 0 && (ranks1 == NULL || ranks2 == NULL))) {
@@ -388,9 +397,7 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
     mpi_group_t *a, *b;
     bool same_order = true;
 
-    MPI_CHECK_ACTIVE(call);
-    if ((a = group_check(group1, call, &err)) == NULL ||
-        (b = group_check(group2, call, &err)) == NULL) {
+    if ((err = group_enter2(call, group1, group2, &a, &b)) != MPI_SUCCESS) {
         return err;
     }
     if (result == NULL) {
@@ -419,7 +426,7 @@ int MPI_Group_free(MPI_Group *group)
     if (group == NULL) {
         return mpi_err(NULL, "MPI_Group_free", MPI_ERR_ARG, "NULL group");
     }
-    if ((g = group_check(*group, "MPI_Group_free", &err)) == NULL) {
+    if ((g = group_enter(*group, "MPI_Group_free", &err)) == NULL) {
         return err;
     }
     /* MPI_GROUP_EMPTY is predefined: freeing it is allowed and changes nothing */

@@ -95,7 +95,7 @@ struct mpi_comm {
     int remote_size, peer_off, local_off;
     int *remote_members; /* world ranks of the remote group */
     rcmsg_comm_t local_rc, coll_rc;
-    rcmsg_comm_t coll; /* hidden duplicate for collectives (mpi_coll_comm); NULL until used */
+    rcmsg_comm_t coll; /* hidden duplicate for collectives (mpi_coll_comm), made with c */
     int coll_seq;      /* the next collective's tag on it (mpi_coll_tag) */
 };
 /* the rcmsg rank of peer (a rank of c, or ANY_SOURCE/PROC_NULL left as they are) */
@@ -117,6 +117,9 @@ static inline int mpi_comm_peers(const mpi_comm_t *c)
 mpi_comm_t *mpi_comm_get(MPI_Comm comm);
 /* As mpi_comm_get, raising MPI_ERR_COMM through mpi_err (on COMM_WORLD) when invalid. */
 mpi_comm_t *mpi_comm_check(MPI_Comm comm, const char *call, int *err_p);
+/* The start of a call on a communicator: MPI active (mpi_check_active) and comm live
+ * (mpi_comm_check). NULL: the error raised, its code in *err_p (MPI_SUCCESS otherwise). */
+mpi_comm_t *mpi_comm_enter(MPI_Comm comm, const char *call, int *err_p);
 /* Wraps rc, a new communicator made from c, under a new handle (c's error handler);
  * members: the world ranks of its ranks, or NULL to learn them (collective over rc). Errors are
  * raised on c; rc is freed on failure. */
@@ -154,6 +157,11 @@ void mpi_attr_fini(void);
  * them. Arguments are checked by the entry point except what only an intercommunicator has
  * (MPI_ROOT, MPI_PROC_NULL as root). Errors are raised (mpi_err) on c. */
 mpi_comm_t *mpi_inter_of(MPI_Comm comm); /* NULL: not a live intercommunicator */
+/* a root argument over an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a remote rank */
+int mpi_inter_check_root(mpi_comm_t *c, const char *call, int root);
+/* a buffer argument over an intercommunicator (MPI_IN_PLACE refused), count and type */
+int mpi_inter_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count,
+                        MPI_Datatype dt, mpi_type_t **t_p);
 int mpi_inter_barrier(mpi_comm_t *c);
 int mpi_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root);
 int mpi_inter_gather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -291,9 +299,10 @@ bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t
  * on c naming call ("MPI_Reduce: MPI_SUM is not defined on MPI_CHAR"). */
 int mpi_op_check(mpi_comm_t *c, const char *call, MPI_Op op, MPI_Datatype dt);
 /* The hidden duplicate of c carrying the MPI layer's own collective traffic (p2p: user
- * messages never match it), made at c's first call of mpi_coll_comm (rcmsg_comm_dup needs
- * no communication; every rank dups c's children in the same order). NULL: error raised,
- * its code in *err_p (MPI_SUCCESS otherwise). */
+ * messages never match it). Made when c is made (mpi_comm_init, mpi_comm_wrap, the
+ * intercommunicators), where every rank of c takes part anyway: rcmsg_comm_dup exchanges
+ * messages with RCMSG_COLL_CHECK=yes, so making it at a nonblocking collective could block.
+ * NULL: error raised, its code in *err_p (MPI_SUCCESS otherwise). */
 rcmsg_comm_t mpi_coll_comm(mpi_comm_t *c, const char *call, int *err_p);
 /* The tag of c's next collective on the hidden communicator. EVERY collective entry point
  * (blocking or not, whatever path it takes) takes exactly one, so the sequence agrees on
@@ -349,7 +358,35 @@ int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int coun
                       mpi_type_t **t_p, const char *what);
 int mpi_nbc_start(mpi_sched_t *s, mpi_comm_t *c, const char *call, MPI_Request *request);
 mpi_tbuf_t mpi_nbc_block(const void *buf, int i, int count, mpi_type_t *t); /* i-th block */
-/* binomial broadcast of b from root, then a fence */
+/* Binomial broadcast of b from root, then a fence. Over c's group: an intercommunicator's
+ * local group (its ranks are local_off + r on the hidden communicator). */
 void mpi_nbc_bcast_tree(mpi_sched_t *s, mpi_comm_t *c, mpi_tbuf_t b, int root);
+/* Binomial reduce over c's group (as mpi_nbc_bcast_tree) of count elements of dt at in,
+ * combined in rank order, to its rank 0: the buffer holding the result there (dt's layout,
+ * owned by s), NULL at the other ranks (and when out of memory: s then fails to start). */
+void *mpi_nbc_reduce_tree(mpi_sched_t *s, mpi_comm_t *c, const void *in, size_t count,
+                          MPI_Datatype dt, MPI_Op op);
+
+/* Over an intercommunicator (mpi_nbc_inter.c): the entry points of mpi_nbc.c and
+ * mpi_nbc_red.c dispatch to them when c->inter; they check the rest of the arguments (raised
+ * on c) and start the schedule. */
+int mpi_nbc_inter_barrier(mpi_comm_t *c, MPI_Request *request);
+int mpi_nbc_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root,
+                        MPI_Request *request);
+/* gather: the root receives (rootbuf: recvbuf), the other group sends (leafbuf: sendbuf);
+ * scatter: the reverse */
+int mpi_nbc_inter_rooted(mpi_comm_t *c, const char *call, bool gather, const void *sendbuf,
+                         int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Request *request);
+/* alltoall: block j of sendbuf to remote rank j; allgather: all of sendbuf to each */
+int mpi_nbc_inter_all(mpi_comm_t *c, const char *call, bool alltoall, const void *sendbuf,
+                      int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Request *request);
+int mpi_nbc_inter_reduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype dt, MPI_Op op, int root, MPI_Request *request);
+/* Iallreduce (block 0) and Ireduce_scatter_block (block: recvcount, scattered) */
+int mpi_nbc_inter_allreduce(mpi_comm_t *c, const char *call, bool scatter, const void *sendbuf,
+                            void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                            MPI_Request *request);
 
 #endif /* RCMSG_MPI_IMPL_H */

@@ -45,6 +45,13 @@ static int inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcms
     if (s != RCMSG_OK) {
         goto err_free;
     }
+    /* the nonblocking collectives' hidden duplicate (mpi_coll_comm), made now: made at the
+     * first of them instead, a dup that communicates (RCMSG_COLL_CHECK=yes) would block there */
+    s = rcmsg_comm_dup(rc, &n->coll);
+    if (s != RCMSG_OK) {
+        rcmsg_comm_free(&n->coll_rc);
+        goto err_free;
+    }
     n->inter = true;
     n->rank = local->rank;
     n->size = local->size;
@@ -56,6 +63,7 @@ static int inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcms
     n->refs = 1;
     err = mpi_handle_alloc(MPI_KIND_COMM_, n, &n->handle);
     if (err != MPI_SUCCESS) {
+        rcmsg_comm_free(&n->coll);
         rcmsg_comm_free(&n->coll_rc);
         goto err_free;
     }

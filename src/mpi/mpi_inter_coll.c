@@ -78,8 +78,7 @@ static int inter_fail(mpi_comm_t *c, const char *call, rcmsg_status_t s)
     return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
 }
 
-/* a root argument: MPI_ROOT, MPI_PROC_NULL or a remote rank */
-static int root_check(mpi_comm_t *c, const char *call, int root)
+int mpi_inter_check_root(mpi_comm_t *c, const char *call, int root)
 {
     if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->remote_size)) {
         return MPI_SUCCESS;
@@ -97,14 +96,19 @@ mpi_comm_t *mpi_inter_of(MPI_Comm comm)
     return c != NULL && c->inter ? c : NULL;
 }
 
-/* a buffer argument (IN_PLACE refused) */
-static int buf_check(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt)
+int mpi_inter_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count,
+                        MPI_Datatype dt, mpi_type_t **t_p)
 {
     if (buf == MPI_IN_PLACE) {
         return mpi_err(c, call, MPI_ERR_BUFFER,
                        "MPI_IN_PLACE is not allowed over an intercommunicator");
     }
-    return mpi_check_buf(c, call, buf, count, dt, NULL);
+    return mpi_check_buf(c, call, buf, count, dt, t_p);
+}
+
+static int buf_check(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt)
+{
+    return mpi_inter_check_buf(c, call, buf, count, dt, NULL);
 }
 
 int mpi_inter_barrier(mpi_comm_t *c)
@@ -125,7 +129,7 @@ int mpi_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int ro
 {
     const char *call = "MPI_Bcast";
     mpi_type_t *t;
-    int err = root_check(c, call, root);
+    int err = mpi_inter_check_root(c, call, root);
     packed_t p;
     rcmsg_status_t s;
 
@@ -197,7 +201,7 @@ static rcmsg_status_t leaf_side(mpi_comm_t *c, bool to_root, void *buf, int coun
 int mpi_inter_gather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root)
 {
-    int err = root_check(c, "MPI_Gather", root);
+    int err = mpi_inter_check_root(c, "MPI_Gather", root);
     rcmsg_status_t s = RCMSG_OK;
 
     if (err == MPI_SUCCESS && root != MPI_PROC_NULL) {
@@ -218,7 +222,7 @@ int mpi_inter_gather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Data
 int mpi_inter_scatter(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root)
 {
-    int err = root_check(c, "MPI_Scatter", root);
+    int err = mpi_inter_check_root(c, "MPI_Scatter", root);
     rcmsg_status_t s = RCMSG_OK;
 
     if (err == MPI_SUCCESS && root != MPI_PROC_NULL) {
@@ -392,7 +396,7 @@ int mpi_inter_reduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int coun
     packed_t p;
     char *red = NULL;
     rcmsg_status_t s;
-    int err = root_check(c, call, root);
+    int err = mpi_inter_check_root(c, call, root);
 
     if (err != MPI_SUCCESS || root == MPI_PROC_NULL ||
         (err = mpi_op_check(c, call, op, dt)) != MPI_SUCCESS ||
@@ -591,7 +595,7 @@ static int inter_v_root(mpi_comm_t *c, const char *call, bool to_root, void *roo
                         const int *counts, const int *displs, MPI_Datatype rootdt, void *buf,
                         int count, MPI_Datatype dt, int root)
 {
-    int n = c->remote_size, err = root_check(c, call, root);
+    int n = c->remote_size, err = mpi_inter_check_root(c, call, root);
     xblk_t *b;
 
     if (err != MPI_SUCCESS || root == MPI_PROC_NULL) {

@@ -12,7 +12,8 @@
  *   Igather    linear: the root receives every block at once; Iscatter the reverse
  *   Iallgather ring: n - 1 rounds, each passing the block received last to the right
  *   Ialltoall  one round: every block sent and received at once
- * The reductions (Ireduce, Iallreduce, Ireduce_scatter_block, Iscan) are in mpi_nbc_red.c.
+ * The reductions (Ireduce, Iallreduce, Ireduce_scatter_block, Iscan) are in mpi_nbc_red.c;
+ * over an intercommunicator each entry point dispatches to mpi_nbc_inter.c.
  */
 #include "mpi/mpi_impl.h"
 
@@ -28,11 +29,6 @@ mpi_comm_t *mpi_nbc_args(const char *call, MPI_Comm comm, MPI_Request *request, 
     }
     if (request == NULL) {
         *err_p = mpi_err(c, call, MPI_ERR_ARG, "NULL request");
-        return NULL;
-    }
-    if (c->inter) {
-        *err_p = mpi_err(c, call, MPI_ERR_COMM,
-                         "nonblocking collectives over intercommunicators are not supported yet");
         return NULL;
     }
     *err_p = MPI_SUCCESS;
@@ -78,14 +74,15 @@ int mpi_nbc_start(mpi_sched_t *s, mpi_comm_t *c, const char *call, MPI_Request *
 }
 
 /* Binomial broadcast of b from root (relative ranks: v = r - root): receive from the parent,
- * then send to every child. */
+ * then send to every child. Rank r of c's group is off + r on the hidden communicator (an
+ * intercommunicator's local group; 0 for an intracommunicator). */
 void mpi_nbc_bcast_tree(mpi_sched_t *s, mpi_comm_t *c, mpi_tbuf_t b, int root)
 {
-    int n = c->size, v = (c->rank - root + n) % n, mask = 1;
+    int n = c->size, v = (c->rank - root + n) % n, mask = 1, off = c->local_off;
 
     while (mask < n) {
         if (v & mask) {
-            mpi_sched_recv(s, b, (v - mask + root) % n);
+            mpi_sched_recv(s, b, off + (v - mask + root) % n);
             mpi_sched_fence(s);
             break;
         }
@@ -93,7 +90,7 @@ void mpi_nbc_bcast_tree(mpi_sched_t *s, mpi_comm_t *c, mpi_tbuf_t b, int root)
     }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         if (v + mask < n) {
-            mpi_sched_send(s, b, (v + mask + root) % n);
+            mpi_sched_send(s, b, off + (v + mask + root) % n);
         }
     }
     mpi_sched_fence(s);
@@ -109,6 +106,9 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 
     MPI_CHECK_ACTIVE("MPI_Ibarrier");
     c = mpi_nbc_args("MPI_Ibarrier", comm, request, &err);
+    if (c != NULL && c->inter) {
+        return mpi_nbc_inter_barrier(c, request);
+    }
     if (c == NULL || (s = mpi_sched_new(c, "MPI_Ibarrier", &err)) == NULL) {
         return err;
     }
@@ -133,6 +133,9 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     c = mpi_nbc_args("MPI_Ibcast", comm, request, &err);
     if (c == NULL) {
         return err;
+    }
+    if (c->inter) {
+        return mpi_nbc_inter_bcast(c, buffer, count, datatype, root, request);
     }
     if ((err = mpi_nbc_check_buf(c, "MPI_Ibcast", buffer, count, datatype, &t, "the buffer")) !=
             MPI_SUCCESS ||
@@ -198,6 +201,10 @@ static int rooted(const char *call, const rooted_args_t *a, bool gather, MPI_Com
     mpi_type_t *st, *rt;
     mpi_sched_t *s;
 
+    if (c != NULL && c->inter) {
+        return mpi_nbc_inter_rooted(c, call, gather, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount,
+                                    a->rdt, a->root, request);
+    }
     if (c == NULL || (err = rooted_check(c, call, a, gather, &st, &rt)) != MPI_SUCCESS ||
         (s = mpi_sched_new(c, call, &err)) == NULL) {
         return err;
@@ -279,6 +286,10 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
     MPI_CHECK_ACTIVE("MPI_Iallgather");
     c = mpi_nbc_args("MPI_Iallgather", comm, request, &err);
+    if (c != NULL && c->inter) {
+        return mpi_nbc_inter_all(c, "MPI_Iallgather", false, sendbuf, sendcount, sendtype, recvbuf,
+                                 recvcount, recvtype, request);
+    }
     if (c == NULL ||
         (err = all_check(c, "MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount,
                          recvtype, &st, &rt)) != MPI_SUCCESS ||
@@ -312,6 +323,10 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
     MPI_CHECK_ACTIVE("MPI_Ialltoall");
     c = mpi_nbc_args("MPI_Ialltoall", comm, request, &err);
+    if (c != NULL && c->inter) {
+        return mpi_nbc_inter_all(c, "MPI_Ialltoall", true, sendbuf, sendcount, sendtype, recvbuf,
+                                 recvcount, recvtype, request);
+    }
     if (c == NULL ||
         (err = all_check(c, "MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
                          recvtype, &st, &rt)) != MPI_SUCCESS ||

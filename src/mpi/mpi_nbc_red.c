@@ -17,7 +17,9 @@
  *
  * Allreduce: reduce to 0, then the binomial broadcast. Reduce_scatter_block: reduce of the n
  * blocks to 0, which sends block i to rank i. Scan: recursive doubling (MPICH's), with the
- * order of the operands kept for a non-commutative operation.
+ * order of the operands kept for a non-commutative operation. Over an intercommunicator
+ * (mpi_nbc_inter.c) the tree runs in each group (mpi_nbc_reduce_tree); Iscan is not defined
+ * there (MPI_ERR_COMM).
  */
 #include "mpi/mpi_impl.h"
 
@@ -62,7 +64,7 @@ static mpi_tbuf_t tb(const void *buf, size_t count, const red_t *a)
  * result at that rank (NULL elsewhere, and when out of memory). */
 static void *reduce_tree(mpi_sched_t *s, const red_t *a, const void *in, size_t count, int root)
 {
-    int n = a->c->size, shift = a->commute ? root : 0;
+    int n = a->c->size, shift = a->commute ? root : 0, off = a->c->local_off;
     int v = (a->c->rank - shift + n) % n;
     void *acc = mpi_sched_tmp(s, count, a->dt), *tmp = mpi_sched_tmp(s, count, a->dt);
 
@@ -72,14 +74,14 @@ static void *reduce_tree(mpi_sched_t *s, const red_t *a, const void *in, size_t 
     mpi_sched_copy(s, tb(in, count, a), tb(acc, count, a));
     for (int mask = 1; mask < n; mask <<= 1) {
         if (v & mask) {
-            mpi_sched_send(s, tb(acc, count, a), (v - mask + shift) % n);
+            mpi_sched_send(s, tb(acc, count, a), off + (v - mask + shift) % n);
             mpi_sched_fence(s);
             return NULL;
         }
         if (v + mask < n) {
             void *t = acc;
 
-            mpi_sched_recv(s, tb(tmp, count, a), (v + mask + shift) % n);
+            mpi_sched_recv(s, tb(tmp, count, a), off + (v + mask + shift) % n);
             mpi_sched_fence(s);
             /* tmp = acc op tmp: the lower ranks' result first */
             mpi_sched_reduce(s, a->op, acc, tmp, count, a->dt);
@@ -89,6 +91,14 @@ static void *reduce_tree(mpi_sched_t *s, const red_t *a, const void *in, size_t 
     }
     mpi_sched_fence(s);
     return acc;
+}
+
+void *mpi_nbc_reduce_tree(mpi_sched_t *s, mpi_comm_t *c, const void *in, size_t count,
+                          MPI_Datatype dt, MPI_Op op)
+{
+    red_t a = {.c = c, .dt = dt, .t = mpi_type_get(dt), .op = op, .commute = false};
+
+    return reduce_tree(s, &a, in, count, 0);
 }
 
 /* reduce to root, the result into recvbuf there */
@@ -116,6 +126,9 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 
     MPI_CHECK_ACTIVE(a.call);
     a.c = mpi_nbc_args(a.call, comm, request, &err);
+    if (a.c != NULL && a.c->inter) {
+        return mpi_nbc_inter_reduce(a.c, sendbuf, recvbuf, count, datatype, op, root, request);
+    }
     if (a.c == NULL || (err = mpi_nbc_check_root(a.c, a.call, root)) != MPI_SUCCESS) {
         return err;
     }
@@ -140,6 +153,10 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     int err;
 
     MPI_CHECK_ACTIVE(a.call);
+    if ((a.c = mpi_inter_of(comm)) != NULL) {
+        return mpi_nbc_inter_allreduce(a.c, a.call, false, sendbuf, recvbuf, count, datatype, op,
+                                       request);
+    }
     err = red_check(&a, comm, sendbuf, recvbuf, count, true, request);
     if (err != MPI_SUCCESS || (s = mpi_sched_new(a.c, a.call, &err)) == NULL) {
         return err;
@@ -161,6 +178,10 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     int err, n;
 
     MPI_CHECK_ACTIVE(a.call);
+    if ((a.c = mpi_inter_of(comm)) != NULL) {
+        return mpi_nbc_inter_allreduce(a.c, a.call, true, sendbuf, recvbuf, recvcount, datatype, op,
+                                       request);
+    }
     err = red_check(&a, comm, sendbuf, recvbuf, recvcount, true, request);
     if (err != MPI_SUCCESS || (s = mpi_sched_new(a.c, a.call, &err)) == NULL) {
         return err;
@@ -192,6 +213,9 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     int err, r;
 
     MPI_CHECK_ACTIVE(a.call);
+    if ((a.c = mpi_inter_of(comm)) != NULL) {
+        return mpi_err(a.c, a.call, MPI_ERR_COMM, "not defined over an intercommunicator");
+    }
     err = red_check(&a, comm, sendbuf, recvbuf, count, true, request);
     if (err != MPI_SUCCESS || (s = mpi_sched_new(a.c, a.call, &err)) == NULL) {
         return err;

@@ -788,17 +788,21 @@ MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     return type_new_handle(call, t, newtype);
 }
 
-MPI_API int MPI_Type_commit(MPI_Datatype *datatype)
+/* Commit and Free: the type behind a handle passed by pointer (MPI active, not NULL) */
+static int type_check_ref(const char *call, const MPI_Datatype *datatype, mpi_type_t **t_p)
 {
-    static const char call[] = "MPI_Type_commit";
-    mpi_type_t *t = NULL;
-    int rc;
-
     MPI_CHECK_ACTIVE(call);
     if (datatype == NULL) {
         return mpi_err(NULL, call, MPI_ERR_ARG, "datatype is NULL");
     }
-    rc = type_check(call, *datatype, &t);
+    return type_check(call, *datatype, t_p);
+}
+
+MPI_API int MPI_Type_commit(MPI_Datatype *datatype)
+{
+    mpi_type_t *t = NULL;
+    int rc = type_check_ref("MPI_Type_commit", datatype, &t);
+
     if (rc == MPI_SUCCESS) {
         t->committed = true; /* flattened at construction: nothing else to do */
     }
@@ -811,13 +815,8 @@ MPI_API int MPI_Type_free(MPI_Datatype *datatype)
 {
     static const char call[] = "MPI_Type_free";
     mpi_type_t *t = NULL;
-    int rc;
+    int rc = type_check_ref(call, datatype, &t);
 
-    MPI_CHECK_ACTIVE(call);
-    if (datatype == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "datatype is NULL");
-    }
-    rc = type_check(call, *datatype, &t);
     if (rc != MPI_SUCCESS) {
         return rc;
     }
@@ -842,95 +841,83 @@ static int type_query(const char *call, MPI_Datatype dt, const void *out1, const
     return type_check(call, dt, t_p);
 }
 
-MPI_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+/* Type_size (x false: *size is an int, MPI_UNDEFINED when the size does not fit one) and
+ * Type_size_x (x: an MPI_Count). */
+static int type_get_size(const char *call, MPI_Datatype dt, bool x, void *size)
 {
-    static const char call[] = "MPI_Type_size_x";
     mpi_type_t *t = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
-    rc = type_query(call, datatype, size, size, &t);
-    if (rc == MPI_SUCCESS) {
-        *size = (MPI_Count)t->size;
+    rc = type_query(call, dt, size, size, &t);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
-    return rc;
+    if (x) {
+        *(MPI_Count *)size = (MPI_Count)t->size;
+    } else {
+        *(int *)size = t->size > INT_MAX ? MPI_UNDEFINED : (int)t->size;
+    }
+    return MPI_SUCCESS;
 }
 
-/* MPI_UNDEFINED when the size does not fit an int. */
+MPI_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    return type_get_size("MPI_Type_size_x", datatype, true, size);
+}
+
 MPI_API int MPI_Type_size(MPI_Datatype datatype, int *size)
 {
-    static const char call[] = "MPI_Type_size";
+    return type_get_size("MPI_Type_size", datatype, false, size);
+}
+
+/* The Type_get_extent family: the bounds (true_bounds: those of the data) into lb and extent,
+ * which point to MPI_Aint, or to MPI_Count for the _x calls (x). */
+static int type_get_extent(const char *call, MPI_Datatype dt, bool true_bounds, bool x, void *lb,
+                           void *extent)
+{
     mpi_type_t *t = NULL;
+    MPI_Aint l, e;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
-    rc = type_query(call, datatype, size, size, &t);
-    if (rc == MPI_SUCCESS) {
-        *size = t->size > INT_MAX ? MPI_UNDEFINED : (int)t->size;
+    rc = type_query(call, dt, lb, extent, &t);
+    if (rc != MPI_SUCCESS) {
+        return rc;
     }
-    return rc;
+    l = true_bounds ? t->true_lb : t->lb;
+    e = true_bounds ? t->true_ub - t->true_lb : t->extent;
+    if (x) {
+        *(MPI_Count *)lb = l;
+        *(MPI_Count *)extent = e;
+    } else {
+        *(MPI_Aint *)lb = l;
+        *(MPI_Aint *)extent = e;
+    }
+    return MPI_SUCCESS;
 }
 
 MPI_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
-    static const char call[] = "MPI_Type_get_extent";
-    mpi_type_t *t = NULL;
-    int rc;
-
-    MPI_CHECK_ACTIVE(call);
-    rc = type_query(call, datatype, lb, extent, &t);
-    if (rc == MPI_SUCCESS) {
-        *lb = t->lb;
-        *extent = t->extent;
-    }
-    return rc;
+    return type_get_extent("MPI_Type_get_extent", datatype, false, false, lb, extent);
 }
 
 MPI_API int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
-    static const char call[] = "MPI_Type_get_extent_x";
-    mpi_type_t *t = NULL;
-    int rc;
-
-    MPI_CHECK_ACTIVE(call);
-    rc = type_query(call, datatype, lb, extent, &t);
-    if (rc == MPI_SUCCESS) {
-        *lb = t->lb;
-        *extent = t->extent;
-    }
-    return rc;
+    return type_get_extent("MPI_Type_get_extent_x", datatype, false, true, lb, extent);
 }
 
 MPI_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
                                      MPI_Aint *true_extent)
 {
-    static const char call[] = "MPI_Type_get_true_extent";
-    mpi_type_t *t = NULL;
-    int rc;
-
-    MPI_CHECK_ACTIVE(call);
-    rc = type_query(call, datatype, true_lb, true_extent, &t);
-    if (rc == MPI_SUCCESS) {
-        *true_lb = t->true_lb;
-        *true_extent = t->true_ub - t->true_lb;
-    }
-    return rc;
+    return type_get_extent("MPI_Type_get_true_extent", datatype, true, false, true_lb, true_extent);
 }
 
 MPI_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
                                        MPI_Count *true_extent)
 {
-    static const char call[] = "MPI_Type_get_true_extent_x";
-    mpi_type_t *t = NULL;
-    int rc;
-
-    MPI_CHECK_ACTIVE(call);
-    rc = type_query(call, datatype, true_lb, true_extent, &t);
-    if (rc == MPI_SUCCESS) {
-        *true_lb = t->true_lb;
-        *true_extent = t->true_ub - t->true_lb;
-    }
-    return rc;
+    return type_get_extent("MPI_Type_get_true_extent_x", datatype, true, true, true_lb,
+                           true_extent);
 }
 
 /* Valid before Init and after Finalize too (it touches no state). */

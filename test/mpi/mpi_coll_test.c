@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Operations and blocking collectives through the MPI face, data checked on any number of
- * ranks (non-powers of two included): every predefined operation on its types (long double,
+ * ranks (non-powers of two included): every predefined operation on every predefined basic
+ * type (defined or refused as MPI 3.1 says) and on its types (long double,
  * complex, the MINLOC/MAXLOC pairs), user operations (a non-commutative one checked for rank
  * order), each collective with contiguous and noncontiguous types, MPI_IN_PLACE, roots other
  * than 0, the v/w variants with uneven counts, scans, and the errors of bad operations.
@@ -11,7 +12,9 @@
 
 #include <complex.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <wchar.h>
 
 #define N 5 /* elements per rank in most checks */
 
@@ -81,6 +84,74 @@ static mat_t mat_prod(int lo, int hi, int i)
     return r;
 }
 
+/* Every predefined operation on every predefined basic type (in 3, inout 5): defined exactly
+ * where MPI 3.1 section 5.9.2 says (else MPI_ERR_OP), with the right result. */
+enum { C_INT = 1, C_FLT = 2, C_LOGICAL = 4, C_CPLX = 8, C_BYTE = 16 };
+static const struct {
+    MPI_Op op;
+    int classes, want;
+} op_table[] = {
+    {MPI_MAX, C_INT | C_FLT, 5},          {MPI_MIN, C_INT | C_FLT, 3},
+    {MPI_SUM, C_INT | C_FLT | C_CPLX, 8}, {MPI_PROD, C_INT | C_FLT | C_CPLX, 15},
+    {MPI_LAND, C_INT | C_LOGICAL, 1},     {MPI_LOR, C_INT | C_LOGICAL, 1},
+    {MPI_LXOR, C_INT | C_LOGICAL, 0},     {MPI_BAND, C_INT | C_BYTE, 1},
+    {MPI_BOR, C_INT | C_BYTE, 7},         {MPI_BXOR, C_INT | C_BYTE, 6},
+};
+#define OP_TABLE_TYPES(X)                                                                          \
+    X(MPI_CHAR, char, 0)                                                                           \
+    X(MPI_SIGNED_CHAR, signed char, C_INT)                                                         \
+    X(MPI_UNSIGNED_CHAR, unsigned char, C_INT)                                                     \
+    X(MPI_BYTE, unsigned char, C_BYTE)                                                             \
+    X(MPI_WCHAR, wchar_t, 0)                                                                       \
+    X(MPI_SHORT, short, C_INT)                                                                     \
+    X(MPI_UNSIGNED_SHORT, unsigned short, C_INT)                                                   \
+    X(MPI_INT, int, C_INT)                                                                         \
+    X(MPI_UNSIGNED, unsigned, C_INT)                                                               \
+    X(MPI_LONG, long, C_INT)                                                                       \
+    X(MPI_UNSIGNED_LONG, unsigned long, C_INT)                                                     \
+    X(MPI_LONG_LONG_INT, long long, C_INT)                                                         \
+    X(MPI_UNSIGNED_LONG_LONG, unsigned long long, C_INT)                                           \
+    X(MPI_FLOAT, float, C_FLT)                                                                     \
+    X(MPI_DOUBLE, double, C_FLT)                                                                   \
+    X(MPI_LONG_DOUBLE, long double, C_FLT)                                                         \
+    X(MPI_C_BOOL, _Bool, C_LOGICAL)                                                                \
+    X(MPI_INT8_T, int8_t, C_INT)                                                                   \
+    X(MPI_INT16_T, int16_t, C_INT)                                                                 \
+    X(MPI_INT32_T, int32_t, C_INT)                                                                 \
+    X(MPI_INT64_T, int64_t, C_INT)                                                                 \
+    X(MPI_UINT8_T, uint8_t, C_INT)                                                                 \
+    X(MPI_UINT16_T, uint16_t, C_INT)                                                               \
+    X(MPI_UINT32_T, uint32_t, C_INT)                                                               \
+    X(MPI_UINT64_T, uint64_t, C_INT)                                                               \
+    X(MPI_AINT, MPI_Aint, C_INT)                                                                   \
+    X(MPI_COUNT, MPI_Count, C_INT)                                                                 \
+    X(MPI_OFFSET, MPI_Offset, C_INT)                                                               \
+    X(MPI_C_FLOAT_COMPLEX, float _Complex, C_CPLX)                                                 \
+    X(MPI_C_DOUBLE_COMPLEX, double _Complex, C_CPLX)                                               \
+    X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex, C_CPLX)                                     \
+    X(MPI_PACKED, unsigned char, 0)
+
+static void test_op_table(void)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+#define OP_TABLE_CHECK(dt, T, cls)                                                                 \
+    for (size_t k = 0; k < sizeof(op_table) / sizeof(op_table[0]); k++) {                          \
+        T in = (T)3, io = (T)5;                                                                    \
+        int rc = MPI_Reduce_local(&in, &io, 1, dt, op_table[k].op), ec = -1;                       \
+                                                                                                   \
+        MPI_Error_class(rc, &ec);                                                                  \
+        if ((op_table[k].classes & (cls)) != 0) {                                                  \
+            CHECK(rc == MPI_SUCCESS && io == (T)op_table[k].want, "%s, op %zu: rc %d", #dt, k,     \
+                  rc);                                                                             \
+        } else {                                                                                   \
+            CHECK(ec == MPI_ERR_OP && io == (T)5, "%s, op %zu: class %d", #dt, k, ec);             \
+        }                                                                                          \
+    }
+    OP_TABLE_TYPES(OP_TABLE_CHECK)
+#undef OP_TABLE_CHECK
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
 static void test_ops(void)
 {
     int a[3] = {1, -2, 3}, b[3] = {4, 5, -6}, commute = -1;
@@ -127,6 +198,13 @@ static void test_ops(void)
     FAILS(MPI_Reduce_local(a, b, 1, MPI_INT, MPI_OP_NULL), MPI_ERR_OP);
     FAILS(MPI_Allreduce(a, b, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP);
     FAILS(MPI_Bcast(a, 1, MPI_INT, np, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    /* the argument checks the collectives share, each failing on every rank */
+    FAILS(MPI_Reduce(a, b, 1, MPI_INT, MPI_SUM, -1, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    FAILS(MPI_Scatter(a, -1, MPI_INT, b, -1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    FAILS(MPI_Allgather(a, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+    FAILS(MPI_Allgatherv(a, 1, MPI_INT, b, NULL, NULL, MPI_INT, MPI_COMM_WORLD), MPI_ERR_ARG);
+    FAILS(MPI_Scan(a, b, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    FAILS(MPI_Reduce_scatter(a, b, NULL, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_ARG);
     {
         MPI_Op sum = MPI_SUM;
         FAILS(MPI_Op_free(&sum), MPI_ERR_OP);
@@ -459,6 +537,7 @@ int main(int argc, char **argv)
     MPI_Op_create(mat_op, 0, &mat_mpi_op);
     MPI_Op_create(isum_op, 1, &isum);
     test_ops();
+    test_op_table();
     phase("operations");
     test_move();
     phase("bcast, gather, scatter, allgather, alltoall");

@@ -261,6 +261,34 @@ static int self_delete(MPI_Comm comm, int keyval, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
+/* The first nonblocking collective on a new communicator does not block, even with
+ * RCMSG_COLL_CHECK=yes (where making the hidden duplicate exchanges messages): rank 0 starts
+ * an Ibarrier on a fresh dup, then sends to the last rank, which receives before it enters
+ * the Ibarrier. (It hung when the hidden duplicate was made at the first collective.) */
+static void test_first_nbc(void)
+{
+    MPI_Comm d;
+    MPI_Request r;
+    int v = 0, last = np - 1;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    if (np > 1 && me == 0) {
+        MPI_Ibarrier(d, &r);
+        v = 42;
+        MPI_Send(&v, 1, MPI_INT, last, 5, MPI_COMM_WORLD);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (np > 1 && me == last) {
+        MPI_Recv(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(v == 42, "got %d before the Ibarrier, expected 42", v);
+        MPI_Ibarrier(d, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Ibarrier(d, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    MPI_Comm_free(&d);
+}
+
 int main(int argc, char **argv)
 {
     int k;
@@ -280,6 +308,8 @@ int main(int argc, char **argv)
     phase("Comm_split_type, Comm_idup");
     test_attrs();
     phase("attributes");
+    test_first_nbc();
+    phase("a first nonblocking collective on a new communicator");
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &k, NULL);
     MPI_Comm_set_attr(MPI_COMM_SELF, k, NULL);
     MPI_Finalize();

@@ -9,7 +9,13 @@
  * Every blocking collective MPI defines over an intercommunicator, with each group as the root's
  * side for the rooted ones (MPI_ROOT / MPI_PROC_NULL), noncontiguous types, uneven v counts with
  * gaps left untouched, a non-commutative op checked for rank order (Allreduce, Reduce,
- * Reduce_scatter); Scan and Exscan refused (MPI_ERR_COMM).
+ * Reduce_scatter); Scan and Exscan refused (MPI_ERR_COMM). Every nonblocking collective over
+ * an intercommunicator, data checked, several outstanding at once (and an Ibarrier on a second
+ * intercommunicator) with point-to-point traffic across, both groups as the root's side, a
+ * vector type and a non-commutative op; Ibarrier held back by one rank of either group; Iscan
+ * refused (MPI_ERR_COMM), MPI_IN_PLACE refused (MPI_ERR_BUFFER). Comm_compare weighs both groups:
+ * IDENT, CONGRUENT (a dup), SIMILAR (one group reordered), UNEQUAL (one group cut, or an
+ * intracommunicator).
  */
 #include "mpi_test.h"
 
@@ -483,6 +489,257 @@ static void check_coll2(MPI_Comm ic, int col, int rcol, int ncolors)
     MPI_Type_free(&vec);
 }
 
+/* Ibarrier completes nowhere before every rank of both groups has entered: the last rank of
+ * one group (held) enters only once rank 0 of the other has seen its own Ibarrier stay
+ * incomplete for a while; each group held in turn */
+static void check_ibarrier(MPI_Comm ic, int col)
+{
+    int lr, ls, rs, flag;
+    MPI_Request req;
+
+    MPI_Comm_rank(ic, &lr);
+    MPI_Comm_size(ic, &ls);
+    MPI_Comm_remote_size(ic, &rs);
+    for (int held = 0; held < 2; held++) {
+        if (col == held && lr == ls - 1) {
+            OK(MPI_Recv(&flag, 1, MPI_INT, 0, 78, ic, MPI_STATUS_IGNORE));
+            OK(MPI_Ibarrier(ic, &req));
+        } else if (col != held && lr == 0) {
+            double t0 = MPI_Wtime();
+
+            OK(MPI_Ibarrier(ic, &req));
+            do {
+                flag = 0;
+                OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+                CHECK(!flag, "Ibarrier complete before the remote group's last rank entered");
+            } while (!flag && MPI_Wtime() - t0 < 0.02);
+            OK(MPI_Send(&flag, 1, MPI_INT, rs - 1, 78, ic));
+        } else {
+            OK(MPI_Ibarrier(ic, &req));
+        }
+        OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    }
+}
+
+/* Ibcast (a vector), Igather, Iscatter, Ireduce (non-commutative) with each group as the
+ * root's side, all outstanding at once with point-to-point traffic across ic */
+static void check_nbc_rooted(MPI_Comm ic, int col, int rcol, int ncolors, MPI_Datatype vec,
+                             MPI_Datatype m4, MPI_Op op)
+{
+    int lr, ls, rs;
+
+    MPI_Comm_rank(ic, &lr);
+    MPI_Comm_size(ic, &ls);
+    MPI_Comm_remote_size(ic, &rs);
+    for (int pass = 0; pass < 2; pass++) {
+        int rootgrp = pass, root = pass == 0 ? 0 : (col == 1 ? ls - 1 : rs - 1);
+        int rootw = world_of(rootgrp, ncolors, root);
+        int myroot = col == rootgrp ? (lr == root ? MPI_ROOT : MPI_PROC_NULL) : root;
+        int bc[3], gx = me, gw[8], sv[8], sx = -1, a[12], r[12], want[4], pin[8], pout[8];
+        MPI_Request req[4 + 16];
+        int n = 0;
+
+        for (int i = 0; i < 8; i++) {
+            gw[i] = -1, sv[i] = me * 100 + i, pin[i] = -1, pout[i] = me * 1000 + i;
+        }
+        for (int i = 0; i < rs; i++) {
+            OK(MPI_Irecv(&pin[i], 1, MPI_INT, i, 77, ic, &req[n++]));
+        }
+        for (int i = 0; i < 3; i++) {
+            bc[i] = myroot == MPI_ROOT ? me * 10 + i : -1;
+        }
+        OK(MPI_Ibcast(bc, 1, vec, myroot, ic, &req[n++]));
+        OK(MPI_Igather(&gx, 1, MPI_INT, gw, 1, MPI_INT, myroot, ic, &req[n++]));
+        OK(MPI_Iscatter(sv, 1, MPI_INT, &sx, 1, MPI_INT, myroot, ic, &req[n++]));
+        fill_matmul(a, lr, 3);
+        memset(r, 0, sizeof(r));
+        OK(MPI_Ireduce(a, r, 3, m4, op, myroot, ic, &req[n++]));
+        for (int i = 0; i < rs; i++) {
+            OK(MPI_Isend(&pout[i], 1, MPI_INT, i, 77, ic, &req[n++]));
+        }
+        OK(MPI_Waitall(n, req, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < rs; i++) {
+            CHECK(pin[i] == world_of(rcol, ncolors, i) * 1000 + lr, "p2p from %d: %d", i, pin[i]);
+        }
+        if (col != rootgrp) {
+            CHECK(bc[0] == rootw * 10 && bc[1] == -1 && bc[2] == rootw * 10 + 2,
+                  "Ibcast from %d: %d %d %d", rootw, bc[0], bc[1], bc[2]);
+            CHECK(sx == rootw * 100 + lr, "Iscatter: %d", sx);
+        } else {
+            int e = myroot == MPI_ROOT ? me * 10 : -1;
+
+            CHECK(bc[0] == e && bc[1] == (e < 0 ? -1 : e + 1), "Ibcast at the root's group: %d %d",
+                  bc[0], bc[1]);
+            CHECK(sx == -1, "Iscatter wrote %d at the root's group", sx);
+        }
+        for (int i = 0; i < 8; i++) {
+            int e = myroot == MPI_ROOT && i < rs ? world_of(rcol, ncolors, i) : -1;
+            CHECK(gw[i] == e, "Igather block %d: %d, expected %d", i, gw[i], e);
+        }
+        for (int k = 0; k < 3; k++) {
+            if (myroot == MPI_ROOT) {
+                want_matmul(rcol, ncolors, rs, k, want);
+            } else {
+                memset(want, 0, sizeof(want));
+            }
+            CHECK(memcmp(r + 4 * k, want, sizeof(want)) == 0, "Ireduce matmul [%d]: %d %d %d %d", k,
+                  r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]);
+        }
+    }
+}
+
+/* the results of check_nbc_all */
+typedef struct {
+    int ag[16], a2a[8], sum, mm[8], vmax[3], rsb[8], rsbm[4 * 8], pin[8];
+} nbc_res_t;
+
+static void check_nbc_results(const nbc_res_t *x, int lr, int rs, int rcol, int ncolors)
+{
+    int sum = 0, want[4];
+
+    for (int i = 0; i < rs; i++) {
+        int w = world_of(rcol, ncolors, i), e = 0;
+
+        sum += w;
+        CHECK(x->ag[2 * i] == w && x->ag[2 * i + 1] == w + 2, "Iallgather block %d: %d %d", i,
+              x->ag[2 * i], x->ag[2 * i + 1]);
+        CHECK(x->a2a[i] == w * 100 + lr, "Ialltoall block %d: %d", i, x->a2a[i]);
+        CHECK(x->pin[i] == w * 1000 + lr, "p2p from %d: %d", i, x->pin[i]);
+        for (int j = 0; j < rs; j++) {
+            e += world_of(rcol, ncolors, j) * 100 + lr * rs + i;
+        }
+        CHECK(x->rsb[i] == e, "Ireduce_scatter_block [%d]: %d, expected %d", i, x->rsb[i], e);
+        want_matmul(rcol, ncolors, rs, lr * rs + i, want);
+        CHECK(memcmp(x->rsbm + 4 * i, want, sizeof(want)) == 0,
+              "Ireduce_scatter_block matmul [%d]: %d %d %d %d", i, x->rsbm[4 * i],
+              x->rsbm[4 * i + 1], x->rsbm[4 * i + 2], x->rsbm[4 * i + 3]);
+    }
+    CHECK(x->sum == sum, "Iallreduce SUM %d, expected %d", x->sum, sum);
+    for (int k = 0; k < 2; k++) {
+        want_matmul(rcol, ncolors, rs, k, want);
+        CHECK(memcmp(x->mm + 4 * k, want, sizeof(want)) == 0, "Iallreduce matmul [%d]: %d %d %d %d",
+              k, x->mm[4 * k], x->mm[4 * k + 1], x->mm[4 * k + 2], x->mm[4 * k + 3]);
+    }
+    CHECK(x->vmax[0] == world_of(rcol, ncolors, rs - 1) && x->vmax[1] == -1 &&
+              x->vmax[2] == -world_of(rcol, ncolors, 0),
+          "Iallreduce vec MAX: %d %d %d", x->vmax[0], x->vmax[1], x->vmax[2]);
+}
+
+/* Iallgather (a vector sent), Ialltoall, Iallreduce (SUM; non-commutative; a vector),
+ * Ireduce_scatter_block (SUM; non-commutative) on ic and an Ibarrier on ic2, all outstanding
+ * at once with point-to-point traffic across ic, completed by Testany in whatever order */
+static void check_nbc_all(MPI_Comm ic, MPI_Comm ic2, int rcol, int ncolors, MPI_Datatype vec,
+                          MPI_Datatype m4, MPI_Op op)
+{
+    int lr, ls, rs, v[3], out[8], pout[8], one, sv[64], a[4 * 2], am[4 * 64], vv[3], idx;
+    int done = 0;
+    nbc_res_t x;
+    MPI_Request req[8 + 16];
+    int n = 0;
+
+    MPI_Comm_rank(ic, &lr);
+    MPI_Comm_size(ic, &ls);
+    MPI_Comm_remote_size(ic, &rs);
+    memset(&x, 0xff, sizeof(x)); /* -1 everywhere */
+    for (int i = 0; i < rs; i++) {
+        OK(MPI_Irecv(&x.pin[i], 1, MPI_INT, i, 77, ic, &req[n++]));
+    }
+    OK(MPI_Ibarrier(ic2, &req[n++]));
+    v[0] = me, v[1] = -7, v[2] = me + 2;
+    OK(MPI_Iallgather(v, 1, vec, x.ag, 2, MPI_INT, ic, &req[n++]));
+    for (int j = 0; j < 8; j++) {
+        out[j] = me * 100 + j;
+    }
+    OK(MPI_Ialltoall(out, 1, MPI_INT, x.a2a, 1, MPI_INT, ic, &req[n++]));
+    one = me;
+    OK(MPI_Iallreduce(&one, &x.sum, 1, MPI_INT, MPI_SUM, ic, &req[n++]));
+    fill_matmul(a, lr, 2);
+    OK(MPI_Iallreduce(a, x.mm, 2, m4, op, ic, &req[n++]));
+    vv[0] = me, vv[1] = -7, vv[2] = -me;
+    OK(MPI_Iallreduce(vv, x.vmax, 1, vec, MPI_MAX, ic, &req[n++]));
+    for (int k = 0; k < ls * rs; k++) { /* ls * rs ints in each group, rs to each rank */
+        sv[k] = me * 100 + k;
+    }
+    OK(MPI_Ireduce_scatter_block(sv, x.rsb, rs, MPI_INT, MPI_SUM, ic, &req[n++]));
+    fill_matmul(am, lr, ls * rs);
+    OK(MPI_Ireduce_scatter_block(am, x.rsbm, rs, m4, op, ic, &req[n++]));
+    for (int i = 0; i < rs; i++) {
+        pout[i] = me * 1000 + i;
+        OK(MPI_Isend(&pout[i], 1, MPI_INT, i, 77, ic, &req[n++]));
+    }
+    while (done < n) {
+        int flag = 0;
+
+        OK(MPI_Testany(n, req, &idx, &flag, MPI_STATUS_IGNORE));
+        done += flag && idx != MPI_UNDEFINED;
+    }
+    check_nbc_results(&x, lr, rs, rcol, ncolors);
+}
+
+/* every nonblocking collective over an intercommunicator, and the ones refused */
+static void check_nbc(MPI_Comm ic, MPI_Comm ic2, int col, int rcol, int ncolors)
+{
+    MPI_Datatype vec, m4;
+    MPI_Op op;
+    MPI_Request req = MPI_REQUEST_NULL;
+    int v[4] = {0}, w[16];
+
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* ints 0 and 2 of 3 (extent 3 ints) */
+    MPI_Type_create_resized(vec, 0, 3 * sizeof(int), &vec);
+    MPI_Type_commit(&vec);
+    MPI_Type_contiguous(4, MPI_INT, &m4);
+    MPI_Type_commit(&m4);
+    MPI_Op_create(matmul, 0, &op);
+    check_ibarrier(ic, col);
+    check_nbc_rooted(ic, col, rcol, ncolors, vec, m4, op);
+    check_nbc_all(ic, ic2, rcol, ncolors, vec, m4, op);
+    MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+    FAILS(MPI_Iscan(v, w, 1, MPI_INT, MPI_SUM, ic, &req), MPI_ERR_COMM);
+    FAILS(MPI_Iallgather(MPI_IN_PLACE, 1, MPI_INT, w, 1, MPI_INT, ic, &req), MPI_ERR_BUFFER);
+    FAILS(MPI_Iallreduce(MPI_IN_PLACE, w, 1, MPI_INT, MPI_SUM, ic, &req), MPI_ERR_BUFFER);
+    FAILS(MPI_Ibcast(v, 1, MPI_INT, 99, ic, &req), MPI_ERR_ROOT);
+    FAILS(MPI_Ireduce(v, w, 1, MPI_INT, MPI_SUM, -5, ic, &req), MPI_ERR_ROOT);
+    CHECK(req == MPI_REQUEST_NULL, "a refused call made a request");
+    MPI_Comm_set_errhandler(ic, MPI_ERRORS_ARE_FATAL);
+    MPI_Op_free(&op);
+    MPI_Type_free(&m4);
+    MPI_Type_free(&vec);
+}
+
+/* Comm_compare over intercommunicators: both groups count. ic: this pair's; d: its dup. */
+static void check_compare(MPI_Comm ic, MPI_Comm d, MPI_Comm local, int col, int rcol, int ncolors)
+{
+    int res = -1, lr, n0 = group_size(0, ncolors);
+    MPI_Comm rev, rc, sub, sc;
+
+    MPI_Comm_rank(local, &lr);
+    OK(MPI_Comm_compare(ic, ic, &res));
+    CHECK(res == MPI_IDENT, "compare(ic, ic) %d", res);
+    OK(MPI_Comm_compare(ic, d, &res));
+    CHECK(res == MPI_CONGRUENT, "compare(ic, dup) %d", res);
+    OK(MPI_Comm_compare(ic, local, &res));
+    CHECK(res == MPI_UNEQUAL, "compare(inter, its local intra) %d", res);
+    OK(MPI_Comm_compare(MPI_COMM_WORLD, d, &res));
+    CHECK(res == MPI_UNEQUAL, "compare(world, inter) %d", res);
+    /* group 0 reversed: the same members in another order, on one side or the other */
+    OK(MPI_Comm_split(local, 0, col == 0 ? -lr : lr, &rev));
+    OK(MPI_Intercomm_create(rev, 0, MPI_COMM_WORLD, col == 0 ? rcol : world_of(0, ncolors, n0 - 1),
+                            43, &rc));
+    OK(MPI_Comm_compare(ic, rc, &res));
+    CHECK(res == (n0 > 1 ? MPI_SIMILAR : MPI_CONGRUENT), "compare(ic, group 0 reversed) %d", res);
+    MPI_Comm_free(&rc);
+    MPI_Comm_free(&rev);
+    /* group 0 cut to its rank 0: group 1 sees the same local group, another remote one */
+    OK(MPI_Comm_split(local, col == 0 && lr > 0 ? MPI_UNDEFINED : 0, lr, &sub));
+    if (sub != MPI_COMM_NULL) {
+        OK(MPI_Intercomm_create(sub, 0, MPI_COMM_WORLD, rcol, 44, &sc));
+        OK(MPI_Comm_compare(ic, sc, &res));
+        CHECK(res == (n0 > 1 ? MPI_UNEQUAL : MPI_CONGRUENT), "compare(ic, group 0 cut) %d", res);
+        MPI_Comm_free(&sc);
+        MPI_Comm_free(&sub);
+    }
+}
+
 static void pair(int ncolors)
 {
     int col = me % ncolors, rcol = col == 0 ? 1 : 0;
@@ -500,6 +757,8 @@ static void pair(int ncolors)
     check_p2p(d, col, rcol, ncolors);
     check_coll(d, col, rcol, ncolors);
     check_coll2(d, col, rcol, ncolors);
+    check_nbc(d, ic, col, rcol, ncolors);
+    check_compare(ic, d, local, col, rcol, ncolors);
     check_merge(d, col, rcol, ncolors, col == 1, col == 0);  /* the odds high */
     check_merge(ic, col, rcol, ncolors, col == 0, col == 1); /* the evens high */
     check_merge(ic, col, rcol, ncolors, 1, col == 0);        /* the same: the low group first */

@@ -31,8 +31,15 @@ rc=$?
 log="$top_builddir/test/rdma-suite.log"
 if [ -f "$log" ]; then
     sed -n '1,/^\.\. contents::/p' "$log" | grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):'
-    for f in $(grep -l -E '^:test-result: (FAIL|ERROR)' "$top_builddir"/test/*/*.trs 2>/dev/null); do
+    failed=$(grep -l -E '^:test-result: (FAIL|ERROR)' "$top_builddir"/test/*/*.trs 2>/dev/null)
+    for f in $failed; do
         echo "=== ${f%.trs}.log"; cat "${f%.trs}.log"
+    done
+    # again, short, last: a log cut in the middle by whoever shows it keeps every failure's cause
+    for f in $failed; do
+        echo "=== why ${f%.trs}.log failed (its FAIL lines and last lines):"
+        grep -E '(^|[^a-z])(FAIL|fail)' "${f%.trs}.log" | tail -n 8
+        tail -n 4 "${f%.trs}.log"
     done
     if [ "$rc" -eq 0 ] && ! grep -q '^# PASS: *[1-9]' "$log"; then
         echo "SKIP: no RDMA test passed inside the guest (all skipped)"

@@ -436,6 +436,31 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* The size and extent queries alike: a NULL output is MPI_ERR_ARG, a bad type MPI_ERR_TYPE,
+ * and a failed query leaves its outputs as they were. */
+START_TEST(test_query_errors)
+{
+    MPI_Aint l = 7, e = 7;
+    MPI_Count lx = 7, ex = 7, sx = 7;
+    int size = 7;
+
+    ck_assert_int_eq(MPI_Type_size(MPI_INT, NULL), MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_size_x(MPI_INT, NULL), MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_get_extent(MPI_INT, NULL, &e), MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_get_extent(MPI_INT, &l, NULL), MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_get_extent_x(MPI_INT, NULL, &ex), MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_get_true_extent(MPI_INT, &l, NULL), MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_get_true_extent_x(MPI_INT, &lx, NULL), MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_size(MPI_DATATYPE_NULL, &size), MPI_ERR_TYPE);
+    ck_assert_int_eq(MPI_Type_size_x(MPI_DATATYPE_NULL, &sx), MPI_ERR_TYPE);
+    ck_assert_int_eq(MPI_Type_get_extent(MPI_DATATYPE_NULL, &l, &e), MPI_ERR_TYPE);
+    ck_assert_int_eq(MPI_Type_get_extent_x(MPI_DATATYPE_NULL, &lx, &ex), MPI_ERR_TYPE);
+    ck_assert_int_eq(MPI_Type_get_true_extent(MPI_DATATYPE_NULL, &l, &e), MPI_ERR_TYPE);
+    ck_assert_int_eq(MPI_Type_get_true_extent_x(MPI_DATATYPE_NULL, &lx, &ex), MPI_ERR_TYPE);
+    ck_assert(l == 7 && e == 7 && lx == 7 && ex == 7 && sx == 7 && size == 7);
+}
+END_TEST
+
 static Suite *mpi_type_suite(void)
 {
     Suite *s = suite_create("mpi_type");
@@ -450,6 +475,7 @@ static Suite *mpi_type_suite(void)
     tcase_add_test(tc, test_resized);
     tcase_add_test(tc, test_empty);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_query_errors);
     suite_add_tcase(s, tc);
     return s;
 }
