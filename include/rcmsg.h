@@ -328,6 +328,44 @@ typedef void (*rcmsg_event_handler_t)(const rcmsg_event_t *event, void *arg);
 /* Sets the handler (NULL: none) and the argument it gets; replaces the previous one. */
 RCMSG_API rcmsg_status_t rcmsg_event_handler_set(rcmsg_event_handler_t handler, void *arg);
 
+/* ---- progress hooks ----------------------------------------------------------------------
+ *
+ * A layer built over rcmsg that keeps its own operations in flight (state machines made of
+ * rcmsg requests: the MPI face's nonblocking collectives) needs to run whenever rcmsg makes
+ * progress, also while the program is blocked inside rcmsg. A progress hook is such a
+ * function. Once registered it is called from every progress round, in the calling thread:
+ * inside every rcmsg call that tests or waits (rcmsg_test*, rcmsg_wait*, rcmsg_iprobe,
+ * rcmsg_probe, the blocking sends and receives), at every turn of a blocking wait including
+ * those inside the blocking collectives, and in RCMSG_WAIT_MODE=event or hybrid after each
+ * wakeup (the arrival of any rcmsg message, the hook's own included, wakes a sleeping wait).
+ * Never from a signal handler or another thread.
+ *
+ * - It is never called reentrantly: the rcmsg calls a hook makes run progress without calling
+ *   any hook (the things that progress handles count for the round that called the hook).
+ * - It must return promptly and must not block: it may call rcmsg_isend, rcmsg_irecv,
+ *   rcmsg_issend, rcmsg_test*, rcmsg_iprobe and rcmsg_cancel, not rcmsg_wait*, the blocking
+ *   calls, the collectives or rcmsg_finalize.
+ * - It returns how many things it advanced (0: nothing; a negative value counts as 0). A
+ *   positive count is progress: the wait that called it polls again instead of sleeping
+ *   (event and hybrid waits), and RCMSG_STALL_TIMEOUT's clock starts again.
+ * - Registration needs no rcmsg_init() and outlives rcmsg_finalize(); hooks run in the order
+ *   they were registered. A hook may register and unregister hooks (itself included) while
+ *   it runs: one unregistered is not called again, one registered runs from the next round.
+ *
+ * Register: RCMSG_ERR_INVALID_PARAM for a NULL fn or a (fn, arg) pair registered already,
+ * RCMSG_ERR_NO_RESOURCE when RCMSG_PROGRESS_HOOK_MAX hooks are registered. Unregister:
+ * RCMSG_ERR_INVALID_PARAM for a NULL fn, RCMSG_ERR_NOT_FOUND for a pair not registered. Each
+ * error is logged.
+ */
+#define RCMSG_PROGRESS_HOOK_MAX 8
+
+typedef int (*rcmsg_progress_fn_t)(void *arg);
+
+/* Calls fn(arg) from every progress round from now on (see above). */
+RCMSG_API rcmsg_status_t rcmsg_progress_register(rcmsg_progress_fn_t fn, void *arg);
+/* Stops calling the hook registered with the same fn and arg. */
+RCMSG_API rcmsg_status_t rcmsg_progress_unregister(rcmsg_progress_fn_t fn, void *arg);
+
 #ifdef __cplusplus
 }
 #endif

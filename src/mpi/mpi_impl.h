@@ -261,6 +261,9 @@ int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *r
 void mpi_progress(void);
 /* Waits for every background request (Finalize). */
 void mpi_req_drain(void);
+/* The part of mpi_progress that rcmsg runs in its own progress (rcmsg_progress_register, from
+ * MPI_Init to MPI_Finalize): the schedules. Returns how many moved. */
+int mpi_progress_hook(void *arg);
 
 /* Buffered sends (mpi_bsend.c): copies the packed message into the attached buffer and sends
  * it from there. MPI_SUCCESS, or MPI_ERR_BUFFER (not raised) when it does not fit. */
@@ -310,7 +313,8 @@ int mpi_coll_tag(mpi_comm_t *c);
  * A schedule is a list of steps cut into phases by fences: the steps of a phase start in
  * order (local steps run at once, sends and receives are posted), and the next phase starts
  * once every send and receive of this one has completed. Schedules advance in
- * mpi_sched_progress (called by mpi_progress, hence by every MPI call that tests or waits),
+ * mpi_sched_progress (called by mpi_progress, hence by every MPI call that tests or waits, and
+ * by rcmsg's progress through mpi_progress_hook, hence inside every blocking rcmsg call),
  * never by a thread. Messages travel on the communicator's hidden duplicate (mpi_coll_comm)
  * with one tag per schedule (mpi_coll_tag), so neither user messages nor other collectives
  * can match them. */
@@ -343,8 +347,8 @@ void mpi_sched_fence(mpi_sched_t *s);
 int mpi_sched_start(mpi_sched_t *s, mpi_comm_t *comm, MPI_Request *request_p);
 /* true once s is complete (advances it first); *err_p its MPI error code */
 bool mpi_sched_test(mpi_sched_t *s, int *err_p);
-void mpi_sched_progress(void); /* advances every active schedule */
-bool mpi_sched_busy(void);     /* some schedule is active: blocking calls must poll */
+/* advances every active schedule; how many moved (0 when called back from inside one) */
+int mpi_sched_progress(void);
 /* Shared by the calls (mpi_nbc.c): argument checks that raise through the communicator, the
  * start (raised when it fails) */
 mpi_comm_t *mpi_nbc_args(const char *call, MPI_Comm comm, MPI_Request *request, int *err_p);

@@ -174,9 +174,7 @@ static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, int count, int peer, int tag
     mpi_comm_t *c;
     mpi_type_t *t;
 
-    /* blocking in rcmsg would stall the active schedules of nonblocking collectives */
-    if (__builtin_expect(mpi_state != MPI_STATE_ACTIVE || (count | peer | tag) < 0, 0) ||
-        mpi_sched_busy()) {
+    if (__builtin_expect(mpi_state != MPI_STATE_ACTIVE || (count | peer | tag) < 0, 0)) {
         return false;
     }
     c = mpi_handle_get(MPI_KIND_COMM_, comm);
@@ -373,16 +371,8 @@ static int probe_rc(const char *call, mpi_comm_t *c, int source, int tag, int *f
 {
     rcmsg_status_t s;
 
-    if (flag_p == NULL && !mpi_sched_busy()) {
+    if (flag_p == NULL) {
         s = rcmsg_probe(mpi_comm_rc_peer(c, source), tag, c->rc, rst);
-    } else if (flag_p == NULL) {
-        int flag = 0; /* schedules run only when we do: poll them while probing */
-
-        while ((s = rcmsg_iprobe(mpi_comm_rc_peer(c, source), tag, c->rc, &flag, rst)) ==
-                   RCMSG_OK &&
-               !flag) {
-            mpi_progress();
-        }
     } else {
         mpi_progress();
         s = rcmsg_iprobe(mpi_comm_rc_peer(c, source), tag, c->rc, flag_p, rst);

@@ -17,8 +17,8 @@
  *
  * A nonblocking collective is a request of kind MPI_REQ_COLL around a schedule (mpi_sched.c):
  * req_poll advances it where a point-to-point request would be tested, and mpi_progress
- * advances every active schedule. While one is active, a blocking wait polls (test and
- * progress) instead of blocking in rcmsg_wait, so that the schedules keep moving.
+ * advances every active schedule; so does rcmsg's progress inside every blocking rcmsg call
+ * (mpi_progress_hook), so a wait for a point-to-point request may block in rcmsg_wait.
  */
 #include "mpi/mpi_impl.h"
 
@@ -244,7 +244,7 @@ void mpi_progress(void)
 {
     mpi_req_t **pp = &background;
 
-    mpi_sched_progress();
+    (void)mpi_sched_progress();
     mpi_bsend_progress();
     while (*pp != NULL) {
         mpi_req_t *r = *pp;
@@ -260,6 +260,17 @@ void mpi_progress(void)
         r->persistent = false;
         mpi_req_finish(r, s, &rst, MPI_STATUS_IGNORE);
     }
+}
+
+/* Schedules only: a rank blocked inside rcmsg (a blocking collective, Buffer_detach, a
+ * blocking receive) still forwards what its nonblocking collectives owe its peers. Not the
+ * buffered sends nor the background requests: their lists are walked with rcmsg_test, which
+ * progresses, and waited for with rcmsg_wait (Buffer_detach, Finalize) on requests the hook
+ * must not complete under them. */
+int mpi_progress_hook(void *arg)
+{
+    (void)arg;
+    return mpi_sched_progress();
 }
 
 void mpi_req_drain(void)
@@ -339,10 +350,10 @@ static int req_wait_one(MPI_Request *h, mpi_req_t *r, MPI_Status *status)
     rcmsg_status_t s = RCMSG_OK;
     int flag = 0;
 
-    if (r->kind == MPI_REQ_COLL || (r->kind != MPI_REQ_DONE && mpi_sched_busy())) {
-        /* schedules run only when we do: poll them while waiting */
+    if (r->kind == MPI_REQ_COLL) {
+        /* no rcmsg request to block on: poll the schedule (and the others with it) */
         while (s = req_poll(r, &flag, &rst), !flag) {
-            mpi_sched_progress();
+            (void)mpi_sched_progress();
             sched_yield(); /* rcmsg's own waits yield too (RCMSG_YIELD): ranks may share cores */
         }
     } else if (r->kind != MPI_REQ_DONE) {

@@ -13,9 +13,11 @@
  * completed. A typed send packs a noncontiguous buffer into a temporary one when it starts; a
  * typed receive into a noncontiguous buffer unpacks when it completes.
  *
- * Schedules advance only when the MPI layer runs (mpi_sched_progress from mpi_progress, and a
- * request's own Test/Wait): no thread. Once a step fails, no further phase starts; the
- * schedule completes, with the first error, when what was posted has completed.
+ * Schedules advance when the MPI layer runs (mpi_sched_progress from mpi_progress, and a
+ * request's own Test/Wait) and whenever rcmsg progresses (mpi_sched_progress is a progress hook
+ * of rcmsg: mpi_env.c): no thread. The hook comes back into this file from the rcmsg_test of
+ * a schedule being advanced: it then does nothing (depth). Once a step fails, no further phase
+ * starts; the schedule completes, with the first error, when what was posted has completed.
  */
 #include "mpi/mpi_impl.h"
 
@@ -55,6 +57,7 @@ struct mpi_sched {
 };
 
 static mpi_sched_t *active; /* started, not yet complete */
+static int depth;           /* schedules are being advanced (the hook must not come back in) */
 
 /* ---- building ---------------------------------------------------------------------------- */
 mpi_sched_t *mpi_sched_new(mpi_comm_t *comm, const char *call, int *err_p)
@@ -355,8 +358,10 @@ static bool phase_test(mpi_sched_t *s)
 /* Advances s as far as it goes without waiting; true once complete. */
 static bool sched_advance(mpi_sched_t *s)
 {
+    depth++;
     while (!s->done) {
         if (!phase_test(s)) {
+            depth--;
             return false;
         }
         if (s->next == s->nsteps || s->err != MPI_SUCCESS) {
@@ -373,6 +378,7 @@ static bool sched_advance(mpi_sched_t *s)
             s->next++;
         }
     }
+    depth--;
     return true;
 }
 
@@ -400,25 +406,30 @@ bool mpi_sched_test(mpi_sched_t *s, int *err_p)
     return true;
 }
 
-void mpi_sched_progress(void)
+int mpi_sched_progress(void)
 {
     mpi_sched_t **pp = &active;
+    int n = 0;
 
+    if (depth > 0) {
+        return 0;
+    }
+    depth++;
     while (*pp != NULL) {
         mpi_sched_t *s = *pp;
+        size_t next = s->next;
 
         if (sched_advance(s)) {
             *pp = s->next_active;
             s->active = false;
+            n++;
         } else {
             pp = &s->next_active;
+            n += s->next != next; /* a phase started */
         }
     }
-}
-
-bool mpi_sched_busy(void)
-{
-    return active != NULL;
+    depth--;
+    return n;
 }
 
 int mpi_sched_start(mpi_sched_t *s, mpi_comm_t *comm, MPI_Request *request_p)

@@ -16,6 +16,7 @@
 #include "pml_internal.h"
 
 #include "btl/btl_component.h"
+#include "progress/progress.h"
 
 #include <signal.h>
 #include <string.h>
@@ -178,18 +179,20 @@ static bool reqs_pending(void)
 }
 
 /* From waits and progress: dumps once when nothing happened for RCMSG_STALL_TIMEOUT while
- * requests are pending; a new request, message, read or completion starts the clock again. */
+ * requests are pending; a new request, message, read or completion, or a progress hook that
+ * advanced something (rcmsg_progress_register), starts the clock again. */
 void pml_stall_check(void)
 {
-    uint64_t now;
+    uint64_t now, activity;
     char why[96];
 
     if (pml.stall_us == 0) {
         return;
     }
     now = rcmsg_clock_us();
-    if (pml.activity != pml.stall_activity || pml.live_reqs == 0) {
-        pml.stall_activity = pml.activity;
+    activity = pml.activity + rcmsg_progress_hooks_advanced();
+    if (activity != pml.stall_activity || pml.live_reqs == 0) {
+        pml.stall_activity = activity;
         pml.stall_since_us = now;
         pml.stall_dumped = false;
         return;

@@ -132,7 +132,7 @@ typedef struct {
     uint64_t watch_interval_us, watch_epoch;
     /* the stall dump (pml_dump.c) */
     uint64_t activity;       /* bumped by every message received and request completed */
-    uint64_t stall_activity; /* activity at the last stall check */
+    uint64_t stall_activity; /* activity (and the progress hooks' counts) at the last stall check */
     uint64_t stall_since_us; /* when the last check saw it change */
     uint64_t stall_us;       /* RCMSG_STALL_TIMEOUT; 0: off */
     bool stall_dumped;       /* this stall was dumped already */

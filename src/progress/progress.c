@@ -96,6 +96,9 @@ int rcmsg_progress(void)
     if (rcmsg_event_pending()) {
         n += rcmsg_event_deliver();
     }
+    if (__builtin_expect(rcmsg_progress_nhooks != 0, 0)) {
+        n = rcmsg_progress_hooks_run(n);
+    }
     return n;
 }
 
