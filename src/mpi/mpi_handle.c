@@ -9,18 +9,9 @@
 
 #include <stdlib.h>
 
-#define MPI_KINDS 8
+mpi_handle_table_t mpi_handle_tables[MPI_HANDLE_KINDS];
 
-typedef struct {
-    void **slot;
-    int *free_next; /* the free list: next free index, -1 ends it */
-    int free_head;
-    int cap;
-} handle_table_t;
-
-static handle_table_t tables[MPI_KINDS];
-
-static int table_grow(handle_table_t *t, int min_cap)
+static int table_grow(mpi_handle_table_t *t, int min_cap)
 {
     int cap = t->cap ? t->cap : 64;
     void **slot;
@@ -57,7 +48,7 @@ static int table_grow(handle_table_t *t, int min_cap)
 
 int mpi_handle_alloc(int kind, void *obj, int *handle_p)
 {
-    handle_table_t *t = &tables[kind];
+    mpi_handle_table_t *t = &mpi_handle_tables[kind];
     int i;
 
     if (t->cap == 0 || t->free_head < 0) {
@@ -85,7 +76,7 @@ int mpi_handle_alloc(int kind, void *obj, int *handle_p)
 
 int mpi_handle_set(int kind, int index, void *obj)
 {
-    handle_table_t *t = &tables[kind];
+    mpi_handle_table_t *t = &mpi_handle_tables[kind];
 
     if (index >= t->cap) {
         if (t->cap == 0) {
@@ -100,20 +91,9 @@ int mpi_handle_set(int kind, int index, void *obj)
     return MPI_SUCCESS;
 }
 
-void *mpi_handle_get(int kind, int handle)
-{
-    handle_table_t *t = &tables[kind];
-    int i = handle & MPI_HANDLE_INDEX_MASK;
-
-    if ((handle >> MPI_HANDLE_KIND_SHIFT) != kind || i >= t->cap) {
-        return NULL;
-    }
-    return t->slot[i];
-}
-
 void mpi_handle_release(int kind, int handle)
 {
-    handle_table_t *t = &tables[kind];
+    mpi_handle_table_t *t = &mpi_handle_tables[kind];
     int i = handle & MPI_HANDLE_INDEX_MASK;
 
     if ((handle >> MPI_HANDLE_KIND_SHIFT) != kind || i >= t->cap || t->slot[i] == NULL) {
@@ -128,7 +108,7 @@ void mpi_handle_release(int kind, int handle)
 
 void mpi_handle_each(int kind, void (*fn)(int handle, void *obj))
 {
-    handle_table_t *t = &tables[kind];
+    mpi_handle_table_t *t = &mpi_handle_tables[kind];
 
     for (int i = 1; i < t->cap; i++) { /* fn may release slot i (never grow the table) */
         if (t->slot[i] != NULL) {
@@ -139,9 +119,9 @@ void mpi_handle_each(int kind, void (*fn)(int handle, void *obj))
 
 void mpi_handle_fini(void)
 {
-    for (int k = 0; k < MPI_KINDS; k++) {
-        free(tables[k].slot);
-        free(tables[k].free_next);
-        tables[k] = (handle_table_t){0};
+    for (int k = 0; k < MPI_HANDLE_KINDS; k++) {
+        free(mpi_handle_tables[k].slot);
+        free(mpi_handle_tables[k].free_next);
+        mpi_handle_tables[k] = (mpi_handle_table_t){0};
     }
 }

@@ -42,7 +42,27 @@ void mpi_type_fini(void);
 int mpi_handle_alloc(int kind, void *obj, int *handle_p); /* MPI_SUCCESS or MPI_ERR_NO_MEM */
 /* a slot at a fixed index (predefined objects); MPI_SUCCESS or MPI_ERR_NO_MEM */
 int mpi_handle_set(int kind, int index, void *obj);
-void *mpi_handle_get(int kind, int handle); /* NULL: not a live handle of that kind */
+#define MPI_HANDLE_KINDS 8
+typedef struct {
+    void **slot;
+    int *free_next; /* the free list: next free index, -1 ends it */
+    int free_head;
+    int cap;
+} mpi_handle_table_t;
+extern mpi_handle_table_t mpi_handle_tables[MPI_HANDLE_KINDS];
+
+/* The object of a live handle of that kind, NULL otherwise. Inline: every call looks its
+ * communicator and datatype up (the 8 B ping-pong's cost, docs/performance.md). */
+static inline void *mpi_handle_get(int kind, int handle)
+{
+    const mpi_handle_table_t *t = &mpi_handle_tables[kind];
+    int i = handle & MPI_HANDLE_INDEX_MASK;
+
+    if ((handle >> MPI_HANDLE_KIND_SHIFT) != kind || i >= t->cap) {
+        return NULL;
+    }
+    return t->slot[i];
+}
 void mpi_handle_release(int kind, int handle);
 /* Calls fn for every live handle of kind (fn may release that handle). */
 void mpi_handle_each(int kind, void (*fn)(int handle, void *obj));

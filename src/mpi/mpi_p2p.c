@@ -165,7 +165,8 @@ static int p2p_blocking(const char *call, void *buf, int count, MPI_Datatype dt,
 }
 
 /* The fast path of Send/Recv: contiguous data on a live communicator, straight to rcmsg. It
- * reads the type's fields directly (mpi_type.h) rather than through the accessors: this check
+ * reads the type's fields directly and looks the communicator and the type up inline
+ * (mpi_handle_get, mpi_type_lookup) rather than through calls: this check
  * runs on every blocking call, and its calls were most of the layer's cost on an 8 B ping-pong
  * (docs/performance.md, "The MPI face"). */
 static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, int count, int peer, int tag, mpi_comm_t **c_p,
@@ -178,7 +179,7 @@ static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, int count, int peer, int tag
         return false;
     }
     c = mpi_handle_get(MPI_KIND_COMM_, comm);
-    t = mpi_type_get(dt);
+    t = mpi_type_lookup(dt);
     if (c == NULL || t == NULL || c->inter || peer >= c->size || !t->contig || !t->committed) {
         return false;
     }

@@ -320,8 +320,8 @@ struct mpi_long_double_int {
 #define TYPE_INDEX(dt) ((dt)&MPI_HANDLE_INDEX_MASK)
 #define TYPE_KIND(dt)  ((unsigned)(dt) >> MPI_HANDLE_KIND_SHIFT)
 
-static mpi_type_t type_predef[MPI_DT_PREDEFINED_COUNT_];
-static bool type_predef_ready;
+mpi_type_t mpi_type_predef[MPI_DT_PREDEFINED_COUNT_];
+bool mpi_type_predef_ready;
 
 static rcmsg_datatype_t type_rdt_int(size_t size, bool is_signed)
 {
@@ -340,7 +340,7 @@ static rcmsg_datatype_t type_rdt_int(size_t size, bool is_signed)
 static void type_init_basic(MPI_Datatype dt, size_t size, size_t align, bool ok,
                             rcmsg_datatype_t rdt)
 {
-    mpi_type_t *t = &type_predef[TYPE_INDEX(dt)];
+    mpi_type_t *t = &mpi_type_predef[TYPE_INDEX(dt)];
 
     *t = (mpi_type_t){.refs = 1,
                       .predefined = true,
@@ -364,8 +364,8 @@ static void type_init_basic(MPI_Datatype dt, size_t size, size_t align, bool ok,
 static int type_init_pair(MPI_Datatype dt, MPI_Datatype vt, size_t ioff, size_t size)
 {
     mpi_type_place_t p[2] = {
-        {.child = &type_predef[TYPE_INDEX(vt)], .disp = 0, .count = 1},
-        {.child = &type_predef[TYPE_INDEX(MPI_INT)], .disp = (MPI_Aint)ioff, .count = 1}};
+        {.child = &mpi_type_predef[TYPE_INDEX(vt)], .disp = 0, .count = 1},
+        {.child = &mpi_type_predef[TYPE_INDEX(MPI_INT)], .disp = (MPI_Aint)ioff, .count = 1}};
     mpi_type_t *t = NULL;
     int rc = mpi_type_build(p, 2, true, &t);
 
@@ -378,7 +378,7 @@ static int type_init_pair(MPI_Datatype dt, MPI_Datatype vt, size_t ioff, size_t 
     t->handle = dt;
     type_finish(t);
     type_unlink(t);
-    type_predef[TYPE_INDEX(dt)] = *t;
+    mpi_type_predef[TYPE_INDEX(dt)] = *t;
     free(t); /* its blocks and signature now belong to the table's copy */
     return MPI_SUCCESS;
 }
@@ -388,7 +388,7 @@ static int type_predef_init(void)
 {
     int rc = MPI_SUCCESS;
 
-    if (type_predef_ready) {
+    if (mpi_type_predef_ready) {
         return MPI_SUCCESS;
     }
 #define TYPE_OK_INT       true
@@ -407,7 +407,7 @@ static int type_predef_init(void)
     }
     MPI_TYPE_PAIR_LIST(TYPE_PAIR)
 #undef TYPE_PAIR
-    type_predef_ready = rc == MPI_SUCCESS;
+    mpi_type_predef_ready = rc == MPI_SUCCESS;
     return rc;
 }
 
@@ -415,18 +415,15 @@ static int type_predef_init(void)
 
 mpi_type_t *mpi_type_get(MPI_Datatype dt)
 {
-    unsigned idx = TYPE_INDEX(dt);
+    return mpi_type_lookup(dt);
+}
 
-    if (TYPE_KIND(dt) != MPI_KIND_DATATYPE_) {
+mpi_type_t *mpi_type_predef_first(MPI_Datatype dt)
+{
+    if (type_predef_init() != MPI_SUCCESS) {
         return NULL;
     }
-    if (idx < MPI_DT_PREDEFINED_COUNT_) {
-        if (__builtin_expect(!type_predef_ready, 0) && type_predef_init() != MPI_SUCCESS) {
-            return NULL;
-        }
-        return type_predef[idx].size > 0 ? &type_predef[idx] : NULL;
-    }
-    return mpi_handle_get(MPI_KIND_DATATYPE_, dt);
+    return mpi_type_lookup(dt);
 }
 
 bool mpi_type_is_contig(const mpi_type_t *t)
@@ -493,7 +490,7 @@ static int type_claim_predef_slots(void)
     int rc = MPI_SUCCESS;
 
     for (int i = 0; i < MPI_DT_PREDEFINED_COUNT_ && !claimed && rc == MPI_SUCCESS; i++) {
-        rc = mpi_handle_set(MPI_KIND_DATATYPE_, i, &type_predef[i]);
+        rc = mpi_handle_set(MPI_KIND_DATATYPE_, i, &mpi_type_predef[i]);
     }
     claimed = rc == MPI_SUCCESS;
     return rc;

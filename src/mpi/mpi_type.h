@@ -68,4 +68,27 @@ int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_ty
 int mpi_type_check(mpi_comm_t *c, const char *call, MPI_Datatype dt, bool need_commit,
                    mpi_type_t **t_p);
 
+/* The predefined types (mpi_type.c), built at the first lookup. */
+extern mpi_type_t mpi_type_predef[MPI_DT_PREDEFINED_COUNT_];
+extern bool mpi_type_predef_ready;
+mpi_type_t *mpi_type_predef_first(MPI_Datatype dt); /* builds them, then looks dt up */
+
+/* mpi_type_get, inline where this header is seen (the Send/Recv fast path looks its type up
+ * on every call). */
+static inline mpi_type_t *mpi_type_lookup(MPI_Datatype dt)
+{
+    unsigned idx = (unsigned)dt & MPI_HANDLE_INDEX_MASK;
+
+    if ((unsigned)dt >> MPI_HANDLE_KIND_SHIFT != MPI_KIND_DATATYPE_) {
+        return NULL;
+    }
+    if (idx < MPI_DT_PREDEFINED_COUNT_) {
+        if (__builtin_expect(!mpi_type_predef_ready, 0)) {
+            return mpi_type_predef_first(dt);
+        }
+        return mpi_type_predef[idx].size > 0 ? &mpi_type_predef[idx] : NULL;
+    }
+    return mpi_handle_get(MPI_KIND_DATATYPE_, dt);
+}
+
 #endif /* RCMSG_MPI_TYPE_H */
