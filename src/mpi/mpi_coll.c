@@ -50,13 +50,15 @@ static int coll_check_root(mpi_comm_t *c, const char *call, int root)
 int coll_check_counts(mpi_comm_t *c, const char *call, const int *counts, const int *displs,
                       const char *what)
 {
+    int n = mpi_comm_peers(c);
+
     if (counts == NULL || displs == NULL) {
         return mpi_err(c, call, MPI_ERR_ARG, "NULL %s counts or displacements", what);
     }
-    for (int i = 0; i < c->size; i++) {
+    for (int i = 0; i < n; i++) {
         if (counts[i] < 0) {
-            return mpi_err(c, call, MPI_ERR_COUNT, "negative %s count %d for rank %d", what,
-                           counts[i], i);
+            return mpi_err(c, call, MPI_ERR_COUNT, "negative %s count %d for %srank %d", what,
+                           counts[i], c->inter ? "remote " : "", i);
         }
     }
     return MPI_SUCCESS;

@@ -53,8 +53,8 @@ mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *tag
  * where this rank uses them (a v buffer's counts and displacements before its type); sets
  * a->st and a->rt. MPI_SUCCESS or the error raised on c naming call. */
 int coll_check(mpi_comm_t *c, const char *call, coll_args_t *a);
-/* non-negative counts[i] for each rank of c (what: "send" or "receive" in the error); NULL
- * arrays refused */
+/* non-negative counts[i] for each peer of c (mpi_comm_peers: the remote group's ranks of an
+ * intercommunicator; what: "send" or "receive" in the error); NULL arrays refused */
 int coll_check_counts(mpi_comm_t *c, const char *call, const int *counts, const int *displs,
                       const char *what);
 

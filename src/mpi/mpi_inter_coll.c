@@ -20,6 +20,7 @@
  * MPI_IN_PLACE is not allowed over an intercommunicator (MPI says so). Reductions go through
  * typed buffers (unpack, mpi_op_apply, pack), so any datatype the operation takes works.
  */
+#include "mpi/mpi_coll.h"
 #include "mpi/mpi_impl.h"
 
 #include <limits.h>
@@ -502,21 +503,6 @@ static char *at_elem(const void *buf, int displ, MPI_Datatype dt)
     return (char *)buf + (t != NULL ? (MPI_Aint)displ * mpi_type_extent(t) : 0);
 }
 
-static int counts_check(mpi_comm_t *c, const char *call, const int *counts, const int *displs,
-                        const char *what)
-{
-    if (counts == NULL || displs == NULL) {
-        return mpi_err(c, call, MPI_ERR_ARG, "NULL %s counts or displacements", what);
-    }
-    for (int i = 0; i < c->remote_size; i++) {
-        if (counts[i] < 0) {
-            return mpi_err(c, call, MPI_ERR_COUNT, "negative %s count %d for remote rank %d", what,
-                           counts[i], i);
-        }
-    }
-    return MPI_SUCCESS;
-}
-
 /* Alltoallw's general form: block i of the send side goes to remote rank i, block i of the
  * receive side comes from remote rank i; displacements in bytes (w) or elements */
 static int inter_alltoall_any(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
@@ -529,8 +515,8 @@ static int inter_alltoall_any(mpi_comm_t *c, const char *call, const void *sendb
     if (sendbuf == MPI_IN_PLACE) {
         return buf_check(c, call, sendbuf, 0, MPI_BYTE);
     }
-    if ((err = counts_check(c, call, sc, sd, "send")) != MPI_SUCCESS ||
-        (err = counts_check(c, call, rc, rd, "receive")) != MPI_SUCCESS) {
+    if ((err = coll_check_counts(c, call, sc, sd, "send")) != MPI_SUCCESS ||
+        (err = coll_check_counts(c, call, rc, rd, "receive")) != MPI_SUCCESS) {
         return err;
     }
     if (st == NULL || rt == NULL) {
@@ -606,7 +592,7 @@ static int inter_v_root(mpi_comm_t *c, const char *call, bool to_root, void *roo
 
         return xfer(c, call, &one, to_root, !to_root);
     }
-    if ((err = counts_check(c, call, counts, displs, to_root ? "receive" : "send")) !=
+    if ((err = coll_check_counts(c, call, counts, displs, to_root ? "receive" : "send")) !=
             MPI_SUCCESS ||
         (b = xblk_alloc(c, call, (size_t)n, &err)) == NULL) {
         return err;
@@ -647,7 +633,7 @@ int mpi_inter_allgatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_
     if (sendbuf == MPI_IN_PLACE) {
         return buf_check(c, call, sendbuf, 0, MPI_BYTE);
     }
-    if ((err = counts_check(c, call, recvcounts, displs, "receive")) != MPI_SUCCESS ||
+    if ((err = coll_check_counts(c, call, recvcounts, displs, "receive")) != MPI_SUCCESS ||
         (b = xblk_alloc(c, call, 2 * (size_t)n, &err)) == NULL) {
         return err;
     }
