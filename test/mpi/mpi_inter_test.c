@@ -462,6 +462,25 @@ static void check_all_v(MPI_Comm ic, int col, int rcol, int ncolors, MPI_Datatyp
           "Allreduce vec MAX: %d %d %d", w[0], w[1], w[2]);
 }
 
+/* The types and the op of the later checks: a vector (ints 0 and 2 of 3, extent 3 ints), 4 ints
+ * in a row, and the non-commutative matrix product. */
+static void tools_make(MPI_Datatype *vec, MPI_Datatype *m4, MPI_Op *op)
+{
+    MPI_Type_vector(2, 1, 2, MPI_INT, vec);
+    MPI_Type_create_resized(*vec, 0, 3 * sizeof(int), vec);
+    MPI_Type_commit(vec);
+    MPI_Type_contiguous(4, MPI_INT, m4);
+    MPI_Type_commit(m4);
+    MPI_Op_create(matmul, 0, op);
+}
+
+static void tools_free(MPI_Datatype *vec, MPI_Datatype *m4, MPI_Op *op)
+{
+    MPI_Op_free(op);
+    MPI_Type_free(m4);
+    MPI_Type_free(vec);
+}
+
 /* the collectives added after the first six */
 static void check_coll2(MPI_Comm ic, int col, int rcol, int ncolors)
 {
@@ -469,12 +488,7 @@ static void check_coll2(MPI_Comm ic, int col, int rcol, int ncolors)
     MPI_Op op;
     int v[4] = {0}, w[4];
 
-    MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* ints 0 and 2 of 3 (extent 3 ints) */
-    MPI_Type_create_resized(vec, 0, 3 * sizeof(int), &vec);
-    MPI_Type_commit(&vec);
-    MPI_Type_contiguous(4, MPI_INT, &m4);
-    MPI_Type_commit(&m4);
-    MPI_Op_create(matmul, 0, &op);
+    tools_make(&vec, &m4, &op);
     check_rooted_v(ic, col, rcol, ncolors, vec, m4, op);
     check_all_v(ic, col, rcol, ncolors, vec, m4, op);
     /* not defined over an intercommunicator: refused, naming the call */
@@ -484,9 +498,7 @@ static void check_coll2(MPI_Comm ic, int col, int rcol, int ncolors)
     FAILS(MPI_Reduce(v, w, 1, MPI_INT, MPI_SUM, 99, ic), MPI_ERR_ROOT);
     FAILS(MPI_Alltoall(MPI_IN_PLACE, 1, MPI_INT, w, 1, MPI_INT, ic), MPI_ERR_BUFFER);
     MPI_Comm_set_errhandler(ic, MPI_ERRORS_ARE_FATAL);
-    MPI_Op_free(&op);
-    MPI_Type_free(&m4);
-    MPI_Type_free(&vec);
+    tools_free(&vec, &m4, &op);
 }
 
 /* Ibarrier completes nowhere before every rank of both groups has entered: the last rank of
@@ -684,12 +696,7 @@ static void check_nbc(MPI_Comm ic, MPI_Comm ic2, int col, int rcol, int ncolors)
     MPI_Request req = MPI_REQUEST_NULL;
     int v[4] = {0}, w[16];
 
-    MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* ints 0 and 2 of 3 (extent 3 ints) */
-    MPI_Type_create_resized(vec, 0, 3 * sizeof(int), &vec);
-    MPI_Type_commit(&vec);
-    MPI_Type_contiguous(4, MPI_INT, &m4);
-    MPI_Type_commit(&m4);
-    MPI_Op_create(matmul, 0, &op);
+    tools_make(&vec, &m4, &op);
     check_ibarrier(ic, col);
     check_nbc_rooted(ic, col, rcol, ncolors, vec, m4, op);
     check_nbc_all(ic, ic2, rcol, ncolors, vec, m4, op);
@@ -701,9 +708,7 @@ static void check_nbc(MPI_Comm ic, MPI_Comm ic2, int col, int rcol, int ncolors)
     FAILS(MPI_Ireduce(v, w, 1, MPI_INT, MPI_SUM, -5, ic, &req), MPI_ERR_ROOT);
     CHECK(req == MPI_REQUEST_NULL, "a refused call made a request");
     MPI_Comm_set_errhandler(ic, MPI_ERRORS_ARE_FATAL);
-    MPI_Op_free(&op);
-    MPI_Type_free(&m4);
-    MPI_Type_free(&vec);
+    tools_free(&vec, &m4, &op);
 }
 
 /* Comm_compare over intercommunicators: both groups count. ic: this pair's; d: its dup. */
