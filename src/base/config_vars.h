@@ -48,6 +48,10 @@
     Y(RCMSG_SM_CMA_AUTO, "auto")                                                                   \
     Y(RCMSG_SM_CMA_YES, "yes")                                                                     \
     Y(RCMSG_SM_CMA_NO, "no")
+#define RCMSG_CFG_EAGER_RDMA_CHOICES(Y)                                                            \
+    Y(RCMSG_EAGER_RDMA_AUTO, "auto")                                                               \
+    Y(RCMSG_EAGER_RDMA_YES, "yes")                                                                 \
+    Y(RCMSG_EAGER_RDMA_NO, "no")
 #define RCMSG_CFG_WAIT_MODE_CHOICES(Y)                                                             \
     Y(RCMSG_WAIT_POLL, "poll")                                                                     \
     Y(RCMSG_WAIT_EVENT, "event")                                                                   \
@@ -109,6 +113,9 @@ typedef enum {
 typedef enum {
     RCMSG_CFG_WAIT_MODE_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_WAIT_COUNT
 } rcmsg_wait_mode_t;
+typedef enum {
+    RCMSG_CFG_EAGER_RDMA_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_EAGER_RDMA_COUNT
+} rcmsg_eager_rdma_t;
 typedef enum { RCMSG_CFG_YIELD_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_YIELD_COUNT } rcmsg_yield_t;
 typedef enum {
     RCMSG_CFG_STATS_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_STATS_COUNT
@@ -232,6 +239,22 @@ typedef enum {
     X(QP_SYNC_INTERVAL, TIME, "1s", "0..3600s",                                                    \
       "How often each rc QP's state, as rcmsg mirrors it, is checked against the hardware "        \
       "(ibv_query_qp, all QPs in one pass); a QP found in error is recovered. 0: never.")          \
+    X(EAGER_RDMA, ENUM, "no", RCMSG_CHOICES(EAGER_RDMA),                                           \
+      "Eager messages over RDMA WRITE into a ring of slots the receiver registered for the "       \
+      "sender "                                                                                    \
+      "(rc; no receive work request or completion): auto, for a peer once this rank sent it "      \
+      "RCMSG_EAGER_RDMA_THRESHOLD messages, at most RCMSG_EAGER_RDMA_MAX_PEERS rings per "         \
+      "process; yes, for every peer from its first message; no, never.")                           \
+    X(EAGER_RDMA_THRESHOLD, INT, "16", "0..",                                                      \
+      "RCMSG_EAGER_RDMA=auto: messages sent to a peer before a ring is asked of it.")              \
+    X(EAGER_RDMA_MAX_PEERS, INT, "8", "0..65536",                                                  \
+      "RCMSG_EAGER_RDMA=auto: rings a process registers for its peers to write (the others are "   \
+      "refused and keep sending by SEND); memory: this x SLOTS x SLOT_SIZE.")                      \
+    X(EAGER_RDMA_SLOTS, INT, "32", "2..4096",                                                      \
+      "Slots of a ring; a sender with no free slot sends by SEND until slots come back.")          \
+    X(EAGER_RDMA_SLOT_SIZE, SIZE, "2k", "64..64k",                                                 \
+      "Bytes of a ring slot (a multiple of 64, at most RCMSG_SRQ_BUF_SIZE): a message of up to "   \
+      "this minus 16 bytes (header included) goes into a slot, a longer one by SEND.")             \
     X(STATS, ENUM, "no", RCMSG_CHOICES(STATS),                                                     \
       "Counters printed at rcmsg_finalize: summary, one line per rank; peer, one line per peer "   \
       "(rcmsg_info --counters lists them).")                                                       \

@@ -38,7 +38,11 @@
     X(recoveries, "connections recovered after a QP error (rc)")                                   \
     X(connects, "connections established (rc: reached RTS; sm: attached at init)")                 \
     X(disconnects, "connections closed (rc: idle recycling)")                                      \
-    X(cm_retries, "connection manager packets sent again after a timeout (rc)")
+    X(cm_retries, "connection manager packets sent again after a timeout (rc)")                    \
+    X(rdmaw_sent, "messages sent by eager RDMA WRITE into the peer's ring (rc)")                   \
+    X(rdmaw_recv, "messages received from this rank's ring for the peer (rc)")                     \
+    X(rdmaw_fallbacks, "messages sent by SEND while a ring was set up: no free slot, or too long") \
+    X(rdmaw_rings, "rings of the peer this rank was given to write (rc; again after a recovery)")
 
 /* X(name, meaning): the counters kept per rank. */
 #define RCMSG_STATS_RANK_LIST(X)                                                                   \

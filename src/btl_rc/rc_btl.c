@@ -198,7 +198,7 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
     int index = (int)wc->wr_id;
     bool has_imm = (wc->wc_flags & IBV_WC_WITH_IMM) != 0;
     uint32_t imm = rcmsg_wire_get_be32(&wc->imm_data);
-    uint32_t sender = imm & rc->rank_mask, seq = imm >> rc->rank_bits;
+    uint32_t sender = imm & rc->rank_mask, seq = imm >> rc->seq_shift;
     int qp_peer;
 
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
@@ -219,6 +219,14 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
         return;
     }
     ep = &rc->eps[qp_peer];
+    if (__builtin_expect((imm & rc->ctl_bit) != 0, 0)) {
+        rc_fast_ctl(rc, qp_peer, rc->rbufs + (size_t)index * rc->buf_size, wc->byte_len);
+        return;
+    }
+    if (__builtin_expect(seq != ((uint32_t)ep->recvd & rc->seq_mask), 0) &&
+        ep->fast.rx.buf != NULL) {
+        rc_fast_catch_up(rc, qp_peer); /* ring messages written before this SEND */
+    }
     if (__builtin_expect(seq != ((uint32_t)ep->recvd & rc->seq_mask), 0)) {
         rc_recv_out_of_seq(rc, qp_peer, seq);
         return;
@@ -329,6 +337,9 @@ static int rc_progress(rcmsg_btl_t *btl)
     int n, total;
 
     total = rc_recv_poll(rc);
+    if (rc->nfast_rx > 0) {
+        total += rc_fast_poll(rc);
+    }
     n = rc_send_poll(rc);
     rcmsg_rstat_add(RCMSG_RSTAT_empty_polls, (total == 0) + (n == 0));
     total += n;
@@ -449,6 +460,7 @@ static void rc_close(rcmsg_btl_t *btl)
         free(rc->eps[i].ring);
     }
     rc_pool_destroy(rc);
+    rc_fast_close(rc);         /* the rings' registrations use the PD */
     rcmsg_rc_cm_close(rc->cm); /* its UD QP and address handles use the PD */
     if (rc->srq != NULL && ibv_destroy_srq(rc->srq) != 0) {
         rcmsg_warn("ibv_destroy_srq failed: %m");
@@ -779,6 +791,9 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     };
     rc_pool_init(rc);
     status = rc_rec_setup(rc);
+    if (status == RCMSG_OK) {
+        status = rc_fast_setup(rc);
+    }
     if (status == RCMSG_OK) {
         status = rc_srq_fill(rc); /* receives are posted before any QP can reach RTR */
     }

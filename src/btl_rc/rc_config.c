@@ -50,4 +50,9 @@ void rc_config_read(rc_config_t *config)
     config->recovery_attempts = (unsigned)rcmsg_config_int(RCMSG_CFG_RECOVERY_ATTEMPTS);
     config->recovery_timeout_us = rcmsg_config_time_us(RCMSG_CFG_RECOVERY_TIMEOUT);
     config->qp_sync_us = rcmsg_config_time_us(RCMSG_CFG_QP_SYNC_INTERVAL);
+    config->eager_rdma = (rcmsg_eager_rdma_t)rcmsg_config_enum(RCMSG_CFG_EAGER_RDMA);
+    config->eager_rdma_threshold = (unsigned)rcmsg_config_int(RCMSG_CFG_EAGER_RDMA_THRESHOLD);
+    config->eager_rdma_max_peers = (int)rcmsg_config_int(RCMSG_CFG_EAGER_RDMA_MAX_PEERS);
+    config->eager_rdma_slots = (unsigned)rcmsg_config_int(RCMSG_CFG_EAGER_RDMA_SLOTS);
+    config->eager_rdma_slot_size = rcmsg_config_size(RCMSG_CFG_EAGER_RDMA_SLOT_SIZE);
 }

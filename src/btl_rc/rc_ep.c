@@ -17,8 +17,13 @@
 
 const char *rc_wr_type_name(rc_wr_type_t type)
 {
-    static const char *const names[] = {"SEND", "SEND inline", "RDMA_READ",
-                                        "flush (zero-length RDMA_WRITE)"};
+    static const char *const names[] = {"SEND",
+                                        "SEND inline",
+                                        "eager RDMA_WRITE",
+                                        "eager RDMA_WRITE inline",
+                                        "RDMA_READ",
+                                        "flush (zero-length RDMA_WRITE)",
+                                        "rc control SEND"};
     RCMSG_ASSERT_COVERS(names, RC_WR_TYPE_COUNT);
 
     return (unsigned)type < RC_WR_TYPE_COUNT ? names[type] : "unknown work request";
@@ -117,14 +122,14 @@ int rc_ep_complete_upto(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *last, rcmsg_status_t
     return n;
 }
 
-static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv_send_wr *swr)
+rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv_send_wr *swr)
 {
     struct ibv_send_wr *bad;
     int rc_post;
 
     swr->wr_id = rc_wr_id(rc, wr);
     ep->last_use = ++rc->use_tick;
-    if (wr->type <= RC_WR_SEND_INLINE) { /* SENDs: the peer counts them as received */
+    if (rc_wr_is_msg(wr->type)) { /* messages: the peer counts them as received */
         wr->seq = ep->sent++;
         rcmsg_wire_put_be32(&swr->imm_data, rc_imm(rc, wr->seq));
     }
@@ -138,7 +143,7 @@ static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv
     if (__builtin_expect(rc_post != 0, 0) && rc->recovery &&
         rcmsg_rc_qp_resync(&ep->qp) == IBV_QPS_ERR) {
         /* the QP broke behind its mirror: recovered, and this request sent after the replay */
-        ep->sent -= wr->type <= RC_WR_SEND_INLINE;
+        ep->sent -= rc_wr_is_msg(wr->type);
         rc_wr_put(rc, wr);
         rc_rec_start(rc, wr->peer, (rc_cause_t){.kind = RC_CAUSE_POST, .code = rc_post}, false);
         return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_NO_RESOURCE;
@@ -147,7 +152,7 @@ static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv
         rcmsg_error("ibv_post_send %s to peer %d failed on qp 0x%x (state %s): %s",
                     rc_wr_type_name(wr->type), wr->peer, ep->qp.qp->qp_num,
                     rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&ep->qp)), strerror(rc_post));
-        ep->sent -= wr->type <= RC_WR_SEND_INLINE;
+        ep->sent -= rc_wr_is_msg(wr->type);
         rc_wr_put(rc, wr);
         rc_ep_fail(rc, wr->peer, "ibv_post_send failed");
         return RCMSG_ERR_CONNECTION;
@@ -158,7 +163,7 @@ static rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv
 }
 
 /* Take a slot for a new request on ep, or NULL when the QP or the budget is full. */
-static rc_wr_t *rc_wr_take(rc_btl_t *rc, rc_ep_t *ep, rc_wr_type_t type, int peer)
+rc_wr_t *rc_wr_take(rc_btl_t *rc, rc_ep_t *ep, rc_wr_type_t type, int peer)
 {
     rc_wr_t *wr;
 
@@ -273,6 +278,12 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
     if (__builtin_expect(!ep->connected, 0)) {
         return rc_ep_want(rc, peer); /* lazy connect, reconnect, or failed */
     }
+    if (rc->fast_on) {
+        rcmsg_status_t status = rc_fast_send(rc, ep, peer, hdr, hdr_len, payload, len);
+        if (status != RCMSG_ERR_UNSUPPORTED) {
+            return status;
+        }
+    }
     wr = rc_wr_take(rc, ep, total <= btl->caps.max_inline ? RC_WR_SEND_INLINE : RC_WR_SEND, peer);
     if (wr == NULL) {
         return RCMSG_ERR_NO_RESOURCE;
@@ -358,6 +369,11 @@ rcmsg_status_t rc_ep_repost(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool last)
     int err;
 
     wr->signaled = wr->signaled || last;
+    if (wr->type == RC_WR_FAST || wr->type == RC_WR_FAST_INLINE) {
+        /* the ring is gone with the broken connection: the message goes by SEND (its buffer
+         * starts with it, rc_fast.c) */
+        wr->type = wr->type == RC_WR_FAST ? RC_WR_SEND : RC_WR_SEND_INLINE;
+    }
     if (wr->type == RC_WR_GET) {
         swr.opcode = IBV_WR_RDMA_READ;
         sge.addr = (uintptr_t)wr->local;

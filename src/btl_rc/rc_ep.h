@@ -20,13 +20,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The message types come first (rc_wr_is_msg): they take the pair's sequence numbers. */
 typedef enum {
     RC_WR_SEND,
     RC_WR_SEND_INLINE,
+    RC_WR_FAST,        /* eager over RDMA WRITE into the peer's ring, from a bounce buffer */
+    RC_WR_FAST_INLINE, /* the same, inline */
     RC_WR_GET,
     RC_WR_FLUSH,
+    RC_WR_CTL,       /* a SEND of rc's own (rc_fast.c: ask, offer, credit): no sequence number */
     RC_WR_TYPE_COUNT /* not a type: the number of them */
 } rc_wr_type_t;
+
+/* A message of the layer above: it takes a sequence number (ep->sent) and is replayed. */
+static inline bool rc_wr_is_msg(rc_wr_type_t type)
+{
+    return type <= RC_WR_FAST_INLINE;
+}
 
 /* A posted work request; its wr_id is its slot's index and generation (rc_wr_id). It keeps what
  * posting it again needs (rc_rec.c replays it after a recovery): the bounce buffer or the inline
@@ -80,6 +90,29 @@ typedef struct {
     bool retry; /* the reconnect failed here, in a QP transition: try again with a new QP */
 } rc_rec_t;
 
+/* Eager over RDMA WRITE with one peer (rc_fast.c). rx: the ring this rank registered for the
+ * peer to write (buf NULL: none); tx: the peer's ring this rank writes. */
+typedef enum { RC_FAST_NONE, RC_FAST_ASKED, RC_FAST_ACTIVE, RC_FAST_REFUSED } rc_fast_state_t;
+
+typedef struct {
+    struct {
+        char *buf;
+        struct ibv_mr *mr; /* covers exactly buf: its rkey is given to this peer only */
+        uint32_t nslots, slot_size;
+        uint64_t consumed; /* messages delivered from it */
+        uint64_t returned; /* consumed as last told to the peer */
+        bool offer_pending;
+        int idx; /* in rc->fast_rx */
+    } rx;
+    struct {
+        rc_fast_state_t state;
+        uint64_t raddr;
+        uint32_t rkey, nslots, slot_size;
+        uint64_t written, freed; /* slots written; slots the peer gave back */
+    } tx;
+    uint32_t count; /* messages sent to the peer while tx.state is NONE (the threshold) */
+} rc_fast_t;
+
 /*
  * The endpoint to one peer. qp.qp is NULL while the peer holds no QP (ourselves, a peer not
  * connected yet, or disconnected): a QP and its ring come from the pool (rc_pool.c) for a
@@ -100,12 +133,17 @@ typedef struct rc_ep {
     uint64_t sent, recvd;   /* SENDs posted to / received from the peer, over every connection */
     uint64_t t_start;       /* when the current connect or disconnect began */
     rc_rec_t rec;           /* recovery from a QP error (rc_rec.c) */
+    rc_fast_t fast;         /* eager over RDMA WRITE (rc_fast.c) */
     atomic_int async_event; /* set by the async thread: event type + 1 */
 } rc_ep_t;
 
 struct rc_btl;
 
 const char *rc_wr_type_name(rc_wr_type_t type);
+
+/* Take a slot for a new request on ep, or NULL when the QP or the budget is full; post it. */
+rc_wr_t *rc_wr_take(struct rc_btl *rc, rc_ep_t *ep, rc_wr_type_t type, int peer);
+rcmsg_status_t rc_post(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv_send_wr *swr);
 
 /* Returns a request slot (and its bounce buffer) to the pools. */
 void rc_wr_put(struct rc_btl *rc, rc_wr_t *wr);

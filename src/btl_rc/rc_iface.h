@@ -36,18 +36,23 @@ typedef struct {
     int srq_size, send_bufs; /* as asked: the pools may get fewer (ulimit -l, device) */
     size_t buf_size;
     uint64_t drain_timeout_us;
-    uint64_t cm_timeout_us;       /* RCMSG_CM_TIMEOUT */
-    unsigned cm_retries;          /* RCMSG_CM_RETRIES */
-    uint64_t launcher_timeout_us; /* RCMSG_LAUNCHER_TIMEOUT: bounds init's eager connects */
-    rcmsg_connect_mode_t connect; /* RCMSG_CONNECT */
-    const char *connect_name;     /* its value, for the logs */
-    int connect_eager_max;        /* RCMSG_CONNECT_EAGER_MAX */
-    int qp_pool;                  /* RCMSG_QP_POOL */
-    int qp_max_active;            /* RCMSG_QP_MAX_ACTIVE; 0: no cap */
-    bool recovery;                /* RCMSG_RECOVERY */
-    unsigned recovery_attempts;   /* RCMSG_RECOVERY_ATTEMPTS */
-    uint64_t recovery_timeout_us; /* RCMSG_RECOVERY_TIMEOUT */
-    uint64_t qp_sync_us;          /* RCMSG_QP_SYNC_INTERVAL; 0: no sync */
+    uint64_t cm_timeout_us;        /* RCMSG_CM_TIMEOUT */
+    unsigned cm_retries;           /* RCMSG_CM_RETRIES */
+    uint64_t launcher_timeout_us;  /* RCMSG_LAUNCHER_TIMEOUT: bounds init's eager connects */
+    rcmsg_connect_mode_t connect;  /* RCMSG_CONNECT */
+    const char *connect_name;      /* its value, for the logs */
+    int connect_eager_max;         /* RCMSG_CONNECT_EAGER_MAX */
+    int qp_pool;                   /* RCMSG_QP_POOL */
+    int qp_max_active;             /* RCMSG_QP_MAX_ACTIVE; 0: no cap */
+    bool recovery;                 /* RCMSG_RECOVERY */
+    unsigned recovery_attempts;    /* RCMSG_RECOVERY_ATTEMPTS */
+    uint64_t recovery_timeout_us;  /* RCMSG_RECOVERY_TIMEOUT */
+    uint64_t qp_sync_us;           /* RCMSG_QP_SYNC_INTERVAL; 0: no sync */
+    rcmsg_eager_rdma_t eager_rdma; /* RCMSG_EAGER_RDMA */
+    unsigned eager_rdma_threshold; /* RCMSG_EAGER_RDMA_THRESHOLD */
+    int eager_rdma_max_peers;      /* RCMSG_EAGER_RDMA_MAX_PEERS */
+    unsigned eager_rdma_slots;     /* RCMSG_EAGER_RDMA_SLOTS */
+    size_t eager_rdma_slot_size;   /* RCMSG_EAGER_RDMA_SLOT_SIZE */
 } rc_config_t;
 
 /* A QP in INIT waiting in the pool, with the ring of outstanding requests that goes with it,
@@ -113,10 +118,17 @@ typedef struct rc_btl {
     bool async_running;
     bool draining; /* finalize's flush began: connections are no longer recycled */
     bool closing;
-    /* the immediate data of a SEND: the sender's rank in the low rank_bits, the low bits of the
-     * pair's sequence number above (rc_imm); seq_mask masks the sequence bits */
-    unsigned rank_bits;
-    uint32_t rank_mask, seq_mask;
+    /* the immediate data of a SEND: the sender's rank in the low rank_bits, then ctl_bit (rc's
+     * own control message, rc_fast.c: no sequence number), the low bits of the pair's sequence
+     * number above (rc_imm, from seq_shift); seq_mask masks the sequence bits */
+    unsigned rank_bits, seq_shift;
+    uint32_t rank_mask, seq_mask, ctl_bit;
+    /* eager over RDMA WRITE (rc_fast.c): the peers whose ring this rank polls, nfast_rx of them
+     * (at most fast_max), and the settings */
+    int *fast_rx;
+    int nfast_rx, fast_max;
+    unsigned fast_threshold; /* messages before a ring is asked (0 with RCMSG_EAGER_RDMA=yes) */
+    bool fast_on;
     bool recovery;   /* RCMSG_RECOVERY, and the sequence window is wide enough for it */
     char *inl_copy;  /* [wr_total x max_inline]: inline sends kept for a replay */
     int *recovering; /* [size]: the peers whose connection recovers, nrec of them */
@@ -214,8 +226,28 @@ static inline char *rc_inl_copy(const rc_btl_t *rc, const rc_wr_t *wr)
 /* The immediate data of a SEND to a peer with sequence number seq. */
 static inline uint32_t rc_imm(const rc_btl_t *rc, uint64_t seq)
 {
-    return (uint32_t)rc->job.rank | (((uint32_t)seq & rc->seq_mask) << rc->rank_bits);
+    return (uint32_t)rc->job.rank | (((uint32_t)seq & rc->seq_mask) << rc->seq_shift);
 }
+
+/* rc_fast.c: eager over RDMA WRITE (see there).
+ *   setup     the settings, at open (after rc_rec_setup)
+ *   send      the message goes into the peer's ring: RCMSG_OK (posted), RCMSG_ERR_NO_RESOURCE
+ *             (try again), RCMSG_ERR_UNSUPPORTED (no ring, no free slot, too long: send it by
+ *             SEND)
+ *   poll      delivers what the rings hold, in sequence (returns how many)
+ *   catch_up  delivers the peer's ring messages that precede sequence number seq (a SEND
+ *             whose CQE came before the ring message before it was seen)
+ *   ctl       a control message of the peer's rc (ctl_bit in its immediate data)
+ *   drop      the pair's rings are forgotten (recovery, disconnect), this side's freed
+ *   close     every ring freed */
+rcmsg_status_t rc_fast_setup(rc_btl_t *rc);
+rcmsg_status_t rc_fast_send(rc_btl_t *rc, rc_ep_t *ep, int peer, const void *hdr, size_t hdr_len,
+                            const void *payload, size_t len);
+int rc_fast_poll(rc_btl_t *rc);
+void rc_fast_catch_up(rc_btl_t *rc, int peer);
+void rc_fast_ctl(rc_btl_t *rc, int peer, const void *data, size_t len);
+void rc_fast_drop(rc_btl_t *rc, int peer);
+void rc_fast_close(rc_btl_t *rc);
 
 /* rc_rec.c: recovery of a broken connection (see there).
  *   setup        the sequence window and the replay buffers, at open

@@ -225,6 +225,7 @@ void rc_pool_put(rc_btl_t *rc, int peer)
     if (ep->qp.qp == NULL) {
         return;
     }
+    rc_fast_drop(rc, peer); /* both sides agreed the pair is idle: no write is in flight */
     last = rc->active[--rc->nactive];
     rc->active[ep->active_idx] = last;
     rc->eps[last].active_idx = ep->active_idx;

@@ -68,13 +68,15 @@ rcmsg_status_t rc_rec_setup(rc_btl_t *rc)
     }
     rc->rank_bits = bits;
     rc->rank_mask = (uint32_t)((1ull << bits) - 1);
-    rc->seq_mask = (uint32_t)((1ull << (32 - bits)) - 1);
+    rc->ctl_bit = (uint32_t)1 << bits; /* rc's own control SENDs (rc_fast.c) */
+    rc->seq_shift = bits + 1;
+    rc->seq_mask = (uint32_t)((1ull << (32 - rc->seq_shift)) - 1);
     rc->recovery = rc->config.recovery;
     if (rc->recovery && rc->seq_mask / 2 < rc->sq_depth) {
         rcmsg_warn("rc: connection recovery is off: in a job of %d ranks a message carries %u "
                    "bits of sequence number, too few for a send queue of %u "
                    "(RCMSG_QP_SEND_DEPTH); lower RCMSG_QP_SEND_DEPTH to recover connections",
-                   rc->job.size, 32 - bits, rc->sq_depth);
+                   rc->job.size, 32 - rc->seq_shift, rc->sq_depth);
         rc->recovery = false;
     }
     if (!rc->recovery) {
@@ -235,9 +237,13 @@ static void rc_rec_renew(rc_btl_t *rc, int peer)
     enum ibv_qp_state hw;
 
     rc_recv_drain(rc); /* every message the broken QP received, delivered */
+    if (ep->fast.rx.buf != NULL) {
+        rc_fast_catch_up(rc, peer); /* and every one it wrote into our ring */
+    }
     if (ep->rec.state != RC_REC_DRAIN || ep->failed) {
         return; /* a delivery failed the peer (a gap) */
     }
+    rc_fast_drop(rc, peer); /* the rings go with the QP: the replay goes by SEND */
     (void)rcmsg_rc_qp_query(&ep->qp, &hw, &ep->rec.sq_psn, &ep->rec.rq_psn); /* for the log */
     if (rc_pool_renew(rc, peer) != RCMSG_OK) {
         rcmsg_error("rc: connection to peer %d not recovered: no new qp could be created", peer);
@@ -321,7 +327,7 @@ static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, r
 
     for (unsigned i = 0; i < n; i++) {
         rc_wr_t *wr = ep->ring[(ep->ring_head + i) % rc->sq_depth];
-        sends += wr->type <= RC_WR_SEND_INLINE;
+        sends += rc_wr_is_msg(wr->type);
         rc->replay[i] = wr;
     }
     if (got > ep->sent || got < ep->sent - sends) {
@@ -334,8 +340,8 @@ static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, r
     ep->ring_head = ep->ring_count = ep->unsignaled = 0;
     for (unsigned i = 0; i < n; i++) {
         rc_wr_t *wr = rc->replay[i];
-        bool send = wr->type <= RC_WR_SEND_INLINE;
-        if (wr->type == RC_WR_FLUSH || (send && wr->seq < got)) {
+        bool send = rc_wr_is_msg(wr->type);
+        if (wr->type == RC_WR_FLUSH || wr->type == RC_WR_CTL || (send && wr->seq < got)) {
             st->delivered += send;
             rc_wr_put(rc, wr);
             continue;
