@@ -412,8 +412,10 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
     if (rcmsg_rc_cm_arm(rc->cm) != RCMSG_OK) {
         return RCMSG_ERR_IO;
     }
-    /* a connect or disconnect under way has retransmissions due: poll, do not sleep */
-    return atomic_load_explicit(&rc->async_pending, memory_order_acquire) || rc->cm_hot
+    /* a connect or disconnect under way has retransmissions due, and a ring write (rc_fast.c)
+     * raises no completion event: poll, do not sleep */
+    return atomic_load_explicit(&rc->async_pending, memory_order_acquire) || rc->cm_hot ||
+                   rc->nfast_rx > 0
                ? RCMSG_INPROGRESS
                : RCMSG_OK;
 }

@@ -344,8 +344,9 @@ void rc_fast_ctl(rc_btl_t *rc, int peer, const void *data, size_t len)
         return;
     }
     memcpy(&m, data, sizeof(m));
-    if (ep->rec.state != RC_REC_NONE || ep->failed) {
-        return; /* the rings are dropped at the end of the drain: the pair asks again */
+    if (ep->rec.state == RC_REC_DRAIN || ep->failed) {
+        return; /* the rings are dropped at the end of the drain: the pair asks again (a
+                 * message of the new connection may come before its RTU: it is taken) */
     }
     switch (m.type) {
     case RC_FAST_ASK:

@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Eager over RDMA WRITE (RCMSG_EAGER_RDMA, src/btl_rc/rc_fast.c) in the Soft-RoCE guest, rc
+# and self only. The counters (RCMSG_STATS_FILE) prove which path carried the messages:
+# 1. p2p: the point-to-point suite (p2p_test, 4 ranks) forced on for every peer (rdmaw_sent
+#    > 0 on every rank) and forced off (rdmaw_sent 0 everywhere)
+# 2. coll: the collective suite (coll_test, some ops, 7 and 256k) with 3 ranks forced on, 4
+#    ranks forced off, and 4 ranks automatic (threshold 4, RCMSG_EAGER_RDMA_MAX_PEERS=1: each
+#    process registers one ring at most, so 1 to 4 rings in all)
+# 3. wrap and slow receiver: 2-slot rings under p2p_test's flood (10,000 sends per pair
+#    before any receive): the rings wrap around thousands of times (rdmaw_sent far above the
+#    slots) and senders that find no free slot go by SEND (rdmaw_fallbacks > 0), no deadlock
+# 4. recovery: rc_recovery_test's stream (2 ranks, both ways, 8 B .. 512 KiB) with rank 0
+#    forcing 20 QP errors: nothing lost, duplicated or reordered, 20 recoveries on each side,
+#    the rings rebuilt after them (rdmaw_rings > 1) and carrying messages
+# 5. kill: rank 2 of 3 SIGKILLed mid-stream with the fast path on: the survivors get
+#    RCMSG_ERR_CONNECTION for rank 2 within the retries + RCMSG_RECOVERY_TIMEOUT (+ slack) and
+#    finish their own stream intact
+. "$top_srcdir/test/integration/lib.sh"
+need_rdma
+need_mpirun
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+RCMSG_TRANSPORTS=rc,self
+export RCMSG_TRANSPORTS
+p2p=$top_builddir/test/integration/p2p_test
+coll=$top_builddir/test/integration/coll_test
+prog=$top_builddir/test/integration/rc_recovery_test
+
+# counter NAME DIR: the sum of counter NAME over every peer line of the stats files in DIR
+counter() {
+    cat "$2"/stats.*.json 2> /dev/null | grep '"scope":"peer"' |
+        grep -o "\"$1\":[0-9]*" | awk -F: '{ n += $2 } END { print n + 0 }'
+}
+# counter_min NAME DIR NP: the smallest per-rank sum of counter NAME
+counter_min() {
+    min=
+    for r in $(seq 0 $(($3 - 1))); do
+        v=$(grep '"scope":"peer"' "$2/stats.$r.json" 2> /dev/null |
+            grep -o "\"$1\":[0-9]*" | awk -F: '{ n += $2 } END { print n + 0 }')
+        [ -z "$min" ] || [ "$v" -lt "$min" ] && min=$v
+    done
+    echo "${min:-0}"
+}
+
+# run NAME SECS NP VAR=VALUE... -- PROGRAM ARGS...: output in $work/NAME.out, stats in
+# $work/NAME/; $st its status
+run() {
+    name=$1 secs=$2 np=$3
+    shift 3
+    vars=
+    while [ "$1" != -- ]; do vars="$vars $1"; shift; done
+    shift
+    mkdir -p "$work/$name"
+    t0=$(date +%s)
+    echo "== $name: $vars $(basename "$1") (at $(date +%T))"
+    run_timeout "$secs" env $vars RCMSG_STALL_TIMEOUT=30s RCMSG_STATS=summary "RCMSG_STATS_FILE=$work/$name/stats.%r.json" \
+        "$MPIRUN" --allow-run-as-root -np "$np" --oversubscribe "$@" > "$work/$name.out" 2>&1
+    st=$?
+    secs=$(($(date +%s) - t0))
+}
+show_fail() {
+    grep -v ' error: rcmsg_' "$work/$1.out" | tail -60
+    fail "$*"
+}
+p2p_ok() { # NAME NP
+    [ $st -eq 0 ] && [ "$(grep -c "^rank [0-9]* of $2: 0 failure(s)\$" "$work/$1.out")" -eq "$2" ] ||
+        show_fail "$1: p2p_test: status $st"
+    ! grep ' error: ' "$work/$1.out" | grep -q -v ' error: rcmsg_' || show_fail "$1: errors were logged"
+}
+coll_ok() { # NAME NP
+    [ $st -eq 0 ] && [ "$(grep -c "^rank [0-9] of $2: .* 0 failure(s)\$" "$work/$1.out")" -eq "$2" ] ||
+        show_fail "$1: coll_test: status $st"
+    ! grep ' error: ' "$work/$1.out" | grep -q -v ' error: rcmsg_' || show_fail "$1: errors were logged"
+}
+
+# 1. p2p forced on and off
+run p2p_on 240 4 RCMSG_EAGER_RDMA=yes -- "$p2p"
+p2p_ok p2p_on 4
+m=$(counter_min rdmaw_sent "$work/p2p_on" 4)
+[ "$m" -gt 0 ] || show_fail "p2p_on: a rank sent nothing by RDMA WRITE"
+echo "ok: 1. p2p, forced on: 4 ranks passed; rdmaw_sent $(counter rdmaw_sent "$work/p2p_on") in all (at least $m per rank), rdmaw_recv $(counter rdmaw_recv "$work/p2p_on"), fallbacks $(counter rdmaw_fallbacks "$work/p2p_on") ($secs s)"
+[ "$(counter rdmaw_sent "$work/p2p_on")" -eq "$(counter rdmaw_recv "$work/p2p_on")" ] ||
+    show_fail "p2p_on: messages written and received by RDMA WRITE differ"
+run p2p_off 240 4 RCMSG_EAGER_RDMA=no -- "$p2p"
+p2p_ok p2p_off 4
+[ "$(counter rdmaw_sent "$work/p2p_off")" -eq 0 ] && [ "$(counter rdmaw_rings "$work/p2p_off")" -eq 0 ] ||
+    show_fail "p2p_off: RDMA WRITE eager used although off"
+echo "ok: 1. p2p, forced off: 4 ranks passed, no ring, rdmaw_sent 0 ($secs s)"
+
+# 2. collectives: on (3 ranks), off (4), automatic with one ring per process (4)
+run coll_on 240 3 RCMSG_EAGER_RDMA=yes -- "$coll" --ops some --sizes 7,256k
+coll_ok coll_on 3
+[ "$(counter_min rdmaw_sent "$work/coll_on" 3)" -gt 0 ] || show_fail "coll_on: a rank wrote nothing"
+echo "ok: 2. coll, forced on, 3 ranks: rdmaw_sent $(counter rdmaw_sent "$work/coll_on"), fallbacks $(counter rdmaw_fallbacks "$work/coll_on") ($secs s)"
+run coll_off 240 4 RCMSG_EAGER_RDMA=no -- "$coll" --ops some --sizes 7,256k
+coll_ok coll_off 4
+[ "$(counter rdmaw_sent "$work/coll_off")" -eq 0 ] || show_fail "coll_off: RDMA WRITE eager used although off"
+echo "ok: 2. coll, forced off, 4 ranks ($secs s)"
+run coll_auto 240 4 RCMSG_EAGER_RDMA=auto RCMSG_EAGER_RDMA_THRESHOLD=4 \
+    RCMSG_EAGER_RDMA_MAX_PEERS=1 -- "$coll" --ops some --sizes 7,256k
+coll_ok coll_auto 4
+rings=$(counter rdmaw_rings "$work/coll_auto")
+[ "$(counter rdmaw_sent "$work/coll_auto")" -gt 0 ] && [ "$rings" -ge 1 ] && [ "$rings" -le 4 ] ||
+    show_fail "coll_auto: $rings rings given in all (1 to 4 expected: one per process at most)"
+echo "ok: 2. coll, automatic (threshold 4, 1 ring per process), 4 ranks: $rings ring(s), rdmaw_sent $(counter rdmaw_sent "$work/coll_auto") ($secs s)"
+
+# 3. wrap-around and no free slot: 2-slot rings under a flood
+run flood 240 4 RCMSG_EAGER_RDMA=yes RCMSG_EAGER_RDMA_SLOTS=2 -- "$p2p" --flood 10000
+p2p_ok flood 4
+sent=$(counter rdmaw_sent "$work/flood") fb=$(counter rdmaw_fallbacks "$work/flood")
+[ "$(counter_min rdmaw_sent "$work/flood" 4)" -gt 1000 ] || show_fail "flood: a rank wrote 1000 messages or fewer into 2-slot rings"
+[ "$fb" -gt 0 ] || show_fail "flood: no sender ever found its ring full"
+[ "$sent" -eq "$(counter rdmaw_recv "$work/flood")" ] || show_fail "flood: written and received differ"
+echo "ok: 3. flood into 2-slot rings: $sent messages written (each ring wrapped hundreds of times), $fb sent by SEND for want of a slot, no deadlock ($secs s)"
+
+# 4. forced recovery with the fast path on
+job_logvar=RC_RECOVERY_LOG_DIR
+job_hide=' info: \| debug: '
+job_show=' \(warn\|error\): \| info: \(rc\|CM\): '
+job_what='errors, warnings and rc and CM events'
+streams_clean() { # NAME COUNT [PEERS]
+    n=$(grep -c "^rank [0-9]*: stream: peer ${3:-[0-9]*}: received [1-9][0-9]* ([0-9]* bytes), lost 0, duplicated 0, out of order 0, corrupt 0, errors 0;" "$out")
+    [ "$n" -eq "$2" ] || jobfail "$1: $n of $2 streams received everything once and in order"
+}
+mkdir -p "$work/rec"
+t0=$(date +%s)
+start rec 150 2 RCMSG_EAGER_RDMA=yes RCMSG_LOG_LEVEL=info RCMSG_STATS=summary \
+    "RCMSG_STATS_FILE=$work/rec/stats.%r.json" -- stream --forces 20 --min-msgs 400 --deadline 120
+finish rec $jobpid
+[ $st -eq 0 ] || jobfail "rec: mpirun exited with $st"
+streams_clean rec 2
+grep -q "^rank 0: recoveries: peer 1 20 (forced 20)" "$out" &&
+    grep -q "^rank 1: recoveries: peer 0 20 (forced 20)" "$out" || jobfail "rec: not 20 recoveries on both ranks"
+! grep ' error: ' "$out" || jobfail "rec: errors were logged"
+rings=$(counter_min rdmaw_rings "$work/rec" 2) sent=$(counter_min rdmaw_sent "$work/rec" 2)
+[ "$rings" -gt 1 ] && [ "$sent" -gt 0 ] ||
+    jobfail "rec: rings given per rank $rings (> 1: rebuilt after a recovery), written $sent"
+echo "ok: 4. 20 forced recoveries with the fast path on: every message once and in order, rings rebuilt ($rings per rank at least), rdmaw_sent $(counter rdmaw_sent "$work/rec") ($(($(date +%s) - t0)) s)"
+
+# 5. a peer killed with writes in flight
+t0=$(date +%s)
+start kill 120 3 RCMSG_EAGER_RDMA=yes RCMSG_LOG_LEVEL=info RCMSG_IB_TIMEOUT=14 \
+    RCMSG_IB_RETRY_COUNT=2 RCMSG_RECOVERY_TIMEOUT=5s --enable-recovery -- \
+    kill --min-msgs 400 --deadline 100
+finish kill $jobpid
+grep -q '^rank 2: killing itself with SIGKILL' "$out" || jobfail "kill: rank 2 did not get to the kill"
+streams_clean kill 2 '[01]'
+for r in 0 1; do
+    line=$(grep "^rank $r: peer 2 failed:" "$out") || jobfail "kill: rank $r: no outcome for rank 2"
+    echo "$line" | grep -q 'first error RCMSG_ERR_CONNECTION after' ||
+        jobfail "kill: rank $r: its requests to rank 2 did not fail with RCMSG_ERR_CONNECTION"
+    s=$(echo "$line" | sed 's/.* all its requests done after \([0-9.-]*\) s.*/\1/')
+    awk -v s="$s" 'BEGIN { exit !(s <= 0.2 + 5 + 5) }' ||
+        jobfail "kill: rank $r: its requests to rank 2 ended $s s after the kill (> 10.2 s)"
+    grep -q "^rank $r: finalized" "$out" || jobfail "kill: rank $r did not finalize"
+    echo "ok: 5. kill: rank $r: RCMSG_ERR_CONNECTION for rank 2, its requests done $s s after the kill"
+done
+grep -q 'rc: eager rdma forced on' "$out" || jobfail "kill: the fast path was not on"
+echo "ok: 5. kill ($(($(date +%s) - t0)) s)"
+pass "eager over RDMA WRITE: p2p and coll forced on and off, automatic, wrap-around and full rings, forced recovery, killed peer"
