@@ -431,7 +431,7 @@ START_TEST(test_suggest_by_token)
     suggests("RCMSG_COLL_BCAST_ALGO", 1, "RCMSG_COLL_BCAST_ALGORITHM", NULL);
     suggests("RCMSG_SRQ_BUF", 1, "RCMSG_SRQ_BUF_SIZE", NULL);
     suggests("RCMSG_eager_limit", 1, "RCMSG_EAGER_LIMIT", NULL);
-    suggests("RCMSG_EAGER", 2, "RCMSG_EAGER_LIMIT", "RCMSG_EAGER_CREDITS"); /* both named */
+    suggests("RCMSG_EAGER", 3, "RCMSG_EAGER_RDMA", "RCMSG_EAGER_LIMIT"); /* all three named */
     suggests("RCMSG_COLL_ALLREDUCE", 3, "RCMSG_COLL_ALLREDUCE_LONG", NULL);
     /* edit distance, as before, when the words do not match */
     suggests("RCMSG_EAGRE_LIMIT", 1, "RCMSG_EAGER_LIMIT", NULL);
@@ -500,7 +500,8 @@ START_TEST(test_name_warning)
           "unknown variable RCMSG_COLL_ALLREDUCE_ALGO ignored; did you mean "
           "RCMSG_COLL_ALLREDUCE_ALGORITHM?");
     warns("RCMSG_IB_RETRY=3", "RCMSG_IB_RETRY ignored; did you mean RCMSG_IB_RETRY_COUNT?");
-    warns("RCMSG_EAGER=1", "did you mean RCMSG_EAGER_LIMIT or RCMSG_EAGER_CREDITS?");
+    warns("RCMSG_EAGER=1",
+          "did you mean RCMSG_EAGER_RDMA, RCMSG_EAGER_LIMIT or RCMSG_EAGER_CREDITS?");
     warns("RCMSG_COLL_ALGO=ring", "or one of 5 more (rcmsg_info lists them)?");
     warns("RCMSG_HELLO_WORLD=1",
           "unknown variable RCMSG_HELLO_WORLD ignored: no known variable is close (rcmsg_info");
