@@ -55,4 +55,5 @@ void rc_config_read(rc_config_t *config)
     config->eager_rdma_max_peers = (int)rcmsg_config_int(RCMSG_CFG_EAGER_RDMA_MAX_PEERS);
     config->eager_rdma_slots = (unsigned)rcmsg_config_int(RCMSG_CFG_EAGER_RDMA_SLOTS);
     config->eager_rdma_slot_size = rcmsg_config_size(RCMSG_CFG_EAGER_RDMA_SLOT_SIZE);
+    config->wait_poll = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) == RCMSG_WAIT_POLL;
 }

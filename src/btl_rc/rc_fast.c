@@ -106,6 +106,12 @@ rcmsg_status_t rc_fast_setup(rc_btl_t *rc)
                     c->eager_rdma_slot_size, rc->buf_size);
         return RCMSG_ERR_INVALID_PARAM;
     }
+    if (c->eager_rdma == RCMSG_EAGER_RDMA_AUTO && !c->wait_poll) {
+        rcmsg_info("rc: eager rdma off: RCMSG_WAIT_MODE sleeps on completion events, which a ring "
+                   "write does not raise (RCMSG_EAGER_RDMA=yes polls the rings instead of "
+                   "sleeping)");
+        return RCMSG_OK;
+    }
     rc->fast_max = c->eager_rdma == RCMSG_EAGER_RDMA_YES ? rc->job.size : c->eager_rdma_max_peers;
     rc->fast_threshold = c->eager_rdma == RCMSG_EAGER_RDMA_YES ? 0 : c->eager_rdma_threshold;
     if (rc->fast_max == 0) {

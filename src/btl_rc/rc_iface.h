@@ -53,6 +53,7 @@ typedef struct {
     int eager_rdma_max_peers;      /* RCMSG_EAGER_RDMA_MAX_PEERS */
     unsigned eager_rdma_slots;     /* RCMSG_EAGER_RDMA_SLOTS */
     size_t eager_rdma_slot_size;   /* RCMSG_EAGER_RDMA_SLOT_SIZE */
+    bool wait_poll;                /* RCMSG_WAIT_MODE=poll (rings raise no completion event) */
 } rc_config_t;
 
 /* A QP in INIT waiting in the pool, with the ring of outstanding requests that goes with it,
