@@ -59,14 +59,16 @@ run() {
     st=$?
     secs=$(($(date +%s) - t0))
 }
-show_fail() {
-    grep -v ' error: rcmsg_' "$work/$1.out" | tail -60
+show_fail() { # "NAME: WHY": the end of NAME's output, then FAIL
+    grep -v ' error: rcmsg_' "$work/${1%%:*}.out" | tail -60
     fail "$*"
 }
 p2p_ok() { # NAME NP
     [ $st -eq 0 ] && [ "$(grep -c "^rank [0-9]* of $2: 0 failure(s)\$" "$work/$1.out")" -eq "$2" ] ||
         show_fail "$1: p2p_test: status $st"
-    ! grep ' error: ' "$work/$1.out" | grep -q -v ' error: rcmsg_' || show_fail "$1: errors were logged"
+    # p2p_test provokes API-misuse errors (rcmsg_*) and a context hash collision on purpose
+    ! grep ' error: ' "$work/$1.out" | grep -v -e ' error: rcmsg_' -e 'hash collision' |
+        grep -q . || show_fail "$1: errors were logged"
 }
 coll_ok() { # NAME NP
     [ $st -eq 0 ] && [ "$(grep -c "^rank [0-9] of $2: .* 0 failure(s)\$" "$work/$1.out")" -eq "$2" ] ||
