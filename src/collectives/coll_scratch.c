@@ -9,10 +9,11 @@
  * when taken), rcmsg_coll_scratch_put gives it back. Levels nest because one call can hold
  * two at once: alltoall's copy of an in-place input while the algorithm takes its own, and
  * RCMSG_COLL_CHECK's records while the Bruck allgather that exchanges them takes its own.
- * Calls are made from one thread at a time (rcmsg.h), and a collective runs to completion
- * before the next starts on the same communicator, so the stack never interleaves. Each
- * communicator, dup and split children included, has its own; the buffers live until the
- * communicator is freed (rcmsg_comm_free or finalize: the pml calls coll_scratch_fini).
+ * rcmsg is called from one thread at a time (the MPI face provides FUNNELED at most), and a
+ * collective runs to completion before the next starts on the same communicator, so the stack
+ * never interleaves. Each communicator, dup and split children included, has its own; the
+ * buffers live until the communicator is freed (rcmsg_comm_free or finalize: the pml calls
+ * coll_scratch_fini).
  */
 #include "config.h"
 
