@@ -47,7 +47,10 @@ enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };
 /* Every setting sm uses, read once by rcmsg_sm_btl_open (sm_config_read) and nowhere else. */
 typedef struct {
     unsigned ncells;      /* RCMSG_SM_CELLS: cells per ring */
-    size_t cell_size;     /* RCMSG_SRQ_BUF_SIZE: the largest message */
+    size_t eager_limit;   /* RCMSG_SM_EAGER_LIMIT, capped to cell_size - RCMSG_BTL_HDR_ROOM */
+    size_t cell_size;     /* RCMSG_SM_CELL_SIZE, or eager_limit + RCMSG_BTL_HDR_ROOM: the
+                           * largest message (header and payload) */
+    bool cells_derived;   /* RCMSG_SM_CELL_SIZE is 0: the eager limit sized the cells */
     size_t staging;       /* RCMSG_SM_STAGING, rounded up to 64 bytes */
     rcmsg_sm_cma_t cma;   /* RCMSG_SM_CMA */
     const char *cma_text; /* its name, for messages */
