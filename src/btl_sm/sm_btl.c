@@ -224,6 +224,7 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         return s;
     }
     sm->cell_stride = (sizeof(sm_cell_t) + sm->cfg.cell_size + 63) & ~(size_t)63;
+    sm->cell_mask = (sm->cfg.ncells & (sm->cfg.ncells - 1)) == 0 ? sm->cfg.ncells - 1 : 0;
     sm->ring_size = sizeof(sm_ring_t) + sm->cfg.ncells * sm->cell_stride;
     sm->seg_size =
         sizeof(sm_seg_hdr_t) + (size_t)job->local_size * (sm->ring_size + sm->cfg.staging);
