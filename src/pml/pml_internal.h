@@ -82,8 +82,9 @@ typedef struct {
 
 typedef struct {
     rcmsg_btl_t *btl;
-    uint64_t *stat;    /* the peer's counters (rcmsg_stats_row) */
-    size_t max_inline; /* btl's: eager messages up to this (with the header) go inline */
+    uint64_t *stat;     /* the peer's counters (rcmsg_stats_row) */
+    size_t max_inline;  /* btl's: eager messages up to this (with the header) go inline */
+    size_t eager_limit; /* payloads up to this go eagerly (pml_eager_limit of its btl) */
     uint32_t send_seq, recv_seq;
     int credits;         /* eager sends still allowed to this peer */
     int owed;            /* credits to return to this peer */
@@ -108,7 +109,7 @@ typedef struct {
     rcmsg_hash_t comms;           /* every live communicator, by ctx */
     struct rcmsg_comm *last_comm; /* comm_of_ctx's last find */
     /* the configuration, read once by rcmsg_pml_init (pml_config_read) */
-    size_t eager_limit; /* capped by the transports' max_send */
+    size_t eager_limit; /* RCMSG_EAGER_LIMIT: for transports without their own */
     int credits;
     size_t chunk;
     int max_reads;
