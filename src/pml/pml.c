@@ -3,6 +3,8 @@
  * The point-to-point layer: requests, matching, eager and rendezvous protocols, flow control.
  *
  * Eager (len <= eager limit):   sender --EAGER(hdr+data)--> receiver
+ *     (the limit of the peer's transport: its caps.eager_limit, e.g. RCMSG_SM_EAGER_LIMIT, or
+ *     RCMSG_EAGER_LIMIT for one without its own)
  *     one credit per message; the receiver returns the credit once the message is matched
  *     (piggybacked on any header, or in a CREDIT message when half the credits are owed).
  *     Without a credit the message goes by rendezvous instead (an RTS needs none), so at
