@@ -199,7 +199,8 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
                          .t0 = now,
                          .run = ep->rec.run + 1,
                          .run_t0 = ep->rec.run > 0 ? ep->rec.run_t0 : now,
-                         .count = ep->rec.count};
+                         .count = ep->rec.count,
+                         .breaks = ep->rec.breaks + 1};
     ep->rec.deadline = ep->rec.t0 + rc->config.recovery_timeout_us;
     if (rcmsg_rc_qp_resync(&ep->qp) != IBV_QPS_ERR) {
         rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
