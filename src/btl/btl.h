@@ -72,6 +72,12 @@ typedef void (*rcmsg_btl_recv_cb_t)(void *arg, int peer, const void *data, size_
  * (valid only inside the call). */
 typedef void (*rcmsg_btl_fail_cb_t)(void *arg, int peer, rcmsg_status_t status, const char *cause);
 
+/* Called from progress when the connection to peer broke and is being recovered (rc): a read
+ * from peer that completed before the break is not trusted (Soft-RoCE was seen to complete one
+ * with wrong bytes just before its QP went to ERR); the layer above reads again the messages
+ * whose reads it has not finished. */
+typedef void (*rcmsg_btl_broke_cb_t)(void *arg, int peer);
+
 typedef struct {
     /* Pack this process's address for all peers (once, after open). *len_p: in buf size, out used.
      */
@@ -120,6 +126,7 @@ struct rcmsg_btl {
     rcmsg_btl_caps_t caps;
     rcmsg_btl_recv_cb_t recv_cb;
     rcmsg_btl_fail_cb_t fail_cb;
+    rcmsg_btl_broke_cb_t broke_cb; /* NULL: not told */
     void *cb_arg;
 };
 

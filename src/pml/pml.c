@@ -168,6 +168,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     for (int i = 0; i < w->btls.n; i++) {
         w->btls.btls[i]->recv_cb = on_recv;
         w->btls.btls[i]->fail_cb = on_peer_failed;
+        w->btls.btls[i]->broke_cb = on_peer_broke;
     }
     for (int i = 0; i < pml.size; i++) {
         rcmsg_btl_t *btl = w->peer_btl[i];

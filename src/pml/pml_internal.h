@@ -62,6 +62,8 @@ struct rcmsg_request {
     uint64_t sreq;
     size_t msg_len, posted, done;
     int reads_out;
+    bool reread;      /* its connection broke: read the whole message again (on_peer_broke) */
+    unsigned rereads; /* times it was read again */
     rcmsg_btl_desc_t descs[PML_MAX_READS];
 };
 RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(((struct rcmsg_request *)NULL)->descs) >= RCMSG_RNDV_READS_MAX,
@@ -184,6 +186,9 @@ bool recv_orphaned(const struct rcmsg_request *r);
 rcmsg_status_t lost_status(int peer);
 /* cause: why, in words (for the event callback), or NULL */
 void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause);
+/* The transport's broke_cb: every rendezvous receive from peer still reading is read again
+ * from its first byte once its reads in flight are done (rndv_step). */
+void on_peer_broke(void *arg, int peer);
 bool rndv_step(rcmsg_request_t r);
 
 /* pml_liveness.c */

@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 PEER_KEYS="msgs_sent_inline bytes_sent_inline msgs_sent_eager bytes_sent_eager msgs_sent_rndv
     bytes_sent_rndv msgs_recv_eager bytes_recv_eager msgs_recv_rndv bytes_recv_rndv reads
     reads_bytes credit_waits rndv_fallbacks ctrl_sent ctrl_recv qp_transitions cq_errors
-    recoveries connects disconnects cm_retries"
+    recoveries rereads connects disconnects cm_retries"
 RANK_KEYS="unexp_peak unexp_bytes_peak cqes empty_polls qp_syncs qp_sync_mismatches events_dropped"
 
 # the jobs of lib.sh's start, finish and jobfail
