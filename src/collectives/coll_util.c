@@ -32,6 +32,13 @@ rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf,
         return s;
     }
     s = rcmsg_waitall(2, reqs, st);
+    if (s != RCMSG_OK && src >= 0 && st[0].error == RCMSG_ERR_TRUNCATED &&
+        (dst < 0 || st[1].error == RCMSG_OK)) {
+        rcmsg_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass the "
+                    "same count, datatype and root?",
+                    rcmsg_coll_name(a->coll), src, rlen);
+        return RCMSG_ERR_INVALID_PARAM; /* as for too little data, below (rcmsg.h) */
+    }
     if (s != RCMSG_OK) {
         rcmsg_error("%s: exchange with rank %d / rank %d failed: %s", rcmsg_coll_name(a->coll), dst,
                     src, rcmsg_strerror(s));

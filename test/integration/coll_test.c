@@ -562,8 +562,14 @@ static void edges(rcmsg_comm_t p2p)
 
         CHECK(s == (rank == 1 ? RCMSG_ERR_INVALID_PARAM : RCMSG_OK),
               "mismatched bcast count returned %s", rcmsg_status_name(s));
+        /* and too much data: rank 1 says 6 where the root broadcasts 7 (rcmsg.h: the receiver
+         * fails with RCMSG_ERR_INVALID_PARAM, as for too little, not RCMSG_ERR_TRUNCATED) */
+        s = rcmsg_bcast(d, rank == 1 ? 6 : 7, RCMSG_DOUBLE, 0, pair);
+        CHECK(s == (rank == 1 ? RCMSG_ERR_INVALID_PARAM : RCMSG_OK),
+              "bcast with a smaller count on the receiver returned %s", rcmsg_status_name(s));
         if (rank == 0) {
-            printf("ok: a count that differs on the receiver is reported there\n");
+            printf("ok: a count that differs on the receiver (larger or smaller) is reported "
+                   "there as RCMSG_ERR_INVALID_PARAM\n");
         }
     }
     if (pair != RCMSG_COMM_NULL) {
