@@ -69,6 +69,7 @@ typedef struct {
     int window;
     int median;  /* --stat median: the median of per-iteration times instead of the mean */
     int samples; /* --samples: rank 0 prints every timed iteration's time as it ends */
+    int span;    /* --span: coll also reports the median span over the ranks (one host) */
 } bench_opts_t;
 
 /* What every benchmark works on: buffers allocated and touched once for the largest size. */
@@ -80,6 +81,7 @@ typedef struct {
     unsigned char ack[4];
     bench_reqs_t *reqs; /* 2 * window slots */
     double *samples;    /* per-iteration seconds (--stat median, --samples), else NULL */
+    double *span;       /* --span: each timed call's start, then its end (2 x iterations) */
 } bench_ctx_t;
 
 static const char *prog(void)
@@ -123,7 +125,13 @@ static void usage(FILE *f)
             "busy host)\n"
             "  --samples          rank 0 also prints each timed iteration's time as it ends: "
             "'# sample SIZE I US'\n"
-            "                     (the round trip for latency; printing is not timed)\n",
+            "                     (the round trip for latency; printing is not timed)\n"
+            "  --span             coll: a third column, the median over the timed calls of the "
+            "span from\n"
+            "                     the first rank's start to the last rank's end (us); the ranks "
+            "must share\n"
+            "                     one clock (one host): immune to the order in which the "
+            "barrier releases them\n",
             prog(), prog(), BENCH_MAX_WIN);
 }
 
@@ -263,11 +271,17 @@ static void apply_defaults(bench_opts_t *o, int have_min, int have_max, int have
 static int parse_args(int argc, char **argv, bench_opts_t *o)
 {
     static const struct option opts[] = {
-        {"min", required_argument, NULL, 'a'},    {"max", required_argument, NULL, 'b'},
-        {"iters", required_argument, NULL, 'n'},  {"iters-large", required_argument, NULL, 'l'},
-        {"warmup", required_argument, NULL, 'w'}, {"window", required_argument, NULL, 'W'},
-        {"stat", required_argument, NULL, 's'},   {"samples", no_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"min", required_argument, NULL, 'a'},
+        {"max", required_argument, NULL, 'b'},
+        {"iters", required_argument, NULL, 'n'},
+        {"iters-large", required_argument, NULL, 'l'},
+        {"warmup", required_argument, NULL, 'w'},
+        {"window", required_argument, NULL, 'W'},
+        {"stat", required_argument, NULL, 's'},
+        {"samples", no_argument, NULL, 'S'},
+        {"span", no_argument, NULL, 'P'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     int c, have_min = 0, have_max = 0, have_large = 0, have_warmup = 0;
     long v;
@@ -310,6 +324,9 @@ static int parse_args(int argc, char **argv, bench_opts_t *o)
             break;
         case 'S':
             o->samples = 1;
+            break;
+        case 'P':
+            o->span = 1;
             break;
         case 'h':
             usage(stdout);
@@ -688,10 +705,11 @@ static int coll_check(bench_ctx_t *x, size_t size)
 
 /* One call of the collective, timed alone; then (but for the barrier benchmark itself) an
  * untimed barrier, as OSU does, so that no rank runs ahead into the next call. */
-static double coll_once(bench_ctx_t *x, size_t size)
+static double coll_once(bench_ctx_t *x, size_t size, double *start_p)
 {
     double t1 = bench_wtime(), dt;
 
+    *start_p = t1;
     if (coll_call(x, size) != 0) {
         fail();
     }
@@ -702,20 +720,55 @@ static double coll_once(bench_ctx_t *x, size_t size)
     return dt;
 }
 
+/* --span: the median over the iters timed calls of (the last rank's end - the first rank's
+ * start), in us, from every rank's x->span (valid on rank 0). */
+static double coll_span(bench_ctx_t *x, long iters)
+{
+    size_t n = 2 * (size_t)iters;
+    double *all = malloc(n * (size_t)x->size * sizeof(double)), span = 0;
+
+    if (all == NULL || bench_allgather(x->span, all, n * sizeof(double)) != 0) {
+        fprintf(stderr, "%s: rank %d: --span: cannot gather %zu times\n", prog(), x->rank, n);
+        fail();
+    }
+    for (long i = 0; i < iters && x->rank == 0; i++) {
+        double first = all[2 * i], last = all[2 * i + 1];
+
+        for (int r = 1; r < x->size; r++) {
+            first = all[(size_t)r * n + 2 * (size_t)i] < first ? all[(size_t)r * n + 2 * (size_t)i]
+                                                               : first;
+            last = all[(size_t)r * n + 2 * (size_t)i + 1] > last
+                       ? all[(size_t)r * n + 2 * (size_t)i + 1]
+                       : last;
+        }
+        all[i] = (last - first) * 1e6; /* rank 0's own entries 0..2i+1 are read already */
+    }
+    if (x->rank == 0) {
+        qsort(all, (size_t)iters, sizeof(double), cmp_double);
+        span = iters % 2 ? all[iters / 2] : (all[iters / 2 - 1] + all[iters / 2]) / 2;
+    }
+    free(all);
+    return span;
+}
+
 /* Microseconds per call: the maximum over the ranks of each rank's mean (or median). */
 static double coll_time(bench_ctx_t *x, size_t size, long iters, long warmup, double *times)
 {
-    double total = 0, mean, max = 0;
+    double total = 0, mean, max = 0, start;
 
     for (long i = 0; i < warmup; i++) {
-        coll_once(x, size);
+        coll_once(x, size, &start);
     }
     if (bench_barrier() != 0) {
         fail();
     }
     for (long i = 0; i < iters; i++) {
-        double dt = coll_once(x, size);
+        double dt = coll_once(x, size, &start);
         total += dt;
+        if (x->span != NULL) {
+            x->span[2 * i] = start;
+            x->span[2 * i + 1] = start + dt;
+        }
         if (x->samples != NULL) {
             x->samples[i] = dt;
             print_sample(x, size, i, dt);
@@ -748,6 +801,10 @@ static int run_coll(bench_ctx_t *x)
                  o->coll == BENCH_BARRIER ? "" : ", an untimed barrier between calls",
                  o->median ? "median" : "mean");
         print_header(x, what, "latency (us)");
+        if (o->span) {
+            printf("# third column: span (us), the median over the calls of the last rank's end "
+                   "- the first rank's start (CLOCK_MONOTONIC: ranks on one host)\n");
+        }
         if (o->coll == BENCH_ALLREDUCE && min < sizeof(double)) {
             printf("# allreduce sums doubles: sizes below %zu bytes skipped\n", sizeof(double));
         }
@@ -761,6 +818,7 @@ static int run_coll(bench_ctx_t *x)
         }
         coll_fill(x, size);
         double lat = coll_time(x, size, iters_of(o, size), warmup_of(o, size), times);
+        double span = x->span != NULL ? coll_span(x, iters_of(o, size)) : 0;
         coll_fill(x, size); /* the check: one more call on fresh data */
         if (coll_call(x, size) != 0 || coll_check(x, size) != 0) {
             fail();
@@ -768,7 +826,10 @@ static int run_coll(bench_ctx_t *x)
         if (bench_barrier() != 0) { /* every rank checked its result before rank 0 prints */
             fail();
         }
-        if (x->rank == 0) {
+        if (x->rank == 0 && x->span != NULL) {
+            printf("%-12zu %16.2f %16.2f\n", size, lat, span);
+            fflush(stdout);
+        } else if (x->rank == 0) {
             print_result(size, lat);
         }
         if (o->coll == BENCH_BARRIER) {
@@ -821,6 +882,15 @@ static int ctx_init(bench_ctx_t *x, const bench_opts_t *o)
             return -1;
         }
     }
+    if (o->span && o->kind == BENCH_COLL) {
+        long n = o->iters > o->iters_large ? o->iters : o->iters_large;
+        x->span = calloc(2 * (size_t)n, sizeof(double));
+        if (x->span == NULL) {
+            fprintf(stderr, "%s: rank %d: cannot allocate %ld times for --span\n", prog(), x->rank,
+                    2 * n);
+            return -1;
+        }
+    }
     if (x->sbuf == NULL || x->rbuf == NULL || x->reqs == NULL) {
         fprintf(stderr, "%s: rank %d: cannot allocate 2 x %zu bytes of buffers\n", prog(), x->rank,
                 x->buf_len);
@@ -835,6 +905,7 @@ static void ctx_fini(bench_ctx_t *x)
     free(x->rbuf);
     bench_reqs_free(x->reqs);
     free(x->samples);
+    free(x->span);
 }
 
 int main(int argc, char **argv)

@@ -190,7 +190,7 @@ typedef enum {
       "when the rc pools do not fit in half of the locked memory limit (ulimit -l), with a "       \
       "warning.")                                                                                  \
     X(SRQ_BUF_SIZE, SIZE, "9k", "256..1m",                                                         \
-      "Size of each pre-posted receive buffer and send bounce buffer (header and eager "           \
+      "Size of each rc pre-posted receive buffer and send bounce buffer (header and eager "        \
       "payload); the same on every rank.")                                                         \
     X(SEND_BUFS, INT, "512", "16..65536",                                                          \
       "Registered send bounce buffers per device, shared by all peers; fewer (down to 64) when "   \
@@ -273,8 +273,9 @@ typedef enum {
       "(a zero-length RDMA write, no receive buffer used); a dead peer fails its requests "        \
       "with RCMSG_ERR_CONNECTION once the probe's retries run out.")                               \
     X(EAGER_LIMIT, SIZE, "8k", "0..1m",                                                            \
-      "Largest message sent eagerly (one SEND); larger ones use rendezvous with RDMA_READ. "       \
-      "Capped by the transport's buffer size.")                                                    \
+      "Largest message sent eagerly (one SEND) over rc and to the rank itself; larger ones use "   \
+      "rendezvous with RDMA_READ. Capped by the transport's buffer size. Shared memory has its "   \
+      "own, RCMSG_SM_EAGER_LIMIT.")                                                                \
     X(EAGER_CREDITS, INT, "32", "1..65535",                                                        \
       "Eager messages a rank may have unmatched at each peer; more wait at the sender, so "        \
       "unexpected-message memory stays bounded.")                                                  \
@@ -287,8 +288,15 @@ typedef enum {
       "Keep rendezvous buffers registered for reuse; off by default: see README (invalidation).")  \
     X(RCACHE_SIZE, SIZE, "256m", "0..",                                                            \
       "Most bytes the registration cache keeps registered (least recently used evicted first).")   \
+    X(SM_EAGER_LIMIT, SIZE, "6k", "0..1m",                                                         \
+      "Largest message sent eagerly over shared memory (copied into a ring cell and out of it); "  \
+      "larger ones use rendezvous, one copy with process_vm_readv (CMA). Capped by "               \
+      "RCMSG_SM_CELL_SIZE when that is set.")                                                      \
+    X(SM_CELL_SIZE, SIZE, "0", "0..1m",                                                            \
+      "Bytes of header and eager payload each shared-memory ring cell holds, at least 64; 0: "     \
+      "RCMSG_SM_EAGER_LIMIT plus 64 bytes of header room. The same on every rank.")                \
     X(SM_CELLS, INT, "64", "4..65536",                                                             \
-      "Cells (each of RCMSG_SRQ_BUF_SIZE bytes) in each shared-memory ring, one ring per local "   \
+      "Cells (each of RCMSG_SM_CELL_SIZE bytes) in each shared-memory ring, one ring per local "   \
       "sender.")                                                                                   \
     X(SM_STAGING, SIZE, "256k", "4k..1g",                                                          \
       "Per-peer staging area for large shared-memory messages when CMA is not permitted.")         \

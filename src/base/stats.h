@@ -36,6 +36,8 @@
     X(qp_transitions, "QP state transitions made (rc)")                                            \
     X(cq_errors, "completions with an error status (rc; by status in the JSON)")                   \
     X(recoveries, "connections recovered after a QP error (rc)")                                   \
+    X(rereads, "rendezvous messages read again from their first byte: their connection broke "     \
+               "while they were read (rc)")                                                        \
     X(connects, "connections established (rc: reached RTS; sm: attached at init)")                 \
     X(disconnects, "connections closed (rc: idle recycling)")                                      \
     X(cm_retries, "connection manager packets sent again after a timeout (rc)")                    \

@@ -27,14 +27,25 @@
 
 typedef struct rcmsg_btl rcmsg_btl_t;
 
+/* Room a transport keeps in front of an eager payload for the protocol's header (the pml's
+ * largest, its RTS, is 56 bytes): a transport that sizes its buffers from an eager limit
+ * makes them this much larger. */
+#define RCMSG_BTL_HDR_ROOM 64
+
+/* caps.eager_limit of a transport without one of its own: the pml's RCMSG_EAGER_LIMIT. */
+#define RCMSG_BTL_EAGER_DEFAULT SIZE_MAX
+
 /* What a transport can do; the protocols size their messages from these. */
 typedef struct {
-    size_t max_send;   /* largest header + payload of one send() */
-    size_t max_inline; /* sends up to this size go inline (no bounce copy on RC) */
-    size_t max_get;    /* largest single get() (0: get unsupported) */
-    unsigned max_gets; /* gets worth having in flight per peer (RC: the QP's max_rd_atomic) */
-    int chunked_gets;  /* split long gets into RCMSG_RNDV_CHUNK pieces (RC); 0: one get of any
-                        * length is best (a single process_vm_readv on sm) */
+    size_t max_send;    /* largest header + payload of one send() */
+    size_t eager_limit; /* largest payload worth sending eagerly (a copy through send()) rather
+                         * than by rendezvous (a get); RCMSG_BTL_EAGER_DEFAULT: the pml's
+                         * choice. The pml caps it by max_send less its header. */
+    size_t max_inline;  /* sends up to this size go inline (no bounce copy on RC) */
+    size_t max_get;     /* largest single get() (0: get unsupported) */
+    unsigned max_gets;  /* gets worth having in flight per peer (RC: the QP's max_rd_atomic) */
+    int chunked_gets;   /* split long gets into RCMSG_RNDV_CHUNK pieces (RC); 0: one get of any
+                         * length is best (a single process_vm_readv on sm) */
 } rcmsg_btl_caps_t;
 
 /* A registered region. The transport fills it; addr/len echo the request. */
@@ -60,6 +71,12 @@ typedef void (*rcmsg_btl_recv_cb_t)(void *arg, int peer, const void *data, size_
 /* Called from progress() when a peer's endpoint has failed for good; cause says why in words
  * (valid only inside the call). */
 typedef void (*rcmsg_btl_fail_cb_t)(void *arg, int peer, rcmsg_status_t status, const char *cause);
+
+/* Called from progress when the connection to peer broke and is being recovered (rc): a read
+ * from peer that completed before the break is not trusted (Soft-RoCE was seen to complete one
+ * with wrong bytes just before its QP went to ERR); the layer above reads again the messages
+ * whose reads it has not finished. */
+typedef void (*rcmsg_btl_broke_cb_t)(void *arg, int peer);
 
 typedef struct {
     /* Pack this process's address for all peers (once, after open). *len_p: in buf size, out used.
@@ -109,6 +126,7 @@ struct rcmsg_btl {
     rcmsg_btl_caps_t caps;
     rcmsg_btl_recv_cb_t recv_cb;
     rcmsg_btl_fail_cb_t fail_cb;
+    rcmsg_btl_broke_cb_t broke_cb; /* NULL: not told */
     void *cb_arg;
 };
 

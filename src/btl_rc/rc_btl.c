@@ -786,6 +786,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     rcmsg_stats.status_name = rc_wc_status_name; /* the counters' completion errors */
     rc->super.caps = (rcmsg_btl_caps_t){
         .max_send = rc->buf_size,
+        .eager_limit = RCMSG_BTL_EAGER_DEFAULT, /* RCMSG_EAGER_LIMIT */
         .max_inline = inl < rc->buf_size ? inl : rc->buf_size,
         .max_get = rc->port_attr.max_msg_sz,
         .max_gets = rc->rd_atomic,

@@ -38,6 +38,10 @@ rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer);
  * of the pair, whichever side saw the error); 0 without rc. */
 uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer);
 
+/* Recoveries of the connection to peer started so far: this side found it broken (an error
+ * completion, an event, the QP state sync, the peer's reconnect); 0 without rc. */
+uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer);
+
 /* rc's lines of the state dump (RCMSG_STALL_TIMEOUT, SIGUSR1): every QP with its mirrored and
  * hardware state, PSNs, outstanding requests and CM state; the CM's and pools' totals. */
 void rcmsg_rc_btl_dump_state(rcmsg_btl_t *btl);

@@ -182,6 +182,7 @@ static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
     enum ibv_mtu mtu;
     unsigned rd_in;
     struct ibv_qp_attr attr;
+    rcmsg_status_t status;
 
     if (remote->mtu < IBV_MTU_256 || remote->mtu > IBV_MTU_4096 || remote->qpn == 0 ||
         remote->qpn > 0xffffff || remote->psn > 0xffffff) {
@@ -211,10 +212,13 @@ static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
         .min_rnr_timer = rc->config.rnr_timer,
     };
     rcmsg_rc_cm_ah_attr(rc->cm, peer, &attr.ah_attr);
-    if (rcmsg_rc_qp_modify(&ep->qp, &attr,
+    ep->qp.retried = ep->rec.state == RC_REC_CONNECT;
+    status =
+        rcmsg_rc_qp_modify(&ep->qp, &attr,
                            IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                               IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER) !=
-        RCMSG_OK) {
+                               IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+    ep->qp.retried = false;
+    if (status != RCMSG_OK) {
         /* rxe resolves the peer's address here: under heavy loss that can time out. A
          * recovery tries again (rc_rec_retry); a first connect fails as before. */
         ep->rec.retry = ep->rec.state == RC_REC_CONNECT;
@@ -231,6 +235,7 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
     enum ibv_mtu mtu;
     unsigned rd_in;
     struct ibv_qp_attr attr;
+    rcmsg_status_t status;
     bool rejoin = ep->rec.state != RC_REC_NONE;
 
     rc_path(rc, remote, &mtu, &rd_in);
@@ -242,9 +247,12 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
         .sq_psn = ep->sq_psn,
         .max_rd_atomic = (uint8_t)rd_in,
     };
-    if (rcmsg_rc_qp_modify(&ep->qp, &attr,
-                           IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-                               IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC) != RCMSG_OK) {
+    ep->qp.retried = rejoin;
+    status = rcmsg_rc_qp_modify(&ep->qp, &attr,
+                                IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+                                    IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+    ep->qp.retried = false;
+    if (status != RCMSG_OK) {
         ep->rec.retry = rejoin; /* as for RTR: a recovery tries again */
         return -1;
     }

@@ -505,3 +505,10 @@ uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer)
 
     return peer >= 0 && peer < rc->job.size ? rc->eps[peer].rec.count : 0;
 }
+
+uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+
+    return peer >= 0 && peer < rc->job.size ? rc->eps[peer].rec.breaks : 0;
+}

@@ -87,6 +87,7 @@ typedef struct {
     unsigned run;                     /* recoveries in a row without a completion between */
     uint64_t run_t0;                  /* when the first of them began */
     uint64_t count;                   /* recoveries completed (rcmsg_rc_btl_recoveries) */
+    uint64_t breaks;                  /* recoveries started (rcmsg_rc_btl_breaks) */
     bool retry; /* the reconnect failed here, in a QP transition: try again with a new QP */
 } rc_rec_t;
 

@@ -215,10 +215,12 @@ rcmsg_status_t rcmsg_rc_qp_modify(rcmsg_rc_qp_t *qp, struct ibv_qp_attr *attr, i
     rc = ibv_modify_qp(qp->qp, attr, mask);
     if (rc != 0) {
         rcmsg_rc_qp_attr_str(attr, mask, attrs, sizeof(attrs));
-        rcmsg_error("ibv_modify_qp %s -> %s failed on qp 0x%x (peer %d, %s:%d): %s; attributes: "
-                    "%s",
-                    rcmsg_rc_qp_state_name(qp->state), rcmsg_rc_qp_state_name(attr->qp_state),
-                    qp->qp->qp_num, qp->peer, qp->dev_name, qp->port, strerror(rc), attrs);
+        rcmsg_log(qp->retried ? RCMSG_LOG_WARN : RCMSG_LOG_ERROR,
+                  "ibv_modify_qp %s -> %s failed on qp 0x%x (peer %d, %s:%d): %s%s; attributes: "
+                  "%s",
+                  rcmsg_rc_qp_state_name(qp->state), rcmsg_rc_qp_state_name(attr->qp_state),
+                  qp->qp->qp_num, qp->peer, qp->dev_name, qp->port, strerror(rc),
+                  qp->retried ? " (a recovery: tried again with a new qp)" : "", attrs);
         rcmsg_rc_qp_resync(qp);
         return RCMSG_ERR_IO;
     }

@@ -25,6 +25,7 @@ typedef struct rcmsg_rc_qp {
     int peer;                /* rank at the other end */
     const char *dev_name;
     int port;
+    bool retried; /* a failed modify is tried again by the caller: logged as a warning */
 } rcmsg_rc_qp_t;
 
 const char *rcmsg_rc_qp_state_name(enum ibv_qp_state state);

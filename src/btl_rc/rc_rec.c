@@ -34,6 +34,12 @@
  *      are posted again from their bounce buffers or inline copies, in order and with their
  *      sequence numbers; rendezvous reads are issued again from where they stood (each chunk
  *      is one read); flush markers are dropped. Then posting resumes.
+ *   6. the layer above is told of the break when it starts (broke_cb): it reads again, from
+ *      their first byte, the rendezvous messages from the peer it was reading (once their reads
+ *      in flight are done; the sender keeps its buffer until the FIN). A read that completed on
+ *      the broken QP is not trusted: on Soft-RoCE (Debian 12's 6.1 kernel, loaded hosts) the
+ *      read that completed just before a QP went to ERR by itself had wrong bytes, twice in CI
+ *      runs. A recovery costs one more read of those messages.
  * Messages carry the pair's sequence number in their immediate data (rc_imm): the receiver
  * drops a duplicate and fails the peer on a gap, so nothing is delivered twice or out of order
  * even if a count is off. Control messages of the layers above (rendezvous RTS, FIN, credits)
@@ -201,7 +207,8 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
                          .t0 = now,
                          .run = ep->rec.run + 1,
                          .run_t0 = ep->rec.run > 0 ? ep->rec.run_t0 : now,
-                         .count = ep->rec.count};
+                         .count = ep->rec.count,
+                         .breaks = ep->rec.breaks + 1};
     ep->rec.deadline = ep->rec.t0 + rc->config.recovery_timeout_us;
     if (rcmsg_rc_qp_resync(&ep->qp) != IBV_QPS_ERR) {
         rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
@@ -212,6 +219,9 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
     }
     rc->recovering[rc->nrec++] = peer;
     rc->cm_hot = true;
+    if (rc->super.broke_cb != NULL) {
+        rc->super.broke_cb(rc->super.cb_arg, peer);
+    }
     rcmsg_info("rc: connection to peer %d broken (%s) on qp 0x%x: recovering, %u request(s) "
                "outstanding",
                peer, why, ep->rec.old_qpn, ep->ring_count);

@@ -180,8 +180,11 @@ rcmsg_status_t rcmsg_self_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl
     self->rank = job->rank;
     self->super.name = "self";
     self->super.ops = &self_ops;
-    self->super.caps = (rcmsg_btl_caps_t){
-        .max_send = SELF_MAX_SEND, .max_inline = 0, .max_get = SIZE_MAX, .max_gets = 16};
+    self->super.caps = (rcmsg_btl_caps_t){.max_send = SELF_MAX_SEND,
+                                          .eager_limit = RCMSG_BTL_EAGER_DEFAULT,
+                                          .max_inline = 0,
+                                          .max_get = SIZE_MAX,
+                                          .max_gets = 16};
     *btl_p = &self->super;
     return RCMSG_OK;
 }

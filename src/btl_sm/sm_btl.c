@@ -22,18 +22,41 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* The one place sm reads its settings. */
-static void sm_config_read(sm_config_t *cfg)
+/* The one place sm reads its settings. The cells are sized for the eager limit unless
+ * RCMSG_SM_CELL_SIZE says otherwise; then the limit is capped to what they hold. */
+static rcmsg_status_t sm_config_read(sm_config_t *cfg)
 {
+    size_t cell = rcmsg_config_size(RCMSG_CFG_SM_CELL_SIZE);
+
     *cfg = (sm_config_t){
         .ncells = (unsigned)rcmsg_config_int(RCMSG_CFG_SM_CELLS),
-        .cell_size = rcmsg_config_size(RCMSG_CFG_SRQ_BUF_SIZE),
+        .eager_limit = rcmsg_config_size(RCMSG_CFG_SM_EAGER_LIMIT),
         .staging = (rcmsg_config_size(RCMSG_CFG_SM_STAGING) + 63) & ~(size_t)63,
         .cma = (rcmsg_sm_cma_t)rcmsg_config_enum(RCMSG_CFG_SM_CMA),
         .batch = (unsigned)rcmsg_config_int(RCMSG_CFG_POLL_BATCH),
         .sleeps = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) != RCMSG_WAIT_POLL,
     };
     cfg->cma_text = rcmsg_config_enum_text(RCMSG_CFG_SM_CMA);
+    if (cell == 0) {
+        cfg->cell_size = cfg->eager_limit + RCMSG_BTL_HDR_ROOM;
+        cfg->cells_derived = true;
+        return RCMSG_OK;
+    }
+    if (cell < RCMSG_BTL_HDR_ROOM) {
+        rcmsg_error("invalid value '%s' for RCMSG_SM_CELL_SIZE: expected 0 (sized for "
+                    "RCMSG_SM_EAGER_LIMIT) or at least %d bytes (a header)",
+                    rcmsg_config_text(RCMSG_CFG_SM_CELL_SIZE), RCMSG_BTL_HDR_ROOM);
+        return RCMSG_ERR_CONFIG;
+    }
+    cfg->cell_size = cell;
+    if (cfg->eager_limit > cell - RCMSG_BTL_HDR_ROOM) {
+        rcmsg_info("sm: eager limit capped to %zu bytes by RCMSG_SM_CELL_SIZE=%s (RCMSG_SM_EAGER_"
+                   "LIMIT=%s)",
+                   cell - RCMSG_BTL_HDR_ROOM, rcmsg_config_text(RCMSG_CFG_SM_CELL_SIZE),
+                   rcmsg_config_text(RCMSG_CFG_SM_EAGER_LIMIT));
+        cfg->eager_limit = cell - RCMSG_BTL_HDR_ROOM;
+    }
+    return RCMSG_OK;
 }
 
 void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why)
@@ -195,8 +218,13 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     sm->job = *job;
     sm->super.name = "sm";
     sm->super.ops = &sm_ops;
-    sm_config_read(&sm->cfg);
+    s = sm_config_read(&sm->cfg);
+    if (s != RCMSG_OK) {
+        free(sm);
+        return s;
+    }
     sm->cell_stride = (sizeof(sm_cell_t) + sm->cfg.cell_size + 63) & ~(size_t)63;
+    sm->cell_mask = (sm->cfg.ncells & (sm->cfg.ncells - 1)) == 0 ? sm->cfg.ncells - 1 : 0;
     sm->ring_size = sizeof(sm_ring_t) + sm->cfg.ncells * sm->cell_stride;
     sm->seg_size =
         sizeof(sm_seg_hdr_t) + (size_t)job->local_size * (sm->ring_size + sm->cfg.staging);
@@ -211,11 +239,15 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         sm_close(&sm->super);
         return s;
     }
-    sm->super.caps = (rcmsg_btl_caps_t){
-        .max_send = sm->cfg.cell_size, .max_inline = 0, .max_get = SIZE_MAX, .max_gets = 16};
+    sm->super.caps = (rcmsg_btl_caps_t){.max_send = sm->cfg.cell_size,
+                                        .eager_limit = sm->cfg.eager_limit,
+                                        .max_inline = 0,
+                                        .max_get = SIZE_MAX,
+                                        .max_gets = 16};
     rcmsg_info("sm: %zu-byte segment (memfd, nothing in /dev/shm): %u cells of %zu bytes per "
-               "local sender, %zu-byte staging; CMA %s",
-               sm->seg_size, sm->cfg.ncells, sm->cfg.cell_size, sm->cfg.staging, sm->cfg.cma_text);
+               "local sender, eager up to %zu bytes, %zu-byte staging; CMA %s",
+               sm->seg_size, sm->cfg.ncells, sm->cfg.cell_size, sm->cfg.eager_limit,
+               sm->cfg.staging, sm->cfg.cma_text);
     *btl_p = &sm->super;
     return RCMSG_OK;
 }

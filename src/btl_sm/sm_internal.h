@@ -47,7 +47,10 @@ enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };
 /* Every setting sm uses, read once by rcmsg_sm_btl_open (sm_config_read) and nowhere else. */
 typedef struct {
     unsigned ncells;      /* RCMSG_SM_CELLS: cells per ring */
-    size_t cell_size;     /* RCMSG_SRQ_BUF_SIZE: the largest message */
+    size_t eager_limit;   /* RCMSG_SM_EAGER_LIMIT, capped to cell_size - RCMSG_BTL_HDR_ROOM */
+    size_t cell_size;     /* RCMSG_SM_CELL_SIZE, or eager_limit + RCMSG_BTL_HDR_ROOM: the
+                           * largest message (header and payload) */
+    bool cells_derived;   /* RCMSG_SM_CELL_SIZE is 0: the eager limit sized the cells */
     size_t staging;       /* RCMSG_SM_STAGING, rounded up to 64 bytes */
     rcmsg_sm_cma_t cma;   /* RCMSG_SM_CMA */
     const char *cma_text; /* its name, for messages */
@@ -123,6 +126,7 @@ typedef struct {
     char *seg;
     size_t seg_size;
     size_t cell_stride, ring_size;
+    uint64_t cell_mask;      /* ncells - 1 when ncells is a power of two (the default 64), else 0 */
     sm_peer_t *peers;        /* [job.size] */
     int *local_to_world;     /* [nlocal] */
     rcmsg_btl_desc_t **done; /* finished CMA gets, reported from progress */
@@ -143,9 +147,13 @@ static inline sm_ring_t *sm_ring(const sm_btl_t *sm, char *seg, int sender_local
     return (sm_ring_t *)(seg + sizeof(sm_seg_hdr_t) + (size_t)sender_local * sm->ring_size);
 }
 
+/* A mask where it can: a 64-bit division per message (both sides) cost bibw of tiny messages
+ * a few percent. */
 static inline sm_cell_t *sm_cell(const sm_btl_t *sm, sm_ring_t *ring, uint64_t index)
 {
-    return (sm_cell_t *)((char *)(ring + 1) + (index % sm->cfg.ncells) * sm->cell_stride);
+    uint64_t slot = sm->cell_mask != 0 ? index & sm->cell_mask : index % sm->cfg.ncells;
+
+    return (sm_cell_t *)((char *)(ring + 1) + slot * sm->cell_stride);
 }
 
 static inline char *sm_staging(const sm_btl_t *sm, char *seg, int sender_local)

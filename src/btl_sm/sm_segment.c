@@ -105,8 +105,11 @@ static rcmsg_status_t sm_addr_check(const sm_btl_t *sm, int peer, const sm_addr_
     }
     if (a->cell_size != sm->cfg.cell_size) {
         rcmsg_error("peer %d uses %u-byte shared-memory cells, this rank %zu: set the same "
-                    "RCMSG_SRQ_BUF_SIZE on every rank",
-                    peer, a->cell_size, sm->cfg.cell_size);
+                    "%s on every rank%s",
+                    peer, a->cell_size, sm->cfg.cell_size,
+                    sm->cfg.cells_derived ? "RCMSG_SM_EAGER_LIMIT" : "RCMSG_SM_CELL_SIZE",
+                    sm->cfg.cells_derived ? " (it sizes the cells while RCMSG_SM_CELL_SIZE is 0)"
+                                          : "");
         return RCMSG_ERR_CONFIG;
     }
     if (a->ncells != sm->cfg.ncells) {

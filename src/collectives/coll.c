@@ -16,7 +16,6 @@
 #include "pml/pml.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define COLL_MAX_CHOICES 4 /* "auto" and up to 3 algorithms */
@@ -110,6 +109,7 @@ void rcmsg_coll_init(void)
     coll_config.alltoall_tiny = rcmsg_config_size(RCMSG_CFG_COLL_ALLTOALL_TINY);
     coll_config.reduce_scatter_long = rcmsg_config_size(RCMSG_CFG_COLL_REDUCE_SCATTER_LONG);
     coll_config.check = rcmsg_config_bool(RCMSG_CFG_COLL_CHECK);
+    rcmsg_coll_scratch_init();
     rcmsg_pml_set_comm_check(coll_config.check ? coll_comm_check : NULL);
 }
 
@@ -489,7 +489,7 @@ rcmsg_status_t rcmsg_alltoall(const void *sendbuf, void *recvbuf, size_t count,
     if (s == RCMSG_OK && (a.sbuf == RCMSG_IN_PLACE || (a.sbuf == a.rbuf && count > 0))) {
         size_t nb = (size_t)a.size * count * a.esize;
 
-        copy = rcmsg_coll_alloc(&a, nb);
+        copy = rcmsg_coll_scratch_get(&a, nb);
         if (copy == NULL) {
             s = RCMSG_ERR_NO_MEMORY;
         } else {
@@ -498,7 +498,9 @@ rcmsg_status_t rcmsg_alltoall(const void *sendbuf, void *recvbuf, size_t count,
         }
     }
     s = coll_start(&a, s, NO_ROOT, NO_OP);
-    free(copy);
+    if (copy != NULL) {
+        rcmsg_coll_scratch_put(&a, copy);
+    }
     return s;
 }
 

@@ -72,8 +72,14 @@ rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf,
 rcmsg_status_t rcmsg_coll_send(const rcmsg_coll_args_t *a, const void *buf, size_t len, int dst);
 rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len, int src);
 
-/* malloc that logs what it was for; NULL only on failure (never for 0 bytes). */
-void *rcmsg_coll_alloc(const rcmsg_coll_args_t *a, size_t bytes);
+/*
+ * Scratch memory of a->comm, kept from call to call (coll_scratch.c; the only allocation in
+ * the collectives): at least bytes (0 included), 16-byte aligned, contents undefined; NULL,
+ * logged, only when out of memory. Every buffer taken is given back with
+ * rcmsg_coll_scratch_put before the call returns, the last taken first.
+ */
+void *rcmsg_coll_scratch_get(const rcmsg_coll_args_t *a, size_t bytes);
+void rcmsg_coll_scratch_put(const rcmsg_coll_args_t *a, void *p); /* p NULL: nothing */
 
 /* inout[i] = in[i] op inout[i] for i < count; logs and returns an error for a bad (op, dtype). */
 rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
@@ -147,7 +153,7 @@ rcmsg_status_t rcmsg_coll_gather_rel(const rcmsg_coll_args_t *a, int v, int n, c
 int rcmsg_coll_subtree(int v, int n);
 /* The layout of a gather or scatter of one block per rank, relative to a->root: off[j] =
  * j * block, ranks[j] = (j + root) mod size; then scratch bytes (16-byte aligned), all in
- * one allocation: free(*off_p). */
+ * one buffer of scratch: rcmsg_coll_scratch_put(a, *off_p). */
 rcmsg_status_t rcmsg_coll_rel_layout(const rcmsg_coll_args_t *a, size_t scratch, size_t **off_p,
                                      int **ranks_p, char **scratch_p);
 /* Binomial scatter, the reverse: the root's buf holds every range on entry. */
@@ -210,6 +216,14 @@ typedef struct {
 rcmsg_status_t rcmsg_coll_check(rcmsg_comm_t comm, rcmsg_coll_check_t *mine);
 /* RCMSG_COLL_CHECK, as read by rcmsg_coll_init (for comm_dup and comm_split). */
 bool rcmsg_coll_check_enabled(void);
+
+/* ---- scratch (coll_scratch.c); for rcmsg_coll_init and tests ---- */
+
+/* Sets the pml's hook that frees a communicator's scratch with it. */
+void rcmsg_coll_scratch_init(void);
+/* The malloc calls made so far for comm's scratch (0 before its first): constant over a
+ * steady loop of the same calls. */
+unsigned long rcmsg_coll_scratch_allocs(rcmsg_comm_t comm);
 
 /* ---- selection (coll.c); for tests and tools ---- */
 

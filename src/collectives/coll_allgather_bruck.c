@@ -13,7 +13,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_allgather_bruck(const rcmsg_coll_args_t *a)
@@ -23,7 +22,7 @@ rcmsg_status_t rcmsg_coll_allgather_bruck(const rcmsg_coll_args_t *a)
     char *tmp;
     rcmsg_status_t s = RCMSG_OK;
 
-    tmp = rcmsg_coll_alloc(a, nb);
+    tmp = rcmsg_coll_scratch_get(a, nb);
     if (tmp == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -40,6 +39,6 @@ rcmsg_status_t rcmsg_coll_allgather_bruck(const rcmsg_coll_args_t *a)
         memcpy((char *)a->rbuf + (size_t)r * block, tmp, head);
         memcpy(a->rbuf, tmp + head, nb - head);
     }
-    free(tmp);
+    rcmsg_coll_scratch_put(a, tmp);
     return s;
 }

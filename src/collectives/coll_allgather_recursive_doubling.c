@@ -15,7 +15,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_allgather_recursive_doubling(const rcmsg_coll_args_t *a)
@@ -27,7 +26,7 @@ rcmsg_status_t rcmsg_coll_allgather_recursive_doubling(const rcmsg_coll_args_t *
     const void *first;
     rcmsg_status_t s = RCMSG_OK;
 
-    off = rcmsg_coll_alloc(a, (size_t)(pof2 + 1) * sizeof(*off));
+    off = rcmsg_coll_scratch_get(a, (size_t)(pof2 + 1) * sizeof(*off));
     if (off == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -51,6 +50,6 @@ rcmsg_status_t rcmsg_coll_allgather_recursive_doubling(const rcmsg_coll_args_t *
     if (s == RCMSG_OK) {
         s = rcmsg_coll_fold_out(a, rem, buf, buf, (size_t)a->size * block);
     }
-    free(off);
+    rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -17,7 +17,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_allreduce_rabenseifner(const rcmsg_coll_args_t *a)
@@ -29,7 +28,7 @@ rcmsg_status_t rcmsg_coll_allreduce_rabenseifner(const rcmsg_coll_args_t *a)
     const void *src;
     rcmsg_status_t s;
 
-    off = rcmsg_coll_alloc(a, (size_t)(pof2 + 1) * sizeof(*off) + bytes);
+    off = rcmsg_coll_scratch_get(a, (size_t)(pof2 + 1) * sizeof(*off) + bytes);
     if (off == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -48,6 +47,6 @@ rcmsg_status_t rcmsg_coll_allreduce_rabenseifner(const rcmsg_coll_args_t *a)
     if (s == RCMSG_OK) {
         s = rcmsg_coll_fold_out(a, rem, buf, buf, bytes);
     }
-    free(off);
+    rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -17,7 +17,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_allreduce_recursive_doubling(const rcmsg_coll_args_t *a)
@@ -39,7 +38,7 @@ rcmsg_status_t rcmsg_coll_allreduce_recursive_doubling(const rcmsg_coll_args_t *
     if (pof2 == 1) {
         return RCMSG_OK;
     }
-    tmp = rcmsg_coll_alloc(a, bytes);
+    tmp = rcmsg_coll_scratch_get(a, bytes);
     if (tmp == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -61,6 +60,6 @@ rcmsg_status_t rcmsg_coll_allreduce_recursive_doubling(const rcmsg_coll_args_t *
     if (s == RCMSG_OK) {
         s = rcmsg_coll_fold_out(a, rem, a->rbuf, a->rbuf, bytes);
     }
-    free(tmp);
+    rcmsg_coll_scratch_put(a, tmp);
     return s;
 }

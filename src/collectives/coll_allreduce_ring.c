@@ -18,7 +18,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_allreduce_ring(const rcmsg_coll_args_t *a)
@@ -28,7 +27,7 @@ rcmsg_status_t rcmsg_coll_allreduce_ring(const rcmsg_coll_args_t *a)
     char *buf = a->rbuf, *tmp;
     rcmsg_status_t s = RCMSG_OK;
 
-    off = rcmsg_coll_alloc(a, (size_t)(n + 1) * sizeof(*off) + a->count * a->esize);
+    off = rcmsg_coll_scratch_get(a, (size_t)(n + 1) * sizeof(*off) + a->count * a->esize);
     if (off == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -59,6 +58,6 @@ rcmsg_status_t rcmsg_coll_allreduce_ring(const rcmsg_coll_args_t *a)
         s = rcmsg_coll_sendrecv(a, buf + off[sb], off[sb + 1] - off[sb], next, buf + off[rb],
                                 off[rb + 1] - off[rb], prev);
     }
-    free(off);
+    rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -14,7 +14,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_alltoall_bruck(const rcmsg_coll_args_t *a)
@@ -25,7 +24,7 @@ rcmsg_status_t rcmsg_coll_alltoall_bruck(const rcmsg_coll_args_t *a)
     char *rbuf = a->rbuf, *tmp, *pk, *pk2;
     rcmsg_status_t s = RCMSG_OK;
 
-    tmp = rcmsg_coll_alloc(a, 2 * nb);
+    tmp = rcmsg_coll_scratch_get(a, 2 * nb);
     if (tmp == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -55,6 +54,6 @@ rcmsg_status_t rcmsg_coll_alltoall_bruck(const rcmsg_coll_args_t *a)
     for (int i = 0; i < n && s == RCMSG_OK; i++) {
         memcpy(rbuf + (size_t)((r - i + n) % n) * block, tmp + (size_t)i * block, block);
     }
-    free(tmp);
+    rcmsg_coll_scratch_put(a, tmp);
     return s;
 }

@@ -15,8 +15,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
-
 rcmsg_status_t rcmsg_coll_bcast_scatter_allgather(const rcmsg_coll_args_t *a)
 {
     int n = a->size, v = (a->rank - a->root + n) % n;
@@ -25,7 +23,7 @@ rcmsg_status_t rcmsg_coll_bcast_scatter_allgather(const rcmsg_coll_args_t *a)
     char *buf = a->rbuf;
     rcmsg_status_t s;
 
-    off = rcmsg_coll_alloc(a, (size_t)(n + 1) * sizeof(*off) + (size_t)n * sizeof(*ranks));
+    off = rcmsg_coll_scratch_get(a, (size_t)(n + 1) * sizeof(*off) + (size_t)n * sizeof(*ranks));
     if (off == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -44,6 +42,6 @@ rcmsg_status_t rcmsg_coll_bcast_scatter_allgather(const rcmsg_coll_args_t *a)
         s = rcmsg_coll_sendrecv(a, buf + off[sp], off[sp + 1] - off[sp], ranks[(v + 1) % n],
                                 buf + off[rp], off[rp + 1] - off[rp], ranks[(v - 1 + n) % n]);
     }
-    free(off);
+    rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -22,7 +22,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 RCMSG_STATIC_ASSERT(sizeof(rcmsg_coll_check_t) == 32, "the check's record has no padding");
@@ -227,7 +226,7 @@ rcmsg_status_t rcmsg_coll_check(rcmsg_comm_t comm, rcmsg_coll_check_t *mine)
     a.tag = RCMSG_COLL_TAG(comm->coll_seq, RCMSG_COLL_TAG_CHECK);
     comm->coll_seq++; /* on every rank, whatever the call and the outcome */
     if (comm->size > CHECK_STACK_RECS) {
-        all = rcmsg_coll_alloc(&a, sizeof(*all) * (size_t)comm->size);
+        all = rcmsg_coll_scratch_get(&a, sizeof(*all) * (size_t)comm->size);
         if (all == NULL) {
             return RCMSG_ERR_NO_MEMORY;
         }
@@ -243,7 +242,7 @@ rcmsg_status_t rcmsg_coll_check(rcmsg_comm_t comm, rcmsg_coll_check_t *mine)
         s = RCMSG_ERR_INVALID_PARAM;
     }
     if (all != stack) {
-        free(all);
+        rcmsg_coll_scratch_put(&a, all);
     }
     return s;
 }

@@ -13,7 +13,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_gather_binomial(const rcmsg_coll_args_t *a)
@@ -40,6 +39,6 @@ rcmsg_status_t rcmsg_coll_gather_binomial(const rcmsg_coll_args_t *a)
         memcpy((char *)a->rbuf + (size_t)a->root * block, buf, head);
         memcpy(a->rbuf, buf + head, (size_t)n * block - head);
     }
-    free(off);
+    rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -17,7 +17,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_reduce_binomial(const rcmsg_coll_args_t *a)
@@ -28,7 +27,7 @@ rcmsg_status_t rcmsg_coll_reduce_binomial(const rcmsg_coll_args_t *a)
     rcmsg_status_t s = RCMSG_OK;
 
     /* the root accumulates in its result buffer, every other rank in scratch */
-    tmp = rcmsg_coll_alloc(a, v == 0 ? bytes : 2 * bytes);
+    tmp = rcmsg_coll_scratch_get(a, v == 0 ? bytes : 2 * bytes);
     if (tmp == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -48,6 +47,6 @@ rcmsg_status_t rcmsg_coll_reduce_binomial(const rcmsg_coll_args_t *a)
             }
         }
     }
-    free(tmp);
+    rcmsg_coll_scratch_put(a, tmp);
     return s;
 }

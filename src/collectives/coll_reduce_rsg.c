@@ -17,7 +17,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_reduce_rsg(const rcmsg_coll_args_t *a)
@@ -37,7 +36,7 @@ rcmsg_status_t rcmsg_coll_reduce_rsg(const rcmsg_coll_args_t *a)
         gatherer = a->root + 1;
     }
     meta = ((size_t)(2 * pof2 + 2) * sizeof(*off) + (size_t)pof2 * sizeof(*ranks) + 15) & ~15UL;
-    off = rcmsg_coll_alloc(a, meta + 3 * bytes);
+    off = rcmsg_coll_scratch_get(a, meta + 3 * bytes);
     if (off == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -88,6 +87,6 @@ out:
     if (s == RCMSG_OK && a->rank == a->root && gatherer != a->root) {
         s = rcmsg_coll_recv(a, a->rbuf, bytes, gatherer);
     }
-    free(off);
+    rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -14,7 +14,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args_t *a)
@@ -27,7 +26,7 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args
     rcmsg_status_t s;
 
     meta = ((size_t)(pof2 + 1) * sizeof(*off) + 15) & ~15UL;
-    off = rcmsg_coll_alloc(a, meta + 2 * total * a->esize);
+    off = rcmsg_coll_scratch_get(a, meta + 2 * total * a->esize);
     if (off == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -47,6 +46,6 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args
     if (s == RCMSG_OK) { /* the odd partner reduced the even rank's block too */
         s = rcmsg_coll_fold_out(a, rem, buf + (size_t)(a->rank & ~1) * block, a->rbuf, block);
     }
-    free(off);
+    rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -12,7 +12,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a)
@@ -22,7 +21,7 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a)
     char *buf, *tmp;
     rcmsg_status_t s = RCMSG_OK;
 
-    buf = rcmsg_coll_alloc(a, nb + block);
+    buf = rcmsg_coll_scratch_get(a, nb + block);
     if (buf == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -40,6 +39,6 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a)
     if (s == RCMSG_OK) {
         memcpy(a->rbuf, buf + (size_t)r * block, block);
     }
-    free(buf);
+    rcmsg_coll_scratch_put(a, buf);
     return s;
 }

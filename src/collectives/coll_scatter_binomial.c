@@ -14,7 +14,6 @@
 
 #include "coll.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
@@ -40,6 +39,6 @@ rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
     if (s == RCMSG_OK && (char *)a->rbuf != buf) {
         memmove(a->rbuf, buf, block);
     }
-    free(off);
+    rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -8,7 +8,6 @@
 #include "base/log.h"
 #include "pml/pml.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf, size_t slen,
@@ -33,6 +32,13 @@ rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf,
         return s;
     }
     s = rcmsg_waitall(2, reqs, st);
+    if (s != RCMSG_OK && src >= 0 && st[0].error == RCMSG_ERR_TRUNCATED &&
+        (dst < 0 || st[1].error == RCMSG_OK)) {
+        rcmsg_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass the "
+                    "same count, datatype and root?",
+                    rcmsg_coll_name(a->coll), src, rlen);
+        return RCMSG_ERR_INVALID_PARAM; /* as for too little data, below (rcmsg.h) */
+    }
     if (s != RCMSG_OK) {
         rcmsg_error("%s: exchange with rank %d / rank %d failed: %s", rcmsg_coll_name(a->coll), dst,
                     src, rcmsg_strerror(s));
@@ -55,17 +61,6 @@ rcmsg_status_t rcmsg_coll_send(const rcmsg_coll_args_t *a, const void *buf, size
 rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len, int src)
 {
     return rcmsg_coll_sendrecv(a, NULL, 0, -1, buf, len, src);
-}
-
-void *rcmsg_coll_alloc(const rcmsg_coll_args_t *a, size_t bytes)
-{
-    void *p = malloc(bytes > 0 ? bytes : 1);
-
-    if (p == NULL) {
-        rcmsg_error("%s: out of memory for a %zu-byte temporary buffer", rcmsg_coll_name(a->coll),
-                    bytes);
-    }
-    return p;
 }
 
 rcmsg_status_t rcmsg_coll_reduce_local3(const rcmsg_coll_args_t *a, const void *x, const void *y,
@@ -281,7 +276,7 @@ rcmsg_status_t rcmsg_coll_rel_layout(const rcmsg_coll_args_t *a, size_t scratch,
     size_t block = a->count * a->esize, *off;
     size_t meta = ((size_t)(n + 1) * sizeof(*off) + (size_t)n * sizeof(int) + 15) & ~15UL;
 
-    off = rcmsg_coll_alloc(a, meta + scratch);
+    off = rcmsg_coll_scratch_get(a, meta + scratch);
     if (off == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }

@@ -44,10 +44,6 @@ static int env_init(const char *call, int required, int *provided)
                        mpi_state == MPI_STATE_ACTIVE ? "initialized" : "finalized");
     }
     s = rcmsg_init();
-    if (s == RCMSG_OK) {
-        /* the schedules move inside every blocking rcmsg call too */
-        s = rcmsg_progress_register(mpi_progress_hook, NULL);
-    }
     if (s != RCMSG_OK) {
         return mpi_err_rcmsg(NULL, call, s);
     }
@@ -94,7 +90,7 @@ int MPI_Finalize(void)
     MPI_CHECK_ACTIVE("MPI_Finalize");
     mpi_bsend_fini();
     mpi_req_drain();
-    rcmsg_progress_unregister(mpi_progress_hook, NULL);
+    mpi_sched_fini();
     mpi_comm_fini();
     s = rcmsg_finalize();
     if (s != RCMSG_OK) {

@@ -281,9 +281,6 @@ int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *r
 void mpi_progress(void);
 /* Waits for every background request (Finalize). */
 void mpi_req_drain(void);
-/* The part of mpi_progress that rcmsg runs in its own progress (rcmsg_progress_register, from
- * MPI_Init to MPI_Finalize): the schedules. Returns how many moved. */
-int mpi_progress_hook(void *arg);
 
 /* Buffered sends (mpi_bsend.c): copies the packed message into the attached buffer and sends
  * it from there. MPI_SUCCESS, or MPI_ERR_BUFFER (not raised) when it does not fit. */
@@ -334,7 +331,8 @@ int mpi_coll_tag(mpi_comm_t *c);
  * order (local steps run at once, sends and receives are posted), and the next phase starts
  * once every send and receive of this one has completed. Schedules advance in
  * mpi_sched_progress (called by mpi_progress, hence by every MPI call that tests or waits, and
- * by rcmsg's progress through mpi_progress_hook, hence inside every blocking rcmsg call),
+ * by rcmsg's progress through a hook while any is active, hence inside every blocking rcmsg
+ * call),
  * never by a thread. Messages travel on the communicator's hidden duplicate (mpi_coll_comm)
  * with one tag per schedule (mpi_coll_tag), so neither user messages nor other collectives
  * can match them. */
@@ -349,6 +347,8 @@ typedef struct {
  * naming call */
 mpi_sched_t *mpi_sched_new(mpi_comm_t *comm, const char *call, int *err_p);
 void mpi_sched_free(mpi_sched_t *s);
+/* MPI_Finalize: the hook is unregistered (schedules left active are abandoned). */
+void mpi_sched_fini(void);
 /* memory owned by the schedule (freed with it); NULL when out of memory (the schedule then
  * fails at mpi_sched_start) */
 void *mpi_sched_alloc(mpi_sched_t *s, size_t bytes);

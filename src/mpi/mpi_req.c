@@ -18,7 +18,7 @@
  * A nonblocking collective is a request of kind MPI_REQ_COLL around a schedule (mpi_sched.c):
  * req_poll advances it where a point-to-point request would be tested, and mpi_progress
  * advances every active schedule; so does rcmsg's progress inside every blocking rcmsg call
- * (mpi_progress_hook), so a wait for a point-to-point request may block in rcmsg_wait.
+ * (mpi_sched.c's hook), so a wait for a point-to-point request may block in rcmsg_wait.
  */
 #include "mpi/mpi_impl.h"
 
@@ -260,17 +260,6 @@ void mpi_progress(void)
         r->persistent = false;
         mpi_req_finish(r, s, &rst, MPI_STATUS_IGNORE);
     }
-}
-
-/* Schedules only: a rank blocked inside rcmsg (a blocking collective, Buffer_detach, a
- * blocking receive) still forwards what its nonblocking collectives owe its peers. Not the
- * buffered sends nor the background requests: their lists are walked with rcmsg_test, which
- * progresses, and waited for with rcmsg_wait (Buffer_detach, Finalize) on requests the hook
- * must not complete under them. */
-int mpi_progress_hook(void *arg)
-{
-    (void)arg;
-    return mpi_sched_progress();
 }
 
 void mpi_req_drain(void)

@@ -3,6 +3,8 @@
  * The point-to-point layer: requests, matching, eager and rendezvous protocols, flow control.
  *
  * Eager (len <= eager limit):   sender --EAGER(hdr+data)--> receiver
+ *     (the limit of the peer's transport: its caps.eager_limit, e.g. RCMSG_SM_EAGER_LIMIT, or
+ *     RCMSG_EAGER_LIMIT for one without its own)
  *     one credit per message; the receiver returns the credit once the message is matched
  *     (piggybacked on any header, or in a CREDIT message when half the credits are owed).
  *     Without a credit the message goes by rendezvous instead (an RTS needs none), so at
@@ -111,9 +113,42 @@ rcmsg_status_t pml_mem_get(rcmsg_btl_t *btl, rcmsg_request_t r, void *buf, size_
     return s;
 }
 
+RCMSG_STATIC_ASSERT(sizeof(rcmsg_pml_rts_t) <= RCMSG_BTL_HDR_ROOM,
+                    "transports that size their buffers from an eager limit leave room for the "
+                    "largest header");
+
+/* The eager limit for btl's peers: its own (RCMSG_SM_EAGER_LIMIT, ...) or RCMSG_EAGER_LIMIT,
+ * capped by its largest send less a header. */
+static size_t pml_eager_limit(const rcmsg_btl_t *btl)
+{
+    size_t limit = btl->caps.eager_limit;
+    size_t room = btl->caps.max_send - sizeof(rcmsg_pml_hdr_t);
+
+    if (limit == RCMSG_BTL_EAGER_DEFAULT) {
+        limit = pml.eager_limit;
+    }
+    return limit < room ? limit : room;
+}
+
+/* Says each transport's eager limit once (and when its buffers capped it). */
+static void pml_eager_limits_log(const rcmsg_btl_set_t *btls)
+{
+    for (int i = 0; i < btls->n; i++) {
+        const rcmsg_btl_t *btl = btls->btls[i];
+        size_t limit = pml_eager_limit(btl);
+        size_t asked = btl->caps.eager_limit == RCMSG_BTL_EAGER_DEFAULT ? pml.eager_limit
+                                                                        : btl->caps.eager_limit;
+
+        if (limit < asked) {
+            rcmsg_info("%s: eager limit capped to %zu bytes by the transport's %zu-byte buffers",
+                       btl->name, limit, btl->caps.max_send);
+        }
+        rcmsg_info("point-to-point over %s: eager up to %zu bytes", btl->name, limit);
+    }
+}
+
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
 {
-    size_t max_send = SIZE_MAX;
     int *ids;
     rcmsg_status_t s;
 
@@ -133,6 +168,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     for (int i = 0; i < w->btls.n; i++) {
         w->btls.btls[i]->recv_cb = on_recv;
         w->btls.btls[i]->fail_cb = on_peer_failed;
+        w->btls.btls[i]->broke_cb = on_peer_broke;
     }
     for (int i = 0; i < pml.size; i++) {
         rcmsg_btl_t *btl = w->peer_btl[i];
@@ -140,17 +176,11 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
         pml.peers[i].credits = pml.credits;
         pml.peers[i].stat = rcmsg_stats_row(i);
         pml.peers[i].max_inline = btl->caps.max_inline;
+        pml.peers[i].eager_limit = pml_eager_limit(btl);
         rcmsg_stats_set_transport(i, btl->name);
-        if (btl->caps.max_send < max_send) {
-            max_send = btl->caps.max_send;
-        }
         ids[i] = i;
     }
-    if (pml.eager_limit > max_send - sizeof(rcmsg_pml_hdr_t)) {
-        pml.eager_limit = max_send - sizeof(rcmsg_pml_hdr_t);
-        rcmsg_info("eager limit capped to %zu bytes by the transport's %zu-byte buffers",
-                   pml.eager_limit, max_send);
-    }
+    pml_eager_limits_log(&w->btls);
     pml.max_len = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     rcmsg_rcache_init(&pml_rcache_ops);
     s = comm_create(0, pml.size, pml.rank, ids, &pml.world);
@@ -158,9 +188,9 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     if (s != RCMSG_OK) {
         return s;
     }
-    rcmsg_info("point-to-point: eager up to %zu bytes, %d credits per peer, rendezvous reads of "
-               "%zu bytes, %d in flight",
-               pml.eager_limit, pml.credits, pml.chunk, pml.max_reads);
+    rcmsg_info("point-to-point: %d eager credits per peer, rendezvous reads of %zu bytes, %d in "
+               "flight",
+               pml.credits, pml.chunk, pml.max_reads);
     pml_dump_init();
     return rcmsg_progress_init(w->btls.btls, w->btls.n, pml_progress, NULL, w->job.local_size);
 }

@@ -58,6 +58,9 @@ struct rcmsg_comm {
     unsigned nchildren;
     uint32_t coll_seq;        /* collectives started on this communicator (part of their tags) */
     rcmsg_hash_link_t by_ctx; /* in the live communicators, keyed by ctx */
+    /* The collectives' own state of this communicator (their scratch memory), opaque here:
+     * NULL until they make it; freed by their rcmsg_pml_set_comm_fini hook with it. */
+    struct rcmsg_coll_comm *coll;
 };
 
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w);
@@ -84,6 +87,11 @@ bool rcmsg_pml_peer_lost(void);
 typedef rcmsg_status_t (*rcmsg_pml_comm_check_t)(rcmsg_comm_t comm, bool split, int color,
                                                  rcmsg_status_t own);
 void rcmsg_pml_set_comm_check(rcmsg_pml_comm_check_t check);
+
+/* Frees a communicator's comm->coll (not NULL) when the communicator is freed, by
+ * rcmsg_comm_free or at finalize. Set by the collectives at their init. */
+typedef void (*rcmsg_pml_comm_fini_t)(rcmsg_comm_t comm);
+void rcmsg_pml_set_comm_fini(rcmsg_pml_comm_fini_t fini);
 
 /* For rcmsg_info: the lines of the state dump and what they say. */
 void rcmsg_pml_dump_describe(FILE *out);

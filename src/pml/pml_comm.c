@@ -150,8 +150,18 @@ err_free:
     return s;
 }
 
+static rcmsg_pml_comm_fini_t comm_fini; /* the collectives', for c->coll */
+
+void rcmsg_pml_set_comm_fini(rcmsg_pml_comm_fini_t fini)
+{
+    comm_fini = fini;
+}
+
 void comm_destroy(rcmsg_comm_t c)
 {
+    if (c->coll != NULL && comm_fini != NULL) {
+        comm_fini(c);
+    }
     if (pml.last_comm == c) {
         pml.last_comm = NULL;
     }

@@ -62,6 +62,8 @@ struct rcmsg_request {
     uint64_t sreq;
     size_t msg_len, posted, done;
     int reads_out;
+    bool reread;      /* its connection broke: read the whole message again (on_peer_broke) */
+    unsigned rereads; /* times it was read again */
     rcmsg_btl_desc_t descs[PML_MAX_READS];
 };
 RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(((struct rcmsg_request *)NULL)->descs) >= RCMSG_RNDV_READS_MAX,
@@ -82,8 +84,9 @@ typedef struct {
 
 typedef struct {
     rcmsg_btl_t *btl;
-    uint64_t *stat;    /* the peer's counters (rcmsg_stats_row) */
-    size_t max_inline; /* btl's: eager messages up to this (with the header) go inline */
+    uint64_t *stat;     /* the peer's counters (rcmsg_stats_row) */
+    size_t max_inline;  /* btl's: eager messages up to this (with the header) go inline */
+    size_t eager_limit; /* payloads up to this go eagerly (pml_eager_limit of its btl) */
     uint32_t send_seq, recv_seq;
     int credits;         /* eager sends still allowed to this peer */
     int owed;            /* credits to return to this peer */
@@ -108,7 +111,7 @@ typedef struct {
     rcmsg_hash_t comms;           /* every live communicator, by ctx */
     struct rcmsg_comm *last_comm; /* comm_of_ctx's last find */
     /* the configuration, read once by rcmsg_pml_init (pml_config_read) */
-    size_t eager_limit; /* capped by the transports' max_send */
+    size_t eager_limit; /* RCMSG_EAGER_LIMIT: for transports without their own */
     int credits;
     size_t chunk;
     int max_reads;
@@ -183,6 +186,9 @@ bool recv_orphaned(const struct rcmsg_request *r);
 rcmsg_status_t lost_status(int peer);
 /* cause: why, in words (for the event callback), or NULL */
 void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause);
+/* The transport's broke_cb: every rendezvous receive from peer still reading is read again
+ * from its first byte once its reads in flight are done (rndv_step). */
+void on_peer_broke(void *arg, int peer);
 bool rndv_step(rcmsg_request_t r);
 
 /* pml_liveness.c */

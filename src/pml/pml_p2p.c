@@ -121,7 +121,7 @@ static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, i
     r->buf = (void *)buf;
     r->len = len;
     p = &pml.peers[r->peer];
-    if (len > pml.eager_limit || sync) {
+    if (len > p->eager_limit || sync) {
         s = rndv_prepare(r);
         if (s != RCMSG_OK) {
             req_free(r);

@@ -396,7 +396,35 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *caus
     peer_mark_pending(peer);
 }
 
+void on_peer_broke(void *arg, int peer)
+{
+    (void)arg;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active); l != NULL;
+         l = rcmsg_queue_next(l)) {
+        rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
+        if (r->peer == peer && r->st.error == RCMSG_OK) {
+            r->reread = true;
+        }
+    }
+}
+
 /* ---- rendezvous reads ------------------------------------------------------------------ */
+
+/* A message whose connection broke while it was read: once no read of it is in flight, it is
+ * read again from its first byte (the sender keeps its buffer until our FIN). */
+static void rndv_reread(rcmsg_request_t r)
+{
+    if (!r->reread || r->reads_out > 0 || r->st.error != RCMSG_OK || r->done < r->msg_len) {
+        return;
+    }
+    rcmsg_debug("rendezvous of %zu bytes from rank %d (tag %d): its connection broke while it "
+                "was read; reading it again from its first byte",
+                r->msg_len, r->peer, r->st.tag);
+    r->reread = false;
+    r->rereads++;
+    r->posted = r->done = 0;
+    rcmsg_stat_add(r->peer, RCMSG_STAT_rereads, 1);
+}
 
 static void read_done(rcmsg_btl_desc_t *desc, rcmsg_status_t status)
 {
@@ -424,6 +452,8 @@ bool rndv_step(rcmsg_request_t r)
     }
     int max_reads =
         pml.max_reads < (int)btl->caps.max_gets ? pml.max_reads : (int)btl->caps.max_gets;
+
+    rndv_reread(r);
 
     while (r->st.error == RCMSG_OK && r->posted < r->msg_len && r->reads_out < max_reads) {
         rcmsg_btl_desc_t *d = NULL;

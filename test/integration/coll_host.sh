@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The collectives on the host over shared memory: the whole matrix (every collective x every
 # algorithm x sizes 0, 1, 7, 1 KiB, 64 KiB, 1 MiB x datatypes/ops, in-place variants, a split
-# and a dup, bitwise floating point, bad arguments) with 1, 2, 3, 4, 5 and 8 ranks; then each
+# and a dup, bitwise floating point, no scratch allocated by steady loops, bad arguments) with
+# 1, 2, 3, 4, 5 and 8 ranks, and the steady loops again with RCMSG_COLL_CHECK=yes; then each
 # algorithm forced through its RCMSG_COLL_*_ALGORITHM variable, seen in the debug log and
 # checked again; then a bad algorithm name refused at init.
 . "$top_srcdir/test/integration/lib.sh"
@@ -34,6 +35,13 @@ for np in ${COLL_NPS:-1 2 3 4 5 8}; do
     check_np $np $? "matrix on $np rank(s)"
     echo "ok: the matrix on $np rank(s): $(grep "^rank 0 of" "$out")"
 done
+
+# Scratch with RCMSG_COLL_CHECK=yes (the check's exchange takes scratch of its own before each
+# call): the steady loops still allocate nothing after their first call
+RCMSG_COLL_CHECK=yes run_np 3 --steady-only
+check_np 3 $? "RCMSG_COLL_CHECK=yes with the steady loops"
+grep -q '^ok: steady loops' "$out" || fail "RCMSG_COLL_CHECK=yes: no steady-loop line"
+echo "ok: with RCMSG_COLL_CHECK=yes: $(grep '^ok: steady loops' "$out")"
 
 # Forcing: round i sets every collective to its i-th algorithm (cycling through shorter lists)
 set -- "barrier dissemination dissemination dissemination" \

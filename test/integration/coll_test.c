@@ -13,11 +13,13 @@
  *     --expect coll=alg the algorithm the last call of coll must have run (with --algs env)
  *     --ops full|some   full (default): every (datatype, op) pair up to 1 KiB and four of
  *                       them above; some: four pairs at every size
+ *     --steady-only     only the steady loops (below), on the world
  *
  * Besides the matrix: in-place variants (sizes up to 1 KiB), guard bytes after every result,
  * a user receive posted with wildcards that no collective may match, the same collectives on
  * a split and a dup of the world, floating-point allreduce results compared bitwise across
- * ranks (values whose sums round differently in different orders, and +-0.0), and bad
+ * ranks (values whose sums round differently in different orders, and +-0.0), steady loops
+ * of every collective that must allocate no scratch after their first call, and bad
  * arguments. Prints "rank R of N: F failure(s)" and exits non-zero on any failure.
  */
 #include "collectives/coll.h"
@@ -379,6 +381,58 @@ static void matrix(rcmsg_comm_t comm, const int *colls, const size_spec_t *sizes
     }
 }
 
+/* ---- scratch: no allocation in a steady loop ---- */
+
+/* Every collective x algorithm x (7 elements, 64 KiB) x (in place or not), each on a dup of
+ * comm: after the first call, STEADY_CALLS more of the very same call make no allocation for
+ * the communicator's scratch (src/collectives allocates nowhere else: scratch_src.sh). */
+#define STEADY_CALLS 5
+
+static void steady(rcmsg_comm_t comm)
+{
+    static const size_t counts[] = {7, 64 * 1024 / sizeof(double)};
+    rcmsg_comm_t d = RCMSG_COMM_NULL;
+    call_t c = {.dt = RCMSG_DOUBLE, .op = RCMSG_SUM};
+    unsigned long total;
+
+    CHECK(rcmsg_comm_dup(comm, &d) == RCMSG_OK, "dup for the steady loops failed");
+    c.comm = d;
+    c.crank = rcmsg_comm_rank(d);
+    c.csize = rcmsg_comm_size(d);
+    c.root = c.csize - 1;
+    CHECK(rcmsg_coll_scratch_allocs(d) == 0, "a new communicator starts with %lu allocations",
+          rcmsg_coll_scratch_allocs(d));
+    for (int ci = 0; ci < RCMSG_COLL_COUNT; ci++) {
+        for (int alg = 1; alg <= rcmsg_coll_algorithm_count(ci); alg++) {
+            for (size_t k = 0; k < 2 * sizeof(counts) / sizeof(counts[0]); k++) {
+                unsigned long before;
+
+                c.coll = ci;
+                c.alg = alg;
+                c.count = counts[k / 2];
+                c.in_place = (int)(k % 2) && ci != RCMSG_COLL_BCAST && ci != RCMSG_COLL_BARRIER;
+                c.salt++;
+                run_call(&c);
+                before = rcmsg_coll_scratch_allocs(d);
+                for (int i = 0; i < STEADY_CALLS; i++) {
+                    run_call(&c);
+                }
+                CHECK(rcmsg_coll_scratch_allocs(d) == before,
+                      "%s: %lu allocations in %d calls after the first", call_text(&c),
+                      rcmsg_coll_scratch_allocs(d) - before, STEADY_CALLS);
+                calls += 1 + STEADY_CALLS;
+            }
+        }
+    }
+    total = rcmsg_coll_scratch_allocs(d);
+    rcmsg_comm_free(&d);
+    if (rank == 0) {
+        printf("ok: steady loops of every collective and algorithm allocate nothing after their "
+               "first call (%lu allocations in all, on a dup)\n",
+               total);
+    }
+}
+
 /* ---- floating point: the same bits everywhere ---- */
 
 static void fp_bitwise(rcmsg_comm_t p2p)
@@ -508,8 +562,14 @@ static void edges(rcmsg_comm_t p2p)
 
         CHECK(s == (rank == 1 ? RCMSG_ERR_INVALID_PARAM : RCMSG_OK),
               "mismatched bcast count returned %s", rcmsg_status_name(s));
+        /* and too much data: rank 1 says 6 where the root broadcasts 7 (rcmsg.h: the receiver
+         * fails with RCMSG_ERR_INVALID_PARAM, as for too little, not RCMSG_ERR_TRUNCATED) */
+        s = rcmsg_bcast(d, rank == 1 ? 6 : 7, RCMSG_DOUBLE, 0, pair);
+        CHECK(s == (rank == 1 ? RCMSG_ERR_INVALID_PARAM : RCMSG_OK),
+              "bcast with a smaller count on the receiver returned %s", rcmsg_status_name(s));
         if (rank == 0) {
-            printf("ok: a count that differs on the receiver is reported there\n");
+            printf("ok: a count that differs on the receiver (larger or smaller) is reported "
+                   "there as RCMSG_ERR_INVALID_PARAM\n");
         }
     }
     if (pair != RCMSG_COMM_NULL) {
@@ -577,7 +637,7 @@ static int parse_sizes(const char *arg, size_spec_t *sizes, int max)
 
 int main(int argc, char **argv)
 {
-    int colls[RCMSG_COLL_COUNT], full_ops = 1, nsizes;
+    int colls[RCMSG_COLL_COUNT], full_ops = 1, nsizes, steady_only = 0;
     size_spec_t sizes[16];
     const char *algs = "all", *expects[16];
     int nexpect = 0;
@@ -604,6 +664,8 @@ int main(int argc, char **argv)
             algs = argv[++i];
         } else if (strcmp(argv[i], "--ops") == 0 && i + 1 < argc) {
             full_ops = strcmp(argv[++i], "full") == 0;
+        } else if (strcmp(argv[i], "--steady-only") == 0) {
+            steady_only = 1;
         } else if (strcmp(argv[i], "--expect") == 0 && i + 1 < argc && nexpect < 16) {
             expects[nexpect++] = argv[++i];
         } else {
@@ -623,6 +685,14 @@ int main(int argc, char **argv)
     world = rcmsg_comm_world();
     rank = rcmsg_rank();
     size = rcmsg_size();
+    if (steady_only) {
+        steady(world);
+        printf("rank %d of %d: %lu collective calls, %ld s, %d failure(s)\n", rank, size, calls,
+               (long)(time(NULL) - t0), failures);
+        fflush(stdout);
+        rcmsg_finalize();
+        return failures == 0 ? 0 : 1;
+    }
 
     /* a user receive that matches anything: no collective message may complete it */
     rcmsg_irecv(&user_msg, sizeof(user_msg), RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, world, &user);
@@ -640,6 +710,7 @@ int main(int argc, char **argv)
             printf("ok: the same on a split (color rank %% 2, reversed) and a dup\n");
         }
         fp_bitwise(dup);
+        steady(world);
         bad_args();
         edges(dup);
     }

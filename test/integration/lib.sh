@@ -72,5 +72,7 @@ finish() {
 jobfail() {
     echo "---- the job's $job_what:"
     grep "$job_show" "$out" | tail -200
+    echo "---- the job's own FAIL lines (the first 5):"
+    grep '^FAIL' "$out" | head -5
     fail "$*"
 }

@@ -37,10 +37,6 @@
 # MONITOR_PARTS="1 3" runs only those parts.
 . "$top_srcdir/test/integration/lib.sh"
 need_mpirun
-command -v jq > /dev/null || skip "jq not found (apt-get install jq)"
-prog=$top_builddir/test/integration/monitor_test
-work=$(mktemp -d) out=/dev/null
-trap 'rm -rf "$work"' EXIT
 . "$top_srcdir/test/integration/monitor_lib.sh"
 RCMSG_TRANSPORTS=sm,self
 export RCMSG_TRANSPORTS

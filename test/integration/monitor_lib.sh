@@ -1,13 +1,18 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Helpers for monitor_host.sh and monitor_rc.sh (sourced after lib.sh; they set $prog and
-# $work): jobs of monitor_test with a log file per process, and checks of the counters (JSON
-# lines of RCMSG_STATS_FILE, the aligned text of RCMSG_STATS) and of the dumps.
+# Helpers for monitor_host.sh, monitor_rc.sh and sm_eager_host.sh (sourced after lib.sh):
+# jobs of monitor_test ($prog) with a log file per process under $work (removed at exit), and
+# checks of the counters (JSON lines of RCMSG_STATS_FILE, the aligned text of RCMSG_STATS) and
+# of the dumps. Skips without jq.
+command -v jq > /dev/null || skip "jq not found (apt-get install jq)"
+prog=$top_builddir/test/integration/monitor_test
+work=$(mktemp -d) out=/dev/null
+trap 'rm -rf "$work"' EXIT
 
 # The counters of every peer line and of the rank line (SPEC of issue 16), and the rank's own.
 PEER_KEYS="msgs_sent_inline bytes_sent_inline msgs_sent_eager bytes_sent_eager msgs_sent_rndv
     bytes_sent_rndv msgs_recv_eager bytes_recv_eager msgs_recv_rndv bytes_recv_rndv reads
     reads_bytes credit_waits rndv_fallbacks ctrl_sent ctrl_recv qp_transitions cq_errors
-    recoveries connects disconnects cm_retries"
+    recoveries rereads connects disconnects cm_retries"
 RANK_KEYS="unexp_peak unexp_bytes_peak cqes empty_polls qp_syncs qp_sync_mismatches events_dropped"
 
 # the jobs of lib.sh's start, finish and jobfail

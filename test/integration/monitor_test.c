@@ -30,9 +30,10 @@
  *   monitor_test qpsync N MS          2 ranks, rc: rank 0 moves its QP to rank 1 into ERR
  *                                     behind the mirror's back (rcmsg_rc_btl_force_qp_err) N
  *                                     times while both ranks idle (no request pending, so only
- *                                     the sync can notice); each time until the recovery
- *                                     completed must be <= 2 x MS (RCMSG_QP_SYNC_INTERVAL)
- *                                     + QPSYNC_SLACK_MS; traffic checked after each
+ *                                     the sync can notice); each time until rank 0 found
+ *                                     the ERR (rcmsg_rc_btl_breaks) must be <= 2 x MS
+ *                                     (RCMSG_QP_SYNC_INTERVAL) + QPSYNC_SLACK_MS, and the
+ *                                     recovery must complete (20 s); traffic checked after each
  *   monitor_test idle                 2 ranks: two checked round trips, then both idle (rank
  *                                     1 in a blocking receive from rank 0, tag 77, 64 B; rank
  *                                     0 testing a receive) until $MONITOR_DIR/go exists; then
@@ -74,7 +75,7 @@
 #define TAG_WAKE        7
 #define PING_BIG        (100 * 1024)
 #define MAX_PEERS       64
-#define QPSYNC_SLACK_MS 500 /* the recovery's CM handshake, and the emulated guest */
+#define QPSYNC_SLACK_MS 500 /* a sync tick late on a loaded emulated guest */
 
 enum { EV_KINDS = 4 };
 static const char *const ev_names[EV_KINDS] = {
@@ -395,6 +396,22 @@ static double await_recoveries(rcmsg_btl_t *btl, uint64_t want, double limit)
     return now_s() - t0;
 }
 
+/* Progress until this rank found its connection to the other rank broken `want` times;
+ * seconds taken, or -1 after `limit` s. */
+static double await_break(rcmsg_btl_t *btl, uint64_t want, double limit)
+{
+    double t0 = now_s();
+    int flag;
+
+    while (rcmsg_rc_btl_breaks(btl, rank ^ 1) < want) {
+        if (now_s() - t0 > limit) {
+            return -1;
+        }
+        rcmsg_iprobe(RCMSG_ANY_SOURCE, TAG_IDLE, world, &flag, NULL);
+    }
+    return now_s() - t0;
+}
+
 /* Rank 0 forces (qp_err: behind the mirror's back) until the hook takes it (not while a
  * connect or a recovery is under way). */
 static rcmsg_status_t force(rcmsg_btl_t *btl, int qp_err)
@@ -465,7 +482,7 @@ static int qpsync(long n, long period_ms)
     rcmsg_btl_t *btl = rc_btl();
     uint8_t *buf;
     double bound = (2.0 * (double)period_ms + QPSYNC_SLACK_MS) / 1000, worst = 0;
-    uint64_t base;
+    uint64_t base, breaks0;
 
     CHECK(rcmsg_barrier(world) == RCMSG_OK, "barrier");
     if (rank > 1) {
@@ -473,6 +490,7 @@ static int qpsync(long n, long period_ms)
     }
     buf = xmalloc(PING_BIG + 1);
     base = rcmsg_rc_btl_recoveries(btl, rank ^ 1); /* those of earlier modes */
+    breaks0 = rcmsg_rc_btl_breaks(btl, rank ^ 1);
     for (long i = 0; i < n; i++) {
         double t;
         round_trip(buf, i % 2 ? PING_BIG : 64, (uint32_t)(2 * i), 0);
@@ -484,15 +502,19 @@ static int qpsync(long n, long period_ms)
             CHECK(s == RCMSG_OK, "rcmsg_rc_btl_force_qp_err: %s", rcmsg_status_name(s));
         }
         /* no request pending on either side: only the sync can notice the ERR */
-        t = await_recoveries(btl, base + (uint64_t)i + 1, 10);
         if (rank == 0) {
-            printf("rank 0: qpsync: qp forced into ERR (%ld of %ld): recovered after %.3f s\n",
-                   i + 1, n, t);
-            CHECK(t >= 0 && t <= bound,
-                  "qpsync: recovered after %.3f s (-1: not in 10 s), beyond 2 x %ld ms + %d ms", t,
+            double found = await_break(btl, breaks0 + (uint64_t)i + 1, 10);
+            t = await_recoveries(btl, base + (uint64_t)i + 1, 20);
+            printf("rank 0: qpsync: qp forced into ERR (%ld of %ld): found after %.3f s, "
+                   "recovered after %.3f s more\n",
+                   i + 1, n, found, t);
+            CHECK(found >= 0 && found <= bound,
+                  "qpsync: found after %.3f s (-1: not in 10 s), beyond 2 x %ld ms + %d ms", found,
                   period_ms, QPSYNC_SLACK_MS);
-            worst = t > worst ? t : worst;
+            CHECK(t >= 0, "qpsync: recovery %ld not done in 20 s", i + 1);
+            worst = found > worst ? found : worst;
         } else {
+            t = await_recoveries(btl, base + (uint64_t)i + 1, 30);
             CHECK(t >= 0, "qpsync: recovery %ld not counted in 10 s", i + 1);
         }
         round_trip(buf, i % 2 ? 64 : PING_BIG, (uint32_t)(2 * i + 1), 0);

@@ -28,6 +28,11 @@
 # 5. coll: 4 ranks loop over allreduce, bcast and alltoall (results checked) while rank 0
 #    forces its QPs to each other rank into ERR 3 times: all complete, every pair counts the
 #    recoveries forced on it
+# 6. qperr: 2 ranks stream with rendezvous up to 4 MiB (RCMSG_RNDV_CHUNK=256k) while rank 0
+#    moves its QP to rank 1 into ERR 40 times behind the mirror's back (rcmsg_rc_btl_force_qp_err:
+#    as a responder-side error does, no error completion, only flushes; the peer learns of it
+#    from the reconnect): 0 lost, 0 duplicated, 0 out of order, 0 corrupt, 40 recoveries each,
+#    and messages being read at a break read again from their first byte (stats: rereads > 0)
 # RC_RECOVERY_PARTS="1 4" runs only those parts (all by default); RC_RECOVERY_FORCES sets
 # part 1's count.
 . "$top_srcdir/test/integration/lib.sh"
@@ -95,7 +100,7 @@ no_errors() {
     ! grep ' error: ' "$out" || jobfail "$1: errors were logged"
 }
 
-part() { case " ${RC_RECOVERY_PARTS:-1 2 3 4 5} " in *" $1 "*) return 0 ;; esac; return 1; }
+part() { case " ${RC_RECOVERY_PARTS:-1 2 3 4 5 6} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # 1. a stream both ways; rank 0 forces $forces errors
 if part 1; then
@@ -263,4 +268,27 @@ if part 5; then
     no_errors coll
     echo "ok: 5. coll: 9 forced errors, 9 recoveries, every result checked ($(($(date +%s) - t0)) s)"
 fi
-pass "rc recovery, parts ${RC_RECOVERY_PARTS:-1 2 3 4 5}: forced errors in a stream ($forces), link flap, 30% loss, killed peer, forced errors in collectives"
+
+# 6. the QP moved to ERR behind its mirror's back (what a responder-side error does: no error
+# completion of its own, only flushes), during rendezvous of up to 4 MiB read in 256 KiB chunks
+if part 6; then
+    echo "== 6. stream with rendezvous up to 4 MiB, 2 ranks, 40 QPs moved to ERR behind the mirror by rank 0"
+    t0=$(date +%s)
+    start qperr 240 2 RCMSG_RNDV_CHUNK=256k "RCMSG_STATS_FILE=$work/qperr.%r.json" -- stream \
+        --hook qp-err --forces 40 --max-len 4194304 --min-msgs 300 --deadline 200
+    finish qperr $jobpid
+    [ $st -eq 0 ] || jobfail "qperr: mpirun exited with $st"
+    streams_clean qperr 2
+    forced_match qperr
+    grep -q "^rank 0: recoveries: peer 1 40 (forced 40)" "$out" &&
+        grep -q "^rank 1: recoveries: peer 0 40 (forced 40)" "$out" ||
+        jobfail "qperr: not 40 recoveries counted on both ranks"
+    # the breaks hit messages being read: those were read again from their first byte
+    rereads=$(cat "$work"/qperr.*.json | jq -s '[.[] | select(.scope == "rank") | .rereads] | add') ||
+        jobfail "qperr: jq cannot read the stats files"
+    echo "rendezvous messages read again after a break: $rereads"
+    [ "$rereads" -gt 0 ] || jobfail "qperr: 40 breaks mid-stream and no message read again"
+    no_errors qperr
+    echo "ok: 6. qperr: 40 QPs broken behind the mirror, every message once, in order and intact ($(($(date +%s) - t0)) s)"
+fi
+pass "rc recovery, parts ${RC_RECOVERY_PARTS:-1 2 3 4 5 6}: forced errors in a stream ($forces), link flap, 30% loss, killed peer, forced errors in collectives, QPs broken behind the mirror during large rendezvous"

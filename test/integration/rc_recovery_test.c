@@ -23,7 +23,11 @@
  *   rc_recovery_test allreduce [OPTIONS] an allreduce loop (results checked) until --until
  *   rc_recovery_test pingpong [OPTIONS]  2 ranks: checked round trips until --until
  *
- * OPTIONS: --forces N (stream: 0; coll: 3), --until FILE (rank 0 ends the stream, the loop
+ * OPTIONS: --forces N (stream: 0; coll: 3), --hook error|qp-err (stream: how rank 0 forces:
+ * error, rcmsg_rc_btl_force_error and every 10th rcmsg_rc_btl_force_fatal, the default; qp-err,
+ * rcmsg_rc_btl_force_qp_err: the QP goes to ERR behind the mirror's back, as a responder's error
+ * does, found by its first flushed completion), --max-len N (stream, kill: the largest message,
+ * 16 KiB .. 64 MiB; 512 KiB), --until FILE (rank 0 ends the stream, the loop
  * or the round trips once FILE exists), --min-msgs N (stream, kill: messages each rank
  * receives at least, 400), --iters N (coll: at least, 60), --seed N, --deadline S (stream,
  * kill: a run not finished after S seconds fails, printing where each stream stood; 300).
@@ -62,8 +66,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WIN        8            /* sends and receives in flight per peer */
-#define MAX_LEN    (512 * 1024) /* largest message */
+#define WIN        8           /* sends and receives in flight per peer */
+#define MAX_LEN    opt_max_len /* largest message */
 #define TAG_STREAM 11
 #define TAG_PING   12
 #define TAG_IDLE   13 /* never sent: rcmsg_iprobe on it only drives progress */
@@ -99,6 +103,8 @@ static rcmsg_comm_t world;
 static rcmsg_btl_t *rc_btl;
 static uint64_t seed = 1;
 static long opt_forces = -1, opt_min_msgs = 400, opt_iters = 60;
+static size_t opt_max_len = 512 * 1024;
+static int opt_qp_err; /* --hook qp-err: the QP moved to ERR behind the mirror's back */
 static double opt_deadline = 300;
 static const char *opt_until;
 static double t_start;
@@ -139,14 +145,18 @@ static uint64_t msg_key(int src, int dst, uint32_t seq)
     return mix64(((uint64_t)(src & 0xffff) << 48) ^ ((uint64_t)(dst & 0xffff) << 32) ^ seq);
 }
 
-/* 3 in 4 eager, 8 B .. 8 KiB; 1 in 4 rendezvous, 16 KiB .. 512 KiB (log-uniform in both) */
+/* 3 in 4 eager, 8 B .. 8 KiB; 1 in 4 rendezvous, 16 KiB .. MAX_LEN (log-uniform in both) */
 static size_t msg_len(int src, int dst, uint32_t seq)
 {
     uint64_t r = mix64(msg_key(src, dst, seq));
     size_t base;
+    unsigned steps = 1;
 
+    while (((size_t)16384 << steps) < MAX_LEN) {
+        steps++;
+    }
     if (r % 4 == 0) {
-        base = (size_t)16384 << ((r >> 8) % 5);
+        base = (size_t)16384 << ((r >> 8) % steps);
         base += (size_t)((r >> 16) % base);
         return base < MAX_LEN ? base : MAX_LEN;
     }
@@ -466,8 +476,9 @@ static void forcer_step(forcer_t *f, uint64_t completions)
     f->rec_before = rcmsg_rc_btl_recoveries(rc_btl, f->peer);
     /* every 10th as the device's IBV_EVENT_QP_FATAL would (a severe error), the others as a
      * QP moved to ERR (transient) */
-    s = f->forced % 10 == 9 ? rcmsg_rc_btl_force_fatal(rc_btl, f->peer)
-                            : rcmsg_rc_btl_force_error(rc_btl, f->peer);
+    s = opt_qp_err            ? rcmsg_rc_btl_force_qp_err(rc_btl, f->peer)
+        : f->forced % 10 == 9 ? rcmsg_rc_btl_force_fatal(rc_btl, f->peer)
+                              : rcmsg_rc_btl_force_error(rc_btl, f->peer);
     if (s == RCMSG_OK) {
         f->forced++;
         f->waiting = 1;
@@ -850,7 +861,8 @@ static int parse_options(int argc, char **argv)
         char *end = NULL;
         double d = v != NULL ? strtod(v, &end) : 0;
 
-        if (v == NULL || (strcmp(o, "--until") != 0 && (*end != '\0' || d < 0))) {
+        if (v == NULL ||
+            (strcmp(o, "--until") != 0 && strcmp(o, "--hook") != 0 && (*end != '\0' || d < 0))) {
             fprintf(stderr, "rc_recovery_test: %s needs a %svalue\n", o,
                     v == NULL ? "" : "non-negative numeric ");
             return -1;
@@ -867,6 +879,11 @@ static int parse_options(int argc, char **argv)
             seed = (uint64_t)d;
         } else if (strcmp(o, "--deadline") == 0) {
             opt_deadline = d;
+        } else if (strcmp(o, "--max-len") == 0 && d >= 16384 && d <= (1 << 26)) {
+            opt_max_len = (size_t)d;
+        } else if (strcmp(o, "--hook") == 0 &&
+                   (strcmp(v, "qp-err") == 0 || strcmp(v, "error") == 0)) {
+            opt_qp_err = strcmp(v, "qp-err") == 0;
         } else {
             fprintf(stderr, "rc_recovery_test: unknown option %s\n", o);
             return -1;

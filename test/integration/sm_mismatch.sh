@@ -24,8 +24,11 @@ check() { # variable, value of rank 0, value of rank 1, then what rank 0 / rank 
         fail "$var: not both ranks' rcmsg_init failed with RCMSG_ERR_CONFIG"
     echo "ok: $var=$2 against $3 named at init on both ranks"
 }
-check RCMSG_SRQ_BUF_SIZE 9k 16k "uses 16384-byte shared-memory cells, this rank 9216" \
+check RCMSG_SM_CELL_SIZE 9k 16k "uses 16384-byte shared-memory cells, this rank 9216" \
     "uses 9216-byte shared-memory cells, this rank 16384"
+# with RCMSG_SM_CELL_SIZE=0 (the default) the eager limit sizes the cells: 64 bytes more
+check RCMSG_SM_EAGER_LIMIT 4k 8k "uses 8256-byte shared-memory cells, this rank 4160" \
+    "uses 4160-byte shared-memory cells, this rank 8256"
 check RCMSG_SM_CELLS 64 32 "has 32 cells per shared-memory ring, this rank 64" \
     "has 64 cells per shared-memory ring, this rank 32"
 check RCMSG_SM_STAGING 256k 1m "has a 1048576-byte staging area, this rank 262144 .*" \

@@ -41,6 +41,13 @@ if [ -f "$log" ]; then
         grep -E '(^|[^a-z])(FAIL|fail)' "${f%.trs}.log" | tail -n 8
         tail -n 4 "${f%.trs}.log"
     done
+    # and shortest, at the very end: each failed test's first and last FAIL line
+    for f in $failed; do
+        first=$(grep -E '^FAIL' "${f%.trs}.log" | head -n 1)
+        last=$(grep -E '^FAIL' "${f%.trs}.log" | tail -n 1)
+        echo "failed: ${f%.trs}: ${first:-no FAIL line}"
+        [ "$last" = "$first" ] || echo "failed: ${f%.trs}: ... $last"
+    done
     if [ "$rc" -eq 0 ] && ! grep -q '^# PASS: *[1-9]' "$log"; then
         echo "SKIP: no RDMA test passed inside the guest (all skipped)"
         exit 77

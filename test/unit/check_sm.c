@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The shared-memory transport opened alone in this process (no peers): its segment is
- * created mode 0600 (a memfd is 0777 by default), its address is the size it announces. */
+ * created mode 0600 (a memfd is 0777 by default), its address is the size it announces, and
+ * its eager limit and cell size follow RCMSG_SM_EAGER_LIMIT and RCMSG_SM_CELL_SIZE (bad
+ * values refused naming the variable). */
 #include "config.h"
 
 #include "base/config_table.h"
 #include "btl/btl_component.h"
 #include "btl_sm/sm_btl.h"
 
+#include "base/log.h"
+
 #include "ck_run.h"
 
 #include <check.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +99,111 @@ START_TEST(test_addr_max_is_the_record)
 }
 END_TEST
 
+/* Opens sm alone with env; its status, and *btl_p (closed by the caller) when it opened. What
+ * it logs goes to out. */
+static rcmsg_status_t open_captured(char **env, rcmsg_btl_t **btl_p, char *out, size_t len)
+{
+    rcmsg_btl_job_t job = {.rank = 0, .size = 2, .local_rank = 0, .local_size = 2};
+    FILE *f = tmpfile();
+    int saved = dup(STDERR_FILENO);
+    rcmsg_status_t s;
+    size_t n;
+
+    ck_assert(f != NULL && saved >= 0);
+    ck_assert_int_ge(dup2(fileno(f), STDERR_FILENO), 0);
+    s = rcmsg_config_load(env);
+    if (s == RCMSG_OK) {
+        s = rcmsg_sm_btl_open(&job, btl_p);
+    }
+    ck_assert_int_ge(dup2(saved, STDERR_FILENO), 0);
+    close(saved);
+    rewind(f);
+    n = fread(out, 1, len - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* sm opened with one setting: its eager limit and largest send are as expected. */
+static void sm_caps_are(char *entry, size_t eager, size_t max_send)
+{
+    char *env[] = {entry, NULL};
+    rcmsg_btl_t *btl = NULL;
+    char out[4096];
+
+    ck_assert_msg(open_captured(env, &btl, out, sizeof(out)) == RCMSG_OK, "%s: %s", entry, out);
+    ck_assert_msg(btl->caps.eager_limit == eager && btl->caps.max_send == max_send,
+                  "%s: eager limit %zu, max send %zu; expected %zu and %zu", entry,
+                  btl->caps.eager_limit, btl->caps.max_send, eager, max_send);
+    btl->ops->close(btl);
+    rcmsg_config_unload();
+}
+
+START_TEST(test_eager_limit_sizes_cells)
+{
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+    sm_caps_are("RCMSG_LOG_LEVEL=warn", 6144, 6144 + RCMSG_BTL_HDR_ROOM); /* the defaults */
+    sm_caps_are("RCMSG_SM_EAGER_LIMIT=0", 0, RCMSG_BTL_HDR_ROOM);
+    sm_caps_are("RCMSG_SM_EAGER_LIMIT=1m", 1 << 20, (1 << 20) + RCMSG_BTL_HDR_ROOM);
+    sm_caps_are("RCMSG_SM_EAGER_LIMIT=6000", 6000, 6000 + RCMSG_BTL_HDR_ROOM);
+    /* rc's settings no longer size sm's cells, nor limit its eager messages */
+    sm_caps_are("RCMSG_SRQ_BUF_SIZE=1k", 6144, 6144 + RCMSG_BTL_HDR_ROOM);
+    sm_caps_are("RCMSG_EAGER_LIMIT=0", 6144, 6144 + RCMSG_BTL_HDR_ROOM);
+}
+END_TEST
+
+START_TEST(test_cell_size_caps_eager_limit)
+{
+    char *small[] = {"RCMSG_SM_CELL_SIZE=1k", "RCMSG_LOG_LEVEL=info", NULL};
+    rcmsg_btl_t *btl = NULL;
+    char out[4096];
+
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+    sm_caps_are("RCMSG_SM_CELL_SIZE=16k", 6144, 16384); /* larger cells: the limit stays */
+    sm_caps_are("RCMSG_SM_CELL_SIZE=64", 0, 64);        /* the smallest: headers only */
+    rcmsg_log_set_level(RCMSG_LOG_INFO);
+    ck_assert_int_eq(open_captured(small, &btl, out, sizeof(out)), RCMSG_OK);
+    ck_assert_uint_eq(btl->caps.eager_limit, 1024 - RCMSG_BTL_HDR_ROOM);
+    ck_assert_uint_eq(btl->caps.max_send, 1024);
+    ck_assert_msg(strstr(out, "sm: eager limit capped to 960 bytes by RCMSG_SM_CELL_SIZE=1k "
+                              "(RCMSG_SM_EAGER_LIMIT=6k)") != NULL,
+                  "the cap is not said: %s", out);
+    btl->ops->close(btl);
+    rcmsg_config_unload();
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+}
+END_TEST
+
+/* A bad value fails with one error naming the variable and what it accepts. */
+static void sm_open_fails(char *entry, const char *expect)
+{
+    char *env[] = {entry, NULL};
+    rcmsg_btl_t *btl = NULL;
+    char out[4096];
+
+    ck_assert_int_eq(open_captured(env, &btl, out, sizeof(out)), RCMSG_ERR_CONFIG);
+    ck_assert_msg(strstr(out, expect) != NULL && strchr(out, '\n') == out + strlen(out) - 1,
+                  "%s: '%s' lacks '%s' (or says more)", entry, out, expect);
+    rcmsg_config_unload();
+}
+
+START_TEST(test_bad_values_named)
+{
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+    sm_open_fails("RCMSG_SM_EAGER_LIMIT=2m", "error: invalid value '2m' for RCMSG_SM_EAGER_LIMIT: "
+                                             "expected a value in the range 0..1m");
+    sm_open_fails("RCMSG_SM_EAGER_LIMIT=4q", "error: invalid value '4q' for "
+                                             "RCMSG_SM_EAGER_LIMIT: expected a size in bytes");
+    sm_open_fails("RCMSG_SM_EAGER_LIMIT=", "error: empty value for RCMSG_SM_EAGER_LIMIT");
+    sm_open_fails("RCMSG_SM_CELL_SIZE=-1", "for RCMSG_SM_CELL_SIZE: expected a size in bytes");
+    sm_open_fails("RCMSG_SM_CELL_SIZE=2m", "error: invalid value '2m' for RCMSG_SM_CELL_SIZE: "
+                                           "expected a value in the range 0..1m");
+    sm_open_fails("RCMSG_SM_CELL_SIZE=63", "error: invalid value '63' for RCMSG_SM_CELL_SIZE: "
+                                           "expected 0 (sized for RCMSG_SM_EAGER_LIMIT) or at "
+                                           "least 64 bytes (a header)");
+}
+END_TEST
+
 static Suite *sm_suite(void)
 {
     Suite *s = suite_create("sm");
@@ -101,6 +211,11 @@ static Suite *sm_suite(void)
 
     tcase_add_test(tc, test_segment_mode);
     tcase_add_test(tc, test_addr_max_is_the_record);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("eager");
+    tcase_add_test(tc, test_eager_limit_sizes_cells);
+    tcase_add_test(tc, test_cell_size_caps_eager_limit);
+    tcase_add_test(tc, test_bad_values_named);
     suite_add_tcase(s, tc);
     return s;
 }

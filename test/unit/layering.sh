@@ -18,7 +18,8 @@ fi
 echo "ok: src/base includes nothing from the layers above it"
 
 # The point-to-point layer is below the collectives and the core: it calls neither (the
-# collectives' check of comm_dup and comm_split is a hook they set, rcmsg_pml_set_comm_check).
+# collectives' check of comm_dup and comm_split is a hook they set, rcmsg_pml_set_comm_check,
+# and so is the release of their scratch with a communicator, rcmsg_pml_set_comm_fini).
 bad=$(grep -n '#include "\(collectives\|core\)/' src/pml/*.[ch])
 if [ -n "$bad" ]; then
     echo "$bad"
@@ -37,3 +38,14 @@ if [ -n "$bad" ]; then
     exit 1
 fi
 echo "ok: src/mpi includes only <rcmsg.h>, <mpi.h> and its own headers"
+
+# One place per mechanism: the collectives take memory only from their per-communicator
+# scratch (src/collectives/coll_scratch.c), never from malloc and free call by call.
+bad=$(grep -n '\<\(malloc\|calloc\|realloc\|free\|aligned_alloc\|posix_memalign\) *(' \
+    src/collectives/*.[ch] | grep -v '^src/collectives/coll_scratch\.c:')
+if [ -n "$bad" ]; then
+    echo "$bad"
+    echo "FAIL: src/collectives allocates outside coll_scratch.c (above); use rcmsg_coll_scratch_get"
+    exit 1
+fi
+echo "ok: src/collectives allocates only in coll_scratch.c"

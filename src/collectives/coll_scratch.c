@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Scratch memory of the collectives, kept per communicator: the one place in src/collectives
+ * that allocates. A steady loop of a collective thus allocates nothing after its first call.
+ *
+ * Each communicator (comm->coll, made at its first collective that needs scratch) holds a
+ * small stack of buffers, one per nesting level: rcmsg_coll_scratch_get takes the next level
+ * and grows its buffer to the size asked (the old contents are dropped: a level is empty
+ * when taken), rcmsg_coll_scratch_put gives it back. Levels nest because one call can hold
+ * two at once: alltoall's copy of an in-place input while the algorithm takes its own, and
+ * RCMSG_COLL_CHECK's records while the Bruck allgather that exchanges them takes its own.
+ * rcmsg is called from one thread at a time (the MPI face provides FUNNELED at most), and a
+ * collective runs to completion before the next starts on the same communicator, so the stack
+ * never interleaves. Each communicator, dup and split children included, has its own; the
+ * buffers live until the communicator is freed (rcmsg_comm_free or finalize: the pml calls
+ * coll_scratch_fini).
+ */
+#include "config.h"
+
+#include "coll.h"
+
+#include "base/log.h"
+#include "pml/pml.h"
+
+#include <stdlib.h>
+
+/* Nesting depth: alltoall's copy, the check's records, the check's allgather (3), plus one. */
+#define COLL_SCRATCH_LEVELS 4
+#define COLL_SCRATCH_MIN    256 /* the smallest buffer made: small calls share one size */
+
+struct rcmsg_coll_comm {
+    struct {
+        void *buf;
+        size_t cap;
+    } level[COLL_SCRATCH_LEVELS];
+    int depth;            /* levels taken */
+    unsigned long allocs; /* malloc calls made for this communicator (tests) */
+};
+
+/* The pml's hook: the communicator is being freed. */
+static void coll_scratch_fini(rcmsg_comm_t comm)
+{
+    for (int i = 0; i < COLL_SCRATCH_LEVELS; i++) {
+        free(comm->coll->level[i].buf);
+    }
+    free(comm->coll);
+    comm->coll = NULL;
+}
+
+void rcmsg_coll_scratch_init(void)
+{
+    rcmsg_pml_set_comm_fini(coll_scratch_fini);
+}
+
+static struct rcmsg_coll_comm *coll_comm_of(const rcmsg_coll_args_t *a)
+{
+    if (a->comm->coll == NULL) {
+        a->comm->coll = calloc(1, sizeof(*a->comm->coll));
+        if (a->comm->coll == NULL) {
+            rcmsg_error("%s: out of memory for the scratch state of communicator 0x%x",
+                        rcmsg_coll_name(a->coll), a->comm->ctx);
+            return NULL;
+        }
+        a->comm->coll->allocs = 1;
+    }
+    return a->comm->coll;
+}
+
+/* Grows level l to at least bytes; its contents are not kept. */
+static void *level_grow(const rcmsg_coll_args_t *a, struct rcmsg_coll_comm *cc, int l, size_t bytes)
+{
+    size_t cap = bytes < COLL_SCRATCH_MIN ? COLL_SCRATCH_MIN : (bytes + 63) & ~(size_t)63;
+
+    free(cc->level[l].buf); /* first: the old and the new one need not fit together */
+    cc->level[l].buf = malloc(cap);
+    cc->level[l].cap = cc->level[l].buf != NULL ? cap : 0;
+    cc->allocs++;
+    if (cc->level[l].buf == NULL) {
+        rcmsg_error("%s: out of memory for %zu bytes of scratch on communicator 0x%x (%d ranks)",
+                    rcmsg_coll_name(a->coll), bytes, a->comm->ctx, a->comm->size);
+    }
+    return cc->level[l].buf;
+}
+
+void *rcmsg_coll_scratch_get(const rcmsg_coll_args_t *a, size_t bytes)
+{
+    struct rcmsg_coll_comm *cc = coll_comm_of(a);
+    void *p;
+
+    if (cc == NULL) {
+        return NULL;
+    }
+    if (cc->depth == COLL_SCRATCH_LEVELS) {
+        rcmsg_error("%s: scratch nested more than %d deep on communicator 0x%x (a bug)",
+                    rcmsg_coll_name(a->coll), COLL_SCRATCH_LEVELS, a->comm->ctx);
+        return NULL;
+    }
+    p = cc->level[cc->depth].buf;
+    if (p == NULL || bytes > cc->level[cc->depth].cap) {
+        p = level_grow(a, cc, cc->depth, bytes);
+    }
+    if (p != NULL) {
+        cc->depth++;
+    }
+    return p;
+}
+
+void rcmsg_coll_scratch_put(const rcmsg_coll_args_t *a, void *p)
+{
+    struct rcmsg_coll_comm *cc = a->comm->coll;
+
+    if (p == NULL) {
+        return; /* the get failed: nothing was taken */
+    }
+    if (cc == NULL || cc->depth == 0 || cc->level[cc->depth - 1].buf != p) {
+        rcmsg_error("%s: scratch %p given back out of order on communicator 0x%x (a bug)",
+                    rcmsg_coll_name(a->coll), p, a->comm->ctx);
+        return;
+    }
+    cc->depth--;
+}
+
+unsigned long rcmsg_coll_scratch_allocs(rcmsg_comm_t comm)
+{
+    return comm->coll != NULL ? comm->coll->allocs : 0;
+}
