@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Issue 18's benchmark: small messages over rc with and without the RDMA-write eager path
+# (RCMSG_EAGER_RDMA=yes / no), against Open MPI + UCX rc_verbs and raw perftest (ib_write_lat,
+# ib_send_lat), on the same two Soft-RoCE devices inside ONE boot of the guest, interleaved REPS
+# times: latency (median of per-iteration times) and message rate, 8 B, 64 B, 1 KiB, 8 KiB.
+# Run from the top of a built tree; boot it 3 times for the boot-to-boot noise:
+#   sh bench/eager_rdma_compare.sh [--reps N] [--build DIR]
+# Prints one table per boot (medians over the repetitions) and keeps the raw outputs in
+# DIR/bench-results/eager-rdma-<date>/.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build reps=3
+if [ "${1:-}" = --inner ]; then
+    # inside the guest: OUT REPS BUILD
+    out=$2 reps=$3 b=$4/bench srv=10.55.0.1 sizes="8 64 1024 8192"
+    mpirun="mpirun --allow-run-as-root --oversubscribe"
+    ucx="-x UCX_TLS=rc_verbs,ud_verbs,self -x UCX_IB_GID_INDEX=0 --mca pml ucx --mca btl ^openib,uct"
+    perf() { # test size rep
+        "$1" -d rxe0 -x 1 -s "$2" -n 3000 -F > /dev/null 2>&1 &
+        sp=$!
+        for i in 1 2 3 4 5 6 7 8 9 10; do
+            sleep 0.5
+            "$1" -d rxe1 -x 1 -s "$2" -n 3000 -F "$srv" > "$out/$1.$2.$3" 2>&1 && break
+        done
+        wait $sp
+    }
+    lat="--min 8 --max 8192 --iters 3000 --stat median"
+    rate="--min 8 --max 8192 --iters 10"
+    for r in $(seq 1 "$reps"); do
+        echo "=== repetition $r of $reps ($(date +%T))"
+        for s in $sizes; do
+            perf ib_write_lat "$s" "$r"
+            perf ib_send_lat "$s" "$r"
+        done
+        for fast in no yes; do
+            # shellcheck disable=SC2086
+            RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=$fast $mpirun -np 2 "$b/rcmsg_bench" \
+                latency $lat > "$out/rcmsg_$fast.latency.$r" 2>&1
+            # shellcheck disable=SC2086
+            RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=$fast $mpirun -np 2 "$b/rcmsg_bench" \
+                rate $rate > "$out/rcmsg_$fast.rate.$r" 2>&1
+        done
+        # shellcheck disable=SC2086
+        $mpirun -np 2 $ucx sh "$top/bench/ucx_dev.sh" "$b/rcmsg_bench_mpi" latency $lat \
+            > "$out/ucx.latency.$r" 2>&1
+        # shellcheck disable=SC2086
+        $mpirun -np 2 $ucx sh "$top/bench/ucx_dev.sh" "$b/rcmsg_bench_mpi" rate $rate \
+            > "$out/ucx.rate.$r" 2>&1
+    done
+    exit 0
+fi
+while [ $# -gt 0 ]; do
+    case $1 in
+    --reps) reps=$2; shift 2 ;;
+    --build) build=$(cd "$2" && pwd); shift 2 ;;
+    *) echo "eager_rdma_compare.sh: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+"$top/contrib/rxe-vm/rxe-run" --check || exit 77
+out=$build/bench-results/eager-rdma-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+cd "$build"
+env -u MAKEFLAGS "$top/contrib/rxe-vm/rxe-run" --rxe 2 --numa --mem 4G --rw "$top" \
+    --timeout "${RXE_GUEST_TIMEOUT:-3600}" -- sh "$top/bench/eager_rdma_compare.sh" --inner \
+    "$out" "$reps" "$build" > "$out/guest.log" 2>&1 || { tail -20 "$out/guest.log"; exit 1; }
+# medians over the repetitions: OSU-style "size value" lines, perftest's t_typical (column 5)
+med() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
+osu() { cat "$out/$1".* 2> /dev/null | awk -v s="$2" '$1 == s { print $2 }' | med; }
+pt() { for f in "$out/$1.$2".*; do awk '$1 ~ /^[0-9]+$/ && NF >= 5 { print $5 }' "$f"; done | med; }
+echo "results in $out ($reps repetitions, medians)"
+printf '%6s %9s %9s %9s %9s %9s %7s %7s | %11s %11s %11s\n' size write_lat send_lat \
+    rc_no rc_yes ucx yes/ucx yes/wlat rate_no rate_yes rate_ucx
+for s in 8 64 1024 8192; do
+    w=$(pt ib_write_lat "$s") sl=$(pt ib_send_lat "$s")
+    n=$(osu rcmsg_no.latency "$s") y=$(osu rcmsg_yes.latency "$s") u=$(osu ucx.latency "$s")
+    rn=$(osu rcmsg_no.rate "$s") ry=$(osu rcmsg_yes.rate "$s") ru=$(osu ucx.rate "$s")
+    printf '%6s %9s %9s %9s %9s %9s %7s %7s | %11s %11s %11s\n' "$s" "$w" "$sl" "$n" "$y" "$u" \
+        "$(awk -v a="$y" -v b="$u" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
+        "$(awk -v a="$y" -v b="$w" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
+        "$rn" "$ry" "$ru"
+done
