@@ -97,7 +97,8 @@ if [ $quick = yes ]; then
 else
     p2p="--max 4m" lat="--iters-large 200" coll="--max 1m"
 fi
-benches="latency bw bibw rate coll_allreduce coll_bcast coll_allgather coll_alltoall coll_barrier coll4_allreduce"
+benches="latency bw bibw rate coll_allreduce coll_bcast coll_allgather coll_alltoall coll_barrier
+    coll_reduce coll_gather coll_scatter coll_reduce_scatter_block coll4_allreduce"
 np_of() { case $1 in coll4_*) echo 4 ;; *) echo 2 ;; esac; }
 args_of() {
     case $1 in
