@@ -10,9 +10,10 @@
  *
  * Output: '#' comment lines (what was measured and how), then one line per message size:
  * the size in bytes and the result (microseconds, MB/s with MB = 10^6 bytes, or messages/s).
- * As OSU, a collective's size is each rank's block for allgather, alltoall, gather, scatter and
- * reduce_scatter_block (the recvcount of MPI), and the whole vector for bcast, allreduce and
- * reduce. The reductions sum doubles; roots are rank 0.
+ * A collective's size is, as OSU reports it, each rank's block for allgather, alltoall, gather
+ * and scatter, and the whole vector for bcast, allreduce, reduce and reduce_scatter_block (of
+ * which each rank gets size / ranks, in whole doubles). The reductions sum doubles; roots are
+ * rank 0.
  *
  * Every buffer is allocated and written before timing; the timed loops allocate nothing.
  * Receive buffers are poisoned before each size and the last message received is checked
@@ -120,15 +121,17 @@ static void usage(FILE *f)
             "between\n"
             "             calls (as OSU): the maximum over the ranks of each rank's mean; roots "
             "are rank 0;\n"
-            "             the size is each rank's block for allgather, alltoall, gather, scatter "
-            "and\n"
-            "             reduce_scatter_block, the whole vector for bcast, allreduce and reduce\n"
+            "             the size is each rank's block for allgather, alltoall, gather and "
+            "scatter,\n"
+            "             the whole vector for bcast, allreduce, reduce and reduce_scatter_block "
+            "(as OSU)\n"
             "options (sizes in bytes, with an optional k, m or g suffix: powers of 1024):\n"
             "  --min B, --max B   sizes from min, doubling, up to max (latency/bw/bibw: 1..4m, "
             "rate: 1..8k,\n"
             "                     coll: 8..1m; allreduce, reduce and reduce_scatter_block sum "
             "doubles\n"
-            "                     and skip sizes below 8)\n"
+            "                     and skip sizes below 8, reduce_scatter_block below 8 x "
+            "ranks)\n"
             "  --iters N          timed iterations per size up to 8 KiB (latency 10000, "
             "bw/bibw/rate 100\n"
             "                     windows, coll 1000)\n"
@@ -629,14 +632,30 @@ static int run_p2p(bench_ctx_t *x)
 
 /* ---- collectives ------------------------------------------------------------------------- */
 
-/* The reductions sum doubles: their sizes are multiples of 8 bytes. */
-static int coll_sums(bench_coll_t coll)
+/* The reductions sum doubles: sizes below one double (one per rank for reduce_scatter_block,
+ * whose size is the whole vector) are skipped. */
+static size_t coll_min_size(const bench_ctx_t *x)
 {
-    return coll == BENCH_ALLREDUCE || coll == BENCH_REDUCE || coll == BENCH_REDUCE_SCATTER_BLOCK;
+    switch (x->o->coll) {
+    case BENCH_ALLREDUCE:
+    case BENCH_REDUCE:
+        return sizeof(double);
+    case BENCH_REDUCE_SCATTER_BLOCK:
+        return sizeof(double) * (size_t)x->size;
+    default:
+        return 0;
+    }
+}
+
+/* reduce_scatter_block: the doubles each rank gets of a vector of size bytes. */
+static size_t rsb_count(const bench_ctx_t *x, size_t size)
+{
+    return size / sizeof(double) / (size_t)x->size;
 }
 
 /* The buffers hold this many blocks of the largest size: one per rank where the size is each
- * rank's block (both buffers, though gather's input and scatter's output are one block). */
+ * rank's block (both buffers, though gather's input and scatter's output are one block); for
+ * reduce_scatter_block the size is the whole input already. */
 static size_t coll_blocks(const bench_opts_t *o, int nranks)
 {
     if (o->kind != BENCH_COLL) {
@@ -647,7 +666,6 @@ static size_t coll_blocks(const bench_opts_t *o, int nranks)
     case BENCH_ALLTOALL:
     case BENCH_GATHER:
     case BENCH_SCATTER:
-    case BENCH_REDUCE_SCATTER_BLOCK:
         return (size_t)nranks;
     default:
         return 1;
@@ -677,7 +695,7 @@ static int coll_call(bench_ctx_t *x, size_t size)
         return bench_scatter(x->sbuf, x->rbuf, size, 0);
     case BENCH_REDUCE_SCATTER_BLOCK:
         return bench_reduce_scatter_block_sum((const double *)x->sbuf, (double *)x->rbuf,
-                                              size / sizeof(double));
+                                              rsb_count(x, size));
     }
     return -1;
 }
@@ -701,7 +719,7 @@ static void coll_fill(bench_ctx_t *x, size_t size)
         }
         break;
     case BENCH_REDUCE_SCATTER_BLOCK: { /* element of block j from rank r: (r + 1) * (j + 1) */
-        size_t count = size / sizeof(double);
+        size_t count = rsb_count(x, size);
         for (size_t j = 0; j < n; j++) {
             for (size_t i = 0; i < count; i++) {
                 ((double *)x->sbuf)[j * count + i] = (double)(x->rank + 1) * (double)(j + 1);
@@ -766,7 +784,7 @@ static int coll_check(bench_ctx_t *x, size_t size)
         }
         break;
     case BENCH_REDUCE_SCATTER_BLOCK:
-        err = check_sum((const double *)x->rbuf, size / sizeof(double),
+        err = check_sum((const double *)x->rbuf, rsb_count(x, size),
                         (double)(x->rank + 1) * (double)n * (double)(n + 1) / 2,
                         "reduce_scatter_block", size, x->rank);
         break;
@@ -895,16 +913,21 @@ static int run_coll(bench_ctx_t *x)
             printf("# third column: span (us), the median over the calls of the last rank's end "
                    "- the first rank's start (CLOCK_MONOTONIC: ranks on one host)\n");
         }
-        if (coll_sums(o->coll) && min < sizeof(double)) {
+        if (min < coll_min_size(x)) {
             printf("# %s sums doubles: sizes below %zu bytes skipped\n", coll_names[o->coll],
-                   sizeof(double));
+                   coll_min_size(x));
+        }
+        if (o->coll == BENCH_REDUCE_SCATTER_BLOCK) {
+            printf("# size: the whole vector (as OSU); each rank gets size / %d bytes, rounded "
+                   "down to whole doubles\n",
+                   x->size);
         }
     }
     if (o->coll == BENCH_BARRIER) {
         min = max = 0; /* one line, size 0 */
     }
     for (size_t size = min; size <= max; size = next_size(size)) {
-        if (coll_sums(o->coll) && size < sizeof(double)) {
+        if (size < coll_min_size(x)) {
             continue;
         }
         coll_fill(x, size);
