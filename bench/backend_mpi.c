@@ -220,3 +220,49 @@ int bench_alltoall(const void *sendbuf, void *recvbuf, size_t len)
     return check(MPI_Alltoall(sendbuf, count, MPI_BYTE, recvbuf, count, MPI_BYTE, MPI_COMM_WORLD),
                  "MPI_Alltoall");
 }
+
+int bench_reduce_sum(const double *sendbuf, double *recvbuf, size_t count, int root)
+{
+    int n;
+
+    if (count_of(count, &n) != 0) {
+        return -1;
+    }
+    return check(MPI_Reduce(sendbuf, recvbuf, n, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD),
+                 "MPI_Reduce");
+}
+
+int bench_gather(const void *sendbuf, void *recvbuf, size_t len, int root)
+{
+    int count;
+
+    if (count_of(len, &count) != 0) {
+        return -1;
+    }
+    return check(
+        MPI_Gather(sendbuf, count, MPI_BYTE, recvbuf, count, MPI_BYTE, root, MPI_COMM_WORLD),
+        "MPI_Gather");
+}
+
+int bench_scatter(const void *sendbuf, void *recvbuf, size_t len, int root)
+{
+    int count;
+
+    if (count_of(len, &count) != 0) {
+        return -1;
+    }
+    return check(
+        MPI_Scatter(sendbuf, count, MPI_BYTE, recvbuf, count, MPI_BYTE, root, MPI_COMM_WORLD),
+        "MPI_Scatter");
+}
+
+int bench_reduce_scatter_block_sum(const double *sendbuf, double *recvbuf, size_t count)
+{
+    int n;
+
+    if (count_of(count, &n) != 0) {
+        return -1;
+    }
+    return check(MPI_Reduce_scatter_block(sendbuf, recvbuf, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD),
+                 "MPI_Reduce_scatter_block");
+}

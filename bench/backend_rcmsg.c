@@ -137,3 +137,29 @@ int bench_alltoall(const void *sendbuf, void *recvbuf, size_t len)
     return check(rcmsg_alltoall(sendbuf, recvbuf, len, RCMSG_UINT8, rcmsg_comm_world()),
                  "rcmsg_alltoall");
 }
+
+int bench_reduce_sum(const double *sendbuf, double *recvbuf, size_t count, int root)
+{
+    return check(
+        rcmsg_reduce(sendbuf, recvbuf, count, RCMSG_DOUBLE, RCMSG_SUM, root, rcmsg_comm_world()),
+        "rcmsg_reduce");
+}
+
+int bench_gather(const void *sendbuf, void *recvbuf, size_t len, int root)
+{
+    return check(rcmsg_gather(sendbuf, recvbuf, len, RCMSG_UINT8, root, rcmsg_comm_world()),
+                 "rcmsg_gather");
+}
+
+int bench_scatter(const void *sendbuf, void *recvbuf, size_t len, int root)
+{
+    return check(rcmsg_scatter(sendbuf, recvbuf, len, RCMSG_UINT8, root, rcmsg_comm_world()),
+                 "rcmsg_scatter");
+}
+
+int bench_reduce_scatter_block_sum(const double *sendbuf, double *recvbuf, size_t count)
+{
+    return check(rcmsg_reduce_scatter_block(sendbuf, recvbuf, count, RCMSG_DOUBLE, RCMSG_SUM,
+                                            rcmsg_comm_world()),
+                 "rcmsg_reduce_scatter_block");
+}

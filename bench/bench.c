@@ -5,10 +5,15 @@
  * measurement code.
  *
  *   mpirun -np 2 rcmsg_bench latency|bw|bibw|rate [options]
- *   mpirun -np N rcmsg_bench coll barrier|bcast|allreduce|allgather|alltoall [options]
+ *   mpirun -np N rcmsg_bench coll barrier|bcast|allreduce|allgather|alltoall|reduce|gather|
+ *                                 scatter|reduce_scatter_block [options]
  *
  * Output: '#' comment lines (what was measured and how), then one line per message size:
  * the size in bytes and the result (microseconds, MB/s with MB = 10^6 bytes, or messages/s).
+ * A collective's size is, as OSU reports it, each rank's block for allgather, alltoall, gather
+ * and scatter, and the whole vector for bcast, allreduce, reduce and reduce_scatter_block (of
+ * which each rank gets size / ranks, in whole doubles). The reductions sum doubles; roots are
+ * rank 0.
  *
  * Every buffer is allocated and written before timing; the timed loops allocate nothing.
  * Receive buffers are poisoned before each size and the last message received is checked
@@ -44,7 +49,11 @@ typedef enum {
     BENCH_BCAST,
     BENCH_ALLREDUCE,
     BENCH_ALLGATHER,
-    BENCH_ALLTOALL
+    BENCH_ALLTOALL,
+    BENCH_REDUCE,
+    BENCH_GATHER,
+    BENCH_SCATTER,
+    BENCH_REDUCE_SCATTER_BLOCK
 } bench_coll_t;
 
 /* The clock, here rather than in the backends (not MPI_Wtime()), so that timing (per
@@ -57,7 +66,13 @@ double bench_wtime(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static const char *const coll_names[] = {"barrier", "bcast", "allreduce", "allgather", "alltoall"};
+static const char *const coll_names[] = {"barrier",   "bcast",    "allreduce",
+                                         "allgather", "alltoall", "reduce",
+                                         "gather",    "scatter",  "reduce_scatter_block"};
+#define BENCH_NCOLL (sizeof(coll_names) / sizeof(coll_names[0]))
+#define BENCH_COLL_LIST                                                                            \
+    "barrier, bcast, allreduce, allgather, alltoall, reduce, gather, scatter or "                  \
+    "reduce_scatter_block"
 
 /* The command line, once defaults are applied. */
 typedef struct {
@@ -76,7 +91,7 @@ typedef struct {
 typedef struct {
     const bench_opts_t *o;
     int rank, size;
-    unsigned char *sbuf, *rbuf; /* max bytes each (times the ranks for allgather/alltoall) */
+    unsigned char *sbuf, *rbuf; /* max bytes each (times the ranks: coll_blocks()) */
     size_t buf_len;
     unsigned char ack[4];
     bench_reqs_t *reqs; /* 2 * window slots */
@@ -93,7 +108,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: %s latency|bw|bibw|rate [options]\n"
-            "       %s coll barrier|bcast|allreduce|allgather|alltoall [options]\n"
+            "       %s coll barrier|bcast|allreduce|allgather|alltoall|reduce|gather|scatter|\n"
+            "               reduce_scatter_block [options]\n"
             "  latency    ping-pong between ranks 0 and 1: one-way latency (half the round "
             "trip), us\n"
             "  bw         rank 0 streams windows of --window nonblocking sends to rank 1, which "
@@ -103,12 +119,19 @@ static void usage(FILE *f)
             "  rate       as bw, counted in messages/s\n"
             "  coll NAME  latency per call (us), each call timed alone with an untimed barrier "
             "between\n"
-            "             calls (as OSU): the maximum over the ranks of each rank's mean\n"
+            "             calls (as OSU): the maximum over the ranks of each rank's mean; roots "
+            "are rank 0;\n"
+            "             the size is each rank's block for allgather, alltoall, gather and "
+            "scatter,\n"
+            "             the whole vector for bcast, allreduce, reduce and reduce_scatter_block "
+            "(as OSU)\n"
             "options (sizes in bytes, with an optional k, m or g suffix: powers of 1024):\n"
             "  --min B, --max B   sizes from min, doubling, up to max (latency/bw/bibw: 1..4m, "
             "rate: 1..8k,\n"
-            "                     coll: 8..1m; allreduce sums doubles and skips sizes below "
-            "8)\n"
+            "                     coll: 8..1m; allreduce, reduce and reduce_scatter_block sum "
+            "doubles\n"
+            "                     and skip sizes below 8, reduce_scatter_block below 8 x "
+            "ranks)\n"
             "  --iters N          timed iterations per size up to 8 KiB (latency 10000, "
             "bw/bibw/rate 100\n"
             "                     windows, coll 1000)\n"
@@ -217,23 +240,17 @@ static int parse_command(int nargs, char **args, bench_opts_t *o)
         return -1;
     }
     if (nargs != 2) {
-        fprintf(stderr,
-                "%s: coll wants one name: barrier, bcast, allreduce, allgather or "
-                "alltoall\n",
-                prog());
+        fprintf(stderr, "%s: coll wants one name: " BENCH_COLL_LIST "\n", prog());
         return -1;
     }
     o->kind = BENCH_COLL;
-    for (int i = 0; i < 5; i++) {
+    for (size_t i = 0; i < BENCH_NCOLL; i++) {
         if (strcmp(args[1], coll_names[i]) == 0) {
             o->coll = (bench_coll_t)i;
             return 0;
         }
     }
-    fprintf(stderr,
-            "%s: unknown collective '%s' (barrier, bcast, allreduce, allgather, "
-            "alltoall)\n",
-            prog(), args[1]);
+    fprintf(stderr, "%s: unknown collective '%s' (" BENCH_COLL_LIST ")\n", prog(), args[1]);
     return -1;
 }
 
@@ -615,6 +632,46 @@ static int run_p2p(bench_ctx_t *x)
 
 /* ---- collectives ------------------------------------------------------------------------- */
 
+/* The reductions sum doubles: sizes below one double (one per rank for reduce_scatter_block,
+ * whose size is the whole vector) are skipped. */
+static size_t coll_min_size(const bench_ctx_t *x)
+{
+    switch (x->o->coll) {
+    case BENCH_ALLREDUCE:
+    case BENCH_REDUCE:
+        return sizeof(double);
+    case BENCH_REDUCE_SCATTER_BLOCK:
+        return sizeof(double) * (size_t)x->size;
+    default:
+        return 0;
+    }
+}
+
+/* reduce_scatter_block: the doubles each rank gets of a vector of size bytes. */
+static size_t rsb_count(const bench_ctx_t *x, size_t size)
+{
+    return size / sizeof(double) / (size_t)x->size;
+}
+
+/* The buffers hold this many blocks of the largest size: one per rank where the size is each
+ * rank's block (both buffers, though gather's input and scatter's output are one block); for
+ * reduce_scatter_block the size is the whole input already. */
+static size_t coll_blocks(const bench_opts_t *o, int nranks)
+{
+    if (o->kind != BENCH_COLL) {
+        return 1;
+    }
+    switch (o->coll) {
+    case BENCH_ALLGATHER:
+    case BENCH_ALLTOALL:
+    case BENCH_GATHER:
+    case BENCH_SCATTER:
+        return (size_t)nranks;
+    default:
+        return 1;
+    }
+}
+
 static int coll_call(bench_ctx_t *x, size_t size)
 {
     switch (x->o->coll) {
@@ -629,6 +686,16 @@ static int coll_call(bench_ctx_t *x, size_t size)
         return bench_allgather(x->sbuf, x->rbuf, size);
     case BENCH_ALLTOALL:
         return bench_alltoall(x->sbuf, x->rbuf, size);
+    case BENCH_REDUCE:
+        return bench_reduce_sum((const double *)x->sbuf, (double *)x->rbuf, size / sizeof(double),
+                                0);
+    case BENCH_GATHER:
+        return bench_gather(x->sbuf, x->rbuf, size, 0);
+    case BENCH_SCATTER:
+        return bench_scatter(x->sbuf, x->rbuf, size, 0);
+    case BENCH_REDUCE_SCATTER_BLOCK:
+        return bench_reduce_scatter_block_sum((const double *)x->sbuf, (double *)x->rbuf,
+                                              rsb_count(x, size));
     }
     return -1;
 }
@@ -645,12 +712,26 @@ static void coll_fill(bench_ctx_t *x, size_t size)
         memset(x->rbuf, x->rank == 0 ? pattern(size, 0) : pattern(size, 0) ^ 0xff, size);
         break;
     case BENCH_ALLREDUCE:
+    case BENCH_REDUCE:
         for (size_t i = 0; i < size / sizeof(double); i++) {
             ((double *)x->sbuf)[i] = (double)(x->rank + 1);
             ((double *)x->rbuf)[i] = -1.0;
         }
         break;
+    case BENCH_REDUCE_SCATTER_BLOCK: { /* element of block j from rank r: (r + 1) * (j + 1) */
+        size_t count = rsb_count(x, size);
+        for (size_t j = 0; j < n; j++) {
+            for (size_t i = 0; i < count; i++) {
+                ((double *)x->sbuf)[j * count + i] = (double)(x->rank + 1) * (double)(j + 1);
+            }
+        }
+        for (size_t i = 0; i < count; i++) {
+            ((double *)x->rbuf)[i] = -1.0;
+        }
+        break;
+    }
     case BENCH_ALLGATHER:
+    case BENCH_GATHER: /* the root's output (checked there only) */
         memset(x->sbuf, pattern(size, x->rank), size);
         for (size_t i = 0; i < n; i++) {
             memset(x->rbuf + i * size, pattern(size, (int)i) ^ 0xff, size);
@@ -662,7 +743,26 @@ static void coll_fill(bench_ctx_t *x, size_t size)
             memset(x->rbuf + j * size, pattern(size, (int)(j * n + x->rank)) ^ 0xff, size);
         }
         break;
+    case BENCH_SCATTER: /* block j of the root's input carries pattern(size, j); the others'
+                         * input is poison, so that a rank must not take its block from there */
+        for (size_t j = 0; j < n; j++) {
+            memset(x->sbuf + j * size, pattern(size, (int)j) ^ (x->rank == 0 ? 0 : 0xff), size);
+        }
+        memset(x->rbuf, pattern(size, x->rank) ^ 0xff, size);
+        break;
     }
+}
+
+/* The first and last of count doubles at r are want. */
+static int check_sum(const double *r, size_t count, double want, const char *what, size_t size,
+                     int rank)
+{
+    if (r[0] == want && r[count - 1] == want) {
+        return 0;
+    }
+    fprintf(stderr, "%s: rank %d: %s of %zu bytes: %g and %g, expected %g\n", prog(), rank, what,
+            size, r[0], r[count - 1], want);
+    return -1;
 }
 
 static int coll_check(bench_ctx_t *x, size_t size)
@@ -676,22 +776,30 @@ static int coll_check(bench_ctx_t *x, size_t size)
     case BENCH_BCAST:
         err = check_block(x->rbuf, size, pattern(size, 0), "bcast", size, x->rank);
         break;
-    case BENCH_ALLREDUCE: {
-        const double *r = (const double *)x->rbuf;
-        size_t count = size / sizeof(double);
-        double want = (double)n * (double)(n + 1) / 2;
-        if (r[0] != want || r[count - 1] != want) {
-            fprintf(stderr, "%s: rank %d: allreduce of %zu bytes: %g and %g, expected %g\n", prog(),
-                    x->rank, size, r[0], r[count - 1], want);
-            err = -1;
+    case BENCH_ALLREDUCE:
+    case BENCH_REDUCE: /* the root's result only */
+        if (x->o->coll == BENCH_ALLREDUCE || x->rank == 0) {
+            err = check_sum((const double *)x->rbuf, size / sizeof(double),
+                            (double)n * (double)(n + 1) / 2, coll_names[x->o->coll], size, x->rank);
+        }
+        break;
+    case BENCH_REDUCE_SCATTER_BLOCK:
+        err = check_sum((const double *)x->rbuf, rsb_count(x, size),
+                        (double)(x->rank + 1) * (double)n * (double)(n + 1) / 2,
+                        "reduce_scatter_block", size, x->rank);
+        break;
+    case BENCH_ALLGATHER:
+    case BENCH_GATHER: { /* gather: the root's result only */
+        int mine = x->o->coll == BENCH_ALLGATHER || x->rank == 0;
+        for (size_t i = 0; mine && i < n && err == 0; i++) {
+            err = check_block(x->rbuf + i * size, size, pattern(size, (int)i),
+                              x->o->coll == BENCH_GATHER ? "gather block" : "allgather block", size,
+                              x->rank);
         }
         break;
     }
-    case BENCH_ALLGATHER:
-        for (size_t i = 0; i < n && err == 0; i++) {
-            err = check_block(x->rbuf + i * size, size, pattern(size, (int)i), "allgather block",
-                              size, x->rank);
-        }
+    case BENCH_SCATTER:
+        err = check_block(x->rbuf, size, pattern(size, x->rank), "scatter block", size, x->rank);
         break;
     case BENCH_ALLTOALL:
         for (size_t i = 0; i < n && err == 0; i++) {
@@ -805,15 +913,21 @@ static int run_coll(bench_ctx_t *x)
             printf("# third column: span (us), the median over the calls of the last rank's end "
                    "- the first rank's start (CLOCK_MONOTONIC: ranks on one host)\n");
         }
-        if (o->coll == BENCH_ALLREDUCE && min < sizeof(double)) {
-            printf("# allreduce sums doubles: sizes below %zu bytes skipped\n", sizeof(double));
+        if (min < coll_min_size(x)) {
+            printf("# %s sums doubles: sizes below %zu bytes skipped\n", coll_names[o->coll],
+                   coll_min_size(x));
+        }
+        if (o->coll == BENCH_REDUCE_SCATTER_BLOCK) {
+            printf("# size: the whole vector (as OSU); each rank gets size / %d bytes, rounded "
+                   "down to whole doubles\n",
+                   x->size);
         }
     }
     if (o->coll == BENCH_BARRIER) {
         min = max = 0; /* one line, size 0 */
     }
     for (size_t size = min; size <= max; size = next_size(size)) {
-        if (o->coll == BENCH_ALLREDUCE && size < sizeof(double)) {
+        if (size < coll_min_size(x)) {
             continue;
         }
         coll_fill(x, size);
@@ -855,15 +969,13 @@ static unsigned char *buffer_new(size_t len)
 
 static int ctx_init(bench_ctx_t *x, const bench_opts_t *o)
 {
-    size_t blocks = 1;
+    size_t blocks;
 
     memset(x, 0, sizeof(*x));
     x->o = o;
     x->rank = bench_rank();
     x->size = bench_size();
-    if (o->kind == BENCH_COLL && (o->coll == BENCH_ALLGATHER || o->coll == BENCH_ALLTOALL)) {
-        blocks = (size_t)x->size;
-    }
+    blocks = coll_blocks(o, x->size);
     if (o->max > SIZE_MAX / blocks) {
         fprintf(stderr, "%s: %zu bytes x %zu ranks overflow\n", prog(), o->max, blocks);
         return -1;

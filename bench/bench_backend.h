@@ -47,5 +47,13 @@ int bench_allreduce_sum(const double *sendbuf, double *recvbuf, size_t count);
 int bench_allgather(const void *sendbuf, void *recvbuf, size_t len);
 /* Block j (len bytes) of sendbuf goes to rank j; block i of recvbuf comes from rank i. */
 int bench_alltoall(const void *sendbuf, void *recvbuf, size_t len);
+/* Element-wise sum of count doubles into recvbuf at root (recvbuf matters there only). */
+int bench_reduce_sum(const double *sendbuf, double *recvbuf, size_t count, int root);
+/* len bytes from each rank to root; rank i's block at recvbuf + i * len (at root only). */
+int bench_gather(const void *sendbuf, void *recvbuf, size_t len, int root);
+/* Block i (len bytes) of root's sendbuf goes to rank i's recvbuf (sendbuf matters at root). */
+int bench_scatter(const void *sendbuf, void *recvbuf, size_t len, int root);
+/* Element-wise sum of size * count doubles; rank i gets block i of the sum (count doubles). */
+int bench_reduce_scatter_block_sum(const double *sendbuf, double *recvbuf, size_t count);
 
 #endif /* BENCH_BACKEND_H */

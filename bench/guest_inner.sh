@@ -93,7 +93,7 @@ $mpirun -np 2 $ucx_env -x UCX_LOG_LEVEL=info sh "$src/ucx_dev.sh" "$b/rcmsg_benc
 coll="--max 64k --iters 50 --stat median"
 for r in $(seq 1 "$reps"); do
     echo "=== collectives, repetition $r of $reps ($(date +%T))"
-    for c in barrier bcast allreduce allgather alltoall; do
+    for c in barrier bcast allreduce allgather alltoall reduce gather scatter reduce_scatter_block; do
         # shellcheck disable=SC2086
         {
             RCMSG_TRANSPORTS=rc,self $mpirun -np 4 "$b/rcmsg_bench" coll $c $coll \

@@ -79,7 +79,7 @@ if ls rcmsg.coll.* > /dev/null 2>&1; then
     echo
     echo "| collective | size (B) | rcmsg | Open MPI+UCX | rcmsg / Open MPI | rcmsg event | Open MPI yield | rcmsg event / Open MPI yield |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-    for c in barrier bcast allreduce allgather alltoall; do
+    for c in barrier bcast allreduce allgather alltoall reduce gather scatter reduce_scatter_block; do
         for s in 8 1024 65536; do
             [ "$c" = barrier ] && [ "$s" != 8 ] && continue
             [ "$c" = barrier ] && s=0

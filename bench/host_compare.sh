@@ -10,7 +10,8 @@
 #                    --mca btl_vader_single_copy_mechanism cma bench/rcmsg_bench_mpi
 #   MPICH     mpirun.mpich -np 2 -bind-to core bench/rcmsg_bench_mpich   (when built)
 #
-# and, as coll4_allreduce, allreduce with 4 ranks on the 2 cores (oversubscribed, unbound:
+# and, as coll4_allreduce, coll4_bcast, coll4_reduce, coll4_gather and coll4_scatter, those
+# collectives with 4 ranks on the 2 cores (oversubscribed, unbound:
 # --oversubscribe --bind-to none, -bind-to none), where each library yields the CPU when idle
 # on its own (rcmsg: RCMSG_YIELD=auto; Open MPI: mpi_yield_when_idle, set when oversubscribed);
 # not MPICH, which busy-polls (a call then waits for the scheduler: 8 ms each here).
@@ -97,7 +98,9 @@ if [ $quick = yes ]; then
 else
     p2p="--max 4m" lat="--iters-large 200" coll="--max 1m"
 fi
-benches="latency bw bibw rate coll_allreduce coll_bcast coll_allgather coll_alltoall coll_barrier coll4_allreduce"
+benches="latency bw bibw rate coll_allreduce coll_bcast coll_allgather coll_alltoall coll_barrier
+    coll_reduce coll_gather coll_scatter coll_reduce_scatter_block
+    coll4_allreduce coll4_bcast coll4_reduce coll4_gather coll4_scatter"
 np_of() { case $1 in coll4_*) echo 4 ;; *) echo 2 ;; esac; }
 args_of() {
     case $1 in

@@ -315,12 +315,12 @@ typedef enum {
       "Barrier algorithm (the same on every rank, like every RCMSG_COLL_* variable).")             \
     X(COLL_BCAST_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_BCAST_ALGORITHM),                     \
       "Broadcast algorithm; auto: scatter_allgather from RCMSG_COLL_BCAST_LONG bytes on 3 or "     \
-      "more ranks, else binomial.")                                                                \
+      "more ranks unless the node has more ranks than CPUs, else binomial.")                       \
     X(COLL_BCAST_LONG, SIZE, "64k", "0..",                                                         \
       "Message size from which broadcasts scatter+allgather.")                                     \
     X(COLL_REDUCE_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_REDUCE_ALGORITHM),                   \
       "Reduce algorithm; auto: reduce_scatter_gather from RCMSG_COLL_REDUCE_LONG bytes on 3 or "   \
-      "more ranks, else binomial.")                                                                \
+      "more ranks unless the node has more ranks than CPUs, else binomial.")                       \
     X(COLL_REDUCE_LONG, SIZE, "64k", "0..",                                                        \
       "Vector size from which reduce uses reduce-scatter + gather.")                               \
     X(COLL_ALLREDUCE_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_ALLREDUCE_ALGORITHM),             \

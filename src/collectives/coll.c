@@ -14,6 +14,7 @@
 #include "base/config_table.h"
 #include "base/log.h"
 #include "pml/pml.h"
+#include "progress/progress.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -162,12 +163,15 @@ static int coll_choose(const rcmsg_coll_args_t *a)
     size_t bytes = a->count * a->esize, all = bytes * (size_t)a->size;
 
     switch (a->coll) {
+    /* scatter+allgather and reduce-scatter+gather move a long vector in more, smaller messages
+     * at once: faster on CPUs of their own, slower when ranks share CPUs (4 ranks on 2 cores:
+     * 1.2-2.3x binomial's time from 64 KiB to 1 MiB, docs/performance.md) */
     case RCMSG_COLL_BCAST:
-        return bytes >= coll_config.bcast_long && a->size >= 3
+        return bytes >= coll_config.bcast_long && a->size >= 3 && !rcmsg_progress_oversubscribed()
                    ? RCMSG_COLL_BCAST_ALG_SCATTER_ALLGATHER
                    : RCMSG_COLL_BCAST_ALG_BINOMIAL;
     case RCMSG_COLL_REDUCE:
-        return bytes >= coll_config.reduce_long && a->size >= 3
+        return bytes >= coll_config.reduce_long && a->size >= 3 && !rcmsg_progress_oversubscribed()
                    ? RCMSG_COLL_REDUCE_ALG_REDUCE_SCATTER_GATHER
                    : RCMSG_COLL_REDUCE_ALG_BINOMIAL;
     case RCMSG_COLL_ALLREDUCE:

@@ -7,7 +7,8 @@
  *                              step 2: 2->0 [C D]  6->4 [G H]
  *                              step 3: 4->0 [E F G H]
  *
- * The root receives in relative order and rotates the blocks into rank order.
+ * The root receives in relative order and rotates the blocks into rank order. A leaf (no
+ * subtree below it) sends its input as it is: no copy.
  */
 #include "config.h"
 
@@ -27,8 +28,9 @@ rcmsg_status_t rcmsg_coll_gather_binomial(const rcmsg_coll_args_t *a)
     if (s != RCMSG_OK) {
         return s;
     }
-    /* the root with rank 0 gathers in place; everyone else in scratch */
-    buf = (v == 0 && a->root == 0) ? a->rbuf : scratch;
+    /* the root with rank 0 gathers in place; a leaf sends straight from its input; everyone
+     * else in scratch */
+    buf = (v == 0 && a->root == 0) ? a->rbuf : v != 0 && sub == 1 ? (char *)a->sbuf : scratch;
     if (buf != a->sbuf) {
         memcpy(buf, a->sbuf, block);
     }

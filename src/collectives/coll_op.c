@@ -4,6 +4,8 @@
 
 #include "coll_op.h"
 
+#include "base/compiler.h"
+
 #define OP_SUM(a, b)  ((a) + (b))
 #define OP_PROD(a, b) ((a) * (b))
 #define OP_MIN(a, b)  ((a) < (b) ? (a) : (b))
@@ -112,8 +114,9 @@ int rcmsg_coll_op_valid(rcmsg_op_t op, rcmsg_datatype_t dtype)
     return !dtypes[dtype].fp || op <= RCMSG_MAX;
 }
 
-rcmsg_status_t rcmsg_coll_op_reduce3(rcmsg_op_t op, rcmsg_datatype_t dtype, const void *x,
-                                     const void *y, void *out, size_t count)
+RCMSG_VECTORIZE rcmsg_status_t rcmsg_coll_op_reduce3(rcmsg_op_t op, rcmsg_datatype_t dtype,
+                                                     const void *x, const void *y, void *out,
+                                                     size_t count)
 {
     if ((unsigned)op >= RCMSG_OP_COUNT || (count > 0 && (x == NULL || y == NULL || out == NULL))) {
         return RCMSG_ERR_INVALID_PARAM;

@@ -11,7 +11,8 @@
  * The combining order depends only on the size and the root, so the result is the same on
  * every run with the same size and root; each rank applies (child op own). (Floating-point
  * sums round differently for another size or root; MIN/MAX of NaN or of -0.0 and +0.0 depend
- * on the operand order.)
+ * on the operand order.) A leaf sends its input as it is, and the first child's reduce writes
+ * the accumulator: the input is never copied first.
  */
 #include "config.h"
 
@@ -23,29 +24,34 @@ rcmsg_status_t rcmsg_coll_reduce_binomial(const rcmsg_coll_args_t *a)
 {
     int n = a->size, v = (a->rank - a->root + n) % n;
     size_t bytes = a->count * a->esize;
+    const char *own = a->sbuf; /* what this rank sends up: its input, or acc once reduced */
     char *acc, *tmp;
     rcmsg_status_t s = RCMSG_OK;
 
+    if (v != 0 && rcmsg_coll_subtree(v, n) == 1) { /* a leaf: its input as it is */
+        return rcmsg_coll_send(a, a->sbuf, bytes, (v - (v & -v) + a->root) % n);
+    }
     /* the root accumulates in its result buffer, every other rank in scratch */
     tmp = rcmsg_coll_scratch_get(a, v == 0 ? bytes : 2 * bytes);
     if (tmp == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
     acc = v == 0 ? a->rbuf : tmp + bytes;
-    if (acc != a->sbuf) {
-        memcpy(acc, a->sbuf, bytes);
-    }
     for (int mask = 1; mask < n && s == RCMSG_OK; mask <<= 1) {
         if (v & mask) {
-            s = rcmsg_coll_send(a, acc, bytes, (v - mask + a->root) % n);
+            s = rcmsg_coll_send(a, own, bytes, (v - mask + a->root) % n);
             break;
         }
         if (v + mask < n) {
             s = rcmsg_coll_recv(a, tmp, bytes, (v + mask + a->root) % n);
-            if (s == RCMSG_OK) {
-                s = rcmsg_coll_reduce_local(a, tmp, acc, a->count);
+            if (s == RCMSG_OK) { /* acc = child op own: the first child's reduce copies too */
+                s = rcmsg_coll_reduce_local3(a, tmp, own, acc, a->count);
+                own = acc;
             }
         }
+    }
+    if (s == RCMSG_OK && v == 0 && own != acc) { /* no child: one rank */
+        memmove(acc, own, bytes);
     }
     rcmsg_coll_scratch_put(a, tmp);
     return s;

@@ -8,7 +8,9 @@
  *                              step 2: 0->2 [C D]  4->6 [G H]
  *                              step 3: 0->1 [B]  2->3 [D]  4->5 [F]  6->7 [H]
  *
- * A root other than rank 0 first rotates the blocks into relative order.
+ * A root other than rank 0 first rotates the blocks into relative order. A leaf (no subtree
+ * below it) receives straight into its output, and rank 0 as the root sends from its input:
+ * no copy there.
  */
 #include "config.h"
 
@@ -28,8 +30,10 @@ rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
     if (s != RCMSG_OK) {
         return s;
     }
-    buf = scratch;
-    if (v == 0) {
+    /* a leaf receives straight into its output; the root with rank 0 sends from its input as it
+     * is (relative and rank order agree); else the subtree's blocks go through scratch */
+    buf = v != 0 && sub == 1 ? a->rbuf : v == 0 && a->root == 0 ? (char *)a->sbuf : scratch;
+    if (v == 0 && a->root != 0) {
         size_t head = (size_t)(n - a->root) * block;
 
         memcpy(buf, (const char *)a->sbuf + (size_t)a->root * block, head);

@@ -33,6 +33,7 @@ static struct {
     progress_config_t config;
     unsigned spin_count; /* idle polls before a wait sleeps: 0 in event mode */
     bool yield;          /* sched_yield() in idle polling rounds */
+    bool oversubscribed; /* more ranks on this node than online CPUs */
 } prog;
 
 static void progress_config_read(progress_config_t *config)
@@ -59,9 +60,10 @@ rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progre
     prog.hook_arg = hook_arg;
     progress_config_read(&prog.config);
     prog.spin_count = prog.config.wait_mode == RCMSG_WAIT_EVENT ? 0 : prog.config.spin_count;
+    prog.oversubscribed = cpus > 0 && local_size > cpus;
     switch (prog.config.yield) {
     case RCMSG_YIELD_AUTO:
-        prog.yield = cpus > 0 && local_size > cpus;
+        prog.yield = prog.oversubscribed;
         break;
     case RCMSG_YIELD_YES:
         prog.yield = true;
@@ -139,4 +141,9 @@ bool rcmsg_progress_idle(unsigned *idle)
     progress_sleep();
     *idle = 0;
     return true;
+}
+
+bool rcmsg_progress_oversubscribed(void)
+{
+    return prog.oversubscribed;
 }

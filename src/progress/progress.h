@@ -25,6 +25,9 @@ typedef int (*rcmsg_progress_hook_t)(void *arg);
 rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progress_hook_t hook,
                                    void *hook_arg, int local_size);
 void rcmsg_progress_fini(void);
+/* Whether this node runs more ranks than it has online CPUs (set by init; RCMSG_YIELD=auto
+ * yields then, and the collectives prefer the algorithms with fewer messages in flight). */
+bool rcmsg_progress_oversubscribed(void);
 
 /* One round: the transports, the hook of init, pending events, then the public hooks of
  * rcmsg.h (rcmsg_progress_register; not from a round nested in them). Returns the number of

@@ -79,10 +79,16 @@ for round in 2 3 4; do
     echo "ok: forced via the variables, each seen at debug level with correct results:$envs"
 done
 
-# Nothing forced: the automatic choice by size and rank count, also at debug level
+# Nothing forced: the automatic choice by size and rank count, also at debug level. With more
+# ranks than CPUs a long bcast and reduce stay binomial (fewer messages in flight).
+if [ "$(nproc)" -ge 5 ]; then
+    long_bcast=scatter_allgather long_reduce=reduce_scatter_gather
+else
+    long_bcast=binomial long_reduce=binomial
+fi
 RCMSG_LOG_LEVEL=debug run_timeout 300 "$MPIRUN" --allow-run-as-root -np 5 --oversubscribe \
     "$prog" --algs env --ops some --sizes 7,64k --expect allreduce=rabenseifner \
-    --expect bcast=scatter_allgather --expect reduce=reduce_scatter_gather \
+    --expect bcast=$long_bcast --expect reduce=$long_reduce \
     --expect allgather=ring --expect alltoall=pairwise --expect reduce_scatter=recursive_halving \
     > "$out" 2>&1
 check_np 5 $? "automatic choices"
@@ -90,7 +96,7 @@ for line in "allreduce: algorithm recursive_doubling (auto), 7 x" \
     "allgather: algorithm bruck (auto), 7 x" "alltoall: algorithm bruck (auto), 7 x"; do
     grep -q "debug: $line" "$out" || fail "no debug line '$line'"
 done
-echo "ok: the automatic choices on 5 ranks (7 elements and 64 KiB) as documented"
+echo "ok: the automatic choices on 5 ranks (7 elements and 64 KiB; long bcast and reduce $long_bcast, $(nproc) CPUs) as documented"
 
 RCMSG_COLL_ALLREDUCE_ALGORITHM=butterfly run_timeout 60 "$prog" > "$out" 2>&1
 st=$?

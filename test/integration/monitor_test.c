@@ -380,14 +380,14 @@ static rcmsg_btl_t *rc_btl(void)
     return btl;
 }
 
-/* Progress until this rank counted `want` recoveries with the other rank; seconds taken, or
- * -1 after `limit` s. */
-static double await_recoveries(rcmsg_btl_t *btl, uint64_t want, double limit)
+/* Progress until count(btl, the other rank) reaches want; seconds taken, or -1 after limit s. */
+static double await_count(uint64_t (*count)(rcmsg_btl_t *, int), rcmsg_btl_t *btl, uint64_t want,
+                          double limit)
 {
     double t0 = now_s();
     int flag;
 
-    while (rcmsg_rc_btl_recoveries(btl, rank ^ 1) < want) {
+    while (count(btl, rank ^ 1) < want) {
         if (now_s() - t0 > limit) {
             return -1;
         }
@@ -396,20 +396,15 @@ static double await_recoveries(rcmsg_btl_t *btl, uint64_t want, double limit)
     return now_s() - t0;
 }
 
-/* Progress until this rank found its connection to the other rank broken `want` times;
- * seconds taken, or -1 after `limit` s. */
+/* Recoveries of the connection to the other rank completed (want of them), or found broken. */
+static double await_recoveries(rcmsg_btl_t *btl, uint64_t want, double limit)
+{
+    return await_count(rcmsg_rc_btl_recoveries, btl, want, limit);
+}
+
 static double await_break(rcmsg_btl_t *btl, uint64_t want, double limit)
 {
-    double t0 = now_s();
-    int flag;
-
-    while (rcmsg_rc_btl_breaks(btl, rank ^ 1) < want) {
-        if (now_s() - t0 > limit) {
-            return -1;
-        }
-        rcmsg_iprobe(RCMSG_ANY_SOURCE, TAG_IDLE, world, &flag, NULL);
-    }
-    return now_s() - t0;
+    return await_count(rcmsg_rc_btl_breaks, btl, want, limit);
 }
 
 /* Rank 0 forces (qp_err: behind the mirror's back) until the hook takes it (not while a
