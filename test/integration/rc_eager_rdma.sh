@@ -76,7 +76,10 @@ p2p_ok() { # NAME NP
 coll_ok() { # NAME NP
     [ $st -eq 0 ] && [ "$(grep -c "^rank [0-9] of $2: .* 0 failure(s)\$" "$work/$1.out")" -eq "$2" ] ||
         show_fail "$1: coll_test: status $st"
-    ! grep ' error: ' "$work/$1.out" | grep -q -v ' error: rcmsg_' || show_fail "$1: errors were logged"
+    # coll_test's edges pass mismatched counts on purpose: the receiver names the sender
+    ! grep ' error: ' "$work/$1.out" | grep -v -e ' error: rcmsg_' \
+        -e 'do all ranks pass the same count, datatype and root?$' | grep -q . ||
+        show_fail "$1: errors were logged"
 }
 
 # 1. p2p forced on and off
