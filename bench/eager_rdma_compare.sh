@@ -5,15 +5,19 @@
 # ib_send_lat), on the same two Soft-RoCE devices inside ONE boot of the guest, interleaved REPS
 # times: latency (median of per-iteration times) and message rate, 8 B, 64 B, 1 KiB, 8 KiB.
 # Run from the top of a built tree; boot it 3 times for the boot-to-boot noise:
-#   sh bench/eager_rdma_compare.sh [--reps N] [--build DIR]
-# Prints one table per boot (medians over the repetitions) and keeps the raw outputs in
-# DIR/bench-results/eager-rdma-<date>/.
+#   sh bench/eager_rdma_compare.sh [--reps N] [--max 64|8192] [--build DIR]
+#   sh bench/eager_rdma_compare.sh --summary DIR     (the tables again, from a boot's outputs)
+# (--max 64: 8 B and 64 B only, for many short repetitions.) Prints one table per boot (medians
+# over the repetitions), then, per size, in how many repetitions the fast path was faster than
+# without it, than UCX, and ib_write_lat than ib_send_lat (pairs run back to back); keeps the raw
+# outputs in DIR/bench-results/eager-rdma-<date>/.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build reps=3
+build=$top/build reps=3 max=8192 out=
 if [ "${1:-}" = --inner ]; then
-    # inside the guest: OUT REPS BUILD
-    out=$2 reps=$3 b=$4/bench srv=10.55.0.1 sizes="8 64 1024 8192"
+    # inside the guest: OUT REPS BUILD MAX
+    out=$2 reps=$3 b=$4/bench max=$5 srv=10.55.0.1 sizes="8 64 1024 8192"
+    [ "$max" = 8192 ] || sizes="8 64"
     mpirun="mpirun --allow-run-as-root --oversubscribe"
     ucx="-x UCX_TLS=rc_verbs,ud_verbs,self -x UCX_IB_GID_INDEX=0 --mca pml ucx --mca btl ^openib,uct"
     perf() { # test size rep
@@ -25,8 +29,8 @@ if [ "${1:-}" = --inner ]; then
         done
         wait $sp
     }
-    lat="--min 8 --max 8192 --iters 3000 --stat median"
-    rate="--min 8 --max 8192 --iters 10"
+    lat="--min 8 --max $max --iters 3000 --stat median"
+    rate="--min 8 --max $max --iters 10"
     for r in $(seq 1 "$reps"); do
         echo "=== repetition $r of $reps ($(date +%T))"
         for s in $sizes; do
@@ -53,17 +57,28 @@ fi
 while [ $# -gt 0 ]; do
     case $1 in
     --reps) reps=$2; shift 2 ;;
+    --max)
+        max=$2
+        case $max in 64 | 8192) ;; *) echo "eager_rdma_compare.sh: --max is 64 or 8192" >&2; exit 2 ;; esac
+        shift 2
+        ;;
     --build) build=$(cd "$2" && pwd); shift 2 ;;
+    --summary) out=$(cd "$2" && pwd); shift 2 ;;
     *) echo "eager_rdma_compare.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
-"$top/contrib/rxe-vm/rxe-run" --check || exit 77
-out=$build/bench-results/eager-rdma-$(date +%Y%m%d-%H%M%S)
-mkdir -p "$out"
-cd "$build"
-env -u MAKEFLAGS "$top/contrib/rxe-vm/rxe-run" --rxe 2 --numa --mem 4G --rw "$top" \
-    --timeout "${RXE_GUEST_TIMEOUT:-3600}" -- sh "$top/bench/eager_rdma_compare.sh" --inner \
-    "$out" "$reps" "$build" > "$out/guest.log" 2>&1 || { tail -20 "$out/guest.log"; exit 1; }
+if [ -z "$out" ]; then
+    "$top/contrib/rxe-vm/rxe-run" --check || exit 77
+    out=$build/bench-results/eager-rdma-$(date +%Y%m%d-%H%M%S)
+    mkdir -p "$out"
+    cd "$build"
+    env -u MAKEFLAGS "$top/contrib/rxe-vm/rxe-run" --rxe 2 --numa --mem 4G --rw "$top" \
+        --timeout "${RXE_GUEST_TIMEOUT:-3600}" -- sh "$top/bench/eager_rdma_compare.sh" --inner \
+        "$out" "$reps" "$build" "$max" > "$out/guest.log" 2>&1 || { tail -20 "$out/guest.log"; exit 1; }
+else # --summary: the repetitions and sizes that boot ran
+    reps=$(ls "$out"/rcmsg_no.latency.* | wc -l)
+    awk '$1 == 1024' "$out/rcmsg_no.latency.1" | grep -q . || max=64
+fi
 # medians over the repetitions: OSU-style "size value" lines, perftest's t_typical (column 5)
 med() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
 osu() { cat "$out/$1".* 2> /dev/null | awk -v s="$2" '$1 == s { print $2 }' | med; }
@@ -71,7 +86,9 @@ pt() { for f in "$out/$1.$2".*; do awk '$1 ~ /^[0-9]+$/ && NF >= 5 { print $5 }'
 echo "results in $out ($reps repetitions, medians)"
 printf '%6s %9s %9s %9s %9s %9s %7s %7s | %11s %11s %11s\n' size write_lat send_lat \
     rc_no rc_yes ucx yes/ucx yes/wlat rate_no rate_yes rate_ucx
-for s in 8 64 1024 8192; do
+sizes="8 64 1024 8192"
+[ "$max" = 8192 ] || sizes="8 64"
+for s in $sizes; do
     w=$(pt ib_write_lat "$s") sl=$(pt ib_send_lat "$s")
     n=$(osu rcmsg_no.latency "$s") y=$(osu rcmsg_yes.latency "$s") u=$(osu ucx.latency "$s")
     rn=$(osu rcmsg_no.rate "$s") ry=$(osu rcmsg_yes.rate "$s") ru=$(osu ucx.rate "$s")
@@ -79,4 +96,24 @@ for s in 8 64 1024 8192; do
         "$(awk -v a="$y" -v b="$u" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
         "$(awk -v a="$y" -v b="$w" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
         "$rn" "$ry" "$ru"
+done
+# paired: repetition by repetition (run back to back), is A below B? "K of N"
+at() { awk -v s="$2" '$1 == s { print $2 }' "$out/$1" 2> /dev/null; }
+ptat() { awk '$1 ~ /^[0-9]+$/ && NF >= 5 { print $5 }' "$out/$1" 2> /dev/null; }
+below() { # SIZE KIND_A KIND_B (osu files; perftest files when KIND is ib_*)
+    k=0 n=0
+    for r in $(seq 1 "$reps"); do
+        case $2 in ib_*) a=$(ptat "$2.$1.$r") b=$(ptat "$3.$1.$r") ;; *) a=$(at "$2.$r" "$1") b=$(at "$3.$r" "$1") ;; esac
+        [ -n "$a" ] && [ -n "$b" ] || continue
+        n=$((n + 1))
+        awk -v a="$a" -v b="$b" 'BEGIN { exit !(a < b) }' && k=$((k + 1))
+    done
+    echo "$k of $n"
+}
+echo "paired, latency: in how many repetitions A took less time than B"
+printf '%6s %14s %14s %14s %18s\n' size yes\<no yes\<ucx no\<ucx write\<send
+for s in $sizes; do
+    printf '%6s %14s %14s %14s %18s\n' "$s" "$(below "$s" rcmsg_yes.latency rcmsg_no.latency)" \
+        "$(below "$s" rcmsg_yes.latency ucx.latency)" "$(below "$s" rcmsg_no.latency ucx.latency)" \
+        "$(below "$s" ib_write_lat ib_send_lat)"
 done
