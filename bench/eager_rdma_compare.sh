@@ -117,3 +117,9 @@ for s in $sizes; do
         "$(below "$s" rcmsg_yes.latency ucx.latency)" "$(below "$s" rcmsg_no.latency ucx.latency)" \
         "$(below "$s" ib_write_lat ib_send_lat)"
 done
+echo "paired, message rate: in how many repetitions A sent more messages per second than B"
+printf '%6s %14s %14s %14s\n' size yes\>no yes\>ucx no\>ucx
+for s in $sizes; do
+    printf '%6s %14s %14s %14s\n' "$s" "$(below "$s" rcmsg_no.rate rcmsg_yes.rate)" \
+        "$(below "$s" ucx.rate rcmsg_yes.rate)" "$(below "$s" ucx.rate rcmsg_no.rate)"
+done
