@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Is the automatic choice of the bcast and reduce algorithms right? On the host over sm, for
+# each rank count: `coll bcast|reduce` with RCMSG_COLL_*_ALGORITHM auto and each forced
+# algorithm, interleaved ROUNDS times (each round under flock LOCK: no overlap with a guest run
+# or another benchmark); per size the median over the rounds, the fastest algorithm, and
+# auto's time over the fastest one's.
+#   sh bench/coll_choice.sh [--nps "2 4 8"] [--rounds N] [--max SIZE] [--lock FILE] [--build DIR]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build nps="2 4 8" rounds=3 max=1m lock=/dev/null
+while [ $# -gt 0 ]; do
+    case $1 in
+    --nps) nps=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --max) max=$2; shift 2 ;;
+    --lock) lock=$2; shift 2 ;;
+    --build) build=$(cd "$2" && pwd); shift 2 ;;
+    *) echo "coll_choice.sh: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+algs() { case $1 in bcast) echo "auto binomial scatter_allgather" ;; reduce) echo "auto binomial reduce_scatter_gather" ;; esac; }
+var() { echo "RCMSG_COLL_$(echo "$1" | tr a-z A-Z)_ALGORITHM"; }
+echo "host: $(nproc) CPUs online; $(date +%F\ %T)"
+for np in $nps; do
+    for r in $(seq 1 "$rounds"); do
+        for c in bcast reduce; do
+            for a in $(algs $c); do
+                flock "$lock" mpirun --allow-run-as-root -np "$np" --bind-to none --oversubscribe \
+                    -x RCMSG_TRANSPORTS=self,sm -x "$(var $c)=$a" "$build/bench/rcmsg_bench" coll "$c" \
+                    --min 8 --max "$max" --stat median 2> /dev/null | grep -v '^#' > "$out/$np.$c.$a.$r"
+            done
+        done
+    done
+    for c in bcast reduce; do
+        echo "== $c, $np ranks: median of $rounds rounds (us); best: the fastest forced algorithm"
+        printf '%8s' size; for a in $(algs $c); do printf ' %22s' "$a"; done; printf ' %22s %9s\n' best auto/best
+        for a in $(algs $c); do
+            cat "$out/$np.$c.$a".* | sort -n -k1,1 -k2,2g |
+                awk '{ v[$1] = v[$1] " " $2 } END { for (s in v) { n = split(v[s], x, " "); print s, x[int((n + 1) / 2)] } }' |
+                sort -n > "$out/$np.$c.$a.med"
+        done
+        set -- $(algs $c)
+        join "$out/$np.$c.$1.med" "$out/$np.$c.$2.med" | join - "$out/$np.$c.$3.med" |
+            awk -v a2="$2" -v a3="$3" '{ best = $3 <= $4 ? a2 : a3; b = $3 <= $4 ? $3 : $4
+                printf "%8s %22.2f %22.2f %22.2f %22s %9.2f\n", $1, $2, $3, $4, best, $2 / b }'
+    done
+done
