@@ -22,6 +22,7 @@
  * of every collective that must allocate no scratch after their first call, and bad
  * arguments. Prints "rank R of N: F failure(s)" and exits non-zero on any failure.
  */
+#include "base/config_vars.h"
 #include "collectives/coll.h"
 #include "pml/pml.h"
 
@@ -433,6 +434,38 @@ static void steady(rcmsg_comm_t comm)
     }
 }
 
+/* A binomial reduce whose root has one child (2 ranks), not in place, receives the child's
+ * vector straight into the root's result buffer and reduces there: the root takes no scratch
+ * (the third vector made 512 KiB-1 MiB 1.5x slower: docs/performance.md, issue 19). */
+static void reduce_root_scratch(rcmsg_comm_t comm)
+{
+    rcmsg_comm_t d = RCMSG_COMM_NULL;
+    call_t c = {.coll = RCMSG_COLL_REDUCE,
+                .alg = RCMSG_COLL_REDUCE_ALG_BINOMIAL,
+                .dt = RCMSG_DOUBLE,
+                .op = RCMSG_SUM,
+                .count = 64 * 1024 / sizeof(double)};
+
+    if (rcmsg_comm_size(comm) != 2) {
+        return;
+    }
+    CHECK(rcmsg_comm_dup(comm, &d) == RCMSG_OK, "dup for the reduce scratch check failed");
+    c.comm = d;
+    c.crank = rcmsg_comm_rank(d);
+    c.csize = rcmsg_comm_size(d);
+    run_call(&c);
+    if (c.crank == c.root) {
+        CHECK(rcmsg_coll_scratch_allocs(d) == 0,
+              "%s: the root took scratch (%lu allocations); the child's vector should go "
+              "straight into its result buffer",
+              call_text(&c), rcmsg_coll_scratch_allocs(d));
+    }
+    rcmsg_comm_free(&d);
+    if (rank == 0) {
+        printf("ok: a 2-rank binomial reduce takes no scratch at its root\n");
+    }
+}
+
 /* ---- floating point: the same bits everywhere ---- */
 
 static void fp_bitwise(rcmsg_comm_t p2p)
@@ -711,6 +744,7 @@ int main(int argc, char **argv)
         }
         fp_bitwise(dup);
         steady(world);
+        reduce_root_scratch(world);
         bad_args();
         edges(dup);
     }
