@@ -1,17 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Is the automatic choice of the bcast and reduce algorithms right? On the host over sm, for
-# each rank count: `coll bcast|reduce` with RCMSG_COLL_*_ALGORITHM auto and each forced
+# Is the automatic choice of the bcast, reduce, gather and scatter algorithms right? On the
+# host over sm, for each rank count: `coll NAME` with RCMSG_COLL_*_ALGORITHM auto and each forced
 # algorithm, interleaved ROUNDS times (each round under flock LOCK: no overlap with a guest run
 # or another benchmark); per size the median over the rounds, the fastest algorithm, and
 # auto's time over the fastest one's.
-#   sh bench/coll_choice.sh [--nps "2 4 8"] [--rounds N] [--max SIZE] [--lock FILE] [--build DIR]
+#   sh bench/coll_choice.sh [--nps "2 4 8"] [--colls "bcast reduce gather scatter"] [--rounds N]
+#       [--max SIZE] [--lock FILE] [--build DIR]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build nps="2 4 8" rounds=3 max=1m lock=/dev/null
+build=$top/build nps="2 4 8" rounds=3 max=1m lock=/dev/null colls="bcast reduce gather scatter"
 while [ $# -gt 0 ]; do
     case $1 in
     --nps) nps=$2; shift 2 ;;
+    --colls) colls=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --max) max=$2; shift 2 ;;
     --lock) lock=$2; shift 2 ;;
@@ -20,12 +22,18 @@ while [ $# -gt 0 ]; do
     esac
 done
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-algs() { case $1 in bcast) echo "auto binomial scatter_allgather" ;; reduce) echo "auto binomial reduce_scatter_gather" ;; esac; }
+algs() {
+    case $1 in
+    bcast) echo "auto binomial scatter_allgather" ;;
+    reduce) echo "auto binomial reduce_scatter_gather" ;;
+    gather | scatter) echo "auto binomial linear" ;;
+    esac
+}
 var() { echo "RCMSG_COLL_$(echo "$1" | tr a-z A-Z)_ALGORITHM"; }
 echo "host: $(nproc) CPUs online; $(date +%F\ %T)"
 for np in $nps; do
     for r in $(seq 1 "$rounds"); do
-        for c in bcast reduce; do
+        for c in $colls; do
             for a in $(algs $c); do
                 flock "$lock" mpirun --allow-run-as-root -np "$np" --bind-to none --oversubscribe \
                     -x RCMSG_TRANSPORTS=self,sm -x "$(var $c)=$a" "$build/bench/rcmsg_bench" coll "$c" \
@@ -33,7 +41,7 @@ for np in $nps; do
             done
         done
     done
-    for c in bcast reduce; do
+    for c in $colls; do
         echo "== $c, $np ranks: median of $rounds rounds (us); best: the fastest forced algorithm"
         printf '%8s' size; for a in $(algs $c); do printf ' %22s' "$a"; done; printf ' %22s %9s\n' best auto/best
         for a in $(algs $c); do

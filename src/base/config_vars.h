@@ -91,10 +91,12 @@
     Y(RCMSG_COLL_ALLTOALL_ALG_PAIRWISE, "pairwise")
 #define RCMSG_CFG_COLL_GATHER_ALGORITHM_CHOICES(Y)                                                 \
     Y(RCMSG_COLL_GATHER_ALG_AUTO, "auto")                                                          \
-    Y(RCMSG_COLL_GATHER_ALG_BINOMIAL, "binomial")
+    Y(RCMSG_COLL_GATHER_ALG_BINOMIAL, "binomial")                                                  \
+    Y(RCMSG_COLL_GATHER_ALG_LINEAR, "linear")
 #define RCMSG_CFG_COLL_SCATTER_ALGORITHM_CHOICES(Y)                                                \
     Y(RCMSG_COLL_SCATTER_ALG_AUTO, "auto")                                                         \
-    Y(RCMSG_COLL_SCATTER_ALG_BINOMIAL, "binomial")
+    Y(RCMSG_COLL_SCATTER_ALG_BINOMIAL, "binomial")                                                 \
+    Y(RCMSG_COLL_SCATTER_ALG_LINEAR, "linear")
 #define RCMSG_CFG_COLL_REDUCE_SCATTER_ALGORITHM_CHOICES(Y)                                         \
     Y(RCMSG_COLL_REDUCE_SCATTER_ALG_AUTO, "auto")                                                  \
     Y(RCMSG_COLL_REDUCE_SCATTER_ALG_RECURSIVE_HALVING, "recursive_halving")                        \
@@ -339,9 +341,11 @@ typedef enum {
       "more ranks, else pairwise.")                                                                \
     X(COLL_ALLTOALL_TINY, SIZE, "256", "0..", "Largest block for which alltoall uses Bruck.")      \
     X(COLL_GATHER_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_GATHER_ALGORITHM),                   \
-      "Gather algorithm.")                                                                         \
+      "Gather algorithm; auto: linear (every block straight to the root at once) on up to 4 "      \
+      "ranks or when the node runs more ranks than CPUs, else binomial.")                          \
     X(COLL_SCATTER_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_SCATTER_ALGORITHM),                 \
-      "Scatter algorithm.")                                                                        \
+      "Scatter algorithm; auto: linear (every block straight from the root at once) on up to 4 "   \
+      "ranks or when the node runs more ranks than CPUs, else binomial.")                          \
     X(COLL_REDUCE_SCATTER_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_REDUCE_SCATTER_ALGORITHM),   \
       "Reduce-scatter (block) algorithm; auto: ring from RCMSG_COLL_REDUCE_SCATTER_LONG bytes "    \
       "in all (ranks x block), else recursive_halving.")                                           \

@@ -65,6 +65,25 @@ typedef rcmsg_status_t (*rcmsg_coll_fn_t)(const rcmsg_coll_args_t *a);
 
 /* ---- helpers (coll_util.c) ---- */
 
+/* One message of several posted together: buf (read for a send), len bytes, to or from peer. */
+typedef struct {
+    void *buf;
+    size_t len;
+    int peer;
+    bool recv;
+} rcmsg_coll_msg_t;
+
+/* Posts n messages at once (the receives first) and waits for all: a rank's children in a tree
+ * then move their data at the same time, not one after another. A message received of another
+ * length is an error naming the sender, as for rcmsg_coll_sendrecv. */
+rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m);
+
+/* The root's part of a linear gather (recv: from each other rank into buf + rank x block) or
+ * scatter (!recv: to each other rank from buf + rank x block): every message posted at once,
+ * then waited for. A message of another length is an error naming the peer. */
+rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, char *buf,
+                                      size_t block);
+
 /* Sends slen bytes to dst and receives exactly rlen bytes from src, at once; a rank of -1
  * skips that half. A message of another length is an error naming the peer. */
 rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf, size_t slen,
@@ -175,7 +194,9 @@ rcmsg_status_t rcmsg_coll_allgather_ring(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_alltoall_bruck(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_alltoall_pairwise(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_gather_binomial(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_gather_linear(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_scatter_linear(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a);
 

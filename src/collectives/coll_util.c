@@ -63,6 +63,115 @@ rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len
     return rcmsg_coll_sendrecv(a, NULL, 0, -1, buf, len, src);
 }
 
+/* The outcome of n messages waited for together: the first failure logged, naming the rank
+ * (too much or too little data received: as rcmsg_coll_sendrecv). */
+static rcmsg_status_t post_all_check(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
+                                     rcmsg_status_t s, const rcmsg_msg_status_t *st)
+{
+    for (int i = 0; i < n; i++) {
+        if (s != RCMSG_OK && m[i].recv && st[i].error == RCMSG_ERR_TRUNCATED) {
+            rcmsg_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass the "
+                        "same count, datatype and root?",
+                        rcmsg_coll_name(a->coll), m[i].peer, m[i].len);
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+        if (s != RCMSG_OK && st[i].error != RCMSG_OK) {
+            rcmsg_error("%s: %s rank %d failed: %s", rcmsg_coll_name(a->coll),
+                        m[i].recv ? "receiving from" : "sending to", m[i].peer,
+                        rcmsg_strerror(st[i].error));
+            return st[i].error;
+        }
+        if (m[i].recv && st[i].count != m[i].len) {
+            rcmsg_error("%s: rank %d sent %zu bytes where %zu were expected: do all ranks pass the "
+                        "same count, datatype and root?",
+                        rcmsg_coll_name(a->coll), m[i].peer, st[i].count, m[i].len);
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+    }
+    return s;
+}
+
+/* A posting failed: the receives posted are taken back (or, matched already, completed), the
+ * sends posted completed (they cannot be taken back). */
+static void post_all_undo(int n, const rcmsg_coll_msg_t *m, rcmsg_request_t *reqs)
+{
+    for (int i = 0; i < n; i++) {
+        if (reqs[i] != RCMSG_REQUEST_NULL &&
+            (!m[i].recv || rcmsg_pml_cancel_recv(&reqs[i]) != RCMSG_OK)) {
+            (void)rcmsg_wait(&reqs[i], NULL);
+        }
+    }
+}
+
+rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m)
+{
+    size_t each = sizeof(rcmsg_request_t) + sizeof(rcmsg_msg_status_t);
+    char *mem;
+    rcmsg_request_t *reqs;
+    rcmsg_msg_status_t *st;
+    rcmsg_status_t s = RCMSG_OK;
+
+    if (n <= 1) {
+        return n == 0      ? RCMSG_OK
+               : m[0].recv ? rcmsg_coll_recv(a, m[0].buf, m[0].len, m[0].peer)
+                           : rcmsg_coll_send(a, m[0].buf, m[0].len, m[0].peer);
+    }
+    mem = rcmsg_coll_scratch_get(a, (size_t)n * each);
+    if (mem == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    reqs = (rcmsg_request_t *)mem;
+    st = (rcmsg_msg_status_t *)(reqs + n);
+    for (int i = 0; i < n; i++) {
+        reqs[i] = RCMSG_REQUEST_NULL;
+    }
+    /* the receives first: a message may come back as soon as a send is out */
+    for (int pass = 0; pass < 2 && s == RCMSG_OK; pass++) {
+        for (int i = 0; i < n && s == RCMSG_OK; i++) {
+            if (m[i].recv != (pass == 0)) {
+                continue;
+            }
+            s = m[i].recv ? rcmsg_pml_irecv(m[i].buf, m[i].len, m[i].peer, a->tag, a->comm, true,
+                                            &reqs[i])
+                          : rcmsg_pml_isend(m[i].buf, m[i].len, m[i].peer, a->tag, a->comm, true,
+                                            &reqs[i]);
+            if (s != RCMSG_OK) {
+                rcmsg_error("%s: posting %s rank %d failed: %s", rcmsg_coll_name(a->coll),
+                            m[i].recv ? "a receive from" : "a send to", m[i].peer,
+                            rcmsg_strerror(s));
+            }
+        }
+    }
+    if (s != RCMSG_OK) {
+        post_all_undo(n, m, reqs);
+    } else {
+        s = post_all_check(a, n, m, rcmsg_waitall((size_t)n, reqs, st), st);
+    }
+    rcmsg_coll_scratch_put(a, mem);
+    return s;
+}
+
+rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, char *buf,
+                                      size_t block)
+{
+    int n = a->size - 1;
+    rcmsg_coll_msg_t *m = rcmsg_coll_scratch_get(a, (size_t)n * sizeof(*m));
+    rcmsg_status_t s;
+
+    if (m == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    for (int i = 0; i < n; i++) {
+        int r = (a->root + 1 + i) % a->size;
+
+        m[i] = (rcmsg_coll_msg_t){
+            .buf = buf + (size_t)r * block, .len = block, .peer = r, .recv = recv};
+    }
+    s = rcmsg_coll_post_all(a, n, m);
+    rcmsg_coll_scratch_put(a, m);
+    return s;
+}
+
 rcmsg_status_t rcmsg_coll_reduce_local3(const rcmsg_coll_args_t *a, const void *x, const void *y,
                                         void *out, size_t count)
 {
@@ -195,29 +304,33 @@ rcmsg_status_t rcmsg_coll_gather_rel(const rcmsg_coll_args_t *a, int v, int n, c
                                      void *buf, const size_t *off)
 {
     char *b = buf; /* range x lives at b + off[x] - off[v] */
+    rcmsg_coll_msg_t kids[32];
+    int nkids = 0, mask = 1;
+    rcmsg_status_t s;
 
-    for (int mask = 1; mask < n; mask <<= 1) {
-        if (v & mask) {
-            int end = v + rcmsg_coll_subtree(v, n);
-            return rcmsg_coll_send(a, b, off[end] - off[v], ranks[v - mask]);
-        }
+    for (; mask < n && !(v & mask); mask <<= 1) { /* every child's range, received at once */
         if (v + mask < n) {
             int c = v + mask, end = c + rcmsg_coll_subtree(c, n);
-            rcmsg_status_t s =
-                rcmsg_coll_recv(a, b + (off[c] - off[v]), off[end] - off[c], ranks[c]);
-            if (s != RCMSG_OK) {
-                return s;
-            }
+            kids[nkids++] = (rcmsg_coll_msg_t){.buf = b + (off[c] - off[v]),
+                                               .len = off[end] - off[c],
+                                               .peer = ranks[c],
+                                               .recv = true};
         }
     }
-    return RCMSG_OK;
+    s = rcmsg_coll_post_all(a, nkids, kids);
+    if (s == RCMSG_OK && v != 0) {
+        int end = v + rcmsg_coll_subtree(v, n);
+        s = rcmsg_coll_send(a, b, off[end] - off[v], ranks[v - mask]);
+    }
+    return s;
 }
 
 rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, const int *ranks,
                                       void *buf, const size_t *off)
 {
     char *b = buf;
-    int mask = 1;
+    rcmsg_coll_msg_t kids[32];
+    int nkids = 0, mask = 1;
 
     while (mask < n && !(v & mask)) {
         mask <<= 1;
@@ -229,17 +342,14 @@ rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, 
             return s;
         }
     }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
+    for (mask >>= 1; mask > 0; mask >>= 1) { /* every child's range, sent at once */
         if (v + mask < n) {
             int c = v + mask, end = c + rcmsg_coll_subtree(c, n);
-            rcmsg_status_t s =
-                rcmsg_coll_send(a, b + (off[c] - off[v]), off[end] - off[c], ranks[c]);
-            if (s != RCMSG_OK) {
-                return s;
-            }
+            kids[nkids++] = (rcmsg_coll_msg_t){
+                .buf = b + (off[c] - off[v]), .len = off[end] - off[c], .peer = ranks[c]};
         }
     }
-    return RCMSG_OK;
+    return rcmsg_coll_post_all(a, nkids, kids);
 }
 
 rcmsg_status_t rcmsg_coll_fold_in(const rcmsg_coll_args_t *a, int rem, void *buf, void *tmp,

@@ -50,8 +50,8 @@ set -- "barrier dissemination dissemination dissemination" \
     "allreduce recursive_doubling rabenseifner ring" \
     "allgather recursive_doubling bruck ring" \
     "alltoall bruck pairwise bruck" \
-    "gather binomial binomial binomial" \
-    "scatter binomial binomial binomial" \
+    "gather binomial linear binomial" \
+    "scatter linear binomial linear" \
     "reduce_scatter recursive_halving ring recursive_halving"
 for round in 2 3 4; do
     envs="" expects=""
@@ -81,14 +81,15 @@ done
 
 # Nothing forced: the automatic choice by size and rank count, also at debug level. With more
 # ranks than CPUs a long bcast and reduce stay binomial (fewer messages in flight).
+# Gather and scatter go linear there (on up to 4 ranks too; binomial with a CPU per rank).
 if [ "$(nproc)" -ge 5 ]; then
-    long_bcast=scatter_allgather long_reduce=reduce_scatter_gather
+    long_bcast=scatter_allgather long_reduce=reduce_scatter_gather gs=binomial
 else
-    long_bcast=binomial long_reduce=binomial
+    long_bcast=binomial long_reduce=binomial gs=linear
 fi
 RCMSG_LOG_LEVEL=debug run_timeout 300 "$MPIRUN" --allow-run-as-root -np 5 --oversubscribe \
     "$prog" --algs env --ops some --sizes 7,64k --expect allreduce=rabenseifner \
-    --expect bcast=$long_bcast --expect reduce=$long_reduce \
+    --expect bcast=$long_bcast --expect reduce=$long_reduce --expect gather=$gs --expect scatter=$gs \
     --expect allgather=ring --expect alltoall=pairwise --expect reduce_scatter=recursive_halving \
     > "$out" 2>&1
 check_np 5 $? "automatic choices"
@@ -96,7 +97,7 @@ for line in "allreduce: algorithm recursive_doubling (auto), 7 x" \
     "allgather: algorithm bruck (auto), 7 x" "alltoall: algorithm bruck (auto), 7 x"; do
     grep -q "debug: $line" "$out" || fail "no debug line '$line'"
 done
-echo "ok: the automatic choices on 5 ranks (7 elements and 64 KiB; long bcast and reduce $long_bcast, $(nproc) CPUs) as documented"
+echo "ok: the automatic choices on 5 ranks (7 elements and 64 KiB; long bcast and reduce $long_bcast, gather and scatter $gs, $(nproc) CPUs) as documented"
 
 RCMSG_COLL_ALLREDUCE_ALGORITHM=butterfly run_timeout 60 "$prog" > "$out" 2>&1
 st=$?
