@@ -24,7 +24,7 @@ done
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 algs() {
     case $1 in
-    bcast) echo "auto binomial scatter_allgather" ;;
+    bcast) echo "auto binomial scatter_allgather linear" ;;
     reduce) echo "auto binomial reduce_scatter_gather" ;;
     gather | scatter) echo "auto binomial linear" ;;
     esac
@@ -50,8 +50,13 @@ for np in $nps; do
                 sort -n > "$out/$np.$c.$a.med"
         done
         set -- $(algs $c)
-        join "$out/$np.$c.$1.med" "$out/$np.$c.$2.med" | join - "$out/$np.$c.$3.med" |
-            awk -v a2="$2" -v a3="$3" '{ best = $3 <= $4 ? a2 : a3; b = $3 <= $4 ? $3 : $4
-                printf "%8s %22.2f %22.2f %22.2f %22s %9.2f\n", $1, $2, $3, $4, best, $2 / b }'
+        cp "$out/$np.$c.$1.med" "$out/joined"
+        shift
+        for a in "$@"; do join "$out/joined" "$out/$np.$c.$a.med" > "$out/j2" && mv "$out/j2" "$out/joined"; done
+        awk -v names="$*" 'BEGIN { split(names, nm, " ") }
+            { best = ""; b = 0
+              for (i = 3; i <= NF; i++) if (best == "" || $i < b) { best = nm[i - 2]; b = $i }
+              printf "%8s", $1; for (i = 2; i <= NF; i++) printf " %22.2f", $i
+              printf " %22s %9.2f\n", best, $2 / b }' "$out/joined"
     done
 done

@@ -70,7 +70,8 @@
 #define RCMSG_CFG_COLL_BCAST_ALGORITHM_CHOICES(Y)                                                  \
     Y(RCMSG_COLL_BCAST_ALG_AUTO, "auto")                                                           \
     Y(RCMSG_COLL_BCAST_ALG_BINOMIAL, "binomial")                                                   \
-    Y(RCMSG_COLL_BCAST_ALG_SCATTER_ALLGATHER, "scatter_allgather")
+    Y(RCMSG_COLL_BCAST_ALG_SCATTER_ALLGATHER, "scatter_allgather")                                 \
+    Y(RCMSG_COLL_BCAST_ALG_LINEAR, "linear")
 #define RCMSG_CFG_COLL_REDUCE_ALGORITHM_CHOICES(Y)                                                 \
     Y(RCMSG_COLL_REDUCE_ALG_AUTO, "auto")                                                          \
     Y(RCMSG_COLL_REDUCE_ALG_BINOMIAL, "binomial")                                                  \
@@ -316,8 +317,10 @@ typedef enum {
     X(COLL_BARRIER_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_BARRIER_ALGORITHM),                 \
       "Barrier algorithm (the same on every rank, like every RCMSG_COLL_* variable).")             \
     X(COLL_BCAST_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_BCAST_ALGORITHM),                     \
-      "Broadcast algorithm; auto: scatter_allgather from RCMSG_COLL_BCAST_LONG bytes on 3 or "     \
-      "more ranks unless the node has more ranks than CPUs, else binomial.")                       \
+      "Broadcast algorithm; auto: with more ranks than CPUs on the node, linear (the root sends "  \
+      "to all at once) on up to 8 ranks, else binomial; otherwise scatter_allgather from "         \
+      "RCMSG_COLL_BCAST_LONG bytes on 3 or more ranks, else linear on up to 4 ranks, else "        \
+      "binomial.")                                                                                 \
     X(COLL_BCAST_LONG, SIZE, "64k", "0..",                                                         \
       "Message size from which broadcasts scatter+allgather.")                                     \
     X(COLL_REDUCE_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_REDUCE_ALGORITHM),                   \

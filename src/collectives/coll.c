@@ -40,7 +40,8 @@ static const struct {
 } colls[] = {
     COLL(BARRIER, "barrier", ALG(BARRIER, DISSEMINATION, rcmsg_coll_barrier_dissemination)),
     COLL(BCAST, "bcast", ALG(BCAST, BINOMIAL, rcmsg_coll_bcast_binomial),
-         ALG(BCAST, SCATTER_ALLGATHER, rcmsg_coll_bcast_scatter_allgather)),
+         ALG(BCAST, SCATTER_ALLGATHER, rcmsg_coll_bcast_scatter_allgather),
+         ALG(BCAST, LINEAR, rcmsg_coll_bcast_linear)),
     COLL(REDUCE, "reduce", ALG(REDUCE, BINOMIAL, rcmsg_coll_reduce_binomial),
          ALG(REDUCE, REDUCE_SCATTER_GATHER, rcmsg_coll_reduce_rsg)),
     COLL(ALLREDUCE, "allreduce",
@@ -169,9 +170,13 @@ static int coll_choose(const rcmsg_coll_args_t *a)
      * at once: faster on CPUs of their own, slower when ranks share CPUs (4 ranks on 2 cores:
      * 1.2-2.3x binomial's time from 64 KiB to 1 MiB, docs/performance.md) */
     case RCMSG_COLL_BCAST:
-        return bytes >= coll_config.bcast_long && a->size >= 3 && !rcmsg_progress_oversubscribed()
-                   ? RCMSG_COLL_BCAST_ALG_SCATTER_ALLGATHER
-                   : RCMSG_COLL_BCAST_ALG_BINOMIAL;
+        if (rcmsg_progress_oversubscribed()) {
+            return a->size <= 8 ? RCMSG_COLL_BCAST_ALG_LINEAR : RCMSG_COLL_BCAST_ALG_BINOMIAL;
+        }
+        if (bytes >= coll_config.bcast_long && a->size >= 3) {
+            return RCMSG_COLL_BCAST_ALG_SCATTER_ALLGATHER;
+        }
+        return a->size <= 4 ? RCMSG_COLL_BCAST_ALG_LINEAR : RCMSG_COLL_BCAST_ALG_BINOMIAL;
     case RCMSG_COLL_REDUCE:
         return bytes >= coll_config.reduce_long && a->size >= 3 && !rcmsg_progress_oversubscribed()
                    ? RCMSG_COLL_REDUCE_ALG_REDUCE_SCATTER_GATHER
