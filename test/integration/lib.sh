@@ -68,6 +68,25 @@ finish() {
     [ $st -ne 124 ] || jobfail "$1: hung (killed by the timeout)"
 }
 
+# streams_clean NAME COUNT [PEERS]: COUNT stream lines of rc_recovery_test (with PEERS, a grep
+# bracket expression), each with nothing lost, duplicated, reordered
+streams_clean() {
+    grep "^rank [0-9]*: stream: peer" "$out"
+    n=$(grep -c "^rank [0-9]*: stream: peer ${3:-[0-9]*}: received [1-9][0-9]* ([0-9]* bytes), lost 0, duplicated 0, out of order 0, corrupt 0, errors 0;" "$out")
+    [ "$n" -eq "$2" ] || jobfail "$1: $n of $2 streams received everything once and in order"
+}
+
+# killed_ok RANK KILLED BOUND: rc_recovery_test's kill: RANK's requests to the SIGKILLed rank
+# KILLED failed with RCMSG_ERR_CONNECTION, the last of them within BOUND s of the kill ($secs)
+killed_ok() {
+    line=$(grep "^rank $1: peer $2 failed:" "$out") || jobfail "kill: rank $1: no outcome for rank $2"
+    echo "$line" | grep -q 'first error RCMSG_ERR_CONNECTION after' ||
+        jobfail "kill: rank $1: its requests to rank $2 did not fail with RCMSG_ERR_CONNECTION"
+    secs=$(echo "$line" | sed 's/.* all its requests done after \([0-9.-]*\) s.*/\1/')
+    awk -v s="$secs" -v b="$3" 'BEGIN { exit !(s <= b) }' ||
+        jobfail "kill: rank $1: its requests to rank $2 ended $secs s after the kill, beyond $3 s"
+}
+
 # jobfail WHY: the job's lines of $job_show (the last 200), then FAIL
 jobfail() {
     echo "---- the job's $job_what:"
