@@ -4,14 +4,16 @@
 # and self only. The counters (RCMSG_STATS_FILE) prove which path carried the messages:
 # 1. p2p: the point-to-point suite (p2p_test, 4 ranks) forced on for every peer (rdmaw_sent
 #    > 0 on every rank) and forced off (rdmaw_sent 0 everywhere)
-# 2. coll: the collective suite (coll_test, some ops, 7 and 256k) with 3 ranks forced on, 3
-#    ranks forced off (coll_rc.sh runs it at 4 ranks with the default, off), and 4 ranks automatic (threshold 4, RCMSG_EAGER_RDMA_MAX_PEERS=1: each
-#    process registers one ring at most, so 1 to 4 rings in all)
+# 2. coll: the collective suite (coll_test, some ops) with 3 ranks forced on (7 elements and
+#    256k), forced off and automatic (7 elements: coll_rc.sh runs both sizes at 2-4 ranks with
+#    the default, off); automatic is threshold 4 and RCMSG_EAGER_RDMA_MAX_PEERS=1: each
+#    process registers one ring at most, so 1 to 3 rings in all
 # 3. wrap and slow receiver: 2-slot rings under p2p_test's flood (10,000 sends per pair
 #    before any receive): the rings wrap around thousands of times (rdmaw_sent far above the
 #    slots) and senders that find no free slot go by SEND (rdmaw_fallbacks > 0), no deadlock
 # 4. recovery: rc_recovery_test's stream (2 ranks, both ways, 8 B .. 512 KiB) with rank 0
-#    forcing 20 QP errors: nothing lost, duplicated or reordered, 20 recoveries on each side,
+#    forcing 20 QP errors: nothing lost, duplicated or reordered, 20 forced recoveries on each
+#    side (rxe may break a QP by itself under load: more recoveries are allowed),
 #    the rings rebuilt after them (rdmaw_rings > 1) and carrying messages
 # 5. kill: rank 2 of 3 SIGKILLed mid-stream with the fast path on: the survivors get
 #    RCMSG_ERR_CONNECTION for rank 2 within the retries + RCMSG_RECOVERY_TIMEOUT (+ slack) and
@@ -96,22 +98,22 @@ p2p_ok p2p_off 4
     show_fail "p2p_off: RDMA WRITE eager used although off"
 echo "ok: 1. p2p, forced off: 4 ranks passed, no ring, rdmaw_sent 0 ($secs s)"
 
-# 2. collectives: on (3 ranks), off (3), automatic with one ring per process (4)
+# 2. collectives at 3 ranks: on, off, automatic with one ring per process
 run coll_on 240 3 RCMSG_EAGER_RDMA=yes -- "$coll" --ops some --sizes 7,256k
 coll_ok coll_on 3
 [ "$(counter_min rdmaw_sent "$work/coll_on" 3)" -gt 0 ] || show_fail "coll_on: a rank wrote nothing"
 echo "ok: 2. coll, forced on, 3 ranks: rdmaw_sent $(counter rdmaw_sent "$work/coll_on"), fallbacks $(counter rdmaw_fallbacks "$work/coll_on") ($secs s)"
-run coll_off 240 3 RCMSG_EAGER_RDMA=no -- "$coll" --ops some --sizes 7,256k
+run coll_off 240 3 RCMSG_EAGER_RDMA=no -- "$coll" --ops some --sizes 7
 coll_ok coll_off 3
 [ "$(counter rdmaw_sent "$work/coll_off")" -eq 0 ] || show_fail "coll_off: RDMA WRITE eager used although off"
 echo "ok: 2. coll, forced off, 3 ranks ($secs s)"
-run coll_auto 240 4 RCMSG_EAGER_RDMA=auto RCMSG_EAGER_RDMA_THRESHOLD=4 \
-    RCMSG_EAGER_RDMA_MAX_PEERS=1 -- "$coll" --ops some --sizes 7,256k
-coll_ok coll_auto 4
+run coll_auto 240 3 RCMSG_EAGER_RDMA=auto RCMSG_EAGER_RDMA_THRESHOLD=4 \
+    RCMSG_EAGER_RDMA_MAX_PEERS=1 -- "$coll" --ops some --sizes 7
+coll_ok coll_auto 3
 rings=$(counter rdmaw_rings "$work/coll_auto")
-[ "$(counter rdmaw_sent "$work/coll_auto")" -gt 0 ] && [ "$rings" -ge 1 ] && [ "$rings" -le 4 ] ||
-    show_fail "coll_auto: $rings rings given in all (1 to 4 expected: one per process at most)"
-echo "ok: 2. coll, automatic (threshold 4, 1 ring per process), 4 ranks: $rings ring(s), rdmaw_sent $(counter rdmaw_sent "$work/coll_auto") ($secs s)"
+[ "$(counter rdmaw_sent "$work/coll_auto")" -gt 0 ] && [ "$rings" -ge 1 ] && [ "$rings" -le 3 ] ||
+    show_fail "coll_auto: $rings rings given in all (1 to 3 expected: one per process at most)"
+echo "ok: 2. coll, automatic (threshold 4, 1 ring per process), 3 ranks: $rings ring(s), rdmaw_sent $(counter rdmaw_sent "$work/coll_auto") ($secs s)"
 
 # 3. wrap-around and no free slot: 2-slot rings under a flood
 run flood 240 4 RCMSG_EAGER_RDMA=yes RCMSG_EAGER_RDMA_SLOTS=2 -- "$p2p" --flood 10000
@@ -134,13 +136,16 @@ start rec 150 2 RCMSG_EAGER_RDMA=yes RCMSG_LOG_LEVEL=info RCMSG_STATS=summary \
 finish rec $jobpid
 [ $st -eq 0 ] || jobfail "rec: mpirun exited with $st"
 streams_clean rec 2
-grep -q "^rank 0: recoveries: peer 1 20 (forced 20)" "$out" &&
-    grep -q "^rank 1: recoveries: peer 0 20 (forced 20)" "$out" || jobfail "rec: not 20 recoveries on both ranks"
+# recoveries R P: how many recoveries rank R counted with peer P ("" without the line)
+recoveries() { sed -n "s/^rank $1: recoveries: peer $2 \([0-9]*\) (forced 20)\$/\1/p" "$out"; }
+r0=$(recoveries 0 1) r1=$(recoveries 1 0)
+[ "${r0:-0}" -ge 20 ] && [ "${r1:-0}" -ge 20 ] ||
+    jobfail "rec: recoveries rank 0 '${r0}', rank 1 '${r1}': 20 forced expected on both ranks"
 ! grep ' error: ' "$out" || jobfail "rec: errors were logged"
 rings=$(counter_min rdmaw_rings "$work/rec" 2) sent=$(counter_min rdmaw_sent "$work/rec" 2)
 [ "$rings" -gt 1 ] && [ "$sent" -gt 0 ] ||
     jobfail "rec: rings given per rank $rings (> 1: rebuilt after a recovery), written $sent"
-echo "ok: 4. 20 forced recoveries with the fast path on: every message once and in order, rings rebuilt ($rings per rank at least), rdmaw_sent $(counter rdmaw_sent "$work/rec") ($(($(date +%s) - t0)) s)"
+echo "ok: 4. 20 forced recoveries with the fast path on ($r0 and $r1 counted): every message once and in order, rings rebuilt ($rings per rank at least), rdmaw_sent $(counter rdmaw_sent "$work/rec") ($(($(date +%s) - t0)) s)"
 
 # 5. a peer killed with writes in flight
 t0=$(date +%s)
