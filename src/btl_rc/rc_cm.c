@@ -396,6 +396,30 @@ static void cm_failed(rcmsg_rc_cm_t *cm, int peer)
     }
 }
 
+/* The QP transitions the state machine asked for conn (RTR, RTS or both): 0 when done, or
+ * the owner's non-zero return, logged here (a warning when the owner will try again). */
+static int cm_transition(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_cm_act_t *act)
+{
+    int rc = 0;
+
+    if (act->todo & RC_CM_DO_RTR) {
+        rc = cm->ops.rtr(cm->ops.arg, conn->peer, &conn->remote, &conn->local);
+    }
+    if (rc == 0 && (act->todo & RC_CM_DO_RTS)) {
+        rc = cm->ops.rts(cm->ops.arg, conn->peer, &conn->remote);
+    }
+    if (rc > 0) {
+        rcmsg_warn("CM: connecting to peer %d: its RC qp 0x%x could not be connected to qp 0x%x "
+                   "(attempt %u); the reconnect tries again",
+                   conn->peer, conn->local.qpn, conn->remote.qpn, conn->attempt);
+    } else if (rc < 0) {
+        rcmsg_error("cannot connect to peer %d: its RC qp 0x%x could not be connected to qp "
+                    "0x%x (attempt %u)",
+                    conn->peer, conn->local.qpn, conn->remote.qpn, conn->attempt);
+    }
+    return rc;
+}
+
 /* Does what the state machine asked for conn. */
 static void cm_act(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_cm_act_t *act)
 {
@@ -422,12 +446,7 @@ static void cm_act(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_c
             cm->ops.resumed(cm->ops.arg, peer);
         }
     }
-    if (((act->todo & RC_CM_DO_RTR) &&
-         cm->ops.rtr(cm->ops.arg, peer, &conn->remote, &conn->local) != 0) ||
-        ((act->todo & RC_CM_DO_RTS) && cm->ops.rts(cm->ops.arg, peer, &conn->remote) != 0)) {
-        rcmsg_error("cannot connect to peer %d: its RC qp 0x%x could not be connected to qp "
-                    "0x%x (attempt %u)",
-                    peer, conn->local.qpn, conn->remote.qpn, conn->attempt);
+    if (cm_transition(cm, conn, act) != 0) {
         rcmsg_rc_cm_fsm_abort(conn);
         cm_failed(cm, peer);
         return;

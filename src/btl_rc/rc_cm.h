@@ -306,8 +306,10 @@ void rcmsg_rc_cm_fsm_packet(const rcmsg_rc_cm_params_t *params, const rcmsg_rc_c
 
 typedef struct rcmsg_rc_cm rcmsg_rc_cm_t;
 
-/* What the CM asks its owner to do with the RC QP of a peer; non-zero return from rtr and rts:
- * failed (the callee logged why) and the attempt fails. */
+/* What the CM asks its owner to do with the RC QP of a peer. rtr and rts return 0 when done,
+ * or non-zero when the transition failed (the callee logged why) and the attempt fails:
+ * negative when the connect is over (the CM logs an error), positive when the owner will try
+ * again (a recovery's reconnect; the CM logs a warning) from its failed callback. */
 typedef struct {
     /* INIT -> RTR towards remote; the owner gives the peer a QP first if it has none, and
      * writes that QP's qpn and psn in *local (what the REP tells the peer) */

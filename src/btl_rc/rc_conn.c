@@ -222,7 +222,7 @@ static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
         /* rxe resolves the peer's address here: under heavy loss that can time out. A
          * recovery tries again (rc_rec_retry); a first connect fails as before. */
         ep->rec.retry = ep->rec.state == RC_REC_CONNECT;
-        return -1;
+        return ep->rec.retry ? 1 : -1;
     }
     return 0;
 }
@@ -254,7 +254,7 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
     ep->qp.retried = false;
     if (status != RCMSG_OK) {
         ep->rec.retry = rejoin; /* as for RTR: a recovery tries again */
-        return -1;
+        return rejoin ? 1 : -1;
     }
     if (rc_rec_connected(rc, peer, remote) != RCMSG_OK) {
         return -1;
