@@ -75,14 +75,16 @@ typedef struct {
 
 /* Posts n messages at once (the receives first) and waits for all: a rank's children in a tree
  * then move their data at the same time, not one after another. A message received of another
- * length is an error naming the sender, as for rcmsg_coll_sendrecv. */
+ * length is an error naming the sender (RCMSG_ERR_INVALID_PARAM). Up to 2 messages take no
+ * scratch. */
 rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m);
 
-/* The root's part of a linear gather (recv: from each other rank into buf + rank x block) or
- * scatter (!recv: to each other rank from buf + rank x block): every message posted at once,
- * then waited for. A message of another length is an error naming the peer. */
-rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, char *buf,
-                                      size_t block);
+/* The root's part of a linear gather (recv: len bytes from each other rank into buf + rank x
+ * stride), scatter (!recv: to each other rank from buf + rank x stride) or bcast (!recv, stride
+ * 0): every message posted at once, then waited for. A message of another length is an error
+ * naming the peer. */
+rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, char *buf, size_t len,
+                                      size_t stride);
 
 /* Sends slen bytes to dst and receives exactly rlen bytes from src, at once; a rank of -1
  * skips that half. A message of another length is an error naming the peer. */

@@ -15,22 +15,9 @@
 rcmsg_status_t rcmsg_coll_bcast_linear(const rcmsg_coll_args_t *a)
 {
     size_t bytes = a->count * a->esize;
-    int n = a->size - 1;
-    rcmsg_coll_msg_t *m;
-    rcmsg_status_t s;
 
     if (a->rank != a->root) {
         return rcmsg_coll_recv(a, a->rbuf, bytes, a->root);
     }
-    m = rcmsg_coll_scratch_get(a, (size_t)n * sizeof(*m));
-    if (m == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
-    }
-    for (int i = 0; i < n; i++) {
-        m[i] =
-            (rcmsg_coll_msg_t){.buf = a->rbuf, .len = bytes, .peer = (a->root + 1 + i) % a->size};
-    }
-    s = rcmsg_coll_post_all(a, n, m);
-    rcmsg_coll_scratch_put(a, m);
-    return s;
+    return rcmsg_coll_linear_root(a, false, a->rbuf, bytes, 0);
 }

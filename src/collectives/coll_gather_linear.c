@@ -26,5 +26,5 @@ rcmsg_status_t rcmsg_coll_gather_linear(const rcmsg_coll_args_t *a)
     if (own != a->sbuf) {
         memcpy(own, a->sbuf, block);
     }
-    return rcmsg_coll_linear_root(a, true, a->rbuf, block);
+    return rcmsg_coll_linear_root(a, true, a->rbuf, block, block);
 }

@@ -24,7 +24,7 @@ rcmsg_status_t rcmsg_coll_scatter_linear(const rcmsg_coll_args_t *a)
     if (a->rank != a->root) {
         return rcmsg_coll_recv(a, a->rbuf, block, a->root);
     }
-    s = rcmsg_coll_linear_root(a, false, (char *)a->sbuf, block);
+    s = rcmsg_coll_linear_root(a, false, (char *)a->sbuf, block, block);
     if (s == RCMSG_OK && own != a->rbuf) {
         memcpy(a->rbuf, own, block);
     }

@@ -13,44 +13,16 @@
 rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf, size_t slen,
                                    int dst, void *rbuf, size_t rlen, int src)
 {
-    rcmsg_request_t reqs[2] = {RCMSG_REQUEST_NULL, RCMSG_REQUEST_NULL};
-    rcmsg_msg_status_t st[2];
-    rcmsg_status_t s = RCMSG_OK;
+    rcmsg_coll_msg_t m[2];
+    int n = 0;
 
     if (src >= 0) {
-        s = rcmsg_pml_irecv(rbuf, rlen, src, a->tag, a->comm, true, &reqs[0]);
+        m[n++] = (rcmsg_coll_msg_t){.buf = rbuf, .len = rlen, .peer = src, .recv = true};
     }
-    if (s == RCMSG_OK && dst >= 0) {
-        s = rcmsg_pml_isend(sbuf, slen, dst, a->tag, a->comm, true, &reqs[1]);
+    if (dst >= 0) {
+        m[n++] = (rcmsg_coll_msg_t){.buf = (void *)sbuf, .len = slen, .peer = dst};
     }
-    if (s != RCMSG_OK) {
-        rcmsg_error("%s: posting to rank %d / from rank %d failed: %s", rcmsg_coll_name(a->coll),
-                    dst, src, rcmsg_strerror(s));
-        if (reqs[0] != RCMSG_REQUEST_NULL && rcmsg_pml_cancel_recv(&reqs[0]) != RCMSG_OK) {
-            (void)rcmsg_wait(&reqs[0], NULL); /* matched already: it completes */
-        }
-        return s;
-    }
-    s = rcmsg_waitall(2, reqs, st);
-    if (s != RCMSG_OK && src >= 0 && st[0].error == RCMSG_ERR_TRUNCATED &&
-        (dst < 0 || st[1].error == RCMSG_OK)) {
-        rcmsg_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass the "
-                    "same count, datatype and root?",
-                    rcmsg_coll_name(a->coll), src, rlen);
-        return RCMSG_ERR_INVALID_PARAM; /* as for too little data, below (rcmsg.h) */
-    }
-    if (s != RCMSG_OK) {
-        rcmsg_error("%s: exchange with rank %d / rank %d failed: %s", rcmsg_coll_name(a->coll), dst,
-                    src, rcmsg_strerror(s));
-        return s;
-    }
-    if (src >= 0 && st[0].count != rlen) {
-        rcmsg_error("%s: rank %d sent %zu bytes where %zu were expected: do all ranks pass the "
-                    "same count, datatype and root?",
-                    rcmsg_coll_name(a->coll), src, st[0].count, rlen);
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    return RCMSG_OK;
+    return rcmsg_coll_post_all(a, n, m);
 }
 
 rcmsg_status_t rcmsg_coll_send(const rcmsg_coll_args_t *a, const void *buf, size_t len, int dst)
@@ -64,7 +36,7 @@ rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len
 }
 
 /* The outcome of n messages waited for together: the first failure logged, naming the rank
- * (too much or too little data received: as rcmsg_coll_sendrecv). */
+ * (too much or too little data received: RCMSG_ERR_INVALID_PARAM, as rcmsg.h promises). */
 static rcmsg_status_t post_all_check(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
                                      rcmsg_status_t s, const rcmsg_msg_status_t *st)
 {
@@ -103,29 +75,16 @@ static void post_all_undo(int n, const rcmsg_coll_msg_t *m, rcmsg_request_t *req
     }
 }
 
-rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m)
+/* Posts the n messages of m (the receives first: a message may come back as soon as a send is
+ * out) with requests reqs and waits for all, their statuses in st. */
+static rcmsg_status_t post_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
+                                rcmsg_request_t *reqs, rcmsg_msg_status_t *st)
 {
-    size_t each = sizeof(rcmsg_request_t) + sizeof(rcmsg_msg_status_t);
-    char *mem;
-    rcmsg_request_t *reqs;
-    rcmsg_msg_status_t *st;
     rcmsg_status_t s = RCMSG_OK;
 
-    if (n <= 1) {
-        return n == 0      ? RCMSG_OK
-               : m[0].recv ? rcmsg_coll_recv(a, m[0].buf, m[0].len, m[0].peer)
-                           : rcmsg_coll_send(a, m[0].buf, m[0].len, m[0].peer);
-    }
-    mem = rcmsg_coll_scratch_get(a, (size_t)n * each);
-    if (mem == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
-    }
-    reqs = (rcmsg_request_t *)mem;
-    st = (rcmsg_msg_status_t *)(reqs + n);
     for (int i = 0; i < n; i++) {
         reqs[i] = RCMSG_REQUEST_NULL;
     }
-    /* the receives first: a message may come back as soon as a send is out */
     for (int pass = 0; pass < 2 && s == RCMSG_OK; pass++) {
         for (int i = 0; i < n && s == RCMSG_OK; i++) {
             if (m[i].recv != (pass == 0)) {
@@ -144,15 +103,33 @@ rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcms
     }
     if (s != RCMSG_OK) {
         post_all_undo(n, m, reqs);
-    } else {
-        s = post_all_check(a, n, m, rcmsg_waitall((size_t)n, reqs, st), st);
+        return s;
     }
+    return post_all_check(a, n, m, rcmsg_waitall((size_t)n, reqs, st), st);
+}
+
+rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m)
+{
+    rcmsg_request_t reqs[2];
+    rcmsg_msg_status_t st[2];
+    char *mem;
+    rcmsg_status_t s;
+
+    if (n <= 2) { /* a send, a receive or an exchange: no scratch */
+        return post_wait(a, n, m, reqs, st);
+    }
+    mem = rcmsg_coll_scratch_get(a, (size_t)n * (sizeof(*reqs) + sizeof(*st)));
+    if (mem == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    s = post_wait(a, n, m, (rcmsg_request_t *)mem,
+                  (rcmsg_msg_status_t *)(mem + (size_t)n * sizeof(*reqs)));
     rcmsg_coll_scratch_put(a, mem);
     return s;
 }
 
-rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, char *buf,
-                                      size_t block)
+rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, char *buf, size_t len,
+                                      size_t stride)
 {
     int n = a->size - 1;
     rcmsg_coll_msg_t *m = rcmsg_coll_scratch_get(a, (size_t)n * sizeof(*m));
@@ -165,7 +142,7 @@ rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, cha
         int r = (a->root + 1 + i) % a->size;
 
         m[i] = (rcmsg_coll_msg_t){
-            .buf = buf + (size_t)r * block, .len = block, .peer = r, .recv = recv};
+            .buf = buf + (size_t)r * stride, .len = len, .peer = r, .recv = recv};
     }
     s = rcmsg_coll_post_all(a, n, m);
     rcmsg_coll_scratch_put(a, m);
