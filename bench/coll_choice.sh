@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Is the automatic choice of the bcast, reduce, gather and scatter algorithms right? On the
 # host over sm, for each rank count: `coll NAME` with RCMSG_COLL_*_ALGORITHM auto and each forced
-# algorithm, interleaved ROUNDS times (each round under flock LOCK: no overlap with a guest run
-# or another benchmark); per size the median over the rounds, the fastest algorithm, and
+# algorithm, interleaved ROUNDS times, the first of a round rotating from round to round (each
+# run under flock LOCK: no overlap with a guest run or another benchmark); per size the median over the rounds, the fastest algorithm, and
 # auto's time over the fastest one's.
 #   sh bench/coll_choice.sh [--nps "2 4 8"] [--colls "bcast reduce gather scatter"] [--rounds N]
 #       [--max SIZE] [--lock FILE] [--build DIR]
@@ -29,12 +29,22 @@ algs() {
     gather | scatter) echo "auto binomial linear" ;;
     esac
 }
+# rotate K WORDS...: the words starting from the K-th, wrapping around (each round starts with
+# another algorithm: this host's first run of a round is slow)
+rotate() {
+    k=$(($1 % ($# - 1))) && shift
+    i=0
+    for w in "$@"; do [ $i -ge "$k" ] && printf '%s ' "$w"; i=$((i + 1)); done
+    i=0
+    for w in "$@"; do [ $i -lt "$k" ] && printf '%s ' "$w"; i=$((i + 1)); done
+    :
+}
 var() { echo "RCMSG_COLL_$(echo "$1" | tr a-z A-Z)_ALGORITHM"; }
 echo "host: $(nproc) CPUs online; $(date +%F\ %T)"
 for np in $nps; do
     for r in $(seq 1 "$rounds"); do
         for c in $colls; do
-            for a in $(algs $c); do
+            for a in $(rotate "$r" $(algs $c)); do
                 flock "$lock" mpirun --allow-run-as-root -np "$np" --bind-to none --oversubscribe \
                     -x RCMSG_TRANSPORTS=self,sm -x "$(var $c)=$a" "$build/bench/rcmsg_bench" coll "$c" \
                     --min 8 --max "$max" --stat median 2> /dev/null | grep -v '^#' > "$out/$np.$c.$a.$r"
