@@ -5,7 +5,7 @@
 # 1. 16 ranks: all-to-all (both sides of every pair connecting at once), ring and random-peer
 #    traffic: exactly one connection per rank and peer ("rc: connected to peer" at debug);
 #    a ring alone connects each rank to its two neighbours and to nobody else
-# 2. RCMSG_QP_MAX_ACTIVE=2, 8 ranks: 10,000 messages in rounds of random derangements, eager
+# 2. RCMSG_QP_MAX_ACTIVE=2, 8 ranks: 5,000 messages in rounds of random derangements, eager
 #    and rendezvous alternately: more than 100 "rc: disconnected from peer" in the job's log
 # 3. 2 ranks sending each other their first message right after rcmsg_init: one connection
 #    each
@@ -97,12 +97,12 @@ if part 1; then
     echo "ok: 16-rank ring: each rank connected to its two neighbours only"
 fi
 
-# 2. 10,000 messages among 8 ranks with RCMSG_QP_MAX_ACTIVE=2
+# 2. 5,000 messages among 8 ranks with RCMSG_QP_MAX_ACTIVE=2
 if part 2; then
-    job "max active 2" 150 8 RCMSG_QP_MAX_ACTIVE=2 -- lru 50 25
+    job "max active 2" 150 8 RCMSG_QP_MAX_ACTIVE=2 -- lru 25 25
     checked "max active 2" 8 lru
     total=$(sed -n 's/^rank [0-9]*: lru: \([0-9]*\) received.*/\1/p' "$out" | awk '{ n += $1 } END { print n }')
-    [ "$total" = 10000 ] || jobfail "max active 2: $total messages received, not 10000"
+    [ "$total" = 5000 ] || jobfail "max active 2: $total messages received, not 5000"
     disc=$(grep -c 'debug: rc: disconnected from peer' "$out")
     conn=$(grep -c 'debug: rc: connected to peer' "$out")
     # the cap holds for the connects a rank starts; answering a peer's connect may exceed it
@@ -111,17 +111,17 @@ if part 2; then
     echo "max active 2: $conn connections, $disc disconnections logged, at most $most connected at once"
     [ "$disc" -gt 100 ] || jobfail "max active 2: $disc disconnects logged, not more than 100"
     [ "$conn" -gt 100 ] || jobfail "max active 2: $conn connections logged: not more than 100 reconnects"
-    echo "ok: max active 2: 10000 messages checked (bytes and order), $disc disconnects"
+    echo "ok: max active 2: 5000 messages checked (bytes and order), $disc disconnects"
 fi
 
 # 3. both ranks of a pair send their first message at once: one connection each
 if part 3; then
-    for i in 1 2 3; do
+    for i in 1 2; do
         job "simultaneous #$i" 60 2 -- simul
         checked "simultaneous #$i" 2 simul
         one_each "simultaneous #$i" 2
     done
-    echo "ok: simultaneous first messages: one connection per rank, three times"
+    echo "ok: simultaneous first messages: one connection per rank, twice"
 fi
 
 # 4. 30% loss of the CM's packets (RoCE v2, UDP 4791, BTH opcode 0x64 UD SEND_ONLY, 28 bytes
