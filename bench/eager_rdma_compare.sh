@@ -5,18 +5,20 @@
 # ib_send_lat), on the same two Soft-RoCE devices inside ONE boot of the guest, interleaved REPS
 # times: latency (median of per-iteration times) and message rate, 8 B, 64 B, 1 KiB, 8 KiB.
 # Run from the top of a built tree; boot it 3 times for the boot-to-boot noise:
-#   sh bench/eager_rdma_compare.sh [--reps N] [--max 64|8192] [--build DIR]
+#   sh bench/eager_rdma_compare.sh [--reps N] [--max 64|8192] [--build DIR] [--before DIR]
 #   sh bench/eager_rdma_compare.sh --summary DIR     (the tables again, from a boot's outputs)
 # (--max 64: 8 B and 64 B only, for many short repetitions.) Prints one table per boot (medians
 # over the repetitions), then, per size, in how many repetitions the fast path was faster than
 # without it, than UCX, and ib_write_lat than ib_send_lat (pairs run back to back); keeps the raw
-# outputs in DIR/bench-results/eager-rdma-<date>/.
+# outputs in DIR/bench-results/eager-rdma-<date>/. --before DIR: another built tree (an older
+# commit) runs too, without the fast path, in each repetition next to this one: a hot-path
+# change's before/after in the same boot.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build reps=3 max=8192 out=
+build=$top/build reps=3 max=8192 out= before=
 if [ "${1:-}" = --inner ]; then
-    # inside the guest: OUT REPS BUILD MAX
-    out=$2 reps=$3 b=$4/bench max=$5 srv=10.55.0.1 sizes="8 64 1024 8192"
+    # inside the guest: OUT REPS BUILD MAX [BEFORE]
+    out=$2 reps=$3 b=$4/bench max=$5 before=${6:-} srv=10.55.0.1 sizes="8 64 1024 8192"
     [ "$max" = 8192 ] || sizes="8 64"
     mpirun="mpirun --allow-run-as-root --oversubscribe"
     ucx="-x UCX_TLS=rc_verbs,ud_verbs,self -x UCX_IB_GID_INDEX=0 --mca pml ucx --mca btl ^openib,uct"
@@ -45,6 +47,14 @@ if [ "${1:-}" = --inner ]; then
             RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=$fast $mpirun -np 2 "$b/rcmsg_bench" \
                 rate $rate > "$out/rcmsg_$fast.rate.$r" 2>&1
         done
+        if [ -n "$before" ]; then
+            # shellcheck disable=SC2086
+            RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=no $mpirun -np 2 "$before/bench/rcmsg_bench" \
+                latency $lat > "$out/rcmsg_before.latency.$r" 2>&1
+            # shellcheck disable=SC2086
+            RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=no $mpirun -np 2 "$before/bench/rcmsg_bench" \
+                rate $rate > "$out/rcmsg_before.rate.$r" 2>&1
+        fi
         # shellcheck disable=SC2086
         $mpirun -np 2 $ucx sh "$top/bench/ucx_dev.sh" "$b/rcmsg_bench_mpi" latency $lat \
             > "$out/ucx.latency.$r" 2>&1
@@ -63,6 +73,7 @@ while [ $# -gt 0 ]; do
         shift 2
         ;;
     --build) build=$(cd "$2" && pwd); shift 2 ;;
+    --before) before=$(cd "$2" && pwd); shift 2 ;;
     --summary) out=$(cd "$2" && pwd); shift 2 ;;
     *) echo "eager_rdma_compare.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
@@ -72,9 +83,12 @@ if [ -z "$out" ]; then
     out=$build/bench-results/eager-rdma-$(date +%Y%m%d-%H%M%S)
     mkdir -p "$out"
     cd "$build"
-    env -u MAKEFLAGS "$top/contrib/rxe-vm/rxe-run" --rxe 2 --numa --mem 4G --rw "$top" \
+    rw=
+    [ -z "$before" ] || rw="--rw $before"
+    # shellcheck disable=SC2086
+    env -u MAKEFLAGS "$top/contrib/rxe-vm/rxe-run" --rxe 2 --numa --mem 4G --rw "$top" $rw \
         --timeout "${RXE_GUEST_TIMEOUT:-3600}" -- sh "$top/bench/eager_rdma_compare.sh" --inner \
-        "$out" "$reps" "$build" "$max" > "$out/guest.log" 2>&1 || { tail -20 "$out/guest.log"; exit 1; }
+        "$out" "$reps" "$build" "$max" "$before" > "$out/guest.log" 2>&1 || { tail -20 "$out/guest.log"; exit 1; }
 else # --summary: the repetitions and sizes that boot ran
     reps=$(ls "$out"/rcmsg_no.latency.* | wc -l)
     awk '$1 == 1024' "$out/rcmsg_no.latency.1" | grep -q . || max=64
@@ -123,3 +137,15 @@ for s in $sizes; do
     printf '%6s %14s %14s %14s\n' "$s" "$(below "$s" rcmsg_no.rate rcmsg_yes.rate)" \
         "$(below "$s" ucx.rate rcmsg_yes.rate)" "$(below "$s" ucx.rate rcmsg_no.rate)"
 done
+if ls "$out"/rcmsg_before.latency.* > /dev/null 2>&1; then
+    echo "before/after (--before): without the fast path, this tree (no) against the other (before)"
+    printf '%6s %9s %9s %9s %14s | %11s %11s %14s\n' size before no no/before no\<before rate_before \
+        rate_no no\>before
+    for s in $sizes; do
+        bf=$(osu rcmsg_before.latency "$s") n=$(osu rcmsg_no.latency "$s")
+        printf '%6s %9s %9s %9s %14s | %11s %11s %14s\n' "$s" "$bf" "$n" \
+            "$(awk -v a="$n" -v b="$bf" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
+            "$(below "$s" rcmsg_no.latency rcmsg_before.latency)" "$(osu rcmsg_before.rate "$s")" \
+            "$(osu rcmsg_no.rate "$s")" "$(below "$s" rcmsg_before.rate rcmsg_no.rate)"
+    done
+fi

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The one clock of the library: monotonic microseconds (vDSO, no system call), and deadlines
- * on it. A deadline is a point of that clock; rcmsg_deadline_in() saturates instead of
- * wrapping, so a huge timeout is a deadline that never passes.
+ * The one clock of the library: monotonic microseconds, and deadlines on it. A deadline is a
+ * point of that clock; rcmsg_deadline_in() saturates instead of wrapping, so a huge timeout is
+ * a deadline that never passes.
+ *
+ * rcmsg_clock_us() reads the vDSO without a system call where the kernel's clocksource allows
+ * it (a TSC on bare metal, kvm-clock); elsewhere (an emulated guest, some VMs) every read is a
+ * system call. rcmsg_clock_coarse_us() reads the same clock as of the kernel's last tick (1-10
+ * ms behind, never ahead) and never makes a system call: polling loops gate their periodic
+ * checks (timers, liveness) with it and read the precise clock only when one is due.
  */
 #ifndef RCMSG_BASE_CLOCK_H
 #define RCMSG_BASE_CLOCK_H
@@ -17,6 +23,18 @@ static inline uint64_t rcmsg_clock_us(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static inline uint64_t rcmsg_clock_coarse_us(void)
+{
+#ifdef CLOCK_MONOTONIC_COARSE
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+#else
+    return rcmsg_clock_us();
+#endif
 }
 
 typedef struct {

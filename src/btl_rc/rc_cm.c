@@ -552,7 +552,7 @@ void rcmsg_rc_cm_kick(rcmsg_rc_cm_t *cm)
     for (int i = 0; i < cm->params.size; i++) {
         if (rcmsg_rc_cm_state_waits(cm->conns[i].state)) {
             cm->conns[i].due_us = now;
-            cm->next_due_us = now;
+            cm->next_due_us = 0; /* due at once, whatever the coarse clock reads */
         }
     }
 }
@@ -659,16 +659,19 @@ static void cm_recv(rcmsg_rc_cm_t *cm, const struct ibv_wc *wc)
     cm_post_recv(cm, (int)wc->wr_id);
 }
 
-/* Sends again what is due, fails what ran out of tries; O(peers), only when something is due. */
+/* Sends again what is due, fails what ran out of tries; O(peers), only when something is due
+ * (by the coarse clock, which is never ahead: a retry goes out up to a tick late, and the
+ * check makes no system call). */
 static int cm_timers(rcmsg_rc_cm_t *cm)
 {
-    uint64_t now = rcmsg_clock_us();
+    uint64_t now;
     rcmsg_rc_cm_act_t act;
     int n = 0;
 
-    if (now < cm->next_due_us) {
+    if (rcmsg_clock_coarse_us() < cm->next_due_us) {
         return 0;
     }
+    now = rcmsg_clock_us();
     cm->next_due_us = UINT64_MAX;
     for (int i = 0; i < cm->params.size; i++) {
         rcmsg_rc_cm_conn_t *conn = &cm->conns[i];

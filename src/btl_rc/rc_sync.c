@@ -60,7 +60,7 @@ void rc_sync_tick(rc_btl_t *rc)
     if (rc->config.qp_sync_us == 0) {
         return;
     }
-    now = rcmsg_clock_us();
+    now = rcmsg_clock_coarse_us();
     if (now < rc->sync_next_us) {
         return;
     }

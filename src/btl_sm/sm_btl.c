@@ -108,7 +108,7 @@ static bool sm_pid_alive(pid_t pid)
 
 int sm_liveness(sm_btl_t *sm)
 {
-    uint64_t now = rcmsg_clock_us();
+    uint64_t now = rcmsg_clock_coarse_us();
     int lost = 0;
 
     if (!rcmsg_deadline_passed_at(sm->next_check, now)) {

@@ -48,7 +48,7 @@ void pml_dump_init(void)
         return;
     }
     dump_sig.installed = sigaction(SIGUSR1, &sa, NULL) == 0;
-    pml.stall_since_us = rcmsg_clock_us();
+    pml.stall_since_us = rcmsg_clock_coarse_us();
 }
 
 void pml_dump_fini(void)
@@ -189,7 +189,7 @@ void pml_stall_check(void)
     if (pml.stall_us == 0) {
         return;
     }
-    now = rcmsg_clock_us();
+    now = rcmsg_clock_coarse_us(); /* every idle round: no system call */
     activity = pml.activity + rcmsg_progress_hooks_advanced();
     if (activity != pml.stall_activity || pml.live_reqs == 0) {
         pml.stall_activity = activity;

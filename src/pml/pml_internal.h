@@ -27,6 +27,7 @@
 #define PML_TAG_SPLIT     0x7ffffff0           /* internal tag in the collective space */
 #define PML_CREDIT_ROUNDS 64    /* progress rounds a send out of credits waits for them */
 #define PML_WATCH_CALLS   256   /* progress calls between two looks at the liveness clock */
+#define PML_WATCH_US      10000 /* and at least this long between two looks at the launcher */
 #define PML_ORPHANS_MAX   65536 /* unexpected headers a peer may leave for unknown contexts */
 
 typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
@@ -131,12 +132,13 @@ typedef struct {
     rcmsg_status_t lost_launcher; /* RCMSG_ERR_LAUNCHER once the launcher is gone */
     bool credit_wait; /* a send waits a few rounds for credits (progress counts it as work) */
     unsigned watch_calls;
-    rcmsg_deadline_t watch_next; /* the next liveness look (pml_watch) */
+    uint64_t watch_due_us;       /* the next look at the launcher (coarse clock, pml_watch) */
+    rcmsg_deadline_t watch_next; /* the next liveness probe (coarse clock) */
     uint64_t watch_interval_us, watch_epoch;
     /* the stall dump (pml_dump.c) */
     uint64_t activity;       /* bumped by every message received and request completed */
     uint64_t stall_activity; /* activity (and the progress hooks' counts) at the last stall check */
-    uint64_t stall_since_us; /* when the last check saw it change */
+    uint64_t stall_since_us; /* when the last check saw it change (coarse clock) */
     uint64_t stall_us;       /* RCMSG_STALL_TIMEOUT; 0: off */
     bool stall_dumped;       /* this stall was dumped already */
 } pml_state_t;

@@ -77,21 +77,23 @@ static void watch_probe(void)
     }
 }
 
-/* Every RCMSG_LIVENESS_INTERVAL while requests are pending: the launcher's news, then probes. */
+/* At most every PML_WATCH_US: the launcher's news (a system call), then, every
+ * RCMSG_LIVENESS_INTERVAL while requests are pending, probes. By the coarse clock: the look
+ * at it costs no system call, even where the precise clock needs one. */
 static void pml_watch(void)
 {
     rcmsg_status_t s;
-    uint64_t now;
+    uint64_t now = rcmsg_clock_coarse_us();
 
-    if (pml.lost_launcher != RCMSG_OK) {
+    if (pml.lost_launcher != RCMSG_OK || now < pml.watch_due_us) {
         return;
     }
+    pml.watch_due_us = now + PML_WATCH_US;
     s = rcmsg_wireup_poll(pml.w, on_rank_lost, NULL);
     if (s != RCMSG_OK) {
         launcher_lost(s);
         return;
     }
-    now = rcmsg_clock_us();
     if (pml.live_reqs > 0 && rcmsg_deadline_passed_at(pml.watch_next, now)) {
         pml.watch_next = rcmsg_deadline_after(now, pml.watch_interval_us);
         watch_probe();
