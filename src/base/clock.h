@@ -17,28 +17,31 @@
 #include <stdint.h>
 #include <time.h>
 
-static inline uint64_t rcmsg_clock_us(void)
+/* Microseconds of clock `id` (CLOCK_MONOTONIC or its coarse reading). */
+static inline uint64_t rcmsg_clock_read_us(clockid_t id)
 {
     struct timespec ts;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static inline uint64_t rcmsg_clock_us(void)
+{
+    return rcmsg_clock_read_us(CLOCK_MONOTONIC);
 }
 
 static inline uint64_t rcmsg_clock_coarse_us(void)
 {
 #ifdef CLOCK_MONOTONIC_COARSE
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+    return rcmsg_clock_read_us(CLOCK_MONOTONIC_COARSE);
 #else
     return rcmsg_clock_us();
 #endif
 }
 
 typedef struct {
-    uint64_t at_us; /* rcmsg_clock_us() at which it passes */
+    uint64_t at_us; /* the clock's time at which it passes (precise or coarse reading) */
 } rcmsg_deadline_t;
 
 /* The deadline at clock time at_us. */
