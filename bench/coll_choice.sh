@@ -3,8 +3,8 @@
 # Is the automatic choice of the bcast, reduce, gather and scatter algorithms right? On the
 # host over sm, for each rank count: `coll NAME` with RCMSG_COLL_*_ALGORITHM auto and each forced
 # algorithm, interleaved ROUNDS times, the first of a round rotating from round to round (each
-# run under flock LOCK: no overlap with a guest run or another benchmark); per size the median over the rounds, the fastest algorithm, and
-# auto's time over the fastest one's.
+# run under flock LOCK: no overlap with a guest run or another benchmark); per size the median
+# over the rounds, the fastest algorithm, and auto's time over the fastest one's.
 #   sh bench/coll_choice.sh [--nps "2 4 8"] [--colls "bcast reduce gather scatter"] [--rounds N]
 #       [--max SIZE] [--lock FILE] [--build DIR]
 set -eu

@@ -39,22 +39,18 @@ if [ "${1:-}" = --inner ]; then
             perf ib_write_lat "$s" "$r"
             perf ib_send_lat "$s" "$r"
         done
-        for fast in no yes; do
-            # shellcheck disable=SC2086
-            RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=$fast $mpirun -np 2 "$b/rcmsg_bench" \
-                latency $lat > "$out/rcmsg_$fast.latency.$r" 2>&1
-            # shellcheck disable=SC2086
-            RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=$fast $mpirun -np 2 "$b/rcmsg_bench" \
-                rate $rate > "$out/rcmsg_$fast.rate.$r" 2>&1
+        # KIND: no and yes (this tree, the fast path off and on), before (--before, off)
+        for kind in no yes ${before:+before}; do
+            tree=$b fast=$kind
+            [ "$kind" != before ] || tree=$before/bench fast=no
+            for what in latency rate; do
+                args=$lat
+                [ $what = latency ] || args="$rate"
+                # shellcheck disable=SC2086
+                RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=$fast $mpirun -np 2 "$tree/rcmsg_bench" \
+                    $what $args > "$out/rcmsg_$kind.$what.$r" 2>&1
+            done
         done
-        if [ -n "$before" ]; then
-            # shellcheck disable=SC2086
-            RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=no $mpirun -np 2 "$before/bench/rcmsg_bench" \
-                latency $lat > "$out/rcmsg_before.latency.$r" 2>&1
-            # shellcheck disable=SC2086
-            RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=no $mpirun -np 2 "$before/bench/rcmsg_bench" \
-                rate $rate > "$out/rcmsg_before.rate.$r" 2>&1
-        fi
         # shellcheck disable=SC2086
         $mpirun -np 2 $ucx sh "$top/bench/ucx_dev.sh" "$b/rcmsg_bench_mpi" latency $lat \
             > "$out/ucx.latency.$r" 2>&1
