@@ -12,6 +12,10 @@
 #  (c) bad prefixes fail configure with a message naming the flag and what is missing; so does
 #      a missing libibverbs, with the advice to install it or pass --without-verbs.
 . "$top_srcdir/test/integration/lib.sh"
+# its builds are never sanitized (configure without --enable-debug): under distcheck's
+# sanitizer build it would repeat the plain build's run
+[ "${SANITIZER_BUILD:-no}" != yes ] ||
+    skip "sanitizer build: these builds are not sanitized and ran with the plain build's make check"
 command -v pkg-config >/dev/null || skip "pkg-config not installed"
 [ -n "$(pkg-config --variable=prefix pmix 2>/dev/null)" ] || skip "pkg-config knows no pmix prefix"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

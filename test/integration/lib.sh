@@ -13,6 +13,12 @@ need_mpirun() {
 }
 # run_timeout SECONDS COMMAND...: a hang becomes a failure with status 124
 run_timeout() { t=$1; shift; timeout -k 10 "$t" "$@"; }
+# stats_sum NAME DIR: counter NAME summed over every peer line of the RCMSG_STATS_FILE outputs
+# DIR/stats.*.json (0 when there is none)
+stats_sum() {
+    cat "$2"/stats.*.json 2> /dev/null | grep '"scope":"peer"' |
+        grep -o "\"$1\":[0-9]*" | awk -F: '{ n += $2 } END { print n + 0 }'
+}
 # cm_loss DEV PCT: netem drops PCT% of the rc connection manager's UD packets leaving DEV (RoCE
 # v2 on UDP port 4791 with the BTH opcode 0x64, UD SEND only), not the RC traffic: random loss
 # of RC data makes rxe stall its RDMA reads ("rdma_rxe: Failed sending ACK") until a timeout.

@@ -3,11 +3,11 @@
 # Eager over RDMA WRITE (RCMSG_EAGER_RDMA, src/btl_rc/rc_fast.c) in the Soft-RoCE guest, rc
 # and self only. The counters (RCMSG_STATS_FILE) prove which path carried the messages:
 # 1. p2p: the point-to-point suite (p2p_test, 4 ranks) forced on for every peer (rdmaw_sent
-#    > 0 on every rank) and forced off (rdmaw_sent 0 everywhere)
+#    > 0 on every rank); p2p_mpirun.sh runs it forced off (no ring, rdmaw_sent 0)
 # 2. coll: the collective suite (coll_test, some ops) with 3 ranks forced on (7 elements and
-#    256k), forced off and automatic (7 elements: coll_rc.sh runs both sizes at 2-4 ranks with
-#    the default, off); automatic is threshold 4 and RCMSG_EAGER_RDMA_MAX_PEERS=1: each
-#    process registers one ring at most, so 1 to 3 rings in all
+#    256k) and automatic (7 elements); coll_rc.sh runs it forced off at 2-4 ranks (rdmaw_sent
+#    0); automatic is threshold 4 and RCMSG_EAGER_RDMA_MAX_PEERS=1: each process registers
+#    one ring at most, so 1 to 3 rings in all
 # 3. wrap and slow receiver: 2-slot rings under p2p_test's flood (10,000 sends per pair
 #    before any receive): the rings wrap around thousands of times (rdmaw_sent far above the
 #    slots) and senders that find no free slot go by SEND (rdmaw_fallbacks > 0), no deadlock
@@ -29,11 +29,6 @@ p2p=$top_builddir/test/integration/p2p_test
 coll=$top_builddir/test/integration/coll_test
 prog=$top_builddir/test/integration/rc_recovery_test
 
-# counter NAME DIR: the sum of counter NAME over every peer line of the stats files in DIR
-counter() {
-    cat "$2"/stats.*.json 2> /dev/null | grep '"scope":"peer"' |
-        grep -o "\"$1\":[0-9]*" | awk -F: '{ n += $2 } END { print n + 0 }'
-}
 # counter_min NAME DIR NP: the smallest per-rank sum of counter NAME
 counter_min() {
     min=
@@ -84,44 +79,35 @@ coll_ok() { # NAME NP
         show_fail "$1: errors were logged"
 }
 
-# 1. p2p forced on and off
+# 1. p2p forced on (forced off: p2p_mpirun.sh)
 run p2p_on 240 4 RCMSG_EAGER_RDMA=yes -- "$p2p"
 p2p_ok p2p_on 4
 m=$(counter_min rdmaw_sent "$work/p2p_on" 4)
 [ "$m" -gt 0 ] || show_fail "p2p_on: a rank sent nothing by RDMA WRITE"
-echo "ok: 1. p2p, forced on: 4 ranks passed; rdmaw_sent $(counter rdmaw_sent "$work/p2p_on") in all (at least $m per rank), rdmaw_recv $(counter rdmaw_recv "$work/p2p_on"), fallbacks $(counter rdmaw_fallbacks "$work/p2p_on") ($secs s)"
-[ "$(counter rdmaw_sent "$work/p2p_on")" -eq "$(counter rdmaw_recv "$work/p2p_on")" ] ||
+echo "ok: 1. p2p, forced on: 4 ranks passed; rdmaw_sent $(stats_sum rdmaw_sent "$work/p2p_on") in all (at least $m per rank), rdmaw_recv $(stats_sum rdmaw_recv "$work/p2p_on"), fallbacks $(stats_sum rdmaw_fallbacks "$work/p2p_on") ($secs s)"
+[ "$(stats_sum rdmaw_sent "$work/p2p_on")" -eq "$(stats_sum rdmaw_recv "$work/p2p_on")" ] ||
     show_fail "p2p_on: messages written and received by RDMA WRITE differ"
-run p2p_off 240 4 RCMSG_EAGER_RDMA=no -- "$p2p"
-p2p_ok p2p_off 4
-[ "$(counter rdmaw_sent "$work/p2p_off")" -eq 0 ] && [ "$(counter rdmaw_rings "$work/p2p_off")" -eq 0 ] ||
-    show_fail "p2p_off: RDMA WRITE eager used although off"
-echo "ok: 1. p2p, forced off: 4 ranks passed, no ring, rdmaw_sent 0 ($secs s)"
 
-# 2. collectives at 3 ranks: on, off, automatic with one ring per process
+# 2. collectives at 3 ranks: on, and automatic with one ring per process (off: coll_rc.sh)
 run coll_on 240 3 RCMSG_EAGER_RDMA=yes -- "$coll" --ops some --sizes 7,256k
 coll_ok coll_on 3
 [ "$(counter_min rdmaw_sent "$work/coll_on" 3)" -gt 0 ] || show_fail "coll_on: a rank wrote nothing"
-echo "ok: 2. coll, forced on, 3 ranks: rdmaw_sent $(counter rdmaw_sent "$work/coll_on"), fallbacks $(counter rdmaw_fallbacks "$work/coll_on") ($secs s)"
-run coll_off 240 3 RCMSG_EAGER_RDMA=no -- "$coll" --ops some --sizes 7
-coll_ok coll_off 3
-[ "$(counter rdmaw_sent "$work/coll_off")" -eq 0 ] || show_fail "coll_off: RDMA WRITE eager used although off"
-echo "ok: 2. coll, forced off, 3 ranks ($secs s)"
+echo "ok: 2. coll, forced on, 3 ranks: rdmaw_sent $(stats_sum rdmaw_sent "$work/coll_on"), fallbacks $(stats_sum rdmaw_fallbacks "$work/coll_on") ($secs s)"
 run coll_auto 240 3 RCMSG_EAGER_RDMA=auto RCMSG_EAGER_RDMA_THRESHOLD=4 \
     RCMSG_EAGER_RDMA_MAX_PEERS=1 -- "$coll" --ops some --sizes 7
 coll_ok coll_auto 3
-rings=$(counter rdmaw_rings "$work/coll_auto")
-[ "$(counter rdmaw_sent "$work/coll_auto")" -gt 0 ] && [ "$rings" -ge 1 ] && [ "$rings" -le 3 ] ||
+rings=$(stats_sum rdmaw_rings "$work/coll_auto")
+[ "$(stats_sum rdmaw_sent "$work/coll_auto")" -gt 0 ] && [ "$rings" -ge 1 ] && [ "$rings" -le 3 ] ||
     show_fail "coll_auto: $rings rings given in all (1 to 3 expected: one per process at most)"
-echo "ok: 2. coll, automatic (threshold 4, 1 ring per process), 3 ranks: $rings ring(s), rdmaw_sent $(counter rdmaw_sent "$work/coll_auto") ($secs s)"
+echo "ok: 2. coll, automatic (threshold 4, 1 ring per process), 3 ranks: $rings ring(s), rdmaw_sent $(stats_sum rdmaw_sent "$work/coll_auto") ($secs s)"
 
 # 3. wrap-around and no free slot: 2-slot rings under a flood
 run flood 240 4 RCMSG_EAGER_RDMA=yes RCMSG_EAGER_RDMA_SLOTS=2 -- "$p2p" --flood 10000
 p2p_ok flood 4
-sent=$(counter rdmaw_sent "$work/flood") fb=$(counter rdmaw_fallbacks "$work/flood")
+sent=$(stats_sum rdmaw_sent "$work/flood") fb=$(stats_sum rdmaw_fallbacks "$work/flood")
 [ "$(counter_min rdmaw_sent "$work/flood" 4)" -gt 1000 ] || show_fail "flood: a rank wrote 1000 messages or fewer into 2-slot rings"
 [ "$fb" -gt 0 ] || show_fail "flood: no sender ever found its ring full"
-[ "$sent" -eq "$(counter rdmaw_recv "$work/flood")" ] || show_fail "flood: written and received differ"
+[ "$sent" -eq "$(stats_sum rdmaw_recv "$work/flood")" ] || show_fail "flood: written and received differ"
 echo "ok: 3. flood into 2-slot rings: $sent messages written (each ring wrapped hundreds of times), $fb sent by SEND for want of a slot, no deadlock ($secs s)"
 
 # 4. forced recovery with the fast path on
@@ -145,7 +131,7 @@ r0=$(recoveries 0 1) r1=$(recoveries 1 0)
 rings=$(counter_min rdmaw_rings "$work/rec" 2) sent=$(counter_min rdmaw_sent "$work/rec" 2)
 [ "$rings" -gt 1 ] && [ "$sent" -gt 0 ] ||
     jobfail "rec: rings given per rank $rings (> 1: rebuilt after a recovery), written $sent"
-echo "ok: 4. 20 forced recoveries with the fast path on ($r0 and $r1 counted): every message once and in order, rings rebuilt ($rings per rank at least), rdmaw_sent $(counter rdmaw_sent "$work/rec") ($(($(date +%s) - t0)) s)"
+echo "ok: 4. 20 forced recoveries with the fast path on ($r0 and $r1 counted): every message once and in order, rings rebuilt ($rings per rank at least), rdmaw_sent $(stats_sum rdmaw_sent "$work/rec") ($(($(date +%s) - t0)) s)"
 
 # 5. a peer killed with writes in flight
 t0=$(date +%s)
@@ -162,4 +148,4 @@ for r in 0 1; do
 done
 grep -q 'rc: eager rdma forced on' "$out" || jobfail "kill: the fast path was not on"
 echo "ok: 5. kill ($(($(date +%s) - t0)) s)"
-pass "eager over RDMA WRITE: p2p and coll forced on and off, automatic, wrap-around and full rings, forced recovery, killed peer"
+pass "eager over RDMA WRITE: p2p and coll forced on (off: p2p_mpirun.sh, coll_rc.sh), automatic, wrap-around and full rings, forced recovery, killed peer"
