@@ -3,9 +3,12 @@
 # Runs INSIDE the Soft-RoCE guest (bench/guest_compare.sh boots it): raw perftest, rcmsg over
 # rc and Open MPI + UCX rc_verbs on the same two rxe devices, alternating, REPS times; then
 # the wireup cost for growing rank counts. Raw outputs go to $OUT; the host side summarizes.
-#   guest_inner.sh OUT REPS SIZES WIREUP_NPS
+#   guest_inner.sh OUT REPS SIZES WIREUP_NPS [PARTS [COLLS]]
+# PARTS: which of "p2p coll wireup" to run (all by default); COLLS: the collectives (all nine)
 set -u
-out=$1 reps=$2 sizes=$3 nps=$4
+out=$1 reps=$2 sizes=$3 nps=$4 parts=${5:-p2p coll wireup}
+colls=${6:-barrier bcast allreduce allgather alltoall reduce gather scatter reduce_scatter_block}
+part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 b=$(pwd)/bench # the build directory's
 src=$(cd "$(dirname "$0")" && pwd)
 srv=10.55.0.1
@@ -57,7 +60,7 @@ rcmpi() {
 # (300 gave medians that moved by 10% between runs), 30 above.
 lat="--min 8 --max $max --iters 3000 --iters-large 30 --stat median"
 bw="--min 8 --max $max --window 16 --iters 30 --iters-large 2"
-for r in $(seq 1 "$reps"); do
+part p2p && for r in $(seq 1 "$reps"); do
     echo "=== repetition $r of $reps ($(date +%T))"
     for s in $sizes; do
         n=3000 nb=1000
@@ -83,7 +86,7 @@ for r in $(seq 1 "$reps"); do
 done
 # Open MPI + UCX: which transports its endpoints really use (UCX prints each endpoint
 # configuration's lanes at log level info)
-$mpirun -np 2 $ucx_env -x UCX_LOG_LEVEL=info sh "$src/ucx_dev.sh" "$b/rcmsg_bench_mpi" latency \
+part p2p && $mpirun -np 2 $ucx_env -x UCX_LOG_LEVEL=info sh "$src/ucx_dev.sh" "$b/rcmsg_bench_mpi" latency \
     --max 8 --iters 10 2>&1 | grep 'ep_cfg' > "$out/ucx_transports.txt"
 
 # collectives at 4 ranks (ranks share out rxe0/rxe1), alternating, REPS times. Each library
@@ -91,9 +94,9 @@ $mpirun -np 2 $ucx_env -x UCX_LOG_LEVEL=info sh "$src/ucx_dev.sh" "$b/rcmsg_benc
 # rcmsg RCMSG_WAIT_MODE=event (sleeps on completion events), Open MPI mpi_yield_when_idle
 # (sched_yield; it has no blocking mode with UCX)
 coll="--max 64k --iters 50 --stat median"
-for r in $(seq 1 "$reps"); do
+part coll && for r in $(seq 1 "$reps"); do
     echo "=== collectives, repetition $r of $reps ($(date +%T))"
-    for c in barrier bcast allreduce allgather alltoall reduce gather scatter reduce_scatter_block; do
+    for c in $colls; do
         # shellcheck disable=SC2086
         {
             RCMSG_TRANSPORTS=rc,self $mpirun -np 4 "$b/rcmsg_bench" coll $c $coll \
@@ -108,7 +111,7 @@ for r in $(seq 1 "$reps"); do
     done
 done
 # wireup cost over rc only (sm off), every rank of the job in this one guest
-for np in $nps; do
+part wireup && for np in $nps; do
     echo "=== wireup, $np ranks ($(date +%T))"
     RCMSG_TRANSPORTS=rc,self timeout 900 $mpirun -np "$np" "$b/rcmsg_wireup_bench" --tsv \
         > "$out/wireup.$np" 2>&1
