@@ -127,10 +127,13 @@ int pml_progress(void *arg)
     pml.credit_wait = false;
     for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active), *next; l != NULL; l = next) {
         rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
+        size_t posted = r->posted;
         next = rcmsg_queue_next(l);
         if (rndv_step(r)) {
             rcmsg_queue_remove(&pml.rndv_active, l);
             n++;
+        } else if (r->posted != posted) {
+            n++; /* reads went out: their completions come in the next round, not after a yield */
         }
     }
     for (int i = 0; i < pml.npending;) {
