@@ -9,23 +9,25 @@
 # busy-polls: each call would wait for the scheduler). Within each
 # round every library runs once, the first one rotating from round to round, and each round
 # holds flock LOCK (a host benchmark must not overlap a guest run on a shared machine).
-# --coll NAME measures another collective the same way (issue 19: gather, scatter, reduce).
-#   sh bench/bcast_span.sh [--rounds N] [--lock FILE] [--build DIR] [--nps "2 4 8"] [--max B]
-#       [--coll NAME]
+# --coll NAME measures another collective the same way (issue 19: gather, scatter, reduce);
+# --min B starts the sizes there (8 by default: rendezvous sizes alone with --min 8k).
+#   sh bench/bcast_span.sh [--rounds N] [--lock FILE] [--build DIR] [--nps "2 4 8"] [--min B]
+#       [--max B] [--coll NAME]
 # Prints "impl np size osu span round" lines, then the medians over the rounds.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build rounds=5 lock=/dev/null nps="2 4 8" max=64 coll=bcast
+build=$top/build rounds=5 lock=/dev/null nps="2 4 8" min=8 max=64 coll=bcast
 while [ $# -gt 0 ]; do
     case $1 in
     --rounds) rounds=$2 shift ;;
     --lock) lock=$2 shift ;;
     --build) build=$2 shift ;;
     --nps) nps=$2 shift ;;
+    --min) min=$2 shift ;;
     --max) max=$2 shift ;;
     --coll) coll=$2 shift ;;
     *)
-        echo "usage: $0 [--rounds N] [--lock FILE] [--build DIR] [--nps LIST] [--max B] [--coll NAME]" >&2
+        echo "usage: $0 [--rounds N] [--lock FILE] [--build DIR] [--nps LIST] [--min B] [--max B] [--coll NAME]" >&2
         exit 2
         ;;
     esac
@@ -43,7 +45,7 @@ trap 'rm -f "$out"' EXIT
 one() { # impl np round
     i=$1 np=$2 r=$3
     if [ "$np" = 2 ]; then ob="--bind-to core" mb="-bind-to core"; else ob="--oversubscribe --bind-to none" mb="-bind-to none"; fi
-    set -- coll "$coll" --min 8 --max "$max" --stat median --span
+    set -- coll "$coll" --min "$min" --max "$max" --stat median --span
     # shellcheck disable=SC2086
     case $i in
     rcmsg) timeout 300 mpirun $root -np "$np" $ob -x RCMSG_TRANSPORTS=self,sm "$bin/rcmsg_bench" "$@" ;;
