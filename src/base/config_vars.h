@@ -75,7 +75,8 @@
 #define RCMSG_CFG_COLL_REDUCE_ALGORITHM_CHOICES(Y)                                                 \
     Y(RCMSG_COLL_REDUCE_ALG_AUTO, "auto")                                                          \
     Y(RCMSG_COLL_REDUCE_ALG_BINOMIAL, "binomial")                                                  \
-    Y(RCMSG_COLL_REDUCE_ALG_REDUCE_SCATTER_GATHER, "reduce_scatter_gather")
+    Y(RCMSG_COLL_REDUCE_ALG_REDUCE_SCATTER_GATHER, "reduce_scatter_gather")                        \
+    Y(RCMSG_COLL_REDUCE_ALG_LINEAR, "linear")
 #define RCMSG_CFG_COLL_ALLREDUCE_ALGORITHM_CHOICES(Y)                                              \
     Y(RCMSG_COLL_ALLREDUCE_ALG_AUTO, "auto")                                                       \
     Y(RCMSG_COLL_ALLREDUCE_ALG_RECURSIVE_DOUBLING, "recursive_doubling")                           \
@@ -324,8 +325,10 @@ typedef enum {
     X(COLL_BCAST_LONG, SIZE, "64k", "0..",                                                         \
       "Message size from which broadcasts scatter+allgather.")                                     \
     X(COLL_REDUCE_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_REDUCE_ALGORITHM),                   \
-      "Reduce algorithm; auto: reduce_scatter_gather from RCMSG_COLL_REDUCE_LONG bytes on 3 or "   \
-      "more ranks unless the node has more ranks than CPUs, else binomial.")                       \
+      "Reduce algorithm; auto: with more ranks than CPUs on the node, linear (every vector "       \
+      "straight to the root at once) on up to 8 ranks below 1 MiB, else binomial; otherwise "      \
+      "reduce_scatter_gather from RCMSG_COLL_REDUCE_LONG bytes on 3 or more ranks, else "          \
+      "binomial.")                                                                                 \
     X(COLL_REDUCE_LONG, SIZE, "64k", "0..",                                                        \
       "Vector size from which reduce uses reduce-scatter + gather.")                               \
     X(COLL_ALLREDUCE_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_ALLREDUCE_ALGORITHM),             \

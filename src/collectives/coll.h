@@ -188,6 +188,7 @@ rcmsg_status_t rcmsg_coll_bcast_linear(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_bcast_scatter_allgather(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_reduce_binomial(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_reduce_rsg(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_reduce_linear(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_allreduce_recursive_doubling(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_allreduce_rabenseifner(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_allreduce_ring(const rcmsg_coll_args_t *a);

@@ -48,7 +48,7 @@ echo "ok: with RCMSG_COLL_CHECK=yes: $(grep '^ok: steady loops' "$out")"
 # Forcing: round i sets every collective to its i-th algorithm (cycling through shorter lists)
 set -- "barrier dissemination dissemination dissemination" \
     "bcast binomial scatter_allgather linear" \
-    "reduce binomial reduce_scatter_gather binomial" \
+    "reduce binomial reduce_scatter_gather linear" \
     "allreduce recursive_doubling rabenseifner ring" \
     "allgather recursive_doubling bruck ring" \
     "alltoall bruck pairwise bruck" \
@@ -82,13 +82,12 @@ for round in 2 3 4; do
 done
 
 # Nothing forced: the automatic choice by size and rank count, also at debug level. With more
-# ranks than CPUs a long reduce stays binomial (fewer messages in flight) and a bcast on up to 8
-# ranks goes linear (no rank waits for another to forward).
-# Gather and scatter go linear there (on up to 4 ranks too; binomial with a CPU per rank).
+# ranks than CPUs a bcast, a reduce (below 1 MiB), a gather and a scatter on up to 8 ranks go
+# linear (no rank waits for another to forward); gather and scatter on up to 4 ranks too.
 if [ "$(nproc)" -ge 5 ]; then
     long_bcast=scatter_allgather long_reduce=reduce_scatter_gather gs=binomial
 else
-    long_bcast=linear long_reduce=binomial gs=linear
+    long_bcast=linear long_reduce=linear gs=linear
 fi
 RCMSG_LOG_LEVEL=debug run_timeout 300 "$MPIRUN" --allow-run-as-root -np 5 --oversubscribe \
     "$prog" --algs env --ops some --sizes 7,64k --expect allreduce=rabenseifner \
