@@ -4,7 +4,8 @@
  * CLOCK_MONOTONIC, which the processes of one host share, just after the barrier and just
  * after the bcast; rank 0 gathers the stamps and prints, per rank, the medians over the calls
  * of its bcast time, of its barrier exit relative to the root's (rank 0) and of its bcast exit
- * relative to the root's barrier exit (when it had the data, counted from the root's start).
+ * relative to the root's barrier exit (when it had the data, counted from the root's start);
+ * then the median span of a call (the last rank's bcast exit - the first rank's barrier exit).
  * Not built by make; with rcmsg, Open MPI or MPICH:
  *   gcc -O2 -DUSE_RCMSG -Iinclude bench/bcast_timeline.c -Lbuild/.libs -lrcmsg \
  *       -Wl,-rpath,$PWD/build/.libs -o bcast_timeline_rcmsg
@@ -28,7 +29,7 @@
 
 #define MAX_CALLS 20000
 #define MAX_RANKS 16
-#define MAX_BYTES 65536
+#define MAX_BYTES (1 << 20)
 
 static double now_us(void)
 {
@@ -106,6 +107,20 @@ int main(int argc, char **argv)
         printf("rank %d: bcast %.3f us, barrier exit - root's %.3f us, bcast exit - root's "
                "barrier exit %.3f us\n",
                r, bc, sk, got);
+    }
+    if (rank == 0) {
+        for (int i = 0; i < calls; i++) {
+            double first = all0[i], last = all1[i];
+
+            for (int r = 1; r < size; r++) {
+                first = all0[(size_t)r * MAX_CALLS + i] < first ? all0[(size_t)r * MAX_CALLS + i]
+                                                                : first;
+                last =
+                    all1[(size_t)r * MAX_CALLS + i] > last ? all1[(size_t)r * MAX_CALLS + i] : last;
+            }
+            d[i] = last - first;
+        }
+        printf("span %.3f us\n", median(d, calls));
     }
 #ifdef USE_RCMSG
     rcmsg_finalize();
