@@ -66,7 +66,8 @@
     Y(RCMSG_STATS_PEER, "peer")
 #define RCMSG_CFG_COLL_BARRIER_ALGORITHM_CHOICES(Y)                                                \
     Y(RCMSG_COLL_BARRIER_ALG_AUTO, "auto")                                                         \
-    Y(RCMSG_COLL_BARRIER_ALG_DISSEMINATION, "dissemination")
+    Y(RCMSG_COLL_BARRIER_ALG_DISSEMINATION, "dissemination")                                       \
+    Y(RCMSG_COLL_BARRIER_ALG_LINEAR, "linear")
 #define RCMSG_CFG_COLL_BCAST_ALGORITHM_CHOICES(Y)                                                  \
     Y(RCMSG_COLL_BCAST_ALG_AUTO, "auto")                                                           \
     Y(RCMSG_COLL_BCAST_ALG_BINOMIAL, "binomial")                                                   \
@@ -316,7 +317,9 @@ typedef enum {
       "Call sched_yield() in idle polling rounds; auto: when the node runs more ranks than it "    \
       "has online CPUs (oversubscribed).")                                                         \
     X(COLL_BARRIER_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_BARRIER_ALGORITHM),                 \
-      "Barrier algorithm (the same on every rank, like every RCMSG_COLL_* variable).")             \
+      "Barrier algorithm (the same on every rank, like every RCMSG_COLL_* variable); auto: with "  \
+      "more ranks than CPUs on the node, linear (fan-in and fan-out through rank 0) on up to 8 "   \
+      "ranks, else dissemination.")                                                                \
     X(COLL_BCAST_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_BCAST_ALGORITHM),                     \
       "Broadcast algorithm; auto: with more ranks than CPUs on the node, linear (the root sends "  \
       "to all at once) on up to 8 ranks, else binomial; otherwise scatter_allgather from "         \

@@ -39,7 +39,8 @@ static const struct {
     int nchoices; /* "auto" included */
     rcmsg_coll_fn_t fns[COLL_MAX_CHOICES];
 } colls[] = {
-    COLL(BARRIER, "barrier", ALG(BARRIER, DISSEMINATION, rcmsg_coll_barrier_dissemination)),
+    COLL(BARRIER, "barrier", ALG(BARRIER, DISSEMINATION, rcmsg_coll_barrier_dissemination),
+         ALG(BARRIER, LINEAR, rcmsg_coll_barrier_linear)),
     COLL(BCAST, "bcast", ALG(BCAST, BINOMIAL, rcmsg_coll_bcast_binomial),
          ALG(BCAST, SCATTER_ALLGATHER, rcmsg_coll_bcast_scatter_allgather),
          ALG(BCAST, LINEAR, rcmsg_coll_bcast_linear)),
@@ -209,8 +210,13 @@ static int coll_choose(const rcmsg_coll_args_t *a)
         return all < coll_config.reduce_scatter_long
                    ? RCMSG_COLL_REDUCE_SCATTER_ALG_RECURSIVE_HALVING
                    : RCMSG_COLL_REDUCE_SCATTER_ALG_RING;
+    /* ranks sharing CPUs: fan-in/fan-out (rank 0 leaves first, every other rank waits for it
+     * alone); 4 ranks on 2 cores, a small bcast timed after it 0.2-1.3 us against 8-24 us
+     * (docs/performance.md) */
     case RCMSG_COLL_BARRIER:
-        return RCMSG_COLL_BARRIER_ALG_DISSEMINATION;
+        return rcmsg_progress_oversubscribed() && a->size <= 8
+                   ? RCMSG_COLL_BARRIER_ALG_LINEAR
+                   : RCMSG_COLL_BARRIER_ALG_DISSEMINATION;
     /* linear: one step, no copy at any rank; 1.2-2.6x faster than binomial at 4 and 8 ranks on
      * 2 cores at every size (docs/performance.md); a tree's log2(ranks) steps for many ranks */
     case RCMSG_COLL_GATHER:

@@ -183,6 +183,7 @@ rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, 
 
 /* ---- the algorithms, one file each ---- */
 rcmsg_status_t rcmsg_coll_barrier_dissemination(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_barrier_linear(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_bcast_binomial(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_bcast_linear(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_bcast_scatter_allgather(const rcmsg_coll_args_t *a);

@@ -46,7 +46,7 @@ grep -q '^ok: steady loops' "$out" || fail "RCMSG_COLL_CHECK=yes: no steady-loop
 echo "ok: with RCMSG_COLL_CHECK=yes: $(grep '^ok: steady loops' "$out")"
 
 # Forcing: round i sets every collective to its i-th algorithm (cycling through shorter lists)
-set -- "barrier dissemination dissemination dissemination" \
+set -- "barrier dissemination linear dissemination" \
     "bcast binomial scatter_allgather linear" \
     "reduce binomial reduce_scatter_gather linear" \
     "allreduce recursive_doubling rabenseifner ring" \
@@ -83,17 +83,18 @@ done
 
 # Nothing forced: the automatic choice by size and rank count, also at debug level. With more
 # ranks than CPUs a bcast, a reduce (below 1 MiB), a gather and a scatter on up to 8 ranks go
-# linear (no rank waits for another to forward); gather and scatter on up to 4 ranks too.
+# linear (no rank waits for another to forward), and so does the barrier (rank 0 released
+# first); gather and scatter on up to 4 ranks too.
 if [ "$(nproc)" -ge 5 ]; then
-    long_bcast=scatter_allgather long_reduce=reduce_scatter_gather gs=binomial
+    long_bcast=scatter_allgather long_reduce=reduce_scatter_gather gs=binomial bar=dissemination
 else
-    long_bcast=linear long_reduce=linear gs=linear
+    long_bcast=linear long_reduce=linear gs=linear bar=linear
 fi
 RCMSG_LOG_LEVEL=debug run_timeout 300 "$MPIRUN" --allow-run-as-root -np 5 --oversubscribe \
     "$prog" --algs env --ops some --sizes 7,64k --expect allreduce=rabenseifner \
     --expect bcast=$long_bcast --expect reduce=$long_reduce --expect gather=$gs --expect scatter=$gs \
     --expect allgather=ring --expect alltoall=pairwise --expect reduce_scatter=recursive_halving \
-    > "$out" 2>&1
+    --expect barrier=$bar > "$out" 2>&1
 check_np 5 $? "automatic choices"
 for line in "allreduce: algorithm recursive_doubling (auto), 7 x" \
     "allgather: algorithm bruck (auto), 7 x" "alltoall: algorithm bruck (auto), 7 x"; do
