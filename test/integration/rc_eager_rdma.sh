@@ -56,6 +56,15 @@ run() {
     st=$?
     secs=$(($(date +%s) - t0))
 }
+# written_read NAME: every message written into a ring was read, but for control messages (a
+# credit return, say) that a peer wrote as the reader was leaving: unread, they are counted in
+# ctrl_sent and not in ctrl_recv (the data itself is checked by the program's own receives)
+written_read() {
+    w=$(stats_sum rdmaw_sent "$work/$1") r=$(stats_sum rdmaw_recv "$work/$1")
+    cs=$(stats_sum ctrl_sent "$work/$1") cr=$(stats_sum ctrl_recv "$work/$1")
+    [ "$w" -ge "$r" ] && [ $((w - r)) -le $((cs - cr)) ] ||
+        show_fail "$1: $w messages written by RDMA WRITE, $r read (control messages unread: $((cs - cr)))"
+}
 show_fail() { # "NAME: WHY": the end of NAME's output, then FAIL
     grep -v ' error: rcmsg_' "$work/${1%%:*}.out" | tail -60
     fail "$*"
@@ -85,8 +94,7 @@ p2p_ok p2p_on 4
 m=$(counter_min rdmaw_sent "$work/p2p_on" 4)
 [ "$m" -gt 0 ] || show_fail "p2p_on: a rank sent nothing by RDMA WRITE"
 echo "ok: 1. p2p, forced on: 4 ranks passed; rdmaw_sent $(stats_sum rdmaw_sent "$work/p2p_on") in all (at least $m per rank), rdmaw_recv $(stats_sum rdmaw_recv "$work/p2p_on"), fallbacks $(stats_sum rdmaw_fallbacks "$work/p2p_on") ($secs s)"
-[ "$(stats_sum rdmaw_sent "$work/p2p_on")" -eq "$(stats_sum rdmaw_recv "$work/p2p_on")" ] ||
-    show_fail "p2p_on: messages written and received by RDMA WRITE differ"
+written_read p2p_on
 
 # 2. collectives at 3 ranks: on, and automatic with one ring per process (off: coll_rc.sh)
 run coll_on 240 3 RCMSG_EAGER_RDMA=yes -- "$coll" --ops some --sizes 7,256k
@@ -107,7 +115,7 @@ p2p_ok flood 4
 sent=$(stats_sum rdmaw_sent "$work/flood") fb=$(stats_sum rdmaw_fallbacks "$work/flood")
 [ "$(counter_min rdmaw_sent "$work/flood" 4)" -gt 1000 ] || show_fail "flood: a rank wrote 1000 messages or fewer into 2-slot rings"
 [ "$fb" -gt 0 ] || show_fail "flood: no sender ever found its ring full"
-[ "$sent" -eq "$(stats_sum rdmaw_recv "$work/flood")" ] || show_fail "flood: written and received differ"
+written_read flood
 echo "ok: 3. flood into 2-slot rings: $sent messages written (each ring wrapped hundreds of times), $fb sent by SEND for want of a slot, no deadlock ($secs s)"
 
 # 4. forced recovery with the fast path on
