@@ -237,8 +237,8 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
     if (__builtin_expect(!ep->connected, 0)) {
         rc_ep_heard(rc, qp_peer);
     }
-    rc->super.recv_cb(rc->super.cb_arg, qp_peer, rc->rbufs + (size_t)index * rc->buf_size,
-                      wc->byte_len);
+    (void)rc->super.recv_cb(rc->super.cb_arg, qp_peer, rc->rbufs + (size_t)index * rc->buf_size,
+                            wc->byte_len);
 }
 
 static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)

@@ -127,7 +127,7 @@ static int self_progress(rcmsg_btl_t *btl)
         if (m->desc != NULL) {
             m->desc->complete(m->desc, RCMSG_OK);
         } else {
-            btl->recv_cb(btl->cb_arg, self->rank, m->data, m->len);
+            (void)btl->recv_cb(btl->cb_arg, self->rank, m->data, m->len);
         }
         rcmsg_queue_push_head(&self->free_list, &m->link);
         n++;

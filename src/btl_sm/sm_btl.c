@@ -135,7 +135,8 @@ static int sm_progress(rcmsg_btl_t *btl)
     }
     n += sm->ndone;
     sm->ndone = 0;
-    for (int s = 0; s < sm->job.local_size; s++) {
+    sm->stop = false;
+    for (int s = 0; s < sm->job.local_size && !sm->stop; s++) {
         n += sm_ring_poll(sm, s);
     }
     if ((++sm->calls & 1023) == 0) {

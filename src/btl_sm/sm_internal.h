@@ -133,6 +133,7 @@ typedef struct {
     int ndone, capdone;
     unsigned calls;
     rcmsg_deadline_t next_check; /* sm_liveness */
+    bool stop;                   /* recv_cb asked for no more messages in this progress call */
 } sm_btl_t;
 
 static inline sm_btl_t *sm_btl_of(rcmsg_btl_t *btl)

@@ -59,16 +59,16 @@ rcmsg_status_t sm_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
 }
 
 /* One published cell from peer p. Its type and length are read once, into local memory,
- * before they are checked and used: the peer can still write the shared cell. */
-static void sm_cell_handle(sm_btl_t *sm, sm_peer_t *p, sm_cell_t *cell)
+ * before they are checked and used: the peer can still write the shared cell. Returns recv_cb's
+ * answer: whether to take no more cells in this progress call. */
+static bool sm_cell_handle(sm_btl_t *sm, sm_peer_t *p, sm_cell_t *cell)
 {
     uint32_t type = atomic_load_explicit(&cell->type, memory_order_relaxed);
     uint32_t len = atomic_load_explicit(&cell->len, memory_order_relaxed);
     sm_getreq_t req;
 
     if (type == SM_CELL_MSG && len <= sm->cfg.cell_size) {
-        sm->super.recv_cb(sm->super.cb_arg, p->world, cell->data, len);
-        return;
+        return sm->super.recv_cb(sm->super.cb_arg, p->world, cell->data, len);
     }
     if ((type == SM_CELL_GETREQ || type == SM_CELL_GETDONE) && len == sizeof(req)) {
         memcpy(&req, cell->data, sizeof(req));
@@ -82,10 +82,11 @@ static void sm_cell_handle(sm_btl_t *sm, sm_peer_t *p, sm_cell_t *cell)
         } else {
             sm_on_getdone(sm, p, &req);
         }
-        return;
+        return false;
     }
     rcmsg_error("sm: dropped a malformed cell from peer %d (type %u, %u bytes)", p->world, type,
                 len);
+    return false;
 }
 
 int sm_ring_poll(sm_btl_t *sm, int s)
@@ -113,13 +114,18 @@ int sm_ring_poll(sm_btl_t *sm, int s)
     head = atomic_load_explicit(&ring->head, memory_order_relaxed);
     for (unsigned k = 0; k < sm->cfg.batch; k++, head++) {
         sm_cell_t *cell = sm_cell(sm, ring, head);
+        bool stop;
 
         if (atomic_load_explicit(&cell->seq, memory_order_acquire) != head + 1) {
             break; /* not written yet */
         }
-        sm_cell_handle(sm, p, cell);
+        stop = sm_cell_handle(sm, p, cell);
         atomic_store_explicit(&ring->head, head + 1, memory_order_release);
         n++;
+        if (__builtin_expect(stop, 0)) {
+            sm->stop = true; /* the waiter's request is done: the rest wait for the next call */
+            break;
+        }
     }
     if (n > 0 && p->sleeps) {
         sm_wake(p, &ring->sender_sleeping); /* it may wait for room */

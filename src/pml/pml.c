@@ -195,11 +195,12 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     return rcmsg_progress_init(w->btls.btls, w->btls.n, pml_progress, NULL, w->job.local_size);
 }
 
-static void drop_recv(void *arg, int peer, const void *data, size_t len)
+static bool drop_recv(void *arg, int peer, const void *data, size_t len)
 {
     (void)arg;
     (void)data;
     rcmsg_debug("finalize: dropped a %zu-byte message from rank %d", len, peer);
+    return false;
 }
 
 static void drop_fail(void *arg, int peer, rcmsg_status_t status, const char *cause)

@@ -131,6 +131,7 @@ typedef struct {
     int ndead, capdead;
     rcmsg_status_t lost_launcher; /* RCMSG_ERR_LAUNCHER once the launcher is gone */
     bool credit_wait; /* a send waits a few rounds for credits (progress counts it as work) */
+    struct rcmsg_request *waiting; /* the request rcmsg_wait waits for (on_recv's return) */
     unsigned watch_calls;
     uint64_t watch_due_us;       /* the next look at the launcher (coarse clock, pml_watch) */
     rcmsg_deadline_t watch_next; /* the next liveness probe (coarse clock) */
@@ -182,7 +183,7 @@ void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const v
 pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take);
 bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h);
 void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level);
-void on_recv(void *arg, int peer, const void *data, size_t len);
+bool on_recv(void *arg, int peer, const void *data, size_t len);
 bool ctx_all_lost(uint32_t ctx, int my_rank);
 bool recv_orphaned(const struct rcmsg_request *r);
 rcmsg_status_t lost_status(int peer);

@@ -244,13 +244,12 @@ static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *
     }
 }
 
-void on_recv(void *arg, int peer, const void *data, size_t len)
+static void recv_dispatch(int peer, const void *data, size_t len)
 {
     rcmsg_pml_rts_t h = {0};
     pml_peer_t *p = &pml.peers[peer];
     size_t hlen;
 
-    (void)arg;
     if (p->failed) {
         rcmsg_debug("dropped a %zu-byte message from rank %d, which is treated as lost", len, peer);
         return;
@@ -297,6 +296,18 @@ void on_recv(void *arg, int peer, const void *data, size_t len)
         p->stat[RCMSG_STAT_ctrl_recv]++;
         break;
     }
+}
+
+bool on_recv(void *arg, int peer, const void *data, size_t len)
+{
+    (void)arg;
+    recv_dispatch(peer, data, len);
+    /* The request rcmsg_wait waits for is done and it is the only one alive: the caller leaves
+     * the library next, so the transport takes no more messages now. Measured: a 2-rank bcast
+     * receiver got 128 B 0.2 us later when its round went on to the cell the root was writing
+     * for the next barrier. With other requests alive (a window of receives in a waitall) the
+     * batch goes on: stopping after each message cost 128 B message rate 20%. */
+    return pml.live_reqs == 1 && pml.waiting != NULL && pml.waiting->complete;
 }
 
 /* Whether no other rank of the communicator of context ctx is alive: an ANY_SOURCE receive

@@ -124,12 +124,18 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
     if (!req_valid(*req_p, "rcmsg_wait")) {
         return RCMSG_ERR_INVALID_PARAM;
     }
-    while (!(*req_p)->complete) {
-        if (rcmsg_progress() == 0) {
-            pml_idle(&idle);
-        } else {
-            idle = 0;
+    if (!(*req_p)->complete) {
+        struct rcmsg_request *outer = pml.waiting; /* a wait in a progress hook nests */
+
+        pml.waiting = *req_p;
+        while (!(*req_p)->complete) {
+            if (rcmsg_progress() == 0) {
+                pml_idle(&idle);
+            } else {
+                idle = 0;
+            }
         }
+        pml.waiting = outer;
     }
     return req_finish(req_p, status);
 }

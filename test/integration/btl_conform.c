@@ -38,7 +38,8 @@
 #define GET_REGION  (GET_CAP + 4096)
 #define WAIT_US     (20 * 1000000ull)
 
-enum { OP_STATE = 1, OP_QUIT };
+enum { OP_STATE = 1, OP_QUIT, OP_HOLD, OP_STEP, OP_FREE };
+#define STOP_COUNT 8
 
 typedef struct {
     uint32_t op;
@@ -55,6 +56,8 @@ typedef struct {
     uint64_t tx_count, tx_bytes;
     /* what this process received */
     uint64_t rx_count, rx_bytes, rx_bad;
+    bool stop_each;    /* on_recv asks the transport to stop after each message */
+    unsigned rx_round; /* messages received in the current progress call */
     /* the peer's get region */
     uint64_t region_addr;
     uint32_t region_rkey;
@@ -105,7 +108,7 @@ static uint8_t region_byte(size_t off)
     return (uint8_t)(off * 31 + (off >> 9) + 7);
 }
 
-static void on_recv(void *arg, int peer, const void *data, size_t len)
+static bool on_recv(void *arg, int peer, const void *data, size_t len)
 {
     conf_t *t = arg;
     const uint8_t *p = data;
@@ -121,6 +124,8 @@ static void on_recv(void *arg, int peer, const void *data, size_t len)
     }
     t->rx_count++;
     t->rx_bytes += len;
+    t->rx_round++;
+    return t->stop_each;
 }
 
 static void on_fail(void *arg, int peer, rcmsg_status_t status, const char *cause)
@@ -330,6 +335,72 @@ static void case_flush(conf_t *t)
         report(t, true, "flush: after %d sends of %zu bytes and flush, all arrived %s", FLUSH_COUNT,
                len, t->sock < 0 ? "(self: on its next progress)" : "with no more progress here");
     }
+}
+
+/* Sends op to the child (the receiver) and returns its answer; self is its own receiver. */
+static int peer_op(conf_t *t, uint32_t op, ctl_t *out)
+{
+    ctl_t c = {.op = op};
+
+    if (t->sock >= 0) {
+        if (ctl_io(t->sock, &c, sizeof(c), true) != 0 ||
+            ctl_io(t->sock, out, sizeof(*out), false) != 0) {
+            return -1;
+        }
+        return 0;
+    }
+    t->rx_round = 0;
+    if (op == OP_HOLD || op == OP_FREE) {
+        t->stop_each = op == OP_HOLD;
+    } else if (op == OP_STEP) {
+        t->btl->ops->progress(t->btl);
+    }
+    *out = (ctl_t){.op = op, .a = t->rx_count, .b = t->rx_bytes, .c = t->rx_round};
+    return 0;
+}
+
+/* A receive callback that returns true (what the pml does when the message completed the
+ * request its caller waits for) makes sm stop polling its rings in that progress call: every
+ * call delivers one message. Transports that deliver from a completion queue (rc's SENDs)
+ * and self may deliver more. Nothing is lost or reordered either way. */
+static void case_stop(conf_t *t)
+{
+    bool one_each = strcmp(t->name, "sm") == 0;
+    uint64_t base = 0, most = 0;
+    int calls = 0;
+    ctl_t c;
+
+    if (peer_op(t, OP_HOLD, &c) != 0) {
+        report(t, false, "stop: the receiver did not answer");
+        return;
+    }
+    base = c.a;
+    for (int k = 0; k < STOP_COUNT; k++) {
+        if (send_msg(t, 8 + (size_t)k) != RCMSG_OK) {
+            report(t, false, "stop: send %d failed", k);
+            peer_op(t, OP_FREE, &c);
+            return;
+        }
+    }
+    if (t->sock >= 0) {
+        usleep(100000); /* on the wire: every message at the receiver before it polls */
+    }
+    while (c.a - base < STOP_COUNT && calls < 1000) {
+        if (peer_op(t, OP_STEP, &c) != 0) {
+            break;
+        }
+        most = c.c > most ? c.c : most;
+        calls++;
+    }
+    peer_op(t, OP_FREE, &c);
+    if (!wait_arrived(t, true, "stop")) {
+        return;
+    }
+    report(t, !one_each || (most == 1 && calls == STOP_COUNT),
+           "stop: %d messages, the callback asking to stop after each: %d progress calls, at most "
+           "%llu messages in one%s",
+           STOP_COUNT, calls, (unsigned long long)most,
+           one_each ? " (sm: want one each)" : " (only sm must stop)");
 }
 
 /* ---- gets ------------------------------------------------------------------------------- */
@@ -600,21 +671,33 @@ static int pair_connect(conf_t *t, const rcmsg_btl_mem_t *region)
     return 0;
 }
 
-/* The child: progresses and answers the parent until told to stop (or killed). */
+/* The child: progresses and answers the parent until told to stop (or killed). OP_HOLD: no
+ * more progress, and on_recv asks the transport to stop after each message, until OP_FREE;
+ * OP_STEP: one progress call, answered with the messages it delivered (c) and the count (a). */
 static int child_serve(conf_t *t)
 {
+    bool hold = false;
+
     for (;;) {
         struct pollfd pfd = {.fd = t->sock, .events = POLLIN};
         ctl_t c;
 
-        t->btl->ops->progress(t->btl);
-        if (poll(&pfd, 1, 0) != 1) {
+        if (!hold) {
+            t->btl->ops->progress(t->btl);
+        }
+        if (poll(&pfd, 1, hold ? -1 : 0) != 1) {
             continue;
         }
-        if (ctl_io(t->sock, &c, sizeof(c), false) != 0 || c.op != OP_STATE) {
+        if (ctl_io(t->sock, &c, sizeof(c), false) != 0 || c.op == OP_QUIT) {
             return 0;
         }
-        c = (ctl_t){.op = OP_STATE, .a = t->rx_count, .b = t->rx_bytes, .c = t->rx_bad};
+        t->rx_round = 0;
+        if (c.op == OP_HOLD || c.op == OP_FREE) {
+            hold = t->stop_each = c.op == OP_HOLD;
+        } else if (c.op == OP_STEP) {
+            t->btl->ops->progress(t->btl);
+        }
+        c = (ctl_t){.op = c.op, .a = t->rx_count, .b = t->rx_bytes, .c = t->rx_round};
         if (ctl_io(t->sock, &c, sizeof(c), true) != 0) {
             return 1;
         }
@@ -631,6 +714,7 @@ static void run_cases(conf_t *t)
     case_sizes(t);
     case_gets(t);
     case_flush(t);
+    case_stop(t);
     case_peer_fails(t);
 }
 

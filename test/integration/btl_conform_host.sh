@@ -7,7 +7,7 @@
 prog="$top_builddir/test/integration/btl_conform"
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 # run WHAT N_OK ENV... : runs the suite, whose every case must say "ok": N_OK of them (self:
-# ordering, 2 sizes, 6 gets, flush; sm: the same and 2 peer-failure checks)
+# ordering, 2 sizes, 6 gets, flush, stop; sm: the same and 2 peer-failure checks)
 run() {
     what=$1; n=$2; shift 2
     run_timeout 120 env "$@" > "$out" 2>&1
@@ -17,10 +17,12 @@ run() {
     ! grep -q '^FAIL' "$out" || fail "$what: a case failed"
     [ "$(grep -c '^ok: ' "$out")" -eq "$n" ] || fail "$what: not every case of the $n passed"
 }
-run self 10 "$prog" self
+run self 11 "$prog" self
 grep -q '^SKIP: self: peer failure: does not apply to self' "$out" ||
     fail "self: the peer-failure case did not say it does not apply"
-run sm 12 "$prog" sm
+run sm 13 "$prog" sm
 grep -q '^ok: sm: peer failure: SIGKILLed peer reported 1 time' "$out" || fail "sm: no peer-failure case"
-run "sm, RCMSG_SM_CMA=no" 12 RCMSG_SM_CMA=no "$prog" sm
+grep -q '^ok: sm: stop: 8 messages.* 8 progress calls, at most 1 ' "$out" ||
+    fail "sm: did not stop after a message when the receive callback asked"
+run "sm, RCMSG_SM_CMA=no" 13 RCMSG_SM_CMA=no "$prog" sm
 pass "transport conformance: self and sm (with CMA and with staged copies)"

@@ -15,7 +15,7 @@ cat "$out"
 [ $st -ne 77 ] || skip "rc cannot be opened here (see above)"
 [ $st -eq 0 ] || fail "exit $st"
 ! grep -q '^FAIL' "$out" || fail "a case failed"
-# every case: ordering, 2 sizes, 6 gets, flush, 2 peer failure
-[ "$(grep -c '^ok: rc: ' "$out")" -eq 12 ] || fail "not every case of the 12 passed"
+# every case: ordering, 2 sizes, 6 gets, flush, stop, 2 peer failure
+[ "$(grep -c '^ok: rc: ' "$out")" -eq 13 ] || fail "not every case of the 13 passed"
 grep -q '^ok: rc: peer failure: SIGKILLed peer reported 1 time' "$out" || fail "no peer-failure case"
 pass "transport conformance over rc"

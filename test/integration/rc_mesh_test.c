@@ -70,7 +70,7 @@ static void fail(const char *fmt, int a, int b, int c)
     }
 }
 
-static void on_recv(void *arg, int peer, const void *data, size_t len)
+static bool on_recv(void *arg, int peer, const void *data, size_t len)
 {
     msg_hdr_t h;
     const uint8_t *payload = (const uint8_t *)data + sizeof(h);
@@ -78,18 +78,18 @@ static void on_recv(void *arg, int peer, const void *data, size_t len)
     (void)arg;
     if (len < sizeof(h)) {
         fail("short message (%d bytes) from %d%.0d", (int)len, peer, 0);
-        return;
+        return false;
     }
     memcpy(&h, data, sizeof(h));
     if (h.magic != HDR_MAGIC || h.src != peer || h.dst != rank || h.len != len - sizeof(h)) {
         fail("bad header from peer %d (src %d, dst %d)", peer, h.src, h.dst);
-        return;
+        return false;
     }
     if (h.kind == 1) {
         raddr[peer] = h.addr;
         rkeys[peer] = h.rkey;
         addr_known[peer] = 1;
-        return;
+        return false;
     }
     if ((int)h.seq != next_seq[peer]) {
         fail("from peer %d: sequence %d, expected %d", peer, (int)h.seq, next_seq[peer]);
@@ -102,6 +102,7 @@ static void on_recv(void *arg, int peer, const void *data, size_t len)
         }
     }
     received++;
+    return false;
 }
 
 static void on_fail(void *arg, int peer, rcmsg_status_t status, const char *cause)
