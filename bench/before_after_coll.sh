@@ -6,15 +6,16 @@
 # build's time over Open MPI's.
 #   sh bench/before_after_coll.sh OLD_TREE NEW_TREE [NP [COLL...]]
 #     (each tree with a built build/ directory; NP 2; COLL: gather scatter reduce)
+#   MAX=SIZE: the largest size (1m); BIND=core: ranks bound to cores (NP up to the cores)
 old=${1:?old tree}; new=${2:?new tree}; np=${3:-2}
 [ $# -gt 3 ] && shift 3 && colls=$* || colls="gather scatter reduce"
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-run() { mpirun --allow-run-as-root -np "$np" --bind-to none --oversubscribe -x RCMSG_TRANSPORTS=self,sm "$@" 2>/dev/null | grep -v '^#'; }
+run() { mpirun --allow-run-as-root -np "$np" --bind-to "${BIND:-none}" --oversubscribe -x RCMSG_TRANSPORTS=self,sm "$@" 2>/dev/null | grep -v '^#'; }
 for r in $(seq 1 "${REPS:-3}"); do
     for c in $colls; do
-        run "$old/build/bench/rcmsg_bench" coll "$c" --min 8 --max 1m > "$out/before.$c.$r"
-        run "$new/build/bench/rcmsg_bench" coll "$c" --min 8 --max 1m > "$out/after.$c.$r"
-        run "$new/build/bench/rcmsg_bench_mpi" coll "$c" --min 8 --max 1m > "$out/ompi.$c.$r"
+        run "$old/build/bench/rcmsg_bench" coll "$c" --min 8 --max "${MAX:-1m}" > "$out/before.$c.$r"
+        run "$new/build/bench/rcmsg_bench" coll "$c" --min 8 --max "${MAX:-1m}" > "$out/after.$c.$r"
+        run "$new/build/bench/rcmsg_bench_mpi" coll "$c" --min 8 --max "${MAX:-1m}" > "$out/ompi.$c.$r"
     done
 done
 for c in $colls; do
