@@ -79,12 +79,25 @@ typedef struct {
  * scratch. */
 rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m);
 
+/* A copy of the caller's own data (a scatter root's block into its output): len bytes from src
+ * to dst, made while the messages posted with it are under way (their readers work on other
+ * CPUs meanwhile). The two ranges must not overlap anything those messages read or write. */
+typedef struct {
+    void *dst;
+    const void *src;
+    size_t len;
+} rcmsg_coll_copy_t;
+
+/* rcmsg_coll_post_all, and copy (NULL: none) made between the posting and the wait. */
+rcmsg_status_t rcmsg_coll_post_all_copy(const rcmsg_coll_args_t *a, int n,
+                                        const rcmsg_coll_msg_t *m, const rcmsg_coll_copy_t *copy);
+
 /* The root's part of a linear gather (recv: len bytes from each other rank into buf + rank x
  * stride), scatter (!recv: to each other rank from buf + rank x stride) or bcast (!recv, stride
- * 0): every message posted at once, then waited for. A message of another length is an error
- * naming the peer. */
+ * 0): every message posted at once, then copy made (NULL: none), then the messages waited
+ * for. A message of another length is an error naming the peer. */
 rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, char *buf, size_t len,
-                                      size_t stride);
+                                      size_t stride, const rcmsg_coll_copy_t *copy);
 
 /* Sends slen bytes to dst and receives exactly rlen bytes from src, at once; a rank of -1
  * skips that half. A message of another length is an error naming the peer. */
@@ -177,9 +190,12 @@ int rcmsg_coll_subtree(int v, int n);
  * one buffer of scratch: rcmsg_coll_scratch_put(a, *off_p). */
 rcmsg_status_t rcmsg_coll_rel_layout(const rcmsg_coll_args_t *a, size_t scratch, size_t **off_p,
                                      int **ranks_p, char **scratch_p);
-/* Binomial scatter, the reverse: the root's buf holds every range on entry. */
+/* Binomial scatter, the reverse: the root's buf holds every range on entry. copy (NULL: none)
+ * is made once the sends to the children are posted. */
 rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, const int *ranks,
-                                      void *buf, const size_t *off);
+                                      void *buf, const size_t *off, const rcmsg_coll_copy_t *copy);
+/* Whether [p, p + len) lies outside [q, q + qlen): a copy into it can run while q is read. */
+bool rcmsg_coll_apart(const void *p, size_t len, const void *q, size_t qlen);
 
 /* ---- the algorithms, one file each ---- */
 rcmsg_status_t rcmsg_coll_barrier_dissemination(const rcmsg_coll_args_t *a);

@@ -26,6 +26,6 @@ rcmsg_status_t rcmsg_coll_barrier_linear(const rcmsg_coll_args_t *a)
     if (a->rank != 0) {
         return rcmsg_coll_sendrecv(&b, &none, 0, 0, &none, 0, 0);
     }
-    s = rcmsg_coll_linear_root(&b, true, &none, 0, 0);
-    return s == RCMSG_OK ? rcmsg_coll_linear_root(&b, false, &none, 0, 0) : s;
+    s = rcmsg_coll_linear_root(&b, true, &none, 0, 0, NULL);
+    return s == RCMSG_OK ? rcmsg_coll_linear_root(&b, false, &none, 0, 0, NULL) : s;
 }

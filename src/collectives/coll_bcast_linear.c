@@ -19,5 +19,5 @@ rcmsg_status_t rcmsg_coll_bcast_linear(const rcmsg_coll_args_t *a)
     if (a->rank != a->root) {
         return rcmsg_coll_recv(a, a->rbuf, bytes, a->root);
     }
-    return rcmsg_coll_linear_root(a, false, a->rbuf, bytes, 0);
+    return rcmsg_coll_linear_root(a, false, a->rbuf, bytes, 0, NULL);
 }

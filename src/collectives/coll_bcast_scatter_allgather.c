@@ -35,7 +35,7 @@ rcmsg_status_t rcmsg_coll_bcast_scatter_allgather(const rcmsg_coll_args_t *a)
         }
     }
     /* relative piece i is at off[i] in the buffer itself: no rotation needed */
-    s = rcmsg_coll_scatter_rel(a, v, n, ranks, buf + off[v], off);
+    s = rcmsg_coll_scatter_rel(a, v, n, ranks, buf + off[v], off, NULL);
     for (int step = 0; step < n - 1 && s == RCMSG_OK; step++) {
         int sp = (v - step + n) % n, rp = (v - step - 1 + n) % n;
 

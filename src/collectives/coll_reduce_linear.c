@@ -40,7 +40,7 @@ rcmsg_status_t rcmsg_coll_reduce_linear(const rcmsg_coll_args_t *a)
     if (scratch == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    s = rcmsg_coll_linear_root(a, true, scratch, bytes, bytes);
+    s = rcmsg_coll_linear_root(a, true, scratch, bytes, bytes, NULL);
     for (int v = 1; v < n && s == RCMSG_OK; v++) { /* out = x(v) op out, out = x(0) at first */
         const char *x = scratch + (size_t)((a->root + v) % n) * bytes;
 

@@ -10,7 +10,7 @@
  *
  * A root other than rank 0 first rotates the blocks into relative order. A leaf (no subtree
  * below it) receives straight into its output, and rank 0 as the root sends from its input:
- * no copy there.
+ * no copy there. A rank's own block is copied to its output while its children read theirs.
  */
 #include "config.h"
 
@@ -24,6 +24,8 @@ rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
     size_t block = a->count * a->esize, *off;
     int *ranks;
     char *buf, *scratch;
+    rcmsg_coll_copy_t own;
+    bool apart;
     rcmsg_status_t s;
 
     s = rcmsg_coll_rel_layout(a, (size_t)sub * block, &off, &ranks, &scratch);
@@ -39,8 +41,13 @@ rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
         memcpy(buf, (const char *)a->sbuf + (size_t)a->root * block, head);
         memcpy(buf + head, a->sbuf, (size_t)n * block - head);
     }
-    s = rcmsg_coll_scatter_rel(a, v, n, ranks, buf, off);
-    if (s == RCMSG_OK && (char *)a->rbuf != buf) {
+    /* this rank's block out of buf, made while the children read theirs (after, when the
+     * output overlaps what is sent) */
+    own =
+        (rcmsg_coll_copy_t){.dst = a->rbuf, .src = buf, .len = (char *)a->rbuf != buf ? block : 0};
+    apart = rcmsg_coll_apart(a->rbuf, block, buf, (size_t)sub * block);
+    s = rcmsg_coll_scatter_rel(a, v, n, ranks, buf, off, apart ? &own : NULL);
+    if (s == RCMSG_OK && !apart && own.len > 0) {
         memmove(a->rbuf, buf, block);
     }
     rcmsg_coll_scratch_put(a, off);

@@ -5,9 +5,10 @@
  *
  *   4 ranks, root 0:   0->1 [B]  0->2 [C]  0->3 [D]   (at once)
  *
- * No copy at any rank (the root's own block aside) and no rotation for any root; one step on
- * the critical path where a binomial tree has log2(ranks), each of which waits for the
- * scheduler when ranks share CPUs. The root sends every message at once: for few ranks.
+ * No copy at any rank (the root's own block aside, made while the others read theirs) and no
+ * rotation for any root; one step on the critical path where a binomial tree has log2(ranks),
+ * each of which waits for the scheduler when ranks share CPUs. The root sends every message at
+ * once: for few ranks.
  */
 #include "config.h"
 
@@ -19,14 +20,20 @@ rcmsg_status_t rcmsg_coll_scatter_linear(const rcmsg_coll_args_t *a)
 {
     size_t block = a->count * a->esize;
     const char *own = (const char *)a->sbuf + (size_t)a->root * block;
+    rcmsg_coll_copy_t copy;
+    bool apart;
     rcmsg_status_t s;
 
     if (a->rank != a->root) {
         return rcmsg_coll_recv(a, a->rbuf, block, a->root);
     }
-    s = rcmsg_coll_linear_root(a, false, (char *)a->sbuf, block, block);
-    if (s == RCMSG_OK && own != a->rbuf) {
-        memcpy(a->rbuf, own, block);
+    /* the root's own block, copied while the others read theirs (after, when the output
+     * overlaps the input) */
+    copy = (rcmsg_coll_copy_t){.dst = a->rbuf, .src = own, .len = own != a->rbuf ? block : 0};
+    apart = rcmsg_coll_apart(a->rbuf, block, a->sbuf, (size_t)a->size * block);
+    s = rcmsg_coll_linear_root(a, false, (char *)a->sbuf, block, block, apart ? &copy : NULL);
+    if (s == RCMSG_OK && !apart && copy.len > 0) {
+        memmove(a->rbuf, own, block);
     }
     return s;
 }

@@ -76,9 +76,10 @@ static void post_all_undo(int n, const rcmsg_coll_msg_t *m, rcmsg_request_t *req
 }
 
 /* Posts the n messages of m (the receives first: a message may come back as soon as a send is
- * out) with requests reqs and waits for all, their statuses in st. */
+ * out) with requests reqs, makes copy (if any) and waits for all, their statuses in st. */
 static rcmsg_status_t post_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
-                                rcmsg_request_t *reqs, rcmsg_msg_status_t *st)
+                                rcmsg_request_t *reqs, rcmsg_msg_status_t *st,
+                                const rcmsg_coll_copy_t *copy)
 {
     rcmsg_status_t s = RCMSG_OK;
 
@@ -105,10 +106,14 @@ static rcmsg_status_t post_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_c
         post_all_undo(n, m, reqs);
         return s;
     }
+    if (copy != NULL && copy->len > 0) {
+        memcpy(copy->dst, copy->src, copy->len);
+    }
     return post_all_check(a, n, m, rcmsg_waitall((size_t)n, reqs, st), st);
 }
 
-rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m)
+rcmsg_status_t rcmsg_coll_post_all_copy(const rcmsg_coll_args_t *a, int n,
+                                        const rcmsg_coll_msg_t *m, const rcmsg_coll_copy_t *copy)
 {
     rcmsg_request_t reqs[2];
     rcmsg_msg_status_t st[2];
@@ -116,20 +121,25 @@ rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcms
     rcmsg_status_t s;
 
     if (n <= 2) { /* a send, a receive or an exchange: no scratch */
-        return post_wait(a, n, m, reqs, st);
+        return post_wait(a, n, m, reqs, st, copy);
     }
     mem = rcmsg_coll_scratch_get(a, (size_t)n * (sizeof(*reqs) + sizeof(*st)));
     if (mem == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
     s = post_wait(a, n, m, (rcmsg_request_t *)mem,
-                  (rcmsg_msg_status_t *)(mem + (size_t)n * sizeof(*reqs)));
+                  (rcmsg_msg_status_t *)(mem + (size_t)n * sizeof(*reqs)), copy);
     rcmsg_coll_scratch_put(a, mem);
     return s;
 }
 
+rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m)
+{
+    return rcmsg_coll_post_all_copy(a, n, m, NULL);
+}
+
 rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, char *buf, size_t len,
-                                      size_t stride)
+                                      size_t stride, const rcmsg_coll_copy_t *copy)
 {
     int n = a->size - 1;
     rcmsg_coll_msg_t *m = rcmsg_coll_scratch_get(a, (size_t)n * sizeof(*m));
@@ -144,7 +154,7 @@ rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, cha
         m[i] = (rcmsg_coll_msg_t){
             .buf = buf + (size_t)r * stride, .len = len, .peer = r, .recv = recv};
     }
-    s = rcmsg_coll_post_all(a, n, m);
+    s = rcmsg_coll_post_all_copy(a, n, m, copy);
     rcmsg_coll_scratch_put(a, m);
     return s;
 }
@@ -302,8 +312,15 @@ rcmsg_status_t rcmsg_coll_gather_rel(const rcmsg_coll_args_t *a, int v, int n, c
     return s;
 }
 
+bool rcmsg_coll_apart(const void *p, size_t len, const void *q, size_t qlen)
+{
+    uintptr_t x = (uintptr_t)p, y = (uintptr_t)q;
+
+    return x + len <= y || y + qlen <= x;
+}
+
 rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, const int *ranks,
-                                      void *buf, const size_t *off)
+                                      void *buf, const size_t *off, const rcmsg_coll_copy_t *copy)
 {
     char *b = buf;
     rcmsg_coll_msg_t kids[32];
@@ -326,7 +343,7 @@ rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, 
                 .buf = b + (off[c] - off[v]), .len = off[end] - off[c], .peer = ranks[c]};
         }
     }
-    return rcmsg_coll_post_all(a, nkids, kids);
+    return rcmsg_coll_post_all_copy(a, nkids, kids, copy);
 }
 
 rcmsg_status_t rcmsg_coll_fold_in(const rcmsg_coll_args_t *a, int rem, void *buf, void *tmp,
