@@ -67,9 +67,9 @@ typedef struct rcmsg_btl_desc {
 } rcmsg_btl_desc_t;
 
 /* Called from progress() for each message received; data valid only inside the call. Returns
- * true when the message completed what the caller of progress waits for: a transport that
- * polls memory (sm's rings, rc's eager RDMA rings) then takes no more messages in this call,
- * so the waiter returns at once rather than reading cells its peer may be writing. */
+ * true when the message completed what the caller of progress waits for: sm then takes no
+ * more messages in this call, so the waiter returns at once rather than reading cells its peer
+ * may be writing. Other transports may ignore it. */
 typedef bool (*rcmsg_btl_recv_cb_t)(void *arg, int peer, const void *data, size_t len);
 
 /* Called from progress() when a peer's endpoint has failed for good; cause says why in words

@@ -486,9 +486,8 @@ static void rc_fast_bad(rc_btl_t *rc, int peer, uint64_t msg, const char *what)
     rc_ep_fail(rc, peer, "malformed data in its eager rdma ring");
 }
 
-/* Delivers the peer's ring messages that are next in sequence; returns how many. With stop,
- * ends after a message that completed what the caller of progress waits for (*stop set). */
-static int rc_fast_deliver(rc_btl_t *rc, int peer, bool *stop)
+/* Delivers the peer's ring messages that are next in sequence; returns how many. */
+static int rc_fast_deliver(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
     char *const ring = ep->fast.rx.buf;
@@ -501,7 +500,6 @@ static int rc_fast_deliver(rc_btl_t *rc, int peer, bool *stop)
         rc_fast_tail_t *t = (rc_fast_tail_t *)(end - sizeof(*t));
         rc_fast_tail_t tail;
         int32_t ahead;
-        bool done;
 
         if (*(volatile uint32_t *)&t->flag != RC_FAST_FLAG) {
             break; /* not written yet, or being written (a part of the flag's bytes) */
@@ -524,9 +522,11 @@ static int rc_fast_deliver(rc_btl_t *rc, int peer, bool *stop)
         ep->rec.run = 0;
         ep->last_use = ++rc->use_tick;
         rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_recv, 1);
-        done = rc->super.recv_cb(
-            rc->super.cb_arg, peer,
-            (char *)t - ((tail.len + RC_FAST_ALIGN - 1) & ~(RC_FAST_ALIGN - 1)), tail.len);
+        /* its answer (stop) is not taken: leaving written slots for a later poll lost a
+         * message across a recovery in CI (rc_eager_rdma.sh, kill part) */
+        (void)rc->super.recv_cb(rc->super.cb_arg, peer,
+                                (char *)t - ((tail.len + RC_FAST_ALIGN - 1) & ~(RC_FAST_ALIGN - 1)),
+                                tail.len);
         n++;
         if (ep->fast.rx.buf != ring) {
             break; /* dropped meanwhile (its memory is gone) */
@@ -536,29 +536,24 @@ static int rc_fast_deliver(rc_btl_t *rc, int peer, bool *stop)
         if (ep->fast.rx.consumed - ep->fast.rx.returned >= ep->fast.rx.nslots / 2) {
             rc_fast_credit(rc, peer);
         }
-        if (done && stop != NULL) {
-            *stop = true; /* the waiter's request is done: the next slots wait for the next poll */
-            break;
-        }
     }
     return n;
 }
 
 void rc_fast_catch_up(rc_btl_t *rc, int peer)
 {
-    (void)rc_fast_deliver(rc, peer, NULL); /* all of them: a SEND written after them waits */
+    (void)rc_fast_deliver(rc, peer);
 }
 
 int rc_fast_poll(rc_btl_t *rc)
 {
     int n = 0;
-    bool stop = false;
 
-    for (int i = 0; i < rc->nfast_rx && !stop; i++) {
+    for (int i = 0; i < rc->nfast_rx; i++) {
         int peer = rc->fast_rx[i];
         rc_fast_t *f = &rc->eps[peer].fast;
 
-        n += rc_fast_deliver(rc, peer, &stop);
+        n += rc_fast_deliver(rc, peer);
         if (f->rx.buf == NULL || !rc->eps[peer].connected) {
             continue;
         }
