@@ -15,7 +15,12 @@ for f in test-suite.log test/rdma-suite.log; do
     [ -f "$f" ] && [ $status -ne 0 ] && cat "$f"
 done
 [ $status -eq 0 ] || { echo "make check failed"; exit 1; }
-make -j"$(nproc)" distcheck || { echo "make distcheck failed"; exit 1; }
+if ! make -j"$(nproc)" distcheck; then
+    # distcheck leaves its build tree behind when it fails: show the failed tests' logs
+    find rcmsg-*/_build -name test-suite.log -exec cat {} + 2>/dev/null
+    echo "make distcheck failed"
+    exit 1
+fi
 # one closing line over make check: the host tests plus each test run inside the guest
 # (test/rdma/guest.sh itself, which passes when they do, is not counted twice)
 count() { # count WHAT LOGFILE: the "# WHAT: N" line of an automake summary, 0 without one

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# One rank of a 3-rank job (Slurm, which keeps the other tasks running) is killed with
-# SIGKILL mid-job: the others report the lost peer, their receive from it fails with
-# RCMSG_ERR_CONNECTION, they finalize and exit 0; nothing is left in /dev/shm.
+# One rank of a 3-rank job under Slurm is killed with SIGKILL mid-job: the others report the
+# lost peer, their receive from it fails with RCMSG_ERR_CONNECTION, they finalize and exit 0;
+# nothing is left in /dev/shm. Slurm leaves them about 1 s for it: its mpi/pmix plugin cancels
+# the step (SIGKILL to every task) once the dead task's PMIx connection has dropped.
 . "$top_srcdir/test/integration/lib.sh"
 slurm="$top_srcdir/contrib/slurm/slurm-local"
 why=$("$slurm" --check 2>&1) || skip "Slurm is not usable here: $why"
@@ -13,13 +14,17 @@ run_timeout 300 "$slurm" run -- srun --mpi=pmix -n 3 \
 st=$?
 cat "$out"
 [ $st -ne 124 ] || fail "the job hung"
+cancelled() { # a survivor's failure is Slurm's when it cancelled the step first
+    grep -q 'STEP .* CANCELLED' "$out" &&
+        echo "(Slurm cancelled the step, killing the survivors, before they were done)"
+}
 grep -q 'rank 2: killing itself with SIGKILL' "$out" || fail "rank 2 did not get to the kill"
 for r in 0 1; do
     grep -q "\[rcmsg [^ ]*:$r [0-9]*\] error: peer 2 (local rank 2, pid [0-9]*) is gone" "$out" ||
-        fail "rank $r did not report the lost peer"
+        fail "rank $r did not report the lost peer $(cancelled)"
     grep -q "^rank $r: receive from the killed rank 2 returned RCMSG_ERR_CONNECTION" "$out" ||
-        fail "rank $r: its receive did not fail"
-    grep -q "^rank $r of 3: 0 failure(s)$" "$out" || fail "rank $r did not finish cleanly"
+        fail "rank $r: its receive did not fail $(cancelled)"
+    grep -q "^rank $r of 3: 0 failure(s)$" "$out" || fail "rank $r did not finish cleanly $(cancelled)"
 done
 grep -q '^rank 0: ANY_SOURCE receive posted before the loss returned RCMSG_ERR_CONNECTION' "$out" ||
     fail "rank 0: the ANY_SOURCE receive only the dead rank could match did not fail"
@@ -32,8 +37,8 @@ cat "$out"
 [ $st -ne 124 ] || fail "the allreduce job hung"
 for r in 0 1 2; do
     grep -q "^rank $r: allreduce [0-9]* returned RCMSG_ERR_CONNECTION" "$out" ||
-        fail "rank $r: its allreduce did not fail"
-    grep -q "^rank $r: finalized" "$out" || fail "rank $r did not finalize"
+        fail "rank $r: its allreduce did not fail $(cancelled)"
+    grep -q "^rank $r: finalized" "$out" || fail "rank $r did not finalize $(cancelled)"
 done
 [ "$(ls /dev/shm | grep -c rcmsg)" -eq "$shm_before" ] || fail "files left in /dev/shm"
 pass "a killed rank is reported by the others (receive, ANY_SOURCE, allreduce), who exit; no segment left behind"
