@@ -81,7 +81,8 @@ rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcms
 
 /* A copy of the caller's own data (a scatter root's block into its output): len bytes from src
  * to dst, made while the messages posted with it are under way (their readers work on other
- * CPUs meanwhile). The two ranges must not overlap anything those messages read or write. */
+ * CPUs meanwhile); before the posting when src lies in a receive's buffer, after the wait
+ * when dst lies in a message's buffer. None when dst is src. */
 typedef struct {
     void *dst;
     const void *src;
@@ -194,8 +195,6 @@ rcmsg_status_t rcmsg_coll_rel_layout(const rcmsg_coll_args_t *a, size_t scratch,
  * is made once the sends to the children are posted. */
 rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, const int *ranks,
                                       void *buf, const size_t *off, const rcmsg_coll_copy_t *copy);
-/* Whether [p, p + len) lies outside [q, q + qlen): a copy into it can run while q is read. */
-bool rcmsg_coll_apart(const void *p, size_t len, const void *q, size_t qlen);
 
 /* ---- the algorithms, one file each ---- */
 rcmsg_status_t rcmsg_coll_barrier_dissemination(const rcmsg_coll_args_t *a);

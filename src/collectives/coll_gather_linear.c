@@ -13,24 +13,15 @@
 
 #include "coll.h"
 
-#include <string.h>
-
 rcmsg_status_t rcmsg_coll_gather_linear(const rcmsg_coll_args_t *a)
 {
     size_t block = a->count * a->esize;
     char *own = (char *)a->rbuf + (size_t)a->root * block;
-    rcmsg_coll_copy_t copy;
+    rcmsg_coll_copy_t copy = {.dst = own, .src = a->sbuf, .len = block};
 
     if (a->rank != a->root) {
         return rcmsg_coll_send(a, a->sbuf, block, a->root);
     }
     /* the root's own block, copied once the receives are posted (the others' data on its way) */
-    copy = (rcmsg_coll_copy_t){.dst = own, .src = a->sbuf, .len = own != a->sbuf ? block : 0};
-    if (!rcmsg_coll_apart(a->sbuf, block, a->rbuf, (size_t)a->size * block)) {
-        if (copy.len > 0) {
-            memmove(own, a->sbuf, block);
-        }
-        copy.len = 0;
-    }
     return rcmsg_coll_linear_root(a, true, a->rbuf, block, block, &copy);
 }

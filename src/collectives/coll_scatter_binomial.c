@@ -25,7 +25,6 @@ rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
     int *ranks;
     char *buf, *scratch;
     rcmsg_coll_copy_t own;
-    bool apart;
     rcmsg_status_t s;
 
     s = rcmsg_coll_rel_layout(a, (size_t)sub * block, &off, &ranks, &scratch);
@@ -41,15 +40,9 @@ rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
         memcpy(buf, (const char *)a->sbuf + (size_t)a->root * block, head);
         memcpy(buf + head, a->sbuf, (size_t)n * block - head);
     }
-    /* this rank's block out of buf, made while the children read theirs (after, when the
-     * output overlaps what is sent) */
-    own =
-        (rcmsg_coll_copy_t){.dst = a->rbuf, .src = buf, .len = (char *)a->rbuf != buf ? block : 0};
-    apart = rcmsg_coll_apart(a->rbuf, block, buf, (size_t)sub * block);
-    s = rcmsg_coll_scatter_rel(a, v, n, ranks, buf, off, apart ? &own : NULL);
-    if (s == RCMSG_OK && !apart && own.len > 0) {
-        memmove(a->rbuf, buf, block);
-    }
+    /* this rank's block out of buf, made while the children read theirs */
+    own = (rcmsg_coll_copy_t){.dst = a->rbuf, .src = buf, .len = block};
+    s = rcmsg_coll_scatter_rel(a, v, n, ranks, buf, off, &own);
     rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -14,26 +14,15 @@
 
 #include "coll.h"
 
-#include <string.h>
-
 rcmsg_status_t rcmsg_coll_scatter_linear(const rcmsg_coll_args_t *a)
 {
     size_t block = a->count * a->esize;
     const char *own = (const char *)a->sbuf + (size_t)a->root * block;
-    rcmsg_coll_copy_t copy;
-    bool apart;
-    rcmsg_status_t s;
+    rcmsg_coll_copy_t copy = {.dst = a->rbuf, .src = own, .len = block};
 
     if (a->rank != a->root) {
         return rcmsg_coll_recv(a, a->rbuf, block, a->root);
     }
-    /* the root's own block, copied while the others read theirs (after, when the output
-     * overlaps the input) */
-    copy = (rcmsg_coll_copy_t){.dst = a->rbuf, .src = own, .len = own != a->rbuf ? block : 0};
-    apart = rcmsg_coll_apart(a->rbuf, block, a->sbuf, (size_t)a->size * block);
-    s = rcmsg_coll_linear_root(a, false, (char *)a->sbuf, block, block, apart ? &copy : NULL);
-    if (s == RCMSG_OK && !apart && copy.len > 0) {
-        memmove(a->rbuf, own, block);
-    }
-    return s;
+    /* the root's own block, copied while the others read theirs */
+    return rcmsg_coll_linear_root(a, false, (char *)a->sbuf, block, block, &copy);
 }

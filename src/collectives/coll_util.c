@@ -75,14 +75,49 @@ static void post_all_undo(int n, const rcmsg_coll_msg_t *m, rcmsg_request_t *req
     }
 }
 
+/* Whether [p, p + len) and [q, q + qlen) share a byte. */
+static bool overlap(const void *p, size_t len, const void *q, size_t qlen)
+{
+    uintptr_t x = (uintptr_t)p, y = (uintptr_t)q;
+
+    return len > 0 && qlen > 0 && x < y + qlen && y < x + len;
+}
+
+typedef enum { COPY_NONE, COPY_BEFORE, COPY_DURING, COPY_AFTER } copy_when_t;
+
+/* When copy can be made: before the posting if it reads what a receive writes, after the wait
+ * if it writes what a message reads or writes, else while the messages are under way. */
+static copy_when_t copy_when(int n, const rcmsg_coll_msg_t *m, const rcmsg_coll_copy_t *copy)
+{
+    copy_when_t when = COPY_DURING;
+
+    if (copy == NULL || copy->len == 0 || copy->dst == copy->src) {
+        return COPY_NONE;
+    }
+    for (int i = 0; i < n; i++) {
+        if (m[i].recv && overlap(copy->src, copy->len, m[i].buf, m[i].len)) {
+            return COPY_BEFORE;
+        }
+        if (overlap(copy->dst, copy->len, m[i].buf, m[i].len)) {
+            when = COPY_AFTER;
+        }
+    }
+    return when;
+}
+
 /* Posts the n messages of m (the receives first: a message may come back as soon as a send is
- * out) with requests reqs, makes copy (if any) and waits for all, their statuses in st. */
+ * out) with requests reqs, makes copy (if any; see copy_when) and waits for all, their
+ * statuses in st. */
 static rcmsg_status_t post_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
                                 rcmsg_request_t *reqs, rcmsg_msg_status_t *st,
                                 const rcmsg_coll_copy_t *copy)
 {
+    copy_when_t when = copy_when(n, m, copy);
     rcmsg_status_t s = RCMSG_OK;
 
+    if (when == COPY_BEFORE) {
+        memmove(copy->dst, copy->src, copy->len);
+    }
     for (int i = 0; i < n; i++) {
         reqs[i] = RCMSG_REQUEST_NULL;
     }
@@ -106,10 +141,14 @@ static rcmsg_status_t post_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_c
         post_all_undo(n, m, reqs);
         return s;
     }
-    if (copy != NULL && copy->len > 0) {
+    if (when == COPY_DURING) {
         memcpy(copy->dst, copy->src, copy->len);
     }
-    return post_all_check(a, n, m, rcmsg_waitall((size_t)n, reqs, st), st);
+    s = post_all_check(a, n, m, rcmsg_waitall((size_t)n, reqs, st), st);
+    if (s == RCMSG_OK && when == COPY_AFTER) {
+        memmove(copy->dst, copy->src, copy->len);
+    }
+    return s;
 }
 
 rcmsg_status_t rcmsg_coll_post_all_copy(const rcmsg_coll_args_t *a, int n,
@@ -310,13 +349,6 @@ rcmsg_status_t rcmsg_coll_gather_rel(const rcmsg_coll_args_t *a, int v, int n, c
         s = rcmsg_coll_send(a, b, off[end] - off[v], ranks[v - mask]);
     }
     return s;
-}
-
-bool rcmsg_coll_apart(const void *p, size_t len, const void *q, size_t qlen)
-{
-    uintptr_t x = (uintptr_t)p, y = (uintptr_t)q;
-
-    return x + len <= y || y + qlen <= x;
 }
 
 rcmsg_status_t rcmsg_coll_scatter_rel(const rcmsg_coll_args_t *a, int v, int n, const int *ranks,
