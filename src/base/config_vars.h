@@ -202,8 +202,8 @@ typedef enum {
       "the rc pools do not fit in half of the locked memory limit (ulimit -l), with a warning.")   \
     X(POLL_BATCH, INT, "16", "1.." RCMSG_STRINGIFY(RCMSG_POLL_BATCH_MAX),                          \
       "Completions taken from a completion queue, or messages from a shared-memory ring, per "     \
-      "poll. A blocking wait stops taking messages once its request is done, if no other "         \
-      "request is open.")                                                                          \
+      "poll. A blocking wait stops taking messages from shared-memory rings once its request "     \
+      "is done, if no other request is open.")                                                     \
     X(DRAIN_TIMEOUT, TIME, "30s", "1ms..",                                                         \
       "How long finalize waits for pending sends to complete before giving up.")                   \
     X(CM_TIMEOUT, TIME, "100ms", "1ms..60s",                                                       \

@@ -47,6 +47,8 @@ typedef struct {
     unsigned max_gets;  /* gets worth having in flight per peer (RC: the QP's max_rd_atomic) */
     int chunked_gets;   /* split long gets into RCMSG_RNDV_CHUNK pieces (RC); 0: one get of any
                          * length is best (a single process_vm_readv on sm) */
+    int stops;          /* progress() delivers nothing more in a call once recv_cb returned
+                         * true (sm); 0: it delivers all it polled */
 } rcmsg_btl_caps_t;
 
 /* A registered region. The transport fills it; addr/len echo the request. */
@@ -67,9 +69,9 @@ typedef struct rcmsg_btl_desc {
 } rcmsg_btl_desc_t;
 
 /* Called from progress() for each message received; data valid only inside the call. Returns
- * true when the message completed what the caller of progress waits for: sm then takes no
- * more messages in this call, so the waiter returns at once rather than reading cells its peer
- * may be writing. Other transports may ignore it. */
+ * true when the message completed what the caller of progress waits for: a transport with
+ * caps.stops (sm) then takes no more messages in this call, so the waiter returns at once
+ * rather than reading cells its peer may be writing. Other transports ignore it. */
 typedef bool (*rcmsg_btl_recv_cb_t)(void *arg, int peer, const void *data, size_t len);
 
 /* Called from progress() when a peer's endpoint has failed for good; cause says why in words

@@ -244,7 +244,8 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
                                         .eager_limit = sm->cfg.eager_limit,
                                         .max_inline = 0,
                                         .max_get = SIZE_MAX,
-                                        .max_gets = 16};
+                                        .max_gets = 16,
+                                        .stops = 1};
     rcmsg_info("sm: %zu-byte segment (memfd, nothing in /dev/shm): %u cells of %zu bytes per "
                "local sender, eager up to %zu bytes, %zu-byte staging; CMA %s",
                sm->seg_size, sm->cfg.ncells, sm->cfg.cell_size, sm->cfg.eager_limit,

@@ -360,12 +360,12 @@ static int peer_op(conf_t *t, uint32_t op, ctl_t *out)
 }
 
 /* A receive callback that returns true (what the pml does when the message completed the
- * request its caller waits for) makes sm stop polling its rings in that progress call: every
- * call delivers one message. Transports that deliver from a completion queue (rc's SENDs)
- * and self may deliver more. Nothing is lost or reordered either way. */
+ * request its caller waits for) makes a transport with caps.stops (sm) stop polling in that
+ * progress call: every call delivers one message. The others (rc, self) may deliver more. Nothing
+ * is lost or reordered either way. */
 static void case_stop(conf_t *t)
 {
-    bool one_each = strcmp(t->name, "sm") == 0;
+    bool one_each = t->btl->caps.stops != 0;
     uint64_t base = 0, most = 0;
     int calls = 0;
     ctl_t c;
