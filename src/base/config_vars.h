@@ -331,7 +331,8 @@ typedef enum {
       "Message size from which broadcasts scatter+allgather.")                                     \
     X(COLL_REDUCE_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_REDUCE_ALGORITHM),                   \
       "Reduce algorithm; auto: with more ranks than CPUs on the node, linear (every vector "       \
-      "straight to the root at once) on up to 8 ranks below 1 MiB, else binomial; otherwise "      \
+      "straight to the root at once) on up to 8 ranks while the root's ranks - 1 vectors are at "  \
+      "most 4 MiB in all, else binomial; otherwise "                                               \
       "reduce_scatter_gather from RCMSG_COLL_REDUCE_LONG bytes on 3 or more ranks, else "          \
       "binomial.")                                                                                 \
     X(COLL_REDUCE_LONG, SIZE, "64k", "0..",                                                        \

@@ -19,8 +19,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#define COLL_MAX_CHOICES  4          /* "auto" and up to 3 algorithms */
-#define REDUCE_LINEAR_MAX (1u << 20) /* oversubscribed: linear reduce below this many bytes */
+#define COLL_MAX_CHOICES 4 /* "auto" and up to 3 algorithms */
+/* oversubscribed: linear reduce while its root combines at most this many bytes in all */
+#define REDUCE_LINEAR_WORK (4u << 20)
 RCMSG_STATIC_ASSERT(RCMSG_COLL_COUNT <= RCMSG_COLL_TAG_CHECK, "the check's tag is no collective's");
 
 /*
@@ -181,11 +182,13 @@ static int coll_choose(const rcmsg_coll_args_t *a)
         }
         return a->size <= 4 ? RCMSG_COLL_BCAST_ALG_LINEAR : RCMSG_COLL_BCAST_ALG_BINOMIAL;
     /* ranks sharing CPUs: linear (one step) took 0.5-0.9x binomial's time at 4 and 8 ranks on
-     * 2 cores up to 512 KiB; at 8 ranks and 1 MiB the root's 7 reductions cost more */
+     * 2 cores up to 512 KiB, and 0.76-0.87x at 4 ranks and 1 MiB; the root's ranks - 1
+     * reductions cost more from 8 ranks and 1 MiB, and 4 ranks and 4 MiB (level at 2 MiB) */
     case RCMSG_COLL_REDUCE:
         if (rcmsg_progress_oversubscribed()) {
-            return a->size <= 8 && bytes < REDUCE_LINEAR_MAX ? RCMSG_COLL_REDUCE_ALG_LINEAR
-                                                             : RCMSG_COLL_REDUCE_ALG_BINOMIAL;
+            return a->size <= 8 && bytes * (size_t)(a->size - 1) <= REDUCE_LINEAR_WORK
+                       ? RCMSG_COLL_REDUCE_ALG_LINEAR
+                       : RCMSG_COLL_REDUCE_ALG_BINOMIAL;
         }
         return bytes >= coll_config.reduce_long && a->size >= 3
                    ? RCMSG_COLL_REDUCE_ALG_REDUCE_SCATTER_GATHER

@@ -142,7 +142,7 @@ static rcmsg_status_t post_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_c
         return s;
     }
     if (when == COPY_DURING) {
-        memcpy(copy->dst, copy->src, copy->len);
+        memmove(copy->dst, copy->src, copy->len); /* dst and src may overlap each other */
     }
     s = post_all_check(a, n, m, rcmsg_waitall((size_t)n, reqs, st), st);
     if (s == RCMSG_OK && when == COPY_AFTER) {

@@ -82,9 +82,9 @@ for round in 2 3 4; do
 done
 
 # Nothing forced: the automatic choice by size and rank count, also at debug level. With more
-# ranks than CPUs a bcast, a reduce (below 1 MiB), a gather and a scatter on up to 8 ranks go
-# linear (no rank waits for another to forward), and so does the barrier (rank 0 released
-# first); gather and scatter on up to 4 ranks too.
+# ranks than CPUs a bcast, a reduce (its root combining at most 4 MiB), a gather and a scatter on
+# up to 8 ranks go linear (no rank waits for another to forward), and so does the barrier (rank
+# 0 released first); gather and scatter on up to 4 ranks too.
 if [ "$(nproc)" -ge 5 ]; then
     long_bcast=scatter_allgather long_reduce=reduce_scatter_gather gs=binomial bar=dissemination
 else
