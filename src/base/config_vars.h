@@ -52,6 +52,10 @@
     Y(RCMSG_EAGER_RDMA_AUTO, "auto")                                                               \
     Y(RCMSG_EAGER_RDMA_YES, "yes")                                                                 \
     Y(RCMSG_EAGER_RDMA_NO, "no")
+#define RCMSG_CFG_READ_CONFIRM_CHOICES(Y)                                                          \
+    Y(RCMSG_READ_CONFIRM_AUTO, "auto")                                                             \
+    Y(RCMSG_READ_CONFIRM_YES, "yes")                                                               \
+    Y(RCMSG_READ_CONFIRM_NO, "no")
 #define RCMSG_CFG_WAIT_MODE_CHOICES(Y)                                                             \
     Y(RCMSG_WAIT_POLL, "poll")                                                                     \
     Y(RCMSG_WAIT_EVENT, "event")                                                                   \
@@ -121,6 +125,9 @@ typedef enum {
 typedef enum {
     RCMSG_CFG_EAGER_RDMA_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_EAGER_RDMA_COUNT
 } rcmsg_eager_rdma_t;
+typedef enum {
+    RCMSG_CFG_READ_CONFIRM_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_READ_CONFIRM_COUNT
+} rcmsg_read_confirm_t;
 typedef enum { RCMSG_CFG_YIELD_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_YIELD_COUNT } rcmsg_yield_t;
 typedef enum {
     RCMSG_CFG_STATS_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_STATS_COUNT
@@ -234,6 +241,12 @@ typedef enum {
       "exceeded, a link flap, a QP found in ERR) or a severe one (QP fatal): drain, replace the "  \
       "QP by a new one, reconnect through the connection manager and replay what the peer did "    \
       "not receive, nothing lost or duplicated; no: the peer fails at the first error.")           \
+    X(READ_CONFIRM, ENUM, "auto", RCMSG_CHOICES(READ_CONFIRM),                                     \
+      "Trust an rc rendezvous read only once a later request on its connection has completed "     \
+      "(a zero-length write follows the last read): a connection that breaks first has the "       \
+      "read made again by its recovery; one more round trip per rendezvous. auto: on Soft-RoCE "   \
+      "(rxe) with RCMSG_RECOVERY, where a read that completed just before its connection broke "   \
+      "was seen to have wrong bytes.")                                                             \
     X(RECOVERY_ATTEMPTS, INT, "1000", "1..1000000",                                                \
       "Recoveries of one connection in a row with no message completed between them before the "   \
       "peer fails with RCMSG_ERR_CONNECTION; such a run also ends after RCMSG_RECOVERY_TIMEOUT: "  \

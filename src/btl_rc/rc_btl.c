@@ -277,7 +277,9 @@ static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
                         rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&ep->qp)));
         }
     }
-    rc_ep_complete_upto(rc, ep, wr, status);
+    if (status != RCMSG_OK || !rc_ep_hold_read(rc, ep, wr)) {
+        rc_ep_complete_upto(rc, ep, wr, status);
+    }
     if (status != RCMSG_OK) {
         rc_ep_fail(rc, wr->peer, ibv_wc_status_str(wc->status));
     } else {

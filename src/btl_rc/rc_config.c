@@ -47,6 +47,7 @@ void rc_config_read(rc_config_t *config)
     config->qp_pool = (int)rcmsg_config_int(RCMSG_CFG_QP_POOL);
     config->qp_max_active = (int)rcmsg_config_int(RCMSG_CFG_QP_MAX_ACTIVE);
     config->recovery = rcmsg_config_bool(RCMSG_CFG_RECOVERY);
+    config->read_confirm = (rcmsg_read_confirm_t)rcmsg_config_enum(RCMSG_CFG_READ_CONFIRM);
     config->recovery_attempts = (unsigned)rcmsg_config_int(RCMSG_CFG_RECOVERY_ATTEMPTS);
     config->recovery_timeout_us = rcmsg_config_time_us(RCMSG_CFG_RECOVERY_TIMEOUT);
     config->qp_sync_us = rcmsg_config_time_us(RCMSG_CFG_QP_SYNC_INTERVAL);

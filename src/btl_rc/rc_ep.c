@@ -95,7 +95,23 @@ void rc_wr_put(rc_btl_t *rc, rc_wr_t *wr)
     rc->wr_nfree++;
 }
 
-/* Completion known for `last` on its QP: release it and every request posted before it. */
+/* Releases the ring's oldest request; its read, if any, completes with status. */
+static void rc_ep_release_head(rc_btl_t *rc, rc_ep_t *ep, rcmsg_status_t status)
+{
+    rc_wr_t *wr = ep->ring[ep->ring_head];
+
+    ep->ring_head = (ep->ring_head + 1) % rc->sq_depth;
+    ep->ring_count--;
+    if (wr->desc != NULL) {
+        rcmsg_btl_desc_t *desc = wr->desc;
+        wr->desc = NULL;
+        desc->complete(desc, status);
+    }
+    rc_wr_put(rc, wr);
+}
+
+/* Completion known for `last` on its QP: release it and every request posted before it (a
+ * held read takes last's status: it is trusted only if what followed it went through). */
 int rc_ep_complete_upto(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *last, rcmsg_status_t status)
 {
     int n = 0;
@@ -104,14 +120,7 @@ int rc_ep_complete_upto(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *last, rcmsg_status_t
         rc_wr_t *wr = ep->ring[ep->ring_head];
         bool is_last = (wr == last);
 
-        ep->ring_head = (ep->ring_head + 1) % rc->sq_depth;
-        ep->ring_count--;
-        if (wr->desc != NULL) {
-            rcmsg_btl_desc_t *desc = wr->desc;
-            wr->desc = NULL;
-            desc->complete(desc, is_last ? status : RCMSG_OK);
-        }
-        rc_wr_put(rc, wr);
+        rc_ep_release_head(rc, ep, is_last || wr->held ? status : RCMSG_OK);
         n++;
         if (is_last) {
             return n;
@@ -172,6 +181,7 @@ rc_wr_t *rc_wr_take(rc_btl_t *rc, rc_ep_t *ep, rc_wr_type_t type, int peer)
     }
     wr->type = type;
     wr->peer = peer;
+    wr->held = false;
     wr->sbuf = -1;
     wr->desc = NULL;
     wr->len = 0;
@@ -228,6 +238,35 @@ rcmsg_status_t rc_ep_flush(rc_btl_t *rc, int peer)
     }
     wr->signaled = true;
     return rc_post(rc, ep, wr, &swr);
+}
+
+bool rc_ep_hold_read(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr)
+{
+    struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_WRITE, .num_sge = 0};
+    rc_wr_t *tail, *confirm;
+
+    if (!rc->read_confirm || wr->type != RC_WR_GET) {
+        return false;
+    }
+    while (ep->ring_count > 0 && ep->ring[ep->ring_head] != wr) {
+        rc_ep_release_head(rc, ep, RCMSG_OK); /* completed before the read */
+    }
+    if (ep->ring_count == 0) {
+        return false; /* not outstanding: rc_ep_complete_upto reports it */
+    }
+    tail = ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth];
+    if (tail == wr || !tail->signaled) { /* no completion is coming after it: ask for one */
+        confirm = rc_wr_take(rc, ep, RC_WR_FLUSH, wr->peer);
+        if (confirm == NULL) {
+            return false; /* the send queue is full: trusted as it is, as without the option */
+        }
+        confirm->signaled = true;
+        wr->held = true; /* before the post: one that fails recovers, and the read is replayed */
+        (void)rc_post(rc, ep, confirm, &swr);
+        return true;
+    }
+    wr->held = true;
+    return true;
 }
 
 /* A liveness probe: a signaled zero-length RDMA_WRITE, acknowledged by the peer's hardware
@@ -369,6 +408,7 @@ rcmsg_status_t rc_ep_repost(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool last)
     int err;
 
     wr->signaled = wr->signaled || last;
+    wr->held = false;
     if (wr->type == RC_WR_FAST || wr->type == RC_WR_FAST_INLINE) {
         /* the ring is gone with the broken connection: the message goes by SEND (its buffer
          * starts with it, rc_fast.c) */

@@ -46,6 +46,7 @@ typedef struct rc_wr {
     uint32_t gen; /* bumped at each post: a completion naming another generation is stale */
     rc_wr_type_t type;
     bool signaled;
+    bool held; /* a read completed but not yet trusted (rc_ep_hold_read) */
     int peer;
     int sbuf; /* bounce buffer index, or -1 */
     uint32_t len;
@@ -151,6 +152,13 @@ void rc_wr_put(struct rc_btl *rc, rc_wr_t *wr);
 
 /* Completion known for `last` on its QP: release it and every request posted before it. */
 int rc_ep_complete_upto(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *last, rcmsg_status_t status);
+/* A read wr completed on ep's QP. With RCMSG_READ_CONFIRM it is not trusted yet (Soft-RoCE was
+ * seen to complete a read with wrong bytes just before its QP went to ERR): the requests
+ * before it are released, it stays at the head of the ring, held, and a signaled zero-length
+ * write follows it unless a signaled request does already. The completion of a later request
+ * completes it (with that request's status); a recovery meanwhile makes it again. Returns
+ * false (the caller completes it now) without the option, or when the send queue is full. */
+bool rc_ep_hold_read(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *wr);
 
 /* Post a signaled zero-length RDMA_WRITE so that the unsignaled requests before it complete
  * (nothing while the connection recovers: the recovery owns the ring). */

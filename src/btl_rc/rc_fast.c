@@ -522,8 +522,8 @@ static int rc_fast_deliver(rc_btl_t *rc, int peer)
         ep->rec.run = 0;
         ep->last_use = ++rc->use_tick;
         rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_recv, 1);
-        /* its answer (stop) is not taken: leaving written slots for a later poll lost a
-         * message across a recovery in CI (rc_eager_rdma.sh, kill part) */
+        /* its answer (stop) is not taken (caps.stops 0): the stop was tried here, and its
+         * gain over rc is unmeasured (docs/performance.md) */
         (void)rc->super.recv_cb(rc->super.cb_arg, peer,
                                 (char *)t - ((tail.len + RC_FAST_ALIGN - 1) & ~(RC_FAST_ALIGN - 1)),
                                 tail.len);

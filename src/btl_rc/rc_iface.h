@@ -21,6 +21,9 @@
 
 #define RC_RD_ATOMIC_MAX 16
 
+/* The vendor id of Soft-RoCE (rxe) devices. */
+#define RC_VENDOR_RXE 0xffffffu
+
 /*
  * The RCMSG_* variables rc uses, read once at open (rc_config.c); nothing in btl_rc reads the
  * configuration table after open (connect, the async thread, progress, close use this copy).
@@ -36,24 +39,25 @@ typedef struct {
     int srq_size, send_bufs; /* as asked: the pools may get fewer (ulimit -l, device) */
     size_t buf_size;
     uint64_t drain_timeout_us;
-    uint64_t cm_timeout_us;        /* RCMSG_CM_TIMEOUT */
-    unsigned cm_retries;           /* RCMSG_CM_RETRIES */
-    uint64_t launcher_timeout_us;  /* RCMSG_LAUNCHER_TIMEOUT: bounds init's eager connects */
-    rcmsg_connect_mode_t connect;  /* RCMSG_CONNECT */
-    const char *connect_name;      /* its value, for the logs */
-    int connect_eager_max;         /* RCMSG_CONNECT_EAGER_MAX */
-    int qp_pool;                   /* RCMSG_QP_POOL */
-    int qp_max_active;             /* RCMSG_QP_MAX_ACTIVE; 0: no cap */
-    bool recovery;                 /* RCMSG_RECOVERY */
-    unsigned recovery_attempts;    /* RCMSG_RECOVERY_ATTEMPTS */
-    uint64_t recovery_timeout_us;  /* RCMSG_RECOVERY_TIMEOUT */
-    uint64_t qp_sync_us;           /* RCMSG_QP_SYNC_INTERVAL; 0: no sync */
-    rcmsg_eager_rdma_t eager_rdma; /* RCMSG_EAGER_RDMA */
-    unsigned eager_rdma_threshold; /* RCMSG_EAGER_RDMA_THRESHOLD */
-    int eager_rdma_max_peers;      /* RCMSG_EAGER_RDMA_MAX_PEERS */
-    unsigned eager_rdma_slots;     /* RCMSG_EAGER_RDMA_SLOTS */
-    size_t eager_rdma_slot_size;   /* RCMSG_EAGER_RDMA_SLOT_SIZE */
-    bool wait_poll;                /* RCMSG_WAIT_MODE=poll (rings raise no completion event) */
+    uint64_t cm_timeout_us;            /* RCMSG_CM_TIMEOUT */
+    unsigned cm_retries;               /* RCMSG_CM_RETRIES */
+    uint64_t launcher_timeout_us;      /* RCMSG_LAUNCHER_TIMEOUT: bounds init's eager connects */
+    rcmsg_connect_mode_t connect;      /* RCMSG_CONNECT */
+    const char *connect_name;          /* its value, for the logs */
+    int connect_eager_max;             /* RCMSG_CONNECT_EAGER_MAX */
+    int qp_pool;                       /* RCMSG_QP_POOL */
+    int qp_max_active;                 /* RCMSG_QP_MAX_ACTIVE; 0: no cap */
+    bool recovery;                     /* RCMSG_RECOVERY */
+    rcmsg_read_confirm_t read_confirm; /* RCMSG_READ_CONFIRM */
+    unsigned recovery_attempts;        /* RCMSG_RECOVERY_ATTEMPTS */
+    uint64_t recovery_timeout_us;      /* RCMSG_RECOVERY_TIMEOUT */
+    uint64_t qp_sync_us;               /* RCMSG_QP_SYNC_INTERVAL; 0: no sync */
+    rcmsg_eager_rdma_t eager_rdma;     /* RCMSG_EAGER_RDMA */
+    unsigned eager_rdma_threshold;     /* RCMSG_EAGER_RDMA_THRESHOLD */
+    int eager_rdma_max_peers;          /* RCMSG_EAGER_RDMA_MAX_PEERS */
+    unsigned eager_rdma_slots;         /* RCMSG_EAGER_RDMA_SLOTS */
+    size_t eager_rdma_slot_size;       /* RCMSG_EAGER_RDMA_SLOT_SIZE */
+    bool wait_poll;                    /* RCMSG_WAIT_MODE=poll (rings raise no completion event) */
 } rc_config_t;
 
 /* A QP in INIT waiting in the pool, with the ring of outstanding requests that goes with it,
@@ -130,9 +134,10 @@ typedef struct rc_btl {
     int nfast_rx, fast_max;
     unsigned fast_threshold; /* messages before a ring is asked (0 with RCMSG_EAGER_RDMA=yes) */
     bool fast_on;
-    bool recovery;   /* RCMSG_RECOVERY, and the sequence window is wide enough for it */
-    char *inl_copy;  /* [wr_total x max_inline]: inline sends kept for a replay */
-    int *recovering; /* [size]: the peers whose connection recovers, nrec of them */
+    bool recovery;     /* RCMSG_RECOVERY, and the sequence window is wide enough for it */
+    bool read_confirm; /* a read completes once a later request did (rc_ep_hold_read) */
+    char *inl_copy;    /* [wr_total x max_inline]: inline sends kept for a replay */
+    int *recovering;   /* [size]: the peers whose connection recovers, nrec of them */
     int nrec;
     rc_wr_t **replay;      /* [sq_depth]: scratch of the replay */
     atomic_int port_up;    /* set by the async thread on PORT_ACTIVE: reconnects are sent now */

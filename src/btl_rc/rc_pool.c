@@ -14,7 +14,6 @@
  * are never acknowledged (retry exceeded). On such a device a pooled QP is reused only for a
  * peer at the GID it last served (or one it never served); otherwise a fresh QP replaces it.
  */
-#define RC_VENDOR_RXE 0xffffffu
 #include "config.h"
 
 #include "rc_iface.h"

@@ -85,6 +85,14 @@ rcmsg_status_t rc_rec_setup(rc_btl_t *rc)
                    rc->job.size, 32 - rc->seq_shift, rc->sq_depth);
         rc->recovery = false;
     }
+    rc->read_confirm = rc->config.read_confirm == RCMSG_READ_CONFIRM_YES ||
+                       (rc->config.read_confirm == RCMSG_READ_CONFIRM_AUTO && rc->recovery &&
+                        rc->dev->attr.vendor_id == RC_VENDOR_RXE);
+    if (rc->read_confirm) {
+        rcmsg_info("rc: a rendezvous read is trusted once a later request on its connection "
+                   "completed (RCMSG_READ_CONFIRM=%s)",
+                   rc->config.read_confirm == RCMSG_READ_CONFIRM_AUTO ? "auto: Soft-RoCE" : "yes");
+    }
     if (!rc->recovery) {
         return RCMSG_OK;
     }

@@ -10,7 +10,7 @@
 #    ranks count as many recoveries as were forced, each side's log has that many
 #    "recovered" warn lines, and rank 0's names the QP fatal event a tenth of them (in parts
 #    1, 5 and 6 up to 2 recoveries more are allowed, and shown: rxe now and then breaks a QP
-#    by itself under load)
+#    by itself under load); reads are confirmed (RCMSG_READ_CONFIRM=auto on rxe)
 # 2. flap: with a retry budget of (2 + 1) x 4.096 us x 2^10 = 13 ms and
 #    RCMSG_RECOVERY_TIMEOUT=20s, veth1 (under rxe1) is set down for 3 s and up again while a
 #    4-rank allreduce loop and a 2-rank ping-pong run: both complete with checked results,
@@ -112,6 +112,10 @@ if part 1; then
     grep -q "^rank 0: stream: peer 1: .*; forced $forces$" "$out" ||
         jobfail "stream: rank 0 did not force $forces errors"
     forced_match stream
+    # RCMSG_READ_CONFIRM=auto on rxe: a read is trusted once a later request completed (a read
+    # completed just before its QP broke on its own was seen with wrong bytes)
+    [ "$(grep -c 'info: rc: a rendezvous read is trusted once a later request on its connection completed (RCMSG_READ_CONFIRM=auto: Soft-RoCE)' "$out")" -eq 2 ] ||
+        jobfail "stream: RCMSG_READ_CONFIRM=auto is not on in both ranks on Soft-RoCE"
     grep -q "^rank 0: recoveries: peer 1 [0-9]* (forced $forces)" "$out" &&
         grep -q "^rank 1: recoveries: peer 0 [0-9]* (forced $forces)" "$out" ||
         jobfail "stream: not $forces recoveries counted on both ranks"
