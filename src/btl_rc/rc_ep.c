@@ -447,16 +447,7 @@ rcmsg_status_t rc_ep_repost(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool last)
 void rc_ep_abort_ring(rc_btl_t *rc, rc_ep_t *ep, rcmsg_status_t status)
 {
     while (ep->ring_count > 0) {
-        rc_wr_t *wr = ep->ring[ep->ring_head];
-
-        ep->ring_head = (ep->ring_head + 1) % rc->sq_depth;
-        ep->ring_count--;
-        if (wr->desc != NULL) {
-            rcmsg_btl_desc_t *desc = wr->desc;
-            wr->desc = NULL;
-            desc->complete(desc, status);
-        }
-        rc_wr_put(rc, wr);
+        rc_ep_release_head(rc, ep, status);
     }
 }
 
