@@ -213,10 +213,17 @@ RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int
  * change with the number of ranks, the root or the algorithm; floating-point MIN and MAX of
  * a NaN, or of -0.0 and +0.0, return the operand the order puts first or second.)
  *
- * A collective that fails on one rank (a bad argument only that rank passed, unless
- * RCMSG_COLL_CHECK=yes, below; a lost peer) leaves the others failing, or waiting for that
- * rank until it exits (then they learn it is lost, see above): treat the communicator as
- * unusable afterwards.
+ * Once a rank learns that a member of a communicator is lost (see above), the collectives of
+ * that communicator fail on it with the member's status (RCMSG_ERR_CONNECTION): the one under
+ * way at once, whichever live ranks it waits for, and every later one at its start (what
+ * other members send to them is discarded). Point-to-point on it goes on among the others,
+ * and a communicator without the lost rank (rcmsg_comm_create_ranks, which exchanges no
+ * message) works. Shared-memory ranks learn of a local rank's death by themselves; a rank
+ * that waits in a collective for a live rank which learned first, with nothing outstanding
+ * to the lost one, may learn only once that rank exits. A collective that fails on one rank
+ * for another reason (a bad argument only that rank passed, unless RCMSG_COLL_CHECK=yes,
+ * below) leaves the others failing, or waiting for that rank until it exits (then they learn
+ * it is lost): treat the communicator as unusable afterwards.
  * Arguments that differ between ranks are detected only where they change a message length
  * (the receiver then fails with RCMSG_ERR_INVALID_PARAM, naming the sender), unless
  * RCMSG_COLL_CHECK=yes: the ranks then agree on the call, root, count, datatype and op before

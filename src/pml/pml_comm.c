@@ -61,7 +61,7 @@ static uint32_t ctx_derive(uint32_t parent, unsigned child, int color)
  * their rendezvous senders, so that nothing of the pair stays held for the rest of the job. */
 static rcmsg_status_t ctx_bury(uint32_t ctx)
 {
-    long n = 0;
+    long n;
 
     if (pml.ndead == pml.capdead) {
         int cap = pml.capdead ? pml.capdead * 2 : 16;
@@ -74,13 +74,9 @@ static rcmsg_status_t ctx_bury(uint32_t ctx)
         pml.capdead = cap;
     }
     pml.dead_ctx[pml.ndead++] = ctx;
-    for (pml_unexp_t *u; (u = unexp_find(ctx, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL ||
-                         (u = unexp_find(ctx | 1u, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL;
-         n++) {
-        msg_refuse(u->peer, &u->h, "its communicator was freed before it was received",
-                   RCMSG_LOG_DEBUG);
-        free(u);
-    }
+    n = unexp_refuse(ctx, "its communicator was freed before it was received", RCMSG_ERR_STATE);
+    n += unexp_refuse(ctx | 1u, "its communicator was freed before it was received",
+                      RCMSG_ERR_STATE);
     if (n > 0) {
         rcmsg_warn("rcmsg_comm_free: %ld unreceived message(s) on communicator 0x%x discarded", n,
                    ctx);
@@ -116,6 +112,46 @@ static void ctx_adopt(const struct rcmsg_comm *c)
     rcmsg_match_msg_each(&pml.match, c->ctx | 1u, adopt_one, (void *)c);
 }
 
+/* c's member world rank peer is lost: a collective of c can no longer complete (the live
+ * ranks it waits for may be waiting for the lost one), so c's collectives fail from now on
+ * with peer's status, on this rank as soon as it learns: the receives posted in its collective
+ * space (on_peer_failed), later posts, and what arrives there (refused: a rendezvous sender is
+ * released). Point-to-point on c goes on among the others. */
+static void comm_break(struct rcmsg_comm *c, int peer)
+{
+    long n;
+
+    c->coll_lost = lost_status(peer);
+    n = unexp_refuse(c->ctx | 1u, "a member of the communicator is lost, so its collectives fail",
+                     c->coll_lost);
+    rcmsg_log(c == pml.world || n > 0 ? RCMSG_LOG_WARN : RCMSG_LOG_INFO,
+              "communicator 0x%x: its collectives fail from now on with %s, as world rank %d is "
+              "among its %d members and is lost (%ld unreceived collective message(s) "
+              "discarded); point-to-point among the others goes on",
+              c->ctx, rcmsg_status_name(c->coll_lost), peer, c->size, n);
+}
+
+static bool comm_has(const struct rcmsg_comm *c, int world_rank)
+{
+    for (int i = 0; i < c->size; i++) {
+        if (c->world[i] == world_rank) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void comms_break(int peer)
+{
+    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms); l != NULL;
+         l = rcmsg_hash_next(&pml.comms, l)) {
+        struct rcmsg_comm *c = RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx);
+        if (c->coll_lost == RCMSG_OK && comm_has(c, peer)) {
+            comm_break(c, peer);
+        }
+    }
+}
+
 rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, rcmsg_comm_t *comm_p)
 {
     struct rcmsg_comm *c = calloc(1, sizeof(*c));
@@ -138,6 +174,11 @@ rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, r
     c->size = size;
     c->rank = rank;
     ctx_adopt(c);
+    for (int i = 0; i < size && c->coll_lost == RCMSG_OK; i++) {
+        if (pml.peers[world[i]].failed) {
+            comm_break(c, world[i]);
+        }
+    }
     *comm_p = c;
     rcmsg_debug("communicator 0x%x: rank %d of %d", ctx, rank, size);
     return RCMSG_OK;

@@ -182,10 +182,13 @@ rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status);
 void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data);
 pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take);
 bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h);
-void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level);
+void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level,
+                rcmsg_status_t status);
+/* Refuses (msg_refuse) every unreceived message of context ctx; returns how many. */
+long unexp_refuse(uint32_t ctx, const char *why, rcmsg_status_t status);
 bool on_recv(void *arg, int peer, const void *data, size_t len);
 bool ctx_all_lost(uint32_t ctx, int my_rank);
-bool recv_orphaned(const struct rcmsg_request *r);
+rcmsg_status_t recv_lost(const struct rcmsg_request *r, const struct rcmsg_comm *c);
 rcmsg_status_t lost_status(int peer);
 /* cause: why, in words (for the event callback), or NULL */
 void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause);
@@ -213,6 +216,8 @@ struct rcmsg_comm *comm_of_ctx(uint32_t ctx);
 bool ctx_dead(uint32_t ctx);
 rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
                            rcmsg_comm_t *comm_p);
+/* World rank peer is lost: every communicator with it among its members breaks (comm_break). */
+void comms_break(int peer);
 void comm_destroy(rcmsg_comm_t c);
 /* Whether comm is a live communicator; comm_valid_walk() looks at every one. */
 bool comm_valid_walk(rcmsg_comm_t comm);

@@ -120,6 +120,11 @@ static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, i
     r->tag = tag;
     r->buf = (void *)buf;
     r->len = len;
+    if (coll && comm->coll_lost != RCMSG_OK) { /* a member is lost: see comm_break */
+        req_complete(r, comm->coll_lost);
+        *req_p = r;
+        return RCMSG_OK;
+    }
     p = &pml.peers[r->peer];
     if (len > p->eager_limit || sync) {
         s = rndv_prepare(r);
@@ -163,13 +168,13 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
     if (u != NULL) {
         recv_matched(r, &u->h, u->peer, u->data);
         free(u);
-    } else if (recv_orphaned(r)) {
-        /* from a rank already lost (or ANY_SOURCE with every other rank lost): nothing more
-         * can come (what was sent before is matched above), so this fails now instead of
-         * waiting forever */
+    } else if ((s = recv_lost(r, comm)) != RCMSG_OK) {
+        /* from a rank already lost (or ANY_SOURCE with every other rank lost; or a collective
+         * of a communicator with a member lost): nothing more can come (what was sent before
+         * is matched above), so this fails now instead of waiting forever */
         r->st.source = source;
         r->st.tag = tag;
-        req_complete(r, lost_status(r->src_world));
+        req_complete(r, s);
     } else {
         r->mrecv.ctx = r->ctx;
         r->mrecv.src = source;

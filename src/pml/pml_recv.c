@@ -201,9 +201,11 @@ bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
     return true;
 }
 
-/* A message for a freed communicator that no posted receive takes: refused (the credit goes
- * back; a rendezvous sender is told by a failing FIN), never kept. */
-void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level)
+/* A message that no posted receive takes and that will never be received (its communicator
+ * was freed, or its collectives broke): refused, never kept. Its eager credit goes back; a
+ * rendezvous sender is released by a FIN with status. */
+void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level,
+                rcmsg_status_t status)
 {
     rcmsg_log(level,
               "a %llu-byte message from rank %d (tag %d) on communicator 0x%x was discarded "
@@ -215,8 +217,20 @@ void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_l
             peer_mark_pending(peer);
         }
     } else {
-        queue_fin(peer, h->sreq, RCMSG_ERR_STATE);
+        queue_fin(peer, h->sreq, status);
     }
+}
+
+long unexp_refuse(uint32_t ctx, const char *why, rcmsg_status_t status)
+{
+    long n = 0;
+
+    for (pml_unexp_t *u; (u = unexp_find(ctx, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL;
+         n++) {
+        msg_refuse(u->peer, &u->h, why, RCMSG_LOG_DEBUG, status);
+        free(u);
+    }
+    return n;
 }
 
 /* An EAGER or RTS: matched, kept as unexpected, or refused. */
@@ -235,7 +249,10 @@ static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *
         r = RCMSG_MATCH_ITEM(m, struct rcmsg_request, mrecv);
         recv_matched(r, h, peer, payload);
     } else if (c == NULL && ctx_dead(h->hdr.ctx)) { /* a live context is never dead */
-        msg_refuse(peer, h, "its communicator was freed", RCMSG_LOG_WARN);
+        msg_refuse(peer, h, "its communicator was freed", RCMSG_LOG_WARN, RCMSG_ERR_STATE);
+    } else if (c != NULL && (h->hdr.ctx & 1u) && c->coll_lost != RCMSG_OK) {
+        msg_refuse(peer, h, "a member of the communicator is lost, so its collectives fail",
+                   RCMSG_LOG_DEBUG, c->coll_lost);
     } else if (c == NULL && pml.peers[peer].orphans >= PML_ORPHANS_MAX) {
         peer_bad(peer, "more than %d messages for communicators this rank does not have",
                  PML_ORPHANS_MAX);
@@ -333,14 +350,22 @@ bool ctx_all_lost(uint32_t ctx, int my_rank)
     return c->size > 1;
 }
 
-/* Whether a posted receive can no longer be matched: its source (or, for ANY_SOURCE, every
- * other rank of its communicator) is lost. */
-bool recv_orphaned(const struct rcmsg_request *r)
+/* What a posted receive fails with now that it can no longer be matched, or RCMSG_OK while
+ * it can be: its source (for ANY_SOURCE, every other rank of its communicator) is lost, or,
+ * in a collective space, a member of the communicator is (comm_break). c: the receive's
+ * communicator, or NULL to look it up. */
+rcmsg_status_t recv_lost(const struct rcmsg_request *r, const struct rcmsg_comm *c)
 {
     if (pml.lost_launcher != RCMSG_OK) {
-        return true;
+        return pml.lost_launcher;
     }
-    return r->src_world >= 0 ? pml.peers[r->src_world].failed : ctx_all_lost(r->ctx, r->my_rank);
+    if (r->src_world >= 0 ? pml.peers[r->src_world].failed : ctx_all_lost(r->ctx, r->my_rank)) {
+        return lost_status(r->src_world);
+    }
+    if ((r->ctx & 1u) && (c != NULL || (c = comm_of_ctx(r->ctx)) != NULL)) {
+        return c->coll_lost;
+    }
+    return RCMSG_OK;
 }
 
 /* What a request from a lost peer (-1: ANY_SOURCE, every other rank lost) fails with. */
@@ -352,16 +377,18 @@ rcmsg_status_t lost_status(int peer)
     return peer >= 0 ? pml.peers[peer].why : RCMSG_ERR_CONNECTION;
 }
 
-/* A posted receive that can no longer be matched fails with *arg. */
+/* A posted receive that can no longer be matched fails. */
 static void fail_orphaned(rcmsg_match_recv_t *m, void *arg)
 {
     rcmsg_request_t r = RCMSG_MATCH_ITEM(m, struct rcmsg_request, mrecv);
+    rcmsg_status_t s = recv_lost(r, NULL);
 
-    if (recv_orphaned(r)) {
+    (void)arg;
+    if (s != RCMSG_OK) {
         rcmsg_match_cancel(&pml.match, m);
         r->st.source = r->src;
         r->st.tag = r->tag;
-        req_complete(r, *(const rcmsg_status_t *)arg);
+        req_complete(r, s);
     }
 }
 
@@ -385,8 +412,10 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *caus
         rcmsg_event_post(RCMSG_EVENT_PEER_FAILED, peer, p->btl->name, status, "%s",
                          cause != NULL ? cause : rcmsg_strerror(status));
     }
-    /* receives posted for this peer fail; ANY_SOURCE ones once no other rank can match them */
-    rcmsg_match_recv_each(&pml.match, fail_orphaned, &status);
+    comms_break(peer);
+    /* receives posted for this peer fail; ANY_SOURCE ones once no other rank can match them;
+     * those of the collectives of a communicator with peer among its members */
+    rcmsg_match_recv_each(&pml.match, fail_orphaned, NULL);
     /* rendezvous receives from peer: marked; they complete in rndv_step once no read of
      * theirs is in flight. Rendezvous sends to peer that wait for their FIN: complete now.
      * Queued sends fail when peer_push unlinks them. */

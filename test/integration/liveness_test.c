@@ -3,15 +3,22 @@
  * Liveness: a rank dies by SIGKILL in the middle of a collective, and every survivor must
  * learn it within a bound, whatever it was waiting for (public API only).
  *
- *   liveness_test [ITERS]   ranks run ITERS 8 KiB allreduces; the last rank kills itself
- *                           in the middle; each survivor prints
- *                           "rank R: allreduce returned S after T s" and "rank R: finalized"
+ *   liveness_test [ITERS [after]]
+ *       ranks run ITERS 8 KiB allreduces; the last rank kills itself in the middle; each
+ *       survivor prints "rank R: allreduce I returned S after T s", then with "after" (once
+ *       its allreduce failed) "rank R: a later world allreduce returned S after T s" (it fails
+ *       at once: the world has a lost member) and "rank R: allreduce of the N survivors
+ *       returned S, sum right|wrong" (a communicator without the dead rank still works), and
+ *       last "rank R: finalized (S)". ("after" needs every survivor to learn of the loss by
+ *       itself, as sm's ranks do: one that waits for another survivor would otherwise wait
+ *       until that one exits, see rcmsg.h.)
  */
 #include <rcmsg.h>
 
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now_s(void)
@@ -20,6 +27,30 @@ static double now_s(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The world's collectives fail from now on; the survivors' own communicator works. */
+static void after_loss(int rank, int size)
+{
+    int ranks[64], n = size - 1 < 64 ? size - 1 : 64;
+    int32_t sum = 0, one = 1;
+    rcmsg_comm_t c = RCMSG_COMM_NULL;
+    rcmsg_status_t s;
+    double t0 = now_s(), x = 1, y = 0;
+
+    s = rcmsg_allreduce(&x, &y, 1, RCMSG_DOUBLE, RCMSG_SUM, rcmsg_comm_world());
+    printf("rank %d: a later world allreduce returned %s after %.1f s\n", rank,
+           rcmsg_status_name(s), now_s() - t0);
+    for (int i = 0; i < n; i++) {
+        ranks[i] = i;
+    }
+    s = rcmsg_comm_create_ranks(rcmsg_comm_world(), n, ranks, 1, &c);
+    if (s == RCMSG_OK) {
+        s = rcmsg_allreduce(&one, &sum, 1, RCMSG_INT32, RCMSG_SUM, c);
+        rcmsg_comm_free(&c);
+    }
+    printf("rank %d: allreduce of the %d survivors returned %s, sum %s\n", rank, n,
+           rcmsg_status_name(s), sum == n ? "right" : "wrong");
 }
 
 int main(int argc, char **argv)
@@ -54,6 +85,9 @@ int main(int argc, char **argv)
     }
     printf("rank %d: allreduce %d returned %s after %.1f s\n", rank, i - 1, rcmsg_status_name(s),
            now_s() - t0);
+    if (s != RCMSG_OK && argc > 2 && strcmp(argv[2], "after") == 0) {
+        after_loss(rank, size);
+    }
     s = rcmsg_finalize();
     printf("rank %d: finalized (%s)\n", rank, rcmsg_status_name(s));
     return 0;

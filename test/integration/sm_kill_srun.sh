@@ -28,17 +28,25 @@ for r in 0 1; do
 done
 grep -q '^rank 0: ANY_SOURCE receive posted before the loss returned RCMSG_ERR_CONNECTION' "$out" ||
     fail "rank 0: the ANY_SOURCE receive only the dead rank could match did not fail"
-# a rank killed in the middle of a 4-rank allreduce: every survivor's allreduce fails (one
-# waiting for another survivor learns when that one gives up and exits) and it finalizes
+# a rank killed in the middle of a 4-rank allreduce: every survivor's allreduce fails as soon
+# as it learns of the loss (each notices the dead local rank itself, within 0.1 s; a survivor
+# waiting for another survivor does not wait for that one to give up), so does a later world
+# allreduce, at once; a communicator of the survivors (made without messages) still works
 run_timeout 120 "$slurm" run -- srun --mpi=pmix -n 4 \
-    "$top_builddir/test/integration/liveness_test" 40 > "$out" 2>&1
+    "$top_builddir/test/integration/liveness_test" 40 after > "$out" 2>&1
 st=$?
 cat "$out"
 [ $st -ne 124 ] || fail "the allreduce job hung"
 for r in 0 1 2; do
     grep -q "^rank $r: allreduce [0-9]* returned RCMSG_ERR_CONNECTION" "$out" ||
         fail "rank $r: its allreduce did not fail $(cancelled)"
+    grep -q "\[rcmsg [^ ]*:$r [0-9]*\] warn: communicator 0x0: its collectives fail from now on" \
+        "$out" || fail "rank $r did not say that the world's collectives fail"
+    grep -q "^rank $r: a later world allreduce returned RCMSG_ERR_CONNECTION after 0.0 s" "$out" ||
+        fail "rank $r: a world allreduce after the loss did not fail at once $(cancelled)"
+    grep -q "^rank $r: allreduce of the 3 survivors returned RCMSG_OK, sum right" "$out" ||
+        fail "rank $r: the survivors' communicator did not work $(cancelled)"
     grep -q "^rank $r: finalized" "$out" || fail "rank $r did not finalize $(cancelled)"
 done
 [ "$(ls /dev/shm | grep -c rcmsg)" -eq "$shm_before" ] || fail "files left in /dev/shm"
-pass "a killed rank is reported by the others (receive, ANY_SOURCE, allreduce), who exit; no segment left behind"
+pass "a killed rank is reported by the others (receive, ANY_SOURCE, allreduce, a later world allreduce; the survivors' own communicator works), who exit; no segment left behind"
