@@ -102,7 +102,8 @@ RCMSG_API int rcmsg_size(void);
  *
  * A rendezvous send completes with the receiver's outcome: when the receiver's read fails
  * (RCMSG_ERR_IO, ...), or the message is discarded unreceived because its communicator was
- * freed (RCMSG_ERR_STATE), the send fails too; a failed receive reports count 0.
+ * freed (RCMSG_ERR_STATE) or because the collectives it belongs to failed at the receiver (a
+ * member lost: that member's status), the send fails too; a failed receive reports count 0.
  */
 
 #define RCMSG_ANY_SOURCE (-1)
@@ -214,13 +215,16 @@ RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int
  * a NaN, or of -0.0 and +0.0, return the operand the order puts first or second.)
  *
  * Once a rank learns that a member of a communicator is lost (see above), the collectives of
- * that communicator fail on it with the member's status (RCMSG_ERR_CONNECTION): the one under
- * way at once, whichever live ranks it waits for, and every later one at its start (what
- * other members send to them is discarded). Point-to-point on it goes on among the others,
- * and a communicator without the lost rank (rcmsg_comm_create_ranks, which exchanges no
- * message) works. Shared-memory ranks learn of a local rank's death by themselves; a rank
- * that waits in a collective for a live rank which learned first, with nothing outstanding
- * to the lost one, may learn only once that rank exits. A collective that fails on one rank
+ * that communicator fail on it with the status the member was lost with (RCMSG_ERR_CONNECTION
+ * for a dead rank): the one under way without waiting for data from anyone (only for the
+ * answers to its rendezvous sends), and every later one at its start; what other members
+ * send to them is discarded. Point-to-point on it goes on among the others. A communicator
+ * without the lost rank (rcmsg_comm_create_ranks, which exchanges no message) works once
+ * every rank in it has learned of the loss: shared-memory ranks learn of a local rank's
+ * death by themselves, but a rank that waits in a collective for a live rank which learned
+ * first, with nothing outstanding to the lost one (rc, without a launcher event), learns only
+ * once that rank exits, and a collective of the survivors would wait for it meanwhile. A
+ * collective that fails on one rank
  * for another reason (a bad argument only that rank passed, unless RCMSG_COLL_CHECK=yes,
  * below) leaves the others failing, or waiting for that rank until it exits (then they learn
  * it is lost): treat the communicator as unusable afterwards.

@@ -141,12 +141,16 @@ static bool comm_has(const struct rcmsg_comm *c, int world_rank)
     return false;
 }
 
+/* The communicator whose early messages are being adopted (a lying sender fails during the
+ * walk over them, which its break must not change: comm_create breaks it after the walk). */
+static const struct rcmsg_comm *comm_adopting;
+
 void comms_break(int peer)
 {
     for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms); l != NULL;
          l = rcmsg_hash_next(&pml.comms, l)) {
         struct rcmsg_comm *c = RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx);
-        if (c->coll_lost == RCMSG_OK && comm_has(c, peer)) {
+        if (c != comm_adopting && c->coll_lost == RCMSG_OK && comm_has(c, peer)) {
             comm_break(c, peer);
         }
     }
@@ -173,7 +177,9 @@ rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, r
     c->ctx = ctx;
     c->size = size;
     c->rank = rank;
+    comm_adopting = c;
     ctx_adopt(c);
+    comm_adopting = NULL;
     for (int i = 0; i < size && c->coll_lost == RCMSG_OK; i++) {
         if (pml.peers[world[i]].failed) {
             comm_break(c, world[i]);
