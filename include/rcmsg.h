@@ -218,12 +218,11 @@ RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int
  * that communicator fail on it with the status the member was lost with (RCMSG_ERR_CONNECTION
  * for a dead rank): the one under way without waiting for data from anyone (only for the
  * answers to its rendezvous sends), and every later one at its start; what other members
- * send to them is discarded. Point-to-point on it goes on among the others. A communicator
- * without the lost rank (rcmsg_comm_create_ranks, which exchanges no message) works once
- * every rank in it has learned of the loss: shared-memory ranks learn of a local rank's
- * death by themselves, but a rank that waits in a collective for a live rank which learned
- * first, with nothing outstanding to the lost one (rc, without a launcher event), learns only
- * once that rank exits, and a collective of the survivors would wait for it meanwhile. A
+ * send to them is discarded. A rank that saw the loss itself tells every other member of the
+ * communicator, so a rank waiting in a collective for a live one learns it as soon as the
+ * first witness does. Point-to-point on it goes on among the others, and a communicator
+ * without the lost rank (rcmsg_comm_create_ranks, which exchanges no message) works. (A
+ * communicator created after the loss by a rank that does not know of it is not told.) A
  * collective that fails on one rank
  * for another reason (a bad argument only that rank passed, unless RCMSG_COLL_CHECK=yes,
  * below) leaves the others failing, or waiting for that rank until it exits (then they learn

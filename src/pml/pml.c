@@ -17,7 +17,7 @@
  * Queues: posted receives and unexpected messages are kept per context and per source by the
  * matching object (pml_match.h), so a message for a communicator this rank has not created
  * yet simply waits as unexpected. Each peer has a FIFO of data sends (eager and
- * RTS, in order: non-overtaking) and separate control work (FIN, CREDIT) that never waits
+ * RTS, in order: non-overtaking) and separate control work (FIN, BREAK, CREDIT) that never waits
  * behind data, so flow control cannot deadlock.
  *
  * Files: pml.c (init, fini), pml_req.c (requests, wait and test), pml_send.c (credits, send
@@ -210,11 +210,11 @@ static void drop_fail(void *arg, int peer, rcmsg_status_t status, const char *ca
     rcmsg_debug("finalize: rank %d lost (%s)", peer, rcmsg_status_name(status));
 }
 
-static bool fins_pending(void)
+static bool ctl_pending(void)
 {
     for (int i = 0; i < pml.npending; i++) {
         const pml_peer_t *p = &pml.peers[pml.pending_peers[i]];
-        if (p->nfins > 0 && !p->failed) {
+        if (p->nctl > 0 && !p->failed) {
             return true;
         }
     }
@@ -245,7 +245,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
         pml.peers[i].owed = 0;
     }
     deadline = rcmsg_deadline_in(pml.drain_timeout_us);
-    while (fins_pending()) {
+    while (ctl_pending()) {
         rcmsg_progress();
         if (rcmsg_deadline_passed(deadline)) {
             rcmsg_error("finalize: rendezvous FINs could not be sent within RCMSG_DRAIN_TIMEOUT; "
@@ -274,7 +274,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
     rcmsg_progress_fini();
     pml_dump_fini();
     for (int i = 0; i < pml.size; i++) {
-        free(pml.peers[i].fins);
+        free(pml.peers[i].ctl);
     }
     for (int i = 0; i < pml.nreq_chunks; i++) {
         free(pml.req_chunks[i]);

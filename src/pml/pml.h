@@ -6,6 +6,9 @@
  * Wire format: every message starts with pml_hdr_t; an RTS adds the sender's buffer address,
  * rkey and request id; a FIN carries the sender's request id back with the receiver's outcome
  * (a failed read, or a message discarded unreceived, fails the send: never a false success).
+ * A BREAK (an RTS-sized header: ctx the collective space, tag the lost member's rank in the
+ * communicator, status its status) tells a member that a rank which saw a member die
+ * directly has broken the communicator's collectives, so that they fail there too.
  * Every header carries the per-pair sequence number (checked on receipt: a gap fails the
  * peer) and piggybacks returned eager credits (never more than were lent).
  */
@@ -21,7 +24,7 @@
 #include <stdio.h>
 
 /* X(name): the message types. */
-#define RCMSG_PML_MSG_LIST(X) X(EAGER) X(RTS) X(FIN) X(CREDIT)
+#define RCMSG_PML_MSG_LIST(X) X(EAGER) X(RTS) X(FIN) X(CREDIT) X(BREAK)
 
 typedef enum {
 #define RCMSG_PML_MSG_ENUM(name) RCMSG_PML_##name,
@@ -47,7 +50,8 @@ typedef struct {
     uint64_t addr; /* RTS: sender's buffer; FIN: unused */
     uint64_t sreq; /* the sender's request id */
     uint32_t rkey;
-    int32_t status; /* FIN: the receiver's outcome (RCMSG_OK, or why the data was not taken) */
+    int32_t status; /* FIN: the receiver's outcome (RCMSG_OK, or why the data was not taken);
+                       BREAK: the lost member's status */
 } rcmsg_pml_rts_t;
 
 struct rcmsg_comm {

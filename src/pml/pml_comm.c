@@ -112,23 +112,28 @@ static void ctx_adopt(const struct rcmsg_comm *c)
     rcmsg_match_msg_each(&pml.match, c->ctx | 1u, adopt_one, (void *)c);
 }
 
-/* c's member world rank peer is lost: a collective of c can no longer complete (the live
- * ranks it waits for may be waiting for the lost one), so c's collectives fail from now on
- * with peer's status, on this rank as soon as it learns: the receives posted in its collective
- * space (on_peer_failed), later posts, and what arrives there (refused: a rendezvous sender is
- * released). Point-to-point on c goes on among the others. */
-static void comm_break(struct rcmsg_comm *c, int peer)
+/* A member of c is lost (world rank peer: seen by this rank; or c's rank lost, which rank
+ * reporter told us of): a collective of c can no longer complete (the live ranks it waits for
+ * may be waiting for the lost one), so c's collectives fail from now on with status, on this
+ * rank as soon as it knows: the receives posted in its collective space (fail_orphaned), later
+ * posts, and what arrives there (refused: a rendezvous sender is released). Point-to-point on
+ * c goes on among the others. */
+void comm_break(struct rcmsg_comm *c, int peer, rcmsg_status_t status, int reporter)
 {
+    char says[40] = "";
     long n;
 
-    c->coll_lost = lost_status(peer);
+    c->coll_lost = status;
+    if (reporter >= 0) {
+        snprintf(says, sizeof(says), " (says world rank %d)", reporter);
+    }
     n = unexp_refuse(c->ctx | 1u, "a member of the communicator is lost, so its collectives fail",
-                     c->coll_lost);
+                     status);
     rcmsg_log(c == pml.world || n > 0 ? RCMSG_LOG_WARN : RCMSG_LOG_INFO,
               "communicator 0x%x: its collectives fail from now on with %s, as world rank %d is "
-              "among its %d members and is lost (%ld unreceived collective message(s) "
+              "among its %d members and is lost%s (%ld unreceived collective message(s) "
               "discarded); point-to-point among the others goes on",
-              c->ctx, rcmsg_status_name(c->coll_lost), peer, c->size, n);
+              c->ctx, rcmsg_status_name(status), peer, c->size, says, n);
 }
 
 static bool comm_has(const struct rcmsg_comm *c, int world_rank)
@@ -141,6 +146,30 @@ static bool comm_has(const struct rcmsg_comm *c, int world_rank)
     return false;
 }
 
+/* The other live members of c learn of its break from this rank, which saw the loss itself:
+ * a member waiting for another live one in a collective could otherwise wait until that one
+ * exits. Those told do not pass it on, so a loss costs each direct witness one BREAK per
+ * member (the launcher's loss ends the job: nobody is told). */
+static void comm_break_tell(const struct rcmsg_comm *c, int peer)
+{
+    rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_BREAK, .ctx = c->ctx | 1u, .src = c->rank},
+                         .status = c->coll_lost};
+
+    if (pml.lost_launcher != RCMSG_OK) {
+        return;
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (c->world[i] == peer) {
+            h.hdr.tag = i;
+        }
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (i != c->rank && !pml.peers[c->world[i]].failed) {
+            (void)queue_ctl(c->world[i], &h); /* (out of memory: logged; it learns later) */
+        }
+    }
+}
+
 /* The communicator whose early messages are being adopted (a lying sender fails during the
  * walk over them, which its break must not change: comm_create breaks it after the walk). */
 static const struct rcmsg_comm *comm_adopting;
@@ -151,7 +180,8 @@ void comms_break(int peer)
          l = rcmsg_hash_next(&pml.comms, l)) {
         struct rcmsg_comm *c = RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx);
         if (c != comm_adopting && c->coll_lost == RCMSG_OK && comm_has(c, peer)) {
-            comm_break(c, peer);
+            comm_break(c, peer, lost_status(peer), -1);
+            comm_break_tell(c, peer);
         }
     }
 }
@@ -182,7 +212,7 @@ rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, r
     comm_adopting = NULL;
     for (int i = 0; i < size && c->coll_lost == RCMSG_OK; i++) {
         if (pml.peers[world[i]].failed) {
-            comm_break(c, world[i]);
+            comm_break(c, world[i], lost_status(world[i]), -1);
         }
     }
     *comm_p = c;

@@ -143,7 +143,7 @@ static void dump_peers(void)
             continue;
         }
         rcmsg_log_dump("peer %d %s credits %d owed %d sendq %zu fins %d failed %s%s%s", i,
-                       p->btl->name, p->credits, p->owed, queue_length(&p->sendq), p->nfins,
+                       p->btl->name, p->credits, p->owed, queue_length(&p->sendq), p->nctl,
                        p->failed ? "yes" : "no", p->failed ? " " : "",
                        p->failed ? rcmsg_status_name(p->why) : "");
     }

@@ -79,21 +79,16 @@ typedef struct pml_unexp {
 } pml_unexp_t;
 
 typedef struct {
-    uint64_t sreq;  /* the sender's request id */
-    int32_t status; /* the outcome the FIN reports */
-} pml_fin_t;
-
-typedef struct {
     rcmsg_btl_t *btl;
     uint64_t *stat;     /* the peer's counters (rcmsg_stats_row) */
     size_t max_inline;  /* btl's: eager messages up to this (with the header) go inline */
     size_t eager_limit; /* payloads up to this go eagerly (pml_eager_limit of its btl) */
     uint32_t send_seq, recv_seq;
-    int credits;         /* eager sends still allowed to this peer */
-    int owed;            /* credits to return to this peer */
-    rcmsg_queue_t sendq; /* sends waiting for credit or room, in order (link) */
-    pml_fin_t *fins;     /* FINs to send, a growable stack */
-    int nfins, capfins;
+    int credits;          /* eager sends still allowed to this peer */
+    int owed;             /* credits to return to this peer */
+    rcmsg_queue_t sendq;  /* sends waiting for credit or room, in order (link) */
+    rcmsg_pml_rts_t *ctl; /* control messages to send (FIN, BREAK), a growable stack */
+    int nctl, capctl;
     bool pending; /* in the pending-peers list */
     bool failed;
     rcmsg_status_t why;   /* failed: the status its requests fail with */
@@ -177,6 +172,8 @@ void sendq_push(pml_peer_t *p, rcmsg_request_t r);
 int peer_push(int peer);
 bool peer_has_work(const pml_peer_t *p);
 rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status);
+/* Queues control message h (FIN, BREAK) to peer; RCMSG_ERR_CONNECTION when peer is lost. */
+rcmsg_status_t queue_ctl(int peer, const rcmsg_pml_rts_t *h);
 
 /* pml_recv.c */
 void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data);
@@ -216,8 +213,12 @@ struct rcmsg_comm *comm_of_ctx(uint32_t ctx);
 bool ctx_dead(uint32_t ctx);
 rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
                            rcmsg_comm_t *comm_p);
-/* World rank peer is lost: every communicator with it among its members breaks (comm_break). */
+/* World rank peer is lost: every communicator with it among its members breaks (comm_break),
+ * and its other members are told (BREAK). */
 void comms_break(int peer);
+/* Breaks c's collectives (see pml_comm.c): its member world rank peer is lost with status,
+ * seen by this rank (reporter -1) or told by world rank reporter. */
+void comm_break(struct rcmsg_comm *c, int peer, rcmsg_status_t status, int reporter);
 void comm_destroy(rcmsg_comm_t c);
 /* Whether comm is a live communicator; comm_valid_walk() looks at every one. */
 bool comm_valid_walk(rcmsg_comm_t comm);

@@ -261,6 +261,33 @@ static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *
     }
 }
 
+/* A BREAK: a member that saw a rank of communicator c die broke c's collectives (comm_break). */
+static void fail_orphaned(rcmsg_match_recv_t *m, void *arg);
+
+static void on_break(int peer, const rcmsg_pml_rts_t *h)
+{
+    struct rcmsg_comm *c = comm_of_ctx(h->hdr.ctx);
+
+    if (c == NULL || !(h->hdr.ctx & 1u)) {
+        rcmsg_debug("a BREAK from rank %d for communicator 0x%x, which this rank does not have",
+                    peer, h->hdr.ctx & ~1u);
+        return;
+    }
+    if (!src_check(peer, c, &h->hdr)) {
+        return;
+    }
+    if (h->hdr.tag < 0 || h->hdr.tag >= c->size || h->hdr.tag == c->rank ||
+        c->world[h->hdr.tag] == peer || h->status >= 0 || !rcmsg_status_known(h->status)) {
+        peer_bad(peer, "a BREAK of communicator 0x%x naming its rank %d with status %d", c->ctx,
+                 (int)h->hdr.tag, (int)h->status);
+        return;
+    }
+    if (c->coll_lost == RCMSG_OK) {
+        comm_break(c, c->world[h->hdr.tag], (rcmsg_status_t)h->status, peer);
+        rcmsg_match_recv_each(&pml.match, fail_orphaned, NULL);
+    }
+}
+
 static void recv_dispatch(int peer, const void *data, size_t len)
 {
     rcmsg_pml_rts_t h = {0};
@@ -307,6 +334,10 @@ static void recv_dispatch(int peer, const void *data, size_t len)
     case RCMSG_PML_FIN:
         p->stat[RCMSG_STAT_ctrl_recv]++;
         on_fin(peer, h.sreq, h.status);
+        break;
+    case RCMSG_PML_BREAK:
+        p->stat[RCMSG_STAT_ctrl_recv]++;
+        on_break(peer, &h);
         break;
     case RCMSG_PML_CREDIT:
     case RCMSG_PML_MSG_COUNT:

@@ -28,6 +28,7 @@ static inline void xmit_count(pml_peer_t *p, const rcmsg_pml_hdr_t *hdr, size_t 
         break;
     case RCMSG_PML_FIN:
     case RCMSG_PML_CREDIT:
+    case RCMSG_PML_BREAK:
     case RCMSG_PML_MSG_COUNT:
         p->stat[RCMSG_STAT_ctrl_sent]++;
         break;
@@ -128,20 +129,18 @@ void sendq_push(pml_peer_t *p, rcmsg_request_t r)
     rcmsg_queue_push_tail(&p->sendq, &r->link);
 }
 
-/* Control work of a peer (FINs, credits); returns the number of messages sent. */
+/* Control work of a peer (FINs, BREAKs, credits); returns the number of messages sent. */
 static int peer_control(int peer)
 {
     pml_peer_t *p = &pml.peers[peer];
     int n = 0;
 
-    while (p->nfins > 0) {
-        rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_FIN},
-                             .sreq = p->fins[p->nfins - 1].sreq,
-                             .status = p->fins[p->nfins - 1].status};
+    while (p->nctl > 0) {
+        rcmsg_pml_rts_t h = p->ctl[p->nctl - 1];
         if (pml_xmit(peer, &h.hdr, sizeof(h), NULL, 0) != RCMSG_OK) {
             return n;
         }
-        p->nfins--;
+        p->nctl--;
         n++;
     }
     if (credits_due(p)) {
@@ -174,28 +173,35 @@ int peer_push(int peer)
 
 bool peer_has_work(const pml_peer_t *p)
 {
-    return p->nfins > 0 || !rcmsg_queue_empty(&p->sendq) || credits_due(p);
+    return p->nctl > 0 || !rcmsg_queue_empty(&p->sendq) || credits_due(p);
 }
 
-/* Queues a FIN for peer's rendezvous send sreq, reporting status (RCMSG_OK: data taken). */
-rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status)
+rcmsg_status_t queue_ctl(int peer, const rcmsg_pml_rts_t *h)
 {
     pml_peer_t *p = &pml.peers[peer];
 
     if (p->failed) {
         return RCMSG_ERR_CONNECTION; /* nobody waits for it */
     }
-    if (p->nfins == p->capfins) {
-        int cap = p->capfins ? p->capfins * 2 : 16;
-        pml_fin_t *f = realloc(p->fins, sizeof(*f) * (size_t)cap);
-        if (f == NULL) {
-            rcmsg_error("out of memory for a FIN to rank %d: its send cannot complete", peer);
+    if (p->nctl == p->capctl) {
+        int cap = p->capctl ? p->capctl * 2 : 16;
+        rcmsg_pml_rts_t *c = realloc(p->ctl, sizeof(*c) * (size_t)cap);
+        if (c == NULL) {
+            rcmsg_error("out of memory for a %s to rank %d", rcmsg_pml_msg_name(h->hdr.type), peer);
             return RCMSG_ERR_NO_MEMORY;
         }
-        p->fins = f;
-        p->capfins = cap;
+        p->ctl = c;
+        p->capctl = cap;
     }
-    p->fins[p->nfins++] = (pml_fin_t){.sreq = sreq, .status = status};
+    p->ctl[p->nctl++] = *h;
     peer_mark_pending(peer);
     return RCMSG_OK;
+}
+
+/* Queues a FIN for peer's rendezvous send sreq, reporting status (RCMSG_OK: data taken). */
+rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status)
+{
+    rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_FIN}, .sreq = sreq, .status = status};
+
+    return queue_ctl(peer, &h);
 }

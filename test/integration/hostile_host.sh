@@ -21,5 +21,6 @@ check gap 'a CREDIT message with sequence number 7 where 0 was expected'
 check src 'a EAGER message on communicator 0x0 claims to come from its rank 0'
 check fin "a FIN with status 12345, which is no rcmsg error"
 check fin-none "a FIN that names no rendezvous send of this rank to it (0x4d)"
+check break "a BREAK of communicator 0x0 naming its rank 0 with status -12"
 check orphans 'more than 65536 messages for communicators this rank does not have'
 pass "crafted headers (credits, sequence gap, sender, orphan flood, FINs) refused"

@@ -63,6 +63,11 @@ static void attack(const char *what)
                 break; /* rank 0 refused us and left */
             }
         }
+    } else if (strcmp(what, "break") == 0) {
+        /* a BREAK of the world's collectives naming rank 0, the receiver, as the lost rank */
+        r.hdr = (rcmsg_pml_hdr_t){.type = RCMSG_PML_BREAK, .ctx = 1, .src = 1, .tag = 0};
+        r.status = RCMSG_ERR_CONNECTION;
+        inject(&r.hdr, sizeof(r), NULL, 0);
     } else if (strncmp(what, "fin", 3) == 0) {
         int flag = 0;
         /* rank 0's rendezvous send (its first request: index 0, generation 1) arrived */
@@ -83,7 +88,7 @@ int main(int argc, char **argv)
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc != 2) {
-        fprintf(stderr, "usage: hostile_test credits|gap|src|orphans|fin\n");
+        fprintf(stderr, "usage: hostile_test credits|gap|src|orphans|fin|fin-none|break\n");
         return 2;
     }
     s = rcmsg_init();

@@ -37,6 +37,7 @@ static rcmsg_comm_t world;
 static double now_s(void);
 
 #include "test_check.h"
+#include "test_kill.h"
 
 #define OK(s) CHECK((s) == RCMSG_OK, "%s returned %s", #s, rcmsg_status_name(s))
 
@@ -795,8 +796,7 @@ static void killed(void)
     }
     barrier();
     if (rank == size - 1) {
-        printf("rank %d: killing itself with SIGKILL\n", rank);
-        raise(SIGKILL);
+        test_kill_self(rank);
     }
     t0 = now_s();
     s = rcmsg_recv(&v, sizeof(v), size - 1, 1, world, NULL);

@@ -4,17 +4,21 @@
 # keeps the others running. Survivors that wait for the dead rank have nothing outstanding to
 # it: they learn through the liveness probes (RCMSG_LIVENESS_INTERVAL, then the probe's
 # retries: (RCMSG_IB_RETRY_COUNT + 1) x 4.096 us x 2^RCMSG_IB_TIMEOUT, 7.5 s by default), and
-# a survivor that waits for another survivor learns when that one gives up and exits. Every
-# survivor's allreduce fails with RCMSG_ERR_CONNECTION within 2 x (1 + 7.5 + 3) s, the 3 s being
-# RCMSG_RECOVERY_TIMEOUT (the connection's recovery finds nobody to reconnect to), plus slack for
-# the emulated guest, and it finalizes. Then the same for a point-to-point receive and an
-# ANY_SOURCE receive from the dead rank (p2p_test --kill, 3 ranks).
+# a survivor that waits for another survivor learns from the BREAK that a survivor which saw
+# the loss sends every member (Open MPI's mpirun sends no lost-rank event): without it, it
+# would learn only when that survivor exits. Every survivor's allreduce fails with
+# RCMSG_ERR_CONNECTION within 2 x (1 + 7.5 + 3) s, the 3 s being RCMSG_RECOVERY_TIMEOUT (the
+# connection's recovery finds nobody to reconnect to), plus slack for the emulated guest; a
+# later world allreduce fails at once, and an allreduce over a communicator of the three
+# survivors works (it would wait for ever for a survivor that had not learned). Then the same
+# for a point-to-point receive and an ANY_SOURCE receive from the dead rank (p2p_test --kill,
+# 3 ranks).
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 run_timeout 240 env -u RCMSG_IB_RETRY_COUNT -u RCMSG_IB_TIMEOUT RCMSG_RECOVERY_TIMEOUT=3s "$MPIRUN" --allow-run-as-root \
-    -np 4 --oversubscribe --enable-recovery "$top_builddir/test/integration/liveness_test" 40 \
+    -np 4 --oversubscribe --enable-recovery "$top_builddir/test/integration/liveness_test" 40 after \
     > "$out" 2>&1
 st=$?
 cat "$out"
@@ -27,8 +31,12 @@ for r in 0 1 2; do
     secs=$(echo "$line" | sed 's/.* after \([0-9.]*\) s$/\1/')
     awk -v s="$secs" 'BEGIN { exit !(s <= 2 * (1 + 7.5 + 3) + 10) }' ||
         fail "rank $r: noticed after $secs s, beyond 2 x 11.5 s (+10 s slack)"
+    grep -q "^rank $r: a later world allreduce returned RCMSG_ERR_CONNECTION after 0.0 s" "$out" ||
+        fail "rank $r: a world allreduce after the loss did not fail at once"
+    grep -q "^rank $r: allreduce of the 3 survivors returned RCMSG_OK, sum right" "$out" ||
+        fail "rank $r: the survivors' communicator did not work"
     grep -q "^rank $r: finalized" "$out" || fail "rank $r did not finalize"
-    echo "ok: rank $r: allreduce failed after $secs s"
+    echo "ok: rank $r: allreduce failed after $secs s; the survivors' allreduce worked"
 done
 run_timeout 240 env -u RCMSG_IB_RETRY_COUNT -u RCMSG_IB_TIMEOUT RCMSG_RECOVERY_TIMEOUT=3s "$MPIRUN" --allow-run-as-root \
     -np 3 --oversubscribe --enable-recovery "$top_builddir/test/integration/p2p_test" --kill \
