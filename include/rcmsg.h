@@ -221,8 +221,8 @@ RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int
  * send to them is discarded. A rank that saw the loss itself tells every other member of the
  * communicator, so a rank waiting in a collective for a live one learns it as soon as the
  * first witness does. Point-to-point on it goes on among the others, and a communicator
- * without the lost rank (rcmsg_comm_create_ranks, which exchanges no message) works. (A
- * communicator created after the loss by a rank that does not know of it is not told.) A
+ * without the lost rank (rcmsg_comm_create_ranks, which exchanges no message) works, while
+ * one made later with the lost rank among its members is broken from the start. A
  * collective that fails on one rank
  * for another reason (a bad argument only that rank passed, unless RCMSG_COLL_CHECK=yes,
  * below) leaves the others failing, or waiting for that rank until it exits (then they learn

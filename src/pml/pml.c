@@ -240,9 +240,19 @@ rcmsg_status_t rcmsg_pml_fini(void)
                     pml.live_reqs);
         return RCMSG_ERR_PENDING;
     }
-    /* credits are of no use any more; FINs are: a peer's rendezvous send waits for them */
+    /* credits and BREAKs are of no use any more (a peer that is told a rank is lost after
+     * this one finalized may have exited: the send would wait for it); FINs are: a peer's
+     * rendezvous send waits for them */
     for (int i = 0; i < pml.size; i++) {
-        pml.peers[i].owed = 0;
+        pml_peer_t *p = &pml.peers[i];
+        int n = 0;
+        p->owed = 0;
+        for (int k = 0; k < p->nctl; k++) {
+            if (p->ctl[k].hdr.type == RCMSG_PML_FIN) {
+                p->ctl[n++] = p->ctl[k];
+            }
+        }
+        p->nctl = n;
     }
     deadline = rcmsg_deadline_in(pml.drain_timeout_us);
     while (ctl_pending()) {

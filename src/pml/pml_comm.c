@@ -118,7 +118,7 @@ static void ctx_adopt(const struct rcmsg_comm *c)
  * rank as soon as it knows: the receives posted in its collective space (fail_orphaned), later
  * posts, and what arrives there (refused: a rendezvous sender is released). Point-to-point on
  * c goes on among the others. */
-void comm_break(struct rcmsg_comm *c, int peer, rcmsg_status_t status, int reporter)
+static void comm_break(struct rcmsg_comm *c, int peer, rcmsg_status_t status, int reporter)
 {
     char says[40] = "";
     long n;
@@ -174,14 +174,21 @@ static void comm_break_tell(const struct rcmsg_comm *c, int peer)
  * walk over them, which its break must not change: comm_create breaks it after the walk). */
 static const struct rcmsg_comm *comm_adopting;
 
-void comms_break(int peer)
+void comms_break(int peer, rcmsg_status_t status, int reporter)
 {
+    bool tell = reporter < 0 && !pml.peers[peer].reported && peer != pml.rank;
+
+    if (pml.peers[peer].gone == RCMSG_OK) {
+        pml.peers[peer].gone = status; /* communicators made from now on are broken at once */
+    }
     for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms); l != NULL;
          l = rcmsg_hash_next(&pml.comms, l)) {
         struct rcmsg_comm *c = RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx);
         if (c != comm_adopting && c->coll_lost == RCMSG_OK && comm_has(c, peer)) {
-            comm_break(c, peer, lost_status(peer), -1);
-            comm_break_tell(c, peer);
+            comm_break(c, peer, status, reporter);
+            if (tell) {
+                comm_break_tell(c, peer);
+            }
         }
     }
 }
@@ -211,8 +218,8 @@ rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, r
     ctx_adopt(c);
     comm_adopting = NULL;
     for (int i = 0; i < size && c->coll_lost == RCMSG_OK; i++) {
-        if (pml.peers[world[i]].failed) {
-            comm_break(c, world[i], lost_status(world[i]), -1);
+        if (pml.peers[world[i]].gone != RCMSG_OK) {
+            comm_break(c, world[i], pml.peers[world[i]].gone, -1);
         }
     }
     *comm_p = c;

@@ -92,6 +92,9 @@ typedef struct {
     bool pending; /* in the pending-peers list */
     bool failed;
     rcmsg_status_t why;   /* failed: the status its requests fail with */
+    rcmsg_status_t gone;  /* lost (failed, or a BREAK said so): what collectives with it fail
+                             with; RCMSG_OK while it is not known lost */
+    bool reported;        /* its loss came from the launcher, which tells every rank */
     long orphans;         /* unexpected headers held for contexts with no communicator */
     uint32_t heard;       /* messages received (liveness: changed since the last look?) */
     uint32_t heard_seen;  /* heard at the last liveness look */
@@ -213,12 +216,10 @@ struct rcmsg_comm *comm_of_ctx(uint32_t ctx);
 bool ctx_dead(uint32_t ctx);
 rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
                            rcmsg_comm_t *comm_p);
-/* World rank peer is lost: every communicator with it among its members breaks (comm_break),
- * and its other members are told (BREAK). */
-void comms_break(int peer);
-/* Breaks c's collectives (see pml_comm.c): its member world rank peer is lost with status,
- * seen by this rank (reporter -1) or told by world rank reporter. */
-void comm_break(struct rcmsg_comm *c, int peer, rcmsg_status_t status, int reporter);
+/* World rank peer is lost with status: every communicator with it among its members breaks
+ * (comm_break); unless told by world rank reporter (-1: this rank saw it), the launcher
+ * reported it, or it is this rank, their other members are told (BREAK). */
+void comms_break(int peer, rcmsg_status_t status, int reporter);
 void comm_destroy(rcmsg_comm_t c);
 /* Whether comm is a live communicator; comm_valid_walk() looks at every one. */
 bool comm_valid_walk(rcmsg_comm_t comm);

@@ -17,6 +17,7 @@ void on_rank_lost(void *arg, int rank)
         rcmsg_error("the launcher reports that rank %d terminated: requests involving it fail "
                     "with %s",
                     rank, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+        pml.peers[rank].reported = true; /* every rank hears it: nobody needs a BREAK */
         on_peer_failed(NULL, rank, RCMSG_ERR_CONNECTION, "the launcher reports it terminated");
     }
 }

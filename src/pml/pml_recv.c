@@ -268,7 +268,11 @@ static void on_break(int peer, const rcmsg_pml_rts_t *h)
 {
     struct rcmsg_comm *c = comm_of_ctx(h->hdr.ctx);
 
-    if (c == NULL || !(h->hdr.ctx & 1u)) {
+    if (!(h->hdr.ctx & 1u)) {
+        peer_bad(peer, "a BREAK for the point-to-point space of communicator 0x%x", h->hdr.ctx);
+        return;
+    }
+    if (c == NULL) { /* (the world's BREAK, sent too, says the same) */
         rcmsg_debug("a BREAK from rank %d for communicator 0x%x, which this rank does not have",
                     peer, h->hdr.ctx & ~1u);
         return;
@@ -282,8 +286,9 @@ static void on_break(int peer, const rcmsg_pml_rts_t *h)
                  (int)h->hdr.tag, (int)h->status);
         return;
     }
-    if (c->coll_lost == RCMSG_OK) {
-        comm_break(c, c->world[h->hdr.tag], (rcmsg_status_t)h->status, peer);
+    if (pml.peers[c->world[h->hdr.tag]].gone == RCMSG_OK) {
+        pml.any_failed = true; /* a rank is lost: finalize skips its closing barrier */
+        comms_break(c->world[h->hdr.tag], (rcmsg_status_t)h->status, peer);
         rcmsg_match_recv_each(&pml.match, fail_orphaned, NULL);
     }
 }
@@ -443,7 +448,7 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *caus
         rcmsg_event_post(RCMSG_EVENT_PEER_FAILED, peer, p->btl->name, status, "%s",
                          cause != NULL ? cause : rcmsg_strerror(status));
     }
-    comms_break(peer);
+    comms_break(peer, lost_status(peer), -1);
     /* receives posted for this peer fail; ANY_SOURCE ones once no other rank can match them;
      * those of the collectives of a communicator with peer among its members */
     rcmsg_match_recv_each(&pml.match, fail_orphaned, NULL);

@@ -7,8 +7,9 @@
  *       ranks run ITERS 8 KiB allreduces; the last rank kills itself in the middle; each
  *       survivor prints "rank R: allreduce I returned S after T s", then with "after" (once
  *       its allreduce failed) "rank R: a later world allreduce returned S after T s" (it fails
- *       at once: the world has a lost member) and "rank R: allreduce of the N survivors
- *       returned S, sum right|wrong" (a communicator without the dead rank still works), and
+ *       at once: the world has a lost member), "rank R: an allreduce on a copy of the world
+ *       made after the loss returned S after T s" (the same) and "rank R: allreduce of the N
+ * survivors returned S, sum right|wrong" (a communicator without the dead rank still works), and
  *       last "rank R: finalized (S)". ("after" needs every survivor to learn of the loss by
  *       itself, as sm's ranks do: one that waits for another survivor would otherwise wait
  *       until that one exits, see rcmsg.h.)
@@ -43,6 +44,15 @@ static void after_loss(int rank, int size)
     s = rcmsg_allreduce(&x, &y, 1, RCMSG_DOUBLE, RCMSG_SUM, rcmsg_comm_world());
     printf("rank %d: a later world allreduce returned %s after %.1f s\n", rank,
            rcmsg_status_name(s), now_s() - t0);
+    s = rcmsg_comm_dup(rcmsg_comm_world(), &c); /* no message: made after the loss */
+    if (s == RCMSG_OK) {
+        t0 = now_s();
+        s = rcmsg_allreduce(&x, &y, 1, RCMSG_DOUBLE, RCMSG_SUM, c);
+        rcmsg_comm_free(&c);
+    }
+    printf("rank %d: an allreduce on a copy of the world made after the loss returned %s after "
+           "%.1f s\n",
+           rank, rcmsg_status_name(s), now_s() - t0);
     for (int i = 0; i < n; i++) {
         ranks[i] = i;
     }
