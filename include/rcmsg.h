@@ -222,11 +222,10 @@ RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int
  * communicator, so a rank waiting in a collective for a live one learns it as soon as the
  * first witness does. Point-to-point on it goes on among the others, and a communicator
  * without the lost rank (rcmsg_comm_create_ranks, which exchanges no message) works, while
- * one made later with the lost rank among its members is broken from the start. A
- * collective that fails on one rank
- * for another reason (a bad argument only that rank passed, unless RCMSG_COLL_CHECK=yes,
- * below) leaves the others failing, or waiting for that rank until it exits (then they learn
- * it is lost): treat the communicator as unusable afterwards.
+ * one made later with the lost rank among its members is broken from the start. A collective
+ * that fails on one rank for another reason (a bad argument only that rank passed, unless
+ * RCMSG_COLL_CHECK=yes, below) leaves the others failing, or waiting for that rank until it
+ * exits (then they learn it is lost): treat the communicator as unusable afterwards.
  * Arguments that differ between ranks are detected only where they change a message length
  * (the receiver then fails with RCMSG_ERR_INVALID_PARAM, naming the sender), unless
  * RCMSG_COLL_CHECK=yes: the ranks then agree on the call, root, count, datatype and op before
