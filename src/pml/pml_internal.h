@@ -171,6 +171,7 @@ void req_complete(rcmsg_request_t r, rcmsg_status_t error);
 /* pml_send.c */
 rcmsg_status_t rndv_prepare(rcmsg_request_t r);
 rcmsg_status_t send_start(rcmsg_request_t r);
+rcmsg_status_t send_now(int peer, uint32_t ctx, int src, int tag, const void *buf, size_t len);
 void sendq_push(pml_peer_t *p, rcmsg_request_t r);
 int peer_push(int peer);
 bool peer_has_work(const pml_peer_t *p);

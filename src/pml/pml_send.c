@@ -57,6 +57,38 @@ static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, c
     return s;
 }
 
+/* Puts an eager message on the wire to peer and takes its credit (the caller saw one). */
+static rcmsg_status_t eager_xmit(int peer, uint32_t ctx, int src, int tag, const void *buf,
+                                 size_t len)
+{
+    rcmsg_pml_hdr_t h = {.type = RCMSG_PML_EAGER, .ctx = ctx, .src = src, .tag = tag, .len = len};
+    rcmsg_status_t s = pml_xmit(peer, &h, sizeof(h), buf, len);
+
+    if (s == RCMSG_OK) {
+        pml.peers[peer].credits--;
+    }
+    return s;
+}
+
+/* A blocking send without a request (rcmsg_send): an eager message to a peer that has credit
+ * and nothing queued goes out now, the transport copying it, as send_start would send it.
+ * NO_RESOURCE when it cannot (rendezvous, no credit, queue, transport full): the caller takes
+ * the request path, which waits. */
+rcmsg_status_t send_now(int peer, uint32_t ctx, int src, int tag, const void *buf, size_t len)
+{
+    pml_peer_t *p = &pml.peers[peer];
+    rcmsg_status_t s;
+
+    if (len > p->eager_limit || p->credits == 0 || !rcmsg_queue_empty(&p->sendq)) {
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    s = eager_xmit(peer, ctx, src, tag, buf, len);
+    if (s != RCMSG_ERR_NO_RESOURCE) {
+        pml.activity++; /* a send done, as a request's completion would count it */
+    }
+    return s;
+}
+
 /* Makes a send a rendezvous one: its buffer registered for remote reads (none when empty). */
 rcmsg_status_t rndv_prepare(rcmsg_request_t r)
 {
@@ -94,14 +126,8 @@ rcmsg_status_t send_start(rcmsg_request_t r)
         }
     }
     if (!r->rndv) {
-        rcmsg_pml_hdr_t h = {.type = RCMSG_PML_EAGER,
-                             .ctx = r->ctx,
-                             .src = r->my_rank,
-                             .tag = r->tag,
-                             .len = r->len};
-        s = pml_xmit(r->peer, &h, sizeof(h), r->buf, r->len);
+        s = eager_xmit(r->peer, r->ctx, r->my_rank, r->tag, r->buf, r->len);
         if (s == RCMSG_OK) {
-            p->credits--;
             req_complete(r, RCMSG_OK); /* the transport copied the data */
         }
     } else {
