@@ -342,9 +342,13 @@ static int rc_progress(rcmsg_btl_t *btl)
     if (rc->nfast_rx > 0) {
         total += rc_fast_poll(rc);
     }
-    n = rc_send_poll(rc);
-    rcmsg_rstat_add(RCMSG_RSTAT_empty_polls, (total == 0) + (n == 0));
-    total += n;
+    rcmsg_rstat_add(RCMSG_RSTAT_empty_polls, total == 0);
+    if (rc->nsignaled > 0 || ++rc->scq_tick >= RC_SCQ_POLL_EVERY) {
+        rc->scq_tick = 0;
+        n = rc_send_poll(rc);
+        rcmsg_rstat_add(RCMSG_RSTAT_empty_polls, n == 0);
+        total += n;
+    }
     rcmsg_rstat_add(RCMSG_RSTAT_cqes, (uint64_t)total);
     if (__builtin_expect(atomic_load_explicit(&rc->async_pending, memory_order_acquire), 0)) {
         rc_async_handle(rc);

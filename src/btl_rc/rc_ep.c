@@ -85,8 +85,22 @@ static rc_wr_t *rc_wr_get(rc_btl_t *rc)
     return RCMSG_CONTAINER_OF(l, rc_wr_t, free_link);
 }
 
+/* wr was posted: a signaled one is counted until it is released (rc_wr_put), so that progress
+ * polls the send CQ while its completion may come. */
+static inline void rc_wr_posted(rc_btl_t *rc, rc_wr_t *wr)
+{
+    if (wr->signaled && !wr->counted) {
+        wr->counted = true;
+        rc->nsignaled++;
+    }
+}
+
 void rc_wr_put(rc_btl_t *rc, rc_wr_t *wr)
 {
+    if (wr->counted) {
+        wr->counted = false;
+        rc->nsignaled--;
+    }
     if (wr->sbuf >= 0) {
         rc->sbuf_free[rc->sbuf_nfree++] = wr->sbuf;
         wr->sbuf = -1;
@@ -166,6 +180,7 @@ rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv_send_w
         rc_ep_fail(rc, wr->peer, "ibv_post_send failed");
         return RCMSG_ERR_CONNECTION;
     }
+    rc_wr_posted(rc, wr);
     ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
     ep->ring_count++;
     return RCMSG_OK;
@@ -211,6 +226,7 @@ rc_wr_t *rc_ep_post_marker(rc_btl_t *rc, int peer)
         rc_wr_put(rc, wr);
         return NULL;
     }
+    rc_wr_posted(rc, wr);
     ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
     ep->ring_count++;
     return wr;
@@ -439,6 +455,7 @@ rcmsg_status_t rc_ep_repost(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool last)
                     rc_wr_type_name(wr->type), wr->peer, ep->qp.qp->qp_num, strerror(err));
         return RCMSG_ERR_CONNECTION;
     }
+    rc_wr_posted(rc, wr);
     ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
     ep->ring_count++;
     return RCMSG_OK;

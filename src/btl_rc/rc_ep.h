@@ -46,7 +46,8 @@ typedef struct rc_wr {
     uint32_t gen; /* bumped at each post: a completion naming another generation is stale */
     rc_wr_type_t type;
     bool signaled;
-    bool held; /* a read completed but not yet trusted (rc_ep_hold_read) */
+    bool counted; /* posted signaled and not yet released: one of rc->nsignaled */
+    bool held;    /* a read completed but not yet trusted (rc_ep_hold_read) */
     int peer;
     int sbuf; /* bounce buffer index, or -1 */
     uint32_t len;

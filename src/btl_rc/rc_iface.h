@@ -98,6 +98,8 @@ typedef struct rc_btl {
     rc_ep_t *eps;      /* [size]; eps[rank].qp.qp == NULL for ourselves */
     rcmsg_rc_cm_t *cm; /* the connection manager (rc_conn.c) */
     unsigned cm_tick;  /* progress calls since the CM was last polled */
+    int nsignaled;     /* signaled requests posted and not yet released: their completions come */
+    unsigned scq_tick; /* progress calls since the send CQ was last polled */
     bool cm_hot;       /* connects or disconnects under way: poll the CM on every call */
     int cm_npeers;     /* peers given to connect */
     bool cm_started;   /* the connects to them have been started (eager) or may start (lazy) */
@@ -191,6 +193,11 @@ void rc_pool_destroy(rc_btl_t *rc);
 /* How often progress polls the CM's CQ: once every RC_CM_POLL_EVERY calls (after init the CM
  * only answers late duplicates, so a poll of an empty CQ every 256 calls is all it costs). */
 #define RC_CM_POLL_EVERY 256
+
+/* How often progress polls the send CQ while no signaled request is outstanding (rc->nsignaled
+ * is 0): an unsignaled request makes a completion only when it fails, or is flushed from a QP
+ * that broke, so such a completion is seen within this many calls. */
+#define RC_SCQ_POLL_EVERY 64
 
 /* QPs created per progress call while the pool is refilled (rc_conn.c). */
 #define RC_POOL_REFILL_BATCH 4
