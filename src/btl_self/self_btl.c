@@ -114,14 +114,15 @@ static rcmsg_status_t self_get(rcmsg_btl_t *btl, int peer, void *local, const rc
 static int self_progress(rcmsg_btl_t *btl)
 {
     self_btl_t *self = self_btl_of(btl);
-    rcmsg_queue_t now = self->queue;
+    rcmsg_queue_t now;
     self_msg_t *m;
     int n = 0;
 
-    if (rcmsg_queue_empty(&now)) {
+    if (rcmsg_queue_empty(&self->queue)) {
         return 0; /* every progress call comes here: the common case first */
     }
     /* take what is queued now: a callback that sends to self is served next time */
+    now = self->queue;
     rcmsg_queue_init(&self->queue);
     while ((m = self_msg_of(rcmsg_queue_pop_head(&now))) != NULL) {
         if (m->desc != NULL) {

@@ -104,11 +104,11 @@ static void pml_watch(void)
 /* An idle round of a blocking call: the wait itself, and liveness after a sleep. */
 void pml_idle(unsigned *idle)
 {
-    if (pml.stall_us != 0) {
-        pml_stall_check();
-    }
     if (rcmsg_progress_idle(idle)) {
-        pml_watch(); /* it slept: few progress calls count towards PML_WATCH_CALLS */
+        /* it slept: few progress calls count towards PML_WATCH_CALLS (a spinning wait makes
+         * pml_progress look every PML_WATCH_CALLS calls) */
+        pml_watch();
+        pml_stall_check();
     }
 }
 
