@@ -406,9 +406,14 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
 
     rc_sync_tick(rc); /* a sleeping rank syncs too */
     /* consume the events that woke us (the fd is non-blocking); one of the CM's CQ means a
-     * packet to answer: the CM is polled on the next calls instead of every 256th */
+     * packet to answer: the CM is polled on the next calls instead of every 256th; one of the
+     * send CQ (an unsignaled request that failed, when none signaled is outstanding) has it
+     * polled on the next call, not the 64th, which a sleeping wait reaches only seconds later */
     while (ibv_get_cq_event(rc->channel, &cq, &cq_ctx) == 0) {
         rc->cm_hot |= cq != rc->rcq && cq != rc->scq;
+        if (cq == rc->scq) {
+            rc->scq_tick = RC_SCQ_POLL_EVERY;
+        }
         ibv_ack_cq_events(cq, 1);
     }
     if (ibv_req_notify_cq(rc->rcq, 0) != 0 || ibv_req_notify_cq(rc->scq, 0) != 0) {

@@ -196,7 +196,8 @@ void rc_pool_destroy(rc_btl_t *rc);
 
 /* How often progress polls the send CQ while no signaled request is outstanding (rc->nsignaled
  * is 0): an unsignaled request makes a completion only when it fails, or is flushed from a QP
- * that broke, so such a completion is seen within this many calls. */
+ * that broke, so such a completion is seen within this many calls, or at the first call after
+ * its event woke a sleeping wait (rc_arm). */
 #define RC_SCQ_POLL_EVERY 64
 
 /* QPs created per progress call while the pool is refilled (rc_conn.c). */
