@@ -200,7 +200,8 @@ typedef enum {
     X(SRQ_SIZE, INT, "1024", "16..65536",                                                          \
       "Receive buffers posted to the shared receive queue of each device; fewer (down to 64) "     \
       "when the rc pools do not fit in half of the locked memory limit (ulimit -l), with a "       \
-      "warning.")                                                                                  \
+      "warning. A spinning rank posts the buffers of handled messages again in batches of up to "  \
+      "1/16 of them (at most 32), or when a poll finds nothing.")                                  \
     X(SRQ_BUF_SIZE, SIZE, "9k", "256..1m",                                                         \
       "Size of each rc pre-posted receive buffer and send bounce buffer (header and eager "        \
       "payload); the same on every rank.")                                                         \

@@ -316,6 +316,25 @@ rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer)
 
 /* ---- send and get ---------------------------------------------------------------------- */
 
+/* Posts an inline SEND, then keeps a copy of its bytes for a replay (RCMSG_RECOVERY): after
+ * the doorbell, so that the copy does not delay the message; a request whose post fails is
+ * not replayed (its caller sends it again). */
+static rcmsg_status_t rc_post_inline(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr,
+                                     struct ibv_send_wr *swr, const void *hdr, size_t hdr_len,
+                                     const void *payload, size_t len)
+{
+    rcmsg_status_t status = rc_post(rc, ep, wr, swr);
+
+    if (status == RCMSG_OK && rc->inl_copy != NULL) {
+        char *copy = rc_inl_copy(rc, wr);
+        memcpy(copy, hdr, hdr_len);
+        if (len > 0) {
+            memcpy(copy + hdr_len, payload, len);
+        }
+    }
+    return status;
+}
+
 rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
                        const void *payload, size_t len)
 {
@@ -349,13 +368,7 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
         sge[1] = (struct ibv_sge){.addr = (uintptr_t)payload, .length = (uint32_t)len};
         swr.num_sge = len > 0 ? 2 : 1;
         swr.send_flags = IBV_SEND_INLINE;
-        if (rc->inl_copy != NULL) { /* kept for a replay */
-            char *copy = rc_inl_copy(rc, wr);
-            memcpy(copy, hdr, hdr_len);
-            if (len > 0) {
-                memcpy(copy + hdr_len, payload, len);
-            }
-        }
+        return rc_post_inline(rc, ep, wr, &swr, hdr, hdr_len, payload, len);
     } else {
         char *buf;
         if (rc->sbuf_nfree == 0) {

@@ -19,6 +19,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Receive buffers a poll may hold back from the SRQ (rc_btl_t.repost): at most this many, and
+ * at most 1/16 of the SRQ (rc->repost_defer), are kept before they are posted in one call. */
+#define RC_REPOST_DEFER_MAX 32
+#define RC_REPOST_CAP       RCMSG_POLL_BATCH_MAX
+
 #define RC_RD_ATOMIC_MAX 16
 
 /* The vendor id of Soft-RoCE (rxe) devices. */
@@ -100,6 +105,11 @@ typedef struct rc_btl {
     unsigned cm_tick;  /* progress calls since the CM was last polled */
     int nsignaled;     /* signaled requests posted and not yet released: their completions come */
     unsigned scq_tick; /* progress calls since the send CQ was last polled */
+    /* receive buffers whose messages were handled and that are not posted again yet: a poll
+     * posts them when it finds nothing (the rank waits anyway) or once repost_defer are held,
+     * so that the post does not delay the reply to the message (rc_recv_poll) */
+    int repost[RC_REPOST_CAP];
+    int nrepost, repost_defer;
     bool cm_hot;       /* connects or disconnects under way: poll the CM on every call */
     int cm_npeers;     /* peers given to connect */
     bool cm_started;   /* the connects to them have been started (eager) or may start (lazy) */
