@@ -6,16 +6,19 @@
 # times: latency (median of per-iteration times) and message rate, 8 B, 64 B, 1 KiB, 8 KiB.
 # Run from the top of a built tree; boot it 3 times for the boot-to-boot noise:
 #   sh bench/eager_rdma_compare.sh [--reps N] [--max 64|8192] [--build DIR] [--before DIR]
+#                                  [--smp 2]
 #   sh bench/eager_rdma_compare.sh --summary DIR     (the tables again, from a boot's outputs)
 # (--max 64: 8 B and 64 B only, for many short repetitions.) Prints one table per boot (medians
 # over the repetitions), then, per size, in how many repetitions the fast path was faster than
 # without it, than UCX, and ib_write_lat than ib_send_lat (pairs run back to back); keeps the raw
 # outputs in DIR/bench-results/eager-rdma-<date>/. --before DIR: another built tree (an older
 # commit) runs too, without the fast path, in each repetition next to this one: a hot-path
-# change's before/after in the same boot.
+# change's before/after in the same boot. --smp 2: a guest of 2 vCPUs, one NUMA node (the
+# default is 4 vCPUs in two nodes, as the test suite boots; on a host of 2 cores, 4 vCPUs are
+# scheduled in turn, which spreads one program's median from run to run by up to 2x).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build reps=3 max=8192 out= before=
+build=$top/build reps=3 max=8192 out= before= vm="--numa"
 if [ "${1:-}" = --inner ]; then
     # inside the guest: OUT REPS BUILD MAX [BEFORE]
     out=$2 reps=$3 b=$4/bench max=$5 before=${6:-} srv=10.55.0.1 sizes="8 64 1024 8192"
@@ -70,6 +73,10 @@ while [ $# -gt 0 ]; do
         ;;
     --build) build=$(cd "$2" && pwd); shift 2 ;;
     --before) before=$(cd "$2" && pwd); shift 2 ;;
+    --smp)
+        case $2 in 2) vm="--smp 2" ;; *) echo "eager_rdma_compare.sh: --smp is 2" >&2; exit 2 ;; esac
+        shift 2
+        ;;
     --summary) out=$(cd "$2" && pwd); shift 2 ;;
     *) echo "eager_rdma_compare.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
@@ -82,7 +89,7 @@ if [ -z "$out" ]; then
     rw=
     [ -z "$before" ] || rw="--rw $before"
     # shellcheck disable=SC2086
-    env -u MAKEFLAGS "$top/contrib/rxe-vm/rxe-run" --rxe 2 --numa --mem 4G --rw "$top" $rw \
+    env -u MAKEFLAGS "$top/contrib/rxe-vm/rxe-run" --rxe 2 $vm --mem 4G --rw "$top" $rw \
         --timeout "${RXE_GUEST_TIMEOUT:-3600}" -- sh "$top/bench/eager_rdma_compare.sh" --inner \
         "$out" "$reps" "$build" "$max" "$before" > "$out/guest.log" 2>&1 || { tail -20 "$out/guest.log"; exit 1; }
 else # --summary: the repetitions and sizes that boot ran

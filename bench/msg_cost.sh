@@ -8,7 +8,9 @@
 #     bench_recv): per rank and round trip, the send, the receive (its polling included), and
 #     the functions that cost most;
 #   - system calls (strace -c -f of a run of ITERS + 2000 round trips minus one of ITERS): per
-#     round trip, by name.
+#     round trip, by name;
+#   - the guest CPU's instruction rate (bench/guest_ips.c, timed, and counted by callgrind),
+#     to turn instructions into microseconds.
 # Run from the top of a built tree:
 #   sh bench/msg_cost.sh [--iters N] [--build DIR]
 #   sh bench/msg_cost.sh --summary DIR     (the tables again, from a boot's outputs)
@@ -52,6 +54,12 @@ if [ "${1:-}" = --inner ]; then
             ;;
         esac
     }
+    # the guest CPU's instruction rate: timed natively, counted under callgrind
+    echo "== instruction rate ($(date +%T))"
+    "$b/bench/rcmsg_guest_ips" 20000000 > "$out/ips.time" || true
+    valgrind -q --tool=callgrind --collect-atstart=no '--toggle-collect=ips_alu*' \
+        '--toggle-collect=ips_mem*' "--callgrind-out-file=$out/callgrind.ips.out" \
+        "$b/bench/rcmsg_guest_ips" 100000 > /dev/null || true
     for kind in rcmsg_no rcmsg_yes ucx; do
         job $kind none 2000 || true
         job $kind strace0 "$iters" || true
@@ -99,6 +107,18 @@ for kind in rcmsg_no rcmsg_yes ucx; do
             "$((${s:-0} / n))" "$((${rv:-0} / n))" "$(sys_diff "$kind" "$r" | awk '{ n += $2 } END { printf "%.2f", n }')"
     done
 done
+# ips_rate LOOP: millions of instructions a second of the guest CPU in loop LOOP (alu, mem)
+ips_rate() {
+    ir=$(callgrind_annotate --inclusive=yes "$out/callgrind.ips.out" 2> /dev/null |
+        awk -v fn=":ips_$1" '$0 ~ fn { gsub(",", "", $1); print $1; exit }')
+    awk -v ir="${ir:-0}" -v loop="$1" '{ for (i = 1; i < NF; i++) if ($i == loop) t = $(i + 1) }
+        END { if (t > 0 && ir > 0) printf "%.0f", ir / 100000 * 20000000 / t / 1e6; else printf "?" }' "$out/ips.time"
+}
+if [ -f "$out/ips.time" ]; then
+    a=$(ips_rate alu) m=$(ips_rate mem)
+    echo "guest CPU (bench/guest_ips.c): $a M instructions/s in registers, $m M with loads and" \
+        "stores: 1,000 instructions take $(awk -v a="$a" -v m="$m" 'BEGIN { if (a > 0 && m > 0) printf "%.1f and %.1f", 1000 / a, 1000 / m; else printf "?" }') us"
+fi
 for kind in rcmsg_no rcmsg_yes ucx; do
     echo "== $kind: system calls per round trip (rank 0; rank 1)"
     sys_diff $kind 0 | head -8 | tr '\n' ' '
