@@ -22,7 +22,7 @@
  * RCMSG_STRINGIFY, and stated with RCMSG_STATIC_ASSERT next to each array they size (plain
  * integer literals, so that the FORM text reads as before).
  */
-#define RCMSG_POLL_BATCH_MAX 256 /* rc_progress: struct ibv_wc wc[], int idx[] */
+#define RCMSG_POLL_BATCH_MAX 256 /* rc_recv_poll: struct ibv_wc wc[] on the stack */
 #define RCMSG_RNDV_READS_MAX 8   /* pml: rcmsg_btl_desc_t descs[PML_MAX_READS] per request */
 
 /*
@@ -200,8 +200,8 @@ typedef enum {
     X(SRQ_SIZE, INT, "1024", "16..65536",                                                          \
       "Receive buffers posted to the shared receive queue of each device; fewer (down to 64) "     \
       "when the rc pools do not fit in half of the locked memory limit (ulimit -l), with a "       \
-      "warning. A spinning rank posts the buffers of handled messages again in batches of up to "  \
-      "1/16 of them (at most 32), or when a poll finds nothing.")                                  \
+      "warning. A spinning rank holds the buffers of handled messages until a poll finds "         \
+      "nothing, up to 1/16 of them (at most 32), and posts them all before it sleeps.")            \
     X(SRQ_BUF_SIZE, SIZE, "9k", "256..1m",                                                         \
       "Size of each rc pre-posted receive buffer and send bounce buffer (header and eager "        \
       "payload); the same on every rank.")                                                         \

@@ -107,8 +107,8 @@ static int rc_peer_of_qpn(rc_btl_t *rc, uint32_t qpn)
     return -1;
 }
 
-/* Posts the n receive buffers idx[] (n <= RCMSG_POLL_BATCH_MAX: one poll's worth) to the SRQ
- * again, in one call. */
+/* Posts the n receive buffers idx[] (n <= RCMSG_POLL_BATCH_MAX) to the SRQ again, in one
+ * call. */
 static void rc_repost(rc_btl_t *rc, const int *idx, int n)
 {
     struct ibv_sge sge[RCMSG_POLL_BATCH_MAX];
@@ -301,10 +301,12 @@ static void rc_repost_held(rc_btl_t *rc)
 /*
  * The buffer of a message just handled is held back rather than posted at once: a ping-pong's
  * reply would wait for the post (a locked ring write in the provider, some 160 instructions).
- * A poll that finds nothing posts what is held, as does one that leaves repost_defer held, and
- * rc_arm before a wait sleeps; so the SRQ lacks at most repost_defer buffers while this rank
- * spins, and none while it sleeps. A buffer is held only after its message was handled: a
- * nested poll (a send from a receive callback) may post it at once.
+ * A poll that finds nothing posts what is held, as does one that would leave repost_defer held,
+ * and rc_arm before a wait sleeps; so between polls the SRQ lacks fewer than repost_defer
+ * buffers more than before (a batch being handled lacks its own, as it always did), and none
+ * while the rank sleeps. A buffer is held only once its message was handled (the pml copies a
+ * message out before its callback returns), so a poll nested in a callback (progress from
+ * the pml, rc_sync's, a drain) posts only buffers of handled messages.
  */
 int rc_recv_poll(rc_btl_t *rc)
 {
@@ -313,7 +315,8 @@ int rc_recv_poll(rc_btl_t *rc)
 
     RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(wc) >= RCMSG_POLL_BATCH_MAX &&
                             RC_REPOST_CAP >= RCMSG_POLL_BATCH_MAX,
-                        "a poll takes up to RCMSG_POLL_BATCH completions into wc[]");
+                        "a poll takes up to RCMSG_POLL_BATCH completions into wc[], and holds "
+                        "up to as many buffers (rc_repost_held posts at most that many per call)");
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     if (n <= 0) {
         if (rc->nrepost > 0) {

@@ -106,8 +106,9 @@ typedef struct rc_btl {
     int nsignaled;     /* signaled requests posted and not yet released: their completions come */
     unsigned scq_tick; /* progress calls since the send CQ was last polled */
     /* receive buffers whose messages were handled and that are not posted again yet: a poll
-     * posts them when it finds nothing (the rank waits anyway) or once repost_defer are held,
-     * so that the post does not delay the reply to the message (rc_recv_poll) */
+     * posts them when it finds nothing (the rank waits anyway), once repost_defer are held or
+     * the array is full, and rc_arm before a sleep; so that the post does not delay the reply
+     * to the message (rc_recv_poll) */
     int repost[RC_REPOST_CAP];
     int nrepost, repost_defer;
     bool cm_hot;       /* connects or disconnects under way: poll the CM on every call */
