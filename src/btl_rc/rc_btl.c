@@ -287,13 +287,12 @@ static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
     }
 }
 
-/* Posts the receive buffers held back by rc_recv_poll, RCMSG_POLL_BATCH_MAX per call (none
- * while the btl closes). */
+/* Posts the receive buffers held back by rc_recv_poll, in one call (none while the btl
+ * closes). */
 static void rc_repost_held(rc_btl_t *rc)
 {
-    for (int i = 0; i < rc->nrepost && !rc->closing; i += RCMSG_POLL_BATCH_MAX) {
-        int n = rc->nrepost - i;
-        rc_repost(rc, rc->repost + i, n < RCMSG_POLL_BATCH_MAX ? n : RCMSG_POLL_BATCH_MAX);
+    if (!rc->closing) {
+        rc_repost(rc, rc->repost, rc->nrepost);
     }
     rc->nrepost = 0;
 }
@@ -314,9 +313,9 @@ int rc_recv_poll(rc_btl_t *rc)
     int n;
 
     RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(wc) >= RCMSG_POLL_BATCH_MAX &&
-                            RC_REPOST_CAP >= RCMSG_POLL_BATCH_MAX,
-                        "a poll takes up to RCMSG_POLL_BATCH completions into wc[], and holds "
-                        "up to as many buffers (rc_repost_held posts at most that many per call)");
+                            RCMSG_ARRAY_SIZE(rc->repost) == RCMSG_POLL_BATCH_MAX,
+                        "a poll takes up to RCMSG_POLL_BATCH completions into wc[]; rc_repost "
+                        "posts the held buffers, at most RCMSG_POLL_BATCH_MAX, in one call");
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     if (n <= 0) {
         if (rc->nrepost > 0) {
@@ -326,7 +325,7 @@ int rc_recv_poll(rc_btl_t *rc)
     }
     for (int i = 0; i < n; i++) {
         rc_recv_done(rc, &wc[i]);
-        if (rc->nrepost == RC_REPOST_CAP) {
+        if (rc->nrepost == (int)RCMSG_ARRAY_SIZE(rc->repost)) {
             rc_repost_held(rc);
         }
         rc->repost[rc->nrepost++] = (int)wc[i].wr_id;

@@ -22,7 +22,6 @@
 /* Receive buffers a poll may hold back from the SRQ (rc_btl_t.repost): at most this many, and
  * at most 1/16 of the SRQ (rc->repost_defer), are kept before they are posted in one call. */
 #define RC_REPOST_DEFER_MAX 32
-#define RC_REPOST_CAP       RCMSG_POLL_BATCH_MAX
 
 #define RC_RD_ATOMIC_MAX 16
 
@@ -109,7 +108,7 @@ typedef struct rc_btl {
      * posts them when it finds nothing (the rank waits anyway), once repost_defer are held or
      * the array is full, and rc_arm before a sleep; so that the post does not delay the reply
      * to the message (rc_recv_poll) */
-    int repost[RC_REPOST_CAP];
+    int repost[RCMSG_POLL_BATCH_MAX];
     int nrepost, repost_defer;
     bool cm_hot;       /* connects or disconnects under way: poll the CM on every call */
     int cm_npeers;     /* peers given to connect */
