@@ -14,8 +14,8 @@
 # outputs in DIR/bench-results/eager-rdma-<date>/. --before DIR: another built tree (an older
 # commit) runs too, without the fast path, in each repetition next to this one: a hot-path
 # change's before/after in the same boot. --smp 2: a guest of 2 vCPUs, one NUMA node (the
-# default is 4 vCPUs in two nodes, as the test suite boots; on a host of 2 cores, 4 vCPUs are
-# scheduled in turn, which spreads one program's median from run to run by up to 2x).
+# default is 4 vCPUs in two nodes, as the test suite boots). Tried for less noise, it was not
+# less: one program's median spreads from run to run by up to 1.7x with 2 vCPUs as with 4.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build reps=3 max=8192 out= before= vm="--numa"
