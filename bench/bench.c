@@ -33,6 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h> /* __rdtsc */
+#endif
 
 #define BENCH_TAG_DATA  1
 #define BENCH_TAG_ACK   2
@@ -436,19 +439,77 @@ static void print_sample(const bench_ctx_t *x, size_t size, long i, double secon
     }
 }
 
-/* After iteration i of a timed loop: its time into x->samples (--stat median, --samples); with
- * --samples it is printed, and the clock of the next iteration starts after the print. */
-static inline void sample(bench_ctx_t *x, long i, size_t size, double *prev_p)
+/* The stamps that end the iterations of a point-to-point loop: the TSC on x86 (one
+ * instruction, as perftest's get_cycles()), else and with --samples the clock's nanoseconds
+ * (--samples prints each iteration's time as it ends, which costs more than the clock).
+ * clock_gettime() is a system call where the kernel's clocksource has no vDSO path, as in the
+ * Soft-RoCE guest once its watchdog moves it to the HPET: 10-20 us on rank 0's critical path
+ * every round trip, which perftest does not pay. */
+static inline uint64_t stamp_now(const bench_ctx_t *x)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (!x->o->samples) {
+        return __rdtsc();
+    }
+#endif
+    struct timespec ts;
+
+    (void)x;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Seconds per stamp: TSC ticks are scaled by the clock's measure of the whole loop (c stamps
+ * in t seconds), so that the samples add up to the loop's time. */
+static double stamp_seconds(const bench_ctx_t *x, double t, uint64_t c)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (!x->o->samples) {
+        return c > 0 ? t / (double)c : 0;
+    }
+#endif
+    (void)x, (void)t, (void)c;
+    return 1e-9;
+}
+
+/* A timed loop: the clock and the stamp at its start, the stamp at its last iteration's end. */
+typedef struct {
+    double t0;
+    uint64_t c0, prev;
+} loop_clock_t;
+
+static void loop_start(const bench_ctx_t *x, loop_clock_t *lc)
+{
+    lc->t0 = bench_wtime();
+    lc->c0 = lc->prev = stamp_now(x);
+}
+
+/* After iteration i of a timed loop: its time into x->samples (--stat median, --samples), in
+ * stamps until loop_end; with --samples it is printed, and the next iteration starts after the
+ * print. */
+static inline void sample(bench_ctx_t *x, long i, size_t size, loop_clock_t *lc)
 {
     if (x->samples != NULL && i >= 0) {
-        double now = bench_wtime();
-        x->samples[i] = now - *prev_p;
+        uint64_t now = stamp_now(x);
+        x->samples[i] = (double)(now - lc->prev);
         if (x->o->samples) {
-            print_sample(x, size, i, x->samples[i]);
-            now = bench_wtime();
+            print_sample(x, size, i, x->samples[i] * 1e-9);
+            now = stamp_now(x);
         }
-        *prev_p = now;
+        lc->prev = now;
     }
+}
+
+/* Seconds per iteration of the loop lc timed (per_iter), its samples turned into seconds. */
+static double loop_end(bench_ctx_t *x, const loop_clock_t *lc, long iters)
+{
+    uint64_t c = stamp_now(x) - lc->c0;
+    double t = bench_wtime() - lc->t0, scale = stamp_seconds(x, t, c);
+
+    for (long i = 0; x->samples != NULL && i < iters; i++) {
+        x->samples[i] *= scale;
+    }
+    return per_iter(x, t, iters);
 }
 
 /* Both ends of a block hold the expected byte. */
@@ -506,11 +567,11 @@ static void print_result(size_t size, double value)
 static double run_latency(bench_ctx_t *x, size_t size, long iters, long warmup)
 {
     int peer = 1 - x->rank;
-    double t0 = 0, prev = 0;
+    loop_clock_t lc = {0};
 
     for (long i = -warmup; i < iters; i++) {
         if (i == 0) {
-            t0 = prev = bench_wtime();
+            loop_start(x, &lc);
         }
         if (x->rank == 0) {
             if (bench_send(x->sbuf, size, peer, BENCH_TAG_DATA) != 0 ||
@@ -523,9 +584,9 @@ static double run_latency(bench_ctx_t *x, size_t size, long iters, long warmup)
                 fail();
             }
         }
-        sample(x, i, size, &prev);
+        sample(x, i, size, &lc);
     }
-    return per_iter(x, bench_wtime() - t0, iters) * 1e6 / 2;
+    return loop_end(x, &lc, iters) * 1e6 / 2;
 }
 
 /* One window from rank 0 to rank 1 (both directions for bibw), then rank 1's ack (not bibw). */
@@ -563,16 +624,16 @@ static void window_once(bench_ctx_t *x, size_t size, int both)
 /* Seconds per window, as rank 0 sees them. */
 static double run_windows(bench_ctx_t *x, size_t size, long iters, long warmup, int both)
 {
-    double t0 = 0, prev = 0;
+    loop_clock_t lc = {0};
 
     for (long i = -warmup; i < iters; i++) {
         if (i == 0) {
-            t0 = prev = bench_wtime();
+            loop_start(x, &lc);
         }
         window_once(x, size, both);
-        sample(x, i, size, &prev);
+        sample(x, i, size, &lc);
     }
-    return per_iter(x, bench_wtime() - t0, iters);
+    return loop_end(x, &lc, iters);
 }
 
 static int run_p2p(bench_ctx_t *x)

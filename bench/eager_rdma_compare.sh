@@ -37,7 +37,8 @@ if [ "${1:-}" = --inner ]; then
     lat="--min 8 --max $max --iters 3000 --stat median"
     rate="--min 8 --max $max --iters 10"
     for r in $(seq 1 "$reps"); do
-        echo "=== repetition $r of $reps ($(date +%T))"
+        echo "=== repetition $r of $reps ($(date +%T), clocksource" \
+            "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource))"
         for s in $sizes; do
             perf ib_write_lat "$s" "$r"
             perf ib_send_lat "$s" "$r"
