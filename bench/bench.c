@@ -452,24 +452,8 @@ static inline uint64_t stamp_now(const bench_ctx_t *x)
         return __rdtsc();
     }
 #endif
-    struct timespec ts;
-
     (void)x;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Seconds per stamp: TSC ticks are scaled by the clock's measure of the whole loop (c stamps
- * in t seconds), so that the samples add up to the loop's time. */
-static double stamp_seconds(const bench_ctx_t *x, double t, uint64_t c)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    if (!x->o->samples) {
-        return c > 0 ? t / (double)c : 0;
-    }
-#endif
-    (void)x, (void)t, (void)c;
-    return 1e-9;
+    return (uint64_t)(bench_wtime() * 1e9);
 }
 
 /* A timed loop: the clock and the stamp at its start, the stamp at its last iteration's end. */
@@ -500,11 +484,12 @@ static inline void sample(bench_ctx_t *x, long i, size_t size, loop_clock_t *lc)
     }
 }
 
-/* Seconds per iteration of the loop lc timed (per_iter), its samples turned into seconds. */
+/* Seconds per iteration of the loop lc timed (per_iter), its samples turned into seconds by
+ * the clock's measure of the whole loop (c stamps in t seconds), so that they add up to it. */
 static double loop_end(bench_ctx_t *x, const loop_clock_t *lc, long iters)
 {
     uint64_t c = stamp_now(x) - lc->c0;
-    double t = bench_wtime() - lc->t0, scale = stamp_seconds(x, t, c);
+    double t = bench_wtime() - lc->t0, scale = c > 0 ? t / (double)c : 0;
 
     for (long i = 0; x->samples != NULL && i < iters; i++) {
         x->samples[i] *= scale;
