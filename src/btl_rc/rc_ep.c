@@ -8,6 +8,7 @@
 #include "rc_btl.h"
 #include "rc_iface.h"
 
+#include "base/stats.h"
 #include "base/wire.h"
 
 #include <stdio.h>
@@ -344,6 +345,8 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
     struct ibv_sge sge[2];
     struct ibv_send_wr swr = {.opcode = IBV_WR_SEND_WITH_IMM, .sg_list = sge};
     size_t total = hdr_len + len;
+    rcmsg_status_t status;
+    bool fallback = false;
 
     if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || total > btl->caps.max_send) {
         return RCMSG_ERR_INVALID_PARAM;
@@ -353,10 +356,11 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
         return rc_ep_want(rc, peer); /* lazy connect, reconnect, or failed */
     }
     if (rc->fast_on) {
-        rcmsg_status_t status = rc_fast_send(rc, ep, peer, hdr, hdr_len, payload, len);
+        status = rc_fast_send(rc, ep, peer, hdr, hdr_len, payload, len);
         if (status != RCMSG_ERR_UNSUPPORTED) {
             return status;
         }
+        fallback = ep->fast.tx.state == RC_FAST_ACTIVE; /* no free slot, or too long */
     }
     wr = rc_wr_take(rc, ep, total <= btl->caps.max_inline ? RC_WR_SEND_INLINE : RC_WR_SEND, peer);
     if (wr == NULL) {
@@ -368,7 +372,7 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
         sge[1] = (struct ibv_sge){.addr = (uintptr_t)payload, .length = (uint32_t)len};
         swr.num_sge = len > 0 ? 2 : 1;
         swr.send_flags = IBV_SEND_INLINE;
-        return rc_post_inline(rc, ep, wr, &swr, hdr, hdr_len, payload, len);
+        status = rc_post_inline(rc, ep, wr, &swr, hdr, hdr_len, payload, len);
     } else {
         char *buf;
         if (rc->sbuf_nfree == 0) {
@@ -389,8 +393,12 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
         sge[0] = (struct ibv_sge){
             .addr = (uintptr_t)buf, .length = (uint32_t)total, .lkey = rc->smr->lkey};
         swr.num_sge = 1;
+        status = rc_post(rc, ep, wr, &swr);
     }
-    return rc_post(rc, ep, wr, &swr);
+    if (fallback && status == RCMSG_OK) { /* counted once sent: a retry is not counted again */
+        rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_fallbacks, 1);
+    }
+    return status;
 }
 
 rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,

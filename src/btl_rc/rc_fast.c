@@ -434,8 +434,7 @@ rcmsg_status_t rc_fast_send(rc_btl_t *rc, rc_ep_t *ep, int peer, const void *hdr
     }
     if (wlen > f->tx.slot_size || wlen > rc->buf_size ||
         f->tx.written - f->tx.freed >= f->tx.nslots) {
-        rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_fallbacks, 1);
-        return RCMSG_ERR_UNSUPPORTED;
+        return RCMSG_ERR_UNSUPPORTED; /* by SEND: rc_send counts it (rdmaw_fallbacks) */
     }
     if (!inl && rc->sbuf_nfree == 0) {
         return RCMSG_ERR_UNSUPPORTED; /* rc_send gets the bounce buffers back */

@@ -10,7 +10,8 @@
 #    one ring at most, so 1 to 3 rings in all
 # 3. wrap and slow receiver: 2-slot rings under p2p_test's flood (10,000 sends per pair
 #    before any receive): the rings wrap around thousands of times (rdmaw_sent far above the
-#    slots) and senders that find no free slot go by SEND (rdmaw_fallbacks > 0), no deadlock
+#    slots) and senders that find no free slot go by SEND (rdmaw_fallbacks > 0), no deadlock;
+#    written plus fallbacks at most the messages sent (a send retried is counted once)
 # 4. recovery: rc_recovery_test's stream (2 ranks, both ways, 8 B .. 512 KiB) with rank 0
 #    forcing 20 QP errors: nothing lost, duplicated or reordered, 20 forced recoveries on each
 #    side (rxe may break a QP by itself under load: more recoveries are allowed),
@@ -115,6 +116,13 @@ p2p_ok flood 4
 sent=$(stats_sum rdmaw_sent "$work/flood") fb=$(stats_sum rdmaw_fallbacks "$work/flood")
 [ "$(counter_min rdmaw_sent "$work/flood" 4)" -gt 1000 ] || show_fail "flood: a rank wrote 1000 messages or fewer into 2-slot rings"
 [ "$fb" -gt 0 ] || show_fail "flood: no sender ever found its ring full"
+# each message is counted once, whatever path it took and however often it was retried
+msgs=0
+for c in msgs_sent_inline msgs_sent_eager msgs_sent_rndv ctrl_sent; do
+    msgs=$((msgs + $(stats_sum $c "$work/flood")))
+done
+[ $((sent + fb)) -le "$msgs" ] ||
+    show_fail "flood: $sent written and $fb sent by SEND for want of a slot, but only $msgs messages sent"
 written_read flood
 echo "ok: 3. flood into 2-slot rings: $sent messages written (each ring wrapped hundreds of times), $fb sent by SEND for want of a slot, no deadlock ($secs s)"
 
