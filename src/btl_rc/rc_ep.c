@@ -110,6 +110,16 @@ void rc_wr_put(rc_btl_t *rc, rc_wr_t *wr)
     rc->wr_nfree++;
 }
 
+void rc_wr_release(rc_btl_t *rc, rc_wr_t *wr, rcmsg_status_t status)
+{
+    if (wr->desc != NULL) {
+        rcmsg_btl_desc_t *desc = wr->desc;
+        wr->desc = NULL;
+        desc->complete(desc, status);
+    }
+    rc_wr_put(rc, wr);
+}
+
 /* Releases the ring's oldest request; its read, if any, completes with status. */
 static void rc_ep_release_head(rc_btl_t *rc, rc_ep_t *ep, rcmsg_status_t status)
 {
@@ -117,12 +127,7 @@ static void rc_ep_release_head(rc_btl_t *rc, rc_ep_t *ep, rcmsg_status_t status)
 
     ep->ring_head = (ep->ring_head + 1) % rc->sq_depth;
     ep->ring_count--;
-    if (wr->desc != NULL) {
-        rcmsg_btl_desc_t *desc = wr->desc;
-        wr->desc = NULL;
-        desc->complete(desc, status);
-    }
-    rc_wr_put(rc, wr);
+    rc_wr_release(rc, wr, status);
 }
 
 /* Completion known for `last` on its QP: release it and every request posted before it (a

@@ -150,6 +150,8 @@ rcmsg_status_t rc_post(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv_s
 
 /* Returns a request slot (and its bounce buffer) to the pools. */
 void rc_wr_put(struct rc_btl *rc, rc_wr_t *wr);
+/* The same, once its read, if any, completed with status (a request out of every ring). */
+void rc_wr_release(struct rc_btl *rc, rc_wr_t *wr, rcmsg_status_t status);
 
 /* Completion known for `last` on its QP: release it and every request posted before it. */
 int rc_ep_complete_upto(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *last, rcmsg_status_t status);

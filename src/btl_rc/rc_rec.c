@@ -395,8 +395,10 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
     }
     for (int i = 0; i < kept; i++) {
         if (rc_ep_repost(rc, ep, rc->replay[i], i == kept - 1) != RCMSG_OK) {
-            for (int j = i; j < kept; j++) { /* back in the ring: the peer fails with them */
-                ep->ring[(ep->ring_head + ep->ring_count++) % rc->sq_depth] = rc->replay[j];
+            /* not on the QP, so no completion will release them: they fail now (the ones
+             * reposted complete flushed when the peer fails) */
+            for (int j = i; j < kept; j++) {
+                rc_wr_release(rc, rc->replay[j], RCMSG_ERR_CONNECTION);
             }
             ep->rec.state = RC_REC_NONE; /* completions are pending again: no longer drained */
             return RCMSG_ERR_CONNECTION;
