@@ -100,7 +100,10 @@ fi
 # medians over the repetitions: OSU-style "size value" lines, perftest's t_typical (column 5)
 med() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
 osu() { cat "$out/$1".* 2> /dev/null | awk -v s="$2" '$1 == s { print $2 }' | med; }
-pt() { for f in "$out/$1.$2".*; do awk '$1 ~ /^[0-9]+$/ && NF >= 5 { print $5 }' "$f"; done | med; }
+# (perftest prints "inf" for every latency of a run now and then, its clock's rate read as 0:
+# such a run is left out, and counted below the tables)
+ptv() { awk '$1 ~ /^[0-9]+$/ && NF >= 5 && $5 ~ /^[0-9.]+$/ { print $5 }' "$@" 2> /dev/null; }
+pt() { for f in "$out/$1.$2".*; do ptv "$f"; done | med; }
 echo "results in $out ($reps repetitions, medians)"
 printf '%6s %9s %9s %9s %9s %9s %7s %7s | %11s %11s %11s\n' size write_lat send_lat \
     rc_no rc_yes ucx yes/ucx yes/wlat rate_no rate_yes rate_ucx
@@ -117,7 +120,7 @@ for s in $sizes; do
 done
 # paired: repetition by repetition (run back to back), is A below B? "K of N"
 at() { awk -v s="$2" '$1 == s { print $2 }' "$out/$1" 2> /dev/null; }
-ptat() { awk '$1 ~ /^[0-9]+$/ && NF >= 5 { print $5 }' "$out/$1" 2> /dev/null; }
+ptat() { ptv "$out/$1"; }
 below() { # SIZE KIND_A KIND_B (osu files; perftest files when KIND is ib_*)
     k=0 n=0
     for r in $(seq 1 "$reps"); do
@@ -128,6 +131,8 @@ below() { # SIZE KIND_A KIND_B (osu files; perftest files when KIND is ib_*)
     done
     echo "$k of $n"
 }
+bad=$(for f in "$out"/ib_*_lat.*; do awk '$1 ~ /^[0-9]+$/ && NF >= 5 && $5 !~ /^[0-9.]+$/ { print FILENAME; exit }' "$f"; done | sed 's|.*/||' | tr '\n' ' ')
+[ -z "$bad" ] || echo "perftest runs left out (they printed no latency, e.g. inf): $bad"
 echo "paired, latency: in how many repetitions A took less time than B"
 printf '%6s %14s %14s %14s %18s\n' size yes\<no yes\<ucx no\<ucx write\<send
 for s in $sizes; do
