@@ -3,7 +3,8 @@
 # Issue 18's benchmark: small messages over rc with and without the RDMA-write eager path
 # (RCMSG_EAGER_RDMA=yes / no), against Open MPI + UCX rc_verbs and raw perftest (ib_write_lat,
 # ib_send_lat), on the same two Soft-RoCE devices inside ONE boot of the guest, interleaved REPS
-# times: latency (median of per-iteration times) and message rate, 8 B, 64 B, 1 KiB, 8 KiB.
+# times (perftest first, then rcmsg and UCX in an order that rotates): latency (median of
+# per-iteration times) and message rate, 8 B, 64 B, 1 KiB, 8 KiB.
 # Run from the top of a built tree; boot it 3 times for the boot-to-boot noise:
 #   sh bench/eager_rdma_compare.sh [--reps N] [--max 64|8192] [--build DIR] [--before DIR]
 #                                  [--smp 2]
@@ -43,24 +44,30 @@ if [ "${1:-}" = --inner ]; then
             perf ib_write_lat "$s" "$r"
             perf ib_send_lat "$s" "$r"
         done
-        # KIND: no and yes (this tree, the fast path off and on), before (--before, off)
-        for kind in no yes ${before:+before}; do
+        # KIND: no and yes (this tree, the fast path off and on), before (--before, off), ucx;
+        # their order rotates from repetition to repetition (a place in it was seen to matter)
+        kinds="no yes ${before:+before} ucx"
+        # shellcheck disable=SC2086
+        set -- $kinds
+        i=1
+        while [ $i -lt "$r" ]; do set -- "$@" "$1"; shift; i=$((i + 1)); done
+        for kind in "$@"; do
             tree=$b fast=$kind
             [ "$kind" != before ] || tree=$before/bench fast=no
             for what in latency rate; do
                 args=$lat
                 [ $what = latency ] || args="$rate"
-                # shellcheck disable=SC2086
-                RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=$fast $mpirun -np 2 "$tree/rcmsg_bench" \
-                    $what $args > "$out/rcmsg_$kind.$what.$r" 2>&1
+                if [ "$kind" = ucx ]; then
+                    # shellcheck disable=SC2086
+                    $mpirun -np 2 $ucx sh "$top/bench/ucx_dev.sh" "$b/rcmsg_bench_mpi" $what $args \
+                        > "$out/ucx.$what.$r" 2>&1
+                else
+                    # shellcheck disable=SC2086
+                    RCMSG_TRANSPORTS=rc,self RCMSG_EAGER_RDMA=$fast $mpirun -np 2 \
+                        "$tree/rcmsg_bench" $what $args > "$out/rcmsg_$kind.$what.$r" 2>&1
+                fi
             done
         done
-        # shellcheck disable=SC2086
-        $mpirun -np 2 $ucx sh "$top/bench/ucx_dev.sh" "$b/rcmsg_bench_mpi" latency $lat \
-            > "$out/ucx.latency.$r" 2>&1
-        # shellcheck disable=SC2086
-        $mpirun -np 2 $ucx sh "$top/bench/ucx_dev.sh" "$b/rcmsg_bench_mpi" rate $rate \
-            > "$out/ucx.rate.$r" 2>&1
     done
     exit 0
 fi
