@@ -275,7 +275,8 @@ typedef enum {
       "Slots of a ring; a sender with no free slot sends by SEND until slots come back.")          \
     X(EAGER_RDMA_SLOT_SIZE, SIZE, "2k", "64..64k",                                                 \
       "Bytes of a ring slot (a multiple of 64, at most RCMSG_SRQ_BUF_SIZE): a message of up to "   \
-      "this minus 16 bytes (header included) goes into a slot, a longer one by SEND.")             \
+      "this minus 16 bytes (header included) goes into a slot, a longer one by SEND, as does one " \
+      "whose 16-byte tail would make the write a packet of the path MTU longer than a SEND.")      \
     X(STATS, ENUM, "no", RCMSG_CHOICES(STATS),                                                     \
       "Counters printed at rcmsg_finalize: summary, one line per rank; peer, one line per peer "   \
       "(rcmsg_info --counters lists them).")                                                       \

@@ -260,6 +260,7 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
         return -1;
     }
     ep->connected = true;
+    ep->path_mtu = (uint32_t)rcmsg_rc_mtu_bytes(mtu);
     if (!rejoin) { /* a recovery counts and reports itself (rc_rec_connected) */
         rcmsg_stat_add(peer, RCMSG_STAT_connects, 1);
         rcmsg_stats_set_qpn(peer, ep->qp.qp->qp_num);

@@ -111,6 +111,7 @@ typedef struct {
         rc_fast_state_t state;
         uint64_t raddr;
         uint32_t rkey, nslots, slot_size;
+        unsigned mtu_shift;      /* log2 of the path MTU in bytes (0: unknown) */
         uint64_t written, freed; /* slots written; slots the peer gave back */
     } tx;
     uint32_t count; /* messages sent to the peer while tx.state is NONE (the threshold) */
@@ -124,7 +125,8 @@ typedef struct {
 typedef struct rc_ep {
     rcmsg_rc_qp_t qp;
     uint32_t sq_psn;
-    rc_wr_t **ring; /* outstanding requests in post order (with the QP) */
+    uint32_t path_mtu; /* bytes, of the connection (set at RTS) */
+    rc_wr_t **ring;    /* outstanding requests in post order (with the QP) */
     unsigned ring_head, ring_count;
     unsigned unsignaled; /* posted since the last signaled request */
     bool connected;      /* RTS and the CM connected: requests may be posted */

@@ -29,7 +29,8 @@
  * message, clears the flag and moves on. Slots go back to the sender as counts of messages
  * consumed: in the tail of each message the receiver writes to the sender (ack: piggybacked), else
  * in a CREDIT once half the ring is owed. A sender with no free slot (a slow receiver) or a message
- * longer than a slot sends by SEND: never a wait, never a deadlock.
+ * longer than a slot sends by SEND: never a wait, never a deadlock. So does a message whose write
+ * would take one packet more than a SEND of it (rc_fast_extra_packet).
  *
  * Order. A ring message takes the pair's sequence number like a SEND (ep->sent, ep->recvd;
  * rc_rec.c): the tail carries it. The receiver delivers a ring message only when it is the next
@@ -288,6 +289,21 @@ static void rc_fast_on_ask(rc_btl_t *rc, int peer)
     rc_fast_offer(rc, peer);
 }
 
+/* log2 of a path MTU in bytes (a power of two), 0 when not known. */
+static unsigned rc_fast_mtu_shift(uint32_t path_mtu)
+{
+    return path_mtu > 0 && (path_mtu & (path_mtu - 1)) == 0 ? (unsigned)__builtin_ctz(path_mtu) : 0;
+}
+
+/* Would a write of wlen bytes (the message, its padding and the tail) take one packet more than
+ * a SEND of the message's total bytes? At a path MTU of 1024 that is a message of 977-992 bytes
+ * with the pml's header: over rxe its second packet cost 14 us of a 28 us one-way trip
+ * (docs/performance.md, "Packets"). */
+static inline bool rc_fast_extra_packet(unsigned mtu_shift, size_t wlen, size_t total)
+{
+    return mtu_shift != 0 && ((wlen - 1) >> mtu_shift) != ((total - 1) >> mtu_shift);
+}
+
 static void rc_fast_on_offer(rc_btl_t *rc, int peer, const rc_fast_ctl_msg_t *m)
 {
     rc_fast_t *f = &rc->eps[peer].fast;
@@ -316,11 +332,13 @@ static void rc_fast_on_offer(rc_btl_t *rc, int peer, const rc_fast_ctl_msg_t *m)
     f->tx.rkey = m->rkey;
     f->tx.nslots = m->nslots;
     f->tx.slot_size = m->slot_size;
+    f->tx.mtu_shift = rc_fast_mtu_shift(rc->eps[peer].path_mtu);
     f->tx.written = f->tx.freed = 0;
     f->tx.state = RC_FAST_ACTIVE;
     rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_rings, 1);
-    rcmsg_debug("rc: writing eager messages into peer %d's ring of %u x %u bytes (rkey 0x%x)", peer,
-                m->nslots, m->slot_size, m->rkey);
+    rcmsg_debug("rc: writing eager messages into peer %d's ring of %u x %u bytes (rkey 0x%x; "
+                "path mtu %u)",
+                peer, m->nslots, m->slot_size, m->rkey, rc->eps[peer].path_mtu);
 }
 
 /* The peer consumed `ack` messages of its ring in all (low 32 bits): its slots come back. False
@@ -433,7 +451,8 @@ rcmsg_status_t rc_fast_send(rc_btl_t *rc, rc_ep_t *ep, int peer, const void *hdr
         return rc_fast_no_ring(rc, ep, peer);
     }
     if (wlen > f->tx.slot_size || wlen > rc->buf_size ||
-        f->tx.written - f->tx.freed >= f->tx.nslots) {
+        f->tx.written - f->tx.freed >= f->tx.nslots ||
+        rc_fast_extra_packet(f->tx.mtu_shift, wlen, total)) {
         return RCMSG_ERR_UNSUPPORTED; /* by SEND: rc_send counts it (rdmaw_fallbacks) */
     }
     if (!inl && rc->sbuf_nfree == 0) {

@@ -19,6 +19,8 @@
 # 5. kill: rank 2 of 3 SIGKILLed mid-stream with the fast path on: the survivors get
 #    RCMSG_ERR_CONNECTION for rank 2 within the retries + RCMSG_RECOVERY_TIMEOUT (+ slack) and
 #    finish their own stream intact
+# 6. packets: a message whose ring write (its 16-byte tail) would take one packet of the path MTU
+#    more than a SEND of it goes by SEND (rdmaw_fallbacks); 8 bytes less goes into the ring
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
@@ -164,4 +166,18 @@ for r in 0 1; do
 done
 grep -q 'rc: eager rdma forced on' "$out" || jobfail "kill: the fast path was not on"
 echo "ok: 5. kill ($(($(date +%s) - t0)) s)"
-pass "eager over RDMA WRITE: p2p and coll forced on (off: p2p_mpirun.sh, coll_rc.sh), automatic, wrap-around and full rings, forced recovery, killed peer"
+# 6. a message whose ring write would take one packet more than its SEND goes by SEND: at the
+# path MTU M, M - 48 bytes (32 of the pml's header, 16 of the tail) fill one packet in the ring,
+# M - 40 bytes are one packet by SEND and two in the ring
+mtu=$(ibv_devinfo -d rxe0 | awk '/active_mtu/ { print $2; exit }')
+bench=$top_builddir/bench/rcmsg_bench
+for size in $((mtu - 48)) $((mtu - 40)); do
+    run "mtu$size" 120 2 RCMSG_EAGER_RDMA=yes -- "$bench" latency --min "$size" --max "$size" --iters 200
+    [ $st -eq 0 ] || show_fail "mtu$size: rcmsg_bench latency: status $st"
+done
+[ "$(counter_min rdmaw_sent "$work/mtu$((mtu - 48))" 2)" -ge 200 ] ||
+    show_fail "mtu$((mtu - 48)): $((mtu - 48))-byte messages did not go into the ring (path mtu $mtu)"
+[ "$(counter_min rdmaw_fallbacks "$work/mtu$((mtu - 40))" 2)" -ge 200 ] ||
+    show_fail "mtu$((mtu - 40)): $((mtu - 40))-byte messages did not go by SEND (path mtu $mtu)"
+echo "ok: 6. path mtu $mtu: $((mtu - 48)) bytes by RDMA WRITE, $((mtu - 40)) bytes (a packet more in the ring) by SEND"
+pass "eager over RDMA WRITE: p2p and coll forced on (off: p2p_mpirun.sh, coll_rc.sh), automatic, wrap-around and full rings, forced recovery, killed peer, no write a packet longer than its SEND"
