@@ -310,7 +310,7 @@ typedef enum {
       "Keep rendezvous buffers registered for reuse; off by default: see README (invalidation).")  \
     X(RCACHE_SIZE, SIZE, "256m", "0..",                                                            \
       "Most bytes the registration cache keeps registered (least recently used evicted first).")   \
-    X(SM_EAGER_LIMIT, SIZE, "6k", "0..1m",                                                         \
+    X(SM_EAGER_LIMIT, SIZE, "8k", "0..1m",                                                         \
       "Largest message sent eagerly over shared memory (copied into a ring cell and out of it); "  \
       "larger ones use rendezvous, one copy with process_vm_readv (CMA). Capped by "               \
       "RCMSG_SM_CELL_SIZE when that is set.")                                                      \

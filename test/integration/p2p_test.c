@@ -100,7 +100,7 @@ static size_t rc_eager_limit(void)
 
 static size_t sm_eager_limit(void)
 {
-    return env_size("RCMSG_SM_EAGER_LIMIT", 6144);
+    return env_size("RCMSG_SM_EAGER_LIMIT", 8192);
 }
 
 /* The larger: a message longer than this goes by rendezvous whatever the transport. */

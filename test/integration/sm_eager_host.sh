@@ -3,7 +3,7 @@
 # Shared memory's own eager limit (RCMSG_SM_EAGER_LIMIT, and RCMSG_SM_CELL_SIZE that caps it):
 # 1. the protocol each size takes, from the counters (RCMSG_STATS_FILE): rank 0 sends rank 1
 #    20 messages just at the limit and 20 one byte above, and the first 20 go eagerly, the
-#    others by rendezvous (one CMA read each on rank 1), for the default (6 KiB), for 100
+#    others by rendezvous (one CMA read each on rank 1), for the default (8 KiB), for 100
 #    bytes with RCMSG_EAGER_LIMIT=0 (rc's limit is not sm's), for 0 (every byte rendezvous), for
 #    the largest (1 MiB) and for cells of 1 KiB that cap the limit to 960 bytes.
 #    RCMSG_EAGER_CREDITS=256: no eager send runs out of credits and falls back to rendezvous.
@@ -34,7 +34,7 @@ boundary() {
 }
 
 echo "== 1. the protocol on either side of the sm eager limit"
-boundary default 6144
+boundary default 8192
 boundary limit100 100 RCMSG_SM_EAGER_LIMIT=100 RCMSG_EAGER_LIMIT=0
 boundary limit0 0 RCMSG_SM_EAGER_LIMIT=0
 boundary limit1m 1048576 RCMSG_SM_EAGER_LIMIT=1m

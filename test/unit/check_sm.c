@@ -142,13 +142,13 @@ static void sm_caps_are(char *entry, size_t eager, size_t max_send)
 START_TEST(test_eager_limit_sizes_cells)
 {
     rcmsg_log_set_level(RCMSG_LOG_WARN);
-    sm_caps_are("RCMSG_LOG_LEVEL=warn", 6144, 6144 + RCMSG_BTL_HDR_ROOM); /* the defaults */
+    sm_caps_are("RCMSG_LOG_LEVEL=warn", 8192, 8192 + RCMSG_BTL_HDR_ROOM); /* the defaults */
     sm_caps_are("RCMSG_SM_EAGER_LIMIT=0", 0, RCMSG_BTL_HDR_ROOM);
     sm_caps_are("RCMSG_SM_EAGER_LIMIT=1m", 1 << 20, (1 << 20) + RCMSG_BTL_HDR_ROOM);
     sm_caps_are("RCMSG_SM_EAGER_LIMIT=6000", 6000, 6000 + RCMSG_BTL_HDR_ROOM);
     /* rc's settings no longer size sm's cells, nor limit its eager messages */
-    sm_caps_are("RCMSG_SRQ_BUF_SIZE=1k", 6144, 6144 + RCMSG_BTL_HDR_ROOM);
-    sm_caps_are("RCMSG_EAGER_LIMIT=0", 6144, 6144 + RCMSG_BTL_HDR_ROOM);
+    sm_caps_are("RCMSG_SRQ_BUF_SIZE=1k", 8192, 8192 + RCMSG_BTL_HDR_ROOM);
+    sm_caps_are("RCMSG_EAGER_LIMIT=0", 8192, 8192 + RCMSG_BTL_HDR_ROOM);
 }
 END_TEST
 
@@ -159,14 +159,14 @@ START_TEST(test_cell_size_caps_eager_limit)
     char out[4096];
 
     rcmsg_log_set_level(RCMSG_LOG_WARN);
-    sm_caps_are("RCMSG_SM_CELL_SIZE=16k", 6144, 16384); /* larger cells: the limit stays */
+    sm_caps_are("RCMSG_SM_CELL_SIZE=16k", 8192, 16384); /* larger cells: the limit stays */
     sm_caps_are("RCMSG_SM_CELL_SIZE=64", 0, 64);        /* the smallest: headers only */
     rcmsg_log_set_level(RCMSG_LOG_INFO);
     ck_assert_int_eq(open_captured(small, &btl, out, sizeof(out)), RCMSG_OK);
     ck_assert_uint_eq(btl->caps.eager_limit, 1024 - RCMSG_BTL_HDR_ROOM);
     ck_assert_uint_eq(btl->caps.max_send, 1024);
     ck_assert_msg(strstr(out, "sm: eager limit capped to 960 bytes by RCMSG_SM_CELL_SIZE=1k "
-                              "(RCMSG_SM_EAGER_LIMIT=6k)") != NULL,
+                              "(RCMSG_SM_EAGER_LIMIT=8k)") != NULL,
                   "the cap is not said: %s", out);
     btl->ops->close(btl);
     rcmsg_config_unload();
