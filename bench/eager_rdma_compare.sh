@@ -3,7 +3,7 @@
 # Issue 18's benchmark: small messages over rc with and without the RDMA-write eager path
 # (RCMSG_EAGER_RDMA=yes / no), against Open MPI + UCX rc_verbs and raw perftest (ib_write_lat,
 # ib_send_lat), on the same two Soft-RoCE devices inside ONE boot of the guest, interleaved REPS
-# times (perftest first, then rcmsg and UCX in an order that rotates): latency (median of
+# times (perftest first, then rcmsg and UCX in a balanced order, see below): latency (median of
 # per-iteration times) and message rate, 8 B, 64 B, 1 KiB, 8 KiB.
 # Run from the top of a built tree; boot it 3 times for the boot-to-boot noise:
 #   sh bench/eager_rdma_compare.sh [--reps N] [--max 64|8192] [--build DIR] [--before DIR]
@@ -44,14 +44,21 @@ if [ "${1:-}" = --inner ]; then
             perf ib_write_lat "$s" "$r"
             perf ib_send_lat "$s" "$r"
         done
-        # KIND: no and yes (this tree, the fast path off and on), before (--before, off), ucx;
-        # their order rotates from repetition to repetition (a place in it was seen to matter)
+        # KIND: no and yes (this tree, the fast path off and on), before (--before, off), ucx.
+        # A place in the order was seen to matter, so the order is balanced: repetition 2k-1
+        # rotates the list by k-1, repetition 2k runs that backwards; over each such pair of
+        # repetitions every kind runs before every other once and after it once.
         kinds="no yes ${before:+before} ucx"
         # shellcheck disable=SC2086
         set -- $kinds
         i=1
-        while [ $i -lt "$r" ]; do set -- "$@" "$1"; shift; i=$((i + 1)); done
+        while [ $i -lt $(((r + 1) / 2)) ]; do set -- "$@" "$1"; shift; i=$((i + 1)); done
+        order=
         for kind in "$@"; do
+            if [ $((r % 2)) -eq 0 ]; then order="$kind $order"; else order="$order $kind"; fi
+        done
+        echo "order: $order"
+        for kind in $order; do
             tree=$b fast=$kind
             [ "$kind" != before ] || tree=$before/bench fast=no
             for what in latency rate; do
@@ -101,7 +108,7 @@ if [ -z "$out" ]; then
         --timeout "${RXE_GUEST_TIMEOUT:-3600}" -- sh "$top/bench/eager_rdma_compare.sh" --inner \
         "$out" "$reps" "$build" "$max" "$before" > "$out/guest.log" 2>&1 || { tail -20 "$out/guest.log"; exit 1; }
 else # --summary: the repetitions and sizes that boot ran
-    reps=$(ls "$out"/rcmsg_no.latency.* | wc -l)
+    reps=$(ls "$out"/rcmsg_no.latency.* | sed 's/.*\.//' | sort -n | tail -1)
     awk '$1 == 1024' "$out/rcmsg_no.latency.1" | grep -q . || max=64
 fi
 # medians over the repetitions: OSU-style "size value" lines, perftest's t_typical (column 5)
@@ -138,7 +145,7 @@ below() { # SIZE KIND_A KIND_B (osu files; perftest files when KIND is ib_*)
     done
     echo "$k of $n"
 }
-bad=$(for f in "$out"/ib_*_lat.*; do awk '$1 ~ /^[0-9]+$/ && NF >= 5 && $5 !~ /^[0-9.]+$/ { print FILENAME; exit }' "$f"; done | sed 's|.*/||' | tr '\n' ' ')
+bad=$(for f in "$out"/ib_*_lat.*; do [ -e "$f" ] || continue; awk '$1 ~ /^[0-9]+$/ && NF >= 5 && $5 !~ /^[0-9.]+$/ { print FILENAME; exit }' "$f"; done | sed 's|.*/||' | tr '\n' ' ')
 [ -z "$bad" ] || echo "perftest runs left out (they printed no latency, e.g. inf): $bad"
 echo "paired, latency: in how many repetitions A took less time than B"
 printf '%6s %14s %14s %14s %18s\n' size yes\<no yes\<ucx no\<ucx write\<send

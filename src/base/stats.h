@@ -43,7 +43,8 @@
     X(cm_retries, "connection manager packets sent again after a timeout (rc)")                    \
     X(rdmaw_sent, "messages sent by eager RDMA WRITE into the peer's ring (rc)")                   \
     X(rdmaw_recv, "messages received from this rank's ring for the peer (rc)")                     \
-    X(rdmaw_fallbacks, "messages sent by SEND while a ring was set up: no free slot, or too long") \
+    X(rdmaw_fallbacks, "messages sent by SEND while a ring was set up (no free slot, too long, "   \
+                       "a packet more than by SEND, or no bounce buffer)")                         \
     X(rdmaw_rings, "rings of the peer this rank was given to write (rc; again after a recovery)")
 
 /* X(name, meaning): the counters kept per rank. */

@@ -365,7 +365,8 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
         if (status != RCMSG_ERR_UNSUPPORTED) {
             return status;
         }
-        fallback = ep->fast.tx.state == RC_FAST_ACTIVE; /* no free slot, or too long */
+        /* a ring, but no free slot, too long, a packet more, or no bounce buffer */
+        fallback = ep->fast.tx.state == RC_FAST_ACTIVE;
     }
     wr = rc_wr_take(rc, ep, total <= btl->caps.max_inline ? RC_WR_SEND_INLINE : RC_WR_SEND, peer);
     if (wr == NULL) {

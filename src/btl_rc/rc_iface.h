@@ -256,8 +256,8 @@ static inline uint32_t rc_imm(const rc_btl_t *rc, uint64_t seq)
 /* rc_fast.c: eager over RDMA WRITE (see there).
  *   setup     the settings, at open (after rc_rec_setup)
  *   send      the message goes into the peer's ring: RCMSG_OK (posted), RCMSG_ERR_NO_RESOURCE
- *             (try again), RCMSG_ERR_UNSUPPORTED (no ring, no free slot, too long: send it by
- *             SEND)
+ *             (try again), RCMSG_ERR_UNSUPPORTED (no ring, no free slot, too long, a packet
+ *             more than its SEND, no bounce buffer: send it by SEND)
  *   poll      delivers what the rings hold, in sequence (returns how many)
  *   catch_up  delivers the peer's ring messages that precede sequence number seq (a SEND
  *             whose CQE came before the ring message before it was seen)

@@ -168,16 +168,26 @@ grep -q 'rc: eager rdma forced on' "$out" || jobfail "kill: the fast path was no
 echo "ok: 5. kill ($(($(date +%s) - t0)) s)"
 # 6. a message whose ring write would take one packet more than its SEND goes by SEND: at the
 # path MTU M, M - 48 bytes (32 of the pml's header, 16 of the tail) fill one packet in the ring,
-# M - 40 bytes are one packet by SEND and two in the ring
-mtu=$(ibv_devinfo -d rxe0 | awk '/active_mtu/ { print $2; exit }')
+# M - 40 bytes are one packet by SEND and two in the ring. M: the smaller active MTU of the two
+# ports (RCMSG_IB_MTU left at its default); slots large enough to hold M bytes at any MTU.
+unset RCMSG_IB_MTU
+mtu=$(for d in rxe0 rxe1; do ibv_devinfo -d $d | awk '/active_mtu/ { print $2; exit }'; done |
+    sort -n | head -1)
+case $mtu in
+256 | 512 | 1024 | 2048 | 4096) ;;
+*) fail "mtu: no active MTU read off rxe0 and rxe1 with ibv_devinfo ('$mtu')" ;;
+esac
+slot=2048
+[ $((mtu + 64)) -le $slot ] || slot=$((mtu + 64))
 bench=$top_builddir/bench/rcmsg_bench
 for size in $((mtu - 48)) $((mtu - 40)); do
-    run "mtu$size" 120 2 RCMSG_EAGER_RDMA=yes -- "$bench" latency --min "$size" --max "$size" --iters 200
+    run "mtu$size" 120 2 RCMSG_EAGER_RDMA=yes RCMSG_EAGER_RDMA_SLOT_SIZE=$slot -- \
+        "$bench" latency --min "$size" --max "$size" --iters 200
     [ $st -eq 0 ] || show_fail "mtu$size: rcmsg_bench latency: status $st"
 done
 [ "$(counter_min rdmaw_sent "$work/mtu$((mtu - 48))" 2)" -ge 200 ] ||
     show_fail "mtu$((mtu - 48)): $((mtu - 48))-byte messages did not go into the ring (path mtu $mtu)"
 [ "$(counter_min rdmaw_fallbacks "$work/mtu$((mtu - 40))" 2)" -ge 200 ] ||
     show_fail "mtu$((mtu - 40)): $((mtu - 40))-byte messages did not go by SEND (path mtu $mtu)"
-echo "ok: 6. path mtu $mtu: $((mtu - 48)) bytes by RDMA WRITE, $((mtu - 40)) bytes (a packet more in the ring) by SEND"
+echo "ok: 6. path mtu $mtu, $slot-byte slots: $((mtu - 48)) bytes by RDMA WRITE, $((mtu - 40)) bytes (a packet more in the ring) by SEND"
 pass "eager over RDMA WRITE: p2p and coll forced on (off: p2p_mpirun.sh, coll_rc.sh), automatic, wrap-around and full rings, forced recovery, killed peer, no write a packet longer than its SEND"
