@@ -372,22 +372,26 @@ static void rc_cm_failed(void *arg, int peer)
 {
     rc_btl_t *rc = arg;
     rc_ep_t *ep = &rc->eps[peer];
+    const char *why;
 
     if (rc_rec_retry(rc, peer)) {
         return; /* a recovery's reconnect failed in a QP transition: another attempt */
     }
     rc_disconnect_over(rc, ep);
     ep->connected = false;
-    if (rc->cm_started && rc->cm_ready) {
-        rc_ep_fail(rc, peer,
-                   ep->rec.state != RC_REC_NONE
-                       ? "its connection broke and the reconnect got no answer within "
-                         "RCMSG_RECOVERY_TIMEOUT, or was refused"
-                       : "the connection manager got no answer within RCMSG_CM_RETRIES, or was "
-                         "refused"); /* after init: the requests to it fail */
-    } else {
+    if (!rc->cm_started || !rc->cm_ready) {
         ep->failed = true; /* during init: connect_progress reports it */
+        return;
     }
+    if (ep->rec.refused != NULL) {
+        why = ep->rec.refused; /* rc_rec_connected refused the connect */
+    } else if (ep->rec.state != RC_REC_NONE) {
+        why = "its connection broke and the reconnect got no answer within "
+              "RCMSG_RECOVERY_TIMEOUT, or was refused";
+    } else {
+        why = "the connection manager got no answer within RCMSG_CM_RETRIES, or was refused";
+    }
+    rc_ep_fail(rc, peer, why); /* after init: the requests to it fail */
 }
 
 /* ---- the CM ---------------------------------------------------------------------------- */

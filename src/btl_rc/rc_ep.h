@@ -91,6 +91,7 @@ typedef struct {
     uint64_t count;                   /* recoveries completed (rcmsg_rc_btl_recoveries) */
     uint64_t breaks;                  /* recoveries started (rcmsg_rc_btl_breaks) */
     bool retry; /* the reconnect failed here, in a QP transition: try again with a new QP */
+    const char *refused; /* why rc_rec_connected refused a connect (the peer fails with it) */
 } rc_rec_t;
 
 /* Eager over RDMA WRITE with one peer (rc_fast.c). rx: the ring this rank registered for the

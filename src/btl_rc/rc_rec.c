@@ -387,10 +387,14 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
         rcmsg_error("rc: peer %d connects saying it received %llu messages from this rank, which "
                     "sent %llu",
                     peer, (unsigned long long)remote->seq[1], (unsigned long long)ep->sent);
+        ep->rec.refused = "malformed data: its count of the messages it received from this rank "
+                          "is wrong";
         return RCMSG_ERR_PEER_DATA;
     }
     kept = rc_replay_select(rc, ep, peer, remote->seq[1], &st);
     if (kept < 0) {
+        ep->rec.refused = "its connection broke and its count of the messages it received from "
+                          "this rank, given when it reconnected, leaves no replay possible";
         return RCMSG_ERR_PEER_DATA;
     }
     for (int i = 0; i < kept; i++) {
@@ -401,6 +405,8 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
                 rc_wr_release(rc, rc->replay[j], RCMSG_ERR_CONNECTION);
             }
             ep->rec.state = RC_REC_NONE; /* completions are pending again: no longer drained */
+            ep->rec.refused = "its connection broke and, reconnected, the replay of the messages "
+                              "it lacked could not be posted (ibv_post_send failed)";
             return RCMSG_ERR_CONNECTION;
         }
     }
