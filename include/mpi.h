@@ -316,6 +316,9 @@ MPI_API int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[
 MPI_API int MPI_Type_create_indexed_block(int count, int blocklength,
                                           const int array_of_displacements[], MPI_Datatype oldtype,
                                           MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                           const MPI_Aint array_of_displacements[],
+                                           MPI_Datatype oldtype, MPI_Datatype *newtype);
 MPI_API int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
                                    const MPI_Aint array_of_displacements[],
                                    const MPI_Datatype array_of_types[], MPI_Datatype *newtype);

@@ -496,12 +496,14 @@ static int type_claim_predef_slots(void)
     return rc;
 }
 
-/* Give t (one reference, now the handle's) a handle in *newtype. */
+/* Give t (one reference, now the handle's) a handle in *newtype: never one of the predefined
+ * types' slots (every constructor comes through here, MPI_Type_dup included). */
 static int type_new_handle(const char *call, mpi_type_t *t, MPI_Datatype *newtype)
 {
     int h;
 
-    if (mpi_handle_alloc(MPI_KIND_DATATYPE_, t, &h) != MPI_SUCCESS) {
+    if (type_claim_predef_slots() != MPI_SUCCESS ||
+        mpi_handle_alloc(MPI_KIND_DATATYPE_, t, &h) != MPI_SUCCESS) {
         mpi_type_release(t);
         return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory for a datatype handle");
     }
@@ -515,11 +517,8 @@ static int type_new(const char *call, const mpi_type_place_t *p, size_t n, bool 
                     MPI_Datatype *newtype)
 {
     mpi_type_t *t = NULL;
-    int rc = type_claim_predef_slots();
+    int rc = mpi_type_build(p, n, is_struct, &t);
 
-    if (rc == MPI_SUCCESS) {
-        rc = mpi_type_build(p, n, is_struct, &t);
-    }
     if (rc != MPI_SUCCESS) {
         return mpi_err(NULL, call, rc, "cannot build the type (%s)",
                        rc == MPI_ERR_ARG ? "its size overflows size_t" : "out of memory");
@@ -698,6 +697,17 @@ MPI_API int MPI_Type_create_indexed_block(int count, int blocklength,
                         newtype);
 }
 
+MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                           const MPI_Aint array_of_displacements[],
+                                           MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char call[] = "MPI_Type_create_hindexed_block";
+
+    MPI_CHECK_ACTIVE(call);
+    return type_indexed(call, count, NULL, blocklength, NULL, array_of_displacements, oldtype,
+                        newtype);
+}
+
 /* The placements of a struct: block i is bls[i] elements of types[i] at disps[i] bytes. */
 static int type_struct_places(const char *call, int count, const int *bls, const MPI_Aint *disps,
                               const MPI_Datatype *types, mpi_type_place_t *p)
@@ -752,9 +762,6 @@ MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint 
 
     MPI_CHECK_ACTIVE(call);
     rc = type_check_ctor(call, 0, oldtype, &old, newtype);
-    if (rc == MPI_SUCCESS && (rc = type_claim_predef_slots()) != MPI_SUCCESS) {
-        return mpi_err(NULL, call, rc, "out of memory for the datatype handles");
-    }
     if (rc != MPI_SUCCESS) {
         return rc;
     }
