@@ -196,8 +196,9 @@ int coll_copy(const void *src, size_t count, mpi_type_t *t, void *dst, size_t dc
     size_t bytes = mpi_type_size(t) * count;
     char *tmp;
 
-    if (bytes == 0 || src == dst) {
-        return MPI_SUCCESS;
+    if (bytes == 0 || (src == dst && t == dtt && count == dcount)) {
+        return MPI_SUCCESS; /* the same elements (not two types of absolute addresses at MPI_BOTTOM)
+                             */
     }
     if (mpi_type_is_contig(t) && mpi_type_is_contig(dtt)) {
         memcpy((char *)dst + mpi_type_true_lb(dtt), (const char *)src + mpi_type_true_lb(t), bytes);
@@ -282,7 +283,7 @@ static int reduce_rcmsg(mpi_comm_t *c, const char *call, const void *in, void *o
     rcmsg_status_t s;
     int err;
 
-    if (in == NULL) { /* in place: the input is in out */
+    if (in == MPI_IN_PLACE) { /* the input is in out */
         err = coll_view_in(c, call, &vo, out, (size_t)count, t);
     } else {
         err = coll_view_in(c, call, &vi, in, (size_t)count, t);
@@ -291,7 +292,7 @@ static int reduce_rcmsg(mpi_comm_t *c, const char *call, const void *in, void *o
         }
     }
     if (err == MPI_SUCCESS) {
-        const void *sp = in == NULL ? RCMSG_IN_PLACE : vi.p;
+        const void *sp = in == MPI_IN_PLACE ? RCMSG_IN_PLACE : vi.p;
 
         s = root < 0 ? rcmsg_allreduce(sp, vo.p, n, rdt, rop, c->rc)
                      : rcmsg_reduce(sp, vo.p, n, rdt, rop, root, c->rc);
@@ -386,7 +387,7 @@ static int reduce_layer(mpi_comm_t *c, const char *call, int tag, const void *in
     reduce_t r = {.dt = dt, .t = mpi_type_get(dt), .op = op, .count = count};
     rcmsg_comm_t rc = NULL;
     rcmsg_status_t s = RCMSG_OK;
-    int err = reduce_setup(c, call, &r, in != NULL ? in : out);
+    int err = reduce_setup(c, call, &r, in != MPI_IN_PLACE ? in : out);
 
     if (err == MPI_SUCCESS) {
         err = reduce_tree(c, call, tag, &r);
@@ -694,8 +695,7 @@ static int reduce_call(const char *call, const void *sendbuf, void *recvbuf, int
     if (c == NULL) {
         return err;
     }
-    return coll_reduce(c, call, tag, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, recvbuf, count,
-                       datatype, op, all ? -1 : root);
+    return coll_reduce(c, call, tag, sendbuf, recvbuf, count, datatype, op, all ? -1 : root);
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,

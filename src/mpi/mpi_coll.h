@@ -91,7 +91,8 @@ int coll_xfer_wait(mpi_comm_t *c, const char *call, coll_xfer_t *x, int n);
 
 /* Reductions of count elements of dt in the user's layout (mpi_coll.c): by rcmsg when it can,
  * else the MPI layer's binomial tree in rank order. root -1: everyone gets the result. in is
- * the input (NULL: it is in out), out the result (root's, or everyone's). */
+ * the input (MPI_IN_PLACE: it is in out; NULL is MPI_BOTTOM), out the result (root's, or
+ * everyone's). */
 int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *out, int count,
                 MPI_Datatype dt, MPI_Op op, int root);
 

@@ -294,7 +294,7 @@ int MPI_Alltoallw(const void *sendbuf, const int *sendcounts, const int *sdispls
 
 /* ---- reduce-scatter ------------------------------------------------------------------------ */
 
-/* The whole reduction to rank 0 (in: NULL in place, the input in recvbuf), then a scatter of
+/* The whole reduction to rank 0 (in: MPI_IN_PLACE when the input is in recvbuf), then a scatter of
  * counts[i] elements to rank i. */
 static int reduce_scatter_layer(mpi_comm_t *c, const char *call, int tag, const void *in,
                                 void *recvbuf, const int *counts, MPI_Datatype dt, MPI_Op op)
@@ -314,7 +314,7 @@ static int reduce_scatter_layer(mpi_comm_t *c, const char *call, int tag, const 
     if (c->rank == 0 && (all = coll_typed_alloc(dt, t, total, &base)) == NULL) {
         return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
     }
-    err = coll_reduce(c, call, tag, in != NULL ? in : recvbuf, all, (int)total, dt, op, 0);
+    err = coll_reduce(c, call, tag, in != MPI_IN_PLACE ? in : recvbuf, all, (int)total, dt, op, 0);
     if (err == MPI_SUCCESS && (b = blk_alloc(c, call, &err)) != NULL) {
         size_t off = 0;
 
@@ -393,8 +393,7 @@ static int reduce_scatter_do(mpi_comm_t *c, const char *call, int tag, const voi
         }
         counts = own;
     }
-    err = reduce_scatter_layer(c, call, tag, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, recvbuf,
-                               counts, dt, op);
+    err = reduce_scatter_layer(c, call, tag, sendbuf, recvbuf, counts, dt, op);
     free(own);
     return err;
 }
