@@ -298,6 +298,10 @@ void mpi_status_proc_null(MPI_Status *st);
 /* Argument checks that name the call (raise through comm's handler, return the code). */
 int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
                   mpi_type_t **t_p);
+/* mpi_check_buf of a point-to-point call: count 0 of MPI_DATATYPE_NULL is valid too (as MPICH
+ * accepts it), an empty message; *t_p is then MPI_BYTE's type. */
+int mpi_check_p2p_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
+                      mpi_type_t **t_p);
 int mpi_check_peer(mpi_comm_t *c, const char *call, int peer, bool any_ok);
 int mpi_check_tag(mpi_comm_t *c, const char *call, int tag, bool any_ok);
 

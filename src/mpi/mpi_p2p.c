@@ -48,6 +48,16 @@ int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, M
     return MPI_SUCCESS;
 }
 
+int mpi_check_p2p_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
+                      mpi_type_t **t_p)
+{
+    if (dt == MPI_DATATYPE_NULL && count == 0) {
+        *t_p = mpi_type_get(MPI_BYTE);
+        return MPI_SUCCESS;
+    }
+    return mpi_check_buf(c, call, buf, count, dt, t_p);
+}
+
 int mpi_check_peer(mpi_comm_t *c, const char *call, int peer, bool any_ok)
 {
     if ((peer >= 0 && peer < mpi_comm_peers(c)) || peer == MPI_PROC_NULL ||
@@ -328,7 +338,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
     if (c == NULL) {
         return err;
     }
-    err = mpi_check_buf(c, "MPI_Sendrecv_replace", buf, count, datatype, &t);
+    err = mpi_check_p2p_buf(c, "MPI_Sendrecv_replace", buf, count, datatype, &t);
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -511,6 +521,7 @@ static mpi_req_t *message_take(const char *call, void *buf, int count, MPI_Datat
                                MPI_Message *message, bool *noproc_p, int *err_p)
 {
     mpi_req_t *r;
+    mpi_type_t *t = NULL;
 
     *noproc_p = false;
     if (message == NULL) {
@@ -530,7 +541,7 @@ static mpi_req_t *message_take(const char *call, void *buf, int count, MPI_Datat
                          (unsigned)*message);
         return NULL;
     }
-    *err_p = mpi_check_buf(r->comm, call, buf, count, dt, NULL);
+    *err_p = mpi_check_p2p_buf(r->comm, call, buf, count, dt, &t);
     if (*err_p != MPI_SUCCESS) {
         return NULL;
     }
@@ -544,7 +555,7 @@ static mpi_req_t *message_take(const char *call, void *buf, int count, MPI_Datat
     r->buf = buf;
     r->count = count;
     r->dt = dt;
-    r->type = mpi_type_get(dt);
+    r->type = t;
     mpi_type_retain(r->type);
     return r;
 }

@@ -826,11 +826,12 @@ mpi_req_t *mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, 
 {
     mpi_comm_t *c = mpi_comm_check(comm, call, err_p);
     mpi_req_t *r;
+    mpi_type_t *t = NULL;
 
     if (c == NULL) {
         return NULL;
     }
-    if ((*err_p = mpi_check_buf(c, call, buf, count, dt, NULL)) != MPI_SUCCESS ||
+    if ((*err_p = mpi_check_p2p_buf(c, call, buf, count, dt, &t)) != MPI_SUCCESS ||
         (*err_p = mpi_check_peer(c, call, peer, recv)) != MPI_SUCCESS ||
         (*err_p = mpi_check_tag(c, call, tag, recv)) != MPI_SUCCESS) {
         return NULL;
@@ -849,7 +850,7 @@ mpi_req_t *mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, 
     r->buf = buf;
     r->count = count;
     r->dt = dt;
-    r->type = mpi_type_get(dt);
+    r->type = t;
     mpi_type_retain(r->type);
     r->peer = peer;
     r->tag = tag;

@@ -25,6 +25,7 @@ mpi_phases() {
     mpi_nbc_mixed) echo 3 ;;
     mpi_group_test) echo 5 ;;
     mpi_types_p2p) echo 6 ;;
+    mpi_empty_test) echo 3 ;;
     mpi_bottom_test) if [ "$2" -ge 2 ]; then echo 3; else echo 2; fi ;;
     mpi_inter_test) if [ "$2" -ge 3 ]; then echo 2; else echo 1; fi ;;
     *) fail "mpi_lib.sh: no phase count for $1" ;;
