@@ -813,6 +813,19 @@ MPI_API int MPI_Type_commit(MPI_Datatype *datatype)
     return rc;
 }
 
+/* The name of a predefined type, for the errors. */
+static const char *type_predef_name(MPI_Datatype dt)
+{
+#define TYPE_NAME(d, ...)                                                                          \
+    if (dt == (d)) {                                                                               \
+        return #d;                                                                                 \
+    }
+    MPI_TYPE_BASIC_LIST(TYPE_NAME)
+    MPI_TYPE_PAIR_LIST(TYPE_NAME)
+#undef TYPE_NAME
+    return "a predefined type";
+}
+
 /* Type_free releases the handle; the type lives on while a parent type or a pending
  * operation holds a reference (mpi_type_retain). */
 MPI_API int MPI_Type_free(MPI_Datatype *datatype)
@@ -825,8 +838,10 @@ MPI_API int MPI_Type_free(MPI_Datatype *datatype)
         return rc;
     }
     if (t->predefined) {
-        return mpi_err(NULL, call, MPI_ERR_TYPE, "cannot free the predefined datatype 0x%x",
-                       (unsigned)*datatype);
+        return mpi_err(NULL, call, MPI_ERR_TYPE,
+                       "cannot free the predefined datatype %s (0x%x): only the types the "
+                       "program built (MPI_Type_dup included) can be freed",
+                       type_predef_name(*datatype), (unsigned)*datatype);
     }
     mpi_handle_release(MPI_KIND_DATATYPE_, t->handle);
     t->handle = MPI_DATATYPE_NULL;

@@ -3,11 +3,11 @@
  * MPI_BOTTOM with datatypes of absolute addresses in every call that takes a buffer (issue 38
  * item 6), data checked, the block a rank sends to itself included: point-to-point (blocking,
  * nonblocking, synchronous, ready, buffered, persistent, Sendrecv, Sendrecv_replace, Mrecv),
- * Pack/Unpack, the blocking collectives with their v/w variants, the nonblocking ones, and
- * the collectives over an intercommunicator (2 ranks or more). Every call runs with two kinds
- * of element: noncontiguous (two ints of a struct with a gap between them) and contiguous (one
- * int: the layer's zero-copy path, at MPI_BOTTOM + the type's absolute lower bound).
- * Prints "ok: <phase>" (rank 0) and "rank R of N: F failure(s)".
+ * Pack/Unpack, Reduce_local, the blocking collectives with their v/w variants, the
+ * nonblocking ones, and the collectives over an intercommunicator (2 ranks or more). Every
+ * call runs with two kinds of element: noncontiguous (two ints of a struct with a gap between them)
+ * and contiguous (one int: the layer's zero-copy path, at MPI_BOTTOM + the type's absolute lower
+ * bound). Prints "ok: <phase>" (rank 0) and "rank R of N: F failure(s)".
  */
 #include "mpi_test.h"
 
@@ -342,6 +342,10 @@ static void coll_reductions(coll_t *c, int kind, MPI_Comm comm, int n, int rank)
     coll_reset(c, kind, rank);
     OK(MPI_Reduce_scatter(MPI_BOTTOM, r_of(c), c->ones, c->st, MPI_SUM, comm));
     expect(&c->r, 0, sum_over_ranks(n, rank), "Reduce_scatter");
+    fill(&c->s, kind, rank);
+    fill(&c->r, kind, rank);
+    OK(MPI_Reduce_local(MPI_BOTTOM, r_of(c), NB, c->st, MPI_SUM));
+    expect(&c->r, NB - 1, 2 * val(rank, NB - 1), "Reduce_local");
     coll_reset(c, kind, rank);
     OK(MPI_Scan(MPI_BOTTOM, r_of(c), NB, c->st, MPI_SUM, comm));
     expect(&c->r, 2, scan_sum(rank + 1, 2), "Scan");
