@@ -76,6 +76,10 @@ typedef long long MPI_Offset;
 #define MPI_ANY_TAG    (-1)
 #define MPI_UNDEFINED  (-32766)
 
+/* array orders of MPI_Type_create_subarray */
+#define MPI_ORDER_C       56
+#define MPI_ORDER_FORTRAN 57
+
 #define MPI_BOTTOM   ((void *)0)
 #define MPI_IN_PLACE ((void *)-1)
 
@@ -319,6 +323,9 @@ MPI_API int MPI_Type_create_indexed_block(int count, int blocklength,
 MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength,
                                            const MPI_Aint array_of_displacements[],
                                            MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                                     const int array_of_subsizes[], const int array_of_starts[],
+                                     int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 MPI_API int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
                                    const MPI_Aint array_of_displacements[],
                                    const MPI_Datatype array_of_types[], MPI_Datatype *newtype);

@@ -708,6 +708,116 @@ MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength,
                         newtype);
 }
 
+/* ---- subarray ---- */
+
+/* The arguments of a subarray, checked (each dimension's subsize within its size); *runs_p
+ * the number of runs of the fastest dimension. */
+static int type_subarray_check(const char *call, int ndims, const int *sizes, const int *subs,
+                               const int *starts, int order, size_t *runs_p)
+{
+    if (ndims <= 0 || sizes == NULL || subs == NULL || starts == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       ndims <= 0 ? "ndims %d is not positive" : "NULL sizes, subsizes or starts",
+                       ndims);
+    }
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "order %d is not MPI_ORDER_C or MPI_ORDER_FORTRAN",
+                       order);
+    }
+    *runs_p = 1;
+    for (int d = 0; d < ndims; d++) {
+        if (sizes[d] <= 0 || subs[d] <= 0 || starts[d] < 0 || subs[d] > sizes[d] - starts[d]) {
+            return mpi_err(NULL, call, MPI_ERR_ARG,
+                           "dimension %d: size %d, subsize %d, start %d (need size > 0, "
+                           "subsize > 0, 0 <= start, start + subsize <= size)",
+                           d, sizes[d], subs[d], starts[d]);
+        }
+        if (d != (order == MPI_ORDER_C ? ndims - 1 : 0)) {
+            *runs_p *= (size_t)subs[d];
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* Placement i of a subarray: run i (in type-map order) of subs[fastest] elements. dim lists
+ * the dimensions slowest first; i counts over all but the fastest, the last of them fastest. */
+static mpi_type_place_t type_subarray_run(const int *dim, int ndims, const int *sizes,
+                                          const int *subs, const int *starts, size_t i,
+                                          mpi_type_t *old)
+{
+    MPI_Aint off = 0, stride = 1;
+
+    for (int k = ndims - 1; k >= 0; k--) {
+        int d = dim[k];
+        MPI_Aint at = starts[d];
+
+        if (k < ndims - 1) {
+            at += (MPI_Aint)(i % (size_t)subs[d]);
+            i /= (size_t)subs[d];
+        }
+        off += at * stride;
+        stride *= sizes[d];
+    }
+    return (mpi_type_place_t){
+        .child = old, .disp = off * old->extent, .count = (size_t)subs[dim[ndims - 1]]};
+}
+
+/* The placements of a subarray, then lb 0 and the extent of the whole array. */
+static int type_subarray_build(int ndims, const int *sizes, const int *subs, const int *starts,
+                               int order, mpi_type_t *old, size_t runs, mpi_type_t **t_p)
+{
+    mpi_type_place_t *p = calloc(runs, sizeof(*p));
+    int *dim = calloc((size_t)ndims, sizeof(*dim));
+    MPI_Aint all = old->extent;
+    int rc = p == NULL || dim == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+
+    for (int k = 0; k < ndims && rc == MPI_SUCCESS; k++) {
+        dim[k] = order == MPI_ORDER_C ? k : ndims - 1 - k;
+        all *= sizes[k];
+    }
+    for (size_t i = 0; i < runs && rc == MPI_SUCCESS; i++) {
+        p[i] = type_subarray_run(dim, ndims, sizes, subs, starts, i, old);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_type_build(p, runs, false, t_p);
+    }
+    if (rc == MPI_SUCCESS) {
+        (*t_p)->lb = 0;
+        (*t_p)->extent = all;
+        type_finish(*t_p);
+    }
+    free(p);
+    free(dim);
+    return rc;
+}
+
+MPI_API int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                                     const int array_of_subsizes[], const int array_of_starts[],
+                                     int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char call[] = "MPI_Type_create_subarray";
+    mpi_type_t *old = NULL, *t = NULL;
+    size_t runs = 0;
+    int rc;
+
+    MPI_CHECK_ACTIVE(call);
+    rc = type_check_ctor(call, 0, oldtype, &old, newtype);
+    if (rc == MPI_SUCCESS) {
+        rc = type_subarray_check(call, ndims, array_of_sizes, array_of_subsizes, array_of_starts,
+                                 order, &runs);
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    rc = type_subarray_build(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, old,
+                             runs, &t);
+    if (rc != MPI_SUCCESS) {
+        return mpi_err(NULL, call, rc, "cannot build the type (%s)",
+                       rc == MPI_ERR_ARG ? "its size overflows size_t" : "out of memory");
+    }
+    return type_new_handle(call, t, newtype);
+}
+
 /* The placements of a struct: block i is bls[i] elements of types[i] at disps[i] bytes. */
 static int type_struct_places(const char *call, int count, const int *bls, const MPI_Aint *disps,
                               const MPI_Datatype *types, mpi_type_place_t *p)

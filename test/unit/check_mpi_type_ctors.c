@@ -2,12 +2,12 @@
 /* Every datatype constructor of the MPI face over every predefined type (issue 38 item 4):
  * Type_dup of a predefined type is a new handle (never another predefined type's) with the
  * same type map, freeable; contiguous, vector, hvector, indexed, hindexed, indexed_block,
- * hindexed_block, struct, resized and dup over each predefined type give the size, bounds and
- * true bounds the MPI rules give from the old type's, the data a message carries with them
- * is the old type's elements in type-map order (sent to this rank on MPI_COMM_SELF and
- * received as the old type, then back), Type_free frees every result and refuses every
- * predefined handle with MPI_ERR_TYPE, leaving it as it was. One singleton MPI_Init, errors
- * returned. */
+ * hindexed_block, struct, subarray (C and Fortran order), resized and dup over each
+ * predefined type give the size, bounds and true bounds the MPI rules give from the old type's, the
+ * data a message carries with them is the old type's elements in type-map order (sent to this rank
+ * on MPI_COMM_SELF and received as the old type, then back), Type_free frees every result and
+ * refuses every predefined handle with MPI_ERR_TYPE, leaving it as it was. One singleton MPI_Init,
+ * errors returned. */
 #include <mpi.h>
 
 #include <check.h>
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BUF 4096
+#define BUF 16384
 
 static const MPI_Datatype predef[] = {
     MPI_CHAR,
@@ -95,6 +95,8 @@ typedef struct {
     int np;
     MPI_Aint d[MAXP];
     int n[MAXP];
+    bool whole; /* a subarray: lb wlb and extent wext (the whole array) */
+    MPI_Aint wlb, wext;
 } shape_t;
 
 /* What MPI says of a type of placements (no struct padding: every test extent below is a
@@ -115,6 +117,10 @@ static void expect_shape(MPI_Datatype t, const base_t *b, const shape_t *sh)
         tub = first || thi > tub ? thi : tub;
         first = false;
         size += sh->n[i] * b->s;
+    }
+    if (sh->whole) {
+        lb = sh->wlb;
+        ub = sh->wlb + sh->wext;
     }
     ck_assert_int_eq(MPI_Type_size_x(t, &sz), MPI_SUCCESS);
     ck_assert_msg(sz == size, "%s of 0x%x: size %lld, want %lld", sh->name, (unsigned)b->dt,
@@ -212,7 +218,7 @@ START_TEST(test_dup_predefined)
 
     for (size_t i = 0; i < NPREDEF; i++) {
         base_t b = base_of(predef[i]);
-        shape_t one = {"dup", 1, {0}, {1}};
+        shape_t one = {"dup", 1, {0}, {1}, false, 0, 0};
 
         ck_assert_int_eq(MPI_Type_dup(predef[i], &d[i]), MPI_SUCCESS);
         ck_assert_msg(!is_predef(d[i]), "Type_dup(0x%x) gave the predefined handle 0x%x",
@@ -237,49 +243,69 @@ START_TEST(test_ctors)
     MPI_Aint e = b.e;
     MPI_Datatype t, old = b.dt;
 
-    shape_t contig = {"contiguous", 1, {0}, {3}};
+    shape_t contig = {"contiguous", 1, {0}, {3}, false, 0, 0};
     ck_assert_int_eq(MPI_Type_contiguous(3, old, &t), MPI_SUCCESS);
     check_and_free(t, &b, &contig);
 
-    shape_t vec = {"vector", 3, {0, 4 * e, 8 * e}, {2, 2, 2}};
+    shape_t vec = {"vector", 3, {0, 4 * e, 8 * e}, {2, 2, 2}, false, 0, 0};
     ck_assert_int_eq(MPI_Type_vector(3, 2, 4, old, &t), MPI_SUCCESS);
     check_and_free(t, &b, &vec);
 
-    shape_t hvec = {"hvector", 2, {0, 5 * e}, {3, 3}};
+    shape_t hvec = {"hvector", 2, {0, 5 * e}, {3, 3}, false, 0, 0};
     ck_assert_int_eq(MPI_Type_create_hvector(2, 3, 5 * e, old, &t), MPI_SUCCESS);
     check_and_free(t, &b, &hvec);
 
-    shape_t idx = {"indexed", 3, {5 * e, 0, 9 * e}, {2, 1, 3}};
+    shape_t idx = {"indexed", 3, {5 * e, 0, 9 * e}, {2, 1, 3}, false, 0, 0};
     ck_assert_int_eq(MPI_Type_indexed(3, (const int[]){2, 1, 3}, (const int[]){5, 0, 9}, old, &t),
                      MPI_SUCCESS);
     check_and_free(t, &b, &idx);
 
-    shape_t hidx = {"hindexed", 2, {3 * e, 0}, {2, 1}};
+    shape_t hidx = {"hindexed", 2, {3 * e, 0}, {2, 1}, false, 0, 0};
     ck_assert_int_eq(
         MPI_Type_create_hindexed(2, (const int[]){2, 1}, (const MPI_Aint[]){3 * e, 0}, old, &t),
         MPI_SUCCESS);
     check_and_free(t, &b, &hidx);
 
-    shape_t iblk = {"indexed_block", 2, {4 * e, e}, {2, 2}};
+    shape_t iblk = {"indexed_block", 2, {4 * e, e}, {2, 2}, false, 0, 0};
     ck_assert_int_eq(MPI_Type_create_indexed_block(2, 2, (const int[]){4, 1}, old, &t),
                      MPI_SUCCESS);
     check_and_free(t, &b, &iblk);
 
-    shape_t hblk = {"hindexed_block", 3, {7 * e, 0, 3 * e}, {2, 2, 2}};
+    shape_t hblk = {"hindexed_block", 3, {7 * e, 0, 3 * e}, {2, 2, 2}, false, 0, 0};
     ck_assert_int_eq(
         MPI_Type_create_hindexed_block(3, 2, (const MPI_Aint[]){7 * e, 0, 3 * e}, old, &t),
         MPI_SUCCESS);
     check_and_free(t, &b, &hblk);
 
-    shape_t strct = {"struct", 2, {0, 3 * e}, {1, 2}};
+    shape_t strct = {"struct", 2, {0, 3 * e}, {1, 2}, false, 0, 0};
     ck_assert_int_eq(MPI_Type_create_struct(2, (const int[]){1, 2}, (const MPI_Aint[]){0, 3 * e},
                                             (const MPI_Datatype[]){old, old}, &t),
                      MPI_SUCCESS);
     check_and_free(t, &b, &strct);
 
-    shape_t dup = {"dup", 1, {0}, {1}};
+    shape_t dup = {"dup", 1, {0}, {1}, false, 0, 0};
     ck_assert_int_eq(MPI_Type_dup(old, &t), MPI_SUCCESS);
     check_and_free(t, &b, &dup);
+
+    /* subarrays: 2x3 of 4x5 from (1, 2) in both orders; 2x2x3 of 3x4x5 from (1, 1, 2) */
+    shape_t subc = {"subarray C", 2, {7 * e, 12 * e}, {3, 3}, true, 0, 20 * e};
+    ck_assert_int_eq(MPI_Type_create_subarray(2, (const int[]){4, 5}, (const int[]){2, 3},
+                                              (const int[]){1, 2}, MPI_ORDER_C, old, &t),
+                     MPI_SUCCESS);
+    check_and_free(t, &b, &subc);
+
+    shape_t subf = {"subarray Fortran", 3, {9 * e, 13 * e, 17 * e}, {2, 2, 2}, true, 0, 20 * e};
+    ck_assert_int_eq(MPI_Type_create_subarray(2, (const int[]){4, 5}, (const int[]){2, 3},
+                                              (const int[]){1, 2}, MPI_ORDER_FORTRAN, old, &t),
+                     MPI_SUCCESS);
+    check_and_free(t, &b, &subf);
+
+    shape_t sub3 = {"subarray 3d", 4, {27 * e, 32 * e, 47 * e, 52 * e}, {3, 3, 3, 3}, true, 0,
+                    60 * e};
+    ck_assert_int_eq(MPI_Type_create_subarray(3, (const int[]){3, 4, 5}, (const int[]){2, 2, 3},
+                                              (const int[]){1, 1, 2}, MPI_ORDER_C, old, &t),
+                     MPI_SUCCESS);
+    check_and_free(t, &b, &sub3);
 }
 END_TEST
 
@@ -290,7 +316,7 @@ START_TEST(test_resized)
     MPI_Datatype t, d;
     MPI_Aint l, e;
     MPI_Count sz;
-    shape_t one = {"resized", 1, {0}, {1}};
+    shape_t one = {"resized", 1, {0}, {1}, false, 0, 0};
 
     ck_assert_int_eq(MPI_Type_create_resized(b.dt, -b.e, 3 * b.e, &t), MPI_SUCCESS);
     ck_assert(!is_predef(t));
@@ -328,6 +354,32 @@ START_TEST(test_free_predefined)
 }
 END_TEST
 
+/* Bad subarrays: MPI_ERR_ARG naming the problem (returned), no type made. */
+START_TEST(test_subarray_errors)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    const int sz[] = {4, 5}, sub[] = {2, 3}, st[] = {1, 2};
+
+    ck_assert_int_eq(MPI_Type_create_subarray(0, sz, sub, st, MPI_ORDER_C, MPI_INT, &t),
+                     MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_create_subarray(2, sz, sub, st, 99, MPI_INT, &t), MPI_ERR_ARG);
+    ck_assert_int_eq(
+        MPI_Type_create_subarray(2, sz, (const int[]){2, 4}, st, MPI_ORDER_C, MPI_INT, &t),
+        MPI_ERR_ARG); /* 2 + 4 > 5 */
+    ck_assert_int_eq(
+        MPI_Type_create_subarray(2, sz, (const int[]){0, 3}, st, MPI_ORDER_C, MPI_INT, &t),
+        MPI_ERR_ARG);
+    ck_assert_int_eq(
+        MPI_Type_create_subarray(2, sz, sub, (const int[]){-1, 0}, MPI_ORDER_C, MPI_INT, &t),
+        MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_create_subarray(2, sz, sub, NULL, MPI_ORDER_C, MPI_INT, &t),
+                     MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_create_subarray(2, sz, sub, st, MPI_ORDER_C, MPI_DATATYPE_NULL, &t),
+                     MPI_ERR_TYPE);
+    ck_assert_int_eq(t, MPI_DATATYPE_NULL);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     Suite *s = suite_create("mpi_type_ctors");
@@ -339,6 +391,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, test_ctors, 0, (int)NPREDEF);
     tcase_add_loop_test(tc, test_resized, 0, (int)NPREDEF);
     tcase_add_test(tc, test_free_predefined);
+    tcase_add_test(tc, test_subarray_errors);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
