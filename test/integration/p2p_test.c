@@ -801,7 +801,8 @@ static void killed(void)
     rcmsg_status_t s;
 
     rcmsg_comm_t pair;
-    rcmsg_request_t any;
+    rcmsg_request_t any, doomed;
+    rcmsg_msg_status_t st;
     int a = 0, flag = 0;
 
     if (size < 2) {
@@ -813,10 +814,23 @@ static void killed(void)
     OK(rcmsg_comm_split(world, rank == 0 || rank == size - 1 ? 1 : RCMSG_UNDEFINED, 0, &pair));
     if (rank == 0) {
         OK(rcmsg_irecv(&a, sizeof(a), RCMSG_ANY_SOURCE, 3, pair, &any));
+        OK(rcmsg_isend(&v, sizeof(v), size - 1, 6, world, &doomed)); /* never received */
     }
     barrier();
     if (rank == size - 1) {
         test_kill_self(rank);
+    }
+    if (rank == 0) {
+        /* its cancel is never answered (unless the doomed rank does before it dies): the
+         * wait ends when the loss is known */
+        t0 = now_s();
+        OK(rcmsg_cancel(&doomed));
+        s = rcmsg_wait(&doomed, &st);
+        printf("rank 0: the wait for a send to the killed rank, cancelled, returned %s "
+               "(cancelled %d) after %.1f s\n",
+               rcmsg_status_name(s), st.cancelled, now_s() - t0);
+        CHECK(s == RCMSG_ERR_CONNECTION || (s == RCMSG_OK && st.cancelled),
+              "the cancelled send to the killed rank: %s", rcmsg_status_name(s));
     }
     t0 = now_s();
     s = rcmsg_recv(&v, sizeof(v), size - 1, 1, world, NULL);
