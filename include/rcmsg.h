@@ -69,7 +69,8 @@ RCMSG_API rcmsg_status_t rcmsg_init(void);
 
 /* Refused with RCMSG_ERR_PENDING (nothing released) while requests are not completed by
  * wait or test. Otherwise lets the transports finish what they carry, waits for every rank
- * (unless a peer was lost), and releases everything. */
+ * (unless a peer was lost), and releases everything. Messages that arrived unreceived are
+ * dropped: a rendezvous sender's send among them fails with RCMSG_ERR_STATE (no wait). */
 RCMSG_API rcmsg_status_t rcmsg_finalize(void);
 
 /* This process's rank in the job and the job's size; -1 before rcmsg_init(). */
