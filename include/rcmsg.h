@@ -69,7 +69,8 @@ RCMSG_API rcmsg_status_t rcmsg_init(void);
 
 /* Refused with RCMSG_ERR_PENDING (nothing released) while requests are not completed by
  * wait or test. Otherwise lets the transports finish what they carry, waits for every rank
- * (unless a peer was lost), and releases everything. */
+ * (unless a peer was lost), and releases everything. Messages that arrived unreceived are
+ * dropped: a rendezvous sender's send among them fails with RCMSG_ERR_STATE (no wait). */
 RCMSG_API rcmsg_status_t rcmsg_finalize(void);
 
 /* This process's rank in the job and the job's size; -1 before rcmsg_init(). */
@@ -126,6 +127,8 @@ typedef struct {
     int tag;
     size_t count;         /* bytes received (for a probe: bytes in the message) */
     rcmsg_status_t error; /* RCMSG_OK, RCMSG_ERR_TRUNCATED, RCMSG_ERR_CONNECTION, ... */
+    int cancelled;        /* 1: the request was cancelled (rcmsg_cancel): nothing was sent or
+                             received; 0: it completed as the operation */
 } rcmsg_msg_status_t;
 
 /* Every rank of the job. Valid between rcmsg_init() and rcmsg_finalize(). */
@@ -164,9 +167,16 @@ RCMSG_API rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag,
  * (it always travels by rendezvous, whatever its length), as MPI_Issend. */
 RCMSG_API rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int tag,
                                       rcmsg_comm_t comm, rcmsg_request_t *req_p);
-/* Takes back a receive that nothing has matched yet: RCMSG_OK and *req_p becomes
- * RCMSG_REQUEST_NULL (its buffer is the caller's again). RCMSG_ERR_STATE when a message has
- * matched it already (wait for it); RCMSG_ERR_UNSUPPORTED for a send. */
+/* Asks that a request not yet matched be cancelled; the request stays and is completed by
+ * wait or test as any other, whose status.cancelled says whether the cancel took (1: nothing
+ * was received or sent, the buffer is the caller's again; 0: it completed normally, with its
+ * message). A receive nothing matched is cancelled at once. A send the receiver has not
+ * matched is taken back: one still queued here at once; one on the wire (an eager message in
+ * the receiver's unexpected queue, a rendezvous whose data is still here) by asking the
+ * receiver, which answers in its next progress (a receiver computing delays the wait until
+ * then; a lost receiver ends it with the loss's error). A request matched or sent to a
+ * receiver that took it completes normally. RCMSG_OK, also when too late to cancel;
+ * RCMSG_ERR_INVALID_PARAM for no request. Cancelling twice is harmless. */
 RCMSG_API rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p);
 
 /* Waits for *req_p, fills status (may be NULL) and sets *req_p to RCMSG_REQUEST_NULL.

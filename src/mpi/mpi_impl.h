@@ -279,7 +279,8 @@ int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *r
 /* Completes background work: requests freed while active, buffered sends. Called from every
  * MPI call that tests or waits. */
 void mpi_progress(void);
-/* Waits for every background request (Finalize). */
+/* Completes every background request (Finalize): waits for the freed sends, cancels the
+ * freed receives that nothing matched (one warning naming them), waits for the others. */
 void mpi_req_drain(void);
 
 /* Buffered sends (mpi_bsend.c): copies the packed message into the attached buffer and sends

@@ -8,12 +8,16 @@
  * persistent one becomes inactive). A request completed when it started (MPI_PROC_NULL, a
  * buffered send, a cancelled receive) is of kind MPI_REQ_DONE and holds its status.
  *
- * Cancel: a receive that nothing matched yet is taken back (rcmsg_cancel); its completion then
- * reports MPI_Test_cancelled true. A send is never cancelled (MPI lets the cancel of a send
- * fail): it completes normally and MPI_Test_cancelled says false.
+ * Cancel (rcmsg_cancel): a receive nothing matched yet, or a send its receiver has not
+ * matched, is taken back; its completion (Wait, Test) reports MPI_Test_cancelled true. One
+ * matched already completes normally (false); so does a buffered send (its copy is on its
+ * way from the attached buffer).
  *
  * Request_free of an active request: the request goes on a background list and completes
- * there (mpi_progress, called by every call that tests or waits; Finalize waits for it).
+ * there (mpi_progress, called by every call that tests or waits). Finalize (mpi_req_drain)
+ * waits for the freed sends (a receiver takes them before its own finalize, or refuses them
+ * when it finalizes without; a lost one fails them), then cancels the freed receives that
+ * nothing matched, with one warning naming them, and completes the others.
  *
  * A nonblocking collective is a request of kind MPI_REQ_COLL around a schedule (mpi_sched.c):
  * req_poll advances it where a point-to-point request would be tested, and mpi_progress
@@ -23,6 +27,7 @@
 #include "mpi/mpi_impl.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +178,8 @@ int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *r
     } else if (req->kind == MPI_REQ_COLL) {
         mpi_sched_test(req->sched, &err);
         mpi_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, err, false);
+    } else if (rst->cancelled) { /* MPI_Cancel took it back: nothing sent or received */
+        mpi_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS, true);
     } else if (req->is_recv) {
         size_t bytes = rst->count;
         bool trunc = s == RCMSG_ERR_TRUNCATED;
@@ -262,20 +269,94 @@ void mpi_progress(void)
     }
 }
 
-void mpi_req_drain(void)
+/* Waits for the background requests: the receives too when recvs is true, else the others. */
+static void drain_wait(bool recvs)
 {
-    while (background != NULL) {
-        mpi_req_t *r = background;
+    mpi_req_t **pp = &background;
+
+    while (*pp != NULL) {
+        mpi_req_t *r = *pp;
         rcmsg_msg_status_t rst = {0};
         rcmsg_status_t s = RCMSG_OK;
 
-        background = r->next_bg;
+        if (!recvs && r->kind == MPI_REQ_RECV) {
+            pp = &r->next_bg;
+            continue;
+        }
+        *pp = r->next_bg;
         if (r->kind != MPI_REQ_DONE) {
             s = rcmsg_wait(&r->rc, &rst);
         }
         r->persistent = false;
         mpi_req_finish(r, s, &rst, MPI_STATUS_IGNORE);
     }
+}
+
+/* Adds "source S tag T on C" of a freed receive to the warning's list (the first few). */
+static void drain_name(char *list, size_t cap, int n, const mpi_req_t *r)
+{
+    size_t len = strlen(list);
+    char src[16], tag[16], comm[MPI_MAX_OBJECT_NAME + 32];
+
+    if (n > 4) {
+        if (n == 5) {
+            snprintf(list + len, cap - len, "; ...");
+        }
+        return;
+    }
+    if (r->comm->name[0] != '\0') {
+        snprintf(comm, sizeof(comm), "%s", r->comm->name);
+    } else {
+        snprintf(comm, sizeof(comm), "communicator %#x", (unsigned)r->comm->handle);
+    }
+    snprintf(src, sizeof(src), "%d", r->peer);
+    snprintf(tag, sizeof(tag), "%d", r->tag);
+    snprintf(list + len, cap - len, "%ssource %s tag %s on %s", n > 1 ? "; " : "",
+             r->peer == MPI_ANY_SOURCE ? "MPI_ANY_SOURCE" : src,
+             r->tag == MPI_ANY_TAG ? "MPI_ANY_TAG" : tag, comm);
+}
+
+/* The freed receives nothing matched are cancelled, with one warning naming them; those that
+ * a message matched stay on the list (their data is on its way). */
+static void drain_cancel_recvs(void)
+{
+    mpi_req_t **pp = &background;
+    char list[512] = "";
+    int n = 0;
+
+    while (*pp != NULL) {
+        mpi_req_t *r = *pp;
+        rcmsg_msg_status_t rst = {0};
+        int flag = 0;
+        rcmsg_status_t s = RCMSG_OK;
+
+        if (r->kind == MPI_REQ_RECV && rcmsg_cancel(&r->rc) == RCMSG_OK) {
+            s = rcmsg_test(&r->rc, &flag, &rst); /* unmatched: complete, cancelled */
+        }
+        if (!flag) {
+            pp = &r->next_bg;
+            continue;
+        }
+        if (rst.cancelled) {
+            drain_name(list, sizeof(list), ++n, r);
+        }
+        *pp = r->next_bg;
+        r->persistent = false;
+        mpi_req_finish(r, s, &rst, MPI_STATUS_IGNORE);
+    }
+    if (n > 0) {
+        fprintf(stderr,
+                "rcmsg-mpi: rank %d: warning: MPI_Finalize cancelled %d receive(s) freed by "
+                "MPI_Request_free that no message matched (%s)\n",
+                rcmsg_comm_rank(rcmsg_comm_world()), n, list);
+    }
+}
+
+void mpi_req_drain(void)
+{
+    drain_wait(false); /* the freed sends first: a receive of ours may be what they wait for */
+    drain_cancel_recvs();
+    drain_wait(true);
     req_free_all();
 }
 
@@ -749,21 +830,14 @@ int MPI_Cancel(MPI_Request *request)
         return mpi_err(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
                        "a nonblocking collective cannot be cancelled (MPI: erroneous)");
     }
-    /* a send, or a request already complete: the cancel fails, as MPI allows; the
-     * operation completes normally and MPI_Test_cancelled says false */
-    if (!r->is_recv || r->kind == MPI_REQ_DONE) {
+    /* complete when started (PROC_NULL; a buffered send, copied and on its way from the
+     * attached buffer): the cancel fails, as MPI allows; Test_cancelled says false */
+    if (r->kind == MPI_REQ_DONE) {
         return MPI_SUCCESS;
     }
+    /* the request completes (Wait, Test) cancelled or, when matched already, normally */
     s = rcmsg_cancel(&r->rc);
-    if (s == RCMSG_ERR_STATE) {
-        return MPI_SUCCESS; /* matched already: it completes with the message */
-    }
-    if (s != RCMSG_OK) {
-        return mpi_err_rcmsg(r->comm, "MPI_Cancel", s);
-    }
-    r->kind = MPI_REQ_DONE;
-    mpi_status_set(&r->done, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS, true);
-    return MPI_SUCCESS;
+    return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(r->comm, "MPI_Cancel", s);
 }
 
 int MPI_Test_cancelled(const MPI_Status *status, int *flag)

@@ -23,7 +23,8 @@
  * Files: pml.c (init, fini), pml_req.c (requests, wait and test), pml_send.c (credits, send
  * queue, control messages), pml_recv.c (matched receives, peer data checks, FIN, peer
  * failure, rendezvous reads), pml_liveness.c (liveness, progress), pml_comm.c
- * (communicators), pml_p2p.c (the public point-to-point calls), pml_match.c (the matching
+ * (communicators), pml_p2p.c (the public point-to-point calls), pml_cancel.c (cancel, and
+ * the CANCEL exchange that takes back a send), pml_match.c (the matching
  * queues); pml_internal.h holds the shared state.
  */
 #include "config.h"
@@ -227,9 +228,22 @@ static void unexp_free(rcmsg_match_msg_t *m, void *arg)
     free(RCMSG_MATCH_ITEM(m, pml_unexp_t, m));
 }
 
+/* A message never received at finalize: a rendezvous sender, waiting for its FIN, is told. */
+static void unexp_refuse_fini(rcmsg_match_msg_t *m, void *arg)
+{
+    pml_unexp_t *u = RCMSG_MATCH_ITEM(m, pml_unexp_t, m);
+
+    (void)arg;
+    if (u->h.hdr.type == RCMSG_PML_RTS) {
+        queue_fin(u->peer, u->h.sreq, RCMSG_ERR_STATE);
+    }
+    free(u);
+}
+
 rcmsg_status_t rcmsg_pml_fini(void)
 {
     rcmsg_deadline_t deadline;
+    long nunexp;
 
     if (pml.peers == NULL) {
         memset(&pml, 0, sizeof(pml));
@@ -240,6 +254,11 @@ rcmsg_status_t rcmsg_pml_fini(void)
                     pml.live_reqs);
         return RCMSG_ERR_PENDING;
     }
+    /* messages never received: a rendezvous sender is released (its send fails with
+     * RCMSG_ERR_STATE) instead of waiting for this rank forever */
+    nunexp = pml.match.nmsgs;
+    rcmsg_match_fini(&pml.match, unexp_refuse_fini, NULL);
+    rcmsg_match_init(&pml.match, pml.size); /* for what arrives while FINs go out */
     /* credits and BREAKs are of no use any more (a peer that is told a rank is lost after
      * this one finalized may have exited: the send would wait for it); FINs are: a peer's
      * rendezvous send waits for them */
@@ -271,8 +290,8 @@ rcmsg_status_t rcmsg_pml_fini(void)
     rcmsg_info("unexpected queue peaked at %ld message(s) holding %zu payload bytes (bounded by "
                "%d eager credits per peer)",
                pml.unexp_peak, pml.unexp_bytes_peak, pml.credits);
-    if (pml.match.nmsgs > 0) {
-        rcmsg_info("%ld unexpected message(s) were never received", pml.match.nmsgs);
+    if (nunexp + pml.match.nmsgs > 0) {
+        rcmsg_info("%ld unexpected message(s) were never received", nunexp + pml.match.nmsgs);
     }
     rcmsg_match_fini(&pml.match, unexp_free, NULL);
     for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms), *next; l != NULL; l = next) {

@@ -9,6 +9,10 @@
  * A BREAK (an RTS-sized header: ctx the collective space, tag the lost member's rank in the
  * communicator, status its status) tells a member that a rank which saw a member die
  * directly has broken the communicator's collectives, so that they fail there too.
+ * A CANCEL (RTS-sized: ctx, src, tag of the message, addr its sequence number, sreq the
+ * sender's request id) asks the receiver to take back a send it has not matched: it removes
+ * the message from its unexpected queue if it is there and answers with a CANCEL_ACK (sreq,
+ * status 1: taken back, 0: matched already, or never there), as MPICH's cancel of a send.
  * Every header carries the per-pair sequence number (checked on receipt: a gap fails the
  * peer) and piggybacks returned eager credits (never more than were lent).
  */
@@ -24,7 +28,7 @@
 #include <stdio.h>
 
 /* X(name): the message types. */
-#define RCMSG_PML_MSG_LIST(X) X(EAGER) X(RTS) X(FIN) X(CREDIT) X(BREAK)
+#define RCMSG_PML_MSG_LIST(X) X(EAGER) X(RTS) X(FIN) X(CREDIT) X(BREAK) X(CANCEL) X(CANCEL_ACK)
 
 typedef enum {
 #define RCMSG_PML_MSG_ENUM(name) RCMSG_PML_##name,
@@ -47,11 +51,11 @@ typedef struct {
 
 typedef struct {
     rcmsg_pml_hdr_t hdr;
-    uint64_t addr; /* RTS: sender's buffer; FIN: unused */
+    uint64_t addr; /* RTS: sender's buffer; CANCEL: the sequence number of the message */
     uint64_t sreq; /* the sender's request id */
     uint32_t rkey;
     int32_t status; /* FIN: the receiver's outcome (RCMSG_OK, or why the data was not taken);
-                       BREAK: the lost member's status */
+                       BREAK: the lost member's status; CANCEL_ACK: 1 taken back, 0 not */
 } rcmsg_pml_rts_t;
 
 struct rcmsg_comm {
@@ -79,7 +83,8 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
                                bool coll, rcmsg_request_t *req_p);
 
 /* Takes back a receive that nothing has matched yet (*req_p becomes NULL); RCMSG_ERR_STATE
- * when it is matched already (it must then be waited for). */
+ * when it is matched already (it must then be waited for). For the layers above the pml
+ * (a receive they posted and will not need); rcmsg_cancel is the public cancel. */
 rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p);
 
 /* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION). */

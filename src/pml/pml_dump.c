@@ -63,7 +63,9 @@ void pml_dump_fini(void)
 static const char *req_step(const struct rcmsg_request *r, char *buf, size_t cap)
 {
     if (r->kind == REQ_SEND) {
-        if (r->queued) {
+        if (r->cancel_wait) {
+            snprintf(buf, cap, "cancel asked, waiting for the receiver's answer");
+        } else if (r->queued) {
             snprintf(buf, cap, "queued (%s)",
                      pml.peers[r->peer].credits == 0 ? "no eager credit" : "transport full");
         } else {
@@ -218,7 +220,9 @@ void rcmsg_pml_dump_describe(FILE *out)
           "                       in the job (any: ANY_SOURCE); C the communicator's context\n"
           "                       (\"(collective)\": a collective's message); S where it is:\n"
           "                       queued (no eager credit | transport full), sending, rts sent,\n"
-          "                       waiting for fin, posted, unmatched, matched, read B of L bytes\n"
+          "                       waiting for fin, cancel asked, waiting for the receiver's\n"
+          "                       answer (its next progress), posted, unmatched, matched, read B\n"
+          "                       of L bytes\n"
           "unexpected peer P tag T ctx C len L TYPE\n"
           "                       a message that arrived for no posted receive (EAGER or RTS)\n"
           "peer P TRANSPORT credits N owed M sendq Q fins F failed yes|no [status]\n"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The pml's internal state and the functions its files share (pml.c, pml_req.c, pml_send.c,
- * pml_recv.c, pml_liveness.c, pml_comm.c, pml_p2p.c); not part of any interface.
+ * pml_recv.c, pml_liveness.c, pml_comm.c, pml_p2p.c, pml_cancel.c); not part of any interface.
  */
 #ifndef RCMSG_PML_INTERNAL_H
 #define RCMSG_PML_INTERNAL_H
@@ -36,13 +36,18 @@ struct rcmsg_request {
     /* Cleared by req_alloc for every request: what eager messages use. */
     rcmsg_queue_link_t link; /* the free list or a peer's send queue */
     req_kind_t kind;
-    bool complete;
+    bool complete;    /* done for wait and test: finished, and no cancel answer awaited */
+    bool finished;    /* the operation itself is over (an eager send: on the wire) */
+    bool cancel_wait; /* a CANCEL is out to the receiver: its answer is awaited (pml_cancel.c) */
+    bool cancelled;   /* cancelled: taken back unmatched (status.cancelled) */
+    bool sent;        /* send: its EAGER or RTS is on the wire, with sequence number seq */
     bool in_use;
     bool queued; /* a send still in its peer's send queue */
     bool truncated;
     bool rndv;         /* a rendezvous: the fields below the line are set up (req_rndv_begin) */
     uint32_t gen;      /* bumped at every allocation: names the request in FINs */
     uint32_t index;    /* position in the request chunks */
+    uint32_t seq;      /* send (sent): the sequence number its EAGER or RTS went with */
     int credit_rounds; /* send: tries that found no eager credit */
     uint32_t ctx;
     int my_rank;   /* this rank in the request's communicator (kept: the comm may be freed) */
@@ -180,6 +185,10 @@ rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status);
 rcmsg_status_t queue_ctl(int peer, const rcmsg_pml_rts_t *h);
 
 /* pml_recv.c */
+/* A peer sent what no correct rank sends: it is treated as lost (RCMSG_ERR_PEER_DATA). */
+void peer_bad(int peer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An unexpected message is gone unreceived (taken back or refused): its memory counted off. */
+void unexp_forget(pml_unexp_t *u);
 void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data);
 pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take);
 bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h);
@@ -231,6 +240,13 @@ static inline bool comm_valid(rcmsg_comm_t comm)
     }
     return comm_valid_walk(comm);
 }
+
+/* pml_cancel.c */
+/* A CANCEL from peer (h: the message to take back, the sender's request id) and its answer. */
+void on_cancel(int peer, const rcmsg_pml_rts_t *h);
+void on_cancel_ack(int peer, const rcmsg_pml_rts_t *h);
+/* peer is lost: every send to it that awaits a cancel answer completes with status. */
+void cancel_peer_failed(int peer, rcmsg_status_t status);
 
 /* pml_p2p.c */
 rcmsg_status_t pml_check(const char *what);

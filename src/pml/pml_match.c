@@ -253,6 +253,30 @@ void rcmsg_match_remove(rcmsg_match_t *m, rcmsg_match_msg_t *msg)
     }
 }
 
+rcmsg_match_msg_t *rcmsg_match_take_msg(rcmsg_match_t *m, uint32_t ctx, int src,
+                                        bool (*is)(const rcmsg_match_msg_t *msg, void *arg),
+                                        void *arg)
+{
+    rcmsg_match_ctx_t *c = ctx_find(m, ctx);
+    bool indexed = src >= 0 && src < m->max_src;
+    const rcmsg_queue_t *q;
+
+    if (c == NULL || c->nmsgs == 0 || (indexed && src >= c->nsrc)) {
+        return NULL;
+    }
+    /* a source out of range sits on the context's queue only (see pml_match.h) */
+    q = indexed ? &c->unexp[src] : &c->unexp_all;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(q); l != NULL; l = rcmsg_queue_next(l)) {
+        rcmsg_match_msg_t *msg = indexed ? RCMSG_MATCH_ITEM(l, rcmsg_match_msg_t, by_src)
+                                         : RCMSG_MATCH_ITEM(l, rcmsg_match_msg_t, by_ctx);
+        if (msg->src == src && is(msg, arg)) {
+            msg_unlink(m, c, msg);
+            return msg;
+        }
+    }
+    return NULL;
+}
+
 rcmsg_match_msg_t *rcmsg_match_find(rcmsg_match_t *m, uint32_t ctx, int src, int tag, bool take)
 {
     rcmsg_match_ctx_t *c = ctx_find(m, ctx);

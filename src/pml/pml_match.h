@@ -88,6 +88,12 @@ rcmsg_status_t rcmsg_match_push(rcmsg_match_t *m, rcmsg_match_msg_t *msg);
 /* The earliest-arrived message matching a receive (probe); unlinked when take is true. */
 rcmsg_match_msg_t *rcmsg_match_find(rcmsg_match_t *m, uint32_t ctx, int src, int tag, bool take);
 void rcmsg_match_remove(rcmsg_match_t *m, rcmsg_match_msg_t *msg);
+/* The earliest-arrived message of context ctx from src (as its sender named it) for which
+ * is(msg, arg) is true, unlinked; or NULL. Tag and order of the others do not matter: this is
+ * a sender taking back one message of its own (a cancelled send), not a receive. */
+rcmsg_match_msg_t *rcmsg_match_take_msg(rcmsg_match_t *m, uint32_t ctx, int src,
+                                        bool (*is)(const rcmsg_match_msg_t *msg, void *arg),
+                                        void *arg);
 /* Calls fn on every unexpected message of a context in arrival order; fn may remove the one
  * it is given (and only that one). */
 void rcmsg_match_msg_each(rcmsg_match_t *m, uint32_t ctx,

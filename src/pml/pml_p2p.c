@@ -195,19 +195,6 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
     return pml_isend("rcmsg_isend", buf, len, dest, tag, comm, coll, false, req_p);
 }
 
-rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
-{
-    rcmsg_request_t r = *req_p;
-
-    if (r == NULL || !r->in_use || r->kind != REQ_RECV ||
-        !rcmsg_match_cancel(&pml.match, &r->mrecv)) {
-        return RCMSG_ERR_STATE; /* matched already (or not a posted receive): wait for it */
-    }
-    req_free(r);
-    *req_p = RCMSG_REQUEST_NULL;
-    return RCMSG_OK;
-}
-
 rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
                            rcmsg_request_t *req_p)
 {
@@ -218,24 +205,6 @@ rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int tag, rcms
                             rcmsg_request_t *req_p)
 {
     return pml_isend("rcmsg_issend", buf, len, dest, tag, comm, false, true, req_p);
-}
-
-rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p)
-{
-    rcmsg_status_t s = pml_check("rcmsg_cancel");
-
-    if (s != RCMSG_OK) {
-        return s;
-    }
-    if (req_p == NULL || *req_p == RCMSG_REQUEST_NULL || !(*req_p)->in_use) {
-        rcmsg_error("rcmsg_cancel: %s", req_p == NULL ? "req_p is NULL" : "no such request");
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    if ((*req_p)->kind != REQ_RECV) {
-        rcmsg_error("rcmsg_cancel: a send cannot be cancelled (only a receive not yet matched)");
-        return RCMSG_ERR_UNSUPPORTED;
-    }
-    return rcmsg_pml_cancel_recv(req_p);
 }
 
 rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,

@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void peer_bad(int peer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 static void rndv_activate(rcmsg_request_t r)
 {
     rcmsg_queue_push_head(&pml.rndv_active, &r->rndv_link);
@@ -112,6 +110,15 @@ pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take)
     return u;
 }
 
+void unexp_forget(pml_unexp_t *u)
+{
+    pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
+    if (u->orphan) {
+        pml.peers[u->peer].orphans--;
+        u->orphan = false;
+    }
+}
+
 /* ---- receiving ------------------------------------------------------------------------- */
 
 static void on_fin(int peer, uint64_t sreq, int32_t status)
@@ -123,7 +130,7 @@ static void on_fin(int peer, uint64_t sreq, int32_t status)
         r = req_at(index);
     }
     if (r == NULL || r->gen != gen || !r->in_use || r->kind != REQ_SEND || !r->rndv ||
-        r->complete || r->queued || r->peer != peer) {
+        r->finished || r->queued || r->peer != peer) {
         peer_bad(peer, "a FIN that names no rendezvous send of this rank to it (0x%llx)",
                  (unsigned long long)sreq);
         return;
@@ -141,7 +148,7 @@ static void on_fin(int peer, uint64_t sreq, int32_t status)
 
 /* A peer sent what no correct rank sends: it is treated as lost (its requests fail with
  * RCMSG_ERR_PEER_DATA), and nothing more of its is taken. */
-static void peer_bad(int peer, const char *fmt, ...)
+void peer_bad(int peer, const char *fmt, ...)
 {
     char why[256];
     va_list ap;
@@ -344,6 +351,14 @@ static void recv_dispatch(int peer, const void *data, size_t len)
         p->stat[RCMSG_STAT_ctrl_recv]++;
         on_break(peer, &h);
         break;
+    case RCMSG_PML_CANCEL:
+        p->stat[RCMSG_STAT_ctrl_recv]++;
+        on_cancel(peer, &h);
+        break;
+    case RCMSG_PML_CANCEL_ACK:
+        p->stat[RCMSG_STAT_ctrl_recv]++;
+        on_cancel_ack(peer, &h);
+        break;
     case RCMSG_PML_CREDIT:
     case RCMSG_PML_MSG_COUNT:
         p->stat[RCMSG_STAT_ctrl_recv]++;
@@ -453,7 +468,8 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *caus
      * those of the collectives of a communicator with peer among its members */
     rcmsg_match_recv_each(&pml.match, fail_orphaned, NULL);
     /* rendezvous receives from peer: marked; they complete in rndv_step once no read of
-     * theirs is in flight. Rendezvous sends to peer that wait for their FIN: complete now.
+     * theirs is in flight. Rendezvous sends to peer that wait for their FIN, and sends that
+     * wait for a cancel's answer: complete now.
      * Queued sends fail when peer_push unlinks them. */
     for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active); l != NULL;
          l = rcmsg_queue_next(l)) {
@@ -464,11 +480,12 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *caus
     }
     for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
         rcmsg_request_t r = req_at(i);
-        if (r->in_use && r->kind == REQ_SEND && r->rndv && !r->queued && !r->complete &&
+        if (r->in_use && r->kind == REQ_SEND && r->rndv && !r->queued && !r->finished &&
             r->peer == peer) {
             req_complete(r, status);
         }
     }
+    cancel_peer_failed(peer, status); /* sends whose cancel awaits its answer */
     peer_mark_pending(peer);
 }
 

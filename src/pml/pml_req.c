@@ -77,7 +77,8 @@ void req_complete(rcmsg_request_t r, rcmsg_status_t error)
     if (r->st.error == RCMSG_OK) {
         r->st.error = error;
     }
-    r->complete = true;
+    r->finished = true;
+    r->complete = !r->cancel_wait; /* else when the cancel's answer comes (pml_cancel.c) */
     pml.activity++;
 }
 
@@ -89,10 +90,11 @@ static rcmsg_status_t req_finish(rcmsg_request_t *req_p, rcmsg_msg_status_t *sta
 
     if (status != NULL) {
         *status = r->st;
+        status->cancelled = r->cancelled;
         if (r->kind == REQ_SEND) {
             status->source = r->my_rank;
             status->tag = r->tag;
-            status->count = r->len;
+            status->count = r->cancelled ? 0 : r->len;
         }
     }
     req_free(r);

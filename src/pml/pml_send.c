@@ -29,6 +29,8 @@ static inline void xmit_count(pml_peer_t *p, const rcmsg_pml_hdr_t *hdr, size_t 
     case RCMSG_PML_FIN:
     case RCMSG_PML_CREDIT:
     case RCMSG_PML_BREAK:
+    case RCMSG_PML_CANCEL:
+    case RCMSG_PML_CANCEL_ACK:
     case RCMSG_PML_MSG_COUNT:
         p->stat[RCMSG_STAT_ctrl_sent]++;
         break;
@@ -125,6 +127,7 @@ rcmsg_status_t send_start(rcmsg_request_t r)
             return RCMSG_OK;
         }
     }
+    r->seq = p->send_seq; /* its number on the wire, for a cancel (pml_xmit takes it) */
     if (!r->rndv) {
         s = eager_xmit(r->peer, r->ctx, r->my_rank, r->tag, r->buf, r->len);
         if (s == RCMSG_OK) {
@@ -142,6 +145,7 @@ rcmsg_status_t send_start(rcmsg_request_t r)
         s = pml_xmit(r->peer, &h.hdr, sizeof(h), NULL, 0);
         /* the request completes when the FIN comes back */
     }
+    r->sent = s == RCMSG_OK;
     if (s != RCMSG_OK && s != RCMSG_ERR_NO_RESOURCE) {
         req_complete(r, s);
         return RCMSG_OK; /* done, with an error */

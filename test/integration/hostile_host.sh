@@ -22,5 +22,8 @@ check src 'a EAGER message on communicator 0x0 claims to come from its rank 0'
 check fin "a FIN with status 12345, which is no rcmsg error"
 check fin-none "a FIN that names no rendezvous send of this rank to it (0x4d)"
 check break "a BREAK of communicator 0x0 naming its rank 0 with status -12"
+check cancel-ahead 'a CANCEL naming its message 5, which it has not sent before it (0)'
+check cancel-lie 'a CANCEL of its message 0 on communicator 0x0 with another tag or length'
+check cancel-ack 'a CANCEL_ACK that names no cancel this rank asked of it (0x4d)'
 check orphans 'more than 65536 messages for communicators this rank does not have'
-pass "crafted headers (credits, sequence gap, sender, orphan flood, FINs) refused"
+pass "crafted headers (credits, sequence gap, sender, orphan flood, FINs, CANCELs) refused"

@@ -11,6 +11,9 @@
  *   hostile_test orphans   RTS headers for a communicator that never appears, without end
  *   hostile_test fin       a FIN for rank 0's rendezvous send, whose status is no rcmsg status
  *   hostile_test fin-none  a FIN that names no rendezvous send of rank 0
+ *   hostile_test cancel-ahead  a CANCEL of a message it has not sent (a later sequence number)
+ *   hostile_test cancel-lie    a CANCEL of its unexpected message with another tag
+ *   hostile_test cancel-ack    a CANCEL_ACK when rank 0 asked for no cancel
  *
  * 2 ranks. Prints "rank 0: receive returned X" and exits non-zero on a failed check.
  */
@@ -68,6 +71,22 @@ static void attack(const char *what)
         r.hdr = (rcmsg_pml_hdr_t){.type = RCMSG_PML_BREAK, .ctx = 1, .src = 1, .tag = 0};
         r.status = RCMSG_ERR_CONNECTION;
         inject(&r.hdr, sizeof(r), NULL, 0);
+    } else if (strncmp(what, "cancel", 6) == 0) {
+        uint32_t seq = 0;
+        if (strcmp(what, "cancel-lie") == 0) { /* message 0, unexpected at rank 0 (tag 9) */
+            r.hdr = (rcmsg_pml_hdr_t){.type = RCMSG_PML_EAGER, .src = 1, .tag = 9, .len = 4};
+            inject(&r.hdr, sizeof(r.hdr), &v, sizeof(v));
+            seq = 1;
+        }
+        r.hdr = (rcmsg_pml_hdr_t){.type = strcmp(what, "cancel-ack") == 0 ? RCMSG_PML_CANCEL_ACK
+                                                                          : RCMSG_PML_CANCEL,
+                                  .src = 1,
+                                  .tag = 8,
+                                  .seq = seq,
+                                  .len = 4};
+        r.addr = strcmp(what, "cancel-ahead") == 0 ? 5 : 0;
+        r.sreq = 77;
+        inject(&r.hdr, sizeof(r), NULL, 0);
     } else if (strncmp(what, "fin", 3) == 0) {
         int flag = 0;
         /* rank 0's rendezvous send (its first request: index 0, generation 1) arrived */
@@ -88,7 +107,9 @@ int main(int argc, char **argv)
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc != 2) {
-        fprintf(stderr, "usage: hostile_test credits|gap|src|orphans|fin|fin-none|break\n");
+        fprintf(stderr,
+                "usage: hostile_test "
+                "credits|gap|src|orphans|fin|fin-none|break|cancel-ahead|cancel-lie|cancel-ack\n");
         return 2;
     }
     s = rcmsg_init();

@@ -276,10 +276,11 @@ static void test_issend(void)
     printf("ok: rank %d issend completed only after the receive was posted\n", rank);
 }
 
-/* Cancel: an unmatched receive comes back, a matched one must be waited for, a send cannot. */
+/* Cancel: an unmatched receive is cancelled, a matched one completes; a send the receiver has
+ * not matched is taken back from it, one it received completes. */
 static void test_cancel(void)
 {
-    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size, flag = 1;
     uint8_t b[16];
     rcmsg_request_t req, sreq;
     rcmsg_msg_status_t st;
@@ -287,20 +288,39 @@ static void test_cancel(void)
 
     OK(rcmsg_irecv(b, sizeof(b), prev, 4343, world, &req));
     OK(rcmsg_cancel(&req));
-    CHECK(req == RCMSG_REQUEST_NULL, "cancel did not clear the request");
+    CHECK(req != RCMSG_REQUEST_NULL, "cancel cleared the request");
+    OK(rcmsg_wait(&req, &st));
+    CHECK(st.cancelled == 1, "an unmatched receive was not cancelled");
+    /* a send nobody receives: the receiver (in its own wait) answers the cancel */
     OK(rcmsg_isend(b, sizeof(b), next, 4344, world, &sreq));
-    s = rcmsg_cancel(&sreq);
-    CHECK(s == RCMSG_ERR_UNSUPPORTED, "cancel of a send: %s", rcmsg_status_name(s));
-    OK(rcmsg_probe(prev, 4344, world, &st));
-    OK(rcmsg_irecv(b, sizeof(b), prev, 4344, world, &req)); /* matched at once */
-    s = rcmsg_cancel(&req);
-    CHECK(s == RCMSG_ERR_STATE, "cancel of a matched receive: %s", rcmsg_status_name(s));
-    OK(rcmsg_wait(&req, NULL));
+    OK(rcmsg_cancel(&sreq));
+    OK(rcmsg_cancel(&sreq)); /* twice: harmless */
+    OK(rcmsg_wait(&sreq, &st));
+    CHECK(st.cancelled == 1 && st.count == 0, "an unreceived send: cancelled %d count %zu",
+          st.cancelled, st.count);
+    barrier();
+    OK(rcmsg_iprobe(prev, 4344, world, &flag, NULL));
+    CHECK(!flag, "a cancelled send is still there to receive");
+    /* a send received already: completes normally */
+    OK(rcmsg_isend(b, sizeof(b), next, 4345, world, &sreq));
+    OK(rcmsg_recv(b, sizeof(b), prev, 4345, world, NULL));
+    barrier();
+    OK(rcmsg_cancel(&sreq));
+    OK(rcmsg_wait(&sreq, &st));
+    CHECK(st.cancelled == 0, "a received send was cancelled");
+    /* a receive matched already: completes with its message */
+    OK(rcmsg_isend(b, sizeof(b), next, 4346, world, &sreq));
+    OK(rcmsg_probe(prev, 4346, world, &st));
+    OK(rcmsg_irecv(b, sizeof(b), prev, 4346, world, &req)); /* matched at once */
+    OK(rcmsg_cancel(&req));
+    OK(rcmsg_wait(&req, &st));
+    CHECK(st.cancelled == 0 && st.count == sizeof(b), "a matched receive: cancelled %d",
+          st.cancelled);
     OK(rcmsg_wait(&sreq, NULL)); /* after the receive: it may be a rendezvous (eager limit 0) */
     s = rcmsg_cancel(NULL);
     CHECK(s == RCMSG_ERR_INVALID_PARAM, "cancel(NULL): %s", rcmsg_status_name(s));
     barrier();
-    printf("ok: rank %d cancel took back an unmatched receive only\n", rank);
+    printf("ok: rank %d cancel took back an unmatched receive and an unreceived send only\n", rank);
 }
 
 /* Truncation: the receive fails with TRUNCATED, the buffer is not overrun, the send is fine. */
@@ -781,7 +801,8 @@ static void killed(void)
     rcmsg_status_t s;
 
     rcmsg_comm_t pair;
-    rcmsg_request_t any;
+    rcmsg_request_t any, doomed;
+    rcmsg_msg_status_t st;
     int a = 0, flag = 0;
 
     if (size < 2) {
@@ -793,10 +814,23 @@ static void killed(void)
     OK(rcmsg_comm_split(world, rank == 0 || rank == size - 1 ? 1 : RCMSG_UNDEFINED, 0, &pair));
     if (rank == 0) {
         OK(rcmsg_irecv(&a, sizeof(a), RCMSG_ANY_SOURCE, 3, pair, &any));
+        OK(rcmsg_isend(&v, sizeof(v), size - 1, 6, world, &doomed)); /* never received */
     }
     barrier();
     if (rank == size - 1) {
         test_kill_self(rank);
+    }
+    if (rank == 0) {
+        /* its cancel is never answered (unless the doomed rank does before it dies): the
+         * wait ends when the loss is known */
+        t0 = now_s();
+        OK(rcmsg_cancel(&doomed));
+        s = rcmsg_wait(&doomed, &st);
+        printf("rank 0: the wait for a send to the killed rank, cancelled, returned %s "
+               "(cancelled %d) after %.1f s\n",
+               rcmsg_status_name(s), st.cancelled, now_s() - t0);
+        CHECK(s == RCMSG_ERR_CONNECTION || (s == RCMSG_OK && st.cancelled),
+              "the cancelled send to the killed rank: %s", rcmsg_status_name(s));
     }
     t0 = now_s();
     s = rcmsg_recv(&v, sizeof(v), size - 1, 1, world, NULL);

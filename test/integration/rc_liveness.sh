@@ -12,8 +12,8 @@
 # to reconnect to), plus 10 s of slack for the emulated guest (12.7 s measured); a
 # later world allreduce fails at once, and an allreduce over a communicator of the three
 # survivors works (it would wait for ever for a survivor that had not learned). Then the same
-# for a point-to-point receive and an ANY_SOURCE receive from the dead rank (p2p_test --kill,
-# 3 ranks).
+# for a point-to-point receive and an ANY_SOURCE receive from the dead rank, and the wait for
+# a send to it that rank 0 cancelled (its answer never comes; p2p_test --kill, 3 ranks).
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
@@ -54,4 +54,6 @@ for r in 0 1; do
 done
 grep -q '^rank 0: ANY_SOURCE receive posted before the loss returned RCMSG_ERR_CONNECTION' "$out" ||
     fail "p2p --kill: the ANY_SOURCE receive did not fail"
+grep -q '^rank 0: the wait for a send to the killed rank, cancelled, returned \(RCMSG_ERR_CONNECTION\|RCMSG_OK (cancelled 1)\)' "$out" ||
+    fail "p2p --kill: the wait after cancelling a send to the killed rank did not end"
 pass "survivors of a killed rank over rc notice it within the liveness bound"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # One rank of a 3-rank job under Slurm is killed with SIGKILL mid-job: the others report the
-# lost peer, their receive from it fails with RCMSG_ERR_CONNECTION, they finalize and exit 0;
+# lost peer, their receive from it fails with RCMSG_ERR_CONNECTION (so does rank 0's wait for
+# a send to it that it cancelled: the answer never comes), they finalize and exit 0;
 # nothing is left in /dev/shm. Slurm's mpi/pmix plugin cancels the step (SIGKILL to every
 # task) about 1 s after the dead task's PMIx connection drops, so the dead rank leaves a child
 # holding its descriptors for 5 s (TEST_KILL_HOLD, test_kill.h): under load the survivors may
@@ -28,6 +29,8 @@ for r in 0 1; do
         fail "rank $r: its receive did not fail $(cancelled)"
     grep -q "^rank $r of 3: 0 failure(s)$" "$out" || fail "rank $r did not finish cleanly $(cancelled)"
 done
+grep -q '^rank 0: the wait for a send to the killed rank, cancelled, returned \(RCMSG_ERR_CONNECTION\|RCMSG_OK (cancelled 1)\)' "$out" ||
+    fail "rank 0: the wait after cancelling a send to the killed rank did not end (issue 38 item 7)"
 grep -q '^rank 0: ANY_SOURCE receive posted before the loss returned RCMSG_ERR_CONNECTION' "$out" ||
     fail "rank 0: the ANY_SOURCE receive only the dead rank could match did not fail"
 # a rank killed in the middle of a 4-rank allreduce: every survivor's allreduce fails as soon

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The matching queues alone (no transport, no launcher): MPI order for posted receives and
- * unexpected messages, wildcards against the per-source queues, contexts, probe, cancel. */
+ * unexpected messages, wildcards against the per-source queues, contexts, probe, cancel, a
+ * sender taking a message back. */
 #include "config.h"
 
 #include "pml/pml_match.h"
@@ -176,6 +177,41 @@ START_TEST(test_cancel)
 }
 END_TEST
 
+/* A sender takes one of its messages back (a cancelled send): the one the predicate names,
+ * from its source only, whatever its tag; the others keep their order for receives. */
+static bool is_id(const rcmsg_match_msg_t *m, void *arg)
+{
+    return RCMSG_MATCH_ITEM(m, const msg_t, m)->id == *(const int *)arg;
+}
+
+static int take_back(uint32_t ctx, int src, int id)
+{
+    rcmsg_match_msg_t *m = rcmsg_match_take_msg(&mq, ctx, src, is_id, &id);
+    return m != NULL ? RCMSG_MATCH_ITEM(m, msg_t, m)->id : -1;
+}
+
+START_TEST(test_take_back)
+{
+    push(0, 2, 1, 5);
+    push(1, 2, 1, 5);
+    push(2, 2, 3, 5);
+    push(3, 2, 1, 6);
+    push(4, 2, 100, 5); /* a source out of range: on the context's queue only */
+    ck_assert_int_eq(take_back(2, 3, 1), -1); /* not from that source */
+    ck_assert_int_eq(take_back(4, 1, 1), -1); /* not in that context */
+    ck_assert_int_eq(take_back(2, 1, 1), 1);
+    ck_assert_int_eq(take_back(2, 1, 1), -1); /* gone */
+    ck_assert_int_eq(take_back(2, 100, 4), 4);
+    ck_assert_int_eq(take_back(2, 7, 4), -1); /* a source with no queue yet */
+    ck_assert_int_eq(mq.nmsgs, 3);
+    ck_assert_int_eq(find(2, ANY_SRC, 5, true), 0); /* the others, in arrival order */
+    ck_assert_int_eq(find(2, ANY_SRC, ANY_TAG, true), 2);
+    ck_assert_int_eq(find(2, 1, ANY_TAG, true), 3);
+    ck_assert_int_eq(find(2, ANY_SRC, ANY_TAG, true), -1);
+    ck_assert_int_eq(take_back(2, 1, 3), -1); /* received: nothing to take back */
+}
+END_TEST
+
 static void count_msg(rcmsg_match_msg_t *m, void *arg)
 {
     int *n = arg;
@@ -230,6 +266,7 @@ int main(void)
     tcase_add_test(tc, test_contexts_same_tags);
     tcase_add_test(tc, test_probe_does_not_take);
     tcase_add_test(tc, test_cancel);
+    tcase_add_test(tc, test_take_back);
     tcase_add_test(tc, test_walks_and_bounds);
     suite_add_tcase(s, tc);
     return ck_run(s);

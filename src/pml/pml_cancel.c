@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Cancel: rcmsg_cancel, and the CANCEL / CANCEL_ACK exchange that takes back a send its
+ * receiver has not matched (the protocol of MPICH's cancel of a send: the sender asks, the
+ * receiver removes the message from its unexpected queue if it is still there and answers
+ * yes or no).
+ *
+ * A receive nothing matched leaves the matching queues and completes, cancelled, at once.
+ * A send, by where it is:
+ *   queued here (no credit, transport full): unlinked and cancelled at once;
+ *   on the wire (an EAGER, complete here already, or an RTS whose data stays here): a CANCEL
+ *     names it by its sequence number, and the request waits for the answer (cancel_wait),
+ *     complete or not: yes cancels it (a rendezvous's registration is released: no FIN will
+ *     come), no lets it complete as it would have (a rendezvous at its FIN, which may come
+ *     before or after the answer);
+ *   a rendezvous whose FIN came, a send that failed: too late, it completes as it is.
+ * The receiver answers in its next progress; a lost receiver fails the waiting requests
+ * (cancel_peer_failed, from on_peer_failed), so the wait is bounded by the liveness checks.
+ */
+#include "config.h"
+
+#include "pml_internal.h"
+
+#include <stdlib.h>
+
+/* r is cancelled: nothing was sent or received; complete. */
+static void cancel_done(rcmsg_request_t r)
+{
+    if (r->reg != NULL) {
+        rcmsg_rcache_put(r->reg);
+        r->reg = NULL;
+    }
+    r->cancelled = true;
+    r->cancel_wait = false;
+    r->st.error = RCMSG_OK;
+    r->st.count = 0;
+    r->finished = true;
+    r->complete = true;
+    pml.activity++;
+}
+
+static rcmsg_status_t cancel_recv(rcmsg_request_t r)
+{
+    if (rcmsg_match_cancel(&pml.match, &r->mrecv)) {
+        r->st.source = r->src;
+        r->st.tag = r->tag;
+        cancel_done(r);
+    }
+    return RCMSG_OK; /* else matched already: it completes with its message */
+}
+
+static rcmsg_status_t cancel_send(rcmsg_request_t r)
+{
+    pml_peer_t *p = &pml.peers[r->peer];
+    rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_CANCEL,
+                                 .ctx = r->ctx,
+                                 .src = r->my_rank,
+                                 .tag = r->tag,
+                                 .len = r->len},
+                         .addr = r->seq,
+                         .sreq = ((uint64_t)r->gen << 32) | r->index};
+    rcmsg_status_t s;
+
+    if (r->queued) {
+        rcmsg_queue_remove(&p->sendq, &r->link);
+        r->queued = false;
+        cancel_done(r);
+        return RCMSG_OK;
+    }
+    if (r->cancel_wait || r->cancelled || !r->sent || (r->rndv && r->finished) || p->failed) {
+        return RCMSG_OK; /* asked already, or too late: it completes as it is */
+    }
+    s = queue_ctl(r->peer, &h);
+    if (s != RCMSG_OK) {
+        return s; /* (logged) the request completes normally */
+    }
+    r->cancel_wait = true;
+    r->complete = false;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p)
+{
+    rcmsg_status_t s = pml_check("rcmsg_cancel");
+
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (req_p == NULL || *req_p == RCMSG_REQUEST_NULL || !(*req_p)->in_use) {
+        rcmsg_error("rcmsg_cancel: %s", req_p == NULL ? "req_p is NULL" : "no such request");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    return (*req_p)->kind == REQ_RECV ? cancel_recv(*req_p) : cancel_send(*req_p);
+}
+
+rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
+{
+    rcmsg_request_t r = *req_p;
+
+    if (r == NULL || !r->in_use || r->kind != REQ_RECV ||
+        !rcmsg_match_cancel(&pml.match, &r->mrecv)) {
+        return RCMSG_ERR_STATE; /* matched already (or not a posted receive): wait for it */
+    }
+    req_free(r);
+    *req_p = RCMSG_REQUEST_NULL;
+    return RCMSG_OK;
+}
+
+/* ---- the receiver ---------------------------------------------------------------------- */
+
+typedef struct {
+    int peer;
+    uint32_t seq;
+} cancel_key_t;
+
+static bool cancel_is(const rcmsg_match_msg_t *m, void *arg)
+{
+    const pml_unexp_t *u = RCMSG_MATCH_ITEM(m, pml_unexp_t, m);
+    const cancel_key_t *k = arg;
+
+    return u->peer == k->peer && u->h.hdr.seq == k->seq;
+}
+
+/* Takes back the unexpected message a CANCEL names; false when it is not there. */
+static bool cancel_take(int peer, const rcmsg_pml_rts_t *h)
+{
+    cancel_key_t k = {.peer = peer, .seq = (uint32_t)h->addr};
+    rcmsg_match_msg_t *m = rcmsg_match_take_msg(&pml.match, h->hdr.ctx, h->hdr.src, cancel_is, &k);
+    pml_unexp_t *u = m != NULL ? RCMSG_MATCH_ITEM(m, pml_unexp_t, m) : NULL;
+    bool same;
+
+    if (u == NULL) {
+        return false;
+    }
+    same = u->h.hdr.tag == h->hdr.tag && u->h.hdr.len == h->hdr.len;
+    unexp_forget(u);
+    if (u->h.hdr.type == RCMSG_PML_EAGER) {
+        pml.peers[peer].owed++; /* its eager buffer is free again */
+        if (credits_due(&pml.peers[peer])) {
+            peer_mark_pending(peer);
+        }
+    }
+    free(u);
+    if (!same) {
+        peer_bad(peer, "a CANCEL of its message %u on communicator 0x%x with another tag or length",
+                 k.seq, h->hdr.ctx & ~1u);
+        return false;
+    }
+    rcmsg_debug("rank %d took back its %llu-byte message (tag %d) on communicator 0x%x", peer,
+                (unsigned long long)h->hdr.len, (int)h->hdr.tag, h->hdr.ctx & ~1u);
+    return true;
+}
+
+void on_cancel(int peer, const rcmsg_pml_rts_t *h)
+{
+    const struct rcmsg_comm *c = comm_of_ctx(h->hdr.ctx);
+    rcmsg_pml_rts_t ack = {.hdr = {.type = RCMSG_PML_CANCEL_ACK}, .sreq = h->sreq};
+    bool taken;
+
+    /* the message named went before this CANCEL on the same ordered connection */
+    if (h->addr > UINT32_MAX || (int32_t)(h->hdr.seq - (uint32_t)h->addr) <= 0) {
+        peer_bad(peer, "a CANCEL naming its message %llu, which it has not sent before it (%u)",
+                 (unsigned long long)h->addr, h->hdr.seq);
+        return;
+    }
+    if (c != NULL && !src_check(peer, c, &h->hdr)) {
+        return;
+    }
+    taken = cancel_take(peer, h);
+    if (pml.peers[peer].failed) {
+        return; /* (cancel_take found it lying) */
+    }
+    ack.status = taken ? 1 : 0;
+    queue_ctl(peer, &ack);
+}
+
+/* ---- the sender ------------------------------------------------------------------------ */
+
+void on_cancel_ack(int peer, const rcmsg_pml_rts_t *h)
+{
+    uint32_t index = (uint32_t)h->sreq, gen = (uint32_t)(h->sreq >> 32);
+    rcmsg_request_t r = NULL;
+
+    if (index < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK) {
+        r = req_at(index);
+    }
+    if (r == NULL || r->gen != gen || !r->in_use || r->kind != REQ_SEND || !r->cancel_wait ||
+        r->peer != peer) {
+        peer_bad(peer, "a CANCEL_ACK that names no cancel this rank asked of it (0x%llx)",
+                 (unsigned long long)h->sreq);
+        return;
+    }
+    if ((h->status != 0 && h->status != 1) || (h->status == 1 && r->rndv && r->finished)) {
+        peer_bad(peer, "a CANCEL_ACK with status %d (1: taken back, 0: not) for a send%s",
+                 (int)h->status, r->rndv && r->finished ? " whose FIN it sent" : "");
+        return;
+    }
+    if (h->status == 1) {
+        cancel_done(r);
+        return;
+    }
+    r->cancel_wait = false;
+    r->complete = r->finished; /* a rendezvous completes at its FIN */
+    pml.activity++;
+}
+
+void cancel_peer_failed(int peer, rcmsg_status_t status)
+{
+    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
+        rcmsg_request_t r = req_at(i);
+        if (!r->in_use || r->kind != REQ_SEND || !r->cancel_wait || r->peer != peer) {
+            continue;
+        }
+        r->cancel_wait = false;
+        req_complete(r, status); /* the answer will not come: the loss is the outcome */
+    }
+}

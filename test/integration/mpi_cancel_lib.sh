@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# mpi_cancel_test's checks (sourced after mpi_lib.sh; issue 38, items 7 and 8), run by
+# mpi_cancel_host.sh (mpirun, sm), mpi_cancel_srun.sh (srun --mpi=pmix, sm) and mpi_cancel_rc.sh
+# (mpirun in the guest, rc). 4 eager credits: sends beyond them wait at the sender when cancelled.
+mpi_vars='RCMSG_EAGER_CREDITS=4'
+
+# cancel_freed: 2 ranks each free two receives nothing matches (one on the world, one
+# ANY_SOURCE/ANY_TAG on a named duplicate), one that a message matches and a received send;
+# MPI_Finalize cancels the two unmatched ones with exactly one warning per rank naming them,
+# and takes seconds (it used to spin for RCMSG_LAUNCHER_TIMEOUT, 300 s)
+cancel_freed() {
+    mpi_timeout=60
+    mpi_run 2 mpi_cancel_test freed
+    _st=$?
+    [ $_st -ne 124 ] || mpi_fail "freed receives: the job hung at MPI_Finalize"
+    [ $_st -eq 0 ] || mpi_fail "freed receives: status $_st"
+    for _r in 0 1; do
+        _w="rcmsg-mpi: rank $_r: warning: MPI_Finalize cancelled 2 receive(s) freed by MPI_Request_free that no message matched"
+        [ "$(grep -c "$_w" "$mpi_out")" -eq 1 ] || mpi_fail "rank $_r: not exactly one warning"
+        grep "$_w" "$mpi_out" | grep -q "source MPI_ANY_SOURCE tag MPI_ANY_TAG on cancel_dup; source $((1 - _r)) tag 90 on MPI_COMM_WORLD" ||
+            mpi_fail "rank $_r: the warning does not name both receives"
+        _t=$(sed -n "s/^rank $_r: MPI_Finalize took \([0-9]*\)\.[0-9] s\$/\1/p" "$mpi_out")
+        [ -n "$_t" ] && [ "$_t" -le 10 ] || mpi_fail "rank $_r: MPI_Finalize took ${_t:-?} s"
+        grep -q "^rank $_r of 2: 0 failure(s)\$" "$mpi_out" || mpi_fail "rank $_r failed"
+    done
+    echo "ok: freed unmatched receives cancelled at MPI_Finalize, one warning per rank ($mpi_launcher over $mpi_over)"
+    grep 'MPI_Finalize took' "$mpi_out"
+}
