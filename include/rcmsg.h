@@ -72,6 +72,15 @@ RCMSG_API rcmsg_status_t rcmsg_init(void);
  * (unless a peer was lost), and releases everything. */
 RCMSG_API rcmsg_status_t rcmsg_finalize(void);
 
+/* Ends every rank of the job and never returns: logs reason, asks the launcher to terminate
+ * the whole job (PMIx_Abort: also under `mpirun --enable-recovery` and srun, which otherwise
+ * keep the other ranks running), and exits this process. The exit status (of this process,
+ * and the launcher's when it passes it on) is status's low 8 bits, or 1 when those are 0
+ * (status 0, 256, ...): an abort never exits 0. Bounded: the process exits within 5 s
+ * whatever the launcher does. Before rcmsg_init(), after rcmsg_finalize() or without a
+ * launcher only this process exits. */
+RCMSG_API void rcmsg_abort(int status, const char *reason) __attribute__((noreturn));
+
 /* This process's rank in the job and the job's size; -1 before rcmsg_init(). */
 RCMSG_API int rcmsg_rank(void);
 RCMSG_API int rcmsg_size(void);

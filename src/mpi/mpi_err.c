@@ -3,9 +3,9 @@
  * Error classes, codes and strings, and the error handlers of communicators. Every MPI call
  * that fails goes through mpi_err(): the message names the call and the problem ("MPI_Send:
  * rank 7 out of range (communicator of 4)"); the communicator's handler then decides.
- * MPI_ERRORS_ARE_FATAL (the default) prints the message and exits with status 1: rcmsg has no
- * abort of every rank, so, as MPICH does, the launcher (mpirun, srun) sees a rank leave
- * without finalizing and ends the others. MPI_ERRORS_RETURN returns the code to the caller.
+ * MPI_ERRORS_ARE_FATAL (the default) prints the message and aborts the job with status 1
+ * (rcmsg_abort: the launcher ends every rank). MPI_ERRORS_RETURN returns the code to the
+ * caller.
  */
 #include "mpi/mpi_impl.h"
 
@@ -172,8 +172,7 @@ static int err_raise(mpi_comm_t *comm, int code, const char *msg)
     if (eh == MPI_ERRORS_ARE_FATAL) {
         fprintf(stderr, "rcmsg-mpi: rank %d: fatal error: %s (%s); aborting the job\n",
                 rcmsg_rank(), msg, class_name(code));
-        fflush(stderr);
-        exit(1);
+        rcmsg_abort(1, msg); /* every rank of the job ends (PMIx_Abort), status 1 */
     }
     e = errhandler_get(eh);
     if (e != NULL && e->fn != NULL) {
