@@ -86,8 +86,13 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int MPI_Finalize(void)
 {
     rcmsg_status_t s;
+    int err;
 
     MPI_CHECK_ACTIVE("MPI_Finalize");
+    err = mpi_pending_fini(); /* before anything is released: the program may go on */
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
     mpi_bsend_fini();
     mpi_req_drain();
     mpi_sched_fini();

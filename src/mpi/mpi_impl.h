@@ -292,6 +292,11 @@ int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *r
 void mpi_progress(void);
 /* Waits for every background request (Finalize). */
 void mpi_req_drain(void);
+/* MPI_Finalize's first step (mpi_pending.c): the requests the program did not complete are
+ * refused (ERRORS_RETURN on COMM_WORLD: MPI_ERR_PENDING raised, nothing released) or, under
+ * ERRORS_ARE_FATAL, named once, receives cancelled, sends given a bounded time. MPI_SUCCESS
+ * when none is left. */
+int mpi_pending_fini(void);
 
 /* Buffered sends (mpi_bsend.c): copies the packed message into the attached buffer and sends
  * it from there. MPI_SUCCESS, or MPI_ERR_BUFFER (not raised) when it does not fit. */
