@@ -19,6 +19,7 @@
 
 #include "wireup.h"
 
+#include "base/config_table.h"
 #include "base/log.h"
 
 #include <pmix.h>
@@ -27,7 +28,6 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,7 +92,7 @@ static void abort_kill(void)
  * is mpirun's child, a SIGTERM to mpirun makes it end the job and exit nonzero (1). */
 static void abort_recovery_mpirun(void)
 {
-    const char *recovery = getenv("OMPI_MCA_orte_enable_recovery");
+    const char *recovery = rcmsg_config_foreign("OMPI_MCA_orte_enable_recovery");
     pid_t parent = getppid();
     char path[64], comm[32] = "";
     FILE *f;
