@@ -110,7 +110,8 @@ static void abort_recovery_mpirun(void)
     }
     fclose(f);
     comm[strcspn(comm, "\n")] = '\0';
-    if (strcmp(comm, "mpirun") == 0 || strcmp(comm, "orterun") == 0) {
+    if (strcmp(comm, "mpirun") == 0 || strcmp(comm, "mpiexec") == 0 ||
+        strcmp(comm, "orterun") == 0) {
         rcmsg_warn("abort: mpirun --enable-recovery ignores exit statuses: sending it SIGTERM "
                    "so that it exits nonzero");
         kill(parent, SIGTERM);
