@@ -122,8 +122,11 @@ typedef struct MPI_Status {
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
 
 /* ---- error classes ------------------------------------------------------------------------
- * An error code is its class, or its class + 256 * n where n names the rcmsg status that
- * caused it (MPI_Error_string then names that status too); MPI_Error_class gives the class. */
+ * An error code is its class, + 256 * n where n names the rcmsg status that caused it, +
+ * 8192 * m where m names the specific message of an error the library raised or noted (a
+ * returned code, a status's MPI_ERROR: MPI_Error_string then gives what MPI_ERRORS_ARE_FATAL
+ * would have printed, e.g. "MPI_Send: negative count -1"). Compare classes, not codes:
+ * MPI_Error_class gives the class. */
 #define MPI_SUCCESS                   0
 #define MPI_ERR_BUFFER                1
 #define MPI_ERR_COUNT                 2

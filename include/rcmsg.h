@@ -73,6 +73,17 @@ RCMSG_API rcmsg_status_t rcmsg_init(void);
  * dropped: a rendezvous sender's send among them fails with RCMSG_ERR_STATE (no wait). */
 RCMSG_API rcmsg_status_t rcmsg_finalize(void);
 
+/* Ends every rank of the job and never returns: logs reason, asks the launcher to terminate
+ * the whole job (PMIx_Abort, then a PMIx job-control kill: also under `mpirun
+ * --enable-recovery` and `srun --kill-on-bad-exit=0`, which keep the others after a rank's
+ * exit), and exits this process. The exit status (this process's, and the launcher's when it
+ * passes it on) is status's low 8 bits, or 1 when those are 0 (status 0, 256, ...): an abort
+ * never exits 0. (`mpirun --enable-recovery` exits 0 whatever its ranks do, even after Open
+ * MPI's own MPI_Abort: the aborting rank whose parent it is sends it SIGTERM; it exits 1.)
+ * Bounded: the process exits within 5 s whatever the launcher does. Before rcmsg_init(), after
+ * rcmsg_finalize() or without a launcher only this process exits. */
+RCMSG_API void rcmsg_abort(int status, const char *reason) __attribute__((noreturn));
+
 /* This process's rank in the job and the job's size; -1 before rcmsg_init(). */
 RCMSG_API int rcmsg_rank(void);
 RCMSG_API int rcmsg_size(void);

@@ -79,6 +79,18 @@ rcmsg_status_t rcmsg_finalize(void)
     return status;
 }
 
+void rcmsg_abort(int status, const char *reason)
+{
+    int st = status & 0xff;
+
+    if (st == 0) {
+        st = 1; /* a nonzero code whose low 8 bits are 0 must not exit 0 */
+    }
+    rcmsg_error("aborting the job (exit status %d): %s", st,
+                reason != NULL ? reason : "rcmsg_abort called");
+    rcmsg_wireup_abort(core_wireup, st, reason != NULL ? reason : "rcmsg_abort");
+}
+
 int rcmsg_rank(void)
 {
     return core_wireup != NULL ? core_wireup->job.rank : -1;

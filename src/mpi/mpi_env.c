@@ -86,8 +86,13 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int MPI_Finalize(void)
 {
     rcmsg_status_t s;
+    int err;
 
     MPI_CHECK_ACTIVE("MPI_Finalize");
+    err = mpi_pending_fini(); /* before anything is released: the program may go on */
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
     mpi_bsend_fini();
     mpi_req_drain();
     mpi_sched_fini();
@@ -130,12 +135,17 @@ int MPI_Is_thread_main(int *flag)
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-    (void)comm; /* rcmsg cannot abort a subset: the whole job ends */
-    fprintf(stderr, "rcmsg-mpi: rank %d: MPI_Abort with error code %d; aborting the job\n",
-            rcmsg_rank(), errorcode);
-    fflush(stderr);
-    /* exit, not rcmsg_finalize: the launcher sees a rank leave early and ends the others */
-    _exit(errorcode != 0 ? errorcode & 0xff : 1);
+    char why[64];
+    int st = errorcode & 0xff;
+
+    (void)comm;            /* rcmsg cannot abort a subset: the whole job ends */
+    st = st != 0 ? st : 1; /* as rcmsg_abort: 0, 256, ... must not exit 0 */
+    fprintf(stderr,
+            "rcmsg-mpi: rank %d: MPI_Abort with error code %d; aborting the job (exit status "
+            "%d)\n",
+            rcmsg_rank(), errorcode, st);
+    snprintf(why, sizeof(why), "MPI_Abort with error code %d", errorcode);
+    rcmsg_abort(errorcode, why); /* PMIx_Abort of the job, then exit */
 }
 
 double MPI_Wtime(void)

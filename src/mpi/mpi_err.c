@@ -3,9 +3,9 @@
  * Error classes, codes and strings, and the error handlers of communicators. Every MPI call
  * that fails goes through mpi_err(): the message names the call and the problem ("MPI_Send:
  * rank 7 out of range (communicator of 4)"); the communicator's handler then decides.
- * MPI_ERRORS_ARE_FATAL (the default) prints the message and exits with status 1: rcmsg has no
- * abort of every rank, so, as MPICH does, the launcher (mpirun, srun) sees a rank leave
- * without finalizing and ends the others. MPI_ERRORS_RETURN returns the code to the caller.
+ * MPI_ERRORS_ARE_FATAL (the default) prints the message and aborts the job with status 1
+ * (rcmsg_abort: the launcher ends every rank). MPI_ERRORS_RETURN returns the code to the
+ * caller.
  */
 #include "mpi/mpi_impl.h"
 
@@ -14,8 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* a code is cls + MPI_ERR_STATUS_STRIDE * (1 - rcmsg status) for a failed rcmsg status */
+/*
+ * Codes: cls + MPI_ERR_STATUS_STRIDE * (1 - s) for a failed rcmsg status s (0 for none) +
+ * MPI_ERR_NOTE_STRIDE * n, n > 0 naming the specific message of an error raised (or noted) by
+ * the library ("MPI_Send: negative count -1"), as MPICH's codes do: MPI_Error_string gives it,
+ * MPI_Error_class the class. The last MPI_ERR_NOTES messages are kept; an older code's string
+ * is its class's (and status's) text.
+ */
 #define MPI_ERR_STATUS_STRIDE 256
+#define MPI_ERR_STATUS_SLOTS  32
+#define MPI_ERR_NOTE_STRIDE   (MPI_ERR_STATUS_STRIDE * MPI_ERR_STATUS_SLOTS)
+#define MPI_ERR_NOTE_MAX      65535 /* n: 1 to this, then 1 again */
+#define MPI_ERR_NOTES         64
 
 #define MPI_ERR_CLASS_LIST(X)                                                                      \
     X(MPI_SUCCESS, "no error")                                                                     \
@@ -102,9 +112,75 @@ int mpi_err_class_of(rcmsg_status_t s)
 static bool code_valid(int code)
 {
     int cls = code % MPI_ERR_STATUS_STRIDE;
+    int status = code % MPI_ERR_NOTE_STRIDE / MPI_ERR_STATUS_STRIDE;
 
-    return code >= 0 && cls < MPI_ERR_CLASS_COUNT &&
-           code / MPI_ERR_STATUS_STRIDE <= 1 - (int)RCMSG_ERR_PENDING;
+    return code >= 0 && cls < MPI_ERR_CLASS_COUNT && status <= 1 - (int)RCMSG_ERR_PENDING &&
+           code / MPI_ERR_NOTE_STRIDE <= MPI_ERR_NOTE_MAX;
+}
+
+/* ---- specific messages ------------------------------------------------------------------ */
+static struct {
+    int n; /* the code's note number, 0: none */
+    char text[MPI_MAX_ERROR_STRING];
+} notes[MPI_ERR_NOTES];
+static int note_last; /* the last note number given */
+
+static const char *class_name(int code);
+
+/* code (its class and status kept) with text as its specific message */
+static int note_add(int code, const char *text)
+{
+    int n = note_last % MPI_ERR_NOTE_MAX + 1;
+
+    note_last = n;
+    notes[n % MPI_ERR_NOTES].n = n;
+    snprintf(notes[n % MPI_ERR_NOTES].text, sizeof(notes[0].text), "%s", text);
+    return code % MPI_ERR_NOTE_STRIDE + MPI_ERR_NOTE_STRIDE * n;
+}
+
+const char *mpi_err_reason(int code)
+{
+    int n = code >= 0 ? code / MPI_ERR_NOTE_STRIDE : 0;
+
+    if (n == 0 || notes[n % MPI_ERR_NOTES].n != n) {
+        return NULL;
+    }
+    return notes[n % MPI_ERR_NOTES].text;
+}
+
+int mpi_err_note(int code, const char *fmt, ...)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    return note_add(code, text);
+}
+
+int mpi_err_recv(rcmsg_status_t s, bool trunc, int source, int tag, size_t cap)
+{
+    char from[64] = "";
+    int code;
+
+    trunc = trunc || s == RCMSG_ERR_TRUNCATED;
+    if (!trunc && s == RCMSG_OK) {
+        return MPI_SUCCESS;
+    }
+    if (source >= 0) {
+        snprintf(from, sizeof(from), " from rank %d (tag %d)", source, tag);
+    }
+    if (trunc) {
+        code = mpi_err_code(MPI_ERR_TRUNCATE, s);
+        return mpi_err_note(code,
+                            "message truncated: the message%s is longer than the receive "
+                            "buffer of %zu byte(s)",
+                            from, cap);
+    }
+    code = mpi_err_code(mpi_err_class_of(s), s);
+    return mpi_err_note(code, "the receive%s failed: %s (%s)", from, rcmsg_strerror(s),
+                        rcmsg_status_name(s));
 }
 
 int MPI_Error_class(int errorcode, int *errorclass)
@@ -118,15 +194,21 @@ int MPI_Error_class(int errorcode, int *errorclass)
 
 int MPI_Error_string(int errorcode, char *string, int *resultlen)
 {
-    int n;
+    int n, status;
+    const char *reason;
 
     if (!code_valid(errorcode)) {
         return mpi_err(NULL, "MPI_Error_string", MPI_ERR_ARG, "invalid error code %d", errorcode);
     }
-    if (errorcode < MPI_ERR_STATUS_STRIDE) {
-        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", class_text[errorcode]);
+    reason = mpi_err_reason(errorcode);
+    status = errorcode % MPI_ERR_NOTE_STRIDE / MPI_ERR_STATUS_STRIDE;
+    if (reason != NULL) { /* as MPI_ERRORS_ARE_FATAL prints it */
+        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s)", reason, class_name(errorcode));
+    } else if (status == 0) {
+        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
+                     class_text[errorcode % MPI_ERR_STATUS_STRIDE]);
     } else {
-        rcmsg_status_t s = (rcmsg_status_t)(1 - errorcode / MPI_ERR_STATUS_STRIDE);
+        rcmsg_status_t s = (rcmsg_status_t)(1 - status);
         n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s: %s)",
                      class_text[errorcode % MPI_ERR_STATUS_STRIDE], rcmsg_status_name(s),
                      rcmsg_strerror(s));
@@ -156,7 +238,9 @@ static const char *class_name(int code)
     return names[code % MPI_ERR_STATUS_STRIDE];
 }
 
-static int err_raise(mpi_comm_t *comm, int code, const char *msg)
+/* Calls the handler of comm (NULL: COMM_WORLD's) for code; msg: why. note: the code returned
+ * (and given to a user handler) names msg (MPI_Error_string). */
+static int err_raise(mpi_comm_t *comm, int code, const char *msg, bool note)
 {
     MPI_Errhandler eh = comm != NULL ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
     MPI_Comm handle = comm != NULL ? comm->handle : MPI_COMM_WORLD;
@@ -166,14 +250,16 @@ static int err_raise(mpi_comm_t *comm, int code, const char *msg)
         mpi_comm_t *w = mpi_comm_get(MPI_COMM_WORLD);
         eh = w != NULL ? w->errhandler : MPI_ERRORS_ARE_FATAL;
     }
+    if (eh != MPI_ERRORS_ARE_FATAL && note) {
+        code = note_add(code, msg);
+    }
     if (eh == MPI_ERRORS_RETURN) {
         return code;
     }
     if (eh == MPI_ERRORS_ARE_FATAL) {
         fprintf(stderr, "rcmsg-mpi: rank %d: fatal error: %s (%s); aborting the job\n",
                 rcmsg_rank(), msg, class_name(code));
-        fflush(stderr);
-        exit(1);
+        rcmsg_abort(1, msg); /* every rank of the job ends (PMIx_Abort), status 1 */
     }
     e = errhandler_get(eh);
     if (e != NULL && e->fn != NULL) {
@@ -192,7 +278,18 @@ int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
     va_end(ap);
-    return err_raise(comm, code, msg);
+    return err_raise(comm, code, msg, true);
+}
+
+int mpi_err_again(mpi_comm_t *comm, const char *call, int code)
+{
+    const char *reason = mpi_err_reason(code);
+
+    if (reason != NULL) {
+        return mpi_err(comm, call, code, "%s", reason);
+    }
+    return mpi_err(comm, call, code, "the operation failed (%s)",
+                   class_text[code % MPI_ERR_STATUS_STRIDE]);
 }
 
 int mpi_err_rcmsg(mpi_comm_t *comm, const char *call, rcmsg_status_t s)
@@ -284,7 +381,7 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     if (c == NULL) {
         return err;
     }
-    err_raise(c, errorcode, "MPI_Comm_call_errhandler: raised by the program");
+    err_raise(c, errorcode, "MPI_Comm_call_errhandler: raised by the program", false);
     return MPI_SUCCESS;
 }
 

@@ -80,6 +80,17 @@ int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A failed rcmsg status s of call: mpi_err with its class and the status named. */
 int mpi_err_rcmsg(mpi_comm_t *comm, const char *call, rcmsg_status_t s);
+/* code (class and status kept) naming a specific message (for MPI_Error_string), not raised:
+ * the code of an operation that failed where no call raises it (a request's status) */
+int mpi_err_note(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* the specific message of code, NULL when it has none (or it is no longer kept) */
+const char *mpi_err_reason(int code);
+/* The noted code of a receive that rcmsg completed with s (trunc: more arrived than fits cap
+ * bytes, whatever s says), naming the source and tag (source < 0: unknown); MPI_SUCCESS when
+ * it did not fail. */
+int mpi_err_recv(rcmsg_status_t s, bool trunc, int source, int tag, size_t cap);
+/* Raises code, the outcome of an operation (its specific message, if noted), on comm for call. */
+int mpi_err_again(mpi_comm_t *comm, const char *call, int code);
 int mpi_err_init(void); /* reserves the predefined handlers' handles */
 /* A new communicator takes from's error handler; a freed one lets go of its own. */
 void mpi_err_inherit(mpi_comm_t *from, mpi_comm_t *to);
@@ -282,6 +293,11 @@ void mpi_progress(void);
 /* Completes every background request (Finalize): waits for the freed sends, cancels the
  * freed receives that nothing matched (one warning naming them), waits for the others. */
 void mpi_req_drain(void);
+/* MPI_Finalize's first step (mpi_pending.c): the requests the program did not complete are
+ * refused (ERRORS_RETURN on COMM_WORLD: MPI_ERR_PENDING raised, nothing released) or, under
+ * ERRORS_ARE_FATAL, named once, receives cancelled, sends given a bounded time. MPI_SUCCESS
+ * when none is left. */
+int mpi_pending_fini(void);
 
 /* Buffered sends (mpi_bsend.c): copies the packed message into the attached buffer and sends
  * it from there. MPI_SUCCESS, or MPI_ERR_BUFFER (not raised) when it does not fit. */

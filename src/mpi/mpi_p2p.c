@@ -230,10 +230,11 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
             return MPI_SUCCESS;
         }
         if (s != RCMSG_OK) {
-            err = mpi_err_code(mpi_err_class_of(s), s);
+            err =
+                mpi_err_recv(s, false, ignore ? -1 : rst.source, rst.tag, t->size * (size_t)count);
         }
         mpi_status_set(status, rst.source, rst.tag, (MPI_Count)rst.count, err, false);
-        return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, "MPI_Recv", s);
+        return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_again(c, "MPI_Recv", err);
     }
     return p2p_blocking("MPI_Recv", buf, count, datatype, source, tag, comm, true,
                         MPI_SEND_STANDARD, status);

@@ -189,16 +189,15 @@ int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *r
             bytes = recv_deliver(req, bytes > req->tmp_len ? req->tmp_len : bytes, &t2);
             trunc = trunc || t2;
         }
-        if (trunc) {
-            err = mpi_err_code(MPI_ERR_TRUNCATE, s);
-        } else if (s != RCMSG_OK) {
-            err = mpi_err_code(mpi_err_class_of(s), s);
-        }
+        err = mpi_err_recv(s, trunc, mpi_comm_src(req->comm, rst->source), rst->tag,
+                           req->type != NULL ? mpi_type_size(req->type) * (size_t)req->count : 0);
         mpi_status_set(status, mpi_comm_src(req->comm, rst->source), rst->tag, (MPI_Count)bytes,
                        err, false);
     } else {
         if (s != RCMSG_OK) {
-            err = mpi_err_code(mpi_err_class_of(s), s);
+            err = mpi_err_note(mpi_err_code(mpi_err_class_of(s), s),
+                               "the send to rank %d (tag %d) failed: %s (%s)", req->peer, req->tag,
+                               rcmsg_strerror(s), rcmsg_status_name(s));
         }
         mpi_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, err, false);
     }
@@ -437,7 +436,7 @@ static int raise_op(mpi_comm_t *comm, const char *call, int err)
     if (err == MPI_SUCCESS) {
         return err;
     }
-    return mpi_err(comm, call, err, "the operation failed");
+    return mpi_err_again(comm, call, err); /* the operation's own reason, if noted */
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)

@@ -49,6 +49,13 @@ rcmsg_status_t rcmsg_wireup_barrier(rcmsg_wireup_t *w);
  * transports, PMIx_Finalize. */
 rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost);
 
+/* Ends the whole job and exits this process with status (1-255), never returns: PMIx_Abort
+ * of every rank of the job (the launcher ends them, whatever it keeps after a rank's exit),
+ * then _exit. Bounded: the process exits within a few seconds whatever the launcher does.
+ * Without a launcher (singleton, or w NULL) only this process exits. */
+void rcmsg_wireup_abort(rcmsg_wireup_t *w, int status, const char *reason)
+    __attribute__((noreturn));
+
 /* Launcher liveness, and the launcher's news of other ranks; cheap enough to call from an idle
  * wait (rate-limited inside). RCMSG_ERR_LAUNCHER once the launcher is gone (the PMIx server
  * connection lost, or the launching process dead; logged once, saying why), else RCMSG_OK.

@@ -3,8 +3,8 @@
 # MPI programs under srun --mpi=pmix (contrib/slurm/slurm-local) on the host over sm: the
 # point-to-point, blocking collectives, nonblocking collectives and noncontiguous datatypes
 # programs with 1, 2, 3 and 4 ranks, data checked by the programs. Then rank 1 of 3 calls
-# MPI_Abort(3) while the others go on: the job ends with status 3 within seconds (the others
-# learn that rank 1 is gone and end), and no rank's process is left running.
+# MPI_Abort(3) while the others go on: the job ends with status 3 within seconds (srun ends
+# the step at rank 1's PMIx_Abort), and no rank's process is left running.
 . "$top_srcdir/test/integration/lib.sh"
 slurm="$top_srcdir/contrib/slurm/slurm-local"
 why=$("$slurm" --check 2>&1) || skip "Slurm is not usable here: $why"

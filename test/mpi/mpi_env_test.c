@@ -58,6 +58,62 @@ static void test_env(void)
     }
 }
 
+/* code failed with class cls and its string names the specific reason (issue 38 item 12) */
+static void expect_reason(int code, int cls, const char *what, const char *reason)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0, got = -1;
+
+    CHECK(MPI_Error_class(code, &got) == MPI_SUCCESS && got == cls, "%s: class %d, not %d", what,
+          got, cls);
+    CHECK(MPI_Error_string(code, text, &len) == MPI_SUCCESS && strstr(text, reason) != NULL &&
+              (int)strlen(text) == len,
+          "%s: string '%s' does not say '%s'", what, text, reason);
+}
+
+/* With ERRORS_RETURN, Error_string of a returned code gives what the fatal handler prints:
+ * the call and the specific problem, not only the class; Error_class gives the class. */
+static void test_error_strings(void)
+{
+    int out[10] = {0}, in[10];
+    char bad_rank[32];
+    MPI_Request reqs[2];
+    MPI_Status st[2];
+    MPI_Datatype vec;
+
+    snprintf(bad_rank, sizeof(bad_rank), "invalid rank %d", np + 7);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    expect_reason(MPI_Send(out, -1, MPI_INT, 0, 1, MPI_COMM_WORLD), MPI_ERR_COUNT, "count",
+                  "MPI_Send: negative count -1");
+    expect_reason(MPI_Send(out, 1, MPI_INT, np + 7, 1, MPI_COMM_WORLD), MPI_ERR_RANK, "rank",
+                  bad_rank);
+    expect_reason(MPI_Recv(in, 1, MPI_INT, 0, -3, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_TAG,
+                  "tag", "MPI_Recv: invalid tag -3");
+    expect_reason(MPI_Send(out, 1, MPI_DATATYPE_NULL, 0, 1, MPI_COMM_WORLD), MPI_ERR_TYPE, "type",
+                  "MPI_Send: MPI_DATATYPE_NULL is not a datatype");
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* not committed */
+    expect_reason(MPI_Send(out, 1, vec, 0, 1, MPI_COMM_WORLD), MPI_ERR_TYPE, "uncommitted",
+                  "is not committed");
+    MPI_Type_free(&vec);
+    /* truncation: 10 ints into a buffer of 5, blocking and through a request */
+    OK(MPI_Isend(out, 10, MPI_INT, me, 7, MPI_COMM_WORLD, &reqs[0]));
+    expect_reason(MPI_Recv(in, 5, MPI_INT, me, 7, MPI_COMM_WORLD, &st[0]), MPI_ERR_TRUNCATE,
+                  "Recv truncation", "receive buffer of 20 byte(s)");
+    expect_reason(st[0].MPI_ERROR, MPI_ERR_TRUNCATE, "Recv status", "receive buffer of 20 byte(s)");
+    OK(MPI_Wait(&reqs[0], MPI_STATUS_IGNORE));
+    OK(MPI_Isend(out, 10, MPI_INT, me, 8, MPI_COMM_WORLD, &reqs[0]));
+    OK(MPI_Irecv(in, 3, MPI_INT, me, 8, MPI_COMM_WORLD, &reqs[1]));
+    expect_reason(MPI_Waitall(2, reqs, st), MPI_ERR_IN_STATUS, "Waitall", "MPI_Waitall");
+    expect_reason(st[1].MPI_ERROR, MPI_ERR_TRUNCATE, "Waitall status",
+                  "receive buffer of 12 byte(s)");
+    OK(MPI_Isend(out, 10, MPI_INT, me, 9, MPI_COMM_WORLD, &reqs[0]));
+    OK(MPI_Irecv(in, 4, MPI_INT, me, 9, MPI_COMM_WORLD, &reqs[1]));
+    expect_reason(MPI_Wait(&reqs[1], MPI_STATUS_IGNORE), MPI_ERR_TRUNCATE, "Wait truncation",
+                  "MPI_Wait: message truncated");
+    OK(MPI_Wait(&reqs[0], MPI_STATUS_IGNORE));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
 static void test_errors(void)
 {
     char text[MPI_MAX_ERROR_STRING];
@@ -177,6 +233,7 @@ int main(int argc, char **argv)
     test_env();
     phase("Init_thread, Initialized, Query_thread, Wtime, Wtick, names, versions, attributes");
     test_errors();
+    test_error_strings();
     phase("error classes and strings, ERRORS_RETURN, user error handlers");
     test_comms();
     phase("COMM_SELF, Comm_dup, Comm_split, Comm_compare, Comm_set/get_name, Comm_free");
