@@ -183,7 +183,10 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     pml_eager_limits_log(&w->btls);
     pml.max_len = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     rcmsg_rcache_init(&pml_rcache_ops);
-    s = comm_create(0, pml.size, pml.rank, ids, &pml.world);
+    s = pml_ctx_init();
+    if (s == RCMSG_OK) {
+        s = comm_create(0, pml.size, pml.rank, ids, &pml.world);
+    }
     free(ids);
     if (s != RCMSG_OK) {
         return s;
@@ -290,7 +293,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
         free(pml.req_chunks[i]);
     }
     free(pml.req_chunks);
-    free(pml.dead_ctx);
+    pml_ctx_fini();
     free(pml.peers);
     free(pml.pending_peers);
     memset(&pml, 0, sizeof(pml));

@@ -58,8 +58,7 @@ struct rcmsg_comm {
     uint32_t ctx; /* even; ctx | 1 is the collective space */
     int rank;
     int size;
-    int *world; /* [size]: comm rank -> world rank */
-    unsigned nchildren;
+    int *world;               /* [size]: comm rank -> world rank */
     uint32_t coll_seq;        /* collectives started on this communicator (part of their tags) */
     rcmsg_status_t coll_lost; /* once a member is lost, what its collectives fail with */
     rcmsg_hash_link_t by_ctx; /* in the live communicators, keyed by ctx */
