@@ -23,7 +23,7 @@ mpi_phases() {
     mpi_coll_test) echo 5 ;;
     mpi_nbc_test) echo 9 ;;
     mpi_nbc_mixed) echo 3 ;;
-    mpi_group_test) echo 5 ;;
+    mpi_group_test) echo 6 ;;
     mpi_types_p2p) echo 6 ;;
     mpi_inter_test) if [ "$2" -ge 3 ]; then echo 2; else echo 1; fi ;;
     *) fail "mpi_lib.sh: no phase count for $1" ;;
