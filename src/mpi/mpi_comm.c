@@ -221,11 +221,14 @@ int mpi_comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, const int *m
         free(n);
         return mpi_err_rcmsg(c, call, s);
     }
-    if (mpi_coll_comm(n, call, &err) == NULL) { /* it logged why */
+    /* its hidden duplicate (mpi_coll_comm), made now; a failure (at the limit of
+     * communicators) is raised on c: n has no error handler of the program's yet */
+    s = rcmsg_comm_dup(rc, &n->coll);
+    if (s != RCMSG_OK) {
         rcmsg_comm_free(&rc);
         free(n->members);
         free(n);
-        return err;
+        return mpi_err_rcmsg(c, call, s);
     }
     err = mpi_handle_alloc(MPI_KIND_COMM_, n, &n->handle);
     if (err != MPI_SUCCESS) {

@@ -283,6 +283,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
         comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx));
     }
     rcmsg_hash_fini(&pml.comms);
+    rcmsg_hash_fini(&pml.comm_addrs);
     rcmsg_rcache_fini();
     rcmsg_progress_fini();
     pml_dump_fini();

@@ -178,6 +178,11 @@ rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, r
         rcmsg_error("out of memory for the table of communicators (context 0x%x)", ctx);
         goto err_free;
     }
+    if (rcmsg_hash_insert(&pml.comm_addrs, &c->by_addr, (uintptr_t)c) != RCMSG_OK) {
+        rcmsg_error("out of memory for the table of communicators (context 0x%x)", ctx);
+        rcmsg_hash_remove(&pml.comms, &c->by_ctx);
+        goto err_free;
+    }
     pml_ctx_take(ctx);
     memcpy(c->world, world, sizeof(int) * (size_t)size);
     c->ctx = ctx;
@@ -219,20 +224,15 @@ void comm_destroy(rcmsg_comm_t c)
         pml.last_comm = NULL;
     }
     rcmsg_hash_remove(&pml.comms, &c->by_ctx);
+    rcmsg_hash_remove(&pml.comm_addrs, &c->by_addr);
     free(c->world);
     free(c);
 }
 
 bool comm_valid_walk(rcmsg_comm_t comm)
 {
-    /* comm may be a freed handle: compared, never dereferenced */
-    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms); l != NULL;
-         l = rcmsg_hash_next(&pml.comms, l)) {
-        if (RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx) == comm) {
-            return true;
-        }
-    }
-    return false;
+    /* comm may be a freed handle: its address is looked up, never dereferenced */
+    return rcmsg_hash_find(&pml.comm_addrs, (uintptr_t)comm) != NULL;
 }
 
 rcmsg_comm_t rcmsg_comm_world(void)

@@ -113,6 +113,7 @@ typedef struct {
     int *pending_peers, npending;
     struct rcmsg_comm *world;
     rcmsg_hash_t comms;           /* every live communicator, by ctx */
+    rcmsg_hash_t comm_addrs;      /* the same, by address (comm_valid) */
     struct rcmsg_comm *last_comm; /* comm_of_ctx's last find */
     /* the configuration, read once by rcmsg_pml_init (pml_config_read) */
     size_t eager_limit; /* RCMSG_EAGER_LIMIT: for transports without their own */
@@ -244,7 +245,7 @@ rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
  * reported it, or it is this rank, their other members are told (BREAK). */
 void comms_break(int peer, rcmsg_status_t status, int reporter);
 void comm_destroy(rcmsg_comm_t c);
-/* Whether comm is a live communicator; comm_valid_walk() looks at every one. */
+/* Whether comm is a live communicator; comm_valid_walk() looks its address up. */
 bool comm_valid_walk(rcmsg_comm_t comm);
 static inline bool comm_valid(rcmsg_comm_t comm)
 {
