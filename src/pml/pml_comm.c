@@ -40,7 +40,6 @@ static void ctx_bury(struct rcmsg_comm *c)
     uint32_t ctx = c->ctx;
     long n;
 
-    pml_ctx_bury(c);
     n = unexp_refuse(ctx, "its communicator was freed before it was received", RCMSG_ERR_STATE);
     n += unexp_refuse(ctx | 1u, "its communicator was freed before it was received",
                       RCMSG_ERR_STATE);
@@ -50,6 +49,7 @@ static void ctx_bury(struct rcmsg_comm *c)
     }
     rcmsg_match_ctx_release(&pml.match, ctx);
     rcmsg_match_ctx_release(&pml.match, ctx | 1u);
+    pml_ctx_bury(c); /* last: it takes c->world */
 }
 
 /* An orphan message of communicator *arg: its sender is checked now. */

@@ -139,7 +139,9 @@ static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, i
             return s;
         }
     }
-    if (!rcmsg_queue_empty(&p->sendq) || send_start(r) == RCMSG_ERR_NO_RESOURCE) {
+    /* behind what is queued, control messages (a BREAK) included: a pair delivers in the order
+     * of the calls, which the reuse of contexts relies on (pml_ctx.c) */
+    if (!rcmsg_queue_empty(&p->sendq) || p->nctl > 0 || send_start(r) == RCMSG_ERR_NO_RESOURCE) {
         sendq_push(p, r);
         peer_mark_pending(r->peer);
     }
