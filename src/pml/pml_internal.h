@@ -22,12 +22,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#define PML_REQ_CHUNK 256
-#define PML_MAX_READS RCMSG_RNDV_READS_MAX /* descs[]: one per read in flight */
-#define PML_TAG_SPLIT 0x7ffffff0           /* internal tag in the collective space */
-#define PML_TAG_AGREE                                                                              \
-    (-2)                        /* internal tag in the point-to-point space (RCMSG_ANY_TAG never   \
-                                   matches a negative tag) */
+#define PML_REQ_CHUNK     256
+#define PML_MAX_READS     RCMSG_RNDV_READS_MAX /* descs[]: one per read in flight */
+#define PML_TAG_SPLIT     0x7ffffff0           /* internal tag in the collective space */
+#define PML_TAG_AGREE     (-2)  /* internal tag in the point-to-point space (never ANY_TAG's) */
 #define PML_CTX_IDS       16384 /* communicator context ids per process (pml_ctx.c) */
 #define PML_CTX_WORDS     (PML_CTX_IDS / 64)
 #define PML_CREDIT_ROUNDS 64    /* progress rounds a send out of credits waits for them */
