@@ -146,7 +146,14 @@ typedef struct {
 RCMSG_API rcmsg_comm_t rcmsg_comm_world(void);
 RCMSG_API int rcmsg_comm_rank(rcmsg_comm_t comm);
 RCMSG_API int rcmsg_comm_size(rcmsg_comm_t comm);
-/* Collective over comm: the same ranks with a new matching space. */
+/* Making a communicator: its matching space (context) is one the members agree on, free on
+ * every one of them: they exchange their tables of contexts (dup and split over comm's
+ * collectives, so they fail when those broke; create_ranks among the listed ranks only). A
+ * process holds at most 16384 communicators at once, the world included (a freed one's
+ * context is reused once its members have all freed it and agreed again, so that its late
+ * messages never reach a new communicator): beyond that the call fails on every member with
+ * RCMSG_ERR_NO_RESOURCE and a log line naming the limit; free some and retry.
+ * Collective over comm: the same ranks with a new matching space. */
 RCMSG_API rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p);
 /* Collective over comm: one new communicator per color, ranked by (key, rank in comm).
  * RCMSG_UNDEFINED as color gives RCMSG_COMM_NULL. A negative color on any rank fails the
@@ -154,11 +161,11 @@ RCMSG_API rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm
 RCMSG_API rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key,
                                           rcmsg_comm_t *newcomm_p);
 /* Collective over the n ranks of comm listed in ranks (every one passes the same list, with
- * no repeats, and the same key): a communicator of those ranks, rank i being ranks[i]. The
- * other ranks of comm take no part, and no message is exchanged: the new matching space is
- * derived from comm, ranks and key, so that two live communicators made this way from the
- * same comm and ranks need different keys (RCMSG_ERR_STATE, logged, when a space is taken).
- * A rank not in the list, a rank out of range or a repeat: RCMSG_ERR_INVALID_PARAM. */
+ * no repeats): a communicator of those ranks, rank i being ranks[i]. The other ranks of comm
+ * take no part: the listed ones agree on the context among themselves, in comm's
+ * point-to-point space (with an internal tag that no receive of the program matches), which
+ * works when comm's collectives broke. key is not needed any more (any value). A rank not in
+ * the list, a rank out of range or a repeat: RCMSG_ERR_INVALID_PARAM. */
 RCMSG_API rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks[],
                                                  uint32_t key, rcmsg_comm_t *newcomm_p);
 /* Frees a communicator made by dup, split or create_ranks (not the world); *comm_p becomes NULL.
@@ -242,8 +249,9 @@ RCMSG_API rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int
  * send to them is discarded. A rank that saw the loss itself tells every other member of the
  * communicator, so a rank waiting in a collective for a live one learns it as soon as the
  * first witness does. Point-to-point on it goes on among the others, and a communicator
- * without the lost rank (rcmsg_comm_create_ranks, which exchanges no message) works, while
- * one made later with the lost rank among its members is broken from the start. A collective
+ * without the lost rank (rcmsg_comm_create_ranks, whose messages go among its members only)
+ * works, while a dup or split of the broken one fails with that status, and one made later
+ * otherwise with the lost rank among its members is broken from the start. A collective
  * that fails on one rank for another reason (a bad argument only that rank passed, unless
  * RCMSG_COLL_CHECK=yes, below) leaves the others failing, or waiting for that rank until it
  * exits (then they learn it is lost): treat the communicator as unusable afterwards.

@@ -3,8 +3,9 @@
  * Communicators: the MPI object around an rcmsg communicator (its handle, rank, size, error
  * handler and name). COMM_WORLD is rcmsg's world; COMM_SELF is a split of it by rank, made
  * by Init (a collective over the world, as every rank calls Init). Communicators of a group
- * (Comm_create: a split; Comm_create_group: rcmsg_comm_create_ranks over the group's members
- * only), of a node (Comm_split_type) and intercommunicators (mpi_inter.c) are made here too.
+ * (Comm_create: a split, one per disjoint group; Comm_create_group: rcmsg_comm_create_ranks over
+ * the group's members only), of a node (Comm_split_type) and intercommunicators (mpi_inter.c) are
+ * made here too.
  */
 #include "mpi/mpi_impl.h"
 
@@ -220,11 +221,14 @@ int mpi_comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, const int *m
         free(n);
         return mpi_err_rcmsg(c, call, s);
     }
-    if (mpi_coll_comm(n, call, &err) == NULL) { /* it logged why */
+    /* its hidden duplicate (mpi_coll_comm), made now; a failure (at the limit of
+     * communicators) is raised on c: n has no error handler of the program's yet */
+    s = rcmsg_comm_dup(rc, &n->coll);
+    if (s != RCMSG_OK) {
         rcmsg_comm_free(&rc);
         free(n->members);
         free(n);
-        return err;
+        return mpi_err_rcmsg(c, call, s);
     }
     err = mpi_handle_alloc(MPI_KIND_COMM_, n, &n->handle);
     if (err != MPI_SUCCESS) {
@@ -244,8 +248,8 @@ static int comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, MPI_Comm 
     return mpi_comm_wrap(c, call, rc, NULL, newcomm);
 }
 
-/* A duplicate of c with its attributes copied (their copy callbacks called). rcmsg_comm_dup
- * exchanges no message, and the members are c's: nothing here waits for another rank. */
+/* A duplicate of c with its attributes copied (their copy callbacks called). The members are
+ * c's; rcmsg_comm_dup is collective over c (the context is agreed). */
 static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
 {
     int err;
@@ -293,8 +297,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     return comm_dup(c, "MPI_Comm_dup", newcomm);
 }
 
-/* rcmsg_comm_dup is local (no message), so the duplicate is made at once and the request is
- * complete when returned */
+/* The members agree on the duplicate's context (rcmsg_comm_dup exchanges messages over c), so
+ * it is made at once, blocking as Comm_dup does, and the request is complete when returned */
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     int err;
@@ -371,8 +375,24 @@ static int comm_check_subgroup(mpi_comm_t *c, const char *call, const mpi_group_
     return MPI_SUCCESS;
 }
 
-/* Comm_create: collective over comm, a split with the members of group as color 0 ranked as
- * in the group (every rank must pass the same group). */
+/* Comm_create: collective over comm, a split ranked as in the group. Every rank passes the
+ * group it will belong to (MPI-2.2: the groups of different ranks may differ but then are
+ * disjoint), so the color is the rank in comm of its group's rank 0: the same for the members
+ * of one group, different for disjoint ones. A rank outside the group it passed gets
+ * MPI_COMM_NULL. */
+static int create_color(mpi_comm_t *c, const mpi_group_t *g, int me)
+{
+    if (me == MPI_UNDEFINED) {
+        return RCMSG_UNDEFINED;
+    }
+    for (int j = 0; j < c->size; j++) {
+        if (c->members[j] == g->members[0]) {
+            return j;
+        }
+    }
+    return RCMSG_UNDEFINED; /* (never: comm_check_subgroup found every member) */
+}
+
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_create";
@@ -396,13 +416,20 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         return err;
     }
     me = mpi_group_rank_of(g, c->members[c->rank]);
-    s = rcmsg_comm_split(c->rc, me == MPI_UNDEFINED ? RCMSG_UNDEFINED : 0, me, &rc);
+    s = rcmsg_comm_split(c->rc, create_color(c, g, me), me, &rc);
     if (s != RCMSG_OK) {
         return mpi_err_rcmsg(c, call, s);
     }
     if (rc == RCMSG_COMM_NULL) {
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
+    }
+    if (rcmsg_comm_size(rc) != g->size || rcmsg_comm_rank(rc) != me) {
+        rcmsg_comm_free(&rc);
+        return mpi_err(c, call, MPI_ERR_GROUP,
+                       "the members of this rank's group (%d rank(s)) passed other groups: the "
+                       "groups must be the same on its members and disjoint from the others",
+                       g->size);
     }
     return mpi_comm_wrap(c, call, rc, g->members, newcomm);
 }

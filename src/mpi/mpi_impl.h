@@ -339,7 +339,8 @@ int mpi_op_check(mpi_comm_t *c, const char *call, MPI_Op op, MPI_Datatype dt);
 /* The hidden duplicate of c carrying the MPI layer's own collective traffic (p2p: user
  * messages never match it). Made when c is made (mpi_comm_init, mpi_comm_wrap, the
  * intercommunicators), where every rank of c takes part anyway: rcmsg_comm_dup exchanges
- * messages with RCMSG_COLL_CHECK=yes, so making it at a nonblocking collective could block.
+ * messages (the members agree on the context), so making it at a nonblocking collective could
+ * block.
  * NULL: error raised, its code in *err_p (MPI_SUCCESS otherwise). */
 rcmsg_comm_t mpi_coll_comm(mpi_comm_t *c, const char *call, int *err_p);
 /* The tag of c's next collective on the hidden communicator. EVERY collective entry point

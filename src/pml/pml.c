@@ -184,7 +184,10 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     pml_eager_limits_log(&w->btls);
     pml.max_len = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     rcmsg_rcache_init(&pml_rcache_ops);
-    s = comm_create(0, pml.size, pml.rank, ids, &pml.world);
+    s = pml_ctx_init();
+    if (s == RCMSG_OK) {
+        s = comm_create(0, pml.size, pml.rank, ids, &pml.world);
+    }
     free(ids);
     if (s != RCMSG_OK) {
         return s;
@@ -299,6 +302,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
         comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx));
     }
     rcmsg_hash_fini(&pml.comms);
+    rcmsg_hash_fini(&pml.comm_addrs);
     rcmsg_rcache_fini();
     rcmsg_progress_fini();
     pml_dump_fini();
@@ -309,7 +313,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
         free(pml.req_chunks[i]);
     }
     free(pml.req_chunks);
-    free(pml.dead_ctx);
+    pml_ctx_fini();
     free(pml.peers);
     free(pml.pending_peers);
     memset(&pml, 0, sizeof(pml));

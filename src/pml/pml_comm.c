@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Communicators: contexts (derived alike on every member), creation and adoption of the
+ * Communicators: creation on a context the members agree on (pml_ctx.c) and adoption of the
  * messages that came first, freeing (late messages refused), and the communicator calls.
  */
 #include "config.h"
@@ -8,7 +8,6 @@
 #include "pml_internal.h"
 
 #include "base/hash.h"
-#include "base/wire.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,48 +31,15 @@ struct rcmsg_comm *comm_of_ctx(uint32_t ctx)
     return pml.last_comm;
 }
 
-bool ctx_dead(uint32_t ctx)
+/* A communicator is freed: its context becomes dead (late messages are refused; pml_ctx.c
+ * says when it may be reused) and its unreceived messages are discarded, giving their eager
+ * credits back and failing their rendezvous senders, so that nothing of the pair stays held
+ * for the rest of the job. */
+static void ctx_bury(struct rcmsg_comm *c)
 {
-    for (int i = 0; i < pml.ndead; i++) {
-        if (pml.dead_ctx[i] == (ctx & ~1u)) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The context of a parent's child-th split with color: the same on every rank (a hash of the
- * three values as little-endian bytes), even (the low bit is the collective space), never 0. */
-static uint32_t ctx_derive(uint32_t parent, unsigned child, int color)
-{
-    uint8_t bytes[12];
-    uint32_t h;
-
-    rcmsg_wire_put_u32(bytes, parent);
-    rcmsg_wire_put_u32(bytes + 4, child);
-    rcmsg_wire_put_u32(bytes + 8, (uint32_t)color);
-    h = rcmsg_hash_bytes32(bytes, sizeof(bytes)) & ~1u;
-    return h == 0 ? 2 : h;
-}
-
-/* A communicator is freed: its context is remembered as dead (late messages are refused)
- * and its unreceived messages are discarded, giving their eager credits back and failing
- * their rendezvous senders, so that nothing of the pair stays held for the rest of the job. */
-static rcmsg_status_t ctx_bury(uint32_t ctx)
-{
+    uint32_t ctx = c->ctx;
     long n;
 
-    if (pml.ndead == pml.capdead) {
-        int cap = pml.capdead ? pml.capdead * 2 : 16;
-        uint32_t *d = realloc(pml.dead_ctx, sizeof(*d) * (size_t)cap);
-        if (d == NULL) {
-            rcmsg_error("rcmsg_comm_free: out of memory");
-            return RCMSG_ERR_NO_MEMORY;
-        }
-        pml.dead_ctx = d;
-        pml.capdead = cap;
-    }
-    pml.dead_ctx[pml.ndead++] = ctx;
     n = unexp_refuse(ctx, "its communicator was freed before it was received", RCMSG_ERR_STATE);
     n += unexp_refuse(ctx | 1u, "its communicator was freed before it was received",
                       RCMSG_ERR_STATE);
@@ -83,7 +49,7 @@ static rcmsg_status_t ctx_bury(uint32_t ctx)
     }
     rcmsg_match_ctx_release(&pml.match, ctx);
     rcmsg_match_ctx_release(&pml.match, ctx | 1u);
-    return RCMSG_OK;
+    pml_ctx_bury(c); /* last: it takes c->world */
 }
 
 /* An orphan message of communicator *arg: its sender is checked now. */
@@ -201,8 +167,10 @@ rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, r
     if (c == NULL || (c->world = malloc(sizeof(int) * (size_t)size)) == NULL) {
         goto err_free;
     }
-    if (comm_of_ctx(ctx) != NULL || ctx_dead(ctx)) {
-        rcmsg_error("communicator context 0x%x already in use (hash collision)", ctx);
+    if (comm_of_ctx(ctx) != NULL) {
+        rcmsg_error("communicator context 0x%x is already in use here (the members agreed on "
+                    "it: an internal error)",
+                    ctx);
         s = RCMSG_ERR_STATE;
         goto err_free;
     }
@@ -210,6 +178,12 @@ rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, r
         rcmsg_error("out of memory for the table of communicators (context 0x%x)", ctx);
         goto err_free;
     }
+    if (rcmsg_hash_insert(&pml.comm_addrs, &c->by_addr, (uintptr_t)c) != RCMSG_OK) {
+        rcmsg_error("out of memory for the table of communicators (context 0x%x)", ctx);
+        rcmsg_hash_remove(&pml.comms, &c->by_ctx);
+        goto err_free;
+    }
+    pml_ctx_take(ctx);
     memcpy(c->world, world, sizeof(int) * (size_t)size);
     c->ctx = ctx;
     c->size = size;
@@ -250,20 +224,15 @@ void comm_destroy(rcmsg_comm_t c)
         pml.last_comm = NULL;
     }
     rcmsg_hash_remove(&pml.comms, &c->by_ctx);
+    rcmsg_hash_remove(&pml.comm_addrs, &c->by_addr);
     free(c->world);
     free(c);
 }
 
 bool comm_valid_walk(rcmsg_comm_t comm)
 {
-    /* comm may be a freed handle: compared, never dereferenced */
-    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms); l != NULL;
-         l = rcmsg_hash_next(&pml.comms, l)) {
-        if (RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx) == comm) {
-            return true;
-        }
-    }
-    return false;
+    /* comm may be a freed handle: its address is looked up, never dereferenced */
+    return rcmsg_hash_find(&pml.comm_addrs, (uintptr_t)comm) != NULL;
 }
 
 rcmsg_comm_t rcmsg_comm_world(void)
@@ -298,7 +267,9 @@ static rcmsg_status_t comm_agree(rcmsg_comm_t comm, bool split, int color, rcmsg
 
 rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
 {
+    pml_agree_entry_t mine = {0, 0, 0};
     rcmsg_status_t s = pml_check("rcmsg_comm_dup");
+    uint32_t ctx;
 
     if (s != RCMSG_OK) {
         return s;
@@ -312,18 +283,18 @@ rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
     if (s != RCMSG_OK) {
         return s;
     }
-    /* every member dups in the same order, so the derived context agrees everywhere */
-    return comm_create(ctx_derive(comm->ctx, comm->nchildren++, 0), comm->size, comm->rank,
-                       comm->world, newcomm_p);
+    /* the members agree on the context, in comm's collective space */
+    mine.rank = comm->rank;
+    s = ctx_agree("rcmsg_comm_dup", comm, true, NULL, comm->size, mine, NULL, &ctx);
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    return comm_create(ctx, comm->size, comm->rank, comm->world, newcomm_p);
 }
-
-typedef struct {
-    int color, key, rank;
-} split_entry_t;
 
 static int split_cmp(const void *a, const void *b)
 {
-    const split_entry_t *x = a, *y = b;
+    const pml_agree_entry_t *x = a, *y = b;
     if (x->key != y->key) {
         return x->key < y->key ? -1 : 1;
     }
@@ -332,7 +303,7 @@ static int split_cmp(const void *a, const void *b)
 
 /* Checks the gathered entries: each rank's own, with a valid color (every rank refuses a bad
  * one, naming it). */
-static rcmsg_status_t split_check(const split_entry_t *all, int size)
+static rcmsg_status_t split_check(const pml_agree_entry_t *all, int size)
 {
     rcmsg_status_t s = RCMSG_OK;
 
@@ -351,13 +322,34 @@ static rcmsg_status_t split_check(const split_entry_t *all, int size)
     return s;
 }
 
+/* The members of this rank's color, ordered by (key, rank in comm), as world ranks into
+ * world; *n_p of them, this rank the *me_p-th. all is reordered. */
+static void split_members(rcmsg_comm_t comm, int color, pml_agree_entry_t *all, int *world,
+                          int *n_p, int *me_p)
+{
+    int n = 0;
+
+    for (int i = 0; i < comm->size; i++) {
+        if (all[i].color == color) {
+            all[n++] = all[i];
+        }
+    }
+    qsort(all, (size_t)n, sizeof(*all), split_cmp);
+    for (int i = 0; i < n; i++) {
+        world[i] = comm->world[all[i].rank];
+        if (all[i].rank == comm->rank) {
+            *me_p = i;
+        }
+    }
+    *n_p = n;
+}
+
 rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_comm_t *newcomm_p)
 {
-    split_entry_t *all, mine = {color, key, 0};
-    rcmsg_request_t *reqs;
+    pml_agree_entry_t *all, mine = {color, key, 0};
     int *world, n = 0, me = -1;
     rcmsg_status_t s = RCMSG_OK;
-    unsigned child;
+    uint32_t ctx = 0;
 
     s = pml_check("rcmsg_comm_split");
     if (s != RCMSG_OK) {
@@ -372,32 +364,17 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
     if (s != RCMSG_OK) {
         return s;
     }
-    /* a bad color still takes part in the exchange below, so that every rank refuses the
-     * split (naming this one) instead of waiting for it */
-    child = comm->nchildren++;
     all = calloc((size_t)comm->size, sizeof(*all));
-    reqs = calloc((size_t)comm->size * 2, sizeof(*reqs));
     world = calloc((size_t)comm->size, sizeof(int));
-    if (all == NULL || reqs == NULL || world == NULL) {
+    if (all == NULL || world == NULL) {
         s = RCMSG_ERR_NO_MEMORY;
         goto out;
     }
-    /* everyone learns everyone's (color, key): an allgather in the collective space */
+    /* everyone learns everyone's (color, key) with the agreement on the context (one for all
+     * the colors: their members are disjoint); a bad color still takes part, so that every
+     * rank refuses the split (naming this one) instead of waiting for it */
     mine.rank = comm->rank;
-    for (int i = 0; i < comm->size && s == RCMSG_OK; i++) {
-        s = rcmsg_pml_irecv(&all[i], sizeof(all[i]), i, PML_TAG_SPLIT, comm, true, &reqs[i]);
-        if (s == RCMSG_OK) {
-            s = rcmsg_pml_isend(&mine, sizeof(mine), i, PML_TAG_SPLIT, comm, true,
-                                &reqs[comm->size + i]);
-        }
-    }
-    /* always wait for what was posted: the buffers must outlive the requests */
-    {
-        rcmsg_status_t w = rcmsg_waitall((size_t)comm->size * 2, reqs, NULL);
-        if (s == RCMSG_OK) {
-            s = w;
-        }
-    }
+    s = ctx_agree("rcmsg_comm_split", comm, true, NULL, comm->size, mine, all, &ctx);
     if (s != RCMSG_OK) {
         goto out;
     }
@@ -406,22 +383,10 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
     if (s != RCMSG_OK || color == RCMSG_UNDEFINED) {
         goto out;
     }
-    for (int i = 0; i < comm->size; i++) {
-        if (all[i].color == color) {
-            all[n++] = all[i];
-        }
-    }
-    qsort(all, (size_t)n, sizeof(*all), split_cmp);
-    for (int i = 0; i < n; i++) {
-        world[i] = comm->world[all[i].rank];
-        if (all[i].rank == comm->rank) {
-            me = i;
-        }
-    }
-    s = comm_create(ctx_derive(comm->ctx, child, color), n, me, world, newcomm_p);
+    split_members(comm, color, all, world, &n, &me);
+    s = comm_create(ctx, n, me, world, newcomm_p);
 out:
     free(all);
-    free(reqs);
     free(world);
     return s;
 }
@@ -457,8 +422,9 @@ static rcmsg_status_t ranks_check(rcmsg_comm_t comm, int n, const int ranks[], i
 rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks[], uint32_t key,
                                        rcmsg_comm_t *newcomm_p)
 {
+    pml_agree_entry_t mine = {0, (int32_t)key, 0};
     rcmsg_status_t s = pml_check("rcmsg_comm_create_ranks");
-    uint32_t h;
+    uint32_t ctx;
     int *world, me;
 
     if (s != RCMSG_OK) {
@@ -480,18 +446,17 @@ rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks
         rcmsg_error("rcmsg_comm_create_ranks: out of memory");
         return RCMSG_ERR_NO_MEMORY;
     }
-    /* the same list and key on every member: the same context everywhere (the color's bit
-     * pattern of a split is replaced by a hash of the list; the child number by the key) */
-    h = key;
     for (int i = 0; i < n; i++) {
-        uint8_t bytes[8];
-
         world[i] = comm->world[ranks[i]];
-        rcmsg_wire_put_u32(bytes, h);
-        rcmsg_wire_put_u32(bytes + 4, (uint32_t)world[i]);
-        h = rcmsg_hash_bytes32(bytes, sizeof(bytes));
     }
-    s = comm_create(ctx_derive(comm->ctx, key, (int)h), n, me, world, newcomm_p);
+    /* the listed ranks agree on the context among themselves, in comm's point-to-point space
+     * (an internal tag no user receive matches): that space still works when comm's
+     * collectives broke, so survivors of a loss can make their own communicator */
+    mine.rank = comm->rank;
+    s = ctx_agree("rcmsg_comm_create_ranks", comm, false, ranks, n, mine, NULL, &ctx);
+    if (s == RCMSG_OK) {
+        s = comm_create(ctx, n, me, world, newcomm_p);
+    }
     free(world);
     return s;
 }
@@ -512,10 +477,7 @@ rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
                                                : "invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
-    s = ctx_bury((*comm_p)->ctx);
-    if (s != RCMSG_OK) {
-        return s;
-    }
+    ctx_bury(*comm_p);
     comm_destroy(*comm_p);
     *comm_p = RCMSG_COMM_NULL;
     return RCMSG_OK;

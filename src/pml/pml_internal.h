@@ -25,6 +25,9 @@
 #define PML_REQ_CHUNK     256
 #define PML_MAX_READS     RCMSG_RNDV_READS_MAX /* descs[]: one per read in flight */
 #define PML_TAG_SPLIT     0x7ffffff0           /* internal tag in the collective space */
+#define PML_TAG_AGREE     (-2)  /* internal tag in the point-to-point space (never ANY_TAG's) */
+#define PML_CTX_IDS       16384 /* communicator context ids per process (pml_ctx.c) */
+#define PML_CTX_WORDS     (PML_CTX_IDS / 64)
 #define PML_CREDIT_ROUNDS 64    /* progress rounds a send out of credits waits for them */
 #define PML_WATCH_CALLS   256   /* progress calls between two looks at the liveness clock */
 #define PML_WATCH_US      10000 /* and at least this long between two looks at the launcher */
@@ -113,6 +116,7 @@ typedef struct {
     int *pending_peers, npending;
     struct rcmsg_comm *world;
     rcmsg_hash_t comms;           /* every live communicator, by ctx */
+    rcmsg_hash_t comm_addrs;      /* the same, by address (comm_valid) */
     struct rcmsg_comm *last_comm; /* comm_of_ctx's last find */
     /* the configuration, read once by rcmsg_pml_init (pml_config_read) */
     size_t eager_limit; /* RCMSG_EAGER_LIMIT: for transports without their own */
@@ -128,10 +132,8 @@ typedef struct {
     long unexp_peak;
     size_t unexp_bytes, unexp_bytes_peak; /* eager payload held as unexpected */
     rcmsg_queue_t rndv_active;            /* rendezvous receives reading their data (rndv_link) */
-    bool any_failed;    /* a peer was lost: finalize must not wait for every rank */
-    size_t max_len;     /* the node's memory: no buffer is longer */
-    uint32_t *dead_ctx; /* contexts of freed communicators (late messages are refused) */
-    int ndead, capdead;
+    bool any_failed;              /* a peer was lost: finalize must not wait for every rank */
+    size_t max_len;               /* the node's memory: no buffer is longer */
     rcmsg_status_t lost_launcher; /* RCMSG_ERR_LAUNCHER once the launcher is gone */
     bool credit_wait; /* a send waits a few rounds for credits (progress counts it as work) */
     struct rcmsg_request *waiting; /* the request rcmsg_wait waits for (on_recv's return) */
@@ -221,9 +223,28 @@ extern volatile sig_atomic_t pml_dump_asked;
 void pml_dump(const char *why);
 void pml_stall_check(void);
 
+/* pml_ctx.c: the context ids (the rule for reusing one is at the top of the file) */
+typedef struct {
+    int32_t color, key, rank; /* a split's entry; rank: the sender's rank in the parent */
+} pml_agree_entry_t;
+rcmsg_status_t pml_ctx_init(void);
+void pml_ctx_fini(void);
+/* Whether ctx (either space) is the context of a communicator freed here, whose late messages
+ * are refused. */
+bool ctx_dead(uint32_t ctx);
+/* ctx becomes live (comm_create), or dead (c is freed: c->world is taken over). */
+void pml_ctx_take(uint32_t ctx);
+void pml_ctx_bury(struct rcmsg_comm *c);
+/* The agreement on a new context among the n ranks of comm listed in ranks (comm ranks, the
+ * same list in the same order everywhere, this rank among them; NULL: every rank of comm), in
+ * comm's collective space (coll) or its point-to-point space (internal tag): each sends mine
+ * to every other, all_p (NULL, or n entries) gets them in the order of ranks, and *ctx_p the
+ * lowest context free on all. RCMSG_ERR_NO_RESOURCE when none is (the limit is logged). */
+rcmsg_status_t ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks, int n,
+                         pml_agree_entry_t mine, pml_agree_entry_t *all_p, uint32_t *ctx_p);
+
 /* pml_comm.c */
 struct rcmsg_comm *comm_of_ctx(uint32_t ctx);
-bool ctx_dead(uint32_t ctx);
 rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
                            rcmsg_comm_t *comm_p);
 /* World rank peer is lost with status: every communicator with it among its members breaks
@@ -231,7 +252,7 @@ rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
  * reported it, or it is this rank, their other members are told (BREAK). */
 void comms_break(int peer, rcmsg_status_t status, int reporter);
 void comm_destroy(rcmsg_comm_t c);
-/* Whether comm is a live communicator; comm_valid_walk() looks at every one. */
+/* Whether comm is a live communicator; comm_valid_walk() looks its address up. */
 bool comm_valid_walk(rcmsg_comm_t comm);
 static inline bool comm_valid(rcmsg_comm_t comm)
 {
@@ -250,6 +271,11 @@ void cancel_peer_failed(int peer, rcmsg_status_t status);
 
 /* pml_p2p.c */
 rcmsg_status_t pml_check(const char *what);
+/* rcmsg_pml_isend and rcmsg_pml_irecv with an internal tag (PML_TAG_AGREE) allowed. */
+rcmsg_status_t pml_agree_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p);
+rcmsg_status_t pml_agree_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p);
 rcmsg_status_t null_arg(const char *what, const char *arg);
 
 /* A request off the free list (FIFO: a stale handle stays stale longest), its eager part

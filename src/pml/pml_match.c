@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* RCMSG_ANY_TAG matches the tags a user can send (>= 0), never an internal negative one. */
 static bool tag_match(int want, int tag)
 {
-    return want == RCMSG_ANY_TAG || want == tag;
+    return want == tag || (want == RCMSG_ANY_TAG && tag >= 0);
 }
 
 /* ---- contexts -------------------------------------------------------------------------- */
@@ -113,6 +114,13 @@ void rcmsg_match_fini(rcmsg_match_t *m, void (*drop)(rcmsg_match_msg_t *msg, voi
     }
     rcmsg_hash_fini(&m->ctxs);
     memset(m, 0, sizeof(*m));
+}
+
+bool rcmsg_match_ctx_posted(rcmsg_match_t *m, uint32_t ctx)
+{
+    rcmsg_match_ctx_t *c = ctx_find(m, ctx);
+
+    return c != NULL && c->nposted > 0;
 }
 
 void rcmsg_match_ctx_release(rcmsg_match_t *m, uint32_t ctx)

@@ -28,7 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A posted receive (src: a rank or RCMSG_ANY_SOURCE; tag: >= 0 or RCMSG_ANY_TAG). */
+/* A posted receive (src: a rank or RCMSG_ANY_SOURCE; tag: a tag or RCMSG_ANY_TAG, which
+ * matches every tag >= 0: negative ones are internal). */
 typedef struct {
     rcmsg_queue_link_t link;
     uint64_t order; /* posting number */
@@ -98,6 +99,8 @@ rcmsg_match_msg_t *rcmsg_match_take_msg(rcmsg_match_t *m, uint32_t ctx, int src,
  * it is given (and only that one). */
 void rcmsg_match_msg_each(rcmsg_match_t *m, uint32_t ctx,
                           void (*fn)(rcmsg_match_msg_t *msg, void *arg), void *arg);
+/* Whether a receive is posted on a context. */
+bool rcmsg_match_ctx_posted(rcmsg_match_t *m, uint32_t ctx);
 /* Frees a context's queues when nothing is queued there (a freed communicator). */
 void rcmsg_match_ctx_release(rcmsg_match_t *m, uint32_t ctx);
 

@@ -97,6 +97,10 @@ static inline rcmsg_status_t check_args(const char *what, const void *out_p, con
     return check_args_slow(what, out_p, out, buf, len, comm, peer, any_ok, tag);
 }
 
+/* The name of the calls of an agreement on a context (pml_ctx.c), the only ones that may use
+ * the internal tag PML_TAG_AGREE. */
+static const char agree_what[] = "communicator creation";
+
 /* A send; sync: by rendezvous whatever its length, so that it completes only once the
  * receiver has matched it (and taken the data). */
 static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, int dest, int tag,
@@ -106,7 +110,9 @@ static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, i
     pml_peer_t *p;
     rcmsg_status_t s;
 
-    s = check_args(what, req_p, "req_p", buf, len, comm, dest, false, tag);
+    /* (an internal tag only comes from pml_agree_isend: the public calls refuse it) */
+    s = check_args(what, req_p, "req_p", buf, len, comm, dest, false,
+                   tag == PML_TAG_AGREE && what == agree_what ? 0 : tag);
     if (s != RCMSG_OK) {
         return s;
     }
@@ -133,7 +139,9 @@ static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, i
             return s;
         }
     }
-    if (!rcmsg_queue_empty(&p->sendq) || send_start(r) == RCMSG_ERR_NO_RESOURCE) {
+    /* behind what is queued, control messages (a BREAK) included: a pair delivers in the order
+     * of the calls, which the reuse of contexts relies on (pml_ctx.c) */
+    if (!rcmsg_queue_empty(&p->sendq) || p->nctl > 0 || send_start(r) == RCMSG_ERR_NO_RESOURCE) {
         sendq_push(p, r);
         peer_mark_pending(r->peer);
     }
@@ -141,14 +149,15 @@ static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, i
     return RCMSG_OK;
 }
 
-rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
-                               bool coll, rcmsg_request_t *req_p)
+static rcmsg_status_t pml_irecv(const char *what, void *buf, size_t len, int source, int tag,
+                                rcmsg_comm_t comm, bool coll, rcmsg_request_t *req_p)
 {
     rcmsg_request_t r;
     pml_unexp_t *u;
     rcmsg_status_t s;
 
-    s = check_args("rcmsg_irecv", req_p, "req_p", buf, len, comm, source, true, tag);
+    s = check_args(what, req_p, "req_p", buf, len, comm, source, true,
+                   tag == PML_TAG_AGREE && what == agree_what ? 0 : tag);
     if (s != RCMSG_OK) {
         return s;
     }
@@ -187,6 +196,24 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
     }
     *req_p = r;
     return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p)
+{
+    return pml_irecv("rcmsg_irecv", buf, len, source, tag, comm, coll, req_p);
+}
+
+rcmsg_status_t pml_agree_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p)
+{
+    return pml_isend(agree_what, buf, len, dest, tag, comm, coll, false, req_p);
+}
+
+rcmsg_status_t pml_agree_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p)
+{
+    return pml_irecv(agree_what, buf, len, source, tag, comm, coll, req_p);
 }
 
 rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,

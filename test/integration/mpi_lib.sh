@@ -24,7 +24,7 @@ mpi_phases() {
     mpi_coll_test) echo 5 ;;
     mpi_nbc_test) echo 9 ;;
     mpi_nbc_mixed) echo 3 ;;
-    mpi_group_test) echo 5 ;;
+    mpi_group_test) echo 6 ;;
     mpi_types_p2p) echo 6 ;;
     mpi_empty_test) echo 3 ;;
     mpi_bottom_test) if [ "$2" -ge 2 ]; then echo 3; else echo 2; fi ;;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Groups, communicators made from groups, Comm_split_type, Comm_idup and attribute caching
+ * Groups, communicators made from groups (Comm_create with disjoint groups: each rank gets
+ * the communicator of the group it passes), Comm_split_type, Comm_idup and attribute caching
  * (keyvals with copy and delete callbacks), data checked, on any number of ranks.
  */
 #include "mpi_test.h"
@@ -289,6 +290,88 @@ static void test_first_nbc(void)
     MPI_Comm_free(&d);
 }
 
+/* c is the communicator of group grp[0..n) in its order, this rank being grp[mine]: its rank
+ * and size, a ring message and an allreduce on it; then freed. */
+static void group_comm_check(MPI_Comm *c, const int *grp, int n, int mine, const char *what)
+{
+    int r = -1, s = -1, sum = -1, want = 0;
+
+    for (int i = 0; i < n; i++) {
+        want += grp[i];
+    }
+    MPI_Comm_rank(*c, &r);
+    MPI_Comm_size(*c, &s);
+    CHECK(r == mine && s == n, "%s: rank %d of %d, expected %d of %d", what, r, s, mine, n);
+    if (r == mine && s == n) {
+        check_ring(*c, grp, what);
+        OK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, *c));
+        CHECK(sum == want, "%s: allreduce of the world ranks %d, expected %d", what, sum, want);
+    }
+    OK(MPI_Comm_free(c));
+}
+
+/* Comm_create with the group this rank passes (world ranks grp[0..n), n 0: MPI_GROUP_EMPTY):
+ * a communicator of exactly that group, ranked as in it (MPI_COMM_NULL when this rank is not
+ * in it); then Comm_create_group with the same group (its members only). */
+static void create_check(const int *grp, int n, const char *what)
+{
+    MPI_Group world, g = MPI_GROUP_EMPTY;
+    MPI_Comm c;
+    int mine = -1;
+
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    if (n > 0) {
+        OK(MPI_Group_incl(world, n, grp, &g));
+    }
+    for (int i = 0; i < n; i++) {
+        mine = grp[i] == me ? i : mine;
+    }
+    OK(MPI_Comm_create(MPI_COMM_WORLD, g, &c));
+    CHECK((mine >= 0) == (c != MPI_COMM_NULL), "%s: Comm_create gave %s to rank %d", what,
+          c != MPI_COMM_NULL ? "a communicator" : "MPI_COMM_NULL", me);
+    if (c != MPI_COMM_NULL) {
+        group_comm_check(&c, grp, n, mine, what);
+    }
+    if (mine >= 0) {
+        OK(MPI_Comm_create_group(MPI_COMM_WORLD, g, 11, &c));
+        group_comm_check(&c, grp, n, mine, what);
+    }
+    if (g != MPI_GROUP_EMPTY) {
+        MPI_Group_free(&g);
+    }
+    MPI_Group_free(&world);
+}
+
+/* Comm_create with disjoint groups (MPI-2.2): each rank passes its own group. */
+static void test_create_disjoint(void)
+{
+    int grp[8], n = 0, half = np / 2;
+
+    create_check(&me, 1, "groups of one rank each");
+    /* the lower half in order, the upper half reversed */
+    for (int i = 0; i < np; i++) {
+        if ((me < half) == (i < half)) {
+            grp[n++] = me < half ? i : np - 1 - (i - half);
+        }
+    }
+    create_check(grp, n, "lower and upper halves");
+    /* three groups by world rank modulo 3, each in descending order */
+    n = 0;
+    for (int i = np - 1; i >= 0; i--) {
+        if (i % 3 == me % 3) {
+            grp[n++] = i;
+        }
+    }
+    create_check(grp, n, "three groups by rank modulo 3");
+    /* pairs (2k, 2k+1), the last rank in no group when np is odd (it passes MPI_GROUP_EMPTY) */
+    n = 0;
+    if (!(np % 2 == 1 && me == np - 1)) {
+        grp[n++] = me / 2 * 2 + 1;
+        grp[n++] = me / 2 * 2;
+    }
+    create_check(grp, n, "pairs, an odd last rank passing MPI_GROUP_EMPTY");
+}
+
 int main(int argc, char **argv)
 {
     int k;
@@ -304,6 +387,8 @@ int main(int argc, char **argv)
     phase("groups");
     test_create();
     phase("Comm_create, Comm_create_group");
+    test_create_disjoint();
+    phase("Comm_create and Comm_create_group with disjoint groups");
     test_split_type_idup();
     phase("Comm_split_type, Comm_idup");
     test_attrs();

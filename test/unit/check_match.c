@@ -212,6 +212,26 @@ START_TEST(test_take_back)
 }
 END_TEST
 
+/* A negative (internal) tag is matched by its own tag only: RCMSG_ANY_TAG, in a receive, a
+ * probe or against a posted receive, never takes it; rcmsg_match_ctx_posted says whether a
+ * receive waits on a context. */
+START_TEST(test_internal_tag)
+{
+    push(0, 2, 1, -2);
+    ck_assert_int_eq(find(2, 1, ANY_TAG, false), -1);
+    ck_assert_int_eq(find(2, ANY_SRC, ANY_TAG, false), -1);
+    ck_assert_int_eq(find(2, 1, -2, true), 0);
+    ck_assert(!rcmsg_match_ctx_posted(&mq, 2));
+    post(0, 2, ANY_SRC, ANY_TAG);
+    post(1, 2, 1, -2);
+    ck_assert(rcmsg_match_ctx_posted(&mq, 2));
+    ck_assert(!rcmsg_match_ctx_posted(&mq, 4));
+    ck_assert_int_eq(take(2, 1, -2), 1);
+    ck_assert_int_eq(take(2, 1, 3), 0);
+    ck_assert(!rcmsg_match_ctx_posted(&mq, 2));
+}
+END_TEST
+
 static void count_msg(rcmsg_match_msg_t *m, void *arg)
 {
     int *n = arg;
@@ -268,6 +288,7 @@ int main(void)
     tcase_add_test(tc, test_cancel);
     tcase_add_test(tc, test_take_back);
     tcase_add_test(tc, test_walks_and_bounds);
+    tcase_add_test(tc, test_internal_tag);
     suite_add_tcase(s, tc);
     return ck_run(s);
 }
