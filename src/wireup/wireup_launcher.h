@@ -69,7 +69,9 @@ rcmsg_status_t rcmsg_wireup_launcher_check(rcmsg_wireup_launcher_t *l,
 
 /* A fence over the whole job (collecting data or not), bounded by RCMSG_LAUNCHER_TIMEOUT.
  * `what` names it in messages ("the address exchange"). RCMSG_ERR_TIMEOUT when it expires,
- * RCMSG_ERR_LAUNCHER when the launcher fails or is gone; logged. */
+ * RCMSG_ERR_CONNECTION when a rank the launcher reported terminated (before the fence began:
+ * at once; during it: a second later) cut it short, RCMSG_ERR_LAUNCHER when the launcher
+ * fails or is gone; logged. */
 rcmsg_status_t rcmsg_wireup_launcher_fence(rcmsg_wireup_launcher_t *l, bool collect,
                                            const char *what);
 
