@@ -39,6 +39,7 @@
 
 #include "base/clock.h"
 #include "base/config_vars.h"
+#include "base/dump_signal.h"
 #include "base/stats.h"
 #include "base/topo.h"
 #include "base/wire.h"
@@ -390,6 +391,17 @@ static int rc_progress(rcmsg_btl_t *btl)
     return total;
 }
 
+/* A SIGUSR1 while finalize's flush waits (the pml is released by then): what it waits for. */
+static void rc_flush_dump(rcmsg_btl_t *btl, int pending)
+{
+    rcmsg_log_dump("begin (SIGUSR1)");
+    rcmsg_log_dump("finalize: rc waits for the sends to %d peer(s) to complete (at most "
+                   "RCMSG_DRAIN_TIMEOUT); requests and communicators released",
+                   pending);
+    rcmsg_rc_btl_dump_state(btl);
+    rcmsg_log_dump("end");
+}
+
 static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
@@ -410,6 +422,9 @@ static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
         }
         if (rcmsg_deadline_passed(deadline)) {
             break;
+        }
+        if (rcmsg_dump_signal_take()) {
+            rc_flush_dump(btl, pending);
         }
         rc_progress(btl);
     }

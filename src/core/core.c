@@ -5,6 +5,7 @@
 #include "core.h"
 
 #include "base/config_table.h"
+#include "base/dump_signal.h"
 #include "base/event.h"
 #include "base/log.h"
 #include "base/stats.h"
@@ -50,8 +51,20 @@ rcmsg_status_t rcmsg_init(void)
         rcmsg_stats_fini();
         rcmsg_topo_release();
         rcmsg_config_unload();
+        rcmsg_dump_signal_restore();
     }
     return status;
+}
+
+/* A SIGUSR1 that no wait of finalize printed (it came after the last one): nothing is left. */
+static void core_dump_last(rcmsg_status_t status)
+{
+    if (rcmsg_dump_signal_take()) {
+        rcmsg_log_dump("begin (SIGUSR1)");
+        rcmsg_log_dump("finalize: everything released; rcmsg_finalize returns %s",
+                       rcmsg_status_name(status));
+        rcmsg_log_dump("end");
+    }
 }
 
 rcmsg_status_t rcmsg_finalize(void)
@@ -75,6 +88,8 @@ rcmsg_status_t rcmsg_finalize(void)
     rcmsg_stats_fini();
     rcmsg_topo_release();
     rcmsg_config_unload();
+    core_dump_last(status);
+    rcmsg_dump_signal_restore(); /* caught until here: SIGUSR1 never kills a rank in finalize */
     rcmsg_log_set_rank(-1);
     return status;
 }

@@ -206,9 +206,6 @@ int pml_progress(void *arg);
 
 /* pml_dump.c */
 void pml_dump_init(void);
-void pml_dump_fini(void);
-/* Whether a dump was asked for (SIGUSR1): checked by every progress round. */
-extern volatile sig_atomic_t pml_dump_asked;
 void pml_dump(const char *why);
 void pml_stall_check(void);
 
