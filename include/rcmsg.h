@@ -68,8 +68,11 @@ RCMSG_API const char *rcmsg_version(void);
 RCMSG_API rcmsg_status_t rcmsg_init(void);
 
 /* Refused with RCMSG_ERR_PENDING (nothing released) while requests are not completed by
- * wait or test. Otherwise lets the transports finish what they carry, waits for every rank
- * (unless a peer was lost), and releases everything. */
+ * wait or test. Otherwise lets the transports finish what they carry, waits for every rank,
+ * and releases everything. After a peer was lost during the job (its operations failed with
+ * RCMSG_ERR_CONNECTION): nothing is flushed to the lost peers, there is no closing barrier,
+ * one warning names them, and a survivor's finalize returns RCMSG_OK promptly (the loss was
+ * reported by the operations it failed). */
 RCMSG_API rcmsg_status_t rcmsg_finalize(void);
 
 /* This process's rank in the job and the job's size; -1 before rcmsg_init(). */

@@ -569,6 +569,7 @@ static const rcmsg_btl_ops_t rc_ops = {
     .ping = rc_ping,
     .progress = rc_progress,
     .flush = rc_flush,
+    .forget = rc_forget,
     .event_fd = rc_event_fd,
     .arm = rc_arm,
     .close = rc_close,

@@ -227,6 +227,33 @@ static void unexp_free(rcmsg_match_msg_t *m, void *arg)
     free(RCMSG_MATCH_ITEM(m, pml_unexp_t, m));
 }
 
+/* The peers lost during the job: said in one line; their transports stop waiting for them
+ * (rc's flush would wait RCMSG_DRAIN_TIMEOUT for sends to a dead peer). */
+static void forget_lost(void)
+{
+    char list[256];
+    size_t off = 0;
+    int n = 0;
+
+    for (int i = 0; i < pml.size; i++) {
+        if (!pml.peers[i].failed || i == pml.rank) {
+            continue;
+        }
+        pml.peers[i].btl->ops->forget(pml.peers[i].btl, i);
+        if (off + 16 < sizeof(list)) {
+            off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%d", n ? ", " : "", i);
+        } else if (off + 4 < sizeof(list) && list[off - 1] != '.') {
+            off += (size_t)snprintf(list + off, sizeof(list) - off, "...");
+        }
+        n++;
+    }
+    if (n > 0) {
+        rcmsg_warn("finalize: %d rank(s) lost during the job (%s): nothing is flushed to them and "
+                   "there is no closing barrier",
+                   n, list);
+    }
+}
+
 rcmsg_status_t rcmsg_pml_fini(void)
 {
     rcmsg_deadline_t deadline;
@@ -240,6 +267,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
                     pml.live_reqs);
         return RCMSG_ERR_PENDING;
     }
+    forget_lost();
     /* credits and BREAKs are of no use any more (a peer that is told a rank is lost after
      * this one finalized may have exited: the send would wait for it); FINs are: a peer's
      * rendezvous send waits for them */

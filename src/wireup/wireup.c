@@ -611,7 +611,7 @@ rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost)
         s = RCMSG_ERR_LAUNCHER; /* logged when noticed */
         rcmsg_warn("finalize without the closing barrier: the launcher is gone");
     } else if (peer_lost) {
-        rcmsg_warn("finalize without the closing barrier: a peer was lost during the job");
+        rcmsg_debug("finalize without the closing barrier: a peer was lost (the pml said which)");
     } else if (!w->singleton) {
         /* the transports keep answering handshakes meanwhile: a peer that still finishes its
          * work may need a connection to this rank (rc's lazy connect) */
