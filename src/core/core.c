@@ -69,19 +69,20 @@ static void core_dump_last(rcmsg_status_t status)
 
 rcmsg_status_t rcmsg_finalize(void)
 {
-    rcmsg_status_t status;
+    rcmsg_status_t status, s;
     bool peer_lost;
 
     if (core_wireup == NULL) {
         return RCMSG_ERR_NOT_INITIALIZED;
     }
     rcmsg_event_deliver(); /* what happened since the last progress */
-    peer_lost = rcmsg_pml_peer_lost();
     status = rcmsg_pml_fini();
-    if (status != RCMSG_OK) {
+    if (status == RCMSG_ERR_PENDING) {
         return status; /* requests pending: nothing released, the caller may complete them */
     }
-    status = rcmsg_wireup_fini(core_wireup, peer_lost);
+    peer_lost = rcmsg_pml_peer_lost(); /* then the survivors parted, flushed: no barrier */
+    s = rcmsg_wireup_fini(core_wireup, peer_lost);
+    status = status == RCMSG_OK ? s : status;
     core_wireup = NULL;
     rcmsg_event_clear();
     rcmsg_stats_report();

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 pml_state_t pml;
+static bool pml_parted; /* the last fini: a peer was lost, the survivors parted (BYE) */
 
 static const char *const pml_msg_names[] = {
 #define RCMSG_PML_MSG_NAME(name) #name,
@@ -55,7 +56,7 @@ const char *rcmsg_pml_msg_name(unsigned type)
 
 bool rcmsg_pml_peer_lost(void)
 {
-    return pml.any_failed;
+    return pml.peers != NULL ? pml.any_failed : pml_parted;
 }
 
 int rcmsg_pml_seq_check(uint32_t expected, uint32_t got)
@@ -76,6 +77,7 @@ static void pml_config_read(void)
     pml.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
     pml.drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
     pml.stall_us = rcmsg_config_time_us(RCMSG_CFG_STALL_TIMEOUT);
+    pml.bye_timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
 }
 
 /* The registration cache's callbacks: the transport's own (the cache's context is the btl,
@@ -153,6 +155,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     rcmsg_status_t s;
 
     memset(&pml, 0, sizeof(pml));
+    pml_parted = false;
     rcmsg_match_init(&pml.match, w->job.size);
     pml.w = w;
     pml.rank = w->job.rank;
@@ -227,8 +230,14 @@ static void unexp_free(rcmsg_match_msg_t *m, void *arg)
     free(RCMSG_MATCH_ITEM(m, pml_unexp_t, m));
 }
 
-/* The peers lost during the job: said in one line; their transports stop waiting for them
- * (rc's flush would wait RCMSG_DRAIN_TIMEOUT for sends to a dead peer). */
+static bool peer_lost(int i)
+{
+    return pml.peers[i].failed || pml.peers[i].gone != RCMSG_OK;
+}
+
+/* The peers lost during the job (failed, or a BREAK said so): said in one line; their
+ * transports stop waiting for them (rc's flush would wait RCMSG_DRAIN_TIMEOUT for sends to a
+ * dead peer, or one it still recovers). */
 static void forget_lost(void)
 {
     char list[256];
@@ -236,7 +245,7 @@ static void forget_lost(void)
     int n = 0;
 
     for (int i = 0; i < pml.size; i++) {
-        if (!pml.peers[i].failed || i == pml.rank) {
+        if (!peer_lost(i) || i == pml.rank) {
             continue;
         }
         pml.peers[i].btl->ops->forget(pml.peers[i].btl, i);
@@ -248,14 +257,65 @@ static void forget_lost(void)
         n++;
     }
     if (n > 0) {
-        rcmsg_warn("finalize: %d rank(s) lost during the job (%s): nothing is flushed to them and "
-                   "there is no closing barrier",
+        rcmsg_warn("finalize: %d rank(s) lost during the job (%s): nothing is flushed to them; the "
+                   "survivors part without the launcher's barrier",
                    n, list);
     }
 }
 
+/* One round of the survivors' parting: BYEs not sent yet go out (to every peer not failed:
+ * one that a BREAK named lost may be alive); returns how many survivors' BYEs are missing. */
+static int bye_round(bool *sent)
+{
+    int missing = 0;
+
+    for (int i = 0; i < pml.size; i++) {
+        if (i == pml.rank || pml.peers[i].failed) {
+            continue;
+        }
+        if (!sent[i]) {
+            sent[i] = bye_xmit(i) != RCMSG_ERR_NO_RESOURCE; /* another error: lost meanwhile */
+        }
+        missing += !peer_lost(i) && (!sent[i] || !pml.peers[i].bye);
+    }
+    return missing;
+}
+
+/* After a loss the launcher's closing barrier would wait for the lost ranks: the survivors part
+ * among themselves instead. Each flushes its sends (no survivor has left: none leaves before
+ * every BYE came), then sends a BYE to the others and waits for theirs, until a rank fails or
+ * RCMSG_LAUNCHER_TIMEOUT. The BYEs are not flushed: their receivers wait for them. */
+static rcmsg_status_t survivors_part(void)
+{
+    rcmsg_status_t status = RCMSG_OK;
+    rcmsg_deadline_t deadline;
+    bool *sent = calloc((size_t)pml.size, sizeof(bool));
+    int missing;
+
+    for (int i = 0; i < pml.w->btls.n; i++) {
+        rcmsg_status_t f = pml.w->btls.btls[i]->ops->flush(pml.w->btls.btls[i]);
+        status = status == RCMSG_OK ? f : status;
+    }
+    if (sent == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    deadline = rcmsg_deadline_in(pml.bye_timeout_us);
+    while ((missing = bye_round(sent)) > 0 && !rcmsg_deadline_passed(deadline)) {
+        rcmsg_progress();
+    }
+    free(sent);
+    if (missing > 0) {
+        rcmsg_error("finalize: %d surviving rank(s) did not reach rcmsg_finalize within "
+                    "RCMSG_LAUNCHER_TIMEOUT",
+                    missing);
+        return RCMSG_ERR_TIMEOUT;
+    }
+    return status;
+}
+
 rcmsg_status_t rcmsg_pml_fini(void)
 {
+    rcmsg_status_t status = RCMSG_OK;
     rcmsg_deadline_t deadline;
 
     if (pml.peers == NULL) {
@@ -291,6 +351,10 @@ rcmsg_status_t rcmsg_pml_fini(void)
             break;
         }
     }
+    pml_parted = pml.any_failed;
+    if (pml_parted) {
+        status = survivors_part();
+    }
     /* from here on the transports may still deliver (their flush polls): drop it */
     for (int i = 0; i < pml.w->btls.n; i++) {
         pml.w->btls.btls[i]->recv_cb = drop_recv;
@@ -322,5 +386,5 @@ rcmsg_status_t rcmsg_pml_fini(void)
     free(pml.pending_peers);
     memset(&pml, 0, sizeof(pml));
     rcmsg_pml_set_comm_check(NULL);
-    return RCMSG_OK;
+    return status;
 }

@@ -9,6 +9,8 @@
  * A BREAK (an RTS-sized header: ctx the collective space, tag the lost member's rank in the
  * communicator, status its status) tells a member that a rank which saw a member die
  * directly has broken the communicator's collectives, so that they fail there too.
+ * A BYE (a header only) closes a job that lost a rank, in place of the launcher's barrier:
+ * each survivor, once its sends are flushed, tells every other survivor in rcmsg_finalize.
  * Every header carries the per-pair sequence number (checked on receipt: a gap fails the
  * peer) and piggybacks returned eager credits (never more than were lent).
  */
@@ -24,7 +26,7 @@
 #include <stdio.h>
 
 /* X(name): the message types. */
-#define RCMSG_PML_MSG_LIST(X) X(EAGER) X(RTS) X(FIN) X(CREDIT) X(BREAK)
+#define RCMSG_PML_MSG_LIST(X) X(EAGER) X(RTS) X(FIN) X(CREDIT) X(BREAK) X(BYE)
 
 typedef enum {
 #define RCMSG_PML_MSG_ENUM(name) RCMSG_PML_##name,
@@ -69,7 +71,8 @@ struct rcmsg_comm {
 };
 
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w);
-/* RCMSG_ERR_PENDING (and nothing released) while requests are still live. */
+/* RCMSG_ERR_PENDING (and nothing released) while requests are still live. After a loss the
+ * survivors part here (pml.h's BYE, their sends flushed): an error of that, all released. */
 rcmsg_status_t rcmsg_pml_fini(void);
 
 /* The same as the public calls, on a communicator's collective space when coll is true. */
@@ -82,7 +85,8 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
  * when it is matched already (it must then be waited for). */
 rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p);
 
-/* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION). */
+/* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION); after
+ * rcmsg_pml_fini, whether its survivors parted without the launcher's barrier. */
 bool rcmsg_pml_peer_lost(void);
 
 /* RCMSG_COLL_CHECK over comm_dup and comm_split: the ranks of comm agree that each calls the

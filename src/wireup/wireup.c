@@ -536,6 +536,9 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     /* a failure here (or before) is published, not returned, so that no peer waits in the
      * fence for this rank and every peer learns why it fails */
     if (open_status == RCMSG_OK) {
+        open_status = rcmsg_stats_file_check(); /* at init: not a long job's counters lost */
+    }
+    if (open_status == RCMSG_OK) {
         open_status = wireup_open(w);
     }
     w->phase_ms[PH_OPEN] = now_ms() - t;
@@ -602,7 +605,7 @@ rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost)
 {
     rcmsg_status_t status = RCMSG_OK, s = RCMSG_OK;
 
-    for (int i = 0; i < w->btls.n; i++) {
+    for (int i = 0; i < w->btls.n && !peer_lost; i++) { /* else the pml flushed, then parted */
         rcmsg_status_t f = w->btls.btls[i]->ops->flush(w->btls.btls[i]);
         status = status == RCMSG_OK ? f : status;
     }
