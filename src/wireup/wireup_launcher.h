@@ -19,8 +19,10 @@
  *  - one rank SIGKILLed: no event reaches the others under either launcher. mpirun kills the
  *    job; slurmstepd's mpi/pmix plugin sees its client's connection drop and cancels the step
  *    (the others are SIGKILLed within ~0.1 s). With mpirun --enable-recovery the others live
- *    on, but mpirun fails to notify them (it logs "PMIX ERROR: BAD-PARAM"). The termination
- *    handler is for launchers that do notify (PMIX_EVENT_PROC_TERMINATED and friends).
+ *    on, but mpirun fails to notify them (it logs "PMIX ERROR: BAD-PARAM"), except a rank
+ *    that registers its handler after the termination (it is told at once; a fence that
+ *    begins then ends at once). The termination handler is for launchers that do notify
+ *    (PMIX_EVENT_PROC_TERMINATED and friends).
  *  - one rank exiting (status 0) before PMIx_Init: mpirun aborts the job; srun leaves the
  *    others in the fence forever. Both honour PMIX_TIMEOUT on a fence (PMIX_ERR_TIMEOUT).
  */
