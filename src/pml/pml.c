@@ -213,11 +213,16 @@ static void drop_fail(void *arg, int peer, rcmsg_status_t status, const char *ca
     rcmsg_debug("finalize: rank %d lost (%s)", peer, rcmsg_status_name(status));
 }
 
+/* Failed, or a BREAK said so: finalize sends it nothing more (its transport forgot it). */
+static bool peer_lost(int i)
+{
+    return pml.peers[i].failed || pml.peers[i].gone != RCMSG_OK;
+}
+
 static bool ctl_pending(void)
 {
     for (int i = 0; i < pml.npending; i++) {
-        const pml_peer_t *p = &pml.peers[pml.pending_peers[i]];
-        if (p->nctl > 0 && !p->failed) {
+        if (pml.peers[pml.pending_peers[i]].nctl > 0 && !peer_lost(pml.pending_peers[i])) {
             return true;
         }
     }
@@ -228,11 +233,6 @@ static void unexp_free(rcmsg_match_msg_t *m, void *arg)
 {
     (void)arg;
     free(RCMSG_MATCH_ITEM(m, pml_unexp_t, m));
-}
-
-static bool peer_lost(int i)
-{
-    return pml.peers[i].failed || pml.peers[i].gone != RCMSG_OK;
 }
 
 /* The peers lost during the job (failed, or a BREAK said so): said in one line; their
