@@ -391,12 +391,13 @@ static int rc_progress(rcmsg_btl_t *btl)
     return total;
 }
 
-/* A SIGUSR1 while finalize's flush waits (the pml is released by then): what it waits for. */
+/* A SIGUSR1 while finalize's flush waits (no progress of the layers above runs then): what it
+ * waits for. */
 static void rc_flush_dump(rcmsg_btl_t *btl, int pending)
 {
     rcmsg_log_dump("begin (SIGUSR1)");
     rcmsg_log_dump("finalize: rc waits for the sends to %d peer(s) to complete (at most "
-                   "RCMSG_DRAIN_TIMEOUT); requests and communicators released",
+                   "RCMSG_DRAIN_TIMEOUT)",
                    pending);
     rcmsg_rc_btl_dump_state(btl);
     rcmsg_log_dump("end");
