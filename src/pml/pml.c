@@ -281,14 +281,27 @@ static int bye_round(bool *sent)
     return missing;
 }
 
+/* Probes the survivors whose BYE is missing (no request is pending, so the liveness rounds
+ * probe nobody): one that died, or left without rcmsg_finalize, fails within rc's retry bound
+ * rather than after RCMSG_LAUNCHER_TIMEOUT (sm notices a process gone by itself). */
+static void bye_probe(void)
+{
+    for (int i = 0; i < pml.size; i++) {
+        if (i != pml.rank && !peer_lost(i) && !pml.peers[i].bye) {
+            (void)pml.peers[i].btl->ops->ping(pml.peers[i].btl, i);
+        }
+    }
+}
+
 /* After a loss the launcher's closing barrier would wait for the lost ranks: the survivors part
  * among themselves instead. Each flushes its sends (no survivor has left: none leaves before
- * every BYE came), then sends a BYE to the others and waits for theirs, until a rank fails or
- * RCMSG_LAUNCHER_TIMEOUT. The BYEs are not flushed: their receivers wait for them. */
+ * every BYE came), then sends a BYE to the others and waits for theirs, until a rank fails
+ * (probed every RCMSG_LIVENESS_INTERVAL) or RCMSG_LAUNCHER_TIMEOUT. The BYEs are not flushed:
+ * their receivers wait for them. */
 static rcmsg_status_t survivors_part(void)
 {
     rcmsg_status_t status = RCMSG_OK;
-    rcmsg_deadline_t deadline;
+    rcmsg_deadline_t deadline, probe;
     bool *sent = calloc((size_t)pml.size, sizeof(bool));
     int missing;
 
@@ -300,8 +313,13 @@ static rcmsg_status_t survivors_part(void)
         return RCMSG_ERR_NO_MEMORY;
     }
     deadline = rcmsg_deadline_in(pml.bye_timeout_us);
+    probe = rcmsg_deadline_in(pml.watch_interval_us);
     while ((missing = bye_round(sent)) > 0 && !rcmsg_deadline_passed(deadline)) {
         rcmsg_progress();
+        if (rcmsg_deadline_passed(probe)) {
+            bye_probe();
+            probe = rcmsg_deadline_in(pml.watch_interval_us);
+        }
     }
     free(sent);
     if (missing > 0) {
