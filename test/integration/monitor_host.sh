@@ -31,8 +31,8 @@
 #    itself: ranks 0 and 1 get PEER_FAILED for rank 2 exactly once, with an error status
 # 5. bad settings, in a 1-rank job: RCMSG_STATS=bogus, RCMSG_STALL_TIMEOUT=-1 and
 #    RCMSG_QP_SYNC_INTERVAL=soon fail rcmsg_init naming the variable and the value;
-#    RCMSG_STATS_FILE in a directory that does not exist logs an error naming the file and
-#    the run still exits 0; rcmsg_info --counters describes every counter of the JSON lines,
+#    RCMSG_STATS_FILE in a directory that does not exist fails rcmsg_init naming the file
+#    (stats_file_host.sh has the other cases); rcmsg_info --counters describes every counter of the JSON lines,
 #    rcmsg_info --dump every kind of dump line
 # MONITOR_PARTS="1 3" runs only those parts.
 . "$top_srcdir/test/integration/lib.sh"
