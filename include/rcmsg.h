@@ -68,9 +68,12 @@ RCMSG_API const char *rcmsg_version(void);
 RCMSG_API rcmsg_status_t rcmsg_init(void);
 
 /* Refused with RCMSG_ERR_PENDING (nothing released) while requests are not completed by
- * wait or test. Otherwise lets the transports finish what they carry, waits for every rank
- * (unless a peer was lost), and releases everything. Messages that arrived unreceived are
- * dropped: a rendezvous sender's send among them fails with RCMSG_ERR_STATE (no wait). */
+ * wait or test. Otherwise lets the transports finish what they carry, waits for every rank,
+ * and releases everything. Messages that arrived unreceived are dropped: a rendezvous
+ * sender's send among them fails with RCMSG_ERR_STATE (no wait). After a peer was lost
+ * during the job (its operations failed with RCMSG_ERR_CONNECTION): nothing is flushed to
+ * the lost peers, there is no closing barrier, one warning names them, and a survivor's
+ * finalize returns RCMSG_OK promptly (the loss was reported by the operations it failed). */
 RCMSG_API rcmsg_status_t rcmsg_finalize(void);
 
 /* Ends every rank of the job and never returns: logs reason, asks the launcher to terminate

@@ -258,19 +258,56 @@ static long long parse_bound(rcmsg_config_type_t type, const char *text, size_t 
     return n;
 }
 
-/* Optional range "min..max" of the form, each end optional; false when n is outside. */
-static bool in_range(const rcmsg_config_desc_t *desc, long long n)
+/* The values the C type a variable is stored in can hold: INT in an int (rcmsg_config_int),
+ * SIZE and TIME in 64 bits, up to LLONG_MAX bytes or microseconds (the parser's own limit). */
+static void type_limits(rcmsg_config_type_t type, long long *lo_p, long long *hi_p)
+{
+    *lo_p = type == RCMSG_CFG_TYPE_INT ? INT_MIN : 0;
+    *hi_p = type == RCMSG_CFG_TYPE_INT ? INT_MAX : LLONG_MAX;
+}
+
+/* The accepted range: the form's "min..max" (each end optional, an open one closed by the
+ * type's limits), within the type's limits. */
+static void value_range(const rcmsg_config_desc_t *desc, long long *lo_p, long long *hi_p)
 {
     const char *dots = strstr(desc->form, "..");
+    long long lo, hi;
 
+    type_limits(desc->type, lo_p, hi_p);
     if (dots == NULL) {
-        return true;
+        return;
     }
-    if (dots != desc->form &&
-        n < parse_bound(desc->type, desc->form, (size_t)(dots - desc->form))) {
-        return false;
+    lo = dots != desc->form ? parse_bound(desc->type, desc->form, (size_t)(dots - desc->form))
+                            : *lo_p;
+    hi = dots[2] != '\0' ? parse_bound(desc->type, dots + 2, strlen(dots + 2)) : *hi_p;
+    *lo_p = lo > *lo_p ? lo : *lo_p;
+    *hi_p = hi < *hi_p ? hi : *hi_p;
+}
+
+/* The accepted range as text for messages: the form when it closes both ends within the type,
+ * else the numbers ("0..2147483647", "1000..9223372036854775807us"). */
+static const char *range_text(const rcmsg_config_desc_t *desc, char *buf, size_t cap)
+{
+    long long lo, hi, tlo, thi;
+    const char *dots = strstr(desc->form, "..");
+    const char *unit = desc->type == RCMSG_CFG_TYPE_TIME ? "us" : "";
+
+    value_range(desc, &lo, &hi);
+    type_limits(desc->type, &tlo, &thi);
+    if (dots != NULL && dots != desc->form && dots[2] != '\0' && lo >= tlo && hi <= thi) {
+        snprintf(buf, cap, "%s", desc->form);
+    } else {
+        snprintf(buf, cap, "%lld%s..%lld%s", lo, lo != 0 ? unit : "", hi, unit);
     }
-    return dots[2] == '\0' || n <= parse_bound(desc->type, dots + 2, strlen(dots + 2));
+    return buf;
+}
+
+static bool in_range(const rcmsg_config_desc_t *desc, long long n)
+{
+    long long lo, hi;
+
+    value_range(desc, &lo, &hi);
+    return n >= lo && n <= hi;
 }
 
 static rcmsg_status_t parse_list(const char *text, rcmsg_config_value_t *value)
@@ -318,6 +355,7 @@ rcmsg_status_t rcmsg_config_parse(const rcmsg_config_desc_t *desc, const char *t
     rcmsg_config_value_t v = {0};
     long long n = 0;
     const char *end;
+    char range[64];
     int rc = 0;
 
     switch (desc->type) {
@@ -330,8 +368,8 @@ rcmsg_status_t rcmsg_config_parse(const rcmsg_config_desc_t *desc, const char *t
     case RCMSG_CFG_TYPE_INT:
         rc = parse_number(text, &v.i, &end);
         if (rc != 0 || *end != '\0') {
-            config_err(err, errlen, desc, text, "an integer%s%s", desc->form[0] ? " in " : "",
-                       desc->form);
+            config_err(err, errlen, desc, text, "an integer in %s",
+                       range_text(desc, range, sizeof(range)));
             return RCMSG_ERR_CONFIG;
         }
         n = v.i;
@@ -339,16 +377,16 @@ rcmsg_status_t rcmsg_config_parse(const rcmsg_config_desc_t *desc, const char *t
     case RCMSG_CFG_TYPE_SIZE:
         if (parse_size(text, &v.size) != 0 || v.size > LLONG_MAX) {
             config_err(err, errlen, desc, text,
-                       "a size in bytes with an optional k, m or g suffix (e.g. 8k)%s%s",
-                       desc->form[0] ? " in " : "", desc->form);
+                       "a size in bytes with an optional k, m or g suffix (e.g. 8k) in %s",
+                       range_text(desc, range, sizeof(range)));
             return RCMSG_ERR_CONFIG;
         }
         n = (long long)v.size;
         break;
     case RCMSG_CFG_TYPE_TIME:
         if (parse_time(text, &v.time_us) != 0 || v.time_us > LLONG_MAX) {
-            config_err(err, errlen, desc, text, "a time: a number followed by us, ms or s%s%s",
-                       desc->form[0] ? " in " : "", desc->form);
+            config_err(err, errlen, desc, text, "a time: a number followed by us, ms or s in %s",
+                       range_text(desc, range, sizeof(range)));
             return RCMSG_ERR_CONFIG;
         }
         n = (long long)v.time_us;
@@ -374,7 +412,11 @@ rcmsg_status_t rcmsg_config_parse(const rcmsg_config_desc_t *desc, const char *t
         return RCMSG_ERR_INVALID_PARAM;
     }
     if (desc->type != RCMSG_CFG_TYPE_BOOL && !in_range(desc, n)) {
-        config_err(err, errlen, desc, text, "a value in the range %s", desc->form);
+        range_text(desc, range, sizeof(range));
+        config_err(err, errlen, desc, text, "a value in the range %s%s", range,
+                   desc->type == RCMSG_CFG_TYPE_INT && strcmp(range, desc->form) != 0
+                       ? " (it is kept in a C int)"
+                       : "");
         return RCMSG_ERR_CONFIG;
     }
     *value_p = v;
@@ -476,9 +518,9 @@ bool rcmsg_config_bool(rcmsg_config_id_t id)
     return config_get(id, RCMSG_CFG_TYPE_BOOL)->b;
 }
 
-long long rcmsg_config_int(rcmsg_config_id_t id)
+int rcmsg_config_int(rcmsg_config_id_t id)
 {
-    return config_get(id, RCMSG_CFG_TYPE_INT)->i;
+    return (int)config_get(id, RCMSG_CFG_TYPE_INT)->i; /* the parser keeps it in range */
 }
 
 uint64_t rcmsg_config_size(rcmsg_config_id_t id)

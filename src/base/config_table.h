@@ -63,7 +63,8 @@ const char *rcmsg_config_type_name(rcmsg_config_type_t type);
 
 /*
  * Parse TEXT as a value of the variable DESC. On error, writes a message naming the
- * variable, the value and the accepted form into err (if not NULL) and returns
+ * variable, the value and the accepted form or range (the form's, closed by the limits of the
+ * C type the value is kept in: see the getters) into err (if not NULL) and returns
  * RCMSG_ERR_CONFIG; value_p is set only on success.
  */
 rcmsg_status_t rcmsg_config_parse(const rcmsg_config_desc_t *desc, const char *text, char *err,
@@ -79,9 +80,12 @@ void rcmsg_config_value_free(rcmsg_config_value_t *value);
 rcmsg_status_t rcmsg_config_load(char *const *envp);
 void rcmsg_config_unload(void);
 
-/* Typed getters; the variable must be of that type (checked by assert). */
+/* Typed getters; the variable must be of that type (checked by assert). An INT is a C int: the
+ * parser refuses a value outside the variable's range or INT_MIN..INT_MAX (an open end of the
+ * range stops there), SIZE and TIME values beyond LLONG_MAX bytes or microseconds; a module
+ * that keeps a value in a narrower field declares a range that fits it. */
 bool rcmsg_config_bool(rcmsg_config_id_t id);
-long long rcmsg_config_int(rcmsg_config_id_t id);
+int rcmsg_config_int(rcmsg_config_id_t id);
 uint64_t rcmsg_config_size(rcmsg_config_id_t id);
 uint64_t rcmsg_config_time_us(rcmsg_config_id_t id);
 /* ENUM: the C enum value of RCMSG_CFG_<ID>_CHOICES (config_vars.h); cast it to its enum type. */

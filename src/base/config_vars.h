@@ -282,7 +282,8 @@ typedef enum {
       "(rcmsg_info --counters lists them).")                                                       \
     X(STATS_FILE, STRING, "", "",                                                                  \
       "File the counters are written to at rcmsg_finalize as JSON lines, whatever RCMSG_STATS "    \
-      "says; %r in the name becomes the rank, %h the host, %p the process id.")                    \
+      "says; %r in the name becomes the rank, %h the host, %p the process id. rcmsg_init fails "   \
+      "when it cannot be written (no such directory, no permission).")                             \
     X(STALL_TIMEOUT, TIME, "0", "0..",                                                             \
       "A wait with requests pending that makes no progress for this long prints the state dump "   \
       "once (rcmsg_info --dump explains it); SIGUSR1 prints it at any time. 0: never.")            \

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 rcmsg_stats_t rcmsg_stats;
@@ -303,6 +304,62 @@ static bool stats_path(const char *pattern, char *buf, size_t cap)
     }
     buf[n] = '\0';
     return true;
+}
+
+/* Why path cannot be written ("" when it can): the file's own permission when it exists, else
+ * its directory's. */
+static const char *path_unwritable(const char *path, char *why, size_t cap)
+{
+    struct stat st;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            return "it is a directory";
+        }
+        return access(path, W_OK) == 0 ? "" : strerror(errno);
+    }
+    if (errno != ENOENT) {
+        return strerror(errno);
+    }
+    if (slash == NULL) {
+        snprintf(dir, sizeof(dir), ".");
+    } else {
+        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    }
+    if (stat(dir, &st) != 0) {
+        snprintf(why, cap, "directory '%s': %s", dir, strerror(errno));
+    } else if (!S_ISDIR(st.st_mode)) {
+        snprintf(why, cap, "'%s' is not a directory", dir);
+    } else if (access(dir, W_OK | X_OK) != 0) {
+        snprintf(why, cap, "directory '%s': %s", dir, strerror(errno));
+    } else {
+        why[0] = '\0';
+    }
+    return why;
+}
+
+rcmsg_status_t rcmsg_stats_file_check(void)
+{
+    char path[4096], buf[4200];
+    const char *why;
+
+    if (stats_config.file == NULL) {
+        return RCMSG_OK;
+    }
+    if (!stats_path(stats_config.file, path, sizeof(path))) {
+        rcmsg_error("RCMSG_STATS_FILE: the name '%s' is too long once expanded", stats_config.file);
+        return RCMSG_ERR_CONFIG;
+    }
+    why = path_unwritable(path, buf, sizeof(buf));
+    if (why[0] == '\0') {
+        return RCMSG_OK;
+    }
+    rcmsg_error("RCMSG_STATS_FILE=%s: cannot write '%s' (%s); the counters would be lost at "
+                "rcmsg_finalize: name a writable file, or unset it",
+                stats_config.file, path, why);
+    return RCMSG_ERR_CONFIG;
 }
 
 static void stats_file(const char *pattern)

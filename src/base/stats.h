@@ -11,6 +11,7 @@
 #ifndef RCMSG_BASE_STATS_H
 #define RCMSG_BASE_STATS_H
 
+#include <rcmsg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -123,6 +124,11 @@ void rcmsg_stats_set_qpn(int peer, uint32_t qpn);
 
 /* Zeroes every counter and sizes them for a job of size ranks (this one: rank). */
 int rcmsg_stats_init(int rank, int size);
+/* After init: whether RCMSG_STATS_FILE, if set, names a file this process can write (its
+ * directory exists and may be written, or the file exists and may be): else logs why, naming
+ * the variable and the path, and returns RCMSG_ERR_CONFIG, so that rcmsg_init fails rather
+ * than a long job's counters being lost at finalize. Nothing is created. */
+rcmsg_status_t rcmsg_stats_file_check(void);
 /* The report RCMSG_STATS and RCMSG_STATS_FILE ask for (at finalize), then nothing is kept. */
 void rcmsg_stats_report(void);
 void rcmsg_stats_fini(void);

@@ -25,6 +25,12 @@ rcmsg_status_t rcmsg_btl_flush_none(rcmsg_btl_t *btl)
     return RCMSG_OK;
 }
 
+void rcmsg_btl_forget_none(rcmsg_btl_t *btl, int peer)
+{
+    (void)btl;
+    (void)peer;
+}
+
 rcmsg_status_t rcmsg_btl_connect_progress_none(rcmsg_btl_t *btl)
 {
     (void)btl;

@@ -114,6 +114,10 @@ typedef struct {
     /* Drive progress until every send posted so far has completed at its peer (or failed),
      * bounded by RCMSG_DRAIN_TIMEOUT: RCMSG_ERR_TIMEOUT then. */
     rcmsg_status_t (*flush)(rcmsg_btl_t *btl);
+    /* The layer above has given up on peer (the launcher, a BREAK or another transport said it
+     * is lost): its endpoint fails now, quietly and without fail_cb, what is outstanding to it
+     * is dropped, and flush() no longer waits for it. */
+    void (*forget)(rcmsg_btl_t *btl, int peer);
     /* Completion events for blocking waits: the fd that turns readable when a completion
      * arrives after arm() (-1: the transport has none), and arm() itself, which consumes
      * old events and asks for the next one. arm() returns RCMSG_INPROGRESS when work is
@@ -142,6 +146,8 @@ rcmsg_status_t rcmsg_btl_mem_reg_none(rcmsg_btl_t *btl, void *addr, size_t len, 
 void rcmsg_btl_mem_dereg_none(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem);
 /* For transports whose send() completes in the peer's memory: nothing to flush. */
 rcmsg_status_t rcmsg_btl_flush_none(rcmsg_btl_t *btl);
+/* For transports with nothing outstanding to a peer that flush() could wait for. */
+void rcmsg_btl_forget_none(rcmsg_btl_t *btl, int peer);
 /* For transports whose connect() makes the endpoint ready at once: RCMSG_OK. */
 rcmsg_status_t rcmsg_btl_connect_progress_none(rcmsg_btl_t *btl);
 /* For transports that notice lost peers by themselves: RCMSG_ERR_UNSUPPORTED. */

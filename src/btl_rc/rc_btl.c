@@ -39,6 +39,7 @@
 
 #include "base/clock.h"
 #include "base/config_vars.h"
+#include "base/dump_signal.h"
 #include "base/stats.h"
 #include "base/topo.h"
 #include "base/wire.h"
@@ -390,6 +391,18 @@ static int rc_progress(rcmsg_btl_t *btl)
     return total;
 }
 
+/* A SIGUSR1 while finalize's flush waits (no progress of the layers above runs then): what it
+ * waits for. */
+static void rc_flush_dump(rcmsg_btl_t *btl, int pending)
+{
+    rcmsg_log_dump("begin (SIGUSR1)");
+    rcmsg_log_dump("finalize: rc waits for the sends to %d peer(s) to complete (at most "
+                   "RCMSG_DRAIN_TIMEOUT)",
+                   pending);
+    rcmsg_rc_btl_dump_state(btl);
+    rcmsg_log_dump("end");
+}
+
 static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
@@ -410,6 +423,9 @@ static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
         }
         if (rcmsg_deadline_passed(deadline)) {
             break;
+        }
+        if (rcmsg_dump_signal_take()) {
+            rc_flush_dump(btl, pending);
         }
         rc_progress(btl);
     }
@@ -554,6 +570,7 @@ static const rcmsg_btl_ops_t rc_ops = {
     .ping = rc_ping,
     .progress = rc_progress,
     .flush = rc_flush,
+    .forget = rc_forget,
     .event_fd = rc_event_fd,
     .arm = rc_arm,
     .close = rc_close,

@@ -34,14 +34,12 @@ const char *rc_wr_type_name(rc_wr_type_t type)
 
 /* The peer's endpoint is unusable from now on: QP to ERR (outstanding requests flush), the
  * layer above told once, every later send refused. */
-void rc_ep_fail(rc_btl_t *rc, int peer, const char *why)
+/* The endpoint's state once failed: QP to ERR, replays and reconnects given up. */
+static void rc_ep_shut(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
     struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
 
-    if (ep->failed) {
-        return;
-    }
     ep->failed = true;
     ep->connected = false;
     if (ep->rec.state != RC_REC_NONE) {
@@ -50,15 +48,39 @@ void rc_ep_fail(rc_btl_t *rc, int peer, const char *why)
     if (rc->cm != NULL && ep->cm_added) {
         rcmsg_rc_cm_refuse(rc->cm, peer); /* its reconnects get a REJ, not silence */
     }
+    if (ep->qp.qp != NULL) {
+        if (rcmsg_rc_qp_resync(&ep->qp) != IBV_QPS_ERR) {
+            rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
+        }
+        rc_ep_flush(rc, peer); /* get the slots of completed unsignaled sends back */
+    }
+}
+
+/* The layer above has given up on peer (btl.h's forget): failed quietly, not reported back. */
+void rc_forget(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || rc->eps[peer].failed) {
+        return;
+    }
+    rcmsg_debug("rc: peer %d is lost to the layer above: its connection is given up", peer);
+    rc_ep_shut(rc, peer);
+}
+
+void rc_ep_fail(rc_btl_t *rc, int peer, const char *why)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+
+    if (ep->failed) {
+        return;
+    }
+    rc_ep_shut(rc, peer);
     if (ep->qp.qp == NULL) {
         rcmsg_error("no connection to peer %d: every pending and later operation to peer %d fails "
                     "with %s",
                     peer, peer, rcmsg_status_name(RCMSG_ERR_CONNECTION));
     } else {
-        if (rcmsg_rc_qp_resync(&ep->qp) != IBV_QPS_ERR) {
-            rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
-        }
-        rc_ep_flush(rc, peer); /* get the slots of completed unsignaled sends back */
         rcmsg_error("connection to peer %d lost: qp 0x%x on %s:%d is in state %s; every pending "
                     "and later operation to peer %d fails with %s",
                     peer, ep->qp.qp->qp_num, rc->dev->name, rc->port,

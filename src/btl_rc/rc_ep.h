@@ -184,6 +184,8 @@ void rc_ep_abort_ring(struct rc_btl *rc, rc_ep_t *ep, rcmsg_status_t status);
 
 /* The peer's endpoint is unusable from now on (reported once; why: in words, for the event). */
 void rc_ep_fail(struct rc_btl *rc, int peer, const char *why);
+/* btl.h's forget: the endpoint fails the same way, quietly and without fail_cb. */
+void rc_forget(rcmsg_btl_t *btl, int peer);
 
 /* The ops of the endpoint side. */
 rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p);

@@ -184,7 +184,8 @@ static const rcmsg_btl_ops_t sm_ops = {
     .progress = sm_progress,
     .connect_progress = rcmsg_btl_connect_progress_none,
     .flush = rcmsg_btl_flush_none, /* a send is in the peer's memory at once */
-    .event_fd = sm_event_fd,       /* the wakeup pipe: see sm_arm */
+    .forget = rcmsg_btl_forget_none,
+    .event_fd = sm_event_fd, /* the wakeup pipe: see sm_arm */
     .arm = sm_arm,
     .close = sm_close,
 };

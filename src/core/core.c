@@ -5,6 +5,7 @@
 #include "core.h"
 
 #include "base/config_table.h"
+#include "base/dump_signal.h"
 #include "base/event.h"
 #include "base/log.h"
 #include "base/stats.h"
@@ -50,31 +51,46 @@ rcmsg_status_t rcmsg_init(void)
         rcmsg_stats_fini();
         rcmsg_topo_release();
         rcmsg_config_unload();
+        rcmsg_dump_signal_restore();
     }
     return status;
 }
 
+/* A SIGUSR1 that no wait of finalize printed (it came after the last one): nothing is left. */
+static void core_dump_last(rcmsg_status_t status)
+{
+    if (rcmsg_dump_signal_take()) {
+        rcmsg_log_dump("begin (SIGUSR1)");
+        rcmsg_log_dump("finalize: everything released; rcmsg_finalize returns %s",
+                       rcmsg_status_name(status));
+        rcmsg_log_dump("end");
+    }
+}
+
 rcmsg_status_t rcmsg_finalize(void)
 {
-    rcmsg_status_t status;
+    rcmsg_status_t status, s;
     bool peer_lost;
 
     if (core_wireup == NULL) {
         return RCMSG_ERR_NOT_INITIALIZED;
     }
     rcmsg_event_deliver(); /* what happened since the last progress */
-    peer_lost = rcmsg_pml_peer_lost();
     status = rcmsg_pml_fini();
-    if (status != RCMSG_OK) {
+    if (status == RCMSG_ERR_PENDING) {
         return status; /* requests pending: nothing released, the caller may complete them */
     }
-    status = rcmsg_wireup_fini(core_wireup, peer_lost);
+    peer_lost = rcmsg_pml_peer_lost(); /* then the survivors parted, flushed: no barrier */
+    s = rcmsg_wireup_fini(core_wireup, peer_lost);
+    status = status == RCMSG_OK ? s : status;
     core_wireup = NULL;
     rcmsg_event_clear();
     rcmsg_stats_report();
     rcmsg_stats_fini();
     rcmsg_topo_release();
     rcmsg_config_unload();
+    core_dump_last(status);
+    rcmsg_dump_signal_restore(); /* caught until here: SIGUSR1 never kills a rank in finalize */
     rcmsg_log_set_rank(-1);
     return status;
 }

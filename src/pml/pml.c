@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 pml_state_t pml;
+static bool pml_parted; /* the last fini: a peer was lost, the survivors parted (BYE) */
 
 static const char *const pml_msg_names[] = {
 #define RCMSG_PML_MSG_NAME(name) #name,
@@ -56,7 +57,7 @@ const char *rcmsg_pml_msg_name(unsigned type)
 
 bool rcmsg_pml_peer_lost(void)
 {
-    return pml.any_failed;
+    return pml.peers != NULL ? pml.any_failed : pml_parted;
 }
 
 int rcmsg_pml_seq_check(uint32_t expected, uint32_t got)
@@ -77,6 +78,7 @@ static void pml_config_read(void)
     pml.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
     pml.drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
     pml.stall_us = rcmsg_config_time_us(RCMSG_CFG_STALL_TIMEOUT);
+    pml.bye_timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
 }
 
 /* The registration cache's callbacks: the transport's own (the cache's context is the btl,
@@ -154,6 +156,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     rcmsg_status_t s;
 
     memset(&pml, 0, sizeof(pml));
+    pml_parted = false;
     rcmsg_match_init(&pml.match, w->job.size);
     pml.w = w;
     pml.rank = w->job.rank;
@@ -214,11 +217,16 @@ static void drop_fail(void *arg, int peer, rcmsg_status_t status, const char *ca
     rcmsg_debug("finalize: rank %d lost (%s)", peer, rcmsg_status_name(status));
 }
 
+/* Failed, or a BREAK said so: finalize sends it nothing more (its transport forgot it). */
+static bool peer_lost(int i)
+{
+    return pml.peers[i].failed || pml.peers[i].gone != RCMSG_OK;
+}
+
 static bool ctl_pending(void)
 {
     for (int i = 0; i < pml.npending; i++) {
-        const pml_peer_t *p = &pml.peers[pml.pending_peers[i]];
-        if (p->nctl > 0 && !p->failed) {
+        if (pml.peers[pml.pending_peers[i]].nctl > 0 && !peer_lost(pml.pending_peers[i])) {
             return true;
         }
     }
@@ -243,8 +251,105 @@ static void unexp_refuse_fini(rcmsg_match_msg_t *m, void *arg)
     free(u);
 }
 
+/* The peers lost during the job (failed, or a BREAK said so): said in one line; their
+ * transports stop waiting for them (rc's flush would wait RCMSG_DRAIN_TIMEOUT for sends to a
+ * dead peer, or one it still recovers). */
+static void forget_lost(void)
+{
+    char list[256];
+    size_t off = 0;
+    int n = 0;
+
+    for (int i = 0; i < pml.size; i++) {
+        if (!peer_lost(i) || i == pml.rank) {
+            continue;
+        }
+        pml.peers[i].btl->ops->forget(pml.peers[i].btl, i);
+        if (off + 16 < sizeof(list)) {
+            off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%d", n ? ", " : "", i);
+        } else if (off + 4 < sizeof(list) && list[off - 1] != '.') {
+            off += (size_t)snprintf(list + off, sizeof(list) - off, "...");
+        }
+        n++;
+    }
+    if (n > 0) {
+        rcmsg_warn("finalize: %d rank(s) lost during the job (%s): nothing is flushed to them; the "
+                   "survivors part without the launcher's barrier",
+                   n, list);
+    }
+}
+
+/* One round of the survivors' parting: BYEs not sent yet go out (to every peer not failed:
+ * one that a BREAK named lost may be alive); returns how many survivors' BYEs are missing. */
+static int bye_round(bool *sent)
+{
+    int missing = 0;
+
+    for (int i = 0; i < pml.size; i++) {
+        if (i == pml.rank || pml.peers[i].failed) {
+            continue;
+        }
+        if (!sent[i]) {
+            sent[i] = bye_xmit(i) != RCMSG_ERR_NO_RESOURCE; /* another error: lost meanwhile */
+        }
+        missing += !peer_lost(i) && (!sent[i] || !pml.peers[i].bye);
+    }
+    return missing;
+}
+
+/* Probes the survivors whose BYE is missing (no request is pending, so the liveness rounds
+ * probe nobody): one that died, or left without rcmsg_finalize, fails within rc's retry bound
+ * rather than after RCMSG_LAUNCHER_TIMEOUT (sm notices a process gone by itself). */
+static void bye_probe(void)
+{
+    for (int i = 0; i < pml.size; i++) {
+        if (i != pml.rank && !peer_lost(i) && !pml.peers[i].bye) {
+            (void)pml.peers[i].btl->ops->ping(pml.peers[i].btl, i);
+        }
+    }
+}
+
+/* After a loss the launcher's closing barrier would wait for the lost ranks: the survivors part
+ * among themselves instead. Each flushes its sends (no survivor has left: none leaves before
+ * every BYE came), then sends a BYE to the others and waits for theirs, until a rank fails
+ * (probed every RCMSG_LIVENESS_INTERVAL) or RCMSG_LAUNCHER_TIMEOUT. The BYEs are not flushed:
+ * their receivers wait for them. */
+static rcmsg_status_t survivors_part(void)
+{
+    rcmsg_status_t status = RCMSG_OK;
+    rcmsg_deadline_t deadline, probe;
+    bool *sent = calloc((size_t)pml.size, sizeof(bool));
+    int missing;
+
+    for (int i = 0; i < pml.w->btls.n; i++) {
+        rcmsg_status_t f = pml.w->btls.btls[i]->ops->flush(pml.w->btls.btls[i]);
+        status = status == RCMSG_OK ? f : status;
+    }
+    if (sent == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    deadline = rcmsg_deadline_in(pml.bye_timeout_us);
+    probe = rcmsg_deadline_in(pml.watch_interval_us);
+    while ((missing = bye_round(sent)) > 0 && !rcmsg_deadline_passed(deadline)) {
+        rcmsg_progress();
+        if (rcmsg_deadline_passed(probe)) {
+            bye_probe();
+            probe = rcmsg_deadline_in(pml.watch_interval_us);
+        }
+    }
+    free(sent);
+    if (missing > 0) {
+        rcmsg_error("finalize: %d surviving rank(s) did not reach rcmsg_finalize within "
+                    "RCMSG_LAUNCHER_TIMEOUT",
+                    missing);
+        return RCMSG_ERR_TIMEOUT;
+    }
+    return status;
+}
+
 rcmsg_status_t rcmsg_pml_fini(void)
 {
+    rcmsg_status_t status = RCMSG_OK;
     rcmsg_deadline_t deadline;
     long nunexp;
 
@@ -262,6 +367,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
     nunexp = pml.match.nmsgs;
     rcmsg_match_fini(&pml.match, unexp_refuse_fini, NULL);
     rcmsg_match_init(&pml.match, pml.size); /* for what arrives while FINs go out */
+    forget_lost();
     /* credits and BREAKs are of no use any more (a peer that is told a rank is lost after
      * this one finalized may have exited: the send would wait for it); FINs are: a peer's
      * rendezvous send waits for them */
@@ -285,6 +391,10 @@ rcmsg_status_t rcmsg_pml_fini(void)
             break;
         }
     }
+    pml_parted = pml.any_failed;
+    if (pml_parted) {
+        status = survivors_part();
+    }
     /* from here on the transports may still deliver (their flush polls): drop it */
     for (int i = 0; i < pml.w->btls.n; i++) {
         pml.w->btls.btls[i]->recv_cb = drop_recv;
@@ -304,8 +414,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
     rcmsg_hash_fini(&pml.comms);
     rcmsg_hash_fini(&pml.comm_addrs);
     rcmsg_rcache_fini();
-    rcmsg_progress_fini();
-    pml_dump_fini();
+    rcmsg_progress_fini(); /* SIGUSR1 stays caught: the wireup's fence prints the dump now */
     for (int i = 0; i < pml.size; i++) {
         free(pml.peers[i].ctl);
     }
@@ -318,5 +427,5 @@ rcmsg_status_t rcmsg_pml_fini(void)
     free(pml.pending_peers);
     memset(&pml, 0, sizeof(pml));
     rcmsg_pml_set_comm_check(NULL);
-    return RCMSG_OK;
+    return status;
 }

@@ -13,6 +13,8 @@
  * sender's request id) asks the receiver to take back a send it has not matched: it removes
  * the message from its unexpected queue if it is there and answers with a CANCEL_ACK (sreq,
  * status 1: taken back, 0: matched already, or never there), as MPICH's cancel of a send.
+ * A BYE (a header only) closes a job that lost a rank, in place of the launcher's barrier:
+ * each survivor, once its sends are flushed, tells every other survivor in rcmsg_finalize.
  * Every header carries the per-pair sequence number (checked on receipt: a gap fails the
  * peer) and piggybacks returned eager credits (never more than were lent).
  */
@@ -28,7 +30,8 @@
 #include <stdio.h>
 
 /* X(name): the message types. */
-#define RCMSG_PML_MSG_LIST(X) X(EAGER) X(RTS) X(FIN) X(CREDIT) X(BREAK) X(CANCEL) X(CANCEL_ACK)
+#define RCMSG_PML_MSG_LIST(X)                                                                      \
+    X(EAGER) X(RTS) X(FIN) X(CREDIT) X(BREAK) X(CANCEL) X(CANCEL_ACK) X(BYE)
 
 typedef enum {
 #define RCMSG_PML_MSG_ENUM(name) RCMSG_PML_##name,
@@ -73,7 +76,8 @@ struct rcmsg_comm {
 };
 
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w);
-/* RCMSG_ERR_PENDING (and nothing released) while requests are still live. */
+/* RCMSG_ERR_PENDING (and nothing released) while requests are still live. After a loss the
+ * survivors part here (pml.h's BYE, their sends flushed): an error of that, all released. */
 rcmsg_status_t rcmsg_pml_fini(void);
 
 /* The same as the public calls, on a communicator's collective space when coll is true. */
@@ -87,7 +91,8 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
  * (a receive they posted and will not need); rcmsg_cancel is the public cancel. */
 rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p);
 
-/* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION). */
+/* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION); after
+ * rcmsg_pml_fini, whether its survivors parted without the launcher's barrier. */
 bool rcmsg_pml_peer_lost(void);
 
 /* RCMSG_COLL_CHECK over comm_dup and comm_split: the ranks of comm agree that each calls the

@@ -2,7 +2,9 @@
 /*
  * The state dump: what a rank waits for and why, printed when a wait made no progress for
  * RCMSG_STALL_TIMEOUT (once per stall) or on SIGUSR1 (the handler only sets a flag; the next
- * progress round prints). Lines start "rcmsg dump [rank R]:"; rcmsg_info --dump explains them.
+ * progress round prints; inside rcmsg_finalize, once the pml is released, the wireup and the
+ * transports print theirs: base/dump_signal.h). Lines start "rcmsg dump [rank R]:";
+ * rcmsg_info --dump explains them.
  *
  *   begin (why)
  *   request ...      every request not yet completed: kind, peer, tag, context, length, step
@@ -15,49 +17,18 @@
 
 #include "pml_internal.h"
 
+#include "base/dump_signal.h"
 #include "btl/btl_component.h"
 #include "progress/progress.h"
 
-#include <signal.h>
 #include <string.h>
 
-volatile sig_atomic_t pml_dump_asked;
-
-static struct {
-    struct sigaction old; /* SIGUSR1's disposition before init */
-    bool installed;
-} dump_sig;
-
-static void on_sigusr1(int sig)
-{
-    (void)sig;
-    pml_dump_asked = 1; /* async-signal-safe: progress prints */
-}
-
-/* SIGUSR1 asks for a dump, unless the application handles it itself. */
+/* SIGUSR1 asks for a dump, unless the application handles it itself (base/dump_signal.h:
+ * kept until rcmsg_finalize returns; the pml's progress prints while the pml is up). */
 void pml_dump_init(void)
 {
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_sigusr1;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    if (sigaction(SIGUSR1, NULL, &dump_sig.old) != 0 || dump_sig.old.sa_handler != SIG_DFL) {
-        rcmsg_info("SIGUSR1 has a handler already: it does not print rcmsg's state dump");
-        return;
-    }
-    dump_sig.installed = sigaction(SIGUSR1, &sa, NULL) == 0;
+    rcmsg_dump_signal_install();
     pml.stall_since_us = rcmsg_clock_coarse_us();
-}
-
-void pml_dump_fini(void)
-{
-    if (dump_sig.installed) {
-        sigaction(SIGUSR1, &dump_sig.old, NULL);
-        dump_sig.installed = false;
-    }
-    pml_dump_asked = 0;
 }
 
 static const char *req_step(const struct rcmsg_request *r, char *buf, size_t cap)
@@ -213,7 +184,8 @@ void rcmsg_pml_dump_describe(FILE *out)
     fputs("# State dump: printed once when a wait makes no progress for RCMSG_STALL_TIMEOUT with\n"
           "# requests pending, and at the next progress call after SIGUSR1 (kill -USR1 <pid>;\n"
           "# not installed when the application has its own SIGUSR1 handler). Every line starts\n"
-          "# 'rcmsg dump [rank R]: ' and is one of:\n"
+          "# 'rcmsg dump [rank R]: ' and is one of (SIGUSR1 stays caught until rcmsg_finalize\n"
+          "# returns):\n"
           "begin (why)            what asked for the dump\n"
           "request KIND peer P tag T ctx C len L step S\n"
           "                       a request not completed: KIND send or recv; P the peer's rank\n"
@@ -234,6 +206,10 @@ void rcmsg_pml_dump_describe(FILE *out)
           "                       rcmsg's back), the PSNs, send work requests and reads in\n"
           "                       flight, and the connection's CM state and recoveries\n"
           "rc cm ...              the connection manager: its UD QP and outstanding packets\n"
+          "finalize: ...          SIGUSR1 inside rcmsg_finalize once the requests and\n"
+          "                       communicators are released: what it waits for (rc's flush of\n"
+          "                       the sends, or the closing barrier), then the transports' lines;\n"
+          "                       after the last wait: 'everything released' and the status\n"
           "end\n",
           out);
 }

@@ -98,6 +98,7 @@ typedef struct {
     rcmsg_pml_rts_t *ctl; /* control messages to send (FIN, BREAK), a growable stack */
     int nctl, capctl;
     bool pending; /* in the pending-peers list */
+    bool bye;     /* finalize after a loss: its BYE came (it flushed; it may exit now) */
     bool failed;
     rcmsg_status_t why;   /* failed: the status its requests fail with */
     rcmsg_status_t gone;  /* lost (failed, or a BREAK said so): what collectives with it fail
@@ -141,6 +142,7 @@ typedef struct {
     uint64_t watch_due_us;       /* the next look at the launcher (coarse clock, pml_watch) */
     rcmsg_deadline_t watch_next; /* the next liveness probe (coarse clock) */
     uint64_t watch_interval_us, watch_epoch;
+    uint64_t bye_timeout_us; /* RCMSG_LAUNCHER_TIMEOUT: finalize's parting after a loss */
     /* the stall dump (pml_dump.c) */
     uint64_t activity;       /* bumped by every message received and request completed */
     uint64_t stall_activity; /* activity (and the progress hooks' counts) at the last stall check */
@@ -183,6 +185,8 @@ void sendq_push(pml_peer_t *p, rcmsg_request_t r);
 int peer_push(int peer);
 bool peer_has_work(const pml_peer_t *p);
 rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status);
+/* Sends a BYE to peer now (pml.h): RCMSG_ERR_NO_RESOURCE when the transport is full. */
+rcmsg_status_t bye_xmit(int peer);
 /* Queues control message h (FIN, BREAK) to peer; RCMSG_ERR_CONNECTION when peer is lost. */
 rcmsg_status_t queue_ctl(int peer, const rcmsg_pml_rts_t *h);
 
@@ -217,9 +221,6 @@ int pml_progress(void *arg);
 
 /* pml_dump.c */
 void pml_dump_init(void);
-void pml_dump_fini(void);
-/* Whether a dump was asked for (SIGUSR1): checked by every progress round. */
-extern volatile sig_atomic_t pml_dump_asked;
 void pml_dump(const char *why);
 void pml_stall_check(void);
 

@@ -8,6 +8,7 @@
 #include "pml_internal.h"
 
 #include "base/clock.h"
+#include "base/dump_signal.h"
 #include "progress/progress.h"
 
 void on_rank_lost(void *arg, int rank)
@@ -117,8 +118,7 @@ int pml_progress(void *arg)
     int n = 0;
 
     (void)arg;
-    if (pml_dump_asked) {
-        pml_dump_asked = 0;
+    if (rcmsg_dump_signal_take()) {
         pml_dump("SIGUSR1");
     }
     if (++pml.watch_calls % PML_WATCH_CALLS == 0) {

@@ -315,8 +315,10 @@ static void recv_dispatch(int peer, const void *data, size_t len)
         return;
     }
     memcpy(&h.hdr, data, sizeof(h.hdr));
-    hlen =
-        h.hdr.type == RCMSG_PML_EAGER || h.hdr.type == RCMSG_PML_CREDIT ? sizeof(h.hdr) : sizeof(h);
+    hlen = h.hdr.type == RCMSG_PML_EAGER || h.hdr.type == RCMSG_PML_CREDIT ||
+                   h.hdr.type == RCMSG_PML_BYE
+               ? sizeof(h.hdr)
+               : sizeof(h);
     if (!hdr_check(peer, &h.hdr, len, hlen)) {
         return;
     }
@@ -358,6 +360,10 @@ static void recv_dispatch(int peer, const void *data, size_t len)
     case RCMSG_PML_CANCEL_ACK:
         p->stat[RCMSG_STAT_ctrl_recv]++;
         on_cancel_ack(peer, &h);
+        break;
+    case RCMSG_PML_BYE:
+        p->bye = true;
+        p->stat[RCMSG_STAT_ctrl_recv]++;
         break;
     case RCMSG_PML_CREDIT:
     case RCMSG_PML_MSG_COUNT:

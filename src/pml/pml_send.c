@@ -31,6 +31,7 @@ static inline void xmit_count(pml_peer_t *p, const rcmsg_pml_hdr_t *hdr, size_t 
     case RCMSG_PML_BREAK:
     case RCMSG_PML_CANCEL:
     case RCMSG_PML_CANCEL_ACK:
+    case RCMSG_PML_BYE:
     case RCMSG_PML_MSG_COUNT:
         p->stat[RCMSG_STAT_ctrl_sent]++;
         break;
@@ -57,6 +58,14 @@ static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, c
         xmit_count(p, hdr, hdr_len + len);
     }
     return s;
+}
+
+/* Finalize after a loss: tells peer that this rank's sends are flushed (pml.h). */
+rcmsg_status_t bye_xmit(int peer)
+{
+    rcmsg_pml_hdr_t h = {.type = RCMSG_PML_BYE};
+
+    return pml_xmit(peer, &h, sizeof(h), NULL, 0);
 }
 
 /* Puts an eager message on the wire to peer and takes its credit (the caller saw one). */

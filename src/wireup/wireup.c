@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/config_table.h"
+#include "base/dump_signal.h"
 #include "base/hash.h"
 #include "base/log.h"
 #include "base/stats.h"
@@ -441,6 +442,31 @@ static void wireup_fence_poll(void *arg)
     }
 }
 
+/* The closing fence of finalize: as wireup_fence_poll, and a SIGUSR1 prints what is left
+ * (the pml's requests, messages and communicators are released by then): the fence waited
+ * for and the transports' state (rcmsg_info --dump). */
+static void wireup_fini_poll(void *arg)
+{
+    rcmsg_wireup_t *w = arg;
+
+    wireup_fence_poll(w);
+    if (!rcmsg_dump_signal_take()) {
+        return;
+    }
+    rcmsg_log_dump("begin (SIGUSR1)");
+    rcmsg_log_dump("finalize: waiting in the closing barrier of rcmsg_finalize for every rank "
+                   "(at most RCMSG_LAUNCHER_TIMEOUT=%s); requests and communicators released",
+                   w->launcher->timeout_text);
+    for (int i = 0; i < w->btls.n; i++) {
+        rcmsg_btl_t *btl = w->btls.btls[i];
+
+        if (btl->component != NULL && btl->component->dump_state != NULL) {
+            btl->component->dump_state(btl);
+        }
+    }
+    rcmsg_log_dump("end");
+}
+
 /* Opens the transports this rank needs (btl_component.h: by priority, each allowed one that
  * serves ranks no opened one serves yet). A failure is returned for publishing. */
 static rcmsg_status_t wireup_open(rcmsg_wireup_t *w)
@@ -510,6 +536,9 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     /* a failure here (or before) is published, not returned, so that no peer waits in the
      * fence for this rank and every peer learns why it fails */
     if (open_status == RCMSG_OK) {
+        open_status = rcmsg_stats_file_check(); /* at init: not a long job's counters lost */
+    }
+    if (open_status == RCMSG_OK) {
         open_status = wireup_open(w);
     }
     w->phase_ms[PH_OPEN] = now_ms() - t;
@@ -576,7 +605,7 @@ rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost)
 {
     rcmsg_status_t status = RCMSG_OK, s = RCMSG_OK;
 
-    for (int i = 0; i < w->btls.n; i++) {
+    for (int i = 0; i < w->btls.n && !peer_lost; i++) { /* else the pml flushed, then parted */
         rcmsg_status_t f = w->btls.btls[i]->ops->flush(w->btls.btls[i]);
         status = status == RCMSG_OK ? f : status;
     }
@@ -585,12 +614,12 @@ rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost)
         s = RCMSG_ERR_LAUNCHER; /* logged when noticed */
         rcmsg_warn("finalize without the closing barrier: the launcher is gone");
     } else if (peer_lost) {
-        rcmsg_warn("finalize without the closing barrier: a peer was lost during the job");
+        rcmsg_debug("finalize without the closing barrier: a peer was lost (the pml said which)");
     } else if (!w->singleton) {
         /* the transports keep answering handshakes meanwhile: a peer that still finishes its
          * work may need a connection to this rank (rc's lazy connect) */
         s = rcmsg_wireup_launcher_fence_poll(
-            w->launcher, false, "the closing barrier of rcmsg_finalize", wireup_fence_poll, w);
+            w->launcher, false, "the closing barrier of rcmsg_finalize", wireup_fini_poll, w);
     }
     if (status == RCMSG_OK) {
         status = s;

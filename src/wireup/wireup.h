@@ -45,8 +45,8 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p);
 rcmsg_status_t rcmsg_wireup_barrier(rcmsg_wireup_t *w);
 
 /* Flushes every transport, waits for every rank (barrier, bounded by RCMSG_LAUNCHER_TIMEOUT;
- * skipped when a peer or the launcher was lost, as it would never complete), closes
- * transports, PMIx_Finalize. */
+ * skipped when a peer or the launcher was lost, as it would never complete: with peer_lost the
+ * pml has flushed, and parted from the survivors, already), closes transports, PMIx_Finalize. */
 rcmsg_status_t rcmsg_wireup_fini(rcmsg_wireup_t *w, bool peer_lost);
 
 /* Ends the whole job and exits this process with status (1-255), never returns: PMIx_Abort

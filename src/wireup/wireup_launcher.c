@@ -295,9 +295,22 @@ static bool op_wait_slice(wireup_op_t *op, rcmsg_deadline_t until)
     return done;
 }
 
+/* Whether the launcher reported some rank of the job terminated (since start). */
+static bool any_terminated(const rcmsg_wireup_launcher_t *l)
+{
+    for (size_t w = 0; watch.terminated != NULL && w < bitmap_words(l->size); w++) {
+        if (atomic_load(&watch.terminated[w]) != 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Waits for op until the deadline, cut short when the launcher is gone, and shortened when a
- * rank is reported terminated. An op given up on stays with the launcher (its callback may
- * still come) until stop. */
+ * rank is reported terminated: at once when one was reported before the wait began (a fence
+ * cannot complete without it), LAUNCHER_TERM_US after one reported during the wait; then
+ * RCMSG_ERR_CONNECTION. An op given up on stays with the launcher (its callback may still
+ * come) until stop. */
 static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint64_t timeout_us,
                               void (*poll)(void *arg), void *arg)
 {
@@ -306,6 +319,9 @@ static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint6
     unsigned long events = atomic_load(&watch.term_events);
     rcmsg_status_t s = RCMSG_OK;
 
+    if (any_terminated(l)) {
+        deadline = rcmsg_deadline_in(0); /* a rank is gone already: the wait is over */
+    }
     while (!op_wait_slice(op, rcmsg_deadline_min(rcmsg_deadline_in(slice), deadline))) {
         uint64_t now;
 
@@ -319,7 +335,7 @@ static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint6
         }
         s = check_gone(l);
         if (s == RCMSG_OK && rcmsg_deadline_passed_at(deadline, now)) {
-            s = RCMSG_ERR_TIMEOUT;
+            s = any_terminated(l) ? RCMSG_ERR_CONNECTION : RCMSG_ERR_TIMEOUT;
         }
         if (s != RCMSG_OK) {
             rcmsg_queue_push_tail(&l->orphans, &op->orphan);

@@ -19,8 +19,10 @@
  *  - one rank SIGKILLed: no event reaches the others under either launcher. mpirun kills the
  *    job; slurmstepd's mpi/pmix plugin sees its client's connection drop and cancels the step
  *    (the others are SIGKILLed within ~0.1 s). With mpirun --enable-recovery the others live
- *    on, but mpirun fails to notify them (it logs "PMIX ERROR: BAD-PARAM"). The termination
- *    handler is for launchers that do notify (PMIX_EVENT_PROC_TERMINATED and friends).
+ *    on, but mpirun fails to notify them (it logs "PMIX ERROR: BAD-PARAM"), except a rank
+ *    that registers its handler after the termination (it is told at once; a fence that
+ *    begins then ends at once). The termination handler is for launchers that do notify
+ *    (PMIX_EVENT_PROC_TERMINATED and friends).
  *  - one rank exiting (status 0) before PMIx_Init: mpirun aborts the job; srun leaves the
  *    others in the fence forever. Both honour PMIX_TIMEOUT on a fence (PMIX_ERR_TIMEOUT).
  */
@@ -69,7 +71,9 @@ rcmsg_status_t rcmsg_wireup_launcher_check(rcmsg_wireup_launcher_t *l,
 
 /* A fence over the whole job (collecting data or not), bounded by RCMSG_LAUNCHER_TIMEOUT.
  * `what` names it in messages ("the address exchange"). RCMSG_ERR_TIMEOUT when it expires,
- * RCMSG_ERR_LAUNCHER when the launcher fails or is gone; logged. */
+ * RCMSG_ERR_CONNECTION when a rank the launcher reported terminated (before the fence began:
+ * at once; during it: a second later) cut it short, RCMSG_ERR_LAUNCHER when the launcher
+ * fails or is gone; logged. */
 rcmsg_status_t rcmsg_wireup_launcher_fence(rcmsg_wireup_launcher_t *l, bool collect,
                                            const char *what);
 

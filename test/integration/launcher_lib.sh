@@ -135,3 +135,35 @@ huge_timeout_case() {
     done
     echo "ok: a huge RCMSG_LAUNCHER_TIMEOUT does not wrap into an immediate timeout"
 }
+
+# finalize_dump_case RUN: rank 2 sleeps 4 s before rcmsg_finalize; ranks 0 and 1 get SIGUSR1
+# while they wait for it in finalize's closing fence: each survives, prints the dump of what
+# is left (the fence, the transports), finalizes with RCMSG_OK; the job exits 0. (The handler
+# used to be restored before the fence: SIGUSR1 killed the rank.)
+finalize_dump_case() {
+    rm -f "$dir"/out.*
+    LAUNCHER_TEST_OUT="$dir/out" "$1" "$prog" --late 2 4 > "$dir/launcher.log" 2>&1 &
+    launcher=$!
+    wait_for 2 "^rank [01] (pid [0-9]*): finalizing" 60
+    sleep 0.5 # well inside the fence, which rank 2 joins 4 s after the others
+    for r in 0 1; do
+        p=$(sed -n 's/^rank [0-9]* (pid \([0-9]*\)): finalizing/\1/p' "$dir/out.$r")
+        echo "sending SIGUSR1 to rank $r (pid $p) in rcmsg_finalize"
+        kill -USR1 "$p"
+    done
+    wait "$launcher"
+    st=$?
+    cat "$dir/launcher.log" "$dir"/out.*
+    [ $st -ne 124 ] || fail "SIGUSR1 in finalize: the job hung"
+    for r in 0 1; do
+        o="$dir/out.$r"
+        grep -q "^rcmsg dump \[rank $r\]: begin (SIGUSR1)" "$o" || fail "rank $r printed no dump"
+        grep -q "^rcmsg dump \[rank $r\]: finalize: waiting in the closing barrier of rcmsg_finalize for every rank" "$o" ||
+            fail "rank $r's dump does not say that it waits in finalize's closing barrier"
+        grep -q "^rcmsg dump \[rank $r\]: end" "$o" || fail "rank $r's dump has no end"
+        grep -q "^rank $r: finalize: RCMSG_OK" "$o" || fail "rank $r did not finalize"
+    done
+    grep -q "^rank 2: finalize: RCMSG_OK" "$dir/out.2" || fail "rank 2 did not finalize"
+    [ $st -eq 0 ] || fail "SIGUSR1 in finalize: the job exited with $st"
+    echo "ok: SIGUSR1 in finalize's closing fence prints the dump; every rank finalizes, status 0"
+}

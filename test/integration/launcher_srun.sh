@@ -5,7 +5,8 @@
 # makes every rank's rcmsg_init fail naming it (it used to leave the others in the fence
 # forever); a rank exiting before rcmsg_init makes the others' rcmsg_init fail after
 # RCMSG_LAUNCHER_TIMEOUT=5s, saying so (it used to hang); init after finalize is refused; a
-# huge RCMSG_LAUNCHER_TIMEOUT does not wrap into an immediate timeout.
+# huge RCMSG_LAUNCHER_TIMEOUT does not wrap into an immediate timeout; SIGUSR1 to ranks
+# waiting in finalize's closing fence prints the dump and does not kill them.
 . "$top_srcdir/test/integration/lib.sh"
 slurm="$top_srcdir/contrib/slurm/slurm-local"
 why=$("$slurm" --check 2>&1) || skip "Slurm is not usable here: $why"
@@ -19,6 +20,7 @@ bad_value_case run
 exit_early_case run timeout
 reinit_case run
 huge_timeout_case run
+finalize_dump_case run
 # last: slurm takes ~20 s to clean up the step whose slurmstepd was killed
 orphans_case run --poll poll
 pass "srun: orphans exit, a rank that fails or leaves before the fence ends every init"

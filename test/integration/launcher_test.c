@@ -11,6 +11,8 @@
  *                                others' rcmsg_init must fail, not hang
  *   launcher_test --init         init and finalize (with RCMSG_* set on some ranks only)
  *   launcher_test --reinit       init, finalize, init again: refused under a launcher
+ *   launcher_test --late R S     rank R sleeps S s before rcmsg_finalize: the others wait in
+ *                                its closing fence (the script sends them SIGUSR1 there)
  * Every rank prints one line "rank R: <mode>: <status name> after <seconds> s". With
  * LAUNCHER_TEST_OUT=PREFIX set, each rank writes to the file PREFIX.<rank> instead of its
  * stdout and stderr (which go through the launcher, and die with it).
@@ -121,6 +123,13 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "--recv") == 0) {
         return run_recv();
+    }
+    if (strcmp(mode, "--late") == 0 && argc > 3) {
+        if (rcmsg_rank() == atoi(argv[2])) {
+            sleep((unsigned)atoi(argv[3]));
+        }
+        printf("rank %d (pid %d): finalizing\n", rcmsg_rank(), (int)getpid());
+        fflush(stdout);
     }
     s = rcmsg_finalize();
     report(env_rank(), "finalize", s);

@@ -10,7 +10,7 @@
  *       at once: the world has a lost member), "rank R: an allreduce on a copy of the world
  *       made after the loss returned S after T s" (the same) and "rank R: allreduce of the N
  * survivors returned S, sum right|wrong" (a communicator without the dead rank still works), and
- *       last "rank R: finalized (S)". ("after" needs every survivor to learn of the loss by
+ *       last "rank R: finalized (S) in T s". ("after" needs every survivor to learn of the loss by
  *       itself, as sm's ranks do: one that waits for another survivor would otherwise wait
  *       until that one exits, see rcmsg.h.)
  */
@@ -99,7 +99,8 @@ int main(int argc, char **argv)
     if (s != RCMSG_OK && argc > 2 && strcmp(argv[2], "after") == 0) {
         after_loss(rank, size);
     }
+    t0 = now_s();
     s = rcmsg_finalize();
-    printf("rank %d: finalized (%s)\n", rank, rcmsg_status_name(s));
+    printf("rank %d: finalized (%s) in %.1f s\n", rank, rcmsg_status_name(s), now_s() - t0);
     return 0;
 }

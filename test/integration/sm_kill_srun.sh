@@ -36,7 +36,8 @@ grep -q '^rank 0: ANY_SOURCE receive posted before the loss returned RCMSG_ERR_C
 # a rank killed in the middle of a 4-rank allreduce: every survivor's allreduce fails as soon
 # as it learns of the loss (each notices the dead local rank itself, within 0.1 s; a survivor
 # waiting for another survivor does not wait for that one to give up), so does a later world
-# allreduce, at once; a communicator of the survivors (made without messages) still works
+# allreduce, at once; a communicator of the survivors (made without messages) still works;
+# each survivor's finalize returns RCMSG_OK, naming the lost rank
 run_timeout 120 env TEST_KILL_HOLD=5 "$slurm" run -- srun --mpi=pmix -n 4 \
     "$top_builddir/test/integration/liveness_test" 40 after > "$out" 2>&1
 st=$?
@@ -53,7 +54,10 @@ for r in 0 1 2; do
         fail "rank $r: an allreduce on a world copy made after the loss did not fail at once"
     grep -q "^rank $r: allreduce of the 3 survivors returned RCMSG_OK, sum right" "$out" ||
         fail "rank $r: the survivors' communicator did not work $(cancelled)"
-    grep -q "^rank $r: finalized" "$out" || fail "rank $r did not finalize $(cancelled)"
+    grep -q "^rank $r: finalized (RCMSG_OK)" "$out" ||
+        fail "rank $r did not finalize with RCMSG_OK $(cancelled)"
+    grep -q "^\[rcmsg [^ ]*:$r [0-9]*\] warn: finalize: 1 rank(s) lost during the job (3)" "$out" ||
+        fail "rank $r's finalize did not name the lost rank 3"
 done
 [ "$(ls /dev/shm | grep -c rcmsg)" -eq "$shm_before" ] || fail "files left in /dev/shm"
 pass "a killed rank is reported by the others (receive, ANY_SOURCE, allreduce, a later world allreduce; the survivors' own communicator works), who exit; no segment left behind"

@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +312,70 @@ START_TEST(test_array_bound_ranges)
         snprintf(text, sizeof(text), "%lld", vars[i].max + 1);
         parse_bad(d, text, form);
     }
+}
+END_TEST
+
+/* Every INT, SIZE and TIME variable refuses a value beyond the C type it is kept in (an int;
+ * 64 bits up to LLONG_MAX), naming the variable, the value and the range, even when its form
+ * leaves that end open; the largest value of the type that its range allows parses. (An INT
+ * used to take 9223372036854775807 and be truncated where it was stored.) */
+START_TEST(test_type_limits)
+{
+    int checked = 0;
+
+    for (int id = 0; id < RCMSG_CFG_COUNT; id++) {
+        const rcmsg_config_desc_t *d = rcmsg_config_desc((rcmsg_config_id_t)id);
+        const char *dots = strstr(d->form, "..");
+        const char *unit = d->type == RCMSG_CFG_TYPE_TIME ? "us" : "";
+        char max[48], over[48], range[64];
+
+        if (d->type != RCMSG_CFG_TYPE_INT && d->type != RCMSG_CFG_TYPE_SIZE &&
+            d->type != RCMSG_CFG_TYPE_TIME) {
+            continue;
+        }
+        ck_assert_msg(dots != NULL, "%s declares a range", d->name);
+        if (d->type == RCMSG_CFG_TYPE_INT) {
+            snprintf(max, sizeof(max), "%d", INT_MAX);
+            snprintf(over, sizeof(over), "%lld", (long long)INT_MAX + 1);
+        } else {
+            snprintf(max, sizeof(max), "%lld%s", LLONG_MAX, unit);
+            snprintf(over, sizeof(over), "9223372036854775808%s", unit);
+        }
+        if (dots[2] == '\0') { /* open: the type closes it */
+            rcmsg_config_value_t v = parse_ok(d, max);
+
+            snprintf(range, sizeof(range), "..%s", max);
+            parse_bad(d, over, range);
+            rcmsg_config_value_free(&v);
+            checked++;
+        } else {
+            parse_bad(d, over, d->type == RCMSG_CFG_TYPE_INT ? d->form : "");
+        }
+    }
+    ck_assert_int_ge(checked, 10);
+}
+END_TEST
+
+START_TEST(test_spin_count_int)
+{
+    const rcmsg_config_desc_t *d = rcmsg_config_desc(RCMSG_CFG_SPIN_COUNT);
+    char err[256] = "";
+    rcmsg_config_value_t v;
+
+    ck_assert_int_eq(parse_ok(d, "2147483647").i, 2147483647);
+    parse_bad(d, "2147483648", "0..2147483647");
+    parse_bad(d, "9223372036854775807", "0..2147483647");
+    parse_bad(d, "99999999999999999999", "0..2147483647");
+    parse_bad(&d_sint, "-2147483649", "-2147483648..2147483647");
+    ck_assert_int_eq(rcmsg_config_parse(d, "9223372036854775807", err, sizeof(err), &v),
+                     RCMSG_ERR_CONFIG);
+    ck_assert_str_eq(err, "invalid value '9223372036854775807' for RCMSG_SPIN_COUNT: expected a "
+                          "value in the range 0..2147483647 (it is kept in a C int)");
+    /* sizes and times: 64 bits, up to LLONG_MAX; an overflowing suffix is refused */
+    ck_assert_uint_eq(parse_ok(rcmsg_config_desc(RCMSG_CFG_RCACHE_SIZE), "8589934591g").size,
+                      (uint64_t)8589934591 << 30);
+    parse_bad(rcmsg_config_desc(RCMSG_CFG_RCACHE_SIZE), "8589934592g", "k, m or g");
+    parse_bad(rcmsg_config_desc(RCMSG_CFG_LAUNCHER_TIMEOUT), "9223372036855s", "us, ms or s");
 }
 END_TEST
 
@@ -633,6 +698,8 @@ static Suite *base_suite(void)
     tcase_add_test(tc, test_every_default_parses);
     tcase_add_test(tc, test_enum_choices_by_name);
     tcase_add_test(tc, test_array_bound_ranges);
+    tcase_add_test(tc, test_type_limits);
+    tcase_add_test(tc, test_spin_count_int);
     tcase_add_test(tc, test_load_user_values);
     tcase_add_test(tc, test_load_bad_value_fails);
     tcase_add_test(tc, test_load_unknown_is_only_a_warning);
