@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # mpi_cancel_host.sh's runs under srun --mpi=pmix (contrib/slurm/slurm-local) over sm: the
-# cancels with 2 ranks, and freed receives cancelled by MPI_Finalize (mpi_cancel_lib.sh).
+# cancels with 2 ranks, freed receives and freed and buffered sends nobody receives cancelled
+# by MPI_Finalize (mpi_cancel_lib.sh).
 # sm_kill_srun.sh has the cancel whose receiver dies.
 . "$top_srcdir/test/integration/lib.sh"
 slurm="$top_srcdir/contrib/slurm/slurm-local"
