@@ -5,8 +5,10 @@
  * packs the message there, sends it from there with rcmsg_isend and completes at once. The
  * piece comes back when that send completes: the pending sends are tested in every MPI call
  * that tests or waits (mpi_progress), before a Bsend reports that nothing fits, and waited
- * for by Buffer_detach and Finalize. A message that does not fit in the free space fails
- * with MPI_ERR_BUFFER naming the sizes.
+ * for by Buffer_detach. Finalize gives them a bounded time, then cancels them
+ * (mpi_bsend_settle, from mpi_req_drain): a receiver that never takes one does not keep it
+ * forever. A message that does not fit in the free space fails with MPI_ERR_BUFFER naming
+ * the sizes.
  */
 #include "mpi/mpi_impl.h"
 
@@ -16,6 +18,9 @@
 typedef struct {
     size_t off, len; /* the piece of the buffer: [off, off + len) */
     rcmsg_request_t rc;
+    int peer, tag; /* where it goes (named if Finalize cancels it) */
+    MPI_Comm comm;
+    bool self; /* to this rank */
 } bsend_piece_t;
 
 static struct {
@@ -84,6 +89,29 @@ void mpi_bsend_drain(void)
     }
 }
 
+int mpi_bsend_settle(bool cancel, char *list, size_t cap, int *n_p)
+{
+    for (size_t i = 0; i < bsend.n;) {
+        bsend_piece_t *p = &bsend.pieces[i];
+        rcmsg_msg_status_t rst = {0};
+        int flag = 0;
+
+        if (cancel || p->self) {
+            (void)rcmsg_cancel(&p->rc); /* RCMSG_OK also when too late: it completes */
+        }
+        rcmsg_test(&p->rc, &flag, &rst);
+        if (!flag) {
+            i++;
+            continue;
+        }
+        if (rst.cancelled) {
+            mpi_req_name_send(list, cap, ++*n_p, "buffered send", p->peer, p->tag, p->comm);
+        }
+        bsend_remove(i);
+    }
+    return (int)bsend.n;
+}
+
 static int bsend_insert(size_t off, size_t len, bsend_piece_t **piece_p)
 {
     size_t i = 0;
@@ -102,7 +130,7 @@ static int bsend_insert(size_t off, size_t len, bsend_piece_t **piece_p)
         i++;
     }
     memmove(&bsend.pieces[i + 1], &bsend.pieces[i], (bsend.n - i) * sizeof(bsend_piece_t));
-    bsend.pieces[i] = (bsend_piece_t){off, len, RCMSG_REQUEST_NULL};
+    bsend.pieces[i] = (bsend_piece_t){.off = off, .len = len, .rc = RCMSG_REQUEST_NULL};
     bsend.n++;
     *piece_p = &bsend.pieces[i];
     return MPI_SUCCESS;
@@ -138,6 +166,10 @@ int mpi_bsend_start(mpi_req_t *req, const char *call)
     if (err != MPI_SUCCESS) {
         return mpi_err(req->comm, call, err, "out of memory");
     }
+    piece->peer = req->peer;
+    piece->tag = req->tag;
+    piece->comm = req->comm->handle;
+    piece->self = mpi_comm_rc_peer(req->comm, req->peer) == rcmsg_comm_rank(req->comm->rc);
     mpi_type_pack(t, req->buf, (size_t)req->count, bsend.buf + off);
     s = rcmsg_isend(bsend.buf + off, bytes, mpi_comm_rc_peer(req->comm, req->peer), req->tag,
                     req->comm->rc, &piece->rc);
@@ -183,7 +215,6 @@ int MPI_Buffer_detach(void *buffer_addr, int *size)
 
 void mpi_bsend_fini(void)
 {
-    mpi_bsend_drain();
     free(bsend.pieces);
     bsend.pieces = NULL;
     bsend.n = bsend.cap = 0;

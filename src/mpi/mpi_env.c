@@ -93,8 +93,11 @@ int MPI_Finalize(void)
     if (err != MPI_SUCCESS) {
         return err;
     }
+    err = mpi_req_drain(); /* freed and buffered sends: bounded, then cancelled */
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
     mpi_bsend_fini();
-    mpi_req_drain();
     mpi_sched_fini();
     mpi_comm_fini();
     s = rcmsg_finalize();

@@ -9,6 +9,7 @@
  */
 #include "mpi/mpi_impl.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +20,14 @@
  * MPI_ERR_NOTE_STRIDE * n, n > 0 naming the specific message of an error raised (or noted) by
  * the library ("MPI_Send: negative count -1"), as MPICH's codes do: MPI_Error_string gives it,
  * MPI_Error_class the class. The last MPI_ERR_NOTES messages are kept; an older code's string
- * is its class's (and status's) text.
+ * is its class's (and status's) text. A note number is never given twice (a code the program
+ * kept would name another error's message): after MPI_ERR_NOTE_MAX notes (the largest n whose
+ * codes fit an int), errors are no longer noted and their string is their class's text.
  */
 #define MPI_ERR_STATUS_STRIDE 256
 #define MPI_ERR_STATUS_SLOTS  32
 #define MPI_ERR_NOTE_STRIDE   (MPI_ERR_STATUS_STRIDE * MPI_ERR_STATUS_SLOTS)
-#define MPI_ERR_NOTE_MAX      65535 /* n: 1 to this, then 1 again */
+#define MPI_ERR_NOTE_MAX      ((INT_MAX - (MPI_ERR_NOTE_STRIDE - 1)) / MPI_ERR_NOTE_STRIDE)
 #define MPI_ERR_NOTES         64
 
 #define MPI_ERR_CLASS_LIST(X)                                                                      \
@@ -127,11 +130,15 @@ static int note_last; /* the last note number given */
 
 static const char *class_name(int code);
 
-/* code (its class and status kept) with text as its specific message */
+/* code (its class and status kept) with text as its specific message; without one when
+ * every note number was given (a number given twice would name another error's message) */
 static int note_add(int code, const char *text)
 {
-    int n = note_last % MPI_ERR_NOTE_MAX + 1;
+    int n = note_last + 1;
 
+    if (note_last == MPI_ERR_NOTE_MAX) {
+        return code % MPI_ERR_NOTE_STRIDE;
+    }
     note_last = n;
     notes[n % MPI_ERR_NOTES].n = n;
     snprintf(notes[n % MPI_ERR_NOTES].text, sizeof(notes[0].text), "%s", text);

@@ -290,21 +290,42 @@ int mpi_req_finish(mpi_req_t *req, rcmsg_status_t s, const rcmsg_msg_status_t *r
 /* Completes background work: requests freed while active, buffered sends. Called from every
  * MPI call that tests or waits. */
 void mpi_progress(void);
-/* Completes every background request (Finalize): waits for the freed sends, cancels the
- * freed receives that nothing matched (one warning naming them), waits for the others. */
-void mpi_req_drain(void);
+/* Completes every background request and buffered send (Finalize): the sends get a bounded
+ * time (mpi_fini_settle; one to this rank at once: nothing can receive it any more), then
+ * are cancelled; the freed receives that nothing matched are cancelled; one warning for
+ * each kind names what was cancelled. MPI_SUCCESS, or MPI_ERR_PENDING (raised) naming sends
+ * that could be neither completed nor cancelled. */
+int mpi_req_drain(void);
+/* Adds "a <what> to rank R, tag T on C" to list (the first few, then "; ..."), n counted. */
+void mpi_req_name_send(char *list, size_t cap, int n, const char *what, int peer, int tag,
+                       MPI_Comm comm);
 /* MPI_Finalize's first step (mpi_pending.c): the requests the program did not complete are
  * refused (ERRORS_RETURN on COMM_WORLD: MPI_ERR_PENDING raised, nothing released) or, under
  * ERRORS_ARE_FATAL, named once, receives cancelled, sends given a bounded time. MPI_SUCCESS
  * when none is left. */
 int mpi_pending_fini(void);
 
+/* How long MPI_Finalize waits for sends (and collectives) still in flight, then again for the
+ * receivers' answers to their cancels. */
+#define MPI_PENDING_WAIT_S 10.0
+/* Finalize's bounded wait for operations in flight (mpi_pending.c): pass(arg, cancel) settles
+ * what completed, asking rcmsg_cancel for the others first when cancel is true, and returns
+ * how many are left. Passes run until none is left or MPI_PENDING_WAIT_S passed, then
+ * cancelling passes until none is left or MPI_PENDING_WAIT_S more passed. Returns how many
+ * are left (neither completed nor cancelled). */
+int mpi_fini_settle(int (*pass)(void *arg, bool cancel), void *arg);
+
 /* Buffered sends (mpi_bsend.c): copies the packed message into the attached buffer and sends
  * it from there. MPI_SUCCESS, or MPI_ERR_BUFFER (not raised) when it does not fit. */
 int mpi_bsend_start(mpi_req_t *req, const char *call);
 void mpi_bsend_progress(void);
-void mpi_bsend_drain(void);
-void mpi_bsend_fini(void); /* drains and forgets the buffer (Finalize) */
+void mpi_bsend_drain(void); /* waits for every buffered send (Buffer_detach) */
+/* One pass of Finalize's settle (mpi_fini_settle) over the buffered sends in flight: the
+ * complete ones are released; cancel (or one to this rank): the others are asked to cancel
+ * first, and those cancelled are named in list (mpi_req_name_send; *n_p counts them).
+ * Returns how many are left. */
+int mpi_bsend_settle(bool cancel, char *list, size_t cap, int *n_p);
+void mpi_bsend_fini(void); /* forgets the buffer (Finalize, after mpi_req_drain) */
 
 /* Status helpers */
 void mpi_status_set(MPI_Status *st, int source, int tag, MPI_Count bytes, int err, bool cancelled);

@@ -13,7 +13,8 @@
  * collectives get up to MPI_PENDING_WAIT_S seconds to complete (their receivers may still
  * be on their way to them), then a send still unmatched is cancelled (its receiver answers
  * the cancel: up to MPI_PENDING_WAIT_S seconds more), and finalize goes on. What neither
- * completes nor is cancelled by then is a fatal MPI_ERR_PENDING.
+ * completes nor is cancelled by then is a fatal MPI_ERR_PENDING. That bounded wait
+ * (mpi_fini_settle) is also the one of the freed and buffered sends (mpi_req_drain).
  * Their outcomes (a send to a lost rank that failed, ...) are dropped.
  */
 #include "mpi/mpi_impl.h"
@@ -23,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MPI_PENDING_WAIT_S 10.0 /* how long sends and collectives get to complete */
-#define MPI_PENDING_NAMED  4    /* requests named in a message, then "and N more" */
+#define MPI_PENDING_NAMED 4 /* requests named in a message, then "and N more" */
 
 static struct {
     MPI_Request *h;
@@ -169,11 +169,34 @@ static int pending_pass(bool cancel_recvs, bool cancel_all)
     return left;
 }
 
+int mpi_fini_settle(int (*pass)(void *arg, bool cancel), void *arg)
+{
+    double deadline = MPI_Wtime() + MPI_PENDING_WAIT_S;
+    int left;
+
+    while ((left = pass(arg, false)) > 0 && MPI_Wtime() < deadline) {
+        sched_yield(); /* ranks may share cores */
+    }
+    if (left == 0) {
+        return 0;
+    }
+    deadline = MPI_Wtime() + MPI_PENDING_WAIT_S; /* the receivers' answers to the cancels */
+    while ((left = pass(arg, true)) > 0 && MPI_Wtime() < deadline) {
+        sched_yield();
+    }
+    return left;
+}
+
+static int pending_settle(void *arg, bool cancel)
+{
+    (void)arg;
+    return pending_pass(false, cancel);
+}
+
 /* Fatal handler: warn, cancel receives, give the rest a bounded time, cancel what is left. */
 static int pending_clear(void)
 {
     char list[MPI_MAX_ERROR_STRING];
-    double deadline = MPI_Wtime() + MPI_PENDING_WAIT_S;
 
     pending_list(list, sizeof(list));
     fprintf(stderr,
@@ -181,23 +204,13 @@ static int pending_clear(void)
             "receives are cancelled, sends and collectives get up to %.0f s to complete\n",
             rcmsg_rank(), pending.n, list, MPI_PENDING_WAIT_S);
     fflush(stderr);
-    if (pending_pass(true, false) == 0) {
+    if (pending_pass(true, false) == 0 || mpi_fini_settle(pending_settle, NULL) == 0) {
         return MPI_SUCCESS;
     }
-    while (MPI_Wtime() < deadline && pending_pass(false, false) > 0) {
-        sched_yield(); /* ranks may share cores */
-    }
-    deadline = MPI_Wtime() + MPI_PENDING_WAIT_S; /* the receivers' answers to the cancels */
-    while (pending_pass(false, true) > 0 && MPI_Wtime() < deadline) {
-        sched_yield();
-    }
-    if (pending.n > 0) {
-        pending_list(list, sizeof(list));
-        return mpi_err(NULL, "MPI_Finalize", MPI_ERR_PENDING,
-                       "%d request(s) neither completed within %.0f s nor could be cancelled: %s",
-                       pending.n, MPI_PENDING_WAIT_S, list);
-    }
-    return MPI_SUCCESS;
+    pending_list(list, sizeof(list));
+    return mpi_err(NULL, "MPI_Finalize", MPI_ERR_PENDING,
+                   "%d request(s) neither completed within %.0f s nor could be cancelled: %s",
+                   pending.n, MPI_PENDING_WAIT_S, list);
 }
 
 int mpi_pending_fini(void)

@@ -15,9 +15,11 @@
  *
  * Request_free of an active request: the request goes on a background list and completes
  * there (mpi_progress, called by every call that tests or waits). Finalize (mpi_req_drain)
- * waits for the freed sends (a receiver takes them before its own finalize, or refuses them
- * when it finalizes without; a lost one fails them), then cancels the freed receives that
- * nothing matched, with one warning naming them, and completes the others.
+ * gives the freed and buffered sends MPI_PENDING_WAIT_S (a receiver takes them before its
+ * own finalize, or refuses them when it finalizes without; a lost one fails them), then
+ * cancels those left (one to this rank at once), with one warning naming them; then it
+ * cancels the freed receives that nothing matched, with one warning naming them, and
+ * completes the others.
  *
  * A nonblocking collective is a request of kind MPI_REQ_COLL around a schedule (mpi_sched.c):
  * req_poll advances it where a point-to-point request would be tested, and mpi_progress
@@ -268,21 +270,15 @@ void mpi_progress(void)
     }
 }
 
-/* Waits for the background requests: the receives too when recvs is true, else the others. */
-static void drain_wait(bool recvs)
+/* Waits for the background receives a message matched (their data is on its way). */
+static void drain_wait(void)
 {
-    mpi_req_t **pp = &background;
-
-    while (*pp != NULL) {
-        mpi_req_t *r = *pp;
+    while (background != NULL) {
+        mpi_req_t *r = background;
         rcmsg_msg_status_t rst = {0};
         rcmsg_status_t s = RCMSG_OK;
 
-        if (!recvs && r->kind == MPI_REQ_RECV) {
-            pp = &r->next_bg;
-            continue;
-        }
-        *pp = r->next_bg;
+        background = r->next_bg;
         if (r->kind != MPI_REQ_DONE) {
             s = rcmsg_wait(&r->rc, &rst);
         }
@@ -291,28 +287,61 @@ static void drain_wait(bool recvs)
     }
 }
 
+/* "cancel_dup", or "communicator 0x..." (c, or if NULL the communicator of handle h) */
+static void comm_text(const mpi_comm_t *c, MPI_Comm h, char *out, size_t len)
+{
+    if (c == NULL) {
+        c = mpi_comm_get(h);
+    }
+    if (c != NULL && c->name[0] != '\0') {
+        snprintf(out, len, "%s", c->name);
+    } else {
+        snprintf(out, len, "communicator %#x", (unsigned)h);
+    }
+}
+
+/* Appends one of a warning's list of n items (the first few, then "; ..."); false when full. */
+static bool list_room(char *list, size_t cap, int n, size_t *len_p)
+{
+    *len_p = strlen(list);
+    if (n > 4) {
+        if (n == 5) {
+            snprintf(list + *len_p, cap - *len_p, "; ...");
+        }
+        return false;
+    }
+    return true;
+}
+
 /* Adds "source S tag T on C" of a freed receive to the warning's list (the first few). */
 static void drain_name(char *list, size_t cap, int n, const mpi_req_t *r)
 {
-    size_t len = strlen(list);
+    size_t len;
     char src[16], tag[16], comm[MPI_MAX_OBJECT_NAME + 32];
 
-    if (n > 4) {
-        if (n == 5) {
-            snprintf(list + len, cap - len, "; ...");
-        }
+    if (!list_room(list, cap, n, &len)) {
         return;
     }
-    if (r->comm->name[0] != '\0') {
-        snprintf(comm, sizeof(comm), "%s", r->comm->name);
-    } else {
-        snprintf(comm, sizeof(comm), "communicator %#x", (unsigned)r->comm->handle);
-    }
+    comm_text(r->comm, r->comm->handle, comm, sizeof(comm));
     snprintf(src, sizeof(src), "%d", r->peer);
     snprintf(tag, sizeof(tag), "%d", r->tag);
     snprintf(list + len, cap - len, "%ssource %s tag %s on %s", n > 1 ? "; " : "",
              r->peer == MPI_ANY_SOURCE ? "MPI_ANY_SOURCE" : src,
              r->tag == MPI_ANY_TAG ? "MPI_ANY_TAG" : tag, comm);
+}
+
+void mpi_req_name_send(char *list, size_t cap, int n, const char *what, int peer, int tag,
+                       MPI_Comm comm)
+{
+    size_t len;
+    char c[MPI_MAX_OBJECT_NAME + 32];
+
+    if (!list_room(list, cap, n, &len)) {
+        return;
+    }
+    comm_text(NULL, comm, c, sizeof(c));
+    snprintf(list + len, cap - len, "%sa %s to rank %d, tag %d on %s", n > 1 ? "; " : "", what,
+             peer, tag, c);
 }
 
 /* The freed receives nothing matched are cancelled, with one warning naming them; those that
@@ -351,12 +380,91 @@ static void drain_cancel_recvs(void)
     }
 }
 
-void mpi_req_drain(void)
+typedef struct {
+    char list[512]; /* the sends cancelled, named */
+    int n;
+} drain_sends_t;
+
+/* A send to this rank: at Finalize nothing can receive it any more (a freed receive that
+ * matches it would have matched it already). */
+static bool send_to_self(const mpi_req_t *r)
 {
-    drain_wait(false); /* the freed sends first: a receive of ours may be what they wait for */
+    return r->kind == MPI_REQ_SEND &&
+           mpi_comm_rc_peer(r->comm, r->peer) == rcmsg_comm_rank(r->comm->rc);
+}
+
+/* mpi_fini_settle's pass over the sends in flight: buffered ones and freed ones (the
+ * background's requests other than receives); returns how many are left. */
+static int drain_sends_pass(void *arg, bool cancel)
+{
+    drain_sends_t *d = arg;
+    mpi_req_t **pp = &background;
+    int left = mpi_bsend_settle(cancel, d->list, sizeof(d->list), &d->n);
+
+    while (*pp != NULL) {
+        mpi_req_t *r = *pp;
+        rcmsg_msg_status_t rst = {0};
+        int flag = 0;
+        rcmsg_status_t s;
+
+        if (r->kind == MPI_REQ_RECV) {
+            pp = &r->next_bg;
+            continue;
+        }
+        if (r->kind == MPI_REQ_SEND && (cancel || send_to_self(r))) {
+            (void)rcmsg_cancel(&r->rc); /* RCMSG_OK also when too late: it completes */
+        }
+        s = req_poll(r, &flag, &rst);
+        if (!flag) {
+            left++;
+            pp = &r->next_bg;
+            continue;
+        }
+        if (rst.cancelled) {
+            mpi_req_name_send(d->list, sizeof(d->list), ++d->n, "freed send", r->peer, r->tag,
+                              r->comm->handle);
+        }
+        *pp = r->next_bg;
+        r->persistent = false;
+        mpi_req_finish(r, s, &rst, MPI_STATUS_IGNORE);
+    }
+    return left;
+}
+
+/* The sends still in flight (freed, buffered) get MPI_PENDING_WAIT_S to be received, then are
+ * cancelled (one warning naming them); those left are an error. */
+static int drain_sends(void)
+{
+    drain_sends_t d = {.list = "", .n = 0};
+    int left = mpi_fini_settle(drain_sends_pass, &d);
+
+    if (d.n > 0) {
+        fprintf(stderr,
+                "rcmsg-mpi: rank %d: warning: MPI_Finalize cancelled %d freed or buffered "
+                "send(s) that no receiver took (%s; one to another rank after %.0f s)\n",
+                rcmsg_comm_rank(rcmsg_comm_world()), d.n, d.list, MPI_PENDING_WAIT_S);
+    }
+    if (left > 0) {
+        return mpi_err(NULL, "MPI_Finalize", MPI_ERR_PENDING,
+                       "%d freed or buffered send(s) neither completed within %.0f s nor could "
+                       "be cancelled",
+                       left, MPI_PENDING_WAIT_S);
+    }
+    return MPI_SUCCESS;
+}
+
+int mpi_req_drain(void)
+{
+    /* the sends first: a receive of ours may be what they wait for */
+    int err = drain_sends();
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
     drain_cancel_recvs();
-    drain_wait(true);
+    drain_wait();
     req_free_all();
+    return MPI_SUCCESS;
 }
 
 /* ---- wait and test ----------------------------------------------------------------------- */

@@ -11,9 +11,11 @@
  * operation mode exits 0 whatever the ranks' statuses: mpirun then exits 1).
  *
  * Every step is bounded: PMIx_Abort waits for the server's answer (a hung server would keep
- * the rank forever), so a watchdog thread exits the process after WIREUP_ABORT_WAIT_MS
- * whatever PMIx does. Without a launcher (singleton: PMIx_Abort returns there without
- * exiting) the process exits at once.
+ * the rank forever), and the flush of stdio's buffers blocks on a full pipe nobody reads, so
+ * a watchdog thread, started first, exits the process after WIREUP_ABORT_WAIT_MS whatever
+ * they do; its own message is written only if stderr can take it at once. Without a
+ * launcher (singleton: PMIx_Abort returns there without exiting) the process exits once its
+ * output is flushed.
  */
 #include "config.h"
 
@@ -23,6 +25,7 @@
 #include "base/log.h"
 
 #include <pmix.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -48,12 +51,28 @@ static void abort_sleep_ms(long ms)
     }
 }
 
+/* The watchdog's message: written to stderr only if it takes it without blocking (a full
+ * pipe must not keep the process from exiting). */
+static void watchdog_say(void)
+{
+    char msg[160];
+    struct pollfd pfd = {.fd = STDERR_FILENO, .events = POLLOUT};
+    int n = snprintf(msg, sizeof(msg),
+                     "rcmsg: warning: abort: not ended by the launcher, or its output not "
+                     "flushed, within %d ms; exiting\n",
+                     WIREUP_ABORT_WAIT_MS);
+
+    if (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLOUT) != 0 && n > 0) {
+        ssize_t w = write(STDERR_FILENO, msg, (size_t)n); /* less than PIPE_BUF: no block */
+        (void)w;
+    }
+}
+
 static void *abort_watchdog(void *arg)
 {
     (void)arg;
     abort_sleep_ms(WIREUP_ABORT_WAIT_MS);
-    rcmsg_warn("abort: the launcher did not end this process within %d ms; exiting",
-               WIREUP_ABORT_WAIT_MS);
+    watchdog_say();
     _exit(abort_status);
 }
 
@@ -124,13 +143,12 @@ void rcmsg_wireup_abort(rcmsg_wireup_t *w, int status, const char *reason)
     pmix_status_t rc;
 
     abort_status = status;
-    fflush(NULL);
+    if (pthread_create(&watchdog, NULL, abort_watchdog, NULL) != 0) {
+        _exit(status); /* unbounded without it: no flush, no launcher */
+    }
+    fflush(NULL); /* bounded by the watchdog: stdout may be a full pipe nobody reads */
     if (w == NULL || !w->pmix_up || w->singleton) {
         _exit(status); /* this process is the whole job */
-    }
-    if (pthread_create(&watchdog, NULL, abort_watchdog, NULL) != 0) {
-        rcmsg_warn("abort: no watchdog thread; exiting without asking the launcher");
-        _exit(status);
     }
     /* first the abort, which the launcher reports with this status (mpirun, srun) */
     rc = PMIx_Abort(status, reason, NULL, 0); /* NULL: every process of this namespace */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # MPI_Abort and MPI_ERRORS_ARE_FATAL end every rank of the job (issue 38 item 1), whose other
 # ranks compute without calling MPI for 60 s (test/mpi/mpi_abort_test.c): as a singleton the
-# status is the code's low 8 bits, 1 when those are 0 (256); under mpirun, with and without
+# status is the code's low 8 bits, 1 when those are 0 (256), also when its stdout is a full
+# pipe nobody reads (the flush is bounded by the abort's watchdog); under mpirun, with and without
 # --enable-recovery (which keeps survivors: there rcmsg kills the job through PMIx job control
 # and makes mpirun exit nonzero), the job ends within 15 s with a nonzero status (the code
 # under plain mpirun), no rank survives and no rank's process is left.
@@ -40,6 +41,17 @@ for code in 3 256; do
 done
 grep -q 'MPI_Abort with error code 256; aborting the job (exit status 1)' "$out" ||
     { cat "$out"; fail "MPI_Abort(256) does not say its exit status"; }
+# its stdout a full pipe nobody reads (a FIFO held open, never read) and output in its stdio
+# buffer: the abort's flush blocks, its watchdog (5 s) ends it
+fifo="$mpi_dir/stdout"
+mkfifo "$fifo" || fail "mkfifo failed"
+exec 3<> "$fifo"
+t0=$(date +%s)
+run_timeout 30 "$prog" stuck 5 > "$fifo" 2> "$out"
+st=$?
+exec 3<&-
+abort_check "MPI_Abort(5) as a singleton with stdout full" $st 5 $(($(date +%s) - t0))
+grep -q 'stdout is full' "$out" || { cat "$out"; fail "stdout was not filled"; }
 
 need_mpirun
 # run_job WHAT EXPECTED [MPIRUN-OPTION]... -- ARGS...: 3 ranks under mpirun

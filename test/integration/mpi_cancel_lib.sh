@@ -26,3 +26,39 @@ cancel_freed() {
     echo "ok: freed unmatched receives cancelled at MPI_Finalize, one warning per rank ($mpi_launcher over $mpi_over)"
     grep 'MPI_Finalize took' "$mpi_out"
 }
+
+# cancel_freed_sends NP: each of NP ranks (1: a singleton) frees a rendezvous send to itself and
+# one to the next rank, and makes a buffered one of each, none ever received; MPI_Finalize
+# cancels the 4 with one warning per rank naming them: at once when every send is to itself
+# (a singleton), else after its bounded wait for the receivers (10 s). It used to wait for
+# ever (the singleton spinning at 100% CPU).
+cancel_freed_sends() {
+    mpi_timeout=60
+    if [ "$1" -eq 1 ]; then
+        _l=$mpi_launcher mpi_launcher=singleton
+    fi
+    mpi_run "$1" mpi_cancel_test freed_sends
+    _st=$?
+    [ "$1" -ne 1 ] || mpi_launcher=$_l
+    [ $_st -ne 124 ] || mpi_fail "freed sends: the job hung at MPI_Finalize"
+    [ $_st -eq 0 ] || mpi_fail "freed sends: status $_st"
+    for _r in $(seq 0 $(($1 - 1))); do
+        _n=$((($_r + 1) % $1))
+        _w="rcmsg-mpi: rank $_r: warning: MPI_Finalize cancelled 4 freed or buffered send(s) that no receiver took"
+        [ "$(grep -c "$_w" "$mpi_out")" -eq 1 ] || mpi_fail "rank $_r: not exactly one warning"
+        for _s in "freed send to rank $_r, tag 94" "freed send to rank $_n, tag 95" \
+            "buffered send to rank $_n, tag 96" "buffered send to rank $_r, tag 97"; do
+            grep "$_w" "$mpi_out" | grep -q "a $_s on MPI_COMM_WORLD" ||
+                mpi_fail "rank $_r: the warning does not name a $_s"
+        done
+        _t=$(sed -n "s/^rank $_r: MPI_Finalize took \([0-9]*\)\.[0-9] s\$/\1/p" "$mpi_out")
+        if [ "$1" -eq 1 ]; then
+            [ -n "$_t" ] && [ "$_t" -le 2 ] || mpi_fail "rank $_r: MPI_Finalize took ${_t:-?} s"
+        else
+            [ -n "$_t" ] && [ "$_t" -ge 9 ] && [ "$_t" -le 25 ] ||
+                mpi_fail "rank $_r: MPI_Finalize took ${_t:-?} s, not the bounded wait (10 s)"
+        fi
+        grep -q "^rank $_r of $1: 0 failure(s)\$" "$mpi_out" || mpi_fail "rank $_r failed"
+    done
+    echo "ok: freed and buffered sends never received cancelled at MPI_Finalize with $1 rank(s) ($(grep 'MPI_Finalize took' "$mpi_out" | head -1))"
+}

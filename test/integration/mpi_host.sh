@@ -3,7 +3,7 @@
 # The MPI face (librcmsg_mpi) on the host over sm: the environment, errors and communicators
 # test and the point-to-point and requests test, as a singleton (no launcher) and under
 # mpirun with 2, 3, 4 and 8 ranks; then MPI_ERRORS_ARE_FATAL and MPI_Abort end the process
-# with a message naming the call.
+# with a message naming the call; error codes after more errors than they can number.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/mpi_lib.sh"
 out=$mpi_out
@@ -17,6 +17,12 @@ st=$?
 grep -q 'fatal error: MPI_Send: invalid rank 6 .*(MPI_ERR_RANK); aborting the job' "$out" ||
     { cat "$out"; fail "the fatal error does not name the call and the problem"; }
 echo "ok: ERRORS_ARE_FATAL names the call and exits 1"
+# more errors than codes can number (issue 38 item 12): an old code never names a newer error
+mpi_run 1 mpi_env_test notes
+st=$?
+[ $st -eq 0 ] && grep -q '^rank 0 of 1: 0 failure(s)$' "$out" ||
+    { cat "$out"; fail "error codes after 300,000 errors: status $st"; }
+echo "ok: an old error code gives its class's text, not a newer error's, after 300,000 errors"
 # under mpirun the other ranks are ended by the launcher
 mpi_launcher=mpirun
 mpi_run 2 mpi_env_test abort

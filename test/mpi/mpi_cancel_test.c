@@ -10,6 +10,10 @@
  *   mpi_cancel_test freed   receives freed unmatched by MPI_Request_free are cancelled by
  *                           MPI_Finalize (one warning), which takes seconds; a freed receive
  *                           that matched and a freed send complete
+ *   mpi_cancel_test freed_sends  a rendezvous send to itself and one to the next rank,
+ *                           each freed by MPI_Request_free, and a buffered one of each, are
+ *                           never received: MPI_Finalize cancels them (one warning), those to
+ *                           itself at once, the others after its bounded wait
  */
 #include "mpi_test.h"
 
@@ -281,6 +285,31 @@ static int freed(void)
     return summary();
 }
 
+/* Item 8: freed and buffered sends nobody receives do not keep MPI_Finalize. */
+static int freed_sends(void)
+{
+    int size = 2 * (BIG + MPI_BSEND_OVERHEAD) + 64;
+    char *attached = malloc((size_t)size);
+    MPI_Request req;
+    double t0;
+
+    OK(MPI_Buffer_attach(attached, size));
+    OK(MPI_Isend(big, BIG, MPI_CHAR, me, 94, MPI_COMM_WORLD, &req));
+    OK(MPI_Request_free(&req));
+    OK(MPI_Isend(big, BIG, MPI_CHAR, right, 95, MPI_COMM_WORLD, &req));
+    OK(MPI_Request_free(&req));
+    OK(MPI_Bsend(big, BIG, MPI_CHAR, right, 96, MPI_COMM_WORLD));
+    OK(MPI_Bsend(big, BIG, MPI_CHAR, me, 97, MPI_COMM_WORLD));
+    test_barrier(MPI_COMM_WORLD);
+    printf("rank %d: finalizing\n", me);
+    fflush(stdout);
+    t0 = now_s();
+    OK(MPI_Finalize());
+    printf("rank %d: MPI_Finalize took %.1f s\n", me, now_s() - t0);
+    free(attached);
+    return summary();
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -292,6 +321,9 @@ int main(int argc, char **argv)
     big_in = calloc(BIG, 1);
     if (argc > 1 && strcmp(argv[1], "freed") == 0) {
         return freed();
+    }
+    if (argc > 1 && strcmp(argv[1], "freed_sends") == 0) {
+        return freed_sends();
     }
     test_receives();
     test_eager();

@@ -2,7 +2,9 @@
 /*
  * The MPI environment, errors and communicators over rcmsg, on any number of ranks.
  * With an argument: "fatal" makes an invalid call under MPI_ERRORS_ARE_FATAL (the process
- * must exit 1 naming the call), "abort" calls MPI_Abort(MPI_COMM_WORLD, 3).
+ * must exit 1 naming the call), "abort" calls MPI_Abort(MPI_COMM_WORLD, 3), "notes" makes
+ * more errors than there are note numbers and checks that an old code never gives another
+ * error's message.
  */
 #include "mpi_test.h"
 
@@ -209,6 +211,38 @@ static void test_comms(void)
     CHECK(dup == MPI_COMM_NULL, "Comm_free left the handle");
 }
 
+/* Error codes name their specific message by a number (issue 38 item 12): after more errors
+ * than there are numbers, an old code gives its class's text, never a newer error's message,
+ * and every code stays valid. */
+static int test_error_notes(void)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int out = 0, first, code, cls, len;
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    first = MPI_Send(&out, -1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+    expect_reason(first, MPI_ERR_COUNT, "first", "MPI_Send: negative count -1");
+    for (int i = 2; i < 300000; i++) { /* more than the 2^31 / 8192 that codes can number */
+        code = MPI_Send(&out, -i, MPI_INT, 0, 1, MPI_COMM_WORLD);
+        cls = -1;
+        if (MPI_Error_class(code, &cls) != MPI_SUCCESS || cls != MPI_ERR_COUNT) {
+            CHECK(0, "error %d: code %d of class %d", i, code, cls);
+            break;
+        }
+        MPI_Error_string(first, text, &len);
+        if (strstr(text, "negative count") != NULL && strstr(text, "count -1 (") == NULL) {
+            CHECK(0, "after %d errors the first code's string is another error's: '%s'", i, text);
+            break;
+        }
+    }
+    expect_reason(first, MPI_ERR_COUNT, "the first code at the end", "invalid count");
+    printf("rank %d: the first code's string at the end: '%s'\n", me,
+           (MPI_Error_string(first, text, &len), text));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Finalize();
+    return summary();
+}
+
 int main(int argc, char **argv)
 {
     int flag = 1, provided = -1;
@@ -229,6 +263,9 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 3);
         printf("FAIL: MPI_Abort returned\n");
         return 2;
+    }
+    if (argc > 1 && strcmp(argv[1], "notes") == 0) {
+        return test_error_notes();
     }
     test_env();
     phase("Init_thread, Initialized, Query_thread, Wtime, Wtick, names, versions, attributes");
