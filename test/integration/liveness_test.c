@@ -44,7 +44,7 @@ static void after_loss(int rank, int size)
     s = rcmsg_allreduce(&x, &y, 1, RCMSG_DOUBLE, RCMSG_SUM, rcmsg_comm_world());
     printf("rank %d: a later world allreduce returned %s after %.1f s\n", rank,
            rcmsg_status_name(s), now_s() - t0);
-    s = rcmsg_comm_dup(rcmsg_comm_world(), &c); /* no message: made after the loss */
+    s = rcmsg_comm_dup(rcmsg_comm_world(), &c); /* made after the loss */
     if (s == RCMSG_OK) {
         t0 = now_s();
         s = rcmsg_allreduce(&x, &y, 1, RCMSG_DOUBLE, RCMSG_SUM, c);

@@ -44,10 +44,10 @@ for r in 0 1 2; do
     secs=$(echo "$line" | sed 's/.* after \([0-9.]*\) s$/\1/')
     awk -v s="$secs" 'BEGIN { exit !(s <= 1 + 7.5 + 3 + 10) }' ||
         fail "rank $r: noticed after $secs s, beyond 11.5 s (+10 s slack)"
-    grep -q "^rank $r: a later world allreduce returned RCMSG_ERR_CONNECTION after 0.0 s" "$out" ||
-        fail "rank $r: a world allreduce after the loss did not fail at once"
-    grep -q "^rank $r: an allreduce on a copy of the world made after the loss returned RCMSG_ERR_CONNECTION after 0.0 s" "$out" ||
-        fail "rank $r: an allreduce on a world copy made after the loss did not fail at once"
+    grep -q "^rank $r: a later world allreduce returned RCMSG_ERR_CONNECTION after 0\.[0-9] s" "$out" ||
+        fail "rank $r: a world allreduce after the loss did not fail at once (within 1 s)"
+    grep -q "^rank $r: an allreduce on a copy of the world made after the loss returned RCMSG_ERR_CONNECTION after 0\.[0-9] s" "$out" ||
+        fail "rank $r: an allreduce on a world copy made after the loss did not fail at once (within 1 s)"
     grep -q "^rank $r: allreduce of the 3 survivors returned RCMSG_OK, sum right" "$out" ||
         fail "rank $r: the survivors' communicator did not work"
     finalize_bound "$r" "$out"

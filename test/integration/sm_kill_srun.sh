@@ -48,10 +48,10 @@ for r in 0 1 2; do
         fail "rank $r: its allreduce did not fail $(cancelled)"
     grep -q "\[rcmsg [^ ]*:$r [0-9]*\] warn: communicator 0x0: its collectives fail from now on" \
         "$out" || fail "rank $r did not say that the world's collectives fail"
-    grep -q "^rank $r: a later world allreduce returned RCMSG_ERR_CONNECTION after 0.0 s" "$out" ||
+    grep -q "^rank $r: a later world allreduce returned RCMSG_ERR_CONNECTION after 0\.[0-9] s" "$out" ||
         fail "rank $r: a world allreduce after the loss did not fail at once $(cancelled)"
-    grep -q "^rank $r: an allreduce on a copy of the world made after the loss returned RCMSG_ERR_CONNECTION after 0.0 s" "$out" ||
-        fail "rank $r: an allreduce on a world copy made after the loss did not fail at once"
+    grep -q "^rank $r: an allreduce on a copy of the world made after the loss returned RCMSG_ERR_CONNECTION after 0\.[0-9] s" "$out" ||
+        fail "rank $r: an allreduce on a world copy made after the loss did not fail at once (within 1 s)"
     grep -q "^rank $r: allreduce of the 3 survivors returned RCMSG_OK, sum right" "$out" ||
         fail "rank $r: the survivors' communicator did not work $(cancelled)"
     grep -q "^rank $r: finalized (RCMSG_OK)" "$out" ||
