@@ -9,4 +9,5 @@
 . "$top_srcdir/test/integration/mpi_cancel_lib.sh"
 mpi_host_runs mpi_cancel_test 2
 cancel_freed
+cancel_fini
 pass "MPI_Cancel of receives and sends in every state, and freed receives at MPI_Finalize, over sm"

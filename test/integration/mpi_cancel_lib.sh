@@ -26,3 +26,33 @@ cancel_freed() {
     echo "ok: freed unmatched receives cancelled at MPI_Finalize, one warning per rank ($mpi_launcher over $mpi_over)"
     grep 'MPI_Finalize took' "$mpi_out"
 }
+
+# cancel_fini: rank 0 cancels sends (eager and rendezvous) that rank 1, in MPI_Finalize, never
+# received: cancelled within seconds (rank 1 used to stop answering at finalize: both waited
+# for RCMSG_LAUNCHER_TIMEOUT, then the job aborted); then rank 0 leaves a rendezvous send
+# pending at its MPI_Finalize while rank 1 computes: rank 1's MPI_Finalize refuses it, and
+# rank 0's ends within seconds, status 0 (it waited 10 s, cancelled, waited 10 s and aborted)
+cancel_fini() {
+    mpi_timeout=60
+    mpi_run 2 mpi_cancel_test fini
+    _st=$?
+    [ $_st -ne 124 ] || mpi_fail "cancels of sends to a rank in MPI_Finalize: the job hung"
+    [ $_st -eq 0 ] || mpi_fail "cancels of sends to a rank in MPI_Finalize: status $_st"
+    for _r in 0 1; do
+        grep -q "^rank $_r of 2: 0 failure(s)\$" "$mpi_out" || mpi_fail "rank $_r failed"
+    done
+    grep '^rank 0: the cancels were answered' "$mpi_out"
+    mpi_run 2 mpi_cancel_test pending
+    _st=$?
+    [ $_st -ne 124 ] || mpi_fail "a send pending at MPI_Finalize: the job hung"
+    [ $_st -eq 0 ] || mpi_fail "a send pending at MPI_Finalize: status $_st"
+    grep -q "rank 0: warning: MPI_Finalize with 1 request(s) not completed" "$mpi_out" ||
+        mpi_fail "no warning naming the pending send"
+    for _r in 0 1; do
+        grep -q "^rank $_r of 2: 0 failure(s)\$" "$mpi_out" || mpi_fail "rank $_r failed"
+        _t=$(sed -n "s/^rank $_r: MPI_Finalize took \([0-9]*\)\.[0-9] s\$/\1/p" "$mpi_out")
+        [ -n "$_t" ] && [ "$_t" -le 5 ] || mpi_fail "rank $_r: MPI_Finalize took ${_t:-?} s"
+    done
+    echo "ok: sends to a rank in MPI_Finalize cancelled, one pending at MPI_Finalize refused ($mpi_launcher over $mpi_over)"
+    grep 'MPI_Finalize took' "$mpi_out"
+}

@@ -13,4 +13,5 @@ trap '"$slurm" stop > /dev/null 2>&1; rm -rf "$mpi_dir"' EXIT
 mpi_launcher=srun
 mpi_test 2 mpi_cancel_test
 cancel_freed
+cancel_fini
 pass "MPI_Cancel and freed receives at MPI_Finalize under srun --mpi=pmix"
