@@ -146,8 +146,9 @@ void seqs_add(pml_seqs_t *s, uint32_t seq)
 bool seqs_take(pml_seqs_t *s, uint32_t seq)
 {
     for (int i = s->n - 1; i >= 0; i--) {
-        if (s->v[i] == seq) {
-            s->v[i] = s->v[--s->n];
+        if (s->v[i] == seq) { /* (the order kept: the oldest is the first) */
+            memmove(s->v + i, s->v + i + 1, sizeof(*s->v) * (size_t)(s->n - i - 1));
+            s->n--;
             return true;
         }
     }
