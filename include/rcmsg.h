@@ -69,8 +69,10 @@ RCMSG_API rcmsg_status_t rcmsg_init(void);
 
 /* Refused with RCMSG_ERR_PENDING (nothing released) while requests are not completed by
  * wait or test. Otherwise lets the transports finish what they carry, waits for every rank,
- * and releases everything. Messages that arrived unreceived are dropped: a rendezvous
- * sender's send among them fails with RCMSG_ERR_STATE (no wait). After a peer was lost
+ * and releases everything. Messages that arrived unreceived, and any that arrive until the
+ * closing barrier ends, are dropped: a rendezvous sender's send among them fails with
+ * RCMSG_ERR_STATE (no wait), or is cancelled if its sender cancels it, and a CANCEL is
+ * answered (rcmsg_cancel). After a peer was lost
  * during the job (its operations failed with RCMSG_ERR_CONNECTION): nothing is flushed to
  * the lost peers, there is no closing barrier, one warning names them, and a survivor's
  * finalize returns RCMSG_OK promptly (the loss was reported by the operations it failed). */
@@ -174,7 +176,8 @@ RCMSG_API rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const
 /* Frees a communicator made by dup, split or create_ranks (not the world); *comm_p becomes NULL.
  * Receives already posted on it still complete. Messages that arrived for it unreceived, and any
  * that arrive later for no posted receive, are discarded with a warning: their memory and eager
- * credits come back, and a rendezvous sender's request fails with RCMSG_ERR_STATE. */
+ * credits come back, and a rendezvous sender's request fails with RCMSG_ERR_STATE (a cancel of
+ * one of these sends takes: rcmsg_cancel). */
 RCMSG_API rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p);
 
 /* len is refused (RCMSG_ERR_INVALID_PARAM) when no buffer can have it: more than the node's
@@ -195,9 +198,12 @@ RCMSG_API rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int
  * matched is taken back: one still queued here at once; one on the wire (an eager message in
  * the receiver's unexpected queue, a rendezvous whose data is still here) by asking the
  * receiver, which answers in its next progress (a receiver computing delays the wait until
- * then; a lost receiver ends it with the loss's error). A request matched or sent to a
- * receiver that took it completes normally. RCMSG_OK, also when too late to cancel;
- * RCMSG_ERR_INVALID_PARAM for no request. Cancelling twice is harmless. */
+ * then; a lost receiver ends it with the loss's error; a receiver in rcmsg_finalize still
+ * answers, until its closing barrier ends). A send its receiver discarded unreceived (its
+ * communicator freed there, or the receiver in rcmsg_finalize) was not received: its cancel
+ * takes, also for a rendezvous whose RCMSG_ERR_STATE refusal came before the cancel. A request
+ * matched or sent to a receiver that took it completes normally. RCMSG_OK, also when too late
+ * to cancel; RCMSG_ERR_INVALID_PARAM for no request. Cancelling twice is harmless. */
 RCMSG_API rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p);
 
 /* Waits for *req_p, fills status (may be NULL) and sets *req_p to RCMSG_REQUEST_NULL.

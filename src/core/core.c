@@ -42,6 +42,7 @@ rcmsg_status_t rcmsg_init(void)
         } else {
             rcmsg_pml_fini();
             rcmsg_wireup_fini(core_wireup, false);
+            rcmsg_pml_fini_recv_end();
         }
     }
     if (status != RCMSG_OK) {
@@ -81,7 +82,8 @@ rcmsg_status_t rcmsg_finalize(void)
         return status; /* requests pending: nothing released, the caller may complete them */
     }
     peer_lost = rcmsg_pml_peer_lost(); /* then the survivors parted, flushed: no barrier */
-    s = rcmsg_wireup_fini(core_wireup, peer_lost);
+    s = rcmsg_wireup_fini(core_wireup, peer_lost); /* (the pml answers peers meanwhile) */
+    rcmsg_pml_fini_recv_end();
     status = status == RCMSG_OK ? s : status;
     core_wireup = NULL;
     rcmsg_event_clear();

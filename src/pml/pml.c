@@ -202,21 +202,6 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     return rcmsg_progress_init(w->btls.btls, w->btls.n, pml_progress, NULL, w->job.local_size);
 }
 
-static bool drop_recv(void *arg, int peer, const void *data, size_t len)
-{
-    (void)arg;
-    (void)data;
-    rcmsg_debug("finalize: dropped a %zu-byte message from rank %d", len, peer);
-    return false;
-}
-
-static void drop_fail(void *arg, int peer, rcmsg_status_t status, const char *cause)
-{
-    (void)arg;
-    (void)cause;
-    rcmsg_debug("finalize: rank %d lost (%s)", peer, rcmsg_status_name(status));
-}
-
 /* Failed, or a BREAK said so: finalize sends it nothing more (its transport forgot it). */
 static bool peer_lost(int i)
 {
@@ -239,16 +224,41 @@ static void unexp_free(rcmsg_match_msg_t *m, void *arg)
     free(RCMSG_MATCH_ITEM(m, pml_unexp_t, m));
 }
 
-/* A message never received at finalize: a rendezvous sender, waiting for its FIN, is told. */
+/* A message never received at finalize: refused (msg_refuse: a rendezvous sender, waiting
+ * for its FIN, is told; a CANCEL of an eager one is answered 'taken back'). */
 static void unexp_refuse_fini(rcmsg_match_msg_t *m, void *arg)
 {
     pml_unexp_t *u = RCMSG_MATCH_ITEM(m, pml_unexp_t, m);
 
     (void)arg;
-    if (u->h.hdr.type == RCMSG_PML_RTS) {
-        queue_fin(u->peer, u->h.sreq, RCMSG_ERR_STATE);
-    }
+    msg_refuse(u->peer, &u->h, "this rank is in rcmsg_finalize", RCMSG_LOG_DEBUG, RCMSG_ERR_STATE);
     free(u);
+}
+
+/* What the transports hold is read (a peer's CANCEL, RTS or message sent before this rank came
+ * here is answered now, not after the closing barrier); bounded: a peer may keep sending. */
+static void fini_poll_idle(void)
+{
+    for (int k = 0; k < PML_FINI_POLLS && rcmsg_progress() > 0; k++) {
+    }
+}
+
+/* Of the control messages queued, only those a peer waits for stay: FINs (its rendezvous
+ * send) and CANCEL_ACKs (its cancel); credits and BREAKs are of no use any more (a peer told
+ * a rank is lost after this one finalized may have exited: the send would wait for it). */
+static void ctl_filter(void)
+{
+    for (int i = 0; i < pml.size; i++) {
+        pml_peer_t *p = &pml.peers[i];
+        int n = 0;
+        p->owed = 0;
+        for (int k = 0; k < p->nctl; k++) {
+            if (p->ctl[k].hdr.type == RCMSG_PML_FIN || p->ctl[k].hdr.type == RCMSG_PML_CANCEL_ACK) {
+                p->ctl[n++] = p->ctl[k];
+            }
+        }
+        p->nctl = n;
+    }
 }
 
 /* The peers lost during the job (failed, or a BREAK said so): said in one line; their
@@ -362,32 +372,22 @@ rcmsg_status_t rcmsg_pml_fini(void)
                     pml.live_reqs);
         return RCMSG_ERR_PENDING;
     }
-    /* messages never received: a rendezvous sender is released (its send fails with
-     * RCMSG_ERR_STATE) instead of waiting for this rank forever */
+    /* from here every message that comes is refused (on_msg), as those never received: a
+     * rendezvous sender is released (its send fails with RCMSG_ERR_STATE, or is cancelled)
+     * instead of waiting for this rank forever */
+    pml.finalizing = true;
+    ctl_filter();
+    fini_poll_idle();
     nunexp = pml.match.nmsgs;
     rcmsg_match_fini(&pml.match, unexp_refuse_fini, NULL);
-    rcmsg_match_init(&pml.match, pml.size); /* for what arrives while FINs go out */
+    rcmsg_match_init(&pml.match, pml.size); /* (stays empty: on_msg refuses) */
     forget_lost();
-    /* credits and BREAKs are of no use any more (a peer that is told a rank is lost after
-     * this one finalized may have exited: the send would wait for it); FINs are: a peer's
-     * rendezvous send waits for them */
-    for (int i = 0; i < pml.size; i++) {
-        pml_peer_t *p = &pml.peers[i];
-        int n = 0;
-        p->owed = 0;
-        for (int k = 0; k < p->nctl; k++) {
-            if (p->ctl[k].hdr.type == RCMSG_PML_FIN) {
-                p->ctl[n++] = p->ctl[k];
-            }
-        }
-        p->nctl = n;
-    }
     deadline = rcmsg_deadline_in(pml.drain_timeout_us);
     while (ctl_pending()) {
         rcmsg_progress();
         if (rcmsg_deadline_passed(deadline)) {
-            rcmsg_error("finalize: rendezvous FINs could not be sent within RCMSG_DRAIN_TIMEOUT; "
-                        "peers waiting for them will not complete");
+            rcmsg_error("finalize: rendezvous FINs and cancel answers could not be sent within "
+                        "RCMSG_DRAIN_TIMEOUT; peers waiting for them will not complete");
             break;
         }
     }
@@ -395,11 +395,9 @@ rcmsg_status_t rcmsg_pml_fini(void)
     if (pml_parted) {
         status = survivors_part();
     }
-    /* from here on the transports may still deliver (their flush polls): drop it */
-    for (int i = 0; i < pml.w->btls.n; i++) {
-        pml.w->btls.btls[i]->recv_cb = drop_recv;
-        pml.w->btls.btls[i]->fail_cb = drop_fail;
-    }
+    /* from here on the transports may still deliver (their flush, the closing barrier):
+     * answered by pml_fini_recv.c */
+    pml_fini_recv_begin();
     rcmsg_info("unexpected queue peaked at %ld message(s) holding %zu payload bytes (bounded by "
                "%d eager credits per peer)",
                pml.unexp_peak, pml.unexp_bytes_peak, pml.credits);
@@ -417,6 +415,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
     rcmsg_progress_fini(); /* SIGUSR1 stays caught: the wireup's fence prints the dump now */
     for (int i = 0; i < pml.size; i++) {
         free(pml.peers[i].ctl);
+        free(pml.peers[i].dropped.v);
     }
     for (int i = 0; i < pml.nreq_chunks; i++) {
         free(pml.req_chunks[i]);

@@ -54,12 +54,15 @@ typedef struct {
 
 typedef struct {
     rcmsg_pml_hdr_t hdr;
-    uint64_t addr; /* RTS: sender's buffer; CANCEL: the sequence number of the message */
+    uint64_t addr; /* RTS: sender's buffer; CANCEL: the sequence number of the message;
+                      FIN: PML_FIN_REFUSED when the message was discarded unmatched */
     uint64_t sreq; /* the sender's request id */
     uint32_t rkey;
     int32_t status; /* FIN: the receiver's outcome (RCMSG_OK, or why the data was not taken);
                        BREAK: the lost member's status; CANCEL_ACK: 1 taken back, 0 not */
 } rcmsg_pml_rts_t;
+
+#define PML_FIN_REFUSED 1 /* a FIN's addr: discarded unmatched (a cancel of it takes) */
 
 struct rcmsg_comm {
     uint32_t ctx; /* even; ctx | 1 is the collective space */
@@ -94,6 +97,11 @@ rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p);
 /* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION); after
  * rcmsg_pml_fini, whether its survivors parted without the launcher's barrier. */
 bool rcmsg_pml_peer_lost(void);
+
+/* Between rcmsg_pml_fini and the end of the wireup's closing barrier (pml_fini_recv.c): the
+ * transports, polled by the barrier (rcmsg_wireup_t's fini_poll), still answer what peers send
+ * this rank (a message is discarded, a CANCEL answered, a rendezvous refused). Releases that. */
+void rcmsg_pml_fini_recv_end(void);
 
 /* RCMSG_COLL_CHECK over comm_dup and comm_split: the ranks of comm agree that each calls the
  * same (split: with a valid color) before anything changes; own is this rank's own verdict on

@@ -14,6 +14,11 @@
  *     come), no lets it complete as it would have (a rendezvous at its FIN, which may come
  *     before or after the answer);
  *   a rendezvous whose FIN came, a send that failed: too late, it completes as it is.
+ * A message the receiver discarded unreceived (its communicator freed there, or the receiver
+ * in rcmsg_finalize: msg_refuse) was not received, so a cancel of it takes: the receiver
+ * remembers the eager ones it discarded (pml_seqs_t) and answers a CANCEL of one 'taken back';
+ * a rendezvous is refused by a FIN marked PML_FIN_REFUSED, and a cancel asked before or after
+ * that FIN takes, whatever the CANCEL's answer (the FIN and the answer may come in any order).
  * The receiver answers in its next progress; a lost receiver fails the waiting requests
  * (cancel_peer_failed, from on_peer_failed), so the wait is bounded by the liveness checks.
  */
@@ -37,6 +42,11 @@ static void cancel_done(rcmsg_request_t r)
     r->finished = true;
     r->complete = true;
     pml.activity++;
+}
+
+void cancel_refused(rcmsg_request_t r)
+{
+    cancel_done(r);
 }
 
 static rcmsg_status_t cancel_recv(rcmsg_request_t r)
@@ -67,6 +77,10 @@ static rcmsg_status_t cancel_send(rcmsg_request_t r)
         cancel_done(r);
         return RCMSG_OK;
     }
+    if (r->refused && !r->cancelled && !r->cancel_wait) {
+        cancel_done(r); /* its receiver discarded it unreceived, and told (its FIN) */
+        return RCMSG_OK;
+    }
     if (r->cancel_wait || r->cancelled || !r->sent || (r->rndv && r->finished) || p->failed) {
         return RCMSG_OK; /* asked already, or too late: it completes as it is */
     }
@@ -75,6 +89,7 @@ static rcmsg_status_t cancel_send(rcmsg_request_t r)
         return s; /* (logged) the request completes normally */
     }
     r->cancel_wait = true;
+    r->cancel_asked = true;
     r->complete = false;
     return RCMSG_OK;
 }
@@ -107,6 +122,38 @@ rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
 }
 
 /* ---- the receiver ---------------------------------------------------------------------- */
+
+void seqs_add(pml_seqs_t *s, uint32_t seq)
+{
+    if (s->n == PML_DROPPED_MAX) { /* the oldest goes: a CANCEL of it is answered 'not' */
+        memmove(s->v, s->v + 1, sizeof(*s->v) * (size_t)(s->n - 1));
+        s->n--;
+    }
+    if (s->n == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 16;
+        uint32_t *v = realloc(s->v, sizeof(*v) * (size_t)cap);
+        if (v == NULL) {
+            rcmsg_warn("out of memory to remember a discarded message: a cancel of it will be "
+                       "answered 'not taken back'");
+            return;
+        }
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = seq;
+}
+
+bool seqs_take(pml_seqs_t *s, uint32_t seq)
+{
+    for (int i = s->n - 1; i >= 0; i--) {
+        if (s->v[i] == seq) { /* (the order kept: the oldest is the first) */
+            memmove(s->v + i, s->v + i + 1, sizeof(*s->v) * (size_t)(s->n - i - 1));
+            s->n--;
+            return true;
+        }
+    }
+    return false;
+}
 
 typedef struct {
     int peer;
@@ -170,6 +217,7 @@ void on_cancel(int peer, const rcmsg_pml_rts_t *h)
     if (pml.peers[peer].failed) {
         return; /* (cancel_take found it lying) */
     }
+    taken = taken || seqs_take(&pml.peers[peer].dropped, (uint32_t)h->addr);
     ack.status = taken ? 1 : 0;
     queue_ctl(peer, &ack);
 }
@@ -190,12 +238,13 @@ void on_cancel_ack(int peer, const rcmsg_pml_rts_t *h)
                  (unsigned long long)h->sreq);
         return;
     }
-    if ((h->status != 0 && h->status != 1) || (h->status == 1 && r->rndv && r->finished)) {
+    if ((h->status != 0 && h->status != 1) ||
+        (h->status == 1 && r->rndv && r->finished && !r->refused)) {
         peer_bad(peer, "a CANCEL_ACK with status %d (1: taken back, 0: not) for a send%s",
                  (int)h->status, r->rndv && r->finished ? " whose FIN it sent" : "");
         return;
     }
-    if (h->status == 1) {
+    if (h->status == 1 || r->refused) { /* refused: discarded unreceived, its FIN said */
         cancel_done(r);
         return;
     }

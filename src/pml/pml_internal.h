@@ -32,6 +32,8 @@
 #define PML_WATCH_CALLS   256   /* progress calls between two looks at the liveness clock */
 #define PML_WATCH_US      10000 /* and at least this long between two looks at the launcher */
 #define PML_ORPHANS_MAX   65536 /* unexpected headers a peer may leave for unknown contexts */
+#define PML_FINI_POLLS    1024  /* finalize reads what the transports hold: at most so many polls */
+#define PML_DROPPED_MAX   65536 /* discarded eager messages of a peer remembered for a CANCEL */
 
 typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
 
@@ -47,6 +49,9 @@ struct rcmsg_request {
     bool in_use;
     bool queued; /* a send still in its peer's send queue */
     bool truncated;
+    bool cancel_asked; /* send: a CANCEL went out for it (answered or not) */
+    bool refused;      /* send: its receiver discarded it unmatched (a FIN said so): a cancel
+                          of it takes */
     bool rndv;         /* a rendezvous: the fields below the line are set up (req_rndv_begin) */
     uint32_t gen;      /* bumped at every allocation: names the request in FINs */
     uint32_t index;    /* position in the request chunks */
@@ -86,6 +91,13 @@ typedef struct pml_unexp {
     char *data;        /* eager payload (h.hdr.len bytes) */
 } pml_unexp_t;
 
+/* Sequence numbers of a peer's eager messages discarded here unreceived (pml_cancel.c): a
+ * CANCEL of one is answered 'taken back'. */
+typedef struct {
+    uint32_t *v;
+    int n, cap;
+} pml_seqs_t;
+
 typedef struct {
     rcmsg_btl_t *btl;
     uint64_t *stat;     /* the peer's counters (rcmsg_stats_row) */
@@ -105,6 +117,7 @@ typedef struct {
                              with; RCMSG_OK while it is not known lost */
     bool reported;        /* its loss came from the launcher, which tells every rank */
     long orphans;         /* unexpected headers held for contexts with no communicator */
+    pml_seqs_t dropped;   /* its eager messages discarded unreceived (a CANCEL may name one) */
     uint32_t heard;       /* messages received (liveness: changed since the last look?) */
     uint32_t heard_seen;  /* heard at the last liveness look */
     uint64_t probe_epoch; /* liveness round in which this peer was last probed */
@@ -133,8 +146,9 @@ typedef struct {
     long unexp_peak;
     size_t unexp_bytes, unexp_bytes_peak; /* eager payload held as unexpected */
     rcmsg_queue_t rndv_active;            /* rendezvous receives reading their data (rndv_link) */
-    bool any_failed;              /* a peer was lost: finalize must not wait for every rank */
-    size_t max_len;               /* the node's memory: no buffer is longer */
+    bool any_failed; /* a peer was lost: finalize must not wait for every rank */
+    bool finalizing; /* in rcmsg_pml_fini: every EAGER or RTS that comes is refused (on_msg) */
+    size_t max_len;  /* the node's memory: no buffer is longer */
     rcmsg_status_t lost_launcher; /* RCMSG_ERR_LAUNCHER once the launcher is gone */
     bool credit_wait; /* a send waits a few rounds for credits (progress counts it as work) */
     struct rcmsg_request *waiting; /* the request rcmsg_wait waits for (on_recv's return) */
@@ -269,6 +283,18 @@ void on_cancel(int peer, const rcmsg_pml_rts_t *h);
 void on_cancel_ack(int peer, const rcmsg_pml_rts_t *h);
 /* peer is lost: every send to it that awaits a cancel answer completes with status. */
 void cancel_peer_failed(int peer, rcmsg_status_t status);
+/* r's receiver refused it (a FIN marked PML_FIN_REFUSED) after answering its CANCEL: r is
+ * cancelled (it was never received). */
+void cancel_refused(rcmsg_request_t r);
+/* The record of eager messages discarded unreceived: seq added (bounded: the oldest go past
+ * PML_DROPPED_MAX); whether seq is in it (then taken out). */
+void seqs_add(pml_seqs_t *s, uint32_t seq);
+bool seqs_take(pml_seqs_t *s, uint32_t seq);
+
+/* pml_fini_recv.c */
+/* The last step of rcmsg_pml_fini before it releases the pml: the transports' callbacks
+ * become the finalize-time ones, which answer until the closing barrier ends. */
+void pml_fini_recv_begin(void);
 
 /* pml_p2p.c */
 rcmsg_status_t pml_check(const char *what);

@@ -121,9 +121,10 @@ void unexp_forget(pml_unexp_t *u)
 
 /* ---- receiving ------------------------------------------------------------------------- */
 
-static void on_fin(int peer, uint64_t sreq, int32_t status)
+static void on_fin(int peer, const rcmsg_pml_rts_t *h)
 {
-    uint32_t index = (uint32_t)sreq, gen = (uint32_t)(sreq >> 32);
+    uint32_t index = (uint32_t)h->sreq, gen = (uint32_t)(h->sreq >> 32);
+    int32_t status = h->status;
     rcmsg_request_t r = NULL;
 
     if (index < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK) {
@@ -132,14 +133,26 @@ static void on_fin(int peer, uint64_t sreq, int32_t status)
     if (r == NULL || r->gen != gen || !r->in_use || r->kind != REQ_SEND || !r->rndv ||
         r->finished || r->queued || r->peer != peer) {
         peer_bad(peer, "a FIN that names no rendezvous send of this rank to it (0x%llx)",
-                 (unsigned long long)sreq);
+                 (unsigned long long)h->sreq);
         return;
     }
-    if (status > 0 || !rcmsg_status_known(status)) {
-        peer_bad(peer, "a FIN with status %d, which is no rcmsg error", (int)status);
+    if (status > 0 || !rcmsg_status_known(status) ||
+        (h->addr == PML_FIN_REFUSED && status == RCMSG_OK)) {
+        peer_bad(peer, "a FIN with status %d, which is no rcmsg error%s", (int)status,
+                 h->addr == PML_FIN_REFUSED ? " for a message it refused" : "");
         return; /* r failed with the peer */
     }
-    if (status != RCMSG_OK) {
+    r->refused = h->addr == PML_FIN_REFUSED;
+    if (r->refused && r->cancel_asked && !r->cancel_wait) {
+        r->finished = true; /* the CANCEL's answer came first: the cancel takes (pml_cancel.c) */
+        cancel_refused(r);
+        return;
+    }
+    if (r->refused && !r->cancel_asked) {
+        rcmsg_warn("rendezvous send of %zu bytes (tag %d) to rank %d was discarded there "
+                   "unreceived: it fails with %s unless cancelled",
+                   r->len, r->tag, peer, rcmsg_status_name(status));
+    } else if (status != RCMSG_OK && !r->cancel_asked) {
         rcmsg_error("rendezvous send of %zu bytes (tag %d) to rank %d failed at the receiver: %s",
                     r->len, r->tag, peer, rcmsg_status_name(status));
     }
@@ -209,8 +222,10 @@ bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
 }
 
 /* A message that no posted receive takes and that will never be received (its communicator
- * was freed, or its collectives broke): refused, never kept. Its eager credit goes back; a
- * rendezvous sender is released by a FIN with status. */
+ * was freed, its collectives broke, this rank is finalizing): refused, never kept. Its eager
+ * credit goes back (not at finalize: the sender may have left) and its sequence number is
+ * remembered for a CANCEL of it; a rendezvous sender is released by a FIN with status, marked
+ * refused (a cancel of it takes). */
 void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level,
                 rcmsg_status_t status)
 {
@@ -219,12 +234,17 @@ void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_l
               "unreceived: %s",
               (unsigned long long)h->hdr.len, peer, (int)h->hdr.tag, h->hdr.ctx & ~1u, why);
     if (h->hdr.type == RCMSG_PML_EAGER) {
-        pml.peers[peer].owed++;
+        seqs_add(&pml.peers[peer].dropped, h->hdr.seq);
+        pml.peers[peer].owed += !pml.finalizing;
         if (credits_due(&pml.peers[peer])) {
             peer_mark_pending(peer);
         }
     } else {
-        queue_fin(peer, h->sreq, status);
+        rcmsg_pml_rts_t fin = {.hdr = {.type = RCMSG_PML_FIN},
+                               .addr = PML_FIN_REFUSED,
+                               .sreq = h->sreq,
+                               .status = status};
+        queue_ctl(peer, &fin);
     }
 }
 
@@ -248,6 +268,10 @@ static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *
     rcmsg_request_t r;
 
     if (c != NULL && !src_check(peer, c, &h->hdr)) {
+        return;
+    }
+    if (pml.finalizing) { /* (no receive is posted any more) */
+        msg_refuse(peer, h, "this rank is in rcmsg_finalize", RCMSG_LOG_DEBUG, RCMSG_ERR_STATE);
         return;
     }
     /* (receives of a freed communicator may still be posted) */
@@ -347,7 +371,7 @@ static void recv_dispatch(int peer, const void *data, size_t len)
         break;
     case RCMSG_PML_FIN:
         p->stat[RCMSG_STAT_ctrl_recv]++;
-        on_fin(peer, h.sreq, h.status);
+        on_fin(peer, &h);
         break;
     case RCMSG_PML_BREAK:
         p->stat[RCMSG_STAT_ctrl_recv]++;

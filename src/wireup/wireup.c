@@ -442,7 +442,8 @@ static void wireup_fence_poll(void *arg)
     }
 }
 
-/* The closing fence of finalize: as wireup_fence_poll, and a SIGUSR1 prints what is left
+/* The closing fence of finalize: as wireup_fence_poll, the layer above answers its peers
+ * (fini_poll: a cancel asked of this rank, a message it refuses), and a SIGUSR1 prints what is left
  * (the pml's requests, messages and communicators are released by then): the fence waited
  * for and the transports' state (rcmsg_info --dump). */
 static void wireup_fini_poll(void *arg)
@@ -450,6 +451,9 @@ static void wireup_fini_poll(void *arg)
     rcmsg_wireup_t *w = arg;
 
     wireup_fence_poll(w);
+    if (w->fini_poll != NULL) {
+        w->fini_poll(w->fini_poll_arg);
+    }
     if (!rcmsg_dump_signal_take()) {
         return;
     }

@@ -30,6 +30,10 @@ typedef struct rcmsg_wireup {
     const char *transports; /* RCMSG_TRANSPORTS as the user gave it, for messages */
     double phase_ms[5];     /* pmix init, transport open, exchange, connect, total */
     struct rcmsg_wireup_launcher *launcher; /* bounded PMIx waits, liveness (wireup_launcher.h) */
+    /* set by the layer above at its finalize: polled by the closing barrier of finalize, to
+     * answer its peers meanwhile (NULL: nothing to answer) */
+    void (*fini_poll)(void *arg);
+    void *fini_poll_arg;
 } rcmsg_wireup_t;
 
 /* The opened transport of the component named name ("rc", ...), or NULL (for tests and

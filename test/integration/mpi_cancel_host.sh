@@ -12,4 +12,5 @@ mpi_host_runs mpi_cancel_test 2
 cancel_freed
 cancel_freed_sends 1
 cancel_freed_sends 2
-pass "MPI_Cancel of receives and sends in every state, and freed receives and sends at MPI_Finalize, over sm"
+cancel_fini
+pass "MPI_Cancel of receives and sends in every state, of sends to a rank in MPI_Finalize, and freed receives and sends at MPI_Finalize, over sm"

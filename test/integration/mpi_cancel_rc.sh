@@ -12,4 +12,5 @@ need_mpirun
 mpi_over=rc
 mpi_test 2 mpi_cancel_test
 cancel_freed
+cancel_fini
 pass "MPI_Cancel and freed receives at MPI_Finalize over rc"

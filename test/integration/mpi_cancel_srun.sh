@@ -15,4 +15,5 @@ mpi_launcher=srun
 mpi_test 2 mpi_cancel_test
 cancel_freed
 cancel_freed_sends 2
-pass "MPI_Cancel and freed receives and sends at MPI_Finalize under srun --mpi=pmix"
+cancel_fini
+pass "MPI_Cancel, of sends to a rank in MPI_Finalize too, and freed receives and sends at MPI_Finalize under srun --mpi=pmix"

@@ -20,7 +20,7 @@ mpi_phases() {
     case $1 in
     mpi_env_test) echo 3 ;;
     mpi_p2p_test) echo 11 ;;
-    mpi_cancel_test) echo 7 ;;
+    mpi_cancel_test) echo 8 ;;
     mpi_coll_test) echo 5 ;;
     mpi_nbc_test) echo 9 ;;
     mpi_nbc_mixed) echo 3 ;;

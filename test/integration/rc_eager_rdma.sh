@@ -78,8 +78,8 @@ p2p_ok() { # NAME NP
     # p2p_test provokes API-misuse errors (rcmsg_*) and a context hash collision on purpose,
     # and frees a communicator with messages unreceived: one that went by rendezvous (credits
     # short after the test of 100 unmatched messages) is refused, its sender told by the FIN
-    ! grep ' error: ' "$work/$1.out" | grep -v -e ' error: rcmsg_' -e 'hash collision' \
-        -e 'error: rendezvous send of [0-9]* bytes (tag [0-9]*) to rank [0-9]* failed at the receiver: RCMSG_ERR_STATE$' |
+    # (a warning)
+    ! grep ' error: ' "$work/$1.out" | grep -v -e ' error: rcmsg_' -e 'hash collision' |
         grep -q . || show_fail "$1: errors were logged"
 }
 coll_ok() { # NAME NP

@@ -7,6 +7,8 @@
  *                           queued here for want of credits, to itself) are cancelled; matched
  *                           ones complete normally; a buffered send's cancel fails; a receiver
  *                           that computes answers when it next progresses
+ *                           and sends a communicator freed at the receiver discarded are
+ *                           cancelled
  *   mpi_cancel_test freed   receives freed unmatched by MPI_Request_free are cancelled by
  *                           MPI_Finalize (one warning), which takes seconds; a freed receive
  *                           that matched and a freed send complete
@@ -14,6 +16,11 @@
  *                           each freed by MPI_Request_free, and a buffered one of each, are
  *                           never received: MPI_Finalize cancels them (one warning), those to
  *                           itself at once, the others after its bounded wait
+ *   mpi_cancel_test fini    (2 ranks) rank 0 cancels sends rank 1 never received, while rank 1
+ *                           is in MPI_Finalize: cancelled at once; a send it received is not
+ *   mpi_cancel_test pending (2 ranks) rank 0 calls MPI_Finalize with a rendezvous send pending
+ *                           while rank 1 computes for a second: rank 1's MPI_Finalize refuses
+ *                           it, so rank 0's ends within seconds, without an error
  */
 #include "mpi_test.h"
 
@@ -25,6 +32,14 @@
 
 static int right, left;
 static char *big, *big_in;
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 /* Waits for a request after MPI_Cancel; whether it was cancelled. */
 static int wait_cancelled(MPI_Request *req)
@@ -231,6 +246,7 @@ static void test_busy_receiver(void)
         sleep(1);
     } else if (np > 1 && me == 0) {
         test_barrier(MPI_COMM_WORLD);
+        usleep(200000); /* rank 1 may still be finishing the barrier (answering at once) */
         double t0 = MPI_Wtime(), t;
         OK(MPI_Isend(&v, 1, MPI_INT, 1, 60, MPI_COMM_WORLD, &req));
         OK(MPI_Cancel(&req));
@@ -244,12 +260,92 @@ static void test_busy_receiver(void)
     phase("a receiver that computes answers the cancel when it is back");
 }
 
-static double now_s(void)
+/* Sends on a communicator their receiver freed without receiving them: discarded there, so a
+ * cancel takes (eager and rendezvous, whether the rendezvous refusal came before or not); one
+ * it received before the free completes. */
+static void test_comm_freed(void)
 {
-    struct timespec ts;
+    MPI_Comm dup;
+    MPI_Request req[3];
+    int w = -1;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    OK(MPI_Isend(&me, 1, MPI_INT, right, 70, dup, &req[0]));
+    OK(MPI_Isend(big, BIG, MPI_CHAR, right, 71, dup, &req[1]));
+    OK(MPI_Isend(&me, 1, MPI_INT, right, 72, dup, &req[2]));
+    OK(MPI_Recv(&w, 1, MPI_INT, left, 72, dup, MPI_STATUS_IGNORE));
+    test_barrier(MPI_COMM_WORLD);
+    OK(MPI_Comm_free(&dup)); /* discards the messages of tags 70 and 71 (a warning) */
+    test_barrier(MPI_COMM_WORLD);
+    OK(MPI_Cancel(&req[0]));
+    CHECK(wait_cancelled(&req[0]) == 1, "an eager send its receiver discarded was not cancelled");
+    OK(MPI_Cancel(&req[1]));
+    CHECK(wait_cancelled(&req[1]) == 1, "a rendezvous its receiver discarded was not cancelled");
+    OK(MPI_Cancel(&req[2]));
+    CHECK(wait_cancelled(&req[2]) == 0 && w == left,
+          "a send received before the free was "
+          "cancelled (data %d)",
+          w);
+    phase("sends discarded by a communicator freed at the receiver are cancelled");
+}
+
+/* Item 7 at finalize: rank 0's sends to rank 1, which goes into MPI_Finalize without receiving
+ * them, are cancelled at once, whether rank 1 is still in its MPI_Finalize's flush or waits
+ * in its closing barrier; the one rank 1 received is not. */
+static int fini_cancel(void)
+{
+    MPI_Request req[5];
+    int v = 0, w = -1, tags[5] = {80, 81, 82, 83, 84};
+    double t0;
+
+    if (me == 0) {
+        for (int i = 0; i < 5; i++) {
+            int large = i == 1 || i == 3;
+            OK(MPI_Isend(large ? (void *)big : &v, large ? BIG : 1, large ? MPI_CHAR : MPI_INT, 1,
+                         tags[i], MPI_COMM_WORLD, &req[i]));
+        }
+    } else {
+        OK(MPI_Recv(&w, 1, MPI_INT, 0, 84, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    }
+    test_barrier(MPI_COMM_WORLD);
+    if (me == 0) {
+        t0 = now_s();
+        for (int i = 0; i < 5; i++) {
+            if (i == 2) {
+                usleep(300000); /* rank 1 waits in its closing barrier by now */
+            }
+            OK(MPI_Cancel(&req[i]));
+            CHECK(wait_cancelled(&req[i]) == (i < 4),
+                  "send %d (tag %d) to a rank in "
+                  "MPI_Finalize: cancelled is not %d",
+                  i, tags[i], i < 4);
+        }
+        printf("rank 0: the cancels were answered within %.1f s\n", now_s() - t0);
+        CHECK(now_s() - t0 < 5, "the cancels took %.1f s", now_s() - t0);
+    }
+    fflush(stdout);
+    t0 = now_s();
+    OK(MPI_Finalize());
+    printf("rank %d: MPI_Finalize took %.1f s\n", me, now_s() - t0);
+    CHECK(me == 0 || w == 0, "rank 1 received %d", w);
+    return summary();
+}
+
+/* Item 11 with a send its receiver never receives: rank 1 refuses it at its MPI_Finalize. */
+static int fini_pending(void)
+{
+    MPI_Request req;
+    double t0;
+
+    if (me == 0) {
+        OK(MPI_Isend(big, BIG, MPI_CHAR, 1, 90, MPI_COMM_WORLD, &req)); /* left pending */
+    } else {
+        sleep(1);
+    }
+    t0 = now_s();
+    OK(MPI_Finalize());
+    printf("rank %d: MPI_Finalize took %.1f s\n", me, now_s() - t0);
+    return summary();
 }
 
 /* Item 8: receives freed unmatched are cancelled by MPI_Finalize; it takes seconds. */
@@ -325,6 +421,10 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "freed_sends") == 0) {
         return freed_sends();
     }
+    if (argc > 1 && (strcmp(argv[1], "fini") == 0 || strcmp(argv[1], "pending") == 0)) {
+        CHECK(np == 2, "mpi_cancel_test %s needs 2 ranks, not %d", argv[1], np);
+        return np != 2 ? summary() : argv[1][0] == 'f' ? fini_cancel() : fini_pending();
+    }
     test_receives();
     test_eager();
     test_rndv();
@@ -332,6 +432,7 @@ int main(int argc, char **argv)
     test_self();
     test_matched();
     test_busy_receiver();
+    test_comm_freed();
     free(big);
     free(big_in);
     MPI_Finalize();
