@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The other builds a site makes, out of tree from this source tree (never written into; the
-# builds go to a mktemp -d directory):
+# builds go to a mktemp -d directory; from a copy of the release tree when the source tree is
+# configured in place):
 #  (a) --without-verbs: builds without btl_rc; rcmsg_info says why there is no device;
 #      check_rc_* are reported as a SKIP saying why; check_base passes; p2p over sm passes
 #      with mpirun; a job that needs rc fails on every rank saying it was built without verbs.
@@ -21,9 +22,18 @@ command -v pkg-config >/dev/null || skip "pkg-config not installed"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # a build of its own: not the make running this test (its jobserver and flags)
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -j2 "$@"; }
+# configure refuses to build out of a source tree configured in place (`./configure && make
+# check`): the variants are then built from a copy, the release tree `make distdir` makes
+src=$top_srcdir
+if [ -f "$top_srcdir/config.status" ]; then
+    mk -C "$top_builddir" distdir distdir="$tmp/src" > "$tmp/distdir.out" 2>&1 ||
+        { tail "$tmp/distdir.out"; fail "in-tree build: make distdir (the sources to build from) failed"; }
+    src=$tmp/src
+    echo "ok: in-tree build: the variants are built from a copy of the release tree"
+fi
 conf() { # conf DIR ARGS...: configure in DIR (new), output in DIR/configure.out
     d=$1; shift
-    mkdir -p "$d" && (cd "$d" && env -u CFLAGS -u LDFLAGS "$top_srcdir/configure" --enable-werror "$@") \
+    mkdir -p "$d" && (cd "$d" && env -u CFLAGS -u LDFLAGS "$src/configure" --enable-werror "$@") \
         > "$d.configure.out" 2>&1
 }
 out="$tmp/out"
