@@ -6,7 +6,8 @@
 # found on a new one; holding duplicates until the limit fails the same dup on every rank with
 # RCMSG_ERR_NO_RESOURCE and a line naming the limit, and after freeing them a dup and a split
 # work. Then the same through the MPI face (mpi_comm_ids_test: 20,000 communicators of every
-# kind; Comm_dup at the limit fails on every rank with MPI_ERR_OTHER).
+# kind; Comm_dup at the limit fails on every rank with MPI_ERR_OTHER). Last, a send cancelled
+# after its communicator was freed and its id reused is cancelled, and nobody is lost.
 . "$top_srcdir/test/integration/lib.sh"
 need_mpirun
 prog="$top_builddir/test/integration/comm_ids_test"
@@ -41,6 +42,14 @@ st=$?
 grep -m1 'error: rcmsg_comm_dup' "$out"
 grep 'exhaust: dup' "$out"
 echo "ok: at the limit every rank failed the same dup naming it, and went on after freeing"
+
+run_timeout 60 "$MPIRUN" --allow-run-as-root -np 2 --oversubscribe "$prog" cancel > "$out" 2>&1
+st=$?
+[ $st -eq 0 ] && [ "$(grep -c "^rank [0-9] of 2: 0 failure(s)\$" "$out")" -eq 2 ] &&
+    [ "$(grep -c "^rank [0-9]: cancel: a send on a freed communicator whose id was reused cancelled" "$out")" -eq 2 ] &&
+    ! grep -q "treated as lost" "$out" ||
+    { tail -40 "$out"; fail "cancel after the id was reused: status $st"; }
+echo "ok: a send on a freed communicator whose id was reused cancelled, nobody lost"
 
 # the same through the MPI face: Comm_dup, Comm_split, Comm_create, Comm_create_group and
 # merged intercommunicators; Comm_dup at the limit returns MPI_ERR_OTHER on every rank

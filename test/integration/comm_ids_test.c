@@ -10,6 +10,11 @@
  *   exhaust  holds duplicates of the world until rcmsg_comm_dup fails: every rank must get
  *            RCMSG_ERR_NO_RESOURCE at the same count (the log names the limit); after they
  *            are freed, a dup and a split work again.
+ *   cancel   (2+ ranks) world rank 1 sends on a split whose ranks are reversed, the split is
+ *            freed unreceived, two dups reuse its id, then rank 1 cancels the send: the
+ *            CANCEL must not be checked against the communicator now holding the id (rank 0
+ *            took world rank 1 for a liar and lost it); the send is cancelled (dropped at the
+ *            free) and the world and the dups still work.
  * Prints "rank R: ..." lines, then "rank R of N: F failure(s)"; exits 1 on any failure.
  */
 #include <rcmsg.h>
@@ -168,13 +173,46 @@ static void exhaust(void)
     free(c);
 }
 
+/* A cancel sent after its communicator was freed and its id reused (see the top). */
+static void cancel_reuse(void)
+{
+    rcmsg_comm_t w = rcmsg_comm_world(), c = RCMSG_COMM_NULL, d1 = RCMSG_COMM_NULL,
+                 d2 = RCMSG_COMM_NULL;
+    rcmsg_request_t req = NULL;
+    rcmsg_msg_status_t st = {0};
+    int buf = 42, in = 0, one = 1, sum = 0;
+
+    OK(rcmsg_comm_split(w, 0, -rank, &c)); /* reversed: world rank 1 is rank size - 2 */
+    if (rank == 1) {
+        OK(rcmsg_isend(&buf, sizeof(buf), rcmsg_comm_size(c) - 1, 5, c, &req)); /* to rank 0 */
+    }
+    OK(rcmsg_barrier(w));
+    OK(rcmsg_comm_free(&c)); /* rank 0 drops the message unreceived */
+    OK(rcmsg_comm_dup(w, &d1));
+    OK(rcmsg_comm_dup(w, &d2));
+    if (rank == 1) {
+        OK(rcmsg_cancel(&req));
+        OK(rcmsg_wait(&req, &st));
+        CHECK(st.cancelled == 1, "the send dropped at the free was not cancelled");
+    }
+    OK(rcmsg_allreduce(&one, &sum, 1, RCMSG_INT32, RCMSG_SUM, d2));
+    CHECK(sum == size, "allreduce on the second dup gave %d", sum);
+    OK(rcmsg_sendrecv(&rank, sizeof(rank), (rank + 1) % size, 4, &in, sizeof(in),
+                      (rank + size - 1) % size, 4, w, NULL));
+    CHECK(in == (rank + size - 1) % size, "ring on the world got %d", in);
+    OK(rcmsg_comm_free(&d1));
+    OK(rcmsg_comm_free(&d2));
+    printf("rank %d: cancel: a send on a freed communicator whose id was reused cancelled\n", rank);
+}
+
 int main(int argc, char **argv)
 {
     rcmsg_status_t s;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc < 2 || (strcmp(argv[1], "churn") != 0 && strcmp(argv[1], "exhaust") != 0)) {
-        fprintf(stderr, "usage: %s churn N | exhaust\n", argv[0]);
+    if (argc < 2 || (strcmp(argv[1], "churn") != 0 && strcmp(argv[1], "exhaust") != 0 &&
+                     strcmp(argv[1], "cancel") != 0)) {
+        fprintf(stderr, "usage: %s churn N | exhaust | cancel\n", argv[0]);
         return 2;
     }
     s = rcmsg_init();
@@ -186,8 +224,10 @@ int main(int argc, char **argv)
     size = rcmsg_size();
     if (strcmp(argv[1], "churn") == 0) {
         churn(argc > 2 ? atol(argv[2]) : 100000);
-    } else {
+    } else if (strcmp(argv[1], "exhaust") == 0) {
         exhaust();
+    } else if (size >= 2) {
+        cancel_reuse();
     }
     s = rcmsg_finalize();
     CHECK(s == RCMSG_OK, "rcmsg_finalize: %s", rcmsg_status_name(s));
