@@ -800,7 +800,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     rc_btl_t *rc;
     rcmsg_status_t status;
     unsigned inl;
-    uint64_t t0 = rcmsg_clock_us(), t_dev, t_res, t_qps;
+    uint64_t t0 = rcmsg_clock_us(), t_dev, t_res, t_qps, init_tries;
 
     rc = calloc(1, sizeof(*rc));
     if (rc == NULL) {
@@ -817,7 +817,8 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         rc->signal_interval = rc->sq_depth / 2;
     }
     rc->poll_batch = rc->config.poll_batch;
-    rc->init_tries = (unsigned)(rc->config.launcher_timeout_us / rc->config.cm_timeout_us);
+    init_tries = rc->config.launcher_timeout_us / rc->config.cm_timeout_us; /* no wrap */
+    rc->init_tries = init_tries > UINT32_MAX ? UINT32_MAX : (unsigned)init_tries;
     rc->lazy =
         rc->config.connect == RCMSG_CONNECT_LAZY ||
         (rc->config.connect == RCMSG_CONNECT_AUTO && job->size > rc->config.connect_eager_max);
