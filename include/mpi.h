@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rcmsg's MPI face: the subset of MPI (C bindings) that librcmsg_mpi implements over the
- * public rcmsg.h. Build programs with rcmsg-mpicc (see README.md, "MPI programs").
+ * public rcmsg.h. Build programs with rcmsg-mpicc (see docs/mpi.md).
  *
  * Conventions follow MPICH's where MPI leaves the choice free: handles are integers
  * (typedef int MPI_Comm, ...), MPI_Status is MPICH's struct (count_lo, count_hi_and_cancelled,

@@ -113,7 +113,7 @@ RCMSG_API int rcmsg_size(void);
  * (shared memory: its process exited, noticed within ~0.1 s; rc: an operation to it ran out
  * of retries), when the launcher reports it terminated, or when a rank that waits for it
  * probes it (every RCMSG_LIVENESS_INTERVAL, 1 s) and the probe runs out of retries; see
- * README.md for the bounds. A rank that sends malformed data is lost too (its requests fail
+ * docs/liveness.md for the bounds. A rank that sends malformed data is lost too (its requests fail
  * with RCMSG_ERR_PEER_DATA). Once the launcher itself is gone (mpirun killed), every request
  * fails with RCMSG_ERR_LAUNCHER and so does every later call that starts an operation.
  *
@@ -358,7 +358,7 @@ typedef enum {
     RCMSG_EVENT_CONNECTED,    /* rc: the connection reached RTS; sm: the peer attached (init) */
     RCMSG_EVENT_DISCONNECTED, /* rc: the connection was closed (idle recycling, RCMSG_QP_MAX_ACTIVE)
                                */
-    RCMSG_EVENT_RECOVERED,    /* rc: the connection survived a QP error (see README) */
+    RCMSG_EVENT_RECOVERED,    /* rc: the connection survived a QP error (see docs/rc.md) */
     RCMSG_EVENT_PEER_FAILED,  /* the peer is lost: its requests fail with status */
 } rcmsg_event_kind_t;
 

@@ -8,8 +8,9 @@
  * FORM    for ENUM RCMSG_CHOICES(ID): the choices "a|b|c" of RCMSG_CFG_<ID>_CHOICES below;
  *         for INT, SIZE and TIME an optional range "min..max" (either end may be empty); for
  *         BOOL, LIST and STRING ""
- * HELP    one sentence, printed by rcmsg_info and in README.md
- * Add new variables here; README.md's table is checked against this by the test suite.
+ * HELP    one sentence, printed by rcmsg_info and in docs/config.md
+ * Add new variables here, then regenerate docs/config.md (src/tools/rcmsg_info --markdown),
+ * which the test suite checks against this table.
  */
 #ifndef RCMSG_BASE_CONFIG_VARS_H
 #define RCMSG_BASE_CONFIG_VARS_H
@@ -308,7 +309,8 @@ typedef enum {
     X(RNDV_READS, INT, "4", "1.." RCMSG_STRINGIFY(RCMSG_RNDV_READS_MAX),                           \
       "RDMA_READs in flight per rendezvous transfer (also bounded by the QP's max_rd_atomic).")    \
     X(RCACHE, BOOL, "no", "",                                                                      \
-      "Keep rendezvous buffers registered for reuse; off by default: see README (invalidation).")  \
+      "Keep rendezvous buffers registered for reuse; off by default: see docs/p2p.md "             \
+      "(invalidation).")                                                                           \
     X(RCACHE_SIZE, SIZE, "256m", "0..",                                                            \
       "Most bytes the registration cache keeps registered (least recently used evicted first).")   \
     X(SM_EAGER_LIMIT, SIZE, "8k", "0..1m",                                                         \

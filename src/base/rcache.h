@@ -9,7 +9,7 @@
  * bytes, least recently used evicted first) and reused for buffers they cover. The cache is
  * off by default because rcmsg cannot observe free()/munmap(): glibc's allocator returns
  * large blocks to the kernel through an internal munmap that symbol interposition does not
- * catch, so a cached registration could outlive its pages (README.md, "Registration cache").
+ * catch, so a cached registration could outlive its pages (docs/p2p.md, "Registration cache").
  *
  * Every registration belongs to an opaque context (the pml's: a transport) given to get()
  * and passed back to the callbacks; an entry serves only gets of its own context.

@@ -196,7 +196,7 @@ int MPI_Get_version(int *version, int *subversion)
 int MPI_Get_library_version(char *version, int *resultlen)
 {
     int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-                     "rcmsg %s (MPI %d.%d subset over rcmsg; see README.md)", rcmsg_version(),
+                     "rcmsg %s (MPI %d.%d subset over rcmsg; see docs/mpi.md)", rcmsg_version(),
                      MPI_VERSION, MPI_SUBVERSION);
 
     *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;

@@ -106,7 +106,7 @@ if part 2; then
     disc=$(grep -c 'debug: rc: disconnected from peer' "$out")
     conn=$(grep -c 'debug: rc: connected to peer' "$out")
     # the cap holds for the connects a rank starts; answering a peer's connect may exceed it
-    # until an idle connection is found (README): the most a rank held, from its own count
+    # until an idle connection is found (docs/rc.md): the most a rank held, from its own count
     most=$(sed -n 's/.* debug: rc: .*; \([0-9]*\) qps connected, .*/\1/p' "$out" | sort -n | tail -1)
     echo "max active 2: $conn connections, $disc disconnections logged, at most $most connected at once"
     [ "$disc" -gt 100 ] || jobfail "max active 2: $disc disconnects logged, not more than 100"

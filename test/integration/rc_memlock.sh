@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Locked memory (README, "Locked memory"): as a process without CAP_IPC_LOCK under Debian's
+# Locked memory (docs/rc.md, "Locked memory"): as a process without CAP_IPC_LOCK under Debian's
 # default `ulimit -l` (8 MiB), a 2-rank rc job runs, its pools shrunk to half the limit with
 # a warning naming `ulimit -l` and the sizes; under 512 KiB it fails at init with the error
 # naming memlock; with CAP_IPC_LOCK (root) the limit does not apply and nothing is shrunk.
