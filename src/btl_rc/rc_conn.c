@@ -164,7 +164,7 @@ static rcmsg_status_t rc_qp_restart(rc_btl_t *rc, int peer)
                 "peer's new attempt",
                 rc->eps[peer].qp.qp->qp_num, peer, rcmsg_rc_qp_state_name(rc->eps[peer].qp.state));
     rc->quiet_peer = peer;
-    rc_recv_drain(rc);
+    rc_rx_drain(rc);
     rc->quiet_peer = -1;
     if (rc->eps[peer].failed) {
         return RCMSG_ERR_CONNECTION; /* a delivery found a gap */
@@ -325,7 +325,7 @@ static void rc_cm_down(void *arg, int peer)
                      rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "asked by the peer" : "idle");
     /* what the QP received is delivered before it is reset (a REQ of a peer that recovers may
      * stand for its agreement while its messages are still queued) */
-    rc_recv_drain(rc);
+    rc_rx_drain(rc);
     rc_pool_put(rc, peer);
     rcmsg_debug("rc: disconnected from peer %d: qp 0x%x back to the pool (%s, %.3f ms; %llu sent, "
                 "%llu received; %d qps connected, %d in the pool)",

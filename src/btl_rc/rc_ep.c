@@ -464,6 +464,65 @@ rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
     return rc_post(rc, ep, wr, &swr);
 }
 
+/* ---- send completions -------------------------------------------------------------- */
+
+static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
+{
+    rc_wr_t *wr = rc_wr_of(rc, wc->wr_id);
+    rc_ep_t *ep;
+    rcmsg_status_t status = RCMSG_OK;
+
+    if (__builtin_expect(wr == NULL, 0)) {
+        rcmsg_error("rc: a send completion (%s) on qp 0x%x names request slot %u of an earlier "
+                    "post: dropped (a completion of a QP that broke came after its drain)",
+                    ibv_wc_status_str(wc->status), wc->qp_num, (unsigned)wc->wr_id);
+        return;
+    }
+    ep = &rc->eps[wr->peer];
+    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
+        rcmsg_stat_status(wr->peer, (int)wc->status);
+    }
+    if (__builtin_expect(
+            ep->rec.state == RC_REC_DRAIN ||
+                (wc->status != IBV_WC_SUCCESS && !ep->failed && rc->up->wc_error(rc, wr->peer, wc)),
+            0)) {
+        rc->up->sq_cqe(rc, ep, wr, wc->status == IBV_WC_SUCCESS); /* the recovery keeps it */
+        return;
+    }
+    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
+        status = RCMSG_ERR_CONNECTION;
+        if (wc->status == IBV_WC_WR_FLUSH_ERR && ep->failed) {
+            rcmsg_debug("%s to peer %d flushed on qp 0x%x", rc_wr_type_name(wr->type), wr->peer,
+                        wc->qp_num);
+        } else {
+            rcmsg_error("%s of %u bytes to peer %d failed: %s (status %d, vendor_err 0x%x) on "
+                        "%s:%d qp 0x%x (state %s)",
+                        rc_wr_type_name(wr->type), wr->len, wr->peer, ibv_wc_status_str(wc->status),
+                        wc->status, wc->vendor_err, rc->dev->name, rc->port, wc->qp_num,
+                        rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&ep->qp)));
+        }
+    }
+    if (status != RCMSG_OK || !rc_ep_hold_read(rc, ep, wr)) {
+        rc_ep_complete_upto(rc, ep, wr, status);
+    }
+    if (status != RCMSG_OK) {
+        rc_ep_fail(rc, wr->peer, ibv_wc_status_str(wc->status));
+    } else {
+        ep->rec.run = 0;
+    }
+}
+
+int rc_send_poll(rc_btl_t *rc)
+{
+    struct ibv_wc wc[RCMSG_POLL_BATCH_MAX];
+    int n = ibv_poll_cq(rc->scq, (int)rc->poll_batch, wc);
+
+    for (int i = 0; i < n; i++) {
+        rc_send_done(rc, &wc[i]);
+    }
+    return n > 0 ? n : 0;
+}
+
 /* ---- replay (rc_rec.c) ------------------------------------------------------------------ */
 
 rcmsg_status_t rc_ep_repost(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool last)

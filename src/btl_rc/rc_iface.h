@@ -9,6 +9,7 @@
 #include "rc_cm.h"
 #include "rc_device.h"
 #include "rc_ep.h"
+#include "rc_rx.h"
 
 #include "base/config_vars.h"
 #include "btl/btl.h"
@@ -73,8 +74,27 @@ typedef struct {
     uint8_t gid[16];
 } rc_pooled_t;
 
+/*
+ * What the floor of btl_rc (rc_ep.c, rc_rx.c: request slots, posts, completions) reaches above
+ * it, as the CM reaches its user through rcmsg_rc_cm_ops_t: set by rc_btl.c at open.
+ *   wc_error  an error completion on the peer's QP: true when a recovery took it (rc_rec.c)
+ *   sq_cqe    a send completion while the endpoint drains (rc_rec.c)
+ *   ctl       an rc control message from the peer (rc_fast.c)
+ *   catch_up  the peer's ring messages before a SEND that came out of sequence (rc_fast.c)
+ *   heard     a message from a peer whose endpoint is not connected (rc_conn.c)
+ */
+struct rc_btl;
+typedef struct {
+    bool (*wc_error)(struct rc_btl *rc, int peer, const struct ibv_wc *wc);
+    void (*sq_cqe)(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *wr, bool ok);
+    void (*ctl)(struct rc_btl *rc, int peer, const void *data, size_t len);
+    void (*catch_up)(struct rc_btl *rc, int peer);
+    void (*heard)(struct rc_btl *rc, int peer);
+} rc_up_ops_t;
+
 typedef struct rc_btl {
     rcmsg_btl_t super;
+    const rc_up_ops_t *up; /* the floor's calls up (rc_btl.c) */
     rcmsg_btl_job_t job;
     rc_config_t config;
     rcmsg_rc_device_t *dev;
@@ -107,7 +127,7 @@ typedef struct rc_btl {
     /* receive buffers whose messages were handled and that are not posted again yet: a poll
      * posts them when it finds nothing (the rank waits anyway), once repost_defer are held or
      * the array is full, and rc_arm before a sleep; so that the post does not delay the reply
-     * to the message (rc_recv_poll) */
+     * to the message (rc_rx_poll) */
     int repost[RCMSG_POLL_BATCH_MAX];
     int nrepost, repost_defer;
     bool cm_hot;       /* connects or disconnects under way: poll the CM on every call */
@@ -213,12 +233,7 @@ void rc_pool_destroy(rc_btl_t *rc);
 /* QPs created per progress call while the pool is refilled (rc_conn.c). */
 #define RC_POOL_REFILL_BATCH 4
 
-/* rc_btl.c: poll polls the receive CQ once and delivers what it took (returns how many);
- * drain polls until every completion the CQ held is delivered (before a QP is reset: some
- * devices drop the CQEs of a QP that is reset). */
-int rc_recv_poll(rc_btl_t *rc);
-void rc_recv_drain(rc_btl_t *rc);
-/* rc_btl.c: polls the send CQ once and handles what it took (returns how many). */
+/* rc_ep.c: polls the send CQ once and handles what it took (returns how many). */
 int rc_send_poll(rc_btl_t *rc);
 /* rc_sync.c: the QP state cache checked against the device every RCMSG_QP_SYNC_INTERVAL
  * (a no-op until the period is over). */

@@ -254,7 +254,7 @@ static void rc_rec_renew(rc_btl_t *rc, int peer)
     rc_ep_t *ep = &rc->eps[peer];
     enum ibv_qp_state hw;
 
-    rc_recv_drain(rc); /* every message the broken QP received, delivered */
+    rc_rx_drain(rc); /* every message the broken QP received, delivered */
     if (ep->fast.rx.buf != NULL) {
         rc_fast_catch_up(rc, peer); /* and every one it wrote into our ring */
     }

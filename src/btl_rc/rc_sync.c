@@ -47,7 +47,7 @@ static void rc_sync_ep(rc_btl_t *rc, int peer)
                rc->recovery ? "recovering" : "the peer fails (RCMSG_RECOVERY=no)");
     /* the completions queued so far first: an error among them classifies the break */
     rc_send_poll(rc);
-    rc_recv_poll(rc);
+    rc_rx_poll(rc);
     if (ep->connected && !ep->failed && ep->rec.state == RC_REC_NONE) {
         rc_rec_start(rc, peer, (rc_cause_t){.kind = RC_CAUSE_SYNC, .code = (int)hw}, false);
     }
