@@ -30,6 +30,11 @@ void rc_async_handle(rc_btl_t *rc)
         if (event != 0) {
             rc_rec_async(rc, i, (enum ibv_event_type)(event - 1));
         }
+        if (__builtin_expect(rc->eps[i].post_err != 0, 0)) { /* marked by rc_post */
+            int err = rc->eps[i].post_err;
+            rc->eps[i].post_err = 0;
+            rc_rec_start(rc, i, (rc_cause_t){.kind = RC_CAUSE_POST, .code = err}, false);
+        }
     }
 }
 

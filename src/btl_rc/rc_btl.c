@@ -265,6 +265,60 @@ static void rc_close(rcmsg_btl_t *btl)
     free(rc);
 }
 
+/* ---- send and get: the choice of the path ---------------------------------------------- */
+
+/* A send goes into the peer's ring (rc_fast.c) when it has one that takes the message, else by
+ * SEND (rc_ep.c); a peer not connected is handed to the connections (rc_conn.c: a lazy connect,
+ * a reconnect after a recycle, or a failure). */
+static rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
+                              const void *payload, size_t len)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+    rcmsg_status_t status;
+    bool fallback = false;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank ||
+        hdr_len + len > btl->caps.max_send) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (__builtin_expect(!ep->connected, 0)) {
+        return rc_ep_want(rc, peer); /* lazy connect, reconnect, or failed */
+    }
+    if (rc->fast_on) {
+        status = rc_fast_send(rc, ep, peer, hdr, hdr_len, payload, len);
+        if (status != RCMSG_ERR_UNSUPPORTED) {
+            return status;
+        }
+        /* a ring, but no free slot, too long, a packet more, or no bounce buffer */
+        fallback = ep->fast.tx.state == RC_FAST_ACTIVE;
+    }
+    status = rc_ep_send(rc, ep, peer, hdr, hdr_len, payload, len);
+    if (fallback && status == RCMSG_OK) { /* counted once sent: a retry is not counted again */
+        rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_fallbacks, 1);
+    }
+    return status;
+}
+
+static rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
+                             uint64_t remote_addr, uint32_t rkey, size_t len,
+                             rcmsg_btl_desc_t *desc)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || len > btl->caps.max_get ||
+        desc == NULL || desc->complete == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (!ep->connected) {
+        return rc_ep_want(rc, peer);
+    }
+    return rc_ep_get(rc, ep, peer, local, lmem, remote_addr, rkey, len, desc);
+}
+
 /* What the floor (rc_ep.c, rc_rx.c) reaches above it. */
 static const rc_up_ops_t rc_up_ops = {
     .wc_error = rc_rec_wc_error,

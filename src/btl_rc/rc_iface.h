@@ -298,8 +298,7 @@ void rc_fast_close(rc_btl_t *rc);
  *   sq_cqe       a send completion of wr while its endpoint drains (ok: it succeeded, it and
  *                the requests before it are done): is the drain over?
  *   progress     the recoveries under way (rc_conn_progress, every call while nrec > 0)
- *   connected    the CM connected the pair again (rc_cm_rts): replay what the peer lacks
- *   abort        the peer fails while its connection recovers */
+ *   connected    the CM connected the pair again (rc_cm_rts): replay what the peer lacks */
 rcmsg_status_t rc_rec_setup(rc_btl_t *rc);
 void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe);
 bool rc_rec_wc_error(rc_btl_t *rc, int peer, const struct ibv_wc *wc);
@@ -307,7 +306,6 @@ void rc_rec_async(rc_btl_t *rc, int peer, enum ibv_event_type event);
 void rc_rec_sq_cqe(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool ok);
 void rc_rec_progress(rc_btl_t *rc);
 rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payload_t *remote);
-void rc_rec_abort(rc_btl_t *rc, int peer);
 /* The CM gave up a recovery's reconnect because a QP transition failed here (ep->rec.retry):
  * true when another attempt with a new QP is under way (within RCMSG_RECOVERY_TIMEOUT). */
 bool rc_rec_retry(rc_btl_t *rc, int peer);

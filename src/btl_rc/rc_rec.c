@@ -52,6 +52,7 @@
  */
 #include "config.h"
 
+#include "rc_btl.h"
 #include "rc_iface.h"
 
 #include "base/clock.h"
@@ -117,33 +118,6 @@ static bool rc_wc_transient(enum ibv_wc_status status)
 static bool rc_event_severe(enum ibv_event_type event)
 {
     return event == IBV_EVENT_QP_FATAL || event == IBV_EVENT_PATH_MIG_ERR;
-}
-
-static void rc_cause_str(const rc_cause_t *cause, char *buf, size_t len)
-{
-    switch (cause->kind) {
-    case RC_CAUSE_WC:
-        snprintf(buf, len, "%s (wc status %d, vendor_err 0x%x)",
-                 ibv_wc_status_str((enum ibv_wc_status)cause->code), cause->code, cause->vendor);
-        break;
-    case RC_CAUSE_EVENT:
-        snprintf(buf, len, "async event %s", ibv_event_type_str((enum ibv_event_type)cause->code));
-        break;
-    case RC_CAUSE_HOOK:
-        snprintf(buf, len, "forced by test hook");
-        break;
-    case RC_CAUSE_PEER:
-        snprintf(buf, len, "the peer's side broke");
-        break;
-    case RC_CAUSE_SYNC:
-        snprintf(buf, len, "qp state sync: hardware says %s behind the mirror",
-                 rcmsg_rc_qp_state_name((enum ibv_qp_state)cause->code));
-        break;
-    case RC_CAUSE_POST:
-        snprintf(buf, len, "ibv_post_send refused (%s): qp found in ERR behind its mirror",
-                 strerror(cause->code));
-        break;
-    }
 }
 
 bool rc_rec_wc_error(rc_btl_t *rc, int peer, const struct ibv_wc *wc)
@@ -313,22 +287,6 @@ bool rc_rec_retry(rc_btl_t *rc, int peer)
     return true;
 }
 
-void rc_rec_abort(rc_btl_t *rc, int peer)
-{
-    rc_ep_t *ep = &rc->eps[peer];
-    char why[160];
-
-    if (ep->rec.drain_last == NULL) {
-        rc_ep_abort_ring(rc, ep, RCMSG_ERR_CONNECTION); /* no completion of them is pending */
-    }
-    rc_cause_str(&ep->rec.cause, why, sizeof(why));
-    rcmsg_error("rc: connection to peer %d not recovered: it broke (%s) on qp 0x%x %.1f s ago "
-                "(RCMSG_RECOVERY_TIMEOUT %.1f s)",
-                peer, why, ep->rec.old_qpn, (double)(rcmsg_clock_us() - ep->rec.t0) / 1e6,
-                (double)rc->config.recovery_timeout_us / 1e6);
-    ep->rec.state = RC_REC_NONE;
-}
-
 /* ---- replay ---------------------------------------------------------------------------- */
 
 typedef struct {
@@ -425,4 +383,97 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
                (double)(rcmsg_clock_us() - ep->rec.t0) / 1e3, (unsigned long long)ep->rec.count,
                ep->rec.severe ? "severe error, qp re-created" : "transient error, qp re-created");
     return RCMSG_OK;
+}
+
+/* ---- test hooks ------------------------------------------------------------------------ */
+
+/* The endpoint a test hook may break: RCMSG_ERR_INVALID_PARAM without a QP, RCMSG_ERR_STATE
+ * while a connect or a recovery is under way (with recovery on, or always when `up`). */
+static rcmsg_status_t rc_hook_ep(rc_btl_t *rc, int peer, bool up, rc_ep_t **ep_p)
+{
+    rc_ep_t *ep;
+
+    if (peer < 0 || peer >= rc->job.size || rc->eps[peer].qp.qp == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if ((rc->recovery || up) && (!ep->connected || ep->rec.state != RC_REC_NONE)) {
+        return RCMSG_ERR_STATE;
+    }
+    *ep_p = ep;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    rc_ep_t *ep = NULL;
+    rcmsg_status_t status = rc_hook_ep(rc, peer, false, &ep);
+
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    rcmsg_log(rc->recovery ? RCMSG_LOG_INFO : RCMSG_LOG_WARN,
+              "forcing qp 0x%x (peer %d) from %s into ERR", ep->qp.qp->qp_num, peer,
+              rcmsg_rc_qp_state_name(ep->qp.state));
+    status = rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
+    if (status == RCMSG_OK && rc->recovery) {
+        rc_rec_start(rc, peer, (rc_cause_t){.kind = RC_CAUSE_HOOK}, false);
+    }
+    return status;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    rc_ep_t *ep = NULL;
+    rcmsg_status_t status = rc_hook_ep(rc, peer, false, &ep);
+
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    rcmsg_info("forcing qp 0x%x (peer %d) into ERR with a simulated %s", ep->qp.qp->qp_num, peer,
+               ibv_event_type_str(IBV_EVENT_QP_FATAL));
+    if (rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE) != RCMSG_OK) {
+        return RCMSG_ERR_IO;
+    }
+    /* what the async thread does with the device's event (rc_async.c) */
+    atomic_store_explicit(&ep->async_event, (int)IBV_EVENT_QP_FATAL + 1, memory_order_release);
+    atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    rc_ep_t *ep = NULL;
+    rcmsg_status_t status = rc_hook_ep(rc, peer, true, &ep);
+
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    rcmsg_info("test hook: qp 0x%x (peer %d) moved to ERR with ibv_modify_qp, mirror left at %s",
+               ep->qp.qp->qp_num, peer, rcmsg_rc_qp_state_name(ep->qp.state));
+    if (ibv_modify_qp(ep->qp.qp, &attr, IBV_QP_STATE) != 0) { /* not through the mirror */
+        rcmsg_error("test hook: ibv_modify_qp of qp 0x%x to ERR failed: %m", ep->qp.qp->qp_num);
+        return RCMSG_ERR_IO;
+    }
+    return RCMSG_OK;
+}
+
+uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+
+    return peer >= 0 && peer < rc->job.size ? rc->eps[peer].rec.count : 0;
+}
+
+uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+
+    return peer >= 0 && peer < rc->job.size ? rc->eps[peer].rec.breaks : 0;
 }
