@@ -360,6 +360,10 @@ static void rc_cm_stalled(void *arg, int peer)
                rc->config.qp_max_active);
 }
 
+/* The recovering peer's QP is back in INIT: reconnect it through the CM (answering
+ * the peer's REQ when it asked first). */
+static void rc_conn_rejoin(rc_btl_t *rc, int peer);
+
 /* The peer reconnects while connected: its side broke. Ours is drained and replaced (rc_rec.c),
  * then rc_conn_rejoin answers its REQ; without recovery the peer fails. */
 static void rc_cm_lost(void *arg, int peer)
@@ -375,7 +379,8 @@ static void rc_cm_failed(void *arg, int peer)
     const char *why;
 
     if (rc_rec_retry(rc, peer)) {
-        return; /* a recovery's reconnect failed in a QP transition: another attempt */
+        rc_conn_rejoin(rc, peer); /* a recovery's reconnect failed in a QP transition: again */
+        return;
     }
     rc_disconnect_over(rc, ep);
     ep->connected = false;
@@ -481,7 +486,7 @@ static rcmsg_status_t rc_connect_one(rc_btl_t *rc, int peer)
     return rcmsg_rc_cm_connect(rc->cm, peer, ep->qp.qp->qp_num, ep->sq_psn);
 }
 
-void rc_conn_rejoin(rc_btl_t *rc, int peer)
+static void rc_conn_rejoin(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
     uint64_t tries = rc->config.recovery_timeout_us / rc->config.cm_timeout_us;
@@ -658,7 +663,7 @@ int rc_conn_progress(rc_btl_t *rc)
     }
     n = rcmsg_rc_cm_progress(rc->cm);
     if (rc->nrec > 0) {
-        rc_rec_progress(rc);
+        rc_rec_progress(rc, rc_conn_rejoin);
     }
 
     if (rc->lazy && (rc->refilling || rc->pool_n < rc->config.qp_pool / 2)) {

@@ -297,22 +297,23 @@ void rc_fast_close(rc_btl_t *rc);
  *   async        an async event on the peer's QP (rc_async.c), classified
  *   sq_cqe       a send completion of wr while its endpoint drains (ok: it succeeded, it and
  *                the requests before it are done): is the drain over?
- *   progress     the recoveries under way (rc_conn_progress, every call while nrec > 0)
+ *   progress     the recoveries under way (rc_conn_progress, every call while nrec > 0): a
+ *                drained connection with its new QP is handed back to rejoin (rc_conn_rejoin)
  *   connected    the CM connected the pair again (rc_cm_rts): replay what the peer lacks */
 rcmsg_status_t rc_rec_setup(rc_btl_t *rc);
 void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe);
 bool rc_rec_wc_error(rc_btl_t *rc, int peer, const struct ibv_wc *wc);
 void rc_rec_async(rc_btl_t *rc, int peer, enum ibv_event_type event);
 void rc_rec_sq_cqe(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool ok);
-void rc_rec_progress(rc_btl_t *rc);
+/* The connections' reconnect of a recovering peer whose new QP is in INIT (rc_conn_rejoin),
+ * passed down to the recovery. */
+typedef void (*rc_rejoin_fn_t)(rc_btl_t *rc, int peer);
+void rc_rec_progress(rc_btl_t *rc, rc_rejoin_fn_t rejoin);
 rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payload_t *remote);
 /* The CM gave up a recovery's reconnect because a QP transition failed here (ep->rec.retry):
- * true when another attempt with a new QP is under way (within RCMSG_RECOVERY_TIMEOUT). */
+ * true when another attempt is due within RCMSG_RECOVERY_TIMEOUT, the peer's QP renewed (the
+ * caller reconnects it, rc_conn_rejoin). */
 bool rc_rec_retry(rc_btl_t *rc, int peer);
-
-/* rc_conn.c: the recovering peer's QP is back in INIT: reconnect it through the CM (answering
- * the peer's REQ when it asked first). */
-void rc_conn_rejoin(rc_btl_t *rc, int peer);
 
 /* rc_pool.c: the peer's broken QP is destroyed and replaced by a new one in INIT (rc_rec.c says
  * why never a reset one), with a fresh psn; the endpoint keeps its ring. */

@@ -223,7 +223,7 @@ void rc_rec_sq_cqe(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool ok)
 
 /* The drain is over: every receive of the broken QP delivered, the QP queried, replaced by a
  * new one and reconnected. */
-static void rc_rec_renew(rc_btl_t *rc, int peer)
+static void rc_rec_renew(rc_btl_t *rc, int peer, rc_rejoin_fn_t rejoin)
 {
     rc_ep_t *ep = &rc->eps[peer];
     enum ibv_qp_state hw;
@@ -243,17 +243,17 @@ static void rc_rec_renew(rc_btl_t *rc, int peer)
         return;
     }
     ep->rec.state = RC_REC_CONNECT;
-    rc_conn_rejoin(rc, peer);
+    rejoin(rc, peer);
 }
 
-void rc_rec_progress(rc_btl_t *rc)
+void rc_rec_progress(rc_btl_t *rc, rc_rejoin_fn_t rejoin)
 {
     for (int i = 0; i < rc->nrec;) {
         int peer = rc->recovering[i];
         rc_ep_t *ep = &rc->eps[peer];
 
         if (ep->rec.state == RC_REC_DRAIN && ep->rec.drain_last == NULL) {
-            rc_rec_renew(rc, peer);
+            rc_rec_renew(rc, peer, rejoin);
         } else if (ep->rec.state == RC_REC_DRAIN && rcmsg_clock_us() > ep->rec.deadline) {
             rcmsg_error("rc: connection to peer %d: the completions of its broken qp 0x%x did "
                         "not all come within RCMSG_RECOVERY_TIMEOUT (%.1f s)",
@@ -283,7 +283,6 @@ bool rc_rec_retry(rc_btl_t *rc, int peer)
     rcmsg_warn("rc: reconnecting peer %d failed in a qp transition (see above): trying again "
                "with qp 0x%x, %.1f s left of RCMSG_RECOVERY_TIMEOUT",
                peer, ep->qp.qp->qp_num, (double)(ep->rec.deadline - rcmsg_clock_us()) / 1e6);
-    rc_conn_rejoin(rc, peer);
     return true;
 }
 
