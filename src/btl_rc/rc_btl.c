@@ -25,11 +25,13 @@
  * rank's QP must be the one the message arrived on (else the message is dropped and the peer
  * of that QP failed).
  *
- * This file is the interface: CQs, SRQ, buffers, completions and progress, memory
- * registration, open and close, the ops table. The endpoints (one per peer, its QP embedded:
- * post, flush, fail) are in rc_ep.c, their connection through the connection manager (rc_cm.c)
- * and the address record in rc_conn.c and rc_addr.c, the async event thread in rc_async.c, the
- * choice of the device port in rc_port.c.
+ * This file is the interface: CQs, buffers, progress, memory registration, open and close,
+ * the ops table, and the choice of the path of a send (ring or SEND, or a connect first). The
+ * endpoints (one per peer, its QP embedded: request slots, post, flush, fail, the send CQ's
+ * completions) are in rc_ep.c, the receive side in rc_rx.c, their connection through the
+ * connection manager (rc_cm.c) and the address record in rc_conn.c and rc_addr.c, the async
+ * event thread in rc_async.c, the choice of the device port in rc_port.c (rc_iface.h: the
+ * order of the files).
  */
 #include "config.h"
 
@@ -107,7 +109,7 @@ static int rc_progress(rcmsg_btl_t *btl)
     int n, total;
 
     total = rc_rx_poll(rc);
-    if (rc->nfast_rx > 0) {
+    if (rc->fast.nrx > 0) {
         total += rc_fast_poll(rc);
     }
     rcmsg_rstat_add(RCMSG_RSTAT_empty_polls, total == 0);
@@ -147,7 +149,7 @@ static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
     rcmsg_deadline_t deadline = rcmsg_deadline_in(rc->config.drain_timeout_us);
     int pending;
 
-    rc->draining = true; /* finalize: no connection is recycled from now on */
+    rc_conn_finalize(rc); /* no connection is recycled from now on */
     for (;;) {
         pending = 0;
         for (int i = 0; i < rc->job.size; i++) {
@@ -210,7 +212,7 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
     /* a connect or disconnect under way has retransmissions due, and a ring write (rc_fast.c)
      * raises no completion event: poll, do not sleep */
     return atomic_load_explicit(&rc->async_pending, memory_order_acquire) || rc->cm_hot ||
-                   rc->nfast_rx > 0
+                   rc->fast.nrx > 0
                ? RCMSG_INPROGRESS
                : RCMSG_OK;
 }
@@ -231,9 +233,7 @@ static void rc_close(rcmsg_btl_t *btl)
     rc_pool_destroy(rc);
     rc_fast_close(rc);         /* the rings' registrations use the PD */
     rcmsg_rc_cm_close(rc->cm); /* its UD QP and address handles use the PD */
-    if (rc->srq != NULL && ibv_destroy_srq(rc->srq) != 0) {
-        rcmsg_warn("ibv_destroy_srq failed: %m");
-    }
+    rc_rx_close(rc);
     if (rc->scq != NULL && ibv_destroy_cq(rc->scq) != 0) {
         rcmsg_warn("ibv_destroy_cq(send) failed: %m");
     }
@@ -256,12 +256,10 @@ static void rc_close(rcmsg_btl_t *btl)
     rc_free_bufs(rc->rbufs, rc->rbufs_len, rc->rbufs_bound);
     rc_free_bufs(rc->sbufs, rc->sbufs_len, rc->sbufs_bound);
     free(rc->sbuf_free);
-    free(rc->inl_copy);
-    free(rc->recovering);
-    free(rc->replay);
+    rc_rec_close(rc);
     free(rc->wrs);
     free(rc->eps);
-    free(rc->active);
+    rc_conn_close(rc);
     free(rc);
 }
 
@@ -284,9 +282,9 @@ static rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_
     }
     ep = &rc->eps[peer];
     if (__builtin_expect(!ep->connected, 0)) {
-        return rc_ep_want(rc, peer); /* lazy connect, reconnect, or failed */
+        return rc_conn_want(rc, peer); /* lazy connect, reconnect, or failed */
     }
-    if (rc->fast_on) {
+    if (rc->fast.on) {
         status = rc_fast_send(rc, ep, peer, hdr, hdr_len, payload, len);
         if (status != RCMSG_ERR_UNSUPPORTED) {
             return status;
@@ -314,7 +312,7 @@ static rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcms
     }
     ep = &rc->eps[peer];
     if (!ep->connected) {
-        return rc_ep_want(rc, peer);
+        return rc_conn_want(rc, peer);
     }
     return rc_ep_get(rc, ep, peer, local, lmem, remote_addr, rkey, len, desc);
 }
@@ -325,7 +323,7 @@ static const rc_up_ops_t rc_up_ops = {
     .sq_cqe = rc_rec_sq_cqe,
     .ctl = rc_fast_ctl,
     .catch_up = rc_fast_catch_up,
-    .heard = rc_ep_heard,
+    .heard = rc_conn_heard,
 };
 
 static const rcmsg_btl_ops_t rc_ops = {
@@ -465,7 +463,7 @@ static long long rc_send_budget(const rc_btl_t *rc)
 {
     long long peers = rc->job.size - 1;
 
-    if (rc->lazy) {
+    if (rc->conn.lazy) {
         long long hot = rc->config.qp_max_active > rc->config.qp_pool ? rc->config.qp_max_active
                                                                       : rc->config.qp_pool;
         peers = hot < peers ? hot : peers;
@@ -569,14 +567,13 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     rc_btl_t *rc;
     rcmsg_status_t status;
     unsigned inl;
-    uint64_t t0 = rcmsg_clock_us(), t_dev, t_res, t_qps, init_tries;
+    uint64_t t0 = rcmsg_clock_us(), t_dev, t_res, t_qps;
 
     rc = calloc(1, sizeof(*rc));
     if (rc == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
     rc->job = *job;
-    rc->quiet_peer = -1;
     rc->super.name = "rc";
     rc->super.ops = &rc_ops;
     rc->up = &rc_up_ops;
@@ -587,11 +584,6 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         rc->signal_interval = rc->sq_depth / 2;
     }
     rc->poll_batch = rc->config.poll_batch;
-    init_tries = rc->config.launcher_timeout_us / rc->config.cm_timeout_us; /* no wrap */
-    rc->init_tries = init_tries > UINT32_MAX ? UINT32_MAX : (unsigned)init_tries;
-    rc->lazy =
-        rc->config.connect == RCMSG_CONNECT_LAZY ||
-        (rc->config.connect == RCMSG_CONNECT_AUTO && job->size > rc->config.connect_eager_max);
 
     status = rc_choose_port(job, &rc->config, name, &rc->port);
     if (status == RCMSG_OK) {
@@ -606,8 +598,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         goto err_close;
     }
     rc->eps = calloc((size_t)job->size, sizeof(*rc->eps));
-    rc->active = calloc((size_t)job->size, sizeof(*rc->active));
-    if (rc->eps == NULL || rc->active == NULL) {
+    if (rc->eps == NULL || rc_conn_init(rc) != RCMSG_OK) {
         status = RCMSG_ERR_NO_MEMORY;
         goto err_close;
     }
@@ -646,7 +637,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     }
     rcmsg_info("%s:%d: %s connect (RCMSG_CONNECT=%s, %d ranks), max inline %zu, max rd atomic "
                "%u, mtu %d; device choice and open %.1f ms, cqs/srq/buffers %.1f ms, cm %.1f ms",
-               rc->dev->name, rc->port, rc->lazy ? "lazy" : "eager", rc->config.connect_name,
+               rc->dev->name, rc->port, rc->conn.lazy ? "lazy" : "eager", rc->config.connect_name,
                job->size, rc->super.caps.max_inline, rc->rd_atomic,
                rcmsg_rc_mtu_bytes(rc->port_attr.active_mtu), (double)(t_dev - t0) / 1e3,
                (double)(t_res - t_dev) / 1e3, (double)(t_qps - t_res) / 1e3);

@@ -97,14 +97,24 @@ rcmsg_status_t rc_rec_setup(rc_btl_t *rc)
     if (!rc->recovery) {
         return RCMSG_OK;
     }
-    rc->recovering = calloc((size_t)rc->job.size, sizeof(*rc->recovering));
-    rc->replay = calloc(rc->sq_depth, sizeof(*rc->replay));
+    rc->rec.peers = calloc((size_t)rc->job.size, sizeof(*rc->rec.peers));
+    rc->rec.replay = calloc(rc->sq_depth, sizeof(*rc->rec.replay));
     rc->inl_copy = inl > 0 ? malloc((size_t)rc->wr_total * inl) : NULL;
-    if (rc->recovering == NULL || rc->replay == NULL || (inl > 0 && rc->inl_copy == NULL)) {
+    if (rc->rec.peers == NULL || rc->rec.replay == NULL || (inl > 0 && rc->inl_copy == NULL)) {
         rcmsg_error("rc: out of memory for the replay buffers of connection recovery");
         return RCMSG_ERR_NO_MEMORY;
     }
     return RCMSG_OK;
+}
+
+void rc_rec_close(rc_btl_t *rc)
+{
+    free(rc->inl_copy);
+    free(rc->rec.peers);
+    free(rc->rec.replay);
+    rc->inl_copy = NULL;
+    rc->rec.peers = NULL;
+    rc->rec.replay = NULL;
 }
 
 /* ---- classification -------------------------------------------------------------------- */
@@ -199,7 +209,7 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
     if (ep->rec.drain_last == NULL && ep->ring_count > 0) {
         ep->rec.drain_last = ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth];
     }
-    rc->recovering[rc->nrec++] = peer;
+    rc->rec.peers[rc->rec.n++] = peer;
     rc->cm_hot = true;
     if (rc->super.broke_cb != NULL) {
         rc->super.broke_cb(rc->super.cb_arg, peer);
@@ -248,8 +258,8 @@ static void rc_rec_renew(rc_btl_t *rc, int peer, rc_rejoin_fn_t rejoin)
 
 void rc_rec_progress(rc_btl_t *rc, rc_rejoin_fn_t rejoin)
 {
-    for (int i = 0; i < rc->nrec;) {
-        int peer = rc->recovering[i];
+    for (int i = 0; i < rc->rec.n;) {
+        int peer = rc->rec.peers[i];
         rc_ep_t *ep = &rc->eps[peer];
 
         if (ep->rec.state == RC_REC_DRAIN && ep->rec.drain_last == NULL) {
@@ -261,7 +271,7 @@ void rc_rec_progress(rc_btl_t *rc, rc_rejoin_fn_t rejoin)
             rc_ep_fail(rc, peer, "its broken qp did not drain within RCMSG_RECOVERY_TIMEOUT");
         }
         if (ep->rec.state == RC_REC_NONE) {
-            rc->recovering[i] = rc->recovering[--rc->nrec];
+            rc->rec.peers[i] = rc->rec.peers[--rc->rec.n];
             continue;
         }
         i++;
@@ -293,7 +303,7 @@ typedef struct {
     unsigned long long bytes, read_bytes;
 } rc_replay_t;
 
-/* Keeps in rc->replay the ring's requests the peer lacks (it received `got` SENDs) and releases
+/* Keeps in rc->rec.replay the ring's requests the peer lacks (it received `got` SENDs) and releases
  * the others; returns how many were kept, or -1 when the counts cannot be right. */
 static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, rc_replay_t *st)
 {
@@ -303,7 +313,7 @@ static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, r
     for (unsigned i = 0; i < n; i++) {
         rc_wr_t *wr = ep->ring[(ep->ring_head + i) % rc->sq_depth];
         sends += rc_wr_is_msg(wr->type);
-        rc->replay[i] = wr;
+        rc->rec.replay[i] = wr;
     }
     if (got > ep->sent || got < ep->sent - sends) {
         rcmsg_error("rc: peer %d says it received %llu messages from this rank, which sent %llu "
@@ -314,7 +324,7 @@ static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, r
     }
     ep->ring_head = ep->ring_count = ep->unsignaled = 0;
     for (unsigned i = 0; i < n; i++) {
-        rc_wr_t *wr = rc->replay[i];
+        rc_wr_t *wr = rc->rec.replay[i];
         bool send = rc_wr_is_msg(wr->type);
         if (wr->type == RC_WR_FLUSH || wr->type == RC_WR_CTL || (send && wr->seq < got)) {
             st->delivered += send;
@@ -325,7 +335,7 @@ static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, r
         st->bytes += send ? wr->len : 0;
         st->reads += !send;
         st->read_bytes += send ? 0 : wr->len;
-        rc->replay[kept++] = wr;
+        rc->rec.replay[kept++] = wr;
     }
     return kept;
 }
@@ -355,11 +365,11 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
         return RCMSG_ERR_PEER_DATA;
     }
     for (int i = 0; i < kept; i++) {
-        if (rc_ep_repost(rc, ep, rc->replay[i], i == kept - 1) != RCMSG_OK) {
+        if (rc_ep_repost(rc, ep, rc->rec.replay[i], i == kept - 1) != RCMSG_OK) {
             /* not on the QP, so no completion will release them: they fail now (the ones
              * reposted complete flushed when the peer fails) */
             for (int j = i; j < kept; j++) {
-                rc_wr_release(rc, rc->replay[j], RCMSG_ERR_CONNECTION);
+                rc_wr_release(rc, rc->rec.replay[j], RCMSG_ERR_CONNECTION);
             }
             ep->rec.state = RC_REC_NONE; /* completions are pending again: no longer drained */
             ep->rec.refused = "its connection broke and, reconnected, the replay of the messages "

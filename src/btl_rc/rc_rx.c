@@ -52,7 +52,7 @@ static void rc_repost(rc_btl_t *rc, const int *idx, int n)
                                       .sg_list = &sge[i],
                                       .num_sge = 1};
     }
-    err = ibv_post_srq_recv(rc->srq, rwr, &bad);
+    err = ibv_post_srq_recv(rc->rx.srq, rwr, &bad);
     if (err != 0) {
         int lost = bad != NULL ? n - (int)(bad - rwr) : n;
         rcmsg_error("ibv_post_srq_recv on %s failed: %s (%d receive buffer(s) lost)", rc->dev->name,
@@ -171,9 +171,9 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
 void rc_rx_repost_held(rc_btl_t *rc)
 {
     if (!rc->closing) {
-        rc_repost(rc, rc->repost, rc->nrepost);
+        rc_repost(rc, rc->rx.repost, rc->rx.nrepost);
     }
-    rc->nrepost = 0;
+    rc->rx.nrepost = 0;
 }
 
 /*
@@ -192,24 +192,24 @@ int rc_rx_poll(rc_btl_t *rc)
     int n;
 
     RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(wc) >= RCMSG_POLL_BATCH_MAX &&
-                            RCMSG_ARRAY_SIZE(rc->repost) == RCMSG_POLL_BATCH_MAX,
+                            RCMSG_ARRAY_SIZE(rc->rx.repost) == RCMSG_POLL_BATCH_MAX,
                         "a poll takes up to RCMSG_POLL_BATCH completions into wc[]; rc_repost "
                         "posts the held buffers, at most RCMSG_POLL_BATCH_MAX, in one call");
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     if (n <= 0) {
-        if (rc->nrepost > 0) {
+        if (rc->rx.nrepost > 0) {
             rc_rx_repost_held(rc);
         }
         return 0;
     }
     for (int i = 0; i < n; i++) {
         rc_recv_done(rc, &wc[i]);
-        if (rc->nrepost == (int)RCMSG_ARRAY_SIZE(rc->repost)) {
+        if (rc->rx.nrepost == (int)RCMSG_ARRAY_SIZE(rc->rx.repost)) {
             rc_rx_repost_held(rc);
         }
-        rc->repost[rc->nrepost++] = (int)wc[i].wr_id;
+        rc->rx.repost[rc->rx.nrepost++] = (int)wc[i].wr_id;
     }
-    if (rc->nrepost >= rc->repost_defer) {
+    if (rc->rx.nrepost >= rc->rx.defer) {
         rc_rx_repost_held(rc);
     }
     return n;
@@ -232,12 +232,12 @@ rcmsg_status_t rc_rx_setup(rc_btl_t *rc)
     };
     struct ibv_srq_attr limit = {.srq_limit = (uint32_t)rc->nrbufs / 8};
 
-    rc->repost_defer = rc->nrbufs / 16 < 1 ? 1 : rc->nrbufs / 16;
-    if (rc->repost_defer > RC_REPOST_DEFER_MAX) {
-        rc->repost_defer = RC_REPOST_DEFER_MAX;
+    rc->rx.defer = rc->nrbufs / 16 < 1 ? 1 : rc->nrbufs / 16;
+    if (rc->rx.defer > RC_REPOST_DEFER_MAX) {
+        rc->rx.defer = RC_REPOST_DEFER_MAX;
     }
-    rc->srq = ibv_create_srq(rc->pd, &sattr);
-    if (rc->srq == NULL) {
+    rc->rx.srq = ibv_create_srq(rc->pd, &sattr);
+    if (rc->rx.srq == NULL) {
         rcmsg_error("ibv_create_srq(%d) on %s failed: %m", rc->nrbufs, rc->dev->name);
         return RCMSG_ERR_IO;
     }
@@ -249,8 +249,16 @@ rcmsg_status_t rc_rx_setup(rc_btl_t *rc)
         }
         rc_repost(rc, idx, n);
     }
-    if (ibv_modify_srq(rc->srq, &limit, IBV_SRQ_LIMIT) != 0) {
+    if (ibv_modify_srq(rc->rx.srq, &limit, IBV_SRQ_LIMIT) != 0) {
         rcmsg_debug("srq limit not supported on %s: %m", rc->dev->name);
     }
     return RCMSG_OK;
+}
+
+void rc_rx_close(rc_btl_t *rc)
+{
+    if (rc->rx.srq != NULL && ibv_destroy_srq(rc->rx.srq) != 0) {
+        rcmsg_warn("ibv_destroy_srq failed: %m");
+    }
+    rc->rx.srq = NULL;
 }

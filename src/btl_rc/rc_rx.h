@@ -10,7 +10,22 @@
 #ifndef RCMSG_BTL_RC_RX_H
 #define RCMSG_BTL_RC_RX_H
 
+#include "base/config_vars.h"
 #include "btl/btl.h"
+
+#include <infiniband/verbs.h>
+
+/* The receive buffers whose messages were handled and that are not posted again yet: a poll
+ * posts them when it finds nothing (the rank waits anyway), once `defer` are held or the array
+ * is full, and rc_arm before a sleep; so that the post does not delay the reply to the message
+ * (rc_rx_poll). At most RC_REPOST_DEFER_MAX, and at most 1/16 of the SRQ, are held. */
+#define RC_REPOST_DEFER_MAX 32
+
+typedef struct {
+    struct ibv_srq *srq;
+    int repost[RCMSG_POLL_BATCH_MAX];
+    int nrepost, defer;
+} rc_rx_t;
 
 struct rc_btl;
 
@@ -18,5 +33,7 @@ rcmsg_status_t rc_rx_setup(struct rc_btl *rc);
 int rc_rx_poll(struct rc_btl *rc);
 void rc_rx_drain(struct rc_btl *rc);
 void rc_rx_repost_held(struct rc_btl *rc);
+/* The SRQ destroyed, at close. */
+void rc_rx_close(struct rc_btl *rc);
 
 #endif /* RCMSG_BTL_RC_RX_H */
