@@ -120,7 +120,9 @@ file_order() {
     loop=$(echo "$edges" | awk 'NF == 3 { print $1, $2 }' | sort -u | tsort 2>&1 >/dev/null)
     if [ -n "$loop" ]; then
         echo "$loop"
-        echo "$edges" | sed 's/^/  calls: /'
+        in_loop=$(echo "$loop" | sed -n 's/^tsort: \([a-z_0-9]*\.c\)$/\1/p' | sort -u | tr '\n' ' ')
+        echo "$edges" | awk -v l=" $in_loop" 'index(l, " " $1 " ") && index(l, " " $2 " ") {
+            print "  " $1 " -> " $2 ": " $3 }'
         echo "FAIL: in $dir, files call each other in a circle (tsort above)"
         status=1
     fi
