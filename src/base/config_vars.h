@@ -23,7 +23,7 @@
  * RCMSG_STRINGIFY, and stated with RCMSG_STATIC_ASSERT next to each array they size (plain
  * integer literals, so that the FORM text reads as before).
  */
-#define RCMSG_POLL_BATCH_MAX 256 /* rc_recv_poll: struct ibv_wc wc[] on the stack */
+#define RCMSG_POLL_BATCH_MAX 256 /* rc_rx_poll: struct ibv_wc wc[] on the stack */
 #define RCMSG_RNDV_READS_MAX 8   /* pml: rcmsg_btl_desc_t descs[PML_MAX_READS] per request */
 
 /*

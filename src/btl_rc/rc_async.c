@@ -5,7 +5,7 @@
  * progress call handles them on the progress thread (rc_async_handle): a severe QP error
  * (QP fatal, path migration) is recovered by re-creating the QP (rc_rec.c), any other fails the
  * peer. A port going down is logged; when it comes back (PORT_ACTIVE) the reconnects of the
- * connections that broke meanwhile are sent at once (rc->port_up).
+ * connections that broke meanwhile are sent at once (rc->async.port_up).
  */
 #include "config.h"
 
@@ -30,7 +30,17 @@ void rc_async_handle(rc_btl_t *rc)
         if (event != 0) {
             rc_rec_async(rc, i, (enum ibv_event_type)(event - 1));
         }
+        if (__builtin_expect(rc->eps[i].post_err != 0, 0)) { /* marked by rc_post */
+            int err = rc->eps[i].post_err;
+            rc->eps[i].post_err = 0;
+            rc_rec_start(rc, i, (rc_cause_t){.kind = RC_CAUSE_POST, .code = err}, false);
+        }
     }
+}
+
+bool rc_async_port_up(rc_btl_t *rc)
+{
+    return atomic_exchange_explicit(&rc->async.port_up, 0, memory_order_acquire) != 0;
 }
 
 static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
@@ -94,7 +104,7 @@ static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
     case IBV_EVENT_PORT_ACTIVE:
         rcmsg_info("async event %s on %s:%d: the port is up", ibv_event_type_str(ev->event_type),
                    rc->dev->name, ev->element.port_num);
-        atomic_store_explicit(&rc->port_up, 1, memory_order_release);
+        atomic_store_explicit(&rc->async.port_up, 1, memory_order_release);
         break;
     default:
         rcmsg_info("async event %s on %s", ibv_event_type_str(ev->event_type), rc->dev->name);
@@ -106,7 +116,7 @@ static void *rc_async_main(void *arg)
 {
     rc_btl_t *rc = arg;
     struct pollfd fds[2] = {{.fd = rc->dev->ctx->async_fd, .events = POLLIN},
-                            {.fd = rc->async_wake_fd, .events = POLLIN}};
+                            {.fd = rc->async.wake_fd, .events = POLLIN}};
 
     for (;;) {
         struct ibv_async_event ev;
@@ -138,18 +148,18 @@ rcmsg_status_t rc_async_start(rc_btl_t *rc)
         rcmsg_error("cannot make the async fd of %s non-blocking: %m", rc->dev->name);
         return RCMSG_ERR_IO;
     }
-    rc->async_wake_fd = eventfd(0, EFD_CLOEXEC);
-    if (rc->async_wake_fd < 0) {
+    rc->async.wake_fd = eventfd(0, EFD_CLOEXEC);
+    if (rc->async.wake_fd < 0) {
         rcmsg_error("eventfd failed: %m");
         return RCMSG_ERR_IO;
     }
-    err = pthread_create(&rc->async_thread, NULL, rc_async_main, rc);
+    err = pthread_create(&rc->async.thread, NULL, rc_async_main, rc);
     if (err != 0) {
         rcmsg_error("cannot start the async event thread: %s", strerror(err));
-        close(rc->async_wake_fd);
+        close(rc->async.wake_fd);
         return RCMSG_ERR_IO;
     }
-    rc->async_running = true;
+    rc->async.running = true;
     return RCMSG_OK;
 }
 
@@ -157,13 +167,13 @@ void rc_async_stop(rc_btl_t *rc)
 {
     uint64_t one = 1;
 
-    if (!rc->async_running) {
+    if (!rc->async.running) {
         return;
     }
-    if (write(rc->async_wake_fd, &one, sizeof(one)) != sizeof(one)) {
+    if (write(rc->async.wake_fd, &one, sizeof(one)) != sizeof(one)) {
         rcmsg_warn("cannot wake the async event thread: %m");
     }
-    pthread_join(rc->async_thread, NULL);
-    close(rc->async_wake_fd);
-    rc->async_running = false;
+    pthread_join(rc->async.thread, NULL);
+    close(rc->async.wake_fd);
+    rc->async.running = false;
 }

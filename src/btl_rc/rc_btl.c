@@ -25,11 +25,13 @@
  * rank's QP must be the one the message arrived on (else the message is dropped and the peer
  * of that QP failed).
  *
- * This file is the interface: CQs, SRQ, buffers, completions and progress, memory
- * registration, open and close, the ops table. The endpoints (one per peer, its QP embedded:
- * post, flush, fail) are in rc_ep.c, their connection through the connection manager (rc_cm.c)
- * and the address record in rc_conn.c and rc_addr.c, the async event thread in rc_async.c, the
- * choice of the device port in rc_port.c.
+ * This file is the interface: CQs, buffers, progress, memory registration, open and close,
+ * the ops table, and the choice of the path of a send (ring or SEND, or a connect first). The
+ * endpoints (one per peer, its QP embedded: request slots, post, flush, fail, the send CQ's
+ * completions) are in rc_ep.c, the receive side in rc_rx.c, their connection through the
+ * connection manager (rc_cm.c) and the address record in rc_conn.c and rc_addr.c, the async
+ * event thread in rc_async.c, the choice of the device port in rc_port.c (rc_iface.h: the
+ * order of the files).
  */
 #include "config.h"
 
@@ -96,271 +98,9 @@ static void rc_mem_dereg(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem)
     mem->priv = NULL;
 }
 
-/* ---- completions ----------------------------------------------------------------------- */
-
-static int rc_peer_of_qpn(rc_btl_t *rc, uint32_t qpn)
-{
-    for (int i = 0; i < rc->job.size; i++) {
-        if (rc->eps[i].qp.qp != NULL && rc->eps[i].qp.qp->qp_num == qpn) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-/* Posts the n receive buffers idx[] (n <= RCMSG_POLL_BATCH_MAX) to the SRQ again, in one
- * call. */
-static void rc_repost(rc_btl_t *rc, const int *idx, int n)
-{
-    struct ibv_sge sge[RCMSG_POLL_BATCH_MAX];
-    struct ibv_recv_wr rwr[RCMSG_POLL_BATCH_MAX], *bad = NULL;
-    int err;
-
-    if (n <= 0) {
-        return;
-    }
-    for (int i = 0; i < n; i++) {
-        sge[i] = (struct ibv_sge){.addr = (uintptr_t)(rc->rbufs + (size_t)idx[i] * rc->buf_size),
-                                  .length = (uint32_t)rc->buf_size,
-                                  .lkey = rc->rmr->lkey};
-        rwr[i] = (struct ibv_recv_wr){.wr_id = (uint64_t)idx[i],
-                                      .next = i + 1 < n ? &rwr[i + 1] : NULL,
-                                      .sg_list = &sge[i],
-                                      .num_sge = 1};
-    }
-    err = ibv_post_srq_recv(rc->srq, rwr, &bad);
-    if (err != 0) {
-        int lost = bad != NULL ? n - (int)(bad - rwr) : n;
-        rcmsg_error("ibv_post_srq_recv on %s failed: %s (%d receive buffer(s) lost)", rc->dev->name,
-                    strerror(err), lost);
-    }
-}
-
-static void rc_recv_error(rc_btl_t *rc, const struct ibv_wc *wc)
-{
-    int peer = rc_peer_of_qpn(rc, wc->qp_num);
-
-    if (wc->status == IBV_WC_WR_FLUSH_ERR &&
-        (peer < 0 || rc->eps[peer].failed || rc->eps[peer].rec.state != RC_REC_NONE)) {
-        rcmsg_debug("receive flushed on qp 0x%x (peer %d)", wc->qp_num, peer);
-    } else if (peer < 0 || !rc_rec_wc_error(rc, peer, wc)) { /* else: recovered */
-        rcmsg_error("receive from peer %d failed: %s (status %d, vendor_err 0x%x) on %s:%d qp "
-                    "0x%x (state %s)",
-                    peer, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, rc->dev->name,
-                    rc->port, wc->qp_num,
-                    peer >= 0 ? rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&rc->eps[peer].qp))
-                              : "unknown");
-        if (peer >= 0) {
-            rc_ep_fail(rc, peer, ibv_wc_status_str(wc->status));
-        }
-    }
-}
-
-/* A message whose sequence number is not the next one from its sender: a duplicate (a replay
- * of what was received already) is dropped; a gap means a message was lost, which RC and the
- * replay never allow: the peer fails. */
-static void rc_recv_out_of_seq(rc_btl_t *rc, int peer, uint32_t seq)
-{
-    rc_ep_t *ep = &rc->eps[peer];
-    uint32_t want = (uint32_t)ep->recvd & rc->seq_mask;
-    uint32_t ahead = (seq - want) & rc->seq_mask;
-
-    if (ahead > rc->seq_mask / 2) {
-        rcmsg_debug("rc: duplicate message %u from peer %d dropped (next expected %u)", seq, peer,
-                    want);
-        return;
-    }
-    rcmsg_error("rc: message %u from peer %d arrived where %u was expected: %u message(s) lost; "
-                "the peer fails",
-                seq, peer, want, ahead);
-    rc_ep_fail(rc, peer, "messages lost (a gap in the sequence numbers)");
-}
-
-/* A message whose sender rank disagrees with its connection: dropped, and the peer of the QP
- * it arrived on failed (a buggy or hostile rank; never delivered as another rank's). */
-static void rc_recv_bad_sender(rc_btl_t *rc, const struct ibv_wc *wc, int qp_peer)
-{
-    char why[256];
-
-    rcmsg_rc_qp_sender_check(wc->wc_flags & IBV_WC_WITH_IMM,
-                             rcmsg_wire_get_be32(&wc->imm_data) & rc->rank_mask, qp_peer,
-                             rc->job.rank, rc->job.size, why, sizeof(why));
-    rcmsg_error("dropped a %u-byte message on qp 0x%x: %s", wc->byte_len, wc->qp_num, why);
-    if (qp_peer >= 0) {
-        rc_ep_fail(rc, qp_peer, "malformed data: a message's sender disagrees with its qp");
-    }
-}
-
-/* Delivers a receive completion; its buffer is then free to be posted again. The sender is
- * the rank in the immediate data, checked against the QP it arrived on (O(1) when they
- * agree: that rank's QP has this number). */
-static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
-{
-    int index = (int)wc->wr_id;
-    bool has_imm = (wc->wc_flags & IBV_WC_WITH_IMM) != 0;
-    uint32_t imm = rcmsg_wire_get_be32(&wc->imm_data);
-    uint32_t sender = imm & rc->rank_mask, seq = imm >> rc->seq_shift;
-    int qp_peer;
-
-    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
-        rcmsg_stat_status(rc_peer_of_qpn(rc, wc->qp_num), (int)wc->status);
-        rc_recv_error(rc, wc);
-        return;
-    }
-    rc_ep_t *ep;
-
-    qp_peer = has_imm && sender < (uint32_t)rc->job.size && rc->eps[sender].qp.qp != NULL &&
-                      rc->eps[sender].qp.qp->qp_num == wc->qp_num
-                  ? (int)sender
-                  : rc_peer_of_qpn(rc, wc->qp_num);
-    if (__builtin_expect(rcmsg_rc_qp_sender_check(has_imm, sender, qp_peer, rc->job.rank,
-                                                  rc->job.size, NULL, 0) != RCMSG_OK,
-                         0)) {
-        rc_recv_bad_sender(rc, wc, qp_peer);
-        return;
-    }
-    ep = &rc->eps[qp_peer];
-    if (__builtin_expect((imm & rc->ctl_bit) != 0, 0)) {
-        rc_fast_ctl(rc, qp_peer, rc->rbufs + (size_t)index * rc->buf_size, wc->byte_len);
-        return;
-    }
-    if (__builtin_expect(seq != ((uint32_t)ep->recvd & rc->seq_mask), 0) &&
-        ep->fast.rx.buf != NULL) {
-        rc_fast_catch_up(rc, qp_peer); /* ring messages written before this SEND */
-    }
-    if (__builtin_expect(seq != ((uint32_t)ep->recvd & rc->seq_mask), 0)) {
-        rc_recv_out_of_seq(rc, qp_peer, seq);
-        return;
-    }
-    ep->recvd++;
-    ep->rec.run = 0; /* the connection works: recoveries in a row start again from 0 */
-    ep->last_use = ++rc->use_tick;
-    if (__builtin_expect(!ep->connected, 0)) {
-        rc_ep_heard(rc, qp_peer);
-    }
-    (void)rc->super.recv_cb(rc->super.cb_arg, qp_peer, rc->rbufs + (size_t)index * rc->buf_size,
-                            wc->byte_len);
-}
-
-static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
-{
-    rc_wr_t *wr = rc_wr_of(rc, wc->wr_id);
-    rc_ep_t *ep;
-    rcmsg_status_t status = RCMSG_OK;
-
-    if (__builtin_expect(wr == NULL, 0)) {
-        rcmsg_error("rc: a send completion (%s) on qp 0x%x names request slot %u of an earlier "
-                    "post: dropped (a completion of a QP that broke came after its drain)",
-                    ibv_wc_status_str(wc->status), wc->qp_num, (unsigned)wc->wr_id);
-        return;
-    }
-    ep = &rc->eps[wr->peer];
-    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
-        rcmsg_stat_status(wr->peer, (int)wc->status);
-    }
-    if (__builtin_expect(
-            ep->rec.state == RC_REC_DRAIN ||
-                (wc->status != IBV_WC_SUCCESS && !ep->failed && rc_rec_wc_error(rc, wr->peer, wc)),
-            0)) {
-        rc_rec_sq_cqe(rc, ep, wr, wc->status == IBV_WC_SUCCESS); /* the recovery keeps it */
-        return;
-    }
-    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
-        status = RCMSG_ERR_CONNECTION;
-        if (wc->status == IBV_WC_WR_FLUSH_ERR && ep->failed) {
-            rcmsg_debug("%s to peer %d flushed on qp 0x%x", rc_wr_type_name(wr->type), wr->peer,
-                        wc->qp_num);
-        } else {
-            rcmsg_error("%s of %u bytes to peer %d failed: %s (status %d, vendor_err 0x%x) on "
-                        "%s:%d qp 0x%x (state %s)",
-                        rc_wr_type_name(wr->type), wr->len, wr->peer, ibv_wc_status_str(wc->status),
-                        wc->status, wc->vendor_err, rc->dev->name, rc->port, wc->qp_num,
-                        rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&ep->qp)));
-        }
-    }
-    if (status != RCMSG_OK || !rc_ep_hold_read(rc, ep, wr)) {
-        rc_ep_complete_upto(rc, ep, wr, status);
-    }
-    if (status != RCMSG_OK) {
-        rc_ep_fail(rc, wr->peer, ibv_wc_status_str(wc->status));
-    } else {
-        ep->rec.run = 0;
-    }
-}
-
-/* Posts the receive buffers held back by rc_recv_poll, in one call (none while the btl
- * closes). */
-static void rc_repost_held(rc_btl_t *rc)
-{
-    if (!rc->closing) {
-        rc_repost(rc, rc->repost, rc->nrepost);
-    }
-    rc->nrepost = 0;
-}
-
-/*
- * The buffer of a message just handled is held back rather than posted at once: a ping-pong's
- * reply would wait for the post (a locked ring write in the provider, some 160 instructions).
- * A poll that finds nothing posts what is held, as does one that would leave repost_defer held,
- * and rc_arm before a wait sleeps; so between polls the SRQ lacks fewer than repost_defer
- * buffers more than before (a batch being handled lacks its own, as it always did), and none
- * while the rank sleeps. A buffer is held only once its message was handled (the pml copies a
- * message out before its callback returns), so a poll nested in a callback (progress from
- * the pml, rc_sync's, a drain) posts only buffers of handled messages.
- */
-int rc_recv_poll(rc_btl_t *rc)
-{
-    struct ibv_wc wc[RCMSG_POLL_BATCH_MAX];
-    int n;
-
-    RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(wc) >= RCMSG_POLL_BATCH_MAX &&
-                            RCMSG_ARRAY_SIZE(rc->repost) == RCMSG_POLL_BATCH_MAX,
-                        "a poll takes up to RCMSG_POLL_BATCH completions into wc[]; rc_repost "
-                        "posts the held buffers, at most RCMSG_POLL_BATCH_MAX, in one call");
-    n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
-    if (n <= 0) {
-        if (rc->nrepost > 0) {
-            rc_repost_held(rc);
-        }
-        return 0;
-    }
-    for (int i = 0; i < n; i++) {
-        rc_recv_done(rc, &wc[i]);
-        if (rc->nrepost == (int)RCMSG_ARRAY_SIZE(rc->repost)) {
-            rc_repost_held(rc);
-        }
-        rc->repost[rc->nrepost++] = (int)wc[i].wr_id;
-    }
-    if (rc->nrepost >= rc->repost_defer) {
-        rc_repost_held(rc);
-    }
-    return n;
-}
-
-void rc_recv_drain(rc_btl_t *rc)
-{
-    int n, taken = 0;
-
-    /* the CQ holds at most nrbufs entries: once that many are taken, the rest came later */
-    while (taken < rc->nrbufs && (n = rc_recv_poll(rc)) > 0) {
-        taken += n;
-    }
-}
-
 static const char *rc_wc_status_name(int status)
 {
     return ibv_wc_status_str((enum ibv_wc_status)status);
-}
-
-int rc_send_poll(rc_btl_t *rc)
-{
-    struct ibv_wc wc[RCMSG_POLL_BATCH_MAX];
-    int n = ibv_poll_cq(rc->scq, (int)rc->poll_batch, wc);
-
-    for (int i = 0; i < n; i++) {
-        rc_send_done(rc, &wc[i]);
-    }
-    return n > 0 ? n : 0;
 }
 
 static int rc_progress(rcmsg_btl_t *btl)
@@ -368,8 +108,8 @@ static int rc_progress(rcmsg_btl_t *btl)
     rc_btl_t *rc = rc_btl_of(btl);
     int n, total;
 
-    total = rc_recv_poll(rc);
-    if (rc->nfast_rx > 0) {
+    total = rc_rx_poll(rc);
+    if (rc->fast.nrx > 0) {
         total += rc_fast_poll(rc);
     }
     rcmsg_rstat_add(RCMSG_RSTAT_empty_polls, total == 0);
@@ -409,7 +149,7 @@ static rcmsg_status_t rc_flush(rcmsg_btl_t *btl)
     rcmsg_deadline_t deadline = rcmsg_deadline_in(rc->config.drain_timeout_us);
     int pending;
 
-    rc->draining = true; /* finalize: no connection is recycled from now on */
+    rc_conn_finalize(rc); /* no connection is recycled from now on */
     for (;;) {
         pending = 0;
         for (int i = 0; i < rc->job.size; i++) {
@@ -449,8 +189,8 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
     struct ibv_cq *cq;
     void *cq_ctx;
 
-    rc_sync_tick(rc);   /* a sleeping rank syncs too */
-    rc_repost_held(rc); /* every receive buffer posted before the rank sleeps */
+    rc_sync_tick(rc);      /* a sleeping rank syncs too */
+    rc_rx_repost_held(rc); /* every receive buffer posted before the rank sleeps */
     /* consume the events that woke us (the fd is non-blocking); one of the CM's CQ means a
      * packet to answer: the CM is polled on the next calls instead of every 256th; one of the
      * send CQ (an unsignaled request that failed, when none signaled is outstanding) has it
@@ -472,41 +212,9 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
     /* a connect or disconnect under way has retransmissions due, and a ring write (rc_fast.c)
      * raises no completion event: poll, do not sleep */
     return atomic_load_explicit(&rc->async_pending, memory_order_acquire) || rc->cm_hot ||
-                   rc->nfast_rx > 0
+                   rc->fast.nrx > 0
                ? RCMSG_INPROGRESS
                : RCMSG_OK;
-}
-
-/* ---- open and close -------------------------------------------------------------------- */
-
-static rcmsg_status_t rc_srq_fill(rc_btl_t *rc)
-{
-    struct ibv_srq_init_attr sattr = {
-        .attr = {.max_wr = (uint32_t)rc->nrbufs, .max_sge = 1},
-    };
-    struct ibv_srq_attr limit = {.srq_limit = (uint32_t)rc->nrbufs / 8};
-
-    rc->repost_defer = rc->nrbufs / 16 < 1 ? 1 : rc->nrbufs / 16;
-    if (rc->repost_defer > RC_REPOST_DEFER_MAX) {
-        rc->repost_defer = RC_REPOST_DEFER_MAX;
-    }
-    rc->srq = ibv_create_srq(rc->pd, &sattr);
-    if (rc->srq == NULL) {
-        rcmsg_error("ibv_create_srq(%d) on %s failed: %m", rc->nrbufs, rc->dev->name);
-        return RCMSG_ERR_IO;
-    }
-    for (int i = 0; i < rc->nrbufs;) {
-        int idx[RCMSG_POLL_BATCH_MAX], n = 0;
-
-        while (n < RCMSG_POLL_BATCH_MAX && i < rc->nrbufs) {
-            idx[n++] = i++;
-        }
-        rc_repost(rc, idx, n);
-    }
-    if (ibv_modify_srq(rc->srq, &limit, IBV_SRQ_LIMIT) != 0) {
-        rcmsg_debug("srq limit not supported on %s: %m", rc->dev->name);
-    }
-    return RCMSG_OK;
 }
 
 static void rc_close(rcmsg_btl_t *btl)
@@ -525,9 +233,7 @@ static void rc_close(rcmsg_btl_t *btl)
     rc_pool_destroy(rc);
     rc_fast_close(rc);         /* the rings' registrations use the PD */
     rcmsg_rc_cm_close(rc->cm); /* its UD QP and address handles use the PD */
-    if (rc->srq != NULL && ibv_destroy_srq(rc->srq) != 0) {
-        rcmsg_warn("ibv_destroy_srq failed: %m");
-    }
+    rc_rx_close(rc);
     if (rc->scq != NULL && ibv_destroy_cq(rc->scq) != 0) {
         rcmsg_warn("ibv_destroy_cq(send) failed: %m");
     }
@@ -550,14 +256,75 @@ static void rc_close(rcmsg_btl_t *btl)
     rc_free_bufs(rc->rbufs, rc->rbufs_len, rc->rbufs_bound);
     rc_free_bufs(rc->sbufs, rc->sbufs_len, rc->sbufs_bound);
     free(rc->sbuf_free);
-    free(rc->inl_copy);
-    free(rc->recovering);
-    free(rc->replay);
+    rc_rec_close(rc);
     free(rc->wrs);
     free(rc->eps);
-    free(rc->active);
+    rc_conn_close(rc);
     free(rc);
 }
+
+/* ---- send and get: the choice of the path ---------------------------------------------- */
+
+/* A send goes into the peer's ring (rc_fast.c) when it has one that takes the message, else by
+ * SEND (rc_ep.c); a peer not connected is handed to the connections (rc_conn.c: a lazy connect,
+ * a reconnect after a recycle, or a failure). */
+static rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
+                              const void *payload, size_t len)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+    rcmsg_status_t status;
+    bool fallback = false;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank ||
+        hdr_len + len > btl->caps.max_send) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (__builtin_expect(!ep->connected, 0)) {
+        return rc_conn_want(rc, peer); /* lazy connect, reconnect, or failed */
+    }
+    if (rc->fast.on) {
+        status = rc_fast_send(rc, ep, peer, hdr, hdr_len, payload, len);
+        if (status != RCMSG_ERR_UNSUPPORTED) {
+            return status;
+        }
+        /* a ring, but no free slot, too long, a packet more, or no bounce buffer */
+        fallback = ep->fast.tx.state == RC_FAST_ACTIVE;
+    }
+    status = rc_ep_send(rc, ep, peer, hdr, hdr_len, payload, len);
+    if (fallback && status == RCMSG_OK) { /* counted once sent: a retry is not counted again */
+        rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_fallbacks, 1);
+    }
+    return status;
+}
+
+static rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
+                             uint64_t remote_addr, uint32_t rkey, size_t len,
+                             rcmsg_btl_desc_t *desc)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || len > btl->caps.max_get ||
+        desc == NULL || desc->complete == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (!ep->connected) {
+        return rc_conn_want(rc, peer);
+    }
+    return rc_ep_get(rc, ep, peer, local, lmem, remote_addr, rkey, len, desc);
+}
+
+/* What the floor (rc_ep.c, rc_rx.c) reaches above it. */
+static const rc_up_ops_t rc_up_ops = {
+    .wc_error = rc_rec_wc_error,
+    .sq_cqe = rc_rec_sq_cqe,
+    .ctl = rc_fast_ctl,
+    .catch_up = rc_fast_catch_up,
+    .heard = rc_conn_heard,
+};
 
 static const rcmsg_btl_ops_t rc_ops = {
     .addr_pack = rc_addr_pack,
@@ -696,7 +463,7 @@ static long long rc_send_budget(const rc_btl_t *rc)
 {
     long long peers = rc->job.size - 1;
 
-    if (rc->lazy) {
+    if (rc->conn.lazy) {
         long long hot = rc->config.qp_max_active > rc->config.qp_pool ? rc->config.qp_max_active
                                                                       : rc->config.qp_pool;
         peers = hot < peers ? hot : peers;
@@ -800,16 +567,16 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     rc_btl_t *rc;
     rcmsg_status_t status;
     unsigned inl;
-    uint64_t t0 = rcmsg_clock_us(), t_dev, t_res, t_qps, init_tries;
+    uint64_t t0 = rcmsg_clock_us(), t_dev, t_res, t_qps;
 
     rc = calloc(1, sizeof(*rc));
     if (rc == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
     rc->job = *job;
-    rc->quiet_peer = -1;
     rc->super.name = "rc";
     rc->super.ops = &rc_ops;
+    rc->up = &rc_up_ops;
     rc_config_read(&rc->config);
     rc->sq_depth = rc->config.sq_depth;
     rc->signal_interval = rc->config.signal_interval;
@@ -817,11 +584,6 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         rc->signal_interval = rc->sq_depth / 2;
     }
     rc->poll_batch = rc->config.poll_batch;
-    init_tries = rc->config.launcher_timeout_us / rc->config.cm_timeout_us; /* no wrap */
-    rc->init_tries = init_tries > UINT32_MAX ? UINT32_MAX : (unsigned)init_tries;
-    rc->lazy =
-        rc->config.connect == RCMSG_CONNECT_LAZY ||
-        (rc->config.connect == RCMSG_CONNECT_AUTO && job->size > rc->config.connect_eager_max);
 
     status = rc_choose_port(job, &rc->config, name, &rc->port);
     if (status == RCMSG_OK) {
@@ -836,8 +598,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         goto err_close;
     }
     rc->eps = calloc((size_t)job->size, sizeof(*rc->eps));
-    rc->active = calloc((size_t)job->size, sizeof(*rc->active));
-    if (rc->eps == NULL || rc->active == NULL) {
+    if (rc->eps == NULL || rc_conn_init(rc) != RCMSG_OK) {
         status = RCMSG_ERR_NO_MEMORY;
         goto err_close;
     }
@@ -861,7 +622,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         status = rc_fast_setup(rc);
     }
     if (status == RCMSG_OK) {
-        status = rc_srq_fill(rc); /* receives are posted before any QP can reach RTR */
+        status = rc_rx_setup(rc); /* receives are posted before any QP can reach RTR */
     }
     t_res = rcmsg_clock_us();
     if (status == RCMSG_OK) {
@@ -876,7 +637,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     }
     rcmsg_info("%s:%d: %s connect (RCMSG_CONNECT=%s, %d ranks), max inline %zu, max rd atomic "
                "%u, mtu %d; device choice and open %.1f ms, cqs/srq/buffers %.1f ms, cm %.1f ms",
-               rc->dev->name, rc->port, rc->lazy ? "lazy" : "eager", rc->config.connect_name,
+               rc->dev->name, rc->port, rc->conn.lazy ? "lazy" : "eager", rc->config.connect_name,
                job->size, rc->super.caps.max_inline, rc->rd_atomic,
                rcmsg_rc_mtu_bytes(rc->port_attr.active_mtu), (double)(t_dev - t0) / 1e3,
                (double)(t_res - t_dev) / 1e3, (double)(t_qps - t_res) / 1e3);

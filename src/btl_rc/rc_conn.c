@@ -13,7 +13,7 @@
  *                     RCMSG_CM_RETRIES bounds it); wireup calls it in a loop, then again during
  *                     the closing fence of init, so that a peer still waiting for a lost RTU or
  *                     REP is answered
- *   rc_ep_want        (send, get) a peer not connected: lazy connect or reconnect
+ *   rc_conn_want        (send, get) a peer not connected: lazy connect or reconnect
  *   rc_conn_progress  (rc_btl.c's progress) the CM every RC_CM_POLL_EVERY calls, every call while
  *                     a connect or disconnect is under way; the pool's refill; recycling
  *
@@ -40,6 +40,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- address record -------------------------------------------------------------------- */
@@ -155,6 +156,32 @@ static void rc_path(const rc_btl_t *rc, const rcmsg_rc_cm_payload_t *remote, enu
                                                                           : rc->rd_atomic;
 }
 
+/* The peer (holding no QP) takes one from the pool and joins the active set. */
+static rcmsg_status_t rc_active_take(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+
+    if (rc_pool_take(rc, peer) != RCMSG_OK) {
+        return RCMSG_ERR_IO;
+    }
+    ep->active_idx = rc->conn.nactive;
+    rc->conn.active[rc->conn.nactive++] = peer;
+    return RCMSG_OK;
+}
+
+/* The peer leaves the active set and its QP goes back to the pool. */
+static void rc_active_put(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+
+    if (ep->qp.qp != NULL) {
+        int last = rc->conn.active[--rc->conn.nactive];
+        rc->conn.active[ep->active_idx] = last;
+        rc->eps[last].active_idx = ep->active_idx;
+    }
+    rc_pool_put(rc, peer);
+}
+
 /* A REQ of a newer attempt answered while the QP is still in RTR from an attempt that never
  * reached RTS (the peer broke again at once, or both sides broke): what the QP received is
  * delivered (not taken as a sign of the new connection), then it is reset to INIT. */
@@ -163,9 +190,9 @@ static rcmsg_status_t rc_qp_restart(rc_btl_t *rc, int peer)
     rcmsg_debug("rc: qp 0x%x of peer %d is in %s from an unfinished connect: reset for the "
                 "peer's new attempt",
                 rc->eps[peer].qp.qp->qp_num, peer, rcmsg_rc_qp_state_name(rc->eps[peer].qp.state));
-    rc->quiet_peer = peer;
-    rc_recv_drain(rc);
-    rc->quiet_peer = -1;
+    rc->conn.quiet_peer = peer;
+    rc_rx_drain(rc);
+    rc->conn.quiet_peer = -1;
     if (rc->eps[peer].failed) {
         return RCMSG_ERR_CONNECTION; /* a delivery found a gap */
     }
@@ -192,7 +219,7 @@ static int rc_cm_rtr(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote,
     }
     if (ep->qp.qp == NULL) {
         ep->t_start = rcmsg_clock_us();
-        if (rc_pool_take(rc, peer) != RCMSG_OK) {
+        if (rc_active_take(rc, peer) != RCMSG_OK) {
             return -1;
         }
     } else if (ep->qp.state != IBV_QPS_INIT && rc_qp_restart(rc, peer) != RCMSG_OK) {
@@ -268,12 +295,12 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
                          ep->qp.qp->qp_num, remote->qpn,
                          rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "passive" : "active");
     }
-    rcmsg_debug("rc: connected to peer %d: qp 0x%x to qp 0x%x in %.3f ms (%s; path mtu %d, rd "
-                "atomic %u, psn 0x%x/0x%x; %d qps connected, %d in the pool)",
-                peer, ep->qp.qp->qp_num, remote->qpn,
-                (double)(rcmsg_clock_us() - ep->t_start) / 1e3,
-                rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "passive" : "active",
-                rcmsg_rc_mtu_bytes(mtu), rd_in, ep->sq_psn, remote->psn, rc->nactive, rc->pool_n);
+    rcmsg_debug(
+        "rc: connected to peer %d: qp 0x%x to qp 0x%x in %.3f ms (%s; path mtu %d, rd "
+        "atomic %u, psn 0x%x/0x%x; %d qps connected, %d in the pool)",
+        peer, ep->qp.qp->qp_num, remote->qpn, (double)(rcmsg_clock_us() - ep->t_start) / 1e3,
+        rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "passive" : "active", rcmsg_rc_mtu_bytes(mtu),
+        rd_in, ep->sq_psn, remote->psn, rc->conn.nactive, rc->pool.n);
     return 0;
 }
 
@@ -306,8 +333,8 @@ static void rc_disconnect_over(rc_btl_t *rc, rc_ep_t *ep)
 {
     if (ep->disconnecting) {
         ep->disconnecting = false;
-        rc->ndisc--;
-        rc->recycle_stalled = false;
+        rc->conn.ndisc--;
+        rc->conn.recycle_stalled = false;
     }
 }
 
@@ -325,13 +352,13 @@ static void rc_cm_down(void *arg, int peer)
                      rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "asked by the peer" : "idle");
     /* what the QP received is delivered before it is reset (a REQ of a peer that recovers may
      * stand for its agreement while its messages are still queued) */
-    rc_recv_drain(rc);
-    rc_pool_put(rc, peer);
+    rc_rx_drain(rc);
+    rc_active_put(rc, peer);
     rcmsg_debug("rc: disconnected from peer %d: qp 0x%x back to the pool (%s, %.3f ms; %llu sent, "
                 "%llu received; %d qps connected, %d in the pool)",
                 peer, qpn, rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "asked by the peer" : "idle",
                 (double)(rcmsg_clock_us() - ep->t_start) / 1e3, (unsigned long long)ep->sent,
-                (unsigned long long)ep->recvd, rc->nactive, rc->pool_n);
+                (unsigned long long)ep->recvd, rc->conn.nactive, rc->pool.n);
 }
 
 /* The peer refused our DREQ (it has something outstanding): post again. */
@@ -352,13 +379,17 @@ static void rc_cm_stalled(void *arg, int peer)
 {
     rc_btl_t *rc = arg;
 
-    rc->recycle_stalled = true;
+    rc->conn.recycle_stalled = true;
     rcmsg_warn("rc: peer %d has not answered the disconnect of its idle connection for %.1f s "
                "(is it outside rcmsg calls?): the connection stays until it answers, and new "
                "connections may exceed RCMSG_QP_MAX_ACTIVE=%d meanwhile",
                peer, (double)(rcmsg_clock_us() - rc->eps[peer].t_start) / 1e6,
                rc->config.qp_max_active);
 }
+
+/* The recovering peer's QP is back in INIT: reconnect it through the CM (answering
+ * the peer's REQ when it asked first). */
+static void rc_conn_rejoin(rc_btl_t *rc, int peer);
 
 /* The peer reconnects while connected: its side broke. Ours is drained and replaced (rc_rec.c),
  * then rc_conn_rejoin answers its REQ; without recovery the peer fails. */
@@ -375,11 +406,12 @@ static void rc_cm_failed(void *arg, int peer)
     const char *why;
 
     if (rc_rec_retry(rc, peer)) {
-        return; /* a recovery's reconnect failed in a QP transition: another attempt */
+        rc_conn_rejoin(rc, peer); /* a recovery's reconnect failed in a QP transition: again */
+        return;
     }
     rc_disconnect_over(rc, ep);
     ep->connected = false;
-    if (!rc->cm_started || !rc->cm_ready) {
+    if (!rc->conn.started || !rc->conn.ready) {
         ep->failed = true; /* during init: connect_progress reports it */
         return;
     }
@@ -450,7 +482,7 @@ rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *buf, size_t le
     if (status != RCMSG_OK) {
         return status;
     }
-    if (ep->cm_added || rc->cm_started) {
+    if (ep->cm_added || rc->conn.started) {
         rcmsg_error("rc: peer %d given to connect again, or after the connects started", peer);
         return RCMSG_ERR_STATE;
     }
@@ -460,7 +492,7 @@ rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *buf, size_t le
     status = rcmsg_rc_cm_add_peer(rc->cm, peer, addr.cm, sizeof(addr.cm), &local);
     if (status == RCMSG_OK) {
         ep->cm_added = true;
-        rc->cm_npeers++;
+        rc->conn.npeers++;
     }
     return status;
 }
@@ -472,7 +504,7 @@ static rcmsg_status_t rc_connect_one(rc_btl_t *rc, int peer)
 
     if (ep->qp.qp == NULL) {
         ep->t_start = rcmsg_clock_us();
-        if (rc_pool_take(rc, peer) != RCMSG_OK) {
+        if (rc_active_take(rc, peer) != RCMSG_OK) {
             return RCMSG_ERR_IO;
         }
     }
@@ -481,7 +513,7 @@ static rcmsg_status_t rc_connect_one(rc_btl_t *rc, int peer)
     return rcmsg_rc_cm_connect(rc->cm, peer, ep->qp.qp->qp_num, ep->sq_psn);
 }
 
-void rc_conn_rejoin(rc_btl_t *rc, int peer)
+static void rc_conn_rejoin(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
     uint64_t tries = rc->config.recovery_timeout_us / rc->config.cm_timeout_us;
@@ -500,18 +532,18 @@ static rcmsg_status_t rc_connect_start(rc_btl_t *rc)
 {
     rcmsg_status_t status;
 
-    rc->cm_started = true;
-    rc->cm_t0 = rcmsg_clock_us();
-    if (!rc->lazy && rc->init_tries > rc->config.cm_retries) {
+    rc->conn.started = true;
+    rc->conn.t0 = rcmsg_clock_us();
+    if (!rc->conn.lazy && rc->conn.init_tries > rc->config.cm_retries) {
         /* a peer still fetching addresses in its rcmsg_init answers late: init's connects are
          * bounded by RCMSG_LAUNCHER_TIMEOUT, as init's other waits */
-        rcmsg_rc_cm_set_tries(rc->cm, rc->init_tries);
+        rcmsg_rc_cm_set_tries(rc->cm, rc->conn.init_tries);
     }
-    if (rc->lazy) {
-        int want = rc->config.qp_pool < rc->cm_npeers ? rc->config.qp_pool : rc->cm_npeers;
+    if (rc->conn.lazy) {
+        int want = rc->config.qp_pool < rc->conn.npeers ? rc->config.qp_pool : rc->conn.npeers;
         return rc_pool_fill(rc, want, "lazy connect: RCMSG_QP_POOL at init");
     }
-    status = rc_pool_fill(rc, rc->cm_npeers, "eager connect: one per rc peer");
+    status = rc_pool_fill(rc, rc->conn.npeers, "eager connect: one per rc peer");
     for (int i = 0; i < rc->job.size && status == RCMSG_OK; i++) {
         if (rc->eps[i].cm_added) {
             status = rc_connect_one(rc, i);
@@ -525,15 +557,15 @@ rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl)
     rc_btl_t *rc = rc_btl_of(btl);
     int waiting = 0;
 
-    if (!rc->cm_started && rc_connect_start(rc) != RCMSG_OK) {
+    if (!rc->conn.started && rc_connect_start(rc) != RCMSG_OK) {
         return RCMSG_ERR_CONNECTION;
     }
-    if (rc->cm_ready) {
+    if (rc->conn.ready) {
         rc_conn_progress(rc);
         return RCMSG_OK;
     }
     rcmsg_rc_cm_progress(rc->cm);
-    for (int i = 0; i < rc->job.size && !rc->lazy; i++) {
+    for (int i = 0; i < rc->job.size && !rc->conn.lazy; i++) {
         if (rc->eps[i].cm_added) {
             if (rc->eps[i].failed) {
                 return RCMSG_ERR_CONNECTION; /* logged by the CM, naming the peer */
@@ -544,12 +576,12 @@ rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl)
     if (waiting > 0) {
         return RCMSG_INPROGRESS;
     }
-    rc->cm_ready = true;
+    rc->conn.ready = true;
     rcmsg_rc_cm_set_tries(rc->cm, rc->config.cm_retries);
     rcmsg_debug("rc: %s connect: %d peer(s) %s in %.1f ms, %d qps created",
-                rc->lazy ? "lazy" : "eager", rc->cm_npeers,
-                rc->lazy ? "known, none connected yet" : "connected through the CM",
-                (double)(rcmsg_clock_us() - rc->cm_t0) / 1e3, rc->qp_created);
+                rc->conn.lazy ? "lazy" : "eager", rc->conn.npeers,
+                rc->conn.lazy ? "known, none connected yet" : "connected through the CM",
+                (double)(rcmsg_clock_us() - rc->conn.t0) / 1e3, rc->pool.created);
     return RCMSG_OK;
 }
 
@@ -561,8 +593,8 @@ static int rc_lru_idle(rc_btl_t *rc)
 {
     int best = -1, busy = -1;
 
-    for (int i = 0; i < rc->nactive; i++) {
-        int peer = rc->active[i];
+    for (int i = 0; i < rc->conn.nactive; i++) {
+        int peer = rc->conn.active[i];
         rc_ep_t *ep = &rc->eps[peer];
         if (!ep->connected || ep->failed || rcmsg_rc_cm_state(rc->cm, peer) != RC_CM_CONNECTED) {
             continue;
@@ -585,19 +617,19 @@ static void rc_recycle(rc_btl_t *rc)
     int peer;
     rc_ep_t *ep;
 
-    if (rc->ndisc > 0 || rc->draining || (peer = rc_lru_idle(rc)) < 0) {
+    if (rc->conn.ndisc > 0 || rc->conn.draining || (peer = rc_lru_idle(rc)) < 0) {
         return;
     }
     ep = &rc->eps[peer];
     ep->connected = false; /* nothing more is posted until the peer answers */
     ep->disconnecting = true;
     ep->t_start = rcmsg_clock_us();
-    rc->ndisc++;
+    rc->conn.ndisc++;
     rc->cm_hot = true;
     rcmsg_rc_cm_disconnect(rc->cm, peer, ep->sent, ep->recvd);
 }
 
-rcmsg_status_t rc_ep_want(rc_btl_t *rc, int peer)
+rcmsg_status_t rc_conn_want(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
     rcmsg_rc_cm_state_t state;
@@ -608,7 +640,7 @@ rcmsg_status_t rc_ep_want(rc_btl_t *rc, int peer)
     if (ep->rec.state != RC_REC_NONE) {
         return RCMSG_ERR_NO_RESOURCE; /* recovering: the replay goes first */
     }
-    if (!ep->cm_added || !rc->cm_started) {
+    if (!ep->cm_added || !rc->conn.started) {
         return RCMSG_ERR_STATE;
     }
     state = rcmsg_rc_cm_state(rc->cm, peer);
@@ -616,18 +648,19 @@ rcmsg_status_t rc_ep_want(rc_btl_t *rc, int peer)
         return RCMSG_ERR_NO_RESOURCE; /* under way (either side), or disconnecting */
     }
     if (rc->config.qp_max_active > 0 && ep->qp.qp == NULL &&
-        rc->nactive >= rc->config.qp_max_active && !rc->draining && !rc->recycle_stalled) {
+        rc->conn.nactive >= rc->config.qp_max_active && !rc->conn.draining &&
+        !rc->conn.recycle_stalled) {
         rc_recycle(rc);
         return RCMSG_ERR_NO_RESOURCE;
     }
     return rc_connect_one(rc, peer) == RCMSG_OK ? RCMSG_ERR_NO_RESOURCE : RCMSG_ERR_CONNECTION;
 }
 
-void rc_ep_heard(rc_btl_t *rc, int peer)
+void rc_conn_heard(rc_btl_t *rc, int peer)
 {
     /* a message from a connection that broke is not a sign of the new one */
     if (!rc->eps[peer].disconnecting && rc->eps[peer].rec.state != RC_REC_DRAIN &&
-        peer != rc->quiet_peer) {
+        peer != rc->conn.quiet_peer) {
         rcmsg_rc_cm_established(rc->cm, peer);
     }
 }
@@ -639,34 +672,59 @@ static void rc_refill(rc_btl_t *rc)
 {
     int want = rc->config.qp_pool, step;
 
-    if (want > rc->cm_npeers - rc->nactive) {
-        want = rc->cm_npeers - rc->nactive;
+    if (want > rc->conn.npeers - rc->conn.nactive) {
+        want = rc->conn.npeers - rc->conn.nactive;
     }
-    step = rc->pool_n + RC_POOL_REFILL_BATCH < want ? rc->pool_n + RC_POOL_REFILL_BATCH : want;
-    rc->refilling = step < want;
-    if (step > rc->pool_n) {
+    step = rc->pool.n + RC_POOL_REFILL_BATCH < want ? rc->pool.n + RC_POOL_REFILL_BATCH : want;
+    rc->conn.refilling = step < want;
+    if (step > rc->pool.n) {
         rc_pool_fill(rc, step, "below the low watermark, RCMSG_QP_POOL / 2");
     }
+}
+
+rcmsg_status_t rc_conn_init(rc_btl_t *rc)
+{
+    uint64_t init_tries = rc->config.launcher_timeout_us / rc->config.cm_timeout_us; /* no wrap */
+
+    rc->conn.quiet_peer = -1;
+    rc->conn.init_tries = init_tries > UINT32_MAX ? UINT32_MAX : (unsigned)init_tries;
+    rc->conn.lazy =
+        rc->config.connect == RCMSG_CONNECT_LAZY ||
+        (rc->config.connect == RCMSG_CONNECT_AUTO && rc->job.size > rc->config.connect_eager_max);
+    rc->conn.active = calloc((size_t)rc->job.size, sizeof(*rc->conn.active));
+    return rc->conn.active != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
+}
+
+void rc_conn_close(rc_btl_t *rc)
+{
+    free(rc->conn.active);
+    rc->conn.active = NULL;
+}
+
+void rc_conn_finalize(rc_btl_t *rc)
+{
+    rc->conn.draining = true;
 }
 
 int rc_conn_progress(rc_btl_t *rc)
 {
     int n;
 
-    if (atomic_exchange_explicit(&rc->port_up, 0, memory_order_acquire)) {
+    if (rc_async_port_up(rc)) {
         rcmsg_rc_cm_kick(rc->cm); /* the port is back: reconnects go out now */
     }
     n = rcmsg_rc_cm_progress(rc->cm);
-    if (rc->nrec > 0) {
-        rc_rec_progress(rc);
+    if (rc->rec.n > 0) {
+        rc_rec_progress(rc, rc_conn_rejoin);
     }
 
-    if (rc->lazy && (rc->refilling || rc->pool_n < rc->config.qp_pool / 2)) {
+    if (rc->conn.lazy && (rc->conn.refilling || rc->pool.n < rc->config.qp_pool / 2)) {
         rc_refill(rc);
     }
-    if (rc->config.qp_max_active > 0 && rc->nactive > rc->config.qp_max_active) {
+    if (rc->config.qp_max_active > 0 && rc->conn.nactive > rc->config.qp_max_active) {
         rc_recycle(rc);
     }
-    rc->cm_hot = rcmsg_rc_cm_busy(rc->cm) || rc->ndisc > 0 || rc->refilling || rc->nrec > 0;
+    rc->cm_hot =
+        rcmsg_rc_cm_busy(rc->cm) || rc->conn.ndisc > 0 || rc->conn.refilling || rc->rec.n > 0;
     return n;
 }

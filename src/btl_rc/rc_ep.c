@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * btl_rc endpoints (rc_ep.h): creation of the QPs, failure, request slots, and posting (send,
- * get, flush, ping). The QPs are connected through the CM in rc_conn.c.
+ * btl_rc endpoints (rc_ep.h), the floor of btl_rc with rc_rx.c: request slots and bounce
+ * buffers, posting (SEND, RDMA_READ, flush, marker, ping, a replay's repost), the send CQ's
+ * completions, and failure. It calls nothing above it: a post that finds the QP broken marks
+ * the endpoint (ep->post_err) and returns, and progress hands it to the recovery; what a
+ * completion needs of the recovery goes through rc->up (rc_iface.h). The choice of ring or
+ * SEND, and the lazy connect of a peer not connected, are made by the ops in rc_btl.c.
  */
 #include "config.h"
 
 #include "rc_btl.h"
 #include "rc_iface.h"
 
+#include "base/clock.h"
 #include "base/stats.h"
 #include "base/wire.h"
 
@@ -15,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+
+static void rc_ep_release_head(rc_btl_t *rc, rc_ep_t *ep, rcmsg_status_t status);
 
 const char *rc_wr_type_name(rc_wr_type_t type)
 {
@@ -32,6 +39,59 @@ const char *rc_wr_type_name(rc_wr_type_t type)
 
 /* ---- failure --------------------------------------------------------------------------- */
 
+void rc_cause_str(const rc_cause_t *cause, char *buf, size_t len)
+{
+    switch (cause->kind) {
+    case RC_CAUSE_WC:
+        snprintf(buf, len, "%s (wc status %d, vendor_err 0x%x)",
+                 ibv_wc_status_str((enum ibv_wc_status)cause->code), cause->code, cause->vendor);
+        break;
+    case RC_CAUSE_EVENT:
+        snprintf(buf, len, "async event %s", ibv_event_type_str((enum ibv_event_type)cause->code));
+        break;
+    case RC_CAUSE_HOOK:
+        snprintf(buf, len, "forced by test hook");
+        break;
+    case RC_CAUSE_PEER:
+        snprintf(buf, len, "the peer's side broke");
+        break;
+    case RC_CAUSE_SYNC:
+        snprintf(buf, len, "qp state sync: hardware says %s behind the mirror",
+                 rcmsg_rc_qp_state_name((enum ibv_qp_state)cause->code));
+        break;
+    case RC_CAUSE_POST:
+        snprintf(buf, len, "ibv_post_send refused (%s): qp found in ERR behind its mirror",
+                 strerror(cause->code));
+        break;
+    }
+}
+
+/* Every request of ep's ring released, their reads completed with status (a drained ring: no
+ * completion of them is pending). */
+static void rc_ep_abort_ring(rc_btl_t *rc, rc_ep_t *ep, rcmsg_status_t status)
+{
+    while (ep->ring_count > 0) {
+        rc_ep_release_head(rc, ep, status);
+    }
+}
+
+/* The peer fails while its connection recovers: the requests kept for a replay fail. */
+static void rc_ep_rec_abort(rc_btl_t *rc, int peer)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    char why[160];
+
+    if (ep->rec.drain_last == NULL) {
+        rc_ep_abort_ring(rc, ep, RCMSG_ERR_CONNECTION); /* no completion of them is pending */
+    }
+    rc_cause_str(&ep->rec.cause, why, sizeof(why));
+    rcmsg_error("rc: connection to peer %d not recovered: it broke (%s) on qp 0x%x %.1f s ago "
+                "(RCMSG_RECOVERY_TIMEOUT %.1f s)",
+                peer, why, ep->rec.old_qpn, (double)(rcmsg_clock_us() - ep->rec.t0) / 1e6,
+                (double)rc->config.recovery_timeout_us / 1e6);
+    ep->rec.state = RC_REC_NONE;
+}
+
 /* The peer's endpoint is unusable from now on: QP to ERR (outstanding requests flush), the
  * layer above told once, every later send refused. */
 /* The endpoint's state once failed: QP to ERR, replays and reconnects given up. */
@@ -43,7 +103,7 @@ static void rc_ep_shut(rc_btl_t *rc, int peer)
     ep->failed = true;
     ep->connected = false;
     if (ep->rec.state != RC_REC_NONE) {
-        rc_rec_abort(rc, peer); /* the requests kept for a replay fail */
+        rc_ep_rec_abort(rc, peer); /* the requests kept for a replay fail */
     }
     if (rc->cm != NULL && ep->cm_added) {
         rcmsg_rc_cm_refuse(rc->cm, peer); /* its reconnects get a REJ, not silence */
@@ -193,11 +253,14 @@ rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv_send_w
     rc_post = ibv_post_send(ep->qp.qp, swr, &bad);
     if (__builtin_expect(rc_post != 0, 0) && rc->recovery &&
         rcmsg_rc_qp_resync(&ep->qp) == IBV_QPS_ERR) {
-        /* the QP broke behind its mirror: recovered, and this request sent after the replay */
+        /* the QP broke behind its mirror: the endpoint is marked with the cause and the next
+         * progress call hands it to the recovery (rc_async_handle), as an async event; this
+         * request is sent again by its caller, after the replay */
         ep->sent -= rc_wr_is_msg(wr->type);
         rc_wr_put(rc, wr);
-        rc_rec_start(rc, wr->peer, (rc_cause_t){.kind = RC_CAUSE_POST, .code = rc_post}, false);
-        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_NO_RESOURCE;
+        ep->post_err = rc_post;
+        atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
+        return RCMSG_ERR_NO_RESOURCE;
     }
     if (rc_post != 0) {
         rcmsg_error("ibv_post_send %s to peer %d failed on qp 0x%x (state %s): %s",
@@ -363,34 +426,17 @@ static rcmsg_status_t rc_post_inline(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr,
     return status;
 }
 
-rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
-                       const void *payload, size_t len)
+/* Sends the message by SEND (inline, or from a bounce buffer) on the connected ep. */
+rcmsg_status_t rc_ep_send(rc_btl_t *rc, rc_ep_t *ep, int peer, const void *hdr, size_t hdr_len,
+                          const void *payload, size_t len)
 {
-    rc_btl_t *rc = rc_btl_of(btl);
-    rc_ep_t *ep;
     rc_wr_t *wr;
     struct ibv_sge sge[2];
     struct ibv_send_wr swr = {.opcode = IBV_WR_SEND_WITH_IMM, .sg_list = sge};
     size_t total = hdr_len + len;
-    rcmsg_status_t status;
-    bool fallback = false;
 
-    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || total > btl->caps.max_send) {
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    ep = &rc->eps[peer];
-    if (__builtin_expect(!ep->connected, 0)) {
-        return rc_ep_want(rc, peer); /* lazy connect, reconnect, or failed */
-    }
-    if (rc->fast_on) {
-        status = rc_fast_send(rc, ep, peer, hdr, hdr_len, payload, len);
-        if (status != RCMSG_ERR_UNSUPPORTED) {
-            return status;
-        }
-        /* a ring, but no free slot, too long, a packet more, or no bounce buffer */
-        fallback = ep->fast.tx.state == RC_FAST_ACTIVE;
-    }
-    wr = rc_wr_take(rc, ep, total <= btl->caps.max_inline ? RC_WR_SEND_INLINE : RC_WR_SEND, peer);
+    wr = rc_wr_take(rc, ep, total <= rc->super.caps.max_inline ? RC_WR_SEND_INLINE : RC_WR_SEND,
+                    peer);
     if (wr == NULL) {
         return RCMSG_ERR_NO_RESOURCE;
     }
@@ -400,52 +446,40 @@ rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_l
         sge[1] = (struct ibv_sge){.addr = (uintptr_t)payload, .length = (uint32_t)len};
         swr.num_sge = len > 0 ? 2 : 1;
         swr.send_flags = IBV_SEND_INLINE;
-        status = rc_post_inline(rc, ep, wr, &swr, hdr, hdr_len, payload, len);
-    } else {
-        char *buf;
-        if (rc->sbuf_nfree == 0) {
-            rc_wr_put(rc, wr);
-            for (int i = 0; i < rc->job.size; i++) {
-                if (rc->eps[i].qp.qp != NULL) {
-                    rc_ep_flush(rc, i); /* get the buffers of trailing unsignaled sends back */
-                }
+        return rc_post_inline(rc, ep, wr, &swr, hdr, hdr_len, payload, len);
+    }
+    char *buf;
+    if (rc->sbuf_nfree == 0) {
+        rc_wr_put(rc, wr);
+        for (int i = 0; i < rc->job.size; i++) {
+            if (rc->eps[i].qp.qp != NULL) {
+                rc_ep_flush(rc, i); /* get the buffers of trailing unsignaled sends back */
             }
-            return RCMSG_ERR_NO_RESOURCE;
         }
-        wr->sbuf = rc->sbuf_free[--rc->sbuf_nfree];
-        buf = rc->sbufs + (size_t)wr->sbuf * rc->buf_size;
-        memcpy(buf, hdr, hdr_len);
-        if (len > 0) {
-            memcpy(buf + hdr_len, payload, len);
-        }
-        sge[0] = (struct ibv_sge){
-            .addr = (uintptr_t)buf, .length = (uint32_t)total, .lkey = rc->smr->lkey};
-        swr.num_sge = 1;
-        status = rc_post(rc, ep, wr, &swr);
+        return RCMSG_ERR_NO_RESOURCE;
     }
-    if (fallback && status == RCMSG_OK) { /* counted once sent: a retry is not counted again */
-        rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_fallbacks, 1);
+    wr->sbuf = rc->sbuf_free[--rc->sbuf_nfree];
+    buf = rc->sbufs + (size_t)wr->sbuf * rc->buf_size;
+    memcpy(buf, hdr, hdr_len);
+    if (len > 0) {
+        memcpy(buf + hdr_len, payload, len);
     }
-    return status;
+    sge[0] =
+        (struct ibv_sge){.addr = (uintptr_t)buf, .length = (uint32_t)total, .lkey = rc->smr->lkey};
+    swr.num_sge = 1;
+    return rc_post(rc, ep, wr, &swr);
 }
 
-rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
-                      uint64_t remote_addr, uint32_t rkey, size_t len, rcmsg_btl_desc_t *desc)
+/* Posts an RDMA_READ of len bytes from the peer's remote_addr into local, on the connected
+ * ep (always signaled: desc completes with its completion). */
+rcmsg_status_t rc_ep_get(rc_btl_t *rc, rc_ep_t *ep, int peer, void *local,
+                         const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                         size_t len, rcmsg_btl_desc_t *desc)
 {
-    rc_btl_t *rc = rc_btl_of(btl);
-    rc_ep_t *ep;
     rc_wr_t *wr;
     struct ibv_sge sge = {.addr = (uintptr_t)local, .length = (uint32_t)len, .lkey = lmem->lkey};
     struct ibv_send_wr swr = {.opcode = IBV_WR_RDMA_READ, .sg_list = &sge, .num_sge = 1};
 
-    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || len > btl->caps.max_get ||
-        desc == NULL || desc->complete == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    ep = &rc->eps[peer];
-    if (!ep->connected) {
-        return rc_ep_want(rc, peer);
-    }
     wr = rc_wr_take(rc, ep, RC_WR_GET, peer);
     if (wr == NULL) {
         return RCMSG_ERR_NO_RESOURCE;
@@ -462,6 +496,65 @@ rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
     swr.wr.rdma.remote_addr = remote_addr;
     swr.wr.rdma.rkey = rkey;
     return rc_post(rc, ep, wr, &swr);
+}
+
+/* ---- send completions -------------------------------------------------------------- */
+
+static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
+{
+    rc_wr_t *wr = rc_wr_of(rc, wc->wr_id);
+    rc_ep_t *ep;
+    rcmsg_status_t status = RCMSG_OK;
+
+    if (__builtin_expect(wr == NULL, 0)) {
+        rcmsg_error("rc: a send completion (%s) on qp 0x%x names request slot %u of an earlier "
+                    "post: dropped (a completion of a QP that broke came after its drain)",
+                    ibv_wc_status_str(wc->status), wc->qp_num, (unsigned)wc->wr_id);
+        return;
+    }
+    ep = &rc->eps[wr->peer];
+    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
+        rcmsg_stat_status(wr->peer, (int)wc->status);
+    }
+    if (__builtin_expect(
+            ep->rec.state == RC_REC_DRAIN ||
+                (wc->status != IBV_WC_SUCCESS && !ep->failed && rc->up->wc_error(rc, wr->peer, wc)),
+            0)) {
+        rc->up->sq_cqe(rc, ep, wr, wc->status == IBV_WC_SUCCESS); /* the recovery keeps it */
+        return;
+    }
+    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
+        status = RCMSG_ERR_CONNECTION;
+        if (wc->status == IBV_WC_WR_FLUSH_ERR && ep->failed) {
+            rcmsg_debug("%s to peer %d flushed on qp 0x%x", rc_wr_type_name(wr->type), wr->peer,
+                        wc->qp_num);
+        } else {
+            rcmsg_error("%s of %u bytes to peer %d failed: %s (status %d, vendor_err 0x%x) on "
+                        "%s:%d qp 0x%x (state %s)",
+                        rc_wr_type_name(wr->type), wr->len, wr->peer, ibv_wc_status_str(wc->status),
+                        wc->status, wc->vendor_err, rc->dev->name, rc->port, wc->qp_num,
+                        rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&ep->qp)));
+        }
+    }
+    if (status != RCMSG_OK || !rc_ep_hold_read(rc, ep, wr)) {
+        rc_ep_complete_upto(rc, ep, wr, status);
+    }
+    if (status != RCMSG_OK) {
+        rc_ep_fail(rc, wr->peer, ibv_wc_status_str(wc->status));
+    } else {
+        ep->rec.run = 0;
+    }
+}
+
+int rc_send_poll(rc_btl_t *rc)
+{
+    struct ibv_wc wc[RCMSG_POLL_BATCH_MAX];
+    int n = ibv_poll_cq(rc->scq, (int)rc->poll_batch, wc);
+
+    for (int i = 0; i < n; i++) {
+        rc_send_done(rc, &wc[i]);
+    }
+    return n > 0 ? n : 0;
 }
 
 /* ---- replay (rc_rec.c) ------------------------------------------------------------------ */
@@ -508,104 +601,4 @@ rcmsg_status_t rc_ep_repost(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool last)
     ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
     ep->ring_count++;
     return RCMSG_OK;
-}
-
-void rc_ep_abort_ring(rc_btl_t *rc, rc_ep_t *ep, rcmsg_status_t status)
-{
-    while (ep->ring_count > 0) {
-        rc_ep_release_head(rc, ep, status);
-    }
-}
-
-/* ---- test hooks ------------------------------------------------------------------------ */
-
-/* The endpoint a test hook may break: RCMSG_ERR_INVALID_PARAM without a QP, RCMSG_ERR_STATE
- * while a connect or a recovery is under way (with recovery on, or always when `up`). */
-static rcmsg_status_t rc_hook_ep(rc_btl_t *rc, int peer, bool up, rc_ep_t **ep_p)
-{
-    rc_ep_t *ep;
-
-    if (peer < 0 || peer >= rc->job.size || rc->eps[peer].qp.qp == NULL) {
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    ep = &rc->eps[peer];
-    if ((rc->recovery || up) && (!ep->connected || ep->rec.state != RC_REC_NONE)) {
-        return RCMSG_ERR_STATE;
-    }
-    *ep_p = ep;
-    return RCMSG_OK;
-}
-
-rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
-{
-    rc_btl_t *rc = rc_btl_of(btl);
-    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
-    rc_ep_t *ep = NULL;
-    rcmsg_status_t status = rc_hook_ep(rc, peer, false, &ep);
-
-    if (status != RCMSG_OK) {
-        return status;
-    }
-    rcmsg_log(rc->recovery ? RCMSG_LOG_INFO : RCMSG_LOG_WARN,
-              "forcing qp 0x%x (peer %d) from %s into ERR", ep->qp.qp->qp_num, peer,
-              rcmsg_rc_qp_state_name(ep->qp.state));
-    status = rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
-    if (status == RCMSG_OK && rc->recovery) {
-        rc_rec_start(rc, peer, (rc_cause_t){.kind = RC_CAUSE_HOOK}, false);
-    }
-    return status;
-}
-
-rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer)
-{
-    rc_btl_t *rc = rc_btl_of(btl);
-    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
-    rc_ep_t *ep = NULL;
-    rcmsg_status_t status = rc_hook_ep(rc, peer, false, &ep);
-
-    if (status != RCMSG_OK) {
-        return status;
-    }
-    rcmsg_info("forcing qp 0x%x (peer %d) into ERR with a simulated %s", ep->qp.qp->qp_num, peer,
-               ibv_event_type_str(IBV_EVENT_QP_FATAL));
-    if (rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE) != RCMSG_OK) {
-        return RCMSG_ERR_IO;
-    }
-    /* what the async thread does with the device's event (rc_async.c) */
-    atomic_store_explicit(&ep->async_event, (int)IBV_EVENT_QP_FATAL + 1, memory_order_release);
-    atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
-    return RCMSG_OK;
-}
-
-rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
-{
-    rc_btl_t *rc = rc_btl_of(btl);
-    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
-    rc_ep_t *ep = NULL;
-    rcmsg_status_t status = rc_hook_ep(rc, peer, true, &ep);
-
-    if (status != RCMSG_OK) {
-        return status;
-    }
-    rcmsg_info("test hook: qp 0x%x (peer %d) moved to ERR with ibv_modify_qp, mirror left at %s",
-               ep->qp.qp->qp_num, peer, rcmsg_rc_qp_state_name(ep->qp.state));
-    if (ibv_modify_qp(ep->qp.qp, &attr, IBV_QP_STATE) != 0) { /* not through the mirror */
-        rcmsg_error("test hook: ibv_modify_qp of qp 0x%x to ERR failed: %m", ep->qp.qp->qp_num);
-        return RCMSG_ERR_IO;
-    }
-    return RCMSG_OK;
-}
-
-uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer)
-{
-    rc_btl_t *rc = rc_btl_of(btl);
-
-    return peer >= 0 && peer < rc->job.size ? rc->eps[peer].rec.count : 0;
-}
-
-uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer)
-{
-    rc_btl_t *rc = rc_btl_of(btl);
-
-    return peer >= 0 && peer < rc->job.size ? rc->eps[peer].rec.breaks : 0;
 }

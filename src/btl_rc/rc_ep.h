@@ -141,6 +141,7 @@ typedef struct rc_ep {
     rc_rec_t rec;           /* recovery from a QP error (rc_rec.c) */
     rc_fast_t fast;         /* eager over RDMA WRITE (rc_fast.c) */
     atomic_int async_event; /* set by the async thread: event type + 1 */
+    int post_err;           /* ibv_post_send's error on a QP found in ERR: progress recovers it */
 } rc_ep_t;
 
 struct rc_btl;
@@ -178,10 +179,6 @@ rc_wr_t *rc_ep_post_marker(struct rc_btl *rc, int peer);
 /* Posts the kept request wr again on ep's new QP (rc_rec.c's replay), signaled when `last`. */
 rcmsg_status_t rc_ep_repost(struct rc_btl *rc, rc_ep_t *ep, rc_wr_t *wr, bool last);
 
-/* Every request of ep's ring released, their reads completed with status (a drained ring: no
- * completion of them is pending). */
-void rc_ep_abort_ring(struct rc_btl *rc, rc_ep_t *ep, rcmsg_status_t status);
-
 /* The peer's endpoint is unusable from now on (reported once; why: in words, for the event). */
 void rc_ep_fail(struct rc_btl *rc, int peer, const char *why);
 /* btl.h's forget: the endpoint fails the same way, quietly and without fail_cb. */
@@ -192,9 +189,18 @@ rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p);
 rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t len);
 rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl);
 rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer);
-rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
-                       const void *payload, size_t len);
-rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
-                      uint64_t remote_addr, uint32_t rkey, size_t len, rcmsg_btl_desc_t *desc);
+
+/* A message by SEND, a read by RDMA_READ, on ep (connected; the arguments checked by the op,
+ * the choice of ring or SEND made there, rc_btl.c). RCMSG_ERR_NO_RESOURCE: no slot, no bounce
+ * buffer, or the post found the QP broken (ep->post_err: progress starts its recovery), try
+ * again; RCMSG_ERR_CONNECTION: the peer failed. */
+rcmsg_status_t rc_ep_send(struct rc_btl *rc, rc_ep_t *ep, int peer, const void *hdr, size_t hdr_len,
+                          const void *payload, size_t len);
+rcmsg_status_t rc_ep_get(struct rc_btl *rc, rc_ep_t *ep, int peer, void *local,
+                         const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                         size_t len, rcmsg_btl_desc_t *desc);
+
+/* The cause of a break in words, for the logs. */
+void rc_cause_str(const rc_cause_t *cause, char *buf, size_t len);
 
 #endif /* RCMSG_BTL_RC_EP_H */

@@ -116,21 +116,21 @@ rcmsg_status_t rc_fast_setup(rc_btl_t *rc)
                    "sleeping)");
         return RCMSG_OK;
     }
-    rc->fast_max = c->eager_rdma == RCMSG_EAGER_RDMA_YES ? rc->job.size : c->eager_rdma_max_peers;
-    rc->fast_threshold = c->eager_rdma == RCMSG_EAGER_RDMA_YES ? 0 : c->eager_rdma_threshold;
-    if (rc->fast_max == 0) {
+    rc->fast.max = c->eager_rdma == RCMSG_EAGER_RDMA_YES ? rc->job.size : c->eager_rdma_max_peers;
+    rc->fast.threshold = c->eager_rdma == RCMSG_EAGER_RDMA_YES ? 0 : c->eager_rdma_threshold;
+    if (rc->fast.max == 0) {
         return RCMSG_OK;
     }
-    rc->fast_rx = calloc((size_t)rc->job.size, sizeof(*rc->fast_rx));
-    if (rc->fast_rx == NULL) {
+    rc->fast.rx = calloc((size_t)rc->job.size, sizeof(*rc->fast.rx));
+    if (rc->fast.rx == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    rc->fast_on = true;
+    rc->fast.on = true;
     rcmsg_info("rc: eager rdma %s: rings of %u x %zu-byte slots (messages up to %zu bytes), at "
                "most %d, asked after %u message(s)",
                c->eager_rdma == RCMSG_EAGER_RDMA_YES ? "forced on" : "automatic",
                c->eager_rdma_slots, c->eager_rdma_slot_size,
-               c->eager_rdma_slot_size - sizeof(rc_fast_tail_t), rc->fast_max, rc->fast_threshold);
+               c->eager_rdma_slot_size - sizeof(rc_fast_tail_t), rc->fast.max, rc->fast.threshold);
     return RCMSG_OK;
 }
 
@@ -166,11 +166,11 @@ static rcmsg_status_t rc_fast_ring_new(rc_btl_t *rc, int peer)
     f->rx.slot_size = slot_size;
     f->rx.consumed = f->rx.returned = 0;
     f->rx.offer_pending = false;
-    f->rx.idx = rc->nfast_rx;
-    rc->fast_rx[rc->nfast_rx++] = peer;
+    f->rx.idx = rc->fast.nrx;
+    rc->fast.rx[rc->fast.nrx++] = peer;
     rcmsg_debug("rc: eager rdma ring of %u x %u bytes at %p (rkey 0x%x) registered for peer %d "
                 "(%d ring(s))",
-                nslots, slot_size, buf, mr->rkey, peer, rc->nfast_rx);
+                nslots, slot_size, buf, mr->rkey, peer, rc->fast.nrx);
     return RCMSG_OK;
 }
 
@@ -186,8 +186,8 @@ static void rc_fast_ring_free(rc_btl_t *rc, int peer)
         rcmsg_warn("rc: ibv_dereg_mr of the eager rdma ring of peer %d failed: %m", peer);
     }
     free(f->rx.buf);
-    last = rc->fast_rx[--rc->nfast_rx];
-    rc->fast_rx[f->rx.idx] = last;
+    last = rc->fast.rx[--rc->fast.nrx];
+    rc->fast.rx[f->rx.idx] = last;
     rc->eps[last].fast.rx.idx = f->rx.idx;
     memset(&f->rx, 0, sizeof(f->rx));
 }
@@ -208,11 +208,11 @@ void rc_fast_drop(rc_btl_t *rc, int peer)
 
 void rc_fast_close(rc_btl_t *rc)
 {
-    while (rc->nfast_rx > 0) {
-        rc_fast_ring_free(rc, rc->fast_rx[rc->nfast_rx - 1]);
+    while (rc->fast.nrx > 0) {
+        rc_fast_ring_free(rc, rc->fast.rx[rc->fast.nrx - 1]);
     }
-    free(rc->fast_rx);
-    rc->fast_rx = NULL;
+    free(rc->fast.rx);
+    rc->fast.rx = NULL;
 }
 
 /* ---- control messages ------------------------------------------------------------------ */
@@ -279,10 +279,10 @@ static void rc_fast_on_ask(rc_btl_t *rc, int peer)
     rc_fast_t *f = &rc->eps[peer].fast;
 
     if (f->rx.buf == NULL &&
-        (!rc->fast_on || rc->nfast_rx >= rc->fast_max || rc_fast_ring_new(rc, peer) != RCMSG_OK)) {
+        (!rc->fast.on || rc->fast.nrx >= rc->fast.max || rc_fast_ring_new(rc, peer) != RCMSG_OK)) {
         rc_fast_ctl_msg_t m = {.type = RC_FAST_OFFER};
         rcmsg_debug("rc: eager rdma ring asked by peer %d refused (%s)", peer,
-                    !rc->fast_on ? "RCMSG_EAGER_RDMA off here" : "RCMSG_EAGER_RDMA_MAX_PEERS");
+                    !rc->fast.on ? "RCMSG_EAGER_RDMA off here" : "RCMSG_EAGER_RDMA_MAX_PEERS");
         (void)rc_fast_ctl_post(rc, peer, &m); /* lost: the peer keeps sending by SEND */
         return;
     }
@@ -407,7 +407,7 @@ static rcmsg_status_t rc_fast_no_ring(rc_btl_t *rc, rc_ep_t *ep, int peer)
     rc_fast_t *f = &ep->fast;
     rc_fast_ctl_msg_t m = {.type = RC_FAST_ASK};
 
-    if (f->tx.state != RC_FAST_NONE || f->count++ < rc->fast_threshold) {
+    if (f->tx.state != RC_FAST_NONE || f->count++ < rc->fast.threshold) {
         return RCMSG_ERR_UNSUPPORTED;
     }
     if (rc_fast_ctl_post(rc, peer, &m) == RCMSG_OK) {
@@ -567,8 +567,8 @@ int rc_fast_poll(rc_btl_t *rc)
 {
     int n = 0;
 
-    for (int i = 0; i < rc->nfast_rx; i++) {
-        int peer = rc->fast_rx[i];
+    for (int i = 0; i < rc->fast.nrx; i++) {
+        int peer = rc->fast.rx[i];
         rc_fast_t *f = &rc->eps[peer].fast;
 
         n += rc_fast_deliver(rc, peer);

@@ -9,7 +9,7 @@
  * queues on devices that pin them (mlx4/mlx5; rxe does not) and rendezvous registrations.
  *
  * The minimum: receive buffers are reposted once a progress call has copied their message out (up
- * to 1/16 of them, at most 32, are held until a poll finds nothing: rc_recv_poll), and a message
+ * to 1/16 of them, at most 32, are held until a poll finds nothing: rc_rx_poll), and a message
  * that finds the shared receive queue empty is not lost but refused with an RNR NAK and sent again
  * after RCMSG_IB_RNR_TIMER (RCMSG_IB_RNR_RETRY=7, the default, retries forever). So any count
  * works; 64 receive buffers hold two peers' full windows of eager messages at the default

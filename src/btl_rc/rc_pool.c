@@ -45,7 +45,7 @@ static rcmsg_status_t rc_qp_new(rc_btl_t *rc, rc_pooled_t *out)
     struct ibv_qp_init_attr init = {
         .send_cq = rc->scq,
         .recv_cq = rc->rcq,
-        .srq = rc->srq,
+        .srq = rc->rx.srq,
         .qp_type = IBV_QPT_RC,
         .cap = {.max_send_wr = rc->sq_depth,
                 .max_send_sge = 2,
@@ -57,7 +57,7 @@ static rcmsg_status_t rc_qp_new(rc_btl_t *rc, rc_pooled_t *out)
     qp.qp = out->ring != NULL ? ibv_create_qp(rc->pd, &init) : NULL;
     if (qp.qp == NULL) {
         rcmsg_error("ibv_create_qp on %s failed: %m (%d QPs created; device max %d)", rc->dev->name,
-                    rc->qp_created, rc->dev->attr.max_qp);
+                    rc->pool.created, rc->dev->attr.max_qp);
         free(out->ring);
         return RCMSG_ERR_IO;
     }
@@ -67,7 +67,7 @@ static rcmsg_status_t rc_qp_new(rc_btl_t *rc, rc_pooled_t *out)
         free(out->ring);
         return RCMSG_ERR_IO;
     }
-    rc->qp_created++;
+    rc->pool.created++;
     out->qp = qp.qp;
     return RCMSG_OK;
 }
@@ -76,34 +76,34 @@ static rcmsg_status_t rc_pool_grow(rc_btl_t *rc, int cap)
 {
     rc_pooled_t *p;
 
-    if (cap <= rc->pool_cap) {
+    if (cap <= rc->pool.cap) {
         return RCMSG_OK;
     }
-    p = realloc(rc->pool, (size_t)cap * sizeof(*p));
+    p = realloc(rc->pool.qps, (size_t)cap * sizeof(*p));
     if (p == NULL) {
         rcmsg_error("out of memory for a pool of %d QPs", cap);
         return RCMSG_ERR_NO_MEMORY;
     }
-    rc->pool = p;
-    rc->pool_cap = cap;
+    rc->pool.qps = p;
+    rc->pool.cap = cap;
     return RCMSG_OK;
 }
 
 rcmsg_status_t rc_pool_fill(rc_btl_t *rc, int want, const char *why)
 {
     uint64_t t0 = rcmsg_clock_us();
-    int before = rc->pool_n;
+    int before = rc->pool.n;
     rcmsg_status_t status = rc_pool_grow(rc, want);
 
-    while (status == RCMSG_OK && rc->pool_n < want) {
-        status = rc_qp_new(rc, &rc->pool[rc->pool_n]);
-        rc->pool_n += status == RCMSG_OK;
+    while (status == RCMSG_OK && rc->pool.n < want) {
+        status = rc_qp_new(rc, &rc->pool.qps[rc->pool.n]);
+        rc->pool.n += status == RCMSG_OK;
     }
-    if (rc->pool_n > before) {
+    if (rc->pool.n > before) {
         rcmsg_debug("rc: qp pool refilled: %d qps created in INIT in %.3f ms (%s; %d in the pool, "
                     "%d created in all)",
-                    rc->pool_n - before, (double)(rcmsg_clock_us() - t0) / 1e3, why, rc->pool_n,
-                    rc->qp_created);
+                    rc->pool.n - before, (double)(rcmsg_clock_us() - t0) / 1e3, why, rc->pool.n,
+                    rc->pool.created);
     }
     return status;
 }
@@ -122,13 +122,14 @@ static uint32_t rc_psn_new(void)
  * none may, the top one is destroyed (a fresh QP is created in its place by the caller). */
 static void rc_pool_route_pick(rc_btl_t *rc, int peer, const uint8_t *gid)
 {
-    rc_pooled_t *top = &rc->pool[rc->pool_n - 1], tmp;
+    rc_pooled_t *top = &rc->pool.qps[rc->pool.n - 1], tmp;
 
-    for (int i = rc->pool_n - 1; i >= 0; i--) {
-        if (!rc->pool[i].used || memcmp(rc->pool[i].gid, gid, sizeof(rc->pool[i].gid)) == 0) {
+    for (int i = rc->pool.n - 1; i >= 0; i--) {
+        if (!rc->pool.qps[i].used ||
+            memcmp(rc->pool.qps[i].gid, gid, sizeof(rc->pool.qps[i].gid)) == 0) {
             tmp = *top;
-            *top = rc->pool[i];
-            rc->pool[i] = tmp;
+            *top = rc->pool.qps[i];
+            rc->pool.qps[i] = tmp;
             return;
         }
     }
@@ -139,23 +140,23 @@ static void rc_pool_route_pick(rc_btl_t *rc, int peer, const uint8_t *gid)
         rcmsg_warn("ibv_destroy_qp of a pooled qp failed: %m");
     }
     free(top->ring);
-    rc->pool_n--;
+    rc->pool.n--;
 }
 
 void rc_pool_init(rc_btl_t *rc)
 {
-    rc->route_sticky = rc->dev->attr.vendor_id == RC_VENDOR_RXE &&
-                       rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
+    rc->pool.route_sticky = rc->dev->attr.vendor_id == RC_VENDOR_RXE &&
+                            rc->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
 }
 
 /* A QP in INIT for the peer: the pool's top one it may use, or a new one. */
 static rcmsg_status_t rc_pool_pop(rc_btl_t *rc, int peer, rc_pooled_t *q)
 {
-    if (rc->route_sticky && rc->pool_n > 0) {
+    if (rc->pool.route_sticky && rc->pool.n > 0) {
         rc_pool_route_pick(rc, peer, rcmsg_rc_cm_peer_gid(rc->cm, peer));
     }
-    if (rc->pool_n > 0) {
-        *q = rc->pool[--rc->pool_n];
+    if (rc->pool.n > 0) {
+        *q = rc->pool.qps[--rc->pool.n];
         return RCMSG_OK;
     }
     rcmsg_debug("rc: qp pool empty: a qp created for peer %d on the connect path", peer);
@@ -182,8 +183,6 @@ rcmsg_status_t rc_pool_take(rc_btl_t *rc, int peer)
     ep->ring = q.ring;
     ep->ring_head = ep->ring_count = ep->unsignaled = 0;
     ep->sq_psn = rc_psn_new();
-    ep->active_idx = rc->nactive;
-    rc->active[rc->nactive++] = peer;
     return RCMSG_OK;
 }
 
@@ -219,18 +218,14 @@ rcmsg_status_t rc_pool_renew(rc_btl_t *rc, int peer)
 void rc_pool_put(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
-    int last;
 
     if (ep->qp.qp == NULL) {
         return;
     }
     rc_fast_drop(rc, peer); /* both sides agreed the pair is idle: no write is in flight */
-    last = rc->active[--rc->nactive];
-    rc->active[ep->active_idx] = last;
-    rc->eps[last].active_idx = ep->active_idx;
     ep->qp.qp->qp_context = NULL;
-    if (rc_qp_recycle(rc, &ep->qp) && rc_pool_grow(rc, rc->pool_n + 1) == RCMSG_OK) {
-        rc_pooled_t *q = &rc->pool[rc->pool_n++];
+    if (rc_qp_recycle(rc, &ep->qp) && rc_pool_grow(rc, rc->pool.n + 1) == RCMSG_OK) {
+        rc_pooled_t *q = &rc->pool.qps[rc->pool.n++];
         *q = (rc_pooled_t){.qp = ep->qp.qp, .ring = ep->ring, .used = true};
         memcpy(q->gid, rcmsg_rc_cm_peer_gid(rc->cm, peer), sizeof(q->gid));
     } else {
@@ -245,13 +240,13 @@ void rc_pool_put(rc_btl_t *rc, int peer)
 
 void rc_pool_destroy(rc_btl_t *rc)
 {
-    for (int i = 0; i < rc->pool_n; i++) {
-        if (ibv_destroy_qp(rc->pool[i].qp) != 0) {
+    for (int i = 0; i < rc->pool.n; i++) {
+        if (ibv_destroy_qp(rc->pool.qps[i].qp) != 0) {
             rcmsg_warn("ibv_destroy_qp of a pooled qp failed: %m");
         }
-        free(rc->pool[i].ring);
+        free(rc->pool.qps[i].ring);
     }
-    free(rc->pool);
-    rc->pool = NULL;
-    rc->pool_n = rc->pool_cap = 0;
+    free(rc->pool.qps);
+    rc->pool.qps = NULL;
+    rc->pool.n = rc->pool.cap = 0;
 }

@@ -52,6 +52,7 @@
  */
 #include "config.h"
 
+#include "rc_btl.h"
 #include "rc_iface.h"
 
 #include "base/clock.h"
@@ -96,14 +97,24 @@ rcmsg_status_t rc_rec_setup(rc_btl_t *rc)
     if (!rc->recovery) {
         return RCMSG_OK;
     }
-    rc->recovering = calloc((size_t)rc->job.size, sizeof(*rc->recovering));
-    rc->replay = calloc(rc->sq_depth, sizeof(*rc->replay));
+    rc->rec.peers = calloc((size_t)rc->job.size, sizeof(*rc->rec.peers));
+    rc->rec.replay = calloc(rc->sq_depth, sizeof(*rc->rec.replay));
     rc->inl_copy = inl > 0 ? malloc((size_t)rc->wr_total * inl) : NULL;
-    if (rc->recovering == NULL || rc->replay == NULL || (inl > 0 && rc->inl_copy == NULL)) {
+    if (rc->rec.peers == NULL || rc->rec.replay == NULL || (inl > 0 && rc->inl_copy == NULL)) {
         rcmsg_error("rc: out of memory for the replay buffers of connection recovery");
         return RCMSG_ERR_NO_MEMORY;
     }
     return RCMSG_OK;
+}
+
+void rc_rec_close(rc_btl_t *rc)
+{
+    free(rc->inl_copy);
+    free(rc->rec.peers);
+    free(rc->rec.replay);
+    rc->inl_copy = NULL;
+    rc->rec.peers = NULL;
+    rc->rec.replay = NULL;
 }
 
 /* ---- classification -------------------------------------------------------------------- */
@@ -117,33 +128,6 @@ static bool rc_wc_transient(enum ibv_wc_status status)
 static bool rc_event_severe(enum ibv_event_type event)
 {
     return event == IBV_EVENT_QP_FATAL || event == IBV_EVENT_PATH_MIG_ERR;
-}
-
-static void rc_cause_str(const rc_cause_t *cause, char *buf, size_t len)
-{
-    switch (cause->kind) {
-    case RC_CAUSE_WC:
-        snprintf(buf, len, "%s (wc status %d, vendor_err 0x%x)",
-                 ibv_wc_status_str((enum ibv_wc_status)cause->code), cause->code, cause->vendor);
-        break;
-    case RC_CAUSE_EVENT:
-        snprintf(buf, len, "async event %s", ibv_event_type_str((enum ibv_event_type)cause->code));
-        break;
-    case RC_CAUSE_HOOK:
-        snprintf(buf, len, "forced by test hook");
-        break;
-    case RC_CAUSE_PEER:
-        snprintf(buf, len, "the peer's side broke");
-        break;
-    case RC_CAUSE_SYNC:
-        snprintf(buf, len, "qp state sync: hardware says %s behind the mirror",
-                 rcmsg_rc_qp_state_name((enum ibv_qp_state)cause->code));
-        break;
-    case RC_CAUSE_POST:
-        snprintf(buf, len, "ibv_post_send refused (%s): qp found in ERR behind its mirror",
-                 strerror(cause->code));
-        break;
-    }
 }
 
 bool rc_rec_wc_error(rc_btl_t *rc, int peer, const struct ibv_wc *wc)
@@ -225,7 +209,7 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
     if (ep->rec.drain_last == NULL && ep->ring_count > 0) {
         ep->rec.drain_last = ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth];
     }
-    rc->recovering[rc->nrec++] = peer;
+    rc->rec.peers[rc->rec.n++] = peer;
     rc->cm_hot = true;
     if (rc->super.broke_cb != NULL) {
         rc->super.broke_cb(rc->super.cb_arg, peer);
@@ -249,12 +233,12 @@ void rc_rec_sq_cqe(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool ok)
 
 /* The drain is over: every receive of the broken QP delivered, the QP queried, replaced by a
  * new one and reconnected. */
-static void rc_rec_renew(rc_btl_t *rc, int peer)
+static void rc_rec_renew(rc_btl_t *rc, int peer, rc_rejoin_fn_t rejoin)
 {
     rc_ep_t *ep = &rc->eps[peer];
     enum ibv_qp_state hw;
 
-    rc_recv_drain(rc); /* every message the broken QP received, delivered */
+    rc_rx_drain(rc); /* every message the broken QP received, delivered */
     if (ep->fast.rx.buf != NULL) {
         rc_fast_catch_up(rc, peer); /* and every one it wrote into our ring */
     }
@@ -269,17 +253,17 @@ static void rc_rec_renew(rc_btl_t *rc, int peer)
         return;
     }
     ep->rec.state = RC_REC_CONNECT;
-    rc_conn_rejoin(rc, peer);
+    rejoin(rc, peer);
 }
 
-void rc_rec_progress(rc_btl_t *rc)
+void rc_rec_progress(rc_btl_t *rc, rc_rejoin_fn_t rejoin)
 {
-    for (int i = 0; i < rc->nrec;) {
-        int peer = rc->recovering[i];
+    for (int i = 0; i < rc->rec.n;) {
+        int peer = rc->rec.peers[i];
         rc_ep_t *ep = &rc->eps[peer];
 
         if (ep->rec.state == RC_REC_DRAIN && ep->rec.drain_last == NULL) {
-            rc_rec_renew(rc, peer);
+            rc_rec_renew(rc, peer, rejoin);
         } else if (ep->rec.state == RC_REC_DRAIN && rcmsg_clock_us() > ep->rec.deadline) {
             rcmsg_error("rc: connection to peer %d: the completions of its broken qp 0x%x did "
                         "not all come within RCMSG_RECOVERY_TIMEOUT (%.1f s)",
@@ -287,7 +271,7 @@ void rc_rec_progress(rc_btl_t *rc)
             rc_ep_fail(rc, peer, "its broken qp did not drain within RCMSG_RECOVERY_TIMEOUT");
         }
         if (ep->rec.state == RC_REC_NONE) {
-            rc->recovering[i] = rc->recovering[--rc->nrec];
+            rc->rec.peers[i] = rc->rec.peers[--rc->rec.n];
             continue;
         }
         i++;
@@ -309,24 +293,7 @@ bool rc_rec_retry(rc_btl_t *rc, int peer)
     rcmsg_warn("rc: reconnecting peer %d failed in a qp transition (see above): trying again "
                "with qp 0x%x, %.1f s left of RCMSG_RECOVERY_TIMEOUT",
                peer, ep->qp.qp->qp_num, (double)(ep->rec.deadline - rcmsg_clock_us()) / 1e6);
-    rc_conn_rejoin(rc, peer);
     return true;
-}
-
-void rc_rec_abort(rc_btl_t *rc, int peer)
-{
-    rc_ep_t *ep = &rc->eps[peer];
-    char why[160];
-
-    if (ep->rec.drain_last == NULL) {
-        rc_ep_abort_ring(rc, ep, RCMSG_ERR_CONNECTION); /* no completion of them is pending */
-    }
-    rc_cause_str(&ep->rec.cause, why, sizeof(why));
-    rcmsg_error("rc: connection to peer %d not recovered: it broke (%s) on qp 0x%x %.1f s ago "
-                "(RCMSG_RECOVERY_TIMEOUT %.1f s)",
-                peer, why, ep->rec.old_qpn, (double)(rcmsg_clock_us() - ep->rec.t0) / 1e6,
-                (double)rc->config.recovery_timeout_us / 1e6);
-    ep->rec.state = RC_REC_NONE;
 }
 
 /* ---- replay ---------------------------------------------------------------------------- */
@@ -336,7 +303,7 @@ typedef struct {
     unsigned long long bytes, read_bytes;
 } rc_replay_t;
 
-/* Keeps in rc->replay the ring's requests the peer lacks (it received `got` SENDs) and releases
+/* Keeps in rc->rec.replay the ring's requests the peer lacks (it received `got` SENDs) and releases
  * the others; returns how many were kept, or -1 when the counts cannot be right. */
 static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, rc_replay_t *st)
 {
@@ -346,7 +313,7 @@ static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, r
     for (unsigned i = 0; i < n; i++) {
         rc_wr_t *wr = ep->ring[(ep->ring_head + i) % rc->sq_depth];
         sends += rc_wr_is_msg(wr->type);
-        rc->replay[i] = wr;
+        rc->rec.replay[i] = wr;
     }
     if (got > ep->sent || got < ep->sent - sends) {
         rcmsg_error("rc: peer %d says it received %llu messages from this rank, which sent %llu "
@@ -357,7 +324,7 @@ static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, r
     }
     ep->ring_head = ep->ring_count = ep->unsignaled = 0;
     for (unsigned i = 0; i < n; i++) {
-        rc_wr_t *wr = rc->replay[i];
+        rc_wr_t *wr = rc->rec.replay[i];
         bool send = rc_wr_is_msg(wr->type);
         if (wr->type == RC_WR_FLUSH || wr->type == RC_WR_CTL || (send && wr->seq < got)) {
             st->delivered += send;
@@ -368,7 +335,7 @@ static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, r
         st->bytes += send ? wr->len : 0;
         st->reads += !send;
         st->read_bytes += send ? 0 : wr->len;
-        rc->replay[kept++] = wr;
+        rc->rec.replay[kept++] = wr;
     }
     return kept;
 }
@@ -398,11 +365,11 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
         return RCMSG_ERR_PEER_DATA;
     }
     for (int i = 0; i < kept; i++) {
-        if (rc_ep_repost(rc, ep, rc->replay[i], i == kept - 1) != RCMSG_OK) {
+        if (rc_ep_repost(rc, ep, rc->rec.replay[i], i == kept - 1) != RCMSG_OK) {
             /* not on the QP, so no completion will release them: they fail now (the ones
              * reposted complete flushed when the peer fails) */
             for (int j = i; j < kept; j++) {
-                rc_wr_release(rc, rc->replay[j], RCMSG_ERR_CONNECTION);
+                rc_wr_release(rc, rc->rec.replay[j], RCMSG_ERR_CONNECTION);
             }
             ep->rec.state = RC_REC_NONE; /* completions are pending again: no longer drained */
             ep->rec.refused = "its connection broke and, reconnected, the replay of the messages "
@@ -425,4 +392,97 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
                (double)(rcmsg_clock_us() - ep->rec.t0) / 1e3, (unsigned long long)ep->rec.count,
                ep->rec.severe ? "severe error, qp re-created" : "transient error, qp re-created");
     return RCMSG_OK;
+}
+
+/* ---- test hooks ------------------------------------------------------------------------ */
+
+/* The endpoint a test hook may break: RCMSG_ERR_INVALID_PARAM without a QP, RCMSG_ERR_STATE
+ * while a connect or a recovery is under way (with recovery on, or always when `up`). */
+static rcmsg_status_t rc_hook_ep(rc_btl_t *rc, int peer, bool up, rc_ep_t **ep_p)
+{
+    rc_ep_t *ep;
+
+    if (peer < 0 || peer >= rc->job.size || rc->eps[peer].qp.qp == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if ((rc->recovery || up) && (!ep->connected || ep->rec.state != RC_REC_NONE)) {
+        return RCMSG_ERR_STATE;
+    }
+    *ep_p = ep;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    rc_ep_t *ep = NULL;
+    rcmsg_status_t status = rc_hook_ep(rc, peer, false, &ep);
+
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    rcmsg_log(rc->recovery ? RCMSG_LOG_INFO : RCMSG_LOG_WARN,
+              "forcing qp 0x%x (peer %d) from %s into ERR", ep->qp.qp->qp_num, peer,
+              rcmsg_rc_qp_state_name(ep->qp.state));
+    status = rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE);
+    if (status == RCMSG_OK && rc->recovery) {
+        rc_rec_start(rc, peer, (rc_cause_t){.kind = RC_CAUSE_HOOK}, false);
+    }
+    return status;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    rc_ep_t *ep = NULL;
+    rcmsg_status_t status = rc_hook_ep(rc, peer, false, &ep);
+
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    rcmsg_info("forcing qp 0x%x (peer %d) into ERR with a simulated %s", ep->qp.qp->qp_num, peer,
+               ibv_event_type_str(IBV_EVENT_QP_FATAL));
+    if (rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE) != RCMSG_OK) {
+        return RCMSG_ERR_IO;
+    }
+    /* what the async thread does with the device's event (rc_async.c) */
+    atomic_store_explicit(&ep->async_event, (int)IBV_EVENT_QP_FATAL + 1, memory_order_release);
+    atomic_store_explicit(&rc->async_pending, 1, memory_order_release);
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+    rc_ep_t *ep = NULL;
+    rcmsg_status_t status = rc_hook_ep(rc, peer, true, &ep);
+
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    rcmsg_info("test hook: qp 0x%x (peer %d) moved to ERR with ibv_modify_qp, mirror left at %s",
+               ep->qp.qp->qp_num, peer, rcmsg_rc_qp_state_name(ep->qp.state));
+    if (ibv_modify_qp(ep->qp.qp, &attr, IBV_QP_STATE) != 0) { /* not through the mirror */
+        rcmsg_error("test hook: ibv_modify_qp of qp 0x%x to ERR failed: %m", ep->qp.qp->qp_num);
+        return RCMSG_ERR_IO;
+    }
+    return RCMSG_OK;
+}
+
+uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+
+    return peer >= 0 && peer < rc->job.size ? rc->eps[peer].rec.count : 0;
+}
+
+uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+
+    return peer >= 0 && peer < rc->job.size ? rc->eps[peer].rec.breaks : 0;
 }

@@ -47,7 +47,7 @@ static void rc_sync_ep(rc_btl_t *rc, int peer)
                rc->recovery ? "recovering" : "the peer fails (RCMSG_RECOVERY=no)");
     /* the completions queued so far first: an error among them classifies the break */
     rc_send_poll(rc);
-    rc_recv_poll(rc);
+    rc_rx_poll(rc);
     if (ep->connected && !ep->failed && ep->rec.state == RC_REC_NONE) {
         rc_rec_start(rc, peer, (rc_cause_t){.kind = RC_CAUSE_SYNC, .code = (int)hw}, false);
     }
@@ -61,10 +61,10 @@ void rc_sync_tick(rc_btl_t *rc)
         return;
     }
     now = rcmsg_clock_coarse_us();
-    if (now < rc->sync_next_us) {
+    if (now < rc->sync.next_us) {
         return;
     }
-    rc->sync_next_us = now + rc->config.qp_sync_us;
+    rc->sync.next_us = now + rc->config.qp_sync_us;
     for (int peer = 0; peer < rc->job.size; peer++) {
         rc_ep_t *ep = &rc->eps[peer];
         if (ep->qp.qp != NULL && ep->connected && !ep->failed && ep->rec.state == RC_REC_NONE) {
@@ -111,6 +111,6 @@ void rcmsg_rc_btl_dump_state(rcmsg_btl_t *btl)
     rcmsg_log_dump("rc cm: %d qp(s) connected, %d in the pool, %d disconnect(s) outstanding, %d "
                    "recover(ies) under way, %d request slot(s) free of %d, %d bounce buffer(s) "
                    "free of %d",
-                   rc->nactive, rc->pool_n, rc->ndisc, rc->nrec, rc->wr_nfree, rc->wr_total,
-                   rc->sbuf_nfree, rc->nsbufs);
+                   rc->conn.nactive, rc->pool.n, rc->conn.ndisc, rc->rec.n, rc->wr_nfree,
+                   rc->wr_total, rc->sbuf_nfree, rc->nsbufs);
 }

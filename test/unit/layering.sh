@@ -49,3 +49,89 @@ if [ -n "$bad" ]; then
     exit 1
 fi
 echo "ok: src/collectives allocates only in coll_scratch.c"
+
+# ---- file order inside a folder (issue 39, item 6) -------------------------------------------
+# A .c file calls another when it names an extern (a function or variable defined at file scope,
+# not static) that only the other defines; comments and strings do not count. calls DIR prints
+# "caller callee name" for each such use, from the sources as text (no build needed).
+calls() {
+    awk '
+    FNR == 1 { f = FILENAME; sub(".*/", "", f); incom = 0 }
+    {
+        line = $0; out = ""
+        while (line != "") {               # comments, strings and character constants out
+            if (incom) {
+                p = index(line, "*/")
+                if (p == 0) { line = ""; break }
+                line = substr(line, p + 2); incom = 0; continue
+            }
+            if (match(line, /\/\*|\/\/|"([^"\\]|\\.)*"|'"'"'([^'"'"'\\]|\\.)*'"'"'/) == 0) {
+                out = out line; break
+            }
+            tok = substr(line, RSTART, RLENGTH)
+            out = out substr(line, 1, RSTART - 1) " "
+            line = substr(line, RSTART + RLENGTH)
+            if (tok == "/*") incom = 1
+            else if (tok == "//") line = ""
+        }
+        if (out ~ /^[A-Za-z_]/ && out !~ /^(static|typedef|extern|enum|union|struct [A-Za-z_0-9]+ *\{)/) {
+            if (match(out, /[A-Za-z_][A-Za-z_0-9]*\(/) && out !~ /;[ \t]*$/) {
+                name = substr(out, RSTART, RLENGTH - 1)          # a function defined here
+                def[name] = f; ndef[name]++
+            } else if (match(out, /[A-Za-z_][A-Za-z_0-9]*[ \t]*(\[[^]]*\])?[ \t]*(=|;)/)) {
+                name = substr(out, RSTART, RLENGTH); sub(/[ \t\[=;].*/, "", name)
+                def[name] = f; ndef[name]++                      # a variable defined here
+            }
+        }
+        n = split(out, w, /[^A-Za-z_0-9]+/)
+        for (i = 1; i <= n; i++) if (w[i] ~ /^[A-Za-z_]/) used[f, w[i]] = 1
+    }
+    END {
+        for (k in used) {
+            split(k, kp, SUBSEP)
+            if (ndef[kp[2]] == 1 && def[kp[2]] != kp[1]) print kp[1], def[kp[2]], kp[2]
+        }
+    }' "$1"/*.c | sort
+}
+
+# file_order DIR "FLOOR" "FLOOR" ...: every .c file of DIR is on one floor (top first, names
+# without .c); a file calls only files on its floor or below, and no files call each other in
+# a circle (on one floor either).
+file_order() {
+    dir=$1; shift
+    floors=$(i=0; for fl in "$@"; do for f in $fl; do echo "$f.c $i"; done; i=$((i + 1)); done)
+    edges=$(calls "$dir")
+    status=0
+    for f in "$dir"/*.c; do
+        f=${f##*/}
+        if ! echo "$floors" | grep -q "^$f "; then
+            echo "FAIL: $dir/$f is on no floor of its folder's order (test/unit/layering.sh)"
+            status=1
+        fi
+    done
+    up=$(echo "$edges" | awk -v fl="$floors" '
+        BEGIN { n = split(fl, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], p, " "); at[p[1]] = p[2] } }
+        NF == 3 && at[$1] != "" && at[$2] != "" && at[$2] < at[$1] { print "  " $1 " -> " $2 ": " $3 }')
+    if [ -n "$up" ]; then
+        echo "$up"
+        echo "FAIL: in $dir, files call up a floor (above); pass an ops table or a callback"
+        status=1
+    fi
+    loop=$(echo "$edges" | awk 'NF == 3 { print $1, $2 }' | sort -u | tsort 2>&1 >/dev/null)
+    if [ -n "$loop" ]; then
+        echo "$loop"
+        in_loop=$(echo "$loop" | sed -n 's/^tsort: \([a-z_0-9]*\.c\)$/\1/p' | sort -u | tr '\n' ' ')
+        echo "$edges" | awk -v l=" $in_loop" 'index(l, " " $1 " ") && index(l, " " $2 " ") {
+            print "  " $1 " -> " $2 ": " $3 }'
+        echo "FAIL: in $dir, files call each other in a circle (tsort above)"
+        status=1
+    fi
+    [ $status = 0 ] && echo "ok: $dir: files call down its order, in no circle"
+    return $status
+}
+
+# btl_rc (issue 39, item 1): the ops and progress; the pieces of state with one owner each;
+# the floor (request slots and posts, the receive side); the verbs objects, the CM, the device.
+file_order src/btl_rc "rc_component rc_none" "rc_btl" \
+    "rc_fast rc_rec rc_conn rc_pool rc_async rc_sync" "rc_ep rc_rx" \
+    "rc_qp rc_cm rc_cm_fsm rc_device rc_port rc_addr rc_config rc_memlock" || exit 1
