@@ -170,9 +170,9 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     }
     pml_config_read();
     for (int i = 0; i < w->btls.n; i++) {
-        w->btls.btls[i]->recv_cb = on_recv;
-        w->btls.btls[i]->fail_cb = on_peer_failed;
-        w->btls.btls[i]->broke_cb = on_peer_broke;
+        w->btls.btls[i]->recv_cb = pml_on_recv;
+        w->btls.btls[i]->fail_cb = pml_on_peer_failed;
+        w->btls.btls[i]->broke_cb = pml_on_peer_broke;
     }
     for (int i = 0; i < pml.size; i++) {
         rcmsg_btl_t *btl = w->peer_btl[i];
@@ -189,7 +189,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     rcmsg_rcache_init(&pml_rcache_ops);
     s = pml_ctx_init();
     if (s == RCMSG_OK) {
-        s = comm_create(0, pml.size, pml.rank, ids, &pml.world);
+        s = pml_comm_create(0, pml.size, pml.rank, ids, &pml.world);
     }
     free(ids);
     if (s != RCMSG_OK) {
@@ -224,14 +224,15 @@ static void unexp_free(rcmsg_match_msg_t *m, void *arg)
     free(RCMSG_MATCH_ITEM(m, pml_unexp_t, m));
 }
 
-/* A message never received at finalize: refused (msg_refuse: a rendezvous sender, waiting
+/* A message never received at finalize: refused (pml_msg_refuse: a rendezvous sender, waiting
  * for its FIN, is told; a CANCEL of an eager one is answered 'taken back'). */
 static void unexp_refuse_fini(rcmsg_match_msg_t *m, void *arg)
 {
     pml_unexp_t *u = RCMSG_MATCH_ITEM(m, pml_unexp_t, m);
 
     (void)arg;
-    msg_refuse(u->peer, &u->h, "this rank is in rcmsg_finalize", RCMSG_LOG_DEBUG, RCMSG_ERR_STATE);
+    pml_msg_refuse(u->peer, &u->h, "this rank is in rcmsg_finalize", RCMSG_LOG_DEBUG,
+                   RCMSG_ERR_STATE);
     free(u);
 }
 
@@ -300,7 +301,7 @@ static int bye_round(bool *sent)
             continue;
         }
         if (!sent[i]) {
-            sent[i] = bye_xmit(i) != RCMSG_ERR_NO_RESOURCE; /* another error: lost meanwhile */
+            sent[i] = pml_bye_xmit(i) != RCMSG_ERR_NO_RESOURCE; /* another error: lost meanwhile */
         }
         missing += !peer_lost(i) && (!sent[i] || !pml.peers[i].bye);
     }
@@ -407,7 +408,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
     rcmsg_match_fini(&pml.match, unexp_free, NULL);
     for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms), *next; l != NULL; l = next) {
         next = rcmsg_hash_next(&pml.comms, l);
-        comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx));
+        pml_comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx));
     }
     rcmsg_hash_fini(&pml.comms);
     rcmsg_hash_fini(&pml.comm_addrs);

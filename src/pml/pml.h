@@ -72,7 +72,7 @@ struct rcmsg_comm {
     uint32_t coll_seq;         /* collectives started on this communicator (part of their tags) */
     rcmsg_status_t coll_lost;  /* once a member is lost, what its collectives fail with */
     rcmsg_hash_link_t by_ctx;  /* in the live communicators, keyed by ctx */
-    rcmsg_hash_link_t by_addr; /* and keyed by its address (comm_valid) */
+    rcmsg_hash_link_t by_addr; /* and keyed by its address (pml_comm_valid) */
     /* The collectives' own state of this communicator (their scratch memory), opaque here:
      * NULL until they make it; freed by their rcmsg_pml_set_comm_fini hook with it. */
     struct rcmsg_coll_comm *coll;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* The communicator of a context (either space), or NULL when this rank has none. */
-struct rcmsg_comm *comm_of_ctx(uint32_t ctx)
+struct rcmsg_comm *pml_comm_of_ctx(uint32_t ctx)
 {
     rcmsg_hash_link_t *l;
 
@@ -40,9 +40,9 @@ static void ctx_bury(struct rcmsg_comm *c)
     uint32_t ctx = c->ctx;
     long n;
 
-    n = unexp_refuse(ctx, "its communicator was freed before it was received", RCMSG_ERR_STATE);
-    n += unexp_refuse(ctx | 1u, "its communicator was freed before it was received",
-                      RCMSG_ERR_STATE);
+    n = pml_unexp_refuse(ctx, "its communicator was freed before it was received", RCMSG_ERR_STATE);
+    n += pml_unexp_refuse(ctx | 1u, "its communicator was freed before it was received",
+                          RCMSG_ERR_STATE);
     if (n > 0) {
         rcmsg_warn("rcmsg_comm_free: %ld unreceived message(s) on communicator 0x%x discarded", n,
                    ctx);
@@ -63,7 +63,7 @@ static void adopt_one(rcmsg_match_msg_t *m, void *arg)
     }
     u->orphan = false;
     pml.peers[u->peer].orphans--;
-    if (!src_check(u->peer, c, &u->h.hdr)) {
+    if (!pml_src_check(u->peer, c, &u->h.hdr)) {
         rcmsg_match_remove(&pml.match, m);
         pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
         free(u);
@@ -93,8 +93,8 @@ static void comm_break(struct rcmsg_comm *c, int peer, rcmsg_status_t status, in
     if (reporter >= 0) {
         snprintf(says, sizeof(says), " (says world rank %d)", reporter);
     }
-    n = unexp_refuse(c->ctx | 1u, "a member of the communicator is lost, so its collectives fail",
-                     status);
+    n = pml_unexp_refuse(c->ctx | 1u,
+                         "a member of the communicator is lost, so its collectives fail", status);
     rcmsg_log(c == pml.world || n > 0 ? RCMSG_LOG_WARN : RCMSG_LOG_INFO,
               "communicator 0x%x: its collectives fail from now on with %s, as world rank %d is "
               "among its %d members and is lost%s (%ld unreceived collective message(s) "
@@ -131,16 +131,16 @@ static void comm_break_tell(const struct rcmsg_comm *c, int peer)
     }
     for (int i = 0; i < c->size; i++) {
         if (i != c->rank && !pml.peers[c->world[i]].failed) {
-            (void)queue_ctl(c->world[i], &h); /* (out of memory: logged; it learns later) */
+            (void)pml_queue_ctl(c->world[i], &h); /* (out of memory: logged; it learns later) */
         }
     }
 }
 
 /* The communicator whose early messages are being adopted (a lying sender fails during the
- * walk over them, which its break must not change: comm_create breaks it after the walk). */
+ * walk over them, which its break must not change: pml_comm_create breaks it after the walk). */
 static const struct rcmsg_comm *comm_adopting;
 
-void comms_break(int peer, rcmsg_status_t status, int reporter)
+void pml_comms_break(int peer, rcmsg_status_t status, int reporter)
 {
     bool tell = reporter < 0 && !pml.peers[peer].reported && peer != pml.rank;
 
@@ -159,7 +159,8 @@ void comms_break(int peer, rcmsg_status_t status, int reporter)
     }
 }
 
-rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, rcmsg_comm_t *comm_p)
+rcmsg_status_t pml_comm_create(uint32_t ctx, int size, int rank, const int *world,
+                               rcmsg_comm_t *comm_p)
 {
     struct rcmsg_comm *c = calloc(1, sizeof(*c));
     rcmsg_status_t s = RCMSG_ERR_NO_MEMORY;
@@ -167,7 +168,7 @@ rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, r
     if (c == NULL || (c->world = malloc(sizeof(int) * (size_t)size)) == NULL) {
         goto err_free;
     }
-    if (comm_of_ctx(ctx) != NULL) {
+    if (pml_comm_of_ctx(ctx) != NULL) {
         rcmsg_error("communicator context 0x%x is already in use here (the members agreed on "
                     "it: an internal error)",
                     ctx);
@@ -215,7 +216,7 @@ void rcmsg_pml_set_comm_fini(rcmsg_pml_comm_fini_t fini)
     comm_fini = fini;
 }
 
-void comm_destroy(rcmsg_comm_t c)
+void pml_comm_destroy(rcmsg_comm_t c)
 {
     if (c->coll != NULL && comm_fini != NULL) {
         comm_fini(c);
@@ -229,7 +230,7 @@ void comm_destroy(rcmsg_comm_t c)
     free(c);
 }
 
-bool comm_valid_walk(rcmsg_comm_t comm)
+bool pml_comm_valid_walk(rcmsg_comm_t comm)
 {
     /* comm may be a freed handle: its address is looked up, never dereferenced */
     return rcmsg_hash_find(&pml.comm_addrs, (uintptr_t)comm) != NULL;
@@ -242,12 +243,12 @@ rcmsg_comm_t rcmsg_comm_world(void)
 
 int rcmsg_comm_rank(rcmsg_comm_t comm)
 {
-    return comm != NULL && comm_valid(comm) ? comm->rank : -1;
+    return comm != NULL && pml_comm_valid(comm) ? comm->rank : -1;
 }
 
 int rcmsg_comm_size(rcmsg_comm_t comm)
 {
-    return comm != NULL && comm_valid(comm) ? comm->size : -1;
+    return comm != NULL && pml_comm_valid(comm) ? comm->size : -1;
 }
 
 static rcmsg_pml_comm_check_t comm_check; /* RCMSG_COLL_CHECK's, or NULL */
@@ -274,22 +275,22 @@ rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
     if (s != RCMSG_OK) {
         return s;
     }
-    if (comm == NULL || !comm_valid(comm)) {
+    if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_dup: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
-    s = newcomm_p == NULL ? null_arg("rcmsg_comm_dup", "newcomm_p") : RCMSG_OK;
+    s = newcomm_p == NULL ? pml_null_arg("rcmsg_comm_dup", "newcomm_p") : RCMSG_OK;
     s = comm_agree(comm, false, 0, s);
     if (s != RCMSG_OK) {
         return s;
     }
     /* the members agree on the context, in comm's collective space */
     mine.rank = comm->rank;
-    s = ctx_agree("rcmsg_comm_dup", comm, true, NULL, comm->size, mine, NULL, &ctx);
+    s = pml_ctx_agree("rcmsg_comm_dup", comm, true, NULL, comm->size, mine, NULL, &ctx);
     if (s != RCMSG_OK) {
         return s;
     }
-    return comm_create(ctx, comm->size, comm->rank, comm->world, newcomm_p);
+    return pml_comm_create(ctx, comm->size, comm->rank, comm->world, newcomm_p);
 }
 
 static int split_cmp(const void *a, const void *b)
@@ -355,11 +356,11 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
     if (s != RCMSG_OK) {
         return s;
     }
-    if (comm == NULL || !comm_valid(comm)) {
+    if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_split: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
-    s = newcomm_p == NULL ? null_arg("rcmsg_comm_split", "newcomm_p") : RCMSG_OK;
+    s = newcomm_p == NULL ? pml_null_arg("rcmsg_comm_split", "newcomm_p") : RCMSG_OK;
     s = comm_agree(comm, true, color, s);
     if (s != RCMSG_OK) {
         return s;
@@ -374,7 +375,7 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
      * the colors: their members are disjoint); a bad color still takes part, so that every
      * rank refuses the split (naming this one) instead of waiting for it */
     mine.rank = comm->rank;
-    s = ctx_agree("rcmsg_comm_split", comm, true, NULL, comm->size, mine, all, &ctx);
+    s = pml_ctx_agree("rcmsg_comm_split", comm, true, NULL, comm->size, mine, all, &ctx);
     if (s != RCMSG_OK) {
         goto out;
     }
@@ -384,7 +385,7 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
         goto out;
     }
     split_members(comm, color, all, world, &n, &me);
-    s = comm_create(ctx, n, me, world, newcomm_p);
+    s = pml_comm_create(ctx, n, me, world, newcomm_p);
 out:
     free(all);
     free(world);
@@ -430,12 +431,12 @@ rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks
     if (s != RCMSG_OK) {
         return s;
     }
-    if (comm == NULL || !comm_valid(comm)) {
+    if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_create_ranks: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
     if (ranks == NULL || newcomm_p == NULL) {
-        return null_arg("rcmsg_comm_create_ranks", ranks == NULL ? "ranks" : "newcomm_p");
+        return pml_null_arg("rcmsg_comm_create_ranks", ranks == NULL ? "ranks" : "newcomm_p");
     }
     s = ranks_check(comm, n, ranks, &me);
     if (s != RCMSG_OK) {
@@ -453,9 +454,9 @@ rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks
      * (an internal tag no user receive matches): that space still works when comm's
      * collectives broke, so survivors of a loss can make their own communicator */
     mine.rank = comm->rank;
-    s = ctx_agree("rcmsg_comm_create_ranks", comm, false, ranks, n, mine, NULL, &ctx);
+    s = pml_ctx_agree("rcmsg_comm_create_ranks", comm, false, ranks, n, mine, NULL, &ctx);
     if (s == RCMSG_OK) {
-        s = comm_create(ctx, n, me, world, newcomm_p);
+        s = pml_comm_create(ctx, n, me, world, newcomm_p);
     }
     free(world);
     return s;
@@ -469,16 +470,16 @@ rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
         return s;
     }
     if (comm_p == NULL) {
-        return null_arg("rcmsg_comm_free", "comm_p");
+        return pml_null_arg("rcmsg_comm_free", "comm_p");
     }
-    if (*comm_p == NULL || !comm_valid(*comm_p) || *comm_p == pml.world) {
+    if (*comm_p == NULL || !pml_comm_valid(*comm_p) || *comm_p == pml.world) {
         rcmsg_error("rcmsg_comm_free: %s", *comm_p == pml.world && *comm_p != NULL
                                                ? "the world communicator cannot be freed"
                                                : "invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
     ctx_bury(*comm_p);
-    comm_destroy(*comm_p);
+    pml_comm_destroy(*comm_p);
     *comm_p = RCMSG_COMM_NULL;
     return RCMSG_OK;
 }

@@ -33,7 +33,7 @@ void pml_dump_init(void)
 
 static const char *req_step(const struct rcmsg_request *r, char *buf, size_t cap)
 {
-    if (r->kind == REQ_SEND) {
+    if (r->kind == PML_REQ_SEND) {
         if (r->cancel_wait) {
             snprintf(buf, cap, "cancel asked, waiting for the receiver's answer");
         } else if (r->queued) {
@@ -58,13 +58,13 @@ static int dump_requests(void)
     int n = 0;
 
     for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
-        const struct rcmsg_request *r = req_at(i);
+        const struct rcmsg_request *r = pml_req_at(i);
         char peer[16], step[96];
 
         if (!r->in_use || r->complete) {
             continue;
         }
-        if (r->kind == REQ_SEND || r->peer >= 0) {
+        if (r->kind == PML_REQ_SEND || r->peer >= 0) {
             snprintf(peer, sizeof(peer), "%d", r->peer);
         } else if (r->src_world >= 0) {
             snprintf(peer, sizeof(peer), "%d", r->src_world);
@@ -72,7 +72,7 @@ static int dump_requests(void)
             snprintf(peer, sizeof(peer), "any");
         }
         rcmsg_log_dump("request %s peer %s tag %d ctx %u%s len %zu step %s",
-                       r->kind == REQ_SEND ? "send" : "recv", peer, r->tag, r->ctx & ~1u,
+                       r->kind == PML_REQ_SEND ? "send" : "recv", peer, r->tag, r->ctx & ~1u,
                        r->ctx & 1u ? " (collective)" : "", r->len, req_step(r, step, sizeof(step)));
         n++;
     }
@@ -143,7 +143,7 @@ void pml_dump(const char *why)
 static bool reqs_pending(void)
 {
     for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
-        const struct rcmsg_request *r = req_at(i);
+        const struct rcmsg_request *r = pml_req_at(i);
         if (r->in_use && !r->complete) {
             return true;
         }

@@ -35,12 +35,12 @@
 #define PML_FINI_POLLS    1024  /* finalize reads what the transports hold: at most so many polls */
 #define PML_DROPPED_MAX   65536 /* discarded eager messages of a peer remembered for a CANCEL */
 
-typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
+typedef enum { PML_REQ_SEND, PML_REQ_RECV } pml_req_kind_t;
 
 struct rcmsg_request {
-    /* Cleared by req_alloc for every request: what eager messages use. */
+    /* Cleared by pml_req_alloc for every request: what eager messages use. */
     rcmsg_queue_link_t link; /* the free list or a peer's send queue */
-    req_kind_t kind;
+    pml_req_kind_t kind;
     bool complete;    /* done for wait and test: finished, and no cancel answer awaited */
     bool finished;    /* the operation itself is over (an eager send: on the wire) */
     bool cancel_wait; /* a CANCEL is out to the receiver: its answer is awaited (pml_cancel.c) */
@@ -52,7 +52,7 @@ struct rcmsg_request {
     bool cancel_asked; /* send: a CANCEL went out for it (answered or not) */
     bool refused;      /* send: its receiver discarded it unmatched (a FIN said so): a cancel
                           of it takes */
-    bool rndv;         /* a rendezvous: the fields below the line are set up (req_rndv_begin) */
+    bool rndv;         /* a rendezvous: the fields below the line are set up (pml_req_rndv_begin) */
     uint32_t gen;      /* bumped at every allocation: names the request in FINs */
     uint32_t index;    /* position in the request chunks */
     uint32_t seq;      /* send (sent): the sequence number its EAGER or RTS went with */
@@ -68,7 +68,7 @@ struct rcmsg_request {
     rcmsg_msg_status_t st;
     rcmsg_match_recv_t mrecv;  /* recv: in the matching queues until matched */
     rcmsg_rcache_entry_t *reg; /* registration held until completion */
-    /* Rendezvous only: left as they are by req_alloc, cleared by req_rndv_begin. */
+    /* Rendezvous only: left as they are by pml_req_alloc, cleared by pml_req_rndv_begin. */
     rcmsg_queue_link_t rndv_link; /* pml.rndv_active */
     const rcmsg_btl_mem_t *mem;
     uint64_t raddr;
@@ -76,7 +76,7 @@ struct rcmsg_request {
     uint64_t sreq;
     size_t msg_len, posted, done;
     int reads_out;
-    bool reread;      /* its connection broke: read the whole message again (on_peer_broke) */
+    bool reread;      /* its connection broke: read the whole message again (pml_on_peer_broke) */
     unsigned rereads; /* times it was read again */
     rcmsg_btl_desc_t descs[PML_MAX_READS];
 };
@@ -130,8 +130,8 @@ typedef struct {
     int *pending_peers, npending;
     struct rcmsg_comm *world;
     rcmsg_hash_t comms;           /* every live communicator, by ctx */
-    rcmsg_hash_t comm_addrs;      /* the same, by address (comm_valid) */
-    struct rcmsg_comm *last_comm; /* comm_of_ctx's last find */
+    rcmsg_hash_t comm_addrs;      /* the same, by address (pml_comm_valid) */
+    struct rcmsg_comm *last_comm; /* pml_comm_of_ctx's last find */
     /* the configuration, read once by rcmsg_pml_init (pml_config_read) */
     size_t eager_limit; /* RCMSG_EAGER_LIMIT: for transports without their own */
     int credits;
@@ -151,7 +151,7 @@ typedef struct {
     size_t max_len;  /* the node's memory: no buffer is longer */
     rcmsg_status_t lost_launcher; /* RCMSG_ERR_LAUNCHER once the launcher is gone */
     bool credit_wait; /* a send waits a few rounds for credits (progress counts it as work) */
-    struct rcmsg_request *waiting; /* the request rcmsg_wait waits for (on_recv's return) */
+    struct rcmsg_request *waiting; /* the request rcmsg_wait waits for (pml_on_recv's return) */
     unsigned watch_calls;
     uint64_t watch_due_us;       /* the next look at the launcher (coarse clock, pml_watch) */
     rcmsg_deadline_t watch_next; /* the next liveness probe (coarse clock) */
@@ -168,7 +168,7 @@ typedef struct {
 extern pml_state_t pml;
 
 /* Small and on the hot path of both sides: inline. */
-static inline void peer_mark_pending(int peer)
+static inline void pml_peer_mark_pending(int peer)
 {
     if (!pml.peers[peer].pending) {
         pml.peers[peer].pending = true;
@@ -177,7 +177,7 @@ static inline void peer_mark_pending(int peer)
 }
 
 /* Whether enough credits are owed to peer to return them (half of them, in one message). */
-static inline bool credits_due(const pml_peer_t *p)
+static inline bool pml_credits_due(const pml_peer_t *p)
 {
     return p->owed >= (pml.credits + 1) / 2;
 }
@@ -187,49 +187,49 @@ rcmsg_status_t pml_mem_get(rcmsg_btl_t *btl, rcmsg_request_t r, void *buf, size_
                            bool remote_read);
 
 /* pml_req.c */
-rcmsg_request_t req_grow(void);
-rcmsg_request_t req_at(uint32_t index);
-void req_complete(rcmsg_request_t r, rcmsg_status_t error);
+rcmsg_request_t pml_req_grow(void);
+rcmsg_request_t pml_req_at(uint32_t index);
+void pml_req_complete(rcmsg_request_t r, rcmsg_status_t error);
 
 /* pml_send.c */
-rcmsg_status_t rndv_prepare(rcmsg_request_t r);
-rcmsg_status_t send_start(rcmsg_request_t r);
-rcmsg_status_t send_now(int peer, uint32_t ctx, int src, int tag, const void *buf, size_t len);
-void sendq_push(pml_peer_t *p, rcmsg_request_t r);
-int peer_push(int peer);
-bool peer_has_work(const pml_peer_t *p);
-rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status);
+rcmsg_status_t pml_rndv_prepare(rcmsg_request_t r);
+rcmsg_status_t pml_send_start(rcmsg_request_t r);
+rcmsg_status_t pml_send_now(int peer, uint32_t ctx, int src, int tag, const void *buf, size_t len);
+void pml_sendq_push(pml_peer_t *p, rcmsg_request_t r);
+int pml_peer_push(int peer);
+bool pml_peer_has_work(const pml_peer_t *p);
+rcmsg_status_t pml_queue_fin(int peer, uint64_t sreq, rcmsg_status_t status);
 /* Sends a BYE to peer now (pml.h): RCMSG_ERR_NO_RESOURCE when the transport is full. */
-rcmsg_status_t bye_xmit(int peer);
+rcmsg_status_t pml_bye_xmit(int peer);
 /* Queues control message h (FIN, BREAK) to peer; RCMSG_ERR_CONNECTION when peer is lost. */
-rcmsg_status_t queue_ctl(int peer, const rcmsg_pml_rts_t *h);
+rcmsg_status_t pml_queue_ctl(int peer, const rcmsg_pml_rts_t *h);
 
 /* pml_recv.c */
 /* A peer sent what no correct rank sends: it is treated as lost (RCMSG_ERR_PEER_DATA). */
-void peer_bad(int peer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pml_peer_bad(int peer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An unexpected message is gone unreceived (taken back or refused): its memory counted off. */
-void unexp_forget(pml_unexp_t *u);
-void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data);
-pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take);
-bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h);
-void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level,
-                rcmsg_status_t status);
-/* Refuses (msg_refuse) every unreceived message of context ctx; returns how many. */
-long unexp_refuse(uint32_t ctx, const char *why, rcmsg_status_t status);
-bool on_recv(void *arg, int peer, const void *data, size_t len);
-bool ctx_all_lost(uint32_t ctx, int my_rank);
-rcmsg_status_t recv_lost(const struct rcmsg_request *r, const struct rcmsg_comm *c);
-rcmsg_status_t lost_status(int peer);
+void pml_unexp_forget(pml_unexp_t *u);
+void pml_recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data);
+pml_unexp_t *pml_unexp_find(uint32_t ctx, int src, int tag, bool take);
+bool pml_src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h);
+void pml_msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level,
+                    rcmsg_status_t status);
+/* Refuses (pml_msg_refuse) every unreceived message of context ctx; returns how many. */
+long pml_unexp_refuse(uint32_t ctx, const char *why, rcmsg_status_t status);
+bool pml_on_recv(void *arg, int peer, const void *data, size_t len);
+bool pml_ctx_all_lost(uint32_t ctx, int my_rank);
+rcmsg_status_t pml_recv_lost(const struct rcmsg_request *r, const struct rcmsg_comm *c);
+rcmsg_status_t pml_lost_status(int peer);
 /* cause: why, in words (for the event callback), or NULL */
-void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause);
+void pml_on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause);
 /* The transport's broke_cb: every rendezvous receive from peer still reading is read again
- * from its first byte once its reads in flight are done (rndv_step). */
-void on_peer_broke(void *arg, int peer);
-bool rndv_step(rcmsg_request_t r);
+ * from its first byte once its reads in flight are done (pml_rndv_step). */
+void pml_on_peer_broke(void *arg, int peer);
+bool pml_rndv_step(rcmsg_request_t r);
 
 /* pml_liveness.c */
-void on_rank_lost(void *arg, int rank);
-void launcher_lost(rcmsg_status_t status);
+void pml_on_rank_lost(void *arg, int rank);
+void pml_launcher_lost(rcmsg_status_t status);
 void pml_idle(unsigned *idle);
 int pml_progress(void *arg);
 
@@ -246,8 +246,8 @@ rcmsg_status_t pml_ctx_init(void);
 void pml_ctx_fini(void);
 /* Whether ctx (either space) is the context of a communicator freed here, whose late messages
  * are refused. */
-bool ctx_dead(uint32_t ctx);
-/* ctx becomes live (comm_create), or dead (c is freed: c->world is taken over). */
+bool pml_ctx_dead(uint32_t ctx);
+/* ctx becomes live (pml_comm_create), or dead (c is freed: c->world is taken over). */
 void pml_ctx_take(uint32_t ctx);
 void pml_ctx_bury(struct rcmsg_comm *c);
 /* The agreement on a new context among the n ranks of comm listed in ranks (comm ranks, the
@@ -255,41 +255,42 @@ void pml_ctx_bury(struct rcmsg_comm *c);
  * comm's collective space (coll) or its point-to-point space (internal tag): each sends mine
  * to every other, all_p (NULL, or n entries) gets them in the order of ranks, and *ctx_p the
  * lowest context free on all. RCMSG_ERR_NO_RESOURCE when none is (the limit is logged). */
-rcmsg_status_t ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks, int n,
-                         pml_agree_entry_t mine, pml_agree_entry_t *all_p, uint32_t *ctx_p);
+rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
+                             int n, pml_agree_entry_t mine, pml_agree_entry_t *all_p,
+                             uint32_t *ctx_p);
 
 /* pml_comm.c */
-struct rcmsg_comm *comm_of_ctx(uint32_t ctx);
-rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world,
-                           rcmsg_comm_t *comm_p);
+struct rcmsg_comm *pml_comm_of_ctx(uint32_t ctx);
+rcmsg_status_t pml_comm_create(uint32_t ctx, int size, int rank, const int *world,
+                               rcmsg_comm_t *comm_p);
 /* World rank peer is lost with status: every communicator with it among its members breaks
  * (comm_break); unless told by world rank reporter (-1: this rank saw it), the launcher
  * reported it, or it is this rank, their other members are told (BREAK). */
-void comms_break(int peer, rcmsg_status_t status, int reporter);
-void comm_destroy(rcmsg_comm_t c);
-/* Whether comm is a live communicator; comm_valid_walk() looks its address up. */
-bool comm_valid_walk(rcmsg_comm_t comm);
-static inline bool comm_valid(rcmsg_comm_t comm)
+void pml_comms_break(int peer, rcmsg_status_t status, int reporter);
+void pml_comm_destroy(rcmsg_comm_t c);
+/* Whether comm is a live communicator; pml_comm_valid_walk() looks its address up. */
+bool pml_comm_valid_walk(rcmsg_comm_t comm);
+static inline bool pml_comm_valid(rcmsg_comm_t comm)
 {
     if (comm == pml.world) {
         return comm != NULL; /* the common case, without a walk (inline: every call asks) */
     }
-    return comm_valid_walk(comm);
+    return pml_comm_valid_walk(comm);
 }
 
 /* pml_cancel.c */
 /* A CANCEL from peer (h: the message to take back, the sender's request id) and its answer. */
-void on_cancel(int peer, const rcmsg_pml_rts_t *h);
-void on_cancel_ack(int peer, const rcmsg_pml_rts_t *h);
+void pml_on_cancel(int peer, const rcmsg_pml_rts_t *h);
+void pml_on_cancel_ack(int peer, const rcmsg_pml_rts_t *h);
 /* peer is lost: every send to it that awaits a cancel answer completes with status. */
-void cancel_peer_failed(int peer, rcmsg_status_t status);
+void pml_cancel_peer_failed(int peer, rcmsg_status_t status);
 /* r's receiver refused it (a FIN marked PML_FIN_REFUSED) after answering its CANCEL: r is
  * cancelled (it was never received). */
-void cancel_refused(rcmsg_request_t r);
+void pml_cancel_refused(rcmsg_request_t r);
 /* The record of eager messages discarded unreceived: seq added (bounded: the oldest go past
  * PML_DROPPED_MAX); whether seq is in it (then taken out). */
-void seqs_add(pml_seqs_t *s, uint32_t seq);
-bool seqs_take(pml_seqs_t *s, uint32_t seq);
+void pml_seqs_add(pml_seqs_t *s, uint32_t seq);
+bool pml_seqs_take(pml_seqs_t *s, uint32_t seq);
 
 /* pml_fini_recv.c */
 /* The last step of rcmsg_pml_fini before it releases the pml: the transports' callbacks
@@ -303,18 +304,18 @@ rcmsg_status_t pml_agree_isend(const void *buf, size_t len, int dest, int tag, r
                                bool coll, rcmsg_request_t *req_p);
 rcmsg_status_t pml_agree_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                                bool coll, rcmsg_request_t *req_p);
-rcmsg_status_t null_arg(const char *what, const char *arg);
+rcmsg_status_t pml_null_arg(const char *what, const char *arg);
 
 /* A request off the free list (FIFO: a stale handle stays stale longest), its eager part
  * cleared; NULL without memory. Inline: every message takes one. */
-static inline rcmsg_request_t req_alloc(req_kind_t kind)
+static inline rcmsg_request_t pml_req_alloc(pml_req_kind_t kind)
 {
     rcmsg_queue_link_t *l = rcmsg_queue_pop_head(&pml.free_reqs);
     rcmsg_request_t r;
     uint32_t index, gen;
 
     if (l == NULL) {
-        if (req_grow() == NULL) {
+        if (pml_req_grow() == NULL) {
             return NULL;
         }
         l = rcmsg_queue_pop_head(&pml.free_reqs);
@@ -333,7 +334,7 @@ static inline rcmsg_request_t req_alloc(req_kind_t kind)
 }
 
 /* Back to the free list (once: a request already free is left alone). */
-static inline void req_free(rcmsg_request_t r)
+static inline void pml_req_free(rcmsg_request_t r)
 {
     if (!r->in_use) {
         return;
@@ -343,8 +344,8 @@ static inline void req_free(rcmsg_request_t r)
     pml.live_reqs--;
 }
 
-/* Makes r a rendezvous: its rendezvous fields cleared (req_alloc leaves them). */
-static inline void req_rndv_begin(rcmsg_request_t r)
+/* Makes r a rendezvous: its rendezvous fields cleared (pml_req_alloc leaves them). */
+static inline void pml_req_rndv_begin(rcmsg_request_t r)
 {
     memset(&r->rndv_link, 0, sizeof(*r) - offsetof(struct rcmsg_request, rndv_link));
     r->rndv = true;

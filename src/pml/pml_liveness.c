@@ -11,7 +11,7 @@
 #include "base/dump_signal.h"
 #include "progress/progress.h"
 
-void on_rank_lost(void *arg, int rank)
+void pml_on_rank_lost(void *arg, int rank)
 {
     (void)arg;
     if (rank >= 0 && rank < pml.size && rank != pml.rank && !pml.peers[rank].failed) {
@@ -19,17 +19,17 @@ void on_rank_lost(void *arg, int rank)
                     "with %s",
                     rank, rcmsg_status_name(RCMSG_ERR_CONNECTION));
         pml.peers[rank].reported = true; /* every rank hears it: nobody needs a BREAK */
-        on_peer_failed(NULL, rank, RCMSG_ERR_CONNECTION, "the launcher reports it terminated");
+        pml_on_peer_failed(NULL, rank, RCMSG_ERR_CONNECTION, "the launcher reports it terminated");
     }
 }
 
 /* Without the launcher the job is over: every request fails with status, and so does every
  * later call that starts an operation (pml_check). */
-void launcher_lost(rcmsg_status_t status)
+void pml_launcher_lost(rcmsg_status_t status)
 {
     pml.lost_launcher = status;
     for (int i = 0; i < pml.size; i++) {
-        on_peer_failed(NULL, i, status, "the launcher is gone: the job is over");
+        pml_on_peer_failed(NULL, i, status, "the launcher is gone: the job is over");
     }
 }
 
@@ -58,14 +58,14 @@ static void watch_probe(void)
 {
     pml.watch_epoch++;
     for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
-        rcmsg_request_t r = req_at(i);
+        rcmsg_request_t r = pml_req_at(i);
         const struct rcmsg_comm *comm;
         if (!r->in_use || r->complete) {
             continue;
         }
-        if (r->kind == REQ_SEND || r->peer >= 0 || r->src_world >= 0) {
+        if (r->kind == PML_REQ_SEND || r->peer >= 0 || r->src_world >= 0) {
             probe_peer(r->peer >= 0 ? r->peer : r->src_world);
-        } else if ((comm = comm_of_ctx(r->ctx)) != NULL) {
+        } else if ((comm = pml_comm_of_ctx(r->ctx)) != NULL) {
             for (int k = 0; k < comm->size; k++) {
                 if (k != r->my_rank) {
                     probe_peer(comm->world[k]);
@@ -91,9 +91,9 @@ static void pml_watch(void)
         return;
     }
     pml.watch_due_us = now + PML_WATCH_US;
-    s = rcmsg_wireup_poll(pml.w, on_rank_lost, NULL);
+    s = rcmsg_wireup_poll(pml.w, pml_on_rank_lost, NULL);
     if (s != RCMSG_OK) {
-        launcher_lost(s);
+        pml_launcher_lost(s);
         return;
     }
     if (pml.live_reqs > 0 && rcmsg_deadline_passed_at(pml.watch_next, now)) {
@@ -130,7 +130,7 @@ int pml_progress(void *arg)
         rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
         size_t posted = r->posted;
         next = rcmsg_queue_next(l);
-        if (rndv_step(r)) {
+        if (pml_rndv_step(r)) {
             rcmsg_queue_remove(&pml.rndv_active, l);
             n++;
         } else if (r->posted != posted) {
@@ -139,8 +139,8 @@ int pml_progress(void *arg)
     }
     for (int i = 0; i < pml.npending;) {
         int peer = pml.pending_peers[i];
-        n += peer_push(peer);
-        if (!peer_has_work(&pml.peers[peer]) || pml.peers[peer].failed) {
+        n += pml_peer_push(peer);
+        if (!pml_peer_has_work(&pml.peers[peer]) || pml.peers[peer].failed) {
             pml.peers[peer].pending = false;
             pml.pending_peers[i] = pml.pending_peers[--pml.npending];
         } else {

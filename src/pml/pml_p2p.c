@@ -41,7 +41,7 @@ static bool len_valid(const void *buf, size_t len, const char *what)
 }
 
 /* A NULL out-parameter or handle: refused, and said. */
-rcmsg_status_t null_arg(const char *what, const char *arg)
+rcmsg_status_t pml_null_arg(const char *what, const char *arg)
 {
     rcmsg_error("%s: %s is NULL", what, arg);
     return RCMSG_ERR_INVALID_PARAM;
@@ -61,9 +61,9 @@ static __attribute__((noinline)) rcmsg_status_t check_args_slow(const char *what
         return s;
     }
     if (out != NULL && out_p == NULL) {
-        return null_arg(what, out);
+        return pml_null_arg(what, out);
     }
-    if (comm == NULL || !comm_valid(comm)) {
+    if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("%s: invalid communicator", what);
         return RCMSG_ERR_INVALID_PARAM;
     }
@@ -116,7 +116,7 @@ static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, i
     if (s != RCMSG_OK) {
         return s;
     }
-    r = req_alloc(REQ_SEND);
+    r = pml_req_alloc(PML_REQ_SEND);
     if (r == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -127,23 +127,24 @@ static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, i
     r->buf = (void *)buf;
     r->len = len;
     if (coll && comm->coll_lost != RCMSG_OK) { /* a member is lost: see comm_break */
-        req_complete(r, comm->coll_lost);
+        pml_req_complete(r, comm->coll_lost);
         *req_p = r;
         return RCMSG_OK;
     }
     p = &pml.peers[r->peer];
     if (len > p->eager_limit || sync) {
-        s = rndv_prepare(r);
+        s = pml_rndv_prepare(r);
         if (s != RCMSG_OK) {
-            req_free(r);
+            pml_req_free(r);
             return s;
         }
     }
     /* behind what is queued, control messages (a BREAK) included: a pair delivers in the order
      * of the calls, which the reuse of contexts relies on (pml_ctx.c) */
-    if (!rcmsg_queue_empty(&p->sendq) || p->nctl > 0 || send_start(r) == RCMSG_ERR_NO_RESOURCE) {
-        sendq_push(p, r);
-        peer_mark_pending(r->peer);
+    if (!rcmsg_queue_empty(&p->sendq) || p->nctl > 0 ||
+        pml_send_start(r) == RCMSG_ERR_NO_RESOURCE) {
+        pml_sendq_push(p, r);
+        pml_peer_mark_pending(r->peer);
     }
     *req_p = r;
     return RCMSG_OK;
@@ -161,7 +162,7 @@ static rcmsg_status_t pml_irecv(const char *what, void *buf, size_t len, int sou
     if (s != RCMSG_OK) {
         return s;
     }
-    r = req_alloc(REQ_RECV);
+    r = pml_req_alloc(PML_REQ_RECV);
     if (r == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -173,24 +174,24 @@ static rcmsg_status_t pml_irecv(const char *what, void *buf, size_t len, int sou
     r->buf = buf;
     r->len = len;
     r->peer = -1;
-    u = unexp_find(r->ctx, source, tag, true);
+    u = pml_unexp_find(r->ctx, source, tag, true);
     if (u != NULL) {
-        recv_matched(r, &u->h, u->peer, u->data);
+        pml_recv_matched(r, &u->h, u->peer, u->data);
         free(u);
-    } else if ((s = recv_lost(r, comm)) != RCMSG_OK) {
+    } else if ((s = pml_recv_lost(r, comm)) != RCMSG_OK) {
         /* from a rank already lost (or ANY_SOURCE with every other rank lost; or a collective
          * of a communicator with a member lost): nothing more can come (what was sent before
          * is matched above), so this fails now instead of waiting forever */
         r->st.source = source;
         r->st.tag = tag;
-        req_complete(r, s);
+        pml_req_complete(r, s);
     } else {
         r->mrecv.ctx = r->ctx;
         r->mrecv.src = source;
         r->mrecv.tag = tag;
         s = rcmsg_match_post(&pml.match, &r->mrecv);
         if (s != RCMSG_OK) {
-            req_free(r);
+            pml_req_free(r);
             return s;
         }
     }
@@ -251,19 +252,19 @@ rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
         return s;
     }
     rcmsg_progress();
-    u = unexp_find(comm->ctx, source, tag, false);
+    u = pml_unexp_find(comm->ctx, source, tag, false);
     *flag_p = u != NULL;
     if (u != NULL && status != NULL) {
         *status = (rcmsg_msg_status_t){
             .source = u->h.hdr.src, .tag = u->h.hdr.tag, .count = u->h.hdr.len};
     }
     if (u == NULL && (source != RCMSG_ANY_SOURCE ? pml.peers[comm->world[source]].failed
-                                                 : ctx_all_lost(comm->ctx, comm->rank))) {
+                                                 : pml_ctx_all_lost(comm->ctx, comm->rank))) {
         /* nothing more can come (probe returns) */
         rcmsg_error("rcmsg_iprobe: %s", source != RCMSG_ANY_SOURCE
                                             ? "the source rank was lost"
                                             : "every other rank of the communicator was lost");
-        return lost_status(source != RCMSG_ANY_SOURCE ? comm->world[source] : -1);
+        return pml_lost_status(source != RCMSG_ANY_SOURCE ? comm->world[source] : -1);
     }
     return RCMSG_OK;
 }
@@ -289,7 +290,7 @@ rcmsg_status_t rcmsg_send(const void *buf, size_t len, int dest, int tag, rcmsg_
         return s;
     }
     /* an eager message that can go now needs no request (a third of the call's instructions) */
-    s = send_now(comm->world[dest], comm->ctx, comm->rank, tag, buf, len);
+    s = pml_send_now(comm->world[dest], comm->ctx, comm->rank, tag, buf, len);
     if (s != RCMSG_ERR_NO_RESOURCE) {
         return s;
     }

@@ -22,7 +22,7 @@ static void rndv_activate(rcmsg_request_t r)
 }
 
 /* A receive matched: r takes the message (header h from world rank peer; payload for eager). */
-void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data)
+void pml_recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data)
 {
     size_t n = h->hdr.len <= r->len ? h->hdr.len : r->len;
 
@@ -35,14 +35,14 @@ void recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const v
         }
         r->st.count = n;
         pml.peers[peer].owed++; /* the eager buffer is free again */
-        if (credits_due(&pml.peers[peer])) {
-            peer_mark_pending(peer);
+        if (pml_credits_due(&pml.peers[peer])) {
+            pml_peer_mark_pending(peer);
         }
-        req_complete(r, n < h->hdr.len ? RCMSG_ERR_TRUNCATED : RCMSG_OK);
+        pml_req_complete(r, n < h->hdr.len ? RCMSG_ERR_TRUNCATED : RCMSG_OK);
         return;
     }
     /* rendezvous: read what fits (a truncated receive gets the prefix, as with eager) */
-    req_rndv_begin(r);
+    pml_req_rndv_begin(r);
     r->raddr = h->addr;
     r->rkey = h->rkey;
     r->sreq = h->sreq;
@@ -63,9 +63,9 @@ static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const vo
         rcmsg_error("out of memory for an unexpected %s message of %llu bytes from rank %d: the "
                     "message cannot be kept, so rank %d is treated as lost",
                     rcmsg_pml_msg_name(h->hdr.type), (unsigned long long)h->hdr.len, peer, peer);
-        on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY,
-                       "out of memory for its unexpected message"); /* its requests fail: nothing is
-                                                            lost silently */
+        pml_on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY,
+                           "out of memory for its unexpected message"); /* its requests fail:
+                                                                nothing is lost silently */
         return;
     }
     memcpy(&u->h, h, hlen);
@@ -75,8 +75,8 @@ static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const vo
     u->m.tag = h->hdr.tag;
     if (rcmsg_match_push(&pml.match, &u->m) != RCMSG_OK) {
         free(u);
-        on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY,
-                       "out of memory for its unexpected message"); /* (logged by the push) */
+        pml_on_peer_failed(NULL, peer, RCMSG_ERR_NO_MEMORY,
+                           "out of memory for its unexpected message"); /* (logged by the push) */
         return;
     }
     u->orphan = orphan;
@@ -99,7 +99,7 @@ static void unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const vo
 }
 
 /* The first unexpected message matching (ctx, src, tag); unlinked when take is true. */
-pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take)
+pml_unexp_t *pml_unexp_find(uint32_t ctx, int src, int tag, bool take)
 {
     rcmsg_match_msg_t *m = rcmsg_match_find(&pml.match, ctx, src, tag, take);
     pml_unexp_t *u = m != NULL ? RCMSG_MATCH_ITEM(m, pml_unexp_t, m) : NULL;
@@ -110,7 +110,7 @@ pml_unexp_t *unexp_find(uint32_t ctx, int src, int tag, bool take)
     return u;
 }
 
-void unexp_forget(pml_unexp_t *u)
+void pml_unexp_forget(pml_unexp_t *u)
 {
     pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
     if (u->orphan) {
@@ -128,24 +128,24 @@ static void on_fin(int peer, const rcmsg_pml_rts_t *h)
     rcmsg_request_t r = NULL;
 
     if (index < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK) {
-        r = req_at(index);
+        r = pml_req_at(index);
     }
-    if (r == NULL || r->gen != gen || !r->in_use || r->kind != REQ_SEND || !r->rndv ||
+    if (r == NULL || r->gen != gen || !r->in_use || r->kind != PML_REQ_SEND || !r->rndv ||
         r->finished || r->queued || r->peer != peer) {
-        peer_bad(peer, "a FIN that names no rendezvous send of this rank to it (0x%llx)",
-                 (unsigned long long)h->sreq);
+        pml_peer_bad(peer, "a FIN that names no rendezvous send of this rank to it (0x%llx)",
+                     (unsigned long long)h->sreq);
         return;
     }
     if (status > 0 || !rcmsg_status_known(status) ||
         (h->addr == PML_FIN_REFUSED && status == RCMSG_OK)) {
-        peer_bad(peer, "a FIN with status %d, which is no rcmsg error%s", (int)status,
-                 h->addr == PML_FIN_REFUSED ? " for a message it refused" : "");
+        pml_peer_bad(peer, "a FIN with status %d, which is no rcmsg error%s", (int)status,
+                     h->addr == PML_FIN_REFUSED ? " for a message it refused" : "");
         return; /* r failed with the peer */
     }
     r->refused = h->addr == PML_FIN_REFUSED;
     if (r->refused && r->cancel_asked && !r->cancel_wait) {
         r->finished = true; /* the CANCEL's answer came first: the cancel takes (pml_cancel.c) */
-        cancel_refused(r);
+        pml_cancel_refused(r);
         return;
     }
     if (r->refused && !r->cancel_asked) {
@@ -156,12 +156,12 @@ static void on_fin(int peer, const rcmsg_pml_rts_t *h)
         rcmsg_error("rendezvous send of %zu bytes (tag %d) to rank %d failed at the receiver: %s",
                     r->len, r->tag, peer, rcmsg_status_name(status));
     }
-    req_complete(r, status);
+    pml_req_complete(r, status);
 }
 
 /* A peer sent what no correct rank sends: it is treated as lost (its requests fail with
  * RCMSG_ERR_PEER_DATA), and nothing more of its is taken. */
-void peer_bad(int peer, const char *fmt, ...)
+void pml_peer_bad(int peer, const char *fmt, ...)
 {
     char why[256];
     va_list ap;
@@ -170,7 +170,7 @@ void peer_bad(int peer, const char *fmt, ...)
     vsnprintf(why, sizeof(why), fmt, ap);
     va_end(ap);
     rcmsg_error("rank %d sent bad data: %s; rank %d is treated as lost", peer, why, peer);
-    on_peer_failed(NULL, peer, RCMSG_ERR_PEER_DATA, why);
+    pml_on_peer_failed(NULL, peer, RCMSG_ERR_PEER_DATA, why);
 }
 
 /* Checks a header's framing, sequence number and credits; false when it must be dropped. */
@@ -181,8 +181,8 @@ static bool hdr_check(int peer, const rcmsg_pml_hdr_t *h, size_t len, size_t hle
 
     if (h->type >= RCMSG_PML_MSG_COUNT || len < hlen ||
         (h->type == RCMSG_PML_EAGER && len - hlen != h->len)) {
-        peer_bad(peer, "a malformed message: type %u, %zu bytes, length field %llu", h->type, len,
-                 (unsigned long long)h->len);
+        pml_peer_bad(peer, "a malformed message: type %u, %zu bytes, length field %llu", h->type,
+                     len, (unsigned long long)h->len);
         return false;
     }
     seq = rcmsg_pml_seq_check(p->recv_seq, h->seq);
@@ -193,29 +193,29 @@ static bool hdr_check(int peer, const rcmsg_pml_hdr_t *h, size_t len, size_t hle
         return false;
     }
     if (seq == 2) {
-        peer_bad(peer,
-                 "a %s message with sequence number %u where %u was expected: messages "
-                 "are missing on a reliable connection",
-                 rcmsg_pml_msg_name(h->type), h->seq, p->recv_seq);
+        pml_peer_bad(peer,
+                     "a %s message with sequence number %u where %u was expected: messages "
+                     "are missing on a reliable connection",
+                     rcmsg_pml_msg_name(h->type), h->seq, p->recv_seq);
         return false;
     }
     if (h->credits > pml.credits - p->credits) {
-        peer_bad(peer, "%u eager credits returned, but only %d are lent to it", h->credits,
-                 pml.credits - p->credits);
+        pml_peer_bad(peer, "%u eager credits returned, but only %d are lent to it", h->credits,
+                     pml.credits - p->credits);
         return false;
     }
     return true;
 }
 
 /* Whether the sender rank a header names is the peer it came from. */
-bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
+bool pml_src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
 {
     if (h->src < 0 || h->src >= c->size || c->world[h->src] != peer) {
-        peer_bad(peer,
-                 "a %s message on communicator 0x%x claims to come from its rank %d, "
-                 "which is %s",
-                 rcmsg_pml_msg_name(h->type), c->ctx, (int)h->src,
-                 h->src < 0 || h->src >= c->size ? "out of range" : "another process");
+        pml_peer_bad(peer,
+                     "a %s message on communicator 0x%x claims to come from its rank %d, "
+                     "which is %s",
+                     rcmsg_pml_msg_name(h->type), c->ctx, (int)h->src,
+                     h->src < 0 || h->src >= c->size ? "out of range" : "another process");
         return false;
     }
     return true;
@@ -226,35 +226,35 @@ bool src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
  * credit goes back (not at finalize: the sender may have left) and its sequence number is
  * remembered for a CANCEL of it; a rendezvous sender is released by a FIN with status, marked
  * refused (a cancel of it takes). */
-void msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level,
-                rcmsg_status_t status)
+void pml_msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level,
+                    rcmsg_status_t status)
 {
     rcmsg_log(level,
               "a %llu-byte message from rank %d (tag %d) on communicator 0x%x was discarded "
               "unreceived: %s",
               (unsigned long long)h->hdr.len, peer, (int)h->hdr.tag, h->hdr.ctx & ~1u, why);
     if (h->hdr.type == RCMSG_PML_EAGER) {
-        seqs_add(&pml.peers[peer].dropped, h->hdr.seq);
+        pml_seqs_add(&pml.peers[peer].dropped, h->hdr.seq);
         pml.peers[peer].owed += !pml.finalizing;
-        if (credits_due(&pml.peers[peer])) {
-            peer_mark_pending(peer);
+        if (pml_credits_due(&pml.peers[peer])) {
+            pml_peer_mark_pending(peer);
         }
     } else {
         rcmsg_pml_rts_t fin = {.hdr = {.type = RCMSG_PML_FIN},
                                .addr = PML_FIN_REFUSED,
                                .sreq = h->sreq,
                                .status = status};
-        queue_ctl(peer, &fin);
+        pml_queue_ctl(peer, &fin);
     }
 }
 
-long unexp_refuse(uint32_t ctx, const char *why, rcmsg_status_t status)
+long pml_unexp_refuse(uint32_t ctx, const char *why, rcmsg_status_t status)
 {
     long n = 0;
 
-    for (pml_unexp_t *u; (u = unexp_find(ctx, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL;
+    for (pml_unexp_t *u; (u = pml_unexp_find(ctx, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL;
          n++) {
-        msg_refuse(u->peer, &u->h, why, RCMSG_LOG_DEBUG, status);
+        pml_msg_refuse(u->peer, &u->h, why, RCMSG_LOG_DEBUG, status);
         free(u);
     }
     return n;
@@ -263,30 +263,30 @@ long unexp_refuse(uint32_t ctx, const char *why, rcmsg_status_t status)
 /* An EAGER or RTS: matched, kept as unexpected, or refused. */
 static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *payload)
 {
-    struct rcmsg_comm *c = comm_of_ctx(h->hdr.ctx);
+    struct rcmsg_comm *c = pml_comm_of_ctx(h->hdr.ctx);
     rcmsg_match_recv_t *m;
     rcmsg_request_t r;
 
-    if (c != NULL && !src_check(peer, c, &h->hdr)) {
+    if (c != NULL && !pml_src_check(peer, c, &h->hdr)) {
         return;
     }
     if (pml.finalizing) { /* (no receive is posted any more) */
-        msg_refuse(peer, h, "this rank is in rcmsg_finalize", RCMSG_LOG_DEBUG, RCMSG_ERR_STATE);
+        pml_msg_refuse(peer, h, "this rank is in rcmsg_finalize", RCMSG_LOG_DEBUG, RCMSG_ERR_STATE);
         return;
     }
     /* (receives of a freed communicator may still be posted) */
     m = rcmsg_match_take_recv(&pml.match, h->hdr.ctx, h->hdr.src, h->hdr.tag);
     if (m != NULL) {
         r = RCMSG_MATCH_ITEM(m, struct rcmsg_request, mrecv);
-        recv_matched(r, h, peer, payload);
-    } else if (c == NULL && ctx_dead(h->hdr.ctx)) { /* a live context is never dead */
-        msg_refuse(peer, h, "its communicator was freed", RCMSG_LOG_WARN, RCMSG_ERR_STATE);
+        pml_recv_matched(r, h, peer, payload);
+    } else if (c == NULL && pml_ctx_dead(h->hdr.ctx)) { /* a live context is never dead */
+        pml_msg_refuse(peer, h, "its communicator was freed", RCMSG_LOG_WARN, RCMSG_ERR_STATE);
     } else if (c != NULL && (h->hdr.ctx & 1u) && c->coll_lost != RCMSG_OK) {
-        msg_refuse(peer, h, "a member of the communicator is lost, so its collectives fail",
-                   RCMSG_LOG_DEBUG, c->coll_lost);
+        pml_msg_refuse(peer, h, "a member of the communicator is lost, so its collectives fail",
+                       RCMSG_LOG_DEBUG, c->coll_lost);
     } else if (c == NULL && pml.peers[peer].orphans >= PML_ORPHANS_MAX) {
-        peer_bad(peer, "more than %d messages for communicators this rank does not have",
-                 PML_ORPHANS_MAX);
+        pml_peer_bad(peer, "more than %d messages for communicators this rank does not have",
+                     PML_ORPHANS_MAX);
     } else {
         unexp_push(h, hlen, peer, payload, c == NULL);
     }
@@ -297,10 +297,10 @@ static void fail_orphaned(rcmsg_match_recv_t *m, void *arg);
 
 static void on_break(int peer, const rcmsg_pml_rts_t *h)
 {
-    struct rcmsg_comm *c = comm_of_ctx(h->hdr.ctx);
+    struct rcmsg_comm *c = pml_comm_of_ctx(h->hdr.ctx);
 
     if (!(h->hdr.ctx & 1u)) {
-        peer_bad(peer, "a BREAK for the point-to-point space of communicator 0x%x", h->hdr.ctx);
+        pml_peer_bad(peer, "a BREAK for the point-to-point space of communicator 0x%x", h->hdr.ctx);
         return;
     }
     if (c == NULL) { /* (the world's BREAK, sent too, says the same) */
@@ -308,18 +308,18 @@ static void on_break(int peer, const rcmsg_pml_rts_t *h)
                     peer, h->hdr.ctx & ~1u);
         return;
     }
-    if (!src_check(peer, c, &h->hdr)) {
+    if (!pml_src_check(peer, c, &h->hdr)) {
         return;
     }
     if (h->hdr.tag < 0 || h->hdr.tag >= c->size || h->hdr.tag == c->rank ||
         c->world[h->hdr.tag] == peer || h->status >= 0 || !rcmsg_status_known(h->status)) {
-        peer_bad(peer, "a BREAK of communicator 0x%x naming its rank %d with status %d", c->ctx,
-                 (int)h->hdr.tag, (int)h->status);
+        pml_peer_bad(peer, "a BREAK of communicator 0x%x naming its rank %d with status %d", c->ctx,
+                     (int)h->hdr.tag, (int)h->status);
         return;
     }
     if (pml.peers[c->world[h->hdr.tag]].gone == RCMSG_OK) {
         pml.any_failed = true; /* a rank is lost: finalize skips its closing barrier */
-        comms_break(c->world[h->hdr.tag], (rcmsg_status_t)h->status, peer);
+        pml_comms_break(c->world[h->hdr.tag], (rcmsg_status_t)h->status, peer);
         rcmsg_match_recv_each(&pml.match, fail_orphaned, NULL);
     }
 }
@@ -335,7 +335,7 @@ static void recv_dispatch(int peer, const void *data, size_t len)
         return;
     }
     if (len < sizeof(rcmsg_pml_hdr_t)) {
-        peer_bad(peer, "a %zu-byte message, shorter than a header", len);
+        pml_peer_bad(peer, "a %zu-byte message, shorter than a header", len);
         return;
     }
     memcpy(&h.hdr, data, sizeof(h.hdr));
@@ -351,7 +351,7 @@ static void recv_dispatch(int peer, const void *data, size_t len)
     if (h.hdr.credits > 0) {
         p->credits += h.hdr.credits;
         if (!rcmsg_queue_empty(&p->sendq)) {
-            peer_mark_pending(peer);
+            pml_peer_mark_pending(peer);
         }
     }
     if (hlen > sizeof(h.hdr)) {
@@ -379,11 +379,11 @@ static void recv_dispatch(int peer, const void *data, size_t len)
         break;
     case RCMSG_PML_CANCEL:
         p->stat[RCMSG_STAT_ctrl_recv]++;
-        on_cancel(peer, &h);
+        pml_on_cancel(peer, &h);
         break;
     case RCMSG_PML_CANCEL_ACK:
         p->stat[RCMSG_STAT_ctrl_recv]++;
-        on_cancel_ack(peer, &h);
+        pml_on_cancel_ack(peer, &h);
         break;
     case RCMSG_PML_BYE:
         p->bye = true;
@@ -396,7 +396,7 @@ static void recv_dispatch(int peer, const void *data, size_t len)
     }
 }
 
-bool on_recv(void *arg, int peer, const void *data, size_t len)
+bool pml_on_recv(void *arg, int peer, const void *data, size_t len)
 {
     (void)arg;
     recv_dispatch(peer, data, len);
@@ -411,9 +411,9 @@ bool on_recv(void *arg, int peer, const void *data, size_t len)
 /* Whether no other rank of the communicator of context ctx is alive: an ANY_SOURCE receive
  * there can never be matched (by another process; see rcmsg.h). For a freed communicator,
  * whose members are unknown: whether every other rank of the job is lost. */
-bool ctx_all_lost(uint32_t ctx, int my_rank)
+bool pml_ctx_all_lost(uint32_t ctx, int my_rank)
 {
-    const struct rcmsg_comm *c = comm_of_ctx(ctx);
+    const struct rcmsg_comm *c = pml_comm_of_ctx(ctx);
 
     if (c == NULL) { /* freed: its members are unknown, so every other rank of the job */
         for (int i = 0; i < pml.size; i++) {
@@ -435,22 +435,22 @@ bool ctx_all_lost(uint32_t ctx, int my_rank)
  * it can be: its source (for ANY_SOURCE, every other rank of its communicator) is lost, or,
  * in a collective space, a member of the communicator is (comm_break). c: the receive's
  * communicator, or NULL to look it up. */
-rcmsg_status_t recv_lost(const struct rcmsg_request *r, const struct rcmsg_comm *c)
+rcmsg_status_t pml_recv_lost(const struct rcmsg_request *r, const struct rcmsg_comm *c)
 {
     if (pml.lost_launcher != RCMSG_OK) {
         return pml.lost_launcher;
     }
-    if (r->src_world >= 0 ? pml.peers[r->src_world].failed : ctx_all_lost(r->ctx, r->my_rank)) {
-        return lost_status(r->src_world);
+    if (r->src_world >= 0 ? pml.peers[r->src_world].failed : pml_ctx_all_lost(r->ctx, r->my_rank)) {
+        return pml_lost_status(r->src_world);
     }
-    if ((r->ctx & 1u) && (c != NULL || (c = comm_of_ctx(r->ctx)) != NULL)) {
+    if ((r->ctx & 1u) && (c != NULL || (c = pml_comm_of_ctx(r->ctx)) != NULL)) {
         return c->coll_lost;
     }
     return RCMSG_OK;
 }
 
 /* What a request from a lost peer (-1: ANY_SOURCE, every other rank lost) fails with. */
-rcmsg_status_t lost_status(int peer)
+rcmsg_status_t pml_lost_status(int peer)
 {
     if (pml.lost_launcher != RCMSG_OK) {
         return pml.lost_launcher;
@@ -462,18 +462,18 @@ rcmsg_status_t lost_status(int peer)
 static void fail_orphaned(rcmsg_match_recv_t *m, void *arg)
 {
     rcmsg_request_t r = RCMSG_MATCH_ITEM(m, struct rcmsg_request, mrecv);
-    rcmsg_status_t s = recv_lost(r, NULL);
+    rcmsg_status_t s = pml_recv_lost(r, NULL);
 
     (void)arg;
     if (s != RCMSG_OK) {
         rcmsg_match_cancel(&pml.match, m);
         r->st.source = r->src;
         r->st.tag = r->tag;
-        req_complete(r, s);
+        pml_req_complete(r, s);
     }
 }
 
-void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause)
+void pml_on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause)
 {
     pml_peer_t *p = &pml.peers[peer];
 
@@ -482,8 +482,8 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *caus
         return;
     }
     if (status == RCMSG_ERR_CONNECTION && pml.lost_launcher == RCMSG_OK &&
-        rcmsg_wireup_poll(pml.w, on_rank_lost, NULL) != RCMSG_OK) {
-        launcher_lost(RCMSG_ERR_LAUNCHER); /* the job is over: that is why the peer is gone */
+        rcmsg_wireup_poll(pml.w, pml_on_rank_lost, NULL) != RCMSG_OK) {
+        pml_launcher_lost(RCMSG_ERR_LAUNCHER); /* the job is over: that is why the peer is gone */
         return;
     }
     p->failed = true;
@@ -493,14 +493,14 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *caus
         rcmsg_event_post(RCMSG_EVENT_PEER_FAILED, peer, p->btl->name, status, "%s",
                          cause != NULL ? cause : rcmsg_strerror(status));
     }
-    comms_break(peer, lost_status(peer), -1);
+    pml_comms_break(peer, pml_lost_status(peer), -1);
     /* receives posted for this peer fail; ANY_SOURCE ones once no other rank can match them;
      * those of the collectives of a communicator with peer among its members */
     rcmsg_match_recv_each(&pml.match, fail_orphaned, NULL);
-    /* rendezvous receives from peer: marked; they complete in rndv_step once no read of
+    /* rendezvous receives from peer: marked; they complete in pml_rndv_step once no read of
      * theirs is in flight. Rendezvous sends to peer that wait for their FIN, and sends that
      * wait for a cancel's answer: complete now.
-     * Queued sends fail when peer_push unlinks them. */
+     * Queued sends fail when pml_peer_push unlinks them. */
     for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active); l != NULL;
          l = rcmsg_queue_next(l)) {
         rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
@@ -509,17 +509,17 @@ void on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *caus
         }
     }
     for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
-        rcmsg_request_t r = req_at(i);
-        if (r->in_use && r->kind == REQ_SEND && r->rndv && !r->queued && !r->finished &&
+        rcmsg_request_t r = pml_req_at(i);
+        if (r->in_use && r->kind == PML_REQ_SEND && r->rndv && !r->queued && !r->finished &&
             r->peer == peer) {
-            req_complete(r, status);
+            pml_req_complete(r, status);
         }
     }
-    cancel_peer_failed(peer, status); /* sends whose cancel awaits its answer */
-    peer_mark_pending(peer);
+    pml_cancel_peer_failed(peer, status); /* sends whose cancel awaits its answer */
+    pml_peer_mark_pending(peer);
 }
 
-void on_peer_broke(void *arg, int peer)
+void pml_on_peer_broke(void *arg, int peer)
 {
     (void)arg;
     for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active); l != NULL;
@@ -563,7 +563,7 @@ static void read_done(rcmsg_btl_desc_t *desc, rcmsg_status_t status)
 }
 
 /* Issues reads for an active rendezvous; returns true when the request is finished. */
-bool rndv_step(rcmsg_request_t r)
+bool pml_rndv_step(rcmsg_request_t r)
 {
     rcmsg_btl_t *btl = pml.peers[r->peer].btl;
 
@@ -619,12 +619,12 @@ bool rndv_step(rcmsg_request_t r)
         return false;
     }
     /* the sender learns the outcome: a read that failed fails its send too */
-    queue_fin(r->peer, r->sreq, r->st.error);
+    pml_queue_fin(r->peer, r->sreq, r->st.error);
     if (r->st.error != RCMSG_OK) {
         r->st.count = 0; /* reads finish out of order: no byte is known to have arrived */
     }
-    req_complete(r, r->st.error != RCMSG_OK ? r->st.error
-                    : r->truncated          ? RCMSG_ERR_TRUNCATED
-                                            : RCMSG_OK);
+    pml_req_complete(r, r->st.error != RCMSG_OK ? r->st.error
+                        : r->truncated          ? RCMSG_ERR_TRUNCATED
+                                                : RCMSG_OK);
     return true;
 }

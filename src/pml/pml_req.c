@@ -14,7 +14,7 @@
 
 /* Adds a chunk of requests at the tail of the free list; the first of them, or NULL without
  * memory. */
-rcmsg_request_t req_grow(void)
+rcmsg_request_t pml_req_grow(void)
 {
     struct rcmsg_request *chunk = calloc(PML_REQ_CHUNK, sizeof(*chunk));
     void **chunks = realloc(pml.req_chunks, sizeof(void *) * (size_t)(pml.nreq_chunks + 1));
@@ -36,7 +36,7 @@ rcmsg_request_t req_grow(void)
 }
 
 /* The request at an index of the chunks (index < nreq_chunks * PML_REQ_CHUNK). */
-rcmsg_request_t req_at(uint32_t index)
+rcmsg_request_t pml_req_at(uint32_t index)
 {
     return &((struct rcmsg_request *)pml.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
 }
@@ -68,7 +68,7 @@ static inline bool req_valid(rcmsg_request_t r, const char *what)
     return req_refused(r, false, what);
 }
 
-void req_complete(rcmsg_request_t r, rcmsg_status_t error)
+void pml_req_complete(rcmsg_request_t r, rcmsg_status_t error)
 {
     if (r->reg != NULL) {
         rcmsg_rcache_put(r->reg);
@@ -91,13 +91,13 @@ static rcmsg_status_t req_finish(rcmsg_request_t *req_p, rcmsg_msg_status_t *sta
     if (status != NULL) {
         *status = r->st;
         status->cancelled = r->cancelled;
-        if (r->kind == REQ_SEND) {
+        if (r->kind == PML_REQ_SEND) {
             status->source = r->my_rank;
             status->tag = r->tag;
             status->count = r->cancelled ? 0 : r->len;
         }
     }
-    req_free(r);
+    pml_req_free(r);
     *req_p = RCMSG_REQUEST_NULL;
     return err;
 }
@@ -117,7 +117,7 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
         return pml_check("rcmsg_wait");
     }
     if (req_p == NULL) {
-        return null_arg("rcmsg_wait", "req_p");
+        return pml_null_arg("rcmsg_wait", "req_p");
     }
     if (*req_p == RCMSG_REQUEST_NULL) {
         empty_status(status);
@@ -148,7 +148,7 @@ rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_
         return pml_check("rcmsg_test");
     }
     if (req_p == NULL || flag_p == NULL) {
-        return null_arg("rcmsg_test", req_p == NULL ? "req_p" : "flag_p");
+        return pml_null_arg("rcmsg_test", req_p == NULL ? "req_p" : "flag_p");
     }
     if (*req_p == RCMSG_REQUEST_NULL) {
         *flag_p = 1;
@@ -174,7 +174,7 @@ rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
         return pml_check("rcmsg_testall");
     }
     if ((reqs == NULL && n > 0) || flag_p == NULL) {
-        return null_arg("rcmsg_testall", flag_p == NULL ? "flag_p" : "reqs");
+        return pml_null_arg("rcmsg_testall", flag_p == NULL ? "flag_p" : "reqs");
     }
     for (size_t i = 0; i < n; i++) {
         if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_testall")) {
@@ -216,7 +216,7 @@ rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[], rcmsg_msg_status_
         return pml_check("rcmsg_waitall");
     }
     if (reqs == NULL && n > 0) {
-        return null_arg("rcmsg_waitall", "reqs");
+        return pml_null_arg("rcmsg_waitall", "reqs");
     }
     for (size_t i = 0; i < n; i++) {
         if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_waitall")) {
@@ -241,7 +241,7 @@ rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
         return pml_check("rcmsg_waitany");
     }
     if ((reqs == NULL && n > 0) || index_p == NULL) {
-        return null_arg("rcmsg_waitany", index_p == NULL ? "index_p" : "reqs");
+        return pml_null_arg("rcmsg_waitany", index_p == NULL ? "index_p" : "reqs");
     }
     for (size_t i = 0; i < n; i++) {
         if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_waitany")) {

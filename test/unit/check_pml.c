@@ -73,30 +73,30 @@ START_TEST(test_req_free_fifo)
     uint32_t gen_a;
 
     memset(&pml, 0, sizeof(pml));
-    a = req_alloc(REQ_SEND);
-    b = req_alloc(REQ_RECV);
+    a = pml_req_alloc(PML_REQ_SEND);
+    b = pml_req_alloc(PML_REQ_RECV);
     ck_assert_ptr_nonnull(a);
     ck_assert_ptr_nonnull(b);
     ck_assert_int_eq(pml.nreq_chunks, 1);
     ck_assert_uint_eq(free_count(), PML_REQ_CHUNK - 2);
     gen_a = a->gen;
-    req_free(a);
-    req_free(b);
-    req_free(a); /* already free: left alone */
+    pml_req_free(a);
+    pml_req_free(b);
+    pml_req_free(a); /* already free: left alone */
     ck_assert_int_eq(pml.live_reqs, 0);
     ck_assert_uint_eq(free_count(), PML_REQ_CHUNK);
     for (int i = 0; i < PML_REQ_CHUNK - 2; i++) {
-        r = req_alloc(REQ_SEND);
+        r = pml_req_alloc(PML_REQ_SEND);
         ck_assert_ptr_ne(r, a);
         ck_assert_ptr_ne(r, b);
     }
-    ck_assert_ptr_eq(req_alloc(REQ_RECV), a);
+    ck_assert_ptr_eq(pml_req_alloc(PML_REQ_RECV), a);
     ck_assert_uint_eq(a->gen, gen_a + 1);
-    ck_assert_int_eq(a->kind, REQ_RECV);
-    ck_assert_ptr_eq(req_alloc(REQ_SEND), b);
+    ck_assert_int_eq(a->kind, PML_REQ_RECV);
+    ck_assert_ptr_eq(pml_req_alloc(PML_REQ_SEND), b);
     ck_assert(rcmsg_queue_empty(&pml.free_reqs));
     /* empty: the next one grows the list by a chunk */
-    r = req_alloc(REQ_SEND);
+    r = pml_req_alloc(PML_REQ_SEND);
     ck_assert_ptr_nonnull(r);
     ck_assert_int_eq(pml.nreq_chunks, 2);
     ck_assert_uint_eq(r->index, PML_REQ_CHUNK);
@@ -110,15 +110,16 @@ START_TEST(test_req_grow_keeps_free)
     rcmsg_request_t a;
 
     memset(&pml, 0, sizeof(pml));
-    a = req_alloc(REQ_SEND);
+    a = pml_req_alloc(PML_REQ_SEND);
     ck_assert_ptr_nonnull(a);
-    req_free(a);
-    ck_assert_ptr_nonnull(req_grow());
+    pml_req_free(a);
+    ck_assert_ptr_nonnull(pml_req_grow());
     ck_assert_uint_eq(free_count(), 2 * PML_REQ_CHUNK);
-    ck_assert_uint_eq(req_alloc(REQ_SEND)->index, 1); /* the first chunk's free ones first */
+    ck_assert_uint_eq(pml_req_alloc(PML_REQ_SEND)->index,
+                      1); /* the first chunk's free ones first */
     ck_assert_ptr_eq(
         RCMSG_CONTAINER_OF(rcmsg_queue_last(&pml.free_reqs), struct rcmsg_request, link),
-        req_at(2 * PML_REQ_CHUNK - 1));
+        pml_req_at(2 * PML_REQ_CHUNK - 1));
     reqs_release();
 }
 END_TEST
