@@ -60,12 +60,12 @@ bool rcmsg_pml_peer_lost(void)
     return pml.peers != NULL ? pml.any_failed : pml_parted;
 }
 
-int rcmsg_pml_seq_check(uint32_t expected, uint32_t got)
+rcmsg_pml_seq_t rcmsg_pml_seq_check(uint32_t expected, uint32_t got)
 {
     if (got == expected) {
-        return 0;
+        return RCMSG_PML_SEQ_IN_ORDER;
     }
-    return (int32_t)(got - expected) < 0 ? 1 : 2;
+    return (int32_t)(got - expected) < 0 ? RCMSG_PML_SEQ_DUPLICATE : RCMSG_PML_SEQ_GAP;
 }
 
 /* Every RCMSG_* variable the pml uses; nothing reads the table after init. */
@@ -152,6 +152,7 @@ static void pml_eager_limits_log(const rcmsg_btl_set_t *btls)
 
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
 {
+    rcmsg_comm_t world;
     int *ids;
     rcmsg_status_t s;
 
@@ -187,9 +188,12 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     pml_eager_limits_log(&w->btls);
     pml.max_len = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     rcmsg_rcache_init(&pml_rcache_ops);
-    s = pml_ctx_init();
+    s = pml_comms_init();
     if (s == RCMSG_OK) {
-        s = pml_comm_create(0, pml.size, pml.rank, ids, &pml.world);
+        s = pml_ctx_init();
+    }
+    if (s == RCMSG_OK) {
+        s = pml_comm_create(0, pml.size, pml.rank, ids, &world); /* (pml_comms.world) */
     }
     free(ids);
     if (s != RCMSG_OK) {
@@ -366,6 +370,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
 
     if (pml.peers == NULL) {
         memset(&pml, 0, sizeof(pml));
+        pml_comms_fini();
         return RCMSG_OK; /* init failed early */
     }
     if (pml.live_reqs > 0) {
@@ -406,12 +411,10 @@ rcmsg_status_t rcmsg_pml_fini(void)
         rcmsg_info("%ld unexpected message(s) were never received", nunexp + pml.match.nmsgs);
     }
     rcmsg_match_fini(&pml.match, unexp_free, NULL);
-    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms), *next; l != NULL; l = next) {
-        next = rcmsg_hash_next(&pml.comms, l);
-        pml_comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx));
+    for (rcmsg_queue_link_t *l; (l = rcmsg_queue_first(&pml_comms.live)) != NULL;) {
+        pml_comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, live_link));
     }
-    rcmsg_hash_fini(&pml.comms);
-    rcmsg_hash_fini(&pml.comm_addrs);
+    pml_comms_fini();
     rcmsg_rcache_fini();
     rcmsg_progress_fini(); /* SIGUSR1 stays caught: the wireup's fence prints the dump now */
     for (int i = 0; i < pml.size; i++) {

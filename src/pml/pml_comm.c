@@ -7,29 +7,8 @@
 
 #include "pml_internal.h"
 
-#include "base/hash.h"
-
 #include <stdlib.h>
 #include <string.h>
-
-/* The communicator of a context (either space), or NULL when this rank has none. */
-struct rcmsg_comm *pml_comm_of_ctx(uint32_t ctx)
-{
-    rcmsg_hash_link_t *l;
-
-    if ((ctx & ~1u) == 0) {
-        return pml.world; /* the common case, without a walk */
-    }
-    if (pml.last_comm != NULL && pml.last_comm->ctx == (ctx & ~1u)) {
-        return pml.last_comm; /* the next most common: the communicator of the last message */
-    }
-    l = rcmsg_hash_find(&pml.comms, ctx & ~1u);
-    if (l == NULL) {
-        return NULL;
-    }
-    pml.last_comm = RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx);
-    return pml.last_comm;
-}
 
 /* A communicator is freed: its context becomes dead (late messages are refused; pml_ctx.c
  * says when it may be reused) and its unreceived messages are discarded, giving their eager
@@ -95,7 +74,7 @@ static void comm_break(struct rcmsg_comm *c, int peer, rcmsg_status_t status, in
     }
     n = pml_unexp_refuse(c->ctx | 1u,
                          "a member of the communicator is lost, so its collectives fail", status);
-    rcmsg_log(c == pml.world || n > 0 ? RCMSG_LOG_WARN : RCMSG_LOG_INFO,
+    rcmsg_log(c == pml_comms.world || n > 0 ? RCMSG_LOG_WARN : RCMSG_LOG_INFO,
               "communicator 0x%x: its collectives fail from now on with %s, as world rank %d is "
               "among its %d members and is lost%s (%ld unreceived collective message(s) "
               "discarded); point-to-point among the others goes on",
@@ -136,10 +115,6 @@ static void comm_break_tell(const struct rcmsg_comm *c, int peer)
     }
 }
 
-/* The communicator whose early messages are being adopted (a lying sender fails during the
- * walk over them, which its break must not change: pml_comm_create breaks it after the walk). */
-static const struct rcmsg_comm *comm_adopting;
-
 void pml_comms_break(int peer, rcmsg_status_t status, int reporter)
 {
     bool tell = reporter < 0 && !pml.peers[peer].reported && peer != pml.rank;
@@ -147,10 +122,12 @@ void pml_comms_break(int peer, rcmsg_status_t status, int reporter)
     if (pml.peers[peer].gone == RCMSG_OK) {
         pml.peers[peer].gone = status; /* communicators made from now on are broken at once */
     }
-    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms); l != NULL;
-         l = rcmsg_hash_next(&pml.comms, l)) {
-        struct rcmsg_comm *c = RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx);
-        if (c != comm_adopting && c->coll_lost == RCMSG_OK && comm_has(c, peer)) {
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml_comms.live); l != NULL;
+         l = rcmsg_queue_next(l)) {
+        struct rcmsg_comm *c = RCMSG_CONTAINER_OF(l, struct rcmsg_comm, live_link);
+        /* (one adopting its early messages is broken by pml_comm_create after the walk over
+         * them, in which a lying sender fails) */
+        if (!c->adopting && c->coll_lost == RCMSG_OK && comm_has(c, peer)) {
             comm_break(c, peer, status, reporter);
             if (tell) {
                 comm_break_tell(c, peer);
@@ -162,36 +139,28 @@ void pml_comms_break(int peer, rcmsg_status_t status, int reporter)
 rcmsg_status_t pml_comm_create(uint32_t ctx, int size, int rank, const int *world,
                                rcmsg_comm_t *comm_p)
 {
-    struct rcmsg_comm *c = calloc(1, sizeof(*c));
-    rcmsg_status_t s = RCMSG_ERR_NO_MEMORY;
+    int *members = malloc(sizeof(int) * (size_t)size);
+    struct rcmsg_comm *c;
 
-    if (c == NULL || (c->world = malloc(sizeof(int) * (size_t)size)) == NULL) {
-        goto err_free;
+    if (members == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
     }
-    if (pml_comm_of_ctx(ctx) != NULL) {
+    c = pml_comms_take(ctx);
+    if (c == NULL) {
         rcmsg_error("communicator context 0x%x is already in use here (the members agreed on "
                     "it: an internal error)",
                     ctx);
-        s = RCMSG_ERR_STATE;
-        goto err_free;
-    }
-    if (rcmsg_hash_insert(&pml.comms, &c->by_ctx, ctx) != RCMSG_OK) {
-        rcmsg_error("out of memory for the table of communicators (context 0x%x)", ctx);
-        goto err_free;
-    }
-    if (rcmsg_hash_insert(&pml.comm_addrs, &c->by_addr, (uintptr_t)c) != RCMSG_OK) {
-        rcmsg_error("out of memory for the table of communicators (context 0x%x)", ctx);
-        rcmsg_hash_remove(&pml.comms, &c->by_ctx);
-        goto err_free;
+        free(members);
+        return RCMSG_ERR_STATE;
     }
     pml_ctx_take(ctx);
-    memcpy(c->world, world, sizeof(int) * (size_t)size);
-    c->ctx = ctx;
+    memcpy(members, world, sizeof(int) * (size_t)size);
+    c->world = members;
     c->size = size;
     c->rank = rank;
-    comm_adopting = c;
+    c->adopting = true;
     ctx_adopt(c);
-    comm_adopting = NULL;
+    c->adopting = false;
     for (int i = 0; i < size && c->coll_lost == RCMSG_OK; i++) {
         if (pml.peers[world[i]].gone != RCMSG_OK) {
             comm_break(c, world[i], pml.peers[world[i]].gone, -1);
@@ -200,13 +169,6 @@ rcmsg_status_t pml_comm_create(uint32_t ctx, int size, int rank, const int *worl
     *comm_p = c;
     rcmsg_debug("communicator 0x%x: rank %d of %d", ctx, rank, size);
     return RCMSG_OK;
-
-err_free:
-    if (c != NULL) {
-        free(c->world);
-    }
-    free(c);
-    return s;
 }
 
 static rcmsg_pml_comm_fini_t comm_fini; /* the collectives', for c->coll */
@@ -221,24 +183,14 @@ void pml_comm_destroy(rcmsg_comm_t c)
     if (c->coll != NULL && comm_fini != NULL) {
         comm_fini(c);
     }
-    if (pml.last_comm == c) {
-        pml.last_comm = NULL;
-    }
-    rcmsg_hash_remove(&pml.comms, &c->by_ctx);
-    rcmsg_hash_remove(&pml.comm_addrs, &c->by_addr);
     free(c->world);
-    free(c);
-}
-
-bool pml_comm_valid_walk(rcmsg_comm_t comm)
-{
-    /* comm may be a freed handle: its address is looked up, never dereferenced */
-    return rcmsg_hash_find(&pml.comm_addrs, (uintptr_t)comm) != NULL;
+    c->world = NULL;
+    pml_comms_put(c);
 }
 
 rcmsg_comm_t rcmsg_comm_world(void)
 {
-    return pml.world;
+    return pml_comms.world;
 }
 
 int rcmsg_comm_rank(rcmsg_comm_t comm)
@@ -464,7 +416,7 @@ rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks
 
 rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
 {
-    rcmsg_status_t s = pml.world == NULL ? pml_check("rcmsg_comm_free") : RCMSG_OK;
+    rcmsg_status_t s = pml_comms.world == NULL ? pml_check("rcmsg_comm_free") : RCMSG_OK;
 
     if (s != RCMSG_OK) {
         return s;
@@ -472,8 +424,8 @@ rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
     if (comm_p == NULL) {
         return pml_null_arg("rcmsg_comm_free", "comm_p");
     }
-    if (*comm_p == NULL || !pml_comm_valid(*comm_p) || *comm_p == pml.world) {
-        rcmsg_error("rcmsg_comm_free: %s", *comm_p == pml.world && *comm_p != NULL
+    if (*comm_p == NULL || !pml_comm_valid(*comm_p) || *comm_p == pml_comms.world) {
+        rcmsg_error("rcmsg_comm_free: %s", *comm_p == pml_comms.world && *comm_p != NULL
                                                ? "the world communicator cannot be freed"
                                                : "invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;

@@ -179,10 +179,11 @@ static rcmsg_status_t agree_exchange(rcmsg_comm_t comm, bool coll, const int *ra
     for (int i = 0; i < n && s == RCMSG_OK; i++) {
         int peer = ranks != NULL ? ranks[i] : i;
 
-        s = pml_agree_irecv(&all[i], sizeof(all[i]), peer, tag, comm, coll, &reqs[nreq]);
+        s = rcmsg_pml_irecv_unchecked(&all[i], sizeof(all[i]), peer, tag, comm, coll, &reqs[nreq]);
         nreq += s == RCMSG_OK;
         if (s == RCMSG_OK) {
-            s = pml_agree_isend(m, msg_len(m->nwords), peer, tag, comm, coll, &reqs[nreq]);
+            s = rcmsg_pml_isend_unchecked(m, msg_len(m->nwords), peer, tag, comm, coll,
+                                          &reqs[nreq]);
             nreq += s == RCMSG_OK;
         }
     }

@@ -14,7 +14,7 @@
 /* Whether a call may start: refused (and why logged) before init, or without the launcher. */
 rcmsg_status_t pml_check(const char *what)
 {
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         rcmsg_error("%s: rcmsg is not initialized (call rcmsg_init first)", what);
         return RCMSG_ERR_NOT_INITIALIZED;
     }
@@ -89,33 +89,32 @@ static inline rcmsg_status_t check_args(const char *what, const void *out_p, con
                                         const void *buf, size_t len, rcmsg_comm_t comm, int peer,
                                         bool any_ok, int tag)
 {
-    if (pml.world != NULL && pml.lost_launcher == RCMSG_OK && (out == NULL || out_p != NULL) &&
-        comm == pml.world && (buf != NULL || len == 0) && len <= pml.max_len &&
-        (uintptr_t)buf + len >= (uintptr_t)buf && peer >= 0 && peer < comm->size && tag >= 0) {
-        return RCMSG_OK; /* the world communicator, a named peer and tag: every check passed */
+    if (pml.lost_launcher == RCMSG_OK && (out == NULL || out_p != NULL) && pml_comm_valid(comm) &&
+        (buf != NULL || len == 0) && len <= pml.max_len && (uintptr_t)buf + len >= (uintptr_t)buf &&
+        peer >= 0 && peer < comm->size && tag >= 0) {
+        return RCMSG_OK; /* a live communicator (the handle table: O(1)), a named peer and tag:
+                            every check passed */
     }
     return check_args_slow(what, out_p, out, buf, len, comm, peer, any_ok, tag);
 }
 
-/* The name of the calls of an agreement on a context (pml_ctx.c), the only ones that may use
- * the internal tag PML_TAG_AGREE. */
-static const char agree_what[] = "communicator creation";
+/* A call whose arguments were checked once above: refused only without the launcher (the job
+ * is over: said by pml_check). */
+static inline rcmsg_status_t unchecked_start(const char *what)
+{
+    return pml.lost_launcher == RCMSG_OK ? RCMSG_OK : pml_check(what);
+}
 
 /* A send; sync: by rendezvous whatever its length, so that it completes only once the
- * receiver has matched it (and taken the data). */
-static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, int dest, int tag,
-                                rcmsg_comm_t comm, bool coll, bool sync, rcmsg_request_t *req_p)
+ * receiver has matched it (and taken the data). Arguments checked by the caller. */
+static rcmsg_status_t post_send(const void *buf, size_t len, int dest, int tag,
+                                struct rcmsg_comm *comm, bool coll, bool sync,
+                                rcmsg_request_t *req_p)
 {
     rcmsg_request_t r;
     pml_peer_t *p;
     rcmsg_status_t s;
 
-    /* (an internal tag only comes from pml_agree_isend: the public calls refuse it) */
-    s = check_args(what, req_p, "req_p", buf, len, comm, dest, false,
-                   tag == PML_TAG_AGREE && what == agree_what ? 0 : tag);
-    if (s != RCMSG_OK) {
-        return s;
-    }
     r = pml_req_alloc(PML_REQ_SEND);
     if (r == NULL) {
         return RCMSG_ERR_NO_MEMORY;
@@ -150,18 +149,14 @@ static rcmsg_status_t pml_isend(const char *what, const void *buf, size_t len, i
     return RCMSG_OK;
 }
 
-static rcmsg_status_t pml_irecv(const char *what, void *buf, size_t len, int source, int tag,
-                                rcmsg_comm_t comm, bool coll, rcmsg_request_t *req_p)
+/* A receive; arguments checked by the caller. */
+static rcmsg_status_t post_recv(void *buf, size_t len, int source, int tag, struct rcmsg_comm *comm,
+                                bool coll, rcmsg_request_t *req_p)
 {
     rcmsg_request_t r;
     pml_unexp_t *u;
     rcmsg_status_t s;
 
-    s = check_args(what, req_p, "req_p", buf, len, comm, source, true,
-                   tag == PML_TAG_AGREE && what == agree_what ? 0 : tag);
-    if (s != RCMSG_OK) {
-        return s;
-    }
     r = pml_req_alloc(PML_REQ_RECV);
     if (r == NULL) {
         return RCMSG_ERR_NO_MEMORY;
@@ -199,40 +194,55 @@ static rcmsg_status_t pml_irecv(const char *what, void *buf, size_t len, int sou
     return RCMSG_OK;
 }
 
+rcmsg_status_t rcmsg_pml_isend_unchecked(const void *buf, size_t len, int dest, int tag,
+                                         struct rcmsg_comm *comm, bool coll, rcmsg_request_t *req_p)
+{
+    rcmsg_status_t s = unchecked_start("rcmsg_isend");
+
+    return s == RCMSG_OK ? post_send(buf, len, dest, tag, comm, coll, false, req_p) : s;
+}
+
+rcmsg_status_t rcmsg_pml_irecv_unchecked(void *buf, size_t len, int source, int tag,
+                                         struct rcmsg_comm *comm, bool coll, rcmsg_request_t *req_p)
+{
+    rcmsg_status_t s = unchecked_start("rcmsg_irecv");
+
+    return s == RCMSG_OK ? post_recv(buf, len, source, tag, comm, coll, req_p) : s;
+}
+
+static rcmsg_status_t checked_isend(const char *what, const void *buf, size_t len, int dest,
+                                    int tag, rcmsg_comm_t comm, bool coll, bool sync,
+                                    rcmsg_request_t *req_p)
+{
+    rcmsg_status_t s = check_args(what, req_p, "req_p", buf, len, comm, dest, false, tag);
+
+    return s == RCMSG_OK ? post_send(buf, len, dest, tag, comm, coll, sync, req_p) : s;
+}
+
 rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                                bool coll, rcmsg_request_t *req_p)
 {
-    return pml_irecv("rcmsg_irecv", buf, len, source, tag, comm, coll, req_p);
-}
+    rcmsg_status_t s = check_args("rcmsg_irecv", req_p, "req_p", buf, len, comm, source, true, tag);
 
-rcmsg_status_t pml_agree_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
-                               bool coll, rcmsg_request_t *req_p)
-{
-    return pml_isend(agree_what, buf, len, dest, tag, comm, coll, false, req_p);
-}
-
-rcmsg_status_t pml_agree_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
-                               bool coll, rcmsg_request_t *req_p)
-{
-    return pml_irecv(agree_what, buf, len, source, tag, comm, coll, req_p);
+    return s == RCMSG_OK ? post_recv(buf, len, source, tag, comm, coll, req_p) : s;
 }
 
 rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
                                bool coll, rcmsg_request_t *req_p)
 {
-    return pml_isend("rcmsg_isend", buf, len, dest, tag, comm, coll, false, req_p);
+    return checked_isend("rcmsg_isend", buf, len, dest, tag, comm, coll, false, req_p);
 }
 
 rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
                            rcmsg_request_t *req_p)
 {
-    return pml_isend("rcmsg_isend", buf, len, dest, tag, comm, false, false, req_p);
+    return checked_isend("rcmsg_isend", buf, len, dest, tag, comm, false, false, req_p);
 }
 
 rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
                             rcmsg_request_t *req_p)
 {
-    return pml_isend("rcmsg_issend", buf, len, dest, tag, comm, false, true, req_p);
+    return checked_isend("rcmsg_issend", buf, len, dest, tag, comm, false, true, req_p);
 }
 
 rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,

@@ -177,7 +177,7 @@ void pml_peer_bad(int peer, const char *fmt, ...)
 static bool hdr_check(int peer, const rcmsg_pml_hdr_t *h, size_t len, size_t hlen)
 {
     pml_peer_t *p = &pml.peers[peer];
-    int seq;
+    rcmsg_pml_seq_t seq;
 
     if (h->type >= RCMSG_PML_MSG_COUNT || len < hlen ||
         (h->type == RCMSG_PML_EAGER && len - hlen != h->len)) {
@@ -186,13 +186,13 @@ static bool hdr_check(int peer, const rcmsg_pml_hdr_t *h, size_t len, size_t hle
         return false;
     }
     seq = rcmsg_pml_seq_check(p->recv_seq, h->seq);
-    if (seq == 1) {
+    if (seq == RCMSG_PML_SEQ_DUPLICATE) {
         rcmsg_error("%s message from rank %d has sequence number %u, expected %u: a duplicate "
                     "(dropped)",
                     rcmsg_pml_msg_name(h->type), peer, h->seq, p->recv_seq);
         return false;
     }
-    if (seq == 2) {
+    if (seq == RCMSG_PML_SEQ_GAP) {
         pml_peer_bad(peer,
                      "a %s message with sequence number %u where %u was expected: messages "
                      "are missing on a reliable connection",

@@ -113,7 +113,7 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 {
     unsigned idle = 0;
 
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         return pml_check("rcmsg_wait");
     }
     if (req_p == NULL) {
@@ -144,7 +144,7 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 
 rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_t *status)
 {
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         return pml_check("rcmsg_test");
     }
     if (req_p == NULL || flag_p == NULL) {
@@ -170,7 +170,7 @@ rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
 {
     rcmsg_status_t first = RCMSG_OK;
 
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         return pml_check("rcmsg_testall");
     }
     if ((reqs == NULL && n > 0) || flag_p == NULL) {
@@ -212,7 +212,7 @@ rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[], rcmsg_msg_status_
 {
     rcmsg_status_t first = RCMSG_OK;
 
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         return pml_check("rcmsg_waitall");
     }
     if (reqs == NULL && n > 0) {
@@ -237,7 +237,7 @@ rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
 {
     unsigned idle = 0;
 
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         return pml_check("rcmsg_waitany");
     }
     if ((reqs == NULL && n > 0) || index_p == NULL) {
