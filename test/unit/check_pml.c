@@ -14,26 +14,26 @@
 
 START_TEST(test_seq_in_order)
 {
-    ck_assert_int_eq(rcmsg_pml_seq_check(0, 0), 0);
-    ck_assert_int_eq(rcmsg_pml_seq_check(41, 41), 0);
-    ck_assert_int_eq(rcmsg_pml_seq_check(UINT32_MAX, UINT32_MAX), 0);
+    ck_assert_int_eq(rcmsg_pml_seq_check(0, 0), RCMSG_PML_SEQ_IN_ORDER);
+    ck_assert_int_eq(rcmsg_pml_seq_check(41, 41), RCMSG_PML_SEQ_IN_ORDER);
+    ck_assert_int_eq(rcmsg_pml_seq_check(UINT32_MAX, UINT32_MAX), RCMSG_PML_SEQ_IN_ORDER);
 }
 END_TEST
 
 START_TEST(test_seq_duplicate)
 {
-    ck_assert_int_eq(rcmsg_pml_seq_check(10, 9), 1);
-    ck_assert_int_eq(rcmsg_pml_seq_check(10, 0), 1);
+    ck_assert_int_eq(rcmsg_pml_seq_check(10, 9), RCMSG_PML_SEQ_DUPLICATE);
+    ck_assert_int_eq(rcmsg_pml_seq_check(10, 0), RCMSG_PML_SEQ_DUPLICATE);
     /* across the wrap: expecting 2 after 0xffffffff, 1, 0; 0xfffffffe is old */
-    ck_assert_int_eq(rcmsg_pml_seq_check(2, UINT32_MAX - 1), 1);
+    ck_assert_int_eq(rcmsg_pml_seq_check(2, UINT32_MAX - 1), RCMSG_PML_SEQ_DUPLICATE);
 }
 END_TEST
 
 START_TEST(test_seq_gap)
 {
-    ck_assert_int_eq(rcmsg_pml_seq_check(10, 11), 2);
-    ck_assert_int_eq(rcmsg_pml_seq_check(10, 1000), 2);
-    ck_assert_int_eq(rcmsg_pml_seq_check(UINT32_MAX, 1), 2);
+    ck_assert_int_eq(rcmsg_pml_seq_check(10, 11), RCMSG_PML_SEQ_GAP);
+    ck_assert_int_eq(rcmsg_pml_seq_check(10, 1000), RCMSG_PML_SEQ_GAP);
+    ck_assert_int_eq(rcmsg_pml_seq_check(UINT32_MAX, 1), RCMSG_PML_SEQ_GAP);
 }
 END_TEST
 
