@@ -40,32 +40,11 @@
 #include <string.h>
 #include <unistd.h>
 
-pml_state_t pml;
 static bool pml_parted; /* the last fini: a peer was lost, the survivors parted (BYE) */
-
-static const char *const pml_msg_names[] = {
-#define RCMSG_PML_MSG_NAME(name) #name,
-    RCMSG_PML_MSG_LIST(RCMSG_PML_MSG_NAME)
-#undef RCMSG_PML_MSG_NAME
-};
-RCMSG_ASSERT_COVERS(pml_msg_names, RCMSG_PML_MSG_COUNT);
-
-const char *rcmsg_pml_msg_name(unsigned type)
-{
-    return type < RCMSG_PML_MSG_COUNT ? pml_msg_names[type] : "UNKNOWN";
-}
 
 bool rcmsg_pml_peer_lost(void)
 {
     return pml.peers != NULL ? pml.any_failed : pml_parted;
-}
-
-rcmsg_pml_seq_t rcmsg_pml_seq_check(uint32_t expected, uint32_t got)
-{
-    if (got == expected) {
-        return RCMSG_PML_SEQ_IN_ORDER;
-    }
-    return (int32_t)(got - expected) < 0 ? RCMSG_PML_SEQ_DUPLICATE : RCMSG_PML_SEQ_GAP;
 }
 
 /* Every RCMSG_* variable the pml uses; nothing reads the table after init. */
@@ -102,19 +81,6 @@ static const rcmsg_rcache_ops_t pml_rcache_ops = {
     .dereg = pml_mem_dereg,
     .handle_size = sizeof(rcmsg_btl_mem_t),
 };
-
-/* Registers r's [buf, buf+len) on btl through the cache: r->reg and r->mem on success. */
-rcmsg_status_t pml_mem_get(rcmsg_btl_t *btl, rcmsg_request_t r, void *buf, size_t len,
-                           bool remote_read)
-{
-    const void *handle;
-    rcmsg_status_t s = rcmsg_rcache_get(btl, buf, len, remote_read, &r->reg, &handle);
-
-    if (s == RCMSG_OK) {
-        r->mem = handle;
-    }
-    return s;
-}
 
 RCMSG_STATIC_ASSERT(sizeof(rcmsg_pml_rts_t) <= RCMSG_BTL_HDR_ROOM,
                     "transports that size their buffers from an eager limit leave room for the "
@@ -202,6 +168,8 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     rcmsg_info("point-to-point: %d eager credits per peer, rendezvous reads of %zu bytes, %d in "
                "flight",
                pml.credits, pml.chunk, pml.max_reads);
+    pml_req_set_idle(pml_idle);
+    pml_set_peer_fail(pml_on_peer_failed);
     pml_dump_init();
     return rcmsg_progress_init(w->btls.btls, w->btls.n, pml_progress, NULL, w->job.local_size);
 }

@@ -123,38 +123,6 @@ rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
 
 /* ---- the receiver ---------------------------------------------------------------------- */
 
-void pml_seqs_add(pml_seqs_t *s, uint32_t seq)
-{
-    if (s->n == PML_DROPPED_MAX) { /* the oldest goes: a CANCEL of it is answered 'not' */
-        memmove(s->v, s->v + 1, sizeof(*s->v) * (size_t)(s->n - 1));
-        s->n--;
-    }
-    if (s->n == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 16;
-        uint32_t *v = realloc(s->v, sizeof(*v) * (size_t)cap);
-        if (v == NULL) {
-            rcmsg_warn("out of memory to remember a discarded message: a cancel of it will be "
-                       "answered 'not taken back'");
-            return;
-        }
-        s->v = v;
-        s->cap = cap;
-    }
-    s->v[s->n++] = seq;
-}
-
-bool pml_seqs_take(pml_seqs_t *s, uint32_t seq)
-{
-    for (int i = s->n - 1; i >= 0; i--) {
-        if (s->v[i] == seq) { /* (the order kept: the oldest is the first) */
-            memmove(s->v + i, s->v + i + 1, sizeof(*s->v) * (size_t)(s->n - i - 1));
-            s->n--;
-            return true;
-        }
-    }
-    return false;
-}
-
 typedef struct {
     int peer;
     uint32_t seq;

@@ -68,7 +68,16 @@ static inline bool pml_credits_due(const pml_peer_t *p)
 rcmsg_status_t pml_mem_get(rcmsg_btl_t *btl, rcmsg_request_t r, void *buf, size_t len,
                            bool remote_read);
 
+/* pml_base.c */
+/* A peer is lost (pml_on_peer_failed, pml_fail.c): the files below pml_fail.c call up through
+ * this hook, which init sets, as the transports call their fail_cb. */
+typedef void (*pml_peer_fail_t)(void *arg, int peer, rcmsg_status_t status, const char *cause);
+void pml_set_peer_fail(pml_peer_fail_t fail);
+void pml_peer_fail(int peer, rcmsg_status_t status, const char *cause);
+
 /* pml_req.c */
+typedef void (*pml_idle_t)(unsigned *idle);
+void pml_req_set_idle(pml_idle_t idle);
 rcmsg_request_t pml_req_grow(void);
 rcmsg_request_t pml_req_at(uint32_t index);
 void pml_req_complete(rcmsg_request_t r, rcmsg_status_t error);
@@ -91,6 +100,9 @@ rcmsg_status_t pml_queue_ctl(int peer, const rcmsg_pml_rts_t *h);
 void pml_peer_bad(int peer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An unexpected message is gone unreceived (taken back or refused): its memory counted off. */
 void pml_unexp_forget(pml_unexp_t *u);
+void pml_unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void *data, bool orphan);
+/* Every posted receive that can no longer be matched (its source lost) fails. */
+void pml_recv_fail_orphans(void);
 void pml_recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data);
 pml_unexp_t *pml_unexp_find(uint32_t ctx, int src, int tag, bool take);
 bool pml_src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h);
@@ -148,6 +160,7 @@ rcmsg_status_t pml_comm_create(uint32_t ctx, int size, int rank, const int *worl
  * (comm_break); unless told by world rank reporter (-1: this rank saw it), the launcher
  * reported it, or it is this rank, their other members are told (BREAK). */
 void pml_comms_break(int peer, rcmsg_status_t status, int reporter);
+void pml_comm_break(struct rcmsg_comm *c, int peer, rcmsg_status_t status, int reporter);
 void pml_comm_destroy(rcmsg_comm_t c);
 
 /* pml_cancel.c */
@@ -172,6 +185,21 @@ void pml_fini_recv_begin(void);
 /* pml_p2p.c */
 rcmsg_status_t pml_check(const char *what);
 rcmsg_status_t pml_null_arg(const char *what, const char *arg);
+rcmsg_status_t pml_check_args_slow(const char *what, const void *out_p, const char *out,
+                                   const void *buf, size_t len, rcmsg_comm_t comm, int peer,
+                                   bool any_ok, int tag);
+static inline rcmsg_status_t pml_check_args(const char *what, const void *out_p, const char *out,
+                                            const void *buf, size_t len, rcmsg_comm_t comm,
+                                            int peer, bool any_ok, int tag)
+{
+    if (pml.lost_launcher == RCMSG_OK && (out == NULL || out_p != NULL) && pml_comm_valid(comm) &&
+        (buf != NULL || len == 0) && len <= pml.max_len && (uintptr_t)buf + len >= (uintptr_t)buf &&
+        peer >= 0 && peer < comm->size && tag >= 0) {
+        return RCMSG_OK; /* a live communicator (the handle table: O(1)), a named peer and tag:
+                            every check passed */
+    }
+    return pml_check_args_slow(what, out_p, out, buf, len, comm, peer, any_ok, tag);
+}
 
 /* A request off the free list (FIFO: a stale handle stays stale longest), its eager part
  * cleared; NULL without memory. Inline: every message takes one. */

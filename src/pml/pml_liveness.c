@@ -11,28 +11,6 @@
 #include "base/dump_signal.h"
 #include "progress/progress.h"
 
-void pml_on_rank_lost(void *arg, int rank)
-{
-    (void)arg;
-    if (rank >= 0 && rank < pml.size && rank != pml.rank && !pml.peers[rank].failed) {
-        rcmsg_error("the launcher reports that rank %d terminated: requests involving it fail "
-                    "with %s",
-                    rank, rcmsg_status_name(RCMSG_ERR_CONNECTION));
-        pml.peers[rank].reported = true; /* every rank hears it: nobody needs a BREAK */
-        pml_on_peer_failed(NULL, rank, RCMSG_ERR_CONNECTION, "the launcher reports it terminated");
-    }
-}
-
-/* Without the launcher the job is over: every request fails with status, and so does every
- * later call that starts an operation (pml_check). */
-void pml_launcher_lost(rcmsg_status_t status)
-{
-    pml.lost_launcher = status;
-    for (int i = 0; i < pml.size; i++) {
-        pml_on_peer_failed(NULL, i, status, "the launcher is gone: the job is over");
-    }
-}
-
 /* Probes peer once per liveness round, unless it was heard from since the last round. */
 static void probe_peer(int peer)
 {

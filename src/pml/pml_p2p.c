@@ -11,93 +11,6 @@
 
 #include <stdlib.h>
 
-/* Whether a call may start: refused (and why logged) before init, or without the launcher. */
-rcmsg_status_t pml_check(const char *what)
-{
-    if (pml_comms.world == NULL) {
-        rcmsg_error("%s: rcmsg is not initialized (call rcmsg_init first)", what);
-        return RCMSG_ERR_NOT_INITIALIZED;
-    }
-    if (pml.lost_launcher != RCMSG_OK) {
-        rcmsg_error("%s: refused: the connection to the launcher (mpirun or srun) was lost, so "
-                    "the job is over (%s)",
-                    what, rcmsg_status_name(pml.lost_launcher));
-        return pml.lost_launcher;
-    }
-    return RCMSG_OK;
-}
-
-/* Whether a buffer of len bytes at buf can exist: no longer than the node's memory, and no
- * wrap past the end of the address space. */
-static bool len_valid(const void *buf, size_t len, const char *what)
-{
-    if (len > pml.max_len || (uintptr_t)buf + len < (uintptr_t)buf) {
-        rcmsg_error("%s: a length of %zu bytes at %p is impossible (this node has %zu bytes of "
-                    "memory)",
-                    what, len, buf, pml.max_len);
-        return false;
-    }
-    return true;
-}
-
-/* A NULL out-parameter or handle: refused, and said. */
-rcmsg_status_t pml_null_arg(const char *what, const char *arg)
-{
-    rcmsg_error("%s: %s is NULL", what, arg);
-    return RCMSG_ERR_INVALID_PARAM;
-}
-
-/* Whether a call that starts an operation may go ahead: pml_check, its out-parameter out_p
- * (named out, or none when out is NULL), then its arguments; refused with the reason logged.
- * check_args() is the inline test of the common case; this one finds and says the reason. */
-static __attribute__((noinline)) rcmsg_status_t check_args_slow(const char *what, const void *out_p,
-                                                                const char *out, const void *buf,
-                                                                size_t len, rcmsg_comm_t comm,
-                                                                int peer, bool any_ok, int tag)
-{
-    rcmsg_status_t s = pml_check(what);
-
-    if (s != RCMSG_OK) {
-        return s;
-    }
-    if (out != NULL && out_p == NULL) {
-        return pml_null_arg(what, out);
-    }
-    if (comm == NULL || !pml_comm_valid(comm)) {
-        rcmsg_error("%s: invalid communicator", what);
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    if (buf == NULL && len > 0) {
-        rcmsg_error("%s: NULL buffer with a length of %zu", what, len);
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    if (!len_valid(buf, len, what)) {
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    if ((peer < 0 || peer >= comm->size) && !(any_ok && peer == RCMSG_ANY_SOURCE)) {
-        rcmsg_error("%s: rank %d out of range (communicator of %d)", what, peer, comm->size);
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    if (tag < 0 && !(any_ok && tag == RCMSG_ANY_TAG)) {
-        rcmsg_error("%s: negative tag %d", what, tag);
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    return RCMSG_OK;
-}
-
-static inline rcmsg_status_t check_args(const char *what, const void *out_p, const char *out,
-                                        const void *buf, size_t len, rcmsg_comm_t comm, int peer,
-                                        bool any_ok, int tag)
-{
-    if (pml.lost_launcher == RCMSG_OK && (out == NULL || out_p != NULL) && pml_comm_valid(comm) &&
-        (buf != NULL || len == 0) && len <= pml.max_len && (uintptr_t)buf + len >= (uintptr_t)buf &&
-        peer >= 0 && peer < comm->size && tag >= 0) {
-        return RCMSG_OK; /* a live communicator (the handle table: O(1)), a named peer and tag:
-                            every check passed */
-    }
-    return check_args_slow(what, out_p, out, buf, len, comm, peer, any_ok, tag);
-}
-
 /* A call whose arguments were checked once above: refused only without the launcher (the job
  * is over: said by pml_check). */
 static inline rcmsg_status_t unchecked_start(const char *what)
@@ -214,7 +127,7 @@ static rcmsg_status_t checked_isend(const char *what, const void *buf, size_t le
                                     int tag, rcmsg_comm_t comm, bool coll, bool sync,
                                     rcmsg_request_t *req_p)
 {
-    rcmsg_status_t s = check_args(what, req_p, "req_p", buf, len, comm, dest, false, tag);
+    rcmsg_status_t s = pml_check_args(what, req_p, "req_p", buf, len, comm, dest, false, tag);
 
     return s == RCMSG_OK ? post_send(buf, len, dest, tag, comm, coll, sync, req_p) : s;
 }
@@ -222,7 +135,8 @@ static rcmsg_status_t checked_isend(const char *what, const void *buf, size_t le
 rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                                bool coll, rcmsg_request_t *req_p)
 {
-    rcmsg_status_t s = check_args("rcmsg_irecv", req_p, "req_p", buf, len, comm, source, true, tag);
+    rcmsg_status_t s =
+        pml_check_args("rcmsg_irecv", req_p, "req_p", buf, len, comm, source, true, tag);
 
     return s == RCMSG_OK ? post_recv(buf, len, source, tag, comm, coll, req_p) : s;
 }
@@ -257,7 +171,7 @@ rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
     pml_unexp_t *u;
     rcmsg_status_t s;
 
-    s = check_args("rcmsg_iprobe", flag_p, "flag_p", NULL, 0, comm, source, true, tag);
+    s = pml_check_args("rcmsg_iprobe", flag_p, "flag_p", NULL, 0, comm, source, true, tag);
     if (s != RCMSG_OK) {
         return s;
     }
@@ -294,7 +208,7 @@ rcmsg_status_t rcmsg_probe(int source, int tag, rcmsg_comm_t comm, rcmsg_msg_sta
 rcmsg_status_t rcmsg_send(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm)
 {
     rcmsg_request_t r;
-    rcmsg_status_t s = check_args("rcmsg_send", NULL, NULL, buf, len, comm, dest, false, tag);
+    rcmsg_status_t s = pml_check_args("rcmsg_send", NULL, NULL, buf, len, comm, dest, false, tag);
 
     if (s != RCMSG_OK) {
         return s;
@@ -325,7 +239,7 @@ rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int
     rcmsg_msg_status_t st[2];
     rcmsg_status_t s;
 
-    s = check_args("rcmsg_sendrecv", NULL, NULL, sendbuf, sendlen, comm, dest, false, sendtag);
+    s = pml_check_args("rcmsg_sendrecv", NULL, NULL, sendbuf, sendlen, comm, dest, false, sendtag);
     if (s != RCMSG_OK) {
         return s; /* checked before the receive is posted, which could not be taken back */
     }

@@ -12,6 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An idle round of a blocking wait: pml_idle (pml_liveness.c: the wait itself, and liveness
+ * after a sleep), reached through this hook, set by init (the requests are below liveness). */
+static pml_idle_t idle_hook;
+
+void pml_req_set_idle(pml_idle_t idle)
+{
+    idle_hook = idle;
+}
+
 /* Adds a chunk of requests at the tail of the free list; the first of them, or NULL without
  * memory. */
 rcmsg_request_t pml_req_grow(void)
@@ -132,7 +141,7 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
         pml.waiting = *req_p;
         while (!(*req_p)->complete) {
             if (rcmsg_progress() == 0) {
-                pml_idle(&idle);
+                idle_hook(&idle);
             } else {
                 idle = 0;
             }
@@ -266,7 +275,7 @@ rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
             return RCMSG_OK;
         }
         if (rcmsg_progress() == 0) {
-            pml_idle(&idle);
+            idle_hook(&idle);
         } else {
             idle = 0;
         }
