@@ -49,3 +49,64 @@ if [ -n "$bad" ]; then
     exit 1
 fi
 echo "ok: src/collectives allocates only in coll_scratch.c"
+
+# ---- Files in a folder in an order, calls going down (issue 39 item 6) -------------------
+# A .c file calls another when it names an extern that only the other defines (read from the
+# built objects with nm: what each defines, what each leaves undefined). file_order FOLDER
+# "TOP ... BOTTOM" fails when a .c file of src/FOLDER is not in the order, when a file calls
+# one listed above it, or when its files call each other in a circle (tsort names it).
+file_order_calls() { # FOLDER: lines "caller callee symbol", file names without .c
+    objs=$top_builddir/src/$1/.libs
+    [ -d "$objs" ] || objs=$top_builddir/src/$1
+    for c in "$top_srcdir"/src/$1/*.c; do
+        f=$(basename "$c" .c)
+        [ -f "$objs/$f.o" ] || { echo "missing $objs/$f.o (build first)" >&2; return 1; }
+        nm --defined-only -g "$objs/$f.o" | awk -v f="$f" 'NF == 3 {print $3, f}'
+    done | sort >"$tmp.defs" || return 1
+    for c in "$top_srcdir"/src/$1/*.c; do
+        f=$(basename "$c" .c)
+        nm -u "$objs/$f.o" | awk '{print $NF}' | sort -u | join - "$tmp.defs" |
+            awk -v f="$f" '$2 != f {print f, $2, $1}'
+    done
+}
+
+file_order() { # FOLDER "TOP ... BOTTOM"
+    set -- "$1" "$(echo $2)" # (the order on one line)
+    calls=$(file_order_calls "$1") || { echo "FAIL: src/$1: no objects to read"; return 1; }
+    fail=0
+    for c in "$top_srcdir"/src/$1/*.c; do
+        case " $2 " in *" $(basename "$c" .c) "*) ;; *)
+            echo "src/$1/$(basename "$c"): not in the file order"
+            fail=1
+            ;;
+        esac
+    done
+    up=$(printf '%s\n' "$calls" | awk -v order="$2" '
+        BEGIN { n = split(order, o, " "); for (i = 1; i <= n; i++) pos[o[i]] = i }
+        NF == 3 && pos[$1] > pos[$2] { print "src/'"$1"'/" $1 ".c calls " $2 ".c above it: " $3 }')
+    [ -z "$up" ] || { echo "$up"; fail=1; }
+    loop=$(printf '%s\n' "$calls" | awk 'NF == 3 {print $1, $2}' | tsort 2>&1 >/dev/null)
+    [ -z "$loop" ] || { echo "$loop"; fail=1; }
+    if [ $fail -ne 0 ]; then
+        echo "FAIL: src/$1: files out of their order or calling each other in a circle (above)"
+        return 1
+    fi
+    echo "ok: src/$1 calls go down its file order, no call circle across its files"
+}
+tmp=$(mktemp) || exit 1
+trap 'rm -f "$tmp" "$tmp.defs"' EXIT
+status=0
+
+# -- src/pml (w39-pml) --
+# Top to bottom: init and fini; the public communicator calls; what peers send (the
+# transports' recv_cb); the agreement on a context; the public point-to-point calls; progress
+# and liveness; the stall dump; a peer's loss; cancel; a communicator's break; the receive
+# side (matched receives, unexpected messages, rendezvous reads); the send side; requests and
+# the wait loop (liveness through a hook); argument checks; the handle table; the bottom
+# helpers and the peers' state (a peer's loss up through a hook); the matching queues.
+file_order pml "pml pml_fini_recv pml_comm pml_rx pml_ctx pml_p2p pml_liveness pml_dump pml_fail
+    pml_cancel pml_break pml_recv pml_send pml_req pml_check pml_handle pml_base pml_match" ||
+    status=1
+# -- end src/pml --
+
+exit $status
