@@ -20,12 +20,18 @@
  * RTS, in order: non-overtaking) and separate control work (FIN, BREAK, CREDIT) that never waits
  * behind data, so flow control cannot deadlock.
  *
- * Files: pml.c (init, fini), pml_req.c (requests, wait and test), pml_send.c (credits, send
- * queue, control messages), pml_recv.c (matched receives, peer data checks, FIN, peer
- * failure, rendezvous reads), pml_liveness.c (liveness, progress), pml_comm.c
- * (communicators), pml_p2p.c (the public point-to-point calls), pml_cancel.c (cancel, and
- * the CANCEL exchange that takes back a send), pml_match.c (the matching
- * queues); pml_internal.h holds the shared state.
+ * Files, top to bottom (calls go down; test/unit/layering.sh holds the order), each with the
+ * state it owns declared in its header: pml.c (init, fini), pml_fini_recv.c (what comes
+ * during the closing barrier), pml_comm.c (communicators), pml_rx.c (what peers send: header
+ * checks, each message type to its handler), pml_ctx.c (context ids and their agreement),
+ * pml_p2p.c (the public point-to-point calls), pml_liveness.c (liveness, progress),
+ * pml_dump.c (state dump, stalls), pml_fail.c (a lost peer), pml_cancel.c (cancel, and the
+ * CANCEL exchange that takes back a send), pml_break.c (a communicator's collectives broken
+ * by a lost member), pml_recv.c (matched receives, unexpected messages, rendezvous reads),
+ * pml_send.c (credits, send queue, control messages), pml_req.c (requests, wait and test;
+ * liveness through a hook), pml_check.c (argument checks), pml_handle.c (the communicator
+ * handle table), pml_base.c (the job and its peers, message names, sequence compare; a lost
+ * peer up through a hook), pml_match.c (the matching queues). pml_types.h: the types.
  */
 #include "config.h"
 
@@ -42,6 +48,24 @@
 
 static bool pml_parted; /* the last fini: a peer was lost, the survivors parted (BYE) */
 
+/* What only init and fini read of the configuration (pml_config_read). */
+static struct {
+    size_t eager_limit;        /* RCMSG_EAGER_LIMIT: for transports without their own */
+    uint64_t drain_timeout_us; /* RCMSG_DRAIN_TIMEOUT */
+    uint64_t bye_timeout_us;   /* RCMSG_LAUNCHER_TIMEOUT: finalize's parting after a loss */
+} pml_cfg;
+
+/* Every file's state as before init (their memory released already). */
+static void pml_states_clear(void)
+{
+    memset(&pml, 0, sizeof(pml));
+    memset(&pml_rcv, 0, sizeof(pml_rcv));
+    memset(&pml_snd, 0, sizeof(pml_snd));
+    memset(&pml_live, 0, sizeof(pml_live));
+    memset(&pml_stall, 0, sizeof(pml_stall));
+    memset(&pml_cfg, 0, sizeof(pml_cfg));
+}
+
 bool rcmsg_pml_peer_lost(void)
 {
     return pml.peers != NULL ? pml.any_failed : pml_parted;
@@ -51,13 +75,13 @@ bool rcmsg_pml_peer_lost(void)
 static void pml_config_read(void)
 {
     pml.credits = (int)rcmsg_config_int(RCMSG_CFG_EAGER_CREDITS);
-    pml.eager_limit = rcmsg_config_size(RCMSG_CFG_EAGER_LIMIT);
-    pml.watch_interval_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
-    pml.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
-    pml.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
-    pml.drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
-    pml.stall_us = rcmsg_config_time_us(RCMSG_CFG_STALL_TIMEOUT);
-    pml.bye_timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
+    pml_cfg.eager_limit = rcmsg_config_size(RCMSG_CFG_EAGER_LIMIT);
+    pml_live.watch_interval_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
+    pml_rcv.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
+    pml_rcv.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
+    pml_cfg.drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+    pml_stall.stall_us = rcmsg_config_time_us(RCMSG_CFG_STALL_TIMEOUT);
+    pml_cfg.bye_timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
 }
 
 /* The registration cache's callbacks: the transport's own (the cache's context is the btl,
@@ -94,7 +118,7 @@ static size_t pml_eager_limit(const rcmsg_btl_t *btl)
     size_t room = btl->caps.max_send - sizeof(rcmsg_pml_hdr_t);
 
     if (limit == RCMSG_BTL_EAGER_DEFAULT) {
-        limit = pml.eager_limit;
+        limit = pml_cfg.eager_limit;
     }
     return limit < room ? limit : room;
 }
@@ -105,7 +129,7 @@ static void pml_eager_limits_log(const rcmsg_btl_set_t *btls)
     for (int i = 0; i < btls->n; i++) {
         const rcmsg_btl_t *btl = btls->btls[i];
         size_t limit = pml_eager_limit(btl);
-        size_t asked = btl->caps.eager_limit == RCMSG_BTL_EAGER_DEFAULT ? pml.eager_limit
+        size_t asked = btl->caps.eager_limit == RCMSG_BTL_EAGER_DEFAULT ? pml_cfg.eager_limit
                                                                         : btl->caps.eager_limit;
 
         if (limit < asked) {
@@ -122,9 +146,12 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     int *ids;
     rcmsg_status_t s;
 
-    memset(&pml, 0, sizeof(pml));
+    pml_states_clear();
+    pml_reqs_fini();
     pml_parted = false;
-    rcmsg_match_init(&pml.match, w->job.size);
+    pml_req_set_idle(pml_idle); /* the hooks up: the wait loop's, a lost peer's */
+    pml_set_peer_fail(pml_on_peer_failed);
+    rcmsg_match_init(&pml_rcv.match, w->job.size);
     pml.w = w;
     pml.rank = w->job.rank;
     pml.size = w->job.size;
@@ -167,9 +194,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     }
     rcmsg_info("point-to-point: %d eager credits per peer, rendezvous reads of %zu bytes, %d in "
                "flight",
-               pml.credits, pml.chunk, pml.max_reads);
-    pml_req_set_idle(pml_idle);
-    pml_set_peer_fail(pml_on_peer_failed);
+               pml.credits, pml_rcv.chunk, pml_rcv.max_reads);
     pml_dump_init();
     return rcmsg_progress_init(w->btls.btls, w->btls.n, pml_progress, NULL, w->job.local_size);
 }
@@ -311,13 +336,13 @@ static rcmsg_status_t survivors_part(void)
     if (sent == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    deadline = rcmsg_deadline_in(pml.bye_timeout_us);
-    probe = rcmsg_deadline_in(pml.watch_interval_us);
+    deadline = rcmsg_deadline_in(pml_cfg.bye_timeout_us);
+    probe = rcmsg_deadline_in(pml_live.watch_interval_us);
     while ((missing = bye_round(sent)) > 0 && !rcmsg_deadline_passed(deadline)) {
         rcmsg_progress();
         if (rcmsg_deadline_passed(probe)) {
             bye_probe();
-            probe = rcmsg_deadline_in(pml.watch_interval_us);
+            probe = rcmsg_deadline_in(pml_live.watch_interval_us);
         }
     }
     free(sent);
@@ -337,13 +362,14 @@ rcmsg_status_t rcmsg_pml_fini(void)
     long nunexp;
 
     if (pml.peers == NULL) {
-        memset(&pml, 0, sizeof(pml));
+        pml_states_clear();
+        pml_reqs_fini();
         pml_comms_fini();
         return RCMSG_OK; /* init failed early */
     }
-    if (pml.live_reqs > 0) {
+    if (pml_reqs.live_reqs > 0) {
         rcmsg_error("rcmsg_finalize refused: %ld request(s) not completed by wait or test",
-                    pml.live_reqs);
+                    pml_reqs.live_reqs);
         return RCMSG_ERR_PENDING;
     }
     /* from here every message that comes is refused (on_msg), as those never received: a
@@ -352,11 +378,11 @@ rcmsg_status_t rcmsg_pml_fini(void)
     pml.finalizing = true;
     ctl_filter();
     fini_poll_idle();
-    nunexp = pml.match.nmsgs;
-    rcmsg_match_fini(&pml.match, unexp_refuse_fini, NULL);
-    rcmsg_match_init(&pml.match, pml.size); /* (stays empty: on_msg refuses) */
+    nunexp = pml_rcv.match.nmsgs;
+    rcmsg_match_fini(&pml_rcv.match, unexp_refuse_fini, NULL);
+    rcmsg_match_init(&pml_rcv.match, pml.size); /* (stays empty: on_msg refuses) */
     forget_lost();
-    deadline = rcmsg_deadline_in(pml.drain_timeout_us);
+    deadline = rcmsg_deadline_in(pml_cfg.drain_timeout_us);
     while (ctl_pending()) {
         rcmsg_progress();
         if (rcmsg_deadline_passed(deadline)) {
@@ -374,11 +400,11 @@ rcmsg_status_t rcmsg_pml_fini(void)
     pml_fini_recv_begin();
     rcmsg_info("unexpected queue peaked at %ld message(s) holding %zu payload bytes (bounded by "
                "%d eager credits per peer)",
-               pml.unexp_peak, pml.unexp_bytes_peak, pml.credits);
-    if (nunexp + pml.match.nmsgs > 0) {
-        rcmsg_info("%ld unexpected message(s) were never received", nunexp + pml.match.nmsgs);
+               pml_rcv.unexp_peak, pml_rcv.unexp_bytes_peak, pml.credits);
+    if (nunexp + pml_rcv.match.nmsgs > 0) {
+        rcmsg_info("%ld unexpected message(s) were never received", nunexp + pml_rcv.match.nmsgs);
     }
-    rcmsg_match_fini(&pml.match, unexp_free, NULL);
+    rcmsg_match_fini(&pml_rcv.match, unexp_free, NULL);
     for (rcmsg_queue_link_t *l; (l = rcmsg_queue_first(&pml_comms.live)) != NULL;) {
         pml_comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, live_link));
     }
@@ -389,14 +415,11 @@ rcmsg_status_t rcmsg_pml_fini(void)
         free(pml.peers[i].ctl);
         free(pml.peers[i].dropped.v);
     }
-    for (int i = 0; i < pml.nreq_chunks; i++) {
-        free(pml.req_chunks[i]);
-    }
-    free(pml.req_chunks);
+    pml_reqs_fini();
     pml_ctx_fini();
     free(pml.peers);
     free(pml.pending_peers);
-    memset(&pml, 0, sizeof(pml));
+    pml_states_clear();
     rcmsg_pml_set_comm_check(NULL);
     return status;
 }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-pml_state_t pml;
+pml_base_t pml;
 
 static const char *const pml_msg_names[] = {
 #define RCMSG_PML_MSG_NAME(name) #name,
@@ -95,14 +95,12 @@ void pml_peer_bad(int peer, const char *fmt, ...)
     pml_peer_fail(peer, RCMSG_ERR_PEER_DATA, why);
 }
 
-static pml_peer_fail_t peer_fail_hook; /* pml_on_peer_failed (pml_fail.c), set by init */
-
 void pml_set_peer_fail(pml_peer_fail_t fail)
 {
-    peer_fail_hook = fail;
+    pml.peer_fail = fail;
 }
 
 void pml_peer_fail(int peer, rcmsg_status_t status, const char *cause)
 {
-    peer_fail_hook(NULL, peer, status, cause);
+    pml.peer_fail(NULL, peer, status, cause);
 }

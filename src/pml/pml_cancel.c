@@ -51,7 +51,7 @@ void pml_cancel_refused(rcmsg_request_t r)
 
 static rcmsg_status_t cancel_recv(rcmsg_request_t r)
 {
-    if (rcmsg_match_cancel(&pml.match, &r->mrecv)) {
+    if (rcmsg_match_cancel(&pml_rcv.match, &r->mrecv)) {
         r->st.source = r->src;
         r->st.tag = r->tag;
         cancel_done(r);
@@ -113,7 +113,7 @@ rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
     rcmsg_request_t r = *req_p;
 
     if (r == NULL || !r->in_use || r->kind != PML_REQ_RECV ||
-        !rcmsg_match_cancel(&pml.match, &r->mrecv)) {
+        !rcmsg_match_cancel(&pml_rcv.match, &r->mrecv)) {
         return RCMSG_ERR_STATE; /* matched already (or not a posted receive): wait for it */
     }
     pml_req_free(r);
@@ -140,7 +140,8 @@ static bool cancel_is(const rcmsg_match_msg_t *m, void *arg)
 static bool cancel_take(int peer, const rcmsg_pml_rts_t *h)
 {
     cancel_key_t k = {.peer = peer, .seq = (uint32_t)h->addr};
-    rcmsg_match_msg_t *m = rcmsg_match_take_msg(&pml.match, h->hdr.ctx, h->hdr.src, cancel_is, &k);
+    rcmsg_match_msg_t *m =
+        rcmsg_match_take_msg(&pml_rcv.match, h->hdr.ctx, h->hdr.src, cancel_is, &k);
     pml_unexp_t *u = m != NULL ? RCMSG_MATCH_ITEM(m, pml_unexp_t, m) : NULL;
     bool same;
 
@@ -198,7 +199,7 @@ void pml_on_cancel_ack(int peer, const rcmsg_pml_rts_t *h)
     uint32_t index = (uint32_t)h->sreq, gen = (uint32_t)(h->sreq >> 32);
     rcmsg_request_t r = NULL;
 
-    if (index < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK) {
+    if (index < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK) {
         r = pml_req_at(index);
     }
     if (r == NULL || r->gen != gen || !r->in_use || r->kind != PML_REQ_SEND || !r->cancel_wait ||
@@ -224,7 +225,7 @@ void pml_on_cancel_ack(int peer, const rcmsg_pml_rts_t *h)
 
 void pml_cancel_peer_failed(int peer, rcmsg_status_t status)
 {
-    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
+    for (uint32_t i = 0; i < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK; i++) {
         rcmsg_request_t r = pml_req_at(i);
         if (!r->in_use || r->kind != PML_REQ_SEND || !r->cancel_wait || r->peer != peer) {
             continue;

@@ -26,8 +26,8 @@ static void ctx_bury(struct rcmsg_comm *c)
         rcmsg_warn("rcmsg_comm_free: %ld unreceived message(s) on communicator 0x%x discarded", n,
                    ctx);
     }
-    rcmsg_match_ctx_release(&pml.match, ctx);
-    rcmsg_match_ctx_release(&pml.match, ctx | 1u);
+    rcmsg_match_ctx_release(&pml_rcv.match, ctx);
+    rcmsg_match_ctx_release(&pml_rcv.match, ctx | 1u);
     pml_ctx_bury(c); /* last: it takes c->world */
 }
 
@@ -43,8 +43,8 @@ static void adopt_one(rcmsg_match_msg_t *m, void *arg)
     u->orphan = false;
     pml.peers[u->peer].orphans--;
     if (!pml_src_check(u->peer, c, &u->h.hdr)) {
-        rcmsg_match_remove(&pml.match, m);
-        pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
+        rcmsg_match_remove(&pml_rcv.match, m);
+        pml_rcv.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
         free(u);
     }
 }
@@ -53,8 +53,8 @@ static void adopt_one(rcmsg_match_msg_t *m, void *arg)
  * their sender is checked now (dropped, and the peer failed, when it lied). */
 static void ctx_adopt(const struct rcmsg_comm *c)
 {
-    rcmsg_match_msg_each(&pml.match, c->ctx, adopt_one, (void *)c);
-    rcmsg_match_msg_each(&pml.match, c->ctx | 1u, adopt_one, (void *)c);
+    rcmsg_match_msg_each(&pml_rcv.match, c->ctx, adopt_one, (void *)c);
+    rcmsg_match_msg_each(&pml_rcv.match, c->ctx | 1u, adopt_one, (void *)c);
 }
 
 rcmsg_status_t pml_comm_create(uint32_t ctx, int size, int rank, const int *world,

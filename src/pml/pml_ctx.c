@@ -126,8 +126,8 @@ static bool dead_candidate(unsigned id)
             return false;
         }
     }
-    return !rcmsg_match_ctx_posted(&pml.match, id << 1) &&
-           !rcmsg_match_ctx_posted(&pml.match, (id << 1) | 1u);
+    return !rcmsg_match_ctx_posted(&pml_rcv.match, id << 1) &&
+           !rcmsg_match_ctx_posted(&pml_rcv.match, (id << 1) | 1u);
 }
 
 static void dead_release(unsigned id)
@@ -138,8 +138,8 @@ static void dead_release(unsigned id)
     bit_set(ids.dead, id, false);
     bit_set(ids.free, id, true);
     ids.ndead--;
-    rcmsg_match_ctx_release(&pml.match, id << 1);
-    rcmsg_match_ctx_release(&pml.match, (id << 1) | 1u);
+    rcmsg_match_ctx_release(&pml_rcv.match, id << 1);
+    rcmsg_match_ctx_release(&pml_rcv.match, (id << 1) | 1u);
 }
 
 /* This process's message: its two bitmaps, cut after the last word with an id taken. */

@@ -60,14 +60,14 @@ void pml_on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *
      * theirs is in flight. Rendezvous sends to peer that wait for their FIN, and sends that
      * wait for a cancel's answer: complete now.
      * Queued sends fail when pml_peer_push unlinks them. */
-    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active); l != NULL;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml_rcv.rndv_active); l != NULL;
          l = rcmsg_queue_next(l)) {
         rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
         if (r->peer == peer && r->st.error == RCMSG_OK) {
             r->st.error = status;
         }
     }
-    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
+    for (uint32_t i = 0; i < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK; i++) {
         rcmsg_request_t r = pml_req_at(i);
         if (r->in_use && r->kind == PML_REQ_SEND && r->rndv && !r->queued && !r->finished &&
             r->peer == peer) {

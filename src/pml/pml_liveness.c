@@ -11,16 +11,18 @@
 #include "base/dump_signal.h"
 #include "progress/progress.h"
 
+pml_live_t pml_live;
+
 /* Probes peer once per liveness round, unless it was heard from since the last round. */
 static void probe_peer(int peer)
 {
     pml_peer_t *p = &pml.peers[peer];
     rcmsg_status_t s;
 
-    if (p->failed || p->probe_epoch == pml.watch_epoch) {
+    if (p->failed || p->probe_epoch == pml_live.watch_epoch) {
         return;
     }
-    p->probe_epoch = pml.watch_epoch;
+    p->probe_epoch = pml_live.watch_epoch;
     if (p->heard != p->heard_seen) {
         p->heard_seen = p->heard;
         return;
@@ -34,8 +36,8 @@ static void probe_peer(int peer)
  * member of its communicator for ANY_SOURCE), the peer of a send or rendezvous read. */
 static void watch_probe(void)
 {
-    pml.watch_epoch++;
-    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
+    pml_live.watch_epoch++;
+    for (uint32_t i = 0; i < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK; i++) {
         rcmsg_request_t r = pml_req_at(i);
         const struct rcmsg_comm *comm;
         if (!r->in_use || r->complete) {
@@ -65,17 +67,17 @@ static void pml_watch(void)
     rcmsg_status_t s;
     uint64_t now = rcmsg_clock_coarse_us();
 
-    if (pml.lost_launcher != RCMSG_OK || now < pml.watch_due_us) {
+    if (pml.lost_launcher != RCMSG_OK || now < pml_live.watch_due_us) {
         return;
     }
-    pml.watch_due_us = now + PML_WATCH_US;
+    pml_live.watch_due_us = now + PML_WATCH_US;
     s = rcmsg_wireup_poll(pml.w, pml_on_rank_lost, NULL);
     if (s != RCMSG_OK) {
         pml_launcher_lost(s);
         return;
     }
-    if (pml.live_reqs > 0 && rcmsg_deadline_passed_at(pml.watch_next, now)) {
-        pml.watch_next = rcmsg_deadline_after(now, pml.watch_interval_us);
+    if (pml_reqs.live_reqs > 0 && rcmsg_deadline_passed_at(pml_live.watch_next, now)) {
+        pml_live.watch_next = rcmsg_deadline_after(now, pml_live.watch_interval_us);
         watch_probe();
     }
 }
@@ -99,17 +101,18 @@ int pml_progress(void *arg)
     if (rcmsg_dump_signal_take()) {
         pml_dump("SIGUSR1");
     }
-    if (++pml.watch_calls % PML_WATCH_CALLS == 0) {
+    if (++pml_live.watch_calls % PML_WATCH_CALLS == 0) {
         pml_watch();
         pml_stall_check();
     }
-    pml.credit_wait = false;
-    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active), *next; l != NULL; l = next) {
+    pml_snd.credit_wait = false;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml_rcv.rndv_active), *next; l != NULL;
+         l = next) {
         rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
         size_t posted = r->posted;
         next = rcmsg_queue_next(l);
         if (pml_rndv_step(r)) {
-            rcmsg_queue_remove(&pml.rndv_active, l);
+            rcmsg_queue_remove(&pml_rcv.rndv_active, l);
             n++;
         } else if (r->posted != posted) {
             n++; /* reads went out: their completions come in the next round, not after a yield */
@@ -125,5 +128,5 @@ int pml_progress(void *arg)
             i++;
         }
     }
-    return n + pml.credit_wait;
+    return n + pml_snd.credit_wait;
 }

@@ -97,7 +97,7 @@ static rcmsg_status_t post_recv(void *buf, size_t len, int source, int tag, stru
         r->mrecv.ctx = r->ctx;
         r->mrecv.src = source;
         r->mrecv.tag = tag;
-        s = rcmsg_match_post(&pml.match, &r->mrecv);
+        s = rcmsg_match_post(&pml_rcv.match, &r->mrecv);
         if (s != RCMSG_OK) {
             pml_req_free(r);
             return s;

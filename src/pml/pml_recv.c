@@ -16,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+pml_recv_t pml_rcv;
+
 static void rndv_activate(rcmsg_request_t r)
 {
-    rcmsg_queue_push_head(&pml.rndv_active, &r->rndv_link);
+    rcmsg_queue_push_head(&pml_rcv.rndv_active, &r->rndv_link);
 }
 
 /* A receive matched: r takes the message (header h from world rank peer; payload for eager). */
@@ -72,7 +74,7 @@ void pml_unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void 
     u->m.ctx = h->hdr.ctx;
     u->m.src = h->hdr.src;
     u->m.tag = h->hdr.tag;
-    if (rcmsg_match_push(&pml.match, &u->m) != RCMSG_OK) {
+    if (rcmsg_match_push(&pml_rcv.match, &u->m) != RCMSG_OK) {
         free(u);
         pml_peer_fail(peer, RCMSG_ERR_NO_MEMORY,
                       "out of memory for its unexpected message"); /* (logged by the push) */
@@ -84,15 +86,15 @@ void pml_unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void 
         u->data = (char *)(u + 1);
         memcpy(u->data, data, dlen);
     }
-    if (pml.match.nmsgs > pml.unexp_peak) {
-        pml.unexp_peak = pml.match.nmsgs;
-        rcmsg_rstat_max(RCMSG_RSTAT_unexp_peak, (uint64_t)pml.unexp_peak);
+    if (pml_rcv.match.nmsgs > pml_rcv.unexp_peak) {
+        pml_rcv.unexp_peak = pml_rcv.match.nmsgs;
+        rcmsg_rstat_max(RCMSG_RSTAT_unexp_peak, (uint64_t)pml_rcv.unexp_peak);
     }
     if (u->data != NULL) {
-        pml.unexp_bytes += h->hdr.len;
-        if (pml.unexp_bytes > pml.unexp_bytes_peak) {
-            pml.unexp_bytes_peak = pml.unexp_bytes;
-            rcmsg_rstat_max(RCMSG_RSTAT_unexp_bytes_peak, pml.unexp_bytes_peak);
+        pml_rcv.unexp_bytes += h->hdr.len;
+        if (pml_rcv.unexp_bytes > pml_rcv.unexp_bytes_peak) {
+            pml_rcv.unexp_bytes_peak = pml_rcv.unexp_bytes;
+            rcmsg_rstat_max(RCMSG_RSTAT_unexp_bytes_peak, pml_rcv.unexp_bytes_peak);
         }
     }
 }
@@ -100,18 +102,18 @@ void pml_unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void 
 /* The first unexpected message matching (ctx, src, tag); unlinked when take is true. */
 pml_unexp_t *pml_unexp_find(uint32_t ctx, int src, int tag, bool take)
 {
-    rcmsg_match_msg_t *m = rcmsg_match_find(&pml.match, ctx, src, tag, take);
+    rcmsg_match_msg_t *m = rcmsg_match_find(&pml_rcv.match, ctx, src, tag, take);
     pml_unexp_t *u = m != NULL ? RCMSG_MATCH_ITEM(m, pml_unexp_t, m) : NULL;
 
     if (u != NULL && take) {
-        pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
+        pml_rcv.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
     }
     return u;
 }
 
 void pml_unexp_forget(pml_unexp_t *u)
 {
-    pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
+    pml_rcv.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
     if (u->orphan) {
         pml.peers[u->peer].orphans--;
         u->orphan = false;
@@ -233,7 +235,7 @@ static void fail_orphaned(rcmsg_match_recv_t *m, void *arg)
 
     (void)arg;
     if (s != RCMSG_OK) {
-        rcmsg_match_cancel(&pml.match, m);
+        rcmsg_match_cancel(&pml_rcv.match, m);
         r->st.source = r->src;
         r->st.tag = r->tag;
         pml_req_complete(r, s);
@@ -242,13 +244,13 @@ static void fail_orphaned(rcmsg_match_recv_t *m, void *arg)
 
 void pml_recv_fail_orphans(void)
 {
-    rcmsg_match_recv_each(&pml.match, fail_orphaned, NULL);
+    rcmsg_match_recv_each(&pml_rcv.match, fail_orphaned, NULL);
 }
 
 void pml_on_peer_broke(void *arg, int peer)
 {
     (void)arg;
-    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active); l != NULL;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml_rcv.rndv_active); l != NULL;
          l = rcmsg_queue_next(l)) {
         rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
         if (r->peer == peer && r->st.error == RCMSG_OK) {
@@ -300,7 +302,7 @@ bool pml_rndv_step(rcmsg_request_t r)
         }
     }
     int max_reads =
-        pml.max_reads < (int)btl->caps.max_gets ? pml.max_reads : (int)btl->caps.max_gets;
+        pml_rcv.max_reads < (int)btl->caps.max_gets ? pml_rcv.max_reads : (int)btl->caps.max_gets;
 
     rndv_reread(r);
 
@@ -314,8 +316,8 @@ bool pml_rndv_step(rcmsg_request_t r)
                 break;
             }
         }
-        if (btl->caps.chunked_gets && n > pml.chunk) {
-            n = pml.chunk;
+        if (btl->caps.chunked_gets && n > pml_rcv.chunk) {
+            n = pml_rcv.chunk;
         }
         if (n > btl->caps.max_get) {
             n = btl->caps.max_get;

@@ -12,13 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+pml_reqs_t pml_reqs;
+
 /* An idle round of a blocking wait: pml_idle (pml_liveness.c: the wait itself, and liveness
  * after a sleep), reached through this hook, set by init (the requests are below liveness). */
-static pml_idle_t idle_hook;
-
 void pml_req_set_idle(pml_idle_t idle)
 {
-    idle_hook = idle;
+    pml_reqs.idle = idle;
+}
+
+void pml_reqs_fini(void)
+{
+    for (int i = 0; i < pml_reqs.nreq_chunks; i++) {
+        free(pml_reqs.req_chunks[i]);
+    }
+    free(pml_reqs.req_chunks);
+    memset(&pml_reqs, 0, sizeof(pml_reqs));
 }
 
 /* Adds a chunk of requests at the tail of the free list; the first of them, or NULL without
@@ -26,28 +35,30 @@ void pml_req_set_idle(pml_idle_t idle)
 rcmsg_request_t pml_req_grow(void)
 {
     struct rcmsg_request *chunk = calloc(PML_REQ_CHUNK, sizeof(*chunk));
-    void **chunks = realloc(pml.req_chunks, sizeof(void *) * (size_t)(pml.nreq_chunks + 1));
+    void **chunks =
+        realloc(pml_reqs.req_chunks, sizeof(void *) * (size_t)(pml_reqs.nreq_chunks + 1));
 
     if (chunks != NULL) {
-        pml.req_chunks = chunks;
+        pml_reqs.req_chunks = chunks;
     }
     if (chunk == NULL || chunks == NULL) {
         free(chunk);
         return NULL;
     }
-    pml.req_chunks[pml.nreq_chunks] = chunk;
+    pml_reqs.req_chunks[pml_reqs.nreq_chunks] = chunk;
     for (int i = 0; i < PML_REQ_CHUNK; i++) {
-        chunk[i].index = (uint32_t)(pml.nreq_chunks * PML_REQ_CHUNK + i);
-        rcmsg_queue_push_tail(&pml.free_reqs, &chunk[i].link);
+        chunk[i].index = (uint32_t)(pml_reqs.nreq_chunks * PML_REQ_CHUNK + i);
+        rcmsg_queue_push_tail(&pml_reqs.free_reqs, &chunk[i].link);
     }
-    pml.nreq_chunks++;
+    pml_reqs.nreq_chunks++;
     return chunk;
 }
 
 /* The request at an index of the chunks (index < nreq_chunks * PML_REQ_CHUNK). */
 rcmsg_request_t pml_req_at(uint32_t index)
 {
-    return &((struct rcmsg_request *)pml.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
+    return &(
+        (struct rcmsg_request *)pml_reqs.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
 }
 
 /* A handle req_valid refused: said, out of line. */
@@ -68,8 +79,8 @@ static __attribute__((noinline, cold)) bool req_refused(rcmsg_request_t r, bool 
  * or a pointer that is no request at all, is refused instead of corrupting the free list. */
 static inline bool req_valid(rcmsg_request_t r, const char *what)
 {
-    for (int c = 0; c < pml.nreq_chunks; c++) {
-        uintptr_t off = (uintptr_t)r - (uintptr_t)pml.req_chunks[c];
+    for (int c = 0; c < pml_reqs.nreq_chunks; c++) {
+        uintptr_t off = (uintptr_t)r - (uintptr_t)pml_reqs.req_chunks[c];
         if (off < PML_REQ_CHUNK * sizeof(*r) && off % sizeof(*r) == 0) {
             return r->in_use || req_refused(r, true, what);
         }
@@ -136,17 +147,17 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
         return RCMSG_ERR_INVALID_PARAM;
     }
     if (!(*req_p)->complete) {
-        struct rcmsg_request *outer = pml.waiting; /* a wait in a progress hook nests */
+        struct rcmsg_request *outer = pml_reqs.waiting; /* a wait in a progress hook nests */
 
-        pml.waiting = *req_p;
+        pml_reqs.waiting = *req_p;
         while (!(*req_p)->complete) {
             if (rcmsg_progress() == 0) {
-                idle_hook(&idle);
+                pml_reqs.idle(&idle);
             } else {
                 idle = 0;
             }
         }
-        pml.waiting = outer;
+        pml_reqs.waiting = outer;
     }
     return req_finish(req_p, status);
 }
@@ -275,7 +286,7 @@ rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
             return RCMSG_OK;
         }
         if (rcmsg_progress() == 0) {
-            idle_hook(&idle);
+            pml_reqs.idle(&idle);
         } else {
             idle = 0;
         }

@@ -19,7 +19,7 @@ static void on_fin(int peer, const rcmsg_pml_rts_t *h)
     int32_t status = h->status;
     rcmsg_request_t r = NULL;
 
-    if (index < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK) {
+    if (index < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK) {
         r = pml_req_at(index);
     }
     if (r == NULL || r->gen != gen || !r->in_use || r->kind != PML_REQ_SEND || !r->rndv ||
@@ -100,7 +100,7 @@ static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *
         return;
     }
     /* (receives of a freed communicator may still be posted) */
-    m = rcmsg_match_take_recv(&pml.match, h->hdr.ctx, h->hdr.src, h->hdr.tag);
+    m = rcmsg_match_take_recv(&pml_rcv.match, h->hdr.ctx, h->hdr.src, h->hdr.tag);
     if (m != NULL) {
         r = RCMSG_MATCH_ITEM(m, struct rcmsg_request, mrecv);
         pml_recv_matched(r, h, peer, payload);
@@ -227,5 +227,5 @@ bool pml_on_recv(void *arg, int peer, const void *data, size_t len)
      * receiver got 128 B 0.2 us later when its round went on to the cell the root was writing
      * for the next barrier. With other requests alive (a window of receives in a waitall) the
      * batch goes on: stopping after each message cost 128 B message rate 20%. */
-    return pml.live_reqs == 1 && pml.waiting != NULL && pml.waiting->complete;
+    return pml_reqs.live_reqs == 1 && pml_reqs.waiting != NULL && pml_reqs.waiting->complete;
 }

@@ -9,6 +9,8 @@
 
 #include <stdlib.h>
 
+pml_send_t pml_snd;
+
 /* The counters of a message put on the wire (total: header and payload bytes). */
 static inline void xmit_count(pml_peer_t *p, const rcmsg_pml_hdr_t *hdr, size_t total)
 {
@@ -126,7 +128,7 @@ rcmsg_status_t pml_send_start(rcmsg_request_t r)
             rcmsg_stat_add(r->peer, RCMSG_STAT_credit_waits, 1);
         }
         if (r->credit_rounds++ < PML_CREDIT_ROUNDS) {
-            pml.credit_wait = true; /* work for progress: a wait must not sleep on it */
+            pml_snd.credit_wait = true; /* work for progress: a wait must not sleep on it */
             return RCMSG_ERR_NO_RESOURCE;
         }
         rcmsg_stat_add(r->peer, RCMSG_STAT_rndv_fallbacks, 1);

@@ -50,7 +50,7 @@ static size_t free_count(void)
 {
     size_t n = 0;
 
-    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.free_reqs); l != NULL;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml_reqs.free_reqs); l != NULL;
          l = rcmsg_queue_next(l)) {
         n++;
     }
@@ -59,10 +59,10 @@ static size_t free_count(void)
 
 static void reqs_release(void)
 {
-    for (int c = 0; c < pml.nreq_chunks; c++) {
-        free(pml.req_chunks[c]);
+    for (int c = 0; c < pml_reqs.nreq_chunks; c++) {
+        free(pml_reqs.req_chunks[c]);
     }
-    free(pml.req_chunks);
+    free(pml_reqs.req_chunks);
     memset(&pml, 0, sizeof(pml));
 }
 
@@ -77,13 +77,13 @@ START_TEST(test_req_free_fifo)
     b = pml_req_alloc(PML_REQ_RECV);
     ck_assert_ptr_nonnull(a);
     ck_assert_ptr_nonnull(b);
-    ck_assert_int_eq(pml.nreq_chunks, 1);
+    ck_assert_int_eq(pml_reqs.nreq_chunks, 1);
     ck_assert_uint_eq(free_count(), PML_REQ_CHUNK - 2);
     gen_a = a->gen;
     pml_req_free(a);
     pml_req_free(b);
     pml_req_free(a); /* already free: left alone */
-    ck_assert_int_eq(pml.live_reqs, 0);
+    ck_assert_int_eq(pml_reqs.live_reqs, 0);
     ck_assert_uint_eq(free_count(), PML_REQ_CHUNK);
     for (int i = 0; i < PML_REQ_CHUNK - 2; i++) {
         r = pml_req_alloc(PML_REQ_SEND);
@@ -94,11 +94,11 @@ START_TEST(test_req_free_fifo)
     ck_assert_uint_eq(a->gen, gen_a + 1);
     ck_assert_int_eq(a->kind, PML_REQ_RECV);
     ck_assert_ptr_eq(pml_req_alloc(PML_REQ_SEND), b);
-    ck_assert(rcmsg_queue_empty(&pml.free_reqs));
+    ck_assert(rcmsg_queue_empty(&pml_reqs.free_reqs));
     /* empty: the next one grows the list by a chunk */
     r = pml_req_alloc(PML_REQ_SEND);
     ck_assert_ptr_nonnull(r);
-    ck_assert_int_eq(pml.nreq_chunks, 2);
+    ck_assert_int_eq(pml_reqs.nreq_chunks, 2);
     ck_assert_uint_eq(r->index, PML_REQ_CHUNK);
     reqs_release();
 }
@@ -118,7 +118,7 @@ START_TEST(test_req_grow_keeps_free)
     ck_assert_uint_eq(pml_req_alloc(PML_REQ_SEND)->index,
                       1); /* the first chunk's free ones first */
     ck_assert_ptr_eq(
-        RCMSG_CONTAINER_OF(rcmsg_queue_last(&pml.free_reqs), struct rcmsg_request, link),
+        RCMSG_CONTAINER_OF(rcmsg_queue_last(&pml_reqs.free_reqs), struct rcmsg_request, link),
         pml_req_at(2 * PML_REQ_CHUNK - 1));
     reqs_release();
 }
