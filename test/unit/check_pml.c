@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Point-to-point pieces that need no transport: the per-pair sequence check, the request
- * free list. */
+ * free list, the communicator handle table. */
 #include "config.h"
 
 #include "pml/pml.h"
@@ -124,6 +124,42 @@ START_TEST(test_req_grow_keeps_free)
 }
 END_TEST
 
+/* A handle is valid while its slot is live, found by its context in either space; a freed,
+ * foreign or misaligned one is refused without being read outside the table. */
+START_TEST(test_comm_handles)
+{
+    struct rcmsg_comm outside = {.live = true}; /* live, but not in the table */
+    struct rcmsg_comm *world, *c;
+
+    ck_assert_int_eq(pml_comms_init(), RCMSG_OK);
+    world = pml_comms_take(0);
+    c = pml_comms_take(6);
+    ck_assert_ptr_nonnull(world);
+    ck_assert_ptr_eq(pml_comms.world, world);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_ptr_null(pml_comms_take(6)); /* live already */
+    ck_assert_ptr_null(pml_comms_take(2u * PML_CTX_IDS));
+    ck_assert(pml_comm_valid(world));
+    ck_assert(pml_comm_valid(c));
+    ck_assert_ptr_eq(pml_comm_of_ctx(6), c);
+    ck_assert_ptr_eq(pml_comm_of_ctx(7), c); /* its collective space */
+    ck_assert_ptr_null(pml_comm_of_ctx(8));
+    ck_assert_ptr_null(pml_comm_of_ctx(UINT32_MAX));
+    ck_assert(!pml_comm_valid(NULL));
+    ck_assert(!pml_comm_valid(&outside));
+    ck_assert(!pml_comm_valid((rcmsg_comm_t)((char *)c + 1)));
+    pml_comms_put(c);
+    ck_assert(!pml_comm_valid(c));
+    ck_assert_ptr_null(pml_comm_of_ctx(6));
+    ck_assert_ptr_eq(pml_comms_take(6), c); /* the id agreed again: the same slot */
+    pml_comms_put(c);
+    pml_comms_put(world);
+    ck_assert_ptr_null(pml_comms.world);
+    pml_comms_fini();
+    ck_assert(!pml_comm_valid(c)); /* no table: nothing is valid */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pml");
@@ -137,6 +173,9 @@ int main(void)
     tc = tcase_create("requests");
     tcase_add_test(tc, test_req_free_fifo);
     tcase_add_test(tc, test_req_grow_keeps_free);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("communicators");
+    tcase_add_test(tc, test_comm_handles);
     suite_add_tcase(s, tc);
     return ck_run(s);
 }
