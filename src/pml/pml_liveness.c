@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Liveness: the launcher's news of lost ranks, probes of silent peers that something is
- * pending from, and the progress function of the pml.
+ * Liveness: a look at the launcher's news of lost ranks (pml_fail.c takes them), probes of
+ * silent peers that something is pending from, and the progress function of the pml.
  */
 #include "config.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The public point-to-point calls: argument checks, isend, irecv, probe and the blocking
- * forms.
+ * The public point-to-point calls (isend, irecv, probe and the blocking forms), their
+ * arguments checked once (pml_check.h), and the same posting unchecked for the layers above
+ * (rcmsg_pml_isend_unchecked, rcmsg_pml_irecv_unchecked: pml.h).
  */
 #include "config.h"
 

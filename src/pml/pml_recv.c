@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The receive side: a matched receive, unexpected messages, header and peer data checks,
- * FINs, a failed peer, and the rendezvous reads.
+ * The receive side: a matched receive, unexpected messages, messages refused, receives that
+ * can no longer be matched, and the rendezvous reads.
  */
 #include "config.h"
 
@@ -174,8 +174,6 @@ long pml_unexp_refuse(uint32_t ctx, const char *why, rcmsg_status_t status)
     }
     return n;
 }
-
-/* A BREAK: a member that saw a rank of communicator c die broke c's collectives (comm_break). */
 
 /* Whether no other rank of the communicator of context ctx is alive: an ANY_SOURCE receive
  * there can never be matched (by another process; see rcmsg.h). For a freed communicator,

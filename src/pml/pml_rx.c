@@ -117,6 +117,8 @@ static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *
     }
 }
 
+/* A BREAK: a member that saw a rank of communicator c die broke c's collectives
+ * (pml_comm_break). */
 static void on_break(int peer, const rcmsg_pml_rts_t *h)
 {
     struct rcmsg_comm *c = pml_comm_of_ctx(h->hdr.ctx);
