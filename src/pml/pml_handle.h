@@ -37,11 +37,12 @@ void pml_comms_put(struct rcmsg_comm *c);
  * read only when it points at a slot of the table). */
 static inline bool pml_comm_valid(rcmsg_comm_t comm)
 {
-    uintptr_t off = (uintptr_t)comm - (uintptr_t)pml_comms.slots;
+    uintptr_t off;
 
     if (comm == pml_comms.world) {
         return comm != NULL; /* the common case */
     }
+    off = (uintptr_t)comm - (uintptr_t)pml_comms.slots;
     return pml_comms.slots != NULL && off < PML_CTX_IDS * sizeof(struct rcmsg_comm) &&
            off % sizeof(struct rcmsg_comm) == 0 && comm->live;
 }

@@ -20,10 +20,12 @@ static inline rcmsg_status_t unchecked_start(const char *what)
 }
 
 /* A send; sync: by rendezvous whatever its length, so that it completes only once the
- * receiver has matched it (and taken the data). Arguments checked by the caller. */
-static rcmsg_status_t post_send(const void *buf, size_t len, int dest, int tag,
-                                struct rcmsg_comm *comm, bool coll, bool sync,
-                                rcmsg_request_t *req_p)
+ * receiver has matched it (and taken the data). Arguments checked by the caller. Inlined in
+ * each entry (checked and unchecked), as the calls were one function before the split:
+ * measured, a call here cost 9 instructions per receive (callgrind). */
+static inline __attribute__((always_inline)) rcmsg_status_t
+post_send(const void *buf, size_t len, int dest, int tag, struct rcmsg_comm *comm, bool coll,
+          bool sync, rcmsg_request_t *req_p)
 {
     rcmsg_request_t r;
     pml_peer_t *p;
@@ -64,8 +66,9 @@ static rcmsg_status_t post_send(const void *buf, size_t len, int dest, int tag,
 }
 
 /* A receive; arguments checked by the caller. */
-static rcmsg_status_t post_recv(void *buf, size_t len, int source, int tag, struct rcmsg_comm *comm,
-                                bool coll, rcmsg_request_t *req_p)
+static inline __attribute__((always_inline)) rcmsg_status_t
+post_recv(void *buf, size_t len, int source, int tag, struct rcmsg_comm *comm, bool coll,
+          rcmsg_request_t *req_p)
 {
     rcmsg_request_t r;
     pml_unexp_t *u;
