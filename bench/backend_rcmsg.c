@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_backend.h over rcmsg (include/rcmsg.h): messages on rcmsg_comm_world(), collectives
- * on bytes (RCMSG_UINT8) or doubles.
+ * on bytes (RCMSG_UINT8) or doubles. BENCH_COMM=dup in the environment runs everything on a
+ * duplicate of the world instead (the cost of a communicator other than the world's).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* program_invocation_short_name */
@@ -12,6 +13,7 @@
 #include <rcmsg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct bench_reqs {
     size_t n;
@@ -19,6 +21,7 @@ struct bench_reqs {
 };
 
 static char library[64];
+static rcmsg_comm_t comm; /* the world, or its duplicate (BENCH_COMM=dup) */
 
 static int check(rcmsg_status_t s, const char *what)
 {
@@ -34,12 +37,29 @@ int bench_init(int *argc_p, char ***argv_p)
 {
     (void)argc_p;
     (void)argv_p;
+    const char *which = getenv("BENCH_COMM");
+
     snprintf(library, sizeof(library), "rcmsg %s", rcmsg_version());
-    return check(rcmsg_init(), "rcmsg_init");
+    if (check(rcmsg_init(), "rcmsg_init") != 0) {
+        return -1;
+    }
+    comm = rcmsg_comm_world();
+    if (which == NULL || strcmp(which, "world") == 0) {
+        return 0;
+    }
+    if (strcmp(which, "dup") != 0) {
+        fprintf(stderr, "%s: BENCH_COMM=%s: not world or dup\n", program_invocation_short_name,
+                which);
+        return -1;
+    }
+    return check(rcmsg_comm_dup(rcmsg_comm_world(), &comm), "rcmsg_comm_dup");
 }
 
 int bench_finalize(void)
 {
+    if (comm != rcmsg_comm_world() && check(rcmsg_comm_free(&comm), "rcmsg_comm_free") != 0) {
+        return -1;
+    }
     return check(rcmsg_finalize(), "rcmsg_finalize");
 }
 
@@ -84,14 +104,12 @@ void bench_reqs_free(bench_reqs_t *reqs)
 
 int bench_isend(const void *buf, size_t len, int dest, int tag, bench_reqs_t *reqs, size_t i)
 {
-    return check(rcmsg_isend(buf, len, dest, tag, rcmsg_comm_world(), &reqs->req[i]),
-                 "rcmsg_isend");
+    return check(rcmsg_isend(buf, len, dest, tag, comm, &reqs->req[i]), "rcmsg_isend");
 }
 
 int bench_irecv(void *buf, size_t len, int source, int tag, bench_reqs_t *reqs, size_t i)
 {
-    return check(rcmsg_irecv(buf, len, source, tag, rcmsg_comm_world(), &reqs->req[i]),
-                 "rcmsg_irecv");
+    return check(rcmsg_irecv(buf, len, source, tag, comm, &reqs->req[i]), "rcmsg_irecv");
 }
 
 int bench_waitall(bench_reqs_t *reqs, size_t n)
@@ -101,65 +119,58 @@ int bench_waitall(bench_reqs_t *reqs, size_t n)
 
 int bench_send(const void *buf, size_t len, int dest, int tag)
 {
-    return check(rcmsg_send(buf, len, dest, tag, rcmsg_comm_world()), "rcmsg_send");
+    return check(rcmsg_send(buf, len, dest, tag, comm), "rcmsg_send");
 }
 
 int bench_recv(void *buf, size_t len, int source, int tag)
 {
-    return check(rcmsg_recv(buf, len, source, tag, rcmsg_comm_world(), NULL), "rcmsg_recv");
+    return check(rcmsg_recv(buf, len, source, tag, comm, NULL), "rcmsg_recv");
 }
 
 int bench_barrier(void)
 {
-    return check(rcmsg_barrier(rcmsg_comm_world()), "rcmsg_barrier");
+    return check(rcmsg_barrier(comm), "rcmsg_barrier");
 }
 
 int bench_bcast(void *buf, size_t len, int root)
 {
-    return check(rcmsg_bcast(buf, len, RCMSG_UINT8, root, rcmsg_comm_world()), "rcmsg_bcast");
+    return check(rcmsg_bcast(buf, len, RCMSG_UINT8, root, comm), "rcmsg_bcast");
 }
 
 int bench_allreduce_sum(const double *sendbuf, double *recvbuf, size_t count)
 {
-    return check(
-        rcmsg_allreduce(sendbuf, recvbuf, count, RCMSG_DOUBLE, RCMSG_SUM, rcmsg_comm_world()),
-        "rcmsg_allreduce");
+    return check(rcmsg_allreduce(sendbuf, recvbuf, count, RCMSG_DOUBLE, RCMSG_SUM, comm),
+                 "rcmsg_allreduce");
 }
 
 int bench_allgather(const void *sendbuf, void *recvbuf, size_t len)
 {
-    return check(rcmsg_allgather(sendbuf, recvbuf, len, RCMSG_UINT8, rcmsg_comm_world()),
-                 "rcmsg_allgather");
+    return check(rcmsg_allgather(sendbuf, recvbuf, len, RCMSG_UINT8, comm), "rcmsg_allgather");
 }
 
 int bench_alltoall(const void *sendbuf, void *recvbuf, size_t len)
 {
-    return check(rcmsg_alltoall(sendbuf, recvbuf, len, RCMSG_UINT8, rcmsg_comm_world()),
-                 "rcmsg_alltoall");
+    return check(rcmsg_alltoall(sendbuf, recvbuf, len, RCMSG_UINT8, comm), "rcmsg_alltoall");
 }
 
 int bench_reduce_sum(const double *sendbuf, double *recvbuf, size_t count, int root)
 {
-    return check(
-        rcmsg_reduce(sendbuf, recvbuf, count, RCMSG_DOUBLE, RCMSG_SUM, root, rcmsg_comm_world()),
-        "rcmsg_reduce");
+    return check(rcmsg_reduce(sendbuf, recvbuf, count, RCMSG_DOUBLE, RCMSG_SUM, root, comm),
+                 "rcmsg_reduce");
 }
 
 int bench_gather(const void *sendbuf, void *recvbuf, size_t len, int root)
 {
-    return check(rcmsg_gather(sendbuf, recvbuf, len, RCMSG_UINT8, root, rcmsg_comm_world()),
-                 "rcmsg_gather");
+    return check(rcmsg_gather(sendbuf, recvbuf, len, RCMSG_UINT8, root, comm), "rcmsg_gather");
 }
 
 int bench_scatter(const void *sendbuf, void *recvbuf, size_t len, int root)
 {
-    return check(rcmsg_scatter(sendbuf, recvbuf, len, RCMSG_UINT8, root, rcmsg_comm_world()),
-                 "rcmsg_scatter");
+    return check(rcmsg_scatter(sendbuf, recvbuf, len, RCMSG_UINT8, root, comm), "rcmsg_scatter");
 }
 
 int bench_reduce_scatter_block_sum(const double *sendbuf, double *recvbuf, size_t count)
 {
-    return check(rcmsg_reduce_scatter_block(sendbuf, recvbuf, count, RCMSG_DOUBLE, RCMSG_SUM,
-                                            rcmsg_comm_world()),
+    return check(rcmsg_reduce_scatter_block(sendbuf, recvbuf, count, RCMSG_DOUBLE, RCMSG_SUM, comm),
                  "rcmsg_reduce_scatter_block");
 }

@@ -2,7 +2,8 @@
 /*
  * The few communication calls bench/bench.c measures, so that the very same measurement code
  * runs over rcmsg (bench/backend_rcmsg.c) and over MPI (bench/backend_mpi.c, built with an
- * MPI compiler wrapper). Messages are bytes on the world communicator.
+ * MPI compiler wrapper). Messages are bytes on the world communicator (over rcmsg, on its
+ * duplicate with BENCH_COMM=dup).
  *
  * Every call returns 0 on success. On failure the backend prints one line to stderr naming
  * the call and the library's error text, and returns -1; the caller then gives up with

@@ -126,10 +126,11 @@ static rcmsg_status_t post_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_c
             if (m[i].recv != (pass == 0)) {
                 continue;
             }
-            s = m[i].recv ? rcmsg_pml_irecv(m[i].buf, m[i].len, m[i].peer, a->tag, a->comm, true,
-                                            &reqs[i])
-                          : rcmsg_pml_isend(m[i].buf, m[i].len, m[i].peer, a->tag, a->comm, true,
-                                            &reqs[i]);
+            /* (the arguments were checked once, by the public call) */
+            s = m[i].recv ? rcmsg_pml_irecv_unchecked(m[i].buf, m[i].len, m[i].peer, a->tag,
+                                                      a->comm, true, &reqs[i])
+                          : rcmsg_pml_isend_unchecked(m[i].buf, m[i].len, m[i].peer, a->tag,
+                                                      a->comm, true, &reqs[i]);
             if (s != RCMSG_OK) {
                 rcmsg_error("%s: posting %s rank %d failed: %s", rcmsg_coll_name(a->coll),
                             m[i].recv ? "a receive from" : "a send to", m[i].peer,

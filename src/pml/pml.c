@@ -20,12 +20,18 @@
  * RTS, in order: non-overtaking) and separate control work (FIN, BREAK, CREDIT) that never waits
  * behind data, so flow control cannot deadlock.
  *
- * Files: pml.c (init, fini), pml_req.c (requests, wait and test), pml_send.c (credits, send
- * queue, control messages), pml_recv.c (matched receives, peer data checks, FIN, peer
- * failure, rendezvous reads), pml_liveness.c (liveness, progress), pml_comm.c
- * (communicators), pml_p2p.c (the public point-to-point calls), pml_cancel.c (cancel, and
- * the CANCEL exchange that takes back a send), pml_match.c (the matching
- * queues); pml_internal.h holds the shared state.
+ * Files, top to bottom (calls go down; test/unit/layering.sh holds the order), each with the
+ * state it owns declared in its header: pml.c (init, fini), pml_fini_recv.c (what comes
+ * during the closing barrier), pml_comm.c (communicators), pml_rx.c (what peers send: header
+ * checks, each message type to its handler), pml_ctx.c (context ids and their agreement),
+ * pml_p2p.c (the public point-to-point calls), pml_liveness.c (liveness, progress),
+ * pml_dump.c (state dump, stalls), pml_fail.c (a lost peer), pml_cancel.c (cancel, and the
+ * CANCEL exchange that takes back a send), pml_break.c (a communicator's collectives broken
+ * by a lost member), pml_recv.c (matched receives, unexpected messages, rendezvous reads),
+ * pml_send.c (credits, send queue, control messages), pml_req.c (requests, wait and test;
+ * liveness through a hook), pml_check.c (argument checks), pml_handle.c (the communicator
+ * handle table), pml_base.c (the job and its peers, message names, sequence compare; a lost
+ * peer up through a hook), pml_match.c (the matching queues). pml_types.h: the types.
  */
 #include "config.h"
 
@@ -40,19 +46,24 @@
 #include <string.h>
 #include <unistd.h>
 
-pml_state_t pml;
 static bool pml_parted; /* the last fini: a peer was lost, the survivors parted (BYE) */
 
-static const char *const pml_msg_names[] = {
-#define RCMSG_PML_MSG_NAME(name) #name,
-    RCMSG_PML_MSG_LIST(RCMSG_PML_MSG_NAME)
-#undef RCMSG_PML_MSG_NAME
-};
-RCMSG_ASSERT_COVERS(pml_msg_names, RCMSG_PML_MSG_COUNT);
+/* What only init and fini read of the configuration (pml_config_read). */
+static struct {
+    size_t eager_limit;        /* RCMSG_EAGER_LIMIT: for transports without their own */
+    uint64_t drain_timeout_us; /* RCMSG_DRAIN_TIMEOUT */
+    uint64_t bye_timeout_us;   /* RCMSG_LAUNCHER_TIMEOUT: finalize's parting after a loss */
+} pml_cfg;
 
-const char *rcmsg_pml_msg_name(unsigned type)
+/* Every file's state as before init (their memory released already). */
+static void pml_states_clear(void)
 {
-    return type < RCMSG_PML_MSG_COUNT ? pml_msg_names[type] : "UNKNOWN";
+    memset(&pml, 0, sizeof(pml));
+    memset(&pml_rcv, 0, sizeof(pml_rcv));
+    memset(&pml_snd, 0, sizeof(pml_snd));
+    memset(&pml_live, 0, sizeof(pml_live));
+    memset(&pml_stall, 0, sizeof(pml_stall));
+    memset(&pml_cfg, 0, sizeof(pml_cfg));
 }
 
 bool rcmsg_pml_peer_lost(void)
@@ -60,25 +71,17 @@ bool rcmsg_pml_peer_lost(void)
     return pml.peers != NULL ? pml.any_failed : pml_parted;
 }
 
-int rcmsg_pml_seq_check(uint32_t expected, uint32_t got)
-{
-    if (got == expected) {
-        return 0;
-    }
-    return (int32_t)(got - expected) < 0 ? 1 : 2;
-}
-
 /* Every RCMSG_* variable the pml uses; nothing reads the table after init. */
 static void pml_config_read(void)
 {
     pml.credits = (int)rcmsg_config_int(RCMSG_CFG_EAGER_CREDITS);
-    pml.eager_limit = rcmsg_config_size(RCMSG_CFG_EAGER_LIMIT);
-    pml.watch_interval_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
-    pml.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
-    pml.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
-    pml.drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
-    pml.stall_us = rcmsg_config_time_us(RCMSG_CFG_STALL_TIMEOUT);
-    pml.bye_timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
+    pml_cfg.eager_limit = rcmsg_config_size(RCMSG_CFG_EAGER_LIMIT);
+    pml_live.watch_interval_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
+    pml_rcv.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
+    pml_rcv.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
+    pml_cfg.drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
+    pml_stall.stall_us = rcmsg_config_time_us(RCMSG_CFG_STALL_TIMEOUT);
+    pml_cfg.bye_timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
 }
 
 /* The registration cache's callbacks: the transport's own (the cache's context is the btl,
@@ -103,19 +106,6 @@ static const rcmsg_rcache_ops_t pml_rcache_ops = {
     .handle_size = sizeof(rcmsg_btl_mem_t),
 };
 
-/* Registers r's [buf, buf+len) on btl through the cache: r->reg and r->mem on success. */
-rcmsg_status_t pml_mem_get(rcmsg_btl_t *btl, rcmsg_request_t r, void *buf, size_t len,
-                           bool remote_read)
-{
-    const void *handle;
-    rcmsg_status_t s = rcmsg_rcache_get(btl, buf, len, remote_read, &r->reg, &handle);
-
-    if (s == RCMSG_OK) {
-        r->mem = handle;
-    }
-    return s;
-}
-
 RCMSG_STATIC_ASSERT(sizeof(rcmsg_pml_rts_t) <= RCMSG_BTL_HDR_ROOM,
                     "transports that size their buffers from an eager limit leave room for the "
                     "largest header");
@@ -128,7 +118,7 @@ static size_t pml_eager_limit(const rcmsg_btl_t *btl)
     size_t room = btl->caps.max_send - sizeof(rcmsg_pml_hdr_t);
 
     if (limit == RCMSG_BTL_EAGER_DEFAULT) {
-        limit = pml.eager_limit;
+        limit = pml_cfg.eager_limit;
     }
     return limit < room ? limit : room;
 }
@@ -139,7 +129,7 @@ static void pml_eager_limits_log(const rcmsg_btl_set_t *btls)
     for (int i = 0; i < btls->n; i++) {
         const rcmsg_btl_t *btl = btls->btls[i];
         size_t limit = pml_eager_limit(btl);
-        size_t asked = btl->caps.eager_limit == RCMSG_BTL_EAGER_DEFAULT ? pml.eager_limit
+        size_t asked = btl->caps.eager_limit == RCMSG_BTL_EAGER_DEFAULT ? pml_cfg.eager_limit
                                                                         : btl->caps.eager_limit;
 
         if (limit < asked) {
@@ -152,12 +142,16 @@ static void pml_eager_limits_log(const rcmsg_btl_set_t *btls)
 
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
 {
+    rcmsg_comm_t world;
     int *ids;
     rcmsg_status_t s;
 
-    memset(&pml, 0, sizeof(pml));
+    pml_states_clear();
+    pml_reqs_fini();
     pml_parted = false;
-    rcmsg_match_init(&pml.match, w->job.size);
+    pml_req_set_idle(pml_idle); /* the hooks up: the wait loop's, a lost peer's */
+    pml_set_peer_fail(pml_on_peer_failed);
+    rcmsg_match_init(&pml_rcv.match, w->job.size);
     pml.w = w;
     pml.rank = w->job.rank;
     pml.size = w->job.size;
@@ -170,9 +164,9 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     }
     pml_config_read();
     for (int i = 0; i < w->btls.n; i++) {
-        w->btls.btls[i]->recv_cb = on_recv;
-        w->btls.btls[i]->fail_cb = on_peer_failed;
-        w->btls.btls[i]->broke_cb = on_peer_broke;
+        w->btls.btls[i]->recv_cb = pml_on_recv;
+        w->btls.btls[i]->fail_cb = pml_on_peer_failed;
+        w->btls.btls[i]->broke_cb = pml_on_peer_broke;
     }
     for (int i = 0; i < pml.size; i++) {
         rcmsg_btl_t *btl = w->peer_btl[i];
@@ -187,9 +181,12 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     pml_eager_limits_log(&w->btls);
     pml.max_len = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     rcmsg_rcache_init(&pml_rcache_ops);
-    s = pml_ctx_init();
+    s = pml_comms_init();
     if (s == RCMSG_OK) {
-        s = comm_create(0, pml.size, pml.rank, ids, &pml.world);
+        s = pml_ctx_init();
+    }
+    if (s == RCMSG_OK) {
+        s = pml_comm_create(0, pml.size, pml.rank, ids, &world); /* (pml_comms.world) */
     }
     free(ids);
     if (s != RCMSG_OK) {
@@ -197,7 +194,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     }
     rcmsg_info("point-to-point: %d eager credits per peer, rendezvous reads of %zu bytes, %d in "
                "flight",
-               pml.credits, pml.chunk, pml.max_reads);
+               pml.credits, pml_rcv.chunk, pml_rcv.max_reads);
     pml_dump_init();
     return rcmsg_progress_init(w->btls.btls, w->btls.n, pml_progress, NULL, w->job.local_size);
 }
@@ -224,14 +221,15 @@ static void unexp_free(rcmsg_match_msg_t *m, void *arg)
     free(RCMSG_MATCH_ITEM(m, pml_unexp_t, m));
 }
 
-/* A message never received at finalize: refused (msg_refuse: a rendezvous sender, waiting
+/* A message never received at finalize: refused (pml_msg_refuse: a rendezvous sender, waiting
  * for its FIN, is told; a CANCEL of an eager one is answered 'taken back'). */
 static void unexp_refuse_fini(rcmsg_match_msg_t *m, void *arg)
 {
     pml_unexp_t *u = RCMSG_MATCH_ITEM(m, pml_unexp_t, m);
 
     (void)arg;
-    msg_refuse(u->peer, &u->h, "this rank is in rcmsg_finalize", RCMSG_LOG_DEBUG, RCMSG_ERR_STATE);
+    pml_msg_refuse(u->peer, &u->h, "this rank is in rcmsg_finalize", RCMSG_LOG_DEBUG,
+                   RCMSG_ERR_STATE);
     free(u);
 }
 
@@ -300,7 +298,7 @@ static int bye_round(bool *sent)
             continue;
         }
         if (!sent[i]) {
-            sent[i] = bye_xmit(i) != RCMSG_ERR_NO_RESOURCE; /* another error: lost meanwhile */
+            sent[i] = pml_bye_xmit(i) != RCMSG_ERR_NO_RESOURCE; /* another error: lost meanwhile */
         }
         missing += !peer_lost(i) && (!sent[i] || !pml.peers[i].bye);
     }
@@ -338,13 +336,13 @@ static rcmsg_status_t survivors_part(void)
     if (sent == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    deadline = rcmsg_deadline_in(pml.bye_timeout_us);
-    probe = rcmsg_deadline_in(pml.watch_interval_us);
+    deadline = rcmsg_deadline_in(pml_cfg.bye_timeout_us);
+    probe = rcmsg_deadline_in(pml_live.watch_interval_us);
     while ((missing = bye_round(sent)) > 0 && !rcmsg_deadline_passed(deadline)) {
         rcmsg_progress();
         if (rcmsg_deadline_passed(probe)) {
             bye_probe();
-            probe = rcmsg_deadline_in(pml.watch_interval_us);
+            probe = rcmsg_deadline_in(pml_live.watch_interval_us);
         }
     }
     free(sent);
@@ -364,12 +362,14 @@ rcmsg_status_t rcmsg_pml_fini(void)
     long nunexp;
 
     if (pml.peers == NULL) {
-        memset(&pml, 0, sizeof(pml));
+        pml_states_clear();
+        pml_reqs_fini();
+        pml_comms_fini();
         return RCMSG_OK; /* init failed early */
     }
-    if (pml.live_reqs > 0) {
+    if (pml_reqs.live_reqs > 0) {
         rcmsg_error("rcmsg_finalize refused: %ld request(s) not completed by wait or test",
-                    pml.live_reqs);
+                    pml_reqs.live_reqs);
         return RCMSG_ERR_PENDING;
     }
     /* from here every message that comes is refused (on_msg), as those never received: a
@@ -378,11 +378,11 @@ rcmsg_status_t rcmsg_pml_fini(void)
     pml.finalizing = true;
     ctl_filter();
     fini_poll_idle();
-    nunexp = pml.match.nmsgs;
-    rcmsg_match_fini(&pml.match, unexp_refuse_fini, NULL);
-    rcmsg_match_init(&pml.match, pml.size); /* (stays empty: on_msg refuses) */
+    nunexp = pml_rcv.match.nmsgs;
+    rcmsg_match_fini(&pml_rcv.match, unexp_refuse_fini, NULL);
+    rcmsg_match_init(&pml_rcv.match, pml.size); /* (stays empty: on_msg refuses) */
     forget_lost();
-    deadline = rcmsg_deadline_in(pml.drain_timeout_us);
+    deadline = rcmsg_deadline_in(pml_cfg.drain_timeout_us);
     while (ctl_pending()) {
         rcmsg_progress();
         if (rcmsg_deadline_passed(deadline)) {
@@ -400,31 +400,26 @@ rcmsg_status_t rcmsg_pml_fini(void)
     pml_fini_recv_begin();
     rcmsg_info("unexpected queue peaked at %ld message(s) holding %zu payload bytes (bounded by "
                "%d eager credits per peer)",
-               pml.unexp_peak, pml.unexp_bytes_peak, pml.credits);
-    if (nunexp + pml.match.nmsgs > 0) {
-        rcmsg_info("%ld unexpected message(s) were never received", nunexp + pml.match.nmsgs);
+               pml_rcv.unexp_peak, pml_rcv.unexp_bytes_peak, pml.credits);
+    if (nunexp + pml_rcv.match.nmsgs > 0) {
+        rcmsg_info("%ld unexpected message(s) were never received", nunexp + pml_rcv.match.nmsgs);
     }
-    rcmsg_match_fini(&pml.match, unexp_free, NULL);
-    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms), *next; l != NULL; l = next) {
-        next = rcmsg_hash_next(&pml.comms, l);
-        comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx));
+    rcmsg_match_fini(&pml_rcv.match, unexp_free, NULL);
+    for (rcmsg_queue_link_t *l; (l = rcmsg_queue_first(&pml_comms.live)) != NULL;) {
+        pml_comm_destroy(RCMSG_CONTAINER_OF(l, struct rcmsg_comm, live_link));
     }
-    rcmsg_hash_fini(&pml.comms);
-    rcmsg_hash_fini(&pml.comm_addrs);
+    pml_comms_fini();
     rcmsg_rcache_fini();
     rcmsg_progress_fini(); /* SIGUSR1 stays caught: the wireup's fence prints the dump now */
     for (int i = 0; i < pml.size; i++) {
         free(pml.peers[i].ctl);
         free(pml.peers[i].dropped.v);
     }
-    for (int i = 0; i < pml.nreq_chunks; i++) {
-        free(pml.req_chunks[i]);
-    }
-    free(pml.req_chunks);
+    pml_reqs_fini();
     pml_ctx_fini();
     free(pml.peers);
     free(pml.pending_peers);
-    memset(&pml, 0, sizeof(pml));
+    pml_states_clear();
     rcmsg_pml_set_comm_check(NULL);
     return status;
 }

@@ -21,7 +21,7 @@
 #ifndef RCMSG_PML_H
 #define RCMSG_PML_H
 
-#include "base/hash.h"
+#include "base/queue.h"
 #include "wireup/wireup.h"
 
 #include <rcmsg.h>
@@ -68,11 +68,12 @@ struct rcmsg_comm {
     uint32_t ctx; /* even; ctx | 1 is the collective space */
     int rank;
     int size;
-    int *world;                /* [size]: comm rank -> world rank */
-    uint32_t coll_seq;         /* collectives started on this communicator (part of their tags) */
-    rcmsg_status_t coll_lost;  /* once a member is lost, what its collectives fail with */
-    rcmsg_hash_link_t by_ctx;  /* in the live communicators, keyed by ctx */
-    rcmsg_hash_link_t by_addr; /* and keyed by its address (comm_valid) */
+    int *world;               /* [size]: comm rank -> world rank */
+    uint32_t coll_seq;        /* collectives started on this communicator (part of their tags) */
+    rcmsg_status_t coll_lost; /* once a member is lost, what its collectives fail with */
+    rcmsg_queue_link_t live_link; /* in the live communicators (pml_handle.h) */
+    bool live;                    /* its slot of the handle table holds it */
+    bool adopting;                /* taking the messages that came first (pml_comm_create) */
     /* The collectives' own state of this communicator (their scratch memory), opaque here:
      * NULL until they make it; freed by their rcmsg_pml_set_comm_fini hook with it. */
     struct rcmsg_coll_comm *coll;
@@ -88,6 +89,18 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
                                bool coll, rcmsg_request_t *req_p);
 rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                                bool coll, rcmsg_request_t *req_p);
+
+/* The same without any argument check, for a layer above whose public call checked its
+ * arguments once (the collectives, the agreement on a context): comm is a live communicator,
+ * dest or source a rank of it (source: or RCMSG_ANY_SOURCE), tag >= 0 (or an internal tag of
+ * the pml's), buf a buffer of len bytes (NULL when len is 0). Refused only without the
+ * launcher (RCMSG_ERR_LAUNCHER, as every call). rcmsg_wait / rcmsg_waitall complete them. */
+rcmsg_status_t rcmsg_pml_isend_unchecked(const void *buf, size_t len, int dest, int tag,
+                                         struct rcmsg_comm *comm, bool coll,
+                                         rcmsg_request_t *req_p);
+rcmsg_status_t rcmsg_pml_irecv_unchecked(void *buf, size_t len, int source, int tag,
+                                         struct rcmsg_comm *comm, bool coll,
+                                         rcmsg_request_t *req_p);
 
 /* Takes back a receive that nothing has matched yet (*req_p becomes NULL); RCMSG_ERR_STATE
  * when it is matched already (it must then be waited for). For the layers above the pml
@@ -119,8 +132,13 @@ void rcmsg_pml_set_comm_fini(rcmsg_pml_comm_fini_t fini);
 /* For rcmsg_info: the lines of the state dump and what they say. */
 void rcmsg_pml_dump_describe(FILE *out);
 
-/* 0: in order; 1: a duplicate (seq already seen); 2: a gap (messages missing). Modular. */
-int rcmsg_pml_seq_check(uint32_t expected, uint32_t got);
+/* Where a received sequence number stands against the expected one (modular). */
+typedef enum {
+    RCMSG_PML_SEQ_IN_ORDER,  /* the one expected */
+    RCMSG_PML_SEQ_DUPLICATE, /* already seen */
+    RCMSG_PML_SEQ_GAP,       /* ahead: messages are missing */
+} rcmsg_pml_seq_t;
+rcmsg_pml_seq_t rcmsg_pml_seq_check(uint32_t expected, uint32_t got);
 
 const char *rcmsg_pml_msg_name(unsigned type);
 

@@ -15,12 +15,12 @@
  *     before or after the answer);
  *   a rendezvous whose FIN came, a send that failed: too late, it completes as it is.
  * A message the receiver discarded unreceived (its communicator freed there, or the receiver
- * in rcmsg_finalize: msg_refuse) was not received, so a cancel of it takes: the receiver
+ * in rcmsg_finalize: pml_msg_refuse) was not received, so a cancel of it takes: the receiver
  * remembers the eager ones it discarded (pml_seqs_t) and answers a CANCEL of one 'taken back';
  * a rendezvous is refused by a FIN marked PML_FIN_REFUSED, and a cancel asked before or after
  * that FIN takes, whatever the CANCEL's answer (the FIN and the answer may come in any order).
  * The receiver answers in its next progress; a lost receiver fails the waiting requests
- * (cancel_peer_failed, from on_peer_failed), so the wait is bounded by the liveness checks.
+ * (pml_cancel_peer_failed, from pml_on_peer_failed), so the wait is bounded by the liveness checks.
  */
 #include "config.h"
 
@@ -44,14 +44,14 @@ static void cancel_done(rcmsg_request_t r)
     pml.activity++;
 }
 
-void cancel_refused(rcmsg_request_t r)
+void pml_cancel_refused(rcmsg_request_t r)
 {
     cancel_done(r);
 }
 
 static rcmsg_status_t cancel_recv(rcmsg_request_t r)
 {
-    if (rcmsg_match_cancel(&pml.match, &r->mrecv)) {
+    if (rcmsg_match_cancel(&pml_rcv.match, &r->mrecv)) {
         r->st.source = r->src;
         r->st.tag = r->tag;
         cancel_done(r);
@@ -84,7 +84,7 @@ static rcmsg_status_t cancel_send(rcmsg_request_t r)
     if (r->cancel_wait || r->cancelled || !r->sent || (r->rndv && r->finished) || p->failed) {
         return RCMSG_OK; /* asked already, or too late: it completes as it is */
     }
-    s = queue_ctl(r->peer, &h);
+    s = pml_queue_ctl(r->peer, &h);
     if (s != RCMSG_OK) {
         return s; /* (logged) the request completes normally */
     }
@@ -105,55 +105,23 @@ rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p)
         rcmsg_error("rcmsg_cancel: %s", req_p == NULL ? "req_p is NULL" : "no such request");
         return RCMSG_ERR_INVALID_PARAM;
     }
-    return (*req_p)->kind == REQ_RECV ? cancel_recv(*req_p) : cancel_send(*req_p);
+    return (*req_p)->kind == PML_REQ_RECV ? cancel_recv(*req_p) : cancel_send(*req_p);
 }
 
 rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p)
 {
     rcmsg_request_t r = *req_p;
 
-    if (r == NULL || !r->in_use || r->kind != REQ_RECV ||
-        !rcmsg_match_cancel(&pml.match, &r->mrecv)) {
+    if (r == NULL || !r->in_use || r->kind != PML_REQ_RECV ||
+        !rcmsg_match_cancel(&pml_rcv.match, &r->mrecv)) {
         return RCMSG_ERR_STATE; /* matched already (or not a posted receive): wait for it */
     }
-    req_free(r);
+    pml_req_free(r);
     *req_p = RCMSG_REQUEST_NULL;
     return RCMSG_OK;
 }
 
 /* ---- the receiver ---------------------------------------------------------------------- */
-
-void seqs_add(pml_seqs_t *s, uint32_t seq)
-{
-    if (s->n == PML_DROPPED_MAX) { /* the oldest goes: a CANCEL of it is answered 'not' */
-        memmove(s->v, s->v + 1, sizeof(*s->v) * (size_t)(s->n - 1));
-        s->n--;
-    }
-    if (s->n == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 16;
-        uint32_t *v = realloc(s->v, sizeof(*v) * (size_t)cap);
-        if (v == NULL) {
-            rcmsg_warn("out of memory to remember a discarded message: a cancel of it will be "
-                       "answered 'not taken back'");
-            return;
-        }
-        s->v = v;
-        s->cap = cap;
-    }
-    s->v[s->n++] = seq;
-}
-
-bool seqs_take(pml_seqs_t *s, uint32_t seq)
-{
-    for (int i = s->n - 1; i >= 0; i--) {
-        if (s->v[i] == seq) { /* (the order kept: the oldest is the first) */
-            memmove(s->v + i, s->v + i + 1, sizeof(*s->v) * (size_t)(s->n - i - 1));
-            s->n--;
-            return true;
-        }
-    }
-    return false;
-}
 
 typedef struct {
     int peer;
@@ -172,7 +140,8 @@ static bool cancel_is(const rcmsg_match_msg_t *m, void *arg)
 static bool cancel_take(int peer, const rcmsg_pml_rts_t *h)
 {
     cancel_key_t k = {.peer = peer, .seq = (uint32_t)h->addr};
-    rcmsg_match_msg_t *m = rcmsg_match_take_msg(&pml.match, h->hdr.ctx, h->hdr.src, cancel_is, &k);
+    rcmsg_match_msg_t *m =
+        rcmsg_match_take_msg(&pml_rcv.match, h->hdr.ctx, h->hdr.src, cancel_is, &k);
     pml_unexp_t *u = m != NULL ? RCMSG_MATCH_ITEM(m, pml_unexp_t, m) : NULL;
     bool same;
 
@@ -180,17 +149,18 @@ static bool cancel_take(int peer, const rcmsg_pml_rts_t *h)
         return false;
     }
     same = u->h.hdr.tag == h->hdr.tag && u->h.hdr.len == h->hdr.len;
-    unexp_forget(u);
+    pml_unexp_forget(u);
     if (u->h.hdr.type == RCMSG_PML_EAGER) {
         pml.peers[peer].owed++; /* its eager buffer is free again */
-        if (credits_due(&pml.peers[peer])) {
-            peer_mark_pending(peer);
+        if (pml_credits_due(&pml.peers[peer])) {
+            pml_peer_mark_pending(peer);
         }
     }
     free(u);
     if (!same) {
-        peer_bad(peer, "a CANCEL of its message %u on communicator 0x%x with another tag or length",
-                 k.seq, h->hdr.ctx & ~1u);
+        pml_peer_bad(peer,
+                     "a CANCEL of its message %u on communicator 0x%x with another tag or length",
+                     k.seq, h->hdr.ctx & ~1u);
         return false;
     }
     rcmsg_debug("rank %d took back its %llu-byte message (tag %d) on communicator 0x%x", peer,
@@ -202,46 +172,46 @@ static bool cancel_take(int peer, const rcmsg_pml_rts_t *h)
  * after the one it was sent on was freed and the id reused (the reuse rule orders only the
  * messages sent before a free). The message it names is found by sender and sequence number
  * alone, and checked against it (cancel_take). */
-void on_cancel(int peer, const rcmsg_pml_rts_t *h)
+void pml_on_cancel(int peer, const rcmsg_pml_rts_t *h)
 {
     rcmsg_pml_rts_t ack = {.hdr = {.type = RCMSG_PML_CANCEL_ACK}, .sreq = h->sreq};
     bool taken;
 
     /* the message named went before this CANCEL on the same ordered connection */
     if (h->addr > UINT32_MAX || (int32_t)(h->hdr.seq - (uint32_t)h->addr) <= 0) {
-        peer_bad(peer, "a CANCEL naming its message %llu, which it has not sent before it (%u)",
-                 (unsigned long long)h->addr, h->hdr.seq);
+        pml_peer_bad(peer, "a CANCEL naming its message %llu, which it has not sent before it (%u)",
+                     (unsigned long long)h->addr, h->hdr.seq);
         return;
     }
     taken = cancel_take(peer, h);
     if (pml.peers[peer].failed) {
         return; /* (cancel_take found it lying) */
     }
-    taken = taken || seqs_take(&pml.peers[peer].dropped, (uint32_t)h->addr);
+    taken = taken || pml_seqs_take(&pml.peers[peer].dropped, (uint32_t)h->addr);
     ack.status = taken ? 1 : 0;
-    queue_ctl(peer, &ack);
+    pml_queue_ctl(peer, &ack);
 }
 
 /* ---- the sender ------------------------------------------------------------------------ */
 
-void on_cancel_ack(int peer, const rcmsg_pml_rts_t *h)
+void pml_on_cancel_ack(int peer, const rcmsg_pml_rts_t *h)
 {
     uint32_t index = (uint32_t)h->sreq, gen = (uint32_t)(h->sreq >> 32);
     rcmsg_request_t r = NULL;
 
-    if (index < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK) {
-        r = req_at(index);
+    if (index < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK) {
+        r = pml_req_at(index);
     }
-    if (r == NULL || r->gen != gen || !r->in_use || r->kind != REQ_SEND || !r->cancel_wait ||
+    if (r == NULL || r->gen != gen || !r->in_use || r->kind != PML_REQ_SEND || !r->cancel_wait ||
         r->peer != peer) {
-        peer_bad(peer, "a CANCEL_ACK that names no cancel this rank asked of it (0x%llx)",
-                 (unsigned long long)h->sreq);
+        pml_peer_bad(peer, "a CANCEL_ACK that names no cancel this rank asked of it (0x%llx)",
+                     (unsigned long long)h->sreq);
         return;
     }
     if ((h->status != 0 && h->status != 1) ||
         (h->status == 1 && r->rndv && r->finished && !r->refused)) {
-        peer_bad(peer, "a CANCEL_ACK with status %d (1: taken back, 0: not) for a send%s",
-                 (int)h->status, r->rndv && r->finished ? " whose FIN it sent" : "");
+        pml_peer_bad(peer, "a CANCEL_ACK with status %d (1: taken back, 0: not) for a send%s",
+                     (int)h->status, r->rndv && r->finished ? " whose FIN it sent" : "");
         return;
     }
     if (h->status == 1 || r->refused) { /* refused: discarded unreceived, its FIN said */
@@ -253,14 +223,14 @@ void on_cancel_ack(int peer, const rcmsg_pml_rts_t *h)
     pml.activity++;
 }
 
-void cancel_peer_failed(int peer, rcmsg_status_t status)
+void pml_cancel_peer_failed(int peer, rcmsg_status_t status)
 {
-    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
-        rcmsg_request_t r = req_at(i);
-        if (!r->in_use || r->kind != REQ_SEND || !r->cancel_wait || r->peer != peer) {
+    for (uint32_t i = 0; i < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK; i++) {
+        rcmsg_request_t r = pml_req_at(i);
+        if (!r->in_use || r->kind != PML_REQ_SEND || !r->cancel_wait || r->peer != peer) {
             continue;
         }
         r->cancel_wait = false;
-        req_complete(r, status); /* the answer will not come: the loss is the outcome */
+        pml_req_complete(r, status); /* the answer will not come: the loss is the outcome */
     }
 }

@@ -7,29 +7,8 @@
 
 #include "pml_internal.h"
 
-#include "base/hash.h"
-
 #include <stdlib.h>
 #include <string.h>
-
-/* The communicator of a context (either space), or NULL when this rank has none. */
-struct rcmsg_comm *comm_of_ctx(uint32_t ctx)
-{
-    rcmsg_hash_link_t *l;
-
-    if ((ctx & ~1u) == 0) {
-        return pml.world; /* the common case, without a walk */
-    }
-    if (pml.last_comm != NULL && pml.last_comm->ctx == (ctx & ~1u)) {
-        return pml.last_comm; /* the next most common: the communicator of the last message */
-    }
-    l = rcmsg_hash_find(&pml.comms, ctx & ~1u);
-    if (l == NULL) {
-        return NULL;
-    }
-    pml.last_comm = RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx);
-    return pml.last_comm;
-}
 
 /* A communicator is freed: its context becomes dead (late messages are refused; pml_ctx.c
  * says when it may be reused) and its unreceived messages are discarded, giving their eager
@@ -40,15 +19,15 @@ static void ctx_bury(struct rcmsg_comm *c)
     uint32_t ctx = c->ctx;
     long n;
 
-    n = unexp_refuse(ctx, "its communicator was freed before it was received", RCMSG_ERR_STATE);
-    n += unexp_refuse(ctx | 1u, "its communicator was freed before it was received",
-                      RCMSG_ERR_STATE);
+    n = pml_unexp_refuse(ctx, "its communicator was freed before it was received", RCMSG_ERR_STATE);
+    n += pml_unexp_refuse(ctx | 1u, "its communicator was freed before it was received",
+                          RCMSG_ERR_STATE);
     if (n > 0) {
         rcmsg_warn("rcmsg_comm_free: %ld unreceived message(s) on communicator 0x%x discarded", n,
                    ctx);
     }
-    rcmsg_match_ctx_release(&pml.match, ctx);
-    rcmsg_match_ctx_release(&pml.match, ctx | 1u);
+    rcmsg_match_ctx_release(&pml_rcv.match, ctx);
+    rcmsg_match_ctx_release(&pml_rcv.match, ctx | 1u);
     pml_ctx_bury(c); /* last: it takes c->world */
 }
 
@@ -63,9 +42,9 @@ static void adopt_one(rcmsg_match_msg_t *m, void *arg)
     }
     u->orphan = false;
     pml.peers[u->peer].orphans--;
-    if (!src_check(u->peer, c, &u->h.hdr)) {
-        rcmsg_match_remove(&pml.match, m);
-        pml.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
+    if (!pml_src_check(u->peer, c, &u->h.hdr)) {
+        rcmsg_match_remove(&pml_rcv.match, m);
+        pml_rcv.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
         free(u);
     }
 }
@@ -74,138 +53,43 @@ static void adopt_one(rcmsg_match_msg_t *m, void *arg)
  * their sender is checked now (dropped, and the peer failed, when it lied). */
 static void ctx_adopt(const struct rcmsg_comm *c)
 {
-    rcmsg_match_msg_each(&pml.match, c->ctx, adopt_one, (void *)c);
-    rcmsg_match_msg_each(&pml.match, c->ctx | 1u, adopt_one, (void *)c);
+    rcmsg_match_msg_each(&pml_rcv.match, c->ctx, adopt_one, (void *)c);
+    rcmsg_match_msg_each(&pml_rcv.match, c->ctx | 1u, adopt_one, (void *)c);
 }
 
-/* A member of c is lost (world rank peer: seen by this rank; or c's rank lost, which rank
- * reporter told us of): a collective of c can no longer complete (the live ranks it waits for
- * may be waiting for the lost one), so c's collectives fail from now on with status, on this
- * rank as soon as it knows: the receives posted in its collective space (fail_orphaned), later
- * posts, and what arrives there (refused: a rendezvous sender is released). Point-to-point on
- * c goes on among the others. */
-static void comm_break(struct rcmsg_comm *c, int peer, rcmsg_status_t status, int reporter)
+rcmsg_status_t pml_comm_create(uint32_t ctx, int size, int rank, const int *world,
+                               rcmsg_comm_t *comm_p)
 {
-    char says[40] = "";
-    long n;
+    int *members = malloc(sizeof(int) * (size_t)size);
+    struct rcmsg_comm *c;
 
-    c->coll_lost = status;
-    if (reporter >= 0) {
-        snprintf(says, sizeof(says), " (says world rank %d)", reporter);
+    if (members == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
     }
-    n = unexp_refuse(c->ctx | 1u, "a member of the communicator is lost, so its collectives fail",
-                     status);
-    rcmsg_log(c == pml.world || n > 0 ? RCMSG_LOG_WARN : RCMSG_LOG_INFO,
-              "communicator 0x%x: its collectives fail from now on with %s, as world rank %d is "
-              "among its %d members and is lost%s (%ld unreceived collective message(s) "
-              "discarded); point-to-point among the others goes on",
-              c->ctx, rcmsg_status_name(status), peer, c->size, says, n);
-}
-
-static bool comm_has(const struct rcmsg_comm *c, int world_rank)
-{
-    for (int i = 0; i < c->size; i++) {
-        if (c->world[i] == world_rank) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The other live members of c learn of its break from this rank, which saw the loss itself:
- * a member waiting for another live one in a collective could otherwise wait until that one
- * exits. Those told do not pass it on, so a loss costs each direct witness one BREAK per
- * member (the launcher's loss ends the job: nobody is told). */
-static void comm_break_tell(const struct rcmsg_comm *c, int peer)
-{
-    rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_BREAK, .ctx = c->ctx | 1u, .src = c->rank},
-                         .status = c->coll_lost};
-
-    if (pml.lost_launcher != RCMSG_OK) {
-        return;
-    }
-    for (int i = 0; i < c->size; i++) {
-        if (c->world[i] == peer) {
-            h.hdr.tag = i;
-        }
-    }
-    for (int i = 0; i < c->size; i++) {
-        if (i != c->rank && !pml.peers[c->world[i]].failed) {
-            (void)queue_ctl(c->world[i], &h); /* (out of memory: logged; it learns later) */
-        }
-    }
-}
-
-/* The communicator whose early messages are being adopted (a lying sender fails during the
- * walk over them, which its break must not change: comm_create breaks it after the walk). */
-static const struct rcmsg_comm *comm_adopting;
-
-void comms_break(int peer, rcmsg_status_t status, int reporter)
-{
-    bool tell = reporter < 0 && !pml.peers[peer].reported && peer != pml.rank;
-
-    if (pml.peers[peer].gone == RCMSG_OK) {
-        pml.peers[peer].gone = status; /* communicators made from now on are broken at once */
-    }
-    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.comms); l != NULL;
-         l = rcmsg_hash_next(&pml.comms, l)) {
-        struct rcmsg_comm *c = RCMSG_CONTAINER_OF(l, struct rcmsg_comm, by_ctx);
-        if (c != comm_adopting && c->coll_lost == RCMSG_OK && comm_has(c, peer)) {
-            comm_break(c, peer, status, reporter);
-            if (tell) {
-                comm_break_tell(c, peer);
-            }
-        }
-    }
-}
-
-rcmsg_status_t comm_create(uint32_t ctx, int size, int rank, const int *world, rcmsg_comm_t *comm_p)
-{
-    struct rcmsg_comm *c = calloc(1, sizeof(*c));
-    rcmsg_status_t s = RCMSG_ERR_NO_MEMORY;
-
-    if (c == NULL || (c->world = malloc(sizeof(int) * (size_t)size)) == NULL) {
-        goto err_free;
-    }
-    if (comm_of_ctx(ctx) != NULL) {
+    c = pml_comms_take(ctx);
+    if (c == NULL) {
         rcmsg_error("communicator context 0x%x is already in use here (the members agreed on "
                     "it: an internal error)",
                     ctx);
-        s = RCMSG_ERR_STATE;
-        goto err_free;
-    }
-    if (rcmsg_hash_insert(&pml.comms, &c->by_ctx, ctx) != RCMSG_OK) {
-        rcmsg_error("out of memory for the table of communicators (context 0x%x)", ctx);
-        goto err_free;
-    }
-    if (rcmsg_hash_insert(&pml.comm_addrs, &c->by_addr, (uintptr_t)c) != RCMSG_OK) {
-        rcmsg_error("out of memory for the table of communicators (context 0x%x)", ctx);
-        rcmsg_hash_remove(&pml.comms, &c->by_ctx);
-        goto err_free;
+        free(members);
+        return RCMSG_ERR_STATE;
     }
     pml_ctx_take(ctx);
-    memcpy(c->world, world, sizeof(int) * (size_t)size);
-    c->ctx = ctx;
+    memcpy(members, world, sizeof(int) * (size_t)size);
+    c->world = members;
     c->size = size;
     c->rank = rank;
-    comm_adopting = c;
+    c->adopting = true;
     ctx_adopt(c);
-    comm_adopting = NULL;
+    c->adopting = false;
     for (int i = 0; i < size && c->coll_lost == RCMSG_OK; i++) {
         if (pml.peers[world[i]].gone != RCMSG_OK) {
-            comm_break(c, world[i], pml.peers[world[i]].gone, -1);
+            pml_comm_break(c, world[i], pml.peers[world[i]].gone, -1);
         }
     }
     *comm_p = c;
     rcmsg_debug("communicator 0x%x: rank %d of %d", ctx, rank, size);
     return RCMSG_OK;
-
-err_free:
-    if (c != NULL) {
-        free(c->world);
-    }
-    free(c);
-    return s;
 }
 
 static rcmsg_pml_comm_fini_t comm_fini; /* the collectives', for c->coll */
@@ -215,39 +99,29 @@ void rcmsg_pml_set_comm_fini(rcmsg_pml_comm_fini_t fini)
     comm_fini = fini;
 }
 
-void comm_destroy(rcmsg_comm_t c)
+void pml_comm_destroy(rcmsg_comm_t c)
 {
     if (c->coll != NULL && comm_fini != NULL) {
         comm_fini(c);
     }
-    if (pml.last_comm == c) {
-        pml.last_comm = NULL;
-    }
-    rcmsg_hash_remove(&pml.comms, &c->by_ctx);
-    rcmsg_hash_remove(&pml.comm_addrs, &c->by_addr);
     free(c->world);
-    free(c);
-}
-
-bool comm_valid_walk(rcmsg_comm_t comm)
-{
-    /* comm may be a freed handle: its address is looked up, never dereferenced */
-    return rcmsg_hash_find(&pml.comm_addrs, (uintptr_t)comm) != NULL;
+    c->world = NULL;
+    pml_comms_put(c);
 }
 
 rcmsg_comm_t rcmsg_comm_world(void)
 {
-    return pml.world;
+    return pml_comms.world;
 }
 
 int rcmsg_comm_rank(rcmsg_comm_t comm)
 {
-    return comm != NULL && comm_valid(comm) ? comm->rank : -1;
+    return comm != NULL && pml_comm_valid(comm) ? comm->rank : -1;
 }
 
 int rcmsg_comm_size(rcmsg_comm_t comm)
 {
-    return comm != NULL && comm_valid(comm) ? comm->size : -1;
+    return comm != NULL && pml_comm_valid(comm) ? comm->size : -1;
 }
 
 static rcmsg_pml_comm_check_t comm_check; /* RCMSG_COLL_CHECK's, or NULL */
@@ -274,22 +148,22 @@ rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
     if (s != RCMSG_OK) {
         return s;
     }
-    if (comm == NULL || !comm_valid(comm)) {
+    if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_dup: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
-    s = newcomm_p == NULL ? null_arg("rcmsg_comm_dup", "newcomm_p") : RCMSG_OK;
+    s = newcomm_p == NULL ? pml_null_arg("rcmsg_comm_dup", "newcomm_p") : RCMSG_OK;
     s = comm_agree(comm, false, 0, s);
     if (s != RCMSG_OK) {
         return s;
     }
     /* the members agree on the context, in comm's collective space */
     mine.rank = comm->rank;
-    s = ctx_agree("rcmsg_comm_dup", comm, true, NULL, comm->size, mine, NULL, &ctx);
+    s = pml_ctx_agree("rcmsg_comm_dup", comm, true, NULL, comm->size, mine, NULL, &ctx);
     if (s != RCMSG_OK) {
         return s;
     }
-    return comm_create(ctx, comm->size, comm->rank, comm->world, newcomm_p);
+    return pml_comm_create(ctx, comm->size, comm->rank, comm->world, newcomm_p);
 }
 
 static int split_cmp(const void *a, const void *b)
@@ -355,11 +229,11 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
     if (s != RCMSG_OK) {
         return s;
     }
-    if (comm == NULL || !comm_valid(comm)) {
+    if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_split: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
-    s = newcomm_p == NULL ? null_arg("rcmsg_comm_split", "newcomm_p") : RCMSG_OK;
+    s = newcomm_p == NULL ? pml_null_arg("rcmsg_comm_split", "newcomm_p") : RCMSG_OK;
     s = comm_agree(comm, true, color, s);
     if (s != RCMSG_OK) {
         return s;
@@ -374,7 +248,7 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
      * the colors: their members are disjoint); a bad color still takes part, so that every
      * rank refuses the split (naming this one) instead of waiting for it */
     mine.rank = comm->rank;
-    s = ctx_agree("rcmsg_comm_split", comm, true, NULL, comm->size, mine, all, &ctx);
+    s = pml_ctx_agree("rcmsg_comm_split", comm, true, NULL, comm->size, mine, all, &ctx);
     if (s != RCMSG_OK) {
         goto out;
     }
@@ -384,7 +258,7 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
         goto out;
     }
     split_members(comm, color, all, world, &n, &me);
-    s = comm_create(ctx, n, me, world, newcomm_p);
+    s = pml_comm_create(ctx, n, me, world, newcomm_p);
 out:
     free(all);
     free(world);
@@ -430,12 +304,12 @@ rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks
     if (s != RCMSG_OK) {
         return s;
     }
-    if (comm == NULL || !comm_valid(comm)) {
+    if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_create_ranks: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
     if (ranks == NULL || newcomm_p == NULL) {
-        return null_arg("rcmsg_comm_create_ranks", ranks == NULL ? "ranks" : "newcomm_p");
+        return pml_null_arg("rcmsg_comm_create_ranks", ranks == NULL ? "ranks" : "newcomm_p");
     }
     s = ranks_check(comm, n, ranks, &me);
     if (s != RCMSG_OK) {
@@ -453,9 +327,9 @@ rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks
      * (an internal tag no user receive matches): that space still works when comm's
      * collectives broke, so survivors of a loss can make their own communicator */
     mine.rank = comm->rank;
-    s = ctx_agree("rcmsg_comm_create_ranks", comm, false, ranks, n, mine, NULL, &ctx);
+    s = pml_ctx_agree("rcmsg_comm_create_ranks", comm, false, ranks, n, mine, NULL, &ctx);
     if (s == RCMSG_OK) {
-        s = comm_create(ctx, n, me, world, newcomm_p);
+        s = pml_comm_create(ctx, n, me, world, newcomm_p);
     }
     free(world);
     return s;
@@ -463,22 +337,22 @@ rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks
 
 rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
 {
-    rcmsg_status_t s = pml.world == NULL ? pml_check("rcmsg_comm_free") : RCMSG_OK;
+    rcmsg_status_t s = pml_comms.world == NULL ? pml_check("rcmsg_comm_free") : RCMSG_OK;
 
     if (s != RCMSG_OK) {
         return s;
     }
     if (comm_p == NULL) {
-        return null_arg("rcmsg_comm_free", "comm_p");
+        return pml_null_arg("rcmsg_comm_free", "comm_p");
     }
-    if (*comm_p == NULL || !comm_valid(*comm_p) || *comm_p == pml.world) {
-        rcmsg_error("rcmsg_comm_free: %s", *comm_p == pml.world && *comm_p != NULL
+    if (*comm_p == NULL || !pml_comm_valid(*comm_p) || *comm_p == pml_comms.world) {
+        rcmsg_error("rcmsg_comm_free: %s", *comm_p == pml_comms.world && *comm_p != NULL
                                                ? "the world communicator cannot be freed"
                                                : "invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
     ctx_bury(*comm_p);
-    comm_destroy(*comm_p);
+    pml_comm_destroy(*comm_p);
     *comm_p = RCMSG_COMM_NULL;
     return RCMSG_OK;
 }

@@ -11,7 +11,7 @@
  *   dead: its communicator was freed here. Late messages for it (sent before the other
  *         members freed it, or a BREAK) are refused, never adopted by a new communicator.
  * The rule for reusing a dead id X of freed communicator C on process A: X becomes free again
- * only at the end of an agreement (ctx_agree) among a set S of processes containing every
+ * only at the end of an agreement (pml_ctx_agree) among a set S of processes containing every
  * member of C, in which every member of S reported X not live, and A has no receive still
  * posted on it. Every member of S sends its report to A directly, after it freed C (X not
  * live), and a pair delivers in order: once A holds every report, every message of C sent to
@@ -41,7 +41,7 @@ typedef struct {
     int *dead_world[PML_CTX_IDS]; /* dead: the freed communicator's members (world ranks) */
     int dead_n[PML_CTX_IDS];
     int nlive, ndead;
-    uint8_t *in_set; /* [pml.size]: scratch for ctx_agree */
+    uint8_t *in_set; /* [pml.size]: scratch for pml_ctx_agree */
 } pml_ctx_ids_t;
 
 static pml_ctx_ids_t ids;
@@ -97,7 +97,7 @@ void pml_ctx_take(uint32_t ctx)
     }
 }
 
-bool ctx_dead(uint32_t ctx)
+bool pml_ctx_dead(uint32_t ctx)
 {
     return (ctx >> 1) < PML_CTX_IDS && bit_get(ids.dead, ctx >> 1);
 }
@@ -110,7 +110,7 @@ void pml_ctx_bury(struct rcmsg_comm *c)
         return; /* (never: a live communicator has a live id) */
     }
     bit_set(ids.dead, id, true);
-    ids.dead_world[id] = c->world; /* taken over: comm_destroy frees NULL */
+    ids.dead_world[id] = c->world; /* taken over: pml_comm_destroy frees NULL */
     ids.dead_n[id] = c->size;
     c->world = NULL;
     ids.nlive--;
@@ -126,8 +126,8 @@ static bool dead_candidate(unsigned id)
             return false;
         }
     }
-    return !rcmsg_match_ctx_posted(&pml.match, id << 1) &&
-           !rcmsg_match_ctx_posted(&pml.match, (id << 1) | 1u);
+    return !rcmsg_match_ctx_posted(&pml_rcv.match, id << 1) &&
+           !rcmsg_match_ctx_posted(&pml_rcv.match, (id << 1) | 1u);
 }
 
 static void dead_release(unsigned id)
@@ -138,8 +138,8 @@ static void dead_release(unsigned id)
     bit_set(ids.dead, id, false);
     bit_set(ids.free, id, true);
     ids.ndead--;
-    rcmsg_match_ctx_release(&pml.match, id << 1);
-    rcmsg_match_ctx_release(&pml.match, (id << 1) | 1u);
+    rcmsg_match_ctx_release(&pml_rcv.match, id << 1);
+    rcmsg_match_ctx_release(&pml_rcv.match, (id << 1) | 1u);
 }
 
 /* This process's message: its two bitmaps, cut after the last word with an id taken. */
@@ -179,10 +179,11 @@ static rcmsg_status_t agree_exchange(rcmsg_comm_t comm, bool coll, const int *ra
     for (int i = 0; i < n && s == RCMSG_OK; i++) {
         int peer = ranks != NULL ? ranks[i] : i;
 
-        s = pml_agree_irecv(&all[i], sizeof(all[i]), peer, tag, comm, coll, &reqs[nreq]);
+        s = rcmsg_pml_irecv_unchecked(&all[i], sizeof(all[i]), peer, tag, comm, coll, &reqs[nreq]);
         nreq += s == RCMSG_OK;
         if (s == RCMSG_OK) {
-            s = pml_agree_isend(m, msg_len(m->nwords), peer, tag, comm, coll, &reqs[nreq]);
+            s = rcmsg_pml_isend_unchecked(m, msg_len(m->nwords), peer, tag, comm, coll,
+                                          &reqs[nreq]);
             nreq += s == RCMSG_OK;
         }
     }
@@ -267,8 +268,9 @@ static rcmsg_status_t agree_exhausted(const char *what)
     return RCMSG_ERR_NO_RESOURCE;
 }
 
-rcmsg_status_t ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks, int n,
-                         pml_agree_entry_t mine, pml_agree_entry_t *all_p, uint32_t *ctx_p)
+rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
+                             int n, pml_agree_entry_t mine, pml_agree_entry_t *all_p,
+                             uint32_t *ctx_p)
 {
     agree_msg_t *m = malloc(sizeof(*m)), *all = calloc((size_t)n, sizeof(*all));
     uint64_t can[PML_CTX_WORDS], notlive[PML_CTX_WORDS];

@@ -23,17 +23,19 @@
 
 #include <string.h>
 
+pml_stall_t pml_stall;
+
 /* SIGUSR1 asks for a dump, unless the application handles it itself (base/dump_signal.h:
  * kept until rcmsg_finalize returns; the pml's progress prints while the pml is up). */
 void pml_dump_init(void)
 {
     rcmsg_dump_signal_install();
-    pml.stall_since_us = rcmsg_clock_coarse_us();
+    pml_stall.stall_since_us = rcmsg_clock_coarse_us();
 }
 
 static const char *req_step(const struct rcmsg_request *r, char *buf, size_t cap)
 {
-    if (r->kind == REQ_SEND) {
+    if (r->kind == PML_REQ_SEND) {
         if (r->cancel_wait) {
             snprintf(buf, cap, "cancel asked, waiting for the receiver's answer");
         } else if (r->queued) {
@@ -57,14 +59,14 @@ static int dump_requests(void)
 {
     int n = 0;
 
-    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
-        const struct rcmsg_request *r = req_at(i);
+    for (uint32_t i = 0; i < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK; i++) {
+        const struct rcmsg_request *r = pml_req_at(i);
         char peer[16], step[96];
 
         if (!r->in_use || r->complete) {
             continue;
         }
-        if (r->kind == REQ_SEND || r->peer >= 0) {
+        if (r->kind == PML_REQ_SEND || r->peer >= 0) {
             snprintf(peer, sizeof(peer), "%d", r->peer);
         } else if (r->src_world >= 0) {
             snprintf(peer, sizeof(peer), "%d", r->src_world);
@@ -72,7 +74,7 @@ static int dump_requests(void)
             snprintf(peer, sizeof(peer), "any");
         }
         rcmsg_log_dump("request %s peer %s tag %d ctx %u%s len %zu step %s",
-                       r->kind == REQ_SEND ? "send" : "recv", peer, r->tag, r->ctx & ~1u,
+                       r->kind == PML_REQ_SEND ? "send" : "recv", peer, r->tag, r->ctx & ~1u,
                        r->ctx & 1u ? " (collective)" : "", r->len, req_step(r, step, sizeof(step)));
         n++;
     }
@@ -81,8 +83,8 @@ static int dump_requests(void)
 
 static void dump_unexpected(void)
 {
-    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml.match.ctxs); l != NULL;
-         l = rcmsg_hash_next(&pml.match.ctxs, l)) {
+    for (rcmsg_hash_link_t *l = rcmsg_hash_first(&pml_rcv.match.ctxs); l != NULL;
+         l = rcmsg_hash_next(&pml_rcv.match.ctxs, l)) {
         rcmsg_match_ctx_t *mc = RCMSG_CONTAINER_OF(l, rcmsg_match_ctx_t, hash);
 
         for (rcmsg_queue_link_t *q = rcmsg_queue_first(&mc->unexp_all); q != NULL;
@@ -142,8 +144,8 @@ void pml_dump(const char *why)
 /* Whether some request is not completed yet (completed ones only wait to be collected). */
 static bool reqs_pending(void)
 {
-    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
-        const struct rcmsg_request *r = req_at(i);
+    for (uint32_t i = 0; i < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK; i++) {
+        const struct rcmsg_request *r = pml_req_at(i);
         if (r->in_use && !r->complete) {
             return true;
         }
@@ -159,23 +161,24 @@ void pml_stall_check(void)
     uint64_t now, activity;
     char why[96];
 
-    if (pml.stall_us == 0) {
+    if (pml_stall.stall_us == 0) {
         return;
     }
     now = rcmsg_clock_coarse_us(); /* every idle round: no system call */
     activity = pml.activity + rcmsg_progress_hooks_advanced();
-    if (activity != pml.stall_activity || pml.live_reqs == 0) {
-        pml.stall_activity = activity;
-        pml.stall_since_us = now;
-        pml.stall_dumped = false;
+    if (activity != pml_stall.stall_activity || pml_reqs.live_reqs == 0) {
+        pml_stall.stall_activity = activity;
+        pml_stall.stall_since_us = now;
+        pml_stall.stall_dumped = false;
         return;
     }
-    if (pml.stall_dumped || now - pml.stall_since_us < pml.stall_us || !reqs_pending()) {
+    if (pml_stall.stall_dumped || now - pml_stall.stall_since_us < pml_stall.stall_us ||
+        !reqs_pending()) {
         return;
     }
-    pml.stall_dumped = true;
+    pml_stall.stall_dumped = true;
     snprintf(why, sizeof(why), "no progress for %.1f s with requests pending: RCMSG_STALL_TIMEOUT",
-             (double)(now - pml.stall_since_us) / 1e6);
+             (double)(now - pml_stall.stall_since_us) / 1e6);
     pml_dump(why);
 }
 

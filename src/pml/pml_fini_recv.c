@@ -66,7 +66,7 @@ static bool fr_recv(void *arg, int peer, const void *data, size_t len)
         memcpy(&h, data, sizeof(h));
     }
     if (h.hdr.type == RCMSG_PML_EAGER) {
-        seqs_add(&p->dropped, h.hdr.seq);
+        pml_seqs_add(&p->dropped, h.hdr.seq);
     } else if (h.hdr.type == RCMSG_PML_RTS && len >= sizeof(h)) {
         answer = true;
         ans = (rcmsg_pml_rts_t){.hdr = {.type = RCMSG_PML_FIN},
@@ -77,7 +77,7 @@ static bool fr_recv(void *arg, int peer, const void *data, size_t len)
         answer = true;
         ans = (rcmsg_pml_rts_t){.hdr = {.type = RCMSG_PML_CANCEL_ACK},
                                 .sreq = h.sreq,
-                                .status = seqs_take(&p->dropped, (uint32_t)h.addr) ? 1 : 0};
+                                .status = pml_seqs_take(&p->dropped, (uint32_t)h.addr) ? 1 : 0};
     }
     rcmsg_debug("finalize: a %s of %zu bytes from rank %d%s", rcmsg_pml_msg_name(h.hdr.type), len,
                 peer, answer ? ": answered" : ": dropped");

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Liveness: the launcher's news of lost ranks, probes of silent peers that something is
- * pending from, and the progress function of the pml.
+ * Liveness: a look at the launcher's news of lost ranks (pml_fail.c takes them), probes of
+ * silent peers that something is pending from, and the progress function of the pml.
  */
 #include "config.h"
 
@@ -11,27 +11,7 @@
 #include "base/dump_signal.h"
 #include "progress/progress.h"
 
-void on_rank_lost(void *arg, int rank)
-{
-    (void)arg;
-    if (rank >= 0 && rank < pml.size && rank != pml.rank && !pml.peers[rank].failed) {
-        rcmsg_error("the launcher reports that rank %d terminated: requests involving it fail "
-                    "with %s",
-                    rank, rcmsg_status_name(RCMSG_ERR_CONNECTION));
-        pml.peers[rank].reported = true; /* every rank hears it: nobody needs a BREAK */
-        on_peer_failed(NULL, rank, RCMSG_ERR_CONNECTION, "the launcher reports it terminated");
-    }
-}
-
-/* Without the launcher the job is over: every request fails with status, and so does every
- * later call that starts an operation (pml_check). */
-void launcher_lost(rcmsg_status_t status)
-{
-    pml.lost_launcher = status;
-    for (int i = 0; i < pml.size; i++) {
-        on_peer_failed(NULL, i, status, "the launcher is gone: the job is over");
-    }
-}
+pml_live_t pml_live;
 
 /* Probes peer once per liveness round, unless it was heard from since the last round. */
 static void probe_peer(int peer)
@@ -39,10 +19,10 @@ static void probe_peer(int peer)
     pml_peer_t *p = &pml.peers[peer];
     rcmsg_status_t s;
 
-    if (p->failed || p->probe_epoch == pml.watch_epoch) {
+    if (p->failed || p->probe_epoch == pml_live.watch_epoch) {
         return;
     }
-    p->probe_epoch = pml.watch_epoch;
+    p->probe_epoch = pml_live.watch_epoch;
     if (p->heard != p->heard_seen) {
         p->heard_seen = p->heard;
         return;
@@ -56,16 +36,16 @@ static void probe_peer(int peer)
  * member of its communicator for ANY_SOURCE), the peer of a send or rendezvous read. */
 static void watch_probe(void)
 {
-    pml.watch_epoch++;
-    for (uint32_t i = 0; i < (uint32_t)pml.nreq_chunks * PML_REQ_CHUNK; i++) {
-        rcmsg_request_t r = req_at(i);
+    pml_live.watch_epoch++;
+    for (uint32_t i = 0; i < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK; i++) {
+        rcmsg_request_t r = pml_req_at(i);
         const struct rcmsg_comm *comm;
         if (!r->in_use || r->complete) {
             continue;
         }
-        if (r->kind == REQ_SEND || r->peer >= 0 || r->src_world >= 0) {
+        if (r->kind == PML_REQ_SEND || r->peer >= 0 || r->src_world >= 0) {
             probe_peer(r->peer >= 0 ? r->peer : r->src_world);
-        } else if ((comm = comm_of_ctx(r->ctx)) != NULL) {
+        } else if ((comm = pml_comm_of_ctx(r->ctx)) != NULL) {
             for (int k = 0; k < comm->size; k++) {
                 if (k != r->my_rank) {
                     probe_peer(comm->world[k]);
@@ -87,17 +67,17 @@ static void pml_watch(void)
     rcmsg_status_t s;
     uint64_t now = rcmsg_clock_coarse_us();
 
-    if (pml.lost_launcher != RCMSG_OK || now < pml.watch_due_us) {
+    if (pml.lost_launcher != RCMSG_OK || now < pml_live.watch_due_us) {
         return;
     }
-    pml.watch_due_us = now + PML_WATCH_US;
-    s = rcmsg_wireup_poll(pml.w, on_rank_lost, NULL);
+    pml_live.watch_due_us = now + PML_WATCH_US;
+    s = rcmsg_wireup_poll(pml.w, pml_on_rank_lost, NULL);
     if (s != RCMSG_OK) {
-        launcher_lost(s);
+        pml_launcher_lost(s);
         return;
     }
-    if (pml.live_reqs > 0 && rcmsg_deadline_passed_at(pml.watch_next, now)) {
-        pml.watch_next = rcmsg_deadline_after(now, pml.watch_interval_us);
+    if (pml_reqs.live_reqs > 0 && rcmsg_deadline_passed_at(pml_live.watch_next, now)) {
+        pml_live.watch_next = rcmsg_deadline_after(now, pml_live.watch_interval_us);
         watch_probe();
     }
 }
@@ -121,17 +101,18 @@ int pml_progress(void *arg)
     if (rcmsg_dump_signal_take()) {
         pml_dump("SIGUSR1");
     }
-    if (++pml.watch_calls % PML_WATCH_CALLS == 0) {
+    if (++pml_live.watch_calls % PML_WATCH_CALLS == 0) {
         pml_watch();
         pml_stall_check();
     }
-    pml.credit_wait = false;
-    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.rndv_active), *next; l != NULL; l = next) {
+    pml_snd.credit_wait = false;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml_rcv.rndv_active), *next; l != NULL;
+         l = next) {
         rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
         size_t posted = r->posted;
         next = rcmsg_queue_next(l);
-        if (rndv_step(r)) {
-            rcmsg_queue_remove(&pml.rndv_active, l);
+        if (pml_rndv_step(r)) {
+            rcmsg_queue_remove(&pml_rcv.rndv_active, l);
             n++;
         } else if (r->posted != posted) {
             n++; /* reads went out: their completions come in the next round, not after a yield */
@@ -139,13 +120,13 @@ int pml_progress(void *arg)
     }
     for (int i = 0; i < pml.npending;) {
         int peer = pml.pending_peers[i];
-        n += peer_push(peer);
-        if (!peer_has_work(&pml.peers[peer]) || pml.peers[peer].failed) {
+        n += pml_peer_push(peer);
+        if (!pml_peer_has_work(&pml.peers[peer]) || pml.peers[peer].failed) {
             pml.peers[peer].pending = false;
             pml.pending_peers[i] = pml.pending_peers[--pml.npending];
         } else {
             i++;
         }
     }
-    return n + pml.credit_wait;
+    return n + pml_snd.credit_wait;
 }

@@ -12,33 +12,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+pml_reqs_t pml_reqs;
+
+/* An idle round of a blocking wait: pml_idle (pml_liveness.c: the wait itself, and liveness
+ * after a sleep), reached through this hook, set by init (the requests are below liveness). */
+void pml_req_set_idle(pml_idle_t idle)
+{
+    pml_reqs.idle = idle;
+}
+
+void pml_reqs_fini(void)
+{
+    for (int i = 0; i < pml_reqs.nreq_chunks; i++) {
+        free(pml_reqs.req_chunks[i]);
+    }
+    free(pml_reqs.req_chunks);
+    memset(&pml_reqs, 0, sizeof(pml_reqs));
+}
+
 /* Adds a chunk of requests at the tail of the free list; the first of them, or NULL without
  * memory. */
-rcmsg_request_t req_grow(void)
+rcmsg_request_t pml_req_grow(void)
 {
     struct rcmsg_request *chunk = calloc(PML_REQ_CHUNK, sizeof(*chunk));
-    void **chunks = realloc(pml.req_chunks, sizeof(void *) * (size_t)(pml.nreq_chunks + 1));
+    void **chunks =
+        realloc(pml_reqs.req_chunks, sizeof(void *) * (size_t)(pml_reqs.nreq_chunks + 1));
 
     if (chunks != NULL) {
-        pml.req_chunks = chunks;
+        pml_reqs.req_chunks = chunks;
     }
     if (chunk == NULL || chunks == NULL) {
         free(chunk);
         return NULL;
     }
-    pml.req_chunks[pml.nreq_chunks] = chunk;
+    pml_reqs.req_chunks[pml_reqs.nreq_chunks] = chunk;
     for (int i = 0; i < PML_REQ_CHUNK; i++) {
-        chunk[i].index = (uint32_t)(pml.nreq_chunks * PML_REQ_CHUNK + i);
-        rcmsg_queue_push_tail(&pml.free_reqs, &chunk[i].link);
+        chunk[i].index = (uint32_t)(pml_reqs.nreq_chunks * PML_REQ_CHUNK + i);
+        rcmsg_queue_push_tail(&pml_reqs.free_reqs, &chunk[i].link);
     }
-    pml.nreq_chunks++;
+    pml_reqs.nreq_chunks++;
     return chunk;
 }
 
 /* The request at an index of the chunks (index < nreq_chunks * PML_REQ_CHUNK). */
-rcmsg_request_t req_at(uint32_t index)
+rcmsg_request_t pml_req_at(uint32_t index)
 {
-    return &((struct rcmsg_request *)pml.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
+    return &(
+        (struct rcmsg_request *)pml_reqs.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
 }
 
 /* A handle req_valid refused: said, out of line. */
@@ -59,8 +79,8 @@ static __attribute__((noinline, cold)) bool req_refused(rcmsg_request_t r, bool 
  * or a pointer that is no request at all, is refused instead of corrupting the free list. */
 static inline bool req_valid(rcmsg_request_t r, const char *what)
 {
-    for (int c = 0; c < pml.nreq_chunks; c++) {
-        uintptr_t off = (uintptr_t)r - (uintptr_t)pml.req_chunks[c];
+    for (int c = 0; c < pml_reqs.nreq_chunks; c++) {
+        uintptr_t off = (uintptr_t)r - (uintptr_t)pml_reqs.req_chunks[c];
         if (off < PML_REQ_CHUNK * sizeof(*r) && off % sizeof(*r) == 0) {
             return r->in_use || req_refused(r, true, what);
         }
@@ -68,7 +88,7 @@ static inline bool req_valid(rcmsg_request_t r, const char *what)
     return req_refused(r, false, what);
 }
 
-void req_complete(rcmsg_request_t r, rcmsg_status_t error)
+void pml_req_complete(rcmsg_request_t r, rcmsg_status_t error)
 {
     if (r->reg != NULL) {
         rcmsg_rcache_put(r->reg);
@@ -91,13 +111,13 @@ static rcmsg_status_t req_finish(rcmsg_request_t *req_p, rcmsg_msg_status_t *sta
     if (status != NULL) {
         *status = r->st;
         status->cancelled = r->cancelled;
-        if (r->kind == REQ_SEND) {
+        if (r->kind == PML_REQ_SEND) {
             status->source = r->my_rank;
             status->tag = r->tag;
             status->count = r->cancelled ? 0 : r->len;
         }
     }
-    req_free(r);
+    pml_req_free(r);
     *req_p = RCMSG_REQUEST_NULL;
     return err;
 }
@@ -113,11 +133,11 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 {
     unsigned idle = 0;
 
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         return pml_check("rcmsg_wait");
     }
     if (req_p == NULL) {
-        return null_arg("rcmsg_wait", "req_p");
+        return pml_null_arg("rcmsg_wait", "req_p");
     }
     if (*req_p == RCMSG_REQUEST_NULL) {
         empty_status(status);
@@ -127,28 +147,28 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
         return RCMSG_ERR_INVALID_PARAM;
     }
     if (!(*req_p)->complete) {
-        struct rcmsg_request *outer = pml.waiting; /* a wait in a progress hook nests */
+        struct rcmsg_request *outer = pml_reqs.waiting; /* a wait in a progress hook nests */
 
-        pml.waiting = *req_p;
+        pml_reqs.waiting = *req_p;
         while (!(*req_p)->complete) {
             if (rcmsg_progress() == 0) {
-                pml_idle(&idle);
+                pml_reqs.idle(&idle);
             } else {
                 idle = 0;
             }
         }
-        pml.waiting = outer;
+        pml_reqs.waiting = outer;
     }
     return req_finish(req_p, status);
 }
 
 rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_t *status)
 {
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         return pml_check("rcmsg_test");
     }
     if (req_p == NULL || flag_p == NULL) {
-        return null_arg("rcmsg_test", req_p == NULL ? "req_p" : "flag_p");
+        return pml_null_arg("rcmsg_test", req_p == NULL ? "req_p" : "flag_p");
     }
     if (*req_p == RCMSG_REQUEST_NULL) {
         *flag_p = 1;
@@ -170,11 +190,11 @@ rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
 {
     rcmsg_status_t first = RCMSG_OK;
 
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         return pml_check("rcmsg_testall");
     }
     if ((reqs == NULL && n > 0) || flag_p == NULL) {
-        return null_arg("rcmsg_testall", flag_p == NULL ? "flag_p" : "reqs");
+        return pml_null_arg("rcmsg_testall", flag_p == NULL ? "flag_p" : "reqs");
     }
     for (size_t i = 0; i < n; i++) {
         if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_testall")) {
@@ -212,11 +232,11 @@ rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[], rcmsg_msg_status_
 {
     rcmsg_status_t first = RCMSG_OK;
 
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         return pml_check("rcmsg_waitall");
     }
     if (reqs == NULL && n > 0) {
-        return null_arg("rcmsg_waitall", "reqs");
+        return pml_null_arg("rcmsg_waitall", "reqs");
     }
     for (size_t i = 0; i < n; i++) {
         if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_waitall")) {
@@ -237,11 +257,11 @@ rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
 {
     unsigned idle = 0;
 
-    if (pml.world == NULL) {
+    if (pml_comms.world == NULL) {
         return pml_check("rcmsg_waitany");
     }
     if ((reqs == NULL && n > 0) || index_p == NULL) {
-        return null_arg("rcmsg_waitany", index_p == NULL ? "index_p" : "reqs");
+        return pml_null_arg("rcmsg_waitany", index_p == NULL ? "index_p" : "reqs");
     }
     for (size_t i = 0; i < n; i++) {
         if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_waitany")) {
@@ -266,7 +286,7 @@ rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
             return RCMSG_OK;
         }
         if (rcmsg_progress() == 0) {
-            pml_idle(&idle);
+            pml_reqs.idle(&idle);
         } else {
             idle = 0;
         }

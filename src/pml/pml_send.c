@@ -9,6 +9,8 @@
 
 #include <stdlib.h>
 
+pml_send_t pml_snd;
+
 /* The counters of a message put on the wire (total: header and payload bytes). */
 static inline void xmit_count(pml_peer_t *p, const rcmsg_pml_hdr_t *hdr, size_t total)
 {
@@ -61,7 +63,7 @@ static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, c
 }
 
 /* Finalize after a loss: tells peer that this rank's sends are flushed (pml.h). */
-rcmsg_status_t bye_xmit(int peer)
+rcmsg_status_t pml_bye_xmit(int peer)
 {
     rcmsg_pml_hdr_t h = {.type = RCMSG_PML_BYE};
 
@@ -82,10 +84,10 @@ static rcmsg_status_t eager_xmit(int peer, uint32_t ctx, int src, int tag, const
 }
 
 /* A blocking send without a request (rcmsg_send): an eager message to a peer that has credit
- * and nothing queued goes out now, the transport copying it, as send_start would send it.
+ * and nothing queued goes out now, the transport copying it, as pml_send_start would send it.
  * NO_RESOURCE when it cannot (rendezvous, no credit, queue, transport full): the caller takes
  * the request path, which waits. */
-rcmsg_status_t send_now(int peer, uint32_t ctx, int src, int tag, const void *buf, size_t len)
+rcmsg_status_t pml_send_now(int peer, uint32_t ctx, int src, int tag, const void *buf, size_t len)
 {
     pml_peer_t *p = &pml.peers[peer];
     rcmsg_status_t s;
@@ -101,9 +103,9 @@ rcmsg_status_t send_now(int peer, uint32_t ctx, int src, int tag, const void *bu
 }
 
 /* Makes a send a rendezvous one: its buffer registered for remote reads (none when empty). */
-rcmsg_status_t rndv_prepare(rcmsg_request_t r)
+rcmsg_status_t pml_rndv_prepare(rcmsg_request_t r)
 {
-    req_rndv_begin(r);
+    pml_req_rndv_begin(r);
     if (r->len == 0) {
         return RCMSG_OK;
     }
@@ -112,7 +114,7 @@ rcmsg_status_t rndv_prepare(rcmsg_request_t r)
 
 /* Tries to send the request now: OK when it went out (eager: complete), NO_RESOURCE when it
  * must wait (no credit, or the transport is full). */
-rcmsg_status_t send_start(rcmsg_request_t r)
+rcmsg_status_t pml_send_start(rcmsg_request_t r)
 {
     pml_peer_t *p = &pml.peers[r->peer];
     rcmsg_status_t s;
@@ -126,13 +128,13 @@ rcmsg_status_t send_start(rcmsg_request_t r)
             rcmsg_stat_add(r->peer, RCMSG_STAT_credit_waits, 1);
         }
         if (r->credit_rounds++ < PML_CREDIT_ROUNDS) {
-            pml.credit_wait = true; /* work for progress: a wait must not sleep on it */
+            pml_snd.credit_wait = true; /* work for progress: a wait must not sleep on it */
             return RCMSG_ERR_NO_RESOURCE;
         }
         rcmsg_stat_add(r->peer, RCMSG_STAT_rndv_fallbacks, 1);
-        s = rndv_prepare(r);
+        s = pml_rndv_prepare(r);
         if (s != RCMSG_OK) {
-            req_complete(r, s);
+            pml_req_complete(r, s);
             return RCMSG_OK;
         }
     }
@@ -140,7 +142,7 @@ rcmsg_status_t send_start(rcmsg_request_t r)
     if (!r->rndv) {
         s = eager_xmit(r->peer, r->ctx, r->my_rank, r->tag, r->buf, r->len);
         if (s == RCMSG_OK) {
-            req_complete(r, RCMSG_OK); /* the transport copied the data */
+            pml_req_complete(r, RCMSG_OK); /* the transport copied the data */
         }
     } else {
         rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_RTS,
@@ -156,13 +158,13 @@ rcmsg_status_t send_start(rcmsg_request_t r)
     }
     r->sent = s == RCMSG_OK;
     if (s != RCMSG_OK && s != RCMSG_ERR_NO_RESOURCE) {
-        req_complete(r, s);
+        pml_req_complete(r, s);
         return RCMSG_OK; /* done, with an error */
     }
     return s;
 }
 
-void sendq_push(pml_peer_t *p, rcmsg_request_t r)
+void pml_sendq_push(pml_peer_t *p, rcmsg_request_t r)
 {
     r->queued = true;
     rcmsg_queue_push_tail(&p->sendq, &r->link);
@@ -182,7 +184,7 @@ static int peer_control(int peer)
         p->nctl--;
         n++;
     }
-    if (credits_due(p)) {
+    if (pml_credits_due(p)) {
         rcmsg_pml_hdr_t h = {.type = RCMSG_PML_CREDIT};
         n += pml_xmit(peer, &h, sizeof(h), NULL, 0) == RCMSG_OK;
     }
@@ -190,7 +192,7 @@ static int peer_control(int peer)
 }
 
 /* Sends what waits for peer; returns the number sent. Keeps the peer pending if work remains. */
-int peer_push(int peer)
+int pml_peer_push(int peer)
 {
     pml_peer_t *p = &pml.peers[peer];
     int n = peer_control(peer);
@@ -199,8 +201,8 @@ int peer_push(int peer)
         rcmsg_request_t r =
             RCMSG_CONTAINER_OF(rcmsg_queue_first(&p->sendq), struct rcmsg_request, link);
         if (p->failed) {
-            req_complete(r, RCMSG_ERR_CONNECTION);
-        } else if (send_start(r) != RCMSG_OK) {
+            pml_req_complete(r, RCMSG_ERR_CONNECTION);
+        } else if (pml_send_start(r) != RCMSG_OK) {
             break;
         }
         rcmsg_queue_remove(&p->sendq, &r->link);
@@ -210,12 +212,12 @@ int peer_push(int peer)
     return n;
 }
 
-bool peer_has_work(const pml_peer_t *p)
+bool pml_peer_has_work(const pml_peer_t *p)
 {
-    return p->nctl > 0 || !rcmsg_queue_empty(&p->sendq) || credits_due(p);
+    return p->nctl > 0 || !rcmsg_queue_empty(&p->sendq) || pml_credits_due(p);
 }
 
-rcmsg_status_t queue_ctl(int peer, const rcmsg_pml_rts_t *h)
+rcmsg_status_t pml_queue_ctl(int peer, const rcmsg_pml_rts_t *h)
 {
     pml_peer_t *p = &pml.peers[peer];
 
@@ -233,14 +235,14 @@ rcmsg_status_t queue_ctl(int peer, const rcmsg_pml_rts_t *h)
         p->capctl = cap;
     }
     p->ctl[p->nctl++] = *h;
-    peer_mark_pending(peer);
+    pml_peer_mark_pending(peer);
     return RCMSG_OK;
 }
 
 /* Queues a FIN for peer's rendezvous send sreq, reporting status (RCMSG_OK: data taken). */
-rcmsg_status_t queue_fin(int peer, uint64_t sreq, rcmsg_status_t status)
+rcmsg_status_t pml_queue_fin(int peer, uint64_t sreq, rcmsg_status_t status)
 {
     rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_FIN}, .sreq = sreq, .status = status};
 
-    return queue_ctl(peer, &h);
+    return pml_queue_ctl(peer, &h);
 }

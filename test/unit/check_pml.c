@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Point-to-point pieces that need no transport: the per-pair sequence check, the request
- * free list. */
+ * free list, the communicator handle table. */
 #include "config.h"
 
 #include "pml/pml.h"
@@ -14,26 +14,26 @@
 
 START_TEST(test_seq_in_order)
 {
-    ck_assert_int_eq(rcmsg_pml_seq_check(0, 0), 0);
-    ck_assert_int_eq(rcmsg_pml_seq_check(41, 41), 0);
-    ck_assert_int_eq(rcmsg_pml_seq_check(UINT32_MAX, UINT32_MAX), 0);
+    ck_assert_int_eq(rcmsg_pml_seq_check(0, 0), RCMSG_PML_SEQ_IN_ORDER);
+    ck_assert_int_eq(rcmsg_pml_seq_check(41, 41), RCMSG_PML_SEQ_IN_ORDER);
+    ck_assert_int_eq(rcmsg_pml_seq_check(UINT32_MAX, UINT32_MAX), RCMSG_PML_SEQ_IN_ORDER);
 }
 END_TEST
 
 START_TEST(test_seq_duplicate)
 {
-    ck_assert_int_eq(rcmsg_pml_seq_check(10, 9), 1);
-    ck_assert_int_eq(rcmsg_pml_seq_check(10, 0), 1);
+    ck_assert_int_eq(rcmsg_pml_seq_check(10, 9), RCMSG_PML_SEQ_DUPLICATE);
+    ck_assert_int_eq(rcmsg_pml_seq_check(10, 0), RCMSG_PML_SEQ_DUPLICATE);
     /* across the wrap: expecting 2 after 0xffffffff, 1, 0; 0xfffffffe is old */
-    ck_assert_int_eq(rcmsg_pml_seq_check(2, UINT32_MAX - 1), 1);
+    ck_assert_int_eq(rcmsg_pml_seq_check(2, UINT32_MAX - 1), RCMSG_PML_SEQ_DUPLICATE);
 }
 END_TEST
 
 START_TEST(test_seq_gap)
 {
-    ck_assert_int_eq(rcmsg_pml_seq_check(10, 11), 2);
-    ck_assert_int_eq(rcmsg_pml_seq_check(10, 1000), 2);
-    ck_assert_int_eq(rcmsg_pml_seq_check(UINT32_MAX, 1), 2);
+    ck_assert_int_eq(rcmsg_pml_seq_check(10, 11), RCMSG_PML_SEQ_GAP);
+    ck_assert_int_eq(rcmsg_pml_seq_check(10, 1000), RCMSG_PML_SEQ_GAP);
+    ck_assert_int_eq(rcmsg_pml_seq_check(UINT32_MAX, 1), RCMSG_PML_SEQ_GAP);
 }
 END_TEST
 
@@ -50,7 +50,7 @@ static size_t free_count(void)
 {
     size_t n = 0;
 
-    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml.free_reqs); l != NULL;
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml_reqs.free_reqs); l != NULL;
          l = rcmsg_queue_next(l)) {
         n++;
     }
@@ -59,10 +59,10 @@ static size_t free_count(void)
 
 static void reqs_release(void)
 {
-    for (int c = 0; c < pml.nreq_chunks; c++) {
-        free(pml.req_chunks[c]);
+    for (int c = 0; c < pml_reqs.nreq_chunks; c++) {
+        free(pml_reqs.req_chunks[c]);
     }
-    free(pml.req_chunks);
+    free(pml_reqs.req_chunks);
     memset(&pml, 0, sizeof(pml));
 }
 
@@ -73,32 +73,32 @@ START_TEST(test_req_free_fifo)
     uint32_t gen_a;
 
     memset(&pml, 0, sizeof(pml));
-    a = req_alloc(REQ_SEND);
-    b = req_alloc(REQ_RECV);
+    a = pml_req_alloc(PML_REQ_SEND);
+    b = pml_req_alloc(PML_REQ_RECV);
     ck_assert_ptr_nonnull(a);
     ck_assert_ptr_nonnull(b);
-    ck_assert_int_eq(pml.nreq_chunks, 1);
+    ck_assert_int_eq(pml_reqs.nreq_chunks, 1);
     ck_assert_uint_eq(free_count(), PML_REQ_CHUNK - 2);
     gen_a = a->gen;
-    req_free(a);
-    req_free(b);
-    req_free(a); /* already free: left alone */
-    ck_assert_int_eq(pml.live_reqs, 0);
+    pml_req_free(a);
+    pml_req_free(b);
+    pml_req_free(a); /* already free: left alone */
+    ck_assert_int_eq(pml_reqs.live_reqs, 0);
     ck_assert_uint_eq(free_count(), PML_REQ_CHUNK);
     for (int i = 0; i < PML_REQ_CHUNK - 2; i++) {
-        r = req_alloc(REQ_SEND);
+        r = pml_req_alloc(PML_REQ_SEND);
         ck_assert_ptr_ne(r, a);
         ck_assert_ptr_ne(r, b);
     }
-    ck_assert_ptr_eq(req_alloc(REQ_RECV), a);
+    ck_assert_ptr_eq(pml_req_alloc(PML_REQ_RECV), a);
     ck_assert_uint_eq(a->gen, gen_a + 1);
-    ck_assert_int_eq(a->kind, REQ_RECV);
-    ck_assert_ptr_eq(req_alloc(REQ_SEND), b);
-    ck_assert(rcmsg_queue_empty(&pml.free_reqs));
+    ck_assert_int_eq(a->kind, PML_REQ_RECV);
+    ck_assert_ptr_eq(pml_req_alloc(PML_REQ_SEND), b);
+    ck_assert(rcmsg_queue_empty(&pml_reqs.free_reqs));
     /* empty: the next one grows the list by a chunk */
-    r = req_alloc(REQ_SEND);
+    r = pml_req_alloc(PML_REQ_SEND);
     ck_assert_ptr_nonnull(r);
-    ck_assert_int_eq(pml.nreq_chunks, 2);
+    ck_assert_int_eq(pml_reqs.nreq_chunks, 2);
     ck_assert_uint_eq(r->index, PML_REQ_CHUNK);
     reqs_release();
 }
@@ -110,16 +110,53 @@ START_TEST(test_req_grow_keeps_free)
     rcmsg_request_t a;
 
     memset(&pml, 0, sizeof(pml));
-    a = req_alloc(REQ_SEND);
+    a = pml_req_alloc(PML_REQ_SEND);
     ck_assert_ptr_nonnull(a);
-    req_free(a);
-    ck_assert_ptr_nonnull(req_grow());
+    pml_req_free(a);
+    ck_assert_ptr_nonnull(pml_req_grow());
     ck_assert_uint_eq(free_count(), 2 * PML_REQ_CHUNK);
-    ck_assert_uint_eq(req_alloc(REQ_SEND)->index, 1); /* the first chunk's free ones first */
+    ck_assert_uint_eq(pml_req_alloc(PML_REQ_SEND)->index,
+                      1); /* the first chunk's free ones first */
     ck_assert_ptr_eq(
-        RCMSG_CONTAINER_OF(rcmsg_queue_last(&pml.free_reqs), struct rcmsg_request, link),
-        req_at(2 * PML_REQ_CHUNK - 1));
+        RCMSG_CONTAINER_OF(rcmsg_queue_last(&pml_reqs.free_reqs), struct rcmsg_request, link),
+        pml_req_at(2 * PML_REQ_CHUNK - 1));
     reqs_release();
+}
+END_TEST
+
+/* A handle is valid while its slot is live, found by its context in either space; a freed,
+ * foreign or misaligned one is refused without being read outside the table. */
+START_TEST(test_comm_handles)
+{
+    struct rcmsg_comm outside = {.live = true}; /* live, but not in the table */
+    struct rcmsg_comm *world, *c;
+
+    ck_assert_int_eq(pml_comms_init(), RCMSG_OK);
+    world = pml_comms_take(0);
+    c = pml_comms_take(6);
+    ck_assert_ptr_nonnull(world);
+    ck_assert_ptr_eq(pml_comms.world, world);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_ptr_null(pml_comms_take(6)); /* live already */
+    ck_assert_ptr_null(pml_comms_take(2u * PML_CTX_IDS));
+    ck_assert(pml_comm_valid(world));
+    ck_assert(pml_comm_valid(c));
+    ck_assert_ptr_eq(pml_comm_of_ctx(6), c);
+    ck_assert_ptr_eq(pml_comm_of_ctx(7), c); /* its collective space */
+    ck_assert_ptr_null(pml_comm_of_ctx(8));
+    ck_assert_ptr_null(pml_comm_of_ctx(UINT32_MAX));
+    ck_assert(!pml_comm_valid(NULL));
+    ck_assert(!pml_comm_valid(&outside));
+    ck_assert(!pml_comm_valid((rcmsg_comm_t)((char *)c + 1)));
+    pml_comms_put(c);
+    ck_assert(!pml_comm_valid(c));
+    ck_assert_ptr_null(pml_comm_of_ctx(6));
+    ck_assert_ptr_eq(pml_comms_take(6), c); /* the id agreed again: the same slot */
+    pml_comms_put(c);
+    pml_comms_put(world);
+    ck_assert_ptr_null(pml_comms.world);
+    pml_comms_fini();
+    ck_assert(!pml_comm_valid(c)); /* no table: nothing is valid */
 }
 END_TEST
 
@@ -136,6 +173,9 @@ int main(void)
     tc = tcase_create("requests");
     tcase_add_test(tc, test_req_free_fifo);
     tcase_add_test(tc, test_req_grow_keeps_free);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("communicators");
+    tcase_add_test(tc, test_comm_handles);
     suite_add_tcase(s, tc);
     return ck_run(s);
 }

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Communicator context ids and their agreement (pml_ctx.c; the rule for reusing one is at the
+ * top of the file).
+ */
+#ifndef RCMSG_PML_CTX_H
+#define RCMSG_PML_CTX_H
+
+#include "pml_liveness.h"
+
+typedef struct {
+    int32_t color, key, rank; /* a split's entry; rank: the sender's rank in the parent */
+} pml_agree_entry_t;
+
+rcmsg_status_t pml_ctx_init(void);
+void pml_ctx_fini(void);
+/* Whether ctx (either space) is the context of a communicator freed here, whose late messages
+ * are refused. */
+bool pml_ctx_dead(uint32_t ctx);
+/* ctx becomes live (pml_comm_create), or dead (c is freed: c->world is taken over). */
+void pml_ctx_take(uint32_t ctx);
+void pml_ctx_bury(struct rcmsg_comm *c);
+/* The agreement on a new context among the n ranks of comm listed in ranks (comm ranks, the
+ * same list in the same order everywhere, this rank among them; NULL: every rank of comm), in
+ * comm's collective space (coll) or its point-to-point space (internal tag): each sends mine
+ * to every other, all_p (NULL, or n entries) gets them in the order of ranks, and *ctx_p the
+ * lowest context free on all. RCMSG_ERR_NO_RESOURCE when none is (the limit is logged). */
+rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
+                             int n, pml_agree_entry_t mine, pml_agree_entry_t *all_p,
+                             uint32_t *ctx_p);
+
+#endif /* RCMSG_PML_CTX_H */

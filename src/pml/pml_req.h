@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Requests (pml_req.c): allocation in chunks, validity of a handle, completion, and the calls
+ * that wait for or test them; the wait loop reaches liveness through a hook.
+ */
+#ifndef RCMSG_PML_REQ_H
+#define RCMSG_PML_REQ_H
+
+#include "pml_check.h"
+
+typedef void (*pml_idle_t)(unsigned *idle);
+
+typedef struct {
+    rcmsg_queue_t free_reqs; /* FIFO (link): a stale handle stays stale longest */
+    void **req_chunks;
+    int nreq_chunks;
+    long live_reqs;
+    struct rcmsg_request *waiting; /* the request rcmsg_wait waits for (pml_on_recv's return) */
+    pml_idle_t idle; /* an idle round of a wait: pml_idle (pml_liveness.c), set by init */
+} pml_reqs_t;
+
+extern pml_reqs_t pml_reqs;
+
+void pml_req_set_idle(pml_idle_t idle);
+/* Releases the requests' memory (fini). */
+void pml_reqs_fini(void);
+rcmsg_request_t pml_req_grow(void);
+rcmsg_request_t pml_req_at(uint32_t index);
+void pml_req_complete(rcmsg_request_t r, rcmsg_status_t error);
+
+/* A request off the free list (FIFO: a stale handle stays stale longest), its eager part
+ * cleared; NULL without memory. Inline: every message takes one. */
+static inline rcmsg_request_t pml_req_alloc(pml_req_kind_t kind)
+{
+    rcmsg_queue_link_t *l = rcmsg_queue_pop_head(&pml_reqs.free_reqs);
+    rcmsg_request_t r;
+    uint32_t index, gen;
+
+    if (l == NULL) {
+        if (pml_req_grow() == NULL) {
+            return NULL;
+        }
+        l = rcmsg_queue_pop_head(&pml_reqs.free_reqs);
+    }
+    r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, link);
+    index = r->index;
+    gen = r->gen + 1;
+    memset(r, 0, offsetof(struct rcmsg_request, rndv_link));
+    r->index = index;
+    r->gen = gen;
+    r->kind = kind;
+    r->in_use = true;
+    pml_reqs.live_reqs++;
+    pml.activity++; /* a new request: a stall is counted from here */
+    return r;
+}
+
+/* Back to the free list (once: a request already free is left alone). */
+static inline void pml_req_free(rcmsg_request_t r)
+{
+    if (!r->in_use) {
+        return;
+    }
+    r->in_use = false;
+    rcmsg_queue_push_tail(&pml_reqs.free_reqs, &r->link);
+    pml_reqs.live_reqs--;
+}
+
+/* Makes r a rendezvous: its rendezvous fields cleared (pml_req_alloc leaves them). */
+static inline void pml_req_rndv_begin(rcmsg_request_t r)
+{
+    memset(&r->rndv_link, 0, sizeof(*r) - offsetof(struct rcmsg_request, rndv_link));
+    r->rndv = true;
+}
+
+#endif /* RCMSG_PML_REQ_H */
