@@ -176,12 +176,12 @@ static void phase_begin(rcmsg_coll_sched_t *s)
         if (st->kind == RCMSG_COLL_STEP_FENCE) {
             break;
         }
-        if (!is_msg(st)) {
-            sched_fail(s, step_local(s, st));
-        } else if (step_post(s, st) == RCMSG_OK) {
+        rcmsg_status_t r = is_msg(st) ? step_post(s, st) : step_local(s, st);
+
+        if (r != RCMSG_OK) {
+            sched_fail(s, r); /* e.g. the loss of a member, refused at the posting */
+        } else if (is_msg(st)) {
             s->pending++;
-        } else {
-            sched_fail(s, RCMSG_ERR_NO_RESOURCE);
         }
     }
     for (int i = s->phase; i < s->cur && s->err != RCMSG_OK; i++) {
