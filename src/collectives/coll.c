@@ -258,9 +258,9 @@ static int coll_choose(const rcmsg_coll_args_t *a)
 static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
 {
     int alg = forced[a->coll];
-    const char *why = "forced";
+    enum { WHY_FORCED, WHY_VAR, WHY_AUTO } why = WHY_FORCED; /* named only when logged */
 
-    if (!rcmsg_coll_op_commutes(a->op) || a->coll >= RCMSG_COLL_COUNT) {
+    if (a->coll >= RCMSG_COLL_COUNT || !rcmsg_coll_op_commutes(a->op)) {
         rcmsg_debug("%s: the rank-ordered algorithm, %zu x %zu bytes, %d ranks, root %d",
                     rcmsg_coll_name(a->coll), a->count, a->esize, a->size, a->root);
         return a->coll == RCMSG_COLL_REDUCE      ? rcmsg_coll_reduce_ordered
@@ -271,16 +271,19 @@ static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
     }
     if (alg == RCMSG_COLL_ALG_AUTO) {
         alg = coll_config.alg[a->coll];
-        why = rcmsg_config_desc(colls[a->coll].var)->name;
+        why = WHY_VAR;
     }
     if (alg == RCMSG_COLL_ALG_AUTO) {
         alg = coll_choose(a);
-        why = "auto";
+        why = WHY_AUTO;
     }
     last[a->coll] = alg;
     rcmsg_debug("%s: algorithm %s (%s), %zu x %s (%zu bytes), %d ranks, root %d",
-                colls[a->coll].name, rcmsg_coll_algorithm_name(a->coll, alg), why, a->count,
-                rcmsg_coll_dtype_name(a->dtype), a->count * a->esize, a->size, a->root);
+                colls[a->coll].name, rcmsg_coll_algorithm_name(a->coll, alg),
+                why == WHY_FORCED ? "forced"
+                : why == WHY_AUTO ? "auto"
+                                  : rcmsg_config_desc(colls[a->coll].var)->name,
+                a->count, rcmsg_coll_dtype_name(a->dtype), a->count * a->esize, a->size, a->root);
     return colls[a->coll].fns[alg];
 }
 
@@ -387,6 +390,16 @@ static rcmsg_status_t coll_start(rcmsg_coll_args_t *a, rcmsg_status_t s, int roo
  */
 static rcmsg_request_t *const no_req = NULL;
 
+/* Whether count elements of esize bytes, times blocks, times 4 (room for the algorithms'
+ * offsets), overflow a size_t: without the three divisions of SIZE_MAX / ... (each call). */
+static bool coll_too_large(size_t count, size_t esize, size_t blocks)
+{
+    size_t unit, total;
+
+    return __builtin_mul_overflow(esize, blocks * 4, &unit) ||
+           __builtin_mul_overflow(count, unit, &total);
+}
+
 static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg_datatype_t dtype,
                                 bool blocks, rcmsg_request_t *const *req, rcmsg_coll_args_t *a)
 {
@@ -421,7 +434,7 @@ static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg
         rcmsg_error("rcmsg_%s: unknown datatype %d", name, (int)dtype);
         return RCMSG_ERR_INVALID_PARAM;
     }
-    if (count > SIZE_MAX / a->esize / (blocks ? (size_t)size : 1) / 4) {
+    if (coll_too_large(count, a->esize, blocks ? (size_t)size : 1)) {
         rcmsg_error("rcmsg_%s: count %zu of %s is too large", name, count,
                     rcmsg_coll_dtype_name(dtype));
         return RCMSG_ERR_INVALID_PARAM;
@@ -431,10 +444,7 @@ static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg
 
 static rcmsg_status_t check_op(const rcmsg_coll_args_t *a, rcmsg_op_t op)
 {
-    char call[64];
-
-    snprintf(call, sizeof(call), "rcmsg_%s", rcmsg_coll_name(a->coll));
-    return rcmsg_coll_op_check(call, op, a->dtype);
+    return rcmsg_coll_op_check(rcmsg_coll_name(a->coll), op, a->dtype);
 }
 
 static rcmsg_status_t check_root(const rcmsg_coll_args_t *a, int root)

@@ -106,7 +106,7 @@ int rcmsg_coll_sched_progress(void);
 size_t rcmsg_coll_type_size(rcmsg_datatype_t dtype);
 bool rcmsg_coll_op_user(rcmsg_op_t op);     /* a live user operation */
 bool rcmsg_coll_op_commutes(rcmsg_op_t op); /* the predefined ones all do */
-/* Whether op applies to dtype; logs why not, naming call. */
+/* Whether op applies to dtype; logs why not, naming rcmsg_<call>. */
 rcmsg_status_t rcmsg_coll_op_check(const char *call, rcmsg_op_t op, rcmsg_datatype_t dtype);
 /* out = x op y, count elements (out may be x or y; a non-commutative user op: not x alone). */
 rcmsg_status_t rcmsg_coll_apply(int coll, rcmsg_op_t op, rcmsg_datatype_t dtype, const void *x,
@@ -342,7 +342,8 @@ void rcmsg_coll_scratch_init(void);
 unsigned long rcmsg_coll_scratch_allocs(rcmsg_comm_t comm);
 /* The bytes of scratch comm holds (its levels and its arena): a test's measure. */
 size_t rcmsg_coll_scratch_bytes(rcmsg_comm_t comm);
-/* The arena of comm's blocking collectives, emptied (a->comm's); NULL without memory. */
+/* The arena of a->comm's blocking collectives, empty (rcmsg_coll_run_blocking empties it when
+ * done); NULL without memory. */
 rcmsg_coll_arena_t *rcmsg_coll_comm_arena(const rcmsg_coll_args_t *a);
 /* Grows a table (*tab, elements of elem bytes, *cap of them) to hold need; false, logged,
  * without memory (the table is as it was). */

@@ -23,12 +23,20 @@ static bool hooked;                /* sched_hook is registered with rcmsg's prog
 
 void rcmsg_coll_sched_init(rcmsg_coll_sched_t *s, rcmsg_coll_args_t *a, rcmsg_coll_arena_t *ar)
 {
-    *s = (rcmsg_coll_sched_t){.arena = ar,
-                              .comm = a->comm,
-                              .tag = a->tag,
-                              .coll = (int)a->coll,
-                              .op = a->op,
-                              .dtype = a->dtype};
+    /* field by field: inline_steps is left as it is (every call of a blocking loop) */
+    s->arena = ar;
+    s->steps = s->inline_steps;
+    s->cap = RCMSG_COLL_SCHED_INLINE;
+    s->nsteps = s->cur = s->phase = s->pending = 0;
+    s->err = RCMSG_OK;
+    s->comm = a->comm;
+    s->tag = a->tag;
+    s->coll = (int)a->coll;
+    s->op = a->op;
+    s->dtype = a->dtype;
+    s->own = (rcmsg_coll_arena_t){0};
+    s->req = RCMSG_REQUEST_NULL;
+    s->next = NULL;
     a->sched = s;
 }
 
@@ -37,7 +45,7 @@ rcmsg_status_t rcmsg_coll_sched_add(const rcmsg_coll_args_t *a, const rcmsg_coll
     rcmsg_coll_sched_t *s = a->sched;
 
     if (s->nsteps == s->cap) { /* the old array stays in the arena: it goes with the schedule */
-        int cap = s->cap ? s->cap * 2 : SCHED_STEPS_MIN;
+        int cap = s->cap * 2 < SCHED_STEPS_MIN ? SCHED_STEPS_MIN : s->cap * 2;
         rcmsg_coll_step_t *steps = rcmsg_coll_arena_get(s->arena, sizeof(*steps) * (size_t)cap);
 
         if (steps == NULL) {

@@ -69,6 +69,9 @@ void rcmsg_coll_arena_free(rcmsg_coll_arena_t *ar);
 
 typedef struct rcmsg_coll_sched rcmsg_coll_sched_t;
 
+/* Steps held in the schedule itself: a small blocking call takes no arena memory for them. */
+#define RCMSG_COLL_SCHED_INLINE 6
+
 struct rcmsg_coll_sched {
     rcmsg_coll_arena_t *arena; /* what the build takes memory from */
     rcmsg_coll_step_t *steps;
@@ -87,6 +90,7 @@ struct rcmsg_coll_sched {
     rcmsg_coll_arena_t own;   /* the schedule's own memory (it lives in it) */
     rcmsg_request_t req;      /* completed with the outcome */
     rcmsg_coll_sched_t *next; /* the active list */
+    rcmsg_coll_step_t inline_steps[RCMSG_COLL_SCHED_INLINE]; /* the first steps (not cleared) */
 };
 
 #endif /* RCMSG_COLL_SCHED_H */

@@ -205,11 +205,7 @@ rcmsg_coll_arena_t *rcmsg_coll_comm_arena(const rcmsg_coll_args_t *a)
 {
     struct rcmsg_coll_comm *cc = coll_comm_of(a);
 
-    if (cc == NULL) {
-        return NULL;
-    }
-    rcmsg_coll_arena_reset(&cc->arena);
-    return &cc->arena;
+    return cc != NULL ? &cc->arena : NULL; /* empty: every run empties it at its end */
 }
 
 bool rcmsg_coll_table_grow(void **tab, size_t elem, size_t *cap, size_t need)

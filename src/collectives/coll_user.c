@@ -65,9 +65,13 @@ bool rcmsg_coll_op_user(rcmsg_op_t op)
 
 bool rcmsg_coll_op_commutes(rcmsg_op_t op)
 {
-    coll_op_t *o = op_of(op);
+    coll_op_t *o;
 
-    return o == NULL || o->commute; /* the predefined ones all commute */
+    if ((unsigned)op < RCMSG_OP_COUNT) {
+        return true; /* the predefined ones all commute */
+    }
+    o = op_of(op);
+    return o == NULL || o->commute;
 }
 
 rcmsg_status_t rcmsg_coll_op_check(const char *call, rcmsg_op_t op, rcmsg_datatype_t dtype)
@@ -76,17 +80,18 @@ rcmsg_status_t rcmsg_coll_op_check(const char *call, rcmsg_op_t op, rcmsg_dataty
         return RCMSG_OK; /* a user operation works on every datatype */
     }
     if ((unsigned)op >= RCMSG_OP_COUNT) {
-        rcmsg_error("%s: unknown operation %d", call, (int)op);
+        rcmsg_error("rcmsg_%s: unknown operation %d", call, (int)op);
         return RCMSG_ERR_INVALID_PARAM;
     }
     if ((unsigned)dtype >= RCMSG_DATATYPE_COUNT) {
-        rcmsg_error("%s: the predefined operation %s is not defined on the created datatype %d "
-                    "(a user operation is: rcmsg_op_create)",
-                    call, rcmsg_coll_op_name(op), (int)dtype);
+        rcmsg_error(
+            "rcmsg_%s: the predefined operation %s is not defined on the created datatype %d "
+            "(a user operation is: rcmsg_op_create)",
+            call, rcmsg_coll_op_name(op), (int)dtype);
         return RCMSG_ERR_UNSUPPORTED;
     }
     if (!rcmsg_coll_op_valid(op, dtype)) {
-        rcmsg_error("%s: operation %s is not defined on %s", call, rcmsg_coll_op_name(op),
+        rcmsg_error("rcmsg_%s: operation %s is not defined on %s", call, rcmsg_coll_op_name(op),
                     rcmsg_coll_dtype_name(dtype));
         return RCMSG_ERR_UNSUPPORTED;
     }
