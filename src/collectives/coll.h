@@ -82,7 +82,19 @@ rcmsg_status_t rcmsg_coll_copy(const rcmsg_coll_args_t *a, void *dst, const void
 rcmsg_status_t rcmsg_coll_call(const rcmsg_coll_args_t *a, rcmsg_coll_call_fn_t *fn, void *arg);
 /* The end of a phase: what follows starts once its messages have completed. */
 rcmsg_status_t rcmsg_coll_fence(const rcmsg_coll_args_t *a);
-rcmsg_status_t rcmsg_coll_sched_add(const rcmsg_coll_args_t *a, const rcmsg_coll_step_t *step);
+/* Appends a step (out of memory: the schedule's error, sticky). Inline: every message takes one. */
+rcmsg_status_t rcmsg_coll_sched_grow(const rcmsg_coll_args_t *a, const rcmsg_coll_step_t *step);
+static inline rcmsg_status_t rcmsg_coll_sched_add(const rcmsg_coll_args_t *a,
+                                                  const rcmsg_coll_step_t *step)
+{
+    rcmsg_coll_sched_t *s = a->sched;
+
+    if (__builtin_expect(s->nsteps == s->cap, 0)) {
+        return rcmsg_coll_sched_grow(a, step);
+    }
+    s->steps[s->nsteps++] = *step;
+    return RCMSG_OK;
+}
 
 /* A schedule for a's call built in arena ar (a->sched becomes s). */
 void rcmsg_coll_sched_init(rcmsg_coll_sched_t *s, rcmsg_coll_args_t *a, rcmsg_coll_arena_t *ar);

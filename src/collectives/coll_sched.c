@@ -40,24 +40,20 @@ void rcmsg_coll_sched_init(rcmsg_coll_sched_t *s, rcmsg_coll_args_t *a, rcmsg_co
     a->sched = s;
 }
 
-rcmsg_status_t rcmsg_coll_sched_add(const rcmsg_coll_args_t *a, const rcmsg_coll_step_t *step)
+rcmsg_status_t rcmsg_coll_sched_grow(const rcmsg_coll_args_t *a, const rcmsg_coll_step_t *step)
 {
     rcmsg_coll_sched_t *s = a->sched;
+    /* the old array stays in the arena (or inline): it goes with the schedule */
+    int cap = s->cap * 2 < SCHED_STEPS_MIN ? SCHED_STEPS_MIN : s->cap * 2;
+    rcmsg_coll_step_t *steps = rcmsg_coll_arena_get(s->arena, sizeof(*steps) * (size_t)cap);
 
-    if (s->nsteps == s->cap) { /* the old array stays in the arena: it goes with the schedule */
-        int cap = s->cap * 2 < SCHED_STEPS_MIN ? SCHED_STEPS_MIN : s->cap * 2;
-        rcmsg_coll_step_t *steps = rcmsg_coll_arena_get(s->arena, sizeof(*steps) * (size_t)cap);
-
-        if (steps == NULL) {
-            s->err = RCMSG_ERR_NO_MEMORY; /* sticky: the schedule never runs */
-            return RCMSG_ERR_NO_MEMORY;
-        }
-        if (s->nsteps > 0) {
-            memcpy(steps, s->steps, sizeof(*steps) * (size_t)s->nsteps);
-        }
-        s->steps = steps;
-        s->cap = cap;
+    if (steps == NULL) {
+        s->err = RCMSG_ERR_NO_MEMORY; /* sticky: the schedule never runs */
+        return RCMSG_ERR_NO_MEMORY;
     }
+    memcpy(steps, s->steps, sizeof(*steps) * (size_t)s->nsteps);
+    s->steps = steps;
+    s->cap = cap;
     s->steps[s->nsteps++] = *step;
     return RCMSG_OK;
 }
@@ -150,11 +146,13 @@ static void step_done(rcmsg_coll_sched_t *s, const rcmsg_coll_step_t *st, rcmsg_
                       const rcmsg_msg_status_t *ms)
 {
     bool recv = st->kind == RCMSG_COLL_STEP_RECV;
-    const char *name = rcmsg_coll_name(s->coll);
+    const char *name;
 
-    if (s->err != RCMSG_OK || ms->cancelled) {
-        return;
+    if (__builtin_expect(r == RCMSG_OK && (!recv || ms->count == st->len), 1) ||
+        s->err != RCMSG_OK || ms->cancelled) {
+        return; /* the usual case first */
     }
+    name = rcmsg_coll_name(s->coll);
     if (r == RCMSG_ERR_TRUNCATED && recv) {
         rcmsg_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass the "
                     "same count, datatype and root?",
