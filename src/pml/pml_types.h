@@ -34,7 +34,8 @@
 #define PML_FINI_POLLS    1024  /* finalize reads what the transports hold: at most so many polls */
 #define PML_DROPPED_MAX   65536 /* discarded eager messages of a peer remembered for a CANCEL */
 
-typedef enum { PML_REQ_SEND, PML_REQ_RECV } pml_req_kind_t;
+/* PML_REQ_OWNED: a request a layer above completes (a collective schedule: rcmsg_pml_req_owned). */
+typedef enum { PML_REQ_SEND, PML_REQ_RECV, PML_REQ_OWNED } pml_req_kind_t;
 
 struct rcmsg_request {
     /* Cleared by pml_req_alloc for every request: what eager messages use. */
