@@ -315,7 +315,7 @@ typedef enum {
 
 #define RCMSG_IN_PLACE ((void *)1)
 
-/* Bytes in one element; 0 for an unknown datatype. */
+/* Bytes in one element (of a basic or created datatype); 0 for an unknown datatype. */
 RCMSG_API size_t rcmsg_datatype_size(rcmsg_datatype_t dtype);
 
 RCMSG_API rcmsg_status_t rcmsg_barrier(rcmsg_comm_t comm);
@@ -342,6 +342,145 @@ RCMSG_API rcmsg_status_t rcmsg_scatter(const void *sendbuf, void *recvbuf, size_
 RCMSG_API rcmsg_status_t rcmsg_reduce_scatter_block(const void *sendbuf, void *recvbuf,
                                                     size_t count, rcmsg_datatype_t dtype,
                                                     rcmsg_op_t op, rcmsg_comm_t comm);
+
+/* ---- user datatypes and operations ------------------------------------------------------
+ *
+ * A datatype made by rcmsg_datatype_create is an element of size bytes that the collectives
+ * move as they are (values >= RCMSG_DATATYPE_COUNT); reductions on it need a user operation.
+ * A user operation (rcmsg_op_create, values >= RCMSG_OP_COUNT) works on every datatype, basic
+ * or created; a predefined operation on a created datatype is RCMSG_ERR_UNSUPPORTED, naming
+ * both. A datatype or operation freed while a nonblocking collective uses it stays valid until
+ * that collective completes (they are reference counted).
+ */
+#define RCMSG_DATATYPE_NULL ((rcmsg_datatype_t)-1)
+#define RCMSG_OP_NULL       ((rcmsg_op_t)-1)
+
+/* A new element type of size bytes (size >= 1). */
+RCMSG_API rcmsg_status_t rcmsg_datatype_create(size_t size, rcmsg_datatype_t *dtype_p);
+/* Frees a created datatype; *dtype_p becomes RCMSG_DATATYPE_NULL. A basic one: refused. */
+RCMSG_API rcmsg_status_t rcmsg_datatype_free(rcmsg_datatype_t *dtype_p);
+
+/* A user reduction: inout[i] = in[i] op inout[i] for i < count, elements of dtype packed
+ * (rcmsg_datatype_size bytes each). op is the handle the function was registered under (one
+ * function may serve several). Called from inside rcmsg calls; it must not call rcmsg. */
+typedef void rcmsg_user_fn_t(const void *in, void *inout, size_t count, rcmsg_datatype_t dtype,
+                             rcmsg_op_t op);
+/* Registers fn as an operation. commute 0: the collectives keep rank order, every result is
+ * (((r0 op r1) op r2) ...) with in the lower ranks' partial result; commute 1: any order. */
+RCMSG_API rcmsg_status_t rcmsg_op_create(rcmsg_user_fn_t *fn, int commute, rcmsg_op_t *op_p);
+/* Frees a user operation; *op_p becomes RCMSG_OP_NULL. A predefined one: refused. */
+RCMSG_API rcmsg_status_t rcmsg_op_free(rcmsg_op_t *op_p);
+
+/* ---- more collectives --------------------------------------------------------------------
+ *
+ * Counts and displacements are in elements of dtype; the arrays (rcounts, displs, ...) are
+ * copied by the call: the caller may reuse them once it returns (the nonblocking calls too).
+ * A count of 0 moves nothing from or to that rank. RCMSG_IN_PLACE as MPI defines it:
+ *   gatherv (root)            own block already at recvbuf + displs[root]
+ *   scatterv (root)           recvbuf = RCMSG_IN_PLACE: the root keeps its block in sendbuf
+ *   allgatherv                own block already at recvbuf + displs[rank]
+ *   alltoallv                 recvbuf holds the blocks to send (sendbuf's counts and
+ *                             displacements are ignored: rcounts and rdispls describe both)
+ *   reduce_scatter            input (sum of rcounts) in recvbuf, result in its first
+ *                             rcounts[rank] elements
+ *   scan, exscan              input and result in recvbuf
+ */
+
+/* rcounts[i] elements from rank i land at recvbuf + displs[i] (root only). */
+RCMSG_API rcmsg_status_t rcmsg_gatherv(const void *sendbuf, size_t sendcount, void *recvbuf,
+                                       const size_t recvcounts[], const size_t displs[],
+                                       rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm);
+/* sendcounts[i] elements at sendbuf + displs[i] (root only) go to rank i. */
+RCMSG_API rcmsg_status_t rcmsg_scatterv(const void *sendbuf, const size_t sendcounts[],
+                                        const size_t displs[], void *recvbuf, size_t recvcount,
+                                        rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm);
+/* As gatherv, every rank getting the result. */
+RCMSG_API rcmsg_status_t rcmsg_allgatherv(const void *sendbuf, size_t sendcount, void *recvbuf,
+                                          const size_t recvcounts[], const size_t displs[],
+                                          rcmsg_datatype_t dtype, rcmsg_comm_t comm);
+/* sendcounts[i] elements at sendbuf + sdispls[i] go to rank i; recvcounts[j] from rank j land
+ * at recvbuf + rdispls[j]. */
+RCMSG_API rcmsg_status_t rcmsg_alltoallv(const void *sendbuf, const size_t sendcounts[],
+                                         const size_t sdispls[], void *recvbuf,
+                                         const size_t recvcounts[], const size_t rdispls[],
+                                         rcmsg_datatype_t dtype, rcmsg_comm_t comm);
+/* sendbuf holds sum(recvcounts) elements; rank i gets its recvcounts[i] elements of the
+ * reduction (blocks in rank order). */
+RCMSG_API rcmsg_status_t rcmsg_reduce_scatter(const void *sendbuf, void *recvbuf,
+                                              const size_t recvcounts[], rcmsg_datatype_t dtype,
+                                              rcmsg_op_t op, rcmsg_comm_t comm);
+/* Inclusive prefix reduction: rank i gets r0 op r1 op ... op ri. */
+RCMSG_API rcmsg_status_t rcmsg_scan(const void *sendbuf, void *recvbuf, size_t count,
+                                    rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm);
+/* Exclusive: rank i > 0 gets r0 op ... op r(i-1); rank 0's recvbuf is left untouched. */
+RCMSG_API rcmsg_status_t rcmsg_exscan(const void *sendbuf, void *recvbuf, size_t count,
+                                      rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm);
+
+/* ---- nonblocking collectives -------------------------------------------------------------
+ *
+ * Every collective has a nonblocking form: the blocking signature and an rcmsg_request_t *
+ * last. The buffers belong to rcmsg until the request completes; the arrays are copied. It is
+ * completed by rcmsg_wait, rcmsg_test, waitall, waitany, testall like any request (its
+ * status: source and tag meaningless, count 0, error the collective's outcome), and
+ * progressed by any rcmsg progress (the blocking calls, waits and tests on other requests,
+ * progress hooks' rounds), with no thread. Several may be outstanding on one communicator,
+ * mixed with point-to-point and blocking collectives; every rank starts its collectives
+ * (blocking and nonblocking) on a communicator in the same order, as MPI requires. Each takes
+ * its own tag, so they never mix. rcmsg_cancel of one: RCMSG_ERR_INVALID_PARAM ("a collective
+ * cannot be cancelled"). Argument errors are returned by the call itself (no request made).
+ */
+RCMSG_API rcmsg_status_t rcmsg_ibarrier(rcmsg_comm_t comm, rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_ibcast(void *buf, size_t count, rcmsg_datatype_t dtype, int root,
+                                      rcmsg_comm_t comm, rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_ireduce(const void *sendbuf, void *recvbuf, size_t count,
+                                       rcmsg_datatype_t dtype, rcmsg_op_t op, int root,
+                                       rcmsg_comm_t comm, rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_iallreduce(const void *sendbuf, void *recvbuf, size_t count,
+                                          rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
+                                          rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_igather(const void *sendbuf, void *recvbuf, size_t count,
+                                       rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                                       rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_iscatter(const void *sendbuf, void *recvbuf, size_t count,
+                                        rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                                        rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_iallgather(const void *sendbuf, void *recvbuf, size_t count,
+                                          rcmsg_datatype_t dtype, rcmsg_comm_t comm,
+                                          rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_ialltoall(const void *sendbuf, void *recvbuf, size_t count,
+                                         rcmsg_datatype_t dtype, rcmsg_comm_t comm,
+                                         rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_ireduce_scatter_block(const void *sendbuf, void *recvbuf,
+                                                     size_t count, rcmsg_datatype_t dtype,
+                                                     rcmsg_op_t op, rcmsg_comm_t comm,
+                                                     rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_igatherv(const void *sendbuf, size_t sendcount, void *recvbuf,
+                                        const size_t recvcounts[], const size_t displs[],
+                                        rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                                        rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_iscatterv(const void *sendbuf, const size_t sendcounts[],
+                                         const size_t displs[], void *recvbuf, size_t recvcount,
+                                         rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                                         rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_iallgatherv(const void *sendbuf, size_t sendcount, void *recvbuf,
+                                           const size_t recvcounts[], const size_t displs[],
+                                           rcmsg_datatype_t dtype, rcmsg_comm_t comm,
+                                           rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_ialltoallv(const void *sendbuf, const size_t sendcounts[],
+                                          const size_t sdispls[], void *recvbuf,
+                                          const size_t recvcounts[], const size_t rdispls[],
+                                          rcmsg_datatype_t dtype, rcmsg_comm_t comm,
+                                          rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_ireduce_scatter(const void *sendbuf, void *recvbuf,
+                                               const size_t recvcounts[], rcmsg_datatype_t dtype,
+                                               rcmsg_op_t op, rcmsg_comm_t comm,
+                                               rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_iscan(const void *sendbuf, void *recvbuf, size_t count,
+                                     rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
+                                     rcmsg_request_t *req_p);
+RCMSG_API rcmsg_status_t rcmsg_iexscan(const void *sendbuf, void *recvbuf, size_t count,
+                                       rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
+                                       rcmsg_request_t *req_p);
 
 /* ---- events ------------------------------------------------------------------------------
  *
