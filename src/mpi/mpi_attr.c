@@ -7,7 +7,7 @@
  * copied when it sets flag), Comm_free and Finalize (COMM_SELF first) its delete callback.
  * A freed keyval lives on, unusable by new calls, until no attribute holds it.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_objects.h"
 
 #include <stdlib.h>
 

@@ -7,7 +7,7 @@
  * Scan and Exscan (recursive doubling in rank order, as MPICH's: non-commutative operations
  * combine lower ranks first).
  */
-#include "mpi/mpi_coll.h"
+#include "mpi/mpi_engines.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * MPI_GROUP_EMPTY is a predefined handle (index 0): an empty result is MPI_GROUP_EMPTY (as in
  * MPICH) and Group_free of it only nulls the caller's handle.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_objects.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -20,8 +20,7 @@
  * MPI_IN_PLACE is not allowed over an intercommunicator (MPI says so). Reductions go through
  * typed buffers (unpack, mpi_op_apply, pack), so any datatype the operation takes works.
  */
-#include "mpi/mpi_coll.h"
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -77,34 +76,6 @@ static void packed_put(mpi_type_t *t, void *buf, size_t count, bool unpack, pack
 static int inter_fail(mpi_comm_t *c, const char *call, rcmsg_status_t s)
 {
     return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
-}
-
-int mpi_inter_check_root(mpi_comm_t *c, const char *call, int root)
-{
-    if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->remote_size)) {
-        return MPI_SUCCESS;
-    }
-    return mpi_err(c, call, MPI_ERR_ROOT,
-                   "invalid root %d over an intercommunicator (MPI_ROOT, MPI_PROC_NULL or a "
-                   "rank of the remote group of %d)",
-                   root, c->remote_size);
-}
-
-mpi_comm_t *mpi_inter_of(MPI_Comm comm)
-{
-    mpi_comm_t *c = mpi_state == MPI_STATE_ACTIVE ? mpi_comm_get(comm) : NULL;
-
-    return c != NULL && c->inter ? c : NULL;
-}
-
-int mpi_inter_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count,
-                        MPI_Datatype dt, mpi_type_t **t_p)
-{
-    if (buf == MPI_IN_PLACE) {
-        return mpi_err(c, call, MPI_ERR_BUFFER,
-                       "MPI_IN_PLACE is not allowed over an intercommunicator");
-    }
-    return mpi_check_buf(c, call, buf, count, dt, t_p);
 }
 
 static int buf_check(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt)
@@ -300,11 +271,10 @@ static int reduce_packed(const char *blocks, int n, int count, MPI_Datatype dt, 
 {
     mpi_type_t *t = mpi_type_get(dt);
     size_t len = mpi_type_size(t) * (size_t)count;
-    MPI_Aint tlb, text, span;
+    MPI_Aint tlb = mpi_type_true_lb(t), text = mpi_type_true_extent(t), span;
     char *acc, *in;
     int err = MPI_SUCCESS;
 
-    MPI_Type_get_true_extent(dt, &tlb, &text);
     span = count > 0 ? (MPI_Aint)(count - 1) * mpi_type_extent(t) + text : 1;
     acc = malloc((size_t)span + 1);
     in = malloc((size_t)span + 1);

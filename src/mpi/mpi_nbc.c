@@ -15,86 +15,9 @@
  * The reductions (Ireduce, Iallreduce, Ireduce_scatter_block, Iscan) are in mpi_nbc_red.c;
  * over an intercommunicator each entry point dispatches to mpi_nbc_inter.c.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 #include <stdlib.h>
-
-/* ---- shared by the calls ------------------------------------------------------------------ */
-mpi_comm_t *mpi_nbc_args(const char *call, MPI_Comm comm, MPI_Request *request, int *err_p)
-{
-    mpi_comm_t *c = mpi_comm_check(comm, call, err_p);
-
-    if (c == NULL) {
-        return NULL;
-    }
-    if (request == NULL) {
-        *err_p = mpi_err(c, call, MPI_ERR_ARG, "NULL request");
-        return NULL;
-    }
-    *err_p = MPI_SUCCESS;
-    return c;
-}
-
-int mpi_nbc_check_root(mpi_comm_t *c, const char *call, int root)
-{
-    if (root >= 0 && root < c->size) {
-        return MPI_SUCCESS;
-    }
-    return mpi_err(c, call, MPI_ERR_ROOT, "invalid root %d (communicator of %d rank(s))", root,
-                   c->size);
-}
-
-/* a buffer that must not be MPI_IN_PLACE here, then its count and type */
-int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
-                      mpi_type_t **t_p, const char *what)
-{
-    if (buf == MPI_IN_PLACE) {
-        return mpi_err(c, call, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed as %s here", what);
-    }
-    return mpi_check_buf(c, call, buf, count, dt, t_p);
-}
-
-/* the i-th block of count elements of t at buf */
-mpi_tbuf_t mpi_nbc_block(const void *buf, int i, int count, mpi_type_t *t)
-{
-    MPI_Aint off = (MPI_Aint)i * count * mpi_type_extent(t);
-
-    return (mpi_tbuf_t){(char *)buf + off, (size_t)count, t};
-}
-
-/* starts s, or raises its error through c */
-int mpi_nbc_start(mpi_sched_t *s, mpi_comm_t *c, const char *call, MPI_Request *request)
-{
-    int err = mpi_sched_start(s, c, request);
-
-    if (err != MPI_SUCCESS) {
-        return mpi_err(c, call, err, "cannot start the schedule");
-    }
-    return MPI_SUCCESS;
-}
-
-/* Binomial broadcast of b from root (relative ranks: v = r - root): receive from the parent,
- * then send to every child. Rank r of c's group is off + r on the hidden communicator (an
- * intercommunicator's local group; 0 for an intracommunicator). */
-void mpi_nbc_bcast_tree(mpi_sched_t *s, mpi_comm_t *c, mpi_tbuf_t b, int root)
-{
-    int n = c->size, v = (c->rank - root + n) % n, mask = 1, off = c->local_off;
-
-    while (mask < n) {
-        if (v & mask) {
-            mpi_sched_recv(s, b, off + (v - mask + root) % n);
-            mpi_sched_fence(s);
-            break;
-        }
-        mask <<= 1;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (v + mask < n) {
-            mpi_sched_send(s, b, off + (v + mask + root) % n);
-        }
-    }
-    mpi_sched_fence(s);
-}
 
 /* ---- Ibarrier ---------------------------------------------------------------------------- */
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)

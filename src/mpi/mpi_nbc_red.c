@@ -21,7 +21,7 @@
  * (mpi_nbc_inter.c) the tree runs in each group (mpi_nbc_reduce_tree); Iscan is not defined
  * there (MPI_ERR_COMM).
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 /* the arguments of a reduction, checked */
 typedef struct {
@@ -59,53 +59,11 @@ static mpi_tbuf_t tb(const void *buf, size_t count, const red_t *a)
     return (mpi_tbuf_t){(void *)buf, count, a->t};
 }
 
-/* Binomial reduce of count elements from in (this rank's data, dt's layout) to the tree's
- * root rank v = 0 (rank root when commutative, else rank 0). Returns the buffer holding the
- * result at that rank (NULL elsewhere, and when out of memory). */
-static void *reduce_tree(mpi_sched_t *s, const red_t *a, const void *in, size_t count, int root)
-{
-    int n = a->c->size, shift = a->commute ? root : 0, off = a->c->local_off;
-    int v = (a->c->rank - shift + n) % n;
-    void *acc = mpi_sched_tmp(s, count, a->dt), *tmp = mpi_sched_tmp(s, count, a->dt);
-
-    if (acc == NULL || tmp == NULL) {
-        return NULL;
-    }
-    mpi_sched_copy(s, tb(in, count, a), tb(acc, count, a));
-    for (int mask = 1; mask < n; mask <<= 1) {
-        if (v & mask) {
-            mpi_sched_send(s, tb(acc, count, a), off + (v - mask + shift) % n);
-            mpi_sched_fence(s);
-            return NULL;
-        }
-        if (v + mask < n) {
-            void *t = acc;
-
-            mpi_sched_recv(s, tb(tmp, count, a), off + (v + mask + shift) % n);
-            mpi_sched_fence(s);
-            /* tmp = acc op tmp: the lower ranks' result first */
-            mpi_sched_reduce(s, a->op, acc, tmp, count, a->dt);
-            acc = tmp;
-            tmp = t;
-        }
-    }
-    mpi_sched_fence(s);
-    return acc;
-}
-
-void *mpi_nbc_reduce_tree(mpi_sched_t *s, mpi_comm_t *c, const void *in, size_t count,
-                          MPI_Datatype dt, MPI_Op op)
-{
-    red_t a = {.c = c, .dt = dt, .t = mpi_type_get(dt), .op = op, .commute = false};
-
-    return reduce_tree(s, &a, in, count, 0);
-}
-
 /* reduce to root, the result into recvbuf there */
 static void reduce_to(mpi_sched_t *s, const red_t *a, const void *in, void *recvbuf, size_t count,
                       int root)
 {
-    void *acc = reduce_tree(s, a, in, count, root);
+    void *acc = mpi_nbc_reduce_tree_at(s, a->c, in, count, a->dt, a->op, a->commute, root);
     int r = a->c->rank;
 
     if (acc != NULL && r == root) {
@@ -189,7 +147,8 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     n = a.c->size;
     total = (size_t)recvcount * (size_t)n;
     a.commute = false; /* rooted at rank 0, which scatters */
-    all = reduce_tree(s, &a, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, total, 0);
+    all = mpi_nbc_reduce_tree_at(s, a.c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, total, a.dt,
+                                 a.op, a.commute, 0);
     if (a.c->rank == 0) {
         for (int i = 1; all != NULL && i < n; i++) {
             mpi_sched_send(s, mpi_nbc_block(all, i, recvcount, a.t), i);

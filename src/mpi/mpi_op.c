@@ -15,9 +15,10 @@
  * Live user operations are kept on a list (reachable until Finalize, freed by the program's
  * MPI_Op_free).
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_objects.h"
 
 #include <complex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,36 +283,37 @@ static int op_type_class(MPI_Datatype dt, op_kernel_t **kernel_p, rcmsg_datatype
     return rdt == RCMSG_FLOAT || rdt == RCMSG_DOUBLE ? OPC_FLT : OPC_INT;
 }
 
-/* ---- the internal interface (mpi_impl.h) --------------------------------------------------- */
-int mpi_op_check(mpi_comm_t *c, const char *call, MPI_Op op, MPI_Datatype dt)
+/* ---- the internal interface (mpi_objects.h) --------------------------------------------------- */
+bool mpi_op_valid(MPI_Op op)
+{
+    return op_get(op) != NULL;
+}
+
+int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len)
 {
     mpi_op_t *o = op_get(op);
-    mpi_type_t *t = mpi_type_get(dt);
     const op_type_t *pt = op_type_predef(dt);
     op_kernel_t *kernel = NULL;
     rcmsg_datatype_t rdt;
 
     if (o == NULL) {
-        return mpi_err(c, call, MPI_ERR_OP,
-                       op == MPI_OP_NULL ? "MPI_OP_NULL is not an operation"
-                                         : "invalid operation %#x",
-                       (unsigned)op);
-    }
-    if (t == NULL || !mpi_type_committed(t)) {
-        return mpi_err(c, call, MPI_ERR_TYPE,
-                       t == NULL ? "invalid datatype %#x" : "datatype %#x is not committed",
-                       (unsigned)dt);
+        snprintf(why, len,
+                 op == MPI_OP_NULL ? "MPI_OP_NULL is not an operation" : "invalid operation %#x",
+                 (unsigned)op);
+        return MPI_ERR_OP;
     }
     if (o->index == 0 || (op_type_class(dt, &kernel, &rdt) & o->classes) != 0) {
         return MPI_SUCCESS;
     }
     if (pt != NULL) {
-        return mpi_err(c, call, MPI_ERR_OP, "%s is not defined on %s", o->name, pt->name);
+        snprintf(why, len, "%s is not defined on %s", o->name, pt->name);
+    } else {
+        snprintf(why, len,
+                 "%s is not defined on derived datatype %#x (predefined operations take "
+                 "derived types of one basic integer or floating-point type)",
+                 o->name, (unsigned)dt);
     }
-    return mpi_err(c, call, MPI_ERR_OP,
-                   "%s is not defined on derived datatype %#x (predefined operations take "
-                   "derived types of one basic integer or floating-point type)",
-                   o->name, (unsigned)dt);
+    return MPI_ERR_OP;
 }
 
 bool mpi_op_commutative(MPI_Op op)
@@ -408,87 +410,44 @@ static int op_reserve(void)
     return err;
 }
 
-int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+int mpi_op_new(MPI_User_function *user_fn, bool commute, MPI_Op *op)
 {
-    mpi_op_t *o;
-    int err;
+    mpi_op_t *o = calloc(1, sizeof(*o));
+    int err = o == NULL ? MPI_ERR_NO_MEM : op_reserve();
 
-    MPI_CHECK_ACTIVE("MPI_Op_create");
-    if (user_fn == NULL || op == NULL) {
-        return mpi_err(NULL, "MPI_Op_create", MPI_ERR_ARG, "NULL %s",
-                       user_fn == NULL ? "user function" : "op");
-    }
-    o = calloc(1, sizeof(*o));
-    err = o == NULL ? MPI_ERR_NO_MEM : op_reserve();
     if (err == MPI_SUCCESS) {
         err = mpi_handle_alloc(MPI_KIND_OP_, o, &o->handle);
     }
     if (err != MPI_SUCCESS) {
         free(o);
-        return mpi_err(NULL, "MPI_Op_create", err, "out of memory for a new operation");
+        return err;
     }
     o->name = "user operation";
     o->rop = -1;
     o->fn = user_fn;
-    o->commute = commute != 0;
+    o->commute = commute;
     o->next = op_users;
     op_users = o;
     *op = o->handle;
     return MPI_SUCCESS;
 }
 
-int MPI_Op_free(MPI_Op *op)
+bool mpi_op_predefined(MPI_Op op)
 {
-    mpi_op_t *o;
+    mpi_op_t *o = op_get(op);
+
+    return o != NULL && o->index != 0;
+}
+
+void mpi_op_delete(MPI_Op *op)
+{
+    mpi_op_t *o = op_get(*op);
     mpi_op_t **pp;
 
-    MPI_CHECK_ACTIVE("MPI_Op_free");
-    o = op != NULL ? op_get(*op) : NULL;
-    if (o == NULL || o->index != 0) {
-        return mpi_err(NULL, "MPI_Op_free", MPI_ERR_OP, "%s",
-                       o != NULL ? "a predefined operation cannot be freed" : "invalid operation");
-    }
     for (pp = &op_users; *pp != o; pp = &(*pp)->next) {
     }
     *pp = o->next;
     mpi_handle_release(MPI_KIND_OP_, o->handle);
     free(o);
     *op = MPI_OP_NULL;
-    return MPI_SUCCESS;
-}
-
-int MPI_Op_commutative(MPI_Op op, int *commute)
-{
-    mpi_op_t *o;
-
-    MPI_CHECK_ACTIVE("MPI_Op_commutative");
-    o = op_get(op);
-    if (o == NULL || commute == NULL) {
-        return mpi_err(NULL, "MPI_Op_commutative", o == NULL ? MPI_ERR_OP : MPI_ERR_ARG, "%s",
-                       o == NULL ? "invalid operation" : "NULL commute");
-    }
-    *commute = o->commute;
-    return MPI_SUCCESS;
-}
-
-int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
-{
-    int err;
-
-    MPI_CHECK_ACTIVE("MPI_Reduce_local");
-    if (count < 0) {
-        return mpi_err(NULL, "MPI_Reduce_local", MPI_ERR_COUNT, "negative count %d", count);
-    }
-    err = mpi_op_check(NULL, "MPI_Reduce_local", op, datatype);
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE) {
-        return mpi_err(NULL, "MPI_Reduce_local", MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed");
-    }
-    err = mpi_op_apply(op, inbuf, inoutbuf, count, datatype);
-    if (err != MPI_SUCCESS) {
-        return mpi_err(NULL, "MPI_Reduce_local", err, "out of memory");
-    }
-    return MPI_SUCCESS;
 }
