@@ -85,7 +85,7 @@ static struct {
 
 /* What coll_start passes for the root or op of a call that takes none. */
 #define NO_ROOT (-1)
-#define NO_OP   RCMSG_OP_COUNT
+#define NO_OP   RCMSG_OP_NULL
 
 static int forced[RCMSG_COLL_COUNT];
 static int last[RCMSG_COLL_COUNT];
@@ -126,9 +126,28 @@ bool rcmsg_coll_check_enabled(void)
     return coll_config.check;
 }
 
+/* The collectives with one algorithm each (coll_v.c), from RCMSG_COLL_GATHERV on. */
+static const struct {
+    const char *name;
+    rcmsg_coll_fn_t fn;
+} vcolls[] = {
+    {"gatherv", rcmsg_coll_gatherv_linear},          {"scatterv", rcmsg_coll_scatterv_linear},
+    {"allgatherv", rcmsg_coll_allgatherv_ring},      {"alltoallv", rcmsg_coll_alltoallv_pairwise},
+    {"reduce_scatter", rcmsg_coll_reduce_scatter_v}, {"scan", rcmsg_coll_scan_recursive_doubling},
+    {"exscan", rcmsg_coll_scan_recursive_doubling},
+};
+RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(vcolls) == RCMSG_COLL_ALL_COUNT - RCMSG_COLL_GATHERV,
+                    "vcolls covers every collective from RCMSG_COLL_GATHERV");
+
 const char *rcmsg_coll_name(rcmsg_coll_t coll)
 {
-    return (unsigned)coll < RCMSG_COLL_COUNT ? colls[coll].name : "unknown collective";
+    if ((unsigned)coll < RCMSG_COLL_COUNT) {
+        return colls[coll].name;
+    }
+    if ((int)coll >= (int)RCMSG_COLL_GATHERV && (int)coll < (int)RCMSG_COLL_ALL_COUNT) {
+        return vcolls[(int)coll - (int)RCMSG_COLL_GATHERV].name;
+    }
+    return "unknown collective";
 }
 
 int rcmsg_coll_algorithm_count(rcmsg_coll_t coll)
@@ -234,11 +253,22 @@ static int coll_choose(const rcmsg_coll_args_t *a)
     return RCMSG_COLL_ALG_AUTO; /* not reached: coll_prep takes only known collectives */
 }
 
-static rcmsg_status_t coll_run(rcmsg_coll_args_t *a)
+/* The algorithm of a call: forced, the variable's, or chosen; a non-commutative user op takes
+ * the rank-ordered one whatever the variable says. Records the choice for the tests. */
+static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
 {
     int alg = forced[a->coll];
     const char *why = "forced";
 
+    if (!rcmsg_coll_op_commutes(a->op) || a->coll >= RCMSG_COLL_COUNT) {
+        rcmsg_debug("%s: the rank-ordered algorithm, %zu x %zu bytes, %d ranks, root %d",
+                    rcmsg_coll_name(a->coll), a->count, a->esize, a->size, a->root);
+        return a->coll == RCMSG_COLL_REDUCE      ? rcmsg_coll_reduce_ordered
+               : a->coll == RCMSG_COLL_ALLREDUCE ? rcmsg_coll_allreduce_ordered
+               : a->coll == RCMSG_COLL_REDUCE_SCATTER
+                   ? rcmsg_coll_reduce_scatter_block_ordered
+                   : vcolls[(int)a->coll - (int)RCMSG_COLL_GATHERV].fn;
+    }
     if (alg == RCMSG_COLL_ALG_AUTO) {
         alg = coll_config.alg[a->coll];
         why = rcmsg_config_desc(colls[a->coll].var)->name;
@@ -248,53 +278,132 @@ static rcmsg_status_t coll_run(rcmsg_coll_args_t *a)
         why = "auto";
     }
     last[a->coll] = alg;
-    a->tag = RCMSG_COLL_TAG(a->comm->coll_seq, a->coll);
-    a->comm->coll_seq++; /* every rank runs the same calls in the same order */
     rcmsg_debug("%s: algorithm %s (%s), %zu x %s (%zu bytes), %d ranks, root %d",
                 colls[a->coll].name, rcmsg_coll_algorithm_name(a->coll, alg), why, a->count,
                 rcmsg_coll_dtype_name(a->dtype), a->count * a->esize, a->size, a->root);
-    return colls[a->coll].fns[alg](a);
+    return colls[a->coll].fns[alg];
+}
+
+/* An in-place alltoall (or the same buffer passed twice, which MPI forbids but costs nothing
+ * to allow): the blocks to send would be overwritten as others arrive, so they are copied
+ * first into the schedule's memory. */
+static rcmsg_status_t alltoall_in_place(const rcmsg_coll_args_t *a)
+{
+    size_t nb = (size_t)a->size * a->count * a->esize;
+    rcmsg_coll_args_t b = *a;
+    void *copy = rcmsg_coll_scratch_get(a, nb);
+
+    if (copy == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    b.sbuf = copy;
+    return rcmsg_coll_copy(a, copy, a->rbuf, nb) == RCMSG_OK ? b.alg(&b) : RCMSG_ERR_NO_MEMORY;
+}
+
+rcmsg_status_t rcmsg_coll_run_blocking(rcmsg_coll_args_t *a, rcmsg_coll_fn_t build)
+{
+    rcmsg_coll_arena_t *ar = rcmsg_coll_comm_arena(a);
+    rcmsg_coll_sched_t sched;
+    rcmsg_status_t s;
+
+    if (ar == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    rcmsg_coll_sched_init(&sched, a, ar);
+    s = build(a);
+    if (s == RCMSG_OK) {
+        s = rcmsg_coll_sched_run(&sched);
+    }
+    a->sched = NULL;
+    rcmsg_coll_arena_reset(ar); /* now: a grown arena is one chunk from the next call on */
+    return s;
+}
+
+/* Builds the call's schedule and runs it (req_p NULL) or starts it as *req_p. */
+static rcmsg_status_t coll_run(rcmsg_coll_args_t *a, rcmsg_request_t *req_p)
+{
+    rcmsg_coll_fn_t build;
+    rcmsg_coll_sched_t *sched;
+    rcmsg_status_t s;
+
+    a->alg = coll_pick(a);
+    build = a->alg;
+    if (a->coll == RCMSG_COLL_ALLTOALL && a->count > 0 &&
+        (a->sbuf == RCMSG_IN_PLACE || a->sbuf == a->rbuf)) {
+        build = alltoall_in_place;
+    }
+    a->tag = RCMSG_COLL_TAG(a->comm->coll_seq, a->coll);
+    a->comm->coll_seq++; /* every rank runs the same calls in the same order */
+    if (req_p == NULL) {
+        return rcmsg_coll_run_blocking(a, build);
+    }
+    sched = rcmsg_coll_sched_new(a);
+    if (sched == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    s = build(a);
+    if (s == RCMSG_OK && sched->err != RCMSG_OK) {
+        s = sched->err;
+    }
+    if (s != RCMSG_OK) {
+        rcmsg_coll_sched_drop(sched);
+        return s;
+    }
+    return rcmsg_coll_sched_start(sched, req_p);
 }
 
 /*
  * Runs a call whose own argument checks (coll_prep and the rest) gave s; with RCMSG_COLL_CHECK,
- * only once every rank agrees on it, and a refusal on one rank fails the call on all. root
- * and op as passed (ignored where the call takes none). A rank that has no live communicator
+ * only once every rank agrees on it, and a refusal on one rank fails the call on all (the
+ * blocking calls only: a nonblocking one must not wait for the others to start). root and op
+ * as passed (ignored where the call takes none). A rank that has no live communicator
  * (a->comm NULL) cannot take part.
  */
-static rcmsg_status_t coll_start(rcmsg_coll_args_t *a, rcmsg_status_t s, int root, rcmsg_op_t op)
+static rcmsg_status_t coll_start(rcmsg_coll_args_t *a, rcmsg_status_t s, int root, rcmsg_op_t op,
+                                 rcmsg_request_t *req_p)
 {
-    if (coll_config.check && a->comm != RCMSG_COMM_NULL) {
+    if (coll_config.check && a->comm != RCMSG_COMM_NULL && req_p == NULL) {
+        bool v = a->rcounts != NULL || a->scounts != NULL;
         rcmsg_coll_check_t mine = {.call = (int32_t)a->coll,
                                    .root = root,
                                    .dtype = (int32_t)a->dtype,
                                    .op = (int32_t)op,
                                    .bad = s != RCMSG_OK,
-                                   .count = a->count};
+                                   .count = v ? 0 : a->count};
         rcmsg_status_t c = rcmsg_coll_check(a->comm, &mine);
 
         if (s == RCMSG_OK) {
             s = c;
         }
     }
-    return s == RCMSG_OK ? coll_run(a) : s;
+    return s == RCMSG_OK ? coll_run(a, req_p) : s;
 }
 
 /*
  * Checks what every collective takes and fills a (a->comm stays NULL when comm is not a live
  * communicator). blocks: whether the largest buffer holds one count-element block per rank
- * (else one block), for the overflow check.
+ * (else one block), for the overflow check. req: the request pointer of a nonblocking call
+ * (checked), or &no_req for a blocking one.
  */
-static rcmsg_status_t coll_prep(rcmsg_coll_t coll, rcmsg_comm_t comm, size_t count,
-                                rcmsg_datatype_t dtype, bool blocks, rcmsg_coll_args_t *a)
+static rcmsg_request_t *const no_req = NULL;
+
+static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg_datatype_t dtype,
+                                bool blocks, rcmsg_request_t *const *req, rcmsg_coll_args_t *a)
 {
-    const char *name = colls[coll].name;
+    const char *name = rcmsg_coll_name(coll);
     int size = rcmsg_comm_size(comm);
 
     a->comm = RCMSG_COMM_NULL; /* the rest is filled below once comm is known to be live */
     if (rcmsg_comm_world() == RCMSG_COMM_NULL) {
-        rcmsg_error("rcmsg_%s: rcmsg is not initialized", name);
+        rcmsg_error("rcmsg_%s%s: rcmsg is not initialized", req != &no_req ? "i" : "", name);
         return RCMSG_ERR_NOT_INITIALIZED;
+    }
+    if (req != &no_req && *req == NULL) {
+        rcmsg_error("rcmsg_i%s: req_p is NULL", name);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (req != &no_req) {
+        **req = RCMSG_REQUEST_NULL; /* until the call makes one */
     }
     if (size < 1) {
         rcmsg_error("rcmsg_%s: %p is not a live communicator", name, (void *)comm);
@@ -304,9 +413,10 @@ static rcmsg_status_t coll_prep(rcmsg_coll_t coll, rcmsg_comm_t comm, size_t cou
                              .rank = rcmsg_comm_rank(comm),
                              .size = size,
                              .count = count,
-                             .esize = rcmsg_coll_dtype_size(dtype),
+                             .esize = rcmsg_coll_type_size(dtype),
                              .dtype = dtype,
-                             .coll = coll};
+                             .op = NO_OP,
+                             .coll = (rcmsg_coll_t)coll};
     if (a->esize == 0) {
         rcmsg_error("rcmsg_%s: unknown datatype %d", name, (int)dtype);
         return RCMSG_ERR_INVALID_PARAM;
@@ -321,23 +431,17 @@ static rcmsg_status_t coll_prep(rcmsg_coll_t coll, rcmsg_comm_t comm, size_t cou
 
 static rcmsg_status_t check_op(const rcmsg_coll_args_t *a, rcmsg_op_t op)
 {
-    if ((unsigned)op >= RCMSG_OP_COUNT) {
-        rcmsg_error("rcmsg_%s: unknown operation %d", colls[a->coll].name, (int)op);
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    if (!rcmsg_coll_op_valid(op, a->dtype)) {
-        rcmsg_error("rcmsg_%s: operation %s is not defined on %s", colls[a->coll].name,
-                    rcmsg_coll_op_name(op), rcmsg_coll_dtype_name(a->dtype));
-        return RCMSG_ERR_UNSUPPORTED;
-    }
-    return RCMSG_OK;
+    char call[64];
+
+    snprintf(call, sizeof(call), "rcmsg_%s", rcmsg_coll_name(a->coll));
+    return rcmsg_coll_op_check(call, op, a->dtype);
 }
 
 static rcmsg_status_t check_root(const rcmsg_coll_args_t *a, int root)
 {
     if (root < 0 || root >= a->size) {
         rcmsg_error("rcmsg_%s: root %d is not a rank of this %d-rank communicator",
-                    colls[a->coll].name, root, a->size);
+                    rcmsg_coll_name(a->coll), root, a->size);
         return RCMSG_ERR_INVALID_PARAM;
     }
     return RCMSG_OK;
@@ -348,12 +452,13 @@ static rcmsg_status_t check_buf(const rcmsg_coll_args_t *a, const void **buf, co
                                 bool needed, bool in_place_ok)
 {
     if (*buf == RCMSG_IN_PLACE && !in_place_ok) {
-        rcmsg_error("rcmsg_%s: RCMSG_IN_PLACE is not allowed as the %s here", colls[a->coll].name,
-                    what);
+        rcmsg_error("rcmsg_%s: RCMSG_IN_PLACE is not allowed as the %s here",
+                    rcmsg_coll_name(a->coll), what);
         return RCMSG_ERR_INVALID_PARAM;
     }
     if (*buf == NULL && needed && a->count > 0) {
-        rcmsg_error("rcmsg_%s: the %s is NULL (count %zu)", colls[a->coll].name, what, a->count);
+        rcmsg_error("rcmsg_%s: the %s is NULL (count %zu)", rcmsg_coll_name(a->coll), what,
+                    a->count);
         return RCMSG_ERR_INVALID_PARAM;
     }
     if (*buf == NULL) {
@@ -362,20 +467,32 @@ static rcmsg_status_t check_buf(const rcmsg_coll_args_t *a, const void **buf, co
     return RCMSG_OK;
 }
 
-rcmsg_status_t rcmsg_barrier(rcmsg_comm_t comm)
+static rcmsg_status_t coll_barrier(rcmsg_comm_t comm, rcmsg_request_t *req_p,
+                                   rcmsg_request_t *const *req)
 {
     rcmsg_coll_args_t a;
-    rcmsg_status_t s = coll_prep(RCMSG_COLL_BARRIER, comm, 0, RCMSG_UINT8, false, &a);
+    rcmsg_status_t s = coll_prep(RCMSG_COLL_BARRIER, comm, 0, RCMSG_UINT8, false, req, &a);
 
-    return coll_start(&a, s, NO_ROOT, NO_OP);
+    return coll_start(&a, s, NO_ROOT, NO_OP, req_p);
 }
 
-rcmsg_status_t rcmsg_bcast(void *buf, size_t count, rcmsg_datatype_t dtype, int root,
-                           rcmsg_comm_t comm)
+rcmsg_status_t rcmsg_barrier(rcmsg_comm_t comm)
+{
+    return coll_barrier(comm, NULL, &no_req);
+}
+
+rcmsg_status_t rcmsg_ibarrier(rcmsg_comm_t comm, rcmsg_request_t *req_p)
+{
+    return coll_barrier(comm, req_p, &req_p);
+}
+
+static rcmsg_status_t coll_bcast(void *buf, size_t count, rcmsg_datatype_t dtype, int root,
+                                 rcmsg_comm_t comm, rcmsg_request_t *req_p,
+                                 rcmsg_request_t *const *req)
 {
     rcmsg_coll_args_t a;
     const void *b = buf;
-    rcmsg_status_t s = coll_prep(RCMSG_COLL_BCAST, comm, count, dtype, false, &a);
+    rcmsg_status_t s = coll_prep(RCMSG_COLL_BCAST, comm, count, dtype, false, req, &a);
 
     if (s == RCMSG_OK) {
         s = check_root(&a, root);
@@ -385,17 +502,31 @@ rcmsg_status_t rcmsg_bcast(void *buf, size_t count, rcmsg_datatype_t dtype, int 
     }
     a.root = root;
     a.rbuf = (void *)b;
-    return coll_start(&a, s, root, NO_OP);
+    return coll_start(&a, s, root, NO_OP, req_p);
+}
+
+rcmsg_status_t rcmsg_bcast(void *buf, size_t count, rcmsg_datatype_t dtype, int root,
+                           rcmsg_comm_t comm)
+{
+    return coll_bcast(buf, count, dtype, root, comm, NULL, &no_req);
+}
+
+rcmsg_status_t rcmsg_ibcast(void *buf, size_t count, rcmsg_datatype_t dtype, int root,
+                            rcmsg_comm_t comm, rcmsg_request_t *req_p)
+{
+    return coll_bcast(buf, count, dtype, root, comm, req_p, &req_p);
 }
 
 /* The checks of a reduction; recvbuf matters at the root only when root >= 0. */
-static rcmsg_status_t prep_reduction(rcmsg_coll_t coll, const void **sendbuf, void *recvbuf,
-                                     size_t count, rcmsg_datatype_t dtype, rcmsg_op_t op, int root,
-                                     rcmsg_comm_t comm, rcmsg_coll_args_t *a)
+static rcmsg_status_t prep_reduction(int coll, const void **sendbuf, void *recvbuf, size_t count,
+                                     rcmsg_datatype_t dtype, rcmsg_op_t op, int root,
+                                     rcmsg_comm_t comm, rcmsg_request_t *const *req,
+                                     rcmsg_coll_args_t *a)
 {
     const void *rb = recvbuf;
     bool has_result;
-    rcmsg_status_t s = coll_prep(coll, comm, count, dtype, coll == RCMSG_COLL_REDUCE_SCATTER, a);
+    rcmsg_status_t s =
+        coll_prep(coll, comm, count, dtype, coll == RCMSG_COLL_REDUCE_SCATTER, req, a);
 
     if (s == RCMSG_OK) {
         s = check_op(a, op);
@@ -423,34 +554,90 @@ static rcmsg_status_t prep_reduction(rcmsg_coll_t coll, const void **sendbuf, vo
     return s;
 }
 
-rcmsg_status_t rcmsg_reduce(const void *sendbuf, void *recvbuf, size_t count,
-                            rcmsg_datatype_t dtype, rcmsg_op_t op, int root, rcmsg_comm_t comm)
+static rcmsg_status_t coll_reduction(int coll, const void *sendbuf, void *recvbuf, size_t count,
+                                     rcmsg_datatype_t dtype, rcmsg_op_t op, int root,
+                                     rcmsg_comm_t comm, rcmsg_request_t *req_p,
+                                     rcmsg_request_t *const *req)
 {
     rcmsg_coll_args_t a;
     rcmsg_status_t s =
-        prep_reduction(RCMSG_COLL_REDUCE, &sendbuf, recvbuf, count, dtype, op, root, comm, &a);
+        prep_reduction(coll, &sendbuf, recvbuf, count, dtype, op, root, comm, req, &a);
 
-    return coll_start(&a, s, root, op);
+    return coll_start(&a, s, root < 0 ? NO_ROOT : root, op, req_p);
+}
+
+rcmsg_status_t rcmsg_reduce(const void *sendbuf, void *recvbuf, size_t count,
+                            rcmsg_datatype_t dtype, rcmsg_op_t op, int root, rcmsg_comm_t comm)
+{
+    return coll_reduction(RCMSG_COLL_REDUCE, sendbuf, recvbuf, count, dtype, op, root, comm, NULL,
+                          &no_req);
+}
+
+rcmsg_status_t rcmsg_ireduce(const void *sendbuf, void *recvbuf, size_t count,
+                             rcmsg_datatype_t dtype, rcmsg_op_t op, int root, rcmsg_comm_t comm,
+                             rcmsg_request_t *req_p)
+{
+    return coll_reduction(RCMSG_COLL_REDUCE, sendbuf, recvbuf, count, dtype, op, root, comm, req_p,
+                          &req_p);
 }
 
 rcmsg_status_t rcmsg_allreduce(const void *sendbuf, void *recvbuf, size_t count,
                                rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm)
 {
-    rcmsg_coll_args_t a;
-    rcmsg_status_t s =
-        prep_reduction(RCMSG_COLL_ALLREDUCE, &sendbuf, recvbuf, count, dtype, op, -1, comm, &a);
+    return coll_reduction(RCMSG_COLL_ALLREDUCE, sendbuf, recvbuf, count, dtype, op, -1, comm, NULL,
+                          &no_req);
+}
 
-    return coll_start(&a, s, NO_ROOT, op);
+rcmsg_status_t rcmsg_iallreduce(const void *sendbuf, void *recvbuf, size_t count,
+                                rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
+                                rcmsg_request_t *req_p)
+{
+    return coll_reduction(RCMSG_COLL_ALLREDUCE, sendbuf, recvbuf, count, dtype, op, -1, comm, req_p,
+                          &req_p);
 }
 
 rcmsg_status_t rcmsg_reduce_scatter_block(const void *sendbuf, void *recvbuf, size_t count,
                                           rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm)
 {
-    rcmsg_coll_args_t a;
-    rcmsg_status_t s = prep_reduction(RCMSG_COLL_REDUCE_SCATTER, &sendbuf, recvbuf, count, dtype,
-                                      op, -1, comm, &a);
+    return coll_reduction(RCMSG_COLL_REDUCE_SCATTER, sendbuf, recvbuf, count, dtype, op, -1, comm,
+                          NULL, &no_req);
+}
 
-    return coll_start(&a, s, NO_ROOT, op);
+rcmsg_status_t rcmsg_ireduce_scatter_block(const void *sendbuf, void *recvbuf, size_t count,
+                                           rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
+                                           rcmsg_request_t *req_p)
+{
+    return coll_reduction(RCMSG_COLL_REDUCE_SCATTER, sendbuf, recvbuf, count, dtype, op, -1, comm,
+                          req_p, &req_p);
+}
+
+rcmsg_status_t rcmsg_scan(const void *sendbuf, void *recvbuf, size_t count, rcmsg_datatype_t dtype,
+                          rcmsg_op_t op, rcmsg_comm_t comm)
+{
+    return coll_reduction(RCMSG_COLL_SCAN, sendbuf, recvbuf, count, dtype, op, -1, comm, NULL,
+                          &no_req);
+}
+
+rcmsg_status_t rcmsg_iscan(const void *sendbuf, void *recvbuf, size_t count, rcmsg_datatype_t dtype,
+                           rcmsg_op_t op, rcmsg_comm_t comm, rcmsg_request_t *req_p)
+{
+    return coll_reduction(RCMSG_COLL_SCAN, sendbuf, recvbuf, count, dtype, op, -1, comm, req_p,
+                          &req_p);
+}
+
+rcmsg_status_t rcmsg_exscan(const void *sendbuf, void *recvbuf, size_t count,
+                            rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm)
+{
+    return coll_reduction(RCMSG_COLL_EXSCAN, sendbuf, recvbuf, count, dtype, op, -1, comm, NULL,
+                          &no_req);
+}
+
+rcmsg_status_t rcmsg_iexscan(const void *sendbuf, void *recvbuf, size_t count,
+                             rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
+                             rcmsg_request_t *req_p)
+{
+    return coll_reduction(RCMSG_COLL_EXSCAN, sendbuf, recvbuf, count, dtype, op, -1, comm, req_p,
+                          &req_p);
 }
 
 /*
@@ -460,11 +647,11 @@ rcmsg_status_t rcmsg_reduce_scatter_block(const void *sendbuf, void *recvbuf, si
  */
 static rcmsg_status_t prep_blocks(rcmsg_coll_t coll, const void *sendbuf, void *recvbuf,
                                   size_t count, rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
-                                  rcmsg_coll_args_t *a)
+                                  rcmsg_request_t *const *req, rcmsg_coll_args_t *a)
 {
     const void *rb = recvbuf;
     bool rooted = coll == RCMSG_COLL_GATHER || coll == RCMSG_COLL_SCATTER, at_root;
-    rcmsg_status_t s = coll_prep(coll, comm, count, dtype, true, a);
+    rcmsg_status_t s = coll_prep(coll, comm, count, dtype, true, req, a);
 
     if (s == RCMSG_OK && rooted) {
         s = check_root(a, root);
@@ -498,65 +685,343 @@ static rcmsg_status_t prep_blocks(rcmsg_coll_t coll, const void *sendbuf, void *
     return RCMSG_OK;
 }
 
+static rcmsg_status_t coll_blocks(rcmsg_coll_t coll, const void *sendbuf, void *recvbuf,
+                                  size_t count, rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                                  rcmsg_request_t *req_p, rcmsg_request_t *const *req)
+{
+    rcmsg_coll_args_t a;
+    rcmsg_status_t s = prep_blocks(coll, sendbuf, recvbuf, count, dtype, root, comm, req, &a);
+
+    return coll_start(&a, s, root, NO_OP, req_p);
+}
+
 rcmsg_status_t rcmsg_allgather(const void *sendbuf, void *recvbuf, size_t count,
                                rcmsg_datatype_t dtype, rcmsg_comm_t comm)
 {
-    rcmsg_coll_args_t a;
-    rcmsg_status_t s =
-        prep_blocks(RCMSG_COLL_ALLGATHER, sendbuf, recvbuf, count, dtype, -1, comm, &a);
+    return coll_blocks(RCMSG_COLL_ALLGATHER, sendbuf, recvbuf, count, dtype, NO_ROOT, comm, NULL,
+                       &no_req);
+}
 
-    return coll_start(&a, s, NO_ROOT, NO_OP);
+rcmsg_status_t rcmsg_iallgather(const void *sendbuf, void *recvbuf, size_t count,
+                                rcmsg_datatype_t dtype, rcmsg_comm_t comm, rcmsg_request_t *req_p)
+{
+    return coll_blocks(RCMSG_COLL_ALLGATHER, sendbuf, recvbuf, count, dtype, NO_ROOT, comm, req_p,
+                       &req_p);
 }
 
 rcmsg_status_t rcmsg_alltoall(const void *sendbuf, void *recvbuf, size_t count,
                               rcmsg_datatype_t dtype, rcmsg_comm_t comm)
 {
-    rcmsg_coll_args_t a;
-    void *copy = NULL;
-    rcmsg_status_t s =
-        prep_blocks(RCMSG_COLL_ALLTOALL, sendbuf, recvbuf, count, dtype, -1, comm, &a);
+    return coll_blocks(RCMSG_COLL_ALLTOALL, sendbuf, recvbuf, count, dtype, NO_ROOT, comm, NULL,
+                       &no_req);
+}
 
-    /* in place (or the same buffer passed twice, which MPI forbids but costs nothing to
-     * allow): the blocks to send would be overwritten as others arrive */
-    if (s == RCMSG_OK && (a.sbuf == RCMSG_IN_PLACE || (a.sbuf == a.rbuf && count > 0))) {
-        size_t nb = (size_t)a.size * count * a.esize;
-
-        copy = rcmsg_coll_scratch_get(&a, nb);
-        if (copy == NULL) {
-            s = RCMSG_ERR_NO_MEMORY;
-        } else {
-            memcpy(copy, a.rbuf, nb);
-            a.sbuf = copy;
-        }
-    }
-    s = coll_start(&a, s, NO_ROOT, NO_OP);
-    if (copy != NULL) {
-        rcmsg_coll_scratch_put(&a, copy);
-    }
-    return s;
+rcmsg_status_t rcmsg_ialltoall(const void *sendbuf, void *recvbuf, size_t count,
+                               rcmsg_datatype_t dtype, rcmsg_comm_t comm, rcmsg_request_t *req_p)
+{
+    return coll_blocks(RCMSG_COLL_ALLTOALL, sendbuf, recvbuf, count, dtype, NO_ROOT, comm, req_p,
+                       &req_p);
 }
 
 rcmsg_status_t rcmsg_gather(const void *sendbuf, void *recvbuf, size_t count,
                             rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm)
 {
-    rcmsg_coll_args_t a;
-    rcmsg_status_t s =
-        prep_blocks(RCMSG_COLL_GATHER, sendbuf, recvbuf, count, dtype, root, comm, &a);
+    return coll_blocks(RCMSG_COLL_GATHER, sendbuf, recvbuf, count, dtype, root, comm, NULL,
+                       &no_req);
+}
 
-    return coll_start(&a, s, root, NO_OP);
+rcmsg_status_t rcmsg_igather(const void *sendbuf, void *recvbuf, size_t count,
+                             rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                             rcmsg_request_t *req_p)
+{
+    return coll_blocks(RCMSG_COLL_GATHER, sendbuf, recvbuf, count, dtype, root, comm, req_p,
+                       &req_p);
 }
 
 rcmsg_status_t rcmsg_scatter(const void *sendbuf, void *recvbuf, size_t count,
                              rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm)
 {
-    rcmsg_coll_args_t a;
-    rcmsg_status_t s =
-        prep_blocks(RCMSG_COLL_SCATTER, sendbuf, recvbuf, count, dtype, root, comm, &a);
+    return coll_blocks(RCMSG_COLL_SCATTER, sendbuf, recvbuf, count, dtype, root, comm, NULL,
+                       &no_req);
+}
 
-    return coll_start(&a, s, root, NO_OP);
+rcmsg_status_t rcmsg_iscatter(const void *sendbuf, void *recvbuf, size_t count,
+                              rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                              rcmsg_request_t *req_p)
+{
+    return coll_blocks(RCMSG_COLL_SCATTER, sendbuf, recvbuf, count, dtype, root, comm, req_p,
+                       &req_p);
+}
+
+/* An array of counts or displacements (n entries) where one is needed: present, and each
+ * entry small enough that count x element size, and displacement + count, cannot overflow. */
+static rcmsg_status_t check_array(const rcmsg_coll_args_t *a, const size_t *v, const char *what)
+{
+    size_t lim = SIZE_MAX / a->esize / 4;
+
+    if (v == NULL) {
+        rcmsg_error("rcmsg_%s: %s is NULL", rcmsg_coll_name(a->coll), what);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    for (int i = 0; i < a->size; i++) {
+        if (v[i] > lim) {
+            rcmsg_error("rcmsg_%s: %s[%d] = %zu is too large", rcmsg_coll_name(a->coll), what, i,
+                        v[i]);
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+    }
+    return RCMSG_OK;
+}
+
+/* A buffer of a v-variant: NULL only when nothing is read or written in it. */
+static rcmsg_status_t check_vbuf(const rcmsg_coll_args_t *a, const void **buf, const char *what,
+                                 size_t count, bool in_place_ok)
+{
+    if (*buf == RCMSG_IN_PLACE && !in_place_ok) {
+        rcmsg_error("rcmsg_%s: RCMSG_IN_PLACE is not allowed as the %s here",
+                    rcmsg_coll_name(a->coll), what);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (*buf == NULL && count > 0) {
+        rcmsg_error("rcmsg_%s: the %s is NULL", rcmsg_coll_name(a->coll), what);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (*buf == NULL) {
+        *buf = empty_buf;
+    }
+    return RCMSG_OK;
+}
+
+/* The own count a rank passes must be the one the arrays give it (root or every rank). */
+static rcmsg_status_t check_own(const rcmsg_coll_args_t *a, size_t mine, size_t theirs)
+{
+    if (mine != theirs) {
+        rcmsg_error("rcmsg_%s: this rank passes %zu elements for itself, the array %zu",
+                    rcmsg_coll_name(a->coll), mine, theirs);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    return RCMSG_OK;
+}
+
+/* gatherv (gather) and allgatherv: sendbuf of scount, rcounts and displs at the root (every
+ * rank for allgatherv). */
+static rcmsg_status_t coll_gatherv(int coll, const void *sendbuf, size_t scount, void *recvbuf,
+                                   const size_t rcounts[], const size_t displs[],
+                                   rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                                   rcmsg_request_t *req_p, rcmsg_request_t *const *req)
+{
+    rcmsg_coll_args_t a;
+    const void *rb = recvbuf;
+    bool at_root;
+    rcmsg_status_t s = coll_prep(coll, comm, scount, dtype, false, req, &a);
+
+    if (s == RCMSG_OK && coll == RCMSG_COLL_GATHERV) {
+        s = check_root(&a, root);
+    }
+    a.root = coll == RCMSG_COLL_GATHERV ? root : 0;
+    at_root = coll != RCMSG_COLL_GATHERV || a.rank == root;
+    if (s == RCMSG_OK && at_root) {
+        s = check_array(&a, rcounts, "recvcounts");
+        s = s == RCMSG_OK ? check_array(&a, displs, "displs") : s;
+        s = s == RCMSG_OK ? check_vbuf(&a, &rb, "receive buffer", 1, false) : s;
+    }
+    if (s == RCMSG_OK) {
+        s = check_vbuf(&a, &sendbuf, "send buffer", scount, at_root);
+    }
+    if (s == RCMSG_OK && at_root && sendbuf == RCMSG_IN_PLACE) {
+        sendbuf = (const char *)rb + displs[a.rank] * a.esize;
+        a.count = scount = rcounts[a.rank];
+    }
+    if (s == RCMSG_OK && at_root) {
+        s = check_own(&a, scount, rcounts[a.rank]);
+    }
+    a.sbuf = sendbuf;
+    a.rbuf = (void *)rb;
+    a.rcounts = rcounts;
+    a.rdispls = displs;
+    return coll_start(&a, s, coll == RCMSG_COLL_GATHERV ? root : NO_ROOT, NO_OP, req_p);
+}
+
+rcmsg_status_t rcmsg_gatherv(const void *sendbuf, size_t sendcount, void *recvbuf,
+                             const size_t recvcounts[], const size_t displs[],
+                             rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm)
+{
+    return coll_gatherv(RCMSG_COLL_GATHERV, sendbuf, sendcount, recvbuf, recvcounts, displs, dtype,
+                        root, comm, NULL, &no_req);
+}
+
+rcmsg_status_t rcmsg_igatherv(const void *sendbuf, size_t sendcount, void *recvbuf,
+                              const size_t recvcounts[], const size_t displs[],
+                              rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                              rcmsg_request_t *req_p)
+{
+    return coll_gatherv(RCMSG_COLL_GATHERV, sendbuf, sendcount, recvbuf, recvcounts, displs, dtype,
+                        root, comm, req_p, &req_p);
+}
+
+rcmsg_status_t rcmsg_allgatherv(const void *sendbuf, size_t sendcount, void *recvbuf,
+                                const size_t recvcounts[], const size_t displs[],
+                                rcmsg_datatype_t dtype, rcmsg_comm_t comm)
+{
+    return coll_gatherv(RCMSG_COLL_ALLGATHERV, sendbuf, sendcount, recvbuf, recvcounts, displs,
+                        dtype, NO_ROOT, comm, NULL, &no_req);
+}
+
+rcmsg_status_t rcmsg_iallgatherv(const void *sendbuf, size_t sendcount, void *recvbuf,
+                                 const size_t recvcounts[], const size_t displs[],
+                                 rcmsg_datatype_t dtype, rcmsg_comm_t comm, rcmsg_request_t *req_p)
+{
+    return coll_gatherv(RCMSG_COLL_ALLGATHERV, sendbuf, sendcount, recvbuf, recvcounts, displs,
+                        dtype, NO_ROOT, comm, req_p, &req_p);
+}
+
+static rcmsg_status_t coll_scatterv(const void *sendbuf, const size_t scounts[],
+                                    const size_t displs[], void *recvbuf, size_t rcount,
+                                    rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                                    rcmsg_request_t *req_p, rcmsg_request_t *const *req)
+{
+    rcmsg_coll_args_t a;
+    const void *rb = recvbuf;
+    rcmsg_status_t s = coll_prep(RCMSG_COLL_SCATTERV, comm, rcount, dtype, false, req, &a);
+    bool at_root = false;
+
+    if (s == RCMSG_OK) {
+        s = check_root(&a, root);
+        at_root = a.rank == root;
+    }
+    a.root = root;
+    if (s == RCMSG_OK && at_root) {
+        s = check_array(&a, scounts, "sendcounts");
+        s = s == RCMSG_OK ? check_array(&a, displs, "displs") : s;
+        s = s == RCMSG_OK ? check_vbuf(&a, &sendbuf, "send buffer", 1, false) : s;
+    }
+    if (s == RCMSG_OK) {
+        s = check_vbuf(&a, &rb, "receive buffer", rcount, at_root);
+    }
+    if (s == RCMSG_OK && at_root && rb == RCMSG_IN_PLACE) {
+        rb = (const char *)sendbuf + displs[root] * a.esize;
+        a.count = rcount = scounts[root];
+    }
+    if (s == RCMSG_OK && at_root) {
+        s = check_own(&a, rcount, scounts[root]);
+    }
+    a.sbuf = sendbuf;
+    a.rbuf = (void *)rb;
+    a.scounts = scounts;
+    a.sdispls = displs;
+    return coll_start(&a, s, root, NO_OP, req_p);
+}
+
+rcmsg_status_t rcmsg_scatterv(const void *sendbuf, const size_t sendcounts[], const size_t displs[],
+                              void *recvbuf, size_t recvcount, rcmsg_datatype_t dtype, int root,
+                              rcmsg_comm_t comm)
+{
+    return coll_scatterv(sendbuf, sendcounts, displs, recvbuf, recvcount, dtype, root, comm, NULL,
+                         &no_req);
+}
+
+rcmsg_status_t rcmsg_iscatterv(const void *sendbuf, const size_t sendcounts[],
+                               const size_t displs[], void *recvbuf, size_t recvcount,
+                               rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
+                               rcmsg_request_t *req_p)
+{
+    return coll_scatterv(sendbuf, sendcounts, displs, recvbuf, recvcount, dtype, root, comm, req_p,
+                         &req_p);
+}
+
+static rcmsg_status_t coll_alltoallv(const void *sendbuf, const size_t scounts[],
+                                     const size_t sdispls[], void *recvbuf, const size_t rcounts[],
+                                     const size_t rdispls[], rcmsg_datatype_t dtype,
+                                     rcmsg_comm_t comm, rcmsg_request_t *req_p,
+                                     rcmsg_request_t *const *req)
+{
+    rcmsg_coll_args_t a;
+    const void *rb = recvbuf;
+    bool in_place = sendbuf == RCMSG_IN_PLACE;
+    rcmsg_status_t s = coll_prep(RCMSG_COLL_ALLTOALLV, comm, 0, dtype, false, req, &a);
+
+    if (s == RCMSG_OK) {
+        s = check_array(&a, rcounts, "recvcounts");
+        s = s == RCMSG_OK ? check_array(&a, rdispls, "rdispls") : s;
+    }
+    if (s == RCMSG_OK && !in_place) {
+        s = check_array(&a, scounts, "sendcounts");
+        s = s == RCMSG_OK ? check_array(&a, sdispls, "sdispls") : s;
+        s = s == RCMSG_OK ? check_own(&a, scounts[a.rank], rcounts[a.rank]) : s;
+        s = s == RCMSG_OK ? check_vbuf(&a, &sendbuf, "send buffer", 1, false) : s;
+    }
+    if (s == RCMSG_OK) {
+        s = check_vbuf(&a, &rb, "receive buffer", 1, false);
+    }
+    a.sbuf = sendbuf;
+    a.rbuf = (void *)rb;
+    a.scounts = in_place ? rcounts : scounts;
+    a.sdispls = in_place ? rdispls : sdispls;
+    a.rcounts = rcounts;
+    a.rdispls = rdispls;
+    return coll_start(&a, s, NO_ROOT, NO_OP, req_p);
+}
+
+rcmsg_status_t rcmsg_alltoallv(const void *sendbuf, const size_t sendcounts[],
+                               const size_t sdispls[], void *recvbuf, const size_t recvcounts[],
+                               const size_t rdispls[], rcmsg_datatype_t dtype, rcmsg_comm_t comm)
+{
+    return coll_alltoallv(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, dtype, comm,
+                          NULL, &no_req);
+}
+
+rcmsg_status_t rcmsg_ialltoallv(const void *sendbuf, const size_t sendcounts[],
+                                const size_t sdispls[], void *recvbuf, const size_t recvcounts[],
+                                const size_t rdispls[], rcmsg_datatype_t dtype, rcmsg_comm_t comm,
+                                rcmsg_request_t *req_p)
+{
+    return coll_alltoallv(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, dtype, comm,
+                          req_p, &req_p);
+}
+
+static rcmsg_status_t coll_reduce_scatter(const void *sendbuf, void *recvbuf,
+                                          const size_t rcounts[], rcmsg_datatype_t dtype,
+                                          rcmsg_op_t op, rcmsg_comm_t comm, rcmsg_request_t *req_p,
+                                          rcmsg_request_t *const *req)
+{
+    rcmsg_coll_args_t a;
+    const void *rb = recvbuf;
+    size_t total = 0;
+    rcmsg_status_t s = coll_prep(RCMSG_COLL_REDUCE_SCATTER_V, comm, 0, dtype, false, req, &a);
+
+    s = s == RCMSG_OK ? check_op(&a, op) : s;
+    s = s == RCMSG_OK ? check_array(&a, rcounts, "recvcounts") : s;
+    for (int i = 0; s == RCMSG_OK && i < a.size; i++) {
+        total += rcounts[i];
+        if (total > SIZE_MAX / a.esize / 4) {
+            rcmsg_error("rcmsg_reduce_scatter: the counts add up to too many elements");
+            s = RCMSG_ERR_INVALID_PARAM;
+        }
+    }
+    s = s == RCMSG_OK ? check_vbuf(&a, &rb, "receive buffer", total, false) : s;
+    s = s == RCMSG_OK ? check_vbuf(&a, &sendbuf, "send buffer", total, true) : s;
+    a.op = op;
+    a.count = total;
+    a.rbuf = (void *)rb;
+    a.sbuf = sendbuf == RCMSG_IN_PLACE ? rb : sendbuf;
+    a.rcounts = rcounts;
+    return coll_start(&a, s, NO_ROOT, op, req_p);
+}
+
+rcmsg_status_t rcmsg_reduce_scatter(const void *sendbuf, void *recvbuf, const size_t recvcounts[],
+                                    rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm)
+{
+    return coll_reduce_scatter(sendbuf, recvbuf, recvcounts, dtype, op, comm, NULL, &no_req);
+}
+
+rcmsg_status_t rcmsg_ireduce_scatter(const void *sendbuf, void *recvbuf, const size_t recvcounts[],
+                                     rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
+                                     rcmsg_request_t *req_p)
+{
+    return coll_reduce_scatter(sendbuf, recvbuf, recvcounts, dtype, op, comm, req_p, &req_p);
 }
 
 size_t rcmsg_datatype_size(rcmsg_datatype_t dtype)
 {
-    return rcmsg_coll_dtype_size(dtype);
+    return rcmsg_coll_type_size(dtype);
 }

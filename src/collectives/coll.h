@@ -9,6 +9,7 @@
 #define RCMSG_COLL_H
 
 #include "coll_op.h"
+#include "coll_sched.h"
 
 #include <rcmsg.h>
 #include <stdbool.h>
@@ -44,9 +45,17 @@ typedef enum {
  *   gather          sbuf: own block (may lie inside the root's rbuf); rbuf: size blocks (root)
  *   scatter         sbuf: size blocks (root); rbuf: own block (may lie inside the root's sbuf)
  *   reduce_scatter  sbuf: size blocks (may equal rbuf); rbuf: own block of the result
- * count is in elements: per block where the buffers hold size blocks.
+ * count is in elements: per block where the buffers hold size blocks. The v-variants,
+ * reduce_scatter (v), scan and exscan: see coll_v.c.
+ *
+ * An algorithm is a builder (coll_sched.h): it records its steps into sched with the helpers
+ * below (which record, never move data themselves) and returns; an error then means only
+ * that the schedule could not be built (out of memory).
  */
-typedef struct {
+typedef struct rcmsg_coll_args rcmsg_coll_args_t;
+typedef rcmsg_status_t (*rcmsg_coll_fn_t)(const rcmsg_coll_args_t *a);
+
+struct rcmsg_coll_args {
     rcmsg_comm_t comm;
     int rank;
     int size;
@@ -59,9 +68,52 @@ typedef struct {
     rcmsg_op_t op;
     int tag; /* the collective's tag in the collective space */
     rcmsg_coll_t coll;
-} rcmsg_coll_args_t;
+    rcmsg_coll_sched_t *sched; /* what the algorithm builds */
+    /* v-variants: counts and displacements in elements (NULL where the call takes none) */
+    const size_t *scounts, *sdispls, *rcounts, *rdispls;
+    rcmsg_coll_fn_t alg; /* the algorithm chosen (coll.c) */
+};
 
-typedef rcmsg_status_t (*rcmsg_coll_fn_t)(const rcmsg_coll_args_t *a);
+/* ---- building a schedule (coll_sched.c) ---- */
+
+/* A copy (memmove) of len bytes, made in order with the other steps; none when dst is src. */
+rcmsg_status_t rcmsg_coll_copy(const rcmsg_coll_args_t *a, void *dst, const void *src, size_t len);
+/* fn(arg), made in order with the other steps (arg: memory of the schedule, or static). */
+rcmsg_status_t rcmsg_coll_call(const rcmsg_coll_args_t *a, rcmsg_coll_call_fn_t *fn, void *arg);
+/* The end of a phase: what follows starts once its messages have completed. */
+rcmsg_status_t rcmsg_coll_fence(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_sched_add(const rcmsg_coll_args_t *a, const rcmsg_coll_step_t *step);
+
+/* A schedule for a's call built in arena ar (a->sched becomes s). */
+void rcmsg_coll_sched_init(rcmsg_coll_sched_t *s, rcmsg_coll_args_t *a, rcmsg_coll_arena_t *ar);
+/* Builds a's call with build into a->comm's kept memory and runs it to completion (a->sched
+ * is NULL again on return): the outcome. */
+rcmsg_status_t rcmsg_coll_run_blocking(rcmsg_coll_args_t *a, rcmsg_coll_fn_t build);
+/* Runs a built schedule to completion: its outcome. */
+rcmsg_status_t rcmsg_coll_sched_run(rcmsg_coll_sched_t *s);
+/* A nonblocking schedule in memory of its own (a->sched becomes it); NULL without memory. */
+rcmsg_coll_sched_t *rcmsg_coll_sched_new(rcmsg_coll_args_t *a);
+/* Starts a built one as the request *req_p (it drops s on failure). */
+rcmsg_status_t rcmsg_coll_sched_start(rcmsg_coll_sched_t *s, rcmsg_request_t *req_p);
+/* Frees one that is not started. */
+void rcmsg_coll_sched_drop(rcmsg_coll_sched_t *s);
+/* Advances the active nonblocking schedules (the progress hook); what it advanced. */
+int rcmsg_coll_sched_progress(void);
+
+/* ---- user datatypes and operations (coll_user.c) ---- */
+
+/* Bytes of an element of a basic or live created datatype; 0 for any other value. */
+size_t rcmsg_coll_type_size(rcmsg_datatype_t dtype);
+bool rcmsg_coll_op_user(rcmsg_op_t op);     /* a live user operation */
+bool rcmsg_coll_op_commutes(rcmsg_op_t op); /* the predefined ones all do */
+/* Whether op applies to dtype; logs why not, naming call. */
+rcmsg_status_t rcmsg_coll_op_check(const char *call, rcmsg_op_t op, rcmsg_datatype_t dtype);
+/* out = x op y, count elements (out may be x or y; a non-commutative user op: not x alone). */
+rcmsg_status_t rcmsg_coll_apply(int coll, rcmsg_op_t op, rcmsg_datatype_t dtype, const void *x,
+                                const void *y, void *out, size_t count);
+/* A nonblocking collective's hold on its op and datatype (none for predefined ones). */
+void rcmsg_coll_user_ref(rcmsg_op_t op, rcmsg_datatype_t dtype);
+void rcmsg_coll_user_unref(rcmsg_op_t op, rcmsg_datatype_t dtype);
 
 /* ---- helpers (coll_util.c) ---- */
 
@@ -114,13 +166,14 @@ rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len
  * rcmsg_coll_scratch_put before the call returns, the last taken first.
  */
 void *rcmsg_coll_scratch_get(const rcmsg_coll_args_t *a, size_t bytes);
+/* (During a build, a->sched set: memory of the schedule, and put does nothing.) */
 void rcmsg_coll_scratch_put(const rcmsg_coll_args_t *a, void *p); /* p NULL: nothing */
 
-/* inout[i] = in[i] op inout[i] for i < count; logs and returns an error for a bad (op, dtype). */
+/* inout[i] = in[i] op inout[i] for i < count, recorded as a step (its errors when it runs). */
 rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
                                        size_t count);
 
-/* out[i] = x[i] op y[i] (out may be x or y); logs and returns an error as above. */
+/* out[i] = x[i] op y[i] (out may be x or y), recorded as a step. */
 rcmsg_status_t rcmsg_coll_reduce_local3(const rcmsg_coll_args_t *a, const void *x, const void *y,
                                         void *out, size_t count);
 
@@ -219,17 +272,39 @@ rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_scatter_linear(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a);
+/* rank-ordered, for any operation (the non-commutative ones): coll_reduce_ordered.c */
+rcmsg_status_t rcmsg_coll_reduce_ordered(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_allreduce_ordered(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_reduce_scatter_block_ordered(const rcmsg_coll_args_t *a);
+/* the v-variants and scans (coll_v.c) */
+rcmsg_status_t rcmsg_coll_gatherv_linear(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_scatterv_linear(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_allgatherv_ring(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_alltoallv_pairwise(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_reduce_scatter_v(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_scan_recursive_doubling(const rcmsg_coll_args_t *a);
 
 /* ---- argument agreement across ranks (coll_check.c), RCMSG_COLL_CHECK ---- */
 
 /* The calls the check tells apart: the collectives (rcmsg_coll_t), then these. */
 enum { RCMSG_COLL_CALL_DUP = RCMSG_COLL_COUNT, RCMSG_COLL_CALL_SPLIT, RCMSG_COLL_CALL_COUNT };
+/* The collectives with one algorithm (no RCMSG_COLL_<ID>_ALGORITHM), after those. */
+enum {
+    RCMSG_COLL_GATHERV = RCMSG_COLL_CALL_COUNT,
+    RCMSG_COLL_SCATTERV,
+    RCMSG_COLL_ALLGATHERV,
+    RCMSG_COLL_ALLTOALLV,
+    RCMSG_COLL_REDUCE_SCATTER_V,
+    RCMSG_COLL_SCAN,
+    RCMSG_COLL_EXSCAN,
+    RCMSG_COLL_ALL_COUNT
+};
 
 /* A call's tag in the collective space: (the communicator's collective sequence number mod
- * 2^24) << 4 | the collective, or RCMSG_COLL_TAG_CHECK for the check's own exchange. A message
- * left over from a failed call can therefore never match a later one; the tags stay below the
- * pml's internal ones. */
-#define RCMSG_COLL_TAG(seq, id) ((int)(((seq)&0xffffffu) << 4) | (int)(id))
+ * 2^24) << 4 | the collective (mod 15), or RCMSG_COLL_TAG_CHECK for the check's own exchange. A
+ * message left over from a failed call can therefore never match a later one; the tags stay below
+ * the pml's internal ones. */
+#define RCMSG_COLL_TAG(seq, id) ((int)(((seq)&0xffffffu) << 4) | (int)(id) % RCMSG_COLL_TAG_CHECK)
 #define RCMSG_COLL_TAG_CHECK    15
 
 /*
@@ -265,6 +340,13 @@ void rcmsg_coll_scratch_init(void);
 /* The malloc calls made so far for comm's scratch (0 before its first): constant over a
  * steady loop of the same calls. */
 unsigned long rcmsg_coll_scratch_allocs(rcmsg_comm_t comm);
+/* The bytes of scratch comm holds (its levels and its arena): a test's measure. */
+size_t rcmsg_coll_scratch_bytes(rcmsg_comm_t comm);
+/* The arena of comm's blocking collectives, emptied (a->comm's); NULL without memory. */
+rcmsg_coll_arena_t *rcmsg_coll_comm_arena(const rcmsg_coll_args_t *a);
+/* Grows a table (*tab, elements of elem bytes, *cap of them) to hold need; false, logged,
+ * without memory (the table is as it was). */
+bool rcmsg_coll_table_grow(void **tab, size_t elem, size_t *cap, size_t need);
 
 /* ---- selection (coll.c); for tests and tools ---- */
 

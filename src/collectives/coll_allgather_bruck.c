@@ -26,7 +26,7 @@ rcmsg_status_t rcmsg_coll_allgather_bruck(const rcmsg_coll_args_t *a)
     if (tmp == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    memcpy(tmp, a->sbuf, block);
+    rcmsg_coll_copy(a, tmp, a->sbuf, block);
     for (int d = 1; d < n && s == RCMSG_OK; d *= 2) {
         size_t cnt = (size_t)(d < n - d ? d : n - d) * block;
 
@@ -36,8 +36,8 @@ rcmsg_status_t rcmsg_coll_allgather_bruck(const rcmsg_coll_args_t *a)
     if (s == RCMSG_OK) { /* tmp[i] is rank (r + i) mod n's block */
         size_t head = (size_t)(n - r) * block;
 
-        memcpy((char *)a->rbuf + (size_t)r * block, tmp, head);
-        memcpy(a->rbuf, tmp + head, nb - head);
+        rcmsg_coll_copy(a, (char *)a->rbuf + (size_t)r * block, tmp, head);
+        rcmsg_coll_copy(a, a->rbuf, tmp + head, nb - head);
     }
     rcmsg_coll_scratch_put(a, tmp);
     return s;

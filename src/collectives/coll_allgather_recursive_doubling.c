@@ -38,7 +38,7 @@ rcmsg_status_t rcmsg_coll_allgather_recursive_doubling(const rcmsg_coll_args_t *
      * nor write lines the partner read in the previous call just before it reads them. */
     first = a->rank >= 2 * rem && pof2 > 1 && a->sbuf != mine ? a->sbuf : NULL;
     if (first == NULL && a->sbuf != mine) {
-        memcpy(mine, a->sbuf, block);
+        rcmsg_coll_copy(a, mine, a->sbuf, block);
     }
     if (a->rank < 2 * rem) { /* fold: the even rank's block joins the odd one's */
         s = a->rank % 2 == 0 ? rcmsg_coll_send(a, mine, block, a->rank + 1)

@@ -29,7 +29,7 @@ rcmsg_status_t rcmsg_coll_allgather_ring(const rcmsg_coll_args_t *a)
                                 buf + rb * block, block, (r - 1 + n) % n);
     }
     if (s == RCMSG_OK && a->sbuf != mine) {
-        memcpy(mine, a->sbuf, block);
+        rcmsg_coll_copy(a, mine, a->sbuf, block);
     }
     return s;
 }

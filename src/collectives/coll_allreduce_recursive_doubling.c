@@ -31,7 +31,7 @@ rcmsg_status_t rcmsg_coll_allreduce_recursive_doubling(const rcmsg_coll_args_t *
     if (pof2 == 1 || a->rank < 2 * rem) {
         /* alone, or folded: the vector goes through rbuf from the start */
         if (a->sbuf != a->rbuf) {
-            memcpy(buf, a->sbuf, bytes);
+            rcmsg_coll_copy(a, buf, a->sbuf, bytes);
         }
         mine = buf;
     }

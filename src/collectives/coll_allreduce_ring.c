@@ -36,7 +36,7 @@ rcmsg_status_t rcmsg_coll_allreduce_ring(const rcmsg_coll_args_t *a)
         off[i] = rcmsg_coll_block_off(a->count, n, i) * a->esize;
     }
     if (n == 1 && a->sbuf != a->rbuf) {
-        memcpy(buf, a->sbuf, a->count * a->esize);
+        rcmsg_coll_copy(a, buf, a->sbuf, a->count * a->esize);
     }
     /* The input is read from sbuf, never copied: the first step sends block r from there,
      * and each block this rank reduces (once each in this pass) is theirs op sbuf's into

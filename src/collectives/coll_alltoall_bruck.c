@@ -31,14 +31,14 @@ rcmsg_status_t rcmsg_coll_alltoall_bruck(const rcmsg_coll_args_t *a)
     pk = tmp + nb;
     pk2 = rbuf; /* the receive buffer is free until step 3 */
     for (int i = 0; i < n; i++) {
-        memcpy(tmp + (size_t)i * block, sbuf + (size_t)((r + i) % n) * block, block);
+        rcmsg_coll_copy(a, tmp + (size_t)i * block, sbuf + (size_t)((r + i) % n) * block, block);
     }
     for (int d = 1; d < n && s == RCMSG_OK; d *= 2) {
         size_t len = 0;
 
         for (int i = d; i < n; i++) {
             if (i & d) {
-                memcpy(pk + len, tmp + (size_t)i * block, block);
+                rcmsg_coll_copy(a, pk + len, tmp + (size_t)i * block, block);
                 len += block;
             }
         }
@@ -46,13 +46,14 @@ rcmsg_status_t rcmsg_coll_alltoall_bruck(const rcmsg_coll_args_t *a)
         len = 0;
         for (int i = d; i < n && s == RCMSG_OK; i++) {
             if (i & d) {
-                memcpy(tmp + (size_t)i * block, pk2 + len, block);
+                rcmsg_coll_copy(a, tmp + (size_t)i * block, pk2 + len, block);
                 len += block;
             }
         }
     }
     for (int i = 0; i < n && s == RCMSG_OK; i++) {
-        memcpy(rbuf + (size_t)((r - i + n) % n) * block, tmp + (size_t)i * block, block);
+        rcmsg_coll_copy(a, rbuf + (size_t)((r - i + n) % n) * block, tmp + (size_t)i * block,
+                        block);
     }
     rcmsg_coll_scratch_put(a, tmp);
     return s;

@@ -22,7 +22,7 @@ rcmsg_status_t rcmsg_coll_alltoall_pairwise(const rcmsg_coll_args_t *a)
     char *rbuf = a->rbuf;
     rcmsg_status_t s = RCMSG_OK;
 
-    memcpy(rbuf + (size_t)r * block, sbuf + (size_t)r * block, block);
+    rcmsg_coll_copy(a, rbuf + (size_t)r * block, sbuf + (size_t)r * block, block);
     for (int k = 1; k < n && s == RCMSG_OK; k++) {
         int dst = (r + k) % n, src = (r - k + n) % n;
 

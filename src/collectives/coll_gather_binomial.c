@@ -32,14 +32,14 @@ rcmsg_status_t rcmsg_coll_gather_binomial(const rcmsg_coll_args_t *a)
      * else in scratch */
     buf = (v == 0 && a->root == 0) ? a->rbuf : v != 0 && sub == 1 ? (char *)a->sbuf : scratch;
     if (buf != a->sbuf) {
-        memcpy(buf, a->sbuf, block);
+        rcmsg_coll_copy(a, buf, a->sbuf, block);
     }
     s = rcmsg_coll_gather_rel(a, v, n, ranks, buf, off);
     if (s == RCMSG_OK && v == 0 && a->root != 0) {
         size_t head = (size_t)(n - a->root) * block; /* relative [0, n - root): ranks [root, n) */
 
-        memcpy((char *)a->rbuf + (size_t)a->root * block, buf, head);
-        memcpy(a->rbuf, buf + head, (size_t)n * block - head);
+        rcmsg_coll_copy(a, (char *)a->rbuf + (size_t)a->root * block, buf, head);
+        rcmsg_coll_copy(a, a->rbuf, buf + head, (size_t)n * block - head);
     }
     rcmsg_coll_scratch_put(a, off);
     return s;

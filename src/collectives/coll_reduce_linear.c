@@ -31,7 +31,7 @@ rcmsg_status_t rcmsg_coll_reduce_linear(const rcmsg_coll_args_t *a)
     }
     if (n == 1) {
         if (a->rbuf != a->sbuf) {
-            memmove(a->rbuf, a->sbuf, bytes);
+            rcmsg_coll_copy(a, a->rbuf, a->sbuf, bytes);
         }
         return RCMSG_OK;
     }

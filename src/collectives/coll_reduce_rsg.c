@@ -69,17 +69,17 @@ rcmsg_status_t rcmsg_coll_reduce_rsg(const rcmsg_coll_args_t *a)
         int v = (newrank - rootnew + pof2) % pof2;
         size_t mine = off[newrank] * a->esize;
 
-        memcpy(rel, buf + mine, goff[v + 1] - goff[v]);
+        rcmsg_coll_copy(a, rel, buf + mine, goff[v + 1] - goff[v]);
         s = rcmsg_coll_gather_rel(a, v, pof2, ranks, rel, goff);
         if (s != RCMSG_OK || v != 0) {
             goto out;
         }
         /* back to absolute order: relative [0, pof2 - rootnew) is blocks [rootnew, pof2) */
-        memcpy(buf + off[rootnew] * a->esize, rel, goff[pof2 - rootnew]);
-        memcpy(buf, rel + goff[pof2 - rootnew], goff[pof2] - goff[pof2 - rootnew]);
+        rcmsg_coll_copy(a, buf + off[rootnew] * a->esize, rel, goff[pof2 - rootnew]);
+        rcmsg_coll_copy(a, buf, rel + goff[pof2 - rootnew], goff[pof2] - goff[pof2 - rootnew]);
     }
     if (gatherer == a->root) {
-        memcpy(a->rbuf, buf, bytes);
+        rcmsg_coll_copy(a, a->rbuf, buf, bytes);
     } else {
         s = rcmsg_coll_send(a, buf, bytes, a->root);
     }

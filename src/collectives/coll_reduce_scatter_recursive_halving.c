@@ -40,7 +40,7 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args
     if (s == RCMSG_OK && newrank >= 0) {
         s = rcmsg_coll_rs_halving(a, newrank, pof2, rem, src, buf, tmp, off);
         if (s == RCMSG_OK) {
-            memcpy(a->rbuf, buf + (size_t)a->rank * block, block);
+            rcmsg_coll_copy(a, a->rbuf, buf + (size_t)a->rank * block, block);
         }
     }
     if (s == RCMSG_OK) { /* the odd partner reduced the even rank's block too */

@@ -26,7 +26,7 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a)
         return RCMSG_ERR_NO_MEMORY;
     }
     tmp = buf + nb;
-    memcpy(buf, a->sbuf, nb);
+    rcmsg_coll_copy(a, buf, a->sbuf, nb);
     for (int step = 0; step < n - 1 && s == RCMSG_OK; step++) {
         size_t sb = (size_t)((r - step - 1 + 2 * n) % n), rb = (size_t)((r - step - 2 + 2 * n) % n);
 
@@ -37,7 +37,7 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a)
         }
     }
     if (s == RCMSG_OK) {
-        memcpy(a->rbuf, buf + (size_t)r * block, block);
+        rcmsg_coll_copy(a, a->rbuf, buf + (size_t)r * block, block);
     }
     rcmsg_coll_scratch_put(a, buf);
     return s;

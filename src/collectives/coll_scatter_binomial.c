@@ -37,8 +37,8 @@ rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
     if (v == 0 && a->root != 0) {
         size_t head = (size_t)(n - a->root) * block;
 
-        memcpy(buf, (const char *)a->sbuf + (size_t)a->root * block, head);
-        memcpy(buf + head, a->sbuf, (size_t)n * block - head);
+        rcmsg_coll_copy(a, buf, (const char *)a->sbuf + (size_t)a->root * block, head);
+        rcmsg_coll_copy(a, buf + head, a->sbuf, (size_t)n * block - head);
     }
     /* this rank's block out of buf, made while the children read theirs */
     own = (rcmsg_coll_copy_t){.dst = a->rbuf, .src = buf, .len = block};

@@ -14,6 +14,12 @@
  * never interleaves. Each communicator, dup and split children included, has its own; the
  * buffers live until the communicator is freed (rcmsg_comm_free or finalize: the pml calls
  * coll_scratch_fini).
+ *
+ * Arenas (rcmsg_coll_arena_t) hold schedules (coll_sched.h): memory handed out in order and
+ * given back all at once. A blocking collective builds into its communicator's arena, emptied
+ * before each build and kept: when a build needed more than its first chunk, the next empty
+ * one is a single chunk of the whole size, so a steady loop allocates nothing. A nonblocking
+ * collective's schedule lives in an arena of its own, freed when it completes.
  */
 #include "config.h"
 
@@ -22,13 +28,21 @@
 #include "base/log.h"
 #include "pml/pml.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 /* Nesting depth: alltoall's copy, the check's records, the check's allgather (3), plus one. */
 #define COLL_SCRATCH_LEVELS 4
 #define COLL_SCRATCH_MIN    256 /* the smallest buffer made: small calls share one size */
 
+struct rcmsg_coll_chunk {
+    rcmsg_coll_chunk_t *next;
+    size_t cap, used;
+    max_align_t data[];
+};
+
 struct rcmsg_coll_comm {
+    rcmsg_coll_arena_t arena; /* the blocking collectives' schedules (rcmsg_coll_comm_arena) */
     struct {
         void *buf;
         size_t cap;
@@ -43,6 +57,7 @@ static void coll_scratch_fini(rcmsg_comm_t comm)
     for (int i = 0; i < COLL_SCRATCH_LEVELS; i++) {
         free(comm->coll->level[i].buf);
     }
+    rcmsg_coll_arena_free(&comm->coll->arena);
     free(comm->coll);
     comm->coll = NULL;
 }
@@ -84,9 +99,13 @@ static void *level_grow(const rcmsg_coll_args_t *a, struct rcmsg_coll_comm *cc, 
 
 void *rcmsg_coll_scratch_get(const rcmsg_coll_args_t *a, size_t bytes)
 {
-    struct rcmsg_coll_comm *cc = coll_comm_of(a);
+    struct rcmsg_coll_comm *cc;
     void *p;
 
+    if (a->sched != NULL) { /* a build: memory that lives as long as the schedule */
+        return rcmsg_coll_arena_get(a->sched->arena, bytes);
+    }
+    cc = coll_comm_of(a);
     if (cc == NULL) {
         return NULL;
     }
@@ -109,8 +128,8 @@ void rcmsg_coll_scratch_put(const rcmsg_coll_args_t *a, void *p)
 {
     struct rcmsg_coll_comm *cc = a->comm->coll;
 
-    if (p == NULL) {
-        return; /* the get failed: nothing was taken */
+    if (p == NULL || a->sched != NULL) {
+        return; /* the get failed: nothing was taken; a build's memory goes with its schedule */
     }
     if (cc == NULL || cc->depth == 0 || cc->level[cc->depth - 1].buf != p) {
         rcmsg_error("%s: scratch %p given back out of order on communicator 0x%x (a bug)",
@@ -122,5 +141,110 @@ void rcmsg_coll_scratch_put(const rcmsg_coll_args_t *a, void *p)
 
 unsigned long rcmsg_coll_scratch_allocs(rcmsg_comm_t comm)
 {
-    return comm->coll != NULL ? comm->coll->allocs : 0;
+    return comm->coll != NULL ? comm->coll->allocs + comm->coll->arena.allocs : 0;
+}
+
+/* ---- arenas ---- */
+
+#define COLL_CHUNK_MIN 4096
+
+void *rcmsg_coll_arena_get(rcmsg_coll_arena_t *ar, size_t bytes)
+{
+    rcmsg_coll_chunk_t *c = ar->head;
+    size_t b = (bytes + 15) & ~(size_t)15, cap;
+
+    if (c != NULL && c->cap - c->used >= b) {
+        void *p = (char *)c->data + c->used;
+        c->used += b;
+        return p;
+    }
+    cap = c != NULL && c->cap * 2 > COLL_CHUNK_MIN ? c->cap * 2 : COLL_CHUNK_MIN;
+    cap = cap < b ? b : cap;
+    c = malloc(sizeof(*c) + cap);
+    ar->allocs++;
+    if (c == NULL) {
+        rcmsg_error("out of memory for %zu bytes of a collective's schedule", bytes);
+        return NULL;
+    }
+    *c = (rcmsg_coll_chunk_t){.next = ar->head, .cap = cap, .used = b};
+    ar->head = c;
+    return c->data;
+}
+
+void rcmsg_coll_arena_free(rcmsg_coll_arena_t *ar)
+{
+    while (ar->head != NULL) {
+        rcmsg_coll_chunk_t *c = ar->head;
+        ar->head = c->next;
+        free(c);
+    }
+}
+
+void rcmsg_coll_arena_reset(rcmsg_coll_arena_t *ar)
+{
+    size_t total = 0;
+
+    if (ar->head == NULL || ar->head->next == NULL) {
+        if (ar->head != NULL) {
+            ar->head->used = 0;
+        }
+        return;
+    }
+    for (rcmsg_coll_chunk_t *c = ar->head; c != NULL; c = c->next) {
+        total += c->cap;
+    }
+    rcmsg_coll_arena_free(ar);
+    ar->head = malloc(sizeof(*ar->head) + total); /* NULL: the next get makes one */
+    ar->allocs++;
+    if (ar->head != NULL) {
+        *ar->head = (rcmsg_coll_chunk_t){.cap = total};
+    }
+}
+
+rcmsg_coll_arena_t *rcmsg_coll_comm_arena(const rcmsg_coll_args_t *a)
+{
+    struct rcmsg_coll_comm *cc = coll_comm_of(a);
+
+    if (cc == NULL) {
+        return NULL;
+    }
+    rcmsg_coll_arena_reset(&cc->arena);
+    return &cc->arena;
+}
+
+bool rcmsg_coll_table_grow(void **tab, size_t elem, size_t *cap, size_t need)
+{
+    size_t n = *cap ? *cap : 16;
+    void *t;
+
+    while (n < need) {
+        n *= 2;
+    }
+    if (n == *cap) {
+        return true;
+    }
+    t = realloc(*tab, n * elem);
+    if (t == NULL) {
+        rcmsg_error("out of memory for a table of %zu entries", n);
+        return false;
+    }
+    *tab = t;
+    *cap = n;
+    return true;
+}
+
+size_t rcmsg_coll_scratch_bytes(rcmsg_comm_t comm)
+{
+    size_t bytes = 0;
+
+    if (comm->coll == NULL) {
+        return 0;
+    }
+    for (int i = 0; i < COLL_SCRATCH_LEVELS; i++) {
+        bytes += comm->coll->level[i].cap;
+    }
+    for (rcmsg_coll_chunk_t *c = comm->coll->arena.head; c != NULL; c = c->next) {
+        bytes += c->cap;
+    }
+    return bytes;
 }

@@ -35,46 +35,6 @@ rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len
     return rcmsg_coll_sendrecv(a, NULL, 0, -1, buf, len, src);
 }
 
-/* The outcome of n messages waited for together: the first failure logged, naming the rank
- * (too much or too little data received: RCMSG_ERR_INVALID_PARAM, as rcmsg.h promises). */
-static rcmsg_status_t post_all_check(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
-                                     rcmsg_status_t s, const rcmsg_msg_status_t *st)
-{
-    for (int i = 0; i < n; i++) {
-        if (s != RCMSG_OK && m[i].recv && st[i].error == RCMSG_ERR_TRUNCATED) {
-            rcmsg_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass the "
-                        "same count, datatype and root?",
-                        rcmsg_coll_name(a->coll), m[i].peer, m[i].len);
-            return RCMSG_ERR_INVALID_PARAM;
-        }
-        if (s != RCMSG_OK && st[i].error != RCMSG_OK) {
-            rcmsg_error("%s: %s rank %d failed: %s", rcmsg_coll_name(a->coll),
-                        m[i].recv ? "receiving from" : "sending to", m[i].peer,
-                        rcmsg_strerror(st[i].error));
-            return st[i].error;
-        }
-        if (m[i].recv && st[i].count != m[i].len) {
-            rcmsg_error("%s: rank %d sent %zu bytes where %zu were expected: do all ranks pass the "
-                        "same count, datatype and root?",
-                        rcmsg_coll_name(a->coll), m[i].peer, st[i].count, m[i].len);
-            return RCMSG_ERR_INVALID_PARAM;
-        }
-    }
-    return s;
-}
-
-/* A posting failed: the receives posted are taken back (or, matched already, completed), the
- * sends posted completed (they cannot be taken back). */
-static void post_all_undo(int n, const rcmsg_coll_msg_t *m, rcmsg_request_t *reqs)
-{
-    for (int i = 0; i < n; i++) {
-        if (reqs[i] != RCMSG_REQUEST_NULL &&
-            (!m[i].recv || rcmsg_pml_cancel_recv(&reqs[i]) != RCMSG_OK)) {
-            (void)rcmsg_wait(&reqs[i], NULL);
-        }
-    }
-}
-
 /* Whether [p, p + len) and [q, q + qlen) share a byte. */
 static bool overlap(const void *p, size_t len, const void *q, size_t qlen)
 {
@@ -105,70 +65,38 @@ static copy_when_t copy_when(int n, const rcmsg_coll_msg_t *m, const rcmsg_coll_
     return when;
 }
 
-/* Posts the n messages of m (the receives first: a message may come back as soon as a send is
- * out) with requests reqs, makes copy (if any; see copy_when) and waits for all, their
- * statuses in st. */
-static rcmsg_status_t post_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
-                                rcmsg_request_t *reqs, rcmsg_msg_status_t *st,
-                                const rcmsg_coll_copy_t *copy)
+/* The phase: the copy if before, the receives (a message may come back as soon as a send is
+ * out), the sends, the copy if during, the fence, the copy if after. */
+rcmsg_status_t rcmsg_coll_post_all_copy(const rcmsg_coll_args_t *a, int n,
+                                        const rcmsg_coll_msg_t *m, const rcmsg_coll_copy_t *copy)
 {
     copy_when_t when = copy_when(n, m, copy);
     rcmsg_status_t s = RCMSG_OK;
 
     if (when == COPY_BEFORE) {
-        memmove(copy->dst, copy->src, copy->len);
-    }
-    for (int i = 0; i < n; i++) {
-        reqs[i] = RCMSG_REQUEST_NULL;
+        s = rcmsg_coll_copy(a, copy->dst, copy->src, copy->len);
     }
     for (int pass = 0; pass < 2 && s == RCMSG_OK; pass++) {
         for (int i = 0; i < n && s == RCMSG_OK; i++) {
-            if (m[i].recv != (pass == 0)) {
-                continue;
-            }
-            s = m[i].recv ? rcmsg_pml_irecv(m[i].buf, m[i].len, m[i].peer, a->tag, a->comm, true,
-                                            &reqs[i])
-                          : rcmsg_pml_isend(m[i].buf, m[i].len, m[i].peer, a->tag, a->comm, true,
-                                            &reqs[i]);
-            if (s != RCMSG_OK) {
-                rcmsg_error("%s: posting %s rank %d failed: %s", rcmsg_coll_name(a->coll),
-                            m[i].recv ? "a receive from" : "a send to", m[i].peer,
-                            rcmsg_strerror(s));
+            rcmsg_coll_step_t st = {.kind = m[i].recv ? RCMSG_COLL_STEP_RECV : RCMSG_COLL_STEP_SEND,
+                                    .peer = m[i].peer,
+                                    .dst = m[i].buf,
+                                    .src = m[i].buf,
+                                    .len = m[i].len};
+            if (m[i].recv == (pass == 0)) {
+                s = rcmsg_coll_sched_add(a, &st);
             }
         }
     }
-    if (s != RCMSG_OK) {
-        post_all_undo(n, m, reqs);
-        return s;
+    if (s == RCMSG_OK && when == COPY_DURING) {
+        s = rcmsg_coll_copy(a, copy->dst, copy->src, copy->len);
     }
-    if (when == COPY_DURING) {
-        memmove(copy->dst, copy->src, copy->len); /* dst and src may overlap each other */
+    if (s == RCMSG_OK && n > 0) {
+        s = rcmsg_coll_fence(a);
     }
-    s = post_all_check(a, n, m, rcmsg_waitall((size_t)n, reqs, st), st);
     if (s == RCMSG_OK && when == COPY_AFTER) {
-        memmove(copy->dst, copy->src, copy->len);
+        s = rcmsg_coll_copy(a, copy->dst, copy->src, copy->len);
     }
-    return s;
-}
-
-rcmsg_status_t rcmsg_coll_post_all_copy(const rcmsg_coll_args_t *a, int n,
-                                        const rcmsg_coll_msg_t *m, const rcmsg_coll_copy_t *copy)
-{
-    rcmsg_request_t reqs[2];
-    rcmsg_msg_status_t st[2];
-    char *mem;
-    rcmsg_status_t s;
-
-    if (n <= 2) { /* a send, a receive or an exchange: no scratch */
-        return post_wait(a, n, m, reqs, st, copy);
-    }
-    mem = rcmsg_coll_scratch_get(a, (size_t)n * (sizeof(*reqs) + sizeof(*st)));
-    if (mem == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
-    }
-    s = post_wait(a, n, m, (rcmsg_request_t *)mem,
-                  (rcmsg_msg_status_t *)(mem + (size_t)n * sizeof(*reqs)), copy);
-    rcmsg_coll_scratch_put(a, mem);
     return s;
 }
 
@@ -196,24 +124,6 @@ rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, cha
     s = rcmsg_coll_post_all_copy(a, n, m, copy);
     rcmsg_coll_scratch_put(a, m);
     return s;
-}
-
-rcmsg_status_t rcmsg_coll_reduce_local3(const rcmsg_coll_args_t *a, const void *x, const void *y,
-                                        void *out, size_t count)
-{
-    rcmsg_status_t s = rcmsg_coll_op_reduce3(a->op, a->dtype, x, y, out, count);
-
-    if (s != RCMSG_OK) {
-        rcmsg_error("%s: reduction %s on %s failed: %s", rcmsg_coll_name(a->coll),
-                    rcmsg_coll_op_name(a->op), rcmsg_coll_dtype_name(a->dtype), rcmsg_strerror(s));
-    }
-    return s;
-}
-
-rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
-                                       size_t count)
-{
-    return rcmsg_coll_reduce_local3(a, in, inout, inout, count);
 }
 
 int rcmsg_coll_pof2_floor(int n)
@@ -257,9 +167,7 @@ const void *rcmsg_coll_local_input(const rcmsg_coll_args_t *a, int pof2, int rem
     if (pof2 > 1 && a->rank >= 2 * rem) {
         return a->sbuf;
     }
-    if (a->sbuf != buf) {
-        memcpy(buf, a->sbuf, bytes);
-    }
+    (void)rcmsg_coll_copy(a, buf, a->sbuf, bytes); /* out of memory: the build fails later */
     return buf;
 }
 
@@ -313,7 +221,11 @@ rcmsg_status_t rcmsg_coll_ag_doubling(const rcmsg_coll_args_t *a, int newrank, i
             return s;
         }
         if (d == 1 && first != NULL) {
-            memcpy(b + off[mine] * a->esize, first, (off[mine + 1] - off[mine]) * a->esize);
+            s = rcmsg_coll_copy(a, b + off[mine] * a->esize, first,
+                                (off[mine + 1] - off[mine]) * a->esize);
+            if (s != RCMSG_OK) {
+                return s;
+            }
         }
     }
     return RCMSG_OK;

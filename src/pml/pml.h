@@ -94,6 +94,15 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
  * (a receive they posted and will not need); rcmsg_cancel is the public cancel. */
 rcmsg_status_t rcmsg_pml_cancel_recv(rcmsg_request_t *req_p);
 
+/* A request completed by a layer above (a nonblocking collective's schedule), not by the pml:
+ * wait, test and the rest see it as any other (status: source and tag 0, count 0, error the
+ * outcome); rcmsg_cancel refuses it. Its owner advances it from a progress hook and ends it
+ * with rcmsg_pml_req_owned_complete, after which it must not touch it. */
+rcmsg_status_t rcmsg_pml_req_owned(rcmsg_request_t *req_p);
+void rcmsg_pml_req_owned_complete(rcmsg_request_t r, rcmsg_status_t status);
+/* Whether a request is complete, without progress (for an owner that tests many). */
+bool rcmsg_pml_req_done(rcmsg_request_t r);
+
 /* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION); after
  * rcmsg_pml_fini, whether its survivors parted without the launcher's barrier. */
 bool rcmsg_pml_peer_lost(void);

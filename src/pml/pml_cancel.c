@@ -105,6 +105,10 @@ rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p)
         rcmsg_error("rcmsg_cancel: %s", req_p == NULL ? "req_p is NULL" : "no such request");
         return RCMSG_ERR_INVALID_PARAM;
     }
+    if ((*req_p)->kind == REQ_OWNED) {
+        rcmsg_error("rcmsg_cancel: a collective cannot be cancelled");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
     return (*req_p)->kind == REQ_RECV ? cancel_recv(*req_p) : cancel_send(*req_p);
 }
 

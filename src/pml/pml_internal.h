@@ -35,7 +35,8 @@
 #define PML_FINI_POLLS    1024  /* finalize reads what the transports hold: at most so many polls */
 #define PML_DROPPED_MAX   65536 /* discarded eager messages of a peer remembered for a CANCEL */
 
-typedef enum { REQ_SEND, REQ_RECV } req_kind_t;
+/* REQ_OWNED: a request a layer above completes (a collective schedule: rcmsg_pml_req_owned). */
+typedef enum { REQ_SEND, REQ_RECV, REQ_OWNED } req_kind_t;
 
 struct rcmsg_request {
     /* Cleared by req_alloc for every request: what eager messages use. */

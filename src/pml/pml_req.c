@@ -82,6 +82,28 @@ void req_complete(rcmsg_request_t r, rcmsg_status_t error)
     pml.activity++;
 }
 
+rcmsg_status_t rcmsg_pml_req_owned(rcmsg_request_t *req_p)
+{
+    rcmsg_request_t r = req_alloc(REQ_OWNED);
+
+    if (r == NULL) {
+        rcmsg_error("out of memory for a request");
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    *req_p = r;
+    return RCMSG_OK;
+}
+
+void rcmsg_pml_req_owned_complete(rcmsg_request_t r, rcmsg_status_t status)
+{
+    req_complete(r, status);
+}
+
+bool rcmsg_pml_req_done(rcmsg_request_t r)
+{
+    return r->complete;
+}
+
 /* Completes a finished request: status out, request released, *req_p cleared. */
 static rcmsg_status_t req_finish(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 {
