@@ -165,12 +165,12 @@ int coll_xfer_wait(mpi_comm_t *c, const char *call, coll_xfer_t *x, int n)
 
 /* ---- reductions ------------------------------------------------------------------------------ */
 
-/* rcmsg's reduce or allreduce of packed basic elements */
+/* rcmsg's reduce (root >= 0) or allreduce of count elements of t, packed when t is not
+ * contiguous: n elements of rdt reduced by rop (mpi_op_rcmsg_any) */
 static int reduce_rcmsg(mpi_comm_t *c, const char *call, const void *in, void *out, int count,
-                        mpi_type_t *t, rcmsg_op_t rop, rcmsg_datatype_t rdt, int root)
+                        mpi_type_t *t, rcmsg_op_t rop, rcmsg_datatype_t rdt, size_t n, int root)
 {
     bool result = root < 0 || root == c->rank;
-    size_t n = mpi_type_size(t) * (size_t)count / rcmsg_datatype_size(rdt);
     coll_buf_t vi = {0}, vo = {0};
     rcmsg_status_t s;
     int err;
@@ -198,126 +198,22 @@ static int reduce_rcmsg(mpi_comm_t *c, const char *call, const void *in, void *o
     return err;
 }
 
-/* The MPI layer's reduction: typed accumulators, packed messages on the hidden comm. */
-typedef struct {
-    MPI_Datatype dt;
-    mpi_type_t *t;
-    MPI_Op op;
-    int count;
-    size_t bytes;
-    void *acc, *tmp;           /* typed */
-    void *acc_base, *tmp_base; /* what to free */
-    char *pk;                  /* packed */
-} reduce_t;
-
-static void reduce_free(reduce_t *r)
-{
-    free(r->acc_base);
-    free(r->tmp_base);
-    free(r->pk);
-}
-
-static int reduce_setup(mpi_comm_t *c, const char *call, reduce_t *r, const void *in)
-{
-    r->bytes = mpi_type_size(r->t) * (size_t)r->count;
-    r->acc = coll_typed_alloc(r->dt, r->t, (size_t)r->count, &r->acc_base);
-    r->tmp = coll_typed_alloc(r->dt, r->t, (size_t)r->count, &r->tmp_base);
-    r->pk = malloc(r->bytes > 0 ? r->bytes : 1);
-    if (r->acc == NULL || r->tmp == NULL || r->pk == NULL) {
-        return mpi_err(c, call, MPI_ERR_NO_MEM, "no memory for a reduction of %zu bytes", r->bytes);
-    }
-    mpi_type_pack(r->t, in, (size_t)r->count, r->pk);
-    mpi_type_unpack(r->t, r->pk, (size_t)r->count, r->acc);
-    return MPI_SUCCESS;
-}
-
-/* Binomial tree to rank 0 in rank order: rank r holds the reduction of ranks [r, r + mask)
- * and folds in [r + mask, r + 2 mask) as acc op incoming, so non-commutative operations
- * combine as MPI requires (a0 op a1 op ... op an-1). At rank 0, acc ends as the result.
- *
- *   mask 1:  0<-1  2<-3  4<-5  6<-7
- *   mask 2:  0<-2        4<-6
- *   mask 4:  0<-4
- */
-static int reduce_tree(mpi_comm_t *c, const char *call, int tag, reduce_t *r)
-{
-    rcmsg_comm_t rc;
-    rcmsg_status_t s = RCMSG_OK;
-    int err;
-
-    rc = mpi_coll_comm(c, call, &err);
-    if (rc == NULL) {
-        return err;
-    }
-    for (int mask = 1; mask < c->size && s == RCMSG_OK; mask <<= 1) {
-        if (c->rank & mask) {
-            mpi_type_pack(r->t, r->acc, (size_t)r->count, r->pk);
-            s = rcmsg_send(r->pk, r->bytes, c->rank - mask, tag, rc);
-            break;
-        }
-        if (c->rank + mask < c->size) {
-            void *swap;
-
-            s = rcmsg_recv(r->pk, r->bytes, c->rank + mask, tag, rc, NULL);
-            if (s != RCMSG_OK) {
-                break;
-            }
-            mpi_type_unpack(r->t, r->pk, (size_t)r->count, r->tmp);
-            err = mpi_op_apply(r->op, r->acc, r->tmp, r->count, r->dt);
-            if (err != MPI_SUCCESS) {
-                return mpi_err(c, call, err, "the reduction failed");
-            }
-            swap = r->acc, r->acc = r->tmp, r->tmp = swap;
-        }
-    }
-    return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
-}
-
-static int reduce_layer(mpi_comm_t *c, const char *call, int tag, const void *in, void *out,
-                        int count, MPI_Datatype dt, MPI_Op op, int root)
-{
-    reduce_t r = {.dt = dt, .t = mpi_type_get(dt), .op = op, .count = count};
-    rcmsg_comm_t rc = NULL;
-    rcmsg_status_t s = RCMSG_OK;
-    int err = reduce_setup(c, call, &r, in != MPI_IN_PLACE ? in : out);
-
-    if (err == MPI_SUCCESS) {
-        err = reduce_tree(c, call, tag, &r);
-    }
-    if (err == MPI_SUCCESS && c->rank == 0) {
-        mpi_type_pack(r.t, r.acc, (size_t)count, r.pk);
-    }
-    if (err == MPI_SUCCESS && root < 0) { /* everyone gets it */
-        s = rcmsg_bcast(r.pk, r.bytes, RCMSG_UINT8, 0, c->rc);
-    } else if (err == MPI_SUCCESS && root != 0 && (c->rank == 0 || c->rank == root)) {
-        rc = mpi_coll_comm(c, call, &err);
-        if (rc != NULL) {
-            s = c->rank == 0 ? rcmsg_send(r.pk, r.bytes, root, tag, rc)
-                             : rcmsg_recv(r.pk, r.bytes, 0, tag, rc, NULL);
-        }
-    }
-    if (err == MPI_SUCCESS && s != RCMSG_OK) {
-        err = mpi_err_rcmsg(c, call, s);
-    }
-    if (err == MPI_SUCCESS && (root < 0 || root == c->rank)) {
-        mpi_type_unpack(r.t, r.pk, (size_t)count, out);
-    }
-    reduce_free(&r);
-    return err;
-}
-
 int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *out, int count,
                 MPI_Datatype dt, MPI_Op op, int root)
 {
     mpi_type_t *t = mpi_type_get(dt);
     rcmsg_op_t rop;
     rcmsg_datatype_t rdt;
+    size_t n;
+    int err;
 
+    (void)tag;
     if (count == 0 || mpi_type_size(t) == 0) {
         return MPI_SUCCESS;
     }
-    if (mpi_op_rcmsg(op, dt, &rop, &rdt)) {
-        return reduce_rcmsg(c, call, in, out, count, t, rop, rdt, root);
+    err = mpi_op_rcmsg_any(op, dt, (size_t)count, &rop, &rdt, &n);
+    if (err != MPI_SUCCESS) {
+        return mpi_err(c, call, err, "no rcmsg operation or datatype for the reduction");
     }
-    return reduce_layer(c, call, tag, in, out, count, dt, op, root);
+    return reduce_rcmsg(c, call, in, out, count, t, rop, rdt, n, root);
 }

@@ -31,6 +31,11 @@ void mpi_type_unpack(const mpi_type_t *t, const void *in, size_t count, void *bu
 /* how many whole elements (and basic elements for Get_elements) are in nbytes */
 int mpi_type_basic_count(const mpi_type_t *t, size_t nbytes, MPI_Count *basic_p);
 rcmsg_datatype_t mpi_type_rcmsg(const mpi_type_t *t, bool *ok_p); /* for reductions later */
+/* rcmsg's datatype of one element of t, packed (rcmsg_datatype_create of its size, made once
+ * and kept with t); RCMSG_DATATYPE_NULL when rcmsg cannot make one. Size 0: not asked. */
+rcmsg_datatype_t mpi_type_elem(mpi_type_t *t);
+/* the type whose element rcmsg datatype d is (NULL: none) */
+mpi_type_t *mpi_type_of_elem(rcmsg_datatype_t d);
 /* An operation pending on a type holds a reference from its start to its completion:
  * MPI_Type_free only releases the handle's reference (the type then lives on unnamed). */
 void mpi_type_retain(mpi_type_t *t);
@@ -231,6 +236,13 @@ bool mpi_op_commutative(MPI_Op op);
  * the basic elements (count elements of dt are mpi_type_size * count / rcmsg_datatype_size
  * of them, packed). Depends on the type signature only, so every rank decides alike. */
 bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t *dt_p);
+/* The rcmsg operation and datatype that reduce count elements of dt, packed: rcmsg's own
+ * (mpi_op_rcmsg) when they map, else a user operation of rcmsg calling back into this file
+ * (the program's function, or the MPI face's kernels for MINLOC/MAXLOC, long double, complex,
+ * ...) on dt's element datatype (mpi_type_elem). *n_p: how many rcmsg elements the packed
+ * data is. MPI_SUCCESS, or an error code (not raised). op and dt checked (mpi_op_check). */
+int mpi_op_rcmsg_any(MPI_Op op, MPI_Datatype dt, size_t count, rcmsg_op_t *op_p,
+                     rcmsg_datatype_t *dt_p, size_t *n_p);
 /* op is a live operation handle; a predefined one */
 bool mpi_op_valid(MPI_Op op);
 bool mpi_op_predefined(MPI_Op op);

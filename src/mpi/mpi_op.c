@@ -16,8 +16,10 @@
  * MPI_Op_free).
  */
 #include "mpi/mpi_objects.h"
+#include "mpi/mpi_type.h"
 
 #include <complex.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +58,7 @@ typedef struct mpi_op {
     bool commute;
     MPI_Op handle;
     struct mpi_op *next; /* the list of live user operations */
+    rcmsg_op_t urop;     /* rcmsg's user operation calling back into this file (0: none yet) */
 } mpi_op_t;
 
 static mpi_op_t op_predef[MPI_OP_PREDEFINED_COUNT_] = {
@@ -283,7 +286,8 @@ static int op_type_class(MPI_Datatype dt, op_kernel_t **kernel_p, rcmsg_datatype
     return rdt == RCMSG_FLOAT || rdt == RCMSG_DOUBLE ? OPC_FLT : OPC_INT;
 }
 
-/* ---- the internal interface (mpi_objects.h) --------------------------------------------------- */
+/* ---- the internal interface (mpi_objects.h) ---------------------------------------------------
+ */
 bool mpi_op_valid(MPI_Op op)
 {
     return op_get(op) != NULL;
@@ -366,17 +370,13 @@ static int op_apply_derived(mpi_op_t *o, op_kernel_t *kernel, rcmsg_datatype_t r
     return MPI_SUCCESS;
 }
 
-int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt)
+static int op_apply(mpi_op_t *o, mpi_type_t *t, MPI_Datatype dt, const void *in, void *inout,
+                    int count)
 {
-    mpi_op_t *o = op_get(op);
-    mpi_type_t *t = mpi_type_get(dt);
     op_kernel_t *kernel = NULL;
     rcmsg_datatype_t rdt = RCMSG_UINT8;
     int cls;
 
-    if (o == NULL || t == NULL) {
-        return o == NULL ? MPI_ERR_OP : MPI_ERR_TYPE;
-    }
     if (count <= 0) {
         return MPI_SUCCESS;
     }
@@ -393,6 +393,140 @@ int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
     }
     kernel(o->index, in, inout, (size_t)count);
     return MPI_SUCCESS;
+}
+
+int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt)
+{
+    mpi_op_t *o = op_get(op);
+    mpi_type_t *t = mpi_type_get(dt);
+
+    if (o == NULL || t == NULL) {
+        return o == NULL ? MPI_ERR_OP : MPI_ERR_TYPE;
+    }
+    return op_apply(o, t, dt, in, inout, count);
+}
+
+/* ---- reductions by rcmsg's collectives (rcmsg_op_create) ---------------------------------------
+ * rcmsg calls op_dispatch with packed elements of an element datatype (mpi_type_elem): the
+ * operation and the type are found back, the data is laid out as the type says when it is
+ * not contiguous (as an MPI_User_function sees it), and reduced here. */
+static mpi_op_t **urops; /* by rcmsg op - RCMSG_OP_COUNT */
+static size_t urops_cap;
+
+static mpi_op_t *op_of_urop(rcmsg_op_t rop)
+{
+    size_t i = (size_t)rop - RCMSG_OP_COUNT;
+
+    return (unsigned)rop >= RCMSG_OP_COUNT && i < urops_cap ? urops[i] : NULL;
+}
+
+/* n elements of t, packed at in and inout */
+static void op_apply_packed(mpi_op_t *o, mpi_type_t *t, const char *in, char *inout, int n)
+{
+    MPI_Aint span = (MPI_Aint)(n - 1) * t->extent, lo, hi;
+    char *a;
+
+    if (t->contig) {
+        (void)op_apply(o, t, t->handle, in - t->true_lb, inout - t->true_lb, n);
+        return;
+    }
+    lo = t->true_lb + (span < 0 ? span : 0);
+    hi = t->true_ub + (span > 0 ? span : 0);
+    a = malloc(2 * (size_t)(hi - lo));
+    if (a == NULL) {
+        return; /* cannot happen short of memory; the result is then inout unchanged */
+    }
+    mpi_type_unpack(t, in, (size_t)n, a - lo);
+    mpi_type_unpack(t, inout, (size_t)n, a + (hi - lo) - lo);
+    (void)op_apply(o, t, t->handle, a - lo, a + (hi - lo) - lo, n);
+    mpi_type_pack(t, a + (hi - lo) - lo, (size_t)n, inout);
+    free(a);
+}
+
+static void op_dispatch(const void *in, void *inout, size_t count, rcmsg_datatype_t dtype,
+                        rcmsg_op_t rop)
+{
+    mpi_op_t *o = op_of_urop(rop);
+    mpi_type_t *t = mpi_type_of_elem(dtype);
+
+    if (o == NULL || t == NULL) {
+        return; /* not one of ours: cannot happen */
+    }
+    while (count > 0) {
+        int n = count > INT_MAX ? INT_MAX : (int)count;
+
+        op_apply_packed(o, t, in, inout, n);
+        in = (const char *)in + (size_t)n * t->size;
+        inout = (char *)inout + (size_t)n * t->size;
+        count -= (size_t)n;
+    }
+}
+
+/* o's rcmsg user operation, made once */
+static int op_urop(mpi_op_t *o, rcmsg_op_t *rop_p)
+{
+    rcmsg_op_t rop;
+    size_t i;
+
+    if (o->urop != 0) {
+        *rop_p = o->urop;
+        return MPI_SUCCESS;
+    }
+    if (rcmsg_op_create(op_dispatch, o->index != 0 || o->commute, &rop) != RCMSG_OK) {
+        return MPI_ERR_NO_MEM;
+    }
+    i = (size_t)rop - RCMSG_OP_COUNT;
+    if (i >= urops_cap) {
+        size_t cap = i + 16;
+        mpi_op_t **u = realloc(urops, cap * sizeof(*u));
+
+        if (u == NULL) {
+            (void)rcmsg_op_free(&rop);
+            return MPI_ERR_NO_MEM;
+        }
+        memset(u + urops_cap, 0, (cap - urops_cap) * sizeof(*u));
+        urops = u;
+        urops_cap = cap;
+    }
+    urops[i] = o;
+    o->urop = rop;
+    *rop_p = rop;
+    return MPI_SUCCESS;
+}
+
+static void op_urop_free(mpi_op_t *o)
+{
+    size_t i = (size_t)o->urop - RCMSG_OP_COUNT;
+
+    if (o->urop == 0) {
+        return;
+    }
+    if (i < urops_cap) {
+        urops[i] = NULL;
+    }
+    (void)rcmsg_op_free(&o->urop);
+    o->urop = 0;
+}
+
+int mpi_op_rcmsg_any(MPI_Op op, MPI_Datatype dt, size_t count, rcmsg_op_t *op_p,
+                     rcmsg_datatype_t *dt_p, size_t *n_p)
+{
+    mpi_op_t *o = op_get(op);
+    mpi_type_t *t = mpi_type_get(dt);
+
+    if (o == NULL || t == NULL) {
+        return o == NULL ? MPI_ERR_OP : MPI_ERR_TYPE;
+    }
+    if (mpi_op_rcmsg(op, dt, op_p, dt_p)) {
+        *n_p = t->size * count / rcmsg_datatype_size(*dt_p);
+        return MPI_SUCCESS;
+    }
+    *dt_p = mpi_type_elem(t);
+    if (*dt_p == RCMSG_DATATYPE_NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    *n_p = count;
+    return op_urop(o, op_p);
 }
 
 /* ---- the MPI calls ------------------------------------------------------------------------- */
@@ -447,6 +581,7 @@ void mpi_op_delete(MPI_Op *op)
     for (pp = &op_users; *pp != o; pp = &(*pp)->next) {
     }
     *pp = o->next;
+    op_urop_free(o);
     mpi_handle_release(MPI_KIND_OP_, o->handle);
     free(o);
     *op = MPI_OP_NULL;

@@ -214,6 +214,62 @@ void mpi_type_retain(mpi_type_t *t)
     t->refs++;
 }
 
+/* ---- rcmsg's datatype of one element (the collectives move and reduce packed elements) ------
+ * Created at the first collective that needs it, kept with the type; elems[] finds the type
+ * of an rcmsg datatype (the reductions' dispatch, mpi_op.c). */
+static mpi_type_t **elems;
+static size_t elems_cap;
+
+static void type_elem_forget(mpi_type_t *t)
+{
+    size_t i = (size_t)t->elem - RCMSG_DATATYPE_COUNT;
+
+    if (t->elem == RCMSG_DATATYPE_NULL || t->elem == 0) {
+        return;
+    }
+    if (i < elems_cap) {
+        elems[i] = NULL;
+    }
+    (void)rcmsg_datatype_free(&t->elem);
+    t->elem = RCMSG_DATATYPE_NULL;
+}
+
+rcmsg_datatype_t mpi_type_elem(mpi_type_t *t)
+{
+    rcmsg_datatype_t d;
+    size_t i;
+
+    if (t->elem != RCMSG_DATATYPE_NULL && t->elem != 0) {
+        return t->elem;
+    }
+    if (rcmsg_datatype_create(t->size, &d) != RCMSG_OK) {
+        return RCMSG_DATATYPE_NULL;
+    }
+    i = (size_t)d - RCMSG_DATATYPE_COUNT;
+    if (i >= elems_cap) {
+        size_t cap = i + 16;
+        mpi_type_t **e = realloc(elems, cap * sizeof(*e));
+
+        if (e == NULL) {
+            (void)rcmsg_datatype_free(&d);
+            return RCMSG_DATATYPE_NULL;
+        }
+        memset(e + elems_cap, 0, (cap - elems_cap) * sizeof(*e));
+        elems = e;
+        elems_cap = cap;
+    }
+    elems[i] = t;
+    t->elem = d;
+    return d;
+}
+
+mpi_type_t *mpi_type_of_elem(rcmsg_datatype_t d)
+{
+    size_t i = (size_t)d - RCMSG_DATATYPE_COUNT;
+
+    return (unsigned)d >= RCMSG_DATATYPE_COUNT && i < elems_cap ? elems[i] : NULL;
+}
+
 void mpi_type_release(mpi_type_t *t)
 {
     if (t == NULL || t->predefined || --t->refs > 0) {
@@ -223,6 +279,7 @@ void mpi_type_release(mpi_type_t *t)
         mpi_type_release(t->sig[i].child);
     }
     type_unlink(t);
+    type_elem_forget(t);
     free(t->sig);
     free(t->blocks);
     free(t);

@@ -39,7 +39,8 @@ struct mpi_type {
     MPI_Count basic; /* basic elements in one element (Get_elements) */
     bool contig;     /* count elements are one block of count * size bytes at buf + true_lb */
     rcmsg_datatype_t rdt;
-    bool rdt_ok; /* rdt is meaningful: a predefined type reductions know */
+    bool rdt_ok;           /* rdt is meaningful: a predefined type reductions know */
+    rcmsg_datatype_t elem; /* rcmsg's datatype of one element (mpi_type_elem), or NULL */
     size_t nblocks;
     mpi_type_block_t *blocks; /* &block0 for a basic type */
     mpi_type_block_t block0;
