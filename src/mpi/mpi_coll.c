@@ -14,10 +14,6 @@
 #include <string.h>
 /* ---- the MPI calls: data that only moves ------------------------------------------------------
  */
-static int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s)
-{
-    return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
-}
 
 int MPI_Barrier(MPI_Comm comm)
 {

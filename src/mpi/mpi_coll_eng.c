@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The blocking collectives' engine under the bindings of mpi_coll.c and mpi_coll_v.c:
- * contiguous views of typed buffers (packed when noncontiguous), point-to-point transfers on
- * the communicator's hidden duplicate (mpi_coll_comm, one tag per collective, mpi_coll_tag),
- * and the reductions rcmsg cannot do itself (user operations, MINLOC/MAXLOC, long double,
- * complex): a binomial tree in rank order.
+ * What the blocking collectives' bindings (mpi_coll.c, mpi_coll_v.c) share over rcmsg's
+ * collectives: their entry (coll_enter), contiguous views of typed buffers (the user's buffer,
+ * or a packed copy), the per-rank blocks of the v-variants as one buffer of bytes, and the
+ * reductions of any operation (rcmsg_reduce / rcmsg_allreduce with mpi_op_rcmsg_any). No
+ * algorithm: rcmsg's collectives run them.
  */
 #include "mpi/mpi_engines.h"
 
@@ -82,87 +82,6 @@ void coll_view_free(coll_buf_t *v)
     v->tmp = NULL;
 }
 
-int coll_copy(const void *src, size_t count, mpi_type_t *t, void *dst, size_t dcount,
-              mpi_type_t *dtt)
-{
-    size_t bytes = mpi_type_size(t) * count;
-    char *tmp;
-
-    if (bytes == 0 || (src == dst && t == dtt && count == dcount)) {
-        return MPI_SUCCESS; /* the same elements (not two types of absolute addresses at MPI_BOTTOM)
-                             */
-    }
-    if (mpi_type_is_contig(t) && mpi_type_is_contig(dtt)) {
-        memcpy((char *)dst + mpi_type_true_lb(dtt), (const char *)src + mpi_type_true_lb(t), bytes);
-        return MPI_SUCCESS;
-    }
-    tmp = malloc(bytes);
-    if (tmp == NULL) {
-        return MPI_ERR_NO_MEM;
-    }
-    mpi_type_pack(t, src, count, tmp);
-    mpi_type_unpack(dtt, tmp, dcount, dst);
-    free(tmp);
-    return MPI_SUCCESS;
-}
-
-void *coll_typed_alloc(MPI_Datatype dt, mpi_type_t *t, size_t count, void **base_p)
-{
-    MPI_Aint tlb = mpi_type_true_lb(t), text = mpi_type_true_extent(t), ext = mpi_type_extent(t);
-    MPI_Aint span = count > 0 ? (MPI_Aint)(count - 1) * ext : 0;
-    MPI_Aint lo, hi;
-
-    (void)dt;
-    lo = tlb + (span < 0 ? span : 0);
-    hi = tlb + text + (span > 0 ? span : 0);
-    *base_p = malloc(hi > lo ? (size_t)(hi - lo) : 1);
-    return *base_p == NULL ? NULL : (char *)*base_p - lo;
-}
-
-int coll_xfer_post(mpi_comm_t *c, const char *call, coll_xfer_t *x, bool recv, const void *buf,
-                   size_t count, mpi_type_t *t, int peer, int tag)
-{
-    coll_buf_t v;
-    rcmsg_comm_t rc;
-    rcmsg_status_t s;
-    int err;
-
-    *x = (coll_xfer_t){
-        .req = RCMSG_REQUEST_NULL, .buf = (void *)buf, .count = count, .t = t, .recv = recv};
-    rc = mpi_coll_comm(c, call, &err);
-    if (rc == NULL) {
-        return err;
-    }
-    err = recv ? coll_view_out(c, call, &v, (void *)buf, count, t)
-               : coll_view_in(c, call, &v, buf, count, t);
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    x->tmp = v.tmp;
-    s = recv ? rcmsg_irecv(v.p, v.bytes, peer, tag, rc, &x->req)
-             : rcmsg_isend(v.p, v.bytes, peer, tag, rc, &x->req);
-    return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
-}
-
-int coll_xfer_wait(mpi_comm_t *c, const char *call, coll_xfer_t *x, int n)
-{
-    int err = MPI_SUCCESS;
-
-    for (int i = 0; i < n; i++) {
-        rcmsg_status_t s = rcmsg_wait(&x[i].req, NULL);
-
-        if (s != RCMSG_OK && err == MPI_SUCCESS) {
-            err = mpi_err_rcmsg(c, call, s);
-        }
-        if (s == RCMSG_OK && x[i].recv && x[i].tmp != NULL) {
-            mpi_type_unpack(x[i].t, x[i].tmp, x[i].count, x[i].buf);
-        }
-        free(x[i].tmp);
-        x[i].tmp = NULL;
-    }
-    return err;
-}
-
 /* ---- reductions ------------------------------------------------------------------------------ */
 
 /* rcmsg's reduce (root >= 0) or allreduce of count elements of t, packed when t is not
@@ -216,4 +135,113 @@ int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *
         return mpi_err(c, call, err, "no rcmsg operation or datatype for the reduction");
     }
     return reduce_rcmsg(c, call, in, out, count, t, rop, rdt, n, root);
+}
+
+/* ---- v-variants: per-rank blocks as one rcmsg buffer of bytes ------------------------------ */
+static char vbuf_empty[1]; /* rcmsg's buffer when every block is empty */
+
+static void vbuf_free_arrays(coll_vbuf_t *v)
+{
+    free(v->counts);
+    free(v->tmp);
+    v->counts = v->displs = NULL;
+    v->tmp = NULL;
+}
+
+/* zero copy when every block is of a contiguous type: displacements from the lowest block */
+static bool vbuf_direct(coll_vbuf_t *v, const coll_blk_t *b, int n)
+{
+    char *lo = NULL;
+
+    for (int i = 0; i < n; i++) {
+        char *p = (char *)b[i].buf + (b[i].t != NULL ? mpi_type_true_lb(b[i].t) : 0);
+
+        if (b[i].count == 0 || b[i].t == NULL || mpi_type_size(b[i].t) == 0) {
+            continue;
+        }
+        if (!mpi_type_is_contig(b[i].t)) {
+            return false;
+        }
+        lo = lo == NULL || p < lo ? p : lo;
+    }
+    v->base = lo != NULL ? lo : vbuf_empty;
+    for (int i = 0; i < n; i++) {
+        v->counts[i] = coll_blk_bytes(&b[i]);
+        v->displs[i] =
+            v->counts[i] > 0 ? (size_t)((char *)b[i].buf + mpi_type_true_lb(b[i].t) - v->base) : 0;
+    }
+    return true;
+}
+
+static int vbuf_make(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n,
+                     bool pack)
+{
+    size_t total = 0;
+
+    *v = (coll_vbuf_t){0};
+    v->counts = calloc(2 * (size_t)(n > 0 ? n : 1), sizeof(size_t));
+    if (v->counts == NULL) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    v->displs = v->counts + n;
+    if (vbuf_direct(v, b, n)) {
+        return MPI_SUCCESS;
+    }
+    for (int i = 0; i < n; i++) {
+        v->counts[i] = coll_blk_bytes(&b[i]);
+        v->displs[i] = total;
+        total += v->counts[i];
+    }
+    v->tmp = malloc(total > 0 ? total : 1);
+    if (v->tmp == NULL) {
+        vbuf_free_arrays(v);
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "no memory for %zu bytes of packed data", total);
+    }
+    v->base = v->tmp;
+    for (int i = 0; pack && i < n; i++) {
+        if (v->counts[i] > 0) {
+            mpi_type_pack(b[i].t, b[i].buf, b[i].count, v->tmp + v->displs[i]);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int coll_vbuf_in(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n)
+{
+    return vbuf_make(c, call, v, b, n, true);
+}
+
+int coll_vbuf_out(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n,
+                  int own)
+{
+    int err = vbuf_make(c, call, v, b, n, false);
+
+    if (err == MPI_SUCCESS && own >= 0 && v->tmp != NULL && v->counts[own] > 0) {
+        mpi_type_pack(b[own].t, b[own].buf, b[own].count, v->tmp + v->displs[own]);
+    }
+    return err;
+}
+
+void coll_vbuf_done(coll_vbuf_t *v, const coll_blk_t *b, int n)
+{
+    for (int i = 0; v->tmp != NULL && i < n; i++) {
+        if (v->counts[i] > 0) {
+            mpi_type_unpack(b[i].t, v->tmp + v->displs[i], b[i].count, (void *)b[i].buf);
+        }
+    }
+}
+
+void coll_vbuf_free(coll_vbuf_t *v)
+{
+    vbuf_free_arrays(v);
+}
+
+size_t coll_blk_bytes(const coll_blk_t *b)
+{
+    return b->t != NULL ? mpi_type_size(b->t) * b->count : 0;
+}
+
+int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s)
+{
+    return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
 }

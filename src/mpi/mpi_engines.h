@@ -176,32 +176,32 @@ int coll_view_out(mpi_comm_t *c, const char *call, coll_buf_t *v, void *buf, siz
 void coll_view_done(coll_buf_t *v, void *buf, size_t count, mpi_type_t *t);
 void coll_view_free(coll_buf_t *v);
 
-/* count elements of t at src to dcount elements of dt at dst (the same signature). */
-int coll_copy(const void *src, size_t count, mpi_type_t *t, void *dst, size_t dcount,
-              mpi_type_t *dtt);
-
-/* A buffer for count elements of dt in dt's own layout; free *base_p. NULL: no memory. */
-void *coll_typed_alloc(MPI_Datatype dt, mpi_type_t *t, size_t count, void **base_p);
-
-/* Point-to-point on the hidden communicator: post a send or receive of count elements of t at
- * buf (packed through *tmp_p when noncontiguous), and complete it (unpacking a receive). */
+/* A v-variant's blocks (count elements of t at buf, one per rank) as one rcmsg buffer of
+ * bytes: base, with counts[i] bytes at displs[i] for rank i; the user's buffer itself when
+ * every type is contiguous (zero copy), else a packed copy (tmp). in: the blocks' data packed;
+ * out: room for them (own >= 0: that block's data packed already, for MPI_IN_PLACE),
+ * unpacked by coll_vbuf_done. */
 typedef struct {
-    rcmsg_request_t req;
-    char *tmp;
-    void *buf;
+    const void *buf;
     size_t count;
-    mpi_type_t *t;
-    bool recv;
-} coll_xfer_t;
-int coll_xfer_post(mpi_comm_t *c, const char *call, coll_xfer_t *x, bool recv, const void *buf,
-                   size_t count, mpi_type_t *t, int peer, int tag);
-/* waits for n transfers (every one, even after an error); MPI_SUCCESS or the first error
- * (raised) */
-int coll_xfer_wait(mpi_comm_t *c, const char *call, coll_xfer_t *x, int n);
+    mpi_type_t *t; /* NULL: an empty block */
+} coll_blk_t;
+typedef struct {
+    char *base, *tmp;
+    size_t *counts, *displs;
+} coll_vbuf_t;
+size_t coll_blk_bytes(const coll_blk_t *b);
+int coll_vbuf_in(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n);
+int coll_vbuf_out(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n,
+                  int own);
+void coll_vbuf_done(coll_vbuf_t *v, const coll_blk_t *b, int n);
+void coll_vbuf_free(coll_vbuf_t *v);
+/* MPI_SUCCESS, or the failed rcmsg status s raised on c naming call */
+int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s);
 
-/* Reductions of count elements of dt in the user's layout (mpi_coll.c): by rcmsg when it can,
- * else the MPI layer's binomial tree in rank order. root -1: everyone gets the result. in is
- * the input (MPI_IN_PLACE: it is in out; NULL is MPI_BOTTOM), out the result (root's, or
+/* Reductions of count elements of dt in the user's layout: rcmsg_reduce (root >= 0) or
+ * rcmsg_allreduce (root -1) with the operation and datatype of mpi_op_rcmsg_any. in is the
+ * input (MPI_IN_PLACE: it is in out; NULL is MPI_BOTTOM), out the result (root's, or
  * everyone's). */
 int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *out, int count,
                 MPI_Datatype dt, MPI_Op op, int root);
