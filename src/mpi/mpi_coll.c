@@ -59,21 +59,6 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     return err;
 }
 
-/* The receive side of a gather or allgather into size blocks of rcount elements of rt; in
- * place, this rank's block is already there (packed into the view when it is a copy). */
-static int gather_view(mpi_comm_t *c, const char *call, coll_buf_t *v, void *rbuf, int rcount,
-                       mpi_type_t *rt, bool in_place)
-{
-    size_t block = mpi_type_size(rt) * (size_t)rcount;
-    int err = coll_view_out(c, call, v, rbuf, (size_t)rcount * (size_t)c->size, rt);
-
-    if (err == MPI_SUCCESS && in_place && v->tmp != NULL) {
-        mpi_type_pack(rt, (char *)rbuf + (MPI_Aint)c->rank * rcount * mpi_type_extent(rt),
-                      (size_t)rcount, v->tmp + (size_t)c->rank * block);
-    }
-    return err;
-}
-
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -106,7 +91,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
         err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, a.st);
     }
     if (err == MPI_SUCCESS && is_root) {
-        err = gather_view(c, call, &vo, recvbuf, recvcount, a.rt, in_place);
+        err = coll_gather_view(c, call, &vo, recvbuf, recvcount, a.rt, in_place);
     }
     if (err == MPI_SUCCESS) {
         err = coll_status(
@@ -195,7 +180,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
         err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, a.st);
     }
     if (err == MPI_SUCCESS) {
-        err = gather_view(c, call, &vo, recvbuf, recvcount, a.rt, in_place);
+        err = coll_gather_view(c, call, &vo, recvbuf, recvcount, a.rt, in_place);
     }
     if (err == MPI_SUCCESS) {
         err = coll_status(

@@ -245,3 +245,18 @@ int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s)
 {
     return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
 }
+
+/* The receive side of a gather or allgather into size blocks of rcount elements of rt; in
+ * place, this rank's block is already there (packed into the view when it is a copy). */
+int coll_gather_view(mpi_comm_t *c, const char *call, coll_buf_t *v, void *rbuf, int rcount,
+                     mpi_type_t *rt, bool in_place)
+{
+    size_t block = mpi_type_size(rt) * (size_t)rcount;
+    int err = coll_view_out(c, call, v, rbuf, (size_t)rcount * (size_t)c->size, rt);
+
+    if (err == MPI_SUCCESS && in_place && v->tmp != NULL) {
+        mpi_type_pack(rt, (char *)rbuf + (MPI_Aint)c->rank * rcount * mpi_type_extent(rt),
+                      (size_t)rcount, v->tmp + (size_t)c->rank * block);
+    }
+    return err;
+}

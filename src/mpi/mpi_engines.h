@@ -206,6 +206,22 @@ int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s);
 int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *out, int count,
                 MPI_Datatype dt, MPI_Op op, int root);
 
+/* ---- nonblocking collectives run by rcmsg (mpi_coll_req.c) ------------------------------------
+ * A request of that kind on c: *in_p and *out_p are the views (coll_view_*) the rcmsg_i* call
+ * reads and writes, kept until it completes; mpi_coll_req_unpack names where a packed result
+ * goes then (t held meanwhile). mpi_coll_req_start: after the rcmsg_i* call on &r->rc (err: an
+ * error of the preparation, s: the call's status): *request, or r deleted and the error
+ * raised naming call. */
+mpi_req_t *mpi_coll_req_new(mpi_comm_t *c, const char *call, coll_buf_t **in_p, coll_buf_t **out_p,
+                            int *err_p);
+void mpi_coll_req_unpack(mpi_req_t *r, void *buf, size_t count, mpi_type_t *t);
+int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s,
+                       MPI_Request *request);
+/* The receive view of a gather or allgather into size blocks of rcount elements of rt; in
+ * place, this rank's block is already there (packed into the view when it is a copy). */
+int coll_gather_view(mpi_comm_t *c, const char *call, coll_buf_t *v, void *rbuf, int rcount,
+                     mpi_type_t *rt, bool in_place);
+
 /* ---- intercommunicator collectives (mpi_inter_coll.c) ----------------------------------------
  * Blocking collectives over an intercommunicator (c->inter), over p2p on c->coll_rc and the
  * local group's rcmsg collectives on c->local_rc; the entry points of mpi_coll.c dispatch to
