@@ -216,6 +216,8 @@ int mpi_group_make(int n, const int *members, MPI_Group *group_p);
 mpi_group_t *mpi_group_get(MPI_Group group);
 /* the rank of world rank w in g, or MPI_UNDEFINED */
 int mpi_group_rank_of(const mpi_group_t *g, int w);
+/* MPI_Group_free's work on the group g of handle h (MPI_GROUP_EMPTY: nothing) */
+void mpi_group_free(MPI_Group h, mpi_group_t *g);
 
 /* Attributes: copied by dup (the keyval's copy callback), deleted by free (its delete
  * callback). Callbacks' errors are returned (not raised). */
