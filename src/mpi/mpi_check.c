@@ -319,3 +319,18 @@ int mpi_op_check(mpi_comm_t *c, const char *call, MPI_Op op, MPI_Datatype dt)
     err = mpi_op_defined(op, dt, why, sizeof(why));
     return err == MPI_SUCCESS ? MPI_SUCCESS : mpi_err(c, call, err, "%s", why);
 }
+
+/* a live user keyval of a call, or NULL with the error raised on c */
+int mpi_check_keyval(mpi_comm_t *c, const char *call, int k)
+{
+    int err = MPI_SUCCESS;
+
+    if (!mpi_keyval_live(k)) {
+        err = mpi_err(c, call, MPI_ERR_KEYVAL,
+                      k >= MPI_TAG_UB && k <= MPI_WTIME_IS_GLOBAL
+                          ? "keyval %d is predefined (it cannot be set or deleted)"
+                          : "invalid keyval %d",
+                      k);
+    }
+    return err;
+}

@@ -226,6 +226,16 @@ int mpi_attr_copy_all(mpi_comm_t *from, mpi_comm_t *to);
 int mpi_attr_delete_all(mpi_comm_t *c);
 void mpi_attr_release_all(mpi_comm_t *c);
 void mpi_attr_fini(void);
+/* For the calls (mpi_attr_api.c): a live user keyval; a new one (MPI_SUCCESS or
+ * MPI_ERR_NO_MEM); one released; an attribute set (a value there deleted first: its delete
+ * callback's error returned, *callback_p true) or removed (*set_p: it was set; the delete
+ * callback's error returned). */
+bool mpi_keyval_live(int k);
+int mpi_keyval_new(MPI_Comm_copy_attr_function *copy_fn, MPI_Comm_delete_attr_function *delete_fn,
+                   void *extra_state, int *keyval);
+void mpi_keyval_release(int k);
+int mpi_attr_set(mpi_comm_t *c, int k, void *val, bool *callback_p);
+int mpi_attr_remove(mpi_comm_t *c, int k, bool *set_p);
 
 /* ---- operations (mpi_op.c) -----------------------------------------------------------------
  * Buffers of mpi_op_apply are in dt's layout (count elements, element i at i * extent), as
@@ -277,6 +287,8 @@ int mpi_check_tag(mpi_comm_t *c, const char *call, int tag, bool any_ok);
 int mpi_op_check(mpi_comm_t *c, const char *call, MPI_Op op, MPI_Datatype dt);
 /* A request handle: the object (NULL for MPI_REQUEST_NULL, or invalid: raised in *err_p) */
 void *mpi_check_request(MPI_Request h, const char *call, int *err_p);
+/* a live user keyval of a call (predefined ones named as such) */
+int mpi_check_keyval(mpi_comm_t *c, const char *call, int k);
 /* count request handles: every one MPI_REQUEST_NULL or live (the first invalid one raised) */
 int mpi_check_requests(int count, const MPI_Request reqs[], const char *call);
 
