@@ -427,7 +427,12 @@ RCMSG_API rcmsg_status_t rcmsg_exscan(const void *sendbuf, void *recvbuf, size_t
  * mixed with point-to-point and blocking collectives; every rank starts its collectives
  * (blocking and nonblocking) on a communicator in the same order, as MPI requires. Each takes
  * its own tag, so they never mix. rcmsg_cancel of one: RCMSG_ERR_INVALID_PARAM ("a collective
- * cannot be cancelled"). Argument errors are returned by the call itself (no request made).
+ * cannot be cancelled"). Argument errors are returned by the call itself (*req_p is then
+ * RCMSG_REQUEST_NULL). RCMSG_COLL_CHECK checks the blocking calls only (its agreement would
+ * make a nonblocking one wait for the others to start it). Free a communicator only once its
+ * nonblocking collectives have completed. Each active one is advanced from a progress hook
+ * of rcmsg's own (one of RCMSG_PROGRESS_HOOK_MAX, registered while any is active): with every
+ * hook taken the call fails with RCMSG_ERR_NO_RESOURCE.
  */
 RCMSG_API rcmsg_status_t rcmsg_ibarrier(rcmsg_comm_t comm, rcmsg_request_t *req_p);
 RCMSG_API rcmsg_status_t rcmsg_ibcast(void *buf, size_t count, rcmsg_datatype_t dtype, int root,

@@ -125,10 +125,10 @@ typedef struct {
     bool recv;
 } rcmsg_coll_msg_t;
 
-/* Posts n messages at once (the receives first) and waits for all: a rank's children in a tree
- * then move their data at the same time, not one after another. A message received of another
- * length is an error naming the sender (RCMSG_ERR_INVALID_PARAM). Up to 2 messages take no
- * scratch. */
+/* One phase of n messages (these helpers record steps into a->sched; the engine posts them at
+ * once, the receives first, and waits for all before the next phase): a rank's children in a
+ * tree then move their data at the same time, not one after another. A message received of
+ * another length is an error naming the sender (RCMSG_ERR_INVALID_PARAM). */
 rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m);
 
 /* A copy of the caller's own data (a scatter root's block into its output): len bytes from src

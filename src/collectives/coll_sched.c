@@ -176,12 +176,12 @@ static void phase_begin(rcmsg_coll_sched_t *s)
         if (st->kind == RCMSG_COLL_STEP_FENCE) {
             break;
         }
-        if (!is_msg(st)) {
-            sched_fail(s, step_local(s, st));
-        } else if (step_post(s, st) == RCMSG_OK) {
+        rcmsg_status_t r = is_msg(st) ? step_post(s, st) : step_local(s, st);
+
+        if (r != RCMSG_OK) {
+            sched_fail(s, r); /* e.g. the loss of a member, refused at the posting */
+        } else if (is_msg(st)) {
             s->pending++;
-        } else {
-            sched_fail(s, RCMSG_ERR_NO_RESOURCE);
         }
     }
     for (int i = s->phase; i < s->cur && s->err != RCMSG_OK; i++) {
@@ -254,19 +254,27 @@ static void sched_finish(rcmsg_coll_sched_t *s)
 
 static int sched_hook(void *arg);
 
-/* Registers or unregisters the hook as the active list says (after it changed). */
+/* Unregisters the hook once no schedule is active (after the list changed). */
 static void hook_sync(void)
 {
-    if (active != NULL && !hooked) {
-        hooked = rcmsg_progress_register(sched_hook, NULL) == RCMSG_OK;
-        if (!hooked) {
-            rcmsg_warn("the nonblocking collectives advance only inside rcmsg_wait and rcmsg_test "
-                       "of their requests until a progress hook is free");
-        }
-    } else if (active == NULL && hooked) {
+    if (active == NULL && hooked) {
         rcmsg_progress_unregister(sched_hook, NULL); /* from inside the hook too: allowed */
         hooked = false;
     }
+}
+
+/* Registers the hook before a schedule starts: without it nothing would advance the schedule
+ * (rcmsg_wait on its request only runs progress). */
+static rcmsg_status_t hook_need(void)
+{
+    if (!hooked && rcmsg_progress_register(sched_hook, NULL) != RCMSG_OK) {
+        rcmsg_error("a nonblocking collective needs a progress hook, and all %d are taken "
+                    "(RCMSG_PROGRESS_HOOK_MAX)",
+                    RCMSG_PROGRESS_HOOK_MAX);
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    hooked = true;
+    return RCMSG_OK;
 }
 
 int rcmsg_coll_sched_progress(void)
@@ -317,9 +325,12 @@ void rcmsg_coll_sched_drop(rcmsg_coll_sched_t *s)
 
 rcmsg_status_t rcmsg_coll_sched_start(rcmsg_coll_sched_t *s, rcmsg_request_t *req_p)
 {
-    rcmsg_status_t r = rcmsg_pml_req_owned(&s->req);
+    rcmsg_status_t r = hook_need();
     int n = 0;
 
+    if (r == RCMSG_OK) {
+        r = rcmsg_pml_req_owned(&s->req);
+    }
     if (r != RCMSG_OK) {
         rcmsg_coll_sched_drop(s);
         return r;
@@ -328,6 +339,7 @@ rcmsg_status_t rcmsg_coll_sched_start(rcmsg_coll_sched_t *s, rcmsg_request_t *re
     rcmsg_coll_user_ref(s->op, s->dtype);
     if (sched_advance(s, &n)) { /* nothing to wait for: done at once */
         sched_finish(s);
+        hook_sync();
         return RCMSG_OK;
     }
     s->next = active;

@@ -112,7 +112,9 @@ rcmsg_status_t rcmsg_coll_apply(int coll, rcmsg_op_t op, rcmsg_datatype_t dtype,
     } else if (out == x && o->commute) {
         o->fn(y, out, count, dtype, op);
     } else if (out != x) {
-        memmove(out, y, count * rcmsg_coll_type_size(dtype));
+        coll_dtype_t *d = dtype_of(dtype); /* freed or not: a collective may still hold it */
+
+        memmove(out, y, count * (d != NULL ? d->size : rcmsg_coll_dtype_size(dtype)));
         o->fn(x, out, count, dtype, op);
     } else {
         rcmsg_error("%s: a non-commutative operation cannot reduce into its left operand (a bug)",

@@ -5,7 +5,8 @@
 # and a dup, bitwise floating point, no scratch allocated by steady loops, bad arguments) with
 # 1, 2, 3, 4, 5 and 8 ranks, and the steady loops again with RCMSG_COLL_CHECK=yes; then each
 # algorithm forced through its RCMSG_COLL_*_ALGORITHM variable, seen in the debug log and
-# checked again; then a bad algorithm name refused at init.
+# checked again; then a bad algorithm name refused at init. With each rank count, coll_v_test:
+# the v-variants, reduce_scatter, scan/exscan, user ops, the nonblocking collectives.
 . "$top_srcdir/test/integration/lib.sh"
 need_mpirun
 prog="$top_builddir/test/integration/coll_test"
@@ -36,6 +37,14 @@ for np in ${COLL_NPS:-1 2 3 4 5 8}; do
     run_np $np --ops $ops $([ $np -eq 8 ] && echo "$sizes8")
     check_np $np $? "matrix on $np rank(s)"
     echo "ok: the matrix on $np rank(s): $(grep "^rank 0 of" "$out")"
+    # issue 39's calls: v-variants with zero counts, scans, user ops (non-commutative order),
+    # nonblocking collectives outstanding together with point-to-point
+    prog="$top_builddir/test/integration/coll_v_test"
+    run_np $np
+    st=$?
+    prog="$top_builddir/test/integration/coll_test"
+    check_np $np $st "coll_v_test on $np rank(s)"
+    echo "ok: v-variants, scans, user ops, nonblocking on $np rank(s): $(grep -c '^ok:' "$out") groups"
 done
 
 # Scratch with RCMSG_COLL_CHECK=yes (the check's exchange takes scratch of its own before each
