@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Schedules: the engine under the nonblocking collectives (mpi_nbc.c builds them).
+ * Schedules: the engine under the nonblocking intercommunicator collectives (mpi_nbc_inter.c
+ * builds them with mpi_nbc_eng.c's trees; the intracommunicator ones are rcmsg's, mpi_coll_req.c).
  *
  * A schedule is a list of steps cut into phases by fences:
  *
