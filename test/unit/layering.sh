@@ -57,10 +57,10 @@ echo "ok: src/collectives allocates only in coll_scratch.c"
 # checks). A .c file calls another when it names an extern that only the other defines (nm of
 # the built objects); every call must go to a file below the caller, never into a binding
 # file, so there is no call circle. A new file joins one of the lists.
-mpi_bindings='mpi_env mpi_err_api mpi_group_api mpi_attr_api mpi_type_api mpi_pack_api mpi_op_api mpi_comm_api mpi_inter
-    mpi_p2p mpi_req_api mpi_coll mpi_coll_v mpi_nbc mpi_nbc_red'
-mpi_engines='mpi_pending mpi_coll_req mpi_coll_eng mpi_inter_coll mpi_nbc_inter mpi_nbc_eng mpi_sched
-    mpi_p2p_req mpi_bsend mpi_req'
+mpi_bindings='mpi_env mpi_err_api mpi_group_api mpi_attr_api mpi_type_api mpi_pack_api
+    mpi_op_api mpi_comm_api mpi_inter mpi_p2p mpi_req_api mpi_coll mpi_coll_v mpi_nbc mpi_nbc_red'
+mpi_engines='mpi_pending mpi_coll_req mpi_coll_eng mpi_inter_coll mpi_nbc_inter mpi_nbc_eng
+    mpi_sched mpi_p2p_req mpi_bsend mpi_req'
 mpi_objects='mpi_comm mpi_group mpi_check mpi_attr mpi_op mpi_err mpi_type mpi_pack mpi_handle'
 # shellcheck disable=SC2086 # the lists split into words
 mpi_order=$(printf '%s ' $mpi_bindings $mpi_engines $mpi_objects)
@@ -88,7 +88,8 @@ for f in $mpi_order; do
     mpi_objs="$mpi_objs $f=$o"
 done
 if [ -z "$mpi_objs" ] || ! command -v nm > /dev/null; then
-    echo "SKIP (part): src/mpi's call order: no built objects under \$top_builddir/src/mpi, or no nm"
+    echo "SKIP (part): src/mpi's call order: no built objects under" \
+        "\$top_builddir/src/mpi, or no nm"
 else
     bad=$(for fo in $mpi_objs; do
         f=${fo%%=*} o=${fo#*=}
