@@ -122,7 +122,7 @@ static rcmsg_status_t step_post(rcmsg_coll_sched_t *s, rcmsg_coll_step_t *st)
                                              &st->req);
     } else {
         /* nonblocking: a communicator freed under it (against rcmsg.h's rule) is refused here,
-         * not read after its free (the handle table's check: O(1)) */
+         * not read once freed (the handle table's check: O(1)) */
         r = recv ? rcmsg_pml_irecv(st->dst, st->len, st->peer, s->tag, s->comm, true, &st->req)
                  : rcmsg_pml_isend(st->src, st->len, st->peer, s->tag, s->comm, true, &st->req);
     }

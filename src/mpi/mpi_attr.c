@@ -7,7 +7,7 @@
  * copied when it sets flag), Comm_free and Finalize (COMM_SELF first) its delete callback.
  * A freed keyval lives on, unusable by new calls, until no attribute holds it.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_objects.h"
 
 #include <stdlib.h>
 
@@ -71,76 +71,6 @@ static void keyval_unref(int k)
     }
 }
 
-/* a live user keyval of a call, or NULL with the error raised on c */
-static keyval_t *keyval_check(mpi_comm_t *c, const char *call, int k, int *err_p)
-{
-    keyval_t *kv = keyval_get(k);
-
-    if (kv == NULL) {
-        *err_p = mpi_err(c, call, MPI_ERR_KEYVAL,
-                         k >= MPI_TAG_UB && k <= MPI_WTIME_IS_GLOBAL
-                             ? "keyval %d is predefined (it cannot be set or deleted)"
-                             : "invalid keyval %d",
-                         k);
-    }
-    return kv;
-}
-
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-                           void *extra_state)
-{
-    keyval_t *kv;
-    int i = 0;
-
-    MPI_CHECK_ACTIVE("MPI_Comm_create_keyval");
-    if (comm_keyval == NULL) {
-        return mpi_err(NULL, "MPI_Comm_create_keyval", MPI_ERR_ARG, "NULL comm_keyval");
-    }
-    while (i < nkeyvals && keyvals[i] != NULL) {
-        i++;
-    }
-    if (i == nkeyvals) {
-        keyval_t **k = realloc(keyvals, (size_t)(nkeyvals + 16) * sizeof(*k));
-
-        if (k == NULL) {
-            return mpi_err(NULL, "MPI_Comm_create_keyval", MPI_ERR_NO_MEM, "out of memory");
-        }
-        for (int j = nkeyvals; j < nkeyvals + 16; j++) {
-            k[j] = NULL;
-        }
-        keyvals = k;
-        nkeyvals += 16;
-    }
-    kv = calloc(1, sizeof(*kv));
-    if (kv == NULL) {
-        return mpi_err(NULL, "MPI_Comm_create_keyval", MPI_ERR_NO_MEM, "out of memory");
-    }
-    kv->copy_fn = comm_copy_attr_fn != NULL ? comm_copy_attr_fn : rcmsg_mpi_null_copy_fn;
-    kv->delete_fn = comm_delete_attr_fn != NULL ? comm_delete_attr_fn : rcmsg_mpi_null_delete_fn;
-    kv->extra = extra_state;
-    kv->refs = 1;
-    keyvals[i] = kv;
-    *comm_keyval = KEYVAL_FIRST + i;
-    return MPI_SUCCESS;
-}
-
-int MPI_Comm_free_keyval(int *comm_keyval)
-{
-    int err;
-
-    MPI_CHECK_ACTIVE("MPI_Comm_free_keyval");
-    if (comm_keyval == NULL) {
-        return mpi_err(NULL, "MPI_Comm_free_keyval", MPI_ERR_ARG, "NULL comm_keyval");
-    }
-    if (keyval_check(NULL, "MPI_Comm_free_keyval", *comm_keyval, &err) == NULL) {
-        return err;
-    }
-    keyval_unref(*comm_keyval);
-    *comm_keyval = MPI_KEYVAL_INVALID;
-    return MPI_SUCCESS;
-}
-
 static struct mpi_attr **attr_find(mpi_comm_t *c, int k)
 {
     struct mpi_attr **a = &c->attrs;
@@ -179,52 +109,6 @@ static int attr_add(mpi_comm_t *c, int k, void *val)
     a->next = c->attrs;
     c->attrs = a;
     keyval_get(k)->refs++;
-    return MPI_SUCCESS;
-}
-
-int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
-{
-    const char *call = "MPI_Comm_set_attr";
-    int err;
-    mpi_comm_t *c;
-    struct mpi_attr **a;
-
-    MPI_CHECK_ACTIVE(call);
-    if ((c = mpi_comm_check(comm, call, &err)) == NULL ||
-        keyval_check(c, call, comm_keyval, &err) == NULL) {
-        return err;
-    }
-    a = attr_find(c, comm_keyval);
-    /* a value already there is deleted first (its delete callback called), as MPI says */
-    if (*a != NULL && (err = attr_delete(c, a)) != MPI_SUCCESS) {
-        return mpi_err(c, call, err, "the delete callback of keyval %d failed", comm_keyval);
-    }
-    if (attr_add(c, comm_keyval, attribute_val) != MPI_SUCCESS) {
-        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
-    }
-    return MPI_SUCCESS;
-}
-
-int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
-{
-    const char *call = "MPI_Comm_delete_attr";
-    int err;
-    mpi_comm_t *c;
-    struct mpi_attr **a;
-
-    MPI_CHECK_ACTIVE(call);
-    if ((c = mpi_comm_check(comm, call, &err)) == NULL ||
-        keyval_check(c, call, comm_keyval, &err) == NULL) {
-        return err;
-    }
-    a = attr_find(c, comm_keyval);
-    if (*a == NULL) {
-        return mpi_err(c, call, MPI_ERR_KEYVAL, "keyval %d is not set on %s", comm_keyval, c->name);
-    }
-    err = attr_delete(c, a);
-    if (err != MPI_SUCCESS) {
-        return mpi_err(c, call, err, "the delete callback of keyval %d failed", comm_keyval);
-    }
     return MPI_SUCCESS;
 }
 
@@ -297,24 +181,69 @@ void mpi_attr_fini(void)
     nkeyvals = 0;
 }
 
-/* the MPI-1 names */
-int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
-                      void *extra_state)
+/* ---- for the calls (mpi_attr_api.c) -------------------------------------------------------- */
+bool mpi_keyval_live(int k)
 {
-    return MPI_Comm_create_keyval(copy_fn, delete_fn, keyval, extra_state);
+    return keyval_get(k) != NULL;
 }
 
-int MPI_Keyval_free(int *keyval)
+int mpi_keyval_new(MPI_Comm_copy_attr_function *copy_fn, MPI_Comm_delete_attr_function *delete_fn,
+                   void *extra_state, int *keyval)
 {
-    return MPI_Comm_free_keyval(keyval);
+    keyval_t *kv;
+    int i = 0;
+
+    while (i < nkeyvals && keyvals[i] != NULL) {
+        i++;
+    }
+    if (i == nkeyvals) {
+        keyval_t **k = realloc(keyvals, (size_t)(nkeyvals + 16) * sizeof(*k));
+
+        if (k == NULL) {
+            return MPI_ERR_NO_MEM;
+        }
+        for (int j = nkeyvals; j < nkeyvals + 16; j++) {
+            k[j] = NULL;
+        }
+        keyvals = k;
+        nkeyvals += 16;
+    }
+    kv = calloc(1, sizeof(*kv));
+    if (kv == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    kv->copy_fn = copy_fn != NULL ? copy_fn : rcmsg_mpi_null_copy_fn;
+    kv->delete_fn = delete_fn != NULL ? delete_fn : rcmsg_mpi_null_delete_fn;
+    kv->extra = extra_state;
+    kv->refs = 1;
+    keyvals[i] = kv;
+    *keyval = KEYVAL_FIRST + i;
+    return MPI_SUCCESS;
 }
 
-int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+void mpi_keyval_release(int k)
 {
-    return MPI_Comm_set_attr(comm, keyval, attribute_val);
+    keyval_unref(k);
 }
 
-int MPI_Attr_delete(MPI_Comm comm, int keyval)
+int mpi_attr_set(mpi_comm_t *c, int k, void *val, bool *callback_p)
 {
-    return MPI_Comm_delete_attr(comm, keyval);
+    struct mpi_attr **a = attr_find(c, k);
+    int err;
+
+    /* a value already there is deleted first (its delete callback called), as MPI says */
+    *callback_p = *a != NULL;
+    if (*a != NULL && (err = attr_delete(c, a)) != MPI_SUCCESS) {
+        return err;
+    }
+    *callback_p = false;
+    return attr_add(c, k, val);
+}
+
+int mpi_attr_remove(mpi_comm_t *c, int k, bool *set_p)
+{
+    struct mpi_attr **a = attr_find(c, k);
+
+    *set_p = *a != NULL;
+    return *a != NULL ? attr_delete(c, a) : MPI_SUCCESS;
 }

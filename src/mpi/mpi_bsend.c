@@ -10,7 +10,7 @@
  * forever. A message that does not fit in the free space fails with MPI_ERR_BUFFER naming
  * the sizes.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +136,35 @@ static int bsend_insert(size_t off, size_t len, bsend_piece_t **piece_p)
     return MPI_SUCCESS;
 }
 
+/* The kind of a buffered send's request: complete once its message is copied into the
+ * attached buffer; the sends from there are this kind's background work. Its cancel fails, as
+ * MPI allows (the copy is on its way; Test_cancelled says false). */
+static bool bsend_test(mpi_req_t *req)
+{
+    (void)req;
+    return true;
+}
+
+static void bsend_wait(mpi_req_t *req)
+{
+    (void)req;
+}
+
+static int bsend_cancel(mpi_req_t *req, const char *call)
+{
+    (void)req;
+    (void)call;
+    return MPI_SUCCESS;
+}
+
+static const mpi_req_ops_t bsend_ops = {
+    .name = "buffered send",
+    .test = bsend_test,
+    .wait = bsend_wait,
+    .cancel = bsend_cancel,
+    .progress = mpi_bsend_progress,
+};
+
 int mpi_bsend_start(mpi_req_t *req, const char *call)
 {
     mpi_type_t *t = req->type;
@@ -177,39 +206,10 @@ int mpi_bsend_start(mpi_req_t *req, const char *call)
         bsend_remove((size_t)(piece - bsend.pieces));
         return mpi_err_rcmsg(req->comm, call, s);
     }
-    req->kind = MPI_REQ_DONE;
     mpi_status_empty(&req->done);
-    return MPI_SUCCESS;
-}
-
-int MPI_Buffer_attach(void *buffer, int size)
-{
-    MPI_CHECK_ACTIVE("MPI_Buffer_attach");
-    if (bsend.buf != NULL) {
-        return mpi_err(NULL, "MPI_Buffer_attach", MPI_ERR_BUFFER,
-                       "a buffer is attached already (detach it first)");
-    }
-    if (buffer == NULL || size < 0) {
-        return mpi_err(NULL, "MPI_Buffer_attach", MPI_ERR_ARG, "%s",
-                       buffer == NULL ? "NULL buffer" : "negative size");
-    }
-    bsend.buf = buffer;
-    bsend.size = (size_t)size;
-    return MPI_SUCCESS;
-}
-
-int MPI_Buffer_detach(void *buffer_addr, int *size)
-{
-    MPI_CHECK_ACTIVE("MPI_Buffer_detach");
-    if (buffer_addr == NULL || size == NULL) {
-        return mpi_err(NULL, "MPI_Buffer_detach", MPI_ERR_ARG, "NULL %s",
-                       size == NULL ? "size" : "buffer_addr");
-    }
-    mpi_bsend_drain(); /* waits for the messages still in the buffer */
-    *(void **)buffer_addr = bsend.buf;
-    *size = (int)bsend.size;
-    bsend.buf = NULL;
-    bsend.size = 0;
+    req->ops = &bsend_ops;
+    req->complete = true;
+    mpi_req_register(&bsend_ops);
     return MPI_SUCCESS;
 }
 
@@ -218,6 +218,26 @@ void mpi_bsend_fini(void)
     free(bsend.pieces);
     bsend.pieces = NULL;
     bsend.n = bsend.cap = 0;
+    bsend.buf = NULL;
+    bsend.size = 0;
+}
+
+bool mpi_bsend_attached(void)
+{
+    return bsend.buf != NULL;
+}
+
+void mpi_bsend_attach(void *buffer, size_t size)
+{
+    bsend.buf = buffer;
+    bsend.size = size;
+}
+
+void mpi_bsend_detach(void **buffer_p, size_t *size_p)
+{
+    mpi_bsend_drain(); /* waits for the messages still in the buffer */
+    *buffer_p = bsend.buf;
+    *size_p = bsend.size;
     bsend.buf = NULL;
     bsend.size = 0;
 }

@@ -1,81 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The blocking collectives rcmsg has no algorithm for: the v and w variants (a linear
- * exchange of the blocks over point-to-point on the hidden communicator, each block packed
- * when its type is noncontiguous), Reduce_scatter and Reduce_scatter_block (rcmsg's when the
- * counts are equal and rcmsg knows the operation, else a reduction to rank 0 and a scatter),
- * Scan and Exscan (recursive doubling in rank order, as MPICH's: non-commutative operations
- * combine lower ranks first).
+ * The v and w variants, Reduce_scatter(_block), Scan and Exscan: bindings over rcmsg's
+ * (rcmsg_gatherv, rcmsg_scatterv, rcmsg_allgatherv, rcmsg_alltoallv, rcmsg_reduce_scatter,
+ * rcmsg_reduce_scatter_block, rcmsg_scan, rcmsg_exscan). The blocks travel as bytes
+ * (RCMSG_UINT8): the user's buffer itself when the types are contiguous, else packed
+ * (coll_vbuf_*, mpi_coll_eng.c); reductions take rcmsg's operation and datatype of
+ * mpi_op_rcmsg_any (a user operation, or one rcmsg lacks, through rcmsg_op_create).
  */
-#include "mpi/mpi_coll.h"
+#include "mpi/mpi_engines.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* count elements of t at buf: one block of a linear exchange */
-typedef struct {
-    const void *buf;
-    size_t count;
-    mpi_type_t *t;
-} coll_blk_t;
-
-static size_t blk_bytes(const coll_blk_t *b)
+static const void *at(const void *buf, MPI_Aint elements, mpi_type_t *t)
 {
-    return b->t != NULL ? mpi_type_size(b->t) * b->count : 0;
-}
-
-/* Sends send[i] to rank i and receives recv[i] from it (NULL arrays: nothing that way); this
- * rank's own block is copied. pack_sends: the send data lives in the receive buffer (in
- * place): every send is packed before any receive is posted. */
-static int exchange(mpi_comm_t *c, const char *call, int tag, const coll_blk_t *send,
-                    const coll_blk_t *recv, bool pack_sends)
-{
-    coll_xfer_t *x = calloc(2 * (size_t)c->size, sizeof(*x));
-    mpi_type_t *byte = mpi_type_get(MPI_BYTE);
-    int n = 0, err = x == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
-
-    for (int i = 0; send != NULL && err == MPI_SUCCESS && i < c->size; i++) {
-        size_t bytes = blk_bytes(&send[i]);
-        char *tmp = NULL;
-
-        if (i == c->rank || bytes == 0) {
-            continue;
-        }
-        if (!pack_sends) {
-            err = coll_xfer_post(c, call, &x[n++], false, send[i].buf, send[i].count, send[i].t, i,
-                                 tag);
-            continue;
-        }
-        tmp = malloc(bytes);
-        if (tmp == NULL) {
-            err = mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
-            break;
-        }
-        mpi_type_pack(send[i].t, send[i].buf, send[i].count, tmp);
-        err = coll_xfer_post(c, call, &x[n++], false, tmp, bytes, byte, i, tag);
-        x[n - 1].tmp = tmp; /* freed by coll_xfer_wait */
-    }
-    for (int i = 0; recv != NULL && err == MPI_SUCCESS && i < c->size; i++) {
-        if (i != c->rank && blk_bytes(&recv[i]) > 0) {
-            err = coll_xfer_post(c, call, &x[n++], true, recv[i].buf, recv[i].count, recv[i].t, i,
-                                 tag);
-        }
-    }
-    if (err == MPI_SUCCESS && send != NULL && recv != NULL && blk_bytes(&send[c->rank]) > 0 &&
-        !pack_sends) {
-        err = coll_copy(send[c->rank].buf, send[c->rank].count, send[c->rank].t,
-                        (void *)recv[c->rank].buf, recv[c->rank].count, recv[c->rank].t);
-        if (err != MPI_SUCCESS) {
-            err = mpi_err(c, call, err, "out of memory");
-        }
-    }
-    if (x != NULL) {
-        int werr = coll_xfer_wait(c, call, x, n);
-
-        err = err != MPI_SUCCESS ? err : werr;
-    }
-    free(x);
-    return err;
+    return (const char *)buf + elements * mpi_type_extent(t);
 }
 
 static coll_blk_t *blk_alloc(mpi_comm_t *c, const char *call, int *err_p)
@@ -84,11 +23,6 @@ static coll_blk_t *blk_alloc(mpi_comm_t *c, const char *call, int *err_p)
 
     *err_p = b == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
     return b;
-}
-
-static const void *at(const void *buf, MPI_Aint elements, mpi_type_t *t)
-{
-    return (const char *)buf + elements * mpi_type_extent(t);
 }
 
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -100,29 +34,42 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                      .root = root,
                      .send = {sendbuf, sendcount, sendtype},
                      .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
-    coll_blk_t *b, *sb, *rb;
-    bool is_root;
+    coll_blk_t *rb = NULL;
+    coll_buf_t vi = {0};
+    coll_vbuf_t vr = {0};
+    bool is_root, in_place;
     mpi_comm_t *ic = mpi_inter_of(comm), *c;
-    int err, tag;
+    int err;
 
     if (ic != NULL) {
         return mpi_inter_gatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                  recvtype, root);
     }
-    if ((c = coll_enter(comm, call, &a, &tag, &err)) == NULL ||
-        (b = blk_alloc(c, call, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
         return err;
     }
     is_root = c->rank == root;
-    sb = b, rb = b + c->size;
-    if (a.st != NULL) {
-        sb[root] = (coll_blk_t){sendbuf, (size_t)sendcount, a.st};
+    in_place = is_root && sendbuf == MPI_IN_PLACE;
+    if (!in_place) {
+        err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, a.st);
     }
-    for (int i = 0; is_root && i < c->size; i++) {
-        rb[i] = (coll_blk_t){at(recvbuf, displs[i], a.rt), (size_t)recvcounts[i], a.rt};
+    if (err == MPI_SUCCESS && is_root && (rb = blk_alloc(c, call, &err)) != NULL) {
+        for (int i = 0; i < c->size; i++) {
+            rb[i] = (coll_blk_t){at(recvbuf, displs[i], a.rt), (size_t)recvcounts[i], a.rt};
+        }
+        err = coll_vbuf_out(c, call, &vr, rb, c->size, in_place ? root : -1);
     }
-    err = exchange(c, call, tag, sb, is_root ? rb : NULL, false);
-    free(b);
+    if (err == MPI_SUCCESS) {
+        err = coll_status(c, call,
+                          rcmsg_gatherv(in_place ? RCMSG_IN_PLACE : vi.p, vi.bytes, vr.base,
+                                        vr.counts, vr.displs, RCMSG_UINT8, root, c->rc));
+    }
+    if (err == MPI_SUCCESS && is_root) {
+        coll_vbuf_done(&vr, rb, c->size);
+    }
+    coll_vbuf_free(&vr);
+    coll_view_free(&vi);
+    free(rb);
     return err;
 }
 
@@ -135,29 +82,43 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
                      .root = root,
                      .send = {sendbuf, 0, sendtype, true, sendcounts, displs},
                      .recv = {recvbuf, recvcount, recvtype}};
-    coll_blk_t *b, *sb, *rb;
-    bool is_root;
+    coll_blk_t *sb = NULL;
+    coll_buf_t vo = {0};
+    coll_vbuf_t vs = {0};
+    bool is_root, in_place;
     mpi_comm_t *ic = mpi_inter_of(comm), *c;
-    int err, tag;
+    int err;
 
     if (ic != NULL) {
         return mpi_inter_scatterv(ic, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                   recvtype, root);
     }
-    if ((c = coll_enter(comm, call, &a, &tag, &err)) == NULL ||
-        (b = blk_alloc(c, call, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
         return err;
     }
     is_root = c->rank == root;
-    sb = b, rb = b + c->size;
-    for (int i = 0; is_root && i < c->size; i++) {
-        sb[i] = (coll_blk_t){at(sendbuf, displs[i], a.st), (size_t)sendcounts[i], a.st};
+    in_place = is_root && recvbuf == MPI_IN_PLACE;
+    if (is_root && (sb = blk_alloc(c, call, &err)) != NULL) {
+        for (int i = 0; i < c->size; i++) {
+            sb[i] = (coll_blk_t){at(sendbuf, displs[i], a.st), (size_t)sendcounts[i], a.st};
+        }
+        err = coll_vbuf_in(c, call, &vs, sb, c->size);
     }
-    if (a.rt != NULL) {
-        rb[root] = (coll_blk_t){recvbuf, (size_t)recvcount, a.rt};
+    if (err == MPI_SUCCESS && !in_place) {
+        err = coll_view_out(c, call, &vo, recvbuf, (size_t)recvcount, a.rt);
     }
-    err = exchange(c, call, tag, is_root ? sb : NULL, rb, false);
-    free(b);
+    if (err == MPI_SUCCESS) {
+        err = coll_status(c, call,
+                          rcmsg_scatterv(vs.base, vs.counts, vs.displs,
+                                         in_place ? RCMSG_IN_PLACE : vo.p, vo.bytes, RCMSG_UINT8,
+                                         root, c->rc));
+    }
+    if (err == MPI_SUCCESS && !in_place) {
+        coll_view_done(&vo, recvbuf, (size_t)recvcount, a.rt);
+    }
+    coll_vbuf_free(&vs);
+    coll_view_free(&vo);
+    free(sb);
     return err;
 }
 
@@ -168,42 +129,57 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     coll_args_t a = {.shape = COLL_ALL,
                      .send = {sendbuf, sendcount, sendtype},
                      .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
-    coll_blk_t *b, *sb, *rb, own;
+    coll_blk_t *rb;
+    coll_buf_t vi = {0};
+    coll_vbuf_t vr = {0};
+    bool in_place = sendbuf == MPI_IN_PLACE;
     mpi_comm_t *ic = mpi_inter_of(comm), *c;
-    int err, tag;
+    int err;
 
     if (ic != NULL) {
         return mpi_inter_allgatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                     recvtype);
     }
-    if ((c = coll_enter(comm, call, &a, &tag, &err)) == NULL ||
-        (b = blk_alloc(c, call, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL ||
+        (rb = blk_alloc(c, call, &err)) == NULL) {
         return err;
     }
-    sb = b, rb = b + c->size;
-    own = a.st != NULL
-              ? (coll_blk_t){sendbuf, (size_t)sendcount, a.st}
-              : (coll_blk_t){at(recvbuf, displs[c->rank], a.rt), (size_t)recvcounts[c->rank], a.rt};
     for (int i = 0; i < c->size; i++) {
-        sb[i] = own;
         rb[i] = (coll_blk_t){at(recvbuf, displs[i], a.rt), (size_t)recvcounts[i], a.rt};
     }
-    err = exchange(c, call, tag, sb, rb, false);
-    free(b);
+    if (!in_place) {
+        err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, a.st);
+    }
+    if (err == MPI_SUCCESS) {
+        err = coll_vbuf_out(c, call, &vr, rb, c->size, in_place ? c->rank : -1);
+    }
+    if (err == MPI_SUCCESS) {
+        err = coll_status(c, call,
+                          rcmsg_allgatherv(in_place ? RCMSG_IN_PLACE : vi.p, vi.bytes, vr.base,
+                                           vr.counts, vr.displs, RCMSG_UINT8, c->rc));
+    }
+    if (err == MPI_SUCCESS) {
+        coll_vbuf_done(&vr, rb, c->size);
+    }
+    coll_vbuf_free(&vr);
+    coll_view_free(&vi);
+    free(rb);
     return err;
 }
 
-/* Alltoallv and Alltoallw: displacements in elements (v) or bytes (w) */
-static int alltoall_vw(mpi_comm_t *c, const char *call, int tag, const void *sendbuf,
-                       const int *sendcounts, const int *sdispls, const MPI_Datatype *sendtypes,
-                       void *recvbuf, const int *recvcounts, const int *rdispls,
-                       const MPI_Datatype *recvtypes, bool bytes_displ)
+/* Alltoallv and Alltoallw: displacements in elements (v) or bytes (w); in place, the data to
+ * send is in recvbuf with the receive layout (rcmsg_alltoallv's RCMSG_IN_PLACE) */
+static int alltoall_vw(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sendcounts,
+                       const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
+                       const int *recvcounts, const int *rdispls, const MPI_Datatype *recvtypes,
+                       bool bytes_displ)
 {
     bool in_place = sendbuf == MPI_IN_PLACE;
     coll_blk_t *b, *sb, *rb;
+    coll_vbuf_t vs = {0}, vr = {0};
     int err;
 
-    if (in_place) { /* MPI: the data to send is in recvbuf, with the receive layout */
+    if (in_place) {
         sendcounts = recvcounts, sdispls = rdispls, sendtypes = recvtypes, sendbuf = recvbuf;
     }
     if ((b = blk_alloc(c, call, &err)) == NULL) {
@@ -226,9 +202,23 @@ static int alltoall_vw(mpi_comm_t *c, const char *call, int tag, const void *sen
                                          : at(recvbuf, rdispls[i], rt),
                              (size_t)recvcounts[i], rt};
     }
-    if (err == MPI_SUCCESS) {
-        err = exchange(c, call, tag, sb, rb, in_place);
+    if (err == MPI_SUCCESS && !in_place) {
+        err = coll_vbuf_in(c, call, &vs, sb, c->size);
     }
+    if (err == MPI_SUCCESS) {
+        err = in_place ? coll_vbuf_in(c, call, &vr, rb, c->size)
+                       : coll_vbuf_out(c, call, &vr, rb, c->size, -1);
+    }
+    if (err == MPI_SUCCESS) {
+        err = coll_status(c, call,
+                          rcmsg_alltoallv(in_place ? RCMSG_IN_PLACE : vs.base, vs.counts, vs.displs,
+                                          vr.base, vr.counts, vr.displs, RCMSG_UINT8, c->rc));
+    }
+    if (err == MPI_SUCCESS) {
+        coll_vbuf_done(&vr, rb, c->size);
+    }
+    coll_vbuf_free(&vs);
+    coll_vbuf_free(&vr);
     free(b);
     return err;
 }
@@ -254,14 +244,14 @@ static int alltoall_vw_call(const char *call, const void *sendbuf, const int *sc
                             const MPI_Datatype *st, void *recvbuf, const int *rc, const int *rd,
                             const MPI_Datatype *rt, bool w, MPI_Comm comm)
 {
-    int err, tag;
-    mpi_comm_t *c = coll_enter(comm, call, NULL, &tag, &err);
+    int err;
+    mpi_comm_t *c = coll_enter(comm, call, NULL, NULL, &err);
 
     if (c == NULL ||
         (err = check_vw_args(c, call, sendbuf, sc, sd, st, rc, rd, rt)) != MPI_SUCCESS) {
         return err;
     }
-    return alltoall_vw(c, call, tag, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, w);
+    return alltoall_vw(c, call, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, w);
 }
 
 int MPI_Alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls,
@@ -294,107 +284,61 @@ int MPI_Alltoallw(const void *sendbuf, const int *sendcounts, const int *sdispls
 
 /* ---- reduce-scatter ------------------------------------------------------------------------ */
 
-/* The whole reduction to rank 0 (in: MPI_IN_PLACE when the input is in recvbuf), then a scatter of
- * counts[i] elements to rank i. */
-static int reduce_scatter_layer(mpi_comm_t *c, const char *call, int tag, const void *in,
-                                void *recvbuf, const int *counts, MPI_Datatype dt, MPI_Op op)
+/* Reduce_scatter (counts) and Reduce_scatter_block (counts NULL: block each), the arguments
+ * checked: the input is sum(counts) elements of dt (sendbuf, or recvbuf in place), the result
+ * counts[rank] elements into recvbuf. */
+static int reduce_scatter_do(mpi_comm_t *c, const char *call, const void *sendbuf, void *recvbuf,
+                             const int *counts, int block, MPI_Datatype dt, MPI_Op op)
 {
     mpi_type_t *t = mpi_type_get(dt);
-    size_t total = 0;
-    void *base = NULL, *all = NULL;
-    coll_blk_t *b;
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    size_t total = 0, k, mine, *rc;
+    rcmsg_op_t rop;
+    rcmsg_datatype_t rdt;
+    coll_buf_t vi = {0}, vo = {0};
     int err;
 
-    for (int i = 0; i < c->size; i++) {
-        total += (size_t)counts[i];
+    if (mpi_type_size(t) == 0) {
+        return MPI_SUCCESS;
     }
-    if (total > (size_t)__INT_MAX__) {
-        return mpi_err(c, call, MPI_ERR_COUNT, "%zu elements in all: more than an int", total);
+    err = mpi_op_rcmsg_any(op, dt, 1, &rop, &rdt, &k); /* k rcmsg elements per element of dt */
+    if (err != MPI_SUCCESS) {
+        return mpi_err(c, call, err, "no rcmsg operation or datatype for the reduction");
     }
-    if (c->rank == 0 && (all = coll_typed_alloc(dt, t, total, &base)) == NULL) {
+    rc = malloc((size_t)c->size * sizeof(*rc));
+    if (rc == NULL) {
         return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
     }
-    err = coll_reduce(c, call, tag, in != MPI_IN_PLACE ? in : recvbuf, all, (int)total, dt, op, 0);
-    if (err == MPI_SUCCESS && (b = blk_alloc(c, call, &err)) != NULL) {
-        size_t off = 0;
+    for (int i = 0; i < c->size; i++) {
+        size_t n = counts != NULL ? (size_t)counts[i] : (size_t)block;
 
-        for (int i = 0; i < c->size; i++) {
-            b[i] = (coll_blk_t){at(all, (MPI_Aint)off, t), (size_t)counts[i], t};
-            off += (size_t)counts[i];
-        }
-        /* rank 0 sends block i to rank i (its own is copied); rank i receives it from 0 */
-        if (c->rank == 0) {
-            err = exchange(c, call, tag, b, NULL, false);
-            if (err == MPI_SUCCESS) {
-                err = coll_copy(b[0].buf, b[0].count, t, recvbuf, b[0].count, t);
-                err = err == MPI_SUCCESS ? err : mpi_err(c, call, err, "out of memory");
-            }
-        } else {
-            b[c->size] = (coll_blk_t){recvbuf, (size_t)counts[c->rank], t};
-            err = exchange(c, call, tag, NULL, b + c->size, false);
-        }
-        free(b);
+        rc[i] = n * k;
+        total += n;
     }
-    free(base);
-    return err;
-}
-
-/* rcmsg's reduce_scatter_block: size * count elements in (packed), count out */
-static int reduce_scatter_rcmsg(mpi_comm_t *c, const char *call, const void *sendbuf, void *recvbuf,
-                                int count, mpi_type_t *t, rcmsg_op_t rop, rcmsg_datatype_t rdt)
-{
-    bool in_place = sendbuf == MPI_IN_PLACE;
-    size_t n = mpi_type_size(t) * (size_t)count / rcmsg_datatype_size(rdt);
-    size_t all = (size_t)count * (size_t)c->size;
-    coll_buf_t vi = {0}, vo = {0};
-    rcmsg_status_t s;
-    int err;
-
-    err = in_place ? coll_view_in(c, call, &vo, recvbuf, all, t)
-                   : coll_view_in(c, call, &vi, sendbuf, all, t);
+    mine = counts != NULL ? (size_t)counts[c->rank] : (size_t)block;
+    if (total == 0) { /* the same on every rank */
+        free(rc);
+        return MPI_SUCCESS;
+    }
+    err = in_place ? coll_view_in(c, call, &vo, recvbuf, total, t)
+                   : coll_view_in(c, call, &vi, sendbuf, total, t);
     if (err == MPI_SUCCESS && !in_place) {
-        err = coll_view_out(c, call, &vo, recvbuf, (size_t)count, t);
+        err = coll_view_out(c, call, &vo, recvbuf, mine, t);
     }
     if (err == MPI_SUCCESS) {
-        s = rcmsg_reduce_scatter_block(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, n, rdt, rop, c->rc);
-        err = s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
+        const void *sp = in_place ? RCMSG_IN_PLACE : vi.p;
+
+        err = coll_status(c, call,
+                          counts == NULL
+                              ? rcmsg_reduce_scatter_block(sp, vo.p, rc[0], rdt, rop, c->rc)
+                              : rcmsg_reduce_scatter(sp, vo.p, rc, rdt, rop, c->rc));
     }
     if (err == MPI_SUCCESS) {
-        coll_view_done(&vo, recvbuf, (size_t)count, t);
+        coll_view_done(&vo, recvbuf, mine, t); /* in place: the first mine elements */
     }
     coll_view_free(&vi);
     coll_view_free(&vo);
-    return err;
-}
-
-/* Reduce_scatter(_block), its arguments checked: rcmsg's reduce_scatter_block when every count
- * is block (>= 0; counts may then be NULL) and rcmsg knows op on dt, else the MPI layer's. */
-static int reduce_scatter_do(mpi_comm_t *c, const char *call, int tag, const void *sendbuf,
-                             void *recvbuf, const int *counts, int block, MPI_Datatype dt,
-                             MPI_Op op)
-{
-    mpi_type_t *t = mpi_type_get(dt);
-    rcmsg_op_t rop;
-    rcmsg_datatype_t rdt;
-    int *own = NULL, err;
-
-    if (block >= 0 && (block == 0 || mpi_type_size(t) == 0)) {
-        return MPI_SUCCESS;
-    }
-    if (block >= 0 && mpi_op_rcmsg(op, dt, &rop, &rdt)) {
-        return reduce_scatter_rcmsg(c, call, sendbuf, recvbuf, block, t, rop, rdt);
-    }
-    if (counts == NULL) {
-        if ((own = malloc((size_t)c->size * sizeof(*own))) == NULL) {
-            return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
-        }
-        for (int i = 0; i < c->size; i++) {
-            own[i] = block;
-        }
-        counts = own;
-    }
-    err = reduce_scatter_layer(c, call, tag, sendbuf, recvbuf, counts, dt, op);
-    free(own);
+    free(rc);
     return err;
 }
 
@@ -408,15 +352,15 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                      .send = {sendbuf, recvcount, datatype},
                      .recv = {recvbuf, recvcount, datatype}};
     mpi_comm_t *ic = mpi_inter_of(comm), *c;
-    int err, tag;
+    int err;
 
     if (ic != NULL) {
         return mpi_inter_reduce_scatter_block(ic, sendbuf, recvbuf, recvcount, datatype, op);
     }
-    if ((c = coll_enter(comm, call, &a, &tag, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
         return err;
     }
-    return reduce_scatter_do(c, call, tag, sendbuf, recvbuf, NULL, recvcount, datatype, op);
+    return reduce_scatter_do(c, call, sendbuf, recvbuf, NULL, recvcount, datatype, op);
 }
 
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts,
@@ -428,14 +372,13 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts
                      .op = op,
                      .send = {sendbuf, 0, datatype},
                      .recv = {recvbuf, 0, datatype}};
-    bool equal = true;
     mpi_comm_t *ic = mpi_inter_of(comm), *c;
-    int err, tag;
+    int err;
 
     if (ic != NULL) {
         return mpi_inter_reduce_scatter(ic, sendbuf, recvbuf, recvcounts, datatype, op);
     }
-    if ((c = coll_enter(comm, call, NULL, &tag, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, NULL, NULL, &err)) == NULL) {
         return err;
     }
     if (recvcounts == NULL) {
@@ -446,73 +389,15 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts
             return mpi_err(c, call, MPI_ERR_COUNT, "negative count %d for rank %d", recvcounts[i],
                            i);
         }
-        equal = equal && recvcounts[i] == recvcounts[0];
     }
     a.send.count = a.recv.count = recvcounts[c->rank];
     if ((err = coll_check(c, call, &a)) != MPI_SUCCESS) {
         return err;
     }
-    return reduce_scatter_do(c, call, tag, sendbuf, recvbuf, recvcounts, equal ? recvcounts[0] : -1,
-                             datatype, op);
+    return reduce_scatter_do(c, call, sendbuf, recvbuf, recvcounts, -1, datatype, op);
 }
 
 /* ---- scans --------------------------------------------------------------------------------- */
-typedef struct {
-    MPI_Datatype dt;
-    mpi_type_t *t;
-    MPI_Op op;
-    int count;
-    size_t bytes;
-    void *partial, *tmp, *pbase, *tbase;
-    char *ps, *pr; /* packed: sent, received */
-} scan_t;
-
-static void scan_free(scan_t *s)
-{
-    free(s->pbase);
-    free(s->tbase);
-    free(s->ps);
-}
-
-/* One exchange with peer: our partial for theirs (into s->tmp). */
-static int scan_swap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, int tag, scan_t *s, int peer)
-{
-    rcmsg_status_t st;
-
-    mpi_type_pack(s->t, s->partial, (size_t)s->count, s->ps);
-    st = rcmsg_sendrecv(s->ps, s->bytes, peer, tag, s->pr, s->bytes, peer, tag, rc, NULL);
-    if (st != RCMSG_OK) {
-        return mpi_err_rcmsg(c, call, st);
-    }
-    mpi_type_unpack(s->t, s->pr, (size_t)s->count, s->tmp);
-    return MPI_SUCCESS;
-}
-
-/* Folds what came from peer into partial (and recvbuf) in rank order. */
-static int scan_fold(scan_t *s, bool from_lower, void *recvbuf, bool exclusive, bool *first_p)
-{
-    int err;
-
-    if (!from_lower) { /* partial = partial op theirs */
-        void *swap;
-
-        if (mpi_op_commutative(s->op)) {
-            return mpi_op_apply(s->op, s->tmp, s->partial, s->count, s->dt);
-        }
-        err = mpi_op_apply(s->op, s->partial, s->tmp, s->count, s->dt);
-        swap = s->partial, s->partial = s->tmp, s->tmp = swap;
-        return err;
-    }
-    err = mpi_op_apply(s->op, s->tmp, s->partial, s->count, s->dt);
-    if (err == MPI_SUCCESS && exclusive && *first_p) {
-        *first_p = false;
-        return coll_copy(s->tmp, (size_t)s->count, s->t, recvbuf, (size_t)s->count, s->t);
-    }
-    return err != MPI_SUCCESS ? err : mpi_op_apply(s->op, s->tmp, recvbuf, s->count, s->dt);
-}
-
-/* Recursive doubling (MPICH's): after the step of mask, partial holds the reduction of the
- * 2 * mask ranks of this rank's block; recvbuf folds in those below this rank. */
 static int scan_common(const char *call, const void *sendbuf, void *recvbuf, int count,
                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm, bool exclusive)
 {
@@ -521,43 +406,38 @@ static int scan_common(const char *call, const void *sendbuf, void *recvbuf, int
                      .op = op,
                      .send = {sendbuf, count, dt},
                      .recv = {recvbuf, count, dt}};
-    scan_t s = {.dt = dt, .op = op, .count = count};
-    rcmsg_comm_t rc;
-    bool first = true;
-    int err, tag;
-    mpi_comm_t *c = coll_enter(comm, call, &a, &tag, &err);
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    coll_buf_t vi = {0}, vo = {0};
+    rcmsg_op_t rop;
+    rcmsg_datatype_t rdt;
+    size_t n;
+    int err;
+    mpi_comm_t *c = coll_enter(comm, call, &a, NULL, &err);
 
-    if (c == NULL) {
+    if (c == NULL || count == 0 || mpi_type_size(a.rt) == 0) {
         return err;
     }
-    s.t = a.rt;
-    s.bytes = mpi_type_size(s.t) * (size_t)count;
-    if (s.bytes == 0 || (rc = mpi_coll_comm(c, call, &err)) == NULL) {
-        return err;
+    err = mpi_op_rcmsg_any(op, dt, (size_t)count, &rop, &rdt, &n);
+    if (err != MPI_SUCCESS) {
+        return mpi_err(c, call, err, "no rcmsg operation or datatype for the reduction");
     }
-    s.partial = coll_typed_alloc(dt, s.t, (size_t)count, &s.pbase);
-    s.tmp = coll_typed_alloc(dt, s.t, (size_t)count, &s.tbase);
-    s.ps = malloc(2 * s.bytes);
-    s.pr = s.ps + s.bytes;
-    if (s.partial == NULL || s.tmp == NULL || s.ps == NULL) {
-        scan_free(&s);
-        return mpi_err(c, call, MPI_ERR_NO_MEM, "no memory for a scan of %zu bytes", s.bytes);
+    err = in_place ? coll_view_in(c, call, &vo, recvbuf, (size_t)count, a.rt)
+                   : coll_view_in(c, call, &vi, sendbuf, (size_t)count, a.rt);
+    if (err == MPI_SUCCESS && !in_place) {
+        err = coll_view_out(c, call, &vo, recvbuf, (size_t)count, a.rt);
     }
-    err = coll_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, (size_t)count, s.t, s.partial,
-                    (size_t)count, s.t);
-    if (err == MPI_SUCCESS && !exclusive && sendbuf != MPI_IN_PLACE) {
-        err = coll_copy(sendbuf, (size_t)count, s.t, recvbuf, (size_t)count, s.t);
-    }
-    err = err == MPI_SUCCESS ? err : mpi_err(c, call, err, "out of memory");
-    for (int mask = 1; mask < c->size && err == MPI_SUCCESS; mask <<= 1) {
-        int peer = c->rank ^ mask;
+    if (err == MPI_SUCCESS) {
+        const void *sp = in_place ? RCMSG_IN_PLACE : vi.p;
 
-        if (peer < c->size && (err = scan_swap(c, call, rc, tag, &s, peer)) == MPI_SUCCESS) {
-            err = scan_fold(&s, peer < c->rank, recvbuf, exclusive, &first);
-            err = err == MPI_SUCCESS ? err : mpi_err(c, call, err, "the reduction failed");
-        }
+        err = coll_status(c, call,
+                          exclusive ? rcmsg_exscan(sp, vo.p, n, rdt, rop, c->rc)
+                                    : rcmsg_scan(sp, vo.p, n, rdt, rop, c->rc));
     }
-    scan_free(&s);
+    if (err == MPI_SUCCESS && !(exclusive && c->rank == 0)) {
+        coll_view_done(&vo, recvbuf, (size_t)count, a.rt);
+    }
+    coll_view_free(&vi);
+    coll_view_free(&vo);
     return err;
 }
 

@@ -7,8 +7,9 @@
  * the group's members only), of a node (Comm_split_type) and intercommunicators (mpi_inter.c) are
  * made here too.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_objects.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,34 +53,6 @@ static rcmsg_status_t comm_learn_members(mpi_comm_t *c)
     }
     free(all);
     return s;
-}
-
-mpi_comm_t *mpi_comm_get(MPI_Comm comm)
-{
-    return mpi_handle_get(MPI_KIND_COMM_, comm);
-}
-
-mpi_comm_t *mpi_comm_check(MPI_Comm comm, const char *call, int *err_p)
-{
-    mpi_comm_t *c = mpi_handle_get(MPI_KIND_COMM_, comm);
-
-    if (c == NULL) {
-        *err_p = mpi_err(NULL, call, MPI_ERR_COMM,
-                         comm == MPI_COMM_NULL ? "MPI_COMM_NULL is not a communicator"
-                                               : "invalid communicator %#x",
-                         (unsigned)comm);
-    }
-    return c;
-}
-
-mpi_comm_t *mpi_comm_enter(MPI_Comm comm, const char *call, int *err_p)
-{
-    if (__builtin_expect(mpi_state != MPI_STATE_ACTIVE, 0)) {
-        *err_p = mpi_check_active(call);
-        return NULL;
-    }
-    *err_p = MPI_SUCCESS;
-    return mpi_comm_check(comm, call, err_p);
 }
 
 int mpi_comm_init(void)
@@ -174,28 +147,6 @@ void mpi_comm_fini(void)
     mpi_group_fini();
 }
 
-/* Comm_rank (size false) and Comm_size (size true) */
-static int comm_get_int(const char *call, MPI_Comm comm, bool size, int *out)
-{
-    int err;
-    mpi_comm_t *c = mpi_comm_enter(comm, call, &err);
-
-    if (c != NULL) {
-        *out = size ? c->size : c->rank;
-    }
-    return err;
-}
-
-int MPI_Comm_rank(MPI_Comm comm, int *rank)
-{
-    return comm_get_int("MPI_Comm_rank", comm, false, rank);
-}
-
-int MPI_Comm_size(MPI_Comm comm, int *size)
-{
-    return comm_get_int("MPI_Comm_size", comm, true, size);
-}
-
 /* wraps a new rcmsg communicator made from c under a new handle; members: the world ranks of
  * its ranks, or NULL to learn them (collectively) */
 int mpi_comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, const int *members,
@@ -243,197 +194,6 @@ int mpi_comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, const int *m
     return MPI_SUCCESS;
 }
 
-static int comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, MPI_Comm *newcomm)
-{
-    return mpi_comm_wrap(c, call, rc, NULL, newcomm);
-}
-
-/* A duplicate of c with its attributes copied (their copy callbacks called). The members are
- * c's; rcmsg_comm_dup is collective over c (the context is agreed). */
-static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
-{
-    int err;
-    rcmsg_comm_t rc;
-    rcmsg_status_t s;
-    MPI_Comm nc;
-
-    if (newcomm == NULL) {
-        return mpi_err(c, call, MPI_ERR_ARG, "NULL newcomm");
-    }
-    if (c->inter) {
-        err = mpi_inter_dup(c, call, &nc);
-    } else {
-        s = rcmsg_comm_dup(c->rc, &rc);
-        if (s != RCMSG_OK) {
-            return mpi_err_rcmsg(c, call, s);
-        }
-        err = mpi_comm_wrap(c, call, rc, c->members, &nc);
-    }
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    err = mpi_attr_copy_all(c, mpi_comm_get(nc));
-    if (err != MPI_SUCCESS) {
-        mpi_comm_t *n = mpi_comm_get(nc);
-
-        mpi_attr_delete_all(n);
-        mpi_handle_release(MPI_KIND_COMM_, nc);
-        mpi_comm_unref(n);
-        return mpi_err(c, call, err, "an attribute's copy callback failed");
-    }
-    *newcomm = nc;
-    return MPI_SUCCESS;
-}
-
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
-{
-    int err;
-    mpi_comm_t *c;
-
-    c = mpi_comm_enter(comm, "MPI_Comm_dup", &err);
-    if (c == NULL) {
-        return err;
-    }
-    return comm_dup(c, "MPI_Comm_dup", newcomm);
-}
-
-/* The members agree on the duplicate's context (rcmsg_comm_dup exchanges messages over c), so
- * it is made at once, blocking as Comm_dup does, and the request is complete when returned */
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
-{
-    int err;
-    mpi_comm_t *c;
-    mpi_req_t *r;
-
-    c = mpi_comm_enter(comm, "MPI_Comm_idup", &err);
-    if (c == NULL) {
-        return err;
-    }
-    if (request == NULL) {
-        return mpi_err(c, "MPI_Comm_idup", MPI_ERR_ARG, "NULL request");
-    }
-    err = comm_dup(c, "MPI_Comm_idup", newcomm);
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    r = mpi_req_new(c, &err);
-    if (r == NULL) {
-        return mpi_err(c, "MPI_Comm_idup", err, "out of request handles");
-    }
-    r->kind = MPI_REQ_DONE;
-    mpi_status_empty(&r->done);
-    *request = r->handle;
-    return MPI_SUCCESS;
-}
-
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
-{
-    int err;
-    mpi_comm_t *c;
-    rcmsg_comm_t rc;
-    rcmsg_status_t s;
-
-    c = mpi_comm_enter(comm, "MPI_Comm_split", &err);
-    if (c == NULL) {
-        return err;
-    }
-    if (newcomm == NULL) {
-        return mpi_err(c, "MPI_Comm_split", MPI_ERR_ARG, "NULL newcomm");
-    }
-    if (c->inter) {
-        return mpi_err(c, "MPI_Comm_split", MPI_ERR_COMM,
-                       "splitting an intercommunicator is not supported (split its local "
-                       "group's communicator)");
-    }
-    /* a negative color other than MPI_UNDEFINED fails on every rank (rcmsg says which) */
-    s = rcmsg_comm_split(c->rc, color == MPI_UNDEFINED ? RCMSG_UNDEFINED : color, key, &rc);
-    if (s != RCMSG_OK) {
-        return mpi_err_rcmsg(c, "MPI_Comm_split", s);
-    }
-    if (rc == RCMSG_COMM_NULL) {
-        *newcomm = MPI_COMM_NULL;
-        return MPI_SUCCESS;
-    }
-    return comm_wrap(c, "MPI_Comm_split", rc, newcomm);
-}
-
-/* Comm_create and Comm_create_group: every member of g is a member of c */
-static int comm_check_subgroup(mpi_comm_t *c, const char *call, const mpi_group_t *g)
-{
-    for (int i = 0; i < g->size; i++) {
-        bool found = false;
-
-        for (int j = 0; j < c->size && !found; j++) {
-            found = c->members[j] == g->members[i];
-        }
-        if (!found) {
-            return mpi_err(c, call, MPI_ERR_GROUP,
-                           "rank %d of the group (world rank %d) is not in %s", i, g->members[i],
-                           c->name);
-        }
-    }
-    return MPI_SUCCESS;
-}
-
-/* Comm_create: collective over comm, a split ranked as in the group. Every rank passes the
- * group it will belong to (MPI-2.2: the groups of different ranks may differ but then are
- * disjoint), so the color is the rank in comm of its group's rank 0: the same for the members
- * of one group, different for disjoint ones. A rank outside the group it passed gets
- * MPI_COMM_NULL. */
-static int create_color(mpi_comm_t *c, const mpi_group_t *g, int me)
-{
-    if (me == MPI_UNDEFINED) {
-        return RCMSG_UNDEFINED;
-    }
-    for (int j = 0; j < c->size; j++) {
-        if (c->members[j] == g->members[0]) {
-            return j;
-        }
-    }
-    return RCMSG_UNDEFINED; /* (never: comm_check_subgroup found every member) */
-}
-
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
-{
-    const char *call = "MPI_Comm_create";
-    int err, me;
-    mpi_comm_t *c;
-    mpi_group_t *g;
-    rcmsg_comm_t rc;
-    rcmsg_status_t s;
-
-    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
-        return err;
-    }
-    if ((g = mpi_group_get(group)) == NULL || newcomm == NULL) {
-        return mpi_err(c, call, g == NULL ? MPI_ERR_GROUP : MPI_ERR_ARG,
-                       g == NULL ? "invalid group %#x" : "NULL newcomm", (unsigned)group);
-    }
-    if (c->inter) {
-        return mpi_err(c, call, MPI_ERR_COMM, "intercommunicators are not supported here");
-    }
-    if ((err = comm_check_subgroup(c, call, g)) != MPI_SUCCESS) {
-        return err;
-    }
-    me = mpi_group_rank_of(g, c->members[c->rank]);
-    s = rcmsg_comm_split(c->rc, create_color(c, g, me), me, &rc);
-    if (s != RCMSG_OK) {
-        return mpi_err_rcmsg(c, call, s);
-    }
-    if (rc == RCMSG_COMM_NULL) {
-        *newcomm = MPI_COMM_NULL;
-        return MPI_SUCCESS;
-    }
-    if (rcmsg_comm_size(rc) != g->size || rcmsg_comm_rank(rc) != me) {
-        rcmsg_comm_free(&rc);
-        return mpi_err(c, call, MPI_ERR_GROUP,
-                       "the members of this rank's group (%d rank(s)) passed other groups: the "
-                       "groups must be the same on its members and disjoint from the others",
-                       g->size);
-    }
-    return mpi_comm_wrap(c, call, rc, g->members, newcomm);
-}
-
 /* The key of a communicator this rank leads (rank 0 of its group): leaders never reuse one, so
  * that two live communicators of the same members get different rcmsg contexts. */
 uint32_t mpi_comm_next_key(void)
@@ -443,249 +203,111 @@ uint32_t mpi_comm_next_key(void)
     return next_key++;
 }
 
-/* Comm_create_group: collective over the group only. Its rank 0 sends a fresh key to the
- * others over comm with tag (the user's tag, as MPI says); then each makes the communicator of
- * the group's members from the world with rcmsg_comm_create_ranks (no other message). */
-static rcmsg_status_t create_group_key(mpi_comm_t *c, mpi_group_t *g, int me, int tag,
-                                       uint32_t *key_p)
+/* ---- the hidden communicator ---------------------------------------------------------------- */
+rcmsg_comm_t mpi_coll_comm(mpi_comm_t *c, const char *call, int *err_p)
 {
-    rcmsg_status_t s = RCMSG_OK;
-    int leader = -1; /* the rank in c of the group's rank 0 */
-
-    for (int j = 0; j < c->size; j++) {
-        leader = c->members[j] == g->members[0] ? j : leader;
-    }
-    if (me > 0) {
-        return rcmsg_recv(key_p, sizeof(*key_p), leader, tag, c->rc, NULL);
-    }
-    *key_p = mpi_comm_next_key();
-    for (int i = 1; i < g->size && s == RCMSG_OK; i++) {
-        for (int j = 0; j < c->size; j++) {
-            if (c->members[j] == g->members[i]) {
-                s = rcmsg_send(key_p, sizeof(*key_p), j, tag, c->rc);
-            }
-        }
-    }
-    return s;
-}
-
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
-{
-    const char *call = "MPI_Comm_create_group";
-    int err, me;
-    mpi_comm_t *c;
-    mpi_group_t *g;
-    rcmsg_comm_t rc;
-    rcmsg_status_t s;
-    uint32_t key;
-
-    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
-        return err;
-    }
-    if ((g = mpi_group_get(group)) == NULL || newcomm == NULL) {
-        return mpi_err(c, call, g == NULL ? MPI_ERR_GROUP : MPI_ERR_ARG,
-                       g == NULL ? "invalid group %#x" : "NULL newcomm", (unsigned)group);
-    }
-    if (c->inter || (err = mpi_check_tag(c, call, tag, false)) != MPI_SUCCESS) {
-        return c->inter ? mpi_err(c, call, MPI_ERR_COMM, "intercommunicators are not supported")
-                        : err;
-    }
-    me = mpi_group_rank_of(g, c->members[c->rank]);
-    if (me == MPI_UNDEFINED) {
-        *newcomm = MPI_COMM_NULL;
-        return MPI_SUCCESS;
-    }
-    if ((err = comm_check_subgroup(c, call, g)) != MPI_SUCCESS) {
-        return err;
-    }
-    s = create_group_key(c, g, me, tag, &key);
-    if (s == RCMSG_OK) {
-        s = rcmsg_comm_create_ranks(rcmsg_comm_world(), g->size, g->members, key, &rc);
-    }
-    if (s != RCMSG_OK) {
-        return mpi_err_rcmsg(c, call, s);
-    }
-    return mpi_comm_wrap(c, call, rc, g->members, newcomm);
-}
-
-/* Comm_split_type SHARED: the color is the lowest rank of comm on the same host (the host
- * names allgathered: rcmsg.h does not say which ranks share a node) */
-static rcmsg_status_t node_color(mpi_comm_t *c, int *color_p)
-{
-    char(*names)[MPI_MAX_PROCESSOR_NAME] = calloc((size_t)c->size, sizeof(*names));
-    char mine[MPI_MAX_PROCESSOR_NAME] = {0};
-    int len;
     rcmsg_status_t s;
 
-    if (names == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
-    }
-    MPI_Get_processor_name(mine, &len);
-    s = rcmsg_allgather(mine, names, sizeof(mine), RCMSG_UINT8, c->rc);
-    for (int i = 0; s == RCMSG_OK && i < c->size; i++) {
-        if (strcmp(names[i], mine) == 0) {
-            *color_p = i;
-            break;
+    *err_p = MPI_SUCCESS;
+    if (c->coll == NULL) {
+        s = rcmsg_comm_dup(c->rc, &c->coll);
+        if (s != RCMSG_OK) {
+            c->coll = NULL;
+            *err_p = mpi_err_rcmsg(c, call, s);
+            return NULL;
         }
     }
-    free(names);
-    return s;
+    return c->coll;
 }
 
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+int mpi_coll_tag(mpi_comm_t *c)
 {
-    const char *call = "MPI_Comm_split_type";
-    int err, color = RCMSG_UNDEFINED;
-    mpi_comm_t *c;
-    rcmsg_comm_t rc;
-    rcmsg_status_t s = RCMSG_OK;
+    int tag = c->coll_seq;
 
-    (void)info;
-    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
-        return err;
-    }
-    if (newcomm == NULL || c->inter ||
-        (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)) {
-        return mpi_err(c, call, newcomm == NULL ? MPI_ERR_ARG : MPI_ERR_COMM,
-                       newcomm == NULL ? "NULL newcomm"
-                       : c->inter      ? "intercommunicators are not supported"
-                                       : "split_type %d is not supported (only "
-                                         "MPI_COMM_TYPE_SHARED and MPI_UNDEFINED)",
-                       split_type);
-    }
-    /* every rank takes part in the exchange, an UNDEFINED one too */
-    s = node_color(c, &color);
-    if (s == RCMSG_OK) {
-        s = rcmsg_comm_split(c->rc, split_type == MPI_UNDEFINED ? RCMSG_UNDEFINED : color, key,
-                             &rc);
-    }
-    if (s != RCMSG_OK) {
-        return mpi_err_rcmsg(c, call, s);
-    }
-    if (rc == RCMSG_COMM_NULL) {
-        *newcomm = MPI_COMM_NULL;
-        return MPI_SUCCESS;
-    }
-    return comm_wrap(c, call, rc, newcomm);
+    c->coll_seq = c->coll_seq == INT_MAX ? 0 : c->coll_seq + 1;
+    return tag;
 }
 
-int MPI_Comm_free(MPI_Comm *comm)
+void mpi_inter_release(mpi_comm_t *c)
 {
+    rcmsg_comm_free(&c->local_rc);
+    rcmsg_comm_free(&c->coll_rc);
+    free(c->remote_members);
+}
+
+/* the new intercommunicator object around the union rc (and its duplicates) */
+int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_comm_t local_rc,
+                   int remote_size, int *remote_members, bool low, MPI_Comm *newcomm)
+{
+    mpi_comm_t *n = calloc(1, sizeof(*n));
+    rcmsg_status_t s = RCMSG_ERR_NO_MEMORY;
     int err;
-    mpi_comm_t *c;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_free");
-    if (comm == NULL) {
-        return mpi_err(NULL, "MPI_Comm_free", MPI_ERR_ARG, "NULL comm");
+    if (n == NULL || (n->members = malloc((size_t)local->size * sizeof(int))) == NULL) {
+        goto err_free;
     }
-    c = mpi_comm_check(*comm, "MPI_Comm_free", &err);
-    if (c == NULL) {
-        return err;
+    n->rc = rc;
+    n->local_rc = local_rc;
+    s = rcmsg_comm_dup(rc, &n->coll_rc);
+    if (s != RCMSG_OK) {
+        goto err_free;
     }
-    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF) {
-        return mpi_err(c, "MPI_Comm_free", MPI_ERR_COMM, "%s cannot be freed", c->name);
+    /* the nonblocking collectives' hidden duplicate (mpi_coll_comm), made now: made at the
+     * first of them instead, a dup that communicates (RCMSG_COLL_CHECK=yes) would block there */
+    s = rcmsg_comm_dup(rc, &n->coll);
+    if (s != RCMSG_OK) {
+        rcmsg_comm_free(&n->coll_rc);
+        goto err_free;
     }
-    err = mpi_attr_delete_all(c);
+    n->inter = true;
+    n->rank = local->rank;
+    n->size = local->size;
+    memcpy(n->members, local->members, (size_t)local->size * sizeof(int));
+    n->remote_size = remote_size;
+    n->remote_members = remote_members;
+    n->local_off = low ? 0 : remote_size;
+    n->peer_off = low ? local->size : 0;
+    n->refs = 1;
+    err = mpi_handle_alloc(MPI_KIND_COMM_, n, &n->handle);
     if (err != MPI_SUCCESS) {
-        return mpi_err(c, "MPI_Comm_free", err, "an attribute's delete callback failed");
+        rcmsg_comm_free(&n->coll);
+        rcmsg_comm_free(&n->coll_rc);
+        goto err_free;
     }
-    /* requests still using it keep the object (and the rcmsg communicator) until they end */
-    mpi_handle_release(MPI_KIND_COMM_, *comm);
-    mpi_comm_unref(c);
-    *comm = MPI_COMM_NULL;
+    mpi_err_inherit(local, n);
+    *newcomm = n->handle;
     return MPI_SUCCESS;
+
+err_free:
+    if (n != NULL) {
+        free(n->members);
+    }
+    free(n);
+    free(remote_members);
+    rcmsg_comm_free(&rc);
+    rcmsg_comm_free(&local_rc);
+    return s == RCMSG_ERR_NO_MEMORY ? mpi_err(local, call, MPI_ERR_NO_MEM, "out of memory")
+                                    : mpi_err_rcmsg(local, call, s);
 }
 
-/* CONGRUENT: the same members in the same order; SIMILAR: the same members; else UNEQUAL */
-static int members_compare(int na, const int *a, int nb, const int *b)
+int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
 {
-    bool same_order = true;
+    rcmsg_comm_t rc, local_rc;
+    rcmsg_status_t s;
+    int *remote = malloc((size_t)c->remote_size * sizeof(int));
 
-    if (na != nb) {
-        return MPI_UNEQUAL;
+    if (remote == NULL) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
     }
-    for (int i = 0; i < na; i++) {
-        bool found = false;
-
-        same_order = same_order && a[i] == b[i];
-        for (int j = 0; !same_order && !found && j < nb; j++) {
-            found = a[i] == b[j];
-        }
-        if (!same_order && !found) {
-            return MPI_UNEQUAL;
-        }
+    memcpy(remote, c->remote_members, (size_t)c->remote_size * sizeof(int));
+    s = rcmsg_comm_dup(c->rc, &rc);
+    if (s == RCMSG_OK && (s = rcmsg_comm_dup(c->local_rc, &local_rc)) != RCMSG_OK) {
+        rcmsg_comm_free(&rc);
     }
-    return same_order ? MPI_CONGRUENT : MPI_SIMILAR;
-}
-
-/* Two distinct communicators: an intercommunicator compares both its groups (the weaker
- * answer of the two), and never matches an intracommunicator. */
-static int comm_compare(const mpi_comm_t *a, const mpi_comm_t *b)
-{
-    int local, remote;
-
-    if (a->inter != b->inter) {
-        return MPI_UNEQUAL;
+    if (s != RCMSG_OK) {
+        free(remote);
+        return mpi_err_rcmsg(c, call, s);
     }
-    local = members_compare(a->size, a->members, b->size, b->members);
-    if (!a->inter || local == MPI_UNEQUAL) {
-        return local;
-    }
-    remote = members_compare(a->remote_size, a->remote_members, b->remote_size, b->remote_members);
-    return remote == MPI_CONGRUENT ? local : remote;
-}
-
-int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
-{
-    int err;
-    mpi_comm_t *a, *b;
-
-    MPI_CHECK_ACTIVE("MPI_Comm_compare");
-    a = mpi_comm_check(comm1, "MPI_Comm_compare", &err);
-    if (a == NULL) {
-        return err;
-    }
-    b = mpi_comm_check(comm2, "MPI_Comm_compare", &err);
-    if (b == NULL) {
-        return err;
-    }
-    if (result == NULL) {
-        return mpi_err(a, "MPI_Comm_compare", MPI_ERR_ARG, "NULL result");
-    }
-    *result = a == b ? MPI_IDENT : comm_compare(a, b);
-    return MPI_SUCCESS;
-}
-
-int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
-{
-    int err;
-    mpi_comm_t *c;
-
-    c = mpi_comm_enter(comm, "MPI_Comm_set_name", &err);
-    if (c == NULL) {
-        return err;
-    }
-    if (comm_name == NULL) {
-        return mpi_err(c, "MPI_Comm_set_name", MPI_ERR_ARG, "NULL comm_name");
-    }
-    snprintf(c->name, sizeof(c->name), "%s", comm_name);
-    return MPI_SUCCESS;
-}
-
-int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
-{
-    int err;
-    mpi_comm_t *c;
-
-    c = mpi_comm_enter(comm, "MPI_Comm_get_name", &err);
-    if (c == NULL) {
-        return err;
-    }
-    if (comm_name == NULL || resultlen == NULL) {
-        return mpi_err(c, "MPI_Comm_get_name", MPI_ERR_ARG, "NULL %s",
-                       comm_name == NULL ? "comm_name" : "resultlen");
-    }
-    strcpy(comm_name, c->name);
-    *resultlen = (int)strlen(c->name);
-    return MPI_SUCCESS;
+    return mpi_inter_wrap(c, call, rc, local_rc, c->remote_size, remote, c->local_off == 0,
+                          newcomm);
 }

@@ -7,7 +7,7 @@
  * provided; a higher level asked of Init_thread is answered with FUNNELED (MPI allows a lower
  * provided level; the program checks it).
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-int mpi_state = MPI_STATE_NONE;
 static int thread_level = MPI_THREAD_SINGLE;
 static pthread_t main_thread;
 
@@ -25,14 +24,6 @@ static int attr_tag_ub = INT_MAX; /* rcmsg takes any non-negative int as a tag *
 static int attr_host = MPI_PROC_NULL;
 static int attr_io = MPI_ANY_SOURCE; /* every rank can do I/O */
 static int attr_wtime_is_global = 0;
-
-int mpi_check_active(const char *call)
-{
-    if (mpi_state == MPI_STATE_NONE) {
-        return mpi_err(NULL, call, MPI_ERR_OTHER, "called before MPI_Init");
-    }
-    return mpi_err(NULL, call, MPI_ERR_OTHER, "called after MPI_Finalize");
-}
 
 static int env_init(const char *call, int required, int *provided)
 {
@@ -93,7 +84,7 @@ int MPI_Finalize(void)
     if (err != MPI_SUCCESS) {
         return err;
     }
-    err = mpi_req_drain(); /* freed and buffered sends: bounded, then cancelled */
+    err = mpi_req_drain(mpi_bsend_settle); /* freed and buffered sends: bounded, then cancelled */
     if (err != MPI_SUCCESS) {
         return err;
     }

@@ -7,7 +7,7 @@
  * (rcmsg_abort: the launcher ends every rank). MPI_ERRORS_RETURN returns the code to the
  * caller.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_objects.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -190,24 +190,21 @@ int mpi_err_recv(rcmsg_status_t s, bool trunc, int source, int tag, size_t cap)
                         rcmsg_status_name(s));
 }
 
-int MPI_Error_class(int errorcode, int *errorclass)
+bool mpi_err_code_valid(int code)
 {
-    if (!code_valid(errorcode)) {
-        return mpi_err(NULL, "MPI_Error_class", MPI_ERR_ARG, "invalid error code %d", errorcode);
-    }
-    *errorclass = errorcode % MPI_ERR_STATUS_STRIDE;
-    return MPI_SUCCESS;
+    return code_valid(code);
 }
 
-int MPI_Error_string(int errorcode, char *string, int *resultlen)
+int mpi_err_class(int code)
+{
+    return code % MPI_ERR_STATUS_STRIDE;
+}
+
+int mpi_err_string(int errorcode, char *string)
 {
     int n, status;
-    const char *reason;
+    const char *reason = mpi_err_reason(errorcode);
 
-    if (!code_valid(errorcode)) {
-        return mpi_err(NULL, "MPI_Error_string", MPI_ERR_ARG, "invalid error code %d", errorcode);
-    }
-    reason = mpi_err_reason(errorcode);
     status = errorcode % MPI_ERR_NOTE_STRIDE / MPI_ERR_STATUS_STRIDE;
     if (reason != NULL) { /* as MPI_ERRORS_ARE_FATAL prints it */
         n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s)", reason, class_name(errorcode));
@@ -220,8 +217,7 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
                      class_text[errorcode % MPI_ERR_STATUS_STRIDE], rcmsg_status_name(s),
                      rcmsg_strerror(s));
     }
-    *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
-    return MPI_SUCCESS;
+    return n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
 }
 
 static errhandler_t *errhandler_get(MPI_Errhandler eh)
@@ -305,26 +301,26 @@ int mpi_err_rcmsg(mpi_comm_t *comm, const char *call, rcmsg_status_t s)
                    rcmsg_status_name(s));
 }
 
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+/* ---- error handlers (the calls: mpi_err_api.c) ----------------------------------------------- */
+int mpi_errh_create(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
 {
-    errhandler_t *e;
+    errhandler_t *e = malloc(sizeof(*e));
     int err;
 
-    if (function == NULL || errhandler == NULL) {
-        return mpi_err(NULL, "MPI_Comm_create_errhandler", MPI_ERR_ARG, "NULL %s",
-                       function == NULL ? "function" : "errhandler");
-    }
-    e = malloc(sizeof(*e));
     if (e == NULL) {
-        return mpi_err(NULL, "MPI_Comm_create_errhandler", MPI_ERR_NO_MEM, "out of memory");
+        return MPI_ERR_NO_MEM;
     }
     *e = (errhandler_t){function, 1};
     err = mpi_handle_alloc(MPI_KIND_ERRHANDLER_, e, errhandler);
     if (err != MPI_SUCCESS) {
         free(e);
-        return mpi_err(NULL, "MPI_Comm_create_errhandler", err, "out of handles");
     }
-    return MPI_SUCCESS;
+    return err;
+}
+
+bool mpi_errh_valid(MPI_Errhandler eh)
+{
+    return errhandler_get(eh) != NULL;
 }
 
 static void errhandler_unref(MPI_Errhandler eh)
@@ -337,59 +333,28 @@ static void errhandler_unref(MPI_Errhandler eh)
     }
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+void mpi_errh_set(mpi_comm_t *c, MPI_Errhandler eh)
 {
-    int err;
-    mpi_comm_t *c = mpi_comm_check(comm, "MPI_Comm_set_errhandler", &err);
-    errhandler_t *e;
-
-    if (c == NULL) {
-        return err;
-    }
-    e = errhandler_get(errhandler);
-    if (e == NULL) {
-        return mpi_err(c, "MPI_Comm_set_errhandler", MPI_ERR_ARG, "invalid errhandler %#x",
-                       (unsigned)errhandler);
-    }
-    e->refs++;
+    errhandler_get(eh)->refs++;
     errhandler_unref(c->errhandler);
-    c->errhandler = errhandler;
-    return MPI_SUCCESS;
+    c->errhandler = eh;
 }
 
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+MPI_Errhandler mpi_errh_get(mpi_comm_t *c)
 {
-    int err;
-    mpi_comm_t *c = mpi_comm_check(comm, "MPI_Comm_get_errhandler", &err);
-
-    if (c == NULL) {
-        return err;
-    }
     errhandler_get(c->errhandler)->refs++;
-    *errhandler = c->errhandler;
-    return MPI_SUCCESS;
+    return c->errhandler;
 }
 
-int MPI_Errhandler_free(MPI_Errhandler *errhandler)
+void mpi_errh_free(MPI_Errhandler *eh)
 {
-    if (errhandler == NULL || errhandler_get(*errhandler) == NULL) {
-        return mpi_err(NULL, "MPI_Errhandler_free", MPI_ERR_ARG, "invalid errhandler");
-    }
-    errhandler_unref(*errhandler);
-    *errhandler = MPI_ERRHANDLER_NULL;
-    return MPI_SUCCESS;
+    errhandler_unref(*eh);
+    *eh = MPI_ERRHANDLER_NULL;
 }
 
-int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+void mpi_errh_call(mpi_comm_t *c, int code)
 {
-    int err;
-    mpi_comm_t *c = mpi_comm_check(comm, "MPI_Comm_call_errhandler", &err);
-
-    if (c == NULL) {
-        return err;
-    }
-    err_raise(c, errorcode, "MPI_Comm_call_errhandler: raised by the program", false);
-    return MPI_SUCCESS;
+    err_raise(c, code, "MPI_Comm_call_errhandler: raised by the program", false);
 }
 
 void mpi_err_inherit(mpi_comm_t *from, mpi_comm_t *to)

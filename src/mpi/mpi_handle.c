@@ -5,7 +5,7 @@
  * free list (a stack threaded through an index array) and are reused first. A handle whose
  * slot is free or of another kind is rejected by mpi_handle_get (the caller raises the error).
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_objects.h"
 
 #include <stdlib.h>
 

@@ -9,7 +9,7 @@
  * group (local_rc, a duplicate of local_comm): data crosses between the groups' rank 0s, or
  * between a root and each remote rank.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,68 +20,6 @@ typedef struct {
     int32_t key;
     int32_t low;
 } inter_info_t;
-
-void mpi_inter_release(mpi_comm_t *c)
-{
-    rcmsg_comm_free(&c->local_rc);
-    rcmsg_comm_free(&c->coll_rc);
-    free(c->remote_members);
-}
-
-/* the new intercommunicator object around the union rc (and its duplicates) */
-static int inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_comm_t local_rc,
-                      int remote_size, int *remote_members, bool low, MPI_Comm *newcomm)
-{
-    mpi_comm_t *n = calloc(1, sizeof(*n));
-    rcmsg_status_t s = RCMSG_ERR_NO_MEMORY;
-    int err;
-
-    if (n == NULL || (n->members = malloc((size_t)local->size * sizeof(int))) == NULL) {
-        goto err_free;
-    }
-    n->rc = rc;
-    n->local_rc = local_rc;
-    s = rcmsg_comm_dup(rc, &n->coll_rc);
-    if (s != RCMSG_OK) {
-        goto err_free;
-    }
-    /* the nonblocking collectives' hidden duplicate (mpi_coll_comm), made now: made at the
-     * first of them instead, a dup that communicates (RCMSG_COLL_CHECK=yes) would block there */
-    s = rcmsg_comm_dup(rc, &n->coll);
-    if (s != RCMSG_OK) {
-        rcmsg_comm_free(&n->coll_rc);
-        goto err_free;
-    }
-    n->inter = true;
-    n->rank = local->rank;
-    n->size = local->size;
-    memcpy(n->members, local->members, (size_t)local->size * sizeof(int));
-    n->remote_size = remote_size;
-    n->remote_members = remote_members;
-    n->local_off = low ? 0 : remote_size;
-    n->peer_off = low ? local->size : 0;
-    n->refs = 1;
-    err = mpi_handle_alloc(MPI_KIND_COMM_, n, &n->handle);
-    if (err != MPI_SUCCESS) {
-        rcmsg_comm_free(&n->coll);
-        rcmsg_comm_free(&n->coll_rc);
-        goto err_free;
-    }
-    mpi_err_inherit(local, n);
-    *newcomm = n->handle;
-    return MPI_SUCCESS;
-
-err_free:
-    if (n != NULL) {
-        free(n->members);
-    }
-    free(n);
-    free(remote_members);
-    rcmsg_comm_free(&rc);
-    rcmsg_comm_free(&local_rc);
-    return s == RCMSG_ERR_NO_MEMORY ? mpi_err(local, call, MPI_ERR_NO_MEM, "out of memory")
-                                    : mpi_err_rcmsg(local, call, s);
-}
 
 /* The leader's part: swaps sizes, keys and members with the remote leader over peer_comm.
  * *remote_p: the remote group's world ranks. Errors are raised here; info->remote_size is -1
@@ -195,28 +133,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
         free(remote);
         return mpi_err_rcmsg(c, call, s);
     }
-    return inter_wrap(c, call, rc, local_rc, info.remote_size, remote, info.low, newintercomm);
-}
-
-int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
-{
-    rcmsg_comm_t rc, local_rc;
-    rcmsg_status_t s;
-    int *remote = malloc((size_t)c->remote_size * sizeof(int));
-
-    if (remote == NULL) {
-        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
-    }
-    memcpy(remote, c->remote_members, (size_t)c->remote_size * sizeof(int));
-    s = rcmsg_comm_dup(c->rc, &rc);
-    if (s == RCMSG_OK && (s = rcmsg_comm_dup(c->local_rc, &local_rc)) != RCMSG_OK) {
-        rcmsg_comm_free(&rc);
-    }
-    if (s != RCMSG_OK) {
-        free(remote);
-        return mpi_err_rcmsg(c, call, s);
-    }
-    return inter_wrap(c, call, rc, local_rc, c->remote_size, remote, c->local_off == 0, newcomm);
+    return mpi_inter_wrap(c, call, rc, local_rc, info.remote_size, remote, info.low, newintercomm);
 }
 
 /* the intercommunicator of a call, or NULL with the error raised */

@@ -10,18 +10,17 @@
  *   gather:    every remote rank --> root;  scatter: the reverse
  *   allgather: each group gathers at its rank 0; the rank 0s swap; each broadcasts the other's
  *   barrier:   barrier in each group; the rank 0s swap an empty message; barrier in each group
- *   allreduce: each group gathers at its rank 0, which combines in rank order (mpi_op_apply:
- *              non-commutative ops too); the rank 0s swap; each broadcasts the other's result
+ *   allreduce: each group reduces at its rank 0 (rcmsg_reduce on local_rc, rank order kept for
+ *              non-commutative ops); the rank 0s swap; each broadcasts the other's result
  *   reduce:    the other group reduces at its rank 0 (as allreduce), which sends to the root
  *   reduce_scatter(_block): as allreduce, then each rank 0 scatters the other group's result
  *              over its own group by its recvcounts
  *   alltoall(v/w), gatherv, scatterv, allgatherv: one message per pair of ranks that has data
  *              to move (all receives posted, then all sends, then one waitall)
- * MPI_IN_PLACE is not allowed over an intercommunicator (MPI says so). Reductions go through
- * typed buffers (unpack, mpi_op_apply, pack), so any datatype the operation takes works.
+ * MPI_IN_PLACE is not allowed over an intercommunicator (MPI says so). Reductions take the
+ * operation and datatype of mpi_op_rcmsg_any, so any datatype the operation takes works.
  */
-#include "mpi/mpi_coll.h"
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -77,34 +76,6 @@ static void packed_put(mpi_type_t *t, void *buf, size_t count, bool unpack, pack
 static int inter_fail(mpi_comm_t *c, const char *call, rcmsg_status_t s)
 {
     return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
-}
-
-int mpi_inter_check_root(mpi_comm_t *c, const char *call, int root)
-{
-    if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->remote_size)) {
-        return MPI_SUCCESS;
-    }
-    return mpi_err(c, call, MPI_ERR_ROOT,
-                   "invalid root %d over an intercommunicator (MPI_ROOT, MPI_PROC_NULL or a "
-                   "rank of the remote group of %d)",
-                   root, c->remote_size);
-}
-
-mpi_comm_t *mpi_inter_of(MPI_Comm comm)
-{
-    mpi_comm_t *c = mpi_state == MPI_STATE_ACTIVE ? mpi_comm_get(comm) : NULL;
-
-    return c != NULL && c->inter ? c : NULL;
-}
-
-int mpi_inter_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count,
-                        MPI_Datatype dt, mpi_type_t **t_p)
-{
-    if (buf == MPI_IN_PLACE) {
-        return mpi_err(c, call, MPI_ERR_BUFFER,
-                       "MPI_IN_PLACE is not allowed over an intercommunicator");
-    }
-    return mpi_check_buf(c, call, buf, count, dt, t_p);
 }
 
 static int buf_check(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt)
@@ -292,55 +263,24 @@ int mpi_inter_allgather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_D
     return inter_fail(c, "MPI_Allgather", s);
 }
 
-/* Rank 0 of a group: n packed blocks of count elements of dt combined in rank order into out
- * (packed): b[0] op (b[1] op (... op b[n - 1])), through typed buffers so that any datatype
- * mpi_op_apply takes works (noncontiguous ones too). */
-static int reduce_packed(const char *blocks, int n, int count, MPI_Datatype dt, MPI_Op op,
-                         char *out)
-{
-    mpi_type_t *t = mpi_type_get(dt);
-    size_t len = mpi_type_size(t) * (size_t)count;
-    MPI_Aint tlb, text, span;
-    char *acc, *in;
-    int err = MPI_SUCCESS;
-
-    MPI_Type_get_true_extent(dt, &tlb, &text);
-    span = count > 0 ? (MPI_Aint)(count - 1) * mpi_type_extent(t) + text : 1;
-    acc = malloc((size_t)span + 1);
-    in = malloc((size_t)span + 1);
-    if (acc == NULL || in == NULL) {
-        err = MPI_ERR_NO_MEM;
-    } else {
-        mpi_type_unpack(t, blocks + len * (size_t)(n - 1), (size_t)count, acc - tlb);
-        for (int i = n - 2; i >= 0 && err == MPI_SUCCESS; i--) {
-            mpi_type_unpack(t, blocks + len * (size_t)i, (size_t)count, in - tlb);
-            err = mpi_op_apply(op, in - tlb, acc - tlb, count, dt);
-        }
-        mpi_type_pack(t, acc - tlb, (size_t)count, out);
-    }
-    free(acc);
-    free(in);
-    return err;
-}
-
-/* This group's sendbufs (count elements, packed in one) reduced in rank order at its rank 0
- * into red (len bytes there; NULL elsewhere). Errors of the operation in *err_p: the
- * communication goes on so that nobody waits. */
+/* This group's sendbufs (count elements, packed in one) reduced at its rank 0 into red (len
+ * bytes there; NULL elsewhere): rcmsg_reduce on the local group with the operation and
+ * datatype of mpi_op_rcmsg_any (rank order kept for a non-commutative one). */
 static rcmsg_status_t group_reduce(mpi_comm_t *c, const packed_t *one, int count, MPI_Datatype dt,
                                    MPI_Op op, char *red, int *err_p)
 {
-    char *blocks = NULL;
-    rcmsg_status_t s;
+    rcmsg_op_t rop;
+    rcmsg_datatype_t rdt;
+    size_t n;
 
-    if (c->rank == 0 && (blocks = malloc(one->len * (size_t)c->size + 1)) == NULL) {
+    *err_p = mpi_op_rcmsg_any(op, dt, (size_t)count, &rop, &rdt, &n);
+    if (*err_p != MPI_SUCCESS) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    s = rcmsg_gather(one->data, blocks, one->len, RCMSG_UINT8, 0, c->local_rc);
-    if (s == RCMSG_OK && c->rank == 0) {
-        *err_p = reduce_packed(blocks, c->size, count, dt, op, red);
+    if (count == 0 || one->len == 0) {
+        return RCMSG_OK;
     }
-    free(blocks);
-    return s;
+    return rcmsg_reduce(one->data, red, n, rdt, rop, 0, c->local_rc);
 }
 
 int mpi_inter_allreduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,

@@ -1,123 +1,34 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Nonblocking collectives that only move data: Ibarrier, Ibcast, Igather, Iscatter,
- * Iallgather, Ialltoall. Each call checks its arguments, builds a schedule (mpi_sched.c) and
- * starts it; the request completes when the schedule has run. Sends and receives are typed
- * (a noncontiguous buffer is packed when its send starts, unpacked when its receive ends), so
- * the send and receive types may differ as long as their signatures match.
- *
- * Algorithms (n ranks, r this rank; none needs a power of two):
- *   Ibarrier   dissemination: round k sends to r + 2^k and receives from r - 2^k
- *   Ibcast     binomial tree from the root
- *   Igather    linear: the root receives every block at once; Iscatter the reverse
- *   Iallgather ring: n - 1 rounds, each passing the block received last to the right
- *   Ialltoall  one round: every block sent and received at once
- * The reductions (Ireduce, Iallreduce, Ireduce_scatter_block, Iscan) are in mpi_nbc_red.c;
- * over an intercommunicator each entry point dispatches to mpi_nbc_inter.c.
+ * Iallgather, Ialltoall, bindings over rcmsg_ibarrier, ..., rcmsg_ialltoall: each call checks
+ * its arguments, packs a noncontiguous send buffer, and starts rcmsg's collective as a request
+ * of mpi_coll_req.c's kind (a noncontiguous receive buffer is unpacked when it completes). The
+ * reductions (Ireduce, Iallreduce, Ireduce_scatter_block, Iscan) are in mpi_nbc_red.c; over
+ * an intercommunicator each entry point dispatches to mpi_nbc_inter.c (schedules, mpi_sched.c).
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 #include <stdlib.h>
-
-/* ---- shared by the calls ------------------------------------------------------------------ */
-mpi_comm_t *mpi_nbc_args(const char *call, MPI_Comm comm, MPI_Request *request, int *err_p)
-{
-    mpi_comm_t *c = mpi_comm_check(comm, call, err_p);
-
-    if (c == NULL) {
-        return NULL;
-    }
-    if (request == NULL) {
-        *err_p = mpi_err(c, call, MPI_ERR_ARG, "NULL request");
-        return NULL;
-    }
-    *err_p = MPI_SUCCESS;
-    return c;
-}
-
-int mpi_nbc_check_root(mpi_comm_t *c, const char *call, int root)
-{
-    if (root >= 0 && root < c->size) {
-        return MPI_SUCCESS;
-    }
-    return mpi_err(c, call, MPI_ERR_ROOT, "invalid root %d (communicator of %d rank(s))", root,
-                   c->size);
-}
-
-/* a buffer that must not be MPI_IN_PLACE here, then its count and type */
-int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
-                      mpi_type_t **t_p, const char *what)
-{
-    if (buf == MPI_IN_PLACE) {
-        return mpi_err(c, call, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed as %s here", what);
-    }
-    return mpi_check_buf(c, call, buf, count, dt, t_p);
-}
-
-/* the i-th block of count elements of t at buf */
-mpi_tbuf_t mpi_nbc_block(const void *buf, int i, int count, mpi_type_t *t)
-{
-    MPI_Aint off = (MPI_Aint)i * count * mpi_type_extent(t);
-
-    return (mpi_tbuf_t){(char *)buf + off, (size_t)count, t};
-}
-
-/* starts s, or raises its error through c */
-int mpi_nbc_start(mpi_sched_t *s, mpi_comm_t *c, const char *call, MPI_Request *request)
-{
-    int err = mpi_sched_start(s, c, request);
-
-    if (err != MPI_SUCCESS) {
-        return mpi_err(c, call, err, "cannot start the schedule");
-    }
-    return MPI_SUCCESS;
-}
-
-/* Binomial broadcast of b from root (relative ranks: v = r - root): receive from the parent,
- * then send to every child. Rank r of c's group is off + r on the hidden communicator (an
- * intercommunicator's local group; 0 for an intracommunicator). */
-void mpi_nbc_bcast_tree(mpi_sched_t *s, mpi_comm_t *c, mpi_tbuf_t b, int root)
-{
-    int n = c->size, v = (c->rank - root + n) % n, mask = 1, off = c->local_off;
-
-    while (mask < n) {
-        if (v & mask) {
-            mpi_sched_recv(s, b, off + (v - mask + root) % n);
-            mpi_sched_fence(s);
-            break;
-        }
-        mask <<= 1;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (v + mask < n) {
-            mpi_sched_send(s, b, off + (v + mask + root) % n);
-        }
-    }
-    mpi_sched_fence(s);
-}
 
 /* ---- Ibarrier ---------------------------------------------------------------------------- */
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
-    static char none;
     int err;
     mpi_comm_t *c;
-    mpi_sched_t *s;
+    mpi_req_t *r;
+    coll_buf_t *in, *out;
 
     MPI_CHECK_ACTIVE("MPI_Ibarrier");
     c = mpi_nbc_args("MPI_Ibarrier", comm, request, &err);
     if (c != NULL && c->inter) {
         return mpi_nbc_inter_barrier(c, request);
     }
-    if (c == NULL || (s = mpi_sched_new(c, "MPI_Ibarrier", &err)) == NULL) {
+    if (c == NULL || (r = mpi_coll_req_new(c, "MPI_Ibarrier", &in, &out, &err)) == NULL) {
         return err;
     }
-    for (int k = 1; k < c->size; k <<= 1) {
-        mpi_sched_recv(s, (mpi_tbuf_t){&none, 0, NULL}, (c->rank - k + c->size) % c->size);
-        mpi_sched_send(s, (mpi_tbuf_t){&none, 0, NULL}, (c->rank + k) % c->size);
-        mpi_sched_fence(s);
-    }
-    return mpi_nbc_start(s, c, "MPI_Ibarrier", request);
+    return mpi_coll_req_start(r, "MPI_Ibarrier", MPI_SUCCESS, rcmsg_ibarrier(c->rc, &r->rc),
+                              request);
 }
 
 /* ---- Ibcast ------------------------------------------------------------------------------ */
@@ -127,7 +38,9 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     int err;
     mpi_comm_t *c;
     mpi_type_t *t;
-    mpi_sched_t *s;
+    mpi_req_t *r;
+    coll_buf_t *in, *v;
+    rcmsg_status_t s;
 
     MPI_CHECK_ACTIVE("MPI_Ibcast");
     c = mpi_nbc_args("MPI_Ibcast", comm, request, &err);
@@ -142,11 +55,17 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
         (err = mpi_nbc_check_root(c, "MPI_Ibcast", root)) != MPI_SUCCESS) {
         return err;
     }
-    if ((s = mpi_sched_new(c, "MPI_Ibcast", &err)) == NULL) {
+    if ((r = mpi_coll_req_new(c, "MPI_Ibcast", &in, &v, &err)) == NULL) {
         return err;
     }
-    mpi_nbc_bcast_tree(s, c, (mpi_tbuf_t){buffer, (size_t)count, t}, root);
-    return mpi_nbc_start(s, c, "MPI_Ibcast", request);
+    err = c->rank == root ? coll_view_in(c, "MPI_Ibcast", v, buffer, (size_t)count, t)
+                          : coll_view_out(c, "MPI_Ibcast", v, buffer, (size_t)count, t);
+    if (err == MPI_SUCCESS && c->rank != root) {
+        mpi_coll_req_unpack(r, buffer, (size_t)count, t);
+    }
+    s = err == MPI_SUCCESS ? rcmsg_ibcast(v->p, v->bytes, RCMSG_UINT8, root, c->rc, &r->rc)
+                           : RCMSG_OK;
+    return mpi_coll_req_start(r, "MPI_Ibcast", err, s, request);
 }
 
 /* ---- Igather, Iscatter ------------------------------------------------------------------- */
@@ -199,43 +118,51 @@ static int rooted(const char *call, const rooted_args_t *a, bool gather, MPI_Com
     int err;
     mpi_comm_t *c = mpi_nbc_args(call, comm, request, &err);
     mpi_type_t *st, *rt;
-    mpi_sched_t *s;
+    mpi_req_t *r;
+    coll_buf_t *vi, *vo;
+    bool is_root, in_place;
+    size_t block;
+    rcmsg_status_t s = RCMSG_OK;
 
     if (c != NULL && c->inter) {
         return mpi_nbc_inter_rooted(c, call, gather, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount,
                                     a->rdt, a->root, request);
     }
     if (c == NULL || (err = rooted_check(c, call, a, gather, &st, &rt)) != MPI_SUCCESS ||
-        (s = mpi_sched_new(c, call, &err)) == NULL) {
+        (r = mpi_coll_req_new(c, call, &vi, &vo, &err)) == NULL) {
         return err;
     }
-    if (c->rank != a->root) {
-        if (gather) {
-            mpi_sched_send(s, (mpi_tbuf_t){(void *)a->sbuf, (size_t)a->scount, st}, a->root);
-        } else {
-            mpi_sched_recv(s, (mpi_tbuf_t){a->rbuf, (size_t)a->rcount, rt}, a->root);
+    is_root = c->rank == a->root;
+    in_place = is_root && (gather ? a->sbuf : a->rbuf) == MPI_IN_PLACE;
+    if (gather) {
+        block =
+            is_root ? mpi_type_size(rt) * (size_t)a->rcount : mpi_type_size(st) * (size_t)a->scount;
+        if (!in_place) {
+            err = coll_view_in(c, call, vi, a->sbuf, (size_t)a->scount, st);
         }
-        return mpi_nbc_start(s, c, call, request);
-    }
-    for (int i = 0; i < c->size; i++) {
-        if (i == a->root) {
-            continue;
+        if (err == MPI_SUCCESS && is_root) {
+            err = coll_gather_view(c, call, vo, a->rbuf, a->rcount, rt, in_place);
+            mpi_coll_req_unpack(r, a->rbuf, (size_t)a->rcount * (size_t)c->size, rt);
         }
-        if (gather) {
-            mpi_sched_recv(s, mpi_nbc_block(a->rbuf, i, a->rcount, rt), i);
-        } else {
-            mpi_sched_send(s, mpi_nbc_block(a->sbuf, i, a->scount, st), i);
+        if (err == MPI_SUCCESS) {
+            s = rcmsg_igather(in_place ? RCMSG_IN_PLACE : vi->p, vo->p, block, RCMSG_UINT8, a->root,
+                              c->rc, &r->rc);
         }
+        return mpi_coll_req_start(r, call, err, s, request);
     }
-    /* the root's own block */
-    if (gather && a->sbuf != MPI_IN_PLACE) {
-        mpi_sched_copy(s, (mpi_tbuf_t){(void *)a->sbuf, (size_t)a->scount, st},
-                       mpi_nbc_block(a->rbuf, a->root, a->rcount, rt));
-    } else if (!gather && a->rbuf != MPI_IN_PLACE) {
-        mpi_sched_copy(s, mpi_nbc_block(a->sbuf, a->root, a->scount, st),
-                       (mpi_tbuf_t){a->rbuf, (size_t)a->rcount, rt});
+    block = is_root ? mpi_type_size(st) * (size_t)a->scount : mpi_type_size(rt) * (size_t)a->rcount;
+    if (is_root) {
+        err = coll_view_in(c, call, vi, a->sbuf, (size_t)a->scount * (size_t)c->size, st);
     }
-    return mpi_nbc_start(s, c, call, request);
+    if (err == MPI_SUCCESS && !in_place) {
+        err = coll_view_out(c, call, vo, a->rbuf, (size_t)a->rcount, rt);
+        mpi_coll_req_unpack(r, a->rbuf, (size_t)a->rcount, rt);
+    }
+    if (err == MPI_SUCCESS) {
+        s = rcmsg_iscatter(vi->p, in_place ? RCMSG_IN_PLACE : vo->p, block, RCMSG_UINT8, a->root,
+                           c->rc, &r->rc);
+    }
+    return mpi_coll_req_start(r, call, err, s, request);
 }
 
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -276,87 +203,62 @@ static int all_check(mpi_comm_t *c, const char *call, const void *sendbuf, int s
     return err;
 }
 
-int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+/* Iallgather (alltoall false) and Ialltoall */
+static int all_call(const char *call, bool alltoall, const void *sendbuf, int sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
 {
-    int err, n, r;
-    mpi_comm_t *c;
+    int err;
+    mpi_comm_t *c = mpi_nbc_args(call, comm, request, &err);
     mpi_type_t *st, *rt;
-    mpi_sched_t *s;
+    mpi_req_t *r;
+    coll_buf_t *vi, *vo;
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    size_t block, all;
+    rcmsg_status_t s = RCMSG_OK;
 
-    MPI_CHECK_ACTIVE("MPI_Iallgather");
-    c = mpi_nbc_args("MPI_Iallgather", comm, request, &err);
     if (c != NULL && c->inter) {
-        return mpi_nbc_inter_all(c, "MPI_Iallgather", false, sendbuf, sendcount, sendtype, recvbuf,
+        return mpi_nbc_inter_all(c, call, alltoall, sendbuf, sendcount, sendtype, recvbuf,
                                  recvcount, recvtype, request);
     }
     if (c == NULL ||
-        (err = all_check(c, "MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, &st, &rt)) != MPI_SUCCESS ||
-        (s = mpi_sched_new(c, "MPI_Iallgather", &err)) == NULL) {
+        (err = all_check(c, call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &st,
+                         &rt)) != MPI_SUCCESS ||
+        (r = mpi_coll_req_new(c, call, &vi, &vo, &err)) == NULL) {
         return err;
     }
-    n = c->size;
-    r = c->rank;
-    if (sendbuf != MPI_IN_PLACE) {
-        mpi_sched_copy(s, (mpi_tbuf_t){(void *)sendbuf, (size_t)sendcount, st},
-                       mpi_nbc_block(recvbuf, r, recvcount, rt));
-        mpi_sched_fence(s);
+    block = mpi_type_size(rt) * (size_t)recvcount;
+    all = (size_t)recvcount * (size_t)c->size;
+    if (!in_place) {
+        err = coll_view_in(c, call, vi, sendbuf, (size_t)sendcount * (alltoall ? c->size : 1), st);
     }
-    /* round k: pass block r - k to the right, take block r - k - 1 from the left */
-    for (int k = 0; k < n - 1; k++) {
-        mpi_sched_recv(s, mpi_nbc_block(recvbuf, (r - k - 1 + 2 * n) % n, recvcount, rt),
-                       (r - 1 + n) % n);
-        mpi_sched_send(s, mpi_nbc_block(recvbuf, (r - k + n) % n, recvcount, rt), (r + 1) % n);
-        mpi_sched_fence(s);
+    if (err == MPI_SUCCESS) {
+        err = alltoall && in_place ? coll_view_in(c, call, vo, recvbuf, all, rt)
+              : alltoall           ? coll_view_out(c, call, vo, recvbuf, all, rt)
+                         : coll_gather_view(c, call, vo, recvbuf, recvcount, rt, in_place);
+        mpi_coll_req_unpack(r, recvbuf, all, rt);
     }
-    return mpi_nbc_start(s, c, "MPI_Iallgather", request);
+    if (err == MPI_SUCCESS) {
+        const void *sp = in_place ? RCMSG_IN_PLACE : vi->p;
+
+        s = alltoall ? rcmsg_ialltoall(sp, vo->p, block, RCMSG_UINT8, c->rc, &r->rc)
+                     : rcmsg_iallgather(sp, vo->p, block, RCMSG_UINT8, c->rc, &r->rc);
+    }
+    return mpi_coll_req_start(r, call, err, s, request);
+}
+
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_CHECK_ACTIVE("MPI_Iallgather");
+    return all_call("MPI_Iallgather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, comm, request);
 }
 
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    int err, n, r;
-    mpi_comm_t *c;
-    mpi_type_t *st, *rt;
-    mpi_sched_t *s;
-
     MPI_CHECK_ACTIVE("MPI_Ialltoall");
-    c = mpi_nbc_args("MPI_Ialltoall", comm, request, &err);
-    if (c != NULL && c->inter) {
-        return mpi_nbc_inter_all(c, "MPI_Ialltoall", true, sendbuf, sendcount, sendtype, recvbuf,
-                                 recvcount, recvtype, request);
-    }
-    if (c == NULL ||
-        (err = all_check(c, "MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, &st, &rt)) != MPI_SUCCESS ||
-        (s = mpi_sched_new(c, "MPI_Ialltoall", &err)) == NULL) {
-        return err;
-    }
-    n = c->size;
-    r = c->rank;
-    if (sendbuf == MPI_IN_PLACE) {
-        /* what goes out is copied (packed) first: the receives overwrite recvbuf */
-        size_t blk = mpi_type_size(rt) * (size_t)recvcount;
-        char *packed = mpi_sched_alloc(s, blk * (size_t)n);
-
-        mpi_sched_copy(s, (mpi_tbuf_t){recvbuf, (size_t)recvcount * (size_t)n, rt},
-                       (mpi_tbuf_t){packed, blk * (size_t)n, NULL});
-        for (int i = 0; i < n; i++) {
-            if (i != r) {
-                mpi_sched_recv(s, mpi_nbc_block(recvbuf, i, recvcount, rt), i);
-                mpi_sched_send(s, (mpi_tbuf_t){packed + blk * (size_t)i, blk, NULL}, i);
-            }
-        }
-        return mpi_nbc_start(s, c, "MPI_Ialltoall", request);
-    }
-    for (int i = 0; i < n; i++) {
-        if (i != r) {
-            mpi_sched_recv(s, mpi_nbc_block(recvbuf, i, recvcount, rt), i);
-            mpi_sched_send(s, mpi_nbc_block(sendbuf, i, sendcount, st), i);
-        }
-    }
-    mpi_sched_copy(s, mpi_nbc_block(sendbuf, r, sendcount, st),
-                   mpi_nbc_block(recvbuf, r, recvcount, rt));
-    return mpi_nbc_start(s, c, "MPI_Ialltoall", request);
+    return all_call("MPI_Ialltoall", true, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, comm, request);
 }

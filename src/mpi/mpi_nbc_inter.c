@@ -23,7 +23,7 @@
  * root's rank in the remote group at the ranks of the other group. MPI_IN_PLACE is refused:
  * MPI defines none over an intercommunicator. Iscan is not defined there (mpi_nbc_red.c).
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 #include <limits.h>
 

@@ -1,27 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Nonblocking reductions as schedules: Ireduce, Iallreduce, Ireduce_scatter_block, Iscan.
- * Partial results live in temporary buffers laid out as the datatype says (mpi_sched_tmp), as
- * the operation (mpi_op_apply, a user function included) expects them; they travel packed
- * when the type is noncontiguous.
- *
- * Reduce: a binomial tree. Rank v holds the result of ranks [v, v + mask) and combines it
- * with [v + mask, v + 2 mask) received from v + mask as mine op theirs, so a
- * non-commutative operation combines in rank order; such a tree is rooted at rank 0 and the
- * result goes on to the root in one more message. A commutative one uses ranks relative to
- * the root (no extra hop).
- *
- *     mask 1:  0 <- 1   2 <- 3   4 <- 5   6
- *     mask 2:  0 <----- 2        4 <----- 6
- *     mask 4:  0 <-------------- 4
- *
- * Allreduce: reduce to 0, then the binomial broadcast. Reduce_scatter_block: reduce of the n
- * blocks to 0, which sends block i to rank i. Scan: recursive doubling (MPICH's), with the
- * order of the operands kept for a non-commutative operation. Over an intercommunicator
- * (mpi_nbc_inter.c) the tree runs in each group (mpi_nbc_reduce_tree); Iscan is not defined
- * there (MPI_ERR_COMM).
+ * Nonblocking reductions: Ireduce, Iallreduce, Ireduce_scatter_block, Iscan, bindings over
+ * rcmsg_ireduce, rcmsg_iallreduce, rcmsg_ireduce_scatter_block and rcmsg_iscan with the
+ * operation and datatype of mpi_op_rcmsg_any (a user operation, or one rcmsg lacks, through
+ * rcmsg_op_create, in rank order when it does not commute); requests of mpi_coll_req.c's kind.
+ * Over an intercommunicator (mpi_nbc_inter.c, schedules) the tree runs in each group; Iscan is
+ * not defined there (MPI_ERR_COMM).
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 /* the arguments of a reduction, checked */
 typedef struct {
@@ -54,74 +40,54 @@ static int red_check(red_t *a, MPI_Comm comm, const void *sendbuf, void *recvbuf
     return err;
 }
 
-static mpi_tbuf_t tb(const void *buf, size_t count, const red_t *a)
+/* An intracommunicator's reduction started by rcmsg (its arguments checked): Ireduce (root
+ * >= 0), Iallreduce (root -1, scatter false), Ireduce_scatter_block (scatter: count elements
+ * to each rank of size * count), Iscan (scan). in: the input (MPI_IN_PLACE: it is in recvbuf). */
+static int red_start(const red_t *a, const void *in, void *recvbuf, int count, int root,
+                     bool scatter, bool scan, MPI_Request *request)
 {
-    return (mpi_tbuf_t){(void *)buf, count, a->t};
-}
+    mpi_comm_t *c = a->c;
+    bool in_place = in == MPI_IN_PLACE, result = root < 0 || c->rank == root;
+    size_t all = scatter ? (size_t)count * (size_t)c->size : (size_t)count, n;
+    rcmsg_op_t rop;
+    rcmsg_datatype_t rdt;
+    coll_buf_t *vi, *vo;
+    rcmsg_status_t s = RCMSG_OK;
+    mpi_req_t *r;
+    int err;
 
-/* Binomial reduce of count elements from in (this rank's data, dt's layout) to the tree's
- * root rank v = 0 (rank root when commutative, else rank 0). Returns the buffer holding the
- * result at that rank (NULL elsewhere, and when out of memory). */
-static void *reduce_tree(mpi_sched_t *s, const red_t *a, const void *in, size_t count, int root)
-{
-    int n = a->c->size, shift = a->commute ? root : 0, off = a->c->local_off;
-    int v = (a->c->rank - shift + n) % n;
-    void *acc = mpi_sched_tmp(s, count, a->dt), *tmp = mpi_sched_tmp(s, count, a->dt);
-
-    if (acc == NULL || tmp == NULL) {
-        return NULL;
+    if ((r = mpi_coll_req_new(c, a->call, &vi, &vo, &err)) == NULL) {
+        return err;
     }
-    mpi_sched_copy(s, tb(in, count, a), tb(acc, count, a));
-    for (int mask = 1; mask < n; mask <<= 1) {
-        if (v & mask) {
-            mpi_sched_send(s, tb(acc, count, a), off + (v - mask + shift) % n);
-            mpi_sched_fence(s);
-            return NULL;
-        }
-        if (v + mask < n) {
-            void *t = acc;
-
-            mpi_sched_recv(s, tb(tmp, count, a), off + (v + mask + shift) % n);
-            mpi_sched_fence(s);
-            /* tmp = acc op tmp: the lower ranks' result first */
-            mpi_sched_reduce(s, a->op, acc, tmp, count, a->dt);
-            acc = tmp;
-            tmp = t;
+    err = mpi_op_rcmsg_any(a->op, a->dt, (size_t)count, &rop, &rdt, &n);
+    if (err != MPI_SUCCESS) {
+        err = mpi_err(c, a->call, err, "no rcmsg operation or datatype for the reduction");
+    } else if (in_place) {
+        err = coll_view_in(c, a->call, vo, recvbuf, all, a->t);
+    } else {
+        err = coll_view_in(c, a->call, vi, in, all, a->t);
+        if (err == MPI_SUCCESS && result) {
+            err = coll_view_out(c, a->call, vo, recvbuf, (size_t)count, a->t);
         }
     }
-    mpi_sched_fence(s);
-    return acc;
-}
-
-void *mpi_nbc_reduce_tree(mpi_sched_t *s, mpi_comm_t *c, const void *in, size_t count,
-                          MPI_Datatype dt, MPI_Op op)
-{
-    red_t a = {.c = c, .dt = dt, .t = mpi_type_get(dt), .op = op, .commute = false};
-
-    return reduce_tree(s, &a, in, count, 0);
-}
-
-/* reduce to root, the result into recvbuf there */
-static void reduce_to(mpi_sched_t *s, const red_t *a, const void *in, void *recvbuf, size_t count,
-                      int root)
-{
-    void *acc = reduce_tree(s, a, in, count, root);
-    int r = a->c->rank;
-
-    if (acc != NULL && r == root) {
-        mpi_sched_copy(s, tb(acc, count, a), tb(recvbuf, count, a));
-    } else if (acc != NULL) { /* rank 0 of a non-commutative tree: on to the root */
-        mpi_sched_send(s, tb(acc, count, a), root);
-    } else if (r == root) { /* the root of a non-commutative reduction, not rank 0 */
-        mpi_sched_recv(s, tb(recvbuf, count, a), 0);
+    if (err == MPI_SUCCESS && result) {
+        mpi_coll_req_unpack(r, recvbuf, (size_t)count, a->t);
     }
+    if (err == MPI_SUCCESS) {
+        const void *sp = in_place ? RCMSG_IN_PLACE : vi->p;
+
+        s = scan       ? rcmsg_iscan(sp, vo->p, n, rdt, rop, c->rc, &r->rc)
+            : scatter  ? rcmsg_ireduce_scatter_block(sp, vo->p, n, rdt, rop, c->rc, &r->rc)
+            : root < 0 ? rcmsg_iallreduce(sp, vo->p, n, rdt, rop, c->rc, &r->rc)
+                       : rcmsg_ireduce(sp, vo->p, n, rdt, rop, root, c->rc, &r->rc);
+    }
+    return mpi_coll_req_start(r, a->call, err, s, request);
 }
 
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request *request)
 {
     red_t a = {.call = "MPI_Ireduce", .dt = datatype, .op = op};
-    mpi_sched_t *s;
     int err;
 
     MPI_CHECK_ACTIVE(a.call);
@@ -138,18 +104,16 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     /* recvbuf matters at the root only: check the send side's type there instead */
     err = red_check(&a, comm, sendbuf, a.c->rank == root ? recvbuf : (void *)sendbuf, count,
                     a.c->rank == root, request);
-    if (err != MPI_SUCCESS || (s = mpi_sched_new(a.c, a.call, &err)) == NULL) {
+    if (err != MPI_SUCCESS) {
         return err;
     }
-    reduce_to(s, &a, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, (size_t)count, root);
-    return mpi_nbc_start(s, a.c, a.call, request);
+    return red_start(&a, sendbuf, recvbuf, count, root, false, false, request);
 }
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Request *request)
 {
     red_t a = {.call = "MPI_Iallreduce", .dt = datatype, .op = op};
-    mpi_sched_t *s;
     int err;
 
     MPI_CHECK_ACTIVE(a.call);
@@ -158,24 +122,17 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                                        request);
     }
     err = red_check(&a, comm, sendbuf, recvbuf, count, true, request);
-    if (err != MPI_SUCCESS || (s = mpi_sched_new(a.c, a.call, &err)) == NULL) {
+    if (err != MPI_SUCCESS) {
         return err;
     }
-    a.commute = false; /* the tree at rank 0 whatever the op: the broadcast starts there */
-    reduce_to(s, &a, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, (size_t)count, 0);
-    mpi_sched_fence(s);
-    mpi_nbc_bcast_tree(s, a.c, tb(recvbuf, (size_t)count, &a), 0);
-    return mpi_nbc_start(s, a.c, a.call, request);
+    return red_start(&a, sendbuf, recvbuf, count, -1, false, false, request);
 }
 
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     red_t a = {.call = "MPI_Ireduce_scatter_block", .dt = datatype, .op = op};
-    mpi_sched_t *s;
-    void *all;
-    size_t total;
-    int err, n;
+    int err;
 
     MPI_CHECK_ACTIVE(a.call);
     if ((a.c = mpi_inter_of(comm)) != NULL) {
@@ -183,73 +140,25 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                        request);
     }
     err = red_check(&a, comm, sendbuf, recvbuf, recvcount, true, request);
-    if (err != MPI_SUCCESS || (s = mpi_sched_new(a.c, a.call, &err)) == NULL) {
+    if (err != MPI_SUCCESS) {
         return err;
     }
-    n = a.c->size;
-    total = (size_t)recvcount * (size_t)n;
-    a.commute = false; /* rooted at rank 0, which scatters */
-    all = reduce_tree(s, &a, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, total, 0);
-    if (a.c->rank == 0) {
-        for (int i = 1; all != NULL && i < n; i++) {
-            mpi_sched_send(s, mpi_nbc_block(all, i, recvcount, a.t), i);
-        }
-        if (all != NULL) {
-            mpi_sched_copy(s, tb(all, (size_t)recvcount, &a), tb(recvbuf, (size_t)recvcount, &a));
-        }
-    } else {
-        mpi_sched_recv(s, tb(recvbuf, (size_t)recvcount, &a), 0);
-    }
-    return mpi_nbc_start(s, a.c, a.call, request);
+    return red_start(&a, sendbuf, recvbuf, recvcount, -1, true, false, request);
 }
 
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request *request)
 {
     red_t a = {.call = "MPI_Iscan", .dt = datatype, .op = op};
-    mpi_sched_t *s;
-    void *partial, *tmp;
-    size_t cnt = (size_t)count;
-    int err, r;
+    int err;
 
     MPI_CHECK_ACTIVE(a.call);
     if ((a.c = mpi_inter_of(comm)) != NULL) {
         return mpi_err(a.c, a.call, MPI_ERR_COMM, "not defined over an intercommunicator");
     }
     err = red_check(&a, comm, sendbuf, recvbuf, count, true, request);
-    if (err != MPI_SUCCESS || (s = mpi_sched_new(a.c, a.call, &err)) == NULL) {
+    if (err != MPI_SUCCESS) {
         return err;
     }
-    r = a.c->rank;
-    partial = mpi_sched_tmp(s, cnt, datatype); /* the ranks of this rank's block so far */
-    tmp = mpi_sched_tmp(s, cnt, datatype);
-    if (sendbuf != MPI_IN_PLACE) {
-        mpi_sched_copy(s, tb(sendbuf, cnt, &a), tb(recvbuf, cnt, &a));
-    }
-    mpi_sched_copy(s, tb(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, cnt, &a),
-                   tb(partial, cnt, &a));
-    for (int mask = 1; mask < a.c->size; mask <<= 1) {
-        int peer = r ^ mask;
-
-        if (peer >= a.c->size) {
-            continue;
-        }
-        mpi_sched_fence(s);
-        mpi_sched_recv(s, tb(tmp, cnt, &a), peer);
-        mpi_sched_send(s, tb(partial, cnt, &a), peer);
-        mpi_sched_fence(s);
-        if (peer < r) { /* theirs come first */
-            mpi_sched_reduce(s, op, tmp, recvbuf, cnt, datatype);
-            mpi_sched_reduce(s, op, tmp, partial, cnt, datatype);
-        } else if (a.commute) {
-            mpi_sched_reduce(s, op, tmp, partial, cnt, datatype);
-        } else { /* partial op tmp, into tmp: then they swap */
-            void *t = partial;
-
-            mpi_sched_reduce(s, op, partial, tmp, cnt, datatype);
-            partial = tmp;
-            tmp = t;
-        }
-    }
-    return mpi_nbc_start(s, a.c, a.call, request);
+    return red_start(&a, sendbuf, recvbuf, count, -1, false, true, request);
 }

@@ -15,9 +15,12 @@
  * Live user operations are kept on a list (reachable until Finalize, freed by the program's
  * MPI_Op_free).
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_objects.h"
+#include "mpi/mpi_type.h"
 
 #include <complex.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +58,7 @@ typedef struct mpi_op {
     bool commute;
     MPI_Op handle;
     struct mpi_op *next; /* the list of live user operations */
+    rcmsg_op_t urop;     /* rcmsg's user operation calling back into this file (0: none yet) */
 } mpi_op_t;
 
 static mpi_op_t op_predef[MPI_OP_PREDEFINED_COUNT_] = {
@@ -282,36 +286,38 @@ static int op_type_class(MPI_Datatype dt, op_kernel_t **kernel_p, rcmsg_datatype
     return rdt == RCMSG_FLOAT || rdt == RCMSG_DOUBLE ? OPC_FLT : OPC_INT;
 }
 
-/* ---- the internal interface (mpi_impl.h) --------------------------------------------------- */
-int mpi_op_check(mpi_comm_t *c, const char *call, MPI_Op op, MPI_Datatype dt)
+/* ---- the internal interface (mpi_objects.h) ---------------------------------------------------
+ */
+bool mpi_op_valid(MPI_Op op)
+{
+    return op_get(op) != NULL;
+}
+
+int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len)
 {
     mpi_op_t *o = op_get(op);
-    mpi_type_t *t = mpi_type_get(dt);
     const op_type_t *pt = op_type_predef(dt);
     op_kernel_t *kernel = NULL;
     rcmsg_datatype_t rdt;
 
     if (o == NULL) {
-        return mpi_err(c, call, MPI_ERR_OP,
-                       op == MPI_OP_NULL ? "MPI_OP_NULL is not an operation"
-                                         : "invalid operation %#x",
-                       (unsigned)op);
-    }
-    if (t == NULL || !mpi_type_committed(t)) {
-        return mpi_err(c, call, MPI_ERR_TYPE,
-                       t == NULL ? "invalid datatype %#x" : "datatype %#x is not committed",
-                       (unsigned)dt);
+        snprintf(why, len,
+                 op == MPI_OP_NULL ? "MPI_OP_NULL is not an operation" : "invalid operation %#x",
+                 (unsigned)op);
+        return MPI_ERR_OP;
     }
     if (o->index == 0 || (op_type_class(dt, &kernel, &rdt) & o->classes) != 0) {
         return MPI_SUCCESS;
     }
     if (pt != NULL) {
-        return mpi_err(c, call, MPI_ERR_OP, "%s is not defined on %s", o->name, pt->name);
+        snprintf(why, len, "%s is not defined on %s", o->name, pt->name);
+    } else {
+        snprintf(why, len,
+                 "%s is not defined on derived datatype %#x (predefined operations take "
+                 "derived types of one basic integer or floating-point type)",
+                 o->name, (unsigned)dt);
     }
-    return mpi_err(c, call, MPI_ERR_OP,
-                   "%s is not defined on derived datatype %#x (predefined operations take "
-                   "derived types of one basic integer or floating-point type)",
-                   o->name, (unsigned)dt);
+    return MPI_ERR_OP;
 }
 
 bool mpi_op_commutative(MPI_Op op)
@@ -364,17 +370,13 @@ static int op_apply_derived(mpi_op_t *o, op_kernel_t *kernel, rcmsg_datatype_t r
     return MPI_SUCCESS;
 }
 
-int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt)
+static int op_apply(mpi_op_t *o, mpi_type_t *t, MPI_Datatype dt, const void *in, void *inout,
+                    int count)
 {
-    mpi_op_t *o = op_get(op);
-    mpi_type_t *t = mpi_type_get(dt);
     op_kernel_t *kernel = NULL;
     rcmsg_datatype_t rdt = RCMSG_UINT8;
     int cls;
 
-    if (o == NULL || t == NULL) {
-        return o == NULL ? MPI_ERR_OP : MPI_ERR_TYPE;
-    }
     if (count <= 0) {
         return MPI_SUCCESS;
     }
@@ -393,6 +395,140 @@ int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
     return MPI_SUCCESS;
 }
 
+int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt)
+{
+    mpi_op_t *o = op_get(op);
+    mpi_type_t *t = mpi_type_get(dt);
+
+    if (o == NULL || t == NULL) {
+        return o == NULL ? MPI_ERR_OP : MPI_ERR_TYPE;
+    }
+    return op_apply(o, t, dt, in, inout, count);
+}
+
+/* ---- reductions by rcmsg's collectives (rcmsg_op_create) ---------------------------------------
+ * rcmsg calls op_dispatch with packed elements of an element datatype (mpi_type_elem): the
+ * operation and the type are found back, the data is laid out as the type says when it is
+ * not contiguous (as an MPI_User_function sees it), and reduced here. */
+static mpi_op_t **urops; /* by rcmsg op - RCMSG_OP_COUNT */
+static size_t urops_cap;
+
+static mpi_op_t *op_of_urop(rcmsg_op_t rop)
+{
+    size_t i = (size_t)rop - RCMSG_OP_COUNT;
+
+    return (unsigned)rop >= RCMSG_OP_COUNT && i < urops_cap ? urops[i] : NULL;
+}
+
+/* n elements of t, packed at in and inout */
+static void op_apply_packed(mpi_op_t *o, mpi_type_t *t, const char *in, char *inout, int n)
+{
+    MPI_Aint span = (MPI_Aint)(n - 1) * t->extent, lo, hi;
+    char *a;
+
+    if (t->contig) {
+        (void)op_apply(o, t, t->handle, in - t->true_lb, inout - t->true_lb, n);
+        return;
+    }
+    lo = t->true_lb + (span < 0 ? span : 0);
+    hi = t->true_ub + (span > 0 ? span : 0);
+    a = malloc(2 * (size_t)(hi - lo));
+    if (a == NULL) {
+        return; /* cannot happen short of memory; the result is then inout unchanged */
+    }
+    mpi_type_unpack(t, in, (size_t)n, a - lo);
+    mpi_type_unpack(t, inout, (size_t)n, a + (hi - lo) - lo);
+    (void)op_apply(o, t, t->handle, a - lo, a + (hi - lo) - lo, n);
+    mpi_type_pack(t, a + (hi - lo) - lo, (size_t)n, inout);
+    free(a);
+}
+
+static void op_dispatch(const void *in, void *inout, size_t count, rcmsg_datatype_t dtype,
+                        rcmsg_op_t rop)
+{
+    mpi_op_t *o = op_of_urop(rop);
+    mpi_type_t *t = mpi_type_of_elem(dtype);
+
+    if (o == NULL || t == NULL) {
+        return; /* not one of ours: cannot happen */
+    }
+    while (count > 0) {
+        int n = count > INT_MAX ? INT_MAX : (int)count;
+
+        op_apply_packed(o, t, in, inout, n);
+        in = (const char *)in + (size_t)n * t->size;
+        inout = (char *)inout + (size_t)n * t->size;
+        count -= (size_t)n;
+    }
+}
+
+/* o's rcmsg user operation, made once */
+static int op_urop(mpi_op_t *o, rcmsg_op_t *rop_p)
+{
+    rcmsg_op_t rop;
+    size_t i;
+
+    if (o->urop != 0) {
+        *rop_p = o->urop;
+        return MPI_SUCCESS;
+    }
+    if (rcmsg_op_create(op_dispatch, o->index != 0 || o->commute, &rop) != RCMSG_OK) {
+        return MPI_ERR_NO_MEM;
+    }
+    i = (size_t)rop - RCMSG_OP_COUNT;
+    if (i >= urops_cap) {
+        size_t cap = i + 16;
+        mpi_op_t **u = realloc(urops, cap * sizeof(*u));
+
+        if (u == NULL) {
+            (void)rcmsg_op_free(&rop);
+            return MPI_ERR_NO_MEM;
+        }
+        memset(u + urops_cap, 0, (cap - urops_cap) * sizeof(*u));
+        urops = u;
+        urops_cap = cap;
+    }
+    urops[i] = o;
+    o->urop = rop;
+    *rop_p = rop;
+    return MPI_SUCCESS;
+}
+
+static void op_urop_free(mpi_op_t *o)
+{
+    size_t i = (size_t)o->urop - RCMSG_OP_COUNT;
+
+    if (o->urop == 0) {
+        return;
+    }
+    if (i < urops_cap) {
+        urops[i] = NULL;
+    }
+    (void)rcmsg_op_free(&o->urop);
+    o->urop = 0;
+}
+
+int mpi_op_rcmsg_any(MPI_Op op, MPI_Datatype dt, size_t count, rcmsg_op_t *op_p,
+                     rcmsg_datatype_t *dt_p, size_t *n_p)
+{
+    mpi_op_t *o = op_get(op);
+    mpi_type_t *t = mpi_type_get(dt);
+
+    if (o == NULL || t == NULL) {
+        return o == NULL ? MPI_ERR_OP : MPI_ERR_TYPE;
+    }
+    if (mpi_op_rcmsg(op, dt, op_p, dt_p)) {
+        *n_p = t->size * count / rcmsg_datatype_size(*dt_p);
+        return MPI_SUCCESS;
+    }
+    *dt_p = mpi_type_elem(t);
+    if (*dt_p == RCMSG_DATATYPE_NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    *n_p = count;
+    return op_urop(o, op_p);
+}
+
 /* ---- the MPI calls ------------------------------------------------------------------------- */
 
 /* the predefined operations' slots, so that user operations get other indices */
@@ -408,87 +544,45 @@ static int op_reserve(void)
     return err;
 }
 
-int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+int mpi_op_new(MPI_User_function *user_fn, bool commute, MPI_Op *op)
 {
-    mpi_op_t *o;
-    int err;
+    mpi_op_t *o = calloc(1, sizeof(*o));
+    int err = o == NULL ? MPI_ERR_NO_MEM : op_reserve();
 
-    MPI_CHECK_ACTIVE("MPI_Op_create");
-    if (user_fn == NULL || op == NULL) {
-        return mpi_err(NULL, "MPI_Op_create", MPI_ERR_ARG, "NULL %s",
-                       user_fn == NULL ? "user function" : "op");
-    }
-    o = calloc(1, sizeof(*o));
-    err = o == NULL ? MPI_ERR_NO_MEM : op_reserve();
     if (err == MPI_SUCCESS) {
         err = mpi_handle_alloc(MPI_KIND_OP_, o, &o->handle);
     }
     if (err != MPI_SUCCESS) {
         free(o);
-        return mpi_err(NULL, "MPI_Op_create", err, "out of memory for a new operation");
+        return err;
     }
     o->name = "user operation";
     o->rop = -1;
     o->fn = user_fn;
-    o->commute = commute != 0;
+    o->commute = commute;
     o->next = op_users;
     op_users = o;
     *op = o->handle;
     return MPI_SUCCESS;
 }
 
-int MPI_Op_free(MPI_Op *op)
+bool mpi_op_predefined(MPI_Op op)
 {
-    mpi_op_t *o;
+    mpi_op_t *o = op_get(op);
+
+    return o != NULL && o->index != 0;
+}
+
+void mpi_op_delete(MPI_Op *op)
+{
+    mpi_op_t *o = op_get(*op);
     mpi_op_t **pp;
 
-    MPI_CHECK_ACTIVE("MPI_Op_free");
-    o = op != NULL ? op_get(*op) : NULL;
-    if (o == NULL || o->index != 0) {
-        return mpi_err(NULL, "MPI_Op_free", MPI_ERR_OP, "%s",
-                       o != NULL ? "a predefined operation cannot be freed" : "invalid operation");
-    }
     for (pp = &op_users; *pp != o; pp = &(*pp)->next) {
     }
     *pp = o->next;
+    op_urop_free(o);
     mpi_handle_release(MPI_KIND_OP_, o->handle);
     free(o);
     *op = MPI_OP_NULL;
-    return MPI_SUCCESS;
-}
-
-int MPI_Op_commutative(MPI_Op op, int *commute)
-{
-    mpi_op_t *o;
-
-    MPI_CHECK_ACTIVE("MPI_Op_commutative");
-    o = op_get(op);
-    if (o == NULL || commute == NULL) {
-        return mpi_err(NULL, "MPI_Op_commutative", o == NULL ? MPI_ERR_OP : MPI_ERR_ARG, "%s",
-                       o == NULL ? "invalid operation" : "NULL commute");
-    }
-    *commute = o->commute;
-    return MPI_SUCCESS;
-}
-
-int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
-{
-    int err;
-
-    MPI_CHECK_ACTIVE("MPI_Reduce_local");
-    if (count < 0) {
-        return mpi_err(NULL, "MPI_Reduce_local", MPI_ERR_COUNT, "negative count %d", count);
-    }
-    err = mpi_op_check(NULL, "MPI_Reduce_local", op, datatype);
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE) {
-        return mpi_err(NULL, "MPI_Reduce_local", MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed");
-    }
-    err = mpi_op_apply(op, inbuf, inoutbuf, count, datatype);
-    if (err != MPI_SUCCESS) {
-        return mpi_err(NULL, "MPI_Reduce_local", err, "out of memory");
-    }
-    return MPI_SUCCESS;
 }

@@ -15,130 +15,12 @@
  * other receive can slip in between because the library is called from one thread at a time
  * (MPI_THREAD_FUNNELED at most). Mrecv then copies (or unpacks) into the user's buffer.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 #include "mpi/mpi_type.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- argument checks --------------------------------------------------------------------- */
-int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
-                  mpi_type_t **t_p)
-{
-    mpi_type_t *t;
-
-    (void)buf; /* NULL is MPI_BOTTOM: legal with absolute addresses in the datatype */
-    if (count < 0) {
-        return mpi_err(c, call, MPI_ERR_COUNT, "negative count %d", count);
-    }
-    t = mpi_type_get(dt);
-    if (t == NULL) {
-        return mpi_err(c, call, MPI_ERR_TYPE,
-                       dt == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL is not a datatype"
-                                               : "invalid datatype %#x",
-                       (unsigned)dt);
-    }
-    if (!mpi_type_committed(t)) {
-        return mpi_err(c, call, MPI_ERR_TYPE, "datatype %#x is not committed", (unsigned)dt);
-    }
-    if (t_p != NULL) {
-        *t_p = t;
-    }
-    return MPI_SUCCESS;
-}
-
-int mpi_check_p2p_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
-                      mpi_type_t **t_p)
-{
-    if (dt == MPI_DATATYPE_NULL && count == 0) {
-        *t_p = mpi_type_get(MPI_BYTE);
-        return MPI_SUCCESS;
-    }
-    return mpi_check_buf(c, call, buf, count, dt, t_p);
-}
-
-int mpi_check_peer(mpi_comm_t *c, const char *call, int peer, bool any_ok)
-{
-    if ((peer >= 0 && peer < mpi_comm_peers(c)) || peer == MPI_PROC_NULL ||
-        (any_ok && peer == MPI_ANY_SOURCE)) {
-        return MPI_SUCCESS;
-    }
-    return mpi_err(c, call, MPI_ERR_RANK, "invalid rank %d (communicator %s of %d rank(s))", peer,
-                   c->name[0] ? c->name : "(unnamed)", mpi_comm_peers(c));
-}
-
-int mpi_check_tag(mpi_comm_t *c, const char *call, int tag, bool any_ok)
-{
-    if (tag >= 0 || (any_ok && tag == MPI_ANY_TAG)) {
-        return MPI_SUCCESS; /* MPI_TAG_UB is INT_MAX */
-    }
-    return mpi_err(c, call, MPI_ERR_TAG, "invalid tag %d (0 to MPI_TAG_UB %d%s)", tag, INT_MAX,
-                   any_ok ? ", or MPI_ANY_TAG" : "");
-}
-
-/* ---- starting an operation --------------------------------------------------------------- */
-
-/* The bytes to send or receive, and where: the user's buffer for a contiguous type, else
- * req->tmp (kept across the starts of a persistent request). */
-static int req_buffer(mpi_req_t *req, mpi_type_t *t, size_t bytes, char **where_p)
-{
-    if (mpi_type_is_contig(t)) {
-        *where_p = (char *)req->buf + mpi_type_true_lb(t);
-        return MPI_SUCCESS;
-    }
-    if (req->tmp == NULL || req->tmp_len < bytes) {
-        free(req->tmp);
-        req->tmp = malloc(bytes > 0 ? bytes : 1);
-        req->tmp_len = req->tmp != NULL ? bytes : 0;
-        if (req->tmp == NULL) {
-            return MPI_ERR_NO_MEM;
-        }
-    }
-    req->tmp_len = bytes;
-    *where_p = req->tmp;
-    return MPI_SUCCESS;
-}
-
-int mpi_req_start(mpi_req_t *req, const char *call)
-{
-    mpi_type_t *t = req->type;
-    size_t bytes = mpi_type_size(t) * (size_t)req->count;
-    rcmsg_status_t s;
-    char *where;
-    int err;
-
-    req->cancelled = false;
-    if (req->peer == MPI_PROC_NULL) {
-        req->kind = MPI_REQ_DONE;
-        mpi_status_proc_null(&req->done);
-        return MPI_SUCCESS;
-    }
-    if (!req->is_recv && req->mode == MPI_SEND_BUFFERED) {
-        return mpi_bsend_start(req, call);
-    }
-    err = req_buffer(req, t, bytes, &where);
-    if (err != MPI_SUCCESS) {
-        return mpi_err(req->comm, call, err, "no memory for %zu bytes of packed data", bytes);
-    }
-    if (req->is_recv) {
-        s = rcmsg_irecv(where, bytes, mpi_comm_rc_peer(req->comm, req->peer), req->tag,
-                        req->comm->rc, &req->rc);
-    } else {
-        if (where == req->tmp) {
-            mpi_type_pack(t, req->buf, (size_t)req->count, where);
-        }
-        s = req->mode == MPI_SEND_SYNC
-                ? rcmsg_issend(where, bytes, mpi_comm_rc_peer(req->comm, req->peer), req->tag,
-                               req->comm->rc, &req->rc)
-                : rcmsg_isend(where, bytes, mpi_comm_rc_peer(req->comm, req->peer), req->tag,
-                              req->comm->rc, &req->rc);
-    }
-    if (s != RCMSG_OK) {
-        return mpi_err_rcmsg(req->comm, call, s);
-    }
-    return MPI_SUCCESS;
-}
 
 /* A nonblocking operation: checks, a new request, started. */
 static int p2p_start(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
@@ -161,7 +43,7 @@ static int p2p_start(const char *call, void *buf, int count, MPI_Datatype dt, in
     return MPI_SUCCESS;
 }
 
-/* A blocking operation: started as a nonblocking one, then waited for (MPI_Wait raises). */
+/* A blocking operation: started as a nonblocking one, then waited for (raised as MPI_Wait). */
 static int p2p_blocking(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
                         MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Status *status)
 {
@@ -171,7 +53,7 @@ static int p2p_blocking(const char *call, void *buf, int count, MPI_Datatype dt,
     if (err != MPI_SUCCESS) {
         return err;
     }
-    return MPI_Wait(&req, status);
+    return mpi_req_wait_call(&req, status, "MPI_Wait");
 }
 
 /* The fast path of Send/Recv: contiguous data on a live communicator, straight to rcmsg. It
@@ -309,16 +191,17 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     err = p2p_start("MPI_Sendrecv", (void *)sendbuf, sendcount, sendtype, dest, sendtag, comm,
                     false, MPI_SEND_STANDARD, &reqs[1]);
     if (err != MPI_SUCCESS) {
-        MPI_Cancel(&reqs[0]); /* a receive cannot be left behind */
-        MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+        (void)mpi_req_cancel(mpi_handle_get(MPI_KIND_REQUEST_, reqs[0]),
+                             NULL); /* a receive cannot be left behind */
+        mpi_req_wait_call(&reqs[0], MPI_STATUS_IGNORE, "MPI_Wait");
         return err;
     }
-    err = MPI_Wait(&reqs[1], &st[1]);
+    err = mpi_req_wait_call(&reqs[1], &st[1], "MPI_Wait");
     if (err != MPI_SUCCESS) {
-        MPI_Wait(&reqs[0], status);
+        mpi_req_wait_call(&reqs[0], status, "MPI_Wait");
         return err;
     }
-    err = MPI_Wait(&reqs[0], &st[0]);
+    err = mpi_req_wait_call(&reqs[0], &st[0], "MPI_Wait");
     if (status != MPI_STATUS_IGNORE) {
         *status = st[0];
     }
@@ -441,14 +324,13 @@ static int mprobe_claim(const char *call, mpi_comm_t *c, const rcmsg_msg_status_
     rcmsg_status_t s;
     int err;
 
-    r = mpi_req_new(c, &err);
+    r = mpi_req_new(c, &mpi_p2p_ops, &err);
     if (r == NULL) {
         return mpi_err(c, call, err, "out of requests");
     }
     /* the request handle is not the user's: the message handle names the object */
     mpi_handle_release(MPI_KIND_REQUEST_, r->handle);
     r->handle = MPI_REQUEST_NULL;
-    r->kind = MPI_REQ_RECV;
     r->is_recv = true;
     r->tmp = malloc(rst->count > 0 ? rst->count : 1);
     r->tmp_len = rst->count;
@@ -570,7 +452,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
     if (err != MPI_SUCCESS) {
         return err;
     }
-    return MPI_Wait(&req, status);
+    return mpi_req_wait_call(&req, status, "MPI_Wait");
 }
 
 int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
@@ -588,13 +470,15 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     if (noproc) {
         mpi_comm_t *self = mpi_comm_get(MPI_COMM_SELF);
 
-        r = mpi_req_new(self, &err);
+        MPI_Status st;
+
+        r = mpi_req_new(self, &mpi_req_done_ops, &err);
         if (r == NULL) {
             return mpi_err(self, "MPI_Imrecv", err, "out of requests");
         }
-        r->kind = MPI_REQ_DONE;
         r->is_recv = true;
-        mpi_status_proc_null(&r->done);
+        mpi_status_proc_null(&st);
+        mpi_req_set_done(r, &st);
     }
     if (r == NULL) {
         return err;
@@ -647,4 +531,34 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
         *count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
     }
     return err;
+}
+
+/* ---- buffered sends' buffer (mpi_bsend.c) ------------------------------------------------- */
+int MPI_Buffer_attach(void *buffer, int size)
+{
+    MPI_CHECK_ACTIVE("MPI_Buffer_attach");
+    if (mpi_bsend_attached()) {
+        return mpi_err(NULL, "MPI_Buffer_attach", MPI_ERR_BUFFER,
+                       "a buffer is attached already (detach it first)");
+    }
+    if (buffer == NULL || size < 0) {
+        return mpi_err(NULL, "MPI_Buffer_attach", MPI_ERR_ARG, "%s",
+                       buffer == NULL ? "NULL buffer" : "negative size");
+    }
+    mpi_bsend_attach(buffer, (size_t)size);
+    return MPI_SUCCESS;
+}
+
+int MPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    size_t len;
+
+    MPI_CHECK_ACTIVE("MPI_Buffer_detach");
+    if (buffer_addr == NULL || size == NULL) {
+        return mpi_err(NULL, "MPI_Buffer_detach", MPI_ERR_ARG, "NULL %s",
+                       size == NULL ? "size" : "buffer_addr");
+    }
+    mpi_bsend_detach((void **)buffer_addr, &len);
+    *size = (int)len;
+    return MPI_SUCCESS;
 }

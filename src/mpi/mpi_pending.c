@@ -17,7 +17,7 @@
  * (mpi_fini_settle) is also the one of the freed and buffered sends (mpi_req_drain).
  * Their outcomes (a send to a lost rank that failed, ...) are dropped.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -33,7 +33,7 @@ static struct {
 
 static bool req_pending(const mpi_req_t *r)
 {
-    return (!r->persistent || r->active) && r->kind != MPI_REQ_DONE;
+    return mpi_req_live(r) && !r->complete;
 }
 
 static void pending_add(int handle, void *obj)
@@ -80,8 +80,8 @@ static void req_describe(const mpi_req_t *r, char *out, size_t len)
     } else {
         snprintf(comm, sizeof(comm), "communicator %#x", (unsigned)r->comm->handle);
     }
-    if (r->kind == MPI_REQ_COLL) {
-        snprintf(out, len, "a nonblocking collective on %s", comm);
+    if (r->ops->collective) {
+        snprintf(out, len, "a %s on %s", r->ops->name, comm);
         return;
     }
     if (r->tag == MPI_ANY_TAG) {
@@ -121,29 +121,21 @@ static void pending_list(char *out, size_t len)
 /* Completes r if its operation is done (or it was cancelled): released, handle freed. */
 static bool req_settle(mpi_req_t *r)
 {
-    rcmsg_msg_status_t rst = {0};
-    rcmsg_status_t s = RCMSG_OK;
-    int flag = 1, err;
-
-    if (r->kind == MPI_REQ_COLL) {
-        flag = mpi_sched_test(r->sched, &err);
-    } else if (r->kind != MPI_REQ_DONE) {
-        s = rcmsg_test(&r->rc, &flag, &rst);
+    if (!mpi_req_test(r)) {
+        return false;
     }
-    if (flag) {
-        r->persistent = false; /* released whatever it was */
-        mpi_req_finish(r, s, &rst, MPI_STATUS_IGNORE);
-    }
-    return flag != 0;
+    r->persistent = false; /* released whatever it was */
+    mpi_req_complete(NULL, r, MPI_STATUS_IGNORE);
+    return true;
 }
 
-/* Asks rcmsg to take r's operation back (rcmsg_cancel: a receive nothing matched, a send its
- * receiver has not matched; harmless when repeated), then settles it: true when done. A send's
- * cancel takes the receiver's answer, so it settles on a later pass. */
+/* Asks for r's operation back (its kind's cancel: a receive nothing matched, a send its
+ * receiver has not matched; harmless when repeated; a collective refuses), then settles it:
+ * true when done. A send's cancel takes the receiver's answer, so it settles on a later pass. */
 static bool req_cancel(mpi_req_t *r)
 {
-    if (r->kind != MPI_REQ_COLL && r->kind != MPI_REQ_DONE) {
-        (void)rcmsg_cancel(&r->rc); /* RCMSG_OK also when too late: it completes normally */
+    if (!r->ops->collective) {
+        (void)mpi_req_cancel(r, NULL); /* also when too late: it completes normally */
     }
     return req_settle(r);
 }
@@ -166,24 +158,6 @@ static int pending_pass(bool cancel_recvs, bool cancel_all)
         }
     }
     pending.n = left;
-    return left;
-}
-
-int mpi_fini_settle(int (*pass)(void *arg, bool cancel), void *arg)
-{
-    double deadline = MPI_Wtime() + MPI_PENDING_WAIT_S;
-    int left;
-
-    while ((left = pass(arg, false)) > 0 && MPI_Wtime() < deadline) {
-        sched_yield(); /* ranks may share cores */
-    }
-    if (left == 0) {
-        return 0;
-    }
-    deadline = MPI_Wtime() + MPI_PENDING_WAIT_S; /* the receivers' answers to the cancels */
-    while ((left = pass(arg, true)) > 0 && MPI_Wtime() < deadline) {
-        sched_yield();
-    }
     return left;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Schedules: the engine under the nonblocking collectives (mpi_nbc.c builds them).
+ * Schedules: the engine under the nonblocking intercommunicator collectives (mpi_nbc_inter.c
+ * builds them with mpi_nbc_eng.c's trees; the intracommunicator ones are rcmsg's, mpi_coll_req.c).
  *
  * A schedule is a list of steps cut into phases by fences:
  *
@@ -19,9 +20,10 @@
  * a schedule being advanced: it then does nothing (depth). Once a step fails, no further phase
  * starts; the schedule completes, with the first error, when what was posted has completed.
  */
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_engines.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,11 +157,11 @@ void *mpi_sched_alloc(mpi_sched_t *s, size_t bytes)
 
 void *mpi_sched_tmp(mpi_sched_t *s, size_t count, MPI_Datatype dt)
 {
-    MPI_Aint tlb = 0, text = 0, lb = 0, ext = 0, lo, hi;
+    mpi_type_t *t = mpi_type_get(dt);
+    MPI_Aint tlb = mpi_type_true_lb(t), text = mpi_type_true_extent(t), ext = mpi_type_extent(t);
+    MPI_Aint lo, hi;
     char *p;
 
-    MPI_Type_get_true_extent(dt, &tlb, &text);
-    MPI_Type_get_extent(dt, &lb, &ext);
     if (count == 0) {
         return mpi_sched_alloc(s, 1);
     }
@@ -468,6 +470,57 @@ int mpi_sched_progress(void)
     return n;
 }
 
+/* ---- the request kind of a schedule (mpi_req.c's engine) ------------------------------------ */
+static bool sched_req_test(mpi_req_t *req)
+{
+    int err = MPI_SUCCESS;
+
+    if (!mpi_sched_test(req->priv, &err)) {
+        return false;
+    }
+    mpi_status_set(&req->done, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, err, false);
+    return true;
+}
+
+/* no rcmsg request to block on: poll the schedule (and the others with it) */
+static void sched_req_wait(mpi_req_t *req)
+{
+    while (!sched_req_test(req)) {
+        (void)mpi_sched_progress();
+        sched_yield(); /* rcmsg's own waits yield too (RCMSG_YIELD): ranks may share cores */
+    }
+}
+
+static int sched_req_cancel(mpi_req_t *req, const char *call)
+{
+    return call == NULL ? MPI_ERR_REQUEST
+                        : mpi_err(req->comm, call, MPI_ERR_REQUEST,
+                                  "a nonblocking collective cannot be cancelled (MPI: erroneous)");
+}
+
+static void sched_req_free(mpi_req_t *req)
+{
+    if (req->priv != NULL) {
+        mpi_sched_free(req->priv);
+        req->priv = NULL;
+    }
+}
+
+static void sched_req_progress(void)
+{
+    (void)mpi_sched_progress();
+}
+
+static const mpi_req_ops_t sched_req_ops = {
+    .name = "nonblocking collective",
+    .collective = true,
+    .test = sched_req_test,
+    .wait = sched_req_wait,
+    .cancel = sched_req_cancel,
+    .free = sched_req_free,
+    .progress = sched_req_progress,
+};
+
 int mpi_sched_start(mpi_sched_t *s, mpi_comm_t *comm, MPI_Request *request_p)
 {
     int err;
@@ -477,13 +530,12 @@ int mpi_sched_start(mpi_sched_t *s, mpi_comm_t *comm, MPI_Request *request_p)
         mpi_sched_free(s);
         return MPI_ERR_NO_MEM;
     }
-    r = mpi_req_new(comm, &err);
+    r = mpi_req_new(comm, &sched_req_ops, &err);
     if (r == NULL) {
         mpi_sched_free(s);
         return err;
     }
-    r->kind = MPI_REQ_COLL;
-    r->sched = s;
+    r->priv = s;
     s->active = true;
     s->next_active = active;
     active = s;

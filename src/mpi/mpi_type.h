@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The datatype engine of the MPI face (mpi_type.c, mpi_pack.c): the object behind an
  * MPI_Datatype handle. Private to those two files and their unit test; the rest of src/mpi
- * uses only the mpi_type_* functions declared in mpi_impl.h.
+ * uses only the mpi_type_* functions declared in mpi_objects.h.
  *
  * A type is its type map flattened once, at construction, into the (offset, length) byte
  * blocks of ONE element, in type-map order (the order Pack writes them), adjacent blocks
@@ -11,7 +11,7 @@
 #ifndef RCMSG_MPI_TYPE_H
 #define RCMSG_MPI_TYPE_H
 
-#include "mpi/mpi_impl.h"
+#include "mpi/mpi_objects.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,7 +39,8 @@ struct mpi_type {
     MPI_Count basic; /* basic elements in one element (Get_elements) */
     bool contig;     /* count elements are one block of count * size bytes at buf + true_lb */
     rcmsg_datatype_t rdt;
-    bool rdt_ok; /* rdt is meaningful: a predefined type reductions know */
+    bool rdt_ok;           /* rdt is meaningful: a predefined type reductions know */
+    rcmsg_datatype_t elem; /* rcmsg's datatype of one element (mpi_type_elem), or NULL */
     size_t nblocks;
     mpi_type_block_t *blocks; /* &block0 for a basic type */
     mpi_type_block_t block0;
@@ -60,6 +61,10 @@ typedef struct {
  * handle); MPI_ERR_NO_MEM, or MPI_ERR_ARG when the size overflows. is_struct pads the extent
  * to the largest alignment of the children, as MPICH does. */
 int mpi_type_build(const mpi_type_place_t *place, size_t n, bool is_struct, mpi_type_t **type_p);
+/* the name of a predefined type ("MPI_INT"), "a predefined type" when not found */
+const char *mpi_type_predef_name(MPI_Datatype dt);
+/* after the fields of a built type are set: its derived properties (contig, ...) */
+void mpi_type_finish(mpi_type_t *t);
 /* Type_create_resized: a new type over old with this lb and extent. */
 int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_type_t **type_p);
 

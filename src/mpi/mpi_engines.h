@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The engines floor of the MPI face (issue 39 item 5): requests with a per-kind operations
+ * table (mpi_req.c) that point-to-point (mpi_p2p_req.c), buffered sends (mpi_bsend.c) and the
+ * nonblocking collectives (mpi_sched.c) register, Finalize's pending requests
+ * (mpi_pending.c), and the collectives' engine until it is rcmsg's (mpi_coll_eng.c,
+ * mpi_inter_coll.c, mpi_nbc_eng.c, mpi_nbc_inter.c). Engines call the objects floor
+ * (mpi_objects.h) and each other downwards, never a binding (an MPI_* call): the bindings
+ * (every other file) include this header and declare nothing for another file.
+ */
+#ifndef RCMSG_MPI_ENGINES_H
+#define RCMSG_MPI_ENGINES_H
+
+#include "mpi/mpi_objects.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- requests and point-to-point (mpi_req.c, mpi_p2p.c) ----------------------------------- */
+typedef enum {
+    MPI_SEND_STANDARD,
+    MPI_SEND_SYNC,
+    MPI_SEND_READY,
+    MPI_SEND_BUFFERED,
+} mpi_send_mode_t;
+
+typedef struct mpi_req mpi_req_t;
+
+/* What a kind of request does (as Open MPI's ompi_request_t carries req_free / req_cancel):
+ * each kind's file defines one table; mpi_req.c calls through it and never into the kinds.
+ * test and wait record the outcome in req->done (its MPI_ERROR the operation's code, not
+ * raised) once the operation is complete. */
+typedef struct mpi_req_ops {
+    const char *name; /* "point-to-point operation", "nonblocking collective", ... */
+    bool collective;  /* cannot be freed (Request_free) nor cancelled: MPI calls it erroneous */
+    bool (*test)(mpi_req_t *req);                    /* never blocks; true: complete */
+    void (*wait)(mpi_req_t *req);                    /* blocks until complete */
+    int (*cancel)(mpi_req_t *req, const char *call); /* MPI_Cancel: raised naming call (NULL:
+                                                      * the code only) */
+    void (*free)(mpi_req_t *req); /* releases what the kind holds (NULL: nothing) */
+    void (*progress)(void);       /* the kind's background work, run by mpi_progress (NULL:
+                                   * none) */
+} mpi_req_ops_t;
+
+struct mpi_req {
+    const mpi_req_ops_t *ops;
+    bool persistent;
+    bool active;   /* persistent: started and not yet completed */
+    bool freed;    /* Request_free of an active request: completes in the background */
+    bool complete; /* the kind saw the operation end: done holds its status */
+    bool is_recv;  /* the operation is a receive (also when complete at start) */
+    rcmsg_request_t rc;
+    mpi_comm_t *comm;
+    MPI_Request handle;
+    /* the operation (kept for persistent requests and for unpacking) */
+    void *buf;
+    int count;
+    MPI_Datatype dt;
+    mpi_type_t *type; /* dt's type, held (mpi_type_retain) until the request is deleted */
+    int peer, tag;
+    mpi_send_mode_t mode;
+    void *tmp; /* packed data: noncontiguous send or receive, Mprobe'd message */
+    size_t tmp_len;
+    MPI_Status done;         /* the outcome, once complete */
+    struct mpi_req *next_bg; /* on the background list (freed while active) */
+    void *priv;              /* the kind's own state (a schedule, a collective's) */
+};
+
+/* Kinds with background work are advanced by mpi_progress once registered (mpi_req_new
+ * registers the kind it is given; idempotent). */
+void mpi_req_register(const mpi_req_ops_t *ops);
+/* The kind of a request complete when started (PROC_NULL, a Comm_idup): *st its outcome. */
+extern const mpi_req_ops_t mpi_req_done_ops;
+void mpi_req_set_done(mpi_req_t *req, const MPI_Status *st);
+/* The point-to-point kind (mpi_p2p_req.c). */
+extern const mpi_req_ops_t mpi_p2p_ops;
+
+/* A new request of kind ops on comm (a handle, a reference on comm); NULL with *err_p. */
+mpi_req_t *mpi_req_new(mpi_comm_t *comm, const mpi_req_ops_t *ops, int *err_p);
+/* not NULL, and not an inactive persistent request */
+bool mpi_req_live(const mpi_req_t *r);
+/* through the kind: complete yet? (never blocks) / blocks until complete */
+bool mpi_req_test(mpi_req_t *req);
+void mpi_req_wait(mpi_req_t *req);
+/* Completes a complete request: its status to status (may be MPI_STATUS_IGNORE), released
+ * (*h cleared, h may be NULL) or, persistent, inactive. Returns the operation's code. */
+int mpi_req_complete(MPI_Request *h, mpi_req_t *r, MPI_Status *status);
+/* 1 and completed (*err_p its code) when complete, else 0 */
+int mpi_req_test_one(MPI_Request *h, mpi_req_t *r, MPI_Status *status, int *err_p);
+int mpi_req_wait_one(MPI_Request *h, mpi_req_t *r, MPI_Status *status);
+/* MPI_Wait's work on a handle (MPI_REQUEST_NULL or live): waits, completes, runs
+ * mpi_progress, raises the operation's error on its communicator naming call. */
+int mpi_req_wait_call(MPI_Request *h, MPI_Status *status, const char *call);
+/* MPI_Cancel of a live request (complete already: nothing, MPI allows it) */
+int mpi_req_cancel(mpi_req_t *r, const char *call);
+/* Request_free: released now when complete or inactive, else completes in the background */
+void mpi_req_free(mpi_req_t *r);
+/* A point-to-point request of call (mpi_p2p_req.c), its arguments checked (raised through comm's
+ * handler) and its operation fields set, not started; NULL with *err_p on a bad argument. */
+mpi_req_t *mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+                       MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request,
+                       int *err_p);
+void mpi_req_delete(mpi_req_t *req);
+/* starts req (its operation fields set; mpi_p2p_req.c); MPI_SUCCESS or the error raised */
+int mpi_req_start(mpi_req_t *req, const char *call);
+/* Completes background work: every registered kind's (buffered sends, schedules), requests
+ * freed while active. Called from every MPI call that tests or waits. */
+void mpi_progress(void);
+/* Completes every background request and buffered send (Finalize): the sends get a bounded
+ * time (mpi_fini_settle; one to this rank at once: nothing can receive it any more), then
+ * are cancelled; the freed receives that nothing matched are cancelled; one warning for
+ * each kind names what was cancelled. MPI_SUCCESS, or MPI_ERR_PENDING (raised) naming sends
+ * that could be neither completed nor cancelled. */
+typedef int mpi_req_settle_fn_t(bool cancel, char *list, size_t cap, int *n_p);
+int mpi_req_drain(mpi_req_settle_fn_t *more); /* more: the buffered sends' (mpi_bsend_settle) */
+/* Adds "a <what> to rank R, tag T on C" to list (the first few, then "; ..."), n counted. */
+void mpi_req_name_send(char *list, size_t cap, int n, const char *what, int peer, int tag,
+                       MPI_Comm comm);
+/* MPI_Finalize's first step (mpi_pending.c): the requests the program did not complete are
+ * refused (ERRORS_RETURN on COMM_WORLD: MPI_ERR_PENDING raised, nothing released) or, under
+ * ERRORS_ARE_FATAL, named once, receives cancelled, sends given a bounded time. MPI_SUCCESS
+ * when none is left. */
+int mpi_pending_fini(void);
+
+/* How long MPI_Finalize waits for sends (and collectives) still in flight, then again for the
+ * receivers' answers to their cancels. */
+#define MPI_PENDING_WAIT_S 10.0
+/* Finalize's bounded wait for operations in flight (mpi_pending.c): pass(arg, cancel) settles
+ * what completed, asking rcmsg_cancel for the others first when cancel is true, and returns
+ * how many are left. Passes run until none is left or MPI_PENDING_WAIT_S passed, then
+ * cancelling passes until none is left or MPI_PENDING_WAIT_S more passed. Returns how many
+ * are left (neither completed nor cancelled). */
+int mpi_fini_settle(int (*pass)(void *arg, bool cancel), void *arg);
+
+/* Buffered sends (mpi_bsend.c): copies the packed message into the attached buffer and sends
+ * it from there. MPI_SUCCESS, or MPI_ERR_BUFFER (not raised) when it does not fit. */
+int mpi_bsend_start(mpi_req_t *req, const char *call);
+void mpi_bsend_progress(void);
+void mpi_bsend_drain(void); /* waits for every buffered send (Buffer_detach) */
+/* One pass of Finalize's settle (mpi_fini_settle) over the buffered sends in flight: the
+ * complete ones are released; cancel (or one to this rank): the others are asked to cancel
+ * first, and those cancelled are named in list (mpi_req_name_send; *n_p counts them).
+ * Returns how many are left. */
+int mpi_bsend_settle(bool cancel, char *list, size_t cap, int *n_p);
+void mpi_bsend_fini(void); /* forgets the buffer (Finalize, after mpi_req_drain) */
+/* MPI_Buffer_attach / _detach's work (checked by the calls) */
+bool mpi_bsend_attached(void);
+void mpi_bsend_attach(void *buffer, size_t size);
+void mpi_bsend_detach(void **buffer_p, size_t *size_p); /* waits for the sends in flight */
+
+/* Status helpers */
+void mpi_status_set(MPI_Status *st, int source, int tag, MPI_Count bytes, int err, bool cancelled);
+MPI_Count mpi_status_bytes(const MPI_Status *st);
+void mpi_status_empty(MPI_Status *st); /* source ANY, tag ANY, count 0, error SUCCESS */
+bool mpi_status_cancelled(const MPI_Status *st);
+void mpi_status_proc_null(MPI_Status *st);
+
+/* ---- the collectives' engine (mpi_coll_eng.c) ----------------------------------------------- */
+/* A contiguous view of count elements of a type: the user's buffer itself for a contiguous
+ * type (zero copy), else a packed copy (tmp). */
+typedef struct {
+    char *p;
+    char *tmp;
+    size_t bytes;
+} coll_buf_t;
+
+/* The start of every blocking collective on an intracommunicator: MPI active, comm live and an
+ * intracommunicator; takes the collective's tag (mpi_coll_tag; tag_p may be NULL); then, a not
+ * NULL, coll_check. NULL: the error (raised naming call) is in *err_p. */
+mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *tag_p, int *err_p);
+/* in: the data of buf, packed when needed. out: where to receive; coll_view_done unpacks. */
+int coll_view_in(mpi_comm_t *c, const char *call, coll_buf_t *v, const void *buf, size_t count,
+                 mpi_type_t *t);
+int coll_view_out(mpi_comm_t *c, const char *call, coll_buf_t *v, void *buf, size_t count,
+                  mpi_type_t *t);
+void coll_view_done(coll_buf_t *v, void *buf, size_t count, mpi_type_t *t);
+void coll_view_free(coll_buf_t *v);
+
+/* A v-variant's blocks (count elements of t at buf, one per rank) as one rcmsg buffer of
+ * bytes: base, with counts[i] bytes at displs[i] for rank i; the user's buffer itself when
+ * every type is contiguous (zero copy), else a packed copy (tmp). in: the blocks' data packed;
+ * out: room for them (own >= 0: that block's data packed already, for MPI_IN_PLACE),
+ * unpacked by coll_vbuf_done. */
+typedef struct {
+    const void *buf;
+    size_t count;
+    mpi_type_t *t; /* NULL: an empty block */
+} coll_blk_t;
+typedef struct {
+    char *base, *tmp;
+    size_t *counts, *displs;
+} coll_vbuf_t;
+size_t coll_blk_bytes(const coll_blk_t *b);
+int coll_vbuf_in(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n);
+int coll_vbuf_out(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n,
+                  int own);
+void coll_vbuf_done(coll_vbuf_t *v, const coll_blk_t *b, int n);
+void coll_vbuf_free(coll_vbuf_t *v);
+/* MPI_SUCCESS, or the failed rcmsg status s raised on c naming call */
+int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s);
+
+/* Reductions of count elements of dt in the user's layout: rcmsg_reduce (root >= 0) or
+ * rcmsg_allreduce (root -1) with the operation and datatype of mpi_op_rcmsg_any. in is the
+ * input (MPI_IN_PLACE: it is in out; NULL is MPI_BOTTOM), out the result (root's, or
+ * everyone's). */
+int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *out, int count,
+                MPI_Datatype dt, MPI_Op op, int root);
+
+/* ---- nonblocking collectives run by rcmsg (mpi_coll_req.c) ------------------------------------
+ * A request of that kind on c: *in_p and *out_p are the views (coll_view_*) the rcmsg_i* call
+ * reads and writes, kept until it completes; mpi_coll_req_unpack names where a packed result
+ * goes then (t held meanwhile). mpi_coll_req_start: after the rcmsg_i* call on &r->rc (err: an
+ * error of the preparation, s: the call's status): *request, or r deleted and the error
+ * raised naming call. */
+mpi_req_t *mpi_coll_req_new(mpi_comm_t *c, const char *call, coll_buf_t **in_p, coll_buf_t **out_p,
+                            int *err_p);
+void mpi_coll_req_unpack(mpi_req_t *r, void *buf, size_t count, mpi_type_t *t);
+int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s,
+                       MPI_Request *request);
+/* The receive view of a gather or allgather into size blocks of rcount elements of rt; in
+ * place, this rank's block is already there (packed into the view when it is a copy). */
+int coll_gather_view(mpi_comm_t *c, const char *call, coll_buf_t *v, void *rbuf, int rcount,
+                     mpi_type_t *rt, bool in_place);
+
+/* ---- intercommunicator collectives (mpi_inter_coll.c) ----------------------------------------
+ * Blocking collectives over an intercommunicator (c->inter), over p2p on c->coll_rc and the
+ * local group's rcmsg collectives on c->local_rc; the entry points of mpi_coll.c dispatch to
+ * them. Arguments are checked by the entry point except what only an intercommunicator has
+ * (MPI_ROOT, MPI_PROC_NULL as root). Errors are raised (mpi_err) on c. */
+int mpi_inter_barrier(mpi_comm_t *c);
+int mpi_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root);
+int mpi_inter_gather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root);
+int mpi_inter_scatter(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root);
+int mpi_inter_allgather(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype);
+int mpi_inter_allreduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype dt, MPI_Op op);
+int mpi_inter_reduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
+                     MPI_Op op, int root);
+int mpi_inter_alltoall(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype);
+int mpi_inter_gatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const int *recvcounts, const int *displs,
+                      MPI_Datatype recvtype, int root);
+int mpi_inter_scatterv(mpi_comm_t *c, const void *sendbuf, const int *sendcounts, const int *displs,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root);
+int mpi_inter_allgatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const int *recvcounts, const int *displs,
+                         MPI_Datatype recvtype);
+int mpi_inter_alltoallv(mpi_comm_t *c, const void *sendbuf, const int *sc, const int *sd,
+                        MPI_Datatype st, void *recvbuf, const int *rc, const int *rd,
+                        MPI_Datatype rt);
+int mpi_inter_alltoallw(mpi_comm_t *c, const void *sendbuf, const int *sc, const int *sd,
+                        const MPI_Datatype *st, void *recvbuf, const int *rc, const int *rd,
+                        const MPI_Datatype *rt);
+/* sendbuf: sum of recvcounts (this group's) elements, the same total in both groups; this
+ * group receives the other group's reduction scattered by its recvcounts */
+int mpi_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
+                             const int *recvcounts, MPI_Datatype dt, MPI_Op op);
+int mpi_inter_reduce_scatter_block(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype dt, MPI_Op op);
+
+/* ---- nonblocking collectives (mpi_sched.c, mpi_nbc.c) -------------------------------------
+ * A schedule is a list of steps cut into phases by fences: the steps of a phase start in
+ * order (local steps run at once, sends and receives are posted), and the next phase starts
+ * once every send and receive of this one has completed. Schedules advance in
+ * mpi_sched_progress (called by mpi_progress, hence by every MPI call that tests or waits, and
+ * by rcmsg's progress through a hook while any is active, hence inside every blocking rcmsg
+ * call),
+ * never by a thread. Messages travel on the communicator's hidden duplicate (mpi_coll_comm)
+ * with one tag per schedule (mpi_coll_tag), so neither user messages nor other collectives
+ * can match them. */
+typedef struct mpi_sched mpi_sched_t;
+/* A typed buffer: count elements of type (NULL type: count bytes) at buf. */
+typedef struct {
+    void *buf;
+    size_t count;
+    mpi_type_t *type;
+} mpi_tbuf_t;
+/* a new schedule on comm's hidden duplicate, with the next collective tag; NULL: error raised
+ * naming call */
+mpi_sched_t *mpi_sched_new(mpi_comm_t *comm, const char *call, int *err_p);
+void mpi_sched_free(mpi_sched_t *s);
+/* MPI_Finalize: the hook is unregistered (schedules left active are abandoned). */
+void mpi_sched_fini(void);
+/* memory owned by the schedule (freed with it); NULL when out of memory (the schedule then
+ * fails at mpi_sched_start) */
+void *mpi_sched_alloc(mpi_sched_t *s, size_t bytes);
+/* a temporary buffer for count elements of dt, laid out as dt says (for reductions) */
+void *mpi_sched_tmp(mpi_sched_t *s, size_t count, MPI_Datatype dt);
+/* steps (the schedule keeps a reference on each type until it is freed) */
+void mpi_sched_send(mpi_sched_t *s, mpi_tbuf_t b, int peer);
+void mpi_sched_recv(mpi_sched_t *s, mpi_tbuf_t b, int peer);
+void mpi_sched_copy(mpi_sched_t *s, mpi_tbuf_t from, mpi_tbuf_t to); /* same bytes of data */
+/* inout = in op inout (count elements of dt: MPI_User_function order) */
+void mpi_sched_reduce(mpi_sched_t *s, MPI_Op op, const void *in, void *inout, size_t count,
+                      MPI_Datatype dt);
+void mpi_sched_fence(mpi_sched_t *s);
+/* Starts s as the operation of a new request of kind COLL on comm: MPI_SUCCESS or an error
+ * code (not raised; s is freed). */
+int mpi_sched_start(mpi_sched_t *s, mpi_comm_t *comm, MPI_Request *request_p);
+/* true once s is complete (advances it first); *err_p its MPI error code */
+bool mpi_sched_test(mpi_sched_t *s, int *err_p);
+/* advances every active schedule; how many moved (0 when called back from inside one) */
+int mpi_sched_progress(void);
+/* Shared by the calls (mpi_nbc_eng.c): the start (raised when it fails) */
+int mpi_nbc_start(mpi_sched_t *s, mpi_comm_t *c, const char *call, MPI_Request *request);
+mpi_tbuf_t mpi_nbc_block(const void *buf, int i, int count, mpi_type_t *t); /* i-th block */
+/* Binomial broadcast of b from root, then a fence. Over c's group: an intercommunicator's
+ * local group (its ranks are local_off + r on the hidden communicator). */
+void mpi_nbc_bcast_tree(mpi_sched_t *s, mpi_comm_t *c, mpi_tbuf_t b, int root);
+/* Binomial reduce over c's group (as mpi_nbc_bcast_tree) of count elements of dt at in,
+ * combined in rank order, to its rank 0: the buffer holding the result there (dt's layout,
+ * owned by s), NULL at the other ranks (and when out of memory: s then fails to start). */
+void *mpi_nbc_reduce_tree(mpi_sched_t *s, mpi_comm_t *c, const void *in, size_t count,
+                          MPI_Datatype dt, MPI_Op op);
+/* the same to root: relative to root when commute (no extra hop), else at rank 0 */
+void *mpi_nbc_reduce_tree_at(mpi_sched_t *s, mpi_comm_t *c, const void *in, size_t count,
+                             MPI_Datatype dt, MPI_Op op, bool commute, int root);
+
+/* Over an intercommunicator (mpi_nbc_inter.c): the entry points of mpi_nbc.c and
+ * mpi_nbc_red.c dispatch to them when c->inter; they check the rest of the arguments (raised
+ * on c) and start the schedule. */
+int mpi_nbc_inter_barrier(mpi_comm_t *c, MPI_Request *request);
+int mpi_nbc_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root,
+                        MPI_Request *request);
+/* gather: the root receives (rootbuf: recvbuf), the other group sends (leafbuf: sendbuf);
+ * scatter: the reverse */
+int mpi_nbc_inter_rooted(mpi_comm_t *c, const char *call, bool gather, const void *sendbuf,
+                         int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Request *request);
+/* alltoall: block j of sendbuf to remote rank j; allgather: all of sendbuf to each */
+int mpi_nbc_inter_all(mpi_comm_t *c, const char *call, bool alltoall, const void *sendbuf,
+                      int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Request *request);
+int mpi_nbc_inter_reduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype dt, MPI_Op op, int root, MPI_Request *request);
+/* Iallreduce (block 0) and Ireduce_scatter_block (block: recvcount, scattered) */
+int mpi_nbc_inter_allreduce(mpi_comm_t *c, const char *call, bool scatter, const void *sendbuf,
+                            void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                            MPI_Request *request);
+
+#endif /* RCMSG_MPI_ENGINES_H */

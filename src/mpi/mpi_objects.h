@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The objects floor of the MPI face (issue 39 item 5): handles, errors and error handlers,
+ * datatypes and packing, communicators, groups, attributes, operations, and every argument
+ * check (mpi_check.c). The files of this floor call nothing of the engines (mpi_engines.h)
+ * or the bindings (the MPI_* calls); test/unit/layering.sh checks the order. Built over the
+ * public <rcmsg.h> and <mpi.h> only: nothing here reaches into rcmsg's internals.
+ */
+#ifndef RCMSG_MPI_OBJECTS_H
+#define RCMSG_MPI_OBJECTS_H
+
+#include <mpi.h>
+#include <rcmsg.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- datatypes (mpi_type.c, mpi_pack.c) ---------------------------------------- */
+typedef struct mpi_type mpi_type_t;           /* opaque */
+mpi_type_t *mpi_type_get(MPI_Datatype dt);    /* NULL: invalid or freed */
+bool mpi_type_is_contig(const mpi_type_t *t); /* true: count elements are one block */
+size_t mpi_type_size(const mpi_type_t *t);    /* bytes of data in one element */
+MPI_Aint mpi_type_extent(const mpi_type_t *t);
+MPI_Aint mpi_type_true_lb(const mpi_type_t *t);     /* where the data of a contig type starts */
+MPI_Aint mpi_type_true_extent(const mpi_type_t *t); /* true_ub - true_lb */
+bool mpi_type_committed(const mpi_type_t *t);       /* predefined ones are */
+/* pack count elements at buf into out (size * count bytes), unpack the reverse */
+void mpi_type_pack(const mpi_type_t *t, const void *buf, size_t count, void *out);
+void mpi_type_unpack(const mpi_type_t *t, const void *in, size_t count, void *buf);
+/* how many whole elements (and basic elements for Get_elements) are in nbytes */
+int mpi_type_basic_count(const mpi_type_t *t, size_t nbytes, MPI_Count *basic_p);
+rcmsg_datatype_t mpi_type_rcmsg(const mpi_type_t *t, bool *ok_p); /* for reductions later */
+/* rcmsg's datatype of one element of t, packed (rcmsg_datatype_create of its size, made once
+ * and kept with t); RCMSG_DATATYPE_NULL when rcmsg cannot make one. Size 0: not asked. */
+rcmsg_datatype_t mpi_type_elem(mpi_type_t *t);
+/* the type whose element rcmsg datatype d is (NULL: none) */
+mpi_type_t *mpi_type_of_elem(rcmsg_datatype_t d);
+/* An operation pending on a type holds a reference from its start to its completion:
+ * MPI_Type_free only releases the handle's reference (the type then lives on unnamed). */
+void mpi_type_retain(mpi_type_t *t);
+void mpi_type_release(mpi_type_t *t);
+/* MPI_Finalize, before mpi_handle_fini: frees the derived types the program did not free. */
+void mpi_type_fini(void);
+
+/* ---- handle tables (mpi_handle.c) --------------------------------------------------------
+ * One table per kind (MPI_KIND_*_ of mpi.h): a handle is (kind << 24) | index, the index of a
+ * slot holding the object's pointer. Freed slots are reused (lowest first is not promised). */
+#define MPI_HANDLE_INDEX_MASK 0xffffff
+int mpi_handle_alloc(int kind, void *obj, int *handle_p); /* MPI_SUCCESS or MPI_ERR_NO_MEM */
+/* a slot at a fixed index (predefined objects); MPI_SUCCESS or MPI_ERR_NO_MEM */
+int mpi_handle_set(int kind, int index, void *obj);
+#define MPI_HANDLE_KINDS 8
+typedef struct {
+    void **slot;
+    int *free_next; /* the free list: next free index, -1 ends it */
+    int free_head;
+    int cap;
+} mpi_handle_table_t;
+extern mpi_handle_table_t mpi_handle_tables[MPI_HANDLE_KINDS];
+
+/* The object of a live handle of that kind, NULL otherwise. Inline: every call looks its
+ * communicator and datatype up (the 8 B ping-pong's cost, docs/performance.md). */
+static inline void *mpi_handle_get(int kind, int handle)
+{
+    const mpi_handle_table_t *t = &mpi_handle_tables[kind];
+    int i = handle & MPI_HANDLE_INDEX_MASK;
+
+    if ((handle >> MPI_HANDLE_KIND_SHIFT) != kind || i >= t->cap) {
+        return NULL;
+    }
+    return t->slot[i];
+}
+void mpi_handle_release(int kind, int handle);
+/* Calls fn for every live handle of kind (fn may release that handle). */
+void mpi_handle_each(int kind, void (*fn)(int handle, void *obj));
+void mpi_handle_fini(void);
+
+/* ---- errors (mpi_err.c) ------------------------------------------------------------------ */
+typedef struct mpi_comm mpi_comm_t;
+/* The code for an error of class cls caused by rcmsg status s (RCMSG_OK: none). */
+int mpi_err_code(int cls, rcmsg_status_t s);
+/* The MPI class for a failed rcmsg status. */
+int mpi_err_class_of(rcmsg_status_t s);
+/* The one place a call's error goes: formats "CALL: why", then calls comm's error handler
+ * (NULL: MPI_COMM_WORLD's; ERRORS_ARE_FATAL prints and exits). Returns code. */
+int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* A failed rcmsg status s of call: mpi_err with its class and the status named. */
+int mpi_err_rcmsg(mpi_comm_t *comm, const char *call, rcmsg_status_t s);
+/* code (class and status kept) naming a specific message (for MPI_Error_string), not raised:
+ * the code of an operation that failed where no call raises it (a request's status) */
+int mpi_err_note(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* the specific message of code, NULL when it has none (or it is no longer kept) */
+const char *mpi_err_reason(int code);
+/* The noted code of a receive that rcmsg completed with s (trunc: more arrived than fits cap
+ * bytes, whatever s says), naming the source and tag (source < 0: unknown); MPI_SUCCESS when
+ * it did not fail. */
+int mpi_err_recv(rcmsg_status_t s, bool trunc, int source, int tag, size_t cap);
+/* Raises code, the outcome of an operation (its specific message, if noted), on comm for call. */
+int mpi_err_again(mpi_comm_t *comm, const char *call, int code);
+int mpi_err_init(void); /* reserves the predefined handlers' handles */
+/* A new communicator takes from's error handler; a freed one lets go of its own. */
+void mpi_err_inherit(mpi_comm_t *from, mpi_comm_t *to);
+void mpi_err_comm_release(mpi_comm_t *c);
+/* For the calls of mpi_err_api.c: a code MPI_Error_class/_string accept; its class; its text
+ * (MPI_MAX_ERROR_STRING at most: returns its length). */
+bool mpi_err_code_valid(int code);
+int mpi_err_class(int code);
+int mpi_err_string(int code, char *string);
+/* Error handlers: a new user handler (MPI_SUCCESS or the code); a live one; comm's handler
+ * set (the new one retained) or got (retained for the caller); one released (*eh becomes
+ * MPI_ERRHANDLER_NULL); comm's handler called with code. */
+int mpi_errh_create(MPI_Comm_errhandler_function *function, MPI_Errhandler *eh_p);
+bool mpi_errh_valid(MPI_Errhandler eh);
+void mpi_errh_set(mpi_comm_t *c, MPI_Errhandler eh);
+MPI_Errhandler mpi_errh_get(mpi_comm_t *c);
+void mpi_errh_free(MPI_Errhandler *eh);
+void mpi_errh_call(mpi_comm_t *c, int code);
+
+/* ---- MPI active (mpi_check.c; set by mpi_env.c)
+ * ---------------------------------------------------------- */
+enum { MPI_STATE_NONE, MPI_STATE_ACTIVE, MPI_STATE_FINALIZED };
+extern int mpi_state;
+/* the error of a call made while MPI is not active (mpi_state), naming call */
+int mpi_check_active(const char *call);
+#define MPI_CHECK_ACTIVE(call)                                                                     \
+    do {                                                                                           \
+        if (__builtin_expect(mpi_state != MPI_STATE_ACTIVE, 0)) {                                  \
+            return mpi_check_active(call);                                                         \
+        }                                                                                          \
+    } while (0)
+
+/* ---- communicators (mpi_comm.c) ---------------------------------------------------------- */
+struct mpi_comm {
+    rcmsg_comm_t rc;
+    MPI_Comm handle;
+    int rank, size;
+    MPI_Errhandler errhandler;
+    int refs;     /* objects (requests) that still use it, plus one for the handle */
+    int *members; /* members[i]: the world rank of rank i (the local group) */
+    char name[MPI_MAX_OBJECT_NAME];
+    struct mpi_attr *attrs; /* cached attributes (mpi_attr.c), newest first */
+    /* An intercommunicator: rc spans both groups, the lower one first (ranks 0..), so that a
+     * peer rank r of the remote group is r + peer_off in rc, and this rank is rank +
+     * local_off; only remote ranks send on rc's user space. local_rc: the local group;
+     * coll_rc: a hidden duplicate of rc for the intercommunicator collectives. */
+    bool inter;
+    int remote_size, peer_off, local_off;
+    int *remote_members; /* world ranks of the remote group */
+    rcmsg_comm_t local_rc, coll_rc;
+    rcmsg_comm_t coll; /* hidden duplicate for collectives (mpi_coll_comm), made with c */
+    int coll_seq;      /* the next collective's tag on it (mpi_coll_tag) */
+};
+/* the rcmsg rank of peer (a rank of c, or ANY_SOURCE/PROC_NULL left as they are) */
+static inline int mpi_comm_rc_peer(const mpi_comm_t *c, int peer)
+{
+    return peer >= 0 ? peer + c->peer_off : peer;
+}
+/* the MPI source of a message whose rcmsg source is src */
+static inline int mpi_comm_src(const mpi_comm_t *c, int src)
+{
+    return src >= 0 ? src - c->peer_off : src;
+}
+/* the number of ranks a peer of c may name (the remote group's of an intercommunicator) */
+static inline int mpi_comm_peers(const mpi_comm_t *c)
+{
+    return c->inter ? c->remote_size : c->size;
+}
+/* NULL: not a live communicator (no error raised) */
+static inline mpi_comm_t *mpi_comm_get(MPI_Comm comm)
+{
+    return mpi_handle_get(MPI_KIND_COMM_, comm);
+}
+/* Wraps rc, a new communicator made from c, under a new handle (c's error handler);
+ * members: the world ranks of its ranks, or NULL to learn them (collective over rc). Errors are
+ * raised on c; rc is freed on failure. */
+int mpi_comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, const int *members,
+                  MPI_Comm *newcomm);
+int mpi_comm_init(void);            /* COMM_WORLD and COMM_SELF */
+void mpi_comm_unref(mpi_comm_t *c); /* the last reference frees it */
+void mpi_comm_fini(void);           /* frees what is left */
+
+/* a key for rcmsg_comm_create_ranks that this rank never gave before */
+uint32_t mpi_comm_next_key(void);
+/* The hidden duplicate of c carrying the MPI layer's own collective traffic (p2p: user
+ * messages never match it). Made when c is made (mpi_comm_init, mpi_comm_wrap, the
+ * intercommunicators), where every rank of c takes part anyway: rcmsg_comm_dup exchanges
+ * messages (the members agree on the context), so making it at a nonblocking collective could
+ * block. NULL: error raised, its code in *err_p (MPI_SUCCESS otherwise). */
+rcmsg_comm_t mpi_coll_comm(mpi_comm_t *c, const char *call, int *err_p);
+/* The tag of c's next collective on the hidden communicator. EVERY collective entry point
+ * (blocking or not, whatever path it takes) takes exactly one, so the sequence agrees on
+ * every rank and concurrent collectives never cross. */
+int mpi_coll_tag(mpi_comm_t *c);
+/* Intercommunicators (mpi_comm.c; the calls in mpi_inter.c): the new intercommunicator object
+ * around the union rc and local_rc (both taken, freed on failure), remote_members taken;
+ * Comm_dup of one (no attributes: the caller copies them); what one has beyond an
+ * intracommunicator, freed. Errors are raised on local / c. */
+int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_comm_t local_rc,
+                   int remote_size, int *remote_members, bool low, MPI_Comm *newcomm);
+int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm);
+void mpi_inter_release(mpi_comm_t *c);
+
+/* ---- groups, attributes (mpi_group.c, mpi_attr.c) -------
+ * A group is a list of world ranks (its rank i is members[i]); MPI_GROUP_EMPTY is predefined. */
+typedef struct mpi_group {
+    int refs; /* the handle's, plus one per user (none yet) */
+    int size;
+    int *members;
+} mpi_group_t;
+int mpi_group_init(void); /* MPI_GROUP_EMPTY */
+void mpi_group_fini(void);
+/* a new group handle of n world ranks (copied); MPI_SUCCESS or an error code (not raised) */
+int mpi_group_make(int n, const int *members, MPI_Group *group_p);
+mpi_group_t *mpi_group_get(MPI_Group group);
+/* the rank of world rank w in g, or MPI_UNDEFINED */
+int mpi_group_rank_of(const mpi_group_t *g, int w);
+/* MPI_Group_free's work on the group g of handle h (MPI_GROUP_EMPTY: nothing) */
+void mpi_group_free(MPI_Group h, mpi_group_t *g);
+
+/* Attributes: copied by dup (the keyval's copy callback), deleted by free (its delete
+ * callback). Callbacks' errors are returned (not raised). */
+int mpi_attr_get(mpi_comm_t *c, int keyval, void *attribute_val, int *flag);
+int mpi_attr_copy_all(mpi_comm_t *from, mpi_comm_t *to);
+int mpi_attr_delete_all(mpi_comm_t *c);
+void mpi_attr_release_all(mpi_comm_t *c);
+void mpi_attr_fini(void);
+/* For the calls (mpi_attr_api.c): a live user keyval; a new one (MPI_SUCCESS or
+ * MPI_ERR_NO_MEM); one released; an attribute set (a value there deleted first: its delete
+ * callback's error returned, *callback_p true) or removed (*set_p: it was set; the delete
+ * callback's error returned). */
+bool mpi_keyval_live(int k);
+int mpi_keyval_new(MPI_Comm_copy_attr_function *copy_fn, MPI_Comm_delete_attr_function *delete_fn,
+                   void *extra_state, int *keyval);
+void mpi_keyval_release(int k);
+int mpi_attr_set(mpi_comm_t *c, int k, void *val, bool *callback_p);
+int mpi_attr_remove(mpi_comm_t *c, int k, bool *set_p);
+
+/* ---- operations (mpi_op.c) -----------------------------------------------------------------
+ * Buffers of mpi_op_apply are in dt's layout (count elements, element i at i * extent), as
+ * an MPI_User_function sees them; a predefined op on a derived type packs and unpacks. */
+/* inout[i] = in[i] op inout[i] for count elements of dt (MPI_User_function order). MPI_SUCCESS
+ * or an error code (not raised): call mpi_op_check first. */
+int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt);
+bool mpi_op_commutative(MPI_Op op);
+/* op and dt map to an rcmsg reduction (then rcmsg's algorithms do it): *dt_p is the type of
+ * the basic elements (count elements of dt are mpi_type_size * count / rcmsg_datatype_size
+ * of them, packed). Depends on the type signature only, so every rank decides alike. */
+bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t *dt_p);
+/* The rcmsg operation and datatype that reduce count elements of dt, packed: rcmsg's own
+ * (mpi_op_rcmsg) when they map, else a user operation of rcmsg calling back into this file
+ * (the program's function, or the MPI face's kernels for MINLOC/MAXLOC, long double, complex,
+ * ...) on dt's element datatype (mpi_type_elem). *n_p: how many rcmsg elements the packed
+ * data is. MPI_SUCCESS, or an error code (not raised). op and dt checked (mpi_op_check). */
+int mpi_op_rcmsg_any(MPI_Op op, MPI_Datatype dt, size_t count, rcmsg_op_t *op_p,
+                     rcmsg_datatype_t *dt_p, size_t *n_p);
+/* op is a live operation handle; a predefined one */
+bool mpi_op_valid(MPI_Op op);
+bool mpi_op_predefined(MPI_Op op);
+/* MPI_Op_create's and MPI_Op_free's work (a live user operation), checked by the calls;
+ * mpi_op_new: MPI_SUCCESS or MPI_ERR_NO_MEM */
+int mpi_op_new(MPI_User_function *user_fn, bool commute, MPI_Op *op);
+void mpi_op_delete(MPI_Op *op);
+/* op (live) is defined on dt (a live type): MPI_SUCCESS, or MPI_ERR_OP with why it is not
+ * ("MPI_SUM is not defined on MPI_CHAR") in why */
+int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len);
+
+/* ---- argument checks (mpi_check.c: every one of them) -------------------------------------
+ * Each names the call and the problem, raises it through the communicator's handler (c NULL:
+ * MPI_COMM_WORLD's) and returns its code; MPI_SUCCESS when the argument is fine. */
+/* As mpi_comm_get, raising MPI_ERR_COMM through mpi_err (on COMM_WORLD) when invalid. */
+mpi_comm_t *mpi_comm_check(MPI_Comm comm, const char *call, int *err_p);
+/* The start of a call on a communicator: MPI active (mpi_check_active) and comm live
+ * (mpi_comm_check). NULL: the error raised, its code in *err_p (MPI_SUCCESS otherwise). */
+mpi_comm_t *mpi_comm_enter(MPI_Comm comm, const char *call, int *err_p);
+int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
+                  mpi_type_t **t_p);
+/* mpi_check_buf of a point-to-point call: count 0 of MPI_DATATYPE_NULL is valid too (as MPICH
+ * accepts it), an empty message; *t_p is then MPI_BYTE's type. */
+int mpi_check_p2p_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
+                      mpi_type_t **t_p);
+int mpi_check_peer(mpi_comm_t *c, const char *call, int peer, bool any_ok);
+int mpi_check_tag(mpi_comm_t *c, const char *call, int tag, bool any_ok);
+/* op is live and defined on dt (committed): MPI_SUCCESS, or MPI_ERR_OP / MPI_ERR_TYPE raised
+ * on c naming call ("MPI_Reduce: MPI_SUM is not defined on MPI_CHAR"). */
+int mpi_op_check(mpi_comm_t *c, const char *call, MPI_Op op, MPI_Datatype dt);
+/* A request handle: the object (NULL for MPI_REQUEST_NULL, or invalid: raised in *err_p) */
+void *mpi_check_request(MPI_Request h, const char *call, int *err_p);
+/* a live user keyval of a call (predefined ones named as such) */
+int mpi_check_keyval(mpi_comm_t *c, const char *call, int k);
+/* count request handles: every one MPI_REQUEST_NULL or live (the first invalid one raised) */
+int mpi_check_requests(int count, const MPI_Request reqs[], const char *call);
+
+/* The arguments every blocking collective checks alike (coll_check). The shape says where each
+ * buffer is used: */
+typedef enum {
+    COLL_ALL,       /* no root: every rank sends and receives; sendbuf may be MPI_IN_PLACE */
+    COLL_TO_ROOT,   /* gather, reduce: every rank sends, the root receives (and its sendbuf may
+                     * be MPI_IN_PLACE) */
+    COLL_FROM_ROOT, /* scatter: the root sends, every rank receives (the root's recvbuf may be
+                     * MPI_IN_PLACE) */
+    COLL_BCAST,     /* one buffer (recv), never MPI_IN_PLACE */
+} coll_shape_t;
+
+/* One buffer: count elements of dt, or (v) counts[i] elements at displs[i] for rank i. */
+typedef struct {
+    const void *buf;
+    int count;
+    MPI_Datatype dt;
+    bool v;
+    const int *counts, *displs;
+} coll_side_t;
+
+typedef struct {
+    coll_shape_t shape;
+    int root;    /* every shape but COLL_ALL */
+    bool reduce; /* op is checked (on recv.dt) */
+    MPI_Op op;
+    coll_side_t send, recv;
+    mpi_type_t *st, *rt; /* out: the buffers' types (NULL: not used here, or MPI_IN_PLACE) */
+} coll_args_t;
+
+/* Checks a in this order: the root, the operation, the send buffer and the receive buffer
+ * where this rank uses them (a v buffer's counts and displacements before its type); sets
+ * a->st and a->rt. MPI_SUCCESS or the error raised on c naming call. */
+int coll_check(mpi_comm_t *c, const char *call, coll_args_t *a);
+/* non-negative counts[i] for each peer of c (mpi_comm_peers: the remote group's ranks of an
+ * intercommunicator; what: "send" or "receive" in the error); NULL arrays refused */
+int coll_check_counts(mpi_comm_t *c, const char *call, const int *counts, const int *displs,
+                      const char *what);
+/* Intercommunicators: NULL: not a live intercommunicator (nothing raised); a root argument
+ * (MPI_ROOT, MPI_PROC_NULL or a remote rank); a buffer argument (MPI_IN_PLACE refused), its
+ * count and type */
+mpi_comm_t *mpi_inter_of(MPI_Comm comm);
+int mpi_inter_check_root(mpi_comm_t *c, const char *call, int root);
+int mpi_inter_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count,
+                        MPI_Datatype dt, mpi_type_t **t_p);
+/* The nonblocking collectives: comm live and request not NULL; a root of an
+ * intracommunicator; a buffer that must not be MPI_IN_PLACE (what: its name in the error),
+ * count and type */
+mpi_comm_t *mpi_nbc_args(const char *call, MPI_Comm comm, MPI_Request *request, int *err_p);
+int mpi_nbc_check_root(mpi_comm_t *c, const char *call, int root);
+int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
+                      mpi_type_t **t_p, const char *what);
+
+#endif /* RCMSG_MPI_OBJECTS_H */

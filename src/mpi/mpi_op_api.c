@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The calls of operations (bindings over mpi_op.c): MPI_Op_create, MPI_Op_free,
+ * MPI_Op_commutative, MPI_Reduce_local. */
+#include "mpi/mpi_engines.h"
+
+int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Op_create");
+    if (user_fn == NULL || op == NULL) {
+        return mpi_err(NULL, "MPI_Op_create", MPI_ERR_ARG, "NULL %s",
+                       user_fn == NULL ? "user function" : "op");
+    }
+    err = mpi_op_new(user_fn, commute != 0, op);
+    if (err != MPI_SUCCESS) {
+        return mpi_err(NULL, "MPI_Op_create", err, "out of memory for a new operation");
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Op_free(MPI_Op *op)
+{
+    MPI_CHECK_ACTIVE("MPI_Op_free");
+    if (op == NULL || !mpi_op_valid(*op) || mpi_op_predefined(*op)) {
+        return mpi_err(NULL, "MPI_Op_free", MPI_ERR_OP, "%s",
+                       op != NULL && mpi_op_valid(*op) ? "a predefined operation cannot be freed"
+                                                       : "invalid operation");
+    }
+    mpi_op_delete(op);
+    return MPI_SUCCESS;
+}
+
+int MPI_Op_commutative(MPI_Op op, int *commute)
+{
+    MPI_CHECK_ACTIVE("MPI_Op_commutative");
+    if (!mpi_op_valid(op) || commute == NULL) {
+        return mpi_err(NULL, "MPI_Op_commutative", !mpi_op_valid(op) ? MPI_ERR_OP : MPI_ERR_ARG,
+                       "%s", !mpi_op_valid(op) ? "invalid operation" : "NULL commute");
+    }
+    *commute = mpi_op_commutative(op);
+    return MPI_SUCCESS;
+}
+
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+{
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Reduce_local");
+    if (count < 0) {
+        return mpi_err(NULL, "MPI_Reduce_local", MPI_ERR_COUNT, "negative count %d", count);
+    }
+    err = mpi_op_check(NULL, "MPI_Reduce_local", op, datatype);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE) {
+        return mpi_err(NULL, "MPI_Reduce_local", MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed");
+    }
+    err = mpi_op_apply(op, inbuf, inoutbuf, count, datatype);
+    if (err != MPI_SUCCESS) {
+        return mpi_err(NULL, "MPI_Reduce_local", err, "out of memory");
+    }
+    return MPI_SUCCESS;
+}
