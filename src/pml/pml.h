@@ -74,6 +74,9 @@ struct rcmsg_comm {
     rcmsg_queue_link_t live_link; /* in the live communicators (pml_handle.h) */
     bool live;                    /* its slot of the handle table holds it */
     bool adopting;                /* taking the messages that came first (pml_comm_create) */
+    /* Nonblocking collectives under way on it, counted by the collectives (their schedules
+     * hold the handle): rcmsg_comm_free refuses the communicator while any is. */
+    int nbc_active;
     /* The collectives' own state of this communicator (their scratch memory), opaque here:
      * NULL until they make it; freed by their rcmsg_pml_set_comm_fini hook with it. */
     struct rcmsg_coll_comm *coll;
