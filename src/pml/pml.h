@@ -105,6 +105,10 @@ rcmsg_status_t rcmsg_pml_irecv_unchecked(void *buf, size_t len, int source, int 
                                          struct rcmsg_comm *comm, bool coll,
                                          rcmsg_request_t *req_p);
 
+/* The longest buffer this node can have (its memory, in bytes): a layer above that posts
+ * through the unchecked entries refuses longer ones in its public call. */
+size_t rcmsg_pml_max_len(void);
+
 /* Takes back a receive that nothing has matched yet (*req_p becomes NULL); RCMSG_ERR_STATE
  * when it is matched already (it must then be waited for). For the layers above the pml
  * (a receive they posted and will not need); rcmsg_cancel is the public cancel. */

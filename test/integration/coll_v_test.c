@@ -606,6 +606,27 @@ static void test_bad_args(void)
     CHECK(rcmsg_datatype_free(&dt) == RCMSG_ERR_INVALID_PARAM, "freeing a predefined datatype");
     CHECK(rcmsg_datatype_create(0, &dt) == RCMSG_ERR_INVALID_PARAM, "a datatype of 0 bytes");
     CHECK(rcmsg_datatype_size(mat_type) == sizeof(mat_t), "datatype_size of a created one");
+    /* lengths no node has (the collectives post unchecked: refused up front, on every rank) */
+    if (SIZE_MAX >> 52 > 0) {
+        size_t huge = (size_t)1 << 50, hv[MAXR];
+
+        for (int i = 0; i < size; i++) {
+            hv[i] = i == size - 1 ? huge : 0;
+        }
+        CHECK(rcmsg_bcast(m, huge, RCMSG_UINT8, 0, world) == RCMSG_ERR_INVALID_PARAM,
+              "a bcast of 1 PiB");
+        CHECK(rcmsg_ibcast(m, huge, RCMSG_UINT8, 0, world, &req) == RCMSG_ERR_INVALID_PARAM,
+              "an ibcast of 1 PiB");
+        CHECK(rcmsg_allgather(m, m, huge / 4 / (size_t)size, RCMSG_INT32, world) ==
+                  RCMSG_ERR_INVALID_PARAM,
+              "an allgather of 1 PiB in all");
+        CHECK(rcmsg_allgatherv(m, hv[rank], m, hv, one, RCMSG_UINT8, world) ==
+                  RCMSG_ERR_INVALID_PARAM,
+              "an allgatherv of 1 PiB from one rank");
+        CHECK(rcmsg_reduce_scatter(m, m, hv, RCMSG_UINT8, RCMSG_SUM, world) ==
+                  RCMSG_ERR_INVALID_PARAM,
+              "a reduce_scatter of 1 PiB");
+    }
     (void)req;
 }
 
