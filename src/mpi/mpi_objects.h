@@ -262,6 +262,10 @@ bool mpi_op_predefined(MPI_Op op);
  * mpi_op_new: MPI_SUCCESS or MPI_ERR_NO_MEM */
 int mpi_op_new(MPI_User_function *user_fn, bool commute, MPI_Op *op);
 void mpi_op_delete(MPI_Op *op);
+/* A user operation held by a collective that uses it (MPI_Op_free then leaves it working until
+ * mpi_op_drop); NULL for a predefined one (nothing to hold). mpi_op_drop(NULL): nothing. */
+struct mpi_op *mpi_op_hold(MPI_Op op);
+void mpi_op_drop(struct mpi_op *o);
 /* op (live) is defined on dt (a live type): MPI_SUCCESS, or MPI_ERR_OP with why it is not
  * ("MPI_SUM is not defined on MPI_CHAR") in why */
 int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len);
