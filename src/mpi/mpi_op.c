@@ -407,6 +407,12 @@ int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
     return op_apply(o, t, dt, in, inout, count);
 }
 
+int mpi_op_apply_held(struct mpi_op *o, mpi_type_t *t, MPI_Datatype dt, const void *in, void *inout,
+                      int count)
+{
+    return o == NULL || t == NULL ? MPI_ERR_OP : op_apply(o, t, dt, in, inout, count);
+}
+
 /* ---- reductions by rcmsg's collectives (rcmsg_op_create) ---------------------------------------
  * rcmsg calls op_dispatch with packed elements of an element datatype (mpi_type_elem): the
  * operation and the type are found back, the data is laid out as the type says when it is
@@ -579,10 +585,9 @@ struct mpi_op *mpi_op_hold(MPI_Op op)
 {
     mpi_op_t *o = op_get(op);
 
-    if (o == NULL || o->index != 0) {
-        return NULL; /* predefined: lives as long as the library */
+    if (o != NULL && o->index == 0) {
+        o->refs++; /* a predefined one lives as long as the library */
     }
-    o->refs++;
     return o;
 }
 
@@ -590,7 +595,7 @@ void mpi_op_drop(struct mpi_op *o)
 {
     mpi_op_t **pp;
 
-    if (o == NULL || --o->refs > 0) {
+    if (o == NULL || o->index != 0 || --o->refs > 0) {
         return;
     }
     for (pp = &op_users; *pp != o; pp = &(*pp)->next) {
