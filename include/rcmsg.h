@@ -430,7 +430,8 @@ RCMSG_API rcmsg_status_t rcmsg_exscan(const void *sendbuf, void *recvbuf, size_t
  * cannot be cancelled"). Argument errors are returned by the call itself (*req_p is then
  * RCMSG_REQUEST_NULL). RCMSG_COLL_CHECK checks the blocking calls only (its agreement would
  * make a nonblocking one wait for the others to start it). Free a communicator only once its
- * nonblocking collectives have completed. Each active one is advanced from a progress hook
+ * nonblocking collectives have completed: rcmsg_comm_free refuses one with any outstanding
+ * (RCMSG_ERR_STATE, logged). Each active one is advanced from a progress hook
  * of rcmsg's own (one of RCMSG_PROGRESS_HOOK_MAX, registered while any is active): with every
  * hook taken the call fails with RCMSG_ERR_NO_RESOURCE.
  */

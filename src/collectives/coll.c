@@ -400,6 +400,8 @@ static bool coll_too_large(size_t count, size_t esize, size_t blocks)
            __builtin_mul_overflow(count, unit, &total);
 }
 
+static rcmsg_status_t coll_len_check(const rcmsg_coll_args_t *a, size_t len, const char *what);
+
 static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg_datatype_t dtype,
                                 bool blocks, rcmsg_request_t *const *req, rcmsg_coll_args_t *a)
 {
@@ -437,6 +439,19 @@ static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg
     if (coll_too_large(count, a->esize, blocks ? (size_t)size : 1)) {
         rcmsg_error("rcmsg_%s: count %zu of %s is too large", name, count,
                     rcmsg_coll_dtype_name(dtype));
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    return coll_len_check(a, count * a->esize * (blocks ? (size_t)size : 1), "the count");
+}
+
+/* The algorithms post through the pml's unchecked entries: a buffer of len bytes that no
+ * node has is refused here, once per call (what: the argument it comes from). */
+static rcmsg_status_t coll_len_check(const rcmsg_coll_args_t *a, size_t len, const char *what)
+{
+    if (len > rcmsg_pml_max_len()) {
+        rcmsg_error("rcmsg_%s: %s gives a buffer of %zu bytes, which no process here can have "
+                    "(this node has %zu bytes of memory)",
+                    rcmsg_coll_name(a->coll), what, len, rcmsg_pml_max_len());
         return RCMSG_ERR_INVALID_PARAM;
     }
     return RCMSG_OK;
@@ -769,14 +784,18 @@ static rcmsg_status_t check_array(const rcmsg_coll_args_t *a, const size_t *v, c
 {
     size_t lim = SIZE_MAX / a->esize / 4;
 
+    if (lim > rcmsg_pml_max_len() / a->esize) {
+        lim = rcmsg_pml_max_len() / a->esize; /* no node has a longer buffer */
+    }
+
     if (v == NULL) {
         rcmsg_error("rcmsg_%s: %s is NULL", rcmsg_coll_name(a->coll), what);
         return RCMSG_ERR_INVALID_PARAM;
     }
     for (int i = 0; i < a->size; i++) {
         if (v[i] > lim) {
-            rcmsg_error("rcmsg_%s: %s[%d] = %zu is too large", rcmsg_coll_name(a->coll), what, i,
-                        v[i]);
+            rcmsg_error("rcmsg_%s: %s[%d] = %zu is too large (more than this node's memory)",
+                        rcmsg_coll_name(a->coll), what, i, v[i]);
             return RCMSG_ERR_INVALID_PARAM;
         }
     }
@@ -1003,8 +1022,9 @@ static rcmsg_status_t coll_reduce_scatter(const void *sendbuf, void *recvbuf,
     s = s == RCMSG_OK ? check_array(&a, rcounts, "recvcounts") : s;
     for (int i = 0; s == RCMSG_OK && i < a.size; i++) {
         total += rcounts[i];
-        if (total > SIZE_MAX / a.esize / 4) {
-            rcmsg_error("rcmsg_reduce_scatter: the counts add up to too many elements");
+        if (total > SIZE_MAX / a.esize / 4 || total > rcmsg_pml_max_len() / a.esize) {
+            rcmsg_error("rcmsg_reduce_scatter: the counts add up to too many elements (more than "
+                        "this node's memory)");
             s = RCMSG_ERR_INVALID_PARAM;
         }
     }

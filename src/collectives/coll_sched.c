@@ -266,6 +266,7 @@ static void sched_finish(rcmsg_coll_sched_t *s)
     rcmsg_coll_arena_t own = s->own; /* s lives in it */
 
     rcmsg_coll_user_unref(s->op, s->dtype);
+    s->comm->nbc_active--;
     rcmsg_pml_req_owned_complete(s->req, s->err);
     rcmsg_coll_arena_free(&own);
 }
@@ -355,6 +356,7 @@ rcmsg_status_t rcmsg_coll_sched_start(rcmsg_coll_sched_t *s, rcmsg_request_t *re
     }
     *req_p = s->req;
     rcmsg_coll_user_ref(s->op, s->dtype);
+    s->comm->nbc_active++;      /* rcmsg_comm_free refuses the communicator until it is over */
     if (sched_advance(s, &n)) { /* nothing to wait for: done at once */
         sched_finish(s);
         hook_sync();

@@ -14,7 +14,9 @@ typedef struct {
     coll_buf_t in, out; /* the views the collective reads and writes */
     void *obuf;         /* the result: out unpacked into ocount elements of ot at obuf */
     size_t ocount;
-    mpi_type_t *ot; /* held until the end; NULL: nothing to unpack */
+    mpi_type_t *ot;    /* held until the end; NULL: nothing to unpack */
+    struct mpi_op *op; /* a reduction's user operation, held until the end (or NULL) */
+    mpi_type_t *rt;    /* a reduction's type, held until the end (or NULL) */
 } coll_req_t;
 
 static void coll_req_record(mpi_req_t *req, rcmsg_status_t s)
@@ -69,6 +71,8 @@ static void coll_req_free(mpi_req_t *req)
     if (cr->ot != NULL) {
         mpi_type_release(cr->ot);
     }
+    mpi_op_drop(cr->op);
+    mpi_type_release(cr->rt);
     free(cr);
     req->priv = NULL;
 }
@@ -110,6 +114,15 @@ void mpi_coll_req_unpack(mpi_req_t *r, void *buf, size_t count, mpi_type_t *t)
     cr->ot = t;
     cr->obuf = buf;
     cr->ocount = count;
+}
+
+void mpi_coll_req_hold(mpi_req_t *r, MPI_Op op, mpi_type_t *t)
+{
+    coll_req_t *cr = r->priv;
+
+    cr->op = mpi_op_hold(op);
+    mpi_type_retain(t);
+    cr->rt = t;
 }
 
 int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s,

@@ -215,6 +215,9 @@ int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *
 mpi_req_t *mpi_coll_req_new(mpi_comm_t *c, const char *call, coll_buf_t **in_p, coll_buf_t **out_p,
                             int *err_p);
 void mpi_coll_req_unpack(mpi_req_t *r, void *buf, size_t count, mpi_type_t *t);
+/* A reduction's operation and type, held until the request is deleted: MPI_Op_free and
+ * MPI_Type_free while it runs leave its reductions (rcmsg calls back into them) working. */
+void mpi_coll_req_hold(mpi_req_t *r, MPI_Op op, mpi_type_t *t);
 int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s,
                        MPI_Request *request);
 /* The receive view of a gather or allgather into size blocks of rcount elements of rt; in

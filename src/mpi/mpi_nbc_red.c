@@ -59,6 +59,7 @@ static int red_start(const red_t *a, const void *in, void *recvbuf, int count, i
     if ((r = mpi_coll_req_new(c, a->call, &vi, &vo, &err)) == NULL) {
         return err;
     }
+    mpi_coll_req_hold(r, a->op, a->t);
     err = mpi_op_rcmsg_any(a->op, a->dt, (size_t)count, &rop, &rdt, &n);
     if (err != MPI_SUCCESS) {
         err = mpi_err(c, a->call, err, "no rcmsg operation or datatype for the reduction");

@@ -262,6 +262,13 @@ bool mpi_op_predefined(MPI_Op op);
  * mpi_op_new: MPI_SUCCESS or MPI_ERR_NO_MEM */
 int mpi_op_new(MPI_User_function *user_fn, bool commute, MPI_Op *op);
 void mpi_op_delete(MPI_Op *op);
+/* An operation held by a collective that uses it (MPI_Op_free of a user one then leaves it
+ * working until mpi_op_drop); NULL for no live operation. mpi_op_drop(NULL): nothing.
+ * mpi_op_apply_held: mpi_op_apply on a held operation and type (t held too; dt its handle). */
+struct mpi_op *mpi_op_hold(MPI_Op op);
+void mpi_op_drop(struct mpi_op *o);
+int mpi_op_apply_held(struct mpi_op *o, mpi_type_t *t, MPI_Datatype dt, const void *in, void *inout,
+                      int count);
 /* op (live) is defined on dt (a live type): MPI_SUCCESS, or MPI_ERR_OP with why it is not
  * ("MPI_SUM is not defined on MPI_CHAR") in why */
 int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len);

@@ -59,6 +59,7 @@ typedef struct mpi_op {
     MPI_Op handle;
     struct mpi_op *next; /* the list of live user operations */
     rcmsg_op_t urop;     /* rcmsg's user operation calling back into this file (0: none yet) */
+    int refs;            /* user: its handle (until MPI_Op_free) and the collectives using it */
 } mpi_op_t;
 
 static mpi_op_t op_predef[MPI_OP_PREDEFINED_COUNT_] = {
@@ -406,6 +407,12 @@ int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
     return op_apply(o, t, dt, in, inout, count);
 }
 
+int mpi_op_apply_held(struct mpi_op *o, mpi_type_t *t, MPI_Datatype dt, const void *in, void *inout,
+                      int count)
+{
+    return o == NULL || t == NULL ? MPI_ERR_OP : op_apply(o, t, dt, in, inout, count);
+}
+
 /* ---- reductions by rcmsg's collectives (rcmsg_op_create) ---------------------------------------
  * rcmsg calls op_dispatch with packed elements of an element datatype (mpi_type_elem): the
  * operation and the type are found back, the data is laid out as the type says when it is
@@ -560,6 +567,7 @@ int mpi_op_new(MPI_User_function *user_fn, bool commute, MPI_Op *op)
     o->rop = -1;
     o->fn = user_fn;
     o->commute = commute;
+    o->refs = 1;
     o->next = op_users;
     op_users = o;
     *op = o->handle;
@@ -573,16 +581,36 @@ bool mpi_op_predefined(MPI_Op op)
     return o != NULL && o->index != 0;
 }
 
-void mpi_op_delete(MPI_Op *op)
+struct mpi_op *mpi_op_hold(MPI_Op op)
 {
-    mpi_op_t *o = op_get(*op);
+    mpi_op_t *o = op_get(op);
+
+    if (o != NULL && o->index == 0) {
+        o->refs++; /* a predefined one lives as long as the library */
+    }
+    return o;
+}
+
+void mpi_op_drop(struct mpi_op *o)
+{
     mpi_op_t **pp;
 
+    if (o == NULL || o->index != 0 || --o->refs > 0) {
+        return;
+    }
     for (pp = &op_users; *pp != o; pp = &(*pp)->next) {
     }
     *pp = o->next;
     op_urop_free(o);
-    mpi_handle_release(MPI_KIND_OP_, o->handle);
     free(o);
+}
+
+void mpi_op_delete(MPI_Op *op)
+{
+    mpi_op_t *o = op_get(*op);
+
+    mpi_handle_release(MPI_KIND_OP_, o->handle);
+    o->handle = MPI_OP_NULL;
     *op = MPI_OP_NULL;
+    mpi_op_drop(o); /* a collective still using it keeps it (and its rcmsg operation) */
 }

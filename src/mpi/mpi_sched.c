@@ -39,8 +39,9 @@ typedef struct {
     step_kind_t kind;
     mpi_tbuf_t a, b; /* send/recv: a; copy: a to b */
     int peer;
-    MPI_Op op; /* reduce: b.buf = a.buf op b.buf, a.count elements of dt */
-    MPI_Datatype dt;
+    struct mpi_op *op; /* reduce: b.buf = a.buf op b.buf, a.count elements of dt; op and */
+    mpi_type_t *t;     /* dt's type held until the schedule is freed (MPI_Op_free and */
+    MPI_Datatype dt;   /* MPI_Type_free while it runs leave them working) */
     rcmsg_request_t rc;
     void *packed; /* a noncontiguous send or receive travels through it */
 } step_t;
@@ -128,6 +129,8 @@ void mpi_sched_free(mpi_sched_t *s)
     for (size_t i = 0; i < s->nsteps; i++) {
         tbuf_release(&s->steps[i].a);
         tbuf_release(&s->steps[i].b);
+        mpi_op_drop(s->steps[i].op);
+        mpi_type_release(s->steps[i].t);
         free(s->steps[i].packed);
     }
     for (size_t i = 0; i < s->nallocs; i++) {
@@ -239,8 +242,12 @@ void mpi_sched_reduce(mpi_sched_t *s, MPI_Op op, const void *in, void *inout, si
     if (st != NULL) {
         st->a = (mpi_tbuf_t){(void *)in, count, NULL};
         st->b.buf = inout;
-        st->op = op;
+        st->op = mpi_op_hold(op);
+        st->t = mpi_type_get(dt);
         st->dt = dt;
+        if (st->t != NULL) {
+            mpi_type_retain(st->t);
+        }
     }
 }
 
@@ -352,7 +359,7 @@ static int step_start(mpi_sched_t *s, step_t *st)
     case STEP_COPY:
         return step_copy(st);
     case STEP_REDUCE:
-        return mpi_op_apply(st->op, st->a.buf, st->b.buf, (int)st->a.count, st->dt);
+        return mpi_op_apply_held(st->op, st->t, st->dt, st->a.buf, st->b.buf, (int)st->a.count);
     case STEP_FENCE:
         break;
     }

@@ -74,6 +74,9 @@ struct rcmsg_comm {
     rcmsg_queue_link_t live_link; /* in the live communicators (pml_handle.h) */
     bool live;                    /* its slot of the handle table holds it */
     bool adopting;                /* taking the messages that came first (pml_comm_create) */
+    /* Nonblocking collectives under way on it, counted by the collectives (their schedules
+     * hold the handle): rcmsg_comm_free refuses the communicator while any is. */
+    int nbc_active;
     /* The collectives' own state of this communicator (their scratch memory), opaque here:
      * NULL until they make it; freed by their rcmsg_pml_set_comm_fini hook with it. */
     struct rcmsg_coll_comm *coll;
@@ -101,6 +104,10 @@ rcmsg_status_t rcmsg_pml_isend_unchecked(const void *buf, size_t len, int dest, 
 rcmsg_status_t rcmsg_pml_irecv_unchecked(void *buf, size_t len, int source, int tag,
                                          struct rcmsg_comm *comm, bool coll,
                                          rcmsg_request_t *req_p);
+
+/* The longest buffer this node can have (its memory, in bytes): a layer above that posts
+ * through the unchecked entries refuses longer ones in its public call. */
+size_t rcmsg_pml_max_len(void);
 
 /* Takes back a receive that nothing has matched yet (*req_p becomes NULL); RCMSG_ERR_STATE
  * when it is matched already (it must then be waited for). For the layers above the pml

@@ -36,6 +36,11 @@ static bool len_valid(const void *buf, size_t len, const char *what)
     return true;
 }
 
+size_t rcmsg_pml_max_len(void)
+{
+    return pml.max_len;
+}
+
 /* A NULL out-parameter or handle: refused, and said. */
 rcmsg_status_t pml_null_arg(const char *what, const char *arg)
 {

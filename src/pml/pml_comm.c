@@ -351,6 +351,13 @@ rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
                                                : "invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
+    if ((*comm_p)->nbc_active > 0) {
+        /* its schedules hold the handle, which a later communicator may take over */
+        rcmsg_error("rcmsg_comm_free: communicator 0x%x has %d nonblocking collective(s) "
+                    "outstanding: complete them (rcmsg_wait/rcmsg_test) before freeing it",
+                    (*comm_p)->ctx, (*comm_p)->nbc_active);
+        return RCMSG_ERR_STATE;
+    }
     ctx_bury(*comm_p);
     pml_comm_destroy(*comm_p);
     *comm_p = RCMSG_COMM_NULL;

@@ -66,6 +66,12 @@ static int dump_requests(void)
         if (!r->in_use || r->complete) {
             continue;
         }
+        if (r->kind == PML_REQ_OWNED) { /* no message of its own: its schedule's are listed */
+            rcmsg_log_dump("request collective peer - step a nonblocking collective's schedule "
+                           "(its messages are the requests marked (collective))");
+            n++;
+            continue;
+        }
         if (r->kind == PML_REQ_SEND || r->peer >= 0) {
             snprintf(peer, sizeof(peer), "%d", r->peer);
         } else if (r->src_world >= 0) {
@@ -198,6 +204,9 @@ void rcmsg_pml_dump_describe(FILE *out)
           "                       waiting for fin, cancel asked, waiting for the receiver's\n"
           "                       answer (its next progress), posted, unmatched, matched, read B\n"
           "                       of L bytes\n"
+          "request collective peer - step S\n"
+          "                       a nonblocking collective not completed (rcmsg_ibarrier, ...):\n"
+          "                       its messages are the requests marked (collective)\n"
           "unexpected peer P tag T ctx C len L TYPE\n"
           "                       a message that arrived for no posted receive (EAGER or RTS)\n"
           "peer P TRANSPORT credits N owed M sendq Q fins F failed yes|no [status]\n"

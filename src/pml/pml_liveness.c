@@ -40,8 +40,8 @@ static void watch_probe(void)
     for (uint32_t i = 0; i < (uint32_t)pml_reqs.nreq_chunks * PML_REQ_CHUNK; i++) {
         rcmsg_request_t r = pml_req_at(i);
         const struct rcmsg_comm *comm;
-        if (!r->in_use || r->complete) {
-            continue;
+        if (!r->in_use || r->complete || r->kind == PML_REQ_OWNED) {
+            continue; /* a collective's own request: its messages are probed as requests */
         }
         if (r->kind == PML_REQ_SEND || r->peer >= 0 || r->src_world >= 0) {
             probe_peer(r->peer >= 0 ? r->peer : r->src_world);

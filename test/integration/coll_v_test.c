@@ -564,6 +564,31 @@ static void test_nb_free_during(void)
     }
 }
 
+/* A communicator freed with a nonblocking collective outstanding: refused (its schedule
+ * holds the handle), then freed once the collective completed. Rank 0's ibcast (root 1) cannot
+ * complete before rank 1 starts it, which waits for rank 0's message after the free. */
+static void test_nb_comm_free(void)
+{
+    rcmsg_comm_t d;
+    rcmsg_request_t req;
+    int32_t v = rank == 1 ? 4242 : -1, go = 0;
+    int root = size > 1 ? 1 : 0;
+
+    CHECK(rcmsg_comm_dup(world, &d) == RCMSG_OK, "comm_dup");
+    if (rank == 1) {
+        CHECK(rcmsg_recv(&go, sizeof(go), 0, 7, world, NULL) == RCMSG_OK, "recv go");
+    }
+    CHECK(rcmsg_ibcast(&v, 1, RCMSG_INT32, root, d, &req) == RCMSG_OK, "ibcast");
+    if (rank == 0 && size > 1) {
+        CHECK(rcmsg_comm_free(&d) == RCMSG_ERR_STATE && d != RCMSG_COMM_NULL,
+              "comm_free with an ibcast outstanding was not refused");
+        CHECK(rcmsg_send(&go, sizeof(go), 1, 7, world) == RCMSG_OK, "send go");
+    }
+    CHECK(rcmsg_wait(&req, NULL) == RCMSG_OK, "ibcast on a communicator whose free was refused");
+    CHECK(v == (size > 1 ? 4242 : -1), "ibcast: %d", (int)v);
+    CHECK(rcmsg_comm_free(&d) == RCMSG_OK && d == RCMSG_COMM_NULL, "comm_free once completed");
+}
+
 static void test_bad_args(void)
 {
     mat_t m[2] = {{{0}}};
@@ -581,6 +606,27 @@ static void test_bad_args(void)
     CHECK(rcmsg_datatype_free(&dt) == RCMSG_ERR_INVALID_PARAM, "freeing a predefined datatype");
     CHECK(rcmsg_datatype_create(0, &dt) == RCMSG_ERR_INVALID_PARAM, "a datatype of 0 bytes");
     CHECK(rcmsg_datatype_size(mat_type) == sizeof(mat_t), "datatype_size of a created one");
+    /* lengths no node has (the collectives post unchecked: refused up front, on every rank) */
+    if (SIZE_MAX >> 52 > 0) {
+        size_t huge = (size_t)1 << 50, hv[MAXR];
+
+        for (int i = 0; i < size; i++) {
+            hv[i] = i == size - 1 ? huge : 0;
+        }
+        CHECK(rcmsg_bcast(m, huge, RCMSG_UINT8, 0, world) == RCMSG_ERR_INVALID_PARAM,
+              "a bcast of 1 PiB");
+        CHECK(rcmsg_ibcast(m, huge, RCMSG_UINT8, 0, world, &req) == RCMSG_ERR_INVALID_PARAM,
+              "an ibcast of 1 PiB");
+        CHECK(rcmsg_allgather(m, m, huge / 4 / (size_t)size, RCMSG_INT32, world) ==
+                  RCMSG_ERR_INVALID_PARAM,
+              "an allgather of 1 PiB in all");
+        CHECK(rcmsg_allgatherv(m, hv[rank], m, hv, one, RCMSG_UINT8, world) ==
+                  RCMSG_ERR_INVALID_PARAM,
+              "an allgatherv of 1 PiB from one rank");
+        CHECK(rcmsg_reduce_scatter(m, m, hv, RCMSG_UINT8, RCMSG_SUM, world) ==
+                  RCMSG_ERR_INVALID_PARAM,
+              "a reduce_scatter of 1 PiB");
+    }
     (void)req;
 }
 
@@ -634,9 +680,11 @@ int main(void)
     test_nb_all(false);
     test_nb_all(true);
     test_nb_free_during();
+    test_nb_comm_free();
     if (rank == 0) {
         printf("ok: 16 nonblocking collectives outstanding with point-to-point and a blocking "
-               "allreduce, by waitall and by testall; op and datatype freed during one\n");
+               "allreduce, by waitall and by testall; op and datatype freed during one; comm_free "
+               "refused during one\n");
     }
     test_bad_args();
     rcmsg_op_free(&mat_op);

@@ -23,7 +23,8 @@
 #    RCMSG_STATS=summary: a header and one line per rank, aligned (each rank's own counters
 #    as columns after the peers' sums; stall_dumps 1 on rank 1).
 #    Then with RCMSG_WAIT_MODE=event (the wait sleeps) and SIGUSR1 sent to rank 1 after 1 s:
-#    two dumps, SIGUSR1's and then the stall's, each naming the pending receive
+#    two dumps, SIGUSR1's and then the stall's, each naming the pending receive. And a stall
+#    in an ibarrier (rank 0 starts it after 4 s): the dump names its request as a collective
 # 3. SIGUSR1: the script sends SIGUSR1 to rank 1 during 3 s of checked ping-pong (64 B and
 #    100 KiB): its dump is printed once, and the run completes (exit 0, data checked)
 # 4. callbacks: 3 ranks (mpirun --enable-recovery keeps the survivors); each rank's handler
@@ -117,6 +118,19 @@ if part 2; then
         grep '^rcmsg dump \[rank 1\]: begin' "$log1" | tail -1 | grep -q 'STALL' ||
         jobfail "stallev: not SIGUSR1's dump first and the stall's second"
     echo "ok: 2b. a sleeping wait prints SIGUSR1's dump and the stall dump"
+    echo "== 2c. stall dump in a nonblocking collective (rank 1's ibarrier waits 4 s for rank 0)"
+    job stallnbc 120 2 RCMSG_STALL_TIMEOUT=2s -- stall_nbc
+    [ $st -eq 0 ] || jobfail "stallnbc: mpirun exited with $st"
+    ok_ranks stallnbc stall_nbc 2
+    log1=$(rank_log stallnbc 1)
+    grep '^rcmsg dump' "$log1"
+    # the collective's request is named as one, its receive from rank 0 as a receive; no
+    # phantom receive from rank 0 of length 0 (the collective's own request, misnamed)
+    grep -q '^rcmsg dump \[rank 1\]: request collective peer - ' "$log1" &&
+        grep -q '^rcmsg dump \[rank 1\]: request recv peer 0 tag [0-9]* ctx [0-9]* (collective) ' "$log1" &&
+        ! grep -q '^rcmsg dump \[rank 1\]: request recv peer 0 tag 0 ctx 0 len 0 ' "$log1" ||
+        jobfail "stallnbc: the dump does not name the nonblocking collective as one"
+    echo "ok: 2c. the stall dump names a nonblocking collective's request as a collective"
 fi
 
 if part 3; then

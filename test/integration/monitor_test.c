@@ -17,6 +17,7 @@
  *   monitor_test stall                rank 1 posts a receive (any source, tag 77, 64 B) and
  *                                     waits for it; rank 0 sends it after 4 s without any
  *                                     rcmsg call meanwhile
+ *   monitor_test stall_nbc            rank 1 waits in an ibarrier that rank 0 starts after 4 s
  *   monitor_test pingpong SECS        ranks 0 and 1: checked round trips (64 B and 100 KiB
  *                                     alternately) for SECS seconds
  *   monitor_test events sm|rc         3+ ranks: each rank got CONNECTED once for every other
@@ -252,6 +253,21 @@ static int stall(void)
               waited);
     }
     printf("rank %d: stall: %d failures\n", rank, failures);
+    return failures != 0;
+}
+
+/* A nonblocking collective stalls: rank 1's ibarrier waits for rank 0, which starts its own
+ * after 4 s without any rcmsg call meanwhile. */
+static int stall_nbc(void)
+{
+    rcmsg_request_t r;
+
+    if (rank == 0) {
+        sleep(4);
+    }
+    CHECK(rcmsg_ibarrier(world, &r) == RCMSG_OK, "stall_nbc: ibarrier");
+    CHECK(rcmsg_wait(&r, NULL) == RCMSG_OK, "stall_nbc: wait");
+    printf("rank %d: stall_nbc: %d failures\n", rank, failures);
     return failures != 0;
 }
 
@@ -622,6 +638,8 @@ static int run(int argc, char **argv)
         return traffic(argc - 1, argv + 1);
     } else if (strcmp(m, "stall") == 0 && argc == 1) {
         return stall();
+    } else if (strcmp(m, "stall_nbc") == 0 && argc == 1) {
+        return stall_nbc();
     } else if (strcmp(m, "pingpong") == 0 && argc == 2) {
         return pingpong(atof(argv[1]));
     } else if (strcmp(m, "events") == 0 && argc == 2) {
@@ -664,8 +682,9 @@ int main(int argc, char **argv)
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
-        fprintf(stderr, "usage: monitor_test MODE [+ MODE]...; MODE: init|traffic NxLEN...|stall|"
-                        "pingpong SECS|events sm|rc|recover N|qpsync N MS|idle\n");
+        fprintf(stderr,
+                "usage: monitor_test MODE [+ MODE]...; MODE: init|traffic NxLEN...|stall|stall_nbc|"
+                "pingpong SECS|events sm|rc|recover N|qpsync N MS|idle\n");
         return 2;
     }
     test_log_to_file("MONITOR_DIR");

@@ -565,7 +565,16 @@ static void check_nbc_rooted(MPI_Comm ic, int col, int rcol, int ncolors, MPI_Da
         OK(MPI_Iscatter(sv, 1, MPI_INT, &sx, 1, MPI_INT, myroot, ic, &req[n++]));
         fill_matmul(a, lr, 3);
         memset(r, 0, sizeof(r));
+        if (pass == 1) { /* an op and a type of its own, freed while it runs (MPI: allowed) */
+            MPI_Type_contiguous(4, MPI_INT, &m4);
+            MPI_Type_commit(&m4);
+            MPI_Op_create(matmul, 0, &op);
+        }
         OK(MPI_Ireduce(a, r, 3, m4, op, myroot, ic, &req[n++]));
+        if (pass == 1) {
+            OK(MPI_Op_free(&op));
+            OK(MPI_Type_free(&m4));
+        }
         for (int i = 0; i < rs; i++) {
             OK(MPI_Isend(&pout[i], 1, MPI_INT, i, 77, ic, &req[n++]));
         }

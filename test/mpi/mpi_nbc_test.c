@@ -372,6 +372,37 @@ static void test_user_op(void)
     OK(MPI_Type_free(&mt));
 }
 
+/* The operation and the datatype freed while their collectives run (MPI: they complete
+ * normally): the reductions must still be made, in rank order. */
+static void test_user_op_freed(void)
+{
+    enum { N = 3 };
+    MPI_Datatype mt;
+    MPI_Op op;
+    mat_t in[N], out[N], sout[N], rout[N];
+    MPI_Request req[3];
+
+    OK(MPI_Type_contiguous(4, MPI_LONG_LONG, &mt));
+    OK(MPI_Type_commit(&mt));
+    OK(MPI_Op_create(mat_op, 0, &op));
+    for (int i = 0; i < N; i++) {
+        in[i] = mat_of(me, i);
+    }
+    OK(MPI_Iallreduce(in, out, N, mt, op, MPI_COMM_WORLD, &req[0]));
+    OK(MPI_Iscan(in, sout, N, mt, op, MPI_COMM_WORLD, &req[1]));
+    OK(MPI_Ireduce(in, rout, N, mt, op, np - 1, MPI_COMM_WORLD, &req[2]));
+    OK(MPI_Op_free(&op));
+    OK(MPI_Type_free(&mt));
+    CHECK(op == MPI_OP_NULL && mt == MPI_DATATYPE_NULL, "the handles were not set to null");
+    OK(MPI_Waitall(3, req, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < N; i++) {
+        CHECK(mat_eq(out[i], mat_range(0, np - 1, i)), "Iallreduce, op and type freed: [%d]", i);
+        CHECK(mat_eq(sout[i], mat_range(0, me, i)), "Iscan, op and type freed: [%d]", i);
+        CHECK(me != np - 1 || mat_eq(rout[i], mat_range(0, np - 1, i)),
+              "Ireduce (root %d), op and type freed: [%d]", np - 1, i);
+    }
+}
+
 /* MINLOC on MPI_2INT, MAX on a vector type */
 static void test_minloc_vector(void)
 {
@@ -575,7 +606,8 @@ int main(int argc, char **argv)
     test_sum();
     phase("Ireduce, Iallreduce, Ireduce_scatter_block, Iscan (MPI_SUM)");
     test_user_op();
-    phase("a non-commutative user operation");
+    test_user_op_freed();
+    phase("a non-commutative user operation (also freed, with its type, while in use)");
     test_minloc_vector();
     phase("MINLOC, MAX on a vector type");
     test_overlap();
