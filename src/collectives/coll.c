@@ -312,8 +312,8 @@ static rcmsg_status_t coll_run_blocking(rcmsg_coll_args_t *a, rcmsg_coll_fn_t bu
 {
     rcmsg_status_t s = build(a); /* a->sched NULL (coll_prep): each step runs as recorded */
 
-    if (a->comm->coll != NULL) { /* scratch taken, now or before */
-        rcmsg_coll_scratch_end(a);
+    if (a->comm->coll != NULL) { /* scratch taken, by this call or an earlier one */
+        rcmsg_coll_scratch_end(a->comm);
     }
     return s;
 }
@@ -417,20 +417,21 @@ static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg
                     rcmsg_coll_name(coll));
         return RCMSG_ERR_NOT_INITIALIZED;
     }
-    if (req != &no_req && *req == NULL) {
-        rcmsg_error("rcmsg_i%s: req_p is NULL", rcmsg_coll_name(coll));
-        return RCMSG_ERR_INVALID_PARAM;
-    }
     if (req != &no_req) {
+        if (*req == NULL) {
+            rcmsg_error("rcmsg_i%s: req_p is NULL", rcmsg_coll_name(coll));
+            return RCMSG_ERR_INVALID_PARAM;
+        }
         **req = RCMSG_REQUEST_NULL; /* until the call makes one */
     }
     if (size < 1) {
         rcmsg_error("rcmsg_%s: %p is not a live communicator", rcmsg_coll_name(coll), (void *)comm);
         return RCMSG_ERR_INVALID_PARAM;
     }
-    /* field by field: a compound literal clears the whole struct first (rep stos) */
+    /* field by field (a compound literal clears the whole struct first, rep stos); tag and alg
+     * are coll_run's */
     a->comm = comm;
-    a->rank = rcmsg_comm_rank(comm);
+    a->rank = comm->rank; /* live: rcmsg_comm_size checked it */
     a->size = size;
     a->root = 0;
     a->sbuf = NULL;
@@ -440,11 +441,9 @@ static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg
                                                       : rcmsg_coll_type_size(dtype);
     a->dtype = dtype;
     a->op = NO_OP;
-    a->tag = 0;
     a->coll = (rcmsg_coll_t)coll;
     a->sched = NULL;
     a->scounts = a->sdispls = a->rcounts = a->rdispls = NULL;
-    a->alg = NULL;
     if (a->esize == 0) {
         rcmsg_error("rcmsg_%s: unknown datatype %d", rcmsg_coll_name(coll), (int)dtype);
         return RCMSG_ERR_INVALID_PARAM;

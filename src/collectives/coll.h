@@ -58,7 +58,7 @@ typedef enum {
 typedef struct rcmsg_coll_args rcmsg_coll_args_t;
 typedef rcmsg_status_t (*rcmsg_coll_fn_t)(const rcmsg_coll_args_t *a);
 
-struct rcmsg_coll_args { /* (coll_prep in coll.c sets every field, one by one) */
+struct rcmsg_coll_args { /* (coll.c: coll_prep sets every field one by one, coll_run tag, alg) */
     rcmsg_comm_t comm;
     int rank;
     int size;
@@ -397,8 +397,9 @@ void rcmsg_coll_scratch_init(void);
 unsigned long rcmsg_coll_scratch_allocs(rcmsg_comm_t comm);
 /* The bytes of scratch comm holds (its arena): a test's measure. */
 size_t rcmsg_coll_scratch_bytes(rcmsg_comm_t comm);
-/* A blocking call on a->comm ends: the scratch it took is given back (kept for the next). */
-void rcmsg_coll_scratch_end(const rcmsg_coll_args_t *a);
+/* A blocking call on comm (comm->coll not NULL: some call took scratch) ends: the scratch it
+ * took is given back, kept for the next. */
+void rcmsg_coll_scratch_end(rcmsg_comm_t comm);
 /* Grows a table (*tab, elements of elem bytes, *cap of them) to hold need; false, logged,
  * without memory (the table is as it was). */
 bool rcmsg_coll_table_grow(void **tab, size_t elem, size_t *cap, size_t need);

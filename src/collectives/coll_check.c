@@ -249,6 +249,8 @@ rcmsg_status_t rcmsg_coll_check(rcmsg_comm_t comm, rcmsg_coll_check_t *mine)
         check_report(all, comm->size, mine);
         s = RCMSG_ERR_INVALID_PARAM;
     }
-    rcmsg_coll_scratch_end(&a);
+    if (comm->coll != NULL) {
+        rcmsg_coll_scratch_end(comm);
+    }
     return s;
 }

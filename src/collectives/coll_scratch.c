@@ -7,7 +7,7 @@
  * collective takes its scratch from its communicator's arena (comm->coll, made at the first
  * blocking call that takes scratch on it), emptied when the call ends (rcmsg_coll_scratch_end)
  * and kept: when a call needed more than the first chunk, the emptied arena is a single chunk
- * of the whole size, so a steady loop allocates nothing. rcmsg
+ * of the whole size, so a steady loop allocates nothing after its first call. rcmsg
  * is called from one thread at a time (the MPI face provides FUNNELED at most) and a blocking
  * collective runs to completion before the next starts on the same communicator; each
  * communicator, dup and split children included, has its own arena, freed with it
@@ -48,7 +48,7 @@ void rcmsg_coll_scratch_init(void)
 }
 
 /* comm->coll, made at the first blocking call that takes scratch; NULL, logged, without memory. */
-static struct rcmsg_coll_comm *coll_comm_new(const rcmsg_coll_args_t *a)
+static __attribute__((noinline)) struct rcmsg_coll_comm *coll_comm_new(const rcmsg_coll_args_t *a)
 {
     struct rcmsg_coll_comm *cc = calloc(1, sizeof(*cc));
 
@@ -64,20 +64,21 @@ static struct rcmsg_coll_comm *coll_comm_new(const rcmsg_coll_args_t *a)
 
 void *rcmsg_coll_scratch_get(const rcmsg_coll_args_t *a, size_t bytes)
 {
-    if (a->sched != NULL) {
+    struct rcmsg_coll_comm *cc;
+
+    if (a->sched != NULL) { /* (a schedule in the unit tests has no communicator) */
         return rcmsg_coll_arena_get(a->sched->arena, bytes);
     }
-    if (__builtin_expect(a->comm->coll == NULL, 0) && coll_comm_new(a) == NULL) {
+    cc = a->comm->coll;
+    if (cc == NULL && (cc = coll_comm_new(a)) == NULL) {
         return NULL;
     }
-    return rcmsg_coll_arena_get(&a->comm->coll->arena, bytes);
+    return rcmsg_coll_arena_get(&cc->arena, bytes);
 }
 
-void rcmsg_coll_scratch_end(const rcmsg_coll_args_t *a)
+void rcmsg_coll_scratch_end(rcmsg_comm_t comm)
 {
-    if (a->comm->coll != NULL) {
-        rcmsg_coll_arena_reset(&a->comm->coll->arena);
-    }
+    rcmsg_coll_arena_reset(&comm->coll->arena);
 }
 
 unsigned long rcmsg_coll_scratch_allocs(rcmsg_comm_t comm)
