@@ -23,6 +23,8 @@
 /* oversubscribed: linear reduce while its root combines at most this many bytes in all */
 #define REDUCE_LINEAR_WORK (4u << 20)
 RCMSG_STATIC_ASSERT(RCMSG_COLL_COUNT <= RCMSG_COLL_TAG_CHECK, "the check's tag is no collective's");
+RCMSG_STATIC_ASSERT(RCMSG_COLL_ALL_COUNT <= 2 * RCMSG_COLL_TAG_CHECK,
+                    "RCMSG_COLL_TAG: one subtraction");
 
 /*
  * Each collective: its RCMSG_COLL_<ID>_ALGORITHM variable and the function of each algorithm,
@@ -260,7 +262,8 @@ static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
     int alg = forced[a->coll];
     enum { WHY_FORCED, WHY_VAR, WHY_AUTO } why = WHY_FORCED; /* named only when logged */
 
-    if (a->coll >= RCMSG_COLL_COUNT || !rcmsg_coll_op_commutes(a->op)) {
+    if (a->coll >= RCMSG_COLL_COUNT ||
+        ((unsigned)a->op >= RCMSG_OP_COUNT && a->op != NO_OP && !rcmsg_coll_op_commutes(a->op))) {
         rcmsg_debug("%s: the rank-ordered algorithm, %zu x %zu bytes, %d ranks, root %d",
                     rcmsg_coll_name(a->coll), a->count, a->esize, a->size, a->root);
         return a->coll == RCMSG_COLL_REDUCE      ? rcmsg_coll_reduce_ordered
@@ -303,44 +306,26 @@ static rcmsg_status_t alltoall_in_place(const rcmsg_coll_args_t *a)
     return rcmsg_coll_copy(a, copy, a->rbuf, nb) == RCMSG_OK ? b.alg(&b) : RCMSG_ERR_NO_MEMORY;
 }
 
-rcmsg_status_t rcmsg_coll_run_blocking(rcmsg_coll_args_t *a, rcmsg_coll_fn_t build)
+/* Runs a blocking call with build: each step as the builder records it (a->sched NULL), its
+ * scratch given back at the end. */
+static rcmsg_status_t coll_run_blocking(rcmsg_coll_args_t *a, rcmsg_coll_fn_t build)
 {
-    rcmsg_coll_arena_t *ar = rcmsg_coll_comm_arena(a);
-    rcmsg_coll_sched_t sched;
-    rcmsg_status_t s;
+    rcmsg_status_t s = build(a); /* a->sched NULL (coll_prep): each step runs as recorded */
 
-    if (ar == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
+    if (a->comm->coll != NULL) { /* scratch taken, by this call or an earlier one */
+        rcmsg_coll_scratch_end(a->comm);
     }
-    rcmsg_coll_sched_init(&sched, a, ar);
-    s = build(a);
-    if (s == RCMSG_OK) {
-        s = rcmsg_coll_sched_run(&sched);
-    }
-    a->sched = NULL;
-    rcmsg_coll_arena_reset(ar); /* now: a grown arena is one chunk from the next call on */
     return s;
 }
 
-/* Builds the call's schedule and runs it (req_p NULL) or starts it as *req_p. */
-static rcmsg_status_t coll_run(rcmsg_coll_args_t *a, rcmsg_request_t *req_p)
+/* Builds a nonblocking call's schedule with build and starts it as *req_p (apart from the
+ * blocking path, which it would slow). */
+static __attribute__((noinline)) rcmsg_status_t
+coll_start_nb(rcmsg_coll_args_t *a, rcmsg_coll_fn_t build, rcmsg_request_t *req_p)
 {
-    rcmsg_coll_fn_t build;
-    rcmsg_coll_sched_t *sched;
+    rcmsg_coll_sched_t *sched = rcmsg_coll_sched_new(a);
     rcmsg_status_t s;
 
-    a->alg = coll_pick(a);
-    build = a->alg;
-    if (a->coll == RCMSG_COLL_ALLTOALL && a->count > 0 &&
-        (a->sbuf == RCMSG_IN_PLACE || a->sbuf == a->rbuf)) {
-        build = alltoall_in_place;
-    }
-    a->tag = RCMSG_COLL_TAG(a->comm->coll_seq, a->coll);
-    a->comm->coll_seq++; /* every rank runs the same calls in the same order */
-    if (req_p == NULL) {
-        return rcmsg_coll_run_blocking(a, build);
-    }
-    sched = rcmsg_coll_sched_new(a);
     if (sched == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -355,6 +340,23 @@ static rcmsg_status_t coll_run(rcmsg_coll_args_t *a, rcmsg_request_t *req_p)
     return rcmsg_coll_sched_start(sched, req_p);
 }
 
+/* Runs the call (req_p NULL: blocking, each step as its builder records it) or starts it as
+ * *req_p. */
+static rcmsg_status_t coll_run(rcmsg_coll_args_t *a, rcmsg_request_t *req_p)
+{
+    rcmsg_coll_fn_t build;
+
+    a->alg = coll_pick(a);
+    build = a->alg;
+    if (a->coll == RCMSG_COLL_ALLTOALL && a->count > 0 &&
+        (a->sbuf == RCMSG_IN_PLACE || a->sbuf == a->rbuf)) {
+        build = alltoall_in_place;
+    }
+    a->tag = RCMSG_COLL_TAG(a->comm->coll_seq, a->coll);
+    a->comm->coll_seq++; /* every rank runs the same calls in the same order */
+    return req_p == NULL ? coll_run_blocking(a, build) : coll_start_nb(a, build, req_p);
+}
+
 /*
  * Runs a call whose own argument checks (coll_prep and the rest) gave s; with RCMSG_COLL_CHECK,
  * only once every rank agrees on it, and a refusal on one rank fails the call on all (the
@@ -362,22 +364,26 @@ static rcmsg_status_t coll_run(rcmsg_coll_args_t *a, rcmsg_request_t *req_p)
  * as passed (ignored where the call takes none). A rank that has no live communicator
  * (a->comm NULL) cannot take part.
  */
+static __attribute__((noinline)) rcmsg_status_t
+coll_agree(const rcmsg_coll_args_t *a, rcmsg_status_t s, int root, rcmsg_op_t op)
+{
+    bool v = a->rcounts != NULL || a->scounts != NULL;
+    rcmsg_coll_check_t mine = {.call = (int32_t)a->coll,
+                               .root = root,
+                               .dtype = (int32_t)a->dtype,
+                               .op = (int32_t)op,
+                               .bad = s != RCMSG_OK,
+                               .count = v ? 0 : a->count};
+    rcmsg_status_t c = rcmsg_coll_check(a->comm, &mine);
+
+    return s == RCMSG_OK ? c : s;
+}
+
 static rcmsg_status_t coll_start(rcmsg_coll_args_t *a, rcmsg_status_t s, int root, rcmsg_op_t op,
                                  rcmsg_request_t *req_p)
 {
     if (coll_config.check && a->comm != RCMSG_COMM_NULL && req_p == NULL) {
-        bool v = a->rcounts != NULL || a->scounts != NULL;
-        rcmsg_coll_check_t mine = {.call = (int32_t)a->coll,
-                                   .root = root,
-                                   .dtype = (int32_t)a->dtype,
-                                   .op = (int32_t)op,
-                                   .bad = s != RCMSG_OK,
-                                   .count = v ? 0 : a->count};
-        rcmsg_status_t c = rcmsg_coll_check(a->comm, &mine);
-
-        if (s == RCMSG_OK) {
-            s = c;
-        }
+        s = coll_agree(a, s, root, op);
     }
     return s == RCMSG_OK ? coll_run(a, req_p) : s;
 }
@@ -405,39 +411,47 @@ static rcmsg_status_t coll_len_check(const rcmsg_coll_args_t *a, size_t len, con
 static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg_datatype_t dtype,
                                 bool blocks, rcmsg_request_t *const *req, rcmsg_coll_args_t *a)
 {
-    const char *name = rcmsg_coll_name(coll);
     int size = rcmsg_comm_size(comm);
 
     a->comm = RCMSG_COMM_NULL; /* the rest is filled below once comm is known to be live */
-    if (rcmsg_comm_world() == RCMSG_COMM_NULL) {
-        rcmsg_error("rcmsg_%s%s: rcmsg is not initialized", req != &no_req ? "i" : "", name);
+    if (size < 1 && rcmsg_comm_world() == RCMSG_COMM_NULL) { /* no communicator is live */
+        rcmsg_error("rcmsg_%s%s: rcmsg is not initialized", req != &no_req ? "i" : "",
+                    rcmsg_coll_name(coll));
         return RCMSG_ERR_NOT_INITIALIZED;
     }
-    if (req != &no_req && *req == NULL) {
-        rcmsg_error("rcmsg_i%s: req_p is NULL", name);
-        return RCMSG_ERR_INVALID_PARAM;
-    }
     if (req != &no_req) {
+        if (*req == NULL) {
+            rcmsg_error("rcmsg_i%s: req_p is NULL", rcmsg_coll_name(coll));
+            return RCMSG_ERR_INVALID_PARAM;
+        }
         **req = RCMSG_REQUEST_NULL; /* until the call makes one */
     }
     if (size < 1) {
-        rcmsg_error("rcmsg_%s: %p is not a live communicator", name, (void *)comm);
+        rcmsg_error("rcmsg_%s: %p is not a live communicator", rcmsg_coll_name(coll), (void *)comm);
         return RCMSG_ERR_INVALID_PARAM;
     }
-    *a = (rcmsg_coll_args_t){.comm = comm,
-                             .rank = rcmsg_comm_rank(comm),
-                             .size = size,
-                             .count = count,
-                             .esize = rcmsg_coll_type_size(dtype),
-                             .dtype = dtype,
-                             .op = NO_OP,
-                             .coll = (rcmsg_coll_t)coll};
+    /* field by field (a compound literal clears the whole struct first, rep stos); tag and alg
+     * are coll_run's */
+    a->comm = comm;
+    a->rank = comm->rank; /* live: rcmsg_comm_size checked it */
+    a->size = size;
+    a->root = 0;
+    a->sbuf = NULL;
+    a->rbuf = NULL;
+    a->count = count;
+    a->esize = (unsigned)dtype < RCMSG_DATATYPE_COUNT ? rcmsg_coll_dtype_size(dtype)
+                                                      : rcmsg_coll_type_size(dtype);
+    a->dtype = dtype;
+    a->op = NO_OP;
+    a->coll = (rcmsg_coll_t)coll;
+    a->sched = NULL;
+    a->scounts = a->sdispls = a->rcounts = a->rdispls = NULL;
     if (a->esize == 0) {
-        rcmsg_error("rcmsg_%s: unknown datatype %d", name, (int)dtype);
+        rcmsg_error("rcmsg_%s: unknown datatype %d", rcmsg_coll_name(coll), (int)dtype);
         return RCMSG_ERR_INVALID_PARAM;
     }
     if (coll_too_large(count, a->esize, blocks ? (size_t)size : 1)) {
-        rcmsg_error("rcmsg_%s: count %zu of %s is too large", name, count,
+        rcmsg_error("rcmsg_%s: count %zu of %s is too large", rcmsg_coll_name(coll), count,
                     rcmsg_coll_dtype_name(dtype));
         return RCMSG_ERR_INVALID_PARAM;
     }
@@ -459,7 +473,10 @@ static rcmsg_status_t coll_len_check(const rcmsg_coll_args_t *a, size_t len, con
 
 static rcmsg_status_t check_op(const rcmsg_coll_args_t *a, rcmsg_op_t op)
 {
-    return rcmsg_coll_op_check(rcmsg_coll_name(a->coll), op, a->dtype);
+    if ((unsigned)op < RCMSG_OP_COUNT && rcmsg_coll_op_valid(op, a->dtype)) {
+        return RCMSG_OK; /* the usual case, without a call */
+    }
+    return rcmsg_coll_op_check(a->coll, op, a->dtype);
 }
 
 static rcmsg_status_t check_root(const rcmsg_coll_args_t *a, int root)

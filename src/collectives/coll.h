@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* X(ID, name): the collectives, in the order of their RCMSG_COLL_<ID>_ALGORITHM variables. */
 #define RCMSG_COLL_LIST(X)                                                                         \
@@ -49,13 +50,15 @@ typedef enum {
  * reduce_scatter (v), scan and exscan: see coll_v.c.
  *
  * An algorithm is a builder (coll_sched.h): it records its steps into sched with the helpers
- * below (which record, never move data themselves) and returns; an error then means only
- * that the schedule could not be built (out of memory).
+ * below and returns, stopping at the first error a helper returns. With a schedule the helpers
+ * only record (an error: it could not be built, out of memory); for a blocking call (sched
+ * NULL) they run each step at once and return its failure. Either way a builder touches no
+ * data buffer itself, only its own bookkeeping in scratch.
  */
 typedef struct rcmsg_coll_args rcmsg_coll_args_t;
 typedef rcmsg_status_t (*rcmsg_coll_fn_t)(const rcmsg_coll_args_t *a);
 
-struct rcmsg_coll_args {
+struct rcmsg_coll_args { /* (coll.c: coll_prep sets every field one by one, coll_run tag, alg) */
     rcmsg_comm_t comm;
     int rank;
     int size;
@@ -76,8 +79,23 @@ struct rcmsg_coll_args {
 
 /* ---- building a schedule (coll_sched.c) ---- */
 
-/* A copy (memmove) of len bytes, made in order with the other steps; none when dst is src. */
-rcmsg_status_t rcmsg_coll_copy(const rcmsg_coll_args_t *a, void *dst, const void *src, size_t len);
+/* Records a copy step (rcmsg_coll_copy while a schedule is built). */
+rcmsg_status_t rcmsg_coll_copy_add(const rcmsg_coll_args_t *a, void *dst, const void *src,
+                                   size_t len);
+/* A copy (memmove) of len bytes, made in order with the other steps; none when dst is src.
+ * Inline: a blocking call (a->sched NULL) makes it at once. */
+static inline rcmsg_status_t rcmsg_coll_copy(const rcmsg_coll_args_t *a, void *dst, const void *src,
+                                             size_t len)
+{
+    if (len == 0 || dst == src) {
+        return RCMSG_OK;
+    }
+    if (a->sched == NULL) {
+        memmove(dst, src, len);
+        return RCMSG_OK;
+    }
+    return rcmsg_coll_copy_add(a, dst, src, len);
+}
 /* fn(arg), made in order with the other steps (arg: memory of the schedule, or static). */
 rcmsg_status_t rcmsg_coll_call(const rcmsg_coll_args_t *a, rcmsg_coll_call_fn_t *fn, void *arg);
 /* The end of a phase: what follows starts once its messages have completed. */
@@ -98,11 +116,6 @@ static inline rcmsg_status_t rcmsg_coll_sched_add(const rcmsg_coll_args_t *a,
 
 /* A schedule for a's call built in arena ar (a->sched becomes s). */
 void rcmsg_coll_sched_init(rcmsg_coll_sched_t *s, rcmsg_coll_args_t *a, rcmsg_coll_arena_t *ar);
-/* Builds a's call with build into a->comm's kept memory and runs it to completion (a->sched
- * is NULL again on return): the outcome. */
-rcmsg_status_t rcmsg_coll_run_blocking(rcmsg_coll_args_t *a, rcmsg_coll_fn_t build);
-/* Runs a built schedule to completion: its outcome. */
-rcmsg_status_t rcmsg_coll_sched_run(rcmsg_coll_sched_t *s);
 /* A nonblocking schedule in memory of its own (a->sched becomes it); NULL without memory. */
 rcmsg_coll_sched_t *rcmsg_coll_sched_new(rcmsg_coll_args_t *a);
 /* Starts a built one as the request *req_p (it drops s on failure). */
@@ -118,8 +131,8 @@ int rcmsg_coll_sched_progress(void);
 size_t rcmsg_coll_type_size(rcmsg_datatype_t dtype);
 bool rcmsg_coll_op_user(rcmsg_op_t op);     /* a live user operation */
 bool rcmsg_coll_op_commutes(rcmsg_op_t op); /* the predefined ones all do */
-/* Whether op applies to dtype; logs why not, naming rcmsg_<call>. */
-rcmsg_status_t rcmsg_coll_op_check(const char *call, rcmsg_op_t op, rcmsg_datatype_t dtype);
+/* Whether op applies to dtype; logs why not, naming rcmsg_<the collective coll>. */
+rcmsg_status_t rcmsg_coll_op_check(int coll, rcmsg_op_t op, rcmsg_datatype_t dtype);
 /* out = x op y, count elements (out may be x or y; a non-commutative user op: not x alone). */
 rcmsg_status_t rcmsg_coll_apply(int coll, rcmsg_op_t op, rcmsg_datatype_t dtype, const void *x,
                                 const void *y, void *out, size_t count);
@@ -156,6 +169,13 @@ typedef struct {
 /* rcmsg_coll_post_all, and copy (NULL: none) made between the posting and the wait. */
 rcmsg_status_t rcmsg_coll_post_all_copy(const rcmsg_coll_args_t *a, int n,
                                         const rcmsg_coll_msg_t *m, const rcmsg_coll_copy_t *copy);
+/* (coll_sched.c) A blocking call's phase, run at once (a->sched NULL): the n messages of m
+ * posted, the receives first, during (NULL: none) copied, every message waited for, then after
+ * (NULL: none) copied; the first failure (logged, naming the peer), what was posted completed
+ * or taken back. */
+rcmsg_status_t rcmsg_coll_phase_now(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
+                                    const rcmsg_coll_copy_t *during,
+                                    const rcmsg_coll_copy_t *after);
 
 /* The root's part of a linear gather (recv: len bytes from each other rank into buf + rank x
  * stride), scatter (!recv: to each other rank from buf + rank x stride) or bcast (!recv, stride
@@ -172,22 +192,43 @@ rcmsg_status_t rcmsg_coll_send(const rcmsg_coll_args_t *a, const void *buf, size
 rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len, int src);
 
 /*
- * Scratch memory of a->comm, kept from call to call (coll_scratch.c; the only allocation in
- * the collectives): at least bytes (0 included), 16-byte aligned, contents undefined; NULL,
- * logged, only when out of memory. Every buffer taken is given back with
- * rcmsg_coll_scratch_put before the call returns, the last taken first.
+ * Scratch memory of the call (coll_scratch.c; the only allocation in the collectives): at
+ * least bytes (0 included), 16-byte aligned, contents undefined, living until the call ends
+ * (a blocking one: rcmsg_coll_scratch_end; a nonblocking one: the schedule);
+ * NULL, logged, only when out of memory.
  */
 void *rcmsg_coll_scratch_get(const rcmsg_coll_args_t *a, size_t bytes);
-/* (During a build, a->sched set: memory of the schedule, and put does nothing.) */
-void rcmsg_coll_scratch_put(const rcmsg_coll_args_t *a, void *p); /* p NULL: nothing */
+/* Nothing: the memory goes with the call (the builders give back what they take, in order). */
+static inline void rcmsg_coll_scratch_put(const rcmsg_coll_args_t *a, void *p)
+{
+    (void)a;
+    (void)p;
+}
 
-/* inout[i] = in[i] op inout[i] for i < count, recorded as a step (its errors when it runs). */
-rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
-                                       size_t count);
+/* Records a reduction step (rcmsg_coll_reduce_local3 while a schedule is built). */
+rcmsg_status_t rcmsg_coll_reduce_add(const rcmsg_coll_args_t *a, const void *x, const void *y,
+                                     void *out, size_t count);
 
-/* out[i] = x[i] op y[i] (out may be x or y), recorded as a step. */
-rcmsg_status_t rcmsg_coll_reduce_local3(const rcmsg_coll_args_t *a, const void *x, const void *y,
-                                        void *out, size_t count);
+/* out[i] = x[i] op y[i] (out may be x or y), recorded as a step (its errors when it runs);
+ * a blocking call (a->sched NULL) makes it at once: its error, logged. */
+static inline rcmsg_status_t rcmsg_coll_reduce_local3(const rcmsg_coll_args_t *a, const void *x,
+                                                      const void *y, void *out, size_t count)
+{
+    if (count == 0) {
+        return RCMSG_OK;
+    }
+    if (a->sched == NULL) {
+        return rcmsg_coll_apply(a->coll, a->op, a->dtype, x, y, out, count);
+    }
+    return rcmsg_coll_reduce_add(a, x, y, out, count);
+}
+
+/* inout[i] = in[i] op inout[i] for i < count, as rcmsg_coll_reduce_local3. */
+static inline rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in,
+                                                     void *inout, size_t count)
+{
+    return rcmsg_coll_reduce_local3(a, in, inout, inout, count);
+}
 
 /* The largest power of two <= n (n >= 1). */
 int rcmsg_coll_pof2_floor(int n);
@@ -316,8 +357,10 @@ enum {
  * 2^24) << 4 | the collective (mod 15), or RCMSG_COLL_TAG_CHECK for the check's own exchange. A
  * message left over from a failed call can therefore never match a later one; the tags stay below
  * the pml's internal ones. */
-#define RCMSG_COLL_TAG(seq, id) ((int)(((seq)&0xffffffu) << 4) | (int)(id) % RCMSG_COLL_TAG_CHECK)
-#define RCMSG_COLL_TAG_CHECK    15
+#define RCMSG_COLL_TAG(seq, id)                                                                    \
+    ((int)(((seq)&0xffffffu) << 4) |                                                               \
+     ((int)(id) < RCMSG_COLL_TAG_CHECK ? (int)(id) : (int)(id)-RCMSG_COLL_TAG_CHECK))
+#define RCMSG_COLL_TAG_CHECK 15
 
 /*
  * What one rank passes, as the ranks exchange it (fixed size, so that a count that differs
@@ -352,11 +395,11 @@ void rcmsg_coll_scratch_init(void);
 /* The malloc calls made so far for comm's scratch (0 before its first): constant over a
  * steady loop of the same calls. */
 unsigned long rcmsg_coll_scratch_allocs(rcmsg_comm_t comm);
-/* The bytes of scratch comm holds (its levels and its arena): a test's measure. */
+/* The bytes of scratch comm holds (its arena): a test's measure. */
 size_t rcmsg_coll_scratch_bytes(rcmsg_comm_t comm);
-/* The arena of a->comm's blocking collectives, empty (rcmsg_coll_run_blocking empties it when
- * done); NULL without memory. */
-rcmsg_coll_arena_t *rcmsg_coll_comm_arena(const rcmsg_coll_args_t *a);
+/* A blocking call on comm (comm->coll not NULL: some call took scratch) ends: the scratch it
+ * took is given back, kept for the next. */
+void rcmsg_coll_scratch_end(rcmsg_comm_t comm);
 /* Grows a table (*tab, elements of elem bytes, *cap of them) to hold need; false, logged,
  * without memory (the table is as it was). */
 bool rcmsg_coll_table_grow(void **tab, size_t elem, size_t *cap, size_t need);

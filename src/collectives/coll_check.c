@@ -241,7 +241,7 @@ rcmsg_status_t rcmsg_coll_check(rcmsg_comm_t comm, rcmsg_coll_check_t *mine)
     }
     a.sbuf = mine;
     a.rbuf = all;
-    s = rcmsg_coll_run_blocking(&a, rcmsg_coll_allgather_bruck);
+    s = rcmsg_coll_allgather_bruck(&a); /* a blocking call: a.sched NULL */
     if (s != RCMSG_OK) {
         rcmsg_error("%s: the exchange of RCMSG_COLL_CHECK failed: %s", call_name(mine->call),
                     rcmsg_strerror(s));
@@ -249,8 +249,8 @@ rcmsg_status_t rcmsg_coll_check(rcmsg_comm_t comm, rcmsg_coll_check_t *mine)
         check_report(all, comm->size, mine);
         s = RCMSG_ERR_INVALID_PARAM;
     }
-    if (all != stack) {
-        rcmsg_coll_scratch_put(&a, all);
+    if (comm->coll != NULL) {
+        rcmsg_coll_scratch_end(comm);
     }
     return s;
 }

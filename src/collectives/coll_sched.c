@@ -58,43 +58,42 @@ rcmsg_status_t rcmsg_coll_sched_grow(const rcmsg_coll_args_t *a, const rcmsg_col
     return RCMSG_OK;
 }
 
-rcmsg_status_t rcmsg_coll_copy(const rcmsg_coll_args_t *a, void *dst, const void *src, size_t len)
+rcmsg_status_t rcmsg_coll_copy_add(const rcmsg_coll_args_t *a, void *dst, const void *src,
+                                   size_t len)
 {
     rcmsg_coll_step_t st = {.kind = RCMSG_COLL_STEP_COPY, .dst = dst, .src = src, .len = len};
 
-    return len == 0 || dst == src ? RCMSG_OK : rcmsg_coll_sched_add(a, &st);
+    return rcmsg_coll_sched_add(a, &st);
 }
 
 rcmsg_status_t rcmsg_coll_call(const rcmsg_coll_args_t *a, rcmsg_coll_call_fn_t *fn, void *arg)
 {
     rcmsg_coll_step_t st = {.kind = RCMSG_COLL_STEP_CALL, .fn = fn, .dst = arg};
 
+    if (a->sched == NULL) {
+        fn(arg);
+        return RCMSG_OK;
+    }
     return rcmsg_coll_sched_add(a, &st);
 }
 
-rcmsg_status_t rcmsg_coll_reduce_local3(const rcmsg_coll_args_t *a, const void *x, const void *y,
-                                        void *out, size_t count)
+rcmsg_status_t rcmsg_coll_reduce_add(const rcmsg_coll_args_t *a, const void *x, const void *y,
+                                     void *out, size_t count)
 {
     rcmsg_coll_step_t st = {
         .kind = RCMSG_COLL_STEP_REDUCE, .dst = out, .src = x, .src2 = y, .len = count};
 
-    return count == 0 ? RCMSG_OK : rcmsg_coll_sched_add(a, &st);
-}
-
-rcmsg_status_t rcmsg_coll_reduce_local(const rcmsg_coll_args_t *a, const void *in, void *inout,
-                                       size_t count)
-{
-    return rcmsg_coll_reduce_local3(a, in, inout, inout, count);
+    return rcmsg_coll_sched_add(a, &st);
 }
 
 rcmsg_status_t rcmsg_coll_fence(const rcmsg_coll_args_t *a)
 {
     rcmsg_coll_step_t st = {.kind = RCMSG_COLL_STEP_FENCE};
 
-    return rcmsg_coll_sched_add(a, &st);
+    return a->sched == NULL ? RCMSG_OK : rcmsg_coll_sched_add(a, &st); /* run: nothing pending */
 }
 
-/* ---- running ----------------------------------------------------------------------------- */
+/* ---- messages, and running a blocking call as it is built ---------------------------------- */
 
 static bool is_msg(const rcmsg_coll_step_t *st)
 {
@@ -108,31 +107,139 @@ static void sched_fail(rcmsg_coll_sched_t *s, rcmsg_status_t err)
     }
 }
 
+/* Posts a message of collective coll in comm's collective space. checked: through the pml's
+ * checked entries (a nonblocking schedule: a communicator freed under it, against rcmsg.h's
+ * rule, is refused there, O(1)); else the unchecked ones (a blocking call: the public call
+ * checked the communicator and the peers, and the communicator cannot be freed before it
+ * returns). A failure is logged, naming the peer. */
+static rcmsg_status_t msg_post(rcmsg_comm_t comm, int tag, int coll, bool checked, bool recv,
+                               void *buf, size_t len, int peer, rcmsg_request_t *req)
+{
+    rcmsg_status_t r;
+
+    if (!checked) {
+        r = recv ? rcmsg_pml_irecv_unchecked(buf, len, peer, tag, comm, true, req)
+                 : rcmsg_pml_isend_unchecked(buf, len, peer, tag, comm, true, req);
+    } else {
+        r = recv ? rcmsg_pml_irecv(buf, len, peer, tag, comm, true, req)
+                 : rcmsg_pml_isend(buf, len, peer, tag, comm, true, req);
+    }
+    if (r != RCMSG_OK) {
+        *req = RCMSG_REQUEST_NULL;
+        rcmsg_error("%s: posting %s rank %d failed: %s", rcmsg_coll_name(coll),
+                    recv ? "a receive from" : "a send to", peer, rcmsg_strerror(r));
+    }
+    return r;
+}
+
+/* The outcome of a message that completed (r: what wait returned), logged when it failed,
+ * naming the rank: too much or too little data received is RCMSG_ERR_INVALID_PARAM, as
+ * rcmsg.h promises. */
+static rcmsg_status_t msg_done(int coll, bool recv, int peer, size_t len, rcmsg_status_t r,
+                               const rcmsg_msg_status_t *ms)
+{
+    const char *name;
+
+    if (__builtin_expect(r == RCMSG_OK && (!recv || ms->count == len), 1)) {
+        return RCMSG_OK; /* the usual case first */
+    }
+    name = rcmsg_coll_name(coll);
+    if (r == RCMSG_ERR_TRUNCATED && recv) {
+        rcmsg_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass the "
+                    "same count, datatype and root?",
+                    name, peer, len);
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (r != RCMSG_OK) {
+        rcmsg_error("%s: %s rank %d failed: %s", name, recv ? "receiving from" : "sending to", peer,
+                    rcmsg_strerror(r));
+        return r;
+    }
+    rcmsg_error("%s: rank %d sent %zu bytes where %zu were expected: do all ranks pass the same "
+                "count, datatype and root?",
+                name, peer, ms->count, len);
+    return RCMSG_ERR_INVALID_PARAM;
+}
+
+/* Posts the n messages of m, the receives first (a message may come back as soon as a send is
+ * out). After a failure the receives posted are taken back (or, matched already, completed)
+ * and the sends posted completed: the error. */
+static rcmsg_status_t now_post(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
+                               rcmsg_request_t *reqs)
+{
+    rcmsg_status_t r = RCMSG_OK;
+
+    for (int i = 0; i < n; i++) {
+        reqs[i] = RCMSG_REQUEST_NULL;
+    }
+    for (int pass = 0; pass < 2 && r == RCMSG_OK; pass++) {
+        for (int i = 0; i < n && r == RCMSG_OK; i++) {
+            if (m[i].recv == (pass == 0)) {
+                r = msg_post(a->comm, a->tag, a->coll, false, m[i].recv, m[i].buf, m[i].len,
+                             m[i].peer, &reqs[i]);
+            }
+        }
+    }
+    for (int i = 0; i < n && r != RCMSG_OK; i++) {
+        if (reqs[i] != RCMSG_REQUEST_NULL &&
+            (!m[i].recv || rcmsg_pml_cancel_recv(&reqs[i]) != RCMSG_OK)) {
+            (void)rcmsg_wait(&reqs[i], NULL);
+        }
+    }
+    return r;
+}
+
+/* Waits for the n messages posted: the first failure. */
+static rcmsg_status_t now_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
+                               rcmsg_request_t *reqs)
+{
+    rcmsg_status_t err = RCMSG_OK;
+
+    for (int i = 0; i < n; i++) {
+        rcmsg_msg_status_t ms;
+        rcmsg_status_t r = rcmsg_wait(&reqs[i], &ms);
+
+        if (__builtin_expect(r != RCMSG_OK || (m[i].recv && ms.count != m[i].len), 0) &&
+            err == RCMSG_OK) {
+            err = msg_done(a->coll, m[i].recv, m[i].peer, m[i].len, r, &ms);
+        }
+    }
+    return err;
+}
+
+#define NOW_REQS 8 /* messages of a phase whose requests fit on the stack */
+
+rcmsg_status_t rcmsg_coll_phase_now(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
+                                    const rcmsg_coll_copy_t *during, const rcmsg_coll_copy_t *after)
+{
+    rcmsg_request_t stack[NOW_REQS], *reqs = stack;
+    rcmsg_status_t err;
+
+    if (n > NOW_REQS && (reqs = rcmsg_coll_scratch_get(a, sizeof(*reqs) * (size_t)n)) == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    err = now_post(a, n, m, reqs);
+    if (err != RCMSG_OK) {
+        return err;
+    }
+    if (during != NULL) {
+        memmove(during->dst, during->src, during->len); /* they may overlap each other */
+    }
+    err = now_wait(a, n, m, reqs);
+    if (err == RCMSG_OK && after != NULL) {
+        memmove(after->dst, after->src, after->len);
+    }
+    return err;
+}
+
+/* ---- running a nonblocking schedule ---------------------------------------------------- */
+
 static rcmsg_status_t step_post(rcmsg_coll_sched_t *s, rcmsg_coll_step_t *st)
 {
     bool recv = st->kind == RCMSG_COLL_STEP_RECV;
-    rcmsg_status_t r;
 
-    if (s->req == RCMSG_REQUEST_NULL) {
-        /* blocking: the public call checked the communicator and the peers, and the
-         * communicator cannot be freed before it returns */
-        r = recv ? rcmsg_pml_irecv_unchecked(st->dst, st->len, st->peer, s->tag, s->comm, true,
-                                             &st->req)
-                 : rcmsg_pml_isend_unchecked(st->src, st->len, st->peer, s->tag, s->comm, true,
-                                             &st->req);
-    } else {
-        /* nonblocking: a communicator freed under it (against rcmsg.h's rule) is refused here,
-         * not read once freed (the handle table's check: O(1)) */
-        r = recv ? rcmsg_pml_irecv(st->dst, st->len, st->peer, s->tag, s->comm, true, &st->req)
-                 : rcmsg_pml_isend(st->src, st->len, st->peer, s->tag, s->comm, true, &st->req);
-    }
-
-    if (r != RCMSG_OK) {
-        st->req = RCMSG_REQUEST_NULL;
-        rcmsg_error("%s: posting %s rank %d failed: %s", rcmsg_coll_name(s->coll),
-                    recv ? "a receive from" : "a send to", st->peer, rcmsg_strerror(r));
-    }
-    return r;
+    return msg_post(s->comm, s->tag, s->coll, true, recv, recv ? st->dst : (void *)st->src, st->len,
+                    st->peer, &st->req);
 }
 
 static rcmsg_status_t step_local(rcmsg_coll_sched_t *s, const rcmsg_coll_step_t *st)
@@ -151,34 +258,12 @@ static rcmsg_status_t step_local(rcmsg_coll_sched_t *s, const rcmsg_coll_step_t 
     }
 }
 
-/* A message of the phase completed (r: what wait returned): its outcome checked, the first
- * failure logged, naming the rank (too much or too little data received:
- * RCMSG_ERR_INVALID_PARAM, as rcmsg.h promises). */
+/* A message of the phase completed (r: what wait returned): the first failure kept. */
 static void step_done(rcmsg_coll_sched_t *s, const rcmsg_coll_step_t *st, rcmsg_status_t r,
                       const rcmsg_msg_status_t *ms)
 {
-    bool recv = st->kind == RCMSG_COLL_STEP_RECV;
-    const char *name;
-
-    if (__builtin_expect(r == RCMSG_OK && (!recv || ms->count == st->len), 1) ||
-        s->err != RCMSG_OK || ms->cancelled) {
-        return; /* the usual case first */
-    }
-    name = rcmsg_coll_name(s->coll);
-    if (r == RCMSG_ERR_TRUNCATED && recv) {
-        rcmsg_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass the "
-                    "same count, datatype and root?",
-                    name, st->peer, st->len);
-        s->err = RCMSG_ERR_INVALID_PARAM;
-    } else if (r != RCMSG_OK) {
-        rcmsg_error("%s: %s rank %d failed: %s", name, recv ? "receiving from" : "sending to",
-                    st->peer, rcmsg_strerror(r));
-        s->err = r;
-    } else if (recv && ms->count != st->len) {
-        rcmsg_error("%s: rank %d sent %zu bytes where %zu were expected: do all ranks pass the "
-                    "same count, datatype and root?",
-                    name, st->peer, ms->count, st->len);
-        s->err = RCMSG_ERR_INVALID_PARAM;
+    if (s->err == RCMSG_OK && !ms->cancelled) {
+        s->err = msg_done(s->coll, st->kind == RCMSG_COLL_STEP_RECV, st->peer, st->len, r, ms);
     }
 }
 
@@ -209,25 +294,6 @@ static void phase_begin(rcmsg_coll_sched_t *s)
             s->pending--;
         }
     }
-}
-
-rcmsg_status_t rcmsg_coll_sched_run(rcmsg_coll_sched_t *s)
-{
-    while (s->cur < s->nsteps && s->err == RCMSG_OK) {
-        phase_begin(s);
-        for (int i = s->phase; i < s->cur; i++) {
-            rcmsg_coll_step_t *st = &s->steps[i];
-            rcmsg_msg_status_t ms;
-            rcmsg_status_t r;
-
-            if (!is_msg(st) || st->req == RCMSG_REQUEST_NULL) {
-                continue;
-            }
-            r = rcmsg_wait(&st->req, &ms);
-            step_done(s, st, r, &ms);
-        }
-    }
-    return s->err;
 }
 
 /* ---- nonblocking ------------------------------------------------------------------------- */

@@ -14,15 +14,16 @@
  * an error naming the sender). Once a step fails no further phase starts; the schedule ends,
  * with the first error, when what was posted has completed.
  *
- * A blocking collective builds into its communicator's kept memory and runs the schedule to
- * completion at once (rcmsg_coll_sched_run: each phase posted, then waited for, as the
- * algorithms always did). A nonblocking one builds into memory of its own and becomes a
- * request (rcmsg_coll_sched_start): rcmsg's progress advances it, through a progress hook
+ * A blocking collective runs the same builder with no schedule (a->sched NULL): each step runs
+ * as it is recorded, a phase's messages posted together and waited for at its end
+ * (rcmsg_coll_phase_now), so no step is stored or walked and the call costs what the
+ * algorithm written by hand would. A nonblocking one builds into memory of its own and becomes
+ * a request (rcmsg_coll_sched_start): rcmsg's progress advances it, through a progress hook
  * registered only while a schedule is active, and the last phase completes the request.
  *
- * Memory: rcmsg_coll_scratch_get(a, bytes) during a build hands out memory that lives as long
- * as the schedule (the algorithms' scratch, the steps themselves); rcmsg_coll_scratch_put does
- * nothing then. coll_scratch.c owns it.
+ * Memory: rcmsg_coll_scratch_get(a, bytes) hands out memory that lives as long as the call:
+ * the schedule's (the algorithms' scratch, the steps themselves), or for a blocking call its
+ * communicator's arena until the call ends. coll_scratch.c owns it.
  */
 #ifndef RCMSG_COLL_SCHED_H
 #define RCMSG_COLL_SCHED_H

@@ -3,23 +3,16 @@
  * Scratch memory of the collectives, kept per communicator: the one place in src/collectives
  * that allocates. A steady loop of a collective thus allocates nothing after its first call.
  *
- * Each communicator (comm->coll, made at its first collective that needs scratch) holds a
- * small stack of buffers, one per nesting level: rcmsg_coll_scratch_get takes the next level
- * and grows its buffer to the size asked (the old contents are dropped: a level is empty
- * when taken), rcmsg_coll_scratch_put gives it back. Levels nest because one call can hold
- * two at once: alltoall's copy of an in-place input while the algorithm takes its own, and
- * RCMSG_COLL_CHECK's records while the Bruck allgather that exchanges them takes its own.
- * rcmsg is called from one thread at a time (the MPI face provides FUNNELED at most), and a
- * collective runs to completion before the next starts on the same communicator, so the stack
- * never interleaves. Each communicator, dup and split children included, has its own; the
- * buffers live until the communicator is freed (rcmsg_comm_free or finalize: the pml calls
- * coll_scratch_fini).
- *
- * Arenas (rcmsg_coll_arena_t) hold schedules (coll_sched.h): memory handed out in order and
- * given back all at once. A blocking collective builds into its communicator's arena, emptied
- * before each build and kept: when a build needed more than its first chunk, the next empty
- * one is a single chunk of the whole size, so a steady loop allocates nothing. A nonblocking
- * collective's schedule lives in an arena of its own, freed when it completes.
+ * Arenas (rcmsg_coll_arena_t) hand out memory in order and take it back all at once. A blocking
+ * collective takes its scratch from its communicator's arena (comm->coll, made at the first
+ * blocking call that takes scratch on it), emptied when the call ends (rcmsg_coll_scratch_end)
+ * and kept: when a call needed more than the first chunk, the emptied arena is a single chunk
+ * of the whole size, so a steady loop allocates nothing after its first call. rcmsg
+ * is called from one thread at a time (the MPI face provides FUNNELED at most) and a blocking
+ * collective runs to completion before the next starts on the same communicator; each
+ * communicator, dup and split children included, has its own arena, freed with it
+ * (rcmsg_comm_free or finalize: the pml calls coll_scratch_fini). A nonblocking collective's
+ * schedule, its scratch included, lives in an arena of its own, freed when it completes.
  */
 #include "config.h"
 
@@ -31,10 +24,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-/* Nesting depth: alltoall's copy, the check's records, the check's allgather (3), plus one. */
-#define COLL_SCRATCH_LEVELS 4
-#define COLL_SCRATCH_MIN    256 /* the smallest buffer made: small calls share one size */
-
 struct rcmsg_coll_chunk {
     rcmsg_coll_chunk_t *next;
     size_t cap, used;
@@ -42,21 +31,12 @@ struct rcmsg_coll_chunk {
 };
 
 struct rcmsg_coll_comm {
-    rcmsg_coll_arena_t arena; /* the blocking collectives' schedules (rcmsg_coll_comm_arena) */
-    struct {
-        void *buf;
-        size_t cap;
-    } level[COLL_SCRATCH_LEVELS];
-    int depth;            /* levels taken */
-    unsigned long allocs; /* malloc calls made for this communicator (tests) */
+    rcmsg_coll_arena_t arena; /* the blocking collectives' scratch */
 };
 
 /* The pml's hook: the communicator is being freed. */
 static void coll_scratch_fini(rcmsg_comm_t comm)
 {
-    for (int i = 0; i < COLL_SCRATCH_LEVELS; i++) {
-        free(comm->coll->level[i].buf);
-    }
     rcmsg_coll_arena_free(&comm->coll->arena);
     free(comm->coll);
     comm->coll = NULL;
@@ -67,98 +47,56 @@ void rcmsg_coll_scratch_init(void)
     rcmsg_pml_set_comm_fini(coll_scratch_fini);
 }
 
-static struct rcmsg_coll_comm *coll_comm_of(const rcmsg_coll_args_t *a)
+/* comm->coll, made at the first blocking call that takes scratch; NULL, logged, without memory. */
+static __attribute__((noinline)) struct rcmsg_coll_comm *coll_comm_new(const rcmsg_coll_args_t *a)
 {
-    if (a->comm->coll == NULL) {
-        a->comm->coll = calloc(1, sizeof(*a->comm->coll));
-        if (a->comm->coll == NULL) {
-            rcmsg_error("%s: out of memory for the scratch state of communicator 0x%x",
-                        rcmsg_coll_name(a->coll), a->comm->ctx);
-            return NULL;
-        }
-        a->comm->coll->allocs = 1;
-    }
-    return a->comm->coll;
-}
+    struct rcmsg_coll_comm *cc = calloc(1, sizeof(*cc));
 
-/* Grows level l to at least bytes; its contents are not kept. */
-static void *level_grow(const rcmsg_coll_args_t *a, struct rcmsg_coll_comm *cc, int l, size_t bytes)
-{
-    size_t cap = bytes < COLL_SCRATCH_MIN ? COLL_SCRATCH_MIN : (bytes + 63) & ~(size_t)63;
-
-    free(cc->level[l].buf); /* first: the old and the new one need not fit together */
-    cc->level[l].buf = malloc(cap);
-    cc->level[l].cap = cc->level[l].buf != NULL ? cap : 0;
-    cc->allocs++;
-    if (cc->level[l].buf == NULL) {
-        rcmsg_error("%s: out of memory for %zu bytes of scratch on communicator 0x%x (%d ranks)",
-                    rcmsg_coll_name(a->coll), bytes, a->comm->ctx, a->comm->size);
+    if (cc == NULL) {
+        rcmsg_error("%s: out of memory for the scratch state of communicator 0x%x",
+                    rcmsg_coll_name(a->coll), a->comm->ctx);
+        return NULL;
     }
-    return cc->level[l].buf;
+    cc->arena.allocs = 1; /* this one */
+    a->comm->coll = cc;
+    return cc;
 }
 
 void *rcmsg_coll_scratch_get(const rcmsg_coll_args_t *a, size_t bytes)
 {
     struct rcmsg_coll_comm *cc;
-    void *p;
 
-    if (a->sched != NULL) { /* a build: memory that lives as long as the schedule */
+    if (a->sched != NULL) { /* (a schedule in the unit tests has no communicator) */
         return rcmsg_coll_arena_get(a->sched->arena, bytes);
     }
-    cc = coll_comm_of(a);
-    if (cc == NULL) {
+    cc = a->comm->coll;
+    if (cc == NULL && (cc = coll_comm_new(a)) == NULL) {
         return NULL;
     }
-    if (cc->depth == COLL_SCRATCH_LEVELS) {
-        rcmsg_error("%s: scratch nested more than %d deep on communicator 0x%x (a bug)",
-                    rcmsg_coll_name(a->coll), COLL_SCRATCH_LEVELS, a->comm->ctx);
-        return NULL;
-    }
-    p = cc->level[cc->depth].buf;
-    if (p == NULL || bytes > cc->level[cc->depth].cap) {
-        p = level_grow(a, cc, cc->depth, bytes);
-    }
-    if (p != NULL) {
-        cc->depth++;
-    }
-    return p;
+    return rcmsg_coll_arena_get(&cc->arena, bytes);
 }
 
-void rcmsg_coll_scratch_put(const rcmsg_coll_args_t *a, void *p)
+void rcmsg_coll_scratch_end(rcmsg_comm_t comm)
 {
-    struct rcmsg_coll_comm *cc = a->comm->coll;
-
-    if (p == NULL || a->sched != NULL) {
-        return; /* the get failed: nothing was taken; a build's memory goes with its schedule */
-    }
-    if (cc == NULL || cc->depth == 0 || cc->level[cc->depth - 1].buf != p) {
-        rcmsg_error("%s: scratch %p given back out of order on communicator 0x%x (a bug)",
-                    rcmsg_coll_name(a->coll), p, a->comm->ctx);
-        return;
-    }
-    cc->depth--;
+    rcmsg_coll_arena_reset(&comm->coll->arena);
 }
 
 unsigned long rcmsg_coll_scratch_allocs(rcmsg_comm_t comm)
 {
-    return comm->coll != NULL ? comm->coll->allocs + comm->coll->arena.allocs : 0;
+    return comm->coll != NULL ? comm->coll->arena.allocs : 0;
 }
 
 /* ---- arenas ---- */
 
 #define COLL_CHUNK_MIN 4096
 
-void *rcmsg_coll_arena_get(rcmsg_coll_arena_t *ar, size_t bytes)
+/* A new chunk at the head of ar, of twice the last one's size (at least b bytes), its first b
+ * bytes handed out. */
+static __attribute__((noinline)) void *arena_grow(rcmsg_coll_arena_t *ar, size_t bytes, size_t b)
 {
     rcmsg_coll_chunk_t *c = ar->head;
-    size_t b = (bytes + 15) & ~(size_t)15, cap;
+    size_t cap = c != NULL && c->cap * 2 > COLL_CHUNK_MIN ? c->cap * 2 : COLL_CHUNK_MIN;
 
-    if (c != NULL && c->cap - c->used >= b) {
-        void *p = (char *)c->data + c->used;
-        c->used += b;
-        return p;
-    }
-    cap = c != NULL && c->cap * 2 > COLL_CHUNK_MIN ? c->cap * 2 : COLL_CHUNK_MIN;
     cap = cap < b ? b : cap;
     c = malloc(sizeof(*c) + cap);
     ar->allocs++;
@@ -171,6 +109,19 @@ void *rcmsg_coll_arena_get(rcmsg_coll_arena_t *ar, size_t bytes)
     return c->data;
 }
 
+void *rcmsg_coll_arena_get(rcmsg_coll_arena_t *ar, size_t bytes)
+{
+    rcmsg_coll_chunk_t *c = ar->head;
+    size_t b = (bytes + 15) & ~(size_t)15;
+
+    if (c != NULL && c->cap - c->used >= b) {
+        void *p = (char *)c->data + c->used;
+        c->used += b;
+        return p;
+    }
+    return arena_grow(ar, bytes, b);
+}
+
 void rcmsg_coll_arena_free(rcmsg_coll_arena_t *ar)
 {
     while (ar->head != NULL) {
@@ -180,16 +131,11 @@ void rcmsg_coll_arena_free(rcmsg_coll_arena_t *ar)
     }
 }
 
-void rcmsg_coll_arena_reset(rcmsg_coll_arena_t *ar)
+/* Replaces ar's chunks (more than one) with one of their whole size. */
+static __attribute__((noinline)) void arena_merge(rcmsg_coll_arena_t *ar)
 {
     size_t total = 0;
 
-    if (ar->head == NULL || ar->head->next == NULL) {
-        if (ar->head != NULL) {
-            ar->head->used = 0;
-        }
-        return;
-    }
     for (rcmsg_coll_chunk_t *c = ar->head; c != NULL; c = c->next) {
         total += c->cap;
     }
@@ -201,11 +147,13 @@ void rcmsg_coll_arena_reset(rcmsg_coll_arena_t *ar)
     }
 }
 
-rcmsg_coll_arena_t *rcmsg_coll_comm_arena(const rcmsg_coll_args_t *a)
+void rcmsg_coll_arena_reset(rcmsg_coll_arena_t *ar)
 {
-    struct rcmsg_coll_comm *cc = coll_comm_of(a);
-
-    return cc != NULL ? &cc->arena : NULL; /* empty: every run empties it at its end */
+    if (ar->head != NULL && ar->head->next != NULL) {
+        arena_merge(ar);
+    } else if (ar->head != NULL) {
+        ar->head->used = 0;
+    }
 }
 
 bool rcmsg_coll_table_grow(void **tab, size_t elem, size_t *cap, size_t need)
@@ -235,9 +183,6 @@ size_t rcmsg_coll_scratch_bytes(rcmsg_comm_t comm)
 
     if (comm->coll == NULL) {
         return 0;
-    }
-    for (int i = 0; i < COLL_SCRATCH_LEVELS; i++) {
-        bytes += comm->coll->level[i].cap;
     }
     for (rcmsg_coll_chunk_t *c = comm->coll->arena.head; c != NULL; c = c->next) {
         bytes += c->cap;

@@ -48,11 +48,12 @@ static coll_op_t *op_of(rcmsg_op_t op)
 
 size_t rcmsg_coll_type_size(rcmsg_datatype_t dtype)
 {
-    coll_dtype_t *d = dtype_of(dtype);
+    coll_dtype_t *d;
 
     if ((unsigned)dtype < RCMSG_DATATYPE_COUNT) {
         return rcmsg_coll_dtype_size(dtype);
     }
+    d = dtype_of(dtype);
     return d != NULL && d->live ? d->size : 0;
 }
 
@@ -74,11 +75,17 @@ bool rcmsg_coll_op_commutes(rcmsg_op_t op)
     return o == NULL || o->commute;
 }
 
-rcmsg_status_t rcmsg_coll_op_check(const char *call, rcmsg_op_t op, rcmsg_datatype_t dtype)
+rcmsg_status_t rcmsg_coll_op_check(int coll, rcmsg_op_t op, rcmsg_datatype_t dtype)
 {
+    const char *call;
+
+    if ((unsigned)op < RCMSG_OP_COUNT && rcmsg_coll_op_valid(op, dtype)) {
+        return RCMSG_OK; /* the usual case first */
+    }
     if (rcmsg_coll_op_user(op)) {
         return RCMSG_OK; /* a user operation works on every datatype */
     }
+    call = rcmsg_coll_name(coll);
     if ((unsigned)op >= RCMSG_OP_COUNT) {
         rcmsg_error("rcmsg_%s: unknown operation %d", call, (int)op);
         return RCMSG_ERR_INVALID_PARAM;
@@ -90,12 +97,9 @@ rcmsg_status_t rcmsg_coll_op_check(const char *call, rcmsg_op_t op, rcmsg_dataty
             call, rcmsg_coll_op_name(op), (int)dtype);
         return RCMSG_ERR_UNSUPPORTED;
     }
-    if (!rcmsg_coll_op_valid(op, dtype)) {
-        rcmsg_error("rcmsg_%s: operation %s is not defined on %s", call, rcmsg_coll_op_name(op),
-                    rcmsg_coll_dtype_name(dtype));
-        return RCMSG_ERR_UNSUPPORTED;
-    }
-    return RCMSG_OK;
+    rcmsg_error("rcmsg_%s: operation %s is not defined on %s", call, rcmsg_coll_op_name(op),
+                rcmsg_coll_dtype_name(dtype));
+    return RCMSG_ERR_UNSUPPORTED;
 }
 
 rcmsg_status_t rcmsg_coll_apply(int coll, rcmsg_op_t op, rcmsg_datatype_t dtype, const void *x,

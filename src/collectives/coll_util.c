@@ -73,6 +73,14 @@ rcmsg_status_t rcmsg_coll_post_all_copy(const rcmsg_coll_args_t *a, int n,
     copy_when_t when = copy_when(n, m, copy);
     rcmsg_status_t s = RCMSG_OK;
 
+    if (a->sched == NULL) { /* a blocking call: the phase runs now */
+        if (when == COPY_BEFORE || (n == 0 && when != COPY_NONE)) {
+            memmove(copy->dst, copy->src, copy->len);
+        }
+        return n == 0 ? RCMSG_OK
+                      : rcmsg_coll_phase_now(a, n, m, when == COPY_DURING ? copy : NULL,
+                                             when == COPY_AFTER ? copy : NULL);
+    }
     if (when == COPY_BEFORE) {
         s = rcmsg_coll_copy(a, copy->dst, copy->src, copy->len);
     }
