@@ -30,8 +30,12 @@
  * by a lost member), pml_recv.c (matched receives, unexpected messages, rendezvous reads),
  * pml_send.c (credits, send queue, control messages), pml_req.c (requests, wait and test;
  * liveness through a hook), pml_check.c (argument checks), pml_handle.c (the communicator
- * handle table), pml_base.c (the job and its peers, message names, sequence compare; a lost
- * peer up through a hook), pml_match.c (the matching queues). pml_types.h: the types.
+ * handle table), pml_base.c (the job and its peers' links, message names, sequence compare;
+ * a lost peer up through a hook), pml_match.c (the matching queues). pml_types.h: the types.
+ * A peer's state is split the same way, an array indexed by world rank in each file that
+ * writes it (pml_snd.peers, pml_rcv.peers, pml_rx.peers, pml_live.peers, pml_lost.peers,
+ * pml_brk.gone); other files read it through inline accessors. Each file has its init and
+ * fini, called from here: init bottom up, fini top down (pml_states_init, pml_states_fini).
  */
 #include "config.h"
 
@@ -55,15 +59,30 @@ static struct {
     uint64_t bye_timeout_us;   /* RCMSG_LAUNCHER_TIMEOUT: finalize's parting after a loss */
 } pml_cfg;
 
-/* Every file's state as before init (their memory released already). */
-static void pml_states_clear(void)
+/* Every file's state as before init, its memory released: each file's fini, top down. */
+static void pml_states_fini(void)
 {
-    memset(&pml, 0, sizeof(pml));
-    memset(&pml_rcv, 0, sizeof(pml_rcv));
-    memset(&pml_snd, 0, sizeof(pml_snd));
-    memset(&pml_live, 0, sizeof(pml_live));
-    memset(&pml_stall, 0, sizeof(pml_stall));
+    pml_rx_fini();
+    pml_live_fini();
+    pml_dump_fini();
+    pml_fail_fini();
+    pml_break_fini();
+    pml_recv_fini();
+    pml_send_fini();
+    pml_base_fini();
     memset(&pml_cfg, 0, sizeof(pml_cfg));
+}
+
+/* Each file's per-peer state, bottom up (after pml_base_init and the configuration). */
+static rcmsg_status_t pml_states_init(void)
+{
+    rcmsg_status_t s = pml_send_init();
+
+    s = s == RCMSG_OK ? pml_recv_init() : s;
+    s = s == RCMSG_OK ? pml_break_init() : s;
+    s = s == RCMSG_OK ? pml_fail_init() : s;
+    s = s == RCMSG_OK ? pml_live_init() : s;
+    return s == RCMSG_OK ? pml_rx_init() : s;
 }
 
 bool rcmsg_pml_peer_lost(void)
@@ -146,23 +165,24 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     int *ids;
     rcmsg_status_t s;
 
-    pml_states_clear();
+    pml_states_fini();
     pml_reqs_fini();
     pml_parted = false;
+    s = pml_base_init(w);
     pml_req_set_idle(pml_idle); /* the hooks up: the wait loop's, a lost peer's */
     pml_set_peer_fail(pml_on_peer_failed);
-    rcmsg_match_init(&pml_rcv.match, w->job.size);
-    pml.w = w;
-    pml.rank = w->job.rank;
-    pml.size = w->job.size;
-    pml.peers = calloc((size_t)pml.size, sizeof(*pml.peers));
-    pml.pending_peers = calloc((size_t)pml.size, sizeof(int));
+    if (s == RCMSG_OK) {
+        pml_config_read(); /* (pml.credits: before the send side's init) */
+        s = pml_states_init();
+    }
     ids = malloc(sizeof(int) * (size_t)pml.size);
-    if (pml.peers == NULL || pml.pending_peers == NULL || ids == NULL) {
+    if (s != RCMSG_OK || ids == NULL) {
         free(ids);
+        if (s != RCMSG_OK) {
+            pml_states_fini(); /* (rcmsg_pml_fini: init failed early) */
+        }
         return RCMSG_ERR_NO_MEMORY;
     }
-    pml_config_read();
     for (int i = 0; i < w->btls.n; i++) {
         w->btls.btls[i]->recv_cb = pml_on_recv;
         w->btls.btls[i]->fail_cb = pml_on_peer_failed;
@@ -170,11 +190,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     }
     for (int i = 0; i < pml.size; i++) {
         rcmsg_btl_t *btl = w->peer_btl[i];
-        pml.peers[i].btl = btl;
-        pml.peers[i].credits = pml.credits;
-        pml.peers[i].stat = rcmsg_stats_row(i);
-        pml.peers[i].max_inline = btl->caps.max_inline;
-        pml.peers[i].eager_limit = pml_eager_limit(btl);
+        pml_peer_link(i, btl, pml_eager_limit(btl));
         rcmsg_stats_set_transport(i, btl->name);
         ids[i] = i;
     }
@@ -202,13 +218,13 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
 /* Failed, or a BREAK said so: finalize sends it nothing more (its transport forgot it). */
 static bool peer_lost(int i)
 {
-    return pml.peers[i].failed || pml.peers[i].gone != RCMSG_OK;
+    return pml_peer_failed(i) || pml_peer_gone(i) != RCMSG_OK;
 }
 
 static bool ctl_pending(void)
 {
     for (int i = 0; i < pml.npending; i++) {
-        if (pml.peers[pml.pending_peers[i]].nctl > 0 && !peer_lost(pml.pending_peers[i])) {
+        if (pml_snd.peers[pml.pending_peers[i]].nctl > 0 && !peer_lost(pml.pending_peers[i])) {
             return true;
         }
     }
@@ -238,24 +254,6 @@ static void unexp_refuse_fini(rcmsg_match_msg_t *m, void *arg)
 static void fini_poll_idle(void)
 {
     for (int k = 0; k < PML_FINI_POLLS && rcmsg_progress() > 0; k++) {
-    }
-}
-
-/* Of the control messages queued, only those a peer waits for stay: FINs (its rendezvous
- * send) and CANCEL_ACKs (its cancel); credits and BREAKs are of no use any more (a peer told
- * a rank is lost after this one finalized may have exited: the send would wait for it). */
-static void ctl_filter(void)
-{
-    for (int i = 0; i < pml.size; i++) {
-        pml_peer_t *p = &pml.peers[i];
-        int n = 0;
-        p->owed = 0;
-        for (int k = 0; k < p->nctl; k++) {
-            if (p->ctl[k].hdr.type == RCMSG_PML_FIN || p->ctl[k].hdr.type == RCMSG_PML_CANCEL_ACK) {
-                p->ctl[n++] = p->ctl[k];
-            }
-        }
-        p->nctl = n;
     }
 }
 
@@ -294,13 +292,13 @@ static int bye_round(bool *sent)
     int missing = 0;
 
     for (int i = 0; i < pml.size; i++) {
-        if (i == pml.rank || pml.peers[i].failed) {
+        if (i == pml.rank || pml_peer_failed(i)) {
             continue;
         }
         if (!sent[i]) {
             sent[i] = pml_bye_xmit(i) != RCMSG_ERR_NO_RESOURCE; /* another error: lost meanwhile */
         }
-        missing += !peer_lost(i) && (!sent[i] || !pml.peers[i].bye);
+        missing += !peer_lost(i) && (!sent[i] || !pml_rx.peers[i].bye);
     }
     return missing;
 }
@@ -311,7 +309,7 @@ static int bye_round(bool *sent)
 static void bye_probe(void)
 {
     for (int i = 0; i < pml.size; i++) {
-        if (i != pml.rank && !peer_lost(i) && !pml.peers[i].bye) {
+        if (i != pml.rank && !peer_lost(i) && !pml_rx.peers[i].bye) {
             (void)pml.peers[i].btl->ops->ping(pml.peers[i].btl, i);
         }
     }
@@ -362,7 +360,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
     long nunexp;
 
     if (pml.peers == NULL) {
-        pml_states_clear();
+        pml_states_fini();
         pml_reqs_fini();
         pml_comms_fini();
         return RCMSG_OK; /* init failed early */
@@ -376,7 +374,7 @@ rcmsg_status_t rcmsg_pml_fini(void)
      * rendezvous sender is released (its send fails with RCMSG_ERR_STATE, or is cancelled)
      * instead of waiting for this rank forever */
     pml.finalizing = true;
-    ctl_filter();
+    pml_send_ctl_filter();
     fini_poll_idle();
     nunexp = pml_rcv.match.nmsgs;
     rcmsg_match_fini(&pml_rcv.match, unexp_refuse_fini, NULL);
@@ -411,15 +409,9 @@ rcmsg_status_t rcmsg_pml_fini(void)
     pml_comms_fini();
     rcmsg_rcache_fini();
     rcmsg_progress_fini(); /* SIGUSR1 stays caught: the wireup's fence prints the dump now */
-    for (int i = 0; i < pml.size; i++) {
-        free(pml.peers[i].ctl);
-        free(pml.peers[i].dropped.v);
-    }
     pml_reqs_fini();
     pml_ctx_fini();
-    free(pml.peers);
-    free(pml.pending_peers);
-    pml_states_clear();
+    pml_states_fini();
     rcmsg_pml_set_comm_check(NULL);
     return status;
 }

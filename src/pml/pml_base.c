@@ -95,6 +95,38 @@ void pml_peer_bad(int peer, const char *fmt, ...)
     pml_peer_fail(peer, RCMSG_ERR_PEER_DATA, why);
 }
 
+rcmsg_status_t pml_base_init(rcmsg_wireup_t *w)
+{
+    pml.w = w;
+    pml.rank = w->job.rank;
+    pml.size = w->job.size;
+    pml.peers = calloc((size_t)pml.size, sizeof(*pml.peers));
+    pml.pending_peers = calloc((size_t)pml.size, sizeof(int));
+    return pml.peers != NULL && pml.pending_peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
+}
+
+void pml_peer_link(int peer, rcmsg_btl_t *btl, size_t eager_limit)
+{
+    pml_peer_t *p = &pml.peers[peer];
+
+    p->btl = btl;
+    p->stat = rcmsg_stats_row(peer);
+    p->max_inline = btl->caps.max_inline;
+    p->eager_limit = eager_limit;
+}
+
+void pml_base_set_loss(const pml_loss_t *loss)
+{
+    pml.loss = loss;
+}
+
+void pml_base_fini(void)
+{
+    free(pml.peers);
+    free(pml.pending_peers);
+    memset(&pml, 0, sizeof(pml));
+}
+
 void pml_set_peer_fail(pml_peer_fail_t fail)
 {
     pml.peer_fail = fail;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The bottom of the pml (pml_base.c): the state every file shares, the job and its peers,
- * owned here; the message names, the sequence compare, registration, the record of discarded
- * messages, and the hook up to a peer's loss.
+ * The bottom of the pml (pml_base.c): the state every file shares, the job and its peers'
+ * links, owned here (a view of the peers' loss, which pml_fail.c owns); the message names, the
+ * sequence compare, registration, the record of discarded messages, and the hook up to a peer's
+ * loss.
  */
 #ifndef RCMSG_PML_BASE_H
 #define RCMSG_PML_BASE_H
@@ -17,6 +18,7 @@ typedef struct {
     rcmsg_wireup_t *w;
     int rank, size;
     pml_peer_t *peers;
+    const pml_loss_t *loss;       /* pml_fail.c's record, read below it (pml_peer_failed) */
     int *pending_peers, npending; /* the peers with work for progress (pml_peer_mark_pending) */
     int credits;                  /* RCMSG_EAGER_CREDITS: eager sends a peer may have unmatched */
     size_t max_len;               /* the node's memory: no buffer is longer */
@@ -38,11 +40,31 @@ static inline void pml_peer_mark_pending(int peer)
     }
 }
 
-/* Whether enough credits are owed to peer to return them (half of them, in one message). */
-static inline bool pml_credits_due(const pml_peer_t *p)
+/* Takes the i-th pending peer out of the list (the last one takes its place). */
+static inline void pml_peer_unmark_pending(int i)
 {
-    return p->owed >= (pml.credits + 1) / 2;
+    pml.peers[pml.pending_peers[i]].pending = false;
+    pml.pending_peers[i] = pml.pending_peers[--pml.npending];
 }
+
+/* Whether peer is lost (pml_fail.c), and with what status. */
+static inline bool pml_peer_failed(int peer)
+{
+    return pml.loss[peer].failed;
+}
+
+static inline rcmsg_status_t pml_peer_why(int peer)
+{
+    return pml.loss[peer].why;
+}
+
+/* The job's size and rank, room for the peers' links and the pending list. */
+rcmsg_status_t pml_base_init(rcmsg_wireup_t *w);
+/* Peer's link: its transport and the eager limit the pml takes for it. */
+void pml_peer_link(int peer, rcmsg_btl_t *btl, size_t eager_limit);
+/* Sets the view of the peers' loss (pml_fail_init). */
+void pml_base_set_loss(const pml_loss_t *loss);
+void pml_base_fini(void);
 
 void pml_set_peer_fail(pml_peer_fail_t fail);
 /* Through the hook: peer is lost with status; cause: why, in words, or NULL. */

@@ -8,6 +8,22 @@
 #include "pml_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+pml_break_t pml_brk;
+
+rcmsg_status_t pml_break_init(void)
+{
+    pml_brk.gone = calloc((size_t)pml.size, sizeof(*pml_brk.gone)); /* RCMSG_OK: not lost */
+    return pml_brk.gone != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
+}
+
+void pml_break_fini(void)
+{
+    free(pml_brk.gone);
+    memset(&pml_brk, 0, sizeof(pml_brk));
+}
 
 /* A member of c is lost (world rank peer: seen by this rank; or c's rank lost, which rank
  * reporter told us of): a collective of c can no longer complete (the live ranks it waits for
@@ -61,7 +77,7 @@ static void comm_break_tell(const struct rcmsg_comm *c, int peer)
         }
     }
     for (int i = 0; i < c->size; i++) {
-        if (i != c->rank && !pml.peers[c->world[i]].failed) {
+        if (i != c->rank && !pml_peer_failed(c->world[i])) {
             (void)pml_queue_ctl(c->world[i], &h); /* (out of memory: logged; it learns later) */
         }
     }
@@ -69,10 +85,10 @@ static void comm_break_tell(const struct rcmsg_comm *c, int peer)
 
 void pml_comms_break(int peer, rcmsg_status_t status, int reporter)
 {
-    bool tell = reporter < 0 && !pml.peers[peer].reported && peer != pml.rank;
+    bool tell = reporter < 0 && !pml.loss[peer].reported && peer != pml.rank;
 
-    if (pml.peers[peer].gone == RCMSG_OK) {
-        pml.peers[peer].gone = status; /* communicators made from now on are broken at once */
+    if (pml_brk.gone[peer] == RCMSG_OK) {
+        pml_brk.gone[peer] = status; /* communicators made from now on are broken at once */
     }
     for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml_comms.live); l != NULL;
          l = rcmsg_queue_next(l)) {

@@ -61,7 +61,6 @@ static rcmsg_status_t cancel_recv(rcmsg_request_t r)
 
 static rcmsg_status_t cancel_send(rcmsg_request_t r)
 {
-    pml_peer_t *p = &pml.peers[r->peer];
     rcmsg_pml_rts_t h = {.hdr = {.type = RCMSG_PML_CANCEL,
                                  .ctx = r->ctx,
                                  .src = r->my_rank,
@@ -72,8 +71,7 @@ static rcmsg_status_t cancel_send(rcmsg_request_t r)
     rcmsg_status_t s;
 
     if (r->queued) {
-        rcmsg_queue_remove(&p->sendq, &r->link);
-        r->queued = false;
+        pml_sendq_remove(r->peer, r);
         cancel_done(r);
         return RCMSG_OK;
     }
@@ -81,7 +79,8 @@ static rcmsg_status_t cancel_send(rcmsg_request_t r)
         cancel_done(r); /* its receiver discarded it unreceived, and told (its FIN) */
         return RCMSG_OK;
     }
-    if (r->cancel_wait || r->cancelled || !r->sent || (r->rndv && r->finished) || p->failed) {
+    if (r->cancel_wait || r->cancelled || !r->sent || (r->rndv && r->finished) ||
+        pml_peer_failed(r->peer)) {
         return RCMSG_OK; /* asked already, or too late: it completes as it is */
     }
     s = pml_queue_ctl(r->peer, &h);
@@ -155,10 +154,7 @@ static bool cancel_take(int peer, const rcmsg_pml_rts_t *h)
     same = u->h.hdr.tag == h->hdr.tag && u->h.hdr.len == h->hdr.len;
     pml_unexp_forget(u);
     if (u->h.hdr.type == RCMSG_PML_EAGER) {
-        pml.peers[peer].owed++; /* its eager buffer is free again */
-        if (pml_credits_due(&pml.peers[peer])) {
-            pml_peer_mark_pending(peer);
-        }
+        pml_credit_owe(peer, 1); /* its eager buffer is free again */
     }
     free(u);
     if (!same) {
@@ -188,10 +184,10 @@ void pml_on_cancel(int peer, const rcmsg_pml_rts_t *h)
         return;
     }
     taken = cancel_take(peer, h);
-    if (pml.peers[peer].failed) {
+    if (pml_peer_failed(peer)) {
         return; /* (cancel_take found it lying) */
     }
-    taken = taken || pml_seqs_take(&pml.peers[peer].dropped, (uint32_t)h->addr);
+    taken = taken || pml_recv_dropped_take(peer, (uint32_t)h->addr);
     ack.status = taken ? 1 : 0;
     pml_queue_ctl(peer, &ack);
 }

@@ -40,8 +40,7 @@ static void adopt_one(rcmsg_match_msg_t *m, void *arg)
     if (!u->orphan) {
         return;
     }
-    u->orphan = false;
-    pml.peers[u->peer].orphans--;
+    pml_unexp_adopt(u);
     if (!pml_src_check(u->peer, c, &u->h.hdr)) {
         rcmsg_match_remove(&pml_rcv.match, m);
         pml_rcv.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
@@ -83,8 +82,8 @@ rcmsg_status_t pml_comm_create(uint32_t ctx, int size, int rank, const int *worl
     ctx_adopt(c);
     c->adopting = false;
     for (int i = 0; i < size && c->coll_lost == RCMSG_OK; i++) {
-        if (pml.peers[world[i]].gone != RCMSG_OK) {
-            pml_comm_break(c, world[i], pml.peers[world[i]].gone, -1);
+        if (pml_peer_gone(world[i]) != RCMSG_OK) {
+            pml_comm_break(c, world[i], pml_peer_gone(world[i]), -1);
         }
     }
     *comm_p = c;

@@ -33,6 +33,11 @@ void pml_dump_init(void)
     pml_stall.stall_since_us = rcmsg_clock_coarse_us();
 }
 
+void pml_dump_fini(void)
+{
+    memset(&pml_stall, 0, sizeof(pml_stall));
+}
+
 static const char *req_step(const struct rcmsg_request *r, char *buf, size_t cap)
 {
     if (r->kind == PML_REQ_SEND) {
@@ -40,7 +45,7 @@ static const char *req_step(const struct rcmsg_request *r, char *buf, size_t cap
             snprintf(buf, cap, "cancel asked, waiting for the receiver's answer");
         } else if (r->queued) {
             snprintf(buf, cap, "queued (%s)",
-                     pml.peers[r->peer].credits == 0 ? "no eager credit" : "transport full");
+                     pml_snd.peers[r->peer].credits == 0 ? "no eager credit" : "transport full");
         } else {
             snprintf(buf, cap, r->rndv ? "rts sent, waiting for fin" : "sending");
         }
@@ -118,15 +123,16 @@ static size_t queue_length(const rcmsg_queue_t *q)
 static void dump_peers(void)
 {
     for (int i = 0; i < pml.size; i++) {
-        const pml_peer_t *p = &pml.peers[i];
+        const pml_send_peer_t *p = &pml_snd.peers[i];
+        const pml_loss_t *l = &pml_lost.peers[i];
 
         if (i == pml.rank) {
             continue;
         }
         rcmsg_log_dump("peer %d %s credits %d owed %d sendq %zu fins %d failed %s%s%s", i,
-                       p->btl->name, p->credits, p->owed, queue_length(&p->sendq), p->nctl,
-                       p->failed ? "yes" : "no", p->failed ? " " : "",
-                       p->failed ? rcmsg_status_name(p->why) : "");
+                       pml.peers[i].btl->name, p->credits, p->owed, queue_length(&p->sendq),
+                       p->nctl, l->failed ? "yes" : "no", l->failed ? " " : "",
+                       l->failed ? rcmsg_status_name(l->why) : "");
     }
 }
 

@@ -17,6 +17,7 @@ typedef struct {
 extern pml_stall_t pml_stall;
 
 void pml_dump_init(void);
+void pml_dump_fini(void);
 void pml_dump(const char *why);
 void pml_stall_check(void);
 

@@ -146,12 +146,10 @@ void pml_fini_recv_begin(void)
     }
     fr.size = pml.size;
     for (int i = 0; i < pml.size; i++) {
-        pml_peer_t *p = &pml.peers[i];
-        fr.peers[i].btl = p->btl;
-        fr.peers[i].send_seq = p->send_seq;
-        fr.peers[i].lost = p->failed || p->gone != RCMSG_OK || i == pml.rank;
-        fr.peers[i].dropped = p->dropped; /* taken over */
-        memset(&p->dropped, 0, sizeof(p->dropped));
+        fr.peers[i].btl = pml.peers[i].btl;
+        fr.peers[i].send_seq = pml_snd.peers[i].seq;
+        fr.peers[i].lost = pml_peer_failed(i) || pml_peer_gone(i) != RCMSG_OK || i == pml.rank;
+        fr.peers[i].dropped = pml_recv_dropped_give(i); /* taken over */
     }
     pml.w->fini_poll = fr_poll;
     pml.w->fini_poll_arg = NULL;

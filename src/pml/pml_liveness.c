@@ -11,23 +11,44 @@
 #include "base/dump_signal.h"
 #include "progress/progress.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 pml_live_t pml_live;
+
+rcmsg_status_t pml_live_init(void)
+{
+    pml_live.peers = calloc((size_t)pml.size, sizeof(*pml_live.peers));
+    return pml_live.peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
+}
+
+void pml_live_set_rx(const pml_rx_peer_t *rx)
+{
+    pml_live.rx = rx;
+}
+
+void pml_live_fini(void)
+{
+    free(pml_live.peers);
+    memset(&pml_live, 0, sizeof(pml_live));
+}
 
 /* Probes peer once per liveness round, unless it was heard from since the last round. */
 static void probe_peer(int peer)
 {
-    pml_peer_t *p = &pml.peers[peer];
+    pml_live_peer_t *p = &pml_live.peers[peer];
+    rcmsg_btl_t *btl = pml.peers[peer].btl;
     rcmsg_status_t s;
 
-    if (p->failed || p->probe_epoch == pml_live.watch_epoch) {
+    if (pml_peer_failed(peer) || p->probe_epoch == pml_live.watch_epoch) {
         return;
     }
     p->probe_epoch = pml_live.watch_epoch;
-    if (p->heard != p->heard_seen) {
-        p->heard_seen = p->heard;
+    if (pml_live.rx[peer].seq != p->heard_seen) {
+        p->heard_seen = pml_live.rx[peer].seq;
         return;
     }
-    s = p->btl->ops->ping(p->btl, peer);
+    s = btl->ops->ping(btl, peer);
     rcmsg_debug("liveness: nothing from rank %d for a round: probed (%s)", peer,
                 rcmsg_status_name(s));
 }
@@ -121,9 +142,8 @@ int pml_progress(void *arg)
     for (int i = 0; i < pml.npending;) {
         int peer = pml.pending_peers[i];
         n += pml_peer_push(peer);
-        if (!pml_peer_has_work(&pml.peers[peer]) || pml.peers[peer].failed) {
-            pml.peers[peer].pending = false;
-            pml.pending_peers[i] = pml.pending_peers[--pml.npending];
+        if (!pml_peer_has_work(peer) || pml_peer_failed(peer)) {
+            pml_peer_unmark_pending(i);
         } else {
             i++;
         }

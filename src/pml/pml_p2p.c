@@ -28,7 +28,6 @@ post_send(const void *buf, size_t len, int dest, int tag, struct rcmsg_comm *com
           bool sync, rcmsg_request_t *req_p)
 {
     rcmsg_request_t r;
-    pml_peer_t *p;
     rcmsg_status_t s;
 
     r = pml_req_alloc(PML_REQ_SEND);
@@ -46,8 +45,7 @@ post_send(const void *buf, size_t len, int dest, int tag, struct rcmsg_comm *com
         *req_p = r;
         return RCMSG_OK;
     }
-    p = &pml.peers[r->peer];
-    if (len > p->eager_limit || sync) {
+    if (len > pml.peers[r->peer].eager_limit || sync) {
         s = pml_rndv_prepare(r);
         if (s != RCMSG_OK) {
             pml_req_free(r);
@@ -56,9 +54,8 @@ post_send(const void *buf, size_t len, int dest, int tag, struct rcmsg_comm *com
     }
     /* behind what is queued, control messages (a BREAK) included: a pair delivers in the order
      * of the calls, which the reuse of contexts relies on (pml_ctx.c) */
-    if (!rcmsg_queue_empty(&p->sendq) || p->nctl > 0 ||
-        pml_send_start(r) == RCMSG_ERR_NO_RESOURCE) {
-        pml_sendq_push(p, r);
+    if (pml_send_busy(r->peer) || pml_send_start(r) == RCMSG_ERR_NO_RESOURCE) {
+        pml_sendq_push(r->peer, r);
         pml_peer_mark_pending(r->peer);
     }
     *req_p = r;
@@ -186,7 +183,7 @@ rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
         *status = (rcmsg_msg_status_t){
             .source = u->h.hdr.src, .tag = u->h.hdr.tag, .count = u->h.hdr.len};
     }
-    if (u == NULL && (source != RCMSG_ANY_SOURCE ? pml.peers[comm->world[source]].failed
+    if (u == NULL && (source != RCMSG_ANY_SOURCE ? pml_peer_failed(comm->world[source])
                                                  : pml_ctx_all_lost(comm->ctx, comm->rank))) {
         /* nothing more can come (probe returns) */
         rcmsg_error("rcmsg_iprobe: %s", source != RCMSG_ANY_SOURCE

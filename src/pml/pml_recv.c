@@ -18,6 +18,35 @@
 
 pml_recv_t pml_rcv;
 
+rcmsg_status_t pml_recv_init(void)
+{
+    rcmsg_match_init(&pml_rcv.match, pml.size);
+    pml_rcv.peers = calloc((size_t)pml.size, sizeof(*pml_rcv.peers));
+    return pml_rcv.peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
+}
+
+void pml_recv_fini(void)
+{
+    for (int i = 0; pml_rcv.peers != NULL && i < pml.size; i++) {
+        free(pml_rcv.peers[i].dropped.v);
+    }
+    free(pml_rcv.peers);
+    memset(&pml_rcv, 0, sizeof(pml_rcv));
+}
+
+bool pml_recv_dropped_take(int peer, uint32_t seq)
+{
+    return pml_seqs_take(&pml_rcv.peers[peer].dropped, seq);
+}
+
+pml_seqs_t pml_recv_dropped_give(int peer)
+{
+    pml_seqs_t d = pml_rcv.peers[peer].dropped;
+
+    memset(&pml_rcv.peers[peer].dropped, 0, sizeof(d));
+    return d;
+}
+
 static void rndv_activate(rcmsg_request_t r)
 {
     rcmsg_queue_push_head(&pml_rcv.rndv_active, &r->rndv_link);
@@ -36,10 +65,7 @@ void pml_recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, con
             memcpy(r->buf, data, n);
         }
         r->st.count = n;
-        pml.peers[peer].owed++; /* the eager buffer is free again */
-        if (pml_credits_due(&pml.peers[peer])) {
-            pml_peer_mark_pending(peer);
-        }
+        pml_credit_owe(peer, 1); /* the eager buffer is free again */
         pml_req_complete(r, n < h->hdr.len ? RCMSG_ERR_TRUNCATED : RCMSG_OK);
         return;
     }
@@ -81,7 +107,7 @@ void pml_unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void 
         return;
     }
     u->orphan = orphan;
-    pml.peers[peer].orphans += orphan;
+    pml_rcv.peers[peer].orphans += orphan;
     if (dlen > 0) {
         u->data = (char *)(u + 1);
         memcpy(u->data, data, dlen);
@@ -115,8 +141,7 @@ void pml_unexp_forget(pml_unexp_t *u)
 {
     pml_rcv.unexp_bytes -= u->data != NULL ? u->h.hdr.len : 0;
     if (u->orphan) {
-        pml.peers[u->peer].orphans--;
-        u->orphan = false;
+        pml_unexp_adopt(u);
     }
 }
 
@@ -149,11 +174,8 @@ void pml_msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_l
               "unreceived: %s",
               (unsigned long long)h->hdr.len, peer, (int)h->hdr.tag, h->hdr.ctx & ~1u, why);
     if (h->hdr.type == RCMSG_PML_EAGER) {
-        pml_seqs_add(&pml.peers[peer].dropped, h->hdr.seq);
-        pml.peers[peer].owed += !pml.finalizing;
-        if (pml_credits_due(&pml.peers[peer])) {
-            pml_peer_mark_pending(peer);
-        }
+        pml_seqs_add(&pml_rcv.peers[peer].dropped, h->hdr.seq);
+        pml_credit_owe(peer, !pml.finalizing);
     } else {
         rcmsg_pml_rts_t fin = {.hdr = {.type = RCMSG_PML_FIN},
                                .addr = PML_FIN_REFUSED,
@@ -184,14 +206,14 @@ bool pml_ctx_all_lost(uint32_t ctx, int my_rank)
 
     if (c == NULL) { /* freed: its members are unknown, so every other rank of the job */
         for (int i = 0; i < pml.size; i++) {
-            if (i != pml.rank && !pml.peers[i].failed) {
+            if (i != pml.rank && !pml_peer_failed(i)) {
                 return false;
             }
         }
         return pml.size > 1;
     }
     for (int i = 0; i < c->size; i++) {
-        if (i != my_rank && !pml.peers[c->world[i]].failed) {
+        if (i != my_rank && !pml_peer_failed(c->world[i])) {
             return false;
         }
     }
@@ -207,7 +229,7 @@ rcmsg_status_t pml_recv_lost(const struct rcmsg_request *r, const struct rcmsg_c
     if (pml.lost_launcher != RCMSG_OK) {
         return pml.lost_launcher;
     }
-    if (r->src_world >= 0 ? pml.peers[r->src_world].failed : pml_ctx_all_lost(r->ctx, r->my_rank)) {
+    if (r->src_world >= 0 ? pml_peer_failed(r->src_world) : pml_ctx_all_lost(r->ctx, r->my_rank)) {
         return pml_lost_status(r->src_world);
     }
     if ((r->ctx & 1u) && (c != NULL || (c = pml_comm_of_ctx(r->ctx)) != NULL)) {
@@ -222,7 +244,7 @@ rcmsg_status_t pml_lost_status(int peer)
     if (pml.lost_launcher != RCMSG_OK) {
         return pml.lost_launcher;
     }
-    return peer >= 0 ? pml.peers[peer].why : RCMSG_ERR_CONNECTION;
+    return peer >= 0 ? pml_peer_why(peer) : RCMSG_ERR_CONNECTION;
 }
 
 /* A posted receive that can no longer be matched fails. */

@@ -9,8 +9,15 @@
 #include "pml_send.h"
 #include "pml_match.h"
 
+/* A peer's receive side, written here only. */
 typedef struct {
-    rcmsg_match_t match; /* posted receives and unexpected messages */
+    long orphans;       /* unexpected headers held for contexts with no communicator */
+    pml_seqs_t dropped; /* its eager messages discarded unreceived (a CANCEL may name one) */
+} pml_recv_peer_t;
+
+typedef struct {
+    pml_recv_peer_t *peers; /* indexed by world rank */
+    rcmsg_match_t match;    /* posted receives and unexpected messages */
     long unexp_peak;
     size_t unexp_bytes, unexp_bytes_peak; /* eager payload held as unexpected */
     rcmsg_queue_t rndv_active;            /* rendezvous receives reading their data (rndv_link) */
@@ -19,6 +26,26 @@ typedef struct {
 } pml_recv_t;
 
 extern pml_recv_t pml_rcv;
+
+/* Unexpected headers peer left for contexts with no communicator (bounded: PML_ORPHANS_MAX). */
+static inline long pml_recv_orphans(int peer)
+{
+    return pml_rcv.peers[peer].orphans;
+}
+
+/* u, an orphan, found its communicator: no longer counted against its sender. */
+static inline void pml_unexp_adopt(pml_unexp_t *u)
+{
+    u->orphan = false;
+    pml_rcv.peers[u->peer].orphans--;
+}
+
+rcmsg_status_t pml_recv_init(void);
+void pml_recv_fini(void);
+/* Whether peer's eager message seq was discarded here unreceived (then forgotten). */
+bool pml_recv_dropped_take(int peer, uint32_t seq);
+/* The record of peer's discarded messages, handed over (finalize): none is kept here. */
+pml_seqs_t pml_recv_dropped_give(int peer);
 
 /* An unexpected message is gone unreceived (taken back or refused): its memory counted off. */
 void pml_unexp_forget(pml_unexp_t *u);

@@ -11,7 +11,23 @@
 
 #include "base/status.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+pml_rx_t pml_rx;
+
+rcmsg_status_t pml_rx_init(void)
+{
+    pml_rx.peers = calloc((size_t)pml.size, sizeof(*pml_rx.peers));
+    pml_live_set_rx(pml_rx.peers);
+    return pml_rx.peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
+}
+
+void pml_rx_fini(void)
+{
+    free(pml_rx.peers);
+    memset(&pml_rx, 0, sizeof(pml_rx));
+}
 
 static void on_fin(int peer, const rcmsg_pml_rts_t *h)
 {
@@ -51,10 +67,10 @@ static void on_fin(int peer, const rcmsg_pml_rts_t *h)
     pml_req_complete(r, status);
 }
 
-/* Checks a header's framing, sequence number and credits; false when it must be dropped. */
+/* Checks a header's framing and sequence number; false when it must be dropped (the credits it
+ * returns: pml_credits_back). */
 static bool hdr_check(int peer, const rcmsg_pml_hdr_t *h, size_t len, size_t hlen)
 {
-    pml_peer_t *p = &pml.peers[peer];
     rcmsg_pml_seq_t seq;
 
     if (h->type >= RCMSG_PML_MSG_COUNT || len < hlen ||
@@ -63,23 +79,18 @@ static bool hdr_check(int peer, const rcmsg_pml_hdr_t *h, size_t len, size_t hle
                      len, (unsigned long long)h->len);
         return false;
     }
-    seq = rcmsg_pml_seq_check(p->recv_seq, h->seq);
+    seq = rcmsg_pml_seq_check(pml_rx.peers[peer].seq, h->seq);
     if (seq == RCMSG_PML_SEQ_DUPLICATE) {
         rcmsg_error("%s message from rank %d has sequence number %u, expected %u: a duplicate "
                     "(dropped)",
-                    rcmsg_pml_msg_name(h->type), peer, h->seq, p->recv_seq);
+                    rcmsg_pml_msg_name(h->type), peer, h->seq, pml_rx.peers[peer].seq);
         return false;
     }
     if (seq == RCMSG_PML_SEQ_GAP) {
         pml_peer_bad(peer,
                      "a %s message with sequence number %u where %u was expected: messages "
                      "are missing on a reliable connection",
-                     rcmsg_pml_msg_name(h->type), h->seq, p->recv_seq);
-        return false;
-    }
-    if (h->credits > pml.credits - p->credits) {
-        pml_peer_bad(peer, "%u eager credits returned, but only %d are lent to it", h->credits,
-                     pml.credits - p->credits);
+                     rcmsg_pml_msg_name(h->type), h->seq, pml_rx.peers[peer].seq);
         return false;
     }
     return true;
@@ -109,7 +120,7 @@ static void on_msg(int peer, const rcmsg_pml_rts_t *h, size_t hlen, const void *
     } else if (c != NULL && (h->hdr.ctx & 1u) && c->coll_lost != RCMSG_OK) {
         pml_msg_refuse(peer, h, "a member of the communicator is lost, so its collectives fail",
                        RCMSG_LOG_DEBUG, c->coll_lost);
-    } else if (c == NULL && pml.peers[peer].orphans >= PML_ORPHANS_MAX) {
+    } else if (c == NULL && pml_recv_orphans(peer) >= PML_ORPHANS_MAX) {
         pml_peer_bad(peer, "more than %d messages for communicators this rank does not have",
                      PML_ORPHANS_MAX);
     } else {
@@ -141,7 +152,7 @@ static void on_break(int peer, const rcmsg_pml_rts_t *h)
                      (int)h->hdr.tag, (int)h->status);
         return;
     }
-    if (pml.peers[c->world[h->hdr.tag]].gone == RCMSG_OK) {
+    if (pml_peer_gone(c->world[h->hdr.tag]) == RCMSG_OK) {
         pml.any_failed = true; /* a rank is lost: finalize skips its closing barrier */
         pml_comms_break(c->world[h->hdr.tag], (rcmsg_status_t)h->status, peer);
         pml_recv_fail_orphans();
@@ -151,10 +162,10 @@ static void on_break(int peer, const rcmsg_pml_rts_t *h)
 static void recv_dispatch(int peer, const void *data, size_t len)
 {
     rcmsg_pml_rts_t h = {0};
-    pml_peer_t *p = &pml.peers[peer];
+    uint64_t *stat; /* the peer's counters */
     size_t hlen;
 
-    if (p->failed) {
+    if (pml_peer_failed(peer)) {
         rcmsg_debug("dropped a %zu-byte message from rank %d, which is treated as lost", len, peer);
         return;
     }
@@ -170,52 +181,51 @@ static void recv_dispatch(int peer, const void *data, size_t len)
     if (!hdr_check(peer, &h.hdr, len, hlen)) {
         return;
     }
-    p->recv_seq = h.hdr.seq + 1;
-    p->heard++;
-    if (h.hdr.credits > 0) {
-        p->credits += h.hdr.credits;
-        if (!rcmsg_queue_empty(&p->sendq)) {
-            pml_peer_mark_pending(peer);
-        }
+    if (h.hdr.credits > 0 && !pml_credits_back(peer, h.hdr.credits)) {
+        pml_peer_bad(peer, "%u eager credits returned, but only %d are lent to it", h.hdr.credits,
+                     pml_credits_lent(peer));
+        return;
     }
+    pml_rx.peers[peer].seq = h.hdr.seq + 1; /* (liveness: heard from) */
+    stat = pml.peers[peer].stat;
     if (hlen > sizeof(h.hdr)) {
         memcpy(&h, data, hlen);
     }
     pml.activity++;
     switch ((rcmsg_pml_msg_t)h.hdr.type) {
     case RCMSG_PML_EAGER:
-        p->stat[RCMSG_STAT_msgs_recv_eager]++;
-        p->stat[RCMSG_STAT_bytes_recv_eager] += h.hdr.len;
+        stat[RCMSG_STAT_msgs_recv_eager]++;
+        stat[RCMSG_STAT_bytes_recv_eager] += h.hdr.len;
         on_msg(peer, &h, hlen, (const char *)data + hlen);
         break;
     case RCMSG_PML_RTS:
-        p->stat[RCMSG_STAT_msgs_recv_rndv]++;
-        p->stat[RCMSG_STAT_bytes_recv_rndv] += h.hdr.len;
+        stat[RCMSG_STAT_msgs_recv_rndv]++;
+        stat[RCMSG_STAT_bytes_recv_rndv] += h.hdr.len;
         on_msg(peer, &h, hlen, (const char *)data + hlen);
         break;
     case RCMSG_PML_FIN:
-        p->stat[RCMSG_STAT_ctrl_recv]++;
+        stat[RCMSG_STAT_ctrl_recv]++;
         on_fin(peer, &h);
         break;
     case RCMSG_PML_BREAK:
-        p->stat[RCMSG_STAT_ctrl_recv]++;
+        stat[RCMSG_STAT_ctrl_recv]++;
         on_break(peer, &h);
         break;
     case RCMSG_PML_CANCEL:
-        p->stat[RCMSG_STAT_ctrl_recv]++;
+        stat[RCMSG_STAT_ctrl_recv]++;
         pml_on_cancel(peer, &h);
         break;
     case RCMSG_PML_CANCEL_ACK:
-        p->stat[RCMSG_STAT_ctrl_recv]++;
+        stat[RCMSG_STAT_ctrl_recv]++;
         pml_on_cancel_ack(peer, &h);
         break;
     case RCMSG_PML_BYE:
-        p->bye = true;
-        p->stat[RCMSG_STAT_ctrl_recv]++;
+        pml_rx.peers[peer].bye = true;
+        stat[RCMSG_STAT_ctrl_recv]++;
         break;
     case RCMSG_PML_CREDIT:
     case RCMSG_PML_MSG_COUNT:
-        p->stat[RCMSG_STAT_ctrl_recv]++;
+        stat[RCMSG_STAT_ctrl_recv]++;
         break;
     }
 }

@@ -7,6 +7,14 @@
 
 #include "pml_ctx.h"
 
+typedef struct {
+    pml_rx_peer_t *peers; /* indexed by world rank */
+} pml_rx_t;
+
+extern pml_rx_t pml_rx;
+
+rcmsg_status_t pml_rx_init(void);
+void pml_rx_fini(void);
 /* The transports' recv_cb. */
 bool pml_on_recv(void *arg, int peer, const void *data, size_t len);
 

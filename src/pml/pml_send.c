@@ -8,11 +8,51 @@
 #include "pml_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 pml_send_t pml_snd;
 
+rcmsg_status_t pml_send_init(void)
+{
+    pml_snd.peers = calloc((size_t)pml.size, sizeof(*pml_snd.peers));
+    if (pml_snd.peers == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    for (int i = 0; i < pml.size; i++) {
+        pml_snd.peers[i].credits = pml.credits;
+    }
+    return RCMSG_OK;
+}
+
+void pml_send_fini(void)
+{
+    for (int i = 0; pml_snd.peers != NULL && i < pml.size; i++) {
+        free(pml_snd.peers[i].ctl);
+    }
+    free(pml_snd.peers);
+    memset(&pml_snd, 0, sizeof(pml_snd));
+}
+
+/* Of the control messages queued, only those a peer waits for stay: FINs (its rendezvous
+ * send) and CANCEL_ACKs (its cancel); credits and BREAKs are of no use any more (a peer told
+ * a rank is lost after this one finalized may have exited: the send would wait for it). */
+void pml_send_ctl_filter(void)
+{
+    for (int i = 0; i < pml.size; i++) {
+        pml_send_peer_t *p = &pml_snd.peers[i];
+        int n = 0;
+        p->owed = 0;
+        for (int k = 0; k < p->nctl; k++) {
+            if (p->ctl[k].hdr.type == RCMSG_PML_FIN || p->ctl[k].hdr.type == RCMSG_PML_CANCEL_ACK) {
+                p->ctl[n++] = p->ctl[k];
+            }
+        }
+        p->nctl = n;
+    }
+}
+
 /* The counters of a message put on the wire (total: header and payload bytes). */
-static inline void xmit_count(pml_peer_t *p, const rcmsg_pml_hdr_t *hdr, size_t total)
+static inline void xmit_count(const pml_peer_t *p, const rcmsg_pml_hdr_t *hdr, size_t total)
 {
     switch ((rcmsg_pml_msg_t)hdr->type) {
     case RCMSG_PML_EAGER:
@@ -44,19 +84,20 @@ static inline void xmit_count(pml_peer_t *p, const rcmsg_pml_hdr_t *hdr, size_t 
 static rcmsg_status_t pml_xmit(int peer, rcmsg_pml_hdr_t *hdr, size_t hdr_len, const void *data,
                                size_t len)
 {
-    pml_peer_t *p = &pml.peers[peer];
-    int give = p->owed > 65535 ? 65535 : p->owed;
+    const pml_peer_t *p = &pml.peers[peer];
+    pml_send_peer_t *q = &pml_snd.peers[peer];
+    int give = q->owed > 65535 ? 65535 : q->owed;
     rcmsg_status_t s;
 
-    if (p->failed) {
+    if (pml_peer_failed(peer)) {
         return RCMSG_ERR_CONNECTION;
     }
-    hdr->seq = p->send_seq;
+    hdr->seq = q->seq;
     hdr->credits = (uint16_t)give;
     s = p->btl->ops->send(p->btl, peer, hdr, hdr_len, data, len);
     if (s == RCMSG_OK) {
-        p->send_seq++;
-        p->owed -= give;
+        q->seq++;
+        q->owed -= hdr->credits; /* (give) */
         xmit_count(p, hdr, hdr_len + len);
     }
     return s;
@@ -78,7 +119,7 @@ static rcmsg_status_t eager_xmit(int peer, uint32_t ctx, int src, int tag, const
     rcmsg_status_t s = pml_xmit(peer, &h, sizeof(h), buf, len);
 
     if (s == RCMSG_OK) {
-        pml.peers[peer].credits--;
+        pml_snd.peers[peer].credits--;
     }
     return s;
 }
@@ -89,10 +130,10 @@ static rcmsg_status_t eager_xmit(int peer, uint32_t ctx, int src, int tag, const
  * the request path, which waits. */
 rcmsg_status_t pml_send_now(int peer, uint32_t ctx, int src, int tag, const void *buf, size_t len)
 {
-    pml_peer_t *p = &pml.peers[peer];
+    const pml_send_peer_t *q = &pml_snd.peers[peer];
     rcmsg_status_t s;
 
-    if (len > p->eager_limit || p->credits == 0 || !rcmsg_queue_empty(&p->sendq)) {
+    if (len > pml.peers[peer].eager_limit || q->credits == 0 || !rcmsg_queue_empty(&q->sendq)) {
         return RCMSG_ERR_NO_RESOURCE;
     }
     s = eager_xmit(peer, ctx, src, tag, buf, len);
@@ -116,10 +157,10 @@ rcmsg_status_t pml_rndv_prepare(rcmsg_request_t r)
  * must wait (no credit, or the transport is full). */
 rcmsg_status_t pml_send_start(rcmsg_request_t r)
 {
-    pml_peer_t *p = &pml.peers[r->peer];
+    const pml_send_peer_t *q = &pml_snd.peers[r->peer];
     rcmsg_status_t s;
 
-    if (!r->rndv && p->credits == 0) {
+    if (!r->rndv && q->credits == 0) {
         /* No credit. The receiver's returned credits may already be on their way: wait in
          * the send queue for a few progress rounds. Past that, the receiver holds unmatched
          * eager messages of ours: send this one by rendezvous (an RTS needs no credit) so
@@ -138,7 +179,7 @@ rcmsg_status_t pml_send_start(rcmsg_request_t r)
             return RCMSG_OK;
         }
     }
-    r->seq = p->send_seq; /* its number on the wire, for a cancel (pml_xmit takes it) */
+    r->seq = q->seq; /* its number on the wire, for a cancel (pml_xmit takes it) */
     if (!r->rndv) {
         s = eager_xmit(r->peer, r->ctx, r->my_rank, r->tag, r->buf, r->len);
         if (s == RCMSG_OK) {
@@ -164,16 +205,22 @@ rcmsg_status_t pml_send_start(rcmsg_request_t r)
     return s;
 }
 
-void pml_sendq_push(pml_peer_t *p, rcmsg_request_t r)
+void pml_sendq_push(int peer, rcmsg_request_t r)
 {
     r->queued = true;
-    rcmsg_queue_push_tail(&p->sendq, &r->link);
+    rcmsg_queue_push_tail(&pml_snd.peers[peer].sendq, &r->link);
+}
+
+void pml_sendq_remove(int peer, rcmsg_request_t r)
+{
+    rcmsg_queue_remove(&pml_snd.peers[peer].sendq, &r->link);
+    r->queued = false;
 }
 
 /* Control work of a peer (FINs, BREAKs, credits); returns the number of messages sent. */
 static int peer_control(int peer)
 {
-    pml_peer_t *p = &pml.peers[peer];
+    pml_send_peer_t *p = &pml_snd.peers[peer];
     int n = 0;
 
     while (p->nctl > 0) {
@@ -184,7 +231,7 @@ static int peer_control(int peer)
         p->nctl--;
         n++;
     }
-    if (pml_credits_due(p)) {
+    if (pml_credits_due(peer)) {
         rcmsg_pml_hdr_t h = {.type = RCMSG_PML_CREDIT};
         n += pml_xmit(peer, &h, sizeof(h), NULL, 0) == RCMSG_OK;
     }
@@ -194,13 +241,13 @@ static int peer_control(int peer)
 /* Sends what waits for peer; returns the number sent. Keeps the peer pending if work remains. */
 int pml_peer_push(int peer)
 {
-    pml_peer_t *p = &pml.peers[peer];
+    pml_send_peer_t *p = &pml_snd.peers[peer];
     int n = peer_control(peer);
 
     while (!rcmsg_queue_empty(&p->sendq)) {
         rcmsg_request_t r =
             RCMSG_CONTAINER_OF(rcmsg_queue_first(&p->sendq), struct rcmsg_request, link);
-        if (p->failed) {
+        if (pml_peer_failed(peer)) {
             pml_req_complete(r, RCMSG_ERR_CONNECTION);
         } else if (pml_send_start(r) != RCMSG_OK) {
             break;
@@ -212,16 +259,16 @@ int pml_peer_push(int peer)
     return n;
 }
 
-bool pml_peer_has_work(const pml_peer_t *p)
+bool pml_peer_has_work(int peer)
 {
-    return p->nctl > 0 || !rcmsg_queue_empty(&p->sendq) || pml_credits_due(p);
+    return pml_send_busy(peer) || pml_credits_due(peer);
 }
 
 rcmsg_status_t pml_queue_ctl(int peer, const rcmsg_pml_rts_t *h)
 {
-    pml_peer_t *p = &pml.peers[peer];
+    pml_send_peer_t *p = &pml_snd.peers[peer];
 
-    if (p->failed) {
+    if (pml_peer_failed(peer)) {
         return RCMSG_ERR_CONNECTION; /* nobody waits for it */
     }
     if (p->nctl == p->capctl) {

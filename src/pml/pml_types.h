@@ -98,29 +98,32 @@ typedef struct {
     int n, cap;
 } pml_seqs_t;
 
+/* A peer's link (pml_base.c): its transport, counters and limits, set at init; and whether it
+ * is in the pending-peers list. The rest of a peer's state is kept by the file that writes
+ * it, in an array indexed by peer: the send side's (pml_send.h), the receive side's
+ * (pml_recv.h), the expected sequence number and BYE (pml_rx.h), liveness's (pml_liveness.h),
+ * the loss (below, pml_fail.h) and the communicators' breaking (pml_break.h). */
 typedef struct {
     rcmsg_btl_t *btl;
     uint64_t *stat;     /* the peer's counters (rcmsg_stats_row) */
     size_t max_inline;  /* btl's: eager messages up to this (with the header) go inline */
     size_t eager_limit; /* payloads up to this go eagerly (pml_eager_limit of its btl) */
-    uint32_t send_seq, recv_seq;
-    int credits;          /* eager sends still allowed to this peer */
-    int owed;             /* credits to return to this peer */
-    rcmsg_queue_t sendq;  /* sends waiting for credit or room, in order (link) */
-    rcmsg_pml_rts_t *ctl; /* control messages to send (FIN, BREAK), a growable stack */
-    int nctl, capctl;
-    bool pending; /* in the pending-peers list */
-    bool bye;     /* finalize after a loss: its BYE came (it flushed; it may exit now) */
-    bool failed;
-    rcmsg_status_t why;   /* failed: the status its requests fail with */
-    rcmsg_status_t gone;  /* lost (failed, or a BREAK said so): what collectives with it fail
-                             with; RCMSG_OK while it is not known lost */
-    bool reported;        /* its loss came from the launcher, which tells every rank */
-    long orphans;         /* unexpected headers held for contexts with no communicator */
-    pml_seqs_t dropped;   /* its eager messages discarded unreceived (a CANCEL may name one) */
-    uint32_t heard;       /* messages received (liveness: changed since the last look?) */
-    uint32_t heard_seen;  /* heard at the last liveness look */
-    uint64_t probe_epoch; /* liveness round in which this peer was last probed */
+    bool pending;       /* in the pending-peers list */
 } pml_peer_t;
+
+/* A peer's receive path, written by pml_rx.c only: the sequence number expected next (one per
+ * message taken: liveness reads it, pml_live.rx, as "heard from"), and whether its BYE came
+ * (finalize after a loss: it flushed; it may exit now). */
+typedef struct {
+    uint32_t seq;
+    bool bye;
+} pml_rx_peer_t;
+
+/* A peer's loss, written by pml_fail.c only; read below it through pml.loss (pml_base.h). */
+typedef struct {
+    bool failed;
+    bool reported;      /* its loss came from the launcher, which tells every rank */
+    rcmsg_status_t why; /* failed: the status its requests fail with */
+} pml_loss_t;
 
 #endif /* RCMSG_PML_TYPES_H */
