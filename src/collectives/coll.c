@@ -255,6 +255,17 @@ static int coll_choose(const rcmsg_coll_args_t *a)
     return RCMSG_COLL_ALG_AUTO; /* not reached: coll_prep takes only known collectives */
 }
 
+/* A short allreduce with a user operation, more ranks on the node than CPUs: a binomial reduce
+ * and bcast (2(p-1) messages and p-1 calls of the operation in all) instead of recursive
+ * doubling (p log2 p of each), every message a wait for the scheduler there and every call of
+ * the operation a callback (docs/performance.md, MPI_Allreduce with a user operation). */
+static bool coll_user_allreduce_oversubscribed(const rcmsg_coll_args_t *a)
+{
+    return a->coll == RCMSG_COLL_ALLREDUCE && (unsigned)a->op >= RCMSG_OP_COUNT && a->op != NO_OP &&
+           a->size > 2 && a->count * a->esize < coll_config.allreduce_short &&
+           rcmsg_progress_oversubscribed();
+}
+
 /* The algorithm of a call: forced, the variable's, or chosen; a non-commutative user op takes
  * the rank-ordered one whatever the variable says. Records the choice for the tests. */
 static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
@@ -275,6 +286,10 @@ static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
     if (alg == RCMSG_COLL_ALG_AUTO) {
         alg = coll_config.alg[a->coll];
         why = WHY_VAR;
+    }
+    if (alg == RCMSG_COLL_ALG_AUTO && coll_user_allreduce_oversubscribed(a)) {
+        rcmsg_debug("allreduce: reduce and bcast (auto: a user operation, more ranks than CPUs)");
+        return rcmsg_coll_allreduce_ordered;
     }
     if (alg == RCMSG_COLL_ALG_AUTO) {
         alg = coll_choose(a);
