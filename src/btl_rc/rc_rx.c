@@ -32,8 +32,7 @@ static int rc_peer_of_qpn(rc_btl_t *rc, uint32_t qpn)
     return -1;
 }
 
-/* The peer whose QP numbered qpn was destroyed lately (rc_rx_retire), or -1. */
-static int rc_peer_of_old_qpn(const rc_btl_t *rc, uint32_t qpn)
+int rc_rx_old_peer(const rc_btl_t *rc, uint32_t qpn)
 {
     unsigned n = rc->rx.nretired < RC_RX_RETIRED ? rc->rx.nretired : RC_RX_RETIRED;
 
@@ -89,10 +88,10 @@ static void rc_recv_error(rc_btl_t *rc, const struct ibv_wc *wc)
     if (wc->status == IBV_WC_WR_FLUSH_ERR &&
         (peer < 0 || rc->eps[peer].failed || rc->eps[peer].rec.state != RC_REC_NONE)) {
         rcmsg_debug("receive flushed on qp 0x%x (peer %d)", wc->qp_num, peer);
-    } else if (peer < 0 && rc_peer_of_old_qpn(rc, wc->qp_num) >= 0) {
+    } else if (peer < 0 && rc_rx_old_peer(rc, wc->qp_num) >= 0) {
         /* the QP is gone: what it did not deliver is replayed on its successor */
         rcmsg_debug("receive on the replaced qp 0x%x (peer %d) failed after its drain: %s",
-                    wc->qp_num, rc_peer_of_old_qpn(rc, wc->qp_num), ibv_wc_status_str(wc->status));
+                    wc->qp_num, rc_rx_old_peer(rc, wc->qp_num), ibv_wc_status_str(wc->status));
     } else if (peer < 0 || !rc->up->wc_error(rc, peer, wc)) { /* else: recovered */
         rcmsg_error("receive from peer %d failed: %s (status %d, vendor_err 0x%x) on %s:%d qp "
                     "0x%x (state %s)",
@@ -154,7 +153,7 @@ static void rc_recv_bad_sender(rc_btl_t *rc, const struct ibv_wc *wc, int qp_pee
  */
 static bool rc_recv_old_qp(rc_btl_t *rc, const struct ibv_wc *wc, uint32_t sender, uint32_t imm)
 {
-    int peer = rc_peer_of_old_qpn(rc, wc->qp_num);
+    int peer = rc_rx_old_peer(rc, wc->qp_num);
     uint32_t seq = imm >> rc->seq_shift;
     rc_ep_t *ep;
 

@@ -48,6 +48,8 @@ int rc_rx_poll(struct rc_btl *rc);
 void rc_rx_drain(struct rc_btl *rc);
 void rc_rx_repost_held(struct rc_btl *rc);
 void rc_rx_retire(struct rc_btl *rc, uint32_t qpn, int peer);
+/* The peer whose QP numbered qpn was retired lately (the newest such), or -1. */
+int rc_rx_old_peer(const struct rc_btl *rc, uint32_t qpn);
 /* The SRQ destroyed, at close. */
 void rc_rx_close(struct rc_btl *rc);
 
