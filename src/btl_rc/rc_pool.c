@@ -209,6 +209,7 @@ rcmsg_status_t rc_pool_renew(rc_btl_t *rc, int peer)
     ep->qp.state = IBV_QPS_INIT;
     ep->qp.qp->qp_context = ep;
     ep->sq_psn = rc_psn_new();
+    rc_rx_retire(rc, old->qp_num, peer); /* its completions after the drain stay the peer's */
     if (ibv_destroy_qp(old) != 0) {
         rcmsg_warn("ibv_destroy_qp of the broken qp 0x%x (peer %d) failed: %m", old->qp_num, peer);
     }

@@ -32,6 +32,27 @@ static int rc_peer_of_qpn(rc_btl_t *rc, uint32_t qpn)
     return -1;
 }
 
+int rc_rx_old_peer(const rc_btl_t *rc, uint32_t qpn)
+{
+    unsigned n = rc->rx.nretired < RC_RX_RETIRED ? rc->rx.nretired : RC_RX_RETIRED;
+
+    for (unsigned i = 1; i <= n; i++) { /* the newest first */
+        unsigned k = (rc->rx.nretired - i) % RC_RX_RETIRED;
+        if (rc->rx.retired[k].qpn == qpn) {
+            return rc->rx.retired[k].peer;
+        }
+    }
+    return -1;
+}
+
+void rc_rx_retire(rc_btl_t *rc, uint32_t qpn, int peer)
+{
+    unsigned k = rc->rx.nretired++ % RC_RX_RETIRED;
+
+    rc->rx.retired[k].qpn = qpn;
+    rc->rx.retired[k].peer = peer;
+}
+
 /* Posts the n receive buffers idx[] (n <= RCMSG_POLL_BATCH_MAX) to the SRQ again, in one
  * call. */
 static void rc_repost(rc_btl_t *rc, const int *idx, int n)
@@ -67,6 +88,10 @@ static void rc_recv_error(rc_btl_t *rc, const struct ibv_wc *wc)
     if (wc->status == IBV_WC_WR_FLUSH_ERR &&
         (peer < 0 || rc->eps[peer].failed || rc->eps[peer].rec.state != RC_REC_NONE)) {
         rcmsg_debug("receive flushed on qp 0x%x (peer %d)", wc->qp_num, peer);
+    } else if (peer < 0 && rc_rx_old_peer(rc, wc->qp_num) >= 0) {
+        /* the QP is gone: what it did not deliver is replayed on its successor */
+        rcmsg_debug("receive on the replaced qp 0x%x (peer %d) failed after its drain: %s",
+                    wc->qp_num, rc_rx_old_peer(rc, wc->qp_num), ibv_wc_status_str(wc->status));
     } else if (peer < 0 || !rc->up->wc_error(rc, peer, wc)) { /* else: recovered */
         rcmsg_error("receive from peer %d failed: %s (status %d, vendor_err 0x%x) on %s:%d qp "
                     "0x%x (state %s)",
@@ -115,6 +140,43 @@ static void rc_recv_bad_sender(rc_btl_t *rc, const struct ibv_wc *wc, int qp_pee
     }
 }
 
+/*
+ * A message on a QP that this rank replaced (rc_rx_retire): it completed after the drain that
+ * preceded the QP's destruction (Soft-RoCE's responder may finish a receive under way when the
+ * QP went to ERR, and a QP in RTR from an unfinished connect receives until it is destroyed).
+ * The recovery's counts rule it: the count of messages received that this rank gave in the
+ * reconnect excludes it, so the peer replays it unless it saw it acknowledged. The next message
+ * from its sender is delivered (its replay is then dropped as a duplicate); an earlier one was
+ * delivered already, and a later one lacks the ring messages before it (gone with the old
+ * connection's rings): both are dropped, the replay brings them. rc's own control messages
+ * belong to the old connection's rings: dropped. Returns false when qpn was not a peer's.
+ */
+static bool rc_recv_old_qp(rc_btl_t *rc, const struct ibv_wc *wc, uint32_t sender, uint32_t imm)
+{
+    int peer = rc_rx_old_peer(rc, wc->qp_num);
+    uint32_t seq = imm >> rc->seq_shift;
+    rc_ep_t *ep;
+
+    if (peer < 0 || (wc->wc_flags & IBV_WC_WITH_IMM) == 0 || sender != (uint32_t)peer) {
+        return false;
+    }
+    ep = &rc->eps[peer];
+    if (ep->failed || (imm & rc->ctl_bit) != 0 || seq != ((uint32_t)ep->recvd & rc->seq_mask)) {
+        rcmsg_info("rc: message %u from peer %d on its replaced qp 0x%x dropped (next expected "
+                   "%llu%s): the replay covers it",
+                   seq, peer, wc->qp_num, (unsigned long long)ep->recvd,
+                   (imm & rc->ctl_bit) != 0 ? ", an rc control message" : "");
+        return true;
+    }
+    rcmsg_info("rc: message %u from peer %d delivered from its replaced qp 0x%x (after its "
+               "drain)",
+               seq, peer, wc->qp_num);
+    ep->recvd++; /* not a sign of the new connection: neither heard nor rec.run reset */
+    (void)rc->super.recv_cb(rc->super.cb_arg, peer, rc->rbufs + (size_t)wc->wr_id * rc->buf_size,
+                            wc->byte_len);
+    return true;
+}
+
 /* Delivers a receive completion; its buffer is then free to be posted again. The sender is
  * the rank in the immediate data, checked against the QP it arrived on (O(1) when they
  * agree: that rank's QP has this number). */
@@ -140,6 +202,9 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
     if (__builtin_expect(rcmsg_rc_qp_sender_check(has_imm, sender, qp_peer, rc->job.rank,
                                                   rc->job.size, NULL, 0) != RCMSG_OK,
                          0)) {
+        if (qp_peer < 0 && rc_recv_old_qp(rc, wc, sender, imm)) {
+            return;
+        }
         rc_recv_bad_sender(rc, wc, qp_peer);
         return;
     }

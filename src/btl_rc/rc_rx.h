@@ -6,6 +6,8 @@
  *   drain         polls until every completion the CQ held is delivered (before a QP is reset:
  *                 some devices drop the CQEs of a QP that is reset)
  *   repost_held   posts the receive buffers a poll held back, in one call (before a sleep)
+ *   retire        a QP of a peer is about to be destroyed (a recovery, a connect restarted):
+ *                 a completion of it that comes after its drain is still known as its peer's
  */
 #ifndef RCMSG_BTL_RC_RX_H
 #define RCMSG_BTL_RC_RX_H
@@ -14,6 +16,7 @@
 #include "btl/btl.h"
 
 #include <infiniband/verbs.h>
+#include <stdint.h>
 
 /* The receive buffers whose messages were handled and that are not posted again yet: a poll
  * posts them when it finds nothing (the rank waits anyway), once `defer` are held or the array
@@ -21,10 +24,21 @@
  * (rc_rx_poll). At most RC_REPOST_DEFER_MAX, and at most 1/16 of the SRQ, are held. */
 #define RC_REPOST_DEFER_MAX 32
 
+/* The QPs destroyed last, by number, with their peer: the SRQ and the receive CQ are shared,
+ * so a receive that completed on a QP after the drain before its destruction is polled once
+ * the peer has a new QP (rc_recv_old_qp). Looked up only when a completion names no current
+ * QP. */
+#define RC_RX_RETIRED 64
+
 typedef struct {
     struct ibv_srq *srq;
     int repost[RCMSG_POLL_BATCH_MAX];
     int nrepost, defer;
+    struct {
+        uint32_t qpn;
+        int peer;
+    } retired[RC_RX_RETIRED];
+    unsigned nretired; /* retired since open: the next goes at nretired % RC_RX_RETIRED */
 } rc_rx_t;
 
 struct rc_btl;
@@ -33,6 +47,9 @@ rcmsg_status_t rc_rx_setup(struct rc_btl *rc);
 int rc_rx_poll(struct rc_btl *rc);
 void rc_rx_drain(struct rc_btl *rc);
 void rc_rx_repost_held(struct rc_btl *rc);
+void rc_rx_retire(struct rc_btl *rc, uint32_t qpn, int peer);
+/* The peer whose QP numbered qpn was retired lately (the newest such), or -1. */
+int rc_rx_old_peer(const struct rc_btl *rc, uint32_t qpn);
 /* The SRQ destroyed, at close. */
 void rc_rx_close(struct rc_btl *rc);
 

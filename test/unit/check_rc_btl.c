@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Pure decisions of the rc transport, checked without hardware: pool sizes under a locked
  * memory limit, the sender of a receive against its QP, the kinds of two RoCE GIDs, the names
- * of work request types. */
+ * of work request types, the QPs a recovery replaced still known by number. */
 #include "config.h"
 
 #include "btl_rc/rc_addr.h"
 #include "btl_rc/rc_btl.h"
 #include "btl_rc/rc_device.h"
 #include "btl_rc/rc_ep.h"
+#include "btl_rc/rc_iface.h"
 #include "btl_rc/rc_memlock.h"
 #include "btl_rc/rc_qp.h"
 
@@ -257,6 +258,29 @@ START_TEST(test_wr_type_names)
 }
 END_TEST
 
+/* A receive completion of a QP destroyed by a recovery is known as its peer's (rc_rx.c): the
+ * newest QP of a number wins, and the last RC_RX_RETIRED are kept. */
+START_TEST(test_retired_qps)
+{
+    static rc_btl_t rc; /* zeroed: only rc.rx is used */
+
+    ck_assert_int_eq(rc_rx_old_peer(&rc, 0x11), -1);
+    rc_rx_retire(&rc, 0x11, 3);
+    rc_rx_retire(&rc, 0x12, 5);
+    ck_assert_int_eq(rc_rx_old_peer(&rc, 0x11), 3);
+    ck_assert_int_eq(rc_rx_old_peer(&rc, 0x12), 5);
+    ck_assert_int_eq(rc_rx_old_peer(&rc, 0x13), -1);
+    rc_rx_retire(&rc, 0x11, 7); /* the number came back for another peer's QP, replaced too */
+    ck_assert_int_eq(rc_rx_old_peer(&rc, 0x11), 7);
+    for (uint32_t q = 0x100; q < 0x100 + RC_RX_RETIRED - 1; q++) {
+        rc_rx_retire(&rc, q, 1);
+    }
+    ck_assert_int_eq(rc_rx_old_peer(&rc, 0x12), -1); /* pushed out */
+    ck_assert_int_eq(rc_rx_old_peer(&rc, 0x11), 7);
+    ck_assert_int_eq(rc_rx_old_peer(&rc, 0x100 + RC_RX_RETIRED - 2), 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rc_btl");
@@ -270,6 +294,7 @@ int main(void)
     tc = tcase_create("sender");
     tcase_add_test(tc, test_sender_agrees);
     tcase_add_test(tc, test_sender_disagrees);
+    tcase_add_test(tc, test_retired_qps);
     suite_add_tcase(s, tc);
     tc = tcase_create("gid");
     tcase_add_test(tc, test_gid_kinds);
