@@ -270,7 +270,7 @@ static bool coll_user_allreduce_oversubscribed(const rcmsg_coll_args_t *a)
  * the rank-ordered one whatever the variable says. Records the choice for the tests. */
 static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
 {
-    int alg = forced[a->coll];
+    int alg;
     enum { WHY_FORCED, WHY_VAR, WHY_AUTO } why = WHY_FORCED; /* named only when logged */
 
     if (a->coll >= RCMSG_COLL_COUNT ||
@@ -283,6 +283,7 @@ static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
                    ? rcmsg_coll_reduce_scatter_block_ordered
                    : vcolls[(int)a->coll - (int)RCMSG_COLL_GATHERV].fn;
     }
+    alg = forced[a->coll]; /* (the v-variants, past RCMSG_COLL_COUNT, have none: above) */
     if (alg == RCMSG_COLL_ALG_AUTO) {
         alg = coll_config.alg[a->coll];
         why = WHY_VAR;
