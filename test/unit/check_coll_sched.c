@@ -118,7 +118,9 @@ static bool match_all(int n)
             ck_assert_msg(p->s.steps[j].len == st->len,
                           "rank %d sends %zu bytes to rank %d, which expects %zu", st->peer,
                           p->s.steps[j].len, r, st->len);
-            memcpy(st->dst, p->s.steps[j].src, st->len);
+            if (st->len > 0) { /* (a zero count's buffers may be NULL) */
+                memcpy(st->dst, p->s.steps[j].src, st->len);
+            }
             k->matched[i] = p->matched[j] = true;
             k->pending--;
             p->pending--;
