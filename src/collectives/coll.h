@@ -198,12 +198,6 @@ rcmsg_status_t rcmsg_coll_recv(const rcmsg_coll_args_t *a, void *buf, size_t len
  * NULL, logged, only when out of memory.
  */
 void *rcmsg_coll_scratch_get(const rcmsg_coll_args_t *a, size_t bytes);
-/* Nothing: the memory goes with the call (the builders give back what they take, in order). */
-static inline void rcmsg_coll_scratch_put(const rcmsg_coll_args_t *a, void *p)
-{
-    (void)a;
-    (void)p;
-}
 
 /* Records a reduction step (rcmsg_coll_reduce_local3 while a schedule is built). */
 rcmsg_status_t rcmsg_coll_reduce_add(const rcmsg_coll_args_t *a, const void *x, const void *y,
@@ -294,7 +288,7 @@ rcmsg_status_t rcmsg_coll_gather_rel(const rcmsg_coll_args_t *a, int v, int n, c
 int rcmsg_coll_subtree(int v, int n);
 /* The layout of a gather or scatter of one block per rank, relative to a->root: off[j] =
  * j * block, ranks[j] = (j + root) mod size; then scratch bytes (16-byte aligned), all in
- * one buffer of scratch: rcmsg_coll_scratch_put(a, *off_p). */
+ * one buffer of scratch, *off_p, living until the call ends. */
 rcmsg_status_t rcmsg_coll_rel_layout(const rcmsg_coll_args_t *a, size_t scratch, size_t **off_p,
                                      int **ranks_p, char **scratch_p);
 /* Binomial scatter, the reverse: the root's buf holds every range on entry. copy (NULL: none)

@@ -39,6 +39,5 @@ rcmsg_status_t rcmsg_coll_allgather_bruck(const rcmsg_coll_args_t *a)
         rcmsg_coll_copy(a, (char *)a->rbuf + (size_t)r * block, tmp, head);
         rcmsg_coll_copy(a, a->rbuf, tmp + head, nb - head);
     }
-    rcmsg_coll_scratch_put(a, tmp);
     return s;
 }

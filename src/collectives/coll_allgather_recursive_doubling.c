@@ -50,6 +50,5 @@ rcmsg_status_t rcmsg_coll_allgather_recursive_doubling(const rcmsg_coll_args_t *
     if (s == RCMSG_OK) {
         s = rcmsg_coll_fold_out(a, rem, buf, buf, (size_t)a->size * block);
     }
-    rcmsg_coll_scratch_put(a, off);
     return s;
 }

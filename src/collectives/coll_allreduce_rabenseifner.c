@@ -47,6 +47,5 @@ rcmsg_status_t rcmsg_coll_allreduce_rabenseifner(const rcmsg_coll_args_t *a)
     if (s == RCMSG_OK) {
         s = rcmsg_coll_fold_out(a, rem, buf, buf, bytes);
     }
-    rcmsg_coll_scratch_put(a, off);
     return s;
 }

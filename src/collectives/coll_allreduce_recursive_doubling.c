@@ -60,6 +60,5 @@ rcmsg_status_t rcmsg_coll_allreduce_recursive_doubling(const rcmsg_coll_args_t *
     if (s == RCMSG_OK) {
         s = rcmsg_coll_fold_out(a, rem, a->rbuf, a->rbuf, bytes);
     }
-    rcmsg_coll_scratch_put(a, tmp);
     return s;
 }

@@ -58,6 +58,5 @@ rcmsg_status_t rcmsg_coll_allreduce_ring(const rcmsg_coll_args_t *a)
         s = rcmsg_coll_sendrecv(a, buf + off[sb], off[sb + 1] - off[sb], next, buf + off[rb],
                                 off[rb + 1] - off[rb], prev);
     }
-    rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -55,6 +55,5 @@ rcmsg_status_t rcmsg_coll_alltoall_bruck(const rcmsg_coll_args_t *a)
         rcmsg_coll_copy(a, rbuf + (size_t)((r - i + n) % n) * block, tmp + (size_t)i * block,
                         block);
     }
-    rcmsg_coll_scratch_put(a, tmp);
     return s;
 }

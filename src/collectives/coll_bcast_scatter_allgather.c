@@ -42,6 +42,5 @@ rcmsg_status_t rcmsg_coll_bcast_scatter_allgather(const rcmsg_coll_args_t *a)
         s = rcmsg_coll_sendrecv(a, buf + off[sp], off[sp + 1] - off[sp], ranks[(v + 1) % n],
                                 buf + off[rp], off[rp + 1] - off[rp], ranks[(v - 1 + n) % n]);
     }
-    rcmsg_coll_scratch_put(a, off);
     return s;
 }

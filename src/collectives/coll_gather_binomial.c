@@ -41,6 +41,5 @@ rcmsg_status_t rcmsg_coll_gather_binomial(const rcmsg_coll_args_t *a)
         rcmsg_coll_copy(a, (char *)a->rbuf + (size_t)a->root * block, buf, head);
         rcmsg_coll_copy(a, a->rbuf, buf + head, (size_t)n * block - head);
     }
-    rcmsg_coll_scratch_put(a, off);
     return s;
 }

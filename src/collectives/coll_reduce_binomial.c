@@ -63,6 +63,5 @@ rcmsg_status_t rcmsg_coll_reduce_binomial(const rcmsg_coll_args_t *a)
     if (s == RCMSG_OK && v == 0 && own != acc) { /* no child: one rank */
         rcmsg_coll_copy(a, acc, own, bytes);
     }
-    rcmsg_coll_scratch_put(a, scratch);
     return s;
 }

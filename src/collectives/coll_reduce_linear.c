@@ -46,6 +46,5 @@ rcmsg_status_t rcmsg_coll_reduce_linear(const rcmsg_coll_args_t *a)
 
         s = rcmsg_coll_reduce_local3(a, x, v == 1 ? a->sbuf : a->rbuf, a->rbuf, a->count);
     }
-    rcmsg_coll_scratch_put(a, scratch);
     return s;
 }

@@ -55,9 +55,6 @@ rcmsg_status_t rcmsg_coll_reduce_ordered(const rcmsg_coll_args_t *a)
     if (s == RCMSG_OK && r == a->root && r != 0) {
         s = rcmsg_coll_recv(a, a->rbuf, bytes, 0);
     }
-    if (bufs[0] != NULL) {
-        rcmsg_coll_scratch_put(a, bufs[0]);
-    }
     return s;
 }
 
@@ -85,6 +82,5 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_block_ordered(const rcmsg_coll_args_t *
     }
     b.rcounts = counts;
     s = rcmsg_coll_reduce_scatter_v(&b);
-    rcmsg_coll_scratch_put(a, counts);
     return s;
 }

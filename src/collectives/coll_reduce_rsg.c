@@ -87,6 +87,5 @@ out:
     if (s == RCMSG_OK && a->rank == a->root && gatherer != a->root) {
         s = rcmsg_coll_recv(a, a->rbuf, bytes, gatherer);
     }
-    rcmsg_coll_scratch_put(a, off);
     return s;
 }

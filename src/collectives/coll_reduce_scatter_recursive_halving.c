@@ -46,6 +46,5 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args
     if (s == RCMSG_OK) { /* the odd partner reduced the even rank's block too */
         s = rcmsg_coll_fold_out(a, rem, buf + (size_t)(a->rank & ~1) * block, a->rbuf, block);
     }
-    rcmsg_coll_scratch_put(a, off);
     return s;
 }

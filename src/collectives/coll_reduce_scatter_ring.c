@@ -39,6 +39,5 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a)
     if (s == RCMSG_OK) {
         rcmsg_coll_copy(a, a->rbuf, buf + (size_t)r * block, block);
     }
-    rcmsg_coll_scratch_put(a, buf);
     return s;
 }

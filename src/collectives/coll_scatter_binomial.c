@@ -43,6 +43,5 @@ rcmsg_status_t rcmsg_coll_scatter_binomial(const rcmsg_coll_args_t *a)
     /* this rank's block out of buf, made while the children read theirs */
     own = (rcmsg_coll_copy_t){.dst = a->rbuf, .src = buf, .len = block};
     s = rcmsg_coll_scatter_rel(a, v, n, ranks, buf, off, &own);
-    rcmsg_coll_scratch_put(a, off);
     return s;
 }

@@ -130,7 +130,6 @@ rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, cha
             .buf = buf + (size_t)r * stride, .len = len, .peer = r, .recv = recv};
     }
     s = rcmsg_coll_post_all_copy(a, n, m, copy);
-    rcmsg_coll_scratch_put(a, m);
     return s;
 }
 

@@ -45,7 +45,6 @@ static rcmsg_status_t v_root(const rcmsg_coll_args_t *a, bool recv, char *buf, c
         msg_add(m, &n, buf + displs[r] * a->esize, counts[r] * a->esize, r, recv);
     }
     s = rcmsg_coll_post_all_copy(a, n, m, &copy);
-    rcmsg_coll_scratch_put(a, m);
     return s;
 }
 
@@ -191,6 +190,5 @@ rcmsg_status_t rcmsg_coll_scan_recursive_doubling(const rcmsg_coll_args_t *a)
             s = s == RCMSG_OK ? rcmsg_coll_copy(a, partial, tmp, bytes) : s;
         }
     }
-    rcmsg_coll_scratch_put(a, partial);
     return s;
 }
