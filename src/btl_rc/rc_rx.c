@@ -84,14 +84,15 @@ static void rc_repost(rc_btl_t *rc, const int *idx, int n)
 static void rc_recv_error(rc_btl_t *rc, const struct ibv_wc *wc)
 {
     int peer = rc_peer_of_qpn(rc, wc->qp_num);
+    int old = peer < 0 ? rc_rx_old_peer(rc, wc->qp_num) : -1;
 
     if (wc->status == IBV_WC_WR_FLUSH_ERR &&
         (peer < 0 || rc->eps[peer].failed || rc->eps[peer].rec.state != RC_REC_NONE)) {
         rcmsg_debug("receive flushed on qp 0x%x (peer %d)", wc->qp_num, peer);
-    } else if (peer < 0 && rc_rx_old_peer(rc, wc->qp_num) >= 0) {
+    } else if (old >= 0) {
         /* the QP is gone: what it did not deliver is replayed on its successor */
         rcmsg_debug("receive on the replaced qp 0x%x (peer %d) failed after its drain: %s",
-                    wc->qp_num, rc_rx_old_peer(rc, wc->qp_num), ibv_wc_status_str(wc->status));
+                    wc->qp_num, old, ibv_wc_status_str(wc->status));
     } else if (peer < 0 || !rc->up->wc_error(rc, peer, wc)) { /* else: recovered */
         rcmsg_error("receive from peer %d failed: %s (status %d, vendor_err 0x%x) on %s:%d qp "
                     "0x%x (state %s)",

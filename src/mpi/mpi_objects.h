@@ -24,7 +24,6 @@ size_t mpi_type_size(const mpi_type_t *t);    /* bytes of data in one element */
 MPI_Aint mpi_type_extent(const mpi_type_t *t);
 MPI_Aint mpi_type_true_lb(const mpi_type_t *t);     /* where the data of a contig type starts */
 MPI_Aint mpi_type_true_extent(const mpi_type_t *t); /* true_ub - true_lb */
-bool mpi_type_committed(const mpi_type_t *t);       /* predefined ones are */
 /* pack count elements at buf into out (size * count bytes), unpack the reverse */
 void mpi_type_pack(const mpi_type_t *t, const void *buf, size_t count, void *out);
 void mpi_type_unpack(const mpi_type_t *t, const void *in, size_t count, void *buf);

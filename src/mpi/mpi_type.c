@@ -508,11 +508,6 @@ MPI_Aint mpi_type_true_extent(const mpi_type_t *t)
     return t->true_ub - t->true_lb;
 }
 
-bool mpi_type_committed(const mpi_type_t *t)
-{
-    return t->committed;
-}
-
 rcmsg_datatype_t mpi_type_rcmsg(const mpi_type_t *t, bool *ok_p)
 {
     *ok_p = t->rdt_ok;

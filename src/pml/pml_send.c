@@ -252,8 +252,7 @@ int pml_peer_push(int peer)
         } else if (pml_send_start(r) != RCMSG_OK) {
             break;
         }
-        rcmsg_queue_remove(&p->sendq, &r->link);
-        r->queued = false;
+        pml_sendq_remove(peer, r);
         n++;
     }
     return n;
