@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Cases shared by launcher_mpirun.sh and launcher_srun.sh (sourced). Each takes RUN, the
-# function that runs its arguments (test/integration/launcher_test and options) as a 3-rank
+# function that runs its arguments (test/integration/launcher/launcher_test and options) as a 3-rank
 # job under the launcher, within a timeout (status 124 when it expires).
-prog="$top_builddir/test/integration/launcher_test"
+prog="$top_builddir/test/integration/launcher/launcher_test"
 dir=$(mktemp -d)
 pids=""
 cleanup() {

@@ -4,7 +4,7 @@
 # checks of the counters (JSON lines of RCMSG_STATS_FILE, the aligned text of RCMSG_STATS) and
 # of the dumps. Skips without jq.
 command -v jq > /dev/null || skip "jq not found (apt-get install jq)"
-prog=$top_builddir/test/integration/monitor_test
+prog=$top_builddir/test/integration/monitor/monitor_test
 work=$(mktemp -d) out=/dev/null
 trap 'rm -rf "$work"' EXIT
 

@@ -2,7 +2,7 @@
 # The MPI face's test scripts (sourced after lib.sh): a program of test/mpi runs as a singleton,
 # under mpirun or under srun --mpi=pmix, over sm or (in the guest) over rc, and its output is
 # checked one way: its status, every rank's summary "rank R of N: 0 failure(s)" and the number
-# of phases rank 0 reported ("ok: "), as test/mpi/mpi_test.h prints them.
+# of phases rank 0 reported ("ok: "), as test/integration/mpi/mpi_test.h prints them.
 mpi_dir=$(mktemp -d)
 trap 'rm -rf "$mpi_dir"' EXIT
 mpi_out="$mpi_dir/out"
@@ -33,10 +33,10 @@ mpi_phases() {
     esac
 }
 
-# mpi_run NP PROG [ARG]...: test/mpi/PROG with NP ranks under $mpi_launcher, bounded by
+# mpi_run NP PROG [ARG]...: test/integration/mpi/PROG with NP ranks under $mpi_launcher, bounded by
 # $mpi_timeout s; its output in $mpi_out; returns its status
 mpi_run() {
-    _np=$1 _prog="$top_builddir/test/mpi/$2"
+    _np=$1 _prog="$top_builddir/test/integration/mpi/$2"
     shift 2
     case $mpi_launcher in
     singleton) set -- "$_prog" "$@" ;;

@@ -14,7 +14,7 @@ fi
 if [ "${SANITIZER_BUILD:-no}" = yes ]; then
     echo "SKIP: sanitizer build: under the guest's emulation an ASan process takes minutes to"
     echo "open a device; the RDMA tests run in the release build, whose guest run includes a"
-    echo "valgrind leak check (test/integration/rc_leaks_valgrind.sh)"
+    echo "valgrind leak check (test/integration/rc/rc_leaks_valgrind.sh)"
     exit 77
 fi
 if ! why=$("$runner" --check 2>&1); then
