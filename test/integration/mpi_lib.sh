@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The MPI face's test scripts (sourced after lib.sh): a program of test/mpi runs as a singleton,
 # under mpirun or under srun --mpi=pmix, over sm or (in the guest) over rc, and its output is
-# checked one way: its status, every rank's summary "rank R of N: 0 failure(s)" and the number
-# of phases rank 0 reported ("ok: "), as test/integration/mpi/mpi_test.h prints them.
+# checked one way: its status and no FAIL line (each program checks its data and the phases it
+# ran itself: test/integration/mpi/mpi_test.h). Plain runs of a program are testlist lines
+# (test/integration/mpi/testlist); these are for the scripts that need more.
 mpi_dir=$(mktemp -d)
 trap 'rm -rf "$mpi_dir"' EXIT
 mpi_out="$mpi_dir/out"
@@ -14,24 +15,6 @@ mpi_timeout=120
 mpi_over=sm
 # VAR=VALUE... in every rank's environment
 mpi_vars=''
-
-# mpi_phases PROG NP: how many phases PROG reports with NP ranks
-mpi_phases() {
-    case $1 in
-    mpi_env_test) echo 3 ;;
-    mpi_p2p_test) echo 11 ;;
-    mpi_cancel_test) echo 8 ;;
-    mpi_coll_test) echo 5 ;;
-    mpi_nbc_test) echo 9 ;;
-    mpi_nbc_mixed) echo 3 ;;
-    mpi_group_test) echo 6 ;;
-    mpi_types_p2p) echo 6 ;;
-    mpi_empty_test) echo 3 ;;
-    mpi_bottom_test) if [ "$2" -ge 2 ]; then echo 3; else echo 2; fi ;;
-    mpi_inter_test) if [ "$2" -ge 3 ]; then echo 2; else echo 1; fi ;;
-    *) fail "mpi_lib.sh: no phase count for $1" ;;
-    esac
-}
 
 # mpi_run NP PROG [ARG]...: test/integration/mpi/PROG with NP ranks under $mpi_launcher, bounded by
 # $mpi_timeout s; its output in $mpi_out; returns its status
@@ -57,19 +40,18 @@ mpi_fail() {
     fail "$*"
 }
 
-# mpi_check NP PROG STATUS: STATUS is 0, each of the NP ranks printed a clean summary, rank 0
-# reported every phase; over rc, every rank had every peer over rc
+# mpi_check NP PROG STATUS: STATUS is 0 and no rank printed a FAIL line (the program checks its
+# data and its phases itself: test/integration/mpi/mpi_test.h); over rc, no rank's transports
+# line names a peer over anything but rc
 mpi_check() {
     _what="$2 with $1 rank(s) ($mpi_launcher over $mpi_over${mpi_vars:+, $mpi_vars})"
     [ "$3" -eq 0 ] || mpi_fail "$_what: status $3"
-    [ "$(grep -c "^rank [0-9] of $1: 0 failure(s)\$" "$mpi_out")" -eq "$1" ] ||
-        mpi_fail "$_what: not every rank passed"
-    _n=$(mpi_phases "$2" "$1")
-    [ "$(grep -c '^ok: ' "$mpi_out")" -eq "$_n" ] ||
-        mpi_fail "$_what: $(grep -c '^ok: ' "$mpi_out") phase(s), not $_n"
-    [ "$mpi_over" != rc ] ||
-        [ "$(grep -c "transports: self for this rank, sm for 0 peer(s), rc for $(($1 - 1)) peer(s)" "$mpi_out")" -eq "$1" ] ||
-        { grep transports "$mpi_out"; fail "$_what: not every peer over rc"; }
+    ! grep -q '^FAIL' "$mpi_out" || mpi_fail "$_what: a check failed"
+    [ "$mpi_over" != rc ] || [ "$1" -eq 1 ] || {
+        grep -q 'transports: self for this rank, sm for 0 peer(s), rc for' "$mpi_out" &&
+            ! grep 'transports: ' "$mpi_out" |
+            grep -qv "transports: self for this rank, sm for 0 peer(s), rc for $(($1 - 1)) peer(s)"
+    } || { grep transports "$mpi_out"; fail "$_what: not every peer over rc"; }
 }
 
 # mpi_test NP PROG [ARG]...: mpi_run and mpi_check, then says how long it took
@@ -78,7 +60,7 @@ mpi_test() {
     mpi_run "$@"
     mpi_check "$1" "$2" $?
     echo "ok: $2${3:+ $3} with $1 rank(s) ($mpi_launcher over $mpi_over${mpi_vars:+, $mpi_vars}," \
-        "$(grep -c '^ok: ' "$mpi_out") phase(s), $(($(date +%s) - _t0)) s)"
+        "$(($(date +%s) - _t0)) s)"
 }
 
 # mpi_host_runs PROG NP...: PROG as a singleton, then under mpirun with each NP ranks (over sm

@@ -31,7 +31,7 @@ rc=$?
 log="$top_builddir/test/rdma-suite.log"
 if [ -f "$log" ]; then
     sed -n '1,/^\.\. contents::/p' "$log" | grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):'
-    failed=$(grep -l -E '^:test-result: (FAIL|ERROR)' "$top_builddir"/test/*/*.trs 2>/dev/null)
+    failed=$(find "$top_builddir/test" -name "*.trs" -exec grep -l -E '^:test-result: (FAIL|ERROR)' {} + 2>/dev/null)
     for f in $failed; do
         echo "=== ${f%.trs}.log"; cat "${f%.trs}.log"
     done

@@ -425,6 +425,7 @@ int main(int argc, char **argv)
         CHECK(np == 2, "mpi_cancel_test %s needs 2 ranks, not %d", argv[1], np);
         return np != 2 ? summary() : argv[1][0] == 'f' ? fini_cancel() : fini_pending();
     }
+    phases_expected = 8;
     test_receives();
     test_eager();
     test_rndv();

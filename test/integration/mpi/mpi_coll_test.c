@@ -528,6 +528,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    phases_expected = 5;
     MPI_Type_contiguous(4, MPI_UNSIGNED, &mat_type);
     MPI_Type_commit(&mat_type);
     MPI_Type_vector(N, 1, 2, MPI_INT, &vt);

@@ -267,6 +267,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "notes") == 0) {
         return test_error_notes();
     }
+    phases_expected = 3;
     test_env();
     phase("Init_thread, Initialized, Query_thread, Wtime, Wtick, names, versions, attributes");
     test_errors();

@@ -1,14 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# The MPI face (librcmsg_mpi) on the host over sm: the environment, errors and communicators
-# test and the point-to-point and requests test, as a singleton (no launcher) and under
-# mpirun with 2, 3, 4 and 8 ranks; then MPI_ERRORS_ARE_FATAL and MPI_Abort end the process
-# with a message naming the call; error codes after more errors than they can number.
+# The MPI face (librcmsg_mpi) on the host over sm: MPI_ERRORS_ARE_FATAL and MPI_Abort end the
+# process with a message naming the call; error codes after more errors than they can number
+# (mpi_env_test's modes; its plain runs, 1 to 8 ranks, are lines of the testlist).
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/mpi_lib.sh"
 out=$mpi_out
-mpi_host_runs mpi_env_test 2 3 4 8
-mpi_host_runs mpi_p2p_test 2 3 4 8
 # MPI_ERRORS_ARE_FATAL (the default): the call's error is printed and the process exits 1
 mpi_launcher=singleton mpi_timeout=60
 mpi_run 1 mpi_env_test fatal
@@ -34,4 +31,4 @@ mpi_run 1 mpi_env_test abort
 st=$?
 [ $st -eq 3 ] || { cat "$out"; fail "MPI_Abort(3) as a singleton: exit $st"; }
 echo "ok: MPI_Abort ends the job with its code"
-pass "MPI environment, communicators, point-to-point and requests with 1 to 8 ranks"
+pass "ERRORS_ARE_FATAL, MPI_Abort and error codes"

@@ -213,6 +213,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    phases_expected = 3;
     test_coll_between();
     phase("a blocking collective between the start and the wait of a nonblocking one");
     test_two_outstanding();

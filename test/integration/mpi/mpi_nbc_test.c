@@ -596,6 +596,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    phases_expected = 9;
     counts[NCOUNTS - 1] = np > 4 ? BIG / 4 : BIG;
     test_barrier_bcast();
     phase("Ibarrier, Ibcast");

@@ -495,6 +495,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    phases_expected = 11;
     right = (me + 1) % np;
     left = (me + np - 1) % np;
     test_basic();

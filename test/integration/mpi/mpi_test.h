@@ -9,6 +9,10 @@
 
 static int failures;
 static int me, np;
+/* phase() calls made, and how many the program's run makes (set before its first phase; 0:
+ * not checked): summary() counts a difference as a failure, so that a phase skipped by
+ * mistake fails the program itself */
+static int phases, phases_expected;
 
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
@@ -64,14 +68,23 @@ static void test_barrier(MPI_Comm comm)
 static void phase(const char *name)
 {
     test_barrier(MPI_COMM_WORLD);
+    phases++;
     if (me == 0) {
         printf("ok: %s\n", name);
         fflush(stdout);
     }
 }
 
+/* the rank's verdict: "rank R of N: P of P phases passed" (rank 0, when the program said how
+ * many it makes), then "rank R of N: F failure(s)"; returns the exit status */
 static int summary(void)
 {
+    if (phases_expected > 0 && phases != phases_expected) {
+        failures++;
+        printf("FAIL: rank %d: %d of the %d phases ran\n", me, phases, phases_expected);
+    } else if (phases_expected > 0 && me == 0 && failures == 0) {
+        printf("rank %d of %d: %d of %d phases passed\n", me, np, phases, phases_expected);
+    }
     printf("rank %d of %d: %d failure(s)\n", me, np, failures);
     fflush(stdout);
     return failures != 0;
