@@ -11,6 +11,17 @@ need_rdma() {
 need_mpirun() {
     [ -n "${MPIRUN:-}" ] && [ -x "$MPIRUN" ] || skip "mpirun not found (apt-get install openmpi-bin)"
 }
+# ranks_passed NP FILE: each rank R of the NP printed its own verdict with no failure ("rank R
+# of NP: ... 0 failure(s)" or "rank R: ... 0 failure(s)", test_check.h's programs) in FILE and
+# no line says FAIL: the programs check their results; nothing counts lines
+ranks_passed() {
+    ! grep -q '^FAIL' "$2" || return 1
+    _r=0
+    while [ "$_r" -lt "$1" ]; do
+        grep -q "\(^\|[^0-9a-z_]\)rank $_r\( of $1\)\{0,1\}: \(.*[ ,]\)\{0,1\}0 failure(s)\$" "$2" || return 1
+        _r=$((_r + 1))
+    done
+}
 # run_timeout SECONDS COMMAND...: a hang becomes a failure with status 124
 run_timeout() { t=$1; shift; timeout -k 10 "$t" "$@"; }
 # stats_sum NAME DIR: counter NAME summed over every peer line of the RCMSG_STATS_FILE outputs

@@ -53,6 +53,7 @@ typedef struct {
     int sock;       /* to the other process; -1 for self */
     pid_t child;
     int failures;
+    int checks; /* report() calls: the checks made */
     uint64_t tx_count, tx_bytes;
     /* what this process received */
     uint64_t rx_count, rx_bytes, rx_bad;
@@ -92,6 +93,7 @@ static void report(conf_t *t, bool ok, const char *fmt, ...)
     printf("\n");
     fflush(stdout);
     t->failures += !ok;
+    t->checks++;
 }
 
 /* ---- message and region contents ------------------------------------------------------ */
@@ -832,7 +834,8 @@ int main(int argc, char **argv)
     }
     /* a transport that serves only its own rank runs in one process; the others across a fork */
     st = c->reach == RCMSG_BTL_REACH_SELF ? run_self(&t) : run_pair(&t);
-    printf("%s: %s, %d failure(s)\n", t.name, st == 77 ? "skipped" : "done", t.failures);
+    printf("%s: %s, %d of %d checks passed, %d failure(s)\n", t.name, st == 77 ? "skipped" : "done",
+           t.checks - t.failures, t.checks, t.failures);
     rcmsg_config_unload();
     return st;
 }

@@ -19,7 +19,7 @@ cases() { # NP: coll_check_test on NP ranks; every rank refuses every case and l
     st=$?
     grep -v '^rank [0-9]*: ' "$out"
     [ $st -ne 124 ] || { cat "$out" "$logs"/*.log; fail "coll_check_test on $np ranks hung (killed after 60 s)"; }
-    [ $st -eq 0 ] && [ "$(grep -c "^rank [0-9]* of $np: [0-9]* cases, 0 failure(s)\$" "$out")" -eq "$np" ] ||
+    [ $st -eq 0 ] && ranks_passed $np "$out" ||
         { cat "$out" "$logs"/*.log; fail "coll_check_test on $np ranks: status $st"; }
     echo "ok: every case refused on all $np ranks, the communicator still working after each, in $(($(date +%s) - t0)) s"
     ncases=$(sed -n 's/^rank 0 of [0-9]*: \([0-9]*\) cases.*/\1/p' "$out")
@@ -60,7 +60,7 @@ mpirun_job 120 5 COLL_CHECK_LOG_DIR "$logs" "$top_builddir/test/integration/coll
     RCMSG_COLL_CHECK=yes -- --algs env --ops some --sizes 0,1,7,1k,64k,1m > "$out" 2>&1
 st=$?
 [ $st -ne 124 ] || fail "coll_test with RCMSG_COLL_CHECK=yes hung"
-[ $st -eq 0 ] && [ "$(grep -c "^rank [0-9]* of 5: .* 0 failure(s)\$" "$out")" -eq 5 ] ||
+[ $st -eq 0 ] && ranks_passed 5 "$out" ||
     { cat "$out"; fail "coll_test with RCMSG_COLL_CHECK=yes: status $st"; }
 echo "ok: the collective matrix on 5 ranks gives the right results with the check on"
 pass "RCMSG_COLL_CHECK: mismatches refused on every rank, named, no hang, communicator usable"

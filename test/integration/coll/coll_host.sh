@@ -28,7 +28,7 @@ run_np() { # np, then coll_test arguments
     fi
 }
 check_np() { # np, status, what
-    [ "$2" -eq 0 ] && [ "$(grep -c "^rank [0-9]* of $1: .* 0 failure(s)\$" "$out")" -eq "$1" ] ||
+    [ "$2" -eq 0 ] && ranks_passed $1 "$out" ||
         { grep -v ' error: rcmsg_' "$out" | head -60; fail "$3: status $2"; }
 }
 

@@ -26,7 +26,7 @@ finalize_run() {
     st=$?
     t=$(($(date +%s) - t0))
     [ $st -eq 0 ] || mpi_fail "$what: status $st"
-    [ "$(grep -c "^rank [0-9] of $np: 0 failure(s)\$" "$out")" -eq $np ] ||
+    ranks_passed $np "$out" ||
         mpi_fail "$what: not every rank passed"
     grep -q '^ok: ' "$out" || mpi_fail "$what: rank 0 did not finish"
 }

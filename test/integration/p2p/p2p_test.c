@@ -476,7 +476,7 @@ static void test_credit_starvation(void)
 static void test_invalid(void)
 {
     rcmsg_request_t req = RCMSG_REQUEST_NULL;
-    char b[4];
+    char b[4] = {0};
 
     CHECK(rcmsg_isend(b, 4, size, 0, world, &req) == RCMSG_ERR_INVALID_PARAM, "dest = size");
     CHECK(rcmsg_isend(b, 4, -1, 0, world, &req) == RCMSG_ERR_INVALID_PARAM, "dest = -1");
@@ -906,6 +906,37 @@ static void bad_read(void)
     }
 }
 
+/* the semantics set: every group, then this rank's verdict on them ("G of G groups passed") */
+static void test_all(void)
+{
+    static void (*const groups[])(void) = {
+        test_sizes,
+        test_ordering,
+        test_wildcards,
+        test_probe,
+        test_issend,
+        test_cancel,
+        test_truncation,
+        test_comms,
+        test_create_ranks,
+        test_credit_starvation,
+        test_invalid,
+        test_completion_calls,
+        test_misuse,
+        test_comm_free_credits,
+        test_finalize_refused,
+    };
+    int n = (int)(sizeof groups / sizeof groups[0]), passed = 0;
+
+    for (int i = 0; i < n; i++) {
+        int before = failures;
+
+        groups[i]();
+        passed += failures == before;
+    }
+    printf("rank %d of %d: %d of %d test groups passed\n", rank, size, passed, n);
+}
+
 int main(int argc, char **argv)
 {
     rcmsg_status_t s;
@@ -930,21 +961,7 @@ int main(int argc, char **argv)
     } else if (argc > 1 && strcmp(argv[1], "--bad-read") == 0) {
         bad_read();
     } else {
-        test_sizes();
-        test_ordering();
-        test_wildcards();
-        test_probe();
-        test_issend();
-        test_cancel();
-        test_truncation();
-        test_comms();
-        test_create_ranks();
-        test_credit_starvation();
-        test_invalid();
-        test_completion_calls();
-        test_misuse();
-        test_comm_free_credits();
-        test_finalize_refused();
+        test_all();
     }
     barrier();
     s = rcmsg_finalize();

@@ -73,7 +73,7 @@ show_fail() { # "NAME: WHY": the end of NAME's output, then FAIL
     fail "$*"
 }
 p2p_ok() { # NAME NP
-    [ $st -eq 0 ] && [ "$(grep -c "^rank [0-9]* of $2: 0 failure(s)\$" "$work/$1.out")" -eq "$2" ] ||
+    [ $st -eq 0 ] && ranks_passed $2 "$work/$1.out" ||
         show_fail "$1: p2p_test: status $st"
     # p2p_test provokes API-misuse errors (rcmsg_*) on purpose, and frees a communicator with
     # messages unreceived: one that went by rendezvous (credits short after the test of 100
@@ -82,7 +82,7 @@ p2p_ok() { # NAME NP
         grep -q . || show_fail "$1: errors were logged"
 }
 coll_ok() { # NAME NP
-    [ $st -eq 0 ] && [ "$(grep -c "^rank [0-9] of $2: .* 0 failure(s)\$" "$work/$1.out")" -eq "$2" ] ||
+    [ $st -eq 0 ] && ranks_passed $2 "$work/$1.out" ||
         show_fail "$1: coll_test: status $st"
     # coll_test's edges pass mismatched counts on purpose: the receiver names the sender
     ! grep ' error: ' "$work/$1.out" | grep -v -e ' error: rcmsg_' \

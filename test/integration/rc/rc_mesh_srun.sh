@@ -12,6 +12,6 @@ RCMSG_LOG_LEVEL=info run_timeout 600 "$slurm" run -- \
 st=$?
 grep -v ' info: candidate' "$out"
 [ $st -eq 0 ] || fail "srun exited with $st"
-[ "$(grep -c 'rank [0-3] of 4: 800 messages from 4 ranks checked, 3 RDMA_READs of [0-9]* bytes checked, 0 failure(s)' "$out")" -eq 4 ] ||
+ranks_passed 4 "$out" ||
     fail "not every rank checked all its messages and reads"
 pass "4 ranks under srun --mpi=pmix exchanged patterns over rc"

@@ -23,7 +23,7 @@ for cma in auto no; do
     grep -q "^ok: rank 0 sent $len bytes" "$out" || fail "RCMSG_SM_CMA=$cma: the sender's status"
     grep -q "^ok: rank 1 received $len bytes whole" "$out" ||
         fail "RCMSG_SM_CMA=$cma: the message did not arrive whole"
-    [ "$(grep -c '^rank [01]: 0 failure(s)$' "$out")" -eq 2 ] ||
+    ranks_passed 2 "$out" ||
         fail "RCMSG_SM_CMA=$cma: not every rank passed"
     echo "ok: $len bytes over sm with RCMSG_SM_CMA=$cma"
 done

@@ -46,7 +46,7 @@ for lim in 0 1m; do
     RCMSG_SM_EAGER_LIMIT=$lim run_timeout 300 "$MPIRUN" --allow-run-as-root -np 3 --oversubscribe \
         -x RCMSG_SM_EAGER_LIMIT "$prog" > "$work/p2p.out" 2>&1
     st=$?
-    [ $st -eq 0 ] && [ "$(grep -c '^rank [0-2] of 3: 0 failure(s)$' "$work/p2p.out")" -eq 3 ] ||
+    [ $st -eq 0 ] && ranks_passed 3 "$work/p2p.out" ||
         { cat "$work/p2p.out"; fail "p2p_test with RCMSG_SM_EAGER_LIMIT=$lim: exit $st"; }
     echo "ok: p2p_test on 3 ranks with RCMSG_SM_EAGER_LIMIT=$lim"
 done

@@ -99,7 +99,7 @@ if [ -n "${MPIRUN:-}" ]; then
     run_timeout 120 "$MPIRUN" --allow-run-as-root -np 2 --oversubscribe \
         "$a/test/integration/p2p/p2p_test" > "$out" 2>&1
     st=$?
-    [ $st -eq 0 ] && [ "$(grep -c '^rank [0-9] of 2: 0 failure(s)$' "$out")" -eq 2 ] ||
+    [ $st -eq 0 ] && ranks_passed 2 "$out" ||
         { cat "$out"; fail "--without-verbs: p2p over sm failed (status $st)"; }
     echo "ok: --without-verbs: p2p over sm with 2 ranks"
     RCMSG_TRANSPORTS=rc,self run_timeout 120 "$MPIRUN" --allow-run-as-root -np 2 \
