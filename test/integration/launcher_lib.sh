@@ -74,7 +74,7 @@ bad_value_case() {
         grep -q "^\[rcmsg [^ ]*:$r [0-9]*\] error: peer 1 failed in rcmsg_init: invalid configuration (RCMSG_ERR_CONFIG)" "$dir/out" ||
             fail "rank $r did not name rank 1 and the reason"
     done
-    [ "$(grep -c '^rank [0-9]: init: RCMSG_ERR_' "$dir/out")" -eq 3 ] || fail "not every rcmsg_init failed"
+    each_rank 3 "$dir/out" 'init: RCMSG_ERR_' || fail "not every rcmsg_init failed"
     echo "ok: a bad value on rank 1 fails every rank's rcmsg_init, naming rank 1"
 }
 
@@ -106,7 +106,7 @@ reinit_case() {
     "$1" "$prog" --reinit > "$dir/out" 2>&1
     st=$?
     cat "$dir/out"
-    [ "$(grep -c '^rank [0-9]: init again: RCMSG_ERR_STATE' "$dir/out")" -eq 3 ] ||
+    each_rank 3 "$dir/out" 'init again: RCMSG_ERR_STATE' ||
         fail "rcmsg_init after rcmsg_finalize was not refused on every rank"
     [ "$(grep -c 'error: rcmsg_init after rcmsg_finalize (or after a failed rcmsg_init) is not supported under a launcher: PMIx cannot be re-initialized' "$dir/out")" -eq 3 ] ||
         fail "the refusal does not say why"
@@ -126,9 +126,9 @@ huge_timeout_case() {
         st=$?
         cat "$dir/out"
         [ $st -eq 0 ] || fail "RCMSG_LAUNCHER_TIMEOUT=$t: the job failed (status $st)"
-        [ "$(grep -c '^rank [0-9]: init: RCMSG_OK' "$dir/out")" -eq 3 ] ||
+        each_rank 3 "$dir/out" 'init: RCMSG_OK' ||
             fail "RCMSG_LAUNCHER_TIMEOUT=$t: not every rcmsg_init succeeded"
-        [ "$(grep -c '^rank [0-9]: finalize: RCMSG_OK' "$dir/out")" -eq 3 ] ||
+        each_rank 3 "$dir/out" 'finalize: RCMSG_OK' ||
             fail "RCMSG_LAUNCHER_TIMEOUT=$t: not every rcmsg_finalize succeeded"
         ! grep -q 'RCMSG_ERR_TIMEOUT\|did not arrive' "$dir/out" ||
             fail "RCMSG_LAUNCHER_TIMEOUT=$t: a wait timed out"

@@ -22,6 +22,15 @@ ranks_passed() {
         _r=$((_r + 1))
     done
 }
+# each_rank NP FILE TEXT: each rank R of 0 to NP-1 printed its own line "rank R: TEXT" (a grep
+# pattern) in FILE: a per-rank assertion in place of counting lines
+each_rank() {
+    _r=0
+    while [ "$_r" -lt "$1" ]; do
+        grep -q "^rank $_r: $3" "$2" || return 1
+        _r=$((_r + 1))
+    done
+}
 # run_timeout SECONDS COMMAND...: a hang becomes a failure with status 124
 run_timeout() { t=$1; shift; timeout -k 10 "$t" "$@"; }
 # stats_sum NAME DIR: counter NAME summed over every peer line of the RCMSG_STATS_FILE outputs
@@ -85,12 +94,15 @@ finish() {
     [ $st -ne 124 ] || jobfail "$1: hung (killed by the timeout)"
 }
 
-# streams_clean NAME COUNT [PEERS]: COUNT stream lines of rc_recovery_test (with PEERS, a grep
-# bracket expression), each with nothing lost, duplicated, reordered
+# streams_clean NAME NP [PEERS]: each of ranks 0 to NP-1 printed a stream line of
+# rc_recovery_test (to PEERS, a grep bracket expression) with nothing lost, duplicated,
+# reordered, and no stream line to PEERS says otherwise
 streams_clean() {
     grep "^rank [0-9]*: stream: peer" "$out"
-    n=$(grep -c "^rank [0-9]*: stream: peer ${3:-[0-9]*}: received [1-9][0-9]* ([0-9]* bytes), lost 0, duplicated 0, out of order 0, corrupt 0, errors 0;" "$out")
-    [ "$n" -eq "$2" ] || jobfail "$1: $n of $2 streams received everything once and in order"
+    _clean="received [1-9][0-9]* ([0-9]* bytes), lost 0, duplicated 0, out of order 0, corrupt 0, errors 0;"
+    each_rank "$2" "$out" "stream: peer ${3:-[0-9]*}: $_clean" &&
+        ! grep "^rank [0-9]*: stream: peer ${3:-[0-9]*}: " "$out" | grep -qv ": $_clean" ||
+        jobfail "$1: not every stream of ranks 0 to $(($2 - 1)) received everything once and in order"
 }
 
 # killed_ok RANK KILLED BOUND: rc_recovery_test's kill: RANK's requests to the SIGKILLed rank

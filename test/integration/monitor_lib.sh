@@ -45,9 +45,8 @@ wait_file() {
 
 # ok_ranks NAME MODE NP: every rank ended MODE with 0 failures and finalized
 ok_ranks() {
-    n=$(grep -c "^rank [0-9]*: $2:.* 0 failures$" "$out")
-    [ "$n" -eq "$3" ] || jobfail "$1: $n of $3 ranks ended '$2' with 0 failures"
-    [ "$(grep -c '^rank [0-9]*: finalized$' "$out")" -eq "$3" ] || jobfail "$1: not every rank finalized"
+    each_rank "$3" "$out" "$2:.* 0 failures$" || jobfail "$1: not every rank of $3 ended '$2' with 0 failures"
+    each_rank $3 "$out" 'finalized$' || jobfail "$1: not every rank finalized"
 }
 
 # expect_json WHAT FILE FILTER KEY=VALUE|KEY>=VALUE...: FILE holds JSON lines, exactly one

@@ -82,10 +82,10 @@ if part 2; then
     grep '^rank [01]: \(qpsync\|recover\|receive\)\|^rank [0-9]: event [A-Z_]* peer [0-9]* transport [a-z]* status [A-Z_]*' "$work/sync.out"
     grep -q '^rank 2: killing itself with SIGKILL' "$out" || jobfail "sync: rank 2 did not get to the kill"
     for m in qpsync recover events; do
-        [ "$(grep -c "^rank [01]: $m:.* 0 failures$" "$out")" -eq 2 ] ||
+        each_rank 2 "$out" "$m:.* 0 failures$" ||
             jobfail "sync: ranks 0 and 1 did not both end $m with 0 failures"
     done
-    [ "$(grep -c '^rank [01]: finalized$' "$out")" -eq 2 ] || jobfail "sync: ranks 0 and 1 did not finalize"
+    each_rank 2 "$out" 'finalized$' || jobfail "sync: ranks 0 and 1 did not finalize"
     # the QP sync: rank 0 found its 3 QPs to rank 1 in ERR (the program checked the time)
     n=$(grep -c '^\[rcmsg [^]:]*:0 [0-9]*\] warn: rc: qp 0x[0-9a-f]* to peer 1: hardware says ERR, mirror RTS (qp state sync[^)]*); recovering' "$out")
     [ "$n" -eq 3 ] || jobfail "sync: rank 0 logged $n 'qp state sync' mismatches with peer 1, not 3"

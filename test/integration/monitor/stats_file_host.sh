@@ -28,7 +28,7 @@ cat "$dir/out"
 err 1 "$dir" "$dir" "it is a directory" || fail "rank 1 did not say that the path is a directory"
 grep -q "^\[rcmsg [^ ]*:0 [0-9]*\] error: peer 1 failed in rcmsg_init: invalid configuration (RCMSG_ERR_CONFIG)" "$dir/out" ||
     fail "rank 0 did not name rank 1"
-[ "$(grep -c '^rank [01]: init: RCMSG_ERR_' "$dir/out")" -eq 2 ] || fail "not every rcmsg_init failed"
+each_rank 2 "$dir/out" 'init: RCMSG_ERR_' || fail "not every rcmsg_init failed"
 echo "ok: a directory named on rank 1 fails both ranks' rcmsg_init"
 
 # 3. no permission (root is not stopped by permissions: nothing to check then)
@@ -46,7 +46,7 @@ fi
 # 4. a writable file gets the counters
 run env RCMSG_STATS_FILE="$dir/stats.%r.json" "$prog" --init
 cat "$dir/out"
-[ "$(grep -c '^rank [01]: finalize: RCMSG_OK' "$dir/out")" -eq 2 ] || fail "a writable file: the job failed"
+each_rank 2 "$dir/out" 'finalize: RCMSG_OK' || fail "a writable file: the job failed"
 for r in 0 1; do
     grep -q '"scope":"rank"' "$dir/stats.$r.json" || fail "rank $r wrote no counters"
 done

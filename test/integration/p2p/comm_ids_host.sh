@@ -21,7 +21,7 @@ st=$?
 [ $st -ne 124 ] || { tail -40 "$out"; fail "churn: killed after 120 s"; }
 [ $st -eq 0 ] && ranks_passed $np "$out" ||
     { tail -40 "$out"; fail "churn: status $st"; }
-[ "$(grep -c "^rank [0-9]: churn: 100000 communicators made and freed" "$out")" -eq $np ] ||
+each_rank $np "$out" "churn: 100000 communicators made and freed" ||
     { tail -40 "$out"; fail "churn: not every rank made 100000 communicators"; }
 grep -q "warn: a 8-byte message from rank 0 (tag 3) on communicator 0x[0-9a-f]* was discarded unreceived: its communicator was freed" "$out" ||
     { tail -40 "$out"; fail "churn: the late message was not refused on rank 1"; }
@@ -33,11 +33,11 @@ st=$?
 [ $st -ne 124 ] || { tail -40 "$out"; fail "exhaust: killed after 120 s"; }
 [ $st -eq 0 ] && ranks_passed $np "$out" ||
     { tail -40 "$out"; fail "exhaust: status $st"; }
-[ "$(grep -c "^rank [0-9]: exhaust: dup [0-9]* failed with RCMSG_ERR_NO_RESOURCE" "$out")" -eq $np ] ||
+each_rank $np "$out" "exhaust: dup [0-9]* failed with RCMSG_ERR_NO_RESOURCE" ||
     { tail -40 "$out"; fail "exhaust: not every rank got RCMSG_ERR_NO_RESOURCE"; }
 [ "$(grep -c "error: rcmsg_comm_dup: no communicator context id is free on every member: a process holds at most 16384 communicators" "$out")" -eq $np ] ||
     { tail -40 "$out"; fail "exhaust: not every rank named the limit"; }
-[ "$(grep -c "^rank [0-9]: exhaust: after freeing them, a dup and a split work" "$out")" -eq $np ] ||
+each_rank $np "$out" "exhaust: after freeing them, a dup and a split work" ||
     { tail -40 "$out"; fail "exhaust: the program could not go on after freeing"; }
 grep -m1 'error: rcmsg_comm_dup' "$out"
 grep 'exhaust: dup' "$out"
@@ -46,7 +46,7 @@ echo "ok: at the limit every rank failed the same dup naming it, and went on aft
 run_timeout 60 "$MPIRUN" --allow-run-as-root -np 2 --oversubscribe "$prog" cancel > "$out" 2>&1
 st=$?
 [ $st -eq 0 ] && ranks_passed 2 "$out" &&
-    [ "$(grep -c "^rank [0-9]: cancel: a send on a freed communicator whose id was reused cancelled" "$out")" -eq 2 ] &&
+    each_rank 2 "$out" "cancel: a send on a freed communicator whose id was reused cancelled" &&
     ! grep -q "treated as lost" "$out" ||
     { tail -40 "$out"; fail "cancel after the id was reused: status $st"; }
 echo "ok: a send on a freed communicator whose id was reused cancelled, nobody lost"
@@ -63,7 +63,7 @@ grep '^ok: churn' "$out"
 run_timeout 120 "$MPIRUN" --allow-run-as-root -np $np --oversubscribe "$prog" exhaust > "$out" 2>&1
 st=$?
 [ $st -eq 0 ] && ranks_passed $np "$out" &&
-    [ "$(grep -c "^rank [0-9]: exhaust: Comm_dup [0-9]* failed: .*RCMSG_ERR_NO_RESOURCE" "$out")" -eq $np ] &&
+    each_rank $np "$out" "exhaust: Comm_dup [0-9]* failed: .*RCMSG_ERR_NO_RESOURCE" &&
     grep -q "^ok: exhaust: after freeing them, Comm_dup and Comm_split work" "$out" ||
     { tail -40 "$out"; fail "MPI exhaust: status $st"; }
 grep -m1 '^rank [0-9]: exhaust' "$out"

@@ -52,7 +52,7 @@ jobfail() { # jobfail WHY: the job's connection events (debug lines), then FAIL
 
 checked() { # checked NAME NP MODE: the job ended well and every rank checked its messages
     [ $st -eq 0 ] || jobfail "$1: mpirun exited with $st"
-    [ "$(grep -c "^rank [0-9]*: $3: [0-9]* received, [0-9]* sent, checked$" "$out")" -eq "$2" ] ||
+    each_rank $2 "$out" "$3: [0-9]* received, [0-9]* sent, checked$" ||
         jobfail "$1: not every rank checked its messages"
     ! grep -q ' error: ' "$out" || jobfail "$1: errors were logged"
 }

@@ -181,7 +181,7 @@ flap() { # flap down|blackhole
         set -- "$1" $j
         out=$work/$2.all
         [ "$4" -eq 0 ] || jobfail "flap ($1), $2: mpirun exited with $4"
-        [ "$(grep -c "^rank [0-9]*: $2: [0-9]* iterations checked, 0 failures" "$out")" -eq "$3" ] ||
+        each_rank $3 "$out" "$2: [0-9]* iterations checked, 0 failures" ||
             jobfail "flap ($1), $2: not every rank checked its results"
         longest=$(sed -n "s/^rank 0: $2: .* longest iteration \([0-9.]*\) s/\1/p" "$out")
         awk -v s="$longest" 'BEGIN { exit !(s >= 2) }' ||
@@ -254,7 +254,7 @@ if part 5; then
     start coll 150 4 -- coll --forces 3 --iters 60
     finish coll $jobpid
     [ $st -eq 0 ] || jobfail "coll: mpirun exited with $st"
-    [ "$(grep -c '^rank [0-9]*: coll: [0-9]* iterations checked, 0 failures' "$out")" -eq 4 ] ||
+    each_rank 4 "$out" 'coll: [0-9]* iterations checked, 0 failures' ||
         jobfail "coll: not every rank checked its results"
     forced_match coll
     grep -q '^rank 0: recoveries: peer 1 [0-9]* (forced 3), peer 2 [0-9]* (forced 3), peer 3 [0-9]* (forced 3)$' "$out" ||
