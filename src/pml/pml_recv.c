@@ -7,6 +7,8 @@
 
 #include "pml_internal.h"
 
+#include "base/config_table.h"
+
 #include "base/event.h"
 
 #include "base/status.h"
@@ -20,6 +22,8 @@ pml_recv_t pml_rcv;
 
 rcmsg_status_t pml_recv_init(void)
 {
+    pml_rcv.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
+    pml_rcv.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
     rcmsg_match_init(&pml_rcv.match, pml.size);
     pml_rcv.peers = calloc((size_t)pml.size, sizeof(*pml_rcv.peers));
     return pml_rcv.peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
