@@ -54,20 +54,6 @@ rcmsg_request_t pml_req_at(uint32_t index)
         (struct rcmsg_request *)pml_reqs.req_chunks[index / PML_REQ_CHUNK])[index % PML_REQ_CHUNK];
 }
 
-void pml_req_complete(rcmsg_request_t r, rcmsg_status_t error)
-{
-    if (r->reg != NULL) {
-        rcmsg_rcache_put(r->reg);
-        r->reg = NULL;
-    }
-    if (r->st.error == RCMSG_OK) {
-        r->st.error = error;
-    }
-    r->finished = true;
-    r->complete = !r->cancel_wait; /* else when the cancel's answer comes (pml_cancel.c) */
-    pml.activity++;
-}
-
 rcmsg_status_t rcmsg_pml_req_owned(rcmsg_request_t *req_p)
 {
     rcmsg_request_t r = pml_req_alloc(PML_REQ_OWNED);

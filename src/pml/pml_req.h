@@ -20,7 +20,6 @@ extern pml_reqs_t pml_reqs;
 void pml_reqs_fini(void);
 rcmsg_request_t pml_req_grow(void);
 rcmsg_request_t pml_req_at(uint32_t index);
-void pml_req_complete(rcmsg_request_t r, rcmsg_status_t error);
 
 /* A request off the free list (FIFO: a stale handle stays stale longest), its eager part
  * cleared; NULL without memory. Inline: every message takes one. */
@@ -47,6 +46,22 @@ static inline rcmsg_request_t pml_req_alloc(pml_req_kind_t kind)
     pml_reqs.live_reqs++;
     pml.activity++; /* a new request: a stall is counted from here */
     return r;
+}
+
+/* r is done with error (the first error kept): its registration released; complete unless a
+ * cancel's answer is awaited (pml_cancel.c). Inline: every message completes one. */
+static inline void pml_req_complete(rcmsg_request_t r, rcmsg_status_t error)
+{
+    if (r->reg != NULL) {
+        rcmsg_rcache_put(r->reg);
+        r->reg = NULL;
+    }
+    if (r->st.error == RCMSG_OK) {
+        r->st.error = error;
+    }
+    r->finished = true;
+    r->complete = !r->cancel_wait;
+    pml.activity++;
 }
 
 /* Back to the free list (once: a request already free is left alone). */
