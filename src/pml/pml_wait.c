@@ -122,21 +122,33 @@ rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_
     return *flag_p ? req_finish(req_p, status) : RCMSG_OK;
 }
 
+/* The checks of a call on an array of requests: the pml is up, reqs is no NULL (nor is the
+ * call's other pointer, named other: other_null), every request is live or null. */
+static rcmsg_status_t reqs_check(const char *call, size_t n, const rcmsg_request_t reqs[],
+                                 bool other_null, const char *other)
+{
+    if (pml_comms.world == NULL) {
+        return pml_check(call);
+    }
+    if ((reqs == NULL && n > 0) || other_null) {
+        return pml_null_arg(call, other_null ? other : "reqs");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], call)) {
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+    }
+    return RCMSG_OK;
+}
+
 rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
                              rcmsg_msg_status_t statuses[])
 {
     rcmsg_status_t first = RCMSG_OK;
+    rcmsg_status_t chk = reqs_check("rcmsg_testall", n, reqs, flag_p == NULL, "flag_p");
 
-    if (pml_comms.world == NULL) {
-        return pml_check("rcmsg_testall");
-    }
-    if ((reqs == NULL && n > 0) || flag_p == NULL) {
-        return pml_null_arg("rcmsg_testall", flag_p == NULL ? "flag_p" : "reqs");
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_testall")) {
-            return RCMSG_ERR_INVALID_PARAM;
-        }
+    if (chk != RCMSG_OK) {
+        return chk;
     }
     rcmsg_progress();
     for (size_t i = 0; i < n; i++) {
@@ -168,17 +180,10 @@ rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
 rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[], rcmsg_msg_status_t statuses[])
 {
     rcmsg_status_t first = RCMSG_OK;
+    rcmsg_status_t chk = reqs_check("rcmsg_waitall", n, reqs, false, "");
 
-    if (pml_comms.world == NULL) {
-        return pml_check("rcmsg_waitall");
-    }
-    if (reqs == NULL && n > 0) {
-        return pml_null_arg("rcmsg_waitall", "reqs");
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_waitall")) {
-            return RCMSG_ERR_INVALID_PARAM;
-        }
+    if (chk != RCMSG_OK) {
+        return chk;
     }
     for (size_t i = 0; i < n; i++) {
         rcmsg_status_t s = rcmsg_wait(&reqs[i], statuses ? &statuses[i] : NULL);
@@ -193,17 +198,10 @@ rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
                              rcmsg_msg_status_t *status)
 {
     unsigned idle = 0;
+    rcmsg_status_t chk = reqs_check("rcmsg_waitany", n, reqs, index_p == NULL, "index_p");
 
-    if (pml_comms.world == NULL) {
-        return pml_check("rcmsg_waitany");
-    }
-    if ((reqs == NULL && n > 0) || index_p == NULL) {
-        return pml_null_arg("rcmsg_waitany", index_p == NULL ? "index_p" : "reqs");
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (reqs[i] != RCMSG_REQUEST_NULL && !req_valid(reqs[i], "rcmsg_waitany")) {
-            return RCMSG_ERR_INVALID_PARAM;
-        }
+    if (chk != RCMSG_OK) {
+        return chk;
     }
     for (;;) {
         size_t live = 0;
