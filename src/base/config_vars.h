@@ -87,7 +87,8 @@
     Y(RCMSG_COLL_ALLREDUCE_ALG_AUTO, "auto")                                                       \
     Y(RCMSG_COLL_ALLREDUCE_ALG_RECURSIVE_DOUBLING, "recursive_doubling")                           \
     Y(RCMSG_COLL_ALLREDUCE_ALG_RABENSEIFNER, "rabenseifner")                                       \
-    Y(RCMSG_COLL_ALLREDUCE_ALG_RING, "ring")
+    Y(RCMSG_COLL_ALLREDUCE_ALG_RING, "ring")                                                       \
+    Y(RCMSG_COLL_ALLREDUCE_ALG_REDUCE_BCAST, "reduce_bcast")
 #define RCMSG_CFG_COLL_ALLGATHER_ALGORITHM_CHOICES(Y)                                              \
     Y(RCMSG_COLL_ALLGATHER_ALG_AUTO, "auto")                                                       \
     Y(RCMSG_COLL_ALLGATHER_ALG_RECURSIVE_DOUBLING, "recursive_doubling")                           \
@@ -357,7 +358,9 @@ typedef enum {
       "Vector size from which reduce uses reduce-scatter + gather.")                               \
     X(COLL_ALLREDUCE_ALGORITHM, ENUM, "auto", RCMSG_CHOICES(COLL_ALLREDUCE_ALGORITHM),             \
       "Allreduce algorithm; auto: recursive_doubling below RCMSG_COLL_ALLREDUCE_SHORT bytes or "   \
-      "on 2 ranks, rabenseifner below RCMSG_COLL_ALLREDUCE_LONG, else ring.")                      \
+      "on 2 ranks, rabenseifner below RCMSG_COLL_ALLREDUCE_LONG, else ring; reduce_bcast (a "      \
+      "reduce to rank 0 and a binomial bcast) for a short one with a user operation on more "      \
+      "than 2 ranks and more ranks than CPUs.")                                                    \
     X(COLL_ALLREDUCE_SHORT, SIZE, "16k", "0..",                                                    \
       "Vector size from which allreduce leaves recursive doubling.")                               \
     X(COLL_ALLREDUCE_LONG, SIZE, "1m", "0..", "Vector size from which allreduce uses the ring.")   \

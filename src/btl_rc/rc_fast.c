@@ -406,17 +406,18 @@ static rcmsg_status_t rc_fast_no_ring(rc_btl_t *rc, rc_ep_t *ep, int peer)
 {
     rc_fast_t *f = &ep->fast;
     rc_fast_ctl_msg_t m = {.type = RC_FAST_ASK};
+    rcmsg_status_t status;
 
     if (f->tx.state != RC_FAST_NONE || f->count++ < rc->fast.threshold) {
         return RCMSG_ERR_UNSUPPORTED;
     }
-    if (rc_fast_ctl_post(rc, peer, &m) == RCMSG_OK) {
+    status = rc_fast_ctl_post(rc, peer, &m);
+    if (status == RCMSG_OK) {
         f->tx.state = RC_FAST_ASKED;
     }
-    if (!ep->connected) { /* the post found the QP broken: a recovery began */
-        return ep->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_NO_RESOURCE;
-    }
-    return RCMSG_ERR_UNSUPPORTED;
+    /* a post that failed the peer fails the send; else (asked, no free slot, or a QP broken
+     * behind its mirror, marked for the recovery by rc_post) the message goes by SEND */
+    return status == RCMSG_ERR_CONNECTION ? status : RCMSG_ERR_UNSUPPORTED;
 }
 
 /* Header, payload, padding and tail into buf, as they go into the slot; the tail's length. */

@@ -142,94 +142,90 @@ static void rc_recv_bad_sender(rc_btl_t *rc, const struct ibv_wc *wc, int qp_pee
 }
 
 /*
- * A message on a QP that this rank replaced (rc_rx_retire): it completed after the drain that
+ * Delivers a message from peer (imm: its immediate data), which arrived on peer's QP, or with
+ * old on a QP that this rank replaced (rc_rx_retire): it completed after the drain that
  * preceded the QP's destruction (Soft-RoCE's responder may finish a receive under way when the
  * QP went to ERR, and a QP in RTR from an unfinished connect receives until it is destroyed).
- * The recovery's counts rule it: the count of messages received that this rank gave in the
- * reconnect excludes it, so the peer replays it unless it saw it acknowledged. The next message
- * from its sender is delivered (its replay is then dropped as a duplicate); an earlier one was
- * delivered already, and a later one lacks the ring messages before it (gone with the old
- * connection's rings): both are dropped, the replay brings them. rc's own control messages
- * belong to the old connection's rings: dropped. Returns false when qpn was not a peer's.
+ * The recovery's counts rule such a one: the count of messages received that this rank gave in
+ * the reconnect excludes it, so the peer replays it unless it saw it acknowledged. The next
+ * message from its sender is delivered (its replay is then dropped as a duplicate), and is no
+ * sign of the new connection; an earlier one was delivered already, and a later one lacks the
+ * ring messages before it (gone with the old connection's rings): both are dropped, the replay
+ * brings them. rc's own control messages belong to the old connection's rings: dropped.
  */
-static bool rc_recv_old_qp(rc_btl_t *rc, const struct ibv_wc *wc, uint32_t sender, uint32_t imm)
+static inline __attribute__((always_inline)) void
+rc_recv_deliver(rc_btl_t *rc, const struct ibv_wc *wc, int peer, uint32_t imm, bool old)
 {
-    int peer = rc_rx_old_peer(rc, wc->qp_num);
+    rc_ep_t *ep = &rc->eps[peer];
     uint32_t seq = imm >> rc->seq_shift;
-    rc_ep_t *ep;
+    char *buf = rc->rbufs + (size_t)wc->wr_id * rc->buf_size;
 
-    if (peer < 0 || (wc->wc_flags & IBV_WC_WITH_IMM) == 0 || sender != (uint32_t)peer) {
-        return false;
-    }
-    ep = &rc->eps[peer];
-    if (ep->failed || (imm & rc->ctl_bit) != 0 || seq != ((uint32_t)ep->recvd & rc->seq_mask)) {
+    if (__builtin_expect(old, 0) &&
+        (ep->failed || (imm & rc->ctl_bit) != 0 || seq != ((uint32_t)ep->recvd & rc->seq_mask))) {
         rcmsg_info("rc: message %u from peer %d on its replaced qp 0x%x dropped (next expected "
                    "%llu%s): the replay covers it",
                    seq, peer, wc->qp_num, (unsigned long long)ep->recvd,
                    (imm & rc->ctl_bit) != 0 ? ", an rc control message" : "");
-        return true;
+        return;
     }
-    rcmsg_info("rc: message %u from peer %d delivered from its replaced qp 0x%x (after its "
-               "drain)",
-               seq, peer, wc->qp_num);
-    ep->recvd++; /* not a sign of the new connection: neither heard nor rec.run reset */
-    (void)rc->super.recv_cb(rc->super.cb_arg, peer, rc->rbufs + (size_t)wc->wr_id * rc->buf_size,
-                            wc->byte_len);
-    return true;
+    if (__builtin_expect((imm & rc->ctl_bit) != 0, 0)) {
+        rc->up->ctl(rc, peer, buf, wc->byte_len);
+        return;
+    }
+    if (__builtin_expect(seq != ((uint32_t)ep->recvd & rc->seq_mask), 0) &&
+        ep->fast.rx.buf != NULL) {
+        rc->up->catch_up(rc, peer); /* ring messages written before this SEND */
+    }
+    if (__builtin_expect(seq != ((uint32_t)ep->recvd & rc->seq_mask), 0)) {
+        rc_recv_out_of_seq(rc, peer, seq);
+        return;
+    }
+    ep->recvd++;
+    if (__builtin_expect(old, 0)) {
+        rcmsg_info("rc: message %u from peer %d delivered from its replaced qp 0x%x (after its "
+                   "drain)",
+                   seq, peer, wc->qp_num);
+    } else {
+        ep->rec.run = 0; /* the connection works: recoveries in a row start again from 0 */
+        ep->last_use = ++rc->use_tick;
+        if (__builtin_expect(!ep->connected, 0)) {
+            rc->up->heard(rc, peer);
+        }
+    }
+    (void)rc->super.recv_cb(rc->super.cb_arg, peer, buf, wc->byte_len);
 }
 
 /* Delivers a receive completion; its buffer is then free to be posted again. The sender is
  * the rank in the immediate data, checked against the QP it arrived on (O(1) when they
- * agree: that rank's QP has this number). */
+ * agree: that rank's QP has this number), or else a QP this rank replaced lately. */
 static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
 {
-    int index = (int)wc->wr_id;
     bool has_imm = (wc->wc_flags & IBV_WC_WITH_IMM) != 0;
     uint32_t imm = rcmsg_wire_get_be32(&wc->imm_data);
-    uint32_t sender = imm & rc->rank_mask, seq = imm >> rc->seq_shift;
-    int qp_peer;
+    uint32_t sender = imm & rc->rank_mask;
+    int qp_peer, old;
 
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
         rcmsg_stat_status(rc_peer_of_qpn(rc, wc->qp_num), (int)wc->status);
         rc_recv_error(rc, wc);
         return;
     }
-    rc_ep_t *ep;
-
     qp_peer = has_imm && sender < (uint32_t)rc->job.size && rc->eps[sender].qp.qp != NULL &&
                       rc->eps[sender].qp.qp->qp_num == wc->qp_num
                   ? (int)sender
                   : rc_peer_of_qpn(rc, wc->qp_num);
     if (__builtin_expect(rcmsg_rc_qp_sender_check(has_imm, sender, qp_peer, rc->job.rank,
-                                                  rc->job.size, NULL, 0) != RCMSG_OK,
-                         0)) {
-        if (qp_peer < 0 && rc_recv_old_qp(rc, wc, sender, imm)) {
-            return;
-        }
-        rc_recv_bad_sender(rc, wc, qp_peer);
+                                                  rc->job.size, NULL, 0) == RCMSG_OK,
+                         1)) {
+        rc_recv_deliver(rc, wc, qp_peer, imm, false);
         return;
     }
-    ep = &rc->eps[qp_peer];
-    if (__builtin_expect((imm & rc->ctl_bit) != 0, 0)) {
-        rc->up->ctl(rc, qp_peer, rc->rbufs + (size_t)index * rc->buf_size, wc->byte_len);
+    old = qp_peer < 0 ? rc_rx_old_peer(rc, wc->qp_num) : -1;
+    if (old >= 0 && has_imm && sender == (uint32_t)old) {
+        rc_recv_deliver(rc, wc, old, imm, true);
         return;
     }
-    if (__builtin_expect(seq != ((uint32_t)ep->recvd & rc->seq_mask), 0) &&
-        ep->fast.rx.buf != NULL) {
-        rc->up->catch_up(rc, qp_peer); /* ring messages written before this SEND */
-    }
-    if (__builtin_expect(seq != ((uint32_t)ep->recvd & rc->seq_mask), 0)) {
-        rc_recv_out_of_seq(rc, qp_peer, seq);
-        return;
-    }
-    ep->recvd++;
-    ep->rec.run = 0; /* the connection works: recoveries in a row start again from 0 */
-    ep->last_use = ++rc->use_tick;
-    if (__builtin_expect(!ep->connected, 0)) {
-        rc->up->heard(rc, qp_peer);
-    }
-    (void)rc->super.recv_cb(rc->super.cb_arg, qp_peer, rc->rbufs + (size_t)index * rc->buf_size,
-                            wc->byte_len);
+    rc_recv_bad_sender(rc, wc, qp_peer);
 }
 
 /* Posts the receive buffers held back by rc_rx_poll, in one call (none while the btl

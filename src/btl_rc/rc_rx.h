@@ -26,7 +26,7 @@
 
 /* The QPs destroyed last, by number, with their peer: the SRQ and the receive CQ are shared,
  * so a receive that completed on a QP after the drain before its destruction is polled once
- * the peer has a new QP (rc_recv_old_qp). Looked up only when a completion names no current
+ * the peer has a new QP (rc_recv_deliver). Looked up only when a completion names no current
  * QP. */
 #define RC_RX_RETIRED 64
 

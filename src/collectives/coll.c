@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define COLL_MAX_CHOICES 4 /* "auto" and up to 3 algorithms */
+#define COLL_MAX_CHOICES 5 /* "auto" and up to 4 algorithms */
 /* oversubscribed: linear reduce while its root combines at most this many bytes in all */
 #define REDUCE_LINEAR_WORK (4u << 20)
 RCMSG_STATIC_ASSERT(RCMSG_COLL_COUNT <= RCMSG_COLL_TAG_CHECK, "the check's tag is no collective's");
@@ -53,7 +53,8 @@ static const struct {
     COLL(ALLREDUCE, "allreduce",
          ALG(ALLREDUCE, RECURSIVE_DOUBLING, rcmsg_coll_allreduce_recursive_doubling),
          ALG(ALLREDUCE, RABENSEIFNER, rcmsg_coll_allreduce_rabenseifner),
-         ALG(ALLREDUCE, RING, rcmsg_coll_allreduce_ring)),
+         ALG(ALLREDUCE, RING, rcmsg_coll_allreduce_ring),
+         ALG(ALLREDUCE, REDUCE_BCAST, rcmsg_coll_allreduce_reduce_bcast)),
     COLL(ALLGATHER, "allgather",
          ALG(ALLGATHER, RECURSIVE_DOUBLING, rcmsg_coll_allgather_recursive_doubling),
          ALG(ALLGATHER, BRUCK, rcmsg_coll_allgather_bruck),
@@ -214,7 +215,15 @@ static int coll_choose(const rcmsg_coll_args_t *a)
         return bytes >= coll_config.reduce_long && a->size >= 3
                    ? RCMSG_COLL_REDUCE_ALG_REDUCE_SCATTER_GATHER
                    : RCMSG_COLL_REDUCE_ALG_BINOMIAL;
+    /* a short one with a user operation, more ranks on the node than CPUs: a reduce and a bcast
+     * (2(p-1) messages and p-1 calls of the operation in all) instead of recursive doubling
+     * (p log2 p of each), every message a wait for the scheduler there and every call of the
+     * operation a callback (docs/performance.md, MPI_Allreduce with a user operation) */
     case RCMSG_COLL_ALLREDUCE:
+        if (bytes < coll_config.allreduce_short && a->size > 2 &&
+            (unsigned)a->op >= RCMSG_OP_COUNT && rcmsg_progress_oversubscribed()) {
+            return RCMSG_COLL_ALLREDUCE_ALG_REDUCE_BCAST;
+        }
         if (bytes < coll_config.allreduce_short || a->size < 3) {
             return RCMSG_COLL_ALLREDUCE_ALG_RECURSIVE_DOUBLING;
         }
@@ -255,17 +264,6 @@ static int coll_choose(const rcmsg_coll_args_t *a)
     return RCMSG_COLL_ALG_AUTO; /* not reached: coll_prep takes only known collectives */
 }
 
-/* A short allreduce with a user operation, more ranks on the node than CPUs: a binomial reduce
- * and bcast (2(p-1) messages and p-1 calls of the operation in all) instead of recursive
- * doubling (p log2 p of each), every message a wait for the scheduler there and every call of
- * the operation a callback (docs/performance.md, MPI_Allreduce with a user operation). */
-static bool coll_user_allreduce_oversubscribed(const rcmsg_coll_args_t *a)
-{
-    return a->coll == RCMSG_COLL_ALLREDUCE && (unsigned)a->op >= RCMSG_OP_COUNT && a->op != NO_OP &&
-           a->size > 2 && a->count * a->esize < coll_config.allreduce_short &&
-           rcmsg_progress_oversubscribed();
-}
-
 /* The algorithm of a call: forced, the variable's, or chosen; a non-commutative user op takes
  * the rank-ordered one whatever the variable says. Records the choice for the tests. */
 static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
@@ -278,7 +276,7 @@ static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
         rcmsg_debug("%s: the rank-ordered algorithm, %zu x %zu bytes, %d ranks, root %d",
                     rcmsg_coll_name(a->coll), a->count, a->esize, a->size, a->root);
         return a->coll == RCMSG_COLL_REDUCE      ? rcmsg_coll_reduce_ordered
-               : a->coll == RCMSG_COLL_ALLREDUCE ? rcmsg_coll_allreduce_ordered
+               : a->coll == RCMSG_COLL_ALLREDUCE ? rcmsg_coll_allreduce_reduce_bcast
                : a->coll == RCMSG_COLL_REDUCE_SCATTER
                    ? rcmsg_coll_reduce_scatter_block_ordered
                    : vcolls[(int)a->coll - (int)RCMSG_COLL_GATHERV].fn;
@@ -287,10 +285,6 @@ static rcmsg_coll_fn_t coll_pick(const rcmsg_coll_args_t *a)
     if (alg == RCMSG_COLL_ALG_AUTO) {
         alg = coll_config.alg[a->coll];
         why = WHY_VAR;
-    }
-    if (alg == RCMSG_COLL_ALG_AUTO && coll_user_allreduce_oversubscribed(a)) {
-        rcmsg_debug("allreduce: reduce and bcast (auto: a user operation, more ranks than CPUs)");
-        return rcmsg_coll_allreduce_ordered;
     }
     if (alg == RCMSG_COLL_ALG_AUTO) {
         alg = coll_choose(a);

@@ -321,7 +321,7 @@ rcmsg_status_t rcmsg_coll_reduce_scatter_recursive_halving(const rcmsg_coll_args
 rcmsg_status_t rcmsg_coll_reduce_scatter_ring(const rcmsg_coll_args_t *a);
 /* rank-ordered, for any operation (the non-commutative ones): coll_reduce_ordered.c */
 rcmsg_status_t rcmsg_coll_reduce_ordered(const rcmsg_coll_args_t *a);
-rcmsg_status_t rcmsg_coll_allreduce_ordered(const rcmsg_coll_args_t *a);
+rcmsg_status_t rcmsg_coll_allreduce_reduce_bcast(const rcmsg_coll_args_t *a); /* and by name */
 rcmsg_status_t rcmsg_coll_reduce_scatter_block_ordered(const rcmsg_coll_args_t *a);
 /* the v-variants and scans (coll_v.c) */
 rcmsg_status_t rcmsg_coll_gatherv_linear(const rcmsg_coll_args_t *a);

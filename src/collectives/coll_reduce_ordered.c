@@ -9,7 +9,8 @@
  *     mask 2:  0 <---- 2         4 <---- 6
  *     mask 4:  0 <------------- 4             then 0 -> root when root != 0
  *
- * allreduce: the reduce to rank 0, then a binomial bcast from it; reduce_scatter: the reduce
+ * allreduce: the reduce to rank 0, then a binomial bcast from it (also the algorithm
+ * reduce_bcast of RCMSG_COLL_ALLREDUCE_ALGORITHM, for any op); reduce_scatter: the reduce
  * to rank 0, then a linear scatterv of the blocks (coll_v.c).
  */
 #include "config.h"
@@ -58,7 +59,7 @@ rcmsg_status_t rcmsg_coll_reduce_ordered(const rcmsg_coll_args_t *a)
     return s;
 }
 
-rcmsg_status_t rcmsg_coll_allreduce_ordered(const rcmsg_coll_args_t *a)
+rcmsg_status_t rcmsg_coll_allreduce_reduce_bcast(const rcmsg_coll_args_t *a)
 {
     rcmsg_coll_args_t b = *a;
     rcmsg_status_t s;

@@ -95,11 +95,12 @@ int mpi_req_wait_call(MPI_Request *h, MPI_Status *status, const char *call);
 int mpi_req_cancel(mpi_req_t *r, const char *call);
 /* Request_free: released now when complete or inactive, else completes in the background */
 void mpi_req_free(mpi_req_t *r);
-/* A point-to-point request of call (mpi_p2p_req.c), its arguments checked (raised through comm's
- * handler) and its operation fields set, not started; NULL with *err_p on a bad argument. */
-mpi_req_t *mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
-                       MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request,
-                       int *err_p);
+/* A new point-to-point request of call as *request (mpi_p2p_req.c), its arguments checked
+ * (raised through comm's handler): started, or persistent and inactive (the *_init calls);
+ * MPI_SUCCESS or the error raised. */
+int mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+                MPI_Comm comm, bool recv, mpi_send_mode_t mode, bool persistent,
+                MPI_Request *request);
 void mpi_req_delete(mpi_req_t *req);
 /* starts req (its operation fields set; mpi_p2p_req.c); MPI_SUCCESS or the error raised */
 int mpi_req_start(mpi_req_t *req, const char *call);

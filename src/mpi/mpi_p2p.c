@@ -26,21 +26,8 @@
 static int p2p_start(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
                      MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request)
 {
-    int err;
-    mpi_req_t *r;
-
     MPI_CHECK_ACTIVE(call);
-    r = mpi_req_p2p(call, buf, count, dt, peer, tag, comm, recv, mode, request, &err);
-    if (r == NULL) {
-        return err;
-    }
-    err = mpi_req_start(r, call);
-    if (err != MPI_SUCCESS) {
-        mpi_req_delete(r);
-        return err;
-    }
-    *request = r->handle;
-    return MPI_SUCCESS;
+    return mpi_req_p2p(call, buf, count, dt, peer, tag, comm, recv, mode, false, request);
 }
 
 /* A blocking operation: started as a nonblocking one, then waited for (raised as MPI_Wait). */

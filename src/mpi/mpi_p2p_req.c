@@ -194,30 +194,29 @@ int mpi_req_start(mpi_req_t *req, const char *call)
     return MPI_SUCCESS;
 }
 
-mpi_req_t *mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
-                       MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request,
-                       int *err_p)
+int mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+                MPI_Comm comm, bool recv, mpi_send_mode_t mode, bool persistent,
+                MPI_Request *request)
 {
-    mpi_comm_t *c = mpi_comm_check(comm, call, err_p);
+    int err;
+    mpi_comm_t *c = mpi_comm_check(comm, call, &err);
     mpi_req_t *r;
     mpi_type_t *t = NULL;
 
     if (c == NULL) {
-        return NULL;
+        return err;
     }
-    if ((*err_p = mpi_check_p2p_buf(c, call, buf, count, dt, &t)) != MPI_SUCCESS ||
-        (*err_p = mpi_check_peer(c, call, peer, recv)) != MPI_SUCCESS ||
-        (*err_p = mpi_check_tag(c, call, tag, recv)) != MPI_SUCCESS) {
-        return NULL;
+    if ((err = mpi_check_p2p_buf(c, call, buf, count, dt, &t)) != MPI_SUCCESS ||
+        (err = mpi_check_peer(c, call, peer, recv)) != MPI_SUCCESS ||
+        (err = mpi_check_tag(c, call, tag, recv)) != MPI_SUCCESS) {
+        return err;
     }
     if (request == NULL) {
-        *err_p = mpi_err(c, call, MPI_ERR_ARG, "NULL request");
-        return NULL;
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL request");
     }
-    r = mpi_req_new(c, &mpi_p2p_ops, err_p);
+    r = mpi_req_new(c, &mpi_p2p_ops, &err);
     if (r == NULL) {
-        *err_p = mpi_err(c, call, *err_p, "out of requests");
-        return NULL;
+        return mpi_err(c, call, err, "out of requests");
     }
     r->is_recv = recv;
     r->buf = buf;
@@ -228,5 +227,11 @@ mpi_req_t *mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, 
     r->peer = peer;
     r->tag = tag;
     r->mode = mode;
-    return r;
+    r->persistent = persistent;
+    if (!persistent && (err = mpi_req_start(r, call)) != MPI_SUCCESS) {
+        mpi_req_delete(r);
+        return err;
+    }
+    *request = r->handle;
+    return MPI_SUCCESS;
 }

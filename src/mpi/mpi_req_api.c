@@ -22,17 +22,31 @@ static int raise_op(mpi_comm_t *comm, const char *call, int err)
     return mpi_err_again(comm, call, err); /* the operation's own reason, if noted */
 }
 
+/* The request *request names, for call: NULL with *err_p raised when request is NULL or names
+ * no request; MPI_REQUEST_NULL gives NULL with *err_p MPI_SUCCESS, or raised with null_why
+ * for a call that takes none (null_why not NULL). */
+static mpi_req_t *req_arg(const MPI_Request *request, const char *call, const char *null_why,
+                          int *err_p)
+{
+    mpi_req_t *r;
+
+    if (request == NULL) {
+        *err_p = mpi_err(NULL, call, MPI_ERR_ARG, "NULL request");
+        return NULL;
+    }
+    r = mpi_check_request(*request, call, err_p);
+    if (r == NULL && *err_p == MPI_SUCCESS && null_why != NULL) {
+        *err_p = mpi_err(NULL, call, MPI_ERR_REQUEST, "%s", null_why);
+    }
+    return r;
+}
+
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     int err;
-    mpi_req_t *r;
 
     MPI_CHECK_ACTIVE("MPI_Wait");
-    if (request == NULL) {
-        return mpi_err(NULL, "MPI_Wait", MPI_ERR_ARG, "NULL request");
-    }
-    r = mpi_check_request(*request, "MPI_Wait", &err);
-    if (r == NULL && err != MPI_SUCCESS) {
+    if (req_arg(request, "MPI_Wait", NULL, &err) == NULL && err != MPI_SUCCESS) {
         mpi_status_empty(status);
         return err;
     }
@@ -46,12 +60,11 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     mpi_comm_t *c;
 
     MPI_CHECK_ACTIVE("MPI_Test");
-    if (request == NULL || flag == NULL) {
-        return mpi_err(NULL, "MPI_Test", MPI_ERR_ARG, "NULL %s",
-                       request == NULL ? "request" : "flag");
+    if (flag == NULL) {
+        return mpi_err(NULL, "MPI_Test", MPI_ERR_ARG, "NULL flag");
     }
     mpi_progress();
-    r = mpi_check_request(*request, "MPI_Test", &err);
+    r = req_arg(request, "MPI_Test", NULL, &err);
     if (!mpi_req_live(r)) {
         *flag = err == MPI_SUCCESS;
         mpi_status_empty(status);
@@ -318,14 +331,9 @@ int MPI_Request_free(MPI_Request *request)
     mpi_req_t *r;
 
     MPI_CHECK_ACTIVE("MPI_Request_free");
-    if (request == NULL) {
-        return mpi_err(NULL, "MPI_Request_free", MPI_ERR_ARG, "NULL request");
-    }
-    r = mpi_check_request(*request, "MPI_Request_free", &err);
+    r = req_arg(request, "MPI_Request_free", "MPI_REQUEST_NULL cannot be freed", &err);
     if (r == NULL) {
-        return err != MPI_SUCCESS ? err
-                                  : mpi_err(NULL, "MPI_Request_free", MPI_ERR_REQUEST,
-                                            "MPI_REQUEST_NULL cannot be freed");
+        return err;
     }
     if (r->ops->collective) {
         return mpi_err(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
@@ -343,14 +351,9 @@ int MPI_Cancel(MPI_Request *request)
     mpi_req_t *r;
 
     MPI_CHECK_ACTIVE("MPI_Cancel");
-    if (request == NULL) {
-        return mpi_err(NULL, "MPI_Cancel", MPI_ERR_ARG, "NULL request");
-    }
-    r = mpi_check_request(*request, "MPI_Cancel", &err);
+    r = req_arg(request, "MPI_Cancel", "MPI_REQUEST_NULL cannot be cancelled", &err);
     if (r == NULL) {
-        return err != MPI_SUCCESS ? err
-                                  : mpi_err(NULL, "MPI_Cancel", MPI_ERR_REQUEST,
-                                            "MPI_REQUEST_NULL cannot be cancelled");
+        return err;
     }
     if (!mpi_req_live(r)) {
         return mpi_err(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
@@ -370,13 +373,13 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 }
 
 /* ---- persistent requests ----------------------------------------------------------------- */
-static int start_one(MPI_Request h, const char *call)
+static int start_one(const MPI_Request *request, const char *call)
 {
     int err;
-    mpi_req_t *r = mpi_check_request(h, call, &err);
+    mpi_req_t *r = req_arg(request, call, "MPI_REQUEST_NULL", &err);
 
     if (r == NULL) {
-        return err != MPI_SUCCESS ? err : mpi_err(NULL, call, MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
+        return err;
     }
     if (!r->persistent) {
         return mpi_err(r->comm, call, MPI_ERR_REQUEST, "not a persistent request");
@@ -394,10 +397,7 @@ static int start_one(MPI_Request h, const char *call)
 int MPI_Start(MPI_Request *request)
 {
     MPI_CHECK_ACTIVE("MPI_Start");
-    if (request == NULL) {
-        return mpi_err(NULL, "MPI_Start", MPI_ERR_ARG, "NULL request");
-    }
-    return start_one(*request, "MPI_Start");
+    return start_one(request, "MPI_Start");
 }
 
 int MPI_Startall(int count, MPI_Request reqs[])
@@ -407,7 +407,7 @@ int MPI_Startall(int count, MPI_Request reqs[])
     MPI_CHECK_ACTIVE("MPI_Startall");
     err = mpi_check_requests(count, reqs, "MPI_Startall");
     for (int i = 0; err == MPI_SUCCESS && i < count; i++) {
-        err = start_one(reqs[i], "MPI_Startall");
+        err = start_one(&reqs[i], "MPI_Startall");
     }
     return err;
 }
@@ -415,17 +415,8 @@ int MPI_Startall(int count, MPI_Request reqs[])
 static int init_common(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
                        MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request)
 {
-    int err;
-    mpi_req_t *r;
-
     MPI_CHECK_ACTIVE(call);
-    r = mpi_req_p2p(call, buf, count, dt, peer, tag, comm, recv, mode, request, &err);
-    if (r == NULL) {
-        return err;
-    }
-    r->persistent = true;
-    *request = r->handle;
-    return MPI_SUCCESS;
+    return mpi_req_p2p(call, buf, count, dt, peer, tag, comm, recv, mode, true, request);
 }
 
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,

@@ -153,31 +153,38 @@ MPI_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
     return type_hvector("MPI_Type_create_hvector", count, blocklength, stride, oldtype, newtype);
 }
 
-/* indexed, hindexed, indexed_block: block i has bls[i] (bls NULL: bl) elements at idisp[i]
- * extents (idisp NULL: adisp[i] bytes). */
-static int type_indexed(const char *call, int count, const int *bls, int bl, const int *idisp,
-                        const MPI_Aint *adisp, MPI_Datatype oldtype, MPI_Datatype *newtype)
+/* indexed, hindexed, indexed_block, hindexed_block: block i has bls[i] elements (block: bl
+ * each) at disps[i], in extents of oldtype (an int array) or in bytes (bytes: an MPI_Aint
+ * array). */
+static int type_indexed(const char *call, int count, bool block, const int *bls, int bl, bool bytes,
+                        const void *disps, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     mpi_type_place_t *p;
     mpi_type_t *old = NULL;
-    int rc = type_check_ctor(call, count, oldtype, &old, newtype);
+    int rc;
 
-    if (rc == MPI_SUCCESS && idisp == NULL) {
-        rc = type_check_array(call, count, adisp, "array_of_displacements");
+    MPI_CHECK_ACTIVE(call);
+    rc = block ? MPI_SUCCESS : type_check_array(call, count, bls, "array_of_blocklengths");
+    if (rc == MPI_SUCCESS) {
+        rc = type_check_array(call, count, disps, "array_of_displacements");
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = type_check_ctor(call, count, oldtype, &old, newtype);
     }
     if (rc != MPI_SUCCESS || (rc = type_places(call, count, &p)) != MPI_SUCCESS) {
         return rc;
     }
-    if (bls == NULL && (rc = type_check_bl(call, bl, 0)) != MPI_SUCCESS) {
+    if (block && (rc = type_check_bl(call, bl, 0)) != MPI_SUCCESS) {
         free(p);
         return rc;
     }
     for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
-        int n = bls != NULL ? bls[i] : bl;
+        int n = block ? bl : bls[i];
 
         rc = type_check_bl(call, n, i);
         p[i] = (mpi_type_place_t){.child = old,
-                                  .disp = idisp != NULL ? idisp[i] * old->extent : adisp[i],
+                                  .disp = bytes ? ((const MPI_Aint *)disps)[i]
+                                                : ((const int *)disps)[i] * old->extent,
                                   .count = (size_t)n};
     }
     if (rc == MPI_SUCCESS) {
@@ -191,54 +198,32 @@ MPI_API int MPI_Type_indexed(int count, const int array_of_blocklengths[],
                              const int array_of_displacements[], MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
-    static const char call[] = "MPI_Type_indexed";
-
-    MPI_CHECK_ACTIVE(call);
-    if (type_check_array(call, count, array_of_blocklengths, "array_of_blocklengths") ||
-        type_check_array(call, count, array_of_displacements, "array_of_displacements")) {
-        return MPI_ERR_ARG;
-    }
-    return type_indexed(call, count, array_of_blocklengths, 0, array_of_displacements, NULL,
-                        oldtype, newtype);
+    return type_indexed("MPI_Type_indexed", count, false, array_of_blocklengths, 0, false,
+                        array_of_displacements, oldtype, newtype);
 }
 
 MPI_API int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                                      const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                      MPI_Datatype *newtype)
 {
-    static const char call[] = "MPI_Type_create_hindexed";
-
-    MPI_CHECK_ACTIVE(call);
-    if (type_check_array(call, count, array_of_blocklengths, "array_of_blocklengths")) {
-        return MPI_ERR_ARG;
-    }
-    return type_indexed(call, count, array_of_blocklengths, 0, NULL, array_of_displacements,
-                        oldtype, newtype);
+    return type_indexed("MPI_Type_create_hindexed", count, false, array_of_blocklengths, 0, true,
+                        array_of_displacements, oldtype, newtype);
 }
 
 MPI_API int MPI_Type_create_indexed_block(int count, int blocklength,
                                           const int array_of_displacements[], MPI_Datatype oldtype,
                                           MPI_Datatype *newtype)
 {
-    static const char call[] = "MPI_Type_create_indexed_block";
-
-    MPI_CHECK_ACTIVE(call);
-    if (type_check_array(call, count, array_of_displacements, "array_of_displacements")) {
-        return MPI_ERR_ARG;
-    }
-    return type_indexed(call, count, NULL, blocklength, array_of_displacements, NULL, oldtype,
-                        newtype);
+    return type_indexed("MPI_Type_create_indexed_block", count, true, NULL, blocklength, false,
+                        array_of_displacements, oldtype, newtype);
 }
 
 MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength,
                                            const MPI_Aint array_of_displacements[],
                                            MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    static const char call[] = "MPI_Type_create_hindexed_block";
-
-    MPI_CHECK_ACTIVE(call);
-    return type_indexed(call, count, NULL, blocklength, NULL, array_of_displacements, oldtype,
-                        newtype);
+    return type_indexed("MPI_Type_create_hindexed_block", count, true, NULL, blocklength, true,
+                        array_of_displacements, oldtype, newtype);
 }
 
 /* ---- subarray ---- */

@@ -24,18 +24,19 @@
  * state it owns declared in its header: pml.c (init, fini), pml_fini_recv.c (what comes
  * during the closing barrier), pml_comm.c (communicators), pml_rx.c (what peers send: header
  * checks, each message type to its handler), pml_ctx.c (context ids and their agreement),
- * pml_p2p.c (the public point-to-point calls), pml_liveness.c (liveness, progress),
- * pml_dump.c (state dump, stalls), pml_fail.c (a lost peer), pml_cancel.c (cancel, and the
- * CANCEL exchange that takes back a send), pml_break.c (a communicator's collectives broken
- * by a lost member), pml_recv.c (matched receives, unexpected messages, rendezvous reads),
- * pml_send.c (credits, send queue, control messages), pml_req.c (requests, wait and test;
- * liveness through a hook), pml_check.c (argument checks), pml_handle.c (the communicator
- * handle table), pml_base.c (the job and its peers' links, message names, sequence compare;
- * a lost peer up through a hook), pml_match.c (the matching queues). pml_types.h: the types.
- * A peer's state is split the same way, an array indexed by world rank in each file that
- * writes it (pml_snd.peers, pml_rcv.peers, pml_rx.peers, pml_live.peers, pml_lost.peers,
- * pml_brk.gone); other files read it through inline accessors. Each file has its init and
- * fini, called from here: init bottom up, fini top down (pml_states_init, pml_states_fini).
+ * pml_p2p.c (the public point-to-point calls), pml_wait.c (wait and test), pml_liveness.c
+ * (liveness, progress), pml_dump.c (state dump, stalls), pml_fail.c (a lost peer), pml_cancel.c
+ * (cancel, and the CANCEL exchange that takes back a send), pml_break.c (a communicator's
+ * collectives broken by a lost member), pml_recv.c (matched receives, unexpected messages,
+ * rendezvous reads), pml_send.c (credits, send queue, control messages), pml_req.c (requests),
+ * pml_check.c (argument checks), pml_handle.c (the communicator handle table), pml_base.c (the job
+ * and its peers' links, message names, sequence compare; a lost peer up through a hook),
+ * pml_match.c (the matching queues). pml_types.h: the types. A peer's state is split the same way,
+ * an array indexed by world rank in each file that writes it (pml_snd.peers, pml_rcv.peers,
+ * pml_rx.peers, pml_live.peers, pml_brk.gone) but for what files above and below the writer read (a
+ * peer's link, the sequence number expected next, the loss: pml_base.c's pml.peers); other files
+ * read it through inline accessors. Each file has its init and fini, called from here: init bottom
+ * up, fini top down (pml_states_init, pml_states_fini).
  */
 #include "config.h"
 
@@ -65,7 +66,6 @@ static void pml_states_fini(void)
     pml_rx_fini();
     pml_live_fini();
     pml_dump_fini();
-    pml_fail_fini();
     pml_break_fini();
     pml_recv_fini();
     pml_send_fini();
@@ -80,7 +80,7 @@ static rcmsg_status_t pml_states_init(void)
 
     s = s == RCMSG_OK ? pml_recv_init() : s;
     s = s == RCMSG_OK ? pml_break_init() : s;
-    s = s == RCMSG_OK ? pml_fail_init() : s;
+    pml_dump_init();
     s = s == RCMSG_OK ? pml_live_init() : s;
     return s == RCMSG_OK ? pml_rx_init() : s;
 }
@@ -90,16 +90,12 @@ bool rcmsg_pml_peer_lost(void)
     return pml.peers != NULL ? pml.any_failed : pml_parted;
 }
 
-/* Every RCMSG_* variable the pml uses; nothing reads the table after init. */
+/* The RCMSG_* variables of init and fini (each file's init reads its own); nothing reads the
+ * table after init. */
 static void pml_config_read(void)
 {
-    pml.credits = (int)rcmsg_config_int(RCMSG_CFG_EAGER_CREDITS);
     pml_cfg.eager_limit = rcmsg_config_size(RCMSG_CFG_EAGER_LIMIT);
-    pml_live.watch_interval_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
-    pml_rcv.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
-    pml_rcv.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
     pml_cfg.drain_timeout_us = rcmsg_config_time_us(RCMSG_CFG_DRAIN_TIMEOUT);
-    pml_stall.stall_us = rcmsg_config_time_us(RCMSG_CFG_STALL_TIMEOUT);
     pml_cfg.bye_timeout_us = rcmsg_config_time_us(RCMSG_CFG_LAUNCHER_TIMEOUT);
 }
 
@@ -169,10 +165,9 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     pml_reqs_fini();
     pml_parted = false;
     s = pml_base_init(w);
-    pml_req_set_idle(pml_idle); /* the hooks up: the wait loop's, a lost peer's */
-    pml_set_peer_fail(pml_on_peer_failed);
+    pml_set_peer_fail(pml_on_peer_failed); /* the hook up from below pml_fail.c */
     if (s == RCMSG_OK) {
-        pml_config_read(); /* (pml.credits: before the send side's init) */
+        pml_config_read();
         s = pml_states_init();
     }
     ids = malloc(sizeof(int) * (size_t)pml.size);
@@ -211,7 +206,6 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     rcmsg_info("point-to-point: %d eager credits per peer, rendezvous reads of %zu bytes, %d in "
                "flight",
                pml.credits, pml_rcv.chunk, pml_rcv.max_reads);
-    pml_dump_init();
     return rcmsg_progress_init(w->btls.btls, w->btls.n, pml_progress, NULL, w->job.local_size);
 }
 

@@ -9,6 +9,8 @@
 
 #include "pml_internal.h"
 
+#include "base/config_table.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +102,7 @@ rcmsg_status_t pml_base_init(rcmsg_wireup_t *w)
     pml.w = w;
     pml.rank = w->job.rank;
     pml.size = w->job.size;
+    pml.credits = (int)rcmsg_config_int(RCMSG_CFG_EAGER_CREDITS); /* (before the send side's) */
     pml.peers = calloc((size_t)pml.size, sizeof(*pml.peers));
     pml.pending_peers = calloc((size_t)pml.size, sizeof(int));
     return pml.peers != NULL && pml.pending_peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
@@ -115,9 +118,15 @@ void pml_peer_link(int peer, rcmsg_btl_t *btl, size_t eager_limit)
     p->eager_limit = eager_limit;
 }
 
-void pml_base_set_loss(const pml_loss_t *loss)
+void pml_peer_set_lost(int peer, rcmsg_status_t why)
 {
-    pml.loss = loss;
+    pml.peers[peer].loss.failed = true;
+    pml.peers[peer].loss.why = why;
+}
+
+void pml_peer_set_reported(int peer)
+{
+    pml.peers[peer].loss.reported = true;
 }
 
 void pml_base_fini(void)

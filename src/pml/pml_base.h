@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The bottom of the pml (pml_base.c): the state every file shares, the job and its peers'
- * links, owned here (a view of the peers' loss, which pml_fail.c owns); the message names, the
+ * links, expected sequence numbers and losses, owned here; the message names, the
  * sequence compare, registration, the record of discarded messages, and the hook up to a peer's
  * loss.
  */
@@ -18,7 +18,6 @@ typedef struct {
     rcmsg_wireup_t *w;
     int rank, size;
     pml_peer_t *peers;
-    const pml_loss_t *loss;       /* pml_fail.c's record, read below it (pml_peer_failed) */
     int *pending_peers, npending; /* the peers with work for progress (pml_peer_mark_pending) */
     int credits;                  /* RCMSG_EAGER_CREDITS: eager sends a peer may have unmatched */
     size_t max_len;               /* the node's memory: no buffer is longer */
@@ -47,23 +46,41 @@ static inline void pml_peer_unmark_pending(int i)
     pml.pending_peers[i] = pml.pending_peers[--pml.npending];
 }
 
-/* Whether peer is lost (pml_fail.c), and with what status. */
+/* Whether peer is lost (pml_fail.c), with what status, and whether the launcher told. */
 static inline bool pml_peer_failed(int peer)
 {
-    return pml.loss[peer].failed;
+    return pml.peers[peer].loss.failed;
 }
 
 static inline rcmsg_status_t pml_peer_why(int peer)
 {
-    return pml.loss[peer].why;
+    return pml.peers[peer].loss.why;
+}
+
+static inline bool pml_peer_reported(int peer)
+{
+    return pml.peers[peer].loss.reported;
+}
+
+/* The sequence number expected next from peer; its message seq taken (pml_rx.c). Liveness
+ * reads a change as "heard from". */
+static inline uint32_t pml_peer_rx_seq(int peer)
+{
+    return pml.peers[peer].rx_seq;
+}
+
+static inline void pml_peer_rx_took(int peer, uint32_t seq)
+{
+    pml.peers[peer].rx_seq = seq + 1;
 }
 
 /* The job's size and rank, room for the peers' links and the pending list. */
 rcmsg_status_t pml_base_init(rcmsg_wireup_t *w);
 /* Peer's link: its transport and the eager limit the pml takes for it. */
 void pml_peer_link(int peer, rcmsg_btl_t *btl, size_t eager_limit);
-/* Sets the view of the peers' loss (pml_fail_init). */
-void pml_base_set_loss(const pml_loss_t *loss);
+/* Peer is lost with status why (pml_fail.c); the launcher reported its loss (before that). */
+void pml_peer_set_lost(int peer, rcmsg_status_t why);
+void pml_peer_set_reported(int peer);
 void pml_base_fini(void);
 
 void pml_set_peer_fail(pml_peer_fail_t fail);

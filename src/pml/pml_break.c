@@ -85,7 +85,7 @@ static void comm_break_tell(const struct rcmsg_comm *c, int peer)
 
 void pml_comms_break(int peer, rcmsg_status_t status, int reporter)
 {
-    bool tell = reporter < 0 && !pml.loss[peer].reported && peer != pml.rank;
+    bool tell = reporter < 0 && !pml_peer_reported(peer) && peer != pml.rank;
 
     if (pml_brk.gone[peer] == RCMSG_OK) {
         pml_brk.gone[peer] = status; /* communicators made from now on are broken at once */

@@ -6,7 +6,7 @@
 #ifndef RCMSG_PML_CTX_H
 #define RCMSG_PML_CTX_H
 
-#include "pml_liveness.h"
+#include "pml_wait.h"
 
 typedef struct {
     int32_t color, key, rank; /* a split's entry; rank: the sender's rank in the parent */

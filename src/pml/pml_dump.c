@@ -17,6 +17,8 @@
 
 #include "pml_internal.h"
 
+#include "base/config_table.h"
+
 #include "base/dump_signal.h"
 #include "btl/btl_component.h"
 #include "progress/progress.h"
@@ -29,6 +31,7 @@ pml_stall_t pml_stall;
  * kept until rcmsg_finalize returns; the pml's progress prints while the pml is up). */
 void pml_dump_init(void)
 {
+    pml_stall.stall_us = rcmsg_config_time_us(RCMSG_CFG_STALL_TIMEOUT);
     rcmsg_dump_signal_install();
     pml_stall.stall_since_us = rcmsg_clock_coarse_us();
 }
@@ -124,15 +127,15 @@ static void dump_peers(void)
 {
     for (int i = 0; i < pml.size; i++) {
         const pml_send_peer_t *p = &pml_snd.peers[i];
-        const pml_loss_t *l = &pml_lost.peers[i];
+        bool failed = pml_peer_failed(i);
 
         if (i == pml.rank) {
             continue;
         }
         rcmsg_log_dump("peer %d %s credits %d owed %d sendq %zu fins %d failed %s%s%s", i,
                        pml.peers[i].btl->name, p->credits, p->owed, queue_length(&p->sendq),
-                       p->nctl, l->failed ? "yes" : "no", l->failed ? " " : "",
-                       l->failed ? rcmsg_status_name(l->why) : "");
+                       p->nctl, failed ? "yes" : "no", failed ? " " : "",
+                       failed ? rcmsg_status_name(pml_peer_why(i)) : "");
     }
 }
 

@@ -13,30 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-pml_fail_t pml_lost;
-
-rcmsg_status_t pml_fail_init(void)
-{
-    pml_lost.peers = calloc((size_t)pml.size, sizeof(*pml_lost.peers));
-    pml_base_set_loss(pml_lost.peers);
-    return pml_lost.peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
-}
-
-void pml_fail_fini(void)
-{
-    free(pml_lost.peers);
-    memset(&pml_lost, 0, sizeof(pml_lost));
-    pml_base_set_loss(NULL);
-}
-
 void pml_on_rank_lost(void *arg, int rank)
 {
     (void)arg;
-    if (rank >= 0 && rank < pml.size && rank != pml.rank && !pml_lost.peers[rank].failed) {
+    if (rank >= 0 && rank < pml.size && rank != pml.rank && !pml_peer_failed(rank)) {
         rcmsg_error("the launcher reports that rank %d terminated: requests involving it fail "
                     "with %s",
                     rank, rcmsg_status_name(RCMSG_ERR_CONNECTION));
-        pml_lost.peers[rank].reported = true; /* every rank hears it: nobody needs a BREAK */
+        pml_peer_set_reported(rank); /* every rank hears it: nobody needs a BREAK */
         pml_on_peer_failed(NULL, rank, RCMSG_ERR_CONNECTION, "the launcher reports it terminated");
     }
 }
@@ -53,10 +37,8 @@ void pml_launcher_lost(rcmsg_status_t status)
 
 void pml_on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause)
 {
-    pml_loss_t *p = &pml_lost.peers[peer];
-
     (void)arg;
-    if (p->failed) {
+    if (pml_peer_failed(peer)) {
         return;
     }
     if (status == RCMSG_ERR_CONNECTION && pml.lost_launcher == RCMSG_OK &&
@@ -64,8 +46,7 @@ void pml_on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *
         pml_launcher_lost(RCMSG_ERR_LAUNCHER); /* the job is over: that is why the peer is gone */
         return;
     }
-    p->failed = true;
-    p->why = status;
+    pml_peer_set_lost(peer, status);
     pml.any_failed = true;
     if (peer != pml.rank) {
         rcmsg_event_post(RCMSG_EVENT_PEER_FAILED, peer, pml.peers[peer].btl->name, status, "%s",

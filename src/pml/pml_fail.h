@@ -7,16 +7,8 @@
 
 #include "pml_cancel.h"
 
-/* The transports' fail_cb (and pml_base.h's hook); cause: why, in words, or NULL. */
-/* Every peer's loss, written here only (read below through pml.loss: pml_peer_failed). */
-typedef struct {
-    pml_loss_t *peers; /* indexed by world rank */
-} pml_fail_t;
-
-extern pml_fail_t pml_lost;
-
-rcmsg_status_t pml_fail_init(void);
-void pml_fail_fini(void);
+/* The transports' fail_cb (and pml_base.h's hook): marks the peer's loss (pml_peer_set_lost);
+ * cause: why, in words, or NULL. */
 void pml_on_peer_failed(void *arg, int peer, rcmsg_status_t status, const char *cause);
 /* The launcher's news (rcmsg_wireup_poll): rank terminated. */
 void pml_on_rank_lost(void *arg, int rank);

@@ -18,6 +18,7 @@
 #include "pml_fail.h"
 #include "pml_dump.h"
 #include "pml_liveness.h"
+#include "pml_wait.h"
 #include "pml_ctx.h"
 #include "pml_rx.h"
 #include "pml_comm.h"

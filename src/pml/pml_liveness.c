@@ -7,6 +7,8 @@
 
 #include "pml_internal.h"
 
+#include "base/config_table.h"
+
 #include "base/clock.h"
 #include "base/dump_signal.h"
 #include "progress/progress.h"
@@ -18,13 +20,9 @@ pml_live_t pml_live;
 
 rcmsg_status_t pml_live_init(void)
 {
+    pml_live.watch_interval_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
     pml_live.peers = calloc((size_t)pml.size, sizeof(*pml_live.peers));
     return pml_live.peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
-}
-
-void pml_live_set_rx(const pml_rx_peer_t *rx)
-{
-    pml_live.rx = rx;
 }
 
 void pml_live_fini(void)
@@ -44,8 +42,8 @@ static void probe_peer(int peer)
         return;
     }
     p->probe_epoch = pml_live.watch_epoch;
-    if (pml_live.rx[peer].seq != p->heard_seen) {
-        p->heard_seen = pml_live.rx[peer].seq;
+    if (pml_peer_rx_seq(peer) != p->heard_seen) {
+        p->heard_seen = pml_peer_rx_seq(peer);
         return;
     }
     s = btl->ops->ping(btl, peer);

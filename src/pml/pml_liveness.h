@@ -14,8 +14,7 @@ typedef struct {
 } pml_live_peer_t;
 
 typedef struct {
-    pml_live_peer_t *peers;  /* indexed by world rank */
-    const pml_rx_peer_t *rx; /* pml_rx.c's record (pml_live_set_rx): heard from since? */
+    pml_live_peer_t *peers; /* indexed by world rank */
     unsigned watch_calls;
     uint64_t watch_due_us;       /* the next look at the launcher (coarse clock, pml_watch) */
     rcmsg_deadline_t watch_next; /* the next liveness probe (coarse clock) */
@@ -26,9 +25,6 @@ typedef struct {
 extern pml_live_t pml_live;
 
 rcmsg_status_t pml_live_init(void);
-/* The view of the receive path's record (pml_rx_init): a peer whose expected sequence number
- * moved since the last look was heard from. */
-void pml_live_set_rx(const pml_rx_peer_t *rx);
 void pml_live_fini(void);
 
 /* An idle round of a blocking call: the wait itself, and liveness after a sleep. */

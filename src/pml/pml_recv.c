@@ -7,6 +7,8 @@
 
 #include "pml_internal.h"
 
+#include "base/config_table.h"
+
 #include "base/event.h"
 
 #include "base/status.h"
@@ -20,6 +22,8 @@ pml_recv_t pml_rcv;
 
 rcmsg_status_t pml_recv_init(void)
 {
+    pml_rcv.chunk = rcmsg_config_size(RCMSG_CFG_RNDV_CHUNK);
+    pml_rcv.max_reads = (int)rcmsg_config_int(RCMSG_CFG_RNDV_READS);
     rcmsg_match_init(&pml_rcv.match, pml.size);
     pml_rcv.peers = calloc((size_t)pml.size, sizeof(*pml_rcv.peers));
     return pml_rcv.peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
@@ -147,18 +151,13 @@ void pml_unexp_forget(pml_unexp_t *u)
 
 /* ---- receiving ------------------------------------------------------------------------- */
 
-/* Whether the sender rank a header names is the peer it came from. */
-bool pml_src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
+bool pml_src_bad(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
 {
-    if (h->src < 0 || h->src >= c->size || c->world[h->src] != peer) {
-        pml_peer_bad(peer,
-                     "a %s message on communicator 0x%x claims to come from its rank %d, "
-                     "which is %s",
-                     rcmsg_pml_msg_name(h->type), c->ctx, (int)h->src,
-                     h->src < 0 || h->src >= c->size ? "out of range" : "another process");
-        return false;
-    }
-    return true;
+    pml_peer_bad(peer,
+                 "a %s message on communicator 0x%x claims to come from its rank %d, which is %s",
+                 rcmsg_pml_msg_name(h->type), c->ctx, (int)h->src,
+                 h->src < 0 || h->src >= c->size ? "out of range" : "another process");
+    return false;
 }
 
 /* A message that no posted receive takes and that will never be received (its communicator

@@ -57,8 +57,18 @@ void pml_recv_fail_orphans(void);
 void pml_recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data);
 /* The first unexpected message matching (ctx, src, tag); unlinked when take is true. */
 pml_unexp_t *pml_unexp_find(uint32_t ctx, int src, int tag, bool take);
-/* Whether the sender rank a header names is the peer it came from. */
-bool pml_src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h);
+/* A header names a sender rank that is not the peer it came from: the peer is bad; false. */
+bool pml_src_bad(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
+    __attribute__((cold));
+
+/* Whether the sender rank a header names is the peer it came from (inline: every message). */
+static inline bool pml_src_check(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
+{
+    if (__builtin_expect(h->src < 0 || h->src >= c->size || c->world[h->src] != peer, 0)) {
+        return pml_src_bad(peer, c, h);
+    }
+    return true;
+}
 void pml_msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_log_level_t level,
                     rcmsg_status_t status);
 /* Refuses (pml_msg_refuse) every unreceived message of context ctx; returns how many. */

@@ -1,32 +1,25 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Requests (pml_req.c): allocation in chunks, validity of a handle, completion, and the calls
- * that wait for or test them; the wait loop reaches liveness through a hook.
+ * Requests (pml_req.c): allocation in chunks, completion; pml_wait.c waits for them.
  */
 #ifndef RCMSG_PML_REQ_H
 #define RCMSG_PML_REQ_H
 
 #include "pml_check.h"
 
-typedef void (*pml_idle_t)(unsigned *idle);
-
 typedef struct {
     rcmsg_queue_t free_reqs; /* FIFO (link): a stale handle stays stale longest */
     void **req_chunks;
     int nreq_chunks;
     long live_reqs;
-    struct rcmsg_request *waiting; /* the request rcmsg_wait waits for (pml_on_recv's return) */
-    pml_idle_t idle; /* an idle round of a wait: pml_idle (pml_liveness.c), set by init */
 } pml_reqs_t;
 
 extern pml_reqs_t pml_reqs;
 
-void pml_req_set_idle(pml_idle_t idle);
 /* Releases the requests' memory (fini). */
 void pml_reqs_fini(void);
 rcmsg_request_t pml_req_grow(void);
 rcmsg_request_t pml_req_at(uint32_t index);
-void pml_req_complete(rcmsg_request_t r, rcmsg_status_t error);
 
 /* A request off the free list (FIFO: a stale handle stays stale longest), its eager part
  * cleared; NULL without memory. Inline: every message takes one. */
@@ -53,6 +46,22 @@ static inline rcmsg_request_t pml_req_alloc(pml_req_kind_t kind)
     pml_reqs.live_reqs++;
     pml.activity++; /* a new request: a stall is counted from here */
     return r;
+}
+
+/* r is done with error (the first error kept): its registration released; complete unless a
+ * cancel's answer is awaited (pml_cancel.c). Inline: every message completes one. */
+static inline void pml_req_complete(rcmsg_request_t r, rcmsg_status_t error)
+{
+    if (r->reg != NULL) {
+        rcmsg_rcache_put(r->reg);
+        r->reg = NULL;
+    }
+    if (r->st.error == RCMSG_OK) {
+        r->st.error = error;
+    }
+    r->finished = true;
+    r->complete = !r->cancel_wait;
+    pml.activity++;
 }
 
 /* Back to the free list (once: a request already free is left alone). */

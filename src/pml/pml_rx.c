@@ -19,7 +19,6 @@ pml_rx_t pml_rx;
 rcmsg_status_t pml_rx_init(void)
 {
     pml_rx.peers = calloc((size_t)pml.size, sizeof(*pml_rx.peers));
-    pml_live_set_rx(pml_rx.peers);
     return pml_rx.peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
 }
 
@@ -79,18 +78,18 @@ static bool hdr_check(int peer, const rcmsg_pml_hdr_t *h, size_t len, size_t hle
                      len, (unsigned long long)h->len);
         return false;
     }
-    seq = rcmsg_pml_seq_check(pml_rx.peers[peer].seq, h->seq);
+    seq = rcmsg_pml_seq_check(pml_peer_rx_seq(peer), h->seq);
     if (seq == RCMSG_PML_SEQ_DUPLICATE) {
         rcmsg_error("%s message from rank %d has sequence number %u, expected %u: a duplicate "
                     "(dropped)",
-                    rcmsg_pml_msg_name(h->type), peer, h->seq, pml_rx.peers[peer].seq);
+                    rcmsg_pml_msg_name(h->type), peer, h->seq, pml_peer_rx_seq(peer));
         return false;
     }
     if (seq == RCMSG_PML_SEQ_GAP) {
         pml_peer_bad(peer,
                      "a %s message with sequence number %u where %u was expected: messages "
                      "are missing on a reliable connection",
-                     rcmsg_pml_msg_name(h->type), h->seq, pml_rx.peers[peer].seq);
+                     rcmsg_pml_msg_name(h->type), h->seq, pml_peer_rx_seq(peer));
         return false;
     }
     return true;
@@ -186,7 +185,7 @@ static void recv_dispatch(int peer, const void *data, size_t len)
                      pml_credits_lent(peer));
         return;
     }
-    pml_rx.peers[peer].seq = h.hdr.seq + 1; /* (liveness: heard from) */
+    pml_peer_rx_took(peer, h.hdr.seq); /* (liveness: heard from) */
     stat = pml.peers[peer].stat;
     if (hlen > sizeof(h.hdr)) {
         memcpy(&h, data, hlen);
@@ -239,5 +238,5 @@ bool pml_on_recv(void *arg, int peer, const void *data, size_t len)
      * receiver got 128 B 0.2 us later when its round went on to the cell the root was writing
      * for the next barrier. With other requests alive (a window of receives in a waitall) the
      * batch goes on: stopping after each message cost 128 B message rate 20%. */
-    return pml_reqs.live_reqs == 1 && pml_reqs.waiting != NULL && pml_reqs.waiting->complete;
+    return pml_reqs.live_reqs == 1 && pml_wt.waiting != NULL && pml_wt.waiting->complete;
 }

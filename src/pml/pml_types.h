@@ -98,32 +98,36 @@ typedef struct {
     int n, cap;
 } pml_seqs_t;
 
-/* A peer's link (pml_base.c): its transport, counters and limits, set at init; and whether it
- * is in the pending-peers list. The rest of a peer's state is kept by the file that writes
- * it, in an array indexed by peer: the send side's (pml_send.h), the receive side's
- * (pml_recv.h), the expected sequence number and BYE (pml_rx.h), liveness's (pml_liveness.h),
- * the loss (below, pml_fail.h) and the communicators' breaking (pml_break.h). */
-typedef struct {
-    rcmsg_btl_t *btl;
-    uint64_t *stat;     /* the peer's counters (rcmsg_stats_row) */
-    size_t max_inline;  /* btl's: eager messages up to this (with the header) go inline */
-    size_t eager_limit; /* payloads up to this go eagerly (pml_eager_limit of its btl) */
-    bool pending;       /* in the pending-peers list */
-} pml_peer_t;
-
-/* A peer's receive path, written by pml_rx.c only: the sequence number expected next (one per
- * message taken: liveness reads it, pml_live.rx, as "heard from"), and whether its BYE came
- * (finalize after a loss: it flushed; it may exit now). */
-typedef struct {
-    uint32_t seq;
-    bool bye;
-} pml_rx_peer_t;
-
-/* A peer's loss, written by pml_fail.c only; read below it through pml.loss (pml_base.h). */
+/* A peer's loss (in its pml_peer_t): pml_fail.c marks it through pml_peer_set_lost and
+ * pml_peer_set_reported, every file reads it through pml_peer_failed, pml_peer_why and
+ * pml_peer_reported (pml_base.h). */
 typedef struct {
     bool failed;
     bool reported;      /* its loss came from the launcher, which tells every rank */
     rcmsg_status_t why; /* failed: the status its requests fail with */
 } pml_loss_t;
+
+/* A peer's state read by files above and below the one that writes it (pml_base.c owns it,
+ * every file reads and writes it through pml_base.h): its link (transport, counters and
+ * limits, set at init), whether it is in the pending-peers list, the sequence number
+ * expected next from it and its loss. The rest of a peer's state is kept by the file that
+ * writes it, in an array indexed by peer: the send side's (pml_send.h), the receive side's
+ * (pml_recv.h), BYE (pml_rx.h), liveness's (pml_liveness.h) and the communicators' breaking
+ * (pml_break.h). */
+typedef struct {
+    rcmsg_btl_t *btl;
+    uint64_t *stat;     /* the peer's counters (rcmsg_stats_row) */
+    size_t max_inline;  /* btl's: eager messages up to this (with the header) go inline */
+    size_t eager_limit; /* payloads up to this go eagerly (pml_eager_limit of its btl) */
+    uint32_t rx_seq;    /* expected next: pml_rx.c's, one per message taken (liveness: heard) */
+    bool pending;       /* in the pending-peers list */
+    pml_loss_t loss;
+} pml_peer_t;
+
+/* A peer's receive path, written by pml_rx.c only: whether its BYE came (finalize after a
+ * loss: it flushed; it may exit now). */
+typedef struct {
+    bool bye;
+} pml_rx_peer_t;
 
 #endif /* RCMSG_PML_TYPES_H */

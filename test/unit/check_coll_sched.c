@@ -293,7 +293,8 @@ static const struct {
     {RCMSG_COLL_ALLREDUCE, RCMSG_COLL_ALLREDUCE_ALG_RABENSEIFNER,
      rcmsg_coll_allreduce_rabenseifner},
     {RCMSG_COLL_ALLREDUCE, RCMSG_COLL_ALLREDUCE_ALG_RING, rcmsg_coll_allreduce_ring},
-    {RCMSG_COLL_ALLREDUCE, 0, rcmsg_coll_allreduce_ordered},
+    {RCMSG_COLL_ALLREDUCE, RCMSG_COLL_ALLREDUCE_ALG_REDUCE_BCAST,
+     rcmsg_coll_allreduce_reduce_bcast},
     {RCMSG_COLL_ALLGATHER, RCMSG_COLL_ALLGATHER_ALG_RECURSIVE_DOUBLING,
      rcmsg_coll_allgather_recursive_doubling},
     {RCMSG_COLL_ALLGATHER, RCMSG_COLL_ALLGATHER_ALG_BRUCK, rcmsg_coll_allgather_bruck},
@@ -457,7 +458,8 @@ START_TEST(test_noncommutative)
 {
     rcmsg_op_t op;
     rcmsg_datatype_t pair;
-    static const rcmsg_coll_fn_t fns[] = {rcmsg_coll_reduce_ordered, rcmsg_coll_allreduce_ordered,
+    static const rcmsg_coll_fn_t fns[] = {rcmsg_coll_reduce_ordered,
+                                          rcmsg_coll_allreduce_reduce_bcast,
                                           rcmsg_coll_scan_recursive_doubling};
 
     ck_assert_int_eq(rcmsg_op_create(compose, 0, &op), RCMSG_OK);

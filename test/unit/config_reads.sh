@@ -14,6 +14,10 @@ core.c:rcmsg_finalize
 rcmsg_info.c:*
 rc_config.c:rc_config_read
 pml.c:pml_config_read
+pml_base.c:pml_base_init
+pml_recv.c:pml_recv_init
+pml_liveness.c:pml_live_init
+pml_dump.c:pml_dump_init
 rcache.c:rcmsg_rcache_init
 progress.c:progress_config_read
 coll.c:rcmsg_coll_init

@@ -138,13 +138,13 @@ file_order src/btl_rc "rc_component rc_none" "rc_btl" \
 
 # pml (issue 39, item 2), top to bottom: init and fini; the public communicator calls; what
 # peers send (the transports' recv_cb); the agreement on a context; the public point-to-point
-# calls; progress and liveness; the stall dump; a peer's loss; cancel; a communicator's break;
-# the receive side (matched receives, unexpected messages, rendezvous reads); the send side;
-# requests and the wait loop (liveness through a hook); argument checks; the handle table; the
-# bottom helpers and the peers' state (a peer's loss up through a hook); the matching queues.
-file_order src/pml pml pml_fini_recv pml_comm pml_rx pml_ctx pml_p2p pml_liveness pml_dump \
-    pml_fail pml_cancel pml_break pml_recv pml_send pml_req pml_check pml_handle pml_base \
-    pml_match || exit 1
+# calls; wait and test; progress and liveness; the stall dump; a peer's loss; cancel; a
+# communicator's break; the receive side (matched receives, unexpected messages, rendezvous
+# reads); the send side; requests; argument checks; the handle table; the bottom helpers and
+# the peers' shared state (a peer's loss up through a hook); the matching queues.
+file_order src/pml pml pml_fini_recv pml_comm pml_rx pml_ctx pml_p2p pml_wait pml_liveness \
+    pml_dump pml_fail pml_cancel pml_break pml_recv pml_send pml_req pml_check pml_handle \
+    pml_base pml_match || exit 1
 
 # mpi (issue 39, items 5 and 6): the MPI face's files in order, top to bottom: the bindings
 # (the MPI_* calls; nothing calls them), the engines (requests and their kinds, the

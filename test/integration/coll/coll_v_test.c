@@ -7,7 +7,8 @@
  *   - user operations on a created datatype: a non-commutative one (2x2 matrix product of
  *     uint32, wrapping) whose results must be the rank-ordered product, through reduce (every
  *     root), allreduce, reduce_scatter_block, reduce_scatter, scan and exscan; a commutative
- *     one (a sum) through every forced algorithm of reduce, allreduce, reduce_scatter_block;
+ *     one (a sum) through every forced algorithm of reduce, allreduce, reduce_scatter_block,
+ *     and a short allreduce with it on auto: reduce_bcast when more than 2 ranks share CPUs;
  *   - the nonblocking forms: every one started at once on one communicator (16 outstanding),
  *     mixed with point-to-point around a ring and a blocking collective, completed by
  *     rcmsg_waitall, and again by an rcmsg_test loop; an op and a datatype freed while their
@@ -17,6 +18,7 @@
  */
 #include "base/config_vars.h"
 #include "collectives/coll.h"
+#include "progress/progress.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -420,6 +422,20 @@ static void test_user_algorithms(void)
             test_mat_reduce(add_op, false);
         }
         rcmsg_coll_algorithm_force(colls[c], RCMSG_COLL_ALG_AUTO);
+    }
+    { /* auto, a short one: reduce_bcast where ranks share CPUs (more than 2 ranks) */
+        mat_t in = mat_of(rank, 0), out, want = mat_sum(0);
+        bool rb = size > 2 && rcmsg_progress_oversubscribed();
+
+        CHECK(rcmsg_allreduce(&in, &out, 1, mat_type, add_op, world) == RCMSG_OK &&
+                  mat_eq(&out, &want),
+              "allreduce, a user op, auto");
+        CHECK((rcmsg_coll_algorithm_last(RCMSG_COLL_ALLREDUCE) ==
+               RCMSG_COLL_ALLREDUCE_ALG_REDUCE_BCAST) == rb,
+              "a short allreduce with a user op, %d ranks%s: auto chose %s", size,
+              rcmsg_progress_oversubscribed() ? ", oversubscribed" : "",
+              rcmsg_coll_algorithm_name(RCMSG_COLL_ALLREDUCE,
+                                        rcmsg_coll_algorithm_last(RCMSG_COLL_ALLREDUCE)));
     }
 }
 
