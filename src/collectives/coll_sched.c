@@ -176,7 +176,7 @@ static rcmsg_status_t now_post(const rcmsg_coll_args_t *a, int n, const rcmsg_co
         for (int i = 0; i < n && r == RCMSG_OK; i++) {
             if (m[i].recv == (pass == 0)) {
                 r = msg_post(a->comm, a->tag, a->coll, false, m[i].recv, m[i].buf, m[i].len,
-                             m[i].peer, &reqs[i]);
+                             m[i].peer + a->peer_off, &reqs[i]);
             }
         }
     }
