@@ -216,8 +216,8 @@ RCMSG_API rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p);
  * rcmsg_comm_create_ranks, over the world). The groups must be disjoint. A leader's failure
  * (a bad argument, the swap) fails the call on its whole group. */
 RCMSG_API rcmsg_status_t rcmsg_intercomm_create(rcmsg_comm_t local_comm, int local_leader,
-                                                rcmsg_comm_t peer_comm, int remote_leader,
-                                                int tag, rcmsg_comm_t *newcomm_p);
+                                                rcmsg_comm_t peer_comm, int remote_leader, int tag,
+                                                rcmsg_comm_t *newcomm_p);
 /* The other group's size; -1 for anything but a live intercommunicator. */
 RCMSG_API int rcmsg_comm_remote_size(rcmsg_comm_t comm);
 /* *flag_p = 1 for an intercommunicator, 0 for an intracommunicator. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Intercommunicators (rcmsg.h): making one, merging one, and their collectives, each a
+ * The collectives of intercommunicators (rcmsg.h; src/core/core_inter.c makes them), each a
  * schedule builder on the engine of every collective (coll_sched.h).
  *
  * An intercommunicator is a communicator of the union of its two groups (the group of the
@@ -28,7 +28,6 @@
 #include "base/log.h"
 #include "pml/pml.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static char inter_empty[16]; /* a NULL buffer of no data */
@@ -457,20 +456,22 @@ static rcmsg_status_t inter_prep(const rcmsg_coll_inter_call_t *c, rcmsg_coll_ar
                      c->coll == RCMSG_COLL_REDUCE_SCATTER || c->coll == RCMSG_COLL_REDUCE_SCATTER_V;
     rcmsg_status_t s;
 
-    *a = (rcmsg_coll_args_t){.comm = comm,
-                             .rank = comm->rank - comm->inter->local_off,
-                             .size = comm->inter->local_size,
-                             .root = c->root,
-                             .count = c->count,
-                             .esize = rcmsg_datatype_size(c->dtype),
-                             .dtype = c->dtype,
-                             .op = reduction ? c->op : RCMSG_OP_NULL,
-                             .coll = (rcmsg_coll_t)c->coll,
-                             .scounts = c->scounts,
-                             .sdispls = c->sdispls,
-                             .rcounts = c->rcounts,
-                             .rdispls = c->rdispls,
-                             .peer_off = comm->inter->remote_off};
+    /* field by field, as coll_prep (a compound literal clears the whole struct first) */
+    a->comm = comm;
+    a->rank = comm->rank - comm->inter->local_off;
+    a->size = comm->inter->local_size;
+    a->root = c->root;
+    a->count = c->count;
+    a->esize = rcmsg_datatype_size(c->dtype);
+    a->dtype = c->dtype;
+    a->op = reduction ? c->op : RCMSG_OP_NULL;
+    a->coll = (rcmsg_coll_t)c->coll;
+    a->sched = NULL;
+    a->scounts = c->scounts;
+    a->sdispls = c->sdispls;
+    a->rcounts = c->rcounts;
+    a->rdispls = c->rdispls;
+    a->peer_off = comm->inter->remote_off;
     s = check_root(c, comm->inter->remote_size);
     if (s == RCMSG_OK && reduction) {
         s = rcmsg_coll_op_check(c->coll, c->op, c->dtype);
@@ -513,8 +514,13 @@ static rcmsg_coll_fn_t inter_builder(int coll)
 rcmsg_status_t rcmsg_coll_inter(const rcmsg_coll_inter_call_t *c, rcmsg_request_t *req_p)
 {
     rcmsg_coll_args_t a;
-    rcmsg_status_t s = inter_prep(c, &a);
+    rcmsg_status_t s;
 
+    if (c->root == RCMSG_PROC_NULL && req_p == NULL && rooted(c->coll)) {
+        c->comm->coll_seq++; /* no part in it (the rest ignored), but its tag taken as by all */
+        return RCMSG_OK;
+    }
+    s = inter_prep(c, &a);
     if (s != RCMSG_OK) {
         return s;
     }
@@ -523,149 +529,4 @@ rcmsg_status_t rcmsg_coll_inter(const rcmsg_coll_inter_call_t *c, rcmsg_request_
         a.sdispls = NULL;
     }
     return rcmsg_coll_run_with(&a, inter_builder(c->coll), req_p);
-}
-
-/* ---- making and merging --------------------------------------------------------------------- */
-
-/* what a leader tells its group: the remote group's size (-1: failed), whether it is low */
-typedef struct {
-    int32_t remote_size;
-    int32_t low;
-} inter_info_t;
-
-/* The leader's part: swaps sizes and members (world ranks) with the remote leader over
- * peer_comm. *remote_p: the remote group's world ranks. info->remote_size is -1 on failure. */
-static rcmsg_status_t leader_swap(rcmsg_comm_t local_comm, rcmsg_comm_t peer, int remote_leader,
-                                  int tag, inter_info_t *info, int **remote_p)
-{
-    int32_t mine[2] = {local_comm->size, rcmsg_rank()}, theirs[2] = {0, 0};
-    rcmsg_status_t s;
-
-    info->remote_size = -1;
-    if (rcmsg_comm_size(peer) < 1 || peer->inter != NULL || remote_leader < 0 ||
-        remote_leader >= peer->size || remote_leader == peer->rank || tag < 0) {
-        rcmsg_error("rcmsg_intercomm_create: %s",
-                    rcmsg_comm_size(peer) < 1 || peer->inter != NULL
-                        ? "peer_comm is not a live intracommunicator"
-                    : tag < 0 ? "negative tag"
-                              : "remote_leader is not another rank of peer_comm");
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    s = rcmsg_sendrecv(mine, sizeof(mine), remote_leader, tag, theirs, sizeof(theirs),
-                       remote_leader, tag, peer, NULL);
-    if (s == RCMSG_OK &&
-        (theirs[0] <= 0 || (*remote_p = malloc((size_t)theirs[0] * sizeof(int))) == NULL)) {
-        s = theirs[0] <= 0 ? RCMSG_ERR_PEER_DATA : RCMSG_ERR_NO_MEMORY;
-    }
-    if (s == RCMSG_OK) {
-        s = rcmsg_sendrecv(local_comm->world, (size_t)local_comm->size * sizeof(int), remote_leader,
-                           tag, *remote_p, (size_t)theirs[0] * sizeof(int), remote_leader, tag,
-                           peer, NULL);
-    }
-    if (s == RCMSG_OK) {
-        info->remote_size = theirs[0];
-        info->low = mine[1] < theirs[1];
-    }
-    return s;
-}
-
-/* every member: the union (the low group first) as a communicator of the world, made inter */
-static rcmsg_status_t union_create(rcmsg_comm_t local_comm, const inter_info_t *info,
-                                   const int *remote, rcmsg_comm_t *newcomm_p)
-{
-    int L = local_comm->size, R = info->remote_size, n = L + R,
-        *all = malloc(sizeof(int) * (size_t)n);
-    struct rcmsg_comm_inter *in = malloc(sizeof(*in));
-    rcmsg_status_t s = RCMSG_ERR_NO_MEMORY;
-
-    if (all != NULL && in != NULL) {
-        *in = (struct rcmsg_comm_inter){.local_off = info->low ? 0 : R,
-                                        .local_size = L,
-                                        .remote_off = info->low ? L : 0,
-                                        .remote_size = R};
-        memcpy(all + in->local_off, local_comm->world, sizeof(int) * (size_t)L);
-        memcpy(all + in->remote_off, remote, sizeof(int) * (size_t)R);
-        s = rcmsg_comm_create_ranks(rcmsg_comm_world(), n, all, 0, newcomm_p);
-    }
-    if (s == RCMSG_OK) {
-        (*newcomm_p)->inter = in;
-        in = NULL;
-    }
-    free(all);
-    free(in);
-    return s;
-}
-
-rcmsg_status_t rcmsg_intercomm_create(rcmsg_comm_t local_comm, int local_leader,
-                                      rcmsg_comm_t peer_comm, int remote_leader, int tag,
-                                      rcmsg_comm_t *newcomm_p)
-{
-    inter_info_t info = {0, 0};
-    int *remote = NULL, size = rcmsg_comm_size(local_comm);
-    rcmsg_status_t s = RCMSG_OK, lead = RCMSG_OK;
-
-    if (size < 1 || local_comm->inter != NULL || newcomm_p == NULL || local_leader < 0 ||
-        local_leader >= size) {
-        rcmsg_error("rcmsg_intercomm_create: %s", size < 1 || local_comm->inter != NULL
-                                                      ? "local_comm is not a live intracommunicator"
-                                                  : newcomm_p == NULL
-                                                      ? "newcomm_p is NULL"
-                                                      : "local_leader is not a rank of local_comm");
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    *newcomm_p = RCMSG_COMM_NULL;
-    if (local_comm->rank == local_leader) {
-        lead = leader_swap(local_comm, peer_comm, remote_leader, tag, &info, &remote);
-    }
-    s = rcmsg_bcast(&info, 2, RCMSG_INT32, local_leader, local_comm);
-    if (s == RCMSG_OK && info.remote_size < 0) {
-        s = lead != RCMSG_OK ? lead : RCMSG_ERR_CONNECTION;
-        rcmsg_error("rcmsg_intercomm_create: the local leader (rank %d) failed", local_leader);
-    }
-    if (s == RCMSG_OK && remote == NULL &&
-        (remote = malloc(sizeof(int) * (size_t)info.remote_size)) == NULL) {
-        s = RCMSG_ERR_NO_MEMORY; /* (the group then fails at the union's agreement) */
-    }
-    if (s == RCMSG_OK) {
-        s = rcmsg_bcast(remote, (size_t)info.remote_size, RCMSG_INT32, local_leader, local_comm);
-    }
-    if (s == RCMSG_OK) {
-        s = union_create(local_comm, &info, remote, newcomm_p);
-    }
-    free(remote);
-    return s;
-}
-
-rcmsg_status_t rcmsg_intercomm_merge(rcmsg_comm_t intercomm, int high, rcmsg_comm_t *newcomm_p)
-{
-    int32_t mine = high != 0, theirs = 0;
-    struct rcmsg_comm_inter *in;
-    int *all, n;
-    bool first;
-    rcmsg_status_t s;
-
-    if (rcmsg_comm_size(intercomm) < 1 || intercomm->inter == NULL || newcomm_p == NULL) {
-        rcmsg_error("rcmsg_intercomm_merge: %s",
-                    newcomm_p == NULL ? "newcomm_p is NULL" : "not an intercommunicator");
-        return RCMSG_ERR_INVALID_PARAM;
-    }
-    in = intercomm->inter;
-    *newcomm_p = RCMSG_COMM_NULL;
-    /* the remote group's high: its rank 0's, broadcast to this whole group */
-    s = rcmsg_allreduce(&mine, &theirs, 1, RCMSG_INT32, RCMSG_MAX, intercomm);
-    if (s != RCMSG_OK) {
-        return s;
-    }
-    first = mine != theirs ? !mine : in->local_off == 0;
-    n = in->local_size + in->remote_size;
-    if ((all = malloc(sizeof(int) * (size_t)n)) == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
-    }
-    memcpy(all + (first ? 0 : in->remote_size), intercomm->world + in->local_off,
-           sizeof(int) * (size_t)in->local_size);
-    memcpy(all + (first ? in->local_size : 0), intercomm->world + in->remote_off,
-           sizeof(int) * (size_t)in->remote_size);
-    s = rcmsg_comm_create_ranks(rcmsg_comm_world(), n, all, 0, newcomm_p);
-    free(all);
-    return s;
 }

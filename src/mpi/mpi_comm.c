@@ -248,7 +248,9 @@ int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_c
     }
     n->rc = rc;
     n->local_rc = local_rc;
-    s = rcmsg_comm_dup(rc, &n->coll_rc);
+    /* the collectives' rcmsg intercommunicator: the leaders (local rank 0 of each group) meet
+     * on rc, new (no message of the program's can be on it yet), remote rank 0 being peer_off */
+    s = rcmsg_intercomm_create(local_rc, 0, rc, low ? local->size : 0, 0, &n->coll_rc);
     if (s != RCMSG_OK) {
         goto err_free;
     }

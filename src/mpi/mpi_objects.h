@@ -143,7 +143,8 @@ struct mpi_comm {
     /* An intercommunicator: rc spans both groups, the lower one first (ranks 0..), so that a
      * peer rank r of the remote group is r + peer_off in rc, and this rank is rank +
      * local_off; only remote ranks send on rc's user space. local_rc: the local group;
-     * coll_rc: a hidden duplicate of rc for the intercommunicator collectives. */
+     * coll_rc: an rcmsg intercommunicator of the two groups for the collectives
+     * (mpi_inter_coll.c). */
     bool inter;
     int remote_size, peer_off, local_off;
     int *remote_members; /* world ranks of the remote group */
