@@ -114,6 +114,12 @@ static int inter_bcast(mpi_comm_t *c, const char *call, void *buf, int count, MP
     if (err == MPI_SUCCESS && root != MPI_PROC_NULL) {
         err = mpi_inter_check_buf(c, call, buf, count, dt, &t);
     }
+    if (err == MPI_SUCCESS && request == NULL && mpi_type_is_contig(t)) { /* the buffer itself */
+        return coll_status(c, call,
+                           rcmsg_bcast((char *)buf + mpi_type_true_lb(t),
+                                       mpi_type_size(t) * (size_t)count, RCMSG_UINT8, rroot(root),
+                                       c->coll_rc));
+    }
     if (err != MPI_SUCCESS || (err = ic_begin(&x, c, call, request)) != MPI_SUCCESS) {
         return err;
     }
