@@ -99,8 +99,6 @@ static inline rcmsg_status_t rcmsg_coll_copy(const rcmsg_coll_args_t *a, void *d
     }
     return rcmsg_coll_copy_add(a, dst, src, len);
 }
-/* fn(arg), made in order with the other steps (arg: memory of the schedule, or static). */
-rcmsg_status_t rcmsg_coll_call(const rcmsg_coll_args_t *a, rcmsg_coll_call_fn_t *fn, void *arg);
 /* The end of a phase: what follows starts once its messages have completed. */
 rcmsg_status_t rcmsg_coll_fence(const rcmsg_coll_args_t *a);
 /* Appends a step (out of memory: the schedule's error, sticky). Inline: every message takes one. */

@@ -165,9 +165,9 @@ typedef struct {
 } coll_buf_t;
 
 /* The start of every blocking collective on an intracommunicator: MPI active, comm live and an
- * intracommunicator; takes the collective's tag (mpi_coll_tag; tag_p may be NULL); then, a not
- * NULL, coll_check. NULL: the error (raised naming call) is in *err_p. */
-mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *tag_p, int *err_p);
+ * intracommunicator; then, a not NULL, coll_check. NULL: the error (raised naming call) is in
+ * *err_p. */
+mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *err_p);
 /* in: the data of buf, packed when needed. out: where to receive; coll_view_done unpacks. */
 int coll_view_in(mpi_comm_t *c, const char *call, coll_buf_t *v, const void *buf, size_t count,
                  mpi_type_t *t);
@@ -186,9 +186,11 @@ typedef struct {
     size_t count;
     mpi_type_t *t; /* NULL: an empty block */
 } coll_blk_t;
+#define COLL_VBUF_SMALL 16 /* blocks whose counts and displacements the view holds itself */
 typedef struct {
     char *base, *tmp;
-    size_t *counts, *displs;
+    size_t *counts, *displs; /* small, or allocated for more blocks */
+    size_t small[2 * COLL_VBUF_SMALL];
 } coll_vbuf_t;
 size_t coll_blk_bytes(const coll_blk_t *b);
 int coll_vbuf_in(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n);
@@ -203,7 +205,7 @@ int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s);
  * rcmsg_allreduce (root -1) with the operation and datatype of mpi_op_rcmsg_any. in is the
  * input (MPI_IN_PLACE: it is in out; NULL is MPI_BOTTOM), out the result (root's, or
  * everyone's). */
-int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *out, int count,
+int coll_reduce(mpi_comm_t *c, const char *call, const void *in, void *out, int count,
                 MPI_Datatype dt, MPI_Op op, int root);
 
 /* ---- nonblocking collectives run by rcmsg (mpi_coll_req.c) ------------------------------------
