@@ -180,6 +180,54 @@ RCMSG_API rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const
  * one of these sends takes: rcmsg_cancel). */
 RCMSG_API rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p);
 
+/* ---- intercommunicators --------------------------------------------------------------------
+ *
+ * Two disjoint groups, each an intracommunicator, joined as in MPI: a rank's rank and size
+ * (rcmsg_comm_rank, rcmsg_comm_size) are those of its own (local) group, rcmsg_comm_remote_size
+ * the other's. Every collective of rcmsg.h but scan and exscan takes one (scan, exscan:
+ * RCMSG_ERR_INVALID_PARAM), with MPI's meaning: both groups call it, data goes from one group
+ * to the other, and a rank argument names a rank of the remote group:
+ *   rooted (bcast, reduce, gather(v), scatter(v)): in the root's group root is RCMSG_ROOT at
+ *     the root and RCMSG_PROC_NULL at the others (they take no part); in the other group it
+ *     is the root's rank in the root's group. The root's buffer holds the remote group's
+ *     blocks (gather, scatter), or its reduction (reduce).
+ *   allgather(v), alltoall(v): recvbuf gets the remote group's blocks (remote_size of them);
+ *     alltoall(v)'s sendbuf has one block per remote rank.
+ *   allreduce: each group gets the reduction of the other group's sendbufs (the same count).
+ *   reduce_scatter(_block): sendbuf holds the sum of this group's counts (the same total in
+ *     both groups); this group's ranks get their blocks of the other group's reduction.
+ *   barrier: no rank leaves before every rank of both groups entered.
+ * Counts and arrays (recvcounts, displs, ...) of the blocks to or from the other group have
+ * remote_size entries. RCMSG_IN_PLACE is refused. Reductions combine a group's values in its
+ * rank order (non-commutative user operations too). Nonblocking forms as for any communicator.
+ * Point-to-point on an intercommunicator is not supported yet: its ranks would be those of
+ * the union (the group of the leader with the lower world rank first); do not use it.
+ * rcmsg_comm_dup, rcmsg_comm_split and rcmsg_comm_create_ranks refuse one
+ * (RCMSG_ERR_UNSUPPORTED); rcmsg_comm_free frees it.
+ */
+#define RCMSG_PROC_NULL (-2) /* an intercommunicator root's group: not the root */
+#define RCMSG_ROOT      (-3) /* an intercommunicator root's group: the root */
+
+/* Collective over local_comm (an intracommunicator) and, at once, over the other group's
+ * local_comm: local_leader (a rank of local_comm) and remote_leader (the other group's leader,
+ * a rank of peer_comm) swap their groups over peer_comm with tag (meaningful at the leaders
+ * only: peer_comm, remote_leader and tag are ignored elsewhere), each tells its group; then
+ * every member of both groups agrees on the new communicator's context (as
+ * rcmsg_comm_create_ranks, over the world). The groups must be disjoint. A leader's failure
+ * (a bad argument, the swap) fails the call on its whole group. */
+RCMSG_API rcmsg_status_t rcmsg_intercomm_create(rcmsg_comm_t local_comm, int local_leader,
+                                                rcmsg_comm_t peer_comm, int remote_leader, int tag,
+                                                rcmsg_comm_t *newcomm_p);
+/* The other group's size; -1 for anything but a live intercommunicator. */
+RCMSG_API int rcmsg_comm_remote_size(rcmsg_comm_t comm);
+/* *flag_p = 1 for an intercommunicator, 0 for an intracommunicator. */
+RCMSG_API rcmsg_status_t rcmsg_comm_test_inter(rcmsg_comm_t comm, int *flag_p);
+/* Collective over both groups: an intracommunicator of the union, the group whose ranks pass
+ * high = 0 first (every rank of a group passes the same high; both groups the same: the group
+ * of the lower-ranked leader first), each group in its own order. */
+RCMSG_API rcmsg_status_t rcmsg_intercomm_merge(rcmsg_comm_t intercomm, int high,
+                                               rcmsg_comm_t *newcomm_p);
+
 /* len is refused (RCMSG_ERR_INVALID_PARAM) when no buffer can have it: more than the node's
  * memory, or past the end of the address space. */
 RCMSG_API rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag,

@@ -350,6 +350,14 @@ coll_start_nb(rcmsg_coll_args_t *a, rcmsg_coll_fn_t build, rcmsg_request_t *req_
     return rcmsg_coll_sched_start(sched, req_p);
 }
 
+rcmsg_status_t rcmsg_coll_run_with(rcmsg_coll_args_t *a, rcmsg_coll_fn_t build,
+                                   rcmsg_request_t *req_p)
+{
+    a->tag = RCMSG_COLL_TAG(a->comm->coll_seq, a->coll);
+    a->comm->coll_seq++; /* every rank runs the same calls in the same order */
+    return req_p == NULL ? coll_run_blocking(a, build) : coll_start_nb(a, build, req_p);
+}
+
 /* Runs the call (req_p NULL: blocking, each step as its builder records it) or starts it as
  * *req_p. */
 static rcmsg_status_t coll_run(rcmsg_coll_args_t *a, rcmsg_request_t *req_p)
@@ -362,9 +370,7 @@ static rcmsg_status_t coll_run(rcmsg_coll_args_t *a, rcmsg_request_t *req_p)
         (a->sbuf == RCMSG_IN_PLACE || a->sbuf == a->rbuf)) {
         build = alltoall_in_place;
     }
-    a->tag = RCMSG_COLL_TAG(a->comm->coll_seq, a->coll);
-    a->comm->coll_seq++; /* every rank runs the same calls in the same order */
-    return req_p == NULL ? coll_run_blocking(a, build) : coll_start_nb(a, build, req_p);
+    return rcmsg_coll_run_with(a, build, req_p);
 }
 
 /*
@@ -418,10 +424,15 @@ static bool coll_too_large(size_t count, size_t esize, size_t blocks)
 
 static rcmsg_status_t coll_len_check(const rcmsg_coll_args_t *a, size_t len, const char *what);
 
+/* What coll_prep returns for an intercommunicator (its checks passed): the caller hands the
+ * call to coll_inter.c. Not an rcmsg_status_t any call returns. */
+#define COLL_INTER ((rcmsg_status_t)2)
+
 static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg_datatype_t dtype,
                                 bool blocks, rcmsg_request_t *const *req, rcmsg_coll_args_t *a)
 {
     int size = rcmsg_comm_size(comm);
+    rcmsg_status_t s;
 
     a->comm = RCMSG_COMM_NULL; /* the rest is filled below once comm is known to be live */
     if (size < 1 && rcmsg_comm_world() == RCMSG_COMM_NULL) { /* no communicator is live */
@@ -456,6 +467,7 @@ static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg
     a->coll = (rcmsg_coll_t)coll;
     a->sched = NULL;
     a->scounts = a->sdispls = a->rcounts = a->rdispls = NULL;
+    a->peer_off = 0;
     if (a->esize == 0) {
         rcmsg_error("rcmsg_%s: unknown datatype %d", rcmsg_coll_name(coll), (int)dtype);
         return RCMSG_ERR_INVALID_PARAM;
@@ -465,7 +477,8 @@ static rcmsg_status_t coll_prep(int coll, rcmsg_comm_t comm, size_t count, rcmsg
                     rcmsg_coll_dtype_name(dtype));
         return RCMSG_ERR_INVALID_PARAM;
     }
-    return coll_len_check(a, count * a->esize * (blocks ? (size_t)size : 1), "the count");
+    s = coll_len_check(a, count * a->esize * (blocks ? (size_t)size : 1), "the count");
+    return s == RCMSG_OK && __builtin_expect(comm->inter != NULL, 0) ? COLL_INTER : s;
 }
 
 /* The algorithms post through the pml's unchecked entries: a buffer of len bytes that no
@@ -525,6 +538,11 @@ static rcmsg_status_t coll_barrier(rcmsg_comm_t comm, rcmsg_request_t *req_p,
     rcmsg_coll_args_t a;
     rcmsg_status_t s = coll_prep(RCMSG_COLL_BARRIER, comm, 0, RCMSG_UINT8, false, req, &a);
 
+    if (s == COLL_INTER) {
+        return rcmsg_coll_inter(
+            &(rcmsg_coll_inter_call_t){.coll = RCMSG_COLL_BARRIER, .comm = comm}, req_p);
+    }
+
     return coll_start(&a, s, NO_ROOT, NO_OP, req_p);
 }
 
@@ -546,6 +564,15 @@ static rcmsg_status_t coll_bcast(void *buf, size_t count, rcmsg_datatype_t dtype
     const void *b = buf;
     rcmsg_status_t s = coll_prep(RCMSG_COLL_BCAST, comm, count, dtype, false, req, &a);
 
+    if (s == COLL_INTER) {
+        return rcmsg_coll_inter(&(rcmsg_coll_inter_call_t){.coll = RCMSG_COLL_BCAST,
+                                                           .comm = comm,
+                                                           .rbuf = buf,
+                                                           .count = count,
+                                                           .dtype = dtype,
+                                                           .root = root},
+                                req_p);
+    }
     if (s == RCMSG_OK) {
         s = check_root(&a, root);
     }
@@ -614,6 +641,18 @@ static rcmsg_status_t coll_reduction(int coll, const void *sendbuf, void *recvbu
     rcmsg_coll_args_t a;
     rcmsg_status_t s =
         prep_reduction(coll, &sendbuf, recvbuf, count, dtype, op, root, comm, req, &a);
+
+    if (s == COLL_INTER) {
+        return rcmsg_coll_inter(&(rcmsg_coll_inter_call_t){.coll = coll,
+                                                           .comm = comm,
+                                                           .sbuf = sendbuf,
+                                                           .rbuf = recvbuf,
+                                                           .count = count,
+                                                           .dtype = dtype,
+                                                           .op = op,
+                                                           .root = root},
+                                req_p);
+    }
 
     return coll_start(&a, s, root < 0 ? NO_ROOT : root, op, req_p);
 }
@@ -744,6 +783,17 @@ static rcmsg_status_t coll_blocks(rcmsg_coll_t coll, const void *sendbuf, void *
     rcmsg_coll_args_t a;
     rcmsg_status_t s = prep_blocks(coll, sendbuf, recvbuf, count, dtype, root, comm, req, &a);
 
+    if (s == COLL_INTER) {
+        return rcmsg_coll_inter(&(rcmsg_coll_inter_call_t){.coll = coll,
+                                                           .comm = comm,
+                                                           .sbuf = sendbuf,
+                                                           .rbuf = recvbuf,
+                                                           .count = count,
+                                                           .dtype = dtype,
+                                                           .root = root},
+                                req_p);
+    }
+
     return coll_start(&a, s, root, NO_OP, req_p);
 }
 
@@ -871,6 +921,19 @@ static rcmsg_status_t coll_gatherv(int coll, const void *sendbuf, size_t scount,
     bool at_root;
     rcmsg_status_t s = coll_prep(coll, comm, scount, dtype, false, req, &a);
 
+    if (s == COLL_INTER) {
+        return rcmsg_coll_inter(&(rcmsg_coll_inter_call_t){.coll = coll,
+                                                           .comm = comm,
+                                                           .sbuf = sendbuf,
+                                                           .rbuf = recvbuf,
+                                                           .count = scount,
+                                                           .dtype = dtype,
+                                                           .root = root,
+                                                           .rcounts = rcounts,
+                                                           .rdispls = displs},
+                                req_p);
+    }
+
     if (s == RCMSG_OK && coll == RCMSG_COLL_GATHERV) {
         s = check_root(&a, root);
     }
@@ -941,6 +1004,19 @@ static rcmsg_status_t coll_scatterv(const void *sendbuf, const size_t scounts[],
     rcmsg_status_t s = coll_prep(RCMSG_COLL_SCATTERV, comm, rcount, dtype, false, req, &a);
     bool at_root = false;
 
+    if (s == COLL_INTER) {
+        return rcmsg_coll_inter(&(rcmsg_coll_inter_call_t){.coll = RCMSG_COLL_SCATTERV,
+                                                           .comm = comm,
+                                                           .sbuf = sendbuf,
+                                                           .rbuf = recvbuf,
+                                                           .count = rcount,
+                                                           .dtype = dtype,
+                                                           .root = root,
+                                                           .scounts = scounts,
+                                                           .sdispls = displs},
+                                req_p);
+    }
+
     if (s == RCMSG_OK) {
         s = check_root(&a, root);
         at_root = a.rank == root;
@@ -996,6 +1072,19 @@ static rcmsg_status_t coll_alltoallv(const void *sendbuf, const size_t scounts[]
     bool in_place = sendbuf == RCMSG_IN_PLACE;
     rcmsg_status_t s = coll_prep(RCMSG_COLL_ALLTOALLV, comm, 0, dtype, false, req, &a);
 
+    if (s == COLL_INTER) {
+        return rcmsg_coll_inter(&(rcmsg_coll_inter_call_t){.coll = RCMSG_COLL_ALLTOALLV,
+                                                           .comm = comm,
+                                                           .sbuf = sendbuf,
+                                                           .rbuf = recvbuf,
+                                                           .dtype = dtype,
+                                                           .scounts = scounts,
+                                                           .sdispls = sdispls,
+                                                           .rcounts = rcounts,
+                                                           .rdispls = rdispls},
+                                req_p);
+    }
+
     if (s == RCMSG_OK) {
         s = check_array(&a, rcounts, "recvcounts");
         s = s == RCMSG_OK ? check_array(&a, rdispls, "rdispls") : s;
@@ -1044,6 +1133,17 @@ static rcmsg_status_t coll_reduce_scatter(const void *sendbuf, void *recvbuf,
     const void *rb = recvbuf;
     size_t total = 0;
     rcmsg_status_t s = coll_prep(RCMSG_COLL_REDUCE_SCATTER_V, comm, 0, dtype, false, req, &a);
+
+    if (s == COLL_INTER) {
+        return rcmsg_coll_inter(&(rcmsg_coll_inter_call_t){.coll = RCMSG_COLL_REDUCE_SCATTER_V,
+                                                           .comm = comm,
+                                                           .sbuf = sendbuf,
+                                                           .rbuf = recvbuf,
+                                                           .dtype = dtype,
+                                                           .op = op,
+                                                           .rcounts = rcounts},
+                                req_p);
+    }
 
     s = s == RCMSG_OK ? check_op(&a, op) : s;
     s = s == RCMSG_OK ? check_array(&a, rcounts, "recvcounts") : s;

@@ -75,6 +75,9 @@ struct rcmsg_coll_args { /* (coll.c: coll_prep sets every field one by one, coll
     /* v-variants: counts and displacements in elements (NULL where the call takes none) */
     const size_t *scounts, *sdispls, *rcounts, *rdispls;
     rcmsg_coll_fn_t alg; /* the algorithm chosen (coll.c) */
+    /* Added to every peer the algorithm names: 0, or where rank 0 of the group it runs over
+     * (rank, size) lies in comm (an intercommunicator's group within the union: coll_inter.c) */
+    int peer_off;
 };
 
 /* ---- building a schedule (coll_sched.c) ---- */
@@ -96,8 +99,6 @@ static inline rcmsg_status_t rcmsg_coll_copy(const rcmsg_coll_args_t *a, void *d
     }
     return rcmsg_coll_copy_add(a, dst, src, len);
 }
-/* fn(arg), made in order with the other steps (arg: memory of the schedule, or static). */
-rcmsg_status_t rcmsg_coll_call(const rcmsg_coll_args_t *a, rcmsg_coll_call_fn_t *fn, void *arg);
 /* The end of a phase: what follows starts once its messages have completed. */
 rcmsg_status_t rcmsg_coll_fence(const rcmsg_coll_args_t *a);
 /* Appends a step (out of memory: the schedule's error, sticky). Inline: every message takes one. */
@@ -124,6 +125,30 @@ rcmsg_status_t rcmsg_coll_sched_start(rcmsg_coll_sched_t *s, rcmsg_request_t *re
 void rcmsg_coll_sched_drop(rcmsg_coll_sched_t *s);
 /* Advances the active nonblocking schedules (the progress hook); what it advanced. */
 int rcmsg_coll_sched_progress(void);
+
+/* Runs a's call with build (its tag taken here): blocking when req_p is NULL (each step as
+ * build records it), else started as the request *req_p (coll.c). */
+rcmsg_status_t rcmsg_coll_run_with(rcmsg_coll_args_t *a, rcmsg_coll_fn_t build,
+                                   rcmsg_request_t *req_p);
+
+/* ---- intercommunicators (coll_inter.c) ---- */
+
+/* A collective's arguments as the public call got them (coll: an rcmsg_coll_t or a v-variant's
+ * id), its communicator an intercommunicator (coll.c checked the communicator, datatype,
+ * count and req_p). */
+typedef struct {
+    int coll;
+    rcmsg_comm_t comm;
+    const void *sbuf;
+    void *rbuf;
+    size_t count;
+    rcmsg_datatype_t dtype;
+    rcmsg_op_t op;
+    int root;
+    const size_t *scounts, *sdispls, *rcounts, *rdispls;
+} rcmsg_coll_inter_call_t;
+/* The call over the intercommunicator: blocking (req_p NULL) or started as *req_p. */
+rcmsg_status_t rcmsg_coll_inter(const rcmsg_coll_inter_call_t *c, rcmsg_request_t *req_p);
 
 /* ---- user datatypes and operations (coll_user.c) ---- */
 

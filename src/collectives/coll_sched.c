@@ -66,17 +66,6 @@ rcmsg_status_t rcmsg_coll_copy_add(const rcmsg_coll_args_t *a, void *dst, const 
     return rcmsg_coll_sched_add(a, &st);
 }
 
-rcmsg_status_t rcmsg_coll_call(const rcmsg_coll_args_t *a, rcmsg_coll_call_fn_t *fn, void *arg)
-{
-    rcmsg_coll_step_t st = {.kind = RCMSG_COLL_STEP_CALL, .fn = fn, .dst = arg};
-
-    if (a->sched == NULL) {
-        fn(arg);
-        return RCMSG_OK;
-    }
-    return rcmsg_coll_sched_add(a, &st);
-}
-
 rcmsg_status_t rcmsg_coll_reduce_add(const rcmsg_coll_args_t *a, const void *x, const void *y,
                                      void *out, size_t count)
 {
@@ -176,7 +165,7 @@ static rcmsg_status_t now_post(const rcmsg_coll_args_t *a, int n, const rcmsg_co
         for (int i = 0; i < n && r == RCMSG_OK; i++) {
             if (m[i].recv == (pass == 0)) {
                 r = msg_post(a->comm, a->tag, a->coll, false, m[i].recv, m[i].buf, m[i].len,
-                             m[i].peer, &reqs[i]);
+                             m[i].peer + a->peer_off, &reqs[i]);
             }
         }
     }
@@ -250,9 +239,6 @@ static rcmsg_status_t step_local(rcmsg_coll_sched_t *s, const rcmsg_coll_step_t 
         return RCMSG_OK;
     case RCMSG_COLL_STEP_REDUCE:
         return rcmsg_coll_apply(s->coll, s->op, s->dtype, st->src, st->src2, st->dst, st->len);
-    case RCMSG_COLL_STEP_CALL:
-        st->fn(st->dst);
-        return RCMSG_OK;
     default:
         return RCMSG_OK;
     }

@@ -8,7 +8,7 @@
  *     [copy, recv a, send b, copy] FENCE [reduce, send c] FENCE [copy]
  *      \------- phase 0 --------/        \-- phase 1 --/        \ 2 /
  *
- * A phase runs its steps in order: a local step (copy, reduce, call) at once, a send or a
+ * A phase runs its steps in order: a local step (copy, reduce) at once, a send or a
  * receive is posted in the communicator's collective space with the call's tag. The next
  * phase starts once every message of the phase has completed (a receive of another length is
  * an error naming the sender). Once a step fails no further phase starts; the schedule ends,
@@ -37,11 +37,8 @@ typedef enum {
     RCMSG_COLL_STEP_RECV,
     RCMSG_COLL_STEP_COPY,   /* memmove(dst, src, len) */
     RCMSG_COLL_STEP_REDUCE, /* dst = src op src2, len elements (dst may be src or src2) */
-    RCMSG_COLL_STEP_CALL,   /* fn(arg): a local computation of its own (packing, ...) */
     RCMSG_COLL_STEP_FENCE,  /* the end of a phase */
 } rcmsg_coll_step_kind_t;
-
-typedef void rcmsg_coll_call_fn_t(void *arg);
 
 typedef struct {
     rcmsg_coll_step_kind_t kind;
@@ -50,7 +47,6 @@ typedef struct {
     const void *src;
     const void *src2;
     size_t len;
-    rcmsg_coll_call_fn_t *fn;
     rcmsg_request_t req; /* send, recv: while posted */
 } rcmsg_coll_step_t;
 

@@ -87,7 +87,7 @@ rcmsg_status_t rcmsg_coll_post_all_copy(const rcmsg_coll_args_t *a, int n,
     for (int pass = 0; pass < 2 && s == RCMSG_OK; pass++) {
         for (int i = 0; i < n && s == RCMSG_OK; i++) {
             rcmsg_coll_step_t st = {.kind = m[i].recv ? RCMSG_COLL_STEP_RECV : RCMSG_COLL_STEP_SEND,
-                                    .peer = m[i].peer,
+                                    .peer = m[i].peer + a->peer_off,
                                     .dst = m[i].buf,
                                     .src = m[i].buf,
                                     .len = m[i].len};

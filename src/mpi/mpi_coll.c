@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Blocking collectives on intracommunicators. Contiguous data of a type and operation rcmsg
- * knows goes to rcmsg's own collectives (zero copy, its algorithms); noncontiguous data is
- * packed first. What rcmsg cannot do (user operations, MINLOC/MAXLOC, long double, complex,
- * the v/w variants, scans) runs in mpi_coll_eng.c over point-to-point on the hidden
- * duplicate (mpi_coll_comm), one tag per collective (mpi_coll_tag). Bindings: the checks are
+ * Blocking collectives: bindings over rcmsg's collectives (zero copy for contiguous data,
+ * noncontiguous data packed first; operations rcmsg lacks, MINLOC/MAXLOC, long double,
+ * complex, user operations through rcmsg_op_create: mpi_op_rcmsg_any). Over an
+ * intercommunicator each dispatches to mpi_inter_coll.c. Bindings: the checks are
  * mpi_check.c's.
  */
 #include "mpi/mpi_engines.h"
@@ -23,7 +22,7 @@ int MPI_Barrier(MPI_Comm comm)
     if (ic != NULL) {
         return mpi_inter_barrier(ic);
     }
-    if ((c = coll_enter(comm, "MPI_Barrier", NULL, NULL, &err)) == NULL) {
+    if ((c = coll_enter(comm, "MPI_Barrier", NULL, &err)) == NULL) {
         return err;
     }
     return coll_status(c, "MPI_Barrier", rcmsg_barrier(c->rc));
@@ -40,7 +39,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     if (ic != NULL) {
         return mpi_inter_bcast(ic, buffer, count, datatype, root);
     }
-    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &err)) == NULL) {
         return err;
     }
     if (mpi_type_size(a.rt) * (size_t)count == 0) {
@@ -77,7 +76,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
         return mpi_inter_gather(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 root);
     }
-    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &err)) == NULL) {
         return err;
     }
     is_root = c->rank == root;
@@ -124,7 +123,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
         return mpi_inter_scatter(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                  root);
     }
-    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &err)) == NULL) {
         return err;
     }
     is_root = c->rank == root;
@@ -169,7 +168,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     if (ic != NULL) {
         return mpi_inter_allgather(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
-    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &err)) == NULL) {
         return err;
     }
     block = mpi_type_size(a.rt) * (size_t)recvcount;
@@ -211,7 +210,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (ic != NULL) {
         return mpi_inter_alltoall(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
-    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &err)) == NULL) {
         return err;
     }
     block = mpi_type_size(a.rt) * (size_t)recvcount;
@@ -252,13 +251,13 @@ static int reduce_call(const char *call, const void *sendbuf, void *recvbuf, int
                      .op = op,
                      .send = {sendbuf, count, datatype},
                      .recv = {recvbuf, count, datatype}};
-    int err, tag;
-    mpi_comm_t *c = coll_enter(comm, call, &a, &tag, &err);
+    int err;
+    mpi_comm_t *c = coll_enter(comm, call, &a, &err);
 
     if (c == NULL) {
         return err;
     }
-    return coll_reduce(c, call, tag, sendbuf, recvbuf, count, datatype, op, all ? -1 : root);
+    return coll_reduce(c, call, sendbuf, recvbuf, count, datatype, op, all ? -1 : root);
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,

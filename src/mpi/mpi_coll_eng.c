@@ -12,10 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *tag_p, int *err_p)
+mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *err_p)
 {
     mpi_comm_t *c = mpi_comm_enter(comm, call, err_p);
-    int tag;
 
     if (c == NULL) {
         return NULL;
@@ -24,10 +23,6 @@ mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *tag
     if (c->inter) {
         *err_p = mpi_err(c, call, MPI_ERR_COMM, "not supported over an intercommunicator");
         return NULL;
-    }
-    tag = mpi_coll_tag(c);
-    if (tag_p != NULL) {
-        *tag_p = tag;
     }
     if (a != NULL && (*err_p = coll_check(c, call, a)) != MPI_SUCCESS) {
         return NULL;
@@ -107,7 +102,7 @@ static int reduce_rcmsg(mpi_comm_t *c, const char *call, const void *in, void *o
 
         s = root < 0 ? rcmsg_allreduce(sp, vo.p, n, rdt, rop, c->rc)
                      : rcmsg_reduce(sp, vo.p, n, rdt, rop, root, c->rc);
-        err = s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
+        err = coll_status(c, call, s);
     }
     if (err == MPI_SUCCESS && result) {
         coll_view_done(&vo, out, (size_t)count, t);
@@ -117,7 +112,7 @@ static int reduce_rcmsg(mpi_comm_t *c, const char *call, const void *in, void *o
     return err;
 }
 
-int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *out, int count,
+int coll_reduce(mpi_comm_t *c, const char *call, const void *in, void *out, int count,
                 MPI_Datatype dt, MPI_Op op, int root)
 {
     mpi_type_t *t = mpi_type_get(dt);
@@ -126,7 +121,6 @@ int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *
     size_t n;
     int err;
 
-    (void)tag;
     if (count == 0 || mpi_type_size(t) == 0) {
         return MPI_SUCCESS;
     }
@@ -142,7 +136,9 @@ static char vbuf_empty[1]; /* rcmsg's buffer when every block is empty */
 
 static void vbuf_free_arrays(coll_vbuf_t *v)
 {
-    free(v->counts);
+    if (v->counts != v->small) {
+        free(v->counts);
+    }
     free(v->tmp);
     v->counts = v->displs = NULL;
     v->tmp = NULL;
@@ -178,8 +174,8 @@ static int vbuf_make(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll
 {
     size_t total = 0;
 
-    *v = (coll_vbuf_t){0};
-    v->counts = calloc(2 * (size_t)(n > 0 ? n : 1), sizeof(size_t));
+    v->base = v->tmp = NULL;
+    v->counts = n <= COLL_VBUF_SMALL ? v->small : calloc(2 * (size_t)n, sizeof(size_t));
     if (v->counts == NULL) {
         return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
     }

@@ -45,7 +45,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
         return mpi_inter_gatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                  recvtype, root);
     }
-    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &err)) == NULL) {
         return err;
     }
     is_root = c->rank == root;
@@ -93,7 +93,7 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
         return mpi_inter_scatterv(ic, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                   recvtype, root);
     }
-    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &err)) == NULL) {
         return err;
     }
     is_root = c->rank == root;
@@ -140,8 +140,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
         return mpi_inter_allgatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                     recvtype);
     }
-    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL ||
-        (rb = blk_alloc(c, call, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &err)) == NULL || (rb = blk_alloc(c, call, &err)) == NULL) {
         return err;
     }
     for (int i = 0; i < c->size; i++) {
@@ -245,7 +244,7 @@ static int alltoall_vw_call(const char *call, const void *sendbuf, const int *sc
                             const MPI_Datatype *rt, bool w, MPI_Comm comm)
 {
     int err;
-    mpi_comm_t *c = coll_enter(comm, call, NULL, NULL, &err);
+    mpi_comm_t *c = coll_enter(comm, call, NULL, &err);
 
     if (c == NULL ||
         (err = check_vw_args(c, call, sendbuf, sc, sd, st, rc, rd, rt)) != MPI_SUCCESS) {
@@ -357,7 +356,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     if (ic != NULL) {
         return mpi_inter_reduce_scatter_block(ic, sendbuf, recvbuf, recvcount, datatype, op);
     }
-    if ((c = coll_enter(comm, call, &a, NULL, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &err)) == NULL) {
         return err;
     }
     return reduce_scatter_do(c, call, sendbuf, recvbuf, NULL, recvcount, datatype, op);
@@ -378,7 +377,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts
     if (ic != NULL) {
         return mpi_inter_reduce_scatter(ic, sendbuf, recvbuf, recvcounts, datatype, op);
     }
-    if ((c = coll_enter(comm, call, NULL, NULL, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, NULL, &err)) == NULL) {
         return err;
     }
     if (recvcounts == NULL) {
@@ -412,7 +411,7 @@ static int scan_common(const char *call, const void *sendbuf, void *recvbuf, int
     rcmsg_datatype_t rdt;
     size_t n;
     int err;
-    mpi_comm_t *c = coll_enter(comm, call, &a, NULL, &err);
+    mpi_comm_t *c = coll_enter(comm, call, &a, &err);
 
     if (c == NULL || count == 0 || mpi_type_size(a.rt) == 0) {
         return err;

@@ -59,7 +59,6 @@ int mpi_comm_init(void)
 {
     rcmsg_comm_t self_rc;
     mpi_comm_t *world, *self;
-    int err;
 
     world = comm_new(rcmsg_comm_world(), "MPI_COMM_WORLD");
     if (world == NULL) {
@@ -86,10 +85,6 @@ int mpi_comm_init(void)
     }
     self->handle = MPI_COMM_SELF;
     self->members[0] = world->rank;
-    if (mpi_coll_comm(world, "MPI_Init", &err) == NULL ||
-        mpi_coll_comm(self, "MPI_Init", &err) == NULL) {
-        return err;
-    }
     return mpi_handle_set(MPI_KIND_COMM_, MPI_COMM_SELF & MPI_HANDLE_INDEX_MASK, self);
 }
 
@@ -98,9 +93,6 @@ void mpi_comm_unref(mpi_comm_t *c)
 {
     if (--c->refs > 0) {
         return;
-    }
-    if (c->coll != NULL) {
-        rcmsg_comm_free(&c->coll); /* the collectives' hidden duplicate (mpi_coll.c) */
     }
     if (c->handle != MPI_COMM_WORLD) {
         rcmsg_comm_free(&c->rc);
@@ -172,18 +164,8 @@ int mpi_comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, const int *m
         free(n);
         return mpi_err_rcmsg(c, call, s);
     }
-    /* its hidden duplicate (mpi_coll_comm), made now; a failure (at the limit of
-     * communicators) is raised on c: n has no error handler of the program's yet */
-    s = rcmsg_comm_dup(rc, &n->coll);
-    if (s != RCMSG_OK) {
-        rcmsg_comm_free(&rc);
-        free(n->members);
-        free(n);
-        return mpi_err_rcmsg(c, call, s);
-    }
     err = mpi_handle_alloc(MPI_KIND_COMM_, n, &n->handle);
     if (err != MPI_SUCCESS) {
-        rcmsg_comm_free(&n->coll);
         rcmsg_comm_free(&rc);
         free(n->members);
         free(n);
@@ -201,31 +183,6 @@ uint32_t mpi_comm_next_key(void)
     static uint32_t next_key;
 
     return next_key++;
-}
-
-/* ---- the hidden communicator ---------------------------------------------------------------- */
-rcmsg_comm_t mpi_coll_comm(mpi_comm_t *c, const char *call, int *err_p)
-{
-    rcmsg_status_t s;
-
-    *err_p = MPI_SUCCESS;
-    if (c->coll == NULL) {
-        s = rcmsg_comm_dup(c->rc, &c->coll);
-        if (s != RCMSG_OK) {
-            c->coll = NULL;
-            *err_p = mpi_err_rcmsg(c, call, s);
-            return NULL;
-        }
-    }
-    return c->coll;
-}
-
-int mpi_coll_tag(mpi_comm_t *c)
-{
-    int tag = c->coll_seq;
-
-    c->coll_seq = c->coll_seq == INT_MAX ? 0 : c->coll_seq + 1;
-    return tag;
 }
 
 void mpi_inter_release(mpi_comm_t *c)
@@ -248,15 +205,10 @@ int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_c
     }
     n->rc = rc;
     n->local_rc = local_rc;
-    s = rcmsg_comm_dup(rc, &n->coll_rc);
+    /* the collectives' rcmsg intercommunicator: the leaders (local rank 0 of each group) meet
+     * on rc, new (no message of the program's can be on it yet), remote rank 0 being peer_off */
+    s = rcmsg_intercomm_create(local_rc, 0, rc, low ? local->size : 0, 0, &n->coll_rc);
     if (s != RCMSG_OK) {
-        goto err_free;
-    }
-    /* the nonblocking collectives' hidden duplicate (mpi_coll_comm), made now: made at the
-     * first of them instead, a dup that communicates (RCMSG_COLL_CHECK=yes) would block there */
-    s = rcmsg_comm_dup(rc, &n->coll);
-    if (s != RCMSG_OK) {
-        rcmsg_comm_free(&n->coll_rc);
         goto err_free;
     }
     n->inter = true;
@@ -270,7 +222,6 @@ int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_c
     n->refs = 1;
     err = mpi_handle_alloc(MPI_KIND_COMM_, n, &n->handle);
     if (err != MPI_SUCCESS) {
-        rcmsg_comm_free(&n->coll);
         rcmsg_comm_free(&n->coll_rc);
         goto err_free;
     }

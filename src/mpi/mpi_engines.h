@@ -2,9 +2,9 @@
 /*
  * The engines floor of the MPI face (issue 39 item 5): requests with a per-kind operations
  * table (mpi_req.c) that point-to-point (mpi_p2p_req.c), buffered sends (mpi_bsend.c) and the
- * nonblocking collectives (mpi_sched.c) register, Finalize's pending requests
- * (mpi_pending.c), and the collectives' engine until it is rcmsg's (mpi_coll_eng.c,
- * mpi_inter_coll.c, mpi_nbc_eng.c, mpi_nbc_inter.c). Engines call the objects floor
+ * nonblocking collectives (mpi_coll_req.c) register, Finalize's pending requests
+ * (mpi_pending.c), and what the collectives' bindings share over rcmsg's collectives, no
+ * algorithm (mpi_coll_eng.c, mpi_inter_coll.c). Engines call the objects floor
  * (mpi_objects.h) and each other downwards, never a binding (an MPI_* call): the bindings
  * (every other file) include this header and declare nothing for another file.
  */
@@ -166,9 +166,9 @@ typedef struct {
 } coll_buf_t;
 
 /* The start of every blocking collective on an intracommunicator: MPI active, comm live and an
- * intracommunicator; takes the collective's tag (mpi_coll_tag; tag_p may be NULL); then, a not
- * NULL, coll_check. NULL: the error (raised naming call) is in *err_p. */
-mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *tag_p, int *err_p);
+ * intracommunicator; then, a not NULL, coll_check. NULL: the error (raised naming call) is in
+ * *err_p. */
+mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *err_p);
 /* in: the data of buf, packed when needed. out: where to receive; coll_view_done unpacks. */
 int coll_view_in(mpi_comm_t *c, const char *call, coll_buf_t *v, const void *buf, size_t count,
                  mpi_type_t *t);
@@ -187,9 +187,11 @@ typedef struct {
     size_t count;
     mpi_type_t *t; /* NULL: an empty block */
 } coll_blk_t;
+#define COLL_VBUF_SMALL 16 /* blocks whose counts and displacements the view holds itself */
 typedef struct {
     char *base, *tmp;
-    size_t *counts, *displs;
+    size_t *counts, *displs; /* small, or allocated for more blocks */
+    size_t small[2 * COLL_VBUF_SMALL];
 } coll_vbuf_t;
 size_t coll_blk_bytes(const coll_blk_t *b);
 int coll_vbuf_in(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n);
@@ -204,7 +206,7 @@ int coll_status(mpi_comm_t *c, const char *call, rcmsg_status_t s);
  * rcmsg_allreduce (root -1) with the operation and datatype of mpi_op_rcmsg_any. in is the
  * input (MPI_IN_PLACE: it is in out; NULL is MPI_BOTTOM), out the result (root's, or
  * everyone's). */
-int coll_reduce(mpi_comm_t *c, const char *call, int tag, const void *in, void *out, int count,
+int coll_reduce(mpi_comm_t *c, const char *call, const void *in, void *out, int count,
                 MPI_Datatype dt, MPI_Op op, int root);
 
 /* ---- nonblocking collectives run by rcmsg (mpi_coll_req.c) ------------------------------------
@@ -227,8 +229,8 @@ int coll_gather_view(mpi_comm_t *c, const char *call, coll_buf_t *v, void *rbuf,
                      mpi_type_t *rt, bool in_place);
 
 /* ---- intercommunicator collectives (mpi_inter_coll.c) ----------------------------------------
- * Blocking collectives over an intercommunicator (c->inter), over p2p on c->coll_rc and the
- * local group's rcmsg collectives on c->local_rc; the entry points of mpi_coll.c dispatch to
+ * Blocking collectives over an intercommunicator (c->inter), bindings over rcmsg's on the rcmsg
+ * intercommunicator c->coll_rc; the entry points of mpi_coll.c and mpi_coll_v.c dispatch to
  * them. Arguments are checked by the entry point except what only an intercommunicator has
  * (MPI_ROOT, MPI_PROC_NULL as root). Errors are raised (mpi_err) on c. */
 int mpi_inter_barrier(mpi_comm_t *c);
@@ -267,67 +269,9 @@ int mpi_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
 int mpi_inter_reduce_scatter_block(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int recvcount,
                                    MPI_Datatype dt, MPI_Op op);
 
-/* ---- nonblocking collectives (mpi_sched.c, mpi_nbc.c) -------------------------------------
- * A schedule is a list of steps cut into phases by fences: the steps of a phase start in
- * order (local steps run at once, sends and receives are posted), and the next phase starts
- * once every send and receive of this one has completed. Schedules advance in
- * mpi_sched_progress (called by mpi_progress, hence by every MPI call that tests or waits, and
- * by rcmsg's progress through a hook while any is active, hence inside every blocking rcmsg
- * call),
- * never by a thread. Messages travel on the communicator's hidden duplicate (mpi_coll_comm)
- * with one tag per schedule (mpi_coll_tag), so neither user messages nor other collectives
- * can match them. */
-typedef struct mpi_sched mpi_sched_t;
-/* A typed buffer: count elements of type (NULL type: count bytes) at buf. */
-typedef struct {
-    void *buf;
-    size_t count;
-    mpi_type_t *type;
-} mpi_tbuf_t;
-/* a new schedule on comm's hidden duplicate, with the next collective tag; NULL: error raised
- * naming call */
-mpi_sched_t *mpi_sched_new(mpi_comm_t *comm, const char *call, int *err_p);
-void mpi_sched_free(mpi_sched_t *s);
-/* MPI_Finalize: the hook is unregistered (schedules left active are abandoned). */
-void mpi_sched_fini(void);
-/* memory owned by the schedule (freed with it); NULL when out of memory (the schedule then
- * fails at mpi_sched_start) */
-void *mpi_sched_alloc(mpi_sched_t *s, size_t bytes);
-/* a temporary buffer for count elements of dt, laid out as dt says (for reductions) */
-void *mpi_sched_tmp(mpi_sched_t *s, size_t count, MPI_Datatype dt);
-/* steps (the schedule keeps a reference on each type until it is freed) */
-void mpi_sched_send(mpi_sched_t *s, mpi_tbuf_t b, int peer);
-void mpi_sched_recv(mpi_sched_t *s, mpi_tbuf_t b, int peer);
-void mpi_sched_copy(mpi_sched_t *s, mpi_tbuf_t from, mpi_tbuf_t to); /* same bytes of data */
-/* inout = in op inout (count elements of dt: MPI_User_function order) */
-void mpi_sched_reduce(mpi_sched_t *s, MPI_Op op, const void *in, void *inout, size_t count,
-                      MPI_Datatype dt);
-void mpi_sched_fence(mpi_sched_t *s);
-/* Starts s as the operation of a new request of kind COLL on comm: MPI_SUCCESS or an error
- * code (not raised; s is freed). */
-int mpi_sched_start(mpi_sched_t *s, mpi_comm_t *comm, MPI_Request *request_p);
-/* true once s is complete (advances it first); *err_p its MPI error code */
-bool mpi_sched_test(mpi_sched_t *s, int *err_p);
-/* advances every active schedule; how many moved (0 when called back from inside one) */
-int mpi_sched_progress(void);
-/* Shared by the calls (mpi_nbc_eng.c): the start (raised when it fails) */
-int mpi_nbc_start(mpi_sched_t *s, mpi_comm_t *c, const char *call, MPI_Request *request);
-mpi_tbuf_t mpi_nbc_block(const void *buf, int i, int count, mpi_type_t *t); /* i-th block */
-/* Binomial broadcast of b from root, then a fence. Over c's group: an intercommunicator's
- * local group (its ranks are local_off + r on the hidden communicator). */
-void mpi_nbc_bcast_tree(mpi_sched_t *s, mpi_comm_t *c, mpi_tbuf_t b, int root);
-/* Binomial reduce over c's group (as mpi_nbc_bcast_tree) of count elements of dt at in,
- * combined in rank order, to its rank 0: the buffer holding the result there (dt's layout,
- * owned by s), NULL at the other ranks (and when out of memory: s then fails to start). */
-void *mpi_nbc_reduce_tree(mpi_sched_t *s, mpi_comm_t *c, const void *in, size_t count,
-                          MPI_Datatype dt, MPI_Op op);
-/* the same to root: relative to root when commute (no extra hop), else at rank 0 */
-void *mpi_nbc_reduce_tree_at(mpi_sched_t *s, mpi_comm_t *c, const void *in, size_t count,
-                             MPI_Datatype dt, MPI_Op op, bool commute, int root);
-
-/* Over an intercommunicator (mpi_nbc_inter.c): the entry points of mpi_nbc.c and
- * mpi_nbc_red.c dispatch to them when c->inter; they check the rest of the arguments (raised
- * on c) and start the schedule. */
+/* Nonblocking ones over an intercommunicator (mpi_inter_coll.c): the entry points of mpi_nbc.c
+ * and mpi_nbc_red.c dispatch to them when c->inter; they check the rest of the arguments
+ * (raised on c) and start rcmsg's (a request of mpi_coll_req.c's kind). */
 int mpi_nbc_inter_barrier(mpi_comm_t *c, MPI_Request *request);
 int mpi_nbc_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root,
                         MPI_Request *request);

@@ -89,7 +89,6 @@ int MPI_Finalize(void)
         return err;
     }
     mpi_bsend_fini();
-    mpi_sched_fini();
     mpi_comm_fini();
     s = rcmsg_finalize();
     if (s != RCMSG_OK) {

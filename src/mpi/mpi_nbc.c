@@ -5,7 +5,7 @@
  * its arguments, packs a noncontiguous send buffer, and starts rcmsg's collective as a request
  * of mpi_coll_req.c's kind (a noncontiguous receive buffer is unpacked when it completes). The
  * reductions (Ireduce, Iallreduce, Ireduce_scatter_block, Iscan) are in mpi_nbc_red.c; over
- * an intercommunicator each entry point dispatches to mpi_nbc_inter.c (schedules, mpi_sched.c).
+ * an intercommunicator each entry point dispatches to mpi_inter_coll.c (rcmsg's too).
  */
 #include "mpi/mpi_engines.h"
 

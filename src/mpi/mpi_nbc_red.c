@@ -4,7 +4,7 @@
  * rcmsg_ireduce, rcmsg_iallreduce, rcmsg_ireduce_scatter_block and rcmsg_iscan with the
  * operation and datatype of mpi_op_rcmsg_any (a user operation, or one rcmsg lacks, through
  * rcmsg_op_create, in rank order when it does not commute); requests of mpi_coll_req.c's kind.
- * Over an intercommunicator (mpi_nbc_inter.c, schedules) the tree runs in each group; Iscan is
+ * Over an intercommunicator: mpi_inter_coll.c (rcmsg's intercommunicator reductions); Iscan is
  * not defined there (MPI_ERR_COMM).
  */
 #include "mpi/mpi_engines.h"

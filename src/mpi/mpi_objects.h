@@ -143,13 +143,12 @@ struct mpi_comm {
     /* An intercommunicator: rc spans both groups, the lower one first (ranks 0..), so that a
      * peer rank r of the remote group is r + peer_off in rc, and this rank is rank +
      * local_off; only remote ranks send on rc's user space. local_rc: the local group;
-     * coll_rc: a hidden duplicate of rc for the intercommunicator collectives. */
+     * coll_rc: an rcmsg intercommunicator of the two groups for the collectives
+     * (mpi_inter_coll.c). */
     bool inter;
     int remote_size, peer_off, local_off;
     int *remote_members; /* world ranks of the remote group */
     rcmsg_comm_t local_rc, coll_rc;
-    rcmsg_comm_t coll; /* hidden duplicate for collectives (mpi_coll_comm), made with c */
-    int coll_seq;      /* the next collective's tag on it (mpi_coll_tag) */
 };
 /* the rcmsg rank of peer (a rank of c, or ANY_SOURCE/PROC_NULL left as they are) */
 static inline int mpi_comm_rc_peer(const mpi_comm_t *c, int peer)
@@ -182,16 +181,6 @@ void mpi_comm_fini(void);           /* frees what is left */
 
 /* a key for rcmsg_comm_create_ranks that this rank never gave before */
 uint32_t mpi_comm_next_key(void);
-/* The hidden duplicate of c carrying the MPI layer's own collective traffic (p2p: user
- * messages never match it). Made when c is made (mpi_comm_init, mpi_comm_wrap, the
- * intercommunicators), where every rank of c takes part anyway: rcmsg_comm_dup exchanges
- * messages (the members agree on the context), so making it at a nonblocking collective could
- * block. NULL: error raised, its code in *err_p (MPI_SUCCESS otherwise). */
-rcmsg_comm_t mpi_coll_comm(mpi_comm_t *c, const char *call, int *err_p);
-/* The tag of c's next collective on the hidden communicator. EVERY collective entry point
- * (blocking or not, whatever path it takes) takes exactly one, so the sequence agrees on
- * every rank and concurrent collectives never cross. */
-int mpi_coll_tag(mpi_comm_t *c);
 /* Intercommunicators (mpi_comm.c; the calls in mpi_inter.c): the new intercommunicator object
  * around the union rc and local_rc (both taken, freed on failure), remote_members taken;
  * Comm_dup of one (no attributes: the caller copies them); what one has beyond an

@@ -3,7 +3,7 @@
  * The request engine: the MPI request object, a per-kind operations table (mpi_req_ops_t:
  * test, wait, cancel, free, progress, as Open MPI's ompi_request_t carries req_free and
  * req_cancel) that point-to-point (mpi_p2p_req.c), buffered sends (mpi_bsend.c) and the
- * nonblocking collectives (mpi_sched.c, mpi_coll_req.c) register, and the generic completion
+ * nonblocking collectives (mpi_coll_req.c) register, and the generic completion
  * the calls (mpi_req_api.c) share: a request completes in one place, mpi_req_complete(): its
  * kind recorded the outcome in req->done when its test or wait saw it finish; the status is
  * copied out and the request released (a persistent one becomes inactive).

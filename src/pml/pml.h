@@ -80,6 +80,17 @@ struct rcmsg_comm {
     /* The collectives' own state of this communicator (their scratch memory), opaque here:
      * NULL until they make it; freed by their rcmsg_pml_set_comm_fini hook with it. */
     struct rcmsg_coll_comm *coll;
+    /* An intercommunicator (rcmsg_intercomm_create, src/collectives): this communicator is
+     * the union of its two groups (rank, size and world are the union's), inter says which
+     * part is this rank's group; NULL for an intracommunicator. Freed with the communicator. */
+    struct rcmsg_comm_inter *inter;
+};
+
+/* The groups of an intercommunicator within the union: ranks [local_off, local_off +
+ * local_size) are this rank's group, [remote_off, remote_off + remote_size) the other. */
+struct rcmsg_comm_inter {
+    int local_off, local_size;
+    int remote_off, remote_size;
 };
 
 rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w);

@@ -78,6 +78,7 @@ rcmsg_status_t pml_comm_create(uint32_t ctx, int size, int rank, const int *worl
     c->world = members;
     c->size = size;
     c->rank = rank;
+    c->inter = NULL;
     c->adopting = true;
     ctx_adopt(c);
     c->adopting = false;
@@ -105,6 +106,8 @@ void pml_comm_destroy(rcmsg_comm_t c)
     }
     free(c->world);
     c->world = NULL;
+    free(c->inter);
+    c->inter = NULL;
     pml_comms_put(c);
 }
 
@@ -113,14 +116,48 @@ rcmsg_comm_t rcmsg_comm_world(void)
     return pml_comms.world;
 }
 
+/* An intercommunicator's: its local group's (the union's are comm->rank and comm->size) */
 int rcmsg_comm_rank(rcmsg_comm_t comm)
 {
-    return comm != NULL && pml_comm_valid(comm) ? comm->rank : -1;
+    if (comm == NULL || !pml_comm_valid(comm)) {
+        return -1;
+    }
+    return comm->inter == NULL ? comm->rank : comm->rank - comm->inter->local_off;
 }
 
 int rcmsg_comm_size(rcmsg_comm_t comm)
 {
-    return comm != NULL && pml_comm_valid(comm) ? comm->size : -1;
+    if (comm == NULL || !pml_comm_valid(comm)) {
+        return -1;
+    }
+    return comm->inter == NULL ? comm->size : comm->inter->local_size;
+}
+
+int rcmsg_comm_remote_size(rcmsg_comm_t comm)
+{
+    return comm != NULL && pml_comm_valid(comm) && comm->inter != NULL ? comm->inter->remote_size
+                                                                       : -1;
+}
+
+rcmsg_status_t rcmsg_comm_test_inter(rcmsg_comm_t comm, int *flag_p)
+{
+    if (comm == NULL || !pml_comm_valid(comm) || flag_p == NULL) {
+        rcmsg_error("rcmsg_comm_test_inter: %s",
+                    flag_p == NULL ? "flag_p is NULL" : "invalid communicator");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    *flag_p = comm->inter != NULL;
+    return RCMSG_OK;
+}
+
+/* dup, split and create_ranks of an intercommunicator: not yet (issue 43) */
+static rcmsg_status_t comm_not_inter(const char *what, rcmsg_comm_t comm)
+{
+    if (comm->inter != NULL) {
+        rcmsg_error("%s: not supported on an intercommunicator", what);
+        return RCMSG_ERR_UNSUPPORTED;
+    }
+    return RCMSG_OK;
 }
 
 static rcmsg_pml_comm_check_t comm_check; /* RCMSG_COLL_CHECK's, or NULL */
@@ -150,6 +187,9 @@ rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
     if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_dup: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
+    }
+    if ((s = comm_not_inter("rcmsg_comm_dup", comm)) != RCMSG_OK) {
+        return s;
     }
     s = newcomm_p == NULL ? pml_null_arg("rcmsg_comm_dup", "newcomm_p") : RCMSG_OK;
     s = comm_agree(comm, false, 0, s);
@@ -232,6 +272,9 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
         rcmsg_error("rcmsg_comm_split: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
+    if ((s = comm_not_inter("rcmsg_comm_split", comm)) != RCMSG_OK) {
+        return s;
+    }
     s = newcomm_p == NULL ? pml_null_arg("rcmsg_comm_split", "newcomm_p") : RCMSG_OK;
     s = comm_agree(comm, true, color, s);
     if (s != RCMSG_OK) {
@@ -306,6 +349,9 @@ rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks
     if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_create_ranks: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
+    }
+    if ((s = comm_not_inter("rcmsg_comm_create_ranks", comm)) != RCMSG_OK) {
+        return s;
     }
     if (ranks == NULL || newcomm_p == NULL) {
         return pml_null_arg("rcmsg_comm_create_ranks", ranks == NULL ? "ranks" : "newcomm_p");

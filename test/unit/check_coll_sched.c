@@ -45,8 +45,6 @@ static void run_local(rcmsg_coll_sched_t *s, const rcmsg_coll_step_t *st)
         ck_assert_int_eq(
             rcmsg_coll_apply(s->coll, s->op, s->dtype, st->src, st->src2, st->dst, st->len),
             RCMSG_OK);
-    } else if (st->kind == RCMSG_COLL_STEP_CALL) {
-        st->fn(st->dst);
     }
 }
 
