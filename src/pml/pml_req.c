@@ -8,6 +8,7 @@
 #include "pml_internal.h"
 
 #include "progress/progress.h"
+#include "base/mt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,7 @@ static void empty_status(rcmsg_msg_status_t *status)
 
 rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 {
+    RCMSG_MT_GUARD();
     unsigned idle = 0;
 
     if (pml_comms.world == NULL) {
@@ -186,6 +188,7 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 
 rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_t *status)
 {
+    RCMSG_MT_GUARD();
     if (pml_comms.world == NULL) {
         return pml_check("rcmsg_test");
     }
@@ -210,6 +213,7 @@ rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_
 rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
                              rcmsg_msg_status_t statuses[])
 {
+    RCMSG_MT_GUARD();
     rcmsg_status_t first = RCMSG_OK;
 
     if (pml_comms.world == NULL) {
@@ -252,6 +256,7 @@ rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
 
 rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[], rcmsg_msg_status_t statuses[])
 {
+    RCMSG_MT_GUARD();
     rcmsg_status_t first = RCMSG_OK;
 
     if (pml_comms.world == NULL) {
@@ -277,6 +282,7 @@ rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[], rcmsg_msg_status_
 rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
                              rcmsg_msg_status_t *status)
 {
+    RCMSG_MT_GUARD();
     unsigned idle = 0;
 
     if (pml_comms.world == NULL) {

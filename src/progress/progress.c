@@ -7,11 +7,11 @@
 #include "base/config_table.h"
 #include "base/event.h"
 #include "base/log.h"
+#include "base/mt.h"
 #include "btl/btl_component.h"
 
 #include <errno.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
@@ -108,6 +108,7 @@ int rcmsg_progress(void)
 static void progress_sleep(void)
 {
     struct pollfd fds[RCMSG_BTL_MAX];
+    unsigned depth;
     int nfds = 0;
 
     for (int i = 0; i < prog.nbtls; i++) {
@@ -125,17 +126,20 @@ static void progress_sleep(void)
     if (rcmsg_progress() > 0) {
         return; /* a completion raced with arming */
     }
+    /* the core lock is let go while asleep (MULTIPLE): another thread may poll the event
+     * that wakes this one and complete its request first; the wait then sees it at most
+     * PROGRESS_SLEEP_MS later */
+    depth = rcmsg_mt_suspend();
     if (poll(fds, (nfds_t)nfds, PROGRESS_SLEEP_MS) < 0 && errno != EINTR) {
         rcmsg_warn("poll on completion channels failed: %m");
     }
+    rcmsg_mt_resume(depth);
 }
 
 bool rcmsg_progress_idle(unsigned *idle)
 {
     if (prog.config.wait_mode == RCMSG_WAIT_POLL || ++*idle <= prog.spin_count) {
-        if (prog.yield) {
-            sched_yield();
-        }
+        rcmsg_mt_pause(prog.yield); /* and lets the core lock go a moment (MULTIPLE) */
         return false;
     }
     progress_sleep();
