@@ -494,7 +494,7 @@ static void sched_req_wait(mpi_req_t *req)
 {
     while (!sched_req_test(req)) {
         (void)mpi_sched_progress();
-        sched_yield(); /* rcmsg's own waits yield too (RCMSG_YIELD): ranks may share cores */
+        mpi_mt_pause(); /* rcmsg's own waits yield too (RCMSG_YIELD): ranks may share cores */
     }
 }
 
