@@ -17,6 +17,7 @@
 
 int MPI_Barrier(MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *ic = mpi_inter_of(comm), *c;
     int err;
 
@@ -31,6 +32,7 @@ int MPI_Barrier(MPI_Comm comm)
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Bcast";
     coll_args_t a = {.shape = COLL_BCAST, .root = root, .recv = {buffer, count, datatype}};
     coll_buf_t v;
@@ -62,6 +64,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Gather";
     coll_args_t a = {.shape = COLL_TO_ROOT,
                      .root = root,
@@ -109,6 +112,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Scatter";
     coll_args_t a = {.shape = COLL_FROM_ROOT,
                      .root = root,
@@ -156,6 +160,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Allgather";
     coll_args_t a = {.shape = COLL_ALL,
                      .send = {sendbuf, sendcount, sendtype},
@@ -198,6 +203,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Alltoall";
     coll_args_t a = {.shape = COLL_ALL,
                      .send = {sendbuf, sendcount, sendtype},
@@ -264,6 +270,7 @@ static int reduce_call(const char *call, const void *sendbuf, void *recvbuf, int
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *ic = mpi_inter_of(comm);
 
     if (ic != NULL) {
@@ -275,6 +282,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *ic = mpi_inter_of(comm);
 
     if (ic != NULL) {
