@@ -12,6 +12,26 @@ bool rcmsg_mt_on;
  * (its async thread's) are taken inside it, never the reverse. */
 pthread_mutex_t rcmsg_mt_lock = PTHREAD_MUTEX_INITIALIZER;
 __thread unsigned rcmsg_mt_depth __attribute__((tls_model("initial-exec")));
+int rcmsg_mt_waiters;
+
+void rcmsg_mt_lock_slow(void)
+{
+    __atomic_fetch_add(&rcmsg_mt_waiters, 1, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&rcmsg_mt_lock);
+    __atomic_fetch_sub(&rcmsg_mt_waiters, 1, __ATOMIC_RELAXED);
+}
+
+void rcmsg_mt_take(void)
+{
+    (void)rcmsg_mt_enter();
+}
+
+void rcmsg_mt_give(void)
+{
+    const int taken = 1;
+
+    rcmsg_mt_leave(&taken);
+}
 
 unsigned rcmsg_mt_suspend(void)
 {
@@ -27,17 +47,24 @@ unsigned rcmsg_mt_suspend(void)
 void rcmsg_mt_resume(unsigned depth)
 {
     if (depth != 0) {
-        pthread_mutex_lock(&rcmsg_mt_lock);
+        if (pthread_mutex_trylock(&rcmsg_mt_lock) != 0) {
+            rcmsg_mt_lock_slow();
+        }
         rcmsg_mt_depth = depth;
     }
 }
 
 void rcmsg_mt_pause(bool yield)
 {
-    unsigned depth = rcmsg_mt_suspend();
+    unsigned depth;
 
-    if (yield || depth != 0) {
-        sched_yield(); /* the others waiting take their turn */
+    if (rcmsg_mt_depth == 0 || __atomic_load_n(&rcmsg_mt_waiters, __ATOMIC_RELAXED) == 0) {
+        if (yield) {
+            sched_yield();
+        }
+        return; /* nobody waits for the lock: this thread keeps driving progress */
     }
+    depth = rcmsg_mt_suspend();
+    sched_yield(); /* the others waiting take their turn */
     rcmsg_mt_resume(depth);
 }

@@ -34,6 +34,12 @@
  * rcmsg_finalize; never changes while other threads call. */
 extern bool rcmsg_mt_on;
 extern pthread_mutex_t rcmsg_mt_lock;
+/* Threads blocked taking the core lock (atomic): an idle round lets the lock go only when some
+ * thread waits for it, so that one thread alone keeps the lock through its waits. */
+extern int rcmsg_mt_waiters;
+
+/* Takes the core lock: a trylock first, counted in rcmsg_mt_waiters when it must block. */
+void rcmsg_mt_lock_slow(void);
 /* How many public calls (nested) this thread is inside while it holds the core lock. */
 extern __thread unsigned rcmsg_mt_depth __attribute__((tls_model("initial-exec")));
 
@@ -43,8 +49,8 @@ static inline __attribute__((always_inline)) int rcmsg_mt_enter(void)
     if (__builtin_expect(!rcmsg_mt_on, 1)) {
         return 0;
     }
-    if (rcmsg_mt_depth++ == 0) {
-        pthread_mutex_lock(&rcmsg_mt_lock);
+    if (rcmsg_mt_depth++ == 0 && pthread_mutex_trylock(&rcmsg_mt_lock) != 0) {
+        rcmsg_mt_lock_slow();
     }
     return 1;
 }
@@ -60,8 +66,28 @@ static inline __attribute__((always_inline)) void rcmsg_mt_leave(const int *take
 #define RCMSG_MT_GUARD()                                                                           \
     const int rcmsg_mt_taken_ __attribute__((cleanup(rcmsg_mt_leave), unused)) = rcmsg_mt_enter()
 
-/* An idle round of a wait: when this thread holds the core lock, lets it go (whatever the
- * depth), yields the CPU and takes it back; otherwise just yields when yield is set. */
+/* rcmsg_mt_enter and a leave, out of line (RCMSG_MT_TAIL's cold path). */
+void rcmsg_mt_take(void) __attribute__((cold));
+void rcmsg_mt_give(void) __attribute__((cold));
+
+/* The body of a public call that is one expression (a call): below MULTIPLE it stays a tail
+ * call with one branch before it (a guard's cleanup after the call costs ~10 instructions on
+ * the hot path: callgrind, docs/threads.md); under MULTIPLE the core lock is held around it. */
+#define RCMSG_MT_TAIL(expr)                                                                        \
+    do {                                                                                           \
+        if (__builtin_expect(rcmsg_mt_on, 0)) {                                                    \
+            __typeof__(expr) rcmsg_mt_r_;                                                          \
+            rcmsg_mt_take();                                                                       \
+            rcmsg_mt_r_ = (expr);                                                                  \
+            rcmsg_mt_give();                                                                       \
+            return rcmsg_mt_r_;                                                                    \
+        }                                                                                          \
+        return (expr);                                                                             \
+    } while (0)
+
+/* An idle round of a wait: when this thread holds the core lock and another thread waits
+ * for it, lets it go (whatever the depth), yields the CPU and takes it back; otherwise yields
+ * only when yield is set. */
 void rcmsg_mt_pause(bool yield);
 
 /* The core lock let go around a system call that sleeps (poll on the completion channels):

@@ -152,8 +152,7 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
 rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
                            rcmsg_request_t *req_p)
 {
-    RCMSG_MT_GUARD();
-    return checked_isend("rcmsg_isend", buf, len, dest, tag, comm, false, false, req_p);
+    RCMSG_MT_TAIL(checked_isend("rcmsg_isend", buf, len, dest, tag, comm, false, false, req_p));
 }
 
 rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
@@ -166,8 +165,7 @@ rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int tag, rcms
 rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                            rcmsg_request_t *req_p)
 {
-    RCMSG_MT_GUARD();
-    return rcmsg_pml_irecv(buf, len, source, tag, comm, false, req_p);
+    RCMSG_MT_TAIL(rcmsg_pml_irecv(buf, len, source, tag, comm, false, req_p));
 }
 
 rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
@@ -212,9 +210,9 @@ rcmsg_status_t rcmsg_probe(int source, int tag, rcmsg_comm_t comm, rcmsg_msg_sta
     return s;
 }
 
-rcmsg_status_t rcmsg_send(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm)
+static inline rcmsg_status_t send_body(const void *buf, size_t len, int dest, int tag,
+                                       rcmsg_comm_t comm)
 {
-    RCMSG_MT_GUARD();
     rcmsg_request_t r;
     rcmsg_status_t s = pml_check_args("rcmsg_send", NULL, NULL, buf, len, comm, dest, false, tag);
 
@@ -230,14 +228,24 @@ rcmsg_status_t rcmsg_send(const void *buf, size_t len, int dest, int tag, rcmsg_
     return s == RCMSG_OK ? rcmsg_wait(&r, NULL) : s;
 }
 
-rcmsg_status_t rcmsg_recv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
-                          rcmsg_msg_status_t *status)
+rcmsg_status_t rcmsg_send(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm)
 {
-    RCMSG_MT_GUARD();
+    RCMSG_MT_TAIL(send_body(buf, len, dest, tag, comm));
+}
+
+static inline rcmsg_status_t recv_body(void *buf, size_t len, int source, int tag,
+                                       rcmsg_comm_t comm, rcmsg_msg_status_t *status)
+{
     rcmsg_request_t r;
     rcmsg_status_t s = rcmsg_irecv(buf, len, source, tag, comm, &r);
 
     return s == RCMSG_OK ? rcmsg_wait(&r, status) : s;
+}
+
+rcmsg_status_t rcmsg_recv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                          rcmsg_msg_status_t *status)
+{
+    RCMSG_MT_TAIL(recv_body(buf, len, source, tag, comm, status));
 }
 
 rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int sendtag,

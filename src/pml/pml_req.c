@@ -152,9 +152,8 @@ static void empty_status(rcmsg_msg_status_t *status)
     }
 }
 
-rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
+static inline rcmsg_status_t wait_body(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 {
-    RCMSG_MT_GUARD();
     unsigned idle = 0;
 
     if (pml_comms.world == NULL) {
@@ -186,9 +185,14 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
     return req_finish(req_p, status);
 }
 
-rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_t *status)
+rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 {
-    RCMSG_MT_GUARD();
+    RCMSG_MT_TAIL(wait_body(req_p, status));
+}
+
+static inline rcmsg_status_t test_body(rcmsg_request_t *req_p, int *flag_p,
+                                       rcmsg_msg_status_t *status)
+{
     if (pml_comms.world == NULL) {
         return pml_check("rcmsg_test");
     }
@@ -208,6 +212,11 @@ rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_
     }
     *flag_p = (*req_p)->complete;
     return *flag_p ? req_finish(req_p, status) : RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_t *status)
+{
+    RCMSG_MT_TAIL(test_body(req_p, flag_p, status));
 }
 
 rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
