@@ -10,14 +10,16 @@ bool rcmsg_mt_on;
 /* The core lock: every owner's state below the public calls (mt.h). Lock order: an MPI-face
  * call takes it through rcmsg_thread_enter before anything of rcmsg's; btl_rc's own locks
  * (its async thread's) are taken inside it, never the reverse. */
-pthread_mutex_t rcmsg_mt_lock = PTHREAD_MUTEX_INITIALIZER;
+int rcmsg_mt_lock;
 __thread unsigned rcmsg_mt_depth __attribute__((tls_model("initial-exec")));
 int rcmsg_mt_waiters;
 
 void rcmsg_mt_lock_slow(void)
 {
     __atomic_fetch_add(&rcmsg_mt_waiters, 1, __ATOMIC_RELAXED);
-    pthread_mutex_lock(&rcmsg_mt_lock);
+    while (__atomic_load_n(&rcmsg_mt_lock, __ATOMIC_RELAXED) != 0 || !rcmsg_mt_trylock()) {
+        sched_yield(); /* the holder lets it go in its next idle round, or at its return */
+    }
     __atomic_fetch_sub(&rcmsg_mt_waiters, 1, __ATOMIC_RELAXED);
 }
 
@@ -39,7 +41,7 @@ unsigned rcmsg_mt_suspend(void)
 
     if (depth != 0) {
         rcmsg_mt_depth = 0;
-        pthread_mutex_unlock(&rcmsg_mt_lock);
+        rcmsg_mt_unlock();
     }
     return depth;
 }
@@ -47,7 +49,7 @@ unsigned rcmsg_mt_suspend(void)
 void rcmsg_mt_resume(unsigned depth)
 {
     if (depth != 0) {
-        if (pthread_mutex_trylock(&rcmsg_mt_lock) != 0) {
+        if (!rcmsg_mt_trylock()) {
             rcmsg_mt_lock_slow();
         }
         rcmsg_mt_depth = depth;

@@ -27,18 +27,31 @@
 #ifndef RCMSG_BASE_MT_H
 #define RCMSG_BASE_MT_H
 
-#include <pthread.h>
 #include <stdbool.h>
 
 /* Set by rcmsg_init_thread (MULTIPLE) before anything else runs, cleared by the end of
  * rcmsg_finalize; never changes while other threads call. */
 extern bool rcmsg_mt_on;
-extern pthread_mutex_t rcmsg_mt_lock;
+/* The core lock: a spinlock word (0 free, 1 held): taking it is one atomic exchange, letting
+ * it go one release store (a pthread mutex's unlock is an atomic operation more: measured,
+ * docs/threads.md); a thread that finds it held yields the CPU between attempts (never spins
+ * on a core another runnable thread needs). */
+extern int rcmsg_mt_lock;
 /* Threads blocked taking the core lock (atomic): an idle round lets the lock go only when some
  * thread waits for it, so that one thread alone keeps the lock through its waits. */
 extern int rcmsg_mt_waiters;
 
-/* Takes the core lock: a trylock first, counted in rcmsg_mt_waiters when it must block. */
+static inline __attribute__((always_inline)) bool rcmsg_mt_trylock(void)
+{
+    return __atomic_exchange_n(&rcmsg_mt_lock, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static inline __attribute__((always_inline)) void rcmsg_mt_unlock(void)
+{
+    __atomic_store_n(&rcmsg_mt_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Takes the core lock when a first attempt failed, counted in rcmsg_mt_waiters meanwhile. */
 void rcmsg_mt_lock_slow(void);
 /* How many public calls (nested) this thread is inside while it holds the core lock. */
 extern __thread unsigned rcmsg_mt_depth __attribute__((tls_model("initial-exec")));
@@ -49,7 +62,7 @@ static inline __attribute__((always_inline)) int rcmsg_mt_enter(void)
     if (__builtin_expect(!rcmsg_mt_on, 1)) {
         return 0;
     }
-    if (rcmsg_mt_depth++ == 0 && pthread_mutex_trylock(&rcmsg_mt_lock) != 0) {
+    if (rcmsg_mt_depth++ == 0 && !rcmsg_mt_trylock()) {
         rcmsg_mt_lock_slow();
     }
     return 1;
@@ -58,7 +71,7 @@ static inline __attribute__((always_inline)) int rcmsg_mt_enter(void)
 static inline __attribute__((always_inline)) void rcmsg_mt_leave(const int *taken)
 {
     if (__builtin_expect(*taken != 0, 0) && --rcmsg_mt_depth == 0) {
-        pthread_mutex_unlock(&rcmsg_mt_lock);
+        rcmsg_mt_unlock();
     }
 }
 
