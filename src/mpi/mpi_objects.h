@@ -148,6 +148,19 @@ static inline __attribute__((always_inline)) void mpi_mt_leave(const int *taken)
 }
 #define MPI_MT_GUARD()                                                                             \
     const int mpi_mt_taken_ __attribute__((cleanup(mpi_mt_leave), unused)) = mpi_mt_enter()
+/* The body of a hot binding that is one call (Send, Recv): below MULTIPLE one branch and the
+ * call, no guard to clean up after it (MPI_Send: 12 instructions less per call, callgrind). */
+#define MPI_MT_TAIL(expr)                                                                          \
+    do {                                                                                           \
+        if (__builtin_expect(mpi_mt, 0)) {                                                         \
+            int mpi_mt_r_;                                                                         \
+            rcmsg_thread_enter();                                                                  \
+            mpi_mt_r_ = (expr);                                                                    \
+            rcmsg_thread_leave();                                                                  \
+            return mpi_mt_r_;                                                                      \
+        }                                                                                          \
+        return (expr);                                                                             \
+    } while (0)
 /* An idle round of the face's own waits: lets rcmsg's lock go a moment, yields the CPU. */
 static inline void mpi_mt_pause(void)
 {

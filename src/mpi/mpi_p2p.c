@@ -82,9 +82,9 @@ static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, int count, int peer, int tag
     return true;
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+static inline int send_body(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm)
 {
-    MPI_MT_GUARD();
     mpi_comm_t *c;
     mpi_type_t *t;
 
@@ -97,10 +97,14 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
                         MPI_SEND_STANDARD, MPI_STATUS_IGNORE);
 }
 
-int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-             MPI_Status *status)
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    MPI_MT_GUARD();
+    MPI_MT_TAIL(send_body(buf, count, datatype, dest, tag, comm));
+}
+
+static inline int recv_body(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                            MPI_Comm comm, MPI_Status *status)
+{
     mpi_comm_t *c;
     mpi_type_t *t;
 
@@ -124,6 +128,12 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
     }
     return p2p_blocking("MPI_Recv", buf, count, datatype, source, tag, comm, true,
                         MPI_SEND_STANDARD, status);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    MPI_MT_TAIL(recv_body(buf, count, datatype, source, tag, comm, status));
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
