@@ -343,6 +343,9 @@ static rcmsg_status_t agree_round(rcmsg_comm_t comm, bool coll, const int *ranks
             ids.agreeing = *held = false; /* let go: the lowest waiting takes them */
         }
         if (s == RCMSG_OK && busy) {
+            rcmsg_debug("communicator creation on context 0x%x: a member's ids were in use by "
+                        "another thread's agreement: again",
+                        comm->ctx);
             pml_idle(&idle);
         }
     } while (s == RCMSG_OK && busy);

@@ -10,7 +10,8 @@
  *     other threads of every rank send on it: per sending thread, in its order;
  *  4. requests started by one thread, waited on by the next one;
  *  5. collectives, blocking and nonblocking, on the per-thread communicators at once, and a
- *     split of them at once.
+ *     split of them at once;
+ *  6. communicators dup'ed, split and freed again and again by every thread at once.
  * Prints "rank R of N: F failure(s)" and exits 0 only when F is 0.
  */
 #include <pthread.h>
@@ -197,6 +198,24 @@ static void collectives(int t, rcmsg_comm_t c)
     free(all);
 }
 
+/* 6. communicators made and freed again and again by every thread at once (each from its own
+ * parent: the context agreements of the threads interleave), each used once */
+static void churn(int t)
+{
+    for (int i = 0; i < ROUNDS / 2; i++) {
+        rcmsg_comm_t c = RCMSG_COMM_NULL;
+        int64_t v = 1, sum = 0;
+
+        OK(i % 2 == 0 ? rcmsg_comm_dup(parents[t], &c) : rcmsg_comm_split(parents[t], 0, rank, &c));
+        if (c == RCMSG_COMM_NULL) {
+            continue;
+        }
+        OK(rcmsg_allreduce(&v, &sum, 1, RCMSG_INT64, RCMSG_SUM, c));
+        CHECK(sum == size, "thread %d: communicator %d: allreduce %lld", t, i, (long long)sum);
+        OK(rcmsg_comm_free(&c));
+    }
+}
+
 static void *thread_main(void *arg)
 {
     int t = (int)(intptr_t)arg;
@@ -209,6 +228,7 @@ static void *thread_main(void *arg)
     wildcard(t);
     handed(t);
     collectives(t, mine);
+    churn(t);
     OK(rcmsg_comm_free(&mine));
     free(sb);
     free(rb);
