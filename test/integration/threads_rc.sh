@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # threads_host.sh's programs over rc in the Soft-RoCE guest (RCMSG_TRANSPORTS=rc,self: every
-# peer over rc): 4 threads per rank, 2 and 4 ranks. Needs btl_rc's locks (issue 41 item 3:
-# btl_rc's async thread and the calls from above).
+# peer over rc): 4 threads per rank, 2 and 4 ranks. btl_rc's ops run under the core lock
+# (src/btl/btl.h) and its async thread only sets atomics: it passes so; a progress thread of
+# btl_rc's (issue 41 items 2-3) must keep it passing.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/threads_lib.sh"
 need_rdma
