@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_backend.h over rcmsg (include/rcmsg.h): messages on rcmsg_comm_world(), collectives
- * on bytes (RCMSG_UINT8) or doubles. BENCH_COMM=dup in the environment runs everything on a
+ * on bytes (RCMSG_UINT8) or doubles. BENCH_THREAD=multiple initializes with
+ * RCMSG_THREAD_MULTIPLE (still one thread). BENCH_COMM=dup in the environment runs everything on a
  * duplicate of the world instead (the cost of a communicator other than the world's).
  */
 #ifndef _GNU_SOURCE
@@ -37,10 +38,18 @@ int bench_init(int *argc_p, char ***argv_p)
 {
     (void)argc_p;
     (void)argv_p;
-    const char *which = getenv("BENCH_COMM");
+    const char *which = getenv("BENCH_COMM"), *thread = getenv("BENCH_THREAD");
+    int level = RCMSG_THREAD_SINGLE, provided;
 
     snprintf(library, sizeof(library), "rcmsg %s", rcmsg_version());
-    if (check(rcmsg_init(), "rcmsg_init") != 0) {
+    if (thread != NULL && strcmp(thread, "multiple") == 0) {
+        level = RCMSG_THREAD_MULTIPLE; /* one thread still: the lock's cost (docs/threads.md) */
+    } else if (thread != NULL && strcmp(thread, "single") != 0) {
+        fprintf(stderr, "%s: BENCH_THREAD=%s: not single or multiple\n",
+                program_invocation_short_name, thread);
+        return -1;
+    }
+    if (check(rcmsg_init_thread(level, &provided), "rcmsg_init_thread") != 0) {
         return -1;
     }
     comm = rcmsg_comm_world();

@@ -10,8 +10,8 @@
  * MPICH binaries; programs are rebuilt with rcmsg-mpicc.
  *
  * Only what is implemented is declared: a call outside the subset (one-sided, I/O, dynamic
- * processes, topologies, ...) fails to compile (undeclared) or to link. MPI_THREAD_MULTIPLE
- * is answered with MPI_THREAD_FUNNELED (Init_thread's provided).
+ * processes, topologies, ...) fails to compile (undeclared) or to link. Every thread level is
+ * provided, MPI_THREAD_MULTIPLE included (rcmsg's thread model: docs/threads.md).
  *
  * Handle encoding: a null handle is 0 for every kind (so a zeroed array of requests is an
  * array of MPI_REQUEST_NULL); a valid handle is (kind << 24) | index.

@@ -67,6 +67,38 @@ RCMSG_API const char *rcmsg_version(void);
  */
 RCMSG_API rcmsg_status_t rcmsg_init(void);
 
+/* ---- threads (docs/threads.md) -----------------------------------------------------------
+ *
+ * The levels of MPI, in MPI's order: SINGLE: one thread in the process; FUNNELED: only the
+ * thread that called rcmsg_init_thread calls rcmsg; SERIALIZED: any thread, one at a time
+ * (the application orders them); MULTIPLE: any thread, any number at once. rcmsg_init is
+ * rcmsg_init_thread(RCMSG_THREAD_SINGLE). Under MULTIPLE every call below is safe from any
+ * thread at once: messages from one sending thread are matched in the order that thread sent
+ * them (non-overtaking per thread; no order between threads), a request may be waited on or
+ * tested by a thread that did not start it (but by one thread at a time), communicators may be
+ * created by several threads at once on different parent communicators, and collectives on
+ * different communicators run concurrently (on one communicator, in the same order on every
+ * rank, as always). Several threads may wait at once: they drive progress in turn. Below
+ * MULTIPLE no lock is taken. */
+#define RCMSG_THREAD_SINGLE     0
+#define RCMSG_THREAD_FUNNELED   1
+#define RCMSG_THREAD_SERIALIZED 2
+#define RCMSG_THREAD_MULTIPLE   3
+
+/* rcmsg_init with the level the application asks for: *provided gets the level granted (every
+ * level is granted as asked; a level out of range is RCMSG_ERR_INVALID_PARAM, nothing done). */
+RCMSG_API rcmsg_status_t rcmsg_init_thread(int required, int *provided);
+/* The level granted (RCMSG_THREAD_SINGLE before init). */
+RCMSG_API rcmsg_status_t rcmsg_query_thread(int *provided);
+/* For a library layered on rcmsg (the MPI face) whose own state needs the same protection:
+ * under MULTIPLE, enter takes rcmsg's lock (recursively per thread) and leave gives it back,
+ * so the layer's state is protected by the lock that rcmsg's waits let go in their idle rounds;
+ * pause is such an idle round for the layer's own polling loops (lets the lock go a moment and
+ * yields the CPU). Below MULTIPLE, enter and leave do nothing and pause only yields. */
+RCMSG_API void rcmsg_thread_enter(void);
+RCMSG_API void rcmsg_thread_leave(void);
+RCMSG_API void rcmsg_thread_pause(void);
+
 /* Refused with RCMSG_ERR_PENDING (nothing released) while requests are not completed by
  * wait or test. Otherwise lets the transports finish what they carry, waits for every rank,
  * and releases everything. Messages that arrived unreceived, and any that arrive until the

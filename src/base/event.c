@@ -6,6 +6,7 @@
 
 #include "base/log.h"
 #include "base/stats.h"
+#include "base/mt.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ static struct {
 
 rcmsg_status_t rcmsg_event_handler_set(rcmsg_event_handler_t handler, void *arg)
 {
+    RCMSG_MT_GUARD();
     ev.handler = handler;
     ev.arg = arg;
     return RCMSG_OK;

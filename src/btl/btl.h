@@ -17,6 +17,17 @@
  *    final status). The local buffer belongs to the transport until then.
  *  - The receive callback's data is valid only inside the callback: copy out what you keep.
  *  - Memory handles from mem_reg() belong to the caller until mem_dereg().
+ *
+ * Threads (RCMSG_THREAD_MULTIPLE, docs/threads.md): the layer above serializes every call into
+ * a transport. Whenever more than one thread may call rcmsg, each op of the table (and so each
+ * callback a transport makes from inside one: recv_cb, fail_cb, broke_cb, desc->complete) runs
+ * with rcmsg's core lock held (src/base/mt.h), one op at a time per process, from any thread:
+ * a transport needs no lock against the calls from above and must not assume the same thread
+ * calls it twice (no thread-local state). A transport that runs threads of its own (btl_rc's
+ * async and connection-manager threads) guards what they share with the ops by locks of its
+ * own, taken inside the core lock (lock order: core, then the transport's), and its threads
+ * never call up (the callbacks) nor take the core lock while holding one of its locks. btl_sm
+ * and btl_self have no thread of their own: nothing more to do.
  */
 #ifndef RCMSG_BTL_H
 #define RCMSG_BTL_H

@@ -15,6 +15,7 @@
 #include "base/log.h"
 #include "pml/pml.h"
 #include "progress/progress.h"
+#include "base/mt.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -548,11 +549,13 @@ static rcmsg_status_t coll_barrier(rcmsg_comm_t comm, rcmsg_request_t *req_p,
 
 rcmsg_status_t rcmsg_barrier(rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_barrier(comm, NULL, &no_req);
 }
 
 rcmsg_status_t rcmsg_ibarrier(rcmsg_comm_t comm, rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_barrier(comm, req_p, &req_p);
 }
 
@@ -587,12 +590,14 @@ static rcmsg_status_t coll_bcast(void *buf, size_t count, rcmsg_datatype_t dtype
 rcmsg_status_t rcmsg_bcast(void *buf, size_t count, rcmsg_datatype_t dtype, int root,
                            rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_bcast(buf, count, dtype, root, comm, NULL, &no_req);
 }
 
 rcmsg_status_t rcmsg_ibcast(void *buf, size_t count, rcmsg_datatype_t dtype, int root,
                             rcmsg_comm_t comm, rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_bcast(buf, count, dtype, root, comm, req_p, &req_p);
 }
 
@@ -660,6 +665,7 @@ static rcmsg_status_t coll_reduction(int coll, const void *sendbuf, void *recvbu
 rcmsg_status_t rcmsg_reduce(const void *sendbuf, void *recvbuf, size_t count,
                             rcmsg_datatype_t dtype, rcmsg_op_t op, int root, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_reduction(RCMSG_COLL_REDUCE, sendbuf, recvbuf, count, dtype, op, root, comm, NULL,
                           &no_req);
 }
@@ -668,6 +674,7 @@ rcmsg_status_t rcmsg_ireduce(const void *sendbuf, void *recvbuf, size_t count,
                              rcmsg_datatype_t dtype, rcmsg_op_t op, int root, rcmsg_comm_t comm,
                              rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_reduction(RCMSG_COLL_REDUCE, sendbuf, recvbuf, count, dtype, op, root, comm, req_p,
                           &req_p);
 }
@@ -675,6 +682,7 @@ rcmsg_status_t rcmsg_ireduce(const void *sendbuf, void *recvbuf, size_t count,
 rcmsg_status_t rcmsg_allreduce(const void *sendbuf, void *recvbuf, size_t count,
                                rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_reduction(RCMSG_COLL_ALLREDUCE, sendbuf, recvbuf, count, dtype, op, -1, comm, NULL,
                           &no_req);
 }
@@ -683,6 +691,7 @@ rcmsg_status_t rcmsg_iallreduce(const void *sendbuf, void *recvbuf, size_t count
                                 rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
                                 rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_reduction(RCMSG_COLL_ALLREDUCE, sendbuf, recvbuf, count, dtype, op, -1, comm, req_p,
                           &req_p);
 }
@@ -690,6 +699,7 @@ rcmsg_status_t rcmsg_iallreduce(const void *sendbuf, void *recvbuf, size_t count
 rcmsg_status_t rcmsg_reduce_scatter_block(const void *sendbuf, void *recvbuf, size_t count,
                                           rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_reduction(RCMSG_COLL_REDUCE_SCATTER, sendbuf, recvbuf, count, dtype, op, -1, comm,
                           NULL, &no_req);
 }
@@ -698,6 +708,7 @@ rcmsg_status_t rcmsg_ireduce_scatter_block(const void *sendbuf, void *recvbuf, s
                                            rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
                                            rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_reduction(RCMSG_COLL_REDUCE_SCATTER, sendbuf, recvbuf, count, dtype, op, -1, comm,
                           req_p, &req_p);
 }
@@ -705,6 +716,7 @@ rcmsg_status_t rcmsg_ireduce_scatter_block(const void *sendbuf, void *recvbuf, s
 rcmsg_status_t rcmsg_scan(const void *sendbuf, void *recvbuf, size_t count, rcmsg_datatype_t dtype,
                           rcmsg_op_t op, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_reduction(RCMSG_COLL_SCAN, sendbuf, recvbuf, count, dtype, op, -1, comm, NULL,
                           &no_req);
 }
@@ -712,6 +724,7 @@ rcmsg_status_t rcmsg_scan(const void *sendbuf, void *recvbuf, size_t count, rcms
 rcmsg_status_t rcmsg_iscan(const void *sendbuf, void *recvbuf, size_t count, rcmsg_datatype_t dtype,
                            rcmsg_op_t op, rcmsg_comm_t comm, rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_reduction(RCMSG_COLL_SCAN, sendbuf, recvbuf, count, dtype, op, -1, comm, req_p,
                           &req_p);
 }
@@ -719,6 +732,7 @@ rcmsg_status_t rcmsg_iscan(const void *sendbuf, void *recvbuf, size_t count, rcm
 rcmsg_status_t rcmsg_exscan(const void *sendbuf, void *recvbuf, size_t count,
                             rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_reduction(RCMSG_COLL_EXSCAN, sendbuf, recvbuf, count, dtype, op, -1, comm, NULL,
                           &no_req);
 }
@@ -727,6 +741,7 @@ rcmsg_status_t rcmsg_iexscan(const void *sendbuf, void *recvbuf, size_t count,
                              rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
                              rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_reduction(RCMSG_COLL_EXSCAN, sendbuf, recvbuf, count, dtype, op, -1, comm, req_p,
                           &req_p);
 }
@@ -800,6 +815,7 @@ static rcmsg_status_t coll_blocks(rcmsg_coll_t coll, const void *sendbuf, void *
 rcmsg_status_t rcmsg_allgather(const void *sendbuf, void *recvbuf, size_t count,
                                rcmsg_datatype_t dtype, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_blocks(RCMSG_COLL_ALLGATHER, sendbuf, recvbuf, count, dtype, NO_ROOT, comm, NULL,
                        &no_req);
 }
@@ -807,6 +823,7 @@ rcmsg_status_t rcmsg_allgather(const void *sendbuf, void *recvbuf, size_t count,
 rcmsg_status_t rcmsg_iallgather(const void *sendbuf, void *recvbuf, size_t count,
                                 rcmsg_datatype_t dtype, rcmsg_comm_t comm, rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_blocks(RCMSG_COLL_ALLGATHER, sendbuf, recvbuf, count, dtype, NO_ROOT, comm, req_p,
                        &req_p);
 }
@@ -814,6 +831,7 @@ rcmsg_status_t rcmsg_iallgather(const void *sendbuf, void *recvbuf, size_t count
 rcmsg_status_t rcmsg_alltoall(const void *sendbuf, void *recvbuf, size_t count,
                               rcmsg_datatype_t dtype, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_blocks(RCMSG_COLL_ALLTOALL, sendbuf, recvbuf, count, dtype, NO_ROOT, comm, NULL,
                        &no_req);
 }
@@ -821,6 +839,7 @@ rcmsg_status_t rcmsg_alltoall(const void *sendbuf, void *recvbuf, size_t count,
 rcmsg_status_t rcmsg_ialltoall(const void *sendbuf, void *recvbuf, size_t count,
                                rcmsg_datatype_t dtype, rcmsg_comm_t comm, rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_blocks(RCMSG_COLL_ALLTOALL, sendbuf, recvbuf, count, dtype, NO_ROOT, comm, req_p,
                        &req_p);
 }
@@ -828,6 +847,7 @@ rcmsg_status_t rcmsg_ialltoall(const void *sendbuf, void *recvbuf, size_t count,
 rcmsg_status_t rcmsg_gather(const void *sendbuf, void *recvbuf, size_t count,
                             rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_blocks(RCMSG_COLL_GATHER, sendbuf, recvbuf, count, dtype, root, comm, NULL,
                        &no_req);
 }
@@ -836,6 +856,7 @@ rcmsg_status_t rcmsg_igather(const void *sendbuf, void *recvbuf, size_t count,
                              rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
                              rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_blocks(RCMSG_COLL_GATHER, sendbuf, recvbuf, count, dtype, root, comm, req_p,
                        &req_p);
 }
@@ -843,6 +864,7 @@ rcmsg_status_t rcmsg_igather(const void *sendbuf, void *recvbuf, size_t count,
 rcmsg_status_t rcmsg_scatter(const void *sendbuf, void *recvbuf, size_t count,
                              rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_blocks(RCMSG_COLL_SCATTER, sendbuf, recvbuf, count, dtype, root, comm, NULL,
                        &no_req);
 }
@@ -851,6 +873,7 @@ rcmsg_status_t rcmsg_iscatter(const void *sendbuf, void *recvbuf, size_t count,
                               rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
                               rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_blocks(RCMSG_COLL_SCATTER, sendbuf, recvbuf, count, dtype, root, comm, req_p,
                        &req_p);
 }
@@ -965,6 +988,7 @@ rcmsg_status_t rcmsg_gatherv(const void *sendbuf, size_t sendcount, void *recvbu
                              const size_t recvcounts[], const size_t displs[],
                              rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_gatherv(RCMSG_COLL_GATHERV, sendbuf, sendcount, recvbuf, recvcounts, displs, dtype,
                         root, comm, NULL, &no_req);
 }
@@ -974,6 +998,7 @@ rcmsg_status_t rcmsg_igatherv(const void *sendbuf, size_t sendcount, void *recvb
                               rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
                               rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_gatherv(RCMSG_COLL_GATHERV, sendbuf, sendcount, recvbuf, recvcounts, displs, dtype,
                         root, comm, req_p, &req_p);
 }
@@ -982,6 +1007,7 @@ rcmsg_status_t rcmsg_allgatherv(const void *sendbuf, size_t sendcount, void *rec
                                 const size_t recvcounts[], const size_t displs[],
                                 rcmsg_datatype_t dtype, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_gatherv(RCMSG_COLL_ALLGATHERV, sendbuf, sendcount, recvbuf, recvcounts, displs,
                         dtype, NO_ROOT, comm, NULL, &no_req);
 }
@@ -990,6 +1016,7 @@ rcmsg_status_t rcmsg_iallgatherv(const void *sendbuf, size_t sendcount, void *re
                                  const size_t recvcounts[], const size_t displs[],
                                  rcmsg_datatype_t dtype, rcmsg_comm_t comm, rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_gatherv(RCMSG_COLL_ALLGATHERV, sendbuf, sendcount, recvbuf, recvcounts, displs,
                         dtype, NO_ROOT, comm, req_p, &req_p);
 }
@@ -1048,6 +1075,7 @@ rcmsg_status_t rcmsg_scatterv(const void *sendbuf, const size_t sendcounts[], co
                               void *recvbuf, size_t recvcount, rcmsg_datatype_t dtype, int root,
                               rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_scatterv(sendbuf, sendcounts, displs, recvbuf, recvcount, dtype, root, comm, NULL,
                          &no_req);
 }
@@ -1057,6 +1085,7 @@ rcmsg_status_t rcmsg_iscatterv(const void *sendbuf, const size_t sendcounts[],
                                rcmsg_datatype_t dtype, int root, rcmsg_comm_t comm,
                                rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_scatterv(sendbuf, sendcounts, displs, recvbuf, recvcount, dtype, root, comm, req_p,
                          &req_p);
 }
@@ -1111,6 +1140,7 @@ rcmsg_status_t rcmsg_alltoallv(const void *sendbuf, const size_t sendcounts[],
                                const size_t sdispls[], void *recvbuf, const size_t recvcounts[],
                                const size_t rdispls[], rcmsg_datatype_t dtype, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_alltoallv(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, dtype, comm,
                           NULL, &no_req);
 }
@@ -1120,6 +1150,7 @@ rcmsg_status_t rcmsg_ialltoallv(const void *sendbuf, const size_t sendcounts[],
                                 const size_t rdispls[], rcmsg_datatype_t dtype, rcmsg_comm_t comm,
                                 rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_alltoallv(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, dtype, comm,
                           req_p, &req_p);
 }
@@ -1168,6 +1199,7 @@ static rcmsg_status_t coll_reduce_scatter(const void *sendbuf, void *recvbuf,
 rcmsg_status_t rcmsg_reduce_scatter(const void *sendbuf, void *recvbuf, const size_t recvcounts[],
                                     rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return coll_reduce_scatter(sendbuf, recvbuf, recvcounts, dtype, op, comm, NULL, &no_req);
 }
 
@@ -1175,6 +1207,7 @@ rcmsg_status_t rcmsg_ireduce_scatter(const void *sendbuf, void *recvbuf, const s
                                      rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
                                      rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return coll_reduce_scatter(sendbuf, recvbuf, recvcounts, dtype, op, comm, req_p, &req_p);
 }
 

@@ -7,9 +7,10 @@
  * collective takes its scratch from its communicator's arena (comm->coll, made at the first
  * blocking call that takes scratch on it), emptied when the call ends (rcmsg_coll_scratch_end)
  * and kept: when a call needed more than the first chunk, the emptied arena is a single chunk
- * of the whole size, so a steady loop allocates nothing after its first call. rcmsg
- * is called from one thread at a time (the MPI face provides FUNNELED at most) and a blocking
- * collective runs to completion before the next starts on the same communicator; each
+ * of the whole size, so a steady loop allocates nothing after its first call. Under
+ * RCMSG_THREAD_MULTIPLE the arenas are the core lock's (docs/threads.md), and a blocking
+ * collective still runs to completion before the next starts on the same communicator (MPI
+ * orders the collectives of one communicator; other threads' run on others); each
  * communicator, dup and split children included, has its own arena, freed with it
  * (rcmsg_comm_free or finalize: the pml calls coll_scratch_fini). A nonblocking collective's
  * schedule, its scratch included, lives in an arena of its own, freed when it completes.

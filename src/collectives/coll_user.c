@@ -10,6 +10,7 @@
 #include "coll.h"
 
 #include "base/log.h"
+#include "base/mt.h"
 
 #include <string.h>
 
@@ -177,6 +178,7 @@ void rcmsg_coll_user_unref(rcmsg_op_t op, rcmsg_datatype_t dtype)
 
 rcmsg_status_t rcmsg_datatype_create(size_t size, rcmsg_datatype_t *dtype_p)
 {
+    RCMSG_MT_GUARD();
     long i;
 
     if (dtype_p == NULL || size == 0 || size > SIZE_MAX / 8) {
@@ -195,6 +197,7 @@ rcmsg_status_t rcmsg_datatype_create(size_t size, rcmsg_datatype_t *dtype_p)
 
 rcmsg_status_t rcmsg_datatype_free(rcmsg_datatype_t *dtype_p)
 {
+    RCMSG_MT_GUARD();
     coll_dtype_t *d = dtype_p != NULL ? dtype_of(*dtype_p) : NULL;
 
     if (d == NULL || !d->live) {
@@ -211,6 +214,7 @@ rcmsg_status_t rcmsg_datatype_free(rcmsg_datatype_t *dtype_p)
 
 rcmsg_status_t rcmsg_op_create(rcmsg_user_fn_t *fn, int commute, rcmsg_op_t *op_p)
 {
+    RCMSG_MT_GUARD();
     long i;
 
     if (fn == NULL || op_p == NULL) {
@@ -228,6 +232,7 @@ rcmsg_status_t rcmsg_op_create(rcmsg_user_fn_t *fn, int commute, rcmsg_op_t *op_
 
 rcmsg_status_t rcmsg_op_free(rcmsg_op_t *op_p)
 {
+    RCMSG_MT_GUARD();
     coll_op_t *o = op_p != NULL ? op_of(*op_p) : NULL;
 
     if (o == NULL || !o->live) {

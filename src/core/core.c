@@ -8,12 +8,14 @@
 #include "base/dump_signal.h"
 #include "base/event.h"
 #include "base/log.h"
+#include "base/mt.h"
 #include "base/stats.h"
 #include "base/topo.h"
 #include "collectives/coll.h"
 #include "pml/pml.h"
 
 static rcmsg_wireup_t *core_wireup;
+static int core_thread_level; /* granted by rcmsg_init_thread (rcmsg.h): read-only meanwhile */
 
 rcmsg_wireup_t *rcmsg_core_wireup(void)
 {
@@ -22,12 +24,30 @@ rcmsg_wireup_t *rcmsg_core_wireup(void)
 
 rcmsg_status_t rcmsg_init(void)
 {
+    int provided;
+
+    return rcmsg_init_thread(RCMSG_THREAD_SINGLE, &provided);
+}
+
+rcmsg_status_t rcmsg_init_thread(int required, int *provided)
+{
     rcmsg_status_t status;
+    int taken;
 
     if (core_wireup != NULL) {
         rcmsg_error("rcmsg_init called twice");
         return RCMSG_ERR_STATE;
     }
+    if (provided == NULL || required < RCMSG_THREAD_SINGLE || required > RCMSG_THREAD_MULTIPLE) {
+        rcmsg_error("rcmsg_init_thread: %s", provided == NULL
+                                                 ? "provided is NULL"
+                                                 : "required is not an RCMSG_THREAD_* level");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    /* the lock is on before anything runs (btl_rc's threads start in the pml's init) */
+    core_thread_level = required;
+    rcmsg_mt_on = required == RCMSG_THREAD_MULTIPLE;
+    taken = rcmsg_mt_enter();
     status = rcmsg_config_load(NULL);
     if (status != RCMSG_OK) {
         rcmsg_error("rcmsg_init: invalid RCMSG_* settings (see above; rcmsg_info lists them)");
@@ -53,8 +73,39 @@ rcmsg_status_t rcmsg_init(void)
         rcmsg_topo_release();
         rcmsg_config_unload();
         rcmsg_dump_signal_restore();
+        core_thread_level = RCMSG_THREAD_SINGLE;
+        rcmsg_mt_on = false;
     }
+    *provided = core_thread_level;
+    rcmsg_mt_leave(&taken);
     return status;
+}
+
+rcmsg_status_t rcmsg_query_thread(int *provided)
+{
+    if (provided == NULL) {
+        rcmsg_error("rcmsg_query_thread: provided is NULL");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    *provided = core_thread_level;
+    return RCMSG_OK;
+}
+
+void rcmsg_thread_enter(void)
+{
+    (void)rcmsg_mt_enter();
+}
+
+void rcmsg_thread_leave(void)
+{
+    const int taken = rcmsg_mt_depth > 0; /* (rcmsg_mt_on is cleared by the finalize inside) */
+
+    rcmsg_mt_leave(&taken);
+}
+
+void rcmsg_thread_pause(void)
+{
+    rcmsg_mt_pause(true);
 }
 
 /* A SIGUSR1 that no wait of finalize printed (it came after the last one): nothing is left. */
@@ -72,6 +123,7 @@ rcmsg_status_t rcmsg_finalize(void)
 {
     rcmsg_status_t status, s;
     bool peer_lost;
+    RCMSG_MT_GUARD(); /* (let go at the return: after rcmsg_mt_on is cleared) */
 
     if (core_wireup == NULL) {
         return RCMSG_ERR_NOT_INITIALIZED;
@@ -94,6 +146,8 @@ rcmsg_status_t rcmsg_finalize(void)
     core_dump_last(status);
     rcmsg_dump_signal_restore(); /* caught until here: SIGUSR1 never kills a rank in finalize */
     rcmsg_log_set_rank(-1);
+    core_thread_level = RCMSG_THREAD_SINGLE;
+    rcmsg_mt_on = false; /* every other thread is out of rcmsg (finalize is called last) */
     return status;
 }
 

@@ -7,6 +7,7 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
                            void *extra_state)
 {
+    MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Comm_create_keyval");
     if (comm_keyval == NULL) {
         return mpi_err(NULL, "MPI_Comm_create_keyval", MPI_ERR_ARG, "NULL comm_keyval");
@@ -20,6 +21,7 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
 
 int MPI_Comm_free_keyval(int *comm_keyval)
 {
+    MPI_MT_GUARD();
     int err;
 
     MPI_CHECK_ACTIVE("MPI_Comm_free_keyval");
@@ -36,6 +38,7 @@ int MPI_Comm_free_keyval(int *comm_keyval)
 
 int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
+    MPI_MT_GUARD();
     const char *call = "MPI_Comm_set_attr";
     int err;
     bool callback;
@@ -58,6 +61,7 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
+    MPI_MT_GUARD();
     const char *call = "MPI_Comm_delete_attr";
     int err;
     bool set;
@@ -82,20 +86,24 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
                       void *extra_state)
 {
+    MPI_MT_GUARD();
     return MPI_Comm_create_keyval(copy_fn, delete_fn, keyval, extra_state);
 }
 
 int MPI_Keyval_free(int *keyval)
 {
+    MPI_MT_GUARD();
     return MPI_Comm_free_keyval(keyval);
 }
 
 int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
 {
+    MPI_MT_GUARD();
     return MPI_Comm_set_attr(comm, keyval, attribute_val);
 }
 
 int MPI_Attr_delete(MPI_Comm comm, int keyval)
 {
+    MPI_MT_GUARD();
     return MPI_Comm_delete_attr(comm, keyval);
 }

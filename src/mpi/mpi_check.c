@@ -13,6 +13,7 @@
 #include <limits.h>
 
 int mpi_state = MPI_STATE_NONE;
+bool mpi_mt; /* MPI_THREAD_MULTIPLE granted: MPI_MT_GUARD takes rcmsg's lock */
 
 int mpi_check_active(const char *call)
 {

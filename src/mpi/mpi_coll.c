@@ -16,6 +16,7 @@
 
 int MPI_Barrier(MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *ic = mpi_inter_of(comm), *c;
     int err;
 
@@ -30,6 +31,7 @@ int MPI_Barrier(MPI_Comm comm)
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Bcast";
     coll_args_t a = {.shape = COLL_BCAST, .root = root, .recv = {buffer, count, datatype}};
     coll_buf_t v;
@@ -61,6 +63,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Gather";
     coll_args_t a = {.shape = COLL_TO_ROOT,
                      .root = root,
@@ -108,6 +111,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Scatter";
     coll_args_t a = {.shape = COLL_FROM_ROOT,
                      .root = root,
@@ -155,6 +159,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Allgather";
     coll_args_t a = {.shape = COLL_ALL,
                      .send = {sendbuf, sendcount, sendtype},
@@ -197,6 +202,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Alltoall";
     coll_args_t a = {.shape = COLL_ALL,
                      .send = {sendbuf, sendcount, sendtype},
@@ -263,6 +269,7 @@ static int reduce_call(const char *call, const void *sendbuf, void *recvbuf, int
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *ic = mpi_inter_of(comm);
 
     if (ic != NULL) {
@@ -274,6 +281,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *ic = mpi_inter_of(comm);
 
     if (ic != NULL) {

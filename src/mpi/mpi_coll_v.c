@@ -29,6 +29,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root,
                 MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Gatherv";
     coll_args_t a = {.shape = COLL_TO_ROOT,
                      .root = root,
@@ -77,6 +78,7 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Scatterv";
     coll_args_t a = {.shape = COLL_FROM_ROOT,
                      .root = root,
@@ -125,6 +127,7 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Allgatherv";
     coll_args_t a = {.shape = COLL_ALL,
                      .send = {sendbuf, sendcount, sendtype},
@@ -257,6 +260,7 @@ int MPI_Alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls
                   MPI_Datatype sendtype, void *recvbuf, const int *recvcounts, const int *rdispls,
                   MPI_Datatype recvtype, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *ic = mpi_inter_of(comm);
 
     if (ic != NULL) {
@@ -271,6 +275,7 @@ int MPI_Alltoallw(const void *sendbuf, const int *sendcounts, const int *sdispls
                   const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
                   const int *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *ic = mpi_inter_of(comm);
 
     if (ic != NULL) {
@@ -344,6 +349,7 @@ static int reduce_scatter_do(mpi_comm_t *c, const char *call, const void *sendbu
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Reduce_scatter_block";
     coll_args_t a = {.shape = COLL_ALL,
                      .reduce = true,
@@ -365,6 +371,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Reduce_scatter";
     coll_args_t a = {.shape = COLL_ALL,
                      .reduce = true,
@@ -443,6 +450,7 @@ static int scan_common(const char *call, const void *sendbuf, void *recvbuf, int
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     return scan_common("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false);
 }
 
@@ -450,5 +458,6 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     return scan_common("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true);
 }

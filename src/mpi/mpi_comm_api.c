@@ -22,11 +22,13 @@ static int comm_get_int(const char *call, MPI_Comm comm, bool size, int *out)
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
+    MPI_MT_GUARD();
     return comm_get_int("MPI_Comm_rank", comm, false, rank);
 }
 
 int MPI_Comm_size(MPI_Comm comm, int *size)
 {
+    MPI_MT_GUARD();
     return comm_get_int("MPI_Comm_size", comm, true, size);
 }
 
@@ -74,6 +76,7 @@ static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c;
 
@@ -88,6 +91,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
  * it is made at once, blocking as Comm_dup does, and the request is complete when returned */
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     MPI_Status st;
     int err;
     mpi_comm_t *c;
@@ -116,6 +120,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c;
     rcmsg_comm_t rc;
@@ -183,6 +188,7 @@ static int create_color(mpi_comm_t *c, const mpi_group_t *g, int me)
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
+    MPI_MT_GUARD();
     const char *call = "MPI_Comm_create";
     int err, me;
     mpi_comm_t *c;
@@ -250,6 +256,7 @@ static rcmsg_status_t create_group_key(mpi_comm_t *c, mpi_group_t *g, int me, in
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
+    MPI_MT_GUARD();
     const char *call = "MPI_Comm_create_group";
     int err, me;
     mpi_comm_t *c;
@@ -315,6 +322,7 @@ static rcmsg_status_t node_color(mpi_comm_t *c, int *color_p)
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
+    MPI_MT_GUARD();
     const char *call = "MPI_Comm_split_type";
     int err, color = RCMSG_UNDEFINED;
     mpi_comm_t *c;
@@ -352,6 +360,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 
 int MPI_Comm_free(MPI_Comm *comm)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c;
 
@@ -418,6 +427,7 @@ static int comm_compare(const mpi_comm_t *a, const mpi_comm_t *b)
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *a, *b;
 
@@ -439,6 +449,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c;
 
@@ -455,6 +466,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c;
 

@@ -3,9 +3,9 @@
  * The environment: Init/Finalize and the queries around them, the clock, the processor
  * name, the versions and the predefined attributes of MPI_COMM_WORLD.
  *
- * Threads: rcmsg is called from one thread at a time, so MPI_THREAD_SINGLE and FUNNELED are
- * provided; a higher level asked of Init_thread is answered with FUNNELED (MPI allows a lower
- * provided level; the program checks it).
+ * Threads: Init_thread grants the level asked (MPI_THREAD_MULTIPLE included: every MPI_* call
+ * then holds rcmsg's lock, MPI_MT_GUARD in mpi_objects.h; docs/threads.md), rcmsg's own
+ * rcmsg_init_thread granting the same.
  */
 #include "mpi/mpi_engines.h"
 
@@ -34,7 +34,11 @@ static int env_init(const char *call, int required, int *provided)
         return mpi_err(NULL, call, MPI_ERR_OTHER, "MPI is already %s",
                        mpi_state == MPI_STATE_ACTIVE ? "initialized" : "finalized");
     }
-    s = rcmsg_init();
+    thread_level = required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+    if (thread_level < MPI_THREAD_SINGLE) {
+        thread_level = MPI_THREAD_SINGLE;
+    }
+    s = rcmsg_init_thread(thread_level, &thread_level); /* (MPI's levels are rcmsg's) */
     if (s != RCMSG_OK) {
         return mpi_err_rcmsg(NULL, call, s);
     }
@@ -46,10 +50,7 @@ static int env_init(const char *call, int required, int *provided)
     if (err != MPI_SUCCESS) {
         return mpi_err(NULL, call, err, "cannot make MPI_COMM_WORLD and MPI_COMM_SELF");
     }
-    thread_level = required > MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : required;
-    if (thread_level < MPI_THREAD_SINGLE) {
-        thread_level = MPI_THREAD_SINGLE;
-    }
+    mpi_mt = thread_level == MPI_THREAD_MULTIPLE;
     main_thread = pthread_self();
     if (provided != NULL) {
         *provided = thread_level;
@@ -76,6 +77,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
+    MPI_MT_GUARD();
     rcmsg_status_t s;
     int err;
 
@@ -95,6 +97,7 @@ int MPI_Finalize(void)
         return mpi_err_rcmsg(NULL, "MPI_Finalize", s);
     }
     mpi_state = MPI_STATE_FINALIZED;
+    mpi_mt = false; /* (the guard above still lets go at the return) */
     mpi_type_fini();
     mpi_handle_fini();
     return MPI_SUCCESS;
@@ -161,6 +164,7 @@ double MPI_Wtick(void)
 
 int MPI_Get_processor_name(char *name, int *resultlen)
 {
+    MPI_MT_GUARD();
     char host[MPI_MAX_PROCESSOR_NAME];
 
     if (name == NULL || resultlen == NULL) {
@@ -195,6 +199,7 @@ int MPI_Get_library_version(char *version, int *resultlen)
 
 int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c;
 
@@ -231,5 +236,6 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
 
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
+    MPI_MT_GUARD();
     return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
 }

@@ -4,6 +4,7 @@
 
 int MPI_Error_class(int errorcode, int *errorclass)
 {
+    MPI_MT_GUARD();
     if (!mpi_err_code_valid(errorcode)) {
         return mpi_err(NULL, "MPI_Error_class", MPI_ERR_ARG, "invalid error code %d", errorcode);
     }
@@ -13,6 +14,7 @@ int MPI_Error_class(int errorcode, int *errorclass)
 
 int MPI_Error_string(int errorcode, char *string, int *resultlen)
 {
+    MPI_MT_GUARD();
     if (!mpi_err_code_valid(errorcode)) {
         return mpi_err(NULL, "MPI_Error_string", MPI_ERR_ARG, "invalid error code %d", errorcode);
     }
@@ -22,6 +24,7 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
 
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
 {
+    MPI_MT_GUARD();
     int err;
 
     if (function == NULL || errhandler == NULL) {
@@ -38,6 +41,7 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errha
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c = mpi_comm_check(comm, "MPI_Comm_set_errhandler", &err);
 
@@ -54,6 +58,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c = mpi_comm_check(comm, "MPI_Comm_get_errhandler", &err);
 
@@ -66,6 +71,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 
 int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
+    MPI_MT_GUARD();
     if (errhandler == NULL || !mpi_errh_valid(*errhandler)) {
         return mpi_err(NULL, "MPI_Errhandler_free", MPI_ERR_ARG, "invalid errhandler");
     }
@@ -75,6 +81,7 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c = mpi_comm_check(comm, "MPI_Comm_call_errhandler", &err);
 

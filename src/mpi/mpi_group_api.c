@@ -75,11 +75,13 @@ static int comm_group(const char *call, MPI_Comm comm, bool remote, MPI_Group *g
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
+    MPI_MT_GUARD();
     return comm_group("MPI_Comm_group", comm, false, group);
 }
 
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
+    MPI_MT_GUARD();
     return comm_group("MPI_Comm_remote_group", comm, true, group);
 }
 
@@ -98,11 +100,13 @@ static int group_get_int(const char *call, MPI_Group group, bool size, int *out)
 
 int MPI_Group_size(MPI_Group group, int *size)
 {
+    MPI_MT_GUARD();
     return group_get_int("MPI_Group_size", group, true, size);
 }
 
 int MPI_Group_rank(MPI_Group group, int *rank)
 {
+    MPI_MT_GUARD();
     return group_get_int("MPI_Group_rank", group, false, rank);
 }
 
@@ -187,11 +191,13 @@ static int group_incl_excl(const char *call, MPI_Group group, int n, const int r
 
 int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    MPI_MT_GUARD();
     return group_incl_excl("MPI_Group_incl", group, n, ranks, true, newgroup);
 }
 
 int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    MPI_MT_GUARD();
     return group_incl_excl("MPI_Group_excl", group, n, ranks, false, newgroup);
 }
 
@@ -250,11 +256,13 @@ static int group_range(const char *call, MPI_Group group, int n, int ranges[][3]
 
 int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
+    MPI_MT_GUARD();
     return group_range("MPI_Group_range_incl", group, n, ranges, true, newgroup);
 }
 
 int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
+    MPI_MT_GUARD();
     return group_range("MPI_Group_range_excl", group, n, ranges, false, newgroup);
 }
 
@@ -294,22 +302,26 @@ static int group_set(const char *call, MPI_Group group1, MPI_Group group2, set_o
 
 int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+    MPI_MT_GUARD();
     return group_set("MPI_Group_union", group1, group2, SET_UNION, newgroup);
 }
 
 int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+    MPI_MT_GUARD();
     return group_set("MPI_Group_intersection", group1, group2, SET_INTERSECTION, newgroup);
 }
 
 int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+    MPI_MT_GUARD();
     return group_set("MPI_Group_difference", group1, group2, SET_DIFFERENCE, newgroup);
 }
 
 int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
                               int ranks2[])
 {
+    MPI_MT_GUARD();
     const char *call = "MPI_Group_translate_ranks";
     int err;
     mpi_group_t *a, *b;
@@ -336,6 +348,7 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
 
 int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
+    MPI_MT_GUARD();
     const char *call = "MPI_Group_compare";
     int err;
     mpi_group_t *a, *b;
@@ -363,6 +376,7 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 
 int MPI_Group_free(MPI_Group *group)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_group_t *g;
 

@@ -88,6 +88,7 @@ static rcmsg_status_t union_create(mpi_comm_t *c, const inter_info_t *info, cons
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                          int remote_leader, int tag, MPI_Comm *newintercomm)
 {
+    MPI_MT_GUARD();
     const char *call = "MPI_Intercomm_create";
     int err = MPI_SUCCESS, *remote = NULL;
     mpi_comm_t *c;
@@ -152,6 +153,7 @@ static mpi_comm_t *inter_check(MPI_Comm comm, const char *call, int *err_p)
  * group first) */
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
+    MPI_MT_GUARD();
     const char *call = "MPI_Intercomm_merge";
     int err, n, *highs, *members;
     int32_t mine = high != 0;
@@ -194,6 +196,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c;
 
@@ -210,6 +213,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 
 int MPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c;
 

@@ -14,6 +14,7 @@
 /* ---- Ibarrier ---------------------------------------------------------------------------- */
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c;
     mpi_req_t *r;
@@ -35,6 +36,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                MPI_Request *request)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_comm_t *c;
     mpi_type_t *t;
@@ -168,6 +170,7 @@ static int rooted(const char *call, const rooted_args_t *a, bool gather, MPI_Com
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     rooted_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root};
 
     MPI_CHECK_ACTIVE("MPI_Igather");
@@ -178,6 +181,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
+    MPI_MT_GUARD();
     rooted_args_t a = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root};
 
     MPI_CHECK_ACTIVE("MPI_Iscatter");
@@ -250,6 +254,7 @@ static int all_call(const char *call, bool alltoall, const void *sendbuf, int se
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Iallgather");
     return all_call("MPI_Iallgather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     recvtype, comm, request);
@@ -258,6 +263,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Ialltoall");
     return all_call("MPI_Ialltoall", true, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     recvtype, comm, request);

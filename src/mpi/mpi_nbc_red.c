@@ -88,6 +88,7 @@ static int red_start(const red_t *a, const void *in, void *recvbuf, int count, i
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     red_t a = {.call = "MPI_Ireduce", .dt = datatype, .op = op};
     int err;
 
@@ -114,6 +115,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     red_t a = {.call = "MPI_Iallreduce", .dt = datatype, .op = op};
     int err;
 
@@ -132,6 +134,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     red_t a = {.call = "MPI_Ireduce_scatter_block", .dt = datatype, .op = op};
     int err;
 
@@ -150,6 +153,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     red_t a = {.call = "MPI_Iscan", .dt = datatype, .op = op};
     int err;
 

@@ -5,6 +5,7 @@
 
 int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
+    MPI_MT_GUARD();
     int err;
 
     MPI_CHECK_ACTIVE("MPI_Op_create");
@@ -21,6 +22,7 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 
 int MPI_Op_free(MPI_Op *op)
 {
+    MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Op_free");
     if (op == NULL || !mpi_op_valid(*op) || mpi_op_predefined(*op)) {
         return mpi_err(NULL, "MPI_Op_free", MPI_ERR_OP, "%s",
@@ -33,6 +35,7 @@ int MPI_Op_free(MPI_Op *op)
 
 int MPI_Op_commutative(MPI_Op op, int *commute)
 {
+    MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Op_commutative");
     if (!mpi_op_valid(op) || commute == NULL) {
         return mpi_err(NULL, "MPI_Op_commutative", !mpi_op_valid(op) ? MPI_ERR_OP : MPI_ERR_ARG,
@@ -44,6 +47,7 @@ int MPI_Op_commutative(MPI_Op op, int *commute)
 
 int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
 {
+    MPI_MT_GUARD();
     int err;
 
     MPI_CHECK_ACTIVE("MPI_Reduce_local");

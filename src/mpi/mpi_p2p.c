@@ -12,8 +12,10 @@
  * once by a receive of exactly the probed source and tag into a buffer of the probed length.
  * That receive gets the probed message: rcmsg matches in order (non-overtaking), and any
  * earlier message from that source with that tag would have matched the probe first; no
- * other receive can slip in between because the library is called from one thread at a time
- * (MPI_THREAD_FUNNELED at most). Mrecv then copies (or unpacks) into the user's buffer.
+ * other receive can slip in between: under MPI_THREAD_MULTIPLE the call holds rcmsg's lock
+ * from the probe that found the message to the receive (MPI_MT_GUARD; rcmsg_probe returns
+ * from the round that found it, without an idle round that lets the lock go). Mrecv then
+ * copies (or unpacks) into the user's buffer.
  */
 #include "mpi/mpi_engines.h"
 #include "mpi/mpi_type.h"
@@ -67,7 +69,8 @@ static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, int count, int peer, int tag
     return true;
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+static inline int send_body(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm)
 {
     mpi_comm_t *c;
     mpi_type_t *t;
@@ -81,8 +84,13 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
                         MPI_SEND_STANDARD, MPI_STATUS_IGNORE);
 }
 
-int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-             MPI_Status *status)
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    MPI_MT_TAIL(send_body(buf, count, datatype, dest, tag, comm));
+}
+
+static inline int recv_body(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                            MPI_Comm comm, MPI_Status *status)
 {
     mpi_comm_t *c;
     mpi_type_t *t;
@@ -109,20 +117,29 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
                         MPI_SEND_STANDARD, status);
 }
 
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    MPI_MT_TAIL(recv_body(buf, count, datatype, source, tag, comm, status));
+}
+
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     return p2p_blocking("MPI_Ssend", (void *)buf, count, datatype, dest, tag, comm, false,
                         MPI_SEND_SYNC, MPI_STATUS_IGNORE);
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     return p2p_blocking("MPI_Rsend", (void *)buf, count, datatype, dest, tag, comm, false,
                         MPI_SEND_READY, MPI_STATUS_IGNORE);
 }
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     return p2p_blocking("MPI_Bsend", (void *)buf, count, datatype, dest, tag, comm, false,
                         MPI_SEND_BUFFERED, MPI_STATUS_IGNORE);
 }
@@ -130,6 +147,7 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
               MPI_Request *request)
 {
+    MPI_MT_GUARD();
     return p2p_start("MPI_Isend", (void *)buf, count, datatype, dest, tag, comm, false,
                      MPI_SEND_STANDARD, request);
 }
@@ -137,6 +155,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
+    MPI_MT_GUARD();
     return p2p_start("MPI_Issend", (void *)buf, count, datatype, dest, tag, comm, false,
                      MPI_SEND_SYNC, request);
 }
@@ -144,6 +163,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
+    MPI_MT_GUARD();
     return p2p_start("MPI_Irsend", (void *)buf, count, datatype, dest, tag, comm, false,
                      MPI_SEND_READY, request);
 }
@@ -151,6 +171,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
+    MPI_MT_GUARD();
     return p2p_start("MPI_Ibsend", (void *)buf, count, datatype, dest, tag, comm, false,
                      MPI_SEND_BUFFERED, request);
 }
@@ -158,6 +179,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Request *request)
 {
+    MPI_MT_GUARD();
     return p2p_start("MPI_Irecv", buf, count, datatype, source, tag, comm, true, MPI_SEND_STANDARD,
                      request);
 }
@@ -166,6 +188,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                  MPI_Comm comm, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     MPI_Request reqs[2];
     MPI_Status st[2];
     int err;
@@ -198,6 +221,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *c;
     mpi_type_t *t;
     size_t bytes;
@@ -291,11 +315,13 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm, in
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     return probe_common("MPI_Probe", source, tag, comm, NULL, status);
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     if (flag == NULL) {
         return mpi_err(NULL, "MPI_Iprobe", MPI_ERR_ARG, "NULL flag");
     }
@@ -373,12 +399,14 @@ static int mprobe_common(const char *call, int source, int tag, MPI_Comm comm, i
 
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     return mprobe_common("MPI_Mprobe", source, tag, comm, NULL, message, status);
 }
 
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                 MPI_Status *status)
 {
+    MPI_MT_GUARD();
     if (flag == NULL) {
         return mpi_err(NULL, "MPI_Improbe", MPI_ERR_ARG, "NULL flag");
     }
@@ -432,6 +460,7 @@ static mpi_req_t *message_take(const char *call, void *buf, int count, MPI_Datat
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     MPI_Request req;
     int err;
 
@@ -445,6 +474,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                MPI_Request *request)
 {
+    MPI_MT_GUARD();
     mpi_req_t *r;
     bool noproc;
     int err;
@@ -477,6 +507,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
 /* ---- counts ------------------------------------------------------------------------------ */
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
+    MPI_MT_GUARD();
     mpi_type_t *t = mpi_type_get(datatype);
     MPI_Count bytes;
     size_t size;
@@ -499,6 +530,7 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 
 int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
+    MPI_MT_GUARD();
     mpi_type_t *t = mpi_type_get(datatype);
 
     if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL || t == NULL) {
@@ -511,6 +543,7 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
 
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
+    MPI_MT_GUARD();
     MPI_Count n;
     int err = MPI_Get_elements_x(status, datatype, &n);
 
@@ -523,6 +556,7 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
 /* ---- buffered sends' buffer (mpi_bsend.c) ------------------------------------------------- */
 int MPI_Buffer_attach(void *buffer, int size)
 {
+    MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Buffer_attach");
     if (mpi_bsend_attached()) {
         return mpi_err(NULL, "MPI_Buffer_attach", MPI_ERR_BUFFER,
@@ -538,6 +572,7 @@ int MPI_Buffer_attach(void *buffer, int size)
 
 int MPI_Buffer_detach(void *buffer_addr, int *size)
 {
+    MPI_MT_GUARD();
     size_t len;
 
     MPI_CHECK_ACTIVE("MPI_Buffer_detach");

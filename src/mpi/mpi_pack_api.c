@@ -41,6 +41,7 @@ static int pack_check(const char *call, MPI_Comm comm, int count, MPI_Datatype d
 MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
                      int outsize, int *position, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Pack";
     mpi_type_t *t = NULL;
     size_t bytes;
@@ -61,6 +62,7 @@ MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void
 MPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                        MPI_Datatype datatype, MPI_Comm comm)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Unpack";
     mpi_type_t *t = NULL;
     size_t bytes;
@@ -81,6 +83,7 @@ MPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbu
 /* The packed data only: the packed form carries no header (one data representation). */
 MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Pack_size";
     mpi_comm_t *c;
     mpi_type_t *t = NULL;

@@ -18,7 +18,6 @@
  */
 #include "mpi/mpi_engines.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -502,14 +501,14 @@ int mpi_fini_settle(int (*pass)(void *arg, bool cancel), void *arg)
     int left;
 
     while ((left = pass(arg, false)) > 0 && now_s() < deadline) {
-        sched_yield(); /* ranks may share cores */
+        mpi_mt_pause(); /* ranks may share cores (and threads the lock) */
     }
     if (left == 0) {
         return 0;
     }
     deadline = now_s() + MPI_PENDING_WAIT_S; /* the receivers' answers to the cancels */
     while ((left = pass(arg, true)) > 0 && now_s() < deadline) {
-        sched_yield();
+        mpi_mt_pause();
     }
     return left;
 }

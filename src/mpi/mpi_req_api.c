@@ -7,8 +7,6 @@
  */
 #include "mpi/mpi_engines.h"
 
-#include <sched.h>
-
 static MPI_Status *status_at(MPI_Status *statuses, int i)
 {
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -43,6 +41,7 @@ static mpi_req_t *req_arg(const MPI_Request *request, const char *call, const ch
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     int err;
 
     MPI_CHECK_ACTIVE("MPI_Wait");
@@ -55,6 +54,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     int err = MPI_SUCCESS;
     mpi_req_t *r;
     mpi_comm_t *c;
@@ -110,6 +110,7 @@ static void note_err(mpi_comm_t **errcomm_p, mpi_comm_t *c, int err)
 
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status *statuses)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *errcomm = NULL;
     int err;
 
@@ -137,6 +138,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status *statuses)
 
 int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status *statuses)
 {
+    MPI_MT_GUARD();
     mpi_comm_t *errcomm = NULL;
     int err, done = 1;
 
@@ -215,7 +217,7 @@ static int any_common(const char *call, int count, MPI_Request reqs[], int *inde
         mpi_progress();
         err = MPI_SUCCESS;
         done = testany_pass(count, reqs, index, status, &live, &err, &c);
-    } while (block && !done && live && sched_yield() == 0); /* ranks may share cores */
+    } while (block && !done && live && (mpi_mt_pause(), true)); /* ranks may share cores */
     if (flag != NULL) {
         *flag = done || !live;
     }
@@ -235,11 +237,13 @@ static int any_common(const char *call, int count, MPI_Request reqs[], int *inde
 
 int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     return any_common("MPI_Waitany", count, reqs, index, NULL, status, true);
 }
 
 int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     if (flag == NULL) {
         return mpi_err(NULL, "MPI_Testany", MPI_ERR_ARG, "NULL flag");
     }
@@ -282,7 +286,7 @@ static int some_common(const char *call, int incount, MPI_Request reqs[], int *o
             }
             mpi_comm_unref(c);
         }
-    } while (block && n == 0 && live && sched_yield() == 0);
+    } while (block && n == 0 && live && (mpi_mt_pause(), true));
     *outcount = live ? n : MPI_UNDEFINED;
     return raise_in_status(&errcomm, call);
 }
@@ -290,17 +294,20 @@ static int some_common(const char *call, int incount, MPI_Request reqs[], int *o
 int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
                  MPI_Status *statuses)
 {
+    MPI_MT_GUARD();
     return some_common("MPI_Waitsome", incount, reqs, outcount, indices, statuses, true);
 }
 
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
                  MPI_Status *statuses)
 {
+    MPI_MT_GUARD();
     return some_common("MPI_Testsome", incount, reqs, outcount, indices, statuses, false);
 }
 
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_req_t *r;
 
@@ -327,6 +334,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 
 int MPI_Request_free(MPI_Request *request)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_req_t *r;
 
@@ -347,6 +355,7 @@ int MPI_Request_free(MPI_Request *request)
 
 int MPI_Cancel(MPI_Request *request)
 {
+    MPI_MT_GUARD();
     int err;
     mpi_req_t *r;
 
@@ -364,6 +373,7 @@ int MPI_Cancel(MPI_Request *request)
 
 int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
+    MPI_MT_GUARD();
     if (status == NULL || status == MPI_STATUS_IGNORE || flag == NULL) {
         return mpi_err(NULL, "MPI_Test_cancelled", MPI_ERR_ARG, "%s",
                        flag == NULL ? "NULL flag" : "no status");
@@ -396,12 +406,14 @@ static int start_one(const MPI_Request *request, const char *call)
 
 int MPI_Start(MPI_Request *request)
 {
+    MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Start");
     return start_one(request, "MPI_Start");
 }
 
 int MPI_Startall(int count, MPI_Request reqs[])
 {
+    MPI_MT_GUARD();
     int err;
 
     MPI_CHECK_ACTIVE("MPI_Startall");
@@ -422,6 +434,7 @@ static int init_common(const char *call, void *buf, int count, MPI_Datatype dt, 
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     return init_common("MPI_Send_init", (void *)buf, count, datatype, dest, tag, comm, false,
                        MPI_SEND_STANDARD, request);
 }
@@ -429,6 +442,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     return init_common("MPI_Ssend_init", (void *)buf, count, datatype, dest, tag, comm, false,
                        MPI_SEND_SYNC, request);
 }
@@ -436,6 +450,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     return init_common("MPI_Bsend_init", (void *)buf, count, datatype, dest, tag, comm, false,
                        MPI_SEND_BUFFERED, request);
 }
@@ -443,6 +458,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
+    MPI_MT_GUARD();
     return init_common("MPI_Rsend_init", (void *)buf, count, datatype, dest, tag, comm, false,
                        MPI_SEND_READY, request);
 }
@@ -450,6 +466,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                   MPI_Request *request)
 {
+    MPI_MT_GUARD();
     return init_common("MPI_Recv_init", buf, count, datatype, source, tag, comm, true,
                        MPI_SEND_STANDARD, request);
 }

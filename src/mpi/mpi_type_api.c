@@ -100,6 +100,7 @@ static int type_check_bl(const char *call, int bl, int i)
 
 MPI_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Type_contiguous";
     mpi_type_place_t p = {.disp = 0, .count = (size_t)count};
     int rc;
@@ -134,6 +135,7 @@ static int type_hvector(const char *call, int count, int bl, MPI_Aint stride, MP
 MPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                             MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Type_vector";
     mpi_type_t *old = NULL;
     int rc;
@@ -149,6 +151,7 @@ MPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype
 MPI_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Type_create_hvector");
     return type_hvector("MPI_Type_create_hvector", count, blocklength, stride, oldtype, newtype);
 }
@@ -198,6 +201,7 @@ MPI_API int MPI_Type_indexed(int count, const int array_of_blocklengths[],
                              const int array_of_displacements[], MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     return type_indexed("MPI_Type_indexed", count, false, array_of_blocklengths, 0, false,
                         array_of_displacements, oldtype, newtype);
 }
@@ -206,6 +210,7 @@ MPI_API int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[
                                      const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                      MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     return type_indexed("MPI_Type_create_hindexed", count, false, array_of_blocklengths, 0, true,
                         array_of_displacements, oldtype, newtype);
 }
@@ -214,6 +219,7 @@ MPI_API int MPI_Type_create_indexed_block(int count, int blocklength,
                                           const int array_of_displacements[], MPI_Datatype oldtype,
                                           MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     return type_indexed("MPI_Type_create_indexed_block", count, true, NULL, blocklength, false,
                         array_of_displacements, oldtype, newtype);
 }
@@ -222,6 +228,7 @@ MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength,
                                            const MPI_Aint array_of_displacements[],
                                            MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     return type_indexed("MPI_Type_create_hindexed_block", count, true, NULL, blocklength, true,
                         array_of_displacements, oldtype, newtype);
 }
@@ -313,6 +320,7 @@ MPI_API int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
                                      const int array_of_subsizes[], const int array_of_starts[],
                                      int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Type_create_subarray";
     mpi_type_t *old = NULL, *t = NULL;
     size_t runs = 0;
@@ -357,6 +365,7 @@ MPI_API int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
                                    const MPI_Aint array_of_displacements[],
                                    const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Type_create_struct";
     mpi_type_place_t *p;
     int rc;
@@ -384,6 +393,7 @@ MPI_API int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
 MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                                     MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Type_create_resized";
     mpi_type_t *old = NULL, *t = NULL;
     int rc;
@@ -402,6 +412,7 @@ MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint 
 /* Type_dup: the same type map; committed when the old one is. */
 MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Type_dup";
     mpi_type_t *old = NULL, *t = NULL;
     int rc;
@@ -432,6 +443,7 @@ static int type_check_ref(const char *call, const MPI_Datatype *datatype, mpi_ty
 
 MPI_API int MPI_Type_commit(MPI_Datatype *datatype)
 {
+    MPI_MT_GUARD();
     mpi_type_t *t = NULL;
     int rc = type_check_ref("MPI_Type_commit", datatype, &t);
 
@@ -447,6 +459,7 @@ MPI_API int MPI_Type_commit(MPI_Datatype *datatype)
  * operation holds a reference (mpi_type_retain). */
 MPI_API int MPI_Type_free(MPI_Datatype *datatype)
 {
+    MPI_MT_GUARD();
     static const char call[] = "MPI_Type_free";
     mpi_type_t *t = NULL;
     int rc = type_check_ref(call, datatype, &t);
@@ -499,11 +512,13 @@ static int type_get_size(const char *call, MPI_Datatype dt, bool x, void *size)
 
 MPI_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
+    MPI_MT_GUARD();
     return type_get_size("MPI_Type_size_x", datatype, true, size);
 }
 
 MPI_API int MPI_Type_size(MPI_Datatype datatype, int *size)
 {
+    MPI_MT_GUARD();
     return type_get_size("MPI_Type_size", datatype, false, size);
 }
 
@@ -535,23 +550,27 @@ static int type_get_extent(const char *call, MPI_Datatype dt, bool true_bounds, 
 
 MPI_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
+    MPI_MT_GUARD();
     return type_get_extent("MPI_Type_get_extent", datatype, false, false, lb, extent);
 }
 
 MPI_API int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
+    MPI_MT_GUARD();
     return type_get_extent("MPI_Type_get_extent_x", datatype, false, true, lb, extent);
 }
 
 MPI_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
                                      MPI_Aint *true_extent)
 {
+    MPI_MT_GUARD();
     return type_get_extent("MPI_Type_get_true_extent", datatype, true, false, true_lb, true_extent);
 }
 
 MPI_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
                                        MPI_Count *true_extent)
 {
+    MPI_MT_GUARD();
     return type_get_extent("MPI_Type_get_true_extent_x", datatype, true, true, true_lb,
                            true_extent);
 }
@@ -559,6 +578,7 @@ MPI_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb
 /* Valid before Init and after Finalize too (it touches no state). */
 MPI_API int MPI_Get_address(const void *location, MPI_Aint *address)
 {
+    MPI_MT_GUARD();
     if (address == NULL) {
         return mpi_err(NULL, "MPI_Get_address", MPI_ERR_ARG, "address is NULL");
     }

@@ -25,6 +25,7 @@
 #include "config.h"
 
 #include "pml_internal.h"
+#include "base/mt.h"
 
 #include <stdlib.h>
 
@@ -95,6 +96,7 @@ static rcmsg_status_t cancel_send(rcmsg_request_t r)
 
 rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     rcmsg_status_t s = pml_check("rcmsg_cancel");
 
     if (s != RCMSG_OK) {

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "pml_internal.h"
+#include "base/mt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,7 @@ static rcmsg_status_t comm_agree(rcmsg_comm_t comm, bool split, int color, rcmsg
 
 rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
 {
+    RCMSG_MT_GUARD();
     pml_agree_entry_t mine = {0, 0, 0};
     rcmsg_status_t s = pml_check("rcmsg_comm_dup");
     uint32_t ctx;
@@ -202,7 +204,9 @@ rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
     if (s != RCMSG_OK) {
         return s;
     }
-    return pml_comm_create(ctx, comm->size, comm->rank, comm->world, newcomm_p);
+    s = pml_comm_create(ctx, comm->size, comm->rank, comm->world, newcomm_p);
+    pml_ctx_agree_end();
+    return s;
 }
 
 static int split_cmp(const void *a, const void *b)
@@ -259,6 +263,7 @@ static void split_members(rcmsg_comm_t comm, int color, pml_agree_entry_t *all, 
 
 rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_comm_t *newcomm_p)
 {
+    RCMSG_MT_GUARD();
     pml_agree_entry_t *all, mine = {color, key, 0};
     int *world, n = 0, me = -1;
     rcmsg_status_t s = RCMSG_OK;
@@ -296,11 +301,11 @@ rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key, rcmsg_com
     }
     *newcomm_p = RCMSG_COMM_NULL;
     s = split_check(all, comm->size);
-    if (s != RCMSG_OK || color == RCMSG_UNDEFINED) {
-        goto out;
+    if (s == RCMSG_OK && color != RCMSG_UNDEFINED) {
+        split_members(comm, color, all, world, &n, &me);
+        s = pml_comm_create(ctx, n, me, world, newcomm_p);
     }
-    split_members(comm, color, all, world, &n, &me);
-    s = pml_comm_create(ctx, n, me, world, newcomm_p);
+    pml_ctx_agree_end();
 out:
     free(all);
     free(world);
@@ -338,6 +343,7 @@ static rcmsg_status_t ranks_check(rcmsg_comm_t comm, int n, const int ranks[], i
 rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks[], uint32_t key,
                                        rcmsg_comm_t *newcomm_p)
 {
+    RCMSG_MT_GUARD();
     pml_agree_entry_t mine = {0, (int32_t)key, 0};
     rcmsg_status_t s = pml_check("rcmsg_comm_create_ranks");
     uint32_t ctx;
@@ -375,6 +381,7 @@ rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks
     s = pml_ctx_agree("rcmsg_comm_create_ranks", comm, false, ranks, n, mine, NULL, &ctx);
     if (s == RCMSG_OK) {
         s = pml_comm_create(ctx, n, me, world, newcomm_p);
+        pml_ctx_agree_end();
     }
     free(world);
     return s;
@@ -382,6 +389,7 @@ rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks
 
 rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
 {
+    RCMSG_MT_GUARD();
     rcmsg_status_t s = pml_comms.world == NULL ? pml_check("rcmsg_comm_free") : RCMSG_OK;
 
     if (s != RCMSG_OK) {

@@ -25,6 +25,15 @@
  *
  * The exchange goes to every member directly (as the split's allgather), carrying only the
  * words of the bitmaps up to the last one with an id taken; the ids beyond are free.
+ *
+ * Threads (RCMSG_THREAD_MULTIPLE, docs/threads.md): several threads may make communicators at
+ * once from different parents, and an agreement lets the core lock go while it waits, so two
+ * agreements of one process could offer the same free id to two communicators. As MPICH's
+ * context-id mask: the bitmaps are used by one agreement at a time (ids.agreeing, held from
+ * its offer until the caller took the id: pml_ctx_agree_end); an agreement that cannot have
+ * them offers nothing (busy), and when any member was busy, all of that round retry. The
+ * bitmaps go to the waiting agreement whose parent's context is the lowest: the same one on
+ * every process it involves, so that one always goes through (no livelock).
  */
 #include "config.h"
 
@@ -33,7 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WORD_BITS 64
+#define WORD_BITS    64
+#define PML_CTX_WANT 64 /* agreements under way at once (threads); more wait to start */
 
 typedef struct {
     uint64_t free[PML_CTX_WORDS]; /* 1: free */
@@ -41,7 +51,10 @@ typedef struct {
     int *dead_world[PML_CTX_IDS]; /* dead: the freed communicator's members (world ranks) */
     int dead_n[PML_CTX_IDS];
     int nlive, ndead;
-    uint8_t *in_set; /* [pml.size]: scratch for pml_ctx_agree */
+    uint8_t *in_set;             /* [pml.size]: scratch for pml_ctx_agree */
+    bool agreeing;               /* an agreement holds the bitmaps (top of the file: threads) */
+    uint32_t want[PML_CTX_WANT]; /* the parents' contexts of the agreements under way */
+    int nwant;
 } pml_ctx_ids_t;
 
 static pml_ctx_ids_t ids;
@@ -51,6 +64,7 @@ static pml_ctx_ids_t ids;
 typedef struct {
     pml_agree_entry_t e;
     uint32_t nwords;
+    uint32_t busy; /* 1: this process's bitmaps were in use by another agreement: retry */
     uint64_t words[2 * PML_CTX_WORDS];
 } agree_msg_t;
 
@@ -155,6 +169,40 @@ static void msg_fill(agree_msg_t *m)
     }
     m->nwords = n;
     memcpy(m->words + n, notlive, sizeof(uint64_t) * n);
+    m->busy = 0;
+}
+
+/* Whether the agreement of parent context ctx may have the bitmaps now (top: threads). */
+static bool agree_may(uint32_t ctx)
+{
+    for (int i = 0; i < ids.nwant; i++) {
+        if (ids.want[i] < ctx) {
+            return false;
+        }
+    }
+    return !ids.agreeing;
+}
+
+static void want_set(uint32_t ctx, bool on)
+{
+    for (int i = 0; !on && i < ids.nwant; i++) {
+        if (ids.want[i] == ctx) {
+            ids.want[i] = ids.want[--ids.nwant];
+            return;
+        }
+    }
+    while (on && ids.nwant == PML_CTX_WANT) {
+        unsigned idle = 0;
+        pml_idle(&idle); /* (64 agreements under way in one process) */
+    }
+    if (on) {
+        ids.want[ids.nwant++] = ctx;
+    }
+}
+
+void pml_ctx_agree_end(void)
+{
+    ids.agreeing = false;
 }
 
 static size_t msg_len(uint32_t nwords)
@@ -268,6 +316,42 @@ static rcmsg_status_t agree_exhausted(const char *what)
     return RCMSG_ERR_NO_RESOURCE;
 }
 
+/* One exchange with the bitmaps: offered only when this agreement holds them (*held), retried
+ * (after an idle round) until no member was busy; the bitmaps still held on RCMSG_OK. */
+static rcmsg_status_t agree_round(rcmsg_comm_t comm, bool coll, const int *ranks, int n,
+                                  agree_msg_t *m, agree_msg_t *all, bool *held)
+{
+    rcmsg_status_t s;
+    unsigned idle = 0;
+    bool busy;
+
+    do {
+        if (!*held && agree_may(comm->ctx)) {
+            ids.agreeing = *held = true;
+        }
+        msg_fill(m);
+        if (!*held) {
+            m->nwords = 0;
+            m->busy = 1;
+        }
+        s = agree_exchange(comm, coll, ranks, n, m, all);
+        busy = false;
+        for (int i = 0; s == RCMSG_OK && i < n; i++) {
+            busy = busy || all[i].busy != 0;
+        }
+        if ((s != RCMSG_OK || busy) && *held) {
+            ids.agreeing = *held = false; /* let go: the lowest waiting takes them */
+        }
+        if (s == RCMSG_OK && busy) {
+            rcmsg_debug("communicator creation on context 0x%x: a member's ids were in use by "
+                        "another thread's agreement: again",
+                        comm->ctx);
+            pml_idle(&idle);
+        }
+    } while (s == RCMSG_OK && busy);
+    return s;
+}
+
 rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
                              int n, pml_agree_entry_t mine, pml_agree_entry_t *all_p,
                              uint32_t *ctx_p)
@@ -275,17 +359,17 @@ rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, con
     agree_msg_t *m = malloc(sizeof(*m)), *all = calloc((size_t)n, sizeof(*all));
     uint64_t can[PML_CTX_WORDS], notlive[PML_CTX_WORDS];
     rcmsg_status_t s = RCMSG_ERR_NO_MEMORY;
+    bool held = false;
     unsigned id;
 
     if (m == NULL || all == NULL) {
         rcmsg_error("%s: out of memory for the agreement on a context id", what);
         goto out;
     }
-    set_mark(comm, ranks, n, true);
     m->e = mine;
+    want_set(comm->ctx, true);
     for (int round = 0; round < 2; round++) {
-        msg_fill(m);
-        s = agree_exchange(comm, coll, ranks, n, m, all);
+        s = agree_round(comm, coll, ranks, n, m, all, &held);
         if (s == RCMSG_OK) {
             s = agree_reduce(all, n, can, notlive);
         }
@@ -295,16 +379,21 @@ rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, con
         if (s != RCMSG_OK) {
             break;
         }
+        set_mark(comm, ranks, n, true);
         agree_release(notlive);
+        set_mark(comm, ranks, n, false);
         if (!agree_again(can, notlive)) {
             break;
         }
     }
-    set_mark(comm, ranks, n, false);
+    want_set(comm->ctx, false);
     if (s == RCMSG_OK) {
         id = agree_pick(can);
         s = id == 0 ? agree_exhausted(what) : RCMSG_OK;
         *ctx_p = id << 1;
+    }
+    if (s != RCMSG_OK && held) {
+        pml_ctx_agree_end(); /* (on RCMSG_OK: by the caller, once it took the id) */
     }
 out:
     free(m);

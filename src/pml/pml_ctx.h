@@ -28,5 +28,8 @@ void pml_ctx_bury(struct rcmsg_comm *c);
 rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
                              int n, pml_agree_entry_t mine, pml_agree_entry_t *all_p,
                              uint32_t *ctx_p);
+/* After a pml_ctx_agree that returned RCMSG_OK, once the id was taken (pml_comm_create) or
+ * not (this process is in no new communicator): other agreements may use the bitmaps. */
+void pml_ctx_agree_end(void);
 
 #endif /* RCMSG_PML_CTX_H */

@@ -9,6 +9,7 @@
 #include "pml_internal.h"
 
 #include "progress/progress.h"
+#include "base/mt.h"
 
 #include <stdlib.h>
 
@@ -151,24 +152,26 @@ rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, r
 rcmsg_status_t rcmsg_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
                            rcmsg_request_t *req_p)
 {
-    return checked_isend("rcmsg_isend", buf, len, dest, tag, comm, false, false, req_p);
+    RCMSG_MT_TAIL(checked_isend("rcmsg_isend", buf, len, dest, tag, comm, false, false, req_p));
 }
 
 rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
                             rcmsg_request_t *req_p)
 {
+    RCMSG_MT_GUARD();
     return checked_isend("rcmsg_issend", buf, len, dest, tag, comm, false, true, req_p);
 }
 
 rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                            rcmsg_request_t *req_p)
 {
-    return rcmsg_pml_irecv(buf, len, source, tag, comm, false, req_p);
+    RCMSG_MT_TAIL(rcmsg_pml_irecv(buf, len, source, tag, comm, false, req_p));
 }
 
 rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
                             rcmsg_msg_status_t *status)
 {
+    RCMSG_MT_GUARD();
     pml_unexp_t *u;
     rcmsg_status_t s;
 
@@ -196,6 +199,7 @@ rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
 
 rcmsg_status_t rcmsg_probe(int source, int tag, rcmsg_comm_t comm, rcmsg_msg_status_t *status)
 {
+    RCMSG_MT_GUARD();
     unsigned idle = 0;
     int flag = 0;
     rcmsg_status_t s;
@@ -206,7 +210,8 @@ rcmsg_status_t rcmsg_probe(int source, int tag, rcmsg_comm_t comm, rcmsg_msg_sta
     return s;
 }
 
-rcmsg_status_t rcmsg_send(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm)
+static inline rcmsg_status_t send_body(const void *buf, size_t len, int dest, int tag,
+                                       rcmsg_comm_t comm)
 {
     rcmsg_request_t r;
     rcmsg_status_t s = pml_check_args("rcmsg_send", NULL, NULL, buf, len, comm, dest, false, tag);
@@ -223,8 +228,13 @@ rcmsg_status_t rcmsg_send(const void *buf, size_t len, int dest, int tag, rcmsg_
     return s == RCMSG_OK ? rcmsg_wait(&r, NULL) : s;
 }
 
-rcmsg_status_t rcmsg_recv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
-                          rcmsg_msg_status_t *status)
+rcmsg_status_t rcmsg_send(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm)
+{
+    RCMSG_MT_TAIL(send_body(buf, len, dest, tag, comm));
+}
+
+static inline rcmsg_status_t recv_body(void *buf, size_t len, int source, int tag,
+                                       rcmsg_comm_t comm, rcmsg_msg_status_t *status)
 {
     rcmsg_request_t r;
     rcmsg_status_t s = rcmsg_irecv(buf, len, source, tag, comm, &r);
@@ -232,10 +242,17 @@ rcmsg_status_t rcmsg_recv(void *buf, size_t len, int source, int tag, rcmsg_comm
     return s == RCMSG_OK ? rcmsg_wait(&r, status) : s;
 }
 
+rcmsg_status_t rcmsg_recv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                          rcmsg_msg_status_t *status)
+{
+    RCMSG_MT_TAIL(recv_body(buf, len, source, tag, comm, status));
+}
+
 rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int sendtag,
                               void *recvbuf, size_t recvlen, int source, int recvtag,
                               rcmsg_comm_t comm, rcmsg_msg_status_t *status)
 {
+    RCMSG_MT_GUARD();
     rcmsg_request_t r[2];
     rcmsg_msg_status_t st[2];
     rcmsg_status_t s;

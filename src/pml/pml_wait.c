@@ -8,6 +8,7 @@
 
 #include "pml_internal.h"
 
+#include "base/mt.h"
 #include "progress/progress.h"
 
 pml_wait_t pml_wt;
@@ -66,7 +67,7 @@ static void empty_status(rcmsg_msg_status_t *status)
     }
 }
 
-rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
+static inline rcmsg_status_t wait_body(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
 {
     unsigned idle = 0;
 
@@ -99,7 +100,13 @@ rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
     return req_finish(req_p, status);
 }
 
-rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_t *status)
+rcmsg_status_t rcmsg_wait(rcmsg_request_t *req_p, rcmsg_msg_status_t *status)
+{
+    RCMSG_MT_TAIL(wait_body(req_p, status));
+}
+
+static inline rcmsg_status_t test_body(rcmsg_request_t *req_p, int *flag_p,
+                                       rcmsg_msg_status_t *status)
 {
     if (pml_comms.world == NULL) {
         return pml_check("rcmsg_test");
@@ -120,6 +127,11 @@ rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_
     }
     *flag_p = (*req_p)->complete;
     return *flag_p ? req_finish(req_p, status) : RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_test(rcmsg_request_t *req_p, int *flag_p, rcmsg_msg_status_t *status)
+{
+    RCMSG_MT_TAIL(test_body(req_p, flag_p, status));
 }
 
 /* The checks of a call on an array of requests: the pml is up, reqs is no NULL (nor is the
@@ -144,6 +156,7 @@ static rcmsg_status_t reqs_check(const char *call, size_t n, const rcmsg_request
 rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
                              rcmsg_msg_status_t statuses[])
 {
+    RCMSG_MT_GUARD();
     rcmsg_status_t first = RCMSG_OK;
     rcmsg_status_t chk = reqs_check("rcmsg_testall", n, reqs, flag_p == NULL, "flag_p");
 
@@ -179,6 +192,7 @@ rcmsg_status_t rcmsg_testall(size_t n, rcmsg_request_t reqs[], int *flag_p,
 
 rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[], rcmsg_msg_status_t statuses[])
 {
+    RCMSG_MT_GUARD();
     rcmsg_status_t first = RCMSG_OK;
     rcmsg_status_t chk = reqs_check("rcmsg_waitall", n, reqs, false, "");
 
@@ -197,6 +211,7 @@ rcmsg_status_t rcmsg_waitall(size_t n, rcmsg_request_t reqs[], rcmsg_msg_status_
 rcmsg_status_t rcmsg_waitany(size_t n, rcmsg_request_t reqs[], size_t *index_p,
                              rcmsg_msg_status_t *status)
 {
+    RCMSG_MT_GUARD();
     unsigned idle = 0;
     rcmsg_status_t chk = reqs_check("rcmsg_waitany", n, reqs, index_p == NULL, "index_p");
 

@@ -7,13 +7,15 @@
 #include "base/config_table.h"
 #include "base/event.h"
 #include "base/log.h"
+#include "base/mt.h"
 #include "btl/btl_component.h"
 
 #include <errno.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #define PROGRESS_SLEEP_MS 100 /* upper bound of one sleep: async failures are noticed */
@@ -34,7 +36,12 @@ static struct {
     unsigned spin_count; /* idle polls before a wait sleeps: 0 in event mode */
     bool yield;          /* sched_yield() in idle polling rounds */
     bool oversubscribed; /* more ranks on this node than online CPUs */
-} prog;
+    /* RCMSG_THREAD_MULTIPLE: a thread asleep in progress_sleep lets the core lock go, and the
+     * completion that ends its wait may be polled by another thread; that thread then writes
+     * wake_fd (an eventfd every sleeper polls too) when sleepers (atomic) is not 0. -1: none. */
+    int wake_fd;
+    int sleepers;
+} prog = {.wake_fd = -1};
 
 static void progress_config_read(progress_config_t *config)
 {
@@ -49,6 +56,7 @@ rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progre
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
     memset(&prog, 0, sizeof(prog));
+    prog.wake_fd = -1;
     if (n < 0 || n > RCMSG_BTL_MAX) {
         rcmsg_error("progress: %d transports, at most %d supported", n, RCMSG_BTL_MAX);
         return RCMSG_ERR_INVALID_PARAM;
@@ -73,6 +81,10 @@ rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progre
         prog.yield = false;
         break;
     }
+    if (rcmsg_mt_on && (prog.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
+        rcmsg_error("progress: eventfd for the waits of several threads: %m");
+        return RCMSG_ERR_NO_RESOURCE;
+    }
     rcmsg_info("progress: %d transport(s), wait mode %s, spin count %u, %s when idle (%d "
                "rank(s) on this node, %ld CPU(s))",
                prog.nbtls, rcmsg_config_enum_name(RCMSG_CFG_WAIT_MODE, prog.config.wait_mode),
@@ -82,7 +94,22 @@ rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progre
 
 void rcmsg_progress_fini(void)
 {
+    if (prog.wake_fd >= 0) {
+        close(prog.wake_fd);
+    }
     memset(&prog, 0, sizeof(prog));
+    prog.wake_fd = -1;
+}
+
+/* A round did something while other threads sleep in progress_sleep: they look again. */
+static void progress_wake(void)
+{
+    uint64_t one = 1;
+
+    if (__atomic_load_n(&prog.sleepers, __ATOMIC_RELAXED) > 0 &&
+        write(prog.wake_fd, &one, sizeof(one)) < 0 && errno != EAGAIN) {
+        rcmsg_warn("progress: waking the waits of other threads: %m");
+    }
 }
 
 int rcmsg_progress(void)
@@ -101,13 +128,30 @@ int rcmsg_progress(void)
     if (__builtin_expect(rcmsg_progress_nhooks != 0, 0)) {
         n = rcmsg_progress_hooks_run(n);
     }
+    if (__builtin_expect(n > 0 && prog.wake_fd >= 0, 0)) {
+        progress_wake();
+    }
     return n;
+}
+
+/* The end of a sleep under MULTIPLE: no longer counted; the last sleeper reads the wakeup fd
+ * empty (an earlier one could take a wakeup from a sleeper not yet past its poll). */
+static void progress_unsleep(void)
+{
+    uint64_t v;
+
+    if (prog.wake_fd >= 0 && __atomic_fetch_sub(&prog.sleepers, 1, __ATOMIC_RELAXED) == 1) {
+        if (read(prog.wake_fd, &v, sizeof(v)) < 0 && errno != EAGAIN) {
+            rcmsg_warn("progress: reading the wakeup of other threads: %m");
+        }
+    }
 }
 
 /* Arm every transport, poll once more, then sleep on the event fds. */
 static void progress_sleep(void)
 {
-    struct pollfd fds[RCMSG_BTL_MAX];
+    struct pollfd fds[RCMSG_BTL_MAX + 1];
+    unsigned depth;
     int nfds = 0;
 
     for (int i = 0; i < prog.nbtls; i++) {
@@ -125,17 +169,25 @@ static void progress_sleep(void)
     if (rcmsg_progress() > 0) {
         return; /* a completion raced with arming */
     }
+    /* the core lock is let go while asleep (MULTIPLE): another thread may poll the event
+     * that wakes this one and complete its request; it then writes wake_fd. Counted as a
+     * sleeper before the lock goes, so that no such wakeup is lost. */
+    if (prog.wake_fd >= 0) {
+        fds[nfds++] = (struct pollfd){.fd = prog.wake_fd, .events = POLLIN};
+        __atomic_fetch_add(&prog.sleepers, 1, __ATOMIC_RELAXED);
+    }
+    depth = rcmsg_mt_suspend();
     if (poll(fds, (nfds_t)nfds, PROGRESS_SLEEP_MS) < 0 && errno != EINTR) {
         rcmsg_warn("poll on completion channels failed: %m");
     }
+    rcmsg_mt_resume(depth);
+    progress_unsleep();
 }
 
 bool rcmsg_progress_idle(unsigned *idle)
 {
     if (prog.config.wait_mode == RCMSG_WAIT_POLL || ++*idle <= prog.spin_count) {
-        if (prog.yield) {
-            sched_yield();
-        }
+        rcmsg_mt_pause(prog.yield); /* and lets the core lock go a moment (MULTIPLE) */
         return false;
     }
     progress_sleep();

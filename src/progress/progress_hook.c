@@ -16,6 +16,7 @@
 #include "progress.h"
 
 #include "base/log.h"
+#include "base/mt.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -45,6 +46,7 @@ static int hook_find(rcmsg_progress_fn_t fn, void *arg)
 
 rcmsg_status_t rcmsg_progress_register(rcmsg_progress_fn_t fn, void *arg)
 {
+    RCMSG_MT_GUARD();
     if (fn == NULL) {
         rcmsg_error("rcmsg_progress_register: NULL function");
         return RCMSG_ERR_INVALID_PARAM;
@@ -83,6 +85,7 @@ static void hooks_compact(void)
 
 rcmsg_status_t rcmsg_progress_unregister(rcmsg_progress_fn_t fn, void *arg)
 {
+    RCMSG_MT_GUARD();
     int i;
 
     if (fn == NULL) {

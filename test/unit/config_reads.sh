@@ -9,7 +9,7 @@ cd "$top_srcdir" || exit 1
 
 # file (base name, so a file may move folders):function, or file:* for a whole file
 allowed='
-core.c:rcmsg_init
+core.c:rcmsg_init_thread
 core.c:rcmsg_finalize
 rcmsg_info.c:*
 rc_config.c:rc_config_read

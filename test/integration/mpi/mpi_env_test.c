@@ -30,7 +30,7 @@ static void test_env(void)
     OK(MPI_Finalized(&flag));
     CHECK(flag == 0, "Finalized %d before Finalize", flag);
     OK(MPI_Query_thread(&v));
-    CHECK(v == MPI_THREAD_FUNNELED, "Query_thread %d", v);
+    CHECK(v == MPI_THREAD_MULTIPLE, "Query_thread %d", v);
     OK(MPI_Is_thread_main(&flag));
     CHECK(flag == 1, "Is_thread_main %d", flag);
     t1 = MPI_Wtime();
@@ -252,7 +252,7 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    CHECK(provided == MPI_THREAD_FUNNELED, "Init_thread(MULTIPLE) provided %d", provided);
+    CHECK(provided == MPI_THREAD_MULTIPLE, "Init_thread(MULTIPLE) provided %d", provided);
     if (argc > 1 && strcmp(argv[1], "fatal") == 0) {
         int x = 0;
         MPI_Send(&x, 1, MPI_INT, np + 5, 0, MPI_COMM_WORLD);
