@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include "base/mt.h"
+
 #include "base/log.h"
 #include "pml/pml.h"
 
@@ -89,6 +91,7 @@ rcmsg_status_t rcmsg_intercomm_create(rcmsg_comm_t local_comm, int local_leader,
                                       rcmsg_comm_t peer_comm, int remote_leader, int tag,
                                       rcmsg_comm_t *newcomm_p)
 {
+    RCMSG_MT_GUARD();
     inter_info_t info = {0, 0};
     int *remote = NULL, size = rcmsg_comm_size(local_comm);
     rcmsg_status_t s = RCMSG_OK, lead = RCMSG_OK;
@@ -127,6 +130,7 @@ rcmsg_status_t rcmsg_intercomm_create(rcmsg_comm_t local_comm, int local_leader,
 
 rcmsg_status_t rcmsg_intercomm_merge(rcmsg_comm_t intercomm, int high, rcmsg_comm_t *newcomm_p)
 {
+    RCMSG_MT_GUARD();
     int32_t mine = high != 0, theirs = 0;
     struct rcmsg_comm_inter *in;
     int *all, n;

@@ -120,6 +120,7 @@ rcmsg_comm_t rcmsg_comm_world(void)
 /* An intercommunicator's: its local group's (the union's are comm->rank and comm->size) */
 int rcmsg_comm_rank(rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     if (comm == NULL || !pml_comm_valid(comm)) {
         return -1;
     }
@@ -128,6 +129,7 @@ int rcmsg_comm_rank(rcmsg_comm_t comm)
 
 int rcmsg_comm_size(rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     if (comm == NULL || !pml_comm_valid(comm)) {
         return -1;
     }
@@ -136,12 +138,14 @@ int rcmsg_comm_size(rcmsg_comm_t comm)
 
 int rcmsg_comm_remote_size(rcmsg_comm_t comm)
 {
+    RCMSG_MT_GUARD();
     return comm != NULL && pml_comm_valid(comm) && comm->inter != NULL ? comm->inter->remote_size
                                                                        : -1;
 }
 
 rcmsg_status_t rcmsg_comm_test_inter(rcmsg_comm_t comm, int *flag_p)
 {
+    RCMSG_MT_GUARD();
     if (comm == NULL || !pml_comm_valid(comm) || flag_p == NULL) {
         rcmsg_error("rcmsg_comm_test_inter: %s",
                     flag_p == NULL ? "flag_p is NULL" : "invalid communicator");
