@@ -173,8 +173,7 @@ static bool rc_recv_old_qp(rc_btl_t *rc, const struct ibv_wc *wc, uint32_t sende
                "drain)",
                seq, peer, wc->qp_num);
     ep->recvd++; /* not a sign of the new connection: neither heard nor rec.run reset */
-    (void)rc->super.recv_cb(rc->super.cb_arg, peer, rc->rbufs + (size_t)wc->wr_id * rc->buf_size,
-                            wc->byte_len);
+    rc_up_recv(rc, peer, rc->rbufs + (size_t)wc->wr_id * rc->buf_size, wc->byte_len);
     return true;
 }
 
@@ -228,8 +227,7 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
     if (__builtin_expect(!ep->connected, 0)) {
         rc->up->heard(rc, qp_peer);
     }
-    (void)rc->super.recv_cb(rc->super.cb_arg, qp_peer, rc->rbufs + (size_t)index * rc->buf_size,
-                            wc->byte_len);
+    rc_up_recv(rc, qp_peer, rc->rbufs + (size_t)index * rc->buf_size, wc->byte_len);
 }
 
 /* Posts the receive buffers held back by rc_rx_poll, in one call (none while the btl
@@ -261,6 +259,9 @@ int rc_rx_poll(rc_btl_t *rc)
                             RCMSG_ARRAY_SIZE(rc->rx.repost) == RCMSG_POLL_BATCH_MAX,
                         "a poll takes up to RCMSG_POLL_BATCH completions into wc[]; rc_repost "
                         "posts the held buffers, at most RCMSG_POLL_BATCH_MAX, in one call");
+    if (__builtin_expect(rc->defer.n != 0, 0) && !rc->gate.in_thread) {
+        rc_defer_flush(rc); /* what the progress thread took is older than what the CQ holds */
+    }
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     if (n <= 0) {
         if (rc->rx.nrepost > 0) {
