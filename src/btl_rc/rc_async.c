@@ -156,7 +156,7 @@ static void *rc_async_main(void *arg)
         {.fd = rc->dev->ctx->async_fd, .events = POLLIN},
         {.fd = rc->async.wake_fd, .events = POLLIN},
         {.fd = rc->conn.cm_channel != NULL ? rc->conn.cm_channel->fd : -1, .events = POLLIN}};
-    int timeout = -1;
+    int timeout = rc->async.control != NULL ? 0 : -1; /* control arms the CM's CQ at once */
 
     for (;;) {
         struct ibv_async_event ev;

@@ -133,7 +133,8 @@ static int rc_progress(rcmsg_btl_t *btl)
 
 /* ---- the progress thread's share (RCMSG_ASYNC_PROGRESS=control) ------------------------- */
 
-/* Called by rc_async.c's thread while it owns btl_rc (rc_gate.h), after init's connects: the
+/* Called by rc_async.c's thread while it owns btl_rc (rc_gate.h), from open on: after init's
+ * connects (until then it only arms the CM's CQ, every 100 ms) it runs the
  * endpoints the async events marked (recovered), the CM (answers, retransmissions, the pool,
  * recycling, recoveries), the QP state sync; what it would hand up is deferred (rc_defer.h).
  * Returns when to run again in ms, -1: at the next event (a CM packet, an async event). */
@@ -141,11 +142,15 @@ static int rc_control(rc_btl_t *rc)
 {
     uint64_t now, ms;
 
-    if (!rc->conn.ready || rc->closing) {
-        return -1; /* init's connects are the application's */
+    if (rc->closing) {
+        return -1;
     }
+    /* armed first, polled after: a packet between the two raises an event */
     if (rcmsg_rc_cm_arm(rc->cm) != RCMSG_OK) {
         return 1000; /* logged; try again, the application's calls still poll the CM */
+    }
+    if (!rc->conn.ready) {
+        return 100; /* init's connects are the application's: look again soon */
     }
     if (atomic_load_explicit(&rc->async_pending, memory_order_acquire)) {
         rc_async_handle(rc);
@@ -243,9 +248,11 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
         return RCMSG_ERR_IO;
     }
     /* a connect or disconnect under way has retransmissions due, and a ring write (rc_fast.c)
-     * raises no completion event: poll, do not sleep */
+     * raises no completion event: poll, do not sleep; nor with calls up the progress thread
+     * deferred (one it defers while the rank sleeps comes with the receive CQ's event, or is
+     * handed up at the wait's next wakeup) */
     return atomic_load_explicit(&rc->async_pending, memory_order_acquire) || rc->cm_hot ||
-                   rc->fast.nrx > 0
+                   rc->fast.nrx > 0 || rc->defer.n != 0
                ? RCMSG_INPROGRESS
                : RCMSG_OK;
 }

@@ -19,6 +19,13 @@
  * application takes it only to wait, holding nothing of btl_rc); the thread takes no lock of
  * the layers above while holding it and never calls up: what it must hand up is deferred
  * (rc_defer.c) and handed up by the application's next progress call.
+ *
+ * Application threads (RCMSG_THREAD_MULTIPLE): the layer above serializes every op under the
+ * core lock (btl.h), so one application thread at a time is inside btl_rc and the plain
+ * counter stays exact (the core lock orders one thread's store before the next one's load).
+ * The lock order is the core lock, then `lock` (an application thread waiting for the progress
+ * thread holds the core lock; the progress thread never takes it). btl_rc needs no lock of its
+ * own against the application's threads.
  */
 #ifndef RCMSG_BTL_RC_GATE_H
 #define RCMSG_BTL_RC_GATE_H
