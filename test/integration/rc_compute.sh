@@ -89,7 +89,8 @@ part() { case " ${RC_COMPUTE_PARTS:-1 2 3 4} " in *" $1 "*) return 0 ;; esac; re
 if part 1; then
     job lazy $((long + 60)) 2 -- lazy "$long"
     checked lazy 2
-    echo "ok: 1. lazy connect to a rank computing $long s: eager done after $took s, connected at $conn, compute ended at $end, both messages checked"
+    cpu=$(value lazy "^rank 1: other threads' cpu during the compute: \([0-9.]*\) ms$")
+    echo "ok: 1. lazy connect to a rank computing $long s: eager done after $took s, connected at $conn, compute ended at $end, both messages checked; rank 1's other threads (rc's progress thread, PMIx) took $cpu ms of CPU during the $long s"
 fi
 
 if part 2; then
