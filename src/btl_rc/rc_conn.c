@@ -312,7 +312,7 @@ static bool rc_cm_idle(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
     rc_ep_t *ep = &rc->eps[peer];
     bool idle;
 
-    if (remote->seq[1] != ep->recvd && !ep->failed && ep->qp.qp != NULL) {
+    if (remote->seq[0] != ep->recvd && !ep->failed && ep->qp.qp != NULL) {
         /* what the peer sent may wait in the receive CQ (a rank computing: the progress thread
          * answers, and defers the messages to its next call, rc_defer.h) */
         rc_rx_drain(rc);
