@@ -61,6 +61,10 @@
     Y(RCMSG_WAIT_POLL, "poll")                                                                     \
     Y(RCMSG_WAIT_EVENT, "event")                                                                   \
     Y(RCMSG_WAIT_HYBRID, "hybrid")
+#define RCMSG_CFG_ASYNC_PROGRESS_CHOICES(Y)                                                        \
+    Y(RCMSG_ASYNC_PROGRESS_NO, "no")                                                               \
+    Y(RCMSG_ASYNC_PROGRESS_CONTROL, "control")                                                     \
+    Y(RCMSG_ASYNC_PROGRESS_FULL, "full")
 #define RCMSG_CFG_YIELD_CHOICES(Y)                                                                 \
     Y(RCMSG_YIELD_AUTO, "auto")                                                                    \
     Y(RCMSG_YIELD_YES, "yes")                                                                      \
@@ -130,6 +134,9 @@ typedef enum {
 typedef enum {
     RCMSG_CFG_READ_CONFIRM_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_READ_CONFIRM_COUNT
 } rcmsg_read_confirm_t;
+typedef enum {
+    RCMSG_CFG_ASYNC_PROGRESS_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_ASYNC_PROGRESS_COUNT
+} rcmsg_async_progress_t;
 typedef enum { RCMSG_CFG_YIELD_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_YIELD_COUNT } rcmsg_yield_t;
 typedef enum {
     RCMSG_CFG_STATS_CHOICES(RCMSG_CONFIG_ENUMERATOR) RCMSG_STATS_COUNT
@@ -239,6 +246,12 @@ typedef enum {
       "connection is disconnected (both sides agree through the connection manager), its QP "      \
       "reset and pooled; a later message reconnects it. Answering a peer's connect may exceed "    \
       "the cap until an idle connection is found.")                                                \
+    X(ASYNC_PROGRESS, ENUM, "control", RCMSG_CHOICES(ASYNC_PROGRESS),                              \
+      "What rcmsg's own thread does while the application computes: control answers the rc "       \
+      "connection manager (connects, disconnects, reconnects after recycling), runs recoveries "   \
+      "and the QP state sync, sleeping on completion channels when idle, so none of them waits "   \
+      "for the peer to call rcmsg; no leaves all of it to the application's calls; full (the "     \
+      "data plane as well) is refused by rcmsg_init: not implemented yet.")                        \
     X(RECOVERY, BOOL, "yes", "",                                                                   \
       "Recover an rc connection whose QP fails with a transient error (retry or RNR retry "        \
       "exceeded, a link flap, a QP found in ERR) or a severe one (QP fatal): drain, replace the "  \

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * btl_rc: the async-event thread. It reads the device's async events; a QP or device error
+ * btl_rc: the progress thread. With RCMSG_ASYNC_PROGRESS=control it runs the control plane
+ * (rc_btl.c's rc_control: the CM, recoveries, the QP state sync) whenever it can own btl_rc
+ * (rc_gate.h: the application is outside every rc op), woken by a CM packet, an async event
+ * or its timeout. With no, it only reads the device's async events. A QP or device error
  * marks the endpoints concerned (rc_ep_t.async_event) and rc->async_pending, and the next
  * progress call handles them on the progress thread (rc_async_handle): a severe QP error
  * (QP fatal, path migration) is recovered by re-creating the QP (rc_rec.c), any other fails the
@@ -112,22 +115,60 @@ static void rc_async_event(rc_btl_t *rc, struct ibv_async_event *ev)
     }
 }
 
+/* The events of the CM's CQ that woke the thread, consumed (the CQ is polled by control). */
+static void rc_async_cm_events(rc_btl_t *rc)
+{
+    struct ibv_cq *cq;
+    void *cq_ctx;
+
+    while (ibv_get_cq_event(rc->conn.cm_channel, &cq, &cq_ctx) == 0) {
+        ibv_ack_cq_events(cq, 1);
+    }
+}
+
+/* How soon the thread tries again when the application was inside an rc op: it progresses by
+ * itself then, but may leave at once for a long compute phase. */
+#define RC_ASYNC_RETRY_MS 10
+
+/* The control plane, when the thread can own btl_rc; returns poll's next timeout. */
+static int rc_async_control(rc_btl_t *rc)
+{
+    int timeout;
+
+    if (!rc_gate_claim(&rc->gate)) {
+        return RC_ASYNC_RETRY_MS;
+    }
+    timeout = rc->async.control(rc);
+    rc_gate_release(&rc->gate);
+    return timeout;
+}
+
+/*
+ * The thread sleeps in poll() on the device's async fd, its wake fd and, with control, the
+ * CM's completion channel; its timeout is what control asked (the CM's retransmissions and
+ * recovery deadlines while connects or recoveries are under way, else the next QP state sync).
+ * Idle it costs one wakeup per RCMSG_QP_SYNC_INTERVAL.
+ */
 static void *rc_async_main(void *arg)
 {
     rc_btl_t *rc = arg;
-    struct pollfd fds[2] = {{.fd = rc->dev->ctx->async_fd, .events = POLLIN},
-                            {.fd = rc->async.wake_fd, .events = POLLIN}};
+    struct pollfd fds[3] = {
+        {.fd = rc->dev->ctx->async_fd, .events = POLLIN},
+        {.fd = rc->async.wake_fd, .events = POLLIN},
+        {.fd = rc->conn.cm_channel != NULL ? rc->conn.cm_channel->fd : -1, .events = POLLIN}};
+    int timeout = rc->async.control != NULL ? 0 : -1; /* control arms the CM's CQ at once */
 
     for (;;) {
         struct ibv_async_event ev;
 
-        if (poll(fds, 2, -1) < 0) {
+        if (poll(fds, 3, timeout) < 0) {
             if (errno == EINTR) {
                 continue;
             }
             rcmsg_error("poll on the async event fd of %s failed: %m", rc->dev->name);
             break;
         }
+        rc->async.wakeups++;
         if (fds[1].revents != 0) {
             break;
         }
@@ -135,11 +176,17 @@ static void *rc_async_main(void *arg)
             rc_async_event(rc, &ev);
             ibv_ack_async_event(&ev);
         }
+        if (fds[2].revents != 0) {
+            rc_async_cm_events(rc);
+        }
+        if (rc->async.control != NULL) {
+            timeout = rc_async_control(rc);
+        }
     }
     return NULL;
 }
 
-rcmsg_status_t rc_async_start(rc_btl_t *rc)
+rcmsg_status_t rc_async_start(rc_btl_t *rc, rc_control_fn_t control)
 {
     int flags = fcntl(rc->dev->ctx->async_fd, F_GETFL);
     int err;
@@ -148,6 +195,7 @@ rcmsg_status_t rc_async_start(rc_btl_t *rc)
         rcmsg_error("cannot make the async fd of %s non-blocking: %m", rc->dev->name);
         return RCMSG_ERR_IO;
     }
+    rc->async.control = control;
     rc->async.wake_fd = eventfd(0, EFD_CLOEXEC);
     if (rc->async.wake_fd < 0) {
         rcmsg_error("eventfd failed: %m");
@@ -155,7 +203,8 @@ rcmsg_status_t rc_async_start(rc_btl_t *rc)
     }
     err = pthread_create(&rc->async.thread, NULL, rc_async_main, rc);
     if (err != 0) {
-        rcmsg_error("cannot start the async event thread: %s", strerror(err));
+        rcmsg_error("rc: cannot start the progress thread (RCMSG_ASYNC_PROGRESS=%s): %s",
+                    control != NULL ? "control" : "no, the async event thread", strerror(err));
         close(rc->async.wake_fd);
         return RCMSG_ERR_IO;
     }
@@ -174,6 +223,7 @@ void rc_async_stop(rc_btl_t *rc)
         rcmsg_warn("cannot wake the async event thread: %m");
     }
     pthread_join(rc->async.thread, NULL);
+    rcmsg_debug("rc: progress thread: %lu wakeups", rc->async.wakeups);
     close(rc->async.wake_fd);
     rc->async.running = false;
 }

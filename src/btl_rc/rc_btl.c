@@ -131,6 +131,44 @@ static int rc_progress(rcmsg_btl_t *btl)
     return total;
 }
 
+/* ---- the progress thread's share (RCMSG_ASYNC_PROGRESS=control) ------------------------- */
+
+/* Called by rc_async.c's thread while it owns btl_rc (rc_gate.h), from open on: after init's
+ * connects (until then it only arms the CM's CQ, every 100 ms) it runs the
+ * endpoints the async events marked (recovered), the CM (answers, retransmissions, the pool,
+ * recycling, recoveries), the QP state sync; what it would hand up is deferred (rc_defer.h).
+ * Returns when to run again in ms, -1: at the next event (a CM packet, an async event). */
+static int rc_control(rc_btl_t *rc)
+{
+    uint64_t now, ms;
+
+    if (rc->closing) {
+        return -1;
+    }
+    /* armed first, polled after: a packet between the two raises an event */
+    if (rcmsg_rc_cm_arm(rc->cm) != RCMSG_OK) {
+        return 1000; /* logged; try again, the application's calls still poll the CM */
+    }
+    if (!rc->conn.ready) {
+        return 100; /* init's connects are the application's: look again soon */
+    }
+    if (atomic_load_explicit(&rc->async_pending, memory_order_acquire)) {
+        rc_async_handle(rc);
+    }
+    rc_conn_progress(rc);
+    rc_sync_tick(rc);
+    if (rc->cm_hot || atomic_load_explicit(&rc->async_pending, memory_order_acquire)) {
+        ms = rc->config.cm_timeout_us / 4000; /* retransmissions and recovery deadlines */
+        return ms < 1 ? 1 : ms > 100 ? 100 : (int)ms;
+    }
+    if (rc->config.qp_sync_us == 0) {
+        return -1;
+    }
+    now = rcmsg_clock_coarse_us();
+    ms = rc->sync.next_us > now ? (rc->sync.next_us - now) / 1000 + 1 : 1;
+    return ms > 60000 ? 60000 : (int)ms;
+}
+
 /* A SIGUSR1 while finalize's flush waits (no progress of the layers above runs then): what it
  * waits for. */
 static void rc_flush_dump(rcmsg_btl_t *btl, int pending)
@@ -210,9 +248,11 @@ static rcmsg_status_t rc_arm(rcmsg_btl_t *btl)
         return RCMSG_ERR_IO;
     }
     /* a connect or disconnect under way has retransmissions due, and a ring write (rc_fast.c)
-     * raises no completion event: poll, do not sleep */
+     * raises no completion event: poll, do not sleep; nor with calls up the progress thread
+     * deferred (one it defers while the rank sleeps comes with the receive CQ's event, or is
+     * handed up at the wait's next wakeup) */
     return atomic_load_explicit(&rc->async_pending, memory_order_acquire) || rc->cm_hot ||
-                   rc->fast.nrx > 0
+                   rc->fast.nrx > 0 || rc->defer.n != 0
                ? RCMSG_INPROGRESS
                : RCMSG_OK;
 }
@@ -221,8 +261,8 @@ static void rc_close(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
 
+    rc_async_stop(rc); /* the thread first: nothing runs in btl_rc from now on but close */
     rc->closing = true;
-    rc_async_stop(rc);
     for (int i = 0; rc->eps != NULL && i < rc->job.size; i++) {
         rcmsg_rc_qp_t *qp = &rc->eps[i].qp;
         if (qp->qp != NULL && ibv_destroy_qp(qp->qp) != 0) {
@@ -233,6 +273,7 @@ static void rc_close(rcmsg_btl_t *btl)
     rc_pool_destroy(rc);
     rc_fast_close(rc);         /* the rings' registrations use the PD */
     rcmsg_rc_cm_close(rc->cm); /* its UD QP and address handles use the PD */
+    rc_conn_close(rc);         /* the CM's completion channel, before the device */
     rc_rx_close(rc);
     if (rc->scq != NULL && ibv_destroy_cq(rc->scq) != 0) {
         rcmsg_warn("ibv_destroy_cq(send) failed: %m");
@@ -259,7 +300,8 @@ static void rc_close(rcmsg_btl_t *btl)
     rc_rec_close(rc);
     free(rc->wrs);
     free(rc->eps);
-    rc_conn_close(rc);
+    rc_defer_fini(rc);
+    rc_gate_fini(&rc->gate);
     free(rc);
 }
 
@@ -317,6 +359,87 @@ static rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcms
     return rc_ep_get(rc, ep, peer, local, lmem, remote_addr, rkey, len, desc);
 }
 
+/* ---- the ops the application calls: each inside the gate (rc_gate.h) -------------------- */
+
+#define RC_GATED(rc, call)                                                                         \
+    do {                                                                                           \
+        rc_gate_enter(&(rc)->gate);                                                                \
+        call;                                                                                      \
+        rc_gate_exit(&(rc)->gate);                                                                 \
+    } while (0)
+
+static rcmsg_status_t rc_connect_g(rcmsg_btl_t *btl, int peer, const void *buf, size_t len)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl), s = rc_connect(btl, peer, buf, len));
+    return s;
+}
+
+static rcmsg_status_t rc_connect_progress_g(rcmsg_btl_t *btl)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl), s = rc_connect_progress(btl));
+    return s;
+}
+
+static rcmsg_status_t rc_send_g(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
+                                const void *payload, size_t len)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl), s = rc_send(btl, peer, hdr, hdr_len, payload, len));
+    return s;
+}
+
+static rcmsg_status_t rc_get_g(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
+                               uint64_t remote_addr, uint32_t rkey, size_t len,
+                               rcmsg_btl_desc_t *desc)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl), s = rc_get(btl, peer, local, lmem, remote_addr, rkey, len, desc));
+    return s;
+}
+
+static rcmsg_status_t rc_ping_g(rcmsg_btl_t *btl, int peer)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl), s = rc_ping(btl, peer));
+    return s;
+}
+
+static int rc_progress_g(rcmsg_btl_t *btl)
+{
+    int n;
+
+    RC_GATED(rc_btl_of(btl), n = rc_progress(btl));
+    return n;
+}
+
+static rcmsg_status_t rc_flush_g(rcmsg_btl_t *btl)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl), s = rc_flush(btl));
+    return s;
+}
+
+static void rc_forget_g(rcmsg_btl_t *btl, int peer)
+{
+    RC_GATED(rc_btl_of(btl), rc_forget(btl, peer));
+}
+
+static rcmsg_status_t rc_arm_g(rcmsg_btl_t *btl)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl), s = rc_arm(btl));
+    return s;
+}
+
 /* What the floor (rc_ep.c, rc_rx.c) reaches above it. */
 static const rc_up_ops_t rc_up_ops = {
     .wc_error = rc_rec_wc_error,
@@ -328,18 +451,18 @@ static const rc_up_ops_t rc_up_ops = {
 
 static const rcmsg_btl_ops_t rc_ops = {
     .addr_pack = rc_addr_pack,
-    .connect = rc_connect,
-    .connect_progress = rc_connect_progress,
-    .send = rc_send,
-    .get = rc_get,
+    .connect = rc_connect_g,
+    .connect_progress = rc_connect_progress_g,
+    .send = rc_send_g,
+    .get = rc_get_g,
     .mem_reg = rc_mem_reg,
     .mem_dereg = rc_mem_dereg,
-    .ping = rc_ping,
-    .progress = rc_progress,
-    .flush = rc_flush,
-    .forget = rc_forget,
+    .ping = rc_ping_g,
+    .progress = rc_progress_g,
+    .flush = rc_flush_g,
+    .forget = rc_forget_g,
     .event_fd = rc_event_fd,
-    .arm = rc_arm,
+    .arm = rc_arm_g,
     .close = rc_close,
 };
 
@@ -578,6 +701,11 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     rc->super.ops = &rc_ops;
     rc->up = &rc_up_ops;
     rc_config_read(&rc->config);
+    rc_defer_init(rc);
+    if (rc_gate_init(&rc->gate, rc->config.control_thread) != RCMSG_OK) {
+        free(rc);
+        return RCMSG_ERR_IO;
+    }
     rc->sq_depth = rc->config.sq_depth;
     rc->signal_interval = rc->config.signal_interval;
     if (rc->signal_interval > rc->sq_depth / 2) {
@@ -590,6 +718,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
         status = rcmsg_rc_device_open(name, &rc->dev);
     }
     if (status != RCMSG_OK) {
+        rc_gate_fini(&rc->gate);
         free(rc);
         return status;
     }
@@ -630,15 +759,17 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     }
     t_qps = rcmsg_clock_us();
     if (status == RCMSG_OK) {
-        status = rc_async_start(rc);
+        status = rc_async_start(rc, rc->config.control_thread ? rc_control : NULL);
     }
     if (status != RCMSG_OK) {
         goto err_close;
     }
-    rcmsg_info("%s:%d: %s connect (RCMSG_CONNECT=%s, %d ranks), max inline %zu, max rd atomic "
-               "%u, mtu %d; device choice and open %.1f ms, cqs/srq/buffers %.1f ms, cm %.1f ms",
+    rcmsg_info("%s:%d: %s connect (RCMSG_CONNECT=%s, %d ranks, progress thread: %s), max inline "
+               "%zu, max rd atomic %u, mtu %d; device choice and open %.1f ms, cqs/srq/buffers "
+               "%.1f ms, cm %.1f ms",
                rc->dev->name, rc->port, rc->conn.lazy ? "lazy" : "eager", rc->config.connect_name,
-               job->size, rc->super.caps.max_inline, rc->rd_atomic,
+               job->size, rc->config.control_thread ? "control" : "async events only",
+               rc->super.caps.max_inline, rc->rd_atomic,
                rcmsg_rc_mtu_bytes(rc->port_attr.active_mtu), (double)(t_dev - t0) / 1e3,
                (double)(t_res - t_dev) / 1e3, (double)(t_qps - t_res) / 1e3);
     *btl_p = &rc->super;

@@ -57,4 +57,6 @@ void rc_config_read(rc_config_t *config)
     config->eager_rdma_slots = (unsigned)rcmsg_config_int(RCMSG_CFG_EAGER_RDMA_SLOTS);
     config->eager_rdma_slot_size = rcmsg_config_size(RCMSG_CFG_EAGER_RDMA_SLOT_SIZE);
     config->wait_poll = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) == RCMSG_WAIT_POLL;
+    /* full is refused by rcmsg_init before any transport opens */
+    config->control_thread = rcmsg_config_enum(RCMSG_CFG_ASYNC_PROGRESS) != RCMSG_ASYNC_PROGRESS_NO;
 }

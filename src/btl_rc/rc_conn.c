@@ -37,6 +37,7 @@
 #include "base/event.h"
 #include "base/stats.h"
 
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -291,9 +292,8 @@ static int rc_cm_rts(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
     if (!rejoin) { /* a recovery counts and reports itself (rc_rec_connected) */
         rcmsg_stat_add(peer, RCMSG_STAT_connects, 1);
         rcmsg_stats_set_qpn(peer, ep->qp.qp->qp_num);
-        rcmsg_event_post(RCMSG_EVENT_CONNECTED, peer, "rc", RCMSG_OK, "qp 0x%x to qp 0x%x (%s)",
-                         ep->qp.qp->qp_num, remote->qpn,
-                         rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "passive" : "active");
+        rc_up_event(rc, RCMSG_EVENT_CONNECTED, peer, "qp 0x%x to qp 0x%x (%s)", ep->qp.qp->qp_num,
+                    remote->qpn, rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "passive" : "active");
     }
     rcmsg_debug(
         "rc: connected to peer %d: qp 0x%x to qp 0x%x in %.3f ms (%s; path mtu %d, rd "
@@ -310,9 +310,16 @@ static bool rc_cm_idle(void *arg, int peer, const rcmsg_rc_cm_payload_t *remote)
 {
     rc_btl_t *rc = arg;
     rc_ep_t *ep = &rc->eps[peer];
-    bool idle = !ep->failed && ep->qp.qp != NULL && ep->ring_count == 0 &&
-                ep->rec.state == RC_REC_NONE && remote->seq[0] == ep->recvd &&
-                remote->seq[1] == ep->sent;
+    bool idle;
+
+    if (remote->seq[0] != ep->recvd && !ep->failed && ep->qp.qp != NULL) {
+        /* what the peer sent may wait in the receive CQ (a rank computing: the progress thread
+         * answers, and defers the messages to its next call, rc_defer.h) */
+        rc_rx_drain(rc);
+    }
+    idle = !ep->failed && ep->qp.qp != NULL && ep->ring_count == 0 &&
+           ep->rec.state == RC_REC_NONE && remote->seq[0] == ep->recvd &&
+           remote->seq[1] == ep->sent;
 
     if (!idle && !ep->failed && ep->qp.qp != NULL && ep->ring_count > 0) {
         rc_ep_flush(rc, peer);
@@ -348,8 +355,8 @@ static void rc_cm_down(void *arg, int peer)
     rc_disconnect_over(rc, ep);
     rcmsg_stat_add(peer, RCMSG_STAT_disconnects, 1);
     rcmsg_stats_set_qpn(peer, 0);
-    rcmsg_event_post(RCMSG_EVENT_DISCONNECTED, peer, "rc", RCMSG_OK, "qp 0x%x closed (%s)", qpn,
-                     rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "asked by the peer" : "idle");
+    rc_up_event(rc, RCMSG_EVENT_DISCONNECTED, peer, "qp 0x%x closed (%s)", qpn,
+                rcmsg_rc_cm_conn_passive(rc->cm, peer) ? "asked by the peer" : "idle");
     /* what the QP received is delivered before it is reset (a REQ of a peer that recovers may
      * stand for its agreement while its messages are still queued) */
     rc_rx_drain(rc);
@@ -455,6 +462,17 @@ rcmsg_status_t rc_cm_start(rc_btl_t *rc)
                              .lost = rc_cm_lost,
                              .arg = rc};
 
+    if (rc->config.control_thread) { /* its packets wake the progress thread, not the app */
+        int flags;
+        rc->conn.cm_channel = ibv_create_comp_channel(rc->dev->ctx);
+        flags = rc->conn.cm_channel != NULL ? fcntl(rc->conn.cm_channel->fd, F_GETFL) : -1;
+        if (flags < 0 || fcntl(rc->conn.cm_channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+            rcmsg_error("rc: cannot create the progress thread's completion channel on %s: %m",
+                        rc->dev->name);
+            return RCMSG_ERR_IO;
+        }
+        where.channel = rc->conn.cm_channel;
+    }
     return rcmsg_rc_cm_open(&where, &params, &ops, &rc->cm);
 }
 
@@ -699,6 +717,10 @@ void rc_conn_close(rc_btl_t *rc)
 {
     free(rc->conn.active);
     rc->conn.active = NULL;
+    if (rc->conn.cm_channel != NULL && ibv_destroy_comp_channel(rc->conn.cm_channel) != 0) {
+        rcmsg_warn("ibv_destroy_comp_channel (the CM's) failed: %m");
+    }
+    rc->conn.cm_channel = NULL;
 }
 
 void rc_conn_finalize(rc_btl_t *rc)

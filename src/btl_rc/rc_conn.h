@@ -9,6 +9,8 @@
 
 #include "btl/btl.h"
 
+#include <infiniband/verbs.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,6 +31,9 @@ typedef struct {
     bool draining;        /* finalize's flush began: connections are no longer recycled */
     int quiet_peer;       /* rc_cm_rtr drains the receives of this peer's old QP: its messages
                              are not taken as the new connection's */
+    struct ibv_comp_channel *cm_channel; /* the CM's CQ's events, read by the progress thread
+                                            (RCMSG_ASYNC_PROGRESS=control); NULL: the CM shares
+                                            the data CQs' channel, read by the application */
 } rc_conn_t;
 
 /* QPs created per progress call while the pool is refilled (rc_conn.c). */

@@ -151,7 +151,7 @@ void rc_ep_fail(rc_btl_t *rc, int peer, const char *why)
         char cause[192];
 
         snprintf(cause, sizeof(cause), "rc: %s", why);
-        rc->super.fail_cb(rc->super.cb_arg, peer, RCMSG_ERR_CONNECTION, cause);
+        rc_up_fail(rc, peer, cause);
     }
 }
 
@@ -197,7 +197,7 @@ void rc_wr_release(rc_btl_t *rc, rc_wr_t *wr, rcmsg_status_t status)
     if (wr->desc != NULL) {
         rcmsg_btl_desc_t *desc = wr->desc;
         wr->desc = NULL;
-        desc->complete(desc, status);
+        rc_up_complete(rc, desc, status);
     }
     rc_wr_put(rc, wr);
 }

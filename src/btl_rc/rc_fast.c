@@ -543,9 +543,8 @@ static int rc_fast_deliver(rc_btl_t *rc, int peer)
         rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_recv, 1);
         /* its answer (stop) is not taken (caps.stops 0): the stop was tried here, and its
          * gain over rc is unmeasured (docs/performance.md) */
-        (void)rc->super.recv_cb(rc->super.cb_arg, peer,
-                                (char *)t - ((tail.len + RC_FAST_ALIGN - 1) & ~(RC_FAST_ALIGN - 1)),
-                                tail.len);
+        rc_up_recv(rc, peer, (char *)t - ((tail.len + RC_FAST_ALIGN - 1) & ~(RC_FAST_ALIGN - 1)),
+                   tail.len);
         n++;
         if (ep->fast.rx.buf != ring) {
             break; /* dropped meanwhile (its memory is gone) */

@@ -3,12 +3,13 @@
  * btl_rc internals shared by its files: the types, and the interface object (device port,
  * PD, CQs, buffers, request slots, endpoints, settings) that holds the state of each file as a
  * sub-struct declared in that file's header (rc_rx.h, rc_pool.h, rc_conn.h, rc_fast.h,
- * rc_rec.h, rc_async.h, rc_sync.h) and written by that file only.
+ * rc_rec.h, rc_async.h, rc_sync.h, rc_gate.h, rc_defer.h) and written by that file only.
  *
  * The files call down, top to bottom (test/unit/layering.sh checks it): rc_btl.c (the ops,
  * progress, open and close) -> rc_fast, rc_rec, rc_conn, rc_pool, rc_async, rc_sync -> rc_ep
  * (request slots, posts, send completions), rc_rx (the receive side) -> rc_qp, rc_cm,
- * rc_device. The floor reaches above it through rc->up (rc_up_ops_t), as the CM does through
+ * rc_device, rc_gate (the application's calls and the progress thread), rc_defer (the calls
+ * up). The floor reaches above it through rc->up (rc_up_ops_t), as the CM does through
  * rcmsg_rc_cm_ops_t.
  */
 #ifndef RCMSG_BTL_RC_IFACE_H
@@ -18,8 +19,10 @@
 #include "rc_device.h"
 #include "rc_async.h"
 #include "rc_conn.h"
+#include "rc_defer.h"
 #include "rc_ep.h"
 #include "rc_fast.h"
+#include "rc_gate.h"
 #include "rc_pool.h"
 #include "rc_rec.h"
 #include "rc_rx.h"
@@ -73,6 +76,8 @@ typedef struct {
     unsigned eager_rdma_slots;         /* RCMSG_EAGER_RDMA_SLOTS */
     size_t eager_rdma_slot_size;       /* RCMSG_EAGER_RDMA_SLOT_SIZE */
     bool wait_poll;                    /* RCMSG_WAIT_MODE=poll (rings raise no completion event) */
+    bool control_thread;               /* RCMSG_ASYNC_PROGRESS=control: rc_async.c's thread runs
+                                          the CM, recoveries and the QP state sync (rc_gate.h) */
 } rc_config_t;
 
 /*
@@ -148,6 +153,8 @@ typedef struct rc_btl {
     rc_recovery_t rec;    /* recoveries under way (rc_rec.c) */
     rc_async_t async;     /* the async event thread (rc_async.c) */
     rc_sync_t sync;       /* the QP state sync's timer (rc_sync.c) */
+    rc_gate_t gate;       /* who owns btl_rc: the application or the progress thread (rc_gate.c) */
+    rc_defer_t defer;     /* the calls up the progress thread deferred (rc_defer.c) */
 } rc_btl_t;
 
 static inline rc_btl_t *rc_btl_of(rcmsg_btl_t *btl)

@@ -211,9 +211,7 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
     }
     rc->rec.peers[rc->rec.n++] = peer;
     rc->cm_hot = true;
-    if (rc->super.broke_cb != NULL) {
-        rc->super.broke_cb(rc->super.cb_arg, peer);
-    }
+    rc_up_broke(rc, peer);
     rcmsg_info("rc: connection to peer %d broken (%s) on qp 0x%x: recovering, %u request(s) "
                "outstanding",
                peer, why, ep->rec.old_qpn, ep->ring_count);
@@ -382,8 +380,8 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
     rc_cause_str(&ep->rec.cause, why, sizeof(why));
     rcmsg_stat_add(peer, RCMSG_STAT_recoveries, 1);
     rcmsg_stats_set_qpn(peer, ep->qp.qp->qp_num);
-    rcmsg_event_post(RCMSG_EVENT_RECOVERED, peer, "rc", RCMSG_OK, "%s; qp 0x%x -> 0x%x", why,
-                     ep->rec.old_qpn, ep->qp.qp->qp_num);
+    rc_up_event(rc, RCMSG_EVENT_RECOVERED, peer, "%s; qp 0x%x -> 0x%x", why, ep->rec.old_qpn,
+                ep->qp.qp->qp_num);
     rcmsg_warn("rc: connection to peer %d recovered: qp 0x%x -> 0x%x, cause %s, psn sq 0x%x rq "
                "0x%x when it broke; replayed %u message(s) (%llu bytes) and %u read(s) (%llu "
                "bytes), %u already delivered; in %.1f ms (recovery %llu of this connection, %s)",
@@ -413,7 +411,7 @@ static rcmsg_status_t rc_hook_ep(rc_btl_t *rc, int peer, bool up, rc_ep_t **ep_p
     return RCMSG_OK;
 }
 
-rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
+static rcmsg_status_t rc_force_error(rcmsg_btl_t *btl, int peer)
 {
     rc_btl_t *rc = rc_btl_of(btl);
     struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
@@ -433,7 +431,7 @@ rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
     return status;
 }
 
-rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer)
+static rcmsg_status_t rc_force_fatal(rcmsg_btl_t *btl, int peer)
 {
     rc_btl_t *rc = rc_btl_of(btl);
     struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
@@ -454,7 +452,7 @@ rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer)
     return RCMSG_OK;
 }
 
-rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
+static rcmsg_status_t rc_force_qp_err(rcmsg_btl_t *btl, int peer)
 {
     rc_btl_t *rc = rc_btl_of(btl);
     struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
@@ -471,6 +469,37 @@ rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
         return RCMSG_ERR_IO;
     }
     return RCMSG_OK;
+}
+
+/* The test hooks, called by the application: inside the gate, as the ops (rc_gate.h). */
+rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
+{
+    rcmsg_status_t s;
+
+    rc_gate_enter(&rc_btl_of(btl)->gate);
+    s = rc_force_error(btl, peer);
+    rc_gate_exit(&rc_btl_of(btl)->gate);
+    return s;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer)
+{
+    rcmsg_status_t s;
+
+    rc_gate_enter(&rc_btl_of(btl)->gate);
+    s = rc_force_fatal(btl, peer);
+    rc_gate_exit(&rc_btl_of(btl)->gate);
+    return s;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
+{
+    rcmsg_status_t s;
+
+    rc_gate_enter(&rc_btl_of(btl)->gate);
+    s = rc_force_qp_err(btl, peer);
+    rc_gate_exit(&rc_btl_of(btl)->gate);
+    return s;
 }
 
 uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer)

@@ -192,7 +192,7 @@ rc_recv_deliver(rc_btl_t *rc, const struct ibv_wc *wc, int peer, uint32_t imm, b
             rc->up->heard(rc, peer);
         }
     }
-    (void)rc->super.recv_cb(rc->super.cb_arg, peer, buf, wc->byte_len);
+    rc_up_recv(rc, peer, buf, wc->byte_len);
 }
 
 /* Delivers a receive completion; its buffer is then free to be posted again. The sender is
@@ -257,6 +257,9 @@ int rc_rx_poll(rc_btl_t *rc)
                             RCMSG_ARRAY_SIZE(rc->rx.repost) == RCMSG_POLL_BATCH_MAX,
                         "a poll takes up to RCMSG_POLL_BATCH completions into wc[]; rc_repost "
                         "posts the held buffers, at most RCMSG_POLL_BATCH_MAX, in one call");
+    if (__builtin_expect(rc->defer.n != 0, 0) && !rc->gate.in_thread) {
+        rc_defer_flush(rc); /* what the progress thread took is older than what the CQ holds */
+    }
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     if (n <= 0) {
         if (rc->rx.nrepost > 0) {

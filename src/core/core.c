@@ -51,6 +51,11 @@ rcmsg_status_t rcmsg_init_thread(int required, int *provided)
     status = rcmsg_config_load(NULL);
     if (status != RCMSG_OK) {
         rcmsg_error("rcmsg_init: invalid RCMSG_* settings (see above; rcmsg_info lists them)");
+    } else if (rcmsg_config_enum(RCMSG_CFG_ASYNC_PROGRESS) == RCMSG_ASYNC_PROGRESS_FULL) {
+        rcmsg_error("rcmsg_init: RCMSG_ASYNC_PROGRESS=full is not implemented yet (the progress "
+                    "thread would advance rendezvous reads and collective schedules, which needs "
+                    "the pml's locks of RCMSG_THREAD_MULTIPLE); use control (the default) or no");
+        status = RCMSG_ERR_UNSUPPORTED;
     }
     /* a bad setting still takes part in wireup (as a failure), so no peer waits for this rank */
     status = rcmsg_wireup_init(status, &core_wireup);

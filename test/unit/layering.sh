@@ -134,7 +134,8 @@ file_order() {
 # the floor (request slots and posts, the receive side); the verbs objects, the CM, the device.
 file_order src/btl_rc "rc_component rc_none" "rc_btl" \
     "rc_fast rc_rec rc_conn rc_pool rc_async rc_sync" "rc_ep rc_rx" \
-    "rc_qp rc_cm rc_cm_fsm rc_device rc_port rc_addr rc_config rc_memlock" || exit 1
+    "rc_qp rc_cm rc_cm_fsm rc_device rc_port rc_addr rc_config rc_memlock rc_gate rc_defer" \
+    || exit 1
 
 # pml (issue 39, item 2), top to bottom: init and fini; the public communicator calls; what
 # peers send (the transports' recv_cb); the agreement on a context; the public point-to-point
