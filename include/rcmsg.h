@@ -232,8 +232,8 @@ RCMSG_API rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p);
  * Counts and arrays (recvcounts, displs, ...) of the blocks to or from the other group have
  * remote_size entries. RCMSG_IN_PLACE is refused. Reductions combine a group's values in its
  * rank order (non-commutative user operations too). Nonblocking forms as for any communicator.
- * Point-to-point on an intercommunicator is not supported yet: its ranks would be those of
- * the union (the group of the leader with the lower world rank first); do not use it.
+ * Point-to-point on an intercommunicator is not supported yet: rcmsg_send, rcmsg_recv and
+ * the other point-to-point calls refuse one (RCMSG_ERR_UNSUPPORTED).
  * rcmsg_comm_dup, rcmsg_comm_split and rcmsg_comm_create_ranks refuse one
  * (RCMSG_ERR_UNSUPPORTED); rcmsg_comm_free frees it.
  */

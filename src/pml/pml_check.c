@@ -51,10 +51,9 @@ rcmsg_status_t pml_null_arg(const char *what, const char *arg)
 /* Whether a call that starts an operation may go ahead: pml_check, its out-parameter out_p
  * (named out, or none when out is NULL), then its arguments; refused with the reason logged.
  * check_args() is the inline test of the common case; this one finds and says the reason. */
-__attribute__((noinline)) rcmsg_status_t pml_check_args_slow(const char *what, const void *out_p,
-                                                             const char *out, const void *buf,
-                                                             size_t len, rcmsg_comm_t comm,
-                                                             int peer, bool any_ok, int tag)
+__attribute__((noinline)) rcmsg_status_t
+pml_check_args_slow(const char *what, const void *out_p, const char *out, const void *buf,
+                    size_t len, rcmsg_comm_t comm, int peer, bool any_ok, int tag, bool coll)
 {
     rcmsg_status_t s = pml_check(what);
 
@@ -67,6 +66,13 @@ __attribute__((noinline)) rcmsg_status_t pml_check_args_slow(const char *what, c
     if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("%s: invalid communicator", what);
         return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (!coll && comm->inter != NULL) {
+        /* its ranks would name the union of the two groups, not the remote group */
+        rcmsg_error("%s: point-to-point on an intercommunicator is not supported (only its "
+                    "collectives are)",
+                    what);
+        return RCMSG_ERR_UNSUPPORTED;
     }
     if (buf == NULL && len > 0) {
         rcmsg_error("%s: NULL buffer with a length of %zu", what, len);

@@ -129,7 +129,7 @@ static rcmsg_status_t checked_isend(const char *what, const void *buf, size_t le
                                     int tag, rcmsg_comm_t comm, bool coll, bool sync,
                                     rcmsg_request_t *req_p)
 {
-    rcmsg_status_t s = pml_check_args(what, req_p, "req_p", buf, len, comm, dest, false, tag);
+    rcmsg_status_t s = pml_check_args(what, req_p, "req_p", buf, len, comm, dest, false, tag, coll);
 
     return s == RCMSG_OK ? post_send(buf, len, dest, tag, comm, coll, sync, req_p) : s;
 }
@@ -138,7 +138,7 @@ rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg
                                bool coll, rcmsg_request_t *req_p)
 {
     rcmsg_status_t s =
-        pml_check_args("rcmsg_irecv", req_p, "req_p", buf, len, comm, source, true, tag);
+        pml_check_args("rcmsg_irecv", req_p, "req_p", buf, len, comm, source, true, tag, coll);
 
     return s == RCMSG_OK ? post_recv(buf, len, source, tag, comm, coll, req_p) : s;
 }
@@ -175,7 +175,7 @@ rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,
     pml_unexp_t *u;
     rcmsg_status_t s;
 
-    s = pml_check_args("rcmsg_iprobe", flag_p, "flag_p", NULL, 0, comm, source, true, tag);
+    s = pml_check_args("rcmsg_iprobe", flag_p, "flag_p", NULL, 0, comm, source, true, tag, false);
     if (s != RCMSG_OK) {
         return s;
     }
@@ -214,7 +214,8 @@ static inline rcmsg_status_t send_body(const void *buf, size_t len, int dest, in
                                        rcmsg_comm_t comm)
 {
     rcmsg_request_t r;
-    rcmsg_status_t s = pml_check_args("rcmsg_send", NULL, NULL, buf, len, comm, dest, false, tag);
+    rcmsg_status_t s =
+        pml_check_args("rcmsg_send", NULL, NULL, buf, len, comm, dest, false, tag, false);
 
     if (s != RCMSG_OK) {
         return s;
@@ -257,7 +258,8 @@ rcmsg_status_t rcmsg_sendrecv(const void *sendbuf, size_t sendlen, int dest, int
     rcmsg_msg_status_t st[2];
     rcmsg_status_t s;
 
-    s = pml_check_args("rcmsg_sendrecv", NULL, NULL, sendbuf, sendlen, comm, dest, false, sendtag);
+    s = pml_check_args("rcmsg_sendrecv", NULL, NULL, sendbuf, sendlen, comm, dest, false, sendtag,
+                       false);
     if (s != RCMSG_OK) {
         return s; /* checked before the receive is posted, which could not be taken back */
     }

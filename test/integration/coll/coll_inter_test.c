@@ -343,6 +343,16 @@ static void t_bad(void)
     CHECK(rcmsg_allgather(NULL, x, 1, RCMSG_INT32, ic) == RCMSG_ERR_INVALID_PARAM,
           "NULL sendbuf taken");
     CHECK(rcmsg_comm_dup(ic, &(rcmsg_comm_t){0}) == RCMSG_ERR_UNSUPPORTED, "dup taken");
+    /* point-to-point: refused, not run over the union's ranks */
+    CHECK(rcmsg_send(x, sizeof(x), 0, 1, ic) == RCMSG_ERR_UNSUPPORTED, "send taken");
+    CHECK(rcmsg_isend(x, sizeof(x), 0, 1, ic, &q) == RCMSG_ERR_UNSUPPORTED &&
+              q == RCMSG_REQUEST_NULL,
+          "isend taken");
+    CHECK(rcmsg_irecv(x, sizeof(x), 0, 1, ic, &q) == RCMSG_ERR_UNSUPPORTED &&
+              q == RCMSG_REQUEST_NULL,
+          "irecv taken");
+    CHECK(rcmsg_iprobe(RCMSG_ANY_SOURCE, 1, ic, &(int){0}, NULL) == RCMSG_ERR_UNSUPPORTED,
+          "iprobe taken");
 }
 
 int main(void)
