@@ -70,17 +70,6 @@ each_pair_logged() {
         _r=$((_r + 1))
     done
 }
-# each_rank_tagged NP FILE TEXT: under mpirun --tag-output (each line begins "[JOB,R]<stderr>:"
-# or "<stdout>:") each rank R of 0 to NP-1 printed a line with TEXT (a grep pattern): for what a
-# process says before it knows its rank (the library's "[rcmsg HOST:? PID]"); $bad names the
-# first rank that did not
-each_rank_tagged() {
-    _r=0
-    while [ "$_r" -lt "$1" ]; do
-        grep -q "^\[[0-9]*,$_r\]<std[a-z]*>:.*$3" "$2" || { bad="rank $_r did not say '$3'"; return 1; }
-        _r=$((_r + 1))
-    done
-}
 # run_timeout SECONDS COMMAND...: a hang becomes a failure with status 124
 run_timeout() { t=$1; shift; timeout -k 10 "$t" "$@"; }
 # stats_sum NAME DIR: counter NAME summed over every peer line of the RCMSG_STATS_FILE outputs
