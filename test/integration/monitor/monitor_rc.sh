@@ -86,9 +86,9 @@ if part 2; then
             jobfail "sync: ranks 0 and 1 did not both end $m with 0 failures"
     done
     each_rank 2 "$out" 'finalized$' || jobfail "sync: ranks 0 and 1 did not finalize"
-    # the QP sync: rank 0 found its 3 QPs to rank 1 in ERR (the program checked the time)
-    # each of rank 0's first 3 recoveries with peer 1 (qpsync comes first) was the sync's, its
-    # QP named by one mismatch line of rank 0; no mismatch line names another QP to peer 1
+    # the QP sync (the program checked the time): each of rank 0's first 3 recoveries with
+    # peer 1 (qpsync comes first) was the sync's, its QP named by one mismatch line of rank 0;
+    # no mismatch line names another QP to peer 1
     qps=
     for k in 1 2 3; do
         q=$(rank_logged 0 "$out" "warn: rc: connection to peer 1 recovered: qp 0x[0-9a-f]* -> .*, cause qp state sync: .*(recovery $k of this connection" |
