@@ -20,12 +20,23 @@ running() {
     st=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$st" ] && [ "${st#Z}" = "$st" ]
 }
 
-# wait_for N PATTERN SECONDS: until N of $dir/out.* match PATTERN; fails after SECONDS
+# each_out N PATTERN: each rank R of 0 to N-1 has a line matching PATTERN in its $dir/out.R
+# (else $bad names the first that has none)
+each_out() {
+    _r=0
+    while [ "$_r" -lt "$1" ]; do
+        grep -q "$2" "$dir/out.$_r" 2> /dev/null || { bad="rank $_r"; return 1; }
+        _r=$((_r + 1))
+    done
+}
+
+# wait_for N PATTERN SECONDS: until each of ranks 0 to N-1 has a line matching PATTERN in its
+# $dir/out.R; fails after SECONDS naming the first rank without one
 wait_for() {
     i=0
-    while [ "$(cat "$dir"/out.* 2>/dev/null | grep -c "$2")" -lt "$1" ]; do
+    until each_out "$1" "$2"; do
         i=$((i + 1))
-        [ $i -le $(($3 * 10)) ] || { cat "$dir"/out.* 2>/dev/null; fail "no $1 x '$2' in $3 s"; }
+        [ $i -le $(($3 * 10)) ] || { cat "$dir"/out.* 2>/dev/null; fail "$bad: no '$2' in $3 s"; }
         sleep 0.1
     done
 }
@@ -45,8 +56,8 @@ orphans_case() {
     wait_for 3 "^rank [0-9]: $3: RCMSG_ERR_LAUNCHER" $slack
     wait_for 3 "^rank [0-9]: finalize: " $slack
     cat "$dir"/out.*
-    [ "$(cat "$dir"/out.* | grep -c 'error: lost the connection to the launcher (mpirun or slurmstepd)')" -ge 3 ] ||
-        fail "not every rank said why"
+    each_out 3 'error: lost the connection to the launcher (mpirun or slurmstepd)' ||
+        fail "not every rank said why: $bad did not"
     for p in $pids; do
         i=0
         while running "$p"; do
@@ -103,13 +114,16 @@ exit_early_case() {
 
 # reinit_case RUN: init, finalize, init: refused under the launcher; fine as a singleton
 reinit_case() {
-    "$1" "$prog" --reinit > "$dir/out" 2>&1
-    st=$?
-    cat "$dir/out"
-    each_rank 3 "$dir/out" 'init again: RCMSG_ERR_STATE' ||
-        fail "rcmsg_init after rcmsg_finalize was not refused on every rank"
-    [ "$(grep -c 'error: rcmsg_init after rcmsg_finalize (or after a failed rcmsg_init) is not supported under a launcher: PMIx cannot be re-initialized' "$dir/out")" -eq 3 ] ||
-        fail "the refusal does not say why"
+    rm -f "$dir"/out.*
+    LAUNCHER_TEST_OUT="$dir/out" "$1" "$prog" --reinit > "$dir/launcher.log" 2>&1
+    cat "$dir/launcher.log" "$dir"/out.*
+    each_out 3 '^rank [0-9]: init again: RCMSG_ERR_STATE' ||
+        fail "rcmsg_init after rcmsg_finalize was not refused on every rank ($bad)"
+    # once per rank (each rank's own file: the line is logged after finalize, without its rank)
+    for r in 0 1 2; do
+        l=$(grep -m 2 'error: rcmsg_init after rcmsg_finalize (or after a failed rcmsg_init) is not supported under a launcher: PMIx cannot be re-initialized' "$dir/out.$r")
+        [ -n "$l" ] && [ -z "$(echo "$l" | sed -n 2p)" ] || fail "the refusal does not say why once on rank $r"
+    done
     run_timeout 60 env -u PMIX_RANK "$prog" --reinit > "$dir/out" 2>&1
     cat "$dir/out"
     grep -q '^rank -1: init again: RCMSG_OK' "$dir/out" || fail "a singleton cannot init again"

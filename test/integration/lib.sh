@@ -31,6 +31,45 @@ each_rank() {
         _r=$((_r + 1))
     done
 }
+# one_line FILE PATTERN: exactly one line of FILE matches PATTERN (a grep pattern): the line is
+# there and no second one is (an assertion about one named line, not a count)
+one_line() { _l=$(grep -m 2 -- "$2" "$1") && [ -z "$(echo "$_l" | sed -n 2p)" ]; }
+# rank_logged R FILE TEXT: the first two lines of FILE rank R's library logged with TEXT (a grep
+# pattern from the level on: "warn: rc: ..."), under log.c's prefix "[rcmsg HOST:R PID] "
+rank_logged() { grep -m 2 "^\[rcmsg [^]:]*:$1 [0-9]*\] $3" "$2"; }
+# each_rank_logged NP FILE TEXT [once]: each rank R of 0 to NP-1 logged TEXT (rank_logged), and
+# with once no rank logged it twice: a per-rank assertion in place of a total count; on failure
+# $bad names the first rank that did not
+each_rank_logged() {
+    _r=0
+    while [ "$_r" -lt "$1" ]; do
+        _l=$(rank_logged "$_r" "$2" "$3")
+        [ -n "$_l" ] || { bad="rank $_r did not log '$3'"; return 1; }
+        [ "${4:-}" != once ] || [ -z "$(echo "$_l" | sed -n 2p)" ] ||
+            { bad="rank $_r logged '$3' more than once"; return 1; }
+        _r=$((_r + 1))
+    done
+}
+# each_pair_logged NP FILE BEFORE AFTER: each rank R of 0 to NP-1 logged "BEFORE P AFTER" (grep
+# patterns, rank_logged) exactly once for each other rank P and never for itself: one line per
+# rank and peer, asserted pair by pair; on failure $bad names the rank and the peer
+each_pair_logged() {
+    _r=0
+    while [ "$_r" -lt "$1" ]; do
+        _p=0
+        while [ "$_p" -lt "$1" ]; do
+            _l=$(rank_logged "$_r" "$2" "$3$_p$4")
+            if [ "$_p" -eq "$_r" ]; then
+                [ -z "$_l" ] || { bad="rank $_r logged '$3$_p$4' of itself"; return 1; }
+            elif [ -z "$_l" ] || [ -n "$(echo "$_l" | sed -n 2p)" ]; then
+                bad="rank $_r did not log '$3$_p$4' exactly once"
+                return 1
+            fi
+            _p=$((_p + 1))
+        done
+        _r=$((_r + 1))
+    done
+}
 # run_timeout SECONDS COMMAND...: a hang becomes a failure with status 124
 run_timeout() { t=$1; shift; timeout -k 10 "$t" "$@"; }
 # stats_sum NAME DIR: counter NAME summed over every peer line of the RCMSG_STATS_FILE outputs

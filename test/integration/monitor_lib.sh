@@ -57,8 +57,8 @@ expect_json() {
     shift 3
     [ -s "$f" ] || jobfail "$what: no stats file $f"
     obj=$(jq -c "select($sel)" "$f") || { cat "$f"; jobfail "$what: $f is not JSON lines"; }
-    n=$(echo "$obj" | grep -c .)
-    [ "$n" -eq 1 ] || { cat "$f"; jobfail "$what: $n objects of $f match $sel, not 1"; }
+    [ -n "$obj" ] || { cat "$f"; jobfail "$what: no object of $f matches $sel"; }
+    [ -z "$(echo "$obj" | sed -n 2p)" ] || { cat "$f"; jobfail "$what: more than one object of $f matches $sel"; }
     kv=$(echo "$obj" | jq -r 'to_entries[] | select(.value | type != "object") | "\(.key)=\(.value)"')
     bad=
     for c; do
@@ -115,7 +115,43 @@ aligned() {
             if (!s && !e) { print "column " j " neither starts nor ends at one position"; exit 1 }
         }
     }' "$2") || { cat "$2"; jobfail "$1: the lines are not aligned: $why"; }
-    echo "ok: $1: $(wc -l < "$2") lines, $(head -1 "$2" | wc -w) columns, aligned"
+    echo "ok: $1: header and rows aligned"
+}
+
+# dump_nth LOG RANK K: the lines of RANK's K-th dump in LOG (K from 1), from its begin line to
+# its end line (nothing when there is no K-th begin line)
+dump_nth() {
+    awk -v p="rcmsg dump [rank $2]: " -v k="$3" '
+        index($0, p "begin") == 1 { n++ }
+        n == k && index($0, p) == 1 { print; if (index($0, p "end") == 1) exit }' "$1"
+}
+
+# dump_is WHAT LOG RANK K KIND [LINE]...: RANK's K-th dump in LOG begins with a line matching
+# KIND (a grep pattern: why it was printed), ends with its end line, and has one line (not two)
+# matching each LINE (grep patterns of what follows "rcmsg dump [rank R]: ")
+dump_is() {
+    _w=$1 _log=$2 _rk=$3 _k=$4 _kind=$5
+    shift 5
+    _d=$(dump_nth "$_log" "$_rk" "$_k")
+    [ -n "$_d" ] || jobfail "$_w: rank $_rk printed no dump number $_k"
+    echo "$_d" | head -1 | grep -q "$_kind" || jobfail "$_w: rank $_rk's dump $_k does not begin with '$_kind'"
+    echo "$_d" | tail -1 | grep -q "^rcmsg dump \[rank $_rk\]: end" ||
+        jobfail "$_w: rank $_rk's dump $_k has no end line"
+    for _l; do
+        _m=$(echo "$_d" | grep -m 2 "^rcmsg dump \[rank $_rk\]: $_l")
+        [ -n "$_m" ] && [ -z "$(echo "$_m" | sed -n 2p)" ] ||
+            jobfail "$_w: rank $_rk's dump $_k has not one line '$_l'"
+    done
+}
+
+# no_dump WHAT LOG RANK K: RANK printed no K-th dump (no K-th begin line), nor an end line of
+# its own after its (K-1)-th dump's
+no_dump() {
+    [ -z "$(dump_nth "$2" "$3" "$4")" ] || jobfail "$1: rank $3 printed a dump number $4"
+    awk -v p="rcmsg dump [rank $3]: " '
+        index($0, p "begin") == 1 { n++; open = 1 } index($0, p "end") == 1 && !open { bad = 1 }
+        index($0, p "end") == 1 { open = 0 } END { exit bad }' "$2" ||
+        jobfail "$1: rank $3 printed a dump end line outside a dump"
 }
 
 # dump_once WHAT LOG RANK KIND: LOG has exactly one dump of RANK, whose begin line matches KIND
@@ -123,9 +159,8 @@ aligned() {
 dump_once() {
     pre="rcmsg dump \[rank $3\]:"
     grep "^$pre" "$2"
-    b=$(grep -c "^$pre begin" "$2") e=$(grep -c "^$pre end" "$2")
-    [ "$b" -eq 1 ] && [ "$e" -eq 1 ] || jobfail "$1: rank $3 printed $b dump begin and $e end lines, not 1"
-    grep "^$pre begin" "$2" | grep -q "$4" || jobfail "$1: the dump's begin line does not match '$4'"
+    dump_is "$1" "$2" "$3" 1 "$4"
+    no_dump "$1" "$2" "$3" 2
     # from begin to end, nothing but dump lines (a line of another writer may come between
     # only if rcmsg printed the dump in pieces)
     sed -n "/^$pre begin/,/^$pre end/p" "$2" | grep -v "^$pre" &&

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_log_to_file(ENV): when the environment variable ENV names a directory, the process's
- * standard error (rcmsg's log) goes to ENV/PID.log from now on, so that a script can count log
- * lines per rank (mpirun's forwarding may splice one rank's line into another's). A directory
- * that cannot be written prints "FAIL: ..." and exits 1.
+ * standard error (rcmsg's log) goes to ENV/PID.log from now on, so that a script can read each
+ * rank's log lines whole (mpirun's forwarding may splice one rank's line into another's). A
+ * directory that cannot be written prints "FAIL: ..." and exits 1.
  */
 #ifndef RCMSG_TEST_LOG_H
 #define RCMSG_TEST_LOG_H

@@ -10,15 +10,19 @@
  *
  * Prints "rank R: <case>: RCMSG_ERR_INVALID_PARAM on this rank in N ms; the communicator
  * still works" per case, then "rank R of N: C cases, F failure(s)"; exits 1 on any failure.
- * With COLL_CHECK_LOG_DIR set, each process writes its log to COLL_CHECK_LOG_DIR/PID.log (the
- * script counts the check's lines per rank).
+ * With COLL_CHECK_LOG_DIR set, each process writes its log to COLL_CHECK_LOG_DIR/PID.log, and
+ * checks there after each case that the check logged one line for it on this rank ("error:
+ * rcmsg_CALL: ... (RCMSG_COLL_CHECK)"); the script reads what the lines say.
  */
 #include <rcmsg.h>
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../test_check.h"
 #include "../test_log.h"
@@ -193,14 +197,57 @@ static bool comm_works(rcmsg_comm_t comm)
     return true;
 }
 
-/* One case's outcome on this rank: RCMSG_ERR_INVALID_PARAM in time, then comm works. */
+/* The check's lines ("... error: rcmsg_CALL: ... (RCMSG_COLL_CHECK)") this rank logged since the
+ * last call, read from its own log file (COLL_CHECK_LOG_DIR/PID.log); -1 without one. */
+static int check_lines_logged(void)
+{
+    static off_t done;
+    static char line[4096];
+    static size_t len;
+    const char *dir = getenv("COLL_CHECK_LOG_DIR");
+    const char *tail = " (RCMSG_COLL_CHECK)";
+    char path[4096], buf[4096];
+    int fd, n = 0;
+    ssize_t got;
+
+    if (dir == NULL) {
+        return -1;
+    }
+    snprintf(path, sizeof(path), "%s/%d.log", dir, (int)getpid());
+    if ((fd = open(path, O_RDONLY)) < 0) {
+        return -1;
+    }
+    while ((got = pread(fd, buf, sizeof(buf), done)) > 0) {
+        for (ssize_t i = 0; i < got; i++) {
+            if (buf[i] != '\n') {
+                line[len < sizeof(line) - 1 ? len++ : len] = buf[i];
+                continue;
+            }
+            line[len] = '\0';
+            n += strstr(line, " error: rcmsg_") != NULL && len >= strlen(tail) &&
+                 strcmp(line + len - strlen(tail), tail) == 0;
+            len = 0;
+        }
+        done += got;
+    }
+    close(fd);
+    return n;
+}
+
+/* One case's outcome on this rank: RCMSG_ERR_INVALID_PARAM in time, one line of the check in
+ * this rank's log (when it has a log file), then comm works. */
 static void expect_refused(const char *what, rcmsg_status_t s, double t0, rcmsg_comm_t comm)
 {
     double ms = (now_s() - t0) * 1e3;
+    int lines;
 
     CHECK(s == RCMSG_ERR_INVALID_PARAM, "%s: got %s, not RCMSG_ERR_INVALID_PARAM", what,
           rcmsg_status_name(s));
     CHECK(ms < CASE_BOUND_S * 1e3, "%s: took %.0f ms (bound %.0f s)", what, ms, CASE_BOUND_S);
+    fflush(stderr);
+    lines = check_lines_logged();
+    CHECK(lines < 0 || lines == 1, "%s: %d lines of RCMSG_COLL_CHECK in this rank's log, not 1",
+          what, lines);
     if (comm_works(comm)) {
         printf("rank %d: %s: %s on this rank in %.1f ms; the communicator still works\n", rank,
                what, rcmsg_status_name(s), ms);

@@ -20,8 +20,8 @@ for np in 2 3 4; do
     st=$?
     [ $st -eq 0 ] && ranks_passed $np "$out" ||
         { grep -v ' error: rcmsg_' "$out" | head -80; fail "$np ranks: status $st"; }
-    [ "$(grep -c "transports: self for this rank, sm for 0 peer(s), rc for $((np - 1)) peer(s)" "$out")" -eq $np ] ||
-        { grep transports "$out"; fail "$np ranks: not every peer over rc"; }
+    each_rank_logged $np "$out" "info: transports: self for this rank, sm for 0 peer(s), rc for $((np - 1)) peer(s)" once ||
+        { grep transports "$out"; fail "$np ranks: not every peer over rc: $bad"; }
     [ "$(ls "$stats" | wc -l)" -eq $np ] && [ "$(stats_sum msgs_sent_eager "$stats")" -gt 0 ] ||
         fail "$np ranks: RCMSG_STATS_FILE: not $np stats files counting eager messages"
     [ "$(stats_sum rdmaw_sent "$stats")" -eq 0 ] ||

@@ -86,41 +86,52 @@ if part 2; then
             jobfail "sync: ranks 0 and 1 did not both end $m with 0 failures"
     done
     each_rank 2 "$out" 'finalized$' || jobfail "sync: ranks 0 and 1 did not finalize"
-    # the QP sync: rank 0 found its 3 QPs to rank 1 in ERR (the program checked the time)
-    n=$(grep -c '^\[rcmsg [^]:]*:0 [0-9]*\] warn: rc: qp 0x[0-9a-f]* to peer 1: hardware says ERR, mirror RTS (qp state sync[^)]*); recovering' "$out")
-    [ "$n" -eq 3 ] || jobfail "sync: rank 0 logged $n 'qp state sync' mismatches with peer 1, not 3"
-    all=$(grep -c '^\[rcmsg [^]:]*:0 [0-9]*\] warn: rc: qp 0x[0-9a-f]* to peer [0-9]*: hardware says .*(qp state sync' "$out")
+    # the QP sync (the program checked the time): each of rank 0's first 3 recoveries with
+    # peer 1 (qpsync comes first) was the sync's, its QP named by one mismatch line of rank 0;
+    # no mismatch line names another QP to peer 1
+    qps=
+    for k in 1 2 3; do
+        q=$(rank_logged 0 "$out" "warn: rc: connection to peer 1 recovered: qp 0x[0-9a-f]* -> .*, cause qp state sync: .*(recovery $k of this connection" |
+            sed -n '1s/.* recovered: qp 0x\([0-9a-f]*\) -> .*/\1/p')
+        [ -n "$q" ] || jobfail "sync: rank 0's recovery $k with peer 1 was not the qp state sync's"
+        l=$(rank_logged 0 "$out" "warn: rc: qp 0x$q to peer 1: hardware says ERR, mirror RTS (qp state sync[^)]*); recovering")
+        [ -n "$l" ] && [ -z "$(echo "$l" | sed -n 2p)" ] ||
+            jobfail "sync: rank 0 did not log the mismatch of qp 0x$q (peer 1) once"
+        qps="$qps -e 0x$q "
+    done
+    ! grep "^\[rcmsg [^]:]*:0 [0-9]*\] warn: rc: qp 0x[0-9a-f]* to peer 1: hardware says " "$out" | grep -v $qps ||
+        jobfail "sync: rank 0 logged a mismatch of another QP to peer 1"
+    # the counter: those 3, and the QP to the killed rank 2 when the sync found it first (at
+    # most one line)
+    l=$(rank_logged 0 "$out" "warn: rc: qp 0x[0-9a-f]* to peer 2: hardware says .*(qp state sync")
+    [ -z "$(echo "$l" | sed -n 2p)" ] || jobfail "sync: rank 0 logged more than one mismatch with the killed rank 2"
+    all=3
+    [ -z "$l" ] || all=4
     expect_json sync "$work/sync.0.json" '.scope == "rank"' qp_sync_mismatches="$all" 'qp_syncs>=3'
     # 3 by the sync, 3 forced: 6 recoveries on each side
     expect_json sync "$work/sync.0.json" '.scope == "peer" and .peer == 1' recoveries=6
     expect_json sync "$work/sync.1.json" '.scope == "peer" and .peer == 0' recoveries=6
-    for r in 0 1; do
-        n=$(grep -c "^rank $r: event RECOVERED peer $((r ^ 1)) transport rc status RCMSG_OK cause " "$out")
-        [ "$n" -eq 6 ] || jobfail "sync: rank $r got $n RECOVERED events, not 6"
-        n=$(grep -c "^rank $r: event PEER_FAILED peer 2 transport rc status RCMSG_ERR_[A-Z_]* cause " "$out")
-        [ "$n" -eq 1 ] || jobfail "sync: rank $r got $n PEER_FAILED events for rank 2 with an error status, not 1"
-        ! grep "^rank $r: event PEER_FAILED peer [01] " "$out" || jobfail "sync: rank $r: PEER_FAILED for a live rank"
-    done
-    for r in 0 1 2; do
-        for p in 0 1 2; do
-            [ $r -ne $p ] || continue
-            n=$(grep -c "^rank $r: event CONNECTED peer $p transport rc " "$out")
-            [ "$n" -eq 1 ] || jobfail "sync: rank $r got $n CONNECTED events for peer $p, not 1"
-        done
-    done
+    # the events, checked by monitor_test: 6 RECOVERED (3 by the sync, 3 forced) and CONNECTED
+    # once on each side of (0, 1); CONNECTED once for each other rank on every rank, PEER_FAILED
+    # once for rank 2 with an error status on ranks 0 and 1; none after the checks ('finalized')
+    each_rank 2 "$out" 'recover: 3 forced, 6 recoveries in all, 6 RECOVERED events in all, 1 CONNECTED, 0 failures$' ||
+        jobfail "sync: rank $_r did not get 6 RECOVERED events (and CONNECTED once) for its peer"
+    each_rank 2 "$out" 'events: PEER_FAILED 1 for rank 2 (RCMSG_ERR_[A-Z_]*), 0 failures$' ||
+        jobfail "sync: rank $_r did not get PEER_FAILED once for rank 2 with an error status"
+    grep -q '^rank 2: events: CONNECTED once for each other rank over rc, 0 failures$' "$out" ||
+        jobfail "sync: rank 2 did not get CONNECTED once for each other rank"
     echo "ok: 2. QP sync within 2 periods, 6 RECOVERED events each side, CONNECTED once, PEER_FAILED once ($(($(date +%s) - t00)) s so far)"
 fi
 
-# begins LOG RANK: the begin lines of RANK's dumps in LOG
-begins() { grep "^rcmsg dump \[rank $2\]: begin" "$1"; }
-
-# wait_dumps NAME RANK N: until RANK's log in job NAME has N dump end lines (20 s at most)
-wait_dumps() {
+# wait_dump NAME RANK KIND: until RANK's log in job NAME has a dump whose begin line matches
+# KIND (STALL, SIGUSR1), ended (20 s at most)
+wait_dump() {
     wait_file "$work/$1/pid.$2" 60
     i=0
-    until [ "$(grep -c "^rcmsg dump \[rank $2\]: end" "$work/$1/$(cat "$work/$1/pid.$2").log" 2> /dev/null)" -ge "$3" ]; do
+    until sed -n "/^rcmsg dump \[rank $2\]: begin.*$3/,/^rcmsg dump \[rank $2\]: end/p" \
+        "$work/$1/$(cat "$work/$1/pid.$2").log" 2> /dev/null | grep -q "^rcmsg dump \[rank $2\]: end"; do
         i=$((i + 1))
-        [ $i -le 200 ] || { touch "$work/$1/go"; fail "$1: rank $2 did not print $3 dump(s) within 20 s"; }
+        [ $i -le 200 ] || { touch "$work/$1/go"; fail "$1: rank $2 did not print its $3 dump within 20 s"; }
         sleep 0.1
     done
 }
@@ -137,13 +148,13 @@ if part 3; then
     echo "== 3. rank 1 idle in a receive with RCMSG_STALL_TIMEOUT=2s, then SIGUSR1 to both ranks and rdma resource show qp at once"
     command -v rdma > /dev/null || skip "rdma (iproute2) not found"
     start idle 120 2 RCMSG_STALL_TIMEOUT=2s -- idle
-    wait_dumps idle 1 1 # the stall dump
+    wait_dump idle 1 STALL
     p0=$(cat "$work/idle/pid.0") p1=$(cat "$work/idle/pid.1")
     kill -USR1 "$p0" "$p1" || fail "idle: cannot signal the ranks"
     rdma -j resource show qp > "$work/rdma.json" 2> "$work/rdma.err"
     rst=$?
-    wait_dumps idle 1 2
-    wait_dumps idle 0 1
+    wait_dump idle 1 SIGUSR1
+    wait_dump idle 0 SIGUSR1
     touch "$work/idle/go"
     finish idle $jobpid
     [ $st -eq 0 ] || jobfail "idle: mpirun exited with $st"
@@ -151,17 +162,15 @@ if part 3; then
     log1=$(rank_log idle 1) log0=$(rank_log idle 0)
     # rank 1: the stall's dump, naming its receive and its QP, then SIGUSR1's
     grep '^rcmsg dump' "$log1"
-    begins "$log1" 1 | head -1 | grep -q STALL && begins "$log1" 1 | tail -1 | grep -q SIGUSR1 &&
-        [ "$(begins "$log1" 1 | wc -l)" -eq 2 ] ||
-        jobfail "idle: rank 1's dumps are not one of the stall, then one of SIGUSR1"
-    [ "$(grep -c '^rcmsg dump \[rank 1\]: request recv peer 0 tag 77 ctx [0-9]* len 64 step posted' "$log1")" -eq 2 ] ||
-        jobfail "idle: rank 1's dumps do not both name the receive (recv peer 0 tag 77 ... len 64)"
-    [ "$(grep -c '^rcmsg dump \[rank 1\]: rc qp 0x[0-9a-f]* peer 0 state RTS hw RTS ' "$log1")" -eq 2 ] ||
-        jobfail "idle: rank 1's dumps do not both have a 'rc qp 0x.. peer 0 state RTS hw RTS' line"
+    recv='request recv peer 0 tag 77 ctx [0-9]* len 64 step posted'
+    qp='rc qp 0x[0-9a-f]* peer 0 state RTS hw RTS '
+    dump_is idle "$log1" 1 1 STALL "$recv" "$qp"
+    dump_is idle "$log1" 1 2 SIGUSR1 "$recv" "$qp"
+    no_dump idle "$log1" 1 3
     # rank 0 (nothing pending while it waits: it never stalls): SIGUSR1's dump only
     grep '^rcmsg dump \[rank 0\]: \(begin\|rc qp\)' "$log0"
-    [ "$(begins "$log0" 0 | wc -l)" -eq 1 ] && begins "$log0" 0 | grep -q SIGUSR1 ||
-        jobfail "idle: rank 0's dumps are not SIGUSR1's alone"
+    dump_is idle "$log0" 0 1 SIGUSR1
+    no_dump idle "$log0" 0 2
     [ $rst -eq 0 ] || { cat "$work/rdma.err"; jobfail "rdma -j resource show qp failed ($rst)"; }
     for r in 0 1; do
         log=$(rank_log idle $r)

@@ -24,7 +24,9 @@
  *                                     rank (over that transport) by the first collective; then
  *                                     the last rank kills itself (SIGKILL) and the others must
  *                                     get PEER_FAILED for it exactly once, with an error
- *                                     status, and no RECOVERED for it
+ *                                     status, and no RECOVERED (the killed rank prints its
+ *                                     CONNECTED check first: "rank R: events: CONNECTED once
+ *                                     for each other rank over T, F failures")
  *   monitor_test recover N            2 ranks, rc: rank 0 forces N errors on its QP to rank 1
  *                                     (rcmsg_rc_btl_force_error): N RECOVERED events on each
  *                                     side, CONNECTED still once, traffic checked after each
@@ -46,6 +48,8 @@
  *
  * Modes can follow each other in one run: "monitor_test qpsync 3 500 + recover 3 + events
  * rc". qpsync and recover run between ranks 0 and 1; other ranks wait for the next mode.
+ * After events or recover, no CONNECTED, RECOVERED or PEER_FAILED event may come later (checked
+ * after rcmsg_finalize: a FAIL line, and no "rank R: finalized").
  *
  * With MONITOR_DIR set, each process writes its standard error (rcmsg's log, the stats and
  * the dumps) to MONITOR_DIR/PID.log and, after rcmsg_init, its pid to MONITOR_DIR/pid.RANK.
@@ -90,6 +94,8 @@ static int rank = -1, size, failures;
 static rcmsg_comm_t world;
 static pthread_t main_thread;
 static int ev_count[EV_KINDS][MAX_PEERS];
+/* the counts a mode checked last (events, recover): no event may come after its checks */
+static int ev_checked[EV_KINDS][MAX_PEERS], ev_were_checked;
 static rcmsg_status_t ev_status[EV_KINDS][MAX_PEERS];
 static char ev_transport[EV_KINDS][MAX_PEERS][16];
 static char ev_cause[EV_KINDS][MAX_PEERS][200];
@@ -317,6 +323,32 @@ static int pingpong(double secs)
 
 /* ---- events ---------------------------------------------------------------------------- */
 
+/* The counts just checked: main checks after rcmsg_finalize that no event came since. */
+static void ev_checked_now(void)
+{
+    memcpy(ev_checked, ev_count, sizeof(ev_checked));
+    ev_were_checked = 1;
+}
+
+/* After rcmsg_finalize: no CONNECTED, RECOVERED or PEER_FAILED event after the last checks. */
+static int ev_none_since_checked(void)
+{
+    static const rcmsg_event_kind_t kinds[] = {RCMSG_EVENT_CONNECTED, RCMSG_EVENT_RECOVERED,
+                                               RCMSG_EVENT_PEER_FAILED};
+    int bad = 0;
+
+    for (int k = 0; ev_were_checked && k < 3; k++) {
+        for (int p = 0; p < MAX_PEERS; p++) {
+            if (ev_count[kinds[k]][p] != ev_checked[kinds[k]][p]) {
+                printf("FAIL rank %d: %d %s event(s) for peer %d after the checks\n", rank,
+                       ev_count[kinds[k]][p] - ev_checked[kinds[k]][p], ev_names[kinds[k]], p);
+                bad = 1;
+            }
+        }
+    }
+    return bad;
+}
+
 /* Every other rank got CONNECTED exactly once (by its transport), this rank none. */
 static void check_connected(const char *transport)
 {
@@ -333,7 +365,7 @@ static void check_connected(const char *transport)
 
 static int events(const char *transport)
 {
-    int victim = size - 1, v;
+    int victim = size - 1, v, recovered[MAX_PEERS];
     rcmsg_status_t s;
     double t0;
 
@@ -343,7 +375,10 @@ static int events(const char *transport)
     }
     CHECK(rcmsg_barrier(world) == RCMSG_OK, "barrier");
     check_connected(transport);
+    memcpy(recovered, ev_count[RCMSG_EVENT_RECOVERED], sizeof(recovered));
     if (rank == victim) {
+        printf("rank %d: events: CONNECTED once for each other rank over %s, %d failures\n", rank,
+               transport, failures);
         printf("rank %d: killing itself with SIGKILL\n", rank);
         fflush(stdout);
         raise(SIGKILL);
@@ -363,6 +398,11 @@ static int events(const char *transport)
     }
     CHECK(ev_count[RCMSG_EVENT_RECOVERED][victim] == 0, "%d RECOVERED event(s) for the killed rank",
           ev_count[RCMSG_EVENT_RECOVERED][victim]);
+    for (int p = 0; p < size; p++) {
+        CHECK(ev_count[RCMSG_EVENT_RECOVERED][p] == recovered[p],
+              "%d RECOVERED event(s) for peer %d while a rank was killed",
+              ev_count[RCMSG_EVENT_RECOVERED][p] - recovered[p], p);
+    }
     s = ev_status[RCMSG_EVENT_PEER_FAILED][victim];
     CHECK(s < 0, "PEER_FAILED for the killed rank with status %s, not an error",
           rcmsg_status_name(s));
@@ -377,6 +417,7 @@ static int events(const char *transport)
           "PEER_FAILED names transport '%s', not '%s'",
           ev_transport[RCMSG_EVENT_PEER_FAILED][victim], transport);
     check_connected(transport);
+    ev_checked_now();
     printf("rank %d: events: PEER_FAILED %d for rank %d (%s), %d failures\n", rank,
            ev_count[RCMSG_EVENT_PEER_FAILED][victim], victim, rcmsg_status_name(s), failures);
     return failures != 0;
@@ -480,6 +521,7 @@ static int recover(long n)
     CHECK(ev_count[RCMSG_EVENT_CONNECTED][peer] == 1,
           "%d CONNECTED events for peer %d: a recovery is no new connection",
           ev_count[RCMSG_EVENT_CONNECTED][peer], peer);
+    ev_checked_now();
     free(buf);
     printf("rank %d: recover: %ld forced, %lu recoveries in all, %d RECOVERED events in all, %d "
            "CONNECTED, %d failures\n",
@@ -706,6 +748,8 @@ int main(int argc, char **argv)
     s = rcmsg_finalize();
     if (s != RCMSG_OK) {
         printf("FAIL rank %d: rcmsg_finalize: %s\n", rank, rcmsg_status_name(s));
+        st = 1;
+    } else if (ev_none_since_checked()) {
         st = 1;
     } else {
         struct sigaction sa;

@@ -35,8 +35,8 @@ st=$?
     { tail -40 "$out"; fail "exhaust: status $st"; }
 each_rank $np "$out" "exhaust: dup [0-9]* failed with RCMSG_ERR_NO_RESOURCE" ||
     { tail -40 "$out"; fail "exhaust: not every rank got RCMSG_ERR_NO_RESOURCE"; }
-[ "$(grep -c "error: rcmsg_comm_dup: no communicator context id is free on every member: a process holds at most 16384 communicators" "$out")" -eq $np ] ||
-    { tail -40 "$out"; fail "exhaust: not every rank named the limit"; }
+each_rank_logged $np "$out" "error: rcmsg_comm_dup: no communicator context id is free on every member: a process holds at most 16384 communicators" once ||
+    { tail -40 "$out"; fail "exhaust: not every rank named the limit once: $bad"; }
 each_rank $np "$out" "exhaust: after freeing them, a dup and a split work" ||
     { tail -40 "$out"; fail "exhaust: the program could not go on after freeing"; }
 grep -m1 'error: rcmsg_comm_dup' "$out"

@@ -16,7 +16,7 @@ for node in 1 0; do
     st=$?
     grep -e 'buffers' -e '^rank' -e FAIL "$out"
     [ $st -eq 0 ] || fail "node $node: exit $st"
-    [ "$(grep -c "receive pool bound to node $node, pages on node(s) $node\$" "$out")" -eq 2 ] ||
-        fail "pool not on node $node"
+    each_rank 2 "$out" "[0-9]*-byte receive pool bound to node $node, pages on node(s) $node\$" ||
+        fail "rank $_r: pool not on node $node"
 done
 pass "receive pools follow the process's NUMA binding"

@@ -25,13 +25,15 @@ run() { # run NAME MODE [ENV...]: one rc_cm_test, output kept in $out
     cat "$out"
     [ $st -ne 124 ] || fail "$name: hung"
     [ $st -eq 0 ] || fail "$name: exit status $st"
-    [ "$(grep -c '^ok: rank [01]: received "hello from rank' "$out")" = 2 ] ||
-        fail "$name: both ranks did not receive the other's message"
+    for r in 0 1; do
+        grep -q "^ok: rank $r: received \"hello from rank $((1 - r)) over qp" "$out" ||
+            fail "$name: rank $r did not receive rank $((1 - r))'s message"
+    done
 }
 
 for mode in one both; do
     run "$mode" "$mode" RCMSG_LOG_LEVEL=debug
-    [ "$(grep -c 'CM: connected to peer' "$out")" = 2 ] || fail "$mode: not one connection per side"
+    each_pair_logged 2 "$out" "debug: CM: connected to peer " ":" || fail "$mode: not one connection per side: $bad"
     if [ $mode = both ]; then
         grep -q 'dropped: simultaneous connect' "$out" ||
             fail "both: the lower rank did not drop the higher rank's REQ"
@@ -48,15 +50,15 @@ for v in veth0 veth1; do
     lossy="$lossy $v"
 done
 [ -n "$lossy" ] || skip "no veth0/veth1 to impair here (not the rxe guest?)"
-retries=0
+retried=
 for i in 1 2 3; do
     for mode in one both; do
         run "loss $mode #$i" "$mode" RCMSG_LOG_LEVEL=debug
-        retries=$((retries + $(grep -c 'CM: retry' "$out")))
+        ! grep -q 'CM: retry' "$out" || retried="$retried $mode#$i"
     done
 done
-echo "ok: 30% loss on$lossy: 6 connections formed, $retries CM retries logged"
-[ $retries -gt 0 ] || fail "30% loss and not a single CM retry: was the loss applied?"
+echo "ok: 30% loss on$lossy: 6 connections formed, CM retries logged in:${retried:- none}"
+[ -n "$retried" ] || fail "30% loss and not a single CM retry: was the loss applied?"
 
 # rcmsg_init's eager connects (every pair through the CM, then the closing fence, during which
 # a rank keeps answering a peer whose last packet was lost) under 10% loss of the CM's packets:
@@ -75,11 +77,14 @@ if [ -n "$MPIRUN" ] && [ -x "$top_builddir/test/integration/rc/rc_mesh_test" ]; 
     st=$?
     grep -v ' debug: \| info: ' "$out"
     [ $st -eq 0 ] || fail "eager connects under 10% loss: mpirun exited with $st"
-    [ "$(grep -c 'rank [0-3] of 4: 800 messages from 4 ranks checked' "$out")" -eq 4 ] ||
-        fail "eager connects under 10% loss: not every rank checked its messages"
-    [ "$(grep -c 'CM: connected to peer' "$out")" -eq 12 ] ||
-        fail "eager connects under 10% loss: not 12 CM connections (one per rank and peer)"
-    echo "ok: rcmsg_init of 4 ranks under 10% loss of CM packets: 12 CM connections, $(grep -c 'CM: retry' "$out") CM retries"
+    for r in 0 1 2 3; do
+        grep -q "^rank $r of 4: 800 messages from 4 ranks checked" "$out" ||
+            fail "eager connects under 10% loss: rank $r did not check its 800 messages"
+    done
+    ranks_passed 4 "$out" || fail "eager connects under 10% loss: not every rank checked its messages"
+    each_pair_logged 4 "$out" "debug: CM: connected to peer " ":" ||
+        fail "eager connects under 10% loss: not one CM connection per rank and peer: $bad"
+    echo "ok: rcmsg_init of 4 ranks under 10% loss of CM packets: one CM connection per rank and peer"
 fi
 for v in $lossy; do tc qdisc del dev "$v" root; done
 lossy=

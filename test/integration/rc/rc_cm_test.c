@@ -17,6 +17,7 @@
 
 #include "base/clock.h"
 #include "base/config_table.h"
+#include "base/log.h"
 #include "btl_rc/rc_cm.h"
 #include "btl_rc/rc_device.h"
 #include "btl_rc/rc_qp.h"
@@ -396,6 +397,7 @@ int main(int argc, char **argv)
         return 1;
     }
     s.rank = child == 0 ? 1 : 0;
+    rcmsg_log_set_rank(s.rank); /* the log lines name the side: "[rcmsg HOST:R PID]" */
     s.sock = sv[s.rank];
     close(sv[1 - s.rank]);
     rc = side_run(&s, mode, names, ndev);

@@ -22,6 +22,6 @@ grep -Eq '\[rcmsg [^ ]*:1 [0-9]+\] error: SEND.* to peer 0 failed: transport ret
     fail "rank 1 did not report retry-exceeded with peer, qp and state"
 grep -q 'connection to peer 1 lost: qp 0x[0-9a-f]* on .* is in state ERR' "$out" || fail "rank 0 did not report the lost connection"
 grep -q 'connection to peer 0 lost: qp 0x[0-9a-f]* on .* is in state ERR' "$out" || fail "rank 1 did not report the lost connection"
-[ "$(grep -c 'failure callback called; a send after the failure returns RCMSG_ERR_CONNECTION' "$out")" -eq 2 ] ||
-    fail "both ends must refuse later sends"
+each_rank 2 "$out" 'failure callback called; a send after the failure returns RCMSG_ERR_CONNECTION$' ||
+    fail "both ends must refuse later sends (rank $_r did not say so)"
 pass "a QP in ERR is reported on both sides and nobody hangs"

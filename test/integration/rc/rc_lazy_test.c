@@ -10,14 +10,16 @@
  *   rc_lazy_test ring             a ring only: each rank talks to its two neighbours
  *   rc_lazy_test lru ROUNDS MSGS  ROUNDS rounds separated by barriers; in each every rank
  *                                 sends MSGS messages (eager and rendezvous alternately) to
- *                                 the rank a pseudo-random derangement gives it
+ *                                 the rank a pseudo-random derangement gives it; rank 0
+ *                                 prints the job's totals: "rank 0: lru: N of N messages
+ *                                 received, N connections and N disconnections (rc events)"
  *   rc_lazy_test simul            2 ranks: both send to the other right after rcmsg_init
  *   rc_lazy_test dead             rank 1 kills itself right after rcmsg_init; 2 s later
  *                                 rank 0 sends to it and prints the status and the time
  *
  * With RC_LAZY_LOG_DIR set, each process writes its standard error (rcmsg's log) to
  * RC_LAZY_LOG_DIR/PID.log: mpirun's forwarding can splice one rank's line into another's,
- * and the script counts log lines per rank.
+ * and the script reads the log lines of each rank.
  *
  * The eager limit is read from RCMSG_EAGER_LIMIT (a number of bytes; 8192 when unset) to size
  * the messages on both sides of it. Every rank prints "rank R: MODE: N received, N sent,
@@ -54,6 +56,7 @@ static int rank, size, failures;
 static size_t eager_max;
 static uint32_t *sent_seq, *recv_seq; /* [size]: per-pair sequence numbers, across phases */
 static rcmsg_comm_t world;
+static int64_t rc_events[2]; /* rc connections and disconnections seen by the event handler */
 
 static double now_s(void)
 {
@@ -292,6 +295,34 @@ static int phase_random(int rounds, int msgs)
     return got;
 }
 
+static void on_event(const rcmsg_event_t *e, void *arg)
+{
+    (void)arg;
+    if (strcmp(e->transport, "rc") == 0 && e->kind == RCMSG_EVENT_CONNECTED) {
+        rc_events[0]++;
+    } else if (strcmp(e->transport, "rc") == 0 && e->kind == RCMSG_EVENT_DISCONNECTED) {
+        rc_events[1]++;
+    }
+}
+
+/* The job's messages, connections and disconnections summed on every rank; rank 0 prints them
+ * and fails when a message of the WANT sent is missing. */
+static void lru_totals(int got, int64_t want)
+{
+    int64_t mine[3] = {got, rc_events[0], rc_events[1]}, all[3];
+    rcmsg_status_t s = rcmsg_allreduce(mine, all, 3, RCMSG_INT64, RCMSG_SUM, world);
+
+    if (s != RCMSG_OK) {
+        printf("FAIL: rank %d: allreduce of the totals: %s\n", rank, rcmsg_status_name(s));
+        failures++;
+    } else if (rank == 0) {
+        printf("rank 0: lru: %lld of %lld messages received, %lld connections and %lld "
+               "disconnections (rc events)\n",
+               (long long)all[0], (long long)want, (long long)all[1], (long long)all[2]);
+        failures += all[0] != want;
+    }
+}
+
 /* Rounds of a derangement each, with a barrier between them: only one round's messages are
  * ever in flight, so no rank waits for a receive that a later round's traffic keeps from
  * being connected. */
@@ -318,6 +349,7 @@ static int phase_lru(int rounds, int msgs)
         }
     }
     free(p), free(perm);
+    lru_totals(got, (int64_t)rounds * msgs * size);
     return got;
 }
 
@@ -394,6 +426,7 @@ int main(int argc, char **argv)
     }
     eager_max = eager_limit();
     test_log_to_file("RC_LAZY_LOG_DIR");
+    rcmsg_event_handler_set(on_event, NULL);
     s = rcmsg_init();
     if (s != RCMSG_OK) {
         printf("FAIL: rcmsg_init: %s\n", rcmsg_status_name(s));

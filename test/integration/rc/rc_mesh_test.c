@@ -182,10 +182,12 @@ static void bad_addresses(void)
         {"a CM qp number beyond 24 bits", 32 + 24 + 3, 0x01, cap, RCMSG_ERR_PEER_DATA},
     };
 
+    int ncases = (int)(sizeof(cases) / sizeof(cases[0])), refused = 0;
+
     if (rc_btl->ops->addr_pack(rc_btl, good, &len) != RCMSG_OK || len != cap) {
         fail("addr_pack failed%.0d%.0d%.0d", 0, 0, 0);
     }
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    for (int i = 0; i < ncases; i++) {
         rcmsg_status_t s;
 
         memcpy(b, good, cap);
@@ -198,8 +200,10 @@ static void bad_addresses(void)
         } else {
             printf("rank 0: peer address with %s refused (%s)\n", cases[i].what,
                    rcmsg_status_name(s));
+            refused++;
         }
     }
+    printf("rank 0: %d of %d malformed peer addresses refused\n", refused, ncases);
     free(good);
     free(b);
 }

@@ -41,11 +41,14 @@
  *                  done after T2 s, N failed" (T from the victim's kill, CLOCK_MONOTONIC)
  *   coll, allreduce, pingpong: "rank R: MODE: N iterations checked, F failures, longest
  *                  iteration T s"
+ *   stream:       rank 0 also "rank 0: qp fatal: peer 1: N recoveries from a QP fatal event
+ *                  (forced F)", N counted from rcmsg's RECOVERED events naming the cause, F
+ *                  its rcmsg_rc_btl_force_fatal calls (checked equal)
  * A failed check prints "FAIL rank R ..." and the program exits 1.
  *
  * With RC_RECOVERY_LOG_DIR set, each process writes its standard error (rcmsg's log) to
  * RC_RECOVERY_LOG_DIR/PID.log: mpirun's forwarding can splice lines of two ranks, and the
- * script counts log lines per rank. The victim of kill writes its kill time there too
+ * script reads the log lines of each rank. The victim of kill writes its kill time there too
  * (killed_at).
  */
 #include "config.h"
@@ -107,6 +110,7 @@ static size_t opt_max_len = 512 * 1024;
 static int opt_qp_err; /* --hook qp-err: the QP moved to ERR behind the mirror's back */
 static double opt_deadline = 300;
 static const char *opt_until;
+static uint64_t fatal_forced, fatal_events; /* rank 0: QP fatal errors forced; their recoveries */
 static double t_start;
 
 static double now_s(void)
@@ -454,6 +458,7 @@ typedef struct { /* rank 0's forced errors on its QP to one peer */
 static void forcer_step(forcer_t *f, uint64_t completions)
 {
     rcmsg_status_t s;
+    int fatal;
 
     if (f->waiting) {
         if (rcmsg_rc_btl_recoveries(rc_btl, f->peer) > f->rec_before) {
@@ -476,10 +481,12 @@ static void forcer_step(forcer_t *f, uint64_t completions)
     f->rec_before = rcmsg_rc_btl_recoveries(rc_btl, f->peer);
     /* every 10th as the device's IBV_EVENT_QP_FATAL would (a severe error), the others as a
      * QP moved to ERR (transient) */
-    s = opt_qp_err            ? rcmsg_rc_btl_force_qp_err(rc_btl, f->peer)
-        : f->forced % 10 == 9 ? rcmsg_rc_btl_force_fatal(rc_btl, f->peer)
-                              : rcmsg_rc_btl_force_error(rc_btl, f->peer);
+    fatal = !opt_qp_err && f->forced % 10 == 9;
+    s = opt_qp_err ? rcmsg_rc_btl_force_qp_err(rc_btl, f->peer)
+        : fatal    ? rcmsg_rc_btl_force_fatal(rc_btl, f->peer)
+                   : rcmsg_rc_btl_force_error(rc_btl, f->peer);
     if (s == RCMSG_OK) {
+        fatal_forced += (uint64_t)fatal;
         f->forced++;
         f->waiting = 1;
         f->forced_at = now_s();
@@ -489,6 +496,23 @@ static void forcer_step(forcer_t *f, uint64_t completions)
         failures++;
         f->want = f->forced;
     }
+}
+
+/* rcmsg's events: the recoveries whose cause is the QP fatal event rcmsg_rc_btl_force_fatal
+ * simulates */
+static void on_event(const rcmsg_event_t *e, void *arg)
+{
+    (void)arg;
+    if (e->kind == RCMSG_EVENT_RECOVERED && e->cause != NULL &&
+        strstr(e->cause, "async event local work queue catastrophic error") != NULL) {
+        fatal_events++;
+    }
+}
+
+static int fatal_seen(void *arg)
+{
+    (void)arg;
+    return fatal_events >= fatal_forced;
 }
 
 /* Progress (with nothing of ours pending) for up to secs seconds or until done() holds. */
@@ -654,6 +678,13 @@ static int run_stream(int killing)
     }
     forced[1 % size] = rank == 0 ? (uint64_t)f.forced : 0;
     report_recoveries(forced, !killing, NULL);
+    if (rank == 0 && !killing) { /* the last recovery's event comes at a later progress */
+        progress_until(fatal_seen, NULL, 10);
+        printf("rank 0: qp fatal: peer 1: %llu recoveries from a QP fatal event (forced %llu)\n",
+               (unsigned long long)fatal_events, (unsigned long long)fatal_forced);
+        CHECK(fatal_events == fatal_forced, "%llu recoveries from a QP fatal event, forced %llu",
+              (unsigned long long)fatal_events, (unsigned long long)fatal_forced);
+    }
     for (int i = 0; i < size - 1; i++) {
         chan_t *c = &ch[i];
         chan_report(c, c->peer == 1 && rank == 0 ? (uint64_t)f.forced : 0);
@@ -928,6 +959,7 @@ int main(int argc, char **argv)
         return 2;
     }
     test_log_to_file("RC_RECOVERY_LOG_DIR");
+    rcmsg_event_handler_set(on_event, NULL);
     s = rcmsg_init();
     if (s != RCMSG_OK) {
         printf("rcmsg_init: %s\n", rcmsg_strerror(s));

@@ -20,8 +20,8 @@ check() { # variable, value of rank 0, value of rank 1, then what rank 0 / rank 
         fail "rank 0 did not name $var with both values"
     grep -q "\[rcmsg [^ ]*:1 [0-9]*\] error: peer 0 $5: set the same $var on every rank" "$out" ||
         fail "rank 1 did not name $var with both values"
-    [ "$(grep -c 'error: rcmsg_init failed: invalid configuration' "$out")" -eq 2 ] ||
-        fail "$var: not both ranks' rcmsg_init failed with RCMSG_ERR_CONFIG"
+    each_rank_logged 2 "$out" 'error: rcmsg_init failed: invalid configuration' once ||
+        fail "$var: not both ranks' rcmsg_init failed with RCMSG_ERR_CONFIG: $bad"
     echo "ok: $var=$2 against $3 named at init on both ranks"
 }
 check RCMSG_SM_CELL_SIZE 9k 16k "uses 16384-byte shared-memory cells, this rank 9216" \
