@@ -155,6 +155,12 @@ static int rc_control(rc_btl_t *rc)
     if (atomic_load_explicit(&rc->async_pending, memory_order_acquire)) {
         rc_async_handle(rc);
     }
+    if (rc->rec.n > 0) {
+        /* a broken qp drains into the send CQ (its flushed requests, then the marker): the
+         * recovery waits for them, and the application may be computing */
+        while (rc_send_poll(rc) > 0) {
+        }
+    }
     rc_conn_progress(rc);
     rc_sync_tick(rc);
     if (rc->cm_hot || atomic_load_explicit(&rc->async_pending, memory_order_acquire)) {
