@@ -3,7 +3,8 @@
 # The whole test suite from a fresh Debian 12 machine: installs the packages, builds with
 # warnings as errors, runs `make check` (host unit and launch tests, then ONE boot of the
 # Soft-RoCE guest for the RDMA tests, then one boot of two guests: rxe-run --nodes 2), then
-# `make distcheck` (the release tarball built with AddressSanitizer, UBSan and LeakSanitizer, and the whole suite run again under them).
+# `make distcheck` (the release tarball built with AddressSanitizer, UBSan and LeakSanitizer,
+# and the whole suite run again under them).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 sh "$top/contrib/install-deps.sh"
