@@ -21,6 +21,10 @@ if ! why=$("$runner" --check 2>&1); then
     echo "SKIP: the Soft-RoCE guest cannot run here: $why"
     exit 77
 fi
+# one boot at a time (make -j runs guest.sh and two_nodes.sh as two tests): the lock is held
+# on fd 9, which the runner inherits, until this test ends
+mkdir -p "$top_builddir/test/rdma" && exec 9> "$top_builddir/test/rdma/vm.lock" || exit 99
+flock 9 || exit 99
 cd "$top_builddir" || exit 1
 # the host make's jobserver does not exist inside the guest
 # every rank of these tests shares one guest: RCMSG_TRANSPORTS=rc,self makes them use the HCA

@@ -14,4 +14,8 @@ if [ "${SANITIZER_BUILD:-no}" = yes ]; then
     echo "SKIP: sanitizer build: too slow under the guests' emulation (see test/rdma/guest.sh)"
     exit 77
 fi
+# one boot at a time (make -j runs guest.sh and two_nodes.sh as two tests): the lock is held
+# on fd 9, which the runner inherits, until this test ends
+mkdir -p "$top_builddir/test/rdma" && exec 9> "$top_builddir/test/rdma/vm.lock" || exit 99
+flock 9 || exit 99
 exec "$top_srcdir/contrib/rxe-vm/two-node-smoke" "$top_builddir"
