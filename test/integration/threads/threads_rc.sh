@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # threads_host.sh's programs over rc in the Soft-RoCE guest (RCMSG_TRANSPORTS=rc,self: every
 # peer over rc): 4 threads per rank, 2 and 4 ranks. btl_rc's ops run under the core lock
-# (src/btl/btl.h) and its async thread only sets atomics: it passes so; a progress thread of
-# btl_rc's (issue 41 items 2-3) must keep it passing.
+# (src/btl/btl.h), its progress thread (RCMSG_ASYNC_PROGRESS=control, the default) behind
+# the gate of rc_gate.h.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/threads/threads_lib.sh"
 need_rdma
