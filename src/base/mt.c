@@ -60,7 +60,8 @@ void rcmsg_mt_pause(bool yield)
 {
     unsigned depth;
 
-    if (rcmsg_mt_depth == 0 || __atomic_load_n(&rcmsg_mt_waiters, __ATOMIC_RELAXED) == 0) {
+    if (!rcmsg_mt_on || rcmsg_mt_depth == 0 ||
+        __atomic_load_n(&rcmsg_mt_waiters, __ATOMIC_RELAXED) == 0) {
         if (yield) {
             sched_yield();
         }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The thread model's lock (docs/threads.md). Under RCMSG_THREAD_MULTIPLE one mutex, the core
- * lock, protects every piece of state below the public calls: the pml's owners (pml_send,
- * pml_recv, pml_match, pml_rx, pml_comm, pml_ctx, pml_handle, pml_req), btl_sm, btl_self,
- * src/progress and its hooks, the collectives' engine, the event queue and the stats
+ * The thread model's lock (docs/threads.md). Under RCMSG_THREAD_MULTIPLE one lock, the core
+ * lock (a spinlock word: below), protects every piece of state below the public calls: the pml's
+ * owners (pml_send, pml_recv, pml_match, pml_rx, pml_comm, pml_ctx, pml_handle, pml_req), btl_sm,
+ * btl_self, src/progress and its hooks, the collectives' engine, the event queue and the stats
  * counters. It is the lock domain of every owner for now (MPICH's "global" granularity):
  * each owner is touched only with it held, so an owner may later get a lock of its own
  * (taken inside the core lock: lock order core -> owner) without a change of its callers.
@@ -18,7 +18,8 @@
  *
  * The hot path: with SINGLE, FUNNELED or SERIALIZED rcmsg_mt_on is false and a public call
  * costs one load and branch of it (no lock, no thread-local access); with MULTIPLE and one
- * thread, an uncontended mutex lock and unlock and a thread-local counter per call.
+ * thread, an uncontended exchange and store of the lock word and a thread-local counter per
+ * call.
  *
  * Transports (src/btl/btl.h): their ops are called with the core lock held whenever
  * rcmsg_mt_on, so a btl needs no lock against the calls from above; it guards only the state
