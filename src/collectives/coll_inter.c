@@ -524,9 +524,5 @@ rcmsg_status_t rcmsg_coll_inter(const rcmsg_coll_inter_call_t *c, rcmsg_request_
     if (s != RCMSG_OK) {
         return s;
     }
-    if (c->coll == RCMSG_COLL_ALLGATHERV) {
-        a.scounts = NULL; /* inter_exchange: all of sbuf to each */
-        a.sdispls = NULL;
-    }
     return rcmsg_coll_run_with(&a, inter_builder(c->coll), req_p);
 }
