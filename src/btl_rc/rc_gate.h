@@ -52,7 +52,7 @@ typedef struct {
 rcmsg_status_t rc_gate_init(rc_gate_t *g, bool on);
 void rc_gate_fini(rc_gate_t *g);
 
-/* The application found the thread inside: waits until it left (n: app_in before entering). */
+/* The application found the thread inside: waits until it left. */
 void rc_gate_wait(rc_gate_t *g);
 
 /* The thread: owns btl_rc when true (release it with rc_gate_release); false while the
