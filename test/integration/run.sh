@@ -26,6 +26,9 @@
 # ("rank R of N: 0 failure(s)", or what failed); exit 77 is a SKIP with its reason printed. A
 # script passes on 0, skips on 77 (lib.sh: pass, fail, skip). No driver counts output lines.
 #
+# TESTLIST_ONLY=TEXT in the environment runs only the lines that contain TEXT (a developer's
+# shortcut: make check TESTS=test/integration/rc/rdma.testlist TESTLIST_ONLY=rc_compute).
+#
 # Adding a test to an area: put the program (and its check_PROGRAMS entry in
 # test/Makefile.include) or the script into test/integration/AREA/ and add its lines to
 # AREA/testlist; a new area also gets its AREA/host.testlist and/or AREA/rdma.testlist entry in
@@ -126,6 +129,7 @@ while read -r line; do
     lw=host
     for kv; do case $kv in where=*) lw=${kv#where=} ;; esac; done
     [ "$lw" = "$where" ] || continue
+    case $line in *"${TESTLIST_ONLY:-}"*) ;; *) continue ;; esac
     what="$area/$line"
     echo "==== $what (testlist line $n)" >> "$log"
     t0=$(date +%s)
