@@ -151,6 +151,10 @@ typedef struct MPI_Status {
 #define MPI_ERR_NO_MEM                21
 #define MPI_ERR_UNSUPPORTED_OPERATION 22
 #define MPI_ERR_PROC_ABORTED          23
+#define MPI_ERR_INFO_KEY              24
+#define MPI_ERR_INFO_VALUE            25
+#define MPI_ERR_INFO_NOKEY            26
+#define MPI_ERR_INFO                  27
 #define MPI_ERR_LASTCODE              0x3fffffff
 
 /* ---- predefined datatypes ---------------------------------------
@@ -448,7 +452,7 @@ MPI_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
                       MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
 /* ---- groups, communicators, attributes, intercommunicators ---------------------------- */
-typedef int MPI_Info; /* only MPI_INFO_NULL (Comm_split_type's info is not read) */
+typedef int MPI_Info; /* info objects: MPI_Info_create, ... (below) */
 #define MPI_INFO_NULL        ((MPI_Info)0)
 #define MPI_GROUP_EMPTY      ((MPI_Group)MPI_HANDLE_(MPI_KIND_GROUP_, 0))
 #define MPI_COMM_TYPE_SHARED 1 /* Comm_split_type: the ranks of one node (host name) */
@@ -510,6 +514,172 @@ MPI_API int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintra
 MPI_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 MPI_API int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 MPI_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
+/* ---- issue 43 item 1: predefined attributes, info, type envelopes and names, darray,
+ * generalized requests, status setters, error classes, memory, handle conversions, the
+ * deprecated names MPI-3.1 (or MPICH) still defines, nonblocking v-collectives ---------------- */
+#define MPI_KIND_INFO_   10 /* info objects: MPI_INFO_ENV is index 1 */
+#define MPI_INFO_ENV     ((MPI_Info)MPI_HANDLE_(MPI_KIND_INFO_, 1))
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+
+/* more predefined attribute keys (on every communicator): MPI_UNIVERSE_SIZE (the job's size:
+ * no dynamic processes), MPI_APPNUM (0), MPI_LASTUSEDCODE (the largest error code or class
+ * MPI_Add_error_class/code gave, MPI_ERR_LASTCODE before any) */
+#define MPI_UNIVERSE_SIZE 5
+#define MPI_APPNUM        6
+#define MPI_LASTUSEDCODE  7
+
+typedef int MPI_Fint;
+#define MPI_F_STATUS_SIZE 5
+#define MPI_F_SOURCE      2
+#define MPI_F_TAG         3
+#define MPI_F_ERROR       4
+
+/* MPI_Type_get_envelope's combiners */
+#define MPI_COMBINER_NAMED            1
+#define MPI_COMBINER_DUP              2
+#define MPI_COMBINER_CONTIGUOUS       3
+#define MPI_COMBINER_VECTOR           4
+#define MPI_COMBINER_HVECTOR_INTEGER  5
+#define MPI_COMBINER_HVECTOR          6
+#define MPI_COMBINER_INDEXED          7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED         9
+#define MPI_COMBINER_INDEXED_BLOCK    10
+#define MPI_COMBINER_HINDEXED_BLOCK   11
+#define MPI_COMBINER_STRUCT_INTEGER   12
+#define MPI_COMBINER_STRUCT           13
+#define MPI_COMBINER_SUBARRAY         14
+#define MPI_COMBINER_DARRAY           15
+#define MPI_COMBINER_F90_REAL         16
+#define MPI_COMBINER_F90_COMPLEX      17
+#define MPI_COMBINER_F90_INTEGER      18
+#define MPI_COMBINER_RESIZED          19
+
+/* MPI_Type_create_darray's distributions */
+#define MPI_DISTRIBUTE_BLOCK     121
+#define MPI_DISTRIBUTE_CYCLIC    122
+#define MPI_DISTRIBUTE_NONE      123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* MPI_Type_match_size's classes */
+#define MPI_TYPECLASS_REAL    1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+
+MPI_API int MPI_Info_create(MPI_Info *info);
+MPI_API int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+MPI_API int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+MPI_API int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+MPI_API int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+MPI_API int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+MPI_API int MPI_Info_delete(MPI_Info info, const char *key);
+MPI_API int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+MPI_API int MPI_Info_free(MPI_Info *info);
+MPI_API int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+MPI_API int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+
+MPI_API int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                  int *num_datatypes, int *combiner);
+MPI_API int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                                  int max_datatypes, int array_of_integers[],
+                                  MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+MPI_API int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+MPI_API int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+MPI_API int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                   const int array_of_distribs[], const int array_of_dargs[],
+                                   const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype);
+MPI_API int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+MPI_API int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                               MPI_Grequest_free_function *free_fn,
+                               MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                               MPI_Request *request);
+MPI_API int MPI_Grequest_complete(MPI_Request request);
+MPI_API int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+MPI_API int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+MPI_API int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+
+MPI_API int MPI_Add_error_class(int *errorclass);
+MPI_API int MPI_Add_error_code(int errorclass, int *errorcode);
+MPI_API int MPI_Add_error_string(int errorcode, const char *string);
+
+MPI_API int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+MPI_API int MPI_Free_mem(void *base);
+MPI_API MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_API MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
+/* Handle conversions: a Fortran handle is the C handle's value. */
+MPI_API MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_API MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_API MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_API MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPI_API MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_API MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_API MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_API MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_API MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_API MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_API MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_API MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_API MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_API MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_API MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_API MPI_Message MPI_Message_f2c(MPI_Fint message);
+MPI_API int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+MPI_API int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+/* Deprecated (MPI-2.0) or removed (MPI-3.0) names that MPICH still provides: the same as
+ * their replacements (Type_extent: Type_get_extent's extent; Type_lb / Type_ub: lb, lb +
+ * extent; Address: Get_address; Type_hvector / hindexed / struct: Type_create_*;
+ * Errhandler_create / set / get: Comm_create_errhandler / set / get_errhandler). */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+MPI_API int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+MPI_API int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+MPI_API int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+MPI_API int MPI_Address(void *location, MPI_Aint *address);
+MPI_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+MPI_API int MPI_Type_hindexed(int count, int array_of_blocklengths[],
+                              MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
+MPI_API int MPI_Type_struct(int count, int array_of_blocklengths[],
+                            MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[],
+                            MPI_Datatype *newtype);
+MPI_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+MPI_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+MPI_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+
+/* Nonblocking v-collectives and scans (intracommunicators; Igatherv, Iscatterv, Iallgatherv,
+ * Ialltoallv, Ialltoallw, Ireduce_scatter over intercommunicators too) */
+MPI_API int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         int root, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request);
+MPI_API int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                           const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                           MPI_Request *request);
+MPI_API int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *request);
+MPI_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
 #ifdef __cplusplus
 }

@@ -218,6 +218,12 @@ int coll_reduce(mpi_comm_t *c, const char *call, const void *in, void *out, int 
 mpi_req_t *mpi_coll_req_new(mpi_comm_t *c, const char *call, coll_buf_t **in_p, coll_buf_t **out_p,
                             int *err_p);
 void mpi_coll_req_unpack(mpi_req_t *r, void *buf, size_t count, mpi_type_t *t);
+/* A v-collective's byte views (coll_vbuf_*), kept with r until it completes; blk (n blocks,
+ * taken: freed with r, their types held) is where vout is unpacked when it completes;
+ * mpi_coll_req_keep: p (malloc'd: counts rcmsg reads while it runs) freed with r. */
+void mpi_coll_req_vbufs(mpi_req_t *r, coll_vbuf_t **in_p, coll_vbuf_t **out_p);
+void mpi_coll_req_vunpack(mpi_req_t *r, coll_blk_t *blk, int n);
+void mpi_coll_req_keep(mpi_req_t *r, void *p);
 /* A reduction's operation and type, held until the request is deleted: MPI_Op_free and
  * MPI_Type_free while it runs leave its reductions (rcmsg calls back into them) working. */
 void mpi_coll_req_hold(mpi_req_t *r, MPI_Op op, mpi_type_t *t);

@@ -24,6 +24,8 @@ static int attr_tag_ub = INT_MAX; /* rcmsg takes any non-negative int as a tag *
 static int attr_host = MPI_PROC_NULL;
 static int attr_io = MPI_ANY_SOURCE; /* every rank can do I/O */
 static int attr_wtime_is_global = 0;
+static int attr_universe_size; /* the job's size (no dynamic processes), set at Init */
+static int attr_appnum = 0;
 
 static int env_init(const char *call, int required, int *provided)
 {
@@ -99,6 +101,8 @@ int MPI_Finalize(void)
     mpi_state = MPI_STATE_FINALIZED;
     mpi_mt = false; /* (the guard above still lets go at the return) */
     mpi_type_fini();
+    mpi_info_fini();
+    mpi_err_fini();
     mpi_handle_fini();
     return MPI_SUCCESS;
 }
@@ -226,6 +230,16 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
         break;
     case MPI_WTIME_IS_GLOBAL:
         *(int **)attribute_val = &attr_wtime_is_global;
+        break;
+    case MPI_UNIVERSE_SIZE:
+        attr_universe_size = rcmsg_size();
+        *(int **)attribute_val = &attr_universe_size;
+        break;
+    case MPI_APPNUM:
+        *(int **)attribute_val = &attr_appnum;
+        break;
+    case MPI_LASTUSEDCODE:
+        *(int **)attribute_val = mpi_err_lastused();
         break;
     default:
         return mpi_attr_get(c, comm_keyval, attribute_val, flag); /* a user keyval */

@@ -49,7 +49,7 @@ void mpi_type_fini(void);
 int mpi_handle_alloc(int kind, void *obj, int *handle_p); /* MPI_SUCCESS or MPI_ERR_NO_MEM */
 /* a slot at a fixed index (predefined objects); MPI_SUCCESS or MPI_ERR_NO_MEM */
 int mpi_handle_set(int kind, int index, void *obj);
-#define MPI_HANDLE_KINDS 8
+#define MPI_HANDLE_KINDS 16
 typedef struct {
     void **slot;
     int *free_next; /* the free list: next free index, -1 ends it */
@@ -107,6 +107,16 @@ void mpi_err_comm_release(mpi_comm_t *c);
 bool mpi_err_code_valid(int code);
 int mpi_err_class(int code);
 int mpi_err_string(int code, char *string);
+/* The program's error classes and codes (MPI_Add_error_*): a new class / code of class cls
+ * (MPI_SUCCESS, or MPI_ERR_OTHER when none is left, MPI_ERR_NO_MEM); code is one the program
+ * added (a class or a code); its string set (copied); the value of MPI_LASTUSEDCODE;
+ * everything forgotten (Finalize). */
+int mpi_err_add_class(int *cls_p);
+int mpi_err_add_code(int cls, int *code_p);
+bool mpi_err_user(int code);
+int mpi_err_add_string(int code, const char *text);
+int *mpi_err_lastused(void);
+void mpi_err_fini(void);
 /* Error handlers: a new user handler (MPI_SUCCESS or the code); a live one; comm's handler
  * set (the new one retained) or got (retained for the caller); one released (*eh becomes
  * MPI_ERRHANDLER_NULL); comm's handler called with code. */
@@ -183,6 +193,7 @@ struct mpi_comm {
     int *members; /* members[i]: the world rank of rank i (the local group) */
     char name[MPI_MAX_OBJECT_NAME];
     struct mpi_attr *attrs; /* cached attributes (mpi_attr.c), newest first */
+    MPI_Info info;          /* a copy of MPI_Comm_set_info's hints (MPI_INFO_NULL: none) */
     /* An intercommunicator: rc spans both groups, the lower one first (ranks 0..), so that a
      * peer rank r of the remote group is r + peer_off in rc, and this rank is rank +
      * local_off; only remote ranks send on rc's user space. local_rc: the local group;
@@ -232,6 +243,33 @@ int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_c
                    int remote_size, int *remote_members, bool low, MPI_Comm *newcomm);
 int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm);
 void mpi_inter_release(mpi_comm_t *c);
+/* MPI_Comm_split (and Comm_create, Comm_split_type) of an intercommunicator, collective over
+ * both groups: color (RCMSG_UNDEFINED: none) and key of every member allgathered over the
+ * union; the members of each group with this rank's color, ordered by (key, rank), form the
+ * two groups of a new intercommunicator (the low group stays low). MPI_COMM_NULL for
+ * RCMSG_UNDEFINED, or when the other group has no member of that color. Errors raised on c. */
+int mpi_inter_split(mpi_comm_t *c, const char *call, int color, int key, MPI_Comm *newcomm);
+
+/* ---- info objects (mpi_info.c) -------------------------------------------------------------
+ * An ordered list of (key, value) strings (the order of first setting). */
+typedef struct mpi_info {
+    int n, cap;
+    char **keys, **values;
+} mpi_info_t;
+/* the info of a live handle (MPI_INFO_ENV filled at its first use), NULL otherwise */
+mpi_info_t *mpi_info_get(MPI_Info info);
+bool mpi_info_is_env(const mpi_info_t *i);
+/* a new empty info and its handle; MPI_SUCCESS or MPI_ERR_NO_MEM (not raised) */
+int mpi_info_new(MPI_Info *info_p, mpi_info_t **i_p);
+/* the index of key in i, -1 when absent; key set to value (copies); entry n removed */
+int mpi_info_find(const mpi_info_t *i, const char *key);
+int mpi_info_put(mpi_info_t *i, const char *key, const char *value);
+void mpi_info_remove(mpi_info_t *i, int n);
+/* a new info with from's entries (from NULL: empty); MPI_SUCCESS or MPI_ERR_NO_MEM */
+int mpi_info_copy(const mpi_info_t *from, MPI_Info *info_p);
+/* frees a created info (MPI_INFO_ENV stays); *info_p becomes MPI_INFO_NULL */
+void mpi_info_release(MPI_Info *info_p);
+void mpi_info_fini(void); /* Finalize: every info freed */
 
 /* ---- groups, attributes (mpi_group.c, mpi_attr.c) -------
  * A group is a list of world ranks (its rank i is members[i]); MPI_GROUP_EMPTY is predefined. */
