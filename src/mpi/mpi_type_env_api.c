@@ -281,6 +281,9 @@ static int darray_places(const darray_t *a, int **idx, const int *n, const int *
         }
     }
     free(at);
+    if (k == 0) { /* this process owns nothing: an empty type (the extent still the array's) */
+        p[k++] = (mpi_type_place_t){.child = old, .disp = 0, .count = 0};
+    }
     *p_p = p;
     *np_p = k;
     return MPI_SUCCESS;

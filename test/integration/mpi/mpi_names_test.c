@@ -315,6 +315,19 @@ static void test_darray(void)
         }
         OK(MPI_Type_free(&t));
     }
+    /* more processes than elements: the last ones own nothing (size 0, the array's extent) */
+    {
+        MPI_Datatype t;
+        int g1 = 2, d1 = MPI_DISTRIBUTE_BLOCK, a1 = MPI_DISTRIBUTE_DFLT_DARG, p1 = 4, size;
+        MPI_Aint lb, ext;
+
+        OK(MPI_Type_create_darray(4, 3, 1, &g1, &d1, &a1, &p1, MPI_ORDER_C, MPI_INT, &t));
+        OK(MPI_Type_size(t, &size));
+        OK(MPI_Type_get_extent(t, &lb, &ext));
+        CHECK(size == 0 && lb == 0 && ext == 2 * (MPI_Aint)sizeof(int), "empty darray %d %ld", size,
+              (long)ext);
+        OK(MPI_Type_free(&t));
+    }
     /* bad arguments: a grid that is not size, BLOCK darg too small */
     {
         MPI_Datatype t;
