@@ -579,6 +579,7 @@ MPI_API int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 MPI_API int MPI_Info_free(MPI_Info *info);
 MPI_API int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 MPI_API int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+MPI_API int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 
 MPI_API int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                                   int *num_datatypes, int *combiner);
@@ -656,8 +657,7 @@ MPI_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler
 MPI_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 MPI_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 
-/* Nonblocking v-collectives and scans (intracommunicators; Igatherv, Iscatterv, Iallgatherv,
- * Ialltoallv, Ialltoallw, Ireduce_scatter over intercommunicators too) */
+/* Nonblocking v-collectives and Iexscan (all but Iexscan over intercommunicators too) */
 MPI_API int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                          int root, MPI_Comm comm, MPI_Request *request);

@@ -297,4 +297,23 @@ int mpi_nbc_inter_allreduce(mpi_comm_t *c, const char *call, bool scatter, const
                             void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                             MPI_Request *request);
 
+/* The nonblocking v and w variants over an intercommunicator (mpi_inter_coll.c): as the
+ * blocking ones, on rcmsg's nonblocking forms (a request of mpi_coll_req.c's kind). */
+int mpi_nbc_inter_gatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, const int *recvcounts, const int *displs,
+                          MPI_Datatype recvtype, int root, MPI_Request *request);
+int mpi_nbc_inter_scatterv(mpi_comm_t *c, const void *sendbuf, const int *sendcounts,
+                           const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Request *request);
+int mpi_nbc_inter_allgatherv(mpi_comm_t *c, const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                             const int *displs, MPI_Datatype recvtype, MPI_Request *request);
+int mpi_nbc_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
+                                 const int *recvcounts, MPI_Datatype dt, MPI_Op op,
+                                 MPI_Request *request);
+/* Ialltoallv (w false: one type each side) and Ialltoallw */
+int mpi_nbc_inter_alltoallvw(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
+                             const int *sd, const MPI_Datatype *st, void *recvbuf, const int *rc,
+                             const int *rd, const MPI_Datatype *rt, bool w, MPI_Request *request);
+
 #endif /* RCMSG_MPI_ENGINES_H */

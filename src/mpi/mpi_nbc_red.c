@@ -11,22 +11,6 @@
 
 #include <stdlib.h>
 
-/* a request complete already (an intercommunicator's Ireduce_scatter ran the blocking one) */
-static int red_done(mpi_comm_t *c, MPI_Request *request)
-{
-    MPI_Status st;
-    int err;
-    mpi_req_t *r = mpi_req_new(c, &mpi_req_done_ops, &err);
-
-    if (r == NULL) {
-        return mpi_err(c, "MPI_Ireduce_scatter", err, "out of requests");
-    }
-    mpi_status_empty(&st);
-    mpi_req_set_done(r, &st);
-    *request = r->handle;
-    return MPI_SUCCESS;
-}
-
 /* the arguments of a reduction, checked */
 typedef struct {
     const char *call;
@@ -261,9 +245,9 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     if (a.c == NULL) {
         return err;
     }
-    if (a.c->inter) { /* the blocking one, then a request complete already */
-        err = mpi_inter_reduce_scatter(a.c, sendbuf, recvbuf, recvcounts, datatype, op);
-        return err != MPI_SUCCESS ? err : red_done(a.c, request);
+    if (a.c->inter) {
+        return mpi_nbc_inter_reduce_scatter(a.c, sendbuf, recvbuf, recvcounts, datatype, op,
+                                            request);
     }
     if ((err = coll_check_counts(a.c, a.call, recvcounts, recvcounts, "receive")) != MPI_SUCCESS) {
         return err;

@@ -4,8 +4,8 @@
  * bindings over rcmsg_igatherv, rcmsg_iscatterv, rcmsg_iallgatherv and rcmsg_ialltoallv. As the
  * blocking ones (mpi_coll_v.c), the blocks travel as bytes: the user's buffer itself when the
  * types are contiguous, else packed copies kept with the request (mpi_coll_req.c) and the
- * result unpacked when it completes. Over an intercommunicator each runs the blocking
- * collective (mpi_inter_coll.c) and returns a request complete already.
+ * result unpacked when it completes. Over an intercommunicator: rcmsg's nonblocking forms on
+ * its intercommunicator (mpi_inter_coll.c).
  */
 #include "mpi/mpi_engines.h"
 
@@ -14,25 +14,6 @@
 static const void *at(const void *buf, MPI_Aint elements, mpi_type_t *t)
 {
     return (const char *)buf + elements * mpi_type_extent(t);
-}
-
-/* the request of an intercommunicator's collective, done (err: its outcome) */
-static int nbcv_inter_done(mpi_comm_t *c, int err, MPI_Request *request)
-{
-    MPI_Status st;
-    mpi_req_t *r;
-    int e;
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if ((r = mpi_req_new(c, &mpi_req_done_ops, &e)) == NULL) {
-        return mpi_err(c, "a nonblocking collective", e, "out of requests");
-    }
-    mpi_status_empty(&st);
-    mpi_req_set_done(r, &st);
-    *request = r->handle;
-    return MPI_SUCCESS;
 }
 
 /* the checked arguments of a v-collective on an intracommunicator (a: as coll_check) */
@@ -77,10 +58,8 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
     MPI_CHECK_ACTIVE(call);
     if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
-        return nbcv_inter_done(c,
-                               mpi_inter_gatherv(c, sendbuf, sendcount, sendtype, recvbuf,
-                                                 recvcounts, displs, recvtype, root),
-                               request);
+        return mpi_nbc_inter_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                     recvtype, root, request);
     }
     if (c == NULL || (c = nbcv_enter(call, comm, &a, request, &err)) == NULL ||
         (r = mpi_coll_req_new(c, call, &vi, &unused, &err)) == NULL) {
@@ -126,10 +105,8 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 
     MPI_CHECK_ACTIVE(call);
     if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
-        return nbcv_inter_done(c,
-                               mpi_inter_scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf,
-                                                  recvcount, recvtype, root),
-                               request);
+        return mpi_nbc_inter_scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                      recvtype, root, request);
     }
     if (c == NULL || (c = nbcv_enter(call, comm, &a, request, &err)) == NULL ||
         (r = mpi_coll_req_new(c, call, &unused, &vo, &err)) == NULL) {
@@ -175,10 +152,8 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 
     MPI_CHECK_ACTIVE(call);
     if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
-        return nbcv_inter_done(c,
-                               mpi_inter_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf,
-                                                    recvcounts, displs, recvtype),
-                               request);
+        return mpi_nbc_inter_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                        displs, recvtype, request);
     }
     if (c == NULL || (c = nbcv_enter(call, comm, &a, request, &err)) == NULL ||
         (r = mpi_coll_req_new(c, call, &vi, &unused, &err)) == NULL) {
@@ -303,10 +278,8 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 
     MPI_CHECK_ACTIVE(call);
     if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
-        return nbcv_inter_done(c,
-                               mpi_inter_alltoallv(c, sendbuf, sendcounts, sdispls, sendtype,
-                                                   recvbuf, recvcounts, rdispls, recvtype),
-                               request);
+        return mpi_nbc_inter_alltoallvw(c, call, sendbuf, sendcounts, sdispls, &sendtype, recvbuf,
+                                        recvcounts, rdispls, &recvtype, false, request);
     }
     if (c == NULL) {
         return err;
@@ -329,10 +302,8 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 
     MPI_CHECK_ACTIVE(call);
     if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
-        return nbcv_inter_done(c,
-                               mpi_inter_alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes,
-                                                   recvbuf, recvcounts, rdispls, recvtypes),
-                               request);
+        return mpi_nbc_inter_alltoallvw(c, call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                        recvcounts, rdispls, recvtypes, true, request);
     }
     if (c == NULL) {
         return err;

@@ -123,6 +123,43 @@ static void check_piece(MPI_Comm nc, int low, int lsize, int rsize, int lrank, i
     OK(MPI_Comm_free(&nc));
 }
 
+/* Igatherv, Ialltoallv, Ireduce_scatter over an intercommunicator, started together */
+static void test_inter_nbc_v(MPI_Comm nc, int low, int lsize, int rsize, int lrank)
+{
+    int one[8], dis[8], got[8], sent[8], back[8], rcount[8], sbuf[64], rsum[8], rsum_sum = 0;
+    int root = low ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, mine = me;
+    MPI_Request rq[3];
+
+    for (int j = 0; j < 8; j++) {
+        one[j] = 1, dis[j] = j, got[j] = back[j] = -1;
+        sent[j] = 100 * me + j;
+    }
+    OK(MPI_Igatherv(&mine, 1, MPI_INT, got, one, dis, MPI_INT, root, nc, &rq[0]));
+    OK(MPI_Ialltoallv(sent, one, dis, MPI_INT, back, one, dis, MPI_INT, nc, &rq[1]));
+    /* both groups reduce lsize * rsize elements: each rank of a group gets the other size */
+    for (int i = 0; i < lsize; i++) {
+        rcount[i] = rsize;
+    }
+    for (int k = 0; k < lsize * rsize; k++) {
+        sbuf[k] = me + k;
+    }
+    OK(MPI_Ireduce_scatter(sbuf, rsum, rcount, MPI_INT, MPI_SUM, nc, &rq[2]));
+    OK(MPI_Waitall(3, rq, MPI_STATUSES_IGNORE));
+    for (int j = 0; j < rsize; j++) {
+        rsum_sum += world_of(!low, j);
+        CHECK(back[j] == 100 * world_of(!low, j) + lrank, "inter Ialltoallv from %d: %d", j,
+              back[j]);
+        CHECK(root != MPI_ROOT || got[j] == world_of(!low, j), "inter Igatherv [%d] = %d", j,
+              got[j]);
+    }
+    for (int i = 0; i < rsize; i++) {
+        int k = lrank * rsize + i;
+
+        CHECK(rsum[i] == rsum_sum + rsize * k, "inter Ireduce_scatter [%d] = %d, expected %d", i,
+              rsum[i], rsum_sum + rsize * k);
+    }
+}
+
 static void test_splits(void)
 {
     MPI_Comm local, inter, nc;
@@ -194,6 +231,7 @@ static void test_splits(void)
                 CHECK(out[j] == world_of(!low, j), "inter Iallgatherv [%d] = %d", j, out[j]);
             }
         }
+        test_inter_nbc_v(nc, low, lsize, rsize, lrank);
         OK(MPI_Comm_free(&nc));
     }
     /* errors: a group that is not a subgroup of the local group */

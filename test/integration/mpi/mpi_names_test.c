@@ -115,6 +115,18 @@ static void test_info(void)
     OK(MPI_Info_get(used, "beta", MPI_MAX_INFO_VAL, val, &flag));
     CHECK(flag && strcmp(val, "two") == 0, "comm info beta \"%s\"", flag ? val : "");
     OK(MPI_Info_free(&used));
+    /* Comm_dup_with_info: the dup has info's hints, not comm's */
+    {
+        MPI_Comm d;
+
+        OK(MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &d));
+        OK(MPI_Comm_get_info(d, &used));
+        OK(MPI_Info_get_nkeys(used, &n));
+        OK(MPI_Info_get(used, "beta", MPI_MAX_INFO_VAL, val, &flag));
+        CHECK(n == 1 && flag, "dup_with_info: %d keys", n);
+        OK(MPI_Info_free(&used));
+        OK(MPI_Comm_free(&d));
+    }
     OK(MPI_Info_free(&info));
     FAILS(MPI_Info_free(&info), MPI_ERR_INFO);
     FAILS(MPI_Info_set(MPI_INFO_NULL, "a", "b"), MPI_ERR_INFO);
