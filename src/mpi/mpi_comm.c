@@ -101,7 +101,6 @@ void mpi_comm_unref(mpi_comm_t *c)
         mpi_inter_release(c);
     }
     mpi_err_comm_release(c);
-    mpi_info_release(&c->info);
     free(c->members);
     free(c);
 }

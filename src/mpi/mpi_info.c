@@ -2,8 +2,7 @@
 /*
  * Info objects (MPI-3.1 chapter 9): ordered lists of (key, value) strings behind MPI_Info
  * handles, and the predefined MPI_INFO_ENV (filled at its first use: the job's size, the host,
- * the working directory, the thread level). The calls are in mpi_info_api.c; communicators keep
- * a copy of the hints MPI_Comm_set_info gave them (mpi_comm.c releases it).
+ * the working directory, the thread level). The calls are in mpi_info_api.c.
  */
 #include "mpi/mpi_objects.h"
 

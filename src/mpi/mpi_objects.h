@@ -193,7 +193,6 @@ struct mpi_comm {
     int *members; /* members[i]: the world rank of rank i (the local group) */
     char name[MPI_MAX_OBJECT_NAME];
     struct mpi_attr *attrs; /* cached attributes (mpi_attr.c), newest first */
-    MPI_Info info;          /* a copy of MPI_Comm_set_info's hints (MPI_INFO_NULL: none) */
     /* An intercommunicator: rc spans both groups, the lower one first (ranks 0..), so that a
      * peer rank r of the remote group is r + peer_off in rc, and this rank is rank +
      * local_off; only remote ranks send on rc's user space. local_rc: the local group;
@@ -251,7 +250,8 @@ void mpi_inter_release(mpi_comm_t *c);
 int mpi_inter_split(mpi_comm_t *c, const char *call, int color, int key, MPI_Comm *newcomm);
 
 /* ---- info objects (mpi_info.c) -------------------------------------------------------------
- * An ordered list of (key, value) strings (the order of first setting). */
+ * An ordered list of (key, value) strings (the order of first setting). rcmsg reads no hint
+ * of a communicator: MPI_Comm_get_info returns an empty info (the hints "actually used"). */
 typedef struct mpi_info {
     int n, cap;
     char **keys, **values;
