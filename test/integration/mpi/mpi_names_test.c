@@ -433,11 +433,31 @@ static void test_grequest(void)
     OK(MPI_Request_free(&r));
     OK(MPI_Grequest_complete(kept));
     CHECK(g_frees == 3, "frees %d after Request_free", g_frees);
+    /* Request_get_status runs the query; Waitall completes grequests with a receive */
+    {
+        MPI_Request rs[2];
+        MPI_Status sts[2];
+        int v = 5, w = 0;
+
+        OK(MPI_Grequest_start(g_query, g_free, g_cancel, &ok, &rs[0]));
+        OK(MPI_Request_get_status(rs[0], &flag, &st));
+        CHECK(!flag, "get_status of an incomplete grequest");
+        OK(MPI_Grequest_complete(rs[0]));
+        OK(MPI_Request_get_status(rs[0], &flag, &st));
+        CHECK(flag && st.MPI_TAG == 8 && rs[0] != MPI_REQUEST_NULL, "get_status flag %d tag %d",
+              flag, st.MPI_TAG);
+        OK(MPI_Irecv(&w, 1, MPI_INT, 0, 6, MPI_COMM_SELF, &rs[1]));
+        OK(MPI_Send(&v, 1, MPI_INT, 0, 6, MPI_COMM_SELF));
+        OK(MPI_Waitall(2, rs, sts));
+        CHECK(w == 5 && sts[0].MPI_SOURCE == 7 && sts[1].MPI_SOURCE == 0 && g_frees == 4,
+              "Waitall: %d, sources %d %d, frees %d", w, sts[0].MPI_SOURCE, sts[1].MPI_SOURCE,
+              g_frees);
+    }
     /* the query function's error is the wait's */
     OK(MPI_Grequest_start(g_query, g_free, NULL, &bad, &r));
     OK(MPI_Grequest_complete(r));
     FAILS(MPI_Wait(&r, MPI_STATUS_IGNORE), MPI_ERR_OTHER);
-    CHECK(g_frees == 4, "frees %d", g_frees);
+    CHECK(g_frees == 5, "frees %d", g_frees);
 }
 
 static void test_status(void)
