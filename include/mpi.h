@@ -594,6 +594,29 @@ MPI_API int MPI_Type_create_darray(int size, int rank, int ndims, const int arra
                                    MPI_Datatype *newtype);
 MPI_API int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
 
+/* attributes of datatypes: copied by Type_dup (copy callback), deleted by Type_free */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+MPI_API int rcmsg_mpi_type_null_copy_fn(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+MPI_API int rcmsg_mpi_type_dup_fn(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                  void *attribute_val_in, void *attribute_val_out, int *flag);
+MPI_API int rcmsg_mpi_type_null_delete_fn(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+#define MPI_TYPE_NULL_COPY_FN   rcmsg_mpi_type_null_copy_fn
+#define MPI_TYPE_DUP_FN         rcmsg_mpi_type_dup_fn
+#define MPI_TYPE_NULL_DELETE_FN rcmsg_mpi_type_null_delete_fn
+MPI_API int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                   MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                   int *type_keyval, void *extra_state);
+MPI_API int MPI_Type_free_keyval(int *type_keyval);
+MPI_API int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+MPI_API int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                              int *flag);
+MPI_API int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+
 typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
 typedef int MPI_Grequest_free_function(void *extra_state);
 typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);

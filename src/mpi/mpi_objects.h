@@ -271,6 +271,24 @@ int mpi_info_copy(const mpi_info_t *from, MPI_Info *info_p);
 void mpi_info_release(MPI_Info *info_p);
 void mpi_info_fini(void); /* Finalize: every info freed */
 
+/* ---- attributes of datatypes (mpi_type_attr.c) ---------------------------------------------
+ * A type's attributes are a list (list: where the type keeps it); h the type's handle for the
+ * callbacks. Callbacks' errors are returned (not raised). */
+struct mpi_tattr;
+int mpi_tkeyval_new(MPI_Type_copy_attr_function *copy_fn, MPI_Type_delete_attr_function *delete_fn,
+                    void *extra, int *keyval);
+bool mpi_tkeyval_live(int k);
+void mpi_tkeyval_release(int k);
+/* set (a value there deleted first), get (false: not set), delete (*found_p: it was set) */
+int mpi_tattr_set(struct mpi_tattr **list, MPI_Datatype h, int k, void *val);
+bool mpi_tattr_get(struct mpi_tattr *const *list, int k, void **val_p);
+int mpi_tattr_delete(struct mpi_tattr **list, MPI_Datatype h, int k, bool *found_p);
+/* Type_dup: the copy callbacks into *to; Type_free: the delete callbacks; a type destroyed:
+ * the list let go of without callbacks */
+int mpi_tattr_copy_all(struct mpi_tattr *from, MPI_Datatype fromh, struct mpi_tattr **to);
+int mpi_tattr_delete_all(struct mpi_tattr **list, MPI_Datatype h);
+void mpi_tattr_release_all(struct mpi_tattr **list);
+
 /* ---- groups, attributes (mpi_group.c, mpi_attr.c) -------
  * A group is a list of world ranks (its rank i is members[i]); MPI_GROUP_EMPTY is predefined. */
 typedef struct mpi_group {

@@ -358,6 +358,7 @@ void mpi_type_release(mpi_type_t *t)
     type_unlink(t);
     type_elem_forget(t);
     type_env_drop(t->env);
+    mpi_tattr_release_all(&t->attrs);
     free(t->name);
     free(t->sig);
     free(t->blocks);

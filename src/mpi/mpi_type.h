@@ -61,6 +61,7 @@ struct mpi_type {
     struct mpi_type *prev, *next; /* the list of live derived types (mpi_type_fini) */
     mpi_type_env_t *env;          /* NULL: a predefined type (MPI_COMBINER_NAMED) */
     char *name;                   /* MPI_Type_set_name's (NULL: none set) */
+    struct mpi_tattr *attrs;      /* cached attributes (mpi_type_attr.c) */
 };
 
 /* Placement of count consecutive elements of child at displacement disp (bytes): every

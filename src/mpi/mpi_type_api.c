@@ -508,7 +508,15 @@ MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     t->align = old->align;
     t->committed = old->committed;
     rc = type_new_handle(call, t, newtype);
-    return type_env(call, rc, newtype, MPI_COMBINER_DUP, NULL, 0, NULL, 1, &oldtype);
+    rc = type_env(call, rc, newtype, MPI_COMBINER_DUP, NULL, 0, NULL, 1, &oldtype);
+    if (rc == MPI_SUCCESS && (rc = mpi_tattr_copy_all(old->attrs, oldtype, &t->attrs)) != 0) {
+        mpi_handle_release(MPI_KIND_DATATYPE_, t->handle); /* the attributes copied go too */
+        t->handle = MPI_DATATYPE_NULL;
+        mpi_type_release(t);
+        *newtype = MPI_DATATYPE_NULL;
+        return mpi_err(NULL, call, rc, "an attribute's copy callback failed");
+    }
+    return rc;
 }
 
 /* Commit and Free: the type behind a handle passed by pointer (MPI active, not NULL) */
@@ -552,6 +560,9 @@ MPI_API int MPI_Type_free(MPI_Datatype *datatype)
                        "cannot free the predefined datatype %s (0x%x): only the types the "
                        "program built (MPI_Type_dup included) can be freed",
                        mpi_type_predef_name(*datatype), (unsigned)*datatype);
+    }
+    if ((rc = mpi_tattr_delete_all(&t->attrs, *datatype)) != MPI_SUCCESS) {
+        return mpi_err(NULL, call, rc, "an attribute's delete callback failed");
     }
     mpi_handle_release(MPI_KIND_DATATYPE_, t->handle);
     t->handle = MPI_DATATYPE_NULL;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The calls that describe datatypes (bindings over mpi_type.c): MPI_Type_get_envelope /
  * _contents (the constructors record their arguments: mpi_type_api.c), MPI_Type_set_name /
- * _get_name, MPI_Type_match_size, and MPI_Type_create_darray (an HPF-style distribution of a
- * global array, flattened like a subarray: the elements this process owns, in array order). */
+ * _get_name, MPI_Type_match_size, attributes (over mpi_type_attr.c), and MPI_Type_create_darray (an
+ * HPF-style distribution of a global array, flattened like a subarray: the elements this process
+ * owns, in array order). */
 #include "mpi/mpi_engines.h"
 #include "mpi/mpi_type.h"
 
@@ -145,6 +146,98 @@ int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     name = t->name != NULL ? t->name : t->predefined ? mpi_type_predef_name(datatype) : "";
     *resultlen = snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", name);
     return MPI_SUCCESS;
+}
+
+/* ---- attributes ----------------------------------------------------------------------------- */
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                           void *extra_state)
+{
+    MPI_MT_GUARD();
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Type_create_keyval");
+    if (type_keyval == NULL) {
+        return mpi_err(NULL, "MPI_Type_create_keyval", MPI_ERR_ARG, "type_keyval is NULL");
+    }
+    err = mpi_tkeyval_new(type_copy_attr_fn, type_delete_attr_fn, extra_state, type_keyval);
+    return err == MPI_SUCCESS ? err : mpi_err(NULL, "MPI_Type_create_keyval", err, "out of memory");
+}
+
+static int tkeyval_check(const char *call, int k)
+{
+    if (!mpi_tkeyval_live(k)) {
+        return mpi_err(NULL, call, MPI_ERR_KEYVAL, "invalid datatype keyval %d", k);
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_free_keyval(int *type_keyval)
+{
+    MPI_MT_GUARD();
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Type_free_keyval");
+    if (type_keyval == NULL) {
+        return mpi_err(NULL, "MPI_Type_free_keyval", MPI_ERR_ARG, "type_keyval is NULL");
+    }
+    if ((err = tkeyval_check("MPI_Type_free_keyval", *type_keyval)) != MPI_SUCCESS) {
+        return err;
+    }
+    mpi_tkeyval_release(*type_keyval);
+    *type_keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_set_attr";
+    mpi_type_t *t = NULL;
+    int err = env_type(call, datatype, &t);
+
+    if (err != MPI_SUCCESS || (err = tkeyval_check(call, type_keyval)) != MPI_SUCCESS) {
+        return err;
+    }
+    err = mpi_tattr_set(&t->attrs, datatype, type_keyval, attribute_val);
+    return err == MPI_SUCCESS ? err
+                              : mpi_err(NULL, call, err, "the old value's delete callback failed");
+}
+
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_get_attr";
+    mpi_type_t *t = NULL;
+    int err = env_type(call, datatype, &t);
+
+    if (err != MPI_SUCCESS || (err = tkeyval_check(call, type_keyval)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (attribute_val == NULL || flag == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "NULL attribute_val or flag");
+    }
+    *flag = mpi_tattr_get(&t->attrs, type_keyval, (void **)attribute_val);
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_delete_attr";
+    mpi_type_t *t = NULL;
+    bool found;
+    int err = env_type(call, datatype, &t);
+
+    if (err != MPI_SUCCESS || (err = tkeyval_check(call, type_keyval)) != MPI_SUCCESS) {
+        return err;
+    }
+    err = mpi_tattr_delete(&t->attrs, datatype, type_keyval, &found);
+    if (!found) {
+        return mpi_err(NULL, call, MPI_ERR_KEYVAL, "no attribute of keyval %d on the type",
+                       type_keyval);
+    }
+    return err == MPI_SUCCESS ? err : mpi_err(NULL, call, err, "the delete callback failed");
 }
 
 /* ---- Type_match_size ----------------------------------------------------------------------------

@@ -156,7 +156,7 @@ mpi_bindings='mpi_env mpi_err_api mpi_group_api mpi_attr_api mpi_type_api mpi_pa
     mpi_info_api mpi_type_env_api mpi_grequest mpi_names_api mpi_nbc_v'
 mpi_engines='mpi_pending mpi_inter_coll mpi_coll_req mpi_coll_eng mpi_p2p_req mpi_bsend mpi_req'
 mpi_objects='mpi_comm mpi_group mpi_check mpi_attr mpi_op mpi_err mpi_type mpi_pack mpi_info
-    mpi_handle'
+    mpi_type_attr mpi_handle'
 # shellcheck disable=SC2086 # the lists split into words, one floor per file
 file_order src/mpi $mpi_bindings $mpi_engines $mpi_objects || exit 1
 bad=$(calls src/mpi | awk -v b=" $(echo $mpi_bindings) " 'index(b, " " substr($2, 1, length($2) - 2) " ") {

@@ -2,9 +2,9 @@
 /*
  * The names of issue 43 item 1, checked against MPI-3.1 on any number of ranks: predefined
  * attributes, the program's error classes and codes, info objects (and MPI_INFO_ENV, info on
- * communicators), type envelopes and contents of every constructor, type names, darray and
- * subarray layouts (data sent through them), generalized requests and their callbacks, the
- * status setters, Alloc_mem, address arithmetic, handle conversions and the deprecated names.
+ * communicators), type envelopes and contents of every constructor, type names and attributes,
+ * darray and subarray layouts (data sent through them), generalized requests and their callbacks,
+ * the status setters, Alloc_mem, address arithmetic, handle conversions and the deprecated names.
  */
 #include "mpi_test.h"
 
@@ -374,6 +374,60 @@ static void test_subarray(void)
     OK(MPI_Type_free(&t));
 }
 
+/* ---- attributes of datatypes ---- */
+static int t_copies, t_deletes;
+
+static int t_copy(MPI_Datatype old, int k, void *extra, void *in, void *out, int *flag)
+{
+    (void)old, (void)k, (void)extra;
+    t_copies++;
+    *(void **)out = (char *)in + 1;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int t_delete(MPI_Datatype t, int k, void *val, void *extra)
+{
+    (void)t, (void)k, (void)val, (void)extra;
+    t_deletes++;
+    return MPI_SUCCESS;
+}
+
+static void test_type_attrs(void)
+{
+    static char base[4];
+    MPI_Datatype t, d;
+    int k, k2, flag;
+    void *v;
+
+    OK(MPI_Type_create_keyval(t_copy, t_delete, &k, NULL));
+    OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &k2, NULL));
+    OK(MPI_Type_contiguous(2, MPI_INT, &t));
+    OK(MPI_Type_get_attr(t, k, &v, &flag));
+    CHECK(!flag, "attribute set on a new type");
+    OK(MPI_Type_set_attr(t, k, base));
+    OK(MPI_Type_set_attr(t, k2, base + 2));
+    OK(MPI_Type_set_attr(t, k, base)); /* replaces: the old value deleted */
+    CHECK(t_deletes == 1, "deletes %d after a replace", t_deletes);
+    OK(MPI_Type_get_attr(t, k, &v, &flag));
+    CHECK(flag && v == base, "get_attr %p", v);
+    OK(MPI_Type_dup(t, &d)); /* k copied (+1), k2 not (NULL_COPY_FN) */
+    OK(MPI_Type_get_attr(d, k, &v, &flag));
+    CHECK(flag && v == base + 1 && t_copies == 1, "dup's attribute %p (copies %d)", v, t_copies);
+    OK(MPI_Type_get_attr(d, k2, &v, &flag));
+    CHECK(!flag, "NULL_COPY_FN copied");
+    OK(MPI_Type_delete_attr(t, k2));
+    FAILS(MPI_Type_delete_attr(t, k2), MPI_ERR_KEYVAL);
+    OK(MPI_Type_free(&t)); /* deletes k's value */
+    CHECK(t_deletes == 2, "deletes %d after Type_free", t_deletes);
+    OK(MPI_Type_free_keyval(&k));
+    CHECK(k == MPI_KEYVAL_INVALID, "freed keyval %d", k);
+    OK(MPI_Type_free(&d)); /* k lives on while d holds it */
+    CHECK(t_deletes == 3, "deletes %d after freeing the dup", t_deletes);
+    FAILS(MPI_Type_set_attr(MPI_INT, k, base), MPI_ERR_KEYVAL);
+    OK(MPI_Type_free_keyval(&k2));
+}
+
 /* ---- generalized requests ---- */
 static int g_queries, g_frees, g_cancels, g_cancel_complete = -1;
 
@@ -555,7 +609,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    phases_expected = 11;
+    phases_expected = 12;
     test_attrs();
     phase("predefined attributes");
     test_errors();
@@ -570,6 +624,8 @@ int main(int argc, char **argv)
     phase("darray layouts");
     test_subarray();
     phase("subarray MPI_ORDER_FORTRAN");
+    test_type_attrs();
+    phase("attributes of datatypes");
     test_grequest();
     phase("generalized requests");
     test_status();
