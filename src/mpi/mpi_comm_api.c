@@ -61,7 +61,11 @@ static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
     if (err != MPI_SUCCESS) {
         return err;
     }
-    err = mpi_attr_copy_all(c, mpi_comm_get(nc));
+    /* the topology too (MPI: Comm_dup keeps it) */
+    if (c->topo != NULL && (mpi_comm_get(nc)->topo = mpi_topo_copy(c->topo)) == NULL) {
+        err = MPI_ERR_NO_MEM;
+    }
+    err = err == MPI_SUCCESS ? mpi_attr_copy_all(c, mpi_comm_get(nc)) : err;
     if (err != MPI_SUCCESS) {
         mpi_comm_t *n = mpi_comm_get(nc);
 
