@@ -4,7 +4,8 @@
  * (Neighbor_allgather, allgatherv, alltoall, alltoallv, alltoallw) blocking and nonblocking,
  * over a periodic ring (1 and 2 ranks: the same neighbor on both sides, or itself), a
  * non-periodic ring (MPI_PROC_NULL ends: their blocks untouched), a 2-D grid, a graph with a
- * self-loop and a distributed graph whose neighbors repeat on few ranks; several outstanding
+ * self-loop and distributed graphs (adjacent, and made by Dist_graph_create) whose neighbors
+ * repeat on few ranks; several outstanding
  * at once; the errors of misuse.
  *
  * Where a block comes from: Cartesian, block s of the sender lands in block s ^ 1 of the
@@ -20,9 +21,13 @@
 #define UNSET  (-7)
 #define MAXCNT 3 /* elements per block at most */
 
-enum { RING_P, RING_N, GRID, GRAPH, DIST, NTOPOS };
-static const char *const topo_names[] = {"periodic ring", "non-periodic ring", "2-D grid", "graph",
-                                         "distributed graph"};
+enum { RING_P, RING_N, GRID, GRAPH, DIST, DIST2, NTOPOS };
+static const char *const topo_names[] = {"periodic ring",
+                                         "non-periodic ring",
+                                         "2-D grid",
+                                         "graph",
+                                         "distributed graph (adjacent)",
+                                         "distributed graph (Dist_graph_create)"};
 static int gdims[2];
 
 /* the neighbors of rank r in topology k, computed here: srcs (receive blocks), dsts (send) */
@@ -52,6 +57,9 @@ static void lists(int k, int r, int *ns, int *srcs, int *nd, int *dsts)
         *ns = *nd = 2;
         dsts[0] = (r + 1) % n, dsts[1] = (r + 2) % n;
         srcs[0] = (r - 1 + n) % n, srcs[1] = (r - 2 + 2 * n) % n;
+        if (k == DIST2 && srcs[1] < srcs[0]) { /* in the order of the ranks that gave them */
+            srcs[0] = srcs[1], srcs[1] = (r - 1 + n) % n;
+        }
         return;
     }
     memcpy(dsts, srcs, sizeof(int) * (size_t)*ns);
@@ -111,11 +119,31 @@ static MPI_Comm make(int k)
         }
         OK(MPI_Graph_create(MPI_COMM_WORLD, np, index, edges, 0, &c));
         return c;
+    case DIST2: /* each rank gives its own edges */
+        lists(k, me, &ns, srcs, &nd, dsts);
+        OK(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &me, &nd, dsts, MPI_UNWEIGHTED, MPI_INFO_NULL,
+                                 0, &c));
+        return c;
     default:
         lists(k, me, &ns, srcs, &nd, dsts);
         OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, ns, srcs, MPI_UNWEIGHTED, nd, dsts,
                                           MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c));
         return c;
+    }
+}
+
+/* the neighbors the topology reports are the ones computed here */
+static void check_lists(int k, MPI_Comm c)
+{
+    int ns, nd, srcs[MAXN], dsts[MAXN], gs[MAXN], gd[MAXN], w, n1, n2;
+
+    lists(k, me, &ns, srcs, &nd, dsts);
+    if (k >= DIST) {
+        OK(MPI_Dist_graph_neighbors_count(c, &n1, &n2, &w));
+        OK(MPI_Dist_graph_neighbors(c, MAXN, gs, MPI_UNWEIGHTED, MAXN, gd, MPI_UNWEIGHTED));
+        CHECK(n1 == ns && n2 == nd && memcmp(gs, srcs, sizeof(int) * (size_t)ns) == 0 &&
+                  memcmp(gd, dsts, sizeof(int) * (size_t)nd) == 0,
+              "%s: not the neighbors expected", topo_names[k]);
     }
 }
 
@@ -318,6 +346,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < NTOPOS; k++) {
         MPI_Comm c = make(k), d;
 
+        check_lists(k, c);
         for (int nb = 0; nb < 2; nb++) {
             test_alltoall_allgather(k, c, nb);
             test_v(k, c, nb);
