@@ -72,7 +72,9 @@ static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
         mpi_attr_delete_all(n);
         mpi_handle_release(MPI_KIND_COMM_, nc);
         mpi_comm_unref(n);
-        return mpi_err(c, call, err, "an attribute's copy callback failed");
+        return mpi_err(c, call, err, "%s",
+                       err == MPI_ERR_NO_MEM ? "out of memory for the topology"
+                                             : "an attribute's copy callback failed");
     }
     *newcomm = nc;
     return MPI_SUCCESS;
