@@ -10,7 +10,7 @@
  * MPICH binaries; programs are rebuilt with rcmsg-mpicc.
  *
  * Only what is implemented is declared: a call outside the subset (one-sided, I/O, dynamic
- * processes, topologies, ...) fails to compile (undeclared) or to link. Every thread level is
+ * processes, ...) fails to compile (undeclared) or to link. Every thread level is
  * provided, MPI_THREAD_MULTIPLE included (rcmsg's thread model: docs/threads.md).
  *
  * Handle encoding: a null handle is 0 for every kind (so a zeroed array of requests is an
@@ -703,6 +703,94 @@ MPI_API int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int re
                                 MPI_Request *request);
 MPI_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Request *request);
+
+/* ---- process topologies and neighborhood collectives ----------------------------------- */
+/* MPI_Topo_test's answers (with MPI_UNDEFINED: no topology). Reorder is accepted and ignored:
+ * a new topology's ranks are those of the old communicator (MPI allows it). The info argument
+ * of the Dist_graph calls is not read. A topology is copied by MPI_Comm_dup (and Comm_idup);
+ * a communicator made by any other call has none. */
+#define MPI_GRAPH      1
+#define MPI_CART       2
+#define MPI_DIST_GRAPH 3
+/* Dist_graph weights: none (on every rank); weighted, with no edge here. Addresses of the
+ * library's own (never read nor written), as MPICH does. */
+MPI_API extern int rcmsg_mpi_unweighted_[1];
+MPI_API extern int rcmsg_mpi_weights_empty_[1];
+#define MPI_UNWEIGHTED    (rcmsg_mpi_unweighted_)
+#define MPI_WEIGHTS_EMPTY (rcmsg_mpi_weights_empty_)
+
+MPI_API int MPI_Topo_test(MPI_Comm comm, int *status);
+MPI_API int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+MPI_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                            int reorder, MPI_Comm *comm_cart);
+MPI_API int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+MPI_API int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+MPI_API int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+MPI_API int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+MPI_API int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                           int *rank_dest);
+MPI_API int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+MPI_API int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                         int *newrank);
+MPI_API int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                             int reorder, MPI_Comm *comm_graph);
+MPI_API int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+MPI_API int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+MPI_API int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+MPI_API int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+MPI_API int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                          int *newrank);
+MPI_API int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                           const int sourceweights[], int outdegree,
+                                           const int destinations[], const int destweights[],
+                                           MPI_Info info, int reorder, MPI_Comm *comm_dist_graph);
+MPI_API int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                                  const int degrees[], const int destinations[],
+                                  const int weights[], MPI_Info info, int reorder,
+                                  MPI_Comm *comm_dist_graph);
+MPI_API int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                           int *weighted);
+MPI_API int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                                     int sourceweights[], int maxoutdegree, int destinations[],
+                                     int destweights[]);
+/* Neighborhood collectives over a communicator's topology (MPI_ERR_TOPOLOGY without one):
+ * blocks in the order of the topology's neighbors (Cart: per dimension the source, then the
+ * destination of Cart_shift by 1; MPI_PROC_NULL neighbors move nothing and leave their
+ * blocks untouched). MPI_IN_PLACE is not allowed. */
+MPI_API int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm);
+MPI_API int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, const int recvcounts[], const int displs[],
+                                    MPI_Datatype recvtype, MPI_Comm comm);
+MPI_API int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm);
+MPI_API int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+MPI_API int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                   const MPI_Datatype recvtypes[], MPI_Comm comm);
+MPI_API int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, const int recvcounts[], const int displs[],
+                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int rdispls[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                    void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                    const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                    MPI_Request *request);
 
 #ifdef __cplusplus
 }

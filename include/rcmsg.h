@@ -568,6 +568,37 @@ RCMSG_API rcmsg_status_t rcmsg_iexscan(const void *sendbuf, void *recvbuf, size_
                                        rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
                                        rcmsg_request_t *req_p);
 
+/* ---- neighborhood collectives -----------------------------------------------------------
+ *
+ * An exchange with explicit neighbor lists (the MPI face's neighborhood collectives pass a
+ * process topology's): this rank sends sendcounts[i] elements at sendbuf + sdispls[i] to rank
+ * dsts[i] (i < ndst) and receives recvcounts[j] elements from rank srcs[j] into recvbuf +
+ * rdispls[j] (j < nsrc), counts and displacements in elements of dtype. Every rank of comm (an
+ * intracommunicator) calls it, those without neighbors too, in the same order as its other
+ * collectives; each passes its own lists. All messages of the call are under way at once.
+ *   - A rank may be listed more than once: the k-th message this rank sends to r lands in the
+ *     k-th receive from this rank in r's srcs (lists in order). So A's k-th send to B and B's
+ *     k-th receive from A must have the same count (else RCMSG_ERR_INVALID_PARAM, naming A).
+ *   - RCMSG_PROC_NULL is no neighbor: nothing is sent or received for it, its receive block
+ *     is left untouched. A message of 0 elements is not sent.
+ *   - A rank outside comm, a negative count of neighbors, NULL arrays with neighbors, a NULL
+ *     buffer with data to move, RCMSG_IN_PLACE, an intercommunicator: RCMSG_ERR_INVALID_PARAM,
+ *     logged. RCMSG_COLL_CHECK compares only the call (the lists differ from rank to rank).
+ * The nonblocking form: as the other nonblocking collectives (above); the lists and arrays are
+ * read by the call and may be reused once it returns.
+ */
+RCMSG_API rcmsg_status_t rcmsg_neighbor_alltoallv(const void *sendbuf, int ndst, const int dsts[],
+                                                  const size_t sendcounts[], const size_t sdispls[],
+                                                  void *recvbuf, int nsrc, const int srcs[],
+                                                  const size_t recvcounts[], const size_t rdispls[],
+                                                  rcmsg_datatype_t dtype, rcmsg_comm_t comm);
+RCMSG_API rcmsg_status_t rcmsg_ineighbor_alltoallv(const void *sendbuf, int ndst, const int dsts[],
+                                                   const size_t sendcounts[],
+                                                   const size_t sdispls[], void *recvbuf, int nsrc,
+                                                   const int srcs[], const size_t recvcounts[],
+                                                   const size_t rdispls[], rcmsg_datatype_t dtype,
+                                                   rcmsg_comm_t comm, rcmsg_request_t *req_p);
+
 /* ---- events ------------------------------------------------------------------------------
  *
  * An application may be told when a connection changes: one handler for the process, set

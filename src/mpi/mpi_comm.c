@@ -101,6 +101,7 @@ void mpi_comm_unref(mpi_comm_t *c)
         mpi_inter_release(c);
     }
     mpi_err_comm_release(c);
+    mpi_topo_free(c->topo);
     free(c->members);
     free(c);
 }

@@ -61,14 +61,20 @@ static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
     if (err != MPI_SUCCESS) {
         return err;
     }
-    err = mpi_attr_copy_all(c, mpi_comm_get(nc));
+    /* the topology too (MPI: Comm_dup keeps it) */
+    if (c->topo != NULL && (mpi_comm_get(nc)->topo = mpi_topo_copy(c->topo)) == NULL) {
+        err = MPI_ERR_NO_MEM;
+    }
+    err = err == MPI_SUCCESS ? mpi_attr_copy_all(c, mpi_comm_get(nc)) : err;
     if (err != MPI_SUCCESS) {
         mpi_comm_t *n = mpi_comm_get(nc);
 
         mpi_attr_delete_all(n);
         mpi_handle_release(MPI_KIND_COMM_, nc);
         mpi_comm_unref(n);
-        return mpi_err(c, call, err, "an attribute's copy callback failed");
+        return mpi_err(c, call, err, "%s",
+                       err == MPI_ERR_NO_MEM ? "out of memory for the topology"
+                                             : "an attribute's copy callback failed");
     }
     *newcomm = nc;
     return MPI_SUCCESS;

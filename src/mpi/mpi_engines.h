@@ -234,6 +234,20 @@ int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s
 int coll_gather_view(mpi_comm_t *c, const char *call, coll_buf_t *v, void *rbuf, int rcount,
                      mpi_type_t *rt, bool in_place);
 
+/* ---- neighborhood collectives (mpi_neighbor_req.c) ------------------------------------------
+ * One neighborhood collective over c's topology: a block per neighbor, in the topology's
+ * order (mpi_topo_neighbors), sb[i] to dsts[i] and rb[j] from srcs[j]; an MPI_PROC_NULL
+ * neighbor's block is empty (count 0, t NULL: left untouched). cart: Cartesian pairs (the
+ * engine reorders sb and dsts). Blocking (request NULL) or started as *request; MPI_SUCCESS
+ * or the error raised naming call. */
+typedef struct {
+    coll_blk_t *sb, *rb;
+    int *dsts, *srcs;
+    int ndst, nsrc;
+    bool cart;
+} nbr_lists_t;
+int mpi_nbr_run(mpi_comm_t *c, const char *call, nbr_lists_t *l, MPI_Request *request);
+
 /* ---- intercommunicator collectives (mpi_inter_coll.c) ----------------------------------------
  * Blocking collectives over an intercommunicator (c->inter), bindings over rcmsg's on the rcmsg
  * intercommunicator c->coll_rc; the entry points of mpi_coll.c and mpi_coll_v.c dispatch to

@@ -202,6 +202,7 @@ struct mpi_comm {
     int remote_size, peer_off, local_off;
     int *remote_members; /* world ranks of the remote group */
     rcmsg_comm_t local_rc, coll_rc;
+    struct mpi_topo *topo; /* its process topology (mpi_topo.c), NULL: none */
 };
 /* the rcmsg rank of peer (a rank of c, or ANY_SOURCE/PROC_NULL left as they are) */
 static inline int mpi_comm_rc_peer(const mpi_comm_t *c, int peer)
@@ -288,6 +289,41 @@ int mpi_tattr_delete(struct mpi_tattr **list, MPI_Datatype h, int k, bool *found
 int mpi_tattr_copy_all(struct mpi_tattr *from, MPI_Datatype fromh, struct mpi_tattr **to);
 int mpi_tattr_delete_all(struct mpi_tattr **list, MPI_Datatype h);
 void mpi_tattr_release_all(struct mpi_tattr **list);
+
+/* ---- process topologies (mpi_topo.c) -----------------------------------------------------
+ * What a communicator's topology holds, owned by the communicator (freed with it, copied by
+ * Comm_dup). Cart: dims and periods; graph: the whole graph (MPI_Graph_create's index and
+ * edges); dist graph: this rank's own neighbors and their weights (1s when unweighted). */
+typedef struct mpi_topo {
+    int kind; /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
+    int ndims;
+    int *dims, *periods;
+    int nnodes, nedges;
+    int *index, *edges;
+    int indegree, outdegree;
+    int *sources, *sourceweights, *destinations, *destweights;
+    bool weighted;
+} mpi_topo_t;
+/* New topologies (the arrays copied); NULL without memory. */
+mpi_topo_t *mpi_topo_cart(int ndims, const int *dims, const int *periods);
+mpi_topo_t *mpi_topo_graph(int nnodes, const int *index, const int *edges);
+mpi_topo_t *mpi_topo_dist(int indegree, const int *sources, const int *sourceweights, int outdegree,
+                          const int *destinations, const int *destweights, bool weighted);
+mpi_topo_t *mpi_topo_copy(const mpi_topo_t *t); /* NULL for NULL (and without memory) */
+void mpi_topo_free(mpi_topo_t *t);              /* NULL: nothing */
+/* Cart: the product of n dims (0 when it overflows an int); the rank of coords (each within
+ * its dimension); the coords of rank. */
+int mpi_cart_size(int n, const int *dims);
+int mpi_cart_rank_of(const mpi_topo_t *t, const int *coords);
+void mpi_cart_coords_of(const mpi_topo_t *t, int rank, int *coords);
+/* Cart_shift's answer for rank: the source and destination at disp along dim (MPI_PROC_NULL
+ * past a non-periodic edge). */
+void mpi_cart_shift_of(const mpi_topo_t *t, int rank, int dim, int disp, int *src, int *dst);
+/* The neighbors of rank in the order of the neighborhood collectives' blocks: nsrc sources
+ * (receive blocks) and ndst destinations (send blocks); srcs and dsts NULL: counts only. */
+void mpi_topo_neighbors(const mpi_topo_t *t, int rank, int *nsrc, int *srcs, int *ndst, int *dsts);
+/* MPI_Dims_create's work: dims filled; NULL, or why it cannot be done (not raised). */
+const char *mpi_dims_fill(int nnodes, int ndims, int *dims);
 
 /* ---- groups, attributes (mpi_group.c, mpi_attr.c) -------
  * A group is a list of world ranks (its rank i is members[i]); MPI_GROUP_EMPTY is predefined. */

@@ -153,9 +153,9 @@ file_order src/pml pml pml_fini_recv pml_comm pml_rx pml_ctx pml_p2p pml_wait pm
 # operations, the argument checks). Each file calls only files below it, none a binding file.
 mpi_bindings='mpi_env mpi_err_api mpi_group_api mpi_attr_api mpi_type_api mpi_pack_api
     mpi_op_api mpi_comm_api mpi_inter mpi_p2p mpi_req_api mpi_coll mpi_coll_v mpi_nbc mpi_nbc_red
-    mpi_info_api mpi_type_env_api mpi_grequest mpi_names_api mpi_nbc_v'
-mpi_engines='mpi_pending mpi_inter_coll mpi_coll_req mpi_coll_eng mpi_p2p_req mpi_bsend mpi_req'
-mpi_objects='mpi_comm mpi_group mpi_check mpi_attr mpi_op mpi_err mpi_type mpi_pack mpi_info
+    mpi_info_api mpi_type_env_api mpi_grequest mpi_names_api mpi_nbc_v mpi_topo_api mpi_neighbor'
+mpi_engines='mpi_pending mpi_inter_coll mpi_neighbor_req mpi_coll_req mpi_coll_eng mpi_p2p_req mpi_bsend mpi_req'
+mpi_objects='mpi_comm mpi_topo mpi_group mpi_check mpi_attr mpi_op mpi_err mpi_type mpi_pack mpi_info
     mpi_type_attr mpi_handle'
 # shellcheck disable=SC2086 # the lists split into words, one floor per file
 file_order src/mpi $mpi_bindings $mpi_engines $mpi_objects || exit 1
