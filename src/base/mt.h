@@ -69,12 +69,29 @@ static inline __attribute__((always_inline)) int rcmsg_mt_enter(void)
     return 1;
 }
 
+/* RCMSG_ASYNC_PROGRESS=full: set (atomic) by the progress thread, under the core lock, when it
+ * sleeps for long with nothing outstanding (src/core/core_progress.c); the next thread that
+ * lets the core lock go then wakes it (rcmsg_mt_kick: one write to rcmsg_mt_kick_fd), since
+ * what that call posted may raise no event it waits on. Never set in the other modes. */
+extern int rcmsg_mt_kick_wanted;
+extern int rcmsg_mt_kick_fd;
+void rcmsg_mt_kick(void) __attribute__((cold));
+
 static inline __attribute__((always_inline)) void rcmsg_mt_leave(const int *taken)
 {
     if (__builtin_expect(*taken != 0, 0) && --rcmsg_mt_depth == 0) {
+        if (__builtin_expect(__atomic_load_n(&rcmsg_mt_kick_wanted, __ATOMIC_RELAXED) != 0, 0)) {
+            rcmsg_mt_kick();
+        }
         rcmsg_mt_unlock();
     }
 }
+
+/* The progress thread's entry (RCMSG_ASYNC_PROGRESS=full): takes the core lock only when no
+ * other thread holds it or waits for it (the application's calls first), depth 1; false:
+ * not taken. rcmsg_mt_disown lets it go. */
+bool rcmsg_mt_own(void);
+void rcmsg_mt_disown(void);
 
 /* The core lock held from here to the end of the enclosing block (a public call's body). */
 #define RCMSG_MT_GUARD()                                                                           \

@@ -11,6 +11,7 @@
 
 #include "base/log.h"
 #include "pml/pml.h"
+#include "progress/progress.h"
 
 #include <string.h>
 
@@ -338,7 +339,7 @@ static void hook_sync(void)
  * (rcmsg_wait on its request only runs progress). */
 static rcmsg_status_t hook_need(void)
 {
-    if (!hooked && rcmsg_progress_register(sched_hook, NULL) != RCMSG_OK) {
+    if (!hooked && rcmsg_progress_register_internal(sched_hook, NULL) != RCMSG_OK) {
         rcmsg_error("a nonblocking collective needs a progress hook, and all %d are taken "
                     "(RCMSG_PROGRESS_HOOK_MAX)",
                     RCMSG_PROGRESS_HOOK_MAX);
