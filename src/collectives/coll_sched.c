@@ -10,6 +10,7 @@
 #include "coll.h"
 
 #include "base/log.h"
+#include "base/mt.h"
 #include "pml/pml.h"
 #include "progress/progress.h"
 
@@ -418,5 +419,6 @@ rcmsg_status_t rcmsg_coll_sched_start(rcmsg_coll_sched_t *s, rcmsg_request_t *re
     s->next = active;
     active = s;
     hook_sync();
+    rcmsg_mt_kick_work(); /* RCMSG_ASYNC_PROGRESS=full: the progress thread advances it */
     return RCMSG_OK;
 }

@@ -17,7 +17,9 @@
  * - nothing outstanding (no live request: nothing posted, in flight or in a schedule) for
  *   PACE_DEEP sleeps in a row: one sleep of up to PACE_DEEP_MS on the same fds, and the next
  *   application call that lets the core lock go writes the kick eventfd (mt.h), since what it
- *   posted may raise no event here.
+ *   posted may raise no event here;
+ * - in every sleep, work the application hands over with no event (a rendezvous its receive
+ *   matched, a nonblocking collective it started) writes the kick eventfd (rcmsg_mt_kick_work).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -85,7 +87,7 @@ static round_t progress_round(pace_t *p)
     if (!rcmsg_mt_own()) {
         return ROUND_APP;
     }
-    __atomic_store_n(&rcmsg_mt_kick_wanted, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&rcmsg_mt_kick_wanted, RCMSG_MT_KICK_NONE, __ATOMIC_RELAXED);
     cp.rounds++;
     r = rcmsg_progress() > 0 ? ROUND_BUSY : ROUND_IDLE;
     if (r == ROUND_IDLE && (!cp.spin || p->idle >= PACE_SPIN)) {
@@ -98,8 +100,9 @@ static round_t progress_round(pace_t *p)
             r = ROUND_ARMED;
         }
         p->deep = p->deep && r != ROUND_BUSY;
-        if (p->deep) {
-            __atomic_store_n(&rcmsg_mt_kick_wanted, 1, __ATOMIC_RELAXED);
+        if (r != ROUND_BUSY) {
+            __atomic_store_n(&rcmsg_mt_kick_wanted,
+                             p->deep ? RCMSG_MT_KICK_ANY : RCMSG_MT_KICK_WORK, __ATOMIC_RELAXED);
         }
     }
     rcmsg_mt_disown();
@@ -141,6 +144,8 @@ static void pace(round_t r, pace_t *p)
         cp.busy++;
         return;
     case ROUND_APP:
+        /* (unlocked: a call that already passed its kick leaves this sleep at its bound) */
+        __atomic_store_n(&rcmsg_mt_kick_wanted, RCMSG_MT_KICK_WORK, __ATOMIC_RELAXED);
         pace_sleep(p->fds, 0, p->us);
         p->us = pace_double(p->us, PACE_MAX_US);
         return;
