@@ -1126,7 +1126,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (o.kind == BENCH_OVERLAP) {
-        bench_overlap_opts_t ov = {o.overlap, o.min, o.max, o.iters_large, o.warmup_large, prog()};
+        bench_overlap_opts_t ov = {o.overlap,      o.min,    o.max, o.iters_large,
+                                   o.warmup_large, o.median, prog()};
 
         rc = bench_overlap_run(&ov);
         return bench_finalize() != 0 ? 1 : rc;

@@ -9,6 +9,8 @@
  *    iteration;
  * 3. overlap = max(0, 100 - 100 * (overall - compute) / pure), with overall, compute and pure
  *    each the mean over the ranks (OSU averages over the ranks too).
+ * With --stat median each rank takes the median of its iterations instead of their mean (not
+ * OSU's: robust to a host whose other jobs preempt single iterations).
  * 100%: the operation moved entirely while the application computed; 0%: none of it did.
  * rndv: rank 0 sends size bytes to rank 1 (a rendezvous message above the eager limit), on 2
  * ranks; iallreduce: the sum of size / 8 doubles over every rank. The data of the last
@@ -29,8 +31,26 @@ typedef struct {
     int rank, size;
     unsigned char *sbuf, *rbuf;
     bench_reqs_t *reqs;
-    double sink; /* the compute loop's result, kept */
+    double sink;        /* the compute loop's result, kept */
+    double *tot, *comp; /* --stat median: each timed iteration's times */
 } ov_t;
+
+static int ov_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* The mean, or with --stat median the median, of n times. */
+static double ov_stat(const ov_t *v, double *t, long n, double sum)
+{
+    if (!v->o->median) {
+        return sum / (double)n;
+    }
+    qsort(t, (size_t)n, sizeof(double), ov_cmp);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
 
 /* Posts the operation of size bytes; *n: the slots to wait for. */
 static int ov_post(ov_t *v, size_t size, size_t *n)
@@ -88,12 +108,14 @@ static int ov_loop(ov_t *v, size_t size, double busy, double *total, double *com
             return -1;
         }
         if (i >= 0) {
-            *total += bench_wtime() - t0;
+            v->tot[i] = bench_wtime() - t0;
+            v->comp[i] = c;
+            *total += v->tot[i];
             *compute += c;
         }
     }
-    *total /= (double)v->o->iters;
-    *compute /= (double)v->o->iters;
+    *total = ov_stat(v, v->tot, v->o->iters, *total);
+    *compute = ov_stat(v, v->comp, v->o->iters, *compute);
     return 0;
 }
 
@@ -170,8 +192,9 @@ static void ov_header(const ov_t *v)
     printf("# %s overlap %s (%s), np %d: post, compute for the pure time, wait (OSU's method)\n",
            o->prog, o->what == BENCH_OVERLAP_RNDV ? "rndv" : "iallreduce", bench_library(),
            v->size);
-    printf("# %ld iterations per size after %ld untimed ones; means over the ranks\n", o->iters,
-           o->warmup);
+    printf("# %ld iterations per size after %ld untimed ones; each rank's %s, averaged over the "
+           "ranks\n",
+           o->iters, o->warmup, o->median ? "median" : "mean");
     printf("# overlap %% = max(0, 100 - 100 x (overall - compute) / pure)\n");
     printf("# %-10s %12s %12s %12s %10s\n", "size (B)", "overall(us)", "compute(us)", "pure(us)",
            "overlap(%)");
@@ -192,7 +215,9 @@ int bench_overlap_run(const bench_overlap_opts_t *o)
     v.sbuf = calloc(o->max > 8 ? o->max : 8, 1);
     v.rbuf = calloc(o->max > 8 ? o->max : 8, 1);
     v.reqs = bench_reqs_new(1);
-    if (v.sbuf == NULL || v.rbuf == NULL || v.reqs == NULL) {
+    v.tot = calloc((size_t)o->iters, sizeof(double));
+    v.comp = calloc((size_t)o->iters, sizeof(double));
+    if (v.sbuf == NULL || v.rbuf == NULL || v.reqs == NULL || v.tot == NULL || v.comp == NULL) {
         fprintf(stderr, "%s: rank %d: cannot allocate 2 x %zu bytes\n", o->prog, v.rank, o->max);
         bench_abort(1);
     }
@@ -206,6 +231,8 @@ int bench_overlap_run(const bench_overlap_opts_t *o)
     }
     free(v.sbuf);
     free(v.rbuf);
+    free(v.tot);
+    free(v.comp);
     bench_reqs_free(v.reqs);
     return rc;
 }

@@ -15,6 +15,7 @@ typedef struct {
     bench_overlap_t what;
     size_t min, max; /* sizes from min, doubling, up to max */
     long iters, warmup;
+    int median; /* --stat median: each time the median of the iterations', not their mean */
     const char *prog;
 } bench_overlap_opts_t;
 

@@ -9,7 +9,8 @@
  * - a round did something: run again at once (sched_yield first when an application thread
  *   waits for the lock or the node has no CPU to spare);
  * - the application is inside rcmsg (the lock is held or wanted): it drives progress itself;
- *   sleep PACE_MIN_US, doubling up to PACE_MAX_US while that lasts;
+ *   sleep PACE_MIN_US, doubling up to PACE_APP_US while that lasts (the transports are not
+ *   armed then: what arrives meanwhile raises no event here);
  * - nothing to do: with a CPU to spare per rank, PACE_SPIN idle rounds with sched_yield;
  *   then arm the transports (completion channels, sm's wakeup pipe) and sleep on them and on
  *   the kick eventfd; a transport that cannot be armed (btl_rc's RDMA-write rings raise no
@@ -45,6 +46,7 @@
 #define PACE_SPIN     64     /* idle rounds with sched_yield before a sleep (CPUs to spare only) */
 #define PACE_MIN_US   20     /* the first sleep when no event can wake the thread */
 #define PACE_MAX_US   1000   /* the longest such sleep while work is outstanding */
+#define PACE_APP_US   100    /* the longest sleep while the application holds the lock */
 #define PACE_EVENT_MS 100    /* the longest sleep on events while work is outstanding */
 #define PACE_DEEP     8      /* sleeps in a row with nothing outstanding before a deep one */
 #define PACE_DEEP_MS  1000   /* a deep sleep (events and the kick end it) */
@@ -148,7 +150,7 @@ static void pace(round_t r, pace_t *p)
     case ROUND_APP:
         /* (unlocked: a call that already passed its kick leaves this sleep at its bound) */
         __atomic_store_n(&rcmsg_mt_kick_wanted, RCMSG_MT_KICK_WORK, __ATOMIC_RELAXED);
-        pace_sleep(p->fds, 0, p->us);
+        pace_sleep(p->fds, 0, p->us < PACE_APP_US ? p->us : PACE_APP_US);
         p->us = pace_double(p->us, PACE_MAX_US);
         return;
     case ROUND_IDLE:
