@@ -10,9 +10,7 @@
  *   waits for the lock or the node has no CPU to spare);
  * - the application is inside rcmsg (the lock is held or wanted): it drives progress itself;
  *   sleep PACE_MIN_US, doubling up to PACE_APP_US while that lasts (the transports are not
- *   armed then: what arrives meanwhile raises no event here); for the first PACE_APP_KICKS
- *   such sleeps in a row the application's call writes the kick eventfd as it lets the lock
- *   go, so that the thread runs as soon as the application computes;
+ *   armed then: what arrives meanwhile raises no event here);
  * - nothing to do: with a CPU to spare per rank, PACE_SPIN idle rounds with sched_yield;
  *   then arm the transports (completion channels, sm's wakeup pipe) and sleep on them and on
  *   the kick eventfd; a transport that cannot be armed (btl_rc's RDMA-write rings raise no
@@ -45,15 +43,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PACE_SPIN      64     /* idle rounds with sched_yield before a sleep (CPUs to spare only) */
-#define PACE_MIN_US    20     /* the first sleep when no event can wake the thread */
-#define PACE_MAX_US    1000   /* the longest such sleep while work is outstanding */
-#define PACE_APP_US    100    /* the longest sleep while the application holds the lock */
-#define PACE_APP_KICKS 2      /* such sleeps in a row that its call ends with a kick */
-#define PACE_EVENT_MS  100    /* the longest sleep on events while work is outstanding */
-#define PACE_DEEP      8      /* sleeps in a row with nothing outstanding before a deep one */
-#define PACE_DEEP_MS   1000   /* a deep sleep (events and the kick end it) */
-#define PACE_SLICE_NS  100000 /* the scheduler slice the thread asks for (Linux >= 6.12) */
+#define PACE_SPIN     64     /* idle rounds with sched_yield before a sleep (CPUs to spare only) */
+#define PACE_MIN_US   20     /* the first sleep when no event can wake the thread */
+#define PACE_MAX_US   1000   /* the longest such sleep while work is outstanding */
+#define PACE_APP_US   100    /* the longest sleep while the application holds the lock */
+#define PACE_EVENT_MS 100    /* the longest sleep on events while work is outstanding */
+#define PACE_DEEP     8      /* sleeps in a row with nothing outstanding before a deep one */
+#define PACE_DEEP_MS  1000   /* a deep sleep (events and the kick end it) */
+#define PACE_SLICE_NS 100000 /* the scheduler slice the thread asks for (Linux >= 6.12) */
 
 enum { CP_OFF, CP_PARKED, CP_RUN, CP_STOP };
 
@@ -68,7 +65,6 @@ typedef enum {
 typedef struct {
     unsigned idle;  /* idle rounds in a row */
     unsigned quiet; /* sleeps in a row with nothing outstanding */
-    unsigned app;   /* rounds in a row not run: the application held the lock */
     unsigned us;    /* the next sleep without events */
     unsigned ms;    /* the next sleep on events */
     struct pollfd fds[RCMSG_BTL_MAX + 1];
@@ -95,7 +91,6 @@ static round_t progress_round(pace_t *p)
     if (!rcmsg_mt_own()) {
         return ROUND_APP;
     }
-    p->app = 0;
     __atomic_store_n(&rcmsg_mt_kick_wanted, RCMSG_MT_KICK_NONE, __ATOMIC_RELAXED);
     cp.rounds++;
     r = rcmsg_progress() > 0 ? ROUND_BUSY : ROUND_IDLE;
@@ -153,12 +148,8 @@ static void pace(round_t r, pace_t *p)
         cp.busy++;
         return;
     case ROUND_APP:
-        /* the first times in a row, the call under way kicks when it lets the lock go (what it
-         * posts may need the thread at once); then only work handed over does. (Unlocked: a
-         * call already past its kick leaves this sleep at its bound.) */
-        __atomic_store_n(&rcmsg_mt_kick_wanted,
-                         ++p->app <= PACE_APP_KICKS ? RCMSG_MT_KICK_ANY : RCMSG_MT_KICK_WORK,
-                         __ATOMIC_RELAXED);
+        /* (unlocked: a call that already passed its kick leaves this sleep at its bound) */
+        __atomic_store_n(&rcmsg_mt_kick_wanted, RCMSG_MT_KICK_WORK, __ATOMIC_RELAXED);
         pace_sleep(p->fds, 0, p->us < PACE_APP_US ? p->us : PACE_APP_US);
         p->us = pace_double(p->us, PACE_MAX_US);
         return;
