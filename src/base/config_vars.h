@@ -250,8 +250,14 @@ typedef enum {
       "What rcmsg's own thread does while the application computes: control answers the rc "       \
       "connection manager (connects, disconnects, reconnects after recycling), runs recoveries "   \
       "and the QP state sync, sleeping on completion channels when idle, so none of them waits "   \
-      "for the peer to call rcmsg; no leaves all of it to the application's calls; full (the "     \
-      "data plane as well) is refused by rcmsg_init: not implemented yet.")                        \
+      "for the peer to call rcmsg; no leaves all of it to the application's calls; full adds a "   \
+      "thread of rcmsg's that also advances the data plane (rendezvous reads and their FINs, "     \
+      "queued sends, nonblocking collectives) while the application computes: it takes the "       \
+      "core lock only when no application thread holds or wants it, and paces itself (idle: 64 "   \
+      "sched_yield rounds only with 2 CPUs per rank, then sleeps on completion channels, sm's "    \
+      "wakeup pipe and an eventfd, or 20 us to 1 ms sleeps where no event can wake it); with "     \
+      "nothing outstanding it sleeps up to 1 s. Under full every level takes the core lock "       \
+      "(docs/threads.md).")                                                                        \
     X(RECOVERY, BOOL, "yes", "",                                                                   \
       "Recover an rc connection whose QP fails with a transient error (retry or RNR retry "        \
       "exceeded, a link flap, a QP found in ERR) or a severe one (QP fatal): drain, replace the "  \

@@ -85,6 +85,11 @@ static rcmsg_status_t pml_states_init(void)
     return s == RCMSG_OK ? pml_rx_init() : s;
 }
 
+long rcmsg_pml_live_requests(void)
+{
+    return pml_reqs.live_reqs;
+}
+
 bool rcmsg_pml_peer_lost(void)
 {
     return pml.peers != NULL ? pml.any_failed : pml_parted;
