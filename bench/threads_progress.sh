@@ -57,7 +57,9 @@ rotate() { # n word... : the words rotated left by n
 # Inside the place (host or guest): PLACE OUT REPS IDLE BUILD
 inner() {
     place=$1 out=$2 reps=$3 idle=$4 b=$5/bench
-    mpirun="timeout 600 mpirun --allow-run-as-root --oversubscribe"
+    tmo=120
+    [ "$place" = host ] || tmo=300
+    mpirun="timeout $tmo mpirun --allow-run-as-root --oversubscribe"
     if [ "$place" = host ]; then
         tr=self,sm lat_iters=20000 mt_iters=1000 mt_warm=200 bind="--bind-to core"
         ompi="--mca pml ob1 --mca btl self,vader --mca btl_vader_single_copy_mechanism cma"
