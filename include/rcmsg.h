@@ -278,7 +278,8 @@ RCMSG_API rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int
  * matched is taken back: one still queued here at once; one on the wire (an eager message in
  * the receiver's unexpected queue, a rendezvous whose data is still here) by asking the
  * receiver, which answers in its next progress (a receiver computing delays the wait until
- * then; a lost receiver ends it with the loss's error; a receiver in rcmsg_finalize still
+ * then, unless its thread of RCMSG_ASYNC_PROGRESS=full answers meanwhile;
+ * a lost receiver ends it with the loss's error; a receiver in rcmsg_finalize still
  * answers, until its closing barrier ends). A send its receiver discarded unreceived (its
  * communicator freed there, or the receiver in rcmsg_finalize) was not received: its cancel
  * takes, also for a rendezvous whose RCMSG_ERR_STATE refusal came before the cancel. A request

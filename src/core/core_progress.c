@@ -38,15 +38,17 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#define PACE_SPIN     64   /* idle rounds with sched_yield before a sleep (CPUs to spare only) */
-#define PACE_MIN_US   20   /* the first sleep when no event can wake the thread */
-#define PACE_MAX_US   1000 /* the longest such sleep while work is outstanding */
-#define PACE_EVENT_MS 100  /* the longest sleep on events while work is outstanding */
-#define PACE_DEEP     8    /* sleeps in a row with nothing outstanding before a deep one */
-#define PACE_DEEP_MS  1000 /* a deep sleep (events and the kick end it) */
+#define PACE_SPIN     64     /* idle rounds with sched_yield before a sleep (CPUs to spare only) */
+#define PACE_MIN_US   20     /* the first sleep when no event can wake the thread */
+#define PACE_MAX_US   1000   /* the longest such sleep while work is outstanding */
+#define PACE_EVENT_MS 100    /* the longest sleep on events while work is outstanding */
+#define PACE_DEEP     8      /* sleeps in a row with nothing outstanding before a deep one */
+#define PACE_DEEP_MS  1000   /* a deep sleep (events and the kick end it) */
+#define PACE_SLICE_NS 100000 /* the scheduler slice the thread asks for (Linux >= 6.12) */
 
 enum { CP_OFF, CP_PARKED, CP_RUN, CP_STOP };
 
@@ -167,12 +169,32 @@ static void pace(round_t r, pace_t *p)
     p->idle = 0;
 }
 
+/* A short scheduler slice (EEVDF, Linux >= 6.12: sched_attr.sched_runtime of a normal task):
+ * woken by an event, the thread preempts a computing thread at once instead of after that
+ * thread's slice (3 ms), so that a transfer moves while the application computes even with no
+ * core to spare; its rounds are short. An older kernel ignores the value or refuses it. */
+static void progress_slice(void)
+{
+    struct { /* struct sched_attr of sched_setattr(2), its first version */
+        uint32_t size, sched_policy;
+        uint64_t sched_flags;
+        int32_t sched_nice;
+        uint32_t sched_priority;
+        uint64_t sched_runtime, sched_deadline, sched_period;
+    } a = {.size = sizeof(a), .sched_policy = SCHED_OTHER, .sched_runtime = PACE_SLICE_NS};
+
+    if (syscall(SYS_sched_setattr, 0, &a, 0) != 0) {
+        rcmsg_debug("progress thread: sched_setattr (a %d us slice): %m", PACE_SLICE_NS / 1000);
+    }
+}
+
 static void *progress_main(void *arg)
 {
     pace_t p = {.us = PACE_MIN_US, .ms = 1};
 
     (void)arg;
     rcmsg_progress_on_thread = true;
+    progress_slice();
     while (__atomic_load_n(&cp.state, __ATOMIC_ACQUIRE) == CP_PARKED) {
         pace_sleep(p.fds, 0, PACE_DEEP_MS * 1000);
     }
