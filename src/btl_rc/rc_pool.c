@@ -31,8 +31,9 @@ static rcmsg_status_t rc_qp_to_init(rc_btl_t *rc, rcmsg_rc_qp_t *qp)
         .qp_state = IBV_QPS_INIT,
         .pkey_index = 0,
         .port_num = (uint8_t)rc->port,
-        .qp_access_flags =
-            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE,
+        .qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+                           IBV_ACCESS_REMOTE_WRITE |
+                           IBV_ACCESS_REMOTE_ATOMIC, /* one-sided windows (src/osc) */
     };
 
     return rcmsg_rc_qp_modify(qp, &attr,
