@@ -636,6 +636,24 @@ RCMSG_API rcmsg_status_t rcmsg_fetch_add(uint64_t add, uint64_t *old_p, int targ
  * NULL) gets the value found (equal to compare: the swap took place). */
 RCMSG_API rcmsg_status_t rcmsg_compare_swap(uint64_t compare, uint64_t swap, uint64_t *old_p,
                                             int target, size_t disp, rcmsg_win_t win);
+/* Accumulates (MPI's): element-wise on a basic datatype, atomic with each other element by
+ * element on one location (not with put, get, fetch_add, compare_swap). They always go by
+ * message and are applied by the target in its progress (it must enter rcmsg), its own too.
+ * op: a predefined operation defined on dtype, or: */
+#define RCMSG_OP_REPLACE ((rcmsg_op_t)-2) /* the target's element becomes the origin's */
+#define RCMSG_OP_NO_OP   ((rcmsg_op_t)-3) /* the target's element stays (get_accumulate: a read) */
+/* target[i] = origin[i] op target[i] for i < count, at disp. */
+RCMSG_API rcmsg_status_t rcmsg_accumulate(const void *origin, size_t count, rcmsg_datatype_t dtype,
+                                          rcmsg_op_t op, int target, size_t disp, rcmsg_win_t win);
+/* The same, result[i] getting target[i] as it was (origin may be NULL with RCMSG_OP_NO_OP). */
+RCMSG_API rcmsg_status_t rcmsg_get_accumulate(const void *origin, void *result, size_t count,
+                                              rcmsg_datatype_t dtype, rcmsg_op_t op, int target,
+                                              size_t disp, rcmsg_win_t win);
+/* One element of dtype at disp becomes *swap if it equals *compare (bytewise); *result gets it
+ * as it was. Atomic with the accumulates. */
+RCMSG_API rcmsg_status_t rcmsg_acc_compare_swap(const void *compare, const void *swap, void *result,
+                                                rcmsg_datatype_t dtype, int target, size_t disp,
+                                                rcmsg_win_t win);
 /* Completes this member's operations to target (RCMSG_ANY_SOURCE: to every member), and
  * returns the first error among them. */
 RCMSG_API rcmsg_status_t rcmsg_win_flush(int target, rcmsg_win_t win);

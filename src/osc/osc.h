@@ -67,19 +67,45 @@ void osc_win_each(void (*fn)(rcmsg_win_t win));
 
 /* osc_rma.c: the completion of one operation to target (status: its outcome). */
 void osc_done(rcmsg_win_t win, int target, rcmsg_status_t status);
+/* The target's window holds [disp, disp + len) (atomic: at an 8-byte aligned address);
+ * RCMSG_ERR_INVALID_PARAM, logged naming call, otherwise. */
+rcmsg_status_t osc_check(const char *call, rcmsg_win_t win, int target, size_t disp, size_t len,
+                         bool atomic);
 /* Completes every operation of win to target (-1: all); the first error among them. */
 rcmsg_status_t osc_flush(rcmsg_win_t win, int target);
 
 /* osc_am.c. Kinds of the operations by message. */
-typedef enum { OSC_AM_PUT, OSC_AM_GET, OSC_AM_FADD, OSC_AM_CSWAP } osc_am_kind_t;
+typedef enum {
+    OSC_AM_PUT,
+    OSC_AM_GET,
+    OSC_AM_FADD,
+    OSC_AM_CSWAP,
+    OSC_AM_ACC,  /* accumulate: operand the rcmsg_op_t, compare the rcmsg_datatype_t */
+    OSC_AM_GACC, /* the same, answering the old bytes */
+    OSC_AM_ACAS, /* compare-and-swap of one element: data is compare then swap */
+} osc_am_kind_t;
+
+/* One operation by message: len bytes of the target's window at disp; dlen bytes of data go
+ * with the request, rlen bytes of the answer land at result; *old_p (may be NULL) gets an
+ * atomic's old value. */
+typedef struct {
+    osc_am_kind_t kind;
+    int target;
+    uint64_t disp;
+    size_t len;
+    const void *data;
+    size_t dlen;
+    void *result;
+    size_t rlen;
+    uint64_t operand, compare;
+    uint64_t *old_p;
+} osc_am_call_t;
 /* Posts the receive of requests (at creation); cancels it and frees what remains (at free:
  * every operation of win complete). */
 rcmsg_status_t osc_am_open(rcmsg_win_t win);
 void osc_am_close(rcmsg_win_t win);
 /* Starts one operation by message (len <= OSC_AM_MAX); it completes through osc_done. */
-rcmsg_status_t osc_am_start(rcmsg_win_t win, osc_am_kind_t kind, int target, uint64_t disp,
-                            void *origin, size_t len, uint64_t operand, uint64_t compare,
-                            uint64_t *old_p);
+rcmsg_status_t osc_am_start(rcmsg_win_t win, const osc_am_call_t *c);
 /* The progress hook's work on one window: requests served, replies and operations completed. */
 int osc_am_poll(rcmsg_win_t win);
 

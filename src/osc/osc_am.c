@@ -12,6 +12,7 @@
 #include "osc.h"
 
 #include "base/log.h"
+#include "collectives/coll_op.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,8 @@ typedef struct {
     rcmsg_queue_link_t link;
     int target;
     rcmsg_request_t sreq, rreq;
-    void *get_to; /* a get's origin buffer */
+    void *result; /* where the reply's bytes go (a get's origin buffer, ...) */
+    size_t rlen;
     uint64_t *old_p;
     osc_am_rep_t *rep;  /* followed by a get's bytes */
     osc_am_req_t *req;  /* followed by a put's bytes */
@@ -89,33 +91,35 @@ void osc_am_close(rcmsg_win_t win)
     win->am_buf = NULL;
 }
 
-rcmsg_status_t osc_am_start(rcmsg_win_t win, osc_am_kind_t kind, int target, uint64_t disp,
-                            void *origin, size_t len, uint64_t operand, uint64_t compare,
-                            uint64_t *old_p)
+rcmsg_status_t osc_am_start(rcmsg_win_t win, const osc_am_call_t *c)
 {
-    size_t put = kind == OSC_AM_PUT ? len : 0, get = kind == OSC_AM_GET ? len : 0;
     osc_am_op_t *op = calloc(1, sizeof(*op));
     rcmsg_status_t s;
 
-    if (op == NULL || (op->req = malloc(sizeof(osc_am_req_t) + put)) == NULL ||
-        (op->rep = malloc(sizeof(osc_am_rep_t) + get)) == NULL) {
+    if (op == NULL || (op->req = malloc(sizeof(osc_am_req_t) + c->dlen)) == NULL ||
+        (op->rep = malloc(sizeof(osc_am_rep_t) + c->rlen)) == NULL) {
         if (op != NULL) {
             free(op->req);
         }
         free(op);
         return RCMSG_ERR_NO_MEMORY;
     }
-    *op->req = (osc_am_req_t){
-        .kind = kind, .len = (uint32_t)len, .disp = disp, .operand = operand, .compare = compare};
-    if (put > 0) {
-        memcpy(op->req + 1, origin, put);
+    *op->req = (osc_am_req_t){.kind = c->kind,
+                              .len = (uint32_t)c->len,
+                              .disp = c->disp,
+                              .operand = c->operand,
+                              .compare = c->compare};
+    if (c->dlen > 0) {
+        memcpy(op->req + 1, c->data, c->dlen);
     }
-    op->target = target;
-    op->get_to = origin;
-    op->old_p = old_p;
-    s = rcmsg_irecv(op->rep, sizeof(osc_am_rep_t) + get, target, OSC_TAG_REP, win->comm, &op->rreq);
+    op->target = c->target;
+    op->result = c->result;
+    op->rlen = c->rlen;
+    op->old_p = c->old_p;
+    s = rcmsg_irecv(op->rep, sizeof(osc_am_rep_t) + c->rlen, c->target, OSC_TAG_REP, win->comm,
+                    &op->rreq);
     if (s == RCMSG_OK) {
-        s = rcmsg_isend(op->req, sizeof(osc_am_req_t) + put, target, OSC_TAG_REQ, win->comm,
+        s = rcmsg_isend(op->req, sizeof(osc_am_req_t) + c->dlen, c->target, OSC_TAG_REQ, win->comm,
                         &op->sreq);
         if (s != RCMSG_OK) {
             (void)rcmsg_cancel(&op->rreq);
@@ -128,20 +132,68 @@ rcmsg_status_t osc_am_start(rcmsg_win_t win, osc_am_kind_t kind, int target, uin
         free(op);
         return s;
     }
-    win->pending[target]++;
+    win->pending[c->target]++;
     win->npending++;
     rcmsg_queue_push_tail(&win->am_ops, &op->link);
     return RCMSG_OK;
+}
+
+/* An accumulate (fetching or not) or its compare-and-swap, at: element-wise as the datatype
+ * says, through an aligned copy (the window's bytes need not be aligned for it). */
+static rcmsg_status_t osc_am_acc(const osc_am_req_t *q, char *at, osc_am_reply_t *r)
+{
+    rcmsg_datatype_t dtype = (rcmsg_datatype_t)q->compare;
+    rcmsg_op_t op = (rcmsg_op_t)(int64_t)q->operand;
+    size_t esize = (unsigned)dtype < RCMSG_DATATYPE_COUNT ? rcmsg_coll_dtype_size(dtype) : 0;
+    const char *in = (const char *)(q + 1);
+    uint64_t *tmp;
+    rcmsg_status_t s = RCMSG_OK;
+
+    if (esize == 0 || q->len % esize != 0) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (q->kind != OSC_AM_ACC) {
+        memcpy(&r->rep + 1, at, q->len); /* the old value */
+        r->rep.len = q->len;
+    }
+    if (q->kind == OSC_AM_ACAS) {
+        if (memcmp(at, in, q->len) == 0) {
+            memcpy(at, in + q->len, q->len);
+        }
+        return RCMSG_OK;
+    }
+    if (op == RCMSG_OP_NO_OP || op == RCMSG_OP_REPLACE) {
+        if (op == RCMSG_OP_REPLACE) {
+            memcpy(at, in, q->len);
+        }
+        return RCMSG_OK;
+    }
+    tmp = malloc(2 * (size_t)q->len + 16);
+    if (tmp == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    memcpy(tmp, at, q->len);
+    memcpy((char *)tmp + ((q->len + 7) & ~7u), in, q->len);
+    s = rcmsg_coll_op_reduce(op, dtype, (char *)tmp + ((q->len + 7) & ~7u), tmp, q->len / esize);
+    if (s == RCMSG_OK) {
+        memcpy(at, tmp, q->len);
+    }
+    free(tmp);
+    return s;
 }
 
 /* The request from origin (count bytes in am_buf), applied to this member's memory. */
 static void osc_am_apply(rcmsg_win_t win, const osc_am_req_t *q, size_t count, osc_am_reply_t *r)
 {
     char *at = (char *)win->base + q->disp;
+    size_t data = count >= sizeof(*q) ? count - sizeof(*q) : 0;
     bool atomic = q->kind == OSC_AM_FADD || q->kind == OSC_AM_CSWAP;
+    size_t want = q->kind == OSC_AM_PUT || q->kind == OSC_AM_ACC || q->kind == OSC_AM_GACC ? q->len
+                  : q->kind == OSC_AM_ACAS ? 2 * (size_t)q->len
+                                           : 0;
 
-    if (count < sizeof(*q) || q->kind > OSC_AM_CSWAP || q->len > win->len ||
-        q->disp > win->len - q->len || (q->kind == OSC_AM_PUT && count != sizeof(*q) + q->len) ||
+    if (count < sizeof(*q) || q->kind > OSC_AM_ACAS || q->len > win->len ||
+        q->disp > win->len - q->len || data != want || q->len > OSC_AM_MAX ||
         (atomic && (q->len != 8 || (uintptr_t)at % 8 != 0))) {
         r->rep.status = RCMSG_ERR_INVALID_PARAM;
         return;
@@ -162,6 +214,11 @@ static void osc_am_apply(rcmsg_win_t win, const osc_am_req_t *q, size_t count, o
         __atomic_compare_exchange_n((uint64_t *)(void *)at, &r->rep.old, q->operand, false,
                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
         break;
+    case OSC_AM_ACC:
+    case OSC_AM_GACC:
+    case OSC_AM_ACAS:
+        r->rep.status = osc_am_acc(q, at, r);
+        break;
     }
 }
 
@@ -169,8 +226,8 @@ static void osc_am_apply(rcmsg_win_t win, const osc_am_req_t *q, size_t count, o
 static rcmsg_status_t osc_am_serve(rcmsg_win_t win, const rcmsg_msg_status_t *st)
 {
     const osc_am_req_t *q = (const osc_am_req_t *)(void *)win->am_buf;
-    size_t get =
-        st->count >= sizeof(*q) && q->kind == OSC_AM_GET && q->len <= OSC_AM_MAX ? q->len : 0;
+    bool fetch = q->kind == OSC_AM_GET || q->kind == OSC_AM_GACC || q->kind == OSC_AM_ACAS;
+    size_t get = st->count >= sizeof(*q) && fetch && q->len <= OSC_AM_MAX ? q->len : 0;
     osc_am_reply_t *r = calloc(1, sizeof(*r) + get);
     rcmsg_status_t s;
 
@@ -181,8 +238,8 @@ static rcmsg_status_t osc_am_serve(rcmsg_win_t win, const rcmsg_msg_status_t *st
     osc_am_apply(win, q, st->count, r);
     if (r->rep.status != RCMSG_OK) {
         rcmsg_error("one-sided: member %d asked for an access outside this member's window of "
-                    "%zu bytes: refused",
-                    st->source, win->len);
+                    "%zu bytes, or a malformed one: refused (%s)",
+                    st->source, win->len, rcmsg_status_name((rcmsg_status_t)r->rep.status));
         get = 0;
     }
     s = rcmsg_isend(&r->rep, sizeof(r->rep) + get, st->source, OSC_TAG_REP, win->comm, &r->req);
@@ -243,8 +300,8 @@ static bool osc_am_finish(rcmsg_win_t win, osc_am_op_t *op)
         return false;
     }
     e = op->err != RCMSG_OK ? op->err : (rcmsg_status_t)op->rep->status;
-    if (e == RCMSG_OK && op->req->kind == OSC_AM_GET) {
-        memcpy(op->get_to, op->rep + 1, op->req->len);
+    if (e == RCMSG_OK && op->rlen > 0) {
+        memcpy(op->result, op->rep + 1, op->rlen);
     }
     if (e == RCMSG_OK && op->old_p != NULL) {
         *op->old_p = op->rep->old;

@@ -83,9 +83,8 @@ rcmsg_status_t osc_flush(rcmsg_win_t win, int target)
     return s;
 }
 
-/* The target's window holds [disp, disp + len) (and, for an atomic, at an aligned address). */
-static rcmsg_status_t osc_check(const char *call, rcmsg_win_t win, int target, size_t disp,
-                                size_t len, bool atomic)
+rcmsg_status_t osc_check(const char *call, rcmsg_win_t win, int target, size_t disp, size_t len,
+                         bool atomic)
 {
     const osc_member_t *m;
 
@@ -248,8 +247,14 @@ static rcmsg_status_t osc_transfer(rcmsg_win_t win, int target, size_t disp, voi
             }
         } else {
             piece = piece < OSC_AM_MAX ? piece : OSC_AM_MAX;
-            s = osc_am_start(win, get ? OSC_AM_GET : OSC_AM_PUT, target, disp + off,
-                             (char *)origin + off, piece, 0, 0, NULL);
+            s = osc_am_start(win, &(osc_am_call_t){.kind = get ? OSC_AM_GET : OSC_AM_PUT,
+                                                   .target = target,
+                                                   .disp = disp + off,
+                                                   .len = piece,
+                                                   .data = (char *)origin + off,
+                                                   .dlen = get ? 0 : piece,
+                                                   .result = (char *)origin + off,
+                                                   .rlen = get ? piece : 0});
         }
         off += piece;
     }
@@ -292,13 +297,19 @@ static rcmsg_status_t osc_atomic(rcmsg_win_t win, int target, size_t disp, rcmsg
                     .aop = aop,
                     .operand = operand,
                     .compare = compare};
-    osc_am_kind_t kind = aop == RCMSG_BTL_ATOMIC_FADD ? OSC_AM_FADD : OSC_AM_CSWAP;
+    osc_am_call_t am = {.kind = aop == RCMSG_BTL_ATOMIC_FADD ? OSC_AM_FADD : OSC_AM_CSWAP,
+                        .target = target,
+                        .disp = disp,
+                        .len = 8,
+                        .operand = operand,
+                        .compare = compare,
+                        .old_p = old_p};
     osc_op_t *op;
     unsigned idle = 0;
     rcmsg_status_t s;
 
     if (btl->ops->atomic == NULL) {
-        return osc_am_start(win, kind, target, disp, NULL, 8, operand, compare, old_p);
+        return osc_am_start(win, &am);
     }
     op = osc_op_new(win, target);
     if (op == NULL) {
@@ -314,7 +325,7 @@ static rcmsg_status_t osc_atomic(rcmsg_win_t win, int target, size_t disp, rcmsg
     }
     s = osc_start(btl, op, osc_post_atomic, &a);
     if (s == RCMSG_ERR_UNSUPPORTED) { /* a device without atomics */
-        s = osc_am_start(win, kind, target, disp, NULL, 8, operand, compare, old_p);
+        s = osc_am_start(win, &am);
     }
     return s;
 }

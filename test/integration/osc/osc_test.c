@@ -205,6 +205,60 @@ static void t_cas_lock(rcmsg_win_t win, unsigned char *mem)
     CHECK(rcmsg_win_fence(win) == RCMSG_OK, "fence");
 }
 
+/* Accumulates from every rank on 16 int32 of rank 0 (SUM, MAX), get_accumulate (NO_OP, REPLACE)
+ * and the accumulates' compare-and-swap; an operation the datatype lacks is refused. */
+static void t_acc(rcmsg_win_t win, unsigned char *mem)
+{
+    int32_t add[16], got[16], mx = rank, one = 1, old = -1, want0 = 0, zero = 0;
+    size_t at = 1024;
+    float f = 1.0f;
+
+    if (rank == 0) {
+        memset(mem + at, 0, 16 * 4 + 8);
+    }
+    CHECK(rcmsg_win_fence(win) == RCMSG_OK, "fence");
+    for (int i = 0; i < 16; i++) {
+        add[i] = (rank + 1) * (i + 1);
+    }
+    for (int k = 0; k < 10; k++) {
+        CHECK(rcmsg_accumulate(add, 16, RCMSG_INT32, RCMSG_SUM, 0, at, win) == RCMSG_OK, "acc");
+    }
+    CHECK(rcmsg_accumulate(&mx, 1, RCMSG_INT32, RCMSG_MAX, 0, at + 64, win) == RCMSG_OK, "max");
+    CHECK(rcmsg_win_fence(win) == RCMSG_OK, "fence after accumulate");
+    CHECK(rcmsg_get_accumulate(NULL, got, 16, RCMSG_INT32, RCMSG_OP_NO_OP, 0, at, win) == RCMSG_OK,
+          "get_accumulate NO_OP");
+    CHECK(rcmsg_win_flush(0, win) == RCMSG_OK, "flush");
+    for (int i = 0; i < 16; i++) {
+        int32_t want = 10 * (i + 1) * size * (size + 1) / 2;
+        CHECK(got[i] == want, "accumulate: element %d is %d, expected %d", i, got[i], want);
+    }
+    CHECK(rcmsg_win_fence(win) == RCMSG_OK, "fence");
+    if (rank == 0) {
+        int32_t m;
+        memcpy(&m, mem + at + 64, 4);
+        CHECK(m == size - 1, "MAX: %d", m);
+    }
+    /* every rank tries to swap 0 -> rank+1 on one element: exactly one wins */
+    one = rank + 1;
+    CHECK(rcmsg_acc_compare_swap(&want0, &one, &old, RCMSG_INT32, 0, at + 68, win) == RCMSG_OK,
+          "acc cas");
+    CHECK(rcmsg_win_flush(0, win) == RCMSG_OK, "flush cas");
+    {
+        int won = old == 0, nwon;
+        rcmsg_allreduce(&won, &nwon, 1, RCMSG_INT32, RCMSG_SUM, rcmsg_comm_world());
+        CHECK(nwon == 1, "acc cas: %d winners", nwon);
+    }
+    CHECK(rcmsg_get_accumulate(&zero, &old, 1, RCMSG_INT32, RCMSG_OP_REPLACE, 0, at + 72, win) ==
+              RCMSG_OK,
+          "get_accumulate REPLACE");
+    CHECK(rcmsg_accumulate(&f, 1, RCMSG_FLOAT, RCMSG_BXOR, 0, at, win) == RCMSG_ERR_INVALID_PARAM,
+          "BXOR on float refused");
+    CHECK(rcmsg_accumulate(add, 16, RCMSG_INT32, RCMSG_SUM, 0, WIN - 8, win) ==
+              RCMSG_ERR_INVALID_PARAM,
+          "accumulate past the end refused");
+    CHECK(rcmsg_win_fence(win) == RCMSG_OK, "fence");
+}
+
 static void t_refused(rcmsg_win_t win, unsigned char *mem)
 {
     unsigned char buf[16] = {0}, before[WIN];
@@ -339,6 +393,7 @@ int main(int argc, char **argv)
         t_flush(win, mem);
         t_fetch_add(win, mem);
         t_cas_lock(win, mem);
+        t_acc(win, mem);
         t_refused(win, mem);
         t_windows();
         t_big();
