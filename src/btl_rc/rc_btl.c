@@ -84,6 +84,9 @@ static rcmsg_status_t rc_mem_reg(rcmsg_btl_t *btl, void *addr, size_t len, int r
                            IBV_ACCESS_REMOTE_ATOMIC
                  : remote_read ? IBV_ACCESS_REMOTE_READ
                                : IBV_ACCESS_LOCAL_WRITE;
+    if (rc->dev->attr.atomic_cap == IBV_ATOMIC_NONE) {
+        access &= ~IBV_ACCESS_REMOTE_ATOMIC; /* atomics go by message then (src/osc) */
+    }
     struct ibv_mr *mr = rc_reg(rc, addr, len, access);
 
     if (mr == NULL) {
