@@ -7,11 +7,16 @@
  * locks (a counter incremented under an exclusive lock by get and put), lock_all and the
  * flushes; PSCW between neighbours; errors: a target outside the window (MPI_ERR_RMA_RANGE),
  * a bad rank, an unlock without a lock, a bad lock type.
+ * "kill" (2 ranks, mpi_win_kill.sh): rank 0 holds an exclusive lock on rank 1, which dies by
+ * SIGKILL; rank 0's Put and Win_unlock then fail (no hang), and it says after how long.
  */
 #include "mpi_test.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #define N 64
 
@@ -211,6 +216,45 @@ static void test_errors(MPI_Win win)
     OK(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A peer killed during a lock epoch: the survivor gets an error, not a hang. */
+static int killed_in_epoch(void)
+{
+    int *mem, v = 42, e1, e2, cls = -1;
+    MPI_Win win;
+    double t0;
+
+    MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    if (me == 0) {
+        OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win));
+    }
+    MPI_Barrier(MPI_COMM_WORLD); /* rank 1 serves the lock meanwhile */
+    if (me == 1) {
+        printf("rank 1: killing myself during rank 0's lock epoch\n");
+        fflush(stdout);
+        kill(getpid(), SIGKILL);
+    }
+    sleep(1);
+    t0 = now_s();
+    e1 = MPI_Put(&v, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+    e2 = MPI_Win_unlock(1, win);
+    MPI_Error_class(e1 != MPI_SUCCESS ? e1 : e2, &cls);
+    printf("rank 0: Put %s, Win_unlock %s (class %d) after %.1f s\n",
+           e1 == MPI_SUCCESS ? "started" : "failed", e2 == MPI_SUCCESS ? "succeeded" : "failed",
+           cls, now_s() - t0);
+    CHECK(e1 != MPI_SUCCESS || e2 != MPI_SUCCESS, "the epoch on a killed rank did not fail");
+    printf("rank %d of %d: %d failure(s)\n", me, np, failures);
+    fflush(stdout);
+    _exit(failures != 0); /* the window cannot be freed with its other member gone */
+}
+
 int main(int argc, char **argv)
 {
     int *mem;
@@ -219,6 +263,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (argc > 1 && strcmp(argv[1], "kill") == 0 && np == 2) {
+        return killed_in_epoch();
+    }
     phases_expected = 6;
     test_create();
     phase("Win_create, Win_allocate, attributes, group, name, error handler, Win_free");
