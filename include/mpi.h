@@ -518,7 +518,7 @@ MPI_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
  * call that waits, a flush, a fence, an unlock) for them and for passive-target locks to be
  * served. The target datatype must be contiguous; the origin's may be any. Win_flush_local is
  * Win_flush (local completion is not told apart). Not here: Win_create_dynamic / attach,
- * Win_allocate_shared, Rput / Rget / Raccumulate, Win_test, Win_create_errhandler, window info
+ * Win_allocate_shared, Rput / Rget / Raccumulate, Win_create_errhandler, window info
  * (MPI_Win_set_info / get_info) and window attributes other than the predefined ones. */
 typedef int MPI_Win;
 #define MPI_KIND_WIN_ 9
@@ -607,6 +607,8 @@ MPI_API int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
 MPI_API int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
 MPI_API int MPI_Win_complete(MPI_Win win);
 MPI_API int MPI_Win_wait(MPI_Win win);
+MPI_API int MPI_Win_test(MPI_Win win, int *flag);
+MPI_API int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
 
 #ifdef __cplusplus
 }

@@ -299,3 +299,16 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
     *resultlen = (int)strlen(win_name);
     return MPI_SUCCESS;
 }
+
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    MPI_MT_GUARD();
+    int err;
+    mpi_win_t *w = mpi_win_enter(win, "MPI_Win_call_errhandler", &err);
+
+    if (w == NULL) {
+        return err;
+    }
+    mpi_errh_call(w->c, errorcode);
+    return MPI_SUCCESS;
+}

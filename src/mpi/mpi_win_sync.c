@@ -328,6 +328,42 @@ int MPI_Win_complete(MPI_Win win)
     return mpi_win_status(w, call, first);
 }
 
+/* As Win_wait, without blocking: *flag 1 once every origin's COMPLETE is in (those that are
+ * are taken as they come). */
+int MPI_Win_test(MPI_Win win, int *flag)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Win_test";
+    int err, in = 1;
+    mpi_win_t *w = mpi_win_enter(win, call, &err);
+    rcmsg_status_t s = RCMSG_OK;
+
+    if (w == NULL || w->npost == 0 || flag == NULL) {
+        return w == NULL
+                   ? err
+                   : mpi_err(w->c, call, flag == NULL ? MPI_ERR_ARG : MPI_ERR_RMA_SYNC, "%s: %s",
+                             call, flag == NULL ? "flag is NULL" : "no MPI_Win_post");
+    }
+    for (int i = 0; i < w->npost && s == RCMSG_OK; i++) {
+        if (w->post[i] < 0) {
+            continue; /* its COMPLETE came at an earlier test */
+        }
+        s = rcmsg_iprobe(w->post[i], TAG_DONE, w->c->rc, &in, NULL);
+        if (s == RCMSG_OK && in) {
+            s = rcmsg_recv(NULL, 0, w->post[i], TAG_DONE, w->c->rc, NULL);
+            w->post[i] = -1;
+        }
+    }
+    *flag = 1;
+    for (int i = 0; i < w->npost; i++) {
+        *flag = *flag && w->post[i] < 0;
+    }
+    if (*flag) {
+        w->npost = 0;
+    }
+    return mpi_win_status(w, call, s);
+}
+
 int MPI_Win_wait(MPI_Win win)
 {
     MPI_MT_GUARD();
@@ -340,7 +376,9 @@ int MPI_Win_wait(MPI_Win win)
         return w == NULL ? err : mpi_err(w->c, call, MPI_ERR_RMA_SYNC, "%s: no MPI_Win_post", call);
     }
     for (int i = 0; i < w->npost; i++) {
-        rcmsg_status_t s = rcmsg_recv(NULL, 0, w->post[i], TAG_DONE, w->c->rc, NULL);
+        rcmsg_status_t s = w->post[i] < 0
+                               ? RCMSG_OK /* taken by Win_test */
+                               : rcmsg_recv(NULL, 0, w->post[i], TAG_DONE, w->c->rc, NULL);
         first = first != RCMSG_OK ? first : s;
     }
     w->npost = 0;

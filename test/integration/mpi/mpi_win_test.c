@@ -197,6 +197,19 @@ static void test_pscw(MPI_Win win, int *mem)
     OK(MPI_Win_complete(win));
     OK(MPI_Win_wait(win));
     CHECK(mem[50] == left + 7000, "PSCW: %d", mem[50]);
+    /* again, the exposure epoch ended by Win_test */
+    {
+        int flag = 0;
+        v += 1000;
+        OK(MPI_Win_post(from, 0, win));
+        OK(MPI_Win_start(to, 0, win));
+        OK(MPI_Put(&v, 1, MPI_INT, right, 51, 1, MPI_INT, win));
+        OK(MPI_Win_complete(win));
+        while (!flag) {
+            OK(MPI_Win_test(win, &flag));
+        }
+        CHECK(mem[51] == left + 8000, "PSCW with Win_test: %d", mem[51]);
+    }
     MPI_Group_free(&to);
     MPI_Group_free(&from);
     MPI_Group_free(&world);
@@ -278,7 +291,7 @@ int main(int argc, char **argv)
     test_locks(win, mem);
     phase("Win_lock exclusive and shared, lock_all, flushes");
     test_pscw(win, mem);
-    phase("Win_post, start, complete, wait");
+    phase("Win_post, start, complete, wait, test");
     test_errors(win);
     phase("errors: RMA_RANGE, RANK, DISP, RMA_SYNC, LOCKTYPE, OP");
     OK(MPI_Win_free(&win));
