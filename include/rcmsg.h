@@ -611,7 +611,9 @@ typedef struct rcmsg_win *rcmsg_win_t;
 RCMSG_API rcmsg_status_t rcmsg_win_create(void *base, size_t size, rcmsg_comm_t comm,
                                           rcmsg_win_t *win_p);
 /* As rcmsg_win_create over size bytes that rcmsg allocates (zeroed, 64-byte aligned; freed by
- * rcmsg_win_free): *base_p gets their address. */
+ * rcmsg_win_free): *base_p gets their address. Where sm is opened they are shared memory that
+ * the members on the node map: their puts, gets and atomics on it are plain loads, stores and
+ * the CPU's atomics, complete at once (docs/osc.md). */
 RCMSG_API rcmsg_status_t rcmsg_win_allocate(size_t size, rcmsg_comm_t comm, void **base_p,
                                             rcmsg_win_t *win_p);
 /* Collective over the window's members: completes this member's operations (as a flush of

@@ -29,6 +29,8 @@ typedef struct {
     uint64_t base;
     uint64_t size;
     uint32_t rkey; /* with rc: the window's registration key, 0 otherwise */
+    int32_t pid;   /* rcmsg_win_allocate's shared memory (osc_shm.c): its memfd, or fd -1 */
+    int32_t fd;
     uint32_t pad;
 } osc_member_t;
 
@@ -42,7 +44,9 @@ struct rcmsg_win {
     int rank, size;
     void *base;
     size_t len;
-    bool allocated;            /* rcmsg_win_allocate: base is ours to free */
+    bool allocated;            /* rcmsg_win_allocate: base is ours to free (osc_shm.c) */
+    int shm_fd;                /* its memfd, or -1 (heap memory) */
+    char **mapped;             /* [size]: members' windows mapped here (osc_shm.c), or NULL */
     osc_member_t *m;           /* [size] */
     int *world;                /* [size]: each member's rank in the job */
     rcmsg_btl_t **btl;         /* [size]: the transport that reaches each member */
@@ -61,6 +65,13 @@ struct rcmsg_win {
     char *am_buf;             /* its buffer */
     rcmsg_queue_link_t link;  /* in the live windows (osc_win.c) */
 };
+
+/* osc_shm.c: rcmsg_win_allocate's memory (shared where sm is opened: win->base, win->shm_fd;
+ * logs what fails); the local members' windows mapped (win->mapped, after the exchange: a
+ * member not mapped is reached by its transport); all of it released. */
+rcmsg_status_t osc_shm_alloc(rcmsg_win_t win, size_t size);
+void osc_shm_map(rcmsg_win_t win);
+void osc_shm_release(rcmsg_win_t win);
 
 /* osc_win.c: the live windows, for the hook. */
 void osc_win_each(void (*fn)(rcmsg_win_t win));

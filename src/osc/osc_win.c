@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static rcmsg_queue_t osc_wins = {0};
 static int osc_nwins;
@@ -53,10 +54,11 @@ static rcmsg_status_t osc_win_setup(rcmsg_win_t win)
     win->m = calloc((size_t)win->size, sizeof(*win->m));
     win->btl = calloc((size_t)win->size, sizeof(*win->btl));
     win->pending = calloc((size_t)win->size, sizeof(*win->pending));
+    win->mapped = calloc((size_t)win->size, sizeof(*win->mapped));
     win->err = calloc((size_t)win->size, sizeof(*win->err));
     win->slots = aligned_alloc(64, OSC_SLOTS * sizeof(uint64_t));
     if (win->m == NULL || win->btl == NULL || win->pending == NULL || win->err == NULL ||
-        win->slots == NULL) {
+        win->slots == NULL || win->mapped == NULL) {
         rcmsg_error("rcmsg_win_create: out of memory for a window of %d members", win->size);
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -86,7 +88,9 @@ static rcmsg_status_t osc_win_peers(rcmsg_win_t win)
     rcmsg_wireup_t *w = rcmsg_core_wireup();
     osc_member_t mine = {.base = (uintptr_t)win->base,
                          .size = win->len,
-                         .rkey = win->mem.priv != NULL ? win->mem.rkey : 0};
+                         .rkey = win->mem.priv != NULL ? win->mem.rkey : 0,
+                         .pid = (int32_t)getpid(),
+                         .fd = win->shm_fd};
     int *world = win->world = calloc((size_t)win->size, sizeof(int));
     int me = rcmsg_rank();
     rcmsg_status_t s;
@@ -100,6 +104,9 @@ static rcmsg_status_t osc_win_peers(rcmsg_win_t win)
     }
     for (int i = 0; s == RCMSG_OK && i < win->size; i++) {
         win->btl[i] = w->peer_btl[world[i]];
+    }
+    if (s == RCMSG_OK) {
+        osc_shm_map(win);
     }
     return s;
 }
@@ -115,9 +122,7 @@ static void osc_win_release(rcmsg_win_t win)
     if (win->comm != RCMSG_COMM_NULL) {
         (void)rcmsg_comm_free(&win->comm);
     }
-    if (win->allocated) {
-        free(win->base);
-    }
+    osc_shm_release(win); /* before m: it needs the members' sizes */
     free(win->m);
     free(win->world);
     free(win->btl);
@@ -131,7 +136,7 @@ static rcmsg_status_t osc_win_make(void *base, size_t size, bool allocated, rcms
                                    rcmsg_win_t *win_p)
 {
     rcmsg_win_t win = calloc(1, sizeof(*win));
-    rcmsg_status_t s, all;
+    rcmsg_status_t s, all, mem = RCMSG_OK;
     int flag = 0;
 
     if (win == NULL) {
@@ -140,16 +145,21 @@ static rcmsg_status_t osc_win_make(void *base, size_t size, bool allocated, rcms
     win->base = base;
     win->len = size;
     win->allocated = allocated;
+    win->shm_fd = -1;
+    if (allocated) {
+        mem = osc_shm_alloc(win, size); /* a failure fails the agreement below */
+    }
     rcmsg_queue_init(&win->am_ops);
     rcmsg_queue_init(&win->am_replies);
     s = rcmsg_comm_dup(comm, &win->comm);
     if (s != RCMSG_OK) {
+        osc_shm_release(win);
         free(win);
         return s;
     }
     win->rank = rcmsg_comm_rank(win->comm);
     win->size = rcmsg_comm_size(win->comm);
-    s = osc_win_setup(win);
+    s = mem != RCMSG_OK ? mem : osc_win_setup(win);
     /* every member learns whether one failed, so that none goes on alone */
     flag = s != RCMSG_OK;
     all = rcmsg_allreduce(RCMSG_IN_PLACE, &flag, 1, RCMSG_INT32, RCMSG_MAX, win->comm);
@@ -171,7 +181,6 @@ static rcmsg_status_t osc_win_make(void *base, size_t size, bool allocated, rcms
         if (win->am_req != RCMSG_REQUEST_NULL) {
             osc_am_close(win);
         }
-        win->allocated = false; /* the caller frees its allocation */
         osc_win_release(win);
         return all;
     }
@@ -221,7 +230,6 @@ rcmsg_status_t rcmsg_win_allocate(size_t size, rcmsg_comm_t comm, void **base_p,
 {
     RCMSG_MT_GUARD();
     rcmsg_status_t s = osc_args("rcmsg_win_allocate", 0, NULL, comm, win_p);
-    void *base = NULL;
 
     if (s == RCMSG_OK && base_p == NULL) {
         rcmsg_error("rcmsg_win_allocate: base_p is NULL");
@@ -230,21 +238,11 @@ rcmsg_status_t rcmsg_win_allocate(size_t size, rcmsg_comm_t comm, void **base_p,
     if (s != RCMSG_OK) {
         return s;
     }
-    if (size > 0) {
-        base = aligned_alloc(64, (size + 63) & ~(size_t)63);
-        if (base == NULL) {
-            rcmsg_error("rcmsg_win_allocate: out of memory for %zu bytes", size);
-            return RCMSG_ERR_NO_MEMORY; /* the others fail in the creation's agreement */
-        }
-        memset(base, 0, size);
+    s = osc_win_make(NULL, size, true, comm, win_p);
+    if (s == RCMSG_OK) {
+        *base_p = (*win_p)->base;
     }
-    s = osc_win_make(base, size, true, comm, win_p);
-    if (s != RCMSG_OK) {
-        free(base);
-        return s;
-    }
-    *base_p = base;
-    return RCMSG_OK;
+    return s;
 }
 
 rcmsg_status_t rcmsg_win_free(rcmsg_win_t *win_p)
