@@ -329,7 +329,7 @@ static void t_recovery(rcmsg_win_t win, unsigned char *mem)
 {
     rcmsg_btl_t *rc = rcmsg_wireup_btl(rcmsg_core_wireup(), "rc");
     unsigned ok = 0, io = 0, bad = 0, tot[2];
-    unsigned char src[512];
+    unsigned char src[512], back[64]; /* a get never lands in a put's source */
     rcmsg_status_t s;
 
     if (rc == NULL || size < 2) {
@@ -342,7 +342,7 @@ static void t_recovery(rcmsg_win_t win, unsigned char *mem)
         memset(src, 0x5a, sizeof(src));
         for (int i = 0; i < 64; i++) {
             CHECK(rcmsg_put(src, sizeof(src), 1, 2048, win) == RCMSG_OK, "put");
-            CHECK(rcmsg_get(src, 64, 1, 2048 + 512, win) == RCMSG_OK, "get");
+            CHECK(rcmsg_get(back, 64, 1, 2048 + 512, win) == RCMSG_OK, "get");
             CHECK(rcmsg_fetch_add(1, NULL, 1, 3000 & ~7u, win) == RCMSG_OK, "fadd");
             if (i == 20) {
                 CHECK(rcmsg_rc_btl_force_error(rc, 1) == RCMSG_OK, "force_error");
