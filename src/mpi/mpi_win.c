@@ -30,10 +30,7 @@ static void win_release(mpi_win_t *w)
         mpi_handle_release(MPI_KIND_COMM_, w->comm);
         mpi_comm_unref(w->c);
     }
-    if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE) {
-        free(w->base);
-    }
-    free(w->disp_units);
+    free(w->disp_units); /* an allocated base is rcmsg's: freed with w->data */
     free(w->lock_state);
     free(w->post);
     free(w->start);
@@ -49,11 +46,12 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
     int err;
     uint64_t *lw;
     rcmsg_comm_t dup;
+    bool no_base = flavor == MPI_WIN_FLAVOR_CREATE && base == NULL && size > 0;
 
     if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
         return err;
     }
-    if (c->inter || win == NULL || size < 0 || disp_unit <= 0 || (base == NULL && size > 0)) {
+    if (c->inter || win == NULL || size < 0 || disp_unit <= 0 || no_base) {
         return mpi_err(c, call,
                        c->inter         ? MPI_ERR_COMM
                        : size < 0       ? MPI_ERR_SIZE
@@ -87,11 +85,13 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
     w->post = calloc((size_t)w->c->size, sizeof(int));
     w->start = calloc((size_t)w->c->size, sizeof(int));
     if (w->disp_units == NULL || w->lock_state == NULL || w->post == NULL || w->start == NULL) {
-        w->flavor = MPI_WIN_FLAVOR_CREATE; /* the caller frees its allocation */
         win_release(w);
         return mpi_err(c, call, MPI_ERR_NO_MEM, "%s: out of memory", call);
     }
-    s = rcmsg_win_create(base, (size_t)size, w->c->rc, &w->data);
+    /* Win_allocate: rcmsg's memory, mapped by the node's members where sm is opened */
+    s = flavor == MPI_WIN_FLAVOR_ALLOCATE
+            ? rcmsg_win_allocate((size_t)size, w->c->rc, &w->base, &w->data)
+            : rcmsg_win_create(base, (size_t)size, w->c->rc, &w->data);
     if (s == RCMSG_OK) {
         s = rcmsg_win_allocate(8, w->c->rc, (void **)&lw, &w->locks);
     }
@@ -103,7 +103,6 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
         s = err == MPI_SUCCESS ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
     }
     if (s != RCMSG_OK) {
-        w->flavor = MPI_WIN_FLAVOR_CREATE;
         win_release(w);
         return mpi_err_rcmsg(c, call, s);
     }
@@ -126,26 +125,17 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Win_allocate";
-    void *base = NULL;
     int err;
 
     (void)info;
     if (baseptr == NULL) {
         return mpi_err(mpi_comm_get(comm), call, MPI_ERR_ARG, "%s: baseptr is NULL", call);
     }
-    if (size > 0 && (base = aligned_alloc(64, ((size_t)size + 63) & ~(size_t)63)) == NULL) {
-        return mpi_err(mpi_comm_get(comm), call, MPI_ERR_NO_MEM, "%s: out of memory", call);
+    err = win_make(call, NULL, size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
+    if (err == MPI_SUCCESS) {
+        *(void **)baseptr = ((mpi_win_t *)mpi_handle_get(MPI_KIND_WIN_, *win))->base;
     }
-    if (base != NULL) {
-        memset(base, 0, (size_t)size);
-    }
-    err = win_make(call, base, size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
-    if (err != MPI_SUCCESS) {
-        free(base);
-        return err;
-    }
-    *(void **)baseptr = base;
-    return MPI_SUCCESS;
+    return err;
 }
 
 int MPI_Win_free(MPI_Win *win)
