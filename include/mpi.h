@@ -9,7 +9,7 @@
  * long. The handle VALUES and constants are rcmsg's own: this is not ABI-compatible with
  * MPICH binaries; programs are rebuilt with rcmsg-mpicc.
  *
- * Only what is implemented is declared: a call outside the subset (one-sided, I/O, dynamic
+ * Only what is implemented is declared: a call outside the subset (I/O, dynamic
  * processes, ...) fails to compile (undeclared) or to link. Every thread level is
  * provided, MPI_THREAD_MULTIPLE included (rcmsg's thread model: docs/threads.md).
  *
@@ -791,6 +791,105 @@ MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                                     void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                                     const MPI_Datatype recvtypes[], MPI_Comm comm,
                                     MPI_Request *request);
+
+/* ---- one-sided communication (issue 43 item 3; docs/mpi.md "One-sided", docs/osc.md) ------
+ * Windows over rcmsg.h's (rc: RDMA WRITE / READ; sm: CMA; self: memcpy). Accumulates,
+ * Get_accumulate, Fetch_and_op and Compare_and_swap are applied by the target in its progress
+ * (element-wise atomic with each other, the target's own too): a target must enter MPI (any
+ * call that waits, a flush, a fence, an unlock) for them and for passive-target locks to be
+ * served. The target datatype must be contiguous; the origin's may be any. Win_flush_local is
+ * Win_flush (local completion is not told apart). Not here: Win_create_dynamic / attach,
+ * Win_allocate_shared, Rput / Rget / Raccumulate, Win_create_errhandler, window info
+ * (MPI_Win_set_info / get_info) and window attributes other than the predefined ones. */
+typedef int MPI_Win;
+#define MPI_KIND_WIN_ 9
+#define MPI_WIN_NULL  ((MPI_Win)0)
+
+#define MPI_REPLACE MPI_OP_(0xfffe) /* accumulate: the target's element becomes the origin's */
+#define MPI_NO_OP   MPI_OP_(0xfffd) /* get_accumulate: a read */
+
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED    235
+/* assertions (accepted; MPI_MODE_NOCHECK skips a lock's protocol) */
+#define MPI_MODE_NOCHECK   1024
+#define MPI_MODE_NOSTORE   2048
+#define MPI_MODE_NOPUT     4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+
+/* predefined window attributes (MPI_Win_get_attr) */
+#define MPI_WIN_BASE            0x5701
+#define MPI_WIN_SIZE            0x5702
+#define MPI_WIN_DISP_UNIT       0x5703
+#define MPI_WIN_CREATE_FLAVOR   0x5704
+#define MPI_WIN_MODEL           0x5705
+#define MPI_WIN_FLAVOR_CREATE   1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC  3
+#define MPI_WIN_FLAVOR_SHARED   4
+#define MPI_WIN_SEPARATE        1
+#define MPI_WIN_UNIFIED         2
+
+/* error classes of windows */
+#define MPI_ERR_WIN          28
+#define MPI_ERR_BASE         29
+#define MPI_ERR_SIZE         30
+#define MPI_ERR_DISP         31
+#define MPI_ERR_LOCKTYPE     32
+#define MPI_ERR_ASSERT       33
+#define MPI_ERR_RMA_CONFLICT 34
+#define MPI_ERR_RMA_SYNC     35
+#define MPI_ERR_RMA_RANGE    36
+#define MPI_ERR_RMA_ATTACH   37
+#define MPI_ERR_RMA_SHARED   38
+#define MPI_ERR_RMA_FLAVOR   39
+
+MPI_API int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                           MPI_Win *win);
+MPI_API int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win);
+MPI_API int MPI_Win_free(MPI_Win *win);
+MPI_API int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+MPI_API int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+MPI_API int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+MPI_API int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+MPI_API int MPI_Win_set_name(MPI_Win win, const char *win_name);
+MPI_API int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+MPI_API int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Win win);
+MPI_API int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Win win);
+MPI_API int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                           int target_rank, MPI_Aint target_disp, int target_count,
+                           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+MPI_API int MPI_Get_accumulate(const void *origin_addr, int origin_count,
+                               MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                               MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                               int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                               MPI_Win win);
+MPI_API int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                             int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+MPI_API int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+                                 void *result_addr, MPI_Datatype datatype, int target_rank,
+                                 MPI_Aint target_disp, MPI_Win win);
+MPI_API int MPI_Win_fence(int assert, MPI_Win win);
+MPI_API int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+MPI_API int MPI_Win_unlock(int rank, MPI_Win win);
+MPI_API int MPI_Win_lock_all(int assert, MPI_Win win);
+MPI_API int MPI_Win_unlock_all(MPI_Win win);
+MPI_API int MPI_Win_flush(int rank, MPI_Win win);
+MPI_API int MPI_Win_flush_all(MPI_Win win);
+MPI_API int MPI_Win_flush_local(int rank, MPI_Win win);
+MPI_API int MPI_Win_flush_local_all(MPI_Win win);
+MPI_API int MPI_Win_sync(MPI_Win win);
+MPI_API int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+MPI_API int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+MPI_API int MPI_Win_complete(MPI_Win win);
+MPI_API int MPI_Win_wait(MPI_Win win);
+MPI_API int MPI_Win_test(MPI_Win win, int *flag);
+MPI_API int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
 
 #ifdef __cplusplus
 }

@@ -71,7 +71,18 @@ typedef struct rcmsg_btl_mem {
     void *priv; /* transport's handle (struct ibv_mr *, ...) */
 } rcmsg_btl_mem_t;
 
-/* A get's descriptor: owned by the caller, see the rules above. */
+/* mem_reg's access (its int argument): what the region is for. */
+#define RCMSG_BTL_MEM_LOCAL  0 /* this rank writes into it (a get's destination) */
+#define RCMSG_BTL_MEM_READ   1 /* peers read it (a rendezvous sender's buffer) */
+#define RCMSG_BTL_MEM_WINDOW 2 /* a one-sided window: peers read, write and do atomics on it */
+
+/* The 64-bit atomics of the atomic op (one-sided, src/osc). */
+typedef enum {
+    RCMSG_BTL_ATOMIC_FADD,  /* *result = old; remote += operand */
+    RCMSG_BTL_ATOMIC_CSWAP, /* *result = old; remote = operand if old == compare */
+} rcmsg_btl_atomic_t;
+
+/* A get's (put's, atomic's) descriptor: owned by the caller, see the rules above. */
 typedef struct rcmsg_btl_desc {
     void (*complete)(struct rcmsg_btl_desc *desc, rcmsg_status_t status);
     void *arg;
@@ -112,6 +123,18 @@ typedef struct {
                            const void *payload, size_t len);
     rcmsg_status_t (*get)(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
                           uint64_t remote_addr, uint32_t rkey, size_t len, rcmsg_btl_desc_t *desc);
+    /* One-sided (src/osc; NULL: unsupported, the layer above does it by messages). As get:
+     * desc completes once from progress() (for put: the bytes are in the peer's memory; for
+     * atomic: *result holds the old value), or the call fails and nothing was started. put
+     * takes lmem NULL when len <= caps.max_inline (the bytes are copied at once); atomic's
+     * result is 8 bytes, aligned, inside lmem, and so is its remote address. */
+    rcmsg_status_t (*put)(rcmsg_btl_t *btl, int peer, const void *local,
+                          const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                          size_t len, rcmsg_btl_desc_t *desc);
+    rcmsg_status_t (*atomic)(rcmsg_btl_t *btl, int peer, rcmsg_btl_atomic_t op, uint64_t *result,
+                             const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                             uint64_t operand, uint64_t compare, rcmsg_btl_desc_t *desc);
+    /* access: RCMSG_BTL_MEM_LOCAL, _READ or _WINDOW (a boolean "remote read" means _READ) */
     rcmsg_status_t (*mem_reg)(rcmsg_btl_t *btl, void *addr, size_t len, int remote_read,
                               rcmsg_btl_mem_t *mem_p);
     void (*mem_dereg)(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem);

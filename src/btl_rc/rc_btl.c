@@ -77,8 +77,16 @@ static rcmsg_status_t rc_mem_reg(rcmsg_btl_t *btl, void *addr, size_t len, int r
                                  rcmsg_btl_mem_t *mem_p)
 {
     rc_btl_t *rc = rc_btl_of(btl);
-    /* a buffer peers read needs REMOTE_READ only; a buffer we read into, LOCAL_WRITE */
-    int access = remote_read ? IBV_ACCESS_REMOTE_READ : IBV_ACCESS_LOCAL_WRITE;
+    /* a buffer peers read needs REMOTE_READ only; a buffer we read into, LOCAL_WRITE; a window
+     * every remote access (its rkey goes to its members only, src/osc) */
+    int access = remote_read == RCMSG_BTL_MEM_WINDOW
+                     ? IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE |
+                           IBV_ACCESS_REMOTE_ATOMIC
+                 : remote_read ? IBV_ACCESS_REMOTE_READ
+                               : IBV_ACCESS_LOCAL_WRITE;
+    if (rc->dev->attr.atomic_cap == IBV_ATOMIC_NONE) {
+        access &= ~IBV_ACCESS_REMOTE_ATOMIC; /* atomics go by message then (src/osc) */
+    }
     struct ibv_mr *mr = rc_reg(rc, addr, len, access);
 
     if (mr == NULL) {
@@ -365,6 +373,47 @@ static rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcms
     return rc_ep_get(rc, ep, peer, local, lmem, remote_addr, rkey, len, desc);
 }
 
+/* One-sided (src/osc): an RDMA_WRITE or ATOMIC on the peer's window. */
+static rcmsg_status_t rc_put(rcmsg_btl_t *btl, int peer, const void *local,
+                             const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                             size_t len, rcmsg_btl_desc_t *desc)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || len > btl->caps.max_get ||
+        (lmem == NULL && len > btl->caps.max_inline) || desc == NULL || desc->complete == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (!ep->connected) {
+        return rc_conn_want(rc, peer);
+    }
+    return rc_ep_put(rc, ep, peer, local, lmem, remote_addr, rkey, len, desc);
+}
+
+static rcmsg_status_t rc_atomic(rcmsg_btl_t *btl, int peer, rcmsg_btl_atomic_t op, uint64_t *result,
+                                const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                                uint64_t operand, uint64_t compare, rcmsg_btl_desc_t *desc)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || lmem == NULL ||
+        (remote_addr % 8) != 0 || ((uintptr_t)result % 8) != 0 || desc == NULL ||
+        desc->complete == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (rc->dev->attr.atomic_cap == IBV_ATOMIC_NONE) {
+        return RCMSG_ERR_UNSUPPORTED;
+    }
+    ep = &rc->eps[peer];
+    if (!ep->connected) {
+        return rc_conn_want(rc, peer);
+    }
+    return rc_ep_atomic(rc, ep, peer, op, result, lmem, remote_addr, rkey, operand, compare, desc);
+}
+
 /* ---- the ops the application calls: each inside the gate (rc_gate.h) -------------------- */
 
 #define RC_GATED(rc, call)                                                                         \
@@ -406,6 +455,28 @@ static rcmsg_status_t rc_get_g(rcmsg_btl_t *btl, int peer, void *local, const rc
     rcmsg_status_t s;
 
     RC_GATED(rc_btl_of(btl), s = rc_get(btl, peer, local, lmem, remote_addr, rkey, len, desc));
+    return s;
+}
+
+static rcmsg_status_t rc_put_g(rcmsg_btl_t *btl, int peer, const void *local,
+                               const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                               size_t len, rcmsg_btl_desc_t *desc)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl), s = rc_put(btl, peer, local, lmem, remote_addr, rkey, len, desc));
+    return s;
+}
+
+static rcmsg_status_t rc_atomic_g(rcmsg_btl_t *btl, int peer, rcmsg_btl_atomic_t op,
+                                  uint64_t *result, const rcmsg_btl_mem_t *lmem,
+                                  uint64_t remote_addr, uint32_t rkey, uint64_t operand,
+                                  uint64_t compare, rcmsg_btl_desc_t *desc)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl),
+             s = rc_atomic(btl, peer, op, result, lmem, remote_addr, rkey, operand, compare, desc));
     return s;
 }
 
@@ -461,6 +532,8 @@ static const rcmsg_btl_ops_t rc_ops = {
     .connect_progress = rc_connect_progress_g,
     .send = rc_send_g,
     .get = rc_get_g,
+    .put = rc_put_g,
+    .atomic = rc_atomic_g,
     .mem_reg = rc_mem_reg,
     .mem_dereg = rc_mem_dereg,
     .ping = rc_ping_g,

@@ -297,7 +297,7 @@ bool rc_rec_retry(rc_btl_t *rc, int peer)
 /* ---- replay ---------------------------------------------------------------------------- */
 
 typedef struct {
-    unsigned msgs, reads, delivered;
+    unsigned msgs, reads, delivered, atomics;
     unsigned long long bytes, read_bytes;
 } rc_replay_t;
 
@@ -327,6 +327,13 @@ static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, r
         if (wr->type == RC_WR_FLUSH || wr->type == RC_WR_CTL || (send && wr->seq < got)) {
             st->delivered += send;
             rc_wr_put(rc, wr);
+            continue;
+        }
+        if (wr->type == RC_WR_ATOMIC) {
+            /* not idempotent, and the peer may have applied it before the break: never
+             * posted twice, it fails (at most once; its outcome unknown, docs/rc.md) */
+            st->atomics++;
+            rc_wr_release(rc, wr, RCMSG_ERR_IO);
             continue;
         }
         st->msgs += send;
@@ -382,9 +389,16 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
     rcmsg_stats_set_qpn(peer, ep->qp.qp->qp_num);
     rc_up_event(rc, RCMSG_EVENT_RECOVERED, peer, "%s; qp 0x%x -> 0x%x", why, ep->rec.old_qpn,
                 ep->qp.qp->qp_num);
+    if (st.atomics > 0) {
+        rcmsg_error("rc: %u one-sided atomic(s) to peer %d were in flight when its connection "
+                    "broke: failed with RCMSG_ERR_IO, not replayed (each was applied at most "
+                    "once; whether it was is unknown)",
+                    st.atomics, peer);
+    }
     rcmsg_warn("rc: connection to peer %d recovered: qp 0x%x -> 0x%x, cause %s, psn sq 0x%x rq "
-               "0x%x when it broke; replayed %u message(s) (%llu bytes) and %u read(s) (%llu "
-               "bytes), %u already delivered; in %.1f ms (recovery %llu of this connection, %s)",
+               "0x%x when it broke; replayed %u message(s) (%llu bytes) and %u read(s) or "
+               "write(s) (%llu bytes), %u already delivered; in %.1f ms (recovery %llu of this "
+               "connection, %s)",
                peer, ep->rec.old_qpn, ep->qp.qp->qp_num, why, ep->rec.sq_psn, ep->rec.rq_psn,
                st.msgs, st.bytes, st.reads, st.read_bytes, st.delivered,
                (double)(rcmsg_clock_us() - ep->rec.t0) / 1e3, (unsigned long long)ep->rec.count,

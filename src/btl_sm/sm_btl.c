@@ -178,6 +178,7 @@ static const rcmsg_btl_ops_t sm_ops = {
     .connect = sm_connect,
     .send = sm_send,
     .get = sm_get,
+    .put = sm_osc_put,                 /* atomic: none, src/osc asks the target by message */
     .mem_reg = rcmsg_btl_mem_reg_none, /* CMA needs none */
     .mem_dereg = rcmsg_btl_mem_dereg_none,
     .ping = rcmsg_btl_ping_none, /* lost peers are noticed without probes */

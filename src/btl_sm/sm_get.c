@@ -181,3 +181,57 @@ void sm_on_getdone(sm_btl_t *sm, sm_peer_t *p, const sm_getreq_t *done)
     p->staged = NULL;
     desc->complete(desc, RCMSG_OK);
 }
+
+/* One-sided put: a single process_vm_writev (CMA), reported from progress(). Where CMA is not
+ * permitted: RCMSG_ERR_UNSUPPORTED, and the layer above (src/osc) asks the target by message. */
+rcmsg_status_t sm_osc_put(rcmsg_btl_t *btl, int peer, const void *local,
+                          const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                          size_t len, rcmsg_btl_desc_t *desc)
+{
+    sm_btl_t *sm = sm_btl_of(btl);
+    sm_peer_t *p;
+    size_t done = 0;
+
+    (void)lmem;
+    (void)rkey;
+    if (peer < 0 || peer >= sm->job.size || desc == NULL || desc->complete == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    p = &sm->peers[peer];
+    if (p->seg == NULL || p->failed) {
+        return p->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+    }
+    if (!p->cma) {
+        return RCMSG_ERR_UNSUPPORTED;
+    }
+    desc->peer = peer;
+    desc->len = len;
+    while (done < len) {
+        size_t piece = len - done < SM_CMA_PIECE ? len - done : SM_CMA_PIECE;
+        struct iovec l = {.iov_base = (char *)(uintptr_t)local + done, .iov_len = piece};
+        struct iovec r = {.iov_base = (void *)(uintptr_t)(remote_addr + done), .iov_len = piece};
+        ssize_t n = process_vm_writev(p->pid, &l, 1, &r, 1, 0);
+
+        if (n > 0) {
+            done += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && errno == ESRCH) {
+            sm_peer_fail(sm, p, "its process exited");
+            return RCMSG_ERR_CONNECTION;
+        }
+        if (n < 0 && errno == EPERM && done == 0 && sm->cfg.cma != RCMSG_SM_CMA_YES) {
+            p->cma = false;
+            return RCMSG_ERR_UNSUPPORTED;
+        }
+        rcmsg_error("process_vm_writev to peer %d (pid %d) failed after %zu of %zu bytes, at "
+                    "0x%llx: %s",
+                    p->world, (int)p->pid, done, len, (unsigned long long)(remote_addr + done),
+                    n == 0 ? "no progress" : strerror(errno));
+        return RCMSG_ERR_IO;
+    }
+    return sm_done_push(sm, desc);
+}

@@ -185,6 +185,9 @@ rcmsg_status_t sm_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
 bool sm_cma_probe(sm_btl_t *sm, sm_peer_t *p);
 /* Asks the peer for the next chunk of the staged get (when its ring has room). */
 void sm_staged_request(sm_btl_t *sm, sm_peer_t *p);
+rcmsg_status_t sm_osc_put(rcmsg_btl_t *btl, int peer, const void *local,
+                          const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                          size_t len, rcmsg_btl_desc_t *desc);
 void sm_on_getreq(sm_btl_t *sm, sm_peer_t *p, const sm_getreq_t *req);
 void sm_on_getdone(sm_btl_t *sm, sm_peer_t *p, const sm_getreq_t *done);
 

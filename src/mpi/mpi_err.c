@@ -58,7 +58,23 @@
     X(MPI_ERR_INFO_KEY, "invalid info key")                                                        \
     X(MPI_ERR_INFO_VALUE, "invalid info value")                                                    \
     X(MPI_ERR_INFO_NOKEY, "no such info key")                                                      \
-    X(MPI_ERR_INFO, "invalid info object")
+    X(MPI_ERR_INFO, "invalid info object")                                                         \
+    MPI_ERR_CLASS_LIST_WIN(X)
+
+/* the classes of windows (mpi.h's one-sided block) */
+#define MPI_ERR_CLASS_LIST_WIN(X)                                                                  \
+    X(MPI_ERR_WIN, "invalid window")                                                               \
+    X(MPI_ERR_BASE, "invalid base")                                                                \
+    X(MPI_ERR_SIZE, "invalid size")                                                                \
+    X(MPI_ERR_DISP, "invalid displacement")                                                        \
+    X(MPI_ERR_LOCKTYPE, "invalid lock type")                                                       \
+    X(MPI_ERR_ASSERT, "invalid assertion")                                                         \
+    X(MPI_ERR_RMA_CONFLICT, "conflicting accesses to a window")                                    \
+    X(MPI_ERR_RMA_SYNC, "wrong synchronization of one-sided calls")                                \
+    X(MPI_ERR_RMA_RANGE, "target memory is outside the window")                                    \
+    X(MPI_ERR_RMA_ATTACH, "memory cannot be attached")                                             \
+    X(MPI_ERR_RMA_SHARED, "memory cannot be shared")                                               \
+    X(MPI_ERR_RMA_FLAVOR, "wrong window flavor")
 
 static const char *const class_text[] = {
 #define MPI_ERR_CLASS_TEXT(cls, text) [cls] = text,

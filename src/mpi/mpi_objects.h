@@ -49,7 +49,7 @@ void mpi_type_fini(void);
 int mpi_handle_alloc(int kind, void *obj, int *handle_p); /* MPI_SUCCESS or MPI_ERR_NO_MEM */
 /* a slot at a fixed index (predefined objects); MPI_SUCCESS or MPI_ERR_NO_MEM */
 int mpi_handle_set(int kind, int index, void *obj);
-#define MPI_HANDLE_KINDS 16
+#define MPI_HANDLE_KINDS 16 /* kinds 1..10 (MPI_KIND_WIN_ 9, MPI_KIND_INFO_ 10) */
 typedef struct {
     void **slot;
     int *free_next; /* the free list: next free index, -1 ends it */
