@@ -20,6 +20,7 @@
 #include "base/log.h"
 #include "base/stats.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* One connected QP: recovered (or its peer failed) when the device disagrees with the mirror. */
@@ -71,6 +72,45 @@ void rc_sync_tick(rc_btl_t *rc)
             rc_sync_ep(rc, peer);
         }
     }
+}
+
+int rc_sync_probe(rc_btl_t *rc)
+{
+    uint64_t now = rcmsg_clock_coarse_us();
+
+    if (rc->config.liveness_us == 0 || rc->conn.draining) {
+        return -1;
+    }
+    if (now < rc->sync.probe_next_us) {
+        return (int)((rc->sync.probe_next_us - now) / 1000 + 1);
+    }
+    rc->sync.probe_next_us = now + rc->config.liveness_us;
+    if (rc->sync.probe_recvd == NULL &&
+        (rc->sync.probe_recvd = calloc((size_t)rc->job.size, sizeof(uint64_t))) == NULL) {
+        return -1; /* no memory: the waits still probe */
+    }
+    for (int peer = 0; peer < rc->job.size; peer++) {
+        rc_ep_t *ep = &rc->eps[peer];
+        if (ep->qp.qp == NULL || !ep->connected || ep->failed || ep->disconnecting ||
+            ep->rec.state != RC_REC_NONE) {
+            continue;
+        }
+        if (ep->recvd != rc->sync.probe_recvd[peer]) {
+            rc->sync.probe_recvd[peer] = ep->recvd; /* heard from this round */
+            continue;
+        }
+        if (rc_ping(&rc->super, peer) == RCMSG_OK) {
+            rc->sync.probes++;
+            rcmsg_trace("rc: progress thread: nothing from peer %d for a round: probed", peer);
+        }
+    }
+    return (int)(rc->config.liveness_us / 1000);
+}
+
+void rc_sync_fini(rc_btl_t *rc)
+{
+    free(rc->sync.probe_recvd);
+    rc->sync.probe_recvd = NULL;
 }
 
 static const char *rc_rec_state_name(rc_rec_state_t state)
