@@ -211,6 +211,8 @@ static bool watch_dispatch(const struct pollfd *fds, const int *idx, int nfds)
     return found;
 }
 
+/* fds watched at most (the wake fd included): more local peers than that are looked at in the
+ * application's waits only */
 #define WATCH_MAX_FDS 1024
 
 static void *watch_main(void *unused)

@@ -20,6 +20,10 @@ fi
 tsan_can_build || skip "$tsan_why"
 bd="$top_builddir/tsan"
 tsan_build "$bd" --without-verbs -- librcmsg.la librcmsg_mpi.la \
-    test/integration/threads/threads_test test/integration/threads/mpi_threads_test
+    test/integration/threads/threads_test test/integration/threads/mpi_threads_test \
+    test/integration/launcher/compute_test
 threads_runs "$bd" 2 4
-pass "no ThreadSanitizer report: 4 threads per rank, 2 and 4 ranks over sm"
+# the watch thread finding a lost peer and launcher while the ranks compute (a report fails)
+top_srcdir=$top_srcdir top_builddir=$bd MPIRUN=$MPIRUN COMPUTE_NO_SLURM=1 COMPUTE_SLACK=3 sh "$top_srcdir/test/integration/launcher/compute_host.sh" ||
+    fail "launcher/compute_host.sh failed in the TSan build (above)"
+pass "no ThreadSanitizer report: 4 threads per rank, 2 and 4 ranks over sm; a peer and the launcher lost while computing"
