@@ -819,9 +819,13 @@ void rcmsg_rc_btl_dump(rcmsg_btl_t *btl, rcmsg_log_level_t level)
     if (!rcmsg_log_enabled(level)) {
         return;
     }
+    /* the application's (wireup's debug dump, a flush that timed out): the progress thread may
+     * own btl_rc now (rc_gate.h; TSan saw it write a QP this read) */
+    rc_gate_enter(&rc->gate);
     rcmsg_log(level, "%s:%d: %d/%d send slots free, %d/%d send buffers free", rc->dev->name,
               rc->port, rc->wr_nfree, rc->wr_total, rc->sbuf_nfree, rc->nsbufs);
     for (int i = 0; i < rc->job.size; i++) {
         rcmsg_rc_qp_dump(&rc->eps[i].qp, 1, level);
     }
+    rc_gate_exit(&rc->gate);
 }

@@ -120,10 +120,20 @@ static const char *rc_rec_state_name(rc_rec_state_t state)
     return (unsigned)state < RCMSG_ARRAY_SIZE(names) ? names[state] : "?";
 }
 
+static void rc_sync_dump_eps(rc_btl_t *rc);
+
+/* The application's (the SIGUSR1 and stall dumps): inside the gate, as an op (rc_gate.h). */
 void rcmsg_rc_btl_dump_state(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
 
+    rc_gate_enter(&rc->gate);
+    rc_sync_dump_eps(rc);
+    rc_gate_exit(&rc->gate);
+}
+
+static void rc_sync_dump_eps(rc_btl_t *rc)
+{
     for (int peer = 0; peer < rc->job.size; peer++) {
         rc_ep_t *ep = &rc->eps[peer];
         enum ibv_qp_state hw = IBV_QPS_ERR;
