@@ -314,8 +314,9 @@ typedef enum {
       "also bounds how far apart in time the ranks may call rcmsg_finalize.")                      \
     X(LIVENESS_INTERVAL, TIME, "1s", "10ms..3600s",                                                \
       "How often a rank that waits checks its launcher and probes the rc peers it waits for "      \
-      "(a zero-length RDMA write, no receive buffer used); a dead peer fails its requests "        \
-      "with RCMSG_ERR_CONNECTION once the probe's retries run out.")                               \
+      "(a zero-length RDMA write, no receive buffer used), and rc's progress thread the "          \
+      "connected peers it heard nothing from while the rank computes; a dead peer fails its "      \
+      "requests with RCMSG_ERR_CONNECTION once the probe's retries run out.")                      \
     X(EAGER_LIMIT, SIZE, "8k", "0..1m",                                                            \
       "Largest message sent eagerly (one SEND) over rc and to the rank itself; larger ones use "   \
       "rendezvous with RDMA_READ. Capped by the transport's buffer size. Shared memory has its "   \

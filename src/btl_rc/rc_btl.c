@@ -44,6 +44,7 @@
 #include "base/dump_signal.h"
 #include "base/stats.h"
 #include "base/topo.h"
+#include "base/watch.h"
 #include "base/wire.h"
 
 #include <errno.h>
@@ -149,6 +150,7 @@ static int rc_progress(rcmsg_btl_t *btl)
 static int rc_control(rc_btl_t *rc)
 {
     uint64_t now, ms;
+    int probe_ms;
 
     if (rc->closing) {
         return -1;
@@ -163,24 +165,30 @@ static int rc_control(rc_btl_t *rc)
     if (atomic_load_explicit(&rc->async_pending, memory_order_acquire)) {
         rc_async_handle(rc);
     }
-    if (rc->rec.n > 0) {
+    if (rc->rec.n > 0 || rc->nsignaled > 0) {
         /* a broken qp drains into the send CQ (its flushed requests, then the marker): the
-         * recovery waits for them, and the application may be computing */
+         * recovery waits for them; and a probe's (or a request's) error ends up there: the
+         * application may be computing */
         while (rc_send_poll(rc) > 0) {
         }
     }
     rc_conn_progress(rc);
     rc_sync_tick(rc);
+    probe_ms = rc_sync_probe(rc); /* peers silent for a round: probed */
     if (rc->cm_hot || atomic_load_explicit(&rc->async_pending, memory_order_acquire)) {
         ms = rc->config.cm_timeout_us / 4000; /* retransmissions and recovery deadlines */
         return ms < 1 ? 1 : ms > 100 ? 100 : (int)ms;
     }
+    if (rc->nsignaled > 0) {
+        probe_ms = probe_ms < 0 || probe_ms > 100 ? 100 : probe_ms; /* their completions */
+    }
     if (rc->config.qp_sync_us == 0) {
-        return -1;
+        return probe_ms;
     }
     now = rcmsg_clock_coarse_us();
     ms = rc->sync.next_us > now ? (rc->sync.next_us - now) / 1000 + 1 : 1;
-    return ms > 60000 ? 60000 : (int)ms;
+    ms = ms > 60000 ? 60000 : ms;
+    return probe_ms >= 0 && (uint64_t)probe_ms < ms ? probe_ms : (int)ms;
 }
 
 /* A SIGUSR1 while finalize's flush waits (no progress of the layers above runs then): what it
@@ -276,6 +284,7 @@ static void rc_close(rcmsg_btl_t *btl)
     rc_btl_t *rc = rc_btl_of(btl);
 
     rc_async_stop(rc); /* the thread first: nothing runs in btl_rc from now on but close */
+    rcmsg_watch_forget(rc);
     rc->closing = true;
     for (int i = 0; rc->eps != NULL && i < rc->job.size; i++) {
         rcmsg_rc_qp_t *qp = &rc->eps[i].qp;
@@ -315,6 +324,7 @@ static void rc_close(rcmsg_btl_t *btl)
     free(rc->wrs);
     free(rc->eps);
     rc_defer_fini(rc);
+    rc_sync_fini(rc);
     rc_gate_fini(&rc->gate);
     free(rc);
 }
@@ -494,6 +504,19 @@ static int rc_progress_g(rcmsg_btl_t *btl)
 
     RC_GATED(rc_btl_of(btl), n = rc_progress(btl));
     return n;
+}
+
+/* The news the progress thread raised (base/watch.h), at the application's next call: what it
+ * deferred is handed up now, before the call starts anything. */
+static void rc_watch_take(void *arg)
+{
+    rc_btl_t *rc = arg;
+
+    rc_gate_enter(&rc->gate);
+    if (rc->defer.n != 0) {
+        rc_defer_flush(rc);
+    }
+    rc_gate_exit(&rc->gate);
 }
 
 static rcmsg_status_t rc_flush_g(rcmsg_btl_t *btl)
@@ -840,6 +863,9 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     if (status == RCMSG_OK) {
         status = rc_async_start(rc, rc->config.control_thread ? rc_control : NULL);
     }
+    if (status == RCMSG_OK && rc->config.control_thread) {
+        status = rcmsg_watch_take_add(rc_watch_take, rc);
+    }
     if (status != RCMSG_OK) {
         goto err_close;
     }
@@ -866,9 +892,13 @@ void rcmsg_rc_btl_dump(rcmsg_btl_t *btl, rcmsg_log_level_t level)
     if (!rcmsg_log_enabled(level)) {
         return;
     }
+    /* the application's (wireup's debug dump, a flush that timed out): the progress thread may
+     * own btl_rc now (rc_gate.h; TSan saw it write a QP this read) */
+    rc_gate_enter(&rc->gate);
     rcmsg_log(level, "%s:%d: %d/%d send slots free, %d/%d send buffers free", rc->dev->name,
               rc->port, rc->wr_nfree, rc->wr_total, rc->sbuf_nfree, rc->nsbufs);
     for (int i = 0; i < rc->job.size; i++) {
         rcmsg_rc_qp_dump(&rc->eps[i].qp, 1, level);
     }
+    rc_gate_exit(&rc->gate);
 }

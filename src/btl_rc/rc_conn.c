@@ -534,7 +534,12 @@ static rcmsg_status_t rc_connect_one(rc_btl_t *rc, int peer)
 static void rc_conn_rejoin(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
-    uint64_t tries = rc->config.recovery_timeout_us / rc->config.cm_timeout_us;
+    uint64_t now = rcmsg_clock_us();
+    /* what is left of RCMSG_RECOVERY_TIMEOUT since the break (rc_rec.c's deadline), not a whole
+     * one more: a drain that took long (Soft-RoCE's broken QP with its port down, 3 s of a 3 s
+     * timeout) made a recovery last twice its bound */
+    uint64_t tries =
+        (ep->rec.deadline > now ? ep->rec.deadline - now : 0) / rc->config.cm_timeout_us;
 
     rc_disconnect_over(rc, ep); /* a DREQ of ours is abandoned: the pair reconnects */
     rc->cm_hot = true;

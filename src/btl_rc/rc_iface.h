@@ -70,14 +70,15 @@ typedef struct {
     unsigned recovery_attempts;        /* RCMSG_RECOVERY_ATTEMPTS */
     uint64_t recovery_timeout_us;      /* RCMSG_RECOVERY_TIMEOUT */
     uint64_t qp_sync_us;               /* RCMSG_QP_SYNC_INTERVAL; 0: no sync */
-    rcmsg_eager_rdma_t eager_rdma;     /* RCMSG_EAGER_RDMA */
-    unsigned eager_rdma_threshold;     /* RCMSG_EAGER_RDMA_THRESHOLD */
-    int eager_rdma_max_peers;          /* RCMSG_EAGER_RDMA_MAX_PEERS */
-    unsigned eager_rdma_slots;         /* RCMSG_EAGER_RDMA_SLOTS */
-    size_t eager_rdma_slot_size;       /* RCMSG_EAGER_RDMA_SLOT_SIZE */
-    bool wait_poll;                    /* RCMSG_WAIT_MODE=poll (rings raise no completion event) */
-    bool control_thread;               /* RCMSG_ASYNC_PROGRESS=control: rc_async.c's thread runs
-                                          the CM, recoveries and the QP state sync (rc_gate.h) */
+    uint64_t liveness_us;          /* RCMSG_LIVENESS_INTERVAL: the thread's probes (rc_sync.c) */
+    rcmsg_eager_rdma_t eager_rdma; /* RCMSG_EAGER_RDMA */
+    unsigned eager_rdma_threshold; /* RCMSG_EAGER_RDMA_THRESHOLD */
+    int eager_rdma_max_peers;      /* RCMSG_EAGER_RDMA_MAX_PEERS */
+    unsigned eager_rdma_slots;     /* RCMSG_EAGER_RDMA_SLOTS */
+    size_t eager_rdma_slot_size;   /* RCMSG_EAGER_RDMA_SLOT_SIZE */
+    bool wait_poll;                /* RCMSG_WAIT_MODE=poll (rings raise no completion event) */
+    bool control_thread;           /* RCMSG_ASYNC_PROGRESS=control: rc_async.c's thread runs
+                                      the CM, recoveries and the QP state sync (rc_gate.h) */
 } rc_config_t;
 
 /*

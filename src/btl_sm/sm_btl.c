@@ -12,6 +12,7 @@
 #include "base/clock.h"
 #include "base/config_table.h"
 #include "base/log.h"
+#include "base/watch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +66,7 @@ void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why)
         return;
     }
     p->failed = true;
+    atomic_store(&p->exit_said, true);
     rcmsg_error("peer %d (local rank %d, pid %d) is gone: %s; every pending and later operation "
                 "to it fails with %s",
                 p->world, p->local_rank, (int)p->pid, why, rcmsg_status_name(RCMSG_ERR_CONNECTION));
@@ -125,6 +127,64 @@ int sm_liveness(sm_btl_t *sm)
     return lost;
 }
 
+/* ---- the watch thread's share (base/watch.h) -------------------------------------------- */
+
+/* The watch thread: p's pidfd is readable (its process exited) or, without one, the periodic
+ * look finds it gone. Said now, at the time the bound is about; the application's next call
+ * fails the peer (sm_watch_take). Reads only what connect set before the registration. */
+static int sm_watch_ready(void *arg)
+{
+    sm_peer_t *p = arg;
+
+    if (p->pidfd < 0 && sm_pid_alive(p->pid)) {
+        return RCMSG_WATCH_QUIET;
+    }
+    if (!atomic_exchange(&p->exit_said, true)) {
+        rcmsg_error("peer %d (local rank %d, pid %d) exited: requests involving it fail with %s "
+                    "from this rank's next rcmsg call on",
+                    p->world, p->local_rank, (int)p->pid, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    }
+    return RCMSG_WATCH_FOUND | RCMSG_WATCH_DONE;
+}
+
+/* The application, at the news: looks at every peer now (the peer fails as in a wait). */
+static void sm_watch_take(void *arg)
+{
+    sm_btl_t *sm = arg;
+
+    sm->next_check = rcmsg_deadline_at(0);
+    (void)sm_liveness(sm);
+}
+
+rcmsg_status_t sm_watch_peer(sm_btl_t *sm, sm_peer_t *p)
+{
+    rcmsg_status_t s = RCMSG_OK;
+
+    if (!sm->watched) {
+        s = rcmsg_watch_take_add(sm_watch_take, sm);
+        sm->watched = s == RCMSG_OK;
+    }
+    p->pidfd = rcmsg_watch_pidfd(p->pid); /* -1 (ENOSYS, or already gone): looked at instead */
+    return s == RCMSG_OK ? rcmsg_watch_add(p->pidfd, SM_LIVENESS_US, sm_watch_ready, p) : s;
+}
+
+void sm_watch_forget(sm_btl_t *sm)
+{
+    for (int i = 0; sm->peers != NULL && i < sm->job.size; i++) {
+        if (sm->peers[i].seg != NULL) {
+            rcmsg_watch_forget(&sm->peers[i]);
+        }
+        if (sm->peers[i].pidfd >= 0) {
+            close(sm->peers[i].pidfd);
+            sm->peers[i].pidfd = -1;
+        }
+    }
+    if (sm->watched) {
+        rcmsg_watch_forget(sm);
+        sm->watched = false;
+    }
+}
+
 static int sm_progress(rcmsg_btl_t *btl)
 {
     sm_btl_t *sm = sm_btl_of(btl);
@@ -149,6 +209,7 @@ static void sm_close(rcmsg_btl_t *btl)
 {
     sm_btl_t *sm = sm_btl_of(btl);
 
+    sm_watch_forget(sm); /* (the thread is stopped: wireup stops it before the close) */
     for (int i = 0; sm->peers != NULL && i < sm->job.size; i++) {
         if (sm->peers[i].seg != NULL) {
             munmap(sm->peers[i].seg, sm->peers[i].seg_size);
@@ -201,6 +262,7 @@ static rcmsg_status_t sm_peers_alloc(sm_btl_t *sm)
     }
     for (int i = 0; i < sm->job.size; i++) {
         sm->peers[i].wake_fd = -1;
+        sm->peers[i].pidfd = -1;
     }
     for (int i = 0; i < sm->job.local_size; i++) {
         sm->local_to_world[i] = -1;

@@ -114,6 +114,10 @@ typedef struct {
     /* wakeups: the peer's wakeup pipe, opened for writing (-1: none) */
     int wake_fd;
     bool sleeps; /* the peer may sleep in waits (its RCMSG_WAIT_MODE is not poll) */
+    /* the watch thread's (base/watch.h): a pidfd of the peer's process (-1: none, the thread
+     * looks every SM_LIVENESS_US), and whether its loss was logged (by the thread or here) */
+    int pidfd;
+    atomic_bool exit_said;
 } sm_peer_t;
 
 typedef struct {
@@ -133,6 +137,7 @@ typedef struct {
     int ndone, capdone;
     unsigned calls;
     rcmsg_deadline_t next_check; /* sm_liveness */
+    bool watched;                /* sm_watch_take registered with the watch thread */
     bool stop;                   /* recv_cb asked for no more messages in this progress call */
 } sm_btl_t;
 
@@ -207,5 +212,8 @@ void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why);
 /* Checks that local peers are alive (at most every SM_LIVENESS_US); returns how many were
  * found gone now. */
 int sm_liveness(sm_btl_t *sm);
+/* The watch thread watches p's process from connect on (sm_watch_forget before close). */
+rcmsg_status_t sm_watch_peer(sm_btl_t *sm, sm_peer_t *p);
+void sm_watch_forget(sm_btl_t *sm);
 
 #endif /* RCMSG_BTL_SM_INTERNAL_H */

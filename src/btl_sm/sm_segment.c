@@ -217,6 +217,10 @@ rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t l
                    peer,
                    sm->cfg.cma == RCMSG_SM_CMA_NO ? " (RCMSG_SM_CMA=no)" : " (ptrace scope?)");
     }
+    s = sm_watch_peer(sm, p);
+    if (s != RCMSG_OK) {
+        return s;
+    }
     rcmsg_debug("sm: peer %d (local rank %d, pid %d) mapped", peer, p->local_rank, (int)p->pid);
     rcmsg_stat_add(peer, RCMSG_STAT_connects, 1);
     rcmsg_event_post(RCMSG_EVENT_CONNECTED, peer, "sm", RCMSG_OK,

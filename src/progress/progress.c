@@ -8,6 +8,7 @@
 #include "base/event.h"
 #include "base/log.h"
 #include "base/mt.h"
+#include "base/watch.h"
 #include "btl/btl_component.h"
 
 #include <errno.h>
@@ -119,6 +120,12 @@ static void progress_wake(void)
 int rcmsg_progress(void)
 {
     int n = 0;
+
+    if (__builtin_expect(
+            atomic_load_explicit(&rcmsg_watch_news, memory_order_relaxed) & RCMSG_WATCH_NEWS, 0)) {
+        rcmsg_watch_take(); /* the watch thread found a loss: fail what it ends, now */
+        n++;
+    }
 
     for (int i = 0; i < prog.nbtls; i++) {
         n += prog.btls[i]->ops->progress(prog.btls[i]);

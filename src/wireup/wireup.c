@@ -11,6 +11,7 @@
 #include "base/hash.h"
 #include "base/log.h"
 #include "base/stats.h"
+#include "base/watch.h"
 
 #include <pmix.h>
 #include <stdio.h>
@@ -484,7 +485,17 @@ static rcmsg_status_t wireup_open(rcmsg_wireup_t *w)
     if (s != RCMSG_OK) {
         return s;
     }
-    return rcmsg_btl_open_all(&rcmsg_btl_table, &w->job, allowed, w->transports, &w->btls);
+    s = rcmsg_btl_open_all(&rcmsg_btl_table, &w->job, allowed, w->transports, &w->btls);
+    /* the watch thread (base/watch.h): a launched job's launcher and local peers are noticed
+     * lost while the application computes; one that cannot start fails init, published */
+    if (s == RCMSG_OK && !w->singleton &&
+        rcmsg_config_enum(RCMSG_CFG_ASYNC_PROGRESS) != RCMSG_ASYNC_PROGRESS_NO) {
+        char what[64];
+        snprintf(what, sizeof(what), "RCMSG_ASYNC_PROGRESS=%s",
+                 rcmsg_config_text(RCMSG_CFG_ASYNC_PROGRESS));
+        s = rcmsg_watch_start(what);
+    }
+    return s;
 }
 
 rcmsg_btl_t *rcmsg_wireup_btl(const rcmsg_wireup_t *w, const char *name)
@@ -501,6 +512,7 @@ rcmsg_btl_t *rcmsg_wireup_btl(const rcmsg_wireup_t *w, const char *name)
 
 static void wireup_release(rcmsg_wireup_t *w)
 {
+    rcmsg_watch_stop(); /* before the transports close: it watches their peers */
     rcmsg_btl_close_all(&w->btls);
     if (w->pmix_up) {
         PMIx_Finalize(NULL, 0);
