@@ -3,7 +3,7 @@
 # and full_overlap_rc.sh (rc): full_overlap_runs BUILDDIR runs full_overlap_test on 2 ranks
 # with full (a 64 MiB receive and a 1 MiB iallreduce posted before a 20 s compute phase: their
 # waits after it must return at once, every word checked, rcmsg's threads under 1% of a CPU
-# in the phase's second half, once the transfers are done), then with control and a 2 s
+# in the phase's last quarter, once the transfers are done), then with control and a 2 s
 # phase (the receive's wait must move the data). Fails unless both ranks report 0 failures;
 # prints rank 1's wait times.
 overlap_out=$(mktemp)

@@ -12,8 +12,9 @@
  * (full) each must return in under half its reference (the data moved during the compute);
  * with none (control, no) the 64 MiB wait must take at least 1 ms (the read happens in it:
  * 64 MiB in under 1 ms would be over 64 GB/s; the collective's wait is printed only). rcmsg's own
- * threads must use under 1% of a CPU in the second half of the compute phase (their CPU time from
- * /proc/self/task). Every word of both results is checked. Prints "rank R of 2: ... 0 failure(s)".
+ * threads must use under 1% of a CPU in the last quarter of the compute phase (their CPU time from
+ * /proc/self/task), when the transfers are long done (over rc in the guest the device's work of
+ * the 64 MiB read, started a quarter in, reaches into the second half). Every word of both results is checked. Prints "rank R of 2: ... 0 failure(s)".
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -215,17 +216,17 @@ int main(int argc, char **argv)
                                &reqs[1]) == RCMSG_OK,
               "iallreduce");
         cpu = others_cpu();
-        x = compute(secs / 2); /* the transfers happen here (over rc: the device's work too) */
+        x = compute(secs * 3 / 4); /* the transfers happen here (over rc: the device's work too) */
         mid = others_cpu();
-        x += compute(secs / 2); /* then rcmsg's threads idle, requests complete but not waited */
+        x += compute(secs / 4); /* then rcmsg's threads idle, requests complete but not waited */
         idle = others_cpu() - mid;
         printf("rank 1: computed %.0f s with no rcmsg call (%g); rcmsg's threads used %.3f s of "
-               "CPU in it, %.3f s in its second half\n",
+               "CPU in it, %.3f s in its last quarter\n",
                secs, x, others_cpu() - cpu, idle);
-        CHECK(idle < secs / 200,
-              "rcmsg's threads used %.3f s of CPU in the second half of the "
+        CHECK(idle < secs / 400,
+              "rcmsg's threads used %.3f s of CPU in the last quarter of the "
               "phase (1%%: %.3f s)",
-              idle, secs / 200);
+              idle, secs / 400);
         /* with overlap both are done; without, the receive's wait moves its 64 MiB (and
          * advances the collective as well: it is printed only) */
         timed_wait(&reqs[0], "64 MiB receive", t_big, overlap);
