@@ -9,10 +9,10 @@
 overlap_out=$(mktemp)
 trap 'rm -f "$overlap_out"' EXIT
 
-overlap_run() { # MODE SECS EXPECT
+overlap_run() { # MODE SECS EXPECT [IDLE_PCT]
     RCMSG_ASYNC_PROGRESS=$1 run_timeout "${overlap_timeout:-300}" "$MPIRUN" --allow-run-as-root \
         -np 2 --oversubscribe -x RCMSG_ASYNC_PROGRESS ${overlap_mpirun_opts:-} \
-        "$top_builddir/test/integration/threads/full_overlap_test" "$2" "$3" > "$overlap_out" 2>&1
+        "$top_builddir/test/integration/threads/full_overlap_test" "$2" "$3" ${4:-} > "$overlap_out" 2>&1
     _st=$?
     if [ $_st -ne 0 ] || ! ranks_passed 2 "$overlap_out"; then
         head -60 "$overlap_out"
@@ -22,7 +22,7 @@ overlap_run() { # MODE SECS EXPECT
 }
 
 full_overlap_runs() {
-    overlap_run full 20 overlap
+    overlap_run full 20 overlap ${overlap_idle_pct:-}
     echo "ok: full: the waits after a 20 s compute phase returned at once, data checked"
     overlap_run control 2 none
     echo "ok: control: the 64 MiB receive moved only in its wait after the compute phase"

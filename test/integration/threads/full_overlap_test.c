@@ -12,9 +12,10 @@
  * (full) each must return in under half its reference (the data moved during the compute);
  * with none (control, no) the 64 MiB wait must take at least 1 ms (the read happens in it:
  * 64 MiB in under 1 ms would be over 64 GB/s; the collective's wait is printed only). rcmsg's own
- * threads must use under 1% of a CPU in the last quarter of the compute phase (their CPU time from
- * /proc/self/task), when the transfers are long done (over rc in the guest the device's work of
- * the 64 MiB read, started a quarter in, reaches into the second half). Every word of both results is checked. Prints "rank R of 2: ... 0 failure(s)".
+ * threads must use under 1% of a CPU (argv[3]: another bound) in the last quarter of the compute
+ * phase (their CPU time from /proc/self/task), when the transfers are long done (over rc in the
+ * guest the device's work of the 64 MiB read, started a quarter in, reaches into the second half).
+ * Every word of both results is checked. Prints "rank R of 2: ... 0 failure(s)".
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -181,6 +182,10 @@ int main(int argc, char **argv)
 {
     double secs = argc > 1 ? atof(argv[1]) : 20, t_big = 0, t_red = 0;
     bool overlap = argc > 2 && strcmp(argv[2], "overlap") == 0;
+    /* the idle bound, % of a CPU: 1 by default; the rc run in the emulated guest passes 5
+     * (there each wakeup of a sleeping thread costs 20-50x the host's: 2% measured; a thread
+     * that busy-polled would use 100%) */
+    double idle_pct = argc > 3 ? atof(argv[3]) : 1;
     uint64_t *big = malloc(BIG);
     int64_t *in = malloc(NRED * sizeof(int64_t)), *out = malloc(NRED * sizeof(int64_t));
     rcmsg_request_t reqs[2];
@@ -223,10 +228,10 @@ int main(int argc, char **argv)
         printf("rank 1: computed %.0f s with no rcmsg call (%g); rcmsg's threads used %.3f s of "
                "CPU in it, %.3f s in its last quarter\n",
                secs, x, others_cpu() - cpu, idle);
-        CHECK(idle < secs / 400,
+        CHECK(idle < secs / 4 * idle_pct / 100,
               "rcmsg's threads used %.3f s of CPU in the last quarter of the "
-              "phase (1%%: %.3f s)",
-              idle, secs / 400);
+              "phase (%g%%: %.3f s)",
+              idle, idle_pct, secs / 4 * idle_pct / 100);
         /* with overlap both are done; without, the receive's wait moves its 64 MiB (and
          * advances the collective as well: it is printed only) */
         timed_wait(&reqs[0], "64 MiB receive", t_big, overlap);
