@@ -194,6 +194,13 @@ typedef struct {
     size_t small[2 * COLL_VBUF_SMALL];
 } coll_vbuf_t;
 size_t coll_blk_bytes(const coll_blk_t *b);
+/* buf + elements x t's extent; n zeroed blocks (NULL: MPI_ERR_NO_MEM raised into *err_p); one
+ * block per rank of c: counts[i] elements of t at displs[i] elements from buf (freed by the
+ * caller, or by the request it is handed to) */
+const void *coll_blk_at(const void *buf, MPI_Aint elements, mpi_type_t *t);
+coll_blk_t *coll_blks_new(mpi_comm_t *c, const char *call, int n, int *err_p);
+coll_blk_t *coll_blks_of(mpi_comm_t *c, const char *call, const void *buf, const int counts[],
+                         const int displs[], mpi_type_t *t, int *err_p);
 int coll_vbuf_in(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n);
 int coll_vbuf_out(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n,
                   int own);

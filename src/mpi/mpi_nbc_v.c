@@ -11,11 +11,6 @@
 
 #include <stdlib.h>
 
-static const void *at(const void *buf, MPI_Aint elements, mpi_type_t *t)
-{
-    return (const char *)buf + elements * mpi_type_extent(t);
-}
-
 /* the checked arguments of a v-collective on an intracommunicator (a: as coll_check) */
 static mpi_comm_t *nbcv_enter(const char *call, MPI_Comm comm, coll_args_t *a, MPI_Request *request,
                               int *err_p)
@@ -26,15 +21,6 @@ static mpi_comm_t *nbcv_enter(const char *call, MPI_Comm comm, coll_args_t *a, M
         return NULL;
     }
     return c;
-}
-
-/* n blocks for a request (freed with it), or NULL with the error raised */
-static coll_blk_t *nbcv_blocks(mpi_comm_t *c, const char *call, int n, int *err_p)
-{
-    coll_blk_t *b = calloc((size_t)n, sizeof(*b));
-
-    *err_p = b == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
-    return b;
 }
 
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -70,10 +56,8 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (!in_place) {
         err = coll_view_in(c, call, vi, sendbuf, (size_t)sendcount, a.st);
     }
-    if (err == MPI_SUCCESS && c->rank == root && (rb = nbcv_blocks(c, call, c->size, &err))) {
-        for (int i = 0; i < c->size; i++) {
-            rb[i] = (coll_blk_t){at(recvbuf, displs[i], a.rt), (size_t)recvcounts[i], a.rt};
-        }
+    if (err == MPI_SUCCESS && c->rank == root &&
+        (rb = coll_blks_of(c, call, recvbuf, recvcounts, displs, a.rt, &err)) != NULL) {
         mpi_coll_req_vunpack(r, rb, c->size);
         err = coll_vbuf_out(c, call, vr, rb, c->size, in_place ? root : -1);
     }
@@ -114,10 +98,8 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     }
     mpi_coll_req_vbufs(r, &vs, &vout);
     in_place = c->rank == root && recvbuf == MPI_IN_PLACE;
-    if (c->rank == root && (sb = nbcv_blocks(c, call, c->size, &err)) != NULL) {
-        for (int i = 0; i < c->size; i++) {
-            sb[i] = (coll_blk_t){at(sendbuf, displs[i], a.st), (size_t)sendcounts[i], a.st};
-        }
+    if (c->rank == root &&
+        (sb = coll_blks_of(c, call, sendbuf, sendcounts, displs, a.st, &err)) != NULL) {
         err = coll_vbuf_in(c, call, vs, sb, c->size);
         free(sb);
     }
@@ -160,11 +142,8 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
         return err;
     }
     mpi_coll_req_vbufs(r, &vin, &vr);
-    if ((rb = nbcv_blocks(c, call, c->size, &err)) == NULL) {
+    if ((rb = coll_blks_of(c, call, recvbuf, recvcounts, displs, a.rt, &err)) == NULL) {
         return mpi_coll_req_start(r, call, err, s, request);
-    }
-    for (int i = 0; i < c->size; i++) {
-        rb[i] = (coll_blk_t){at(recvbuf, displs[i], a.rt), (size_t)recvcounts[i], a.rt};
     }
     mpi_coll_req_vunpack(r, rb, c->size);
     if (!in_place) {
@@ -207,12 +186,12 @@ static int nbcv_vw_blocks(mpi_comm_t *c, const char *call, const vw_args_t *v, c
                 MPI_SUCCESS) {
             break;
         }
-        sb[i] =
-            (coll_blk_t){v->w ? (const char *)v->sendbuf + v->sd[i] : at(v->sendbuf, v->sd[i], st),
-                         (size_t)v->sc[i], st};
-        rb[i] =
-            (coll_blk_t){v->w ? (const char *)v->recvbuf + v->rd[i] : at(v->recvbuf, v->rd[i], rt),
-                         (size_t)v->rc[i], rt};
+        sb[i] = (coll_blk_t){v->w ? (const char *)v->sendbuf + v->sd[i]
+                                  : coll_blk_at(v->sendbuf, v->sd[i], st),
+                             (size_t)v->sc[i], st};
+        rb[i] = (coll_blk_t){v->w ? (const char *)v->recvbuf + v->rd[i]
+                                  : coll_blk_at(v->recvbuf, v->rd[i], rt),
+                             (size_t)v->rc[i], rt};
     }
     return err;
 }
@@ -245,8 +224,8 @@ static int nbcv_alltoall(const char *call, vw_args_t v, MPI_Comm comm, MPI_Reque
         return err;
     }
     mpi_coll_req_vbufs(r, &vs, &vr);
-    if ((sb = nbcv_blocks(c, call, c->size, &err)) == NULL ||
-        (rb = nbcv_blocks(c, call, c->size, &err)) == NULL) {
+    if ((sb = coll_blks_new(c, call, c->size, &err)) == NULL ||
+        (rb = coll_blks_new(c, call, c->size, &err)) == NULL) {
         free(sb);
         return mpi_coll_req_start(r, call, err, s, request);
     }
