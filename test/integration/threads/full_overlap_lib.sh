@@ -4,7 +4,7 @@
 # with full (a 64 MiB receive and a 1 MiB iallreduce posted before a 20 s compute phase: their
 # waits after it must return at once, every word checked, rcmsg's threads under 1% of a CPU
 # in the phase's last quarter, once the transfers are done), then with control and a 2 s
-# phase (the receive's wait must move the data). Fails unless both ranks report 0 failures;
+# phase (the receive's wait must move the data; the same idle bound, at least one clock tick). Fails unless both ranks report 0 failures;
 # prints rank 1's wait times.
 overlap_out=$(mktemp)
 trap 'rm -f "$overlap_out"' EXIT
@@ -24,6 +24,6 @@ overlap_run() { # MODE SECS EXPECT [IDLE_PCT]
 full_overlap_runs() {
     overlap_run full 20 overlap ${overlap_idle_pct:-}
     echo "ok: full: the waits after a 20 s compute phase returned at once, data checked"
-    overlap_run control 2 none
+    overlap_run control 2 none ${overlap_idle_pct:-}
     echo "ok: control: the 64 MiB receive moved only in its wait after the compute phase"
 }
