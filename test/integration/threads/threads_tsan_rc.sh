@@ -6,7 +6,8 @@
 # minutes) runs, over rc (RCMSG_TRANSPORTS=rc,self) with RCMSG_ASYNC_PROGRESS=control (the
 # default):
 # 1. threads_rc.sh's programs (threads_test, mpi_threads_test), 4 threads per rank, 2 ranks:
-#    the application's threads under the core lock, rc's thread behind the gate (rc_gate.h)
+#    the application's threads under the core lock, rc's thread behind the gate (rc_gate.h);
+#    then again with RCMSG_ASYNC_PROGRESS=full (its thread runs the data plane beside them)
 # 2. rc_compute.sh's lazy-connect case (part 1), rank 1 computing 10 s while rank 0 connects
 #    to it and sends: the progress thread answers the CM, and hands up what it deferred
 # No ThreadSanitizer report is allowed (halt_on_error: a report also fails the process); the
@@ -38,6 +39,13 @@ t0=$(date +%s)
 threads_runs "$bd" 2
 echo "(threads: $(($(date +%s) - t0)) s)"
 t0=$(date +%s)
+RCMSG_ASYNC_PROGRESS=full threads_mpirun_opts="$threads_mpirun_opts -x RCMSG_ASYNC_PROGRESS"
+export RCMSG_ASYNC_PROGRESS
+threads_runs "$bd" 2
+unset RCMSG_ASYNC_PROGRESS
+threads_mpirun_opts="-x RCMSG_TRANSPORTS -x TSAN_OPTIONS"
+echo "(threads, RCMSG_ASYNC_PROGRESS=full: $(($(date +%s) - t0)) s)"
+t0=$(date +%s)
 out=$(mktemp)
 top_builddir=$bd RC_COMPUTE_PARTS=1 RC_COMPUTE_LONG=10 RC_COMPUTE_SLACK=${TSAN_RC_SLACK:-5} \
     sh "$top_srcdir/test/integration/rc/rc_compute.sh" > "$out" 2>&1
@@ -47,4 +55,4 @@ echo "(lazy connect: $(($(date +%s) - t0)) s)"
 ! grep -q ThreadSanitizer "$out" || { rm -f "$out"; fail "ThreadSanitizer reported in rc_compute.sh's lazy case (above)"; }
 rm -f "$out"
 [ $st -eq 0 ] || fail "rc_compute.sh's lazy case failed in the TSan build (status $st, above)"
-pass "no ThreadSanitizer report over rc with the progress thread: threads_test and mpi_threads_test (2 ranks x 4 threads), a lazy connect to a computing rank"
+pass "no ThreadSanitizer report over rc with the progress thread: threads_test and mpi_threads_test (2 ranks x 4 threads; control and full), a lazy connect to a computing rank"
