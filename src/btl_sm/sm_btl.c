@@ -35,7 +35,9 @@ static rcmsg_status_t sm_config_read(sm_config_t *cfg)
         .staging = (rcmsg_config_size(RCMSG_CFG_SM_STAGING) + 63) & ~(size_t)63,
         .cma = (rcmsg_sm_cma_t)rcmsg_config_enum(RCMSG_CFG_SM_CMA),
         .batch = (unsigned)rcmsg_config_int(RCMSG_CFG_POLL_BATCH),
-        .sleeps = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) != RCMSG_WAIT_POLL,
+        /* a wait may sleep, or RCMSG_ASYNC_PROGRESS=full's thread does between rounds */
+        .sleeps = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) != RCMSG_WAIT_POLL ||
+                  rcmsg_config_enum(RCMSG_CFG_ASYNC_PROGRESS) == RCMSG_ASYNC_PROGRESS_FULL,
     };
     cfg->cma_text = rcmsg_config_enum_text(RCMSG_CFG_SM_CMA);
     if (cell == 0) {

@@ -55,7 +55,7 @@ typedef struct {
     rcmsg_sm_cma_t cma;   /* RCMSG_SM_CMA */
     const char *cma_text; /* its name, for messages */
     unsigned batch;       /* RCMSG_POLL_BATCH: cells taken per ring per progress() */
-    bool sleeps;          /* RCMSG_WAIT_MODE is not poll: waits may sleep in sm_arm + poll() */
+    bool sleeps;          /* RCMSG_WAIT_MODE not poll, or full progress: may sleep in sm_arm */
 } sm_config_t;
 
 /* A ring in its owner's segment, one per local sender. The sender keeps its own tail and a
@@ -113,7 +113,7 @@ typedef struct {
     bool full;           /* a put found the ring full: wake this rank when head moves */
     /* wakeups: the peer's wakeup pipe, opened for writing (-1: none) */
     int wake_fd;
-    bool sleeps; /* the peer may sleep in waits (its RCMSG_WAIT_MODE is not poll) */
+    bool sleeps; /* the peer may sleep (its RCMSG_WAIT_MODE is not poll, or its progress full) */
     /* the watch thread's (base/watch.h): a pidfd of the peer's process (-1: none, the thread
      * looks every SM_LIVENESS_US), and whether its loss was logged (by the thread or here) */
     int pidfd;
