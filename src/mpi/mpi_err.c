@@ -392,7 +392,9 @@ static const char *class_name(int code)
 static int err_raise(mpi_comm_t *comm, int code, const char *msg, bool note)
 {
     MPI_Errhandler eh = comm != NULL ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
-    MPI_Comm handle = comm != NULL ? comm->handle : MPI_COMM_WORLD;
+    MPI_Comm handle = comm == NULL             ? MPI_COMM_WORLD
+                      : comm->errh_handle != 0 ? comm->errh_handle
+                                               : comm->handle;
     errhandler_t *e;
 
     if (comm == NULL) {
