@@ -5,7 +5,8 @@
  * windows (MPI-3.1 6.7.3: set, get, delete, the delete callback on a value set over, on
  * Win_delete_attr and on Win_free, given the window; a datatype's keyval is no window's),
  * window info (11.2.7), the program's window error handlers (8.3.2: called with the window
- * and the error's class by an error and by Win_call_errhandler), Win_c2f / f2c, Pcontrol,
+ * and the error's class by an error and by Win_call_errhandler), the request-based Rput, Rget,
+ * Raccumulate and Rget_accumulate in lock epochs (11.3.5), Win_c2f / f2c, Pcontrol,
  * MPI_F_STATUS_IGNORE refused by Status_c2f, and the C++ types in a reduction.
  */
 #include "mpi_test.h"
@@ -128,6 +129,41 @@ static void test_errhandler(void)
     OK(MPI_Win_free(&win));
 }
 
+/* each rank puts into its right neighbour, gets it back, and adds to a counter on rank 0 */
+static void test_requests(void)
+{
+    int *mem = NULL, v = 100 + me, got = -1, one = 1, before = -1, flag = 0;
+    MPI_Win win;
+    MPI_Request r[2];
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+
+    OK(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+    OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    FAILS(MPI_Rput(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win, &r[0]), MPI_ERR_RMA_SYNC);
+    mem[0] = mem[1] = mem[2] = mem[3] = 0;
+    test_barrier(MPI_COMM_WORLD);
+    OK(MPI_Win_lock_all(0, win));
+    OK(MPI_Rput(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win, &r[0]));
+    OK(MPI_Raccumulate(&one, 1, MPI_INT, 0, 1, 1, MPI_INT, MPI_SUM, win, &r[1]));
+    OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL, "the requests released");
+    OK(MPI_Rget(&got, 1, MPI_INT, right, 0, 1, MPI_INT, win, &r[0]));
+    OK(MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE));
+    CHECK(flag && got == v, "Rget of what this rank put: %d (flag %d)", got, flag);
+    OK(MPI_Rget_accumulate(&one, 1, MPI_INT, &before, 1, MPI_INT, 0, 2, 1, MPI_INT, MPI_SUM, win,
+                           &r[0]));
+    OK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    CHECK(before >= 0 && before < np, "Rget_accumulate's old value %d", before);
+    OK(MPI_Rput(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win, &r[0]));
+    OK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    OK(MPI_Win_unlock_all(win));
+    OK(MPI_Win_fence(0, win));
+    CHECK(mem[0] == 100 + left, "from the left neighbour: %d", mem[0]);
+    CHECK(me != 0 || (mem[1] == np && mem[2] == np), "the counters on rank 0: %d %d", mem[1],
+          mem[2]);
+    OK(MPI_Win_free(&win));
+}
+
 static void test_names(void)
 {
     int buf[2], size = 0;
@@ -164,13 +200,15 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    phases_expected = 4;
+    phases_expected = 5;
     test_attrs();
     phase("attributes of windows");
     test_info();
     phase("window info");
     test_errhandler();
     phase("window error handlers");
+    test_requests();
+    phase("Rput, Rget, Raccumulate, Rget_accumulate");
     test_names();
     phase("Win_c2f / f2c, Pcontrol, MPI_F_STATUS_IGNORE, C++ types");
     MPI_Finalize();
