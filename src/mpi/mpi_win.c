@@ -158,7 +158,7 @@ int MPI_Win_free(MPI_Win *win)
                                        : "MPI_Win_post without MPI_Win_wait");
     }
     if ((err = mpi_tattr_delete_all(&w->attrs, *win)) != MPI_SUCCESS) {
-        return mpi_err(w->c, call, err, "%s: an attribute's delete callback failed", call);
+        return mpi_err(w->c, call, err, "an attribute's delete callback failed");
     }
     s = rcmsg_win_free(&w->data); /* completes this member's operations, then a barrier */
     mpi_win_settle(w, -1);
@@ -218,8 +218,7 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
     default:
         if (!mpi_tkeyval_live_of(MPI_KIND_WIN_, win_keyval)) {
             *flag = 0;
-            return mpi_err(w->c, call, MPI_ERR_KEYVAL, "%s: invalid window keyval %d", call,
-                           win_keyval);
+            return mpi_err(w->c, call, MPI_ERR_KEYVAL, "invalid window keyval %d", win_keyval);
         }
         *flag = mpi_tattr_get(&w->attrs, win_keyval, (void **)attribute_val);
     }
@@ -237,7 +236,7 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
         return err;
     }
     if (!mpi_errh_valid(errhandler)) {
-        return mpi_err(w->c, call, MPI_ERR_ARG, "%s: invalid errhandler %#x", call, errhandler);
+        return mpi_err(w->c, call, MPI_ERR_ARG, "invalid errhandler %#x", errhandler);
     }
     mpi_errh_set(w->c, errhandler);
     return MPI_SUCCESS;

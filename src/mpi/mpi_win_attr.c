@@ -20,11 +20,11 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
 
     MPI_CHECK_ACTIVE(call);
     if (win_keyval == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "%s: win_keyval is NULL", call);
+        return mpi_err(NULL, call, MPI_ERR_ARG, "win_keyval is NULL");
     }
     err = mpi_tkeyval_new_of(MPI_KIND_WIN_, win_copy_attr_fn, win_delete_attr_fn, extra_state,
                              win_keyval);
-    return err == MPI_SUCCESS ? err : mpi_err(NULL, call, err, "%s: out of memory", call);
+    return err == MPI_SUCCESS ? err : mpi_err(NULL, call, err, "out of memory");
 }
 
 int MPI_Win_free_keyval(int *win_keyval)
@@ -34,8 +34,8 @@ int MPI_Win_free_keyval(int *win_keyval)
 
     MPI_CHECK_ACTIVE(call);
     if (win_keyval == NULL || !mpi_tkeyval_live_of(MPI_KIND_WIN_, *win_keyval)) {
-        return mpi_err(NULL, call, win_keyval == NULL ? MPI_ERR_ARG : MPI_ERR_KEYVAL, "%s: %s",
-                       call, win_keyval == NULL ? "win_keyval is NULL" : "not a window keyval");
+        return mpi_err(NULL, call, win_keyval == NULL ? MPI_ERR_ARG : MPI_ERR_KEYVAL, "%s",
+                       win_keyval == NULL ? "win_keyval is NULL" : "not a window keyval");
     }
     mpi_tkeyval_release(*win_keyval);
     *win_keyval = MPI_KEYVAL_INVALID;
@@ -48,7 +48,7 @@ static mpi_win_t *win_keyval_enter(MPI_Win win, int k, const char *call, int *er
     mpi_win_t *w = mpi_win_enter(win, call, err_p);
 
     if (w != NULL && !mpi_tkeyval_live_of(MPI_KIND_WIN_, k)) {
-        *err_p = mpi_err(w->c, call, MPI_ERR_KEYVAL, "%s: invalid window keyval %d", call, k);
+        *err_p = mpi_err(w->c, call, MPI_ERR_KEYVAL, "invalid window keyval %d", k);
         return NULL;
     }
     return w;
@@ -65,9 +65,8 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
         return err;
     }
     err = mpi_tattr_set(&w->attrs, win, win_keyval, attribute_val);
-    return err == MPI_SUCCESS
-               ? err
-               : mpi_err(w->c, call, err, "%s: the old value's delete callback failed", call);
+    return err == MPI_SUCCESS ? err
+                              : mpi_err(w->c, call, err, "the old value's delete callback failed");
 }
 
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
@@ -83,11 +82,10 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
     }
     err = mpi_tattr_delete(&w->attrs, win, win_keyval, &found);
     if (!found) {
-        return mpi_err(w->c, call, MPI_ERR_KEYVAL, "%s: no attribute of keyval %d on the window",
-                       call, win_keyval);
+        return mpi_err(w->c, call, MPI_ERR_KEYVAL, "no attribute of keyval %d on the window",
+                       win_keyval);
     }
-    return err == MPI_SUCCESS ? err
-                              : mpi_err(w->c, call, err, "%s: the delete callback failed", call);
+    return err == MPI_SUCCESS ? err : mpi_err(w->c, call, err, "the delete callback failed");
 }
 
 int MPI_Win_set_info(MPI_Win win, MPI_Info info)
@@ -101,7 +99,7 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info)
         return err;
     }
     if (mpi_info_get(info) == NULL) {
-        return mpi_err(w->c, call, MPI_ERR_INFO, "%s: invalid info %#x", call, info);
+        return mpi_err(w->c, call, MPI_ERR_INFO, "invalid info %#x", info);
     }
     return MPI_SUCCESS;
 }
@@ -118,10 +116,10 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
         return err;
     }
     if (info_used == NULL) {
-        return mpi_err(w->c, call, MPI_ERR_ARG, "%s: info_used is NULL", call);
+        return mpi_err(w->c, call, MPI_ERR_ARG, "info_used is NULL");
     }
     err = mpi_info_new(info_used, &i);
-    return err == MPI_SUCCESS ? err : mpi_err(w->c, call, err, "%s: out of memory", call);
+    return err == MPI_SUCCESS ? err : mpi_err(w->c, call, err, "out of memory");
 }
 
 int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
@@ -133,9 +131,9 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
 
     MPI_CHECK_ACTIVE(call);
     if (win_errhandler_fn == NULL || errhandler == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "%s: %s is NULL", call,
+        return mpi_err(NULL, call, MPI_ERR_ARG, "%s is NULL",
                        errhandler == NULL ? "errhandler" : "win_errhandler_fn");
     }
     err = mpi_errh_create(win_errhandler_fn, errhandler);
-    return err == MPI_SUCCESS ? err : mpi_err(NULL, call, err, "%s: out of memory", call);
+    return err == MPI_SUCCESS ? err : mpi_err(NULL, call, err, "out of memory");
 }

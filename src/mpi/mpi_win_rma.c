@@ -263,13 +263,12 @@ static mpi_win_t *rma_req_enter(MPI_Win win, const char *call, int rank, MPI_Req
     mpi_win_t *w = mpi_win_enter(win, call, err_p);
 
     if (w != NULL && request == NULL) {
-        *err_p = mpi_err(w->c, call, MPI_ERR_ARG, "%s: request is NULL", call);
+        *err_p = mpi_err(w->c, call, MPI_ERR_ARG, "request is NULL");
         return NULL;
     }
     if (w != NULL && rank >= 0 && rank < w->c->size && w->lock_state[rank] == 0) {
         *err_p = mpi_err(w->c, call, MPI_ERR_RMA_SYNC,
-                         "%s: no passive-target epoch on rank %d (Win_lock or Win_lock_all)", call,
-                         rank);
+                         "no passive-target epoch on rank %d (Win_lock or Win_lock_all)", rank);
         return NULL;
     }
     return w;
@@ -291,7 +290,7 @@ static int rma_req_done(mpi_win_t *w, const char *call, int rank, int err, MPI_R
         return err;
     }
     if ((r = mpi_req_new(w->c, &mpi_req_done_ops, &err)) == NULL) {
-        return mpi_err(w->c, call, err, "%s: out of requests", call);
+        return mpi_err(w->c, call, err, "out of requests");
     }
     mpi_status_empty(&st);
     mpi_req_set_done(r, &st);
@@ -358,7 +357,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
 
     if (w != NULL && result_addr == NULL && result_count > 0) {
-        return mpi_err(w->c, call, MPI_ERR_BUFFER, "%s: result_addr is NULL", call);
+        return mpi_err(w->c, call, MPI_ERR_BUFFER, "result_addr is NULL");
     }
     if (w != NULL) {
         err = rma_acc(call, origin_addr, origin_count, origin_datatype,
