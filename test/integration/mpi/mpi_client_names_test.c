@@ -7,7 +7,8 @@
  * window info (11.2.7), the program's window error handlers (8.3.2: called with the window
  * and the error's class by an error and by Win_call_errhandler), the request-based Rput, Rget,
  * Raccumulate and Rget_accumulate in lock epochs (11.3.5), Win_c2f / f2c, Pcontrol,
- * MPI_F_STATUS_IGNORE refused by Status_c2f, and the C++ types in a reduction.
+ * MPI_F_STATUS_IGNORE refused by Status_c2f, the C++ types in a reduction, and the program's
+ * error classes above MPI_ERR_LASTCODE with MPI_LASTUSEDCODE the last one (8.5).
  */
 #include "mpi_test.h"
 
@@ -164,6 +165,31 @@ static void test_requests(void)
     OK(MPI_Win_free(&win));
 }
 
+static void test_error_classes(void)
+{
+    int cls, cls2, code, got = -1, *last = NULL, flag = 0, len = -1;
+    char text[MPI_MAX_ERROR_STRING];
+
+    OK(MPI_Add_error_class(&cls));
+    CHECK(cls > MPI_ERR_LASTCODE, "an added class %d above MPI_ERR_LASTCODE", cls);
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
+    CHECK(flag && *last == cls, "MPI_LASTUSEDCODE %d, the class added %d", *last, cls);
+    OK(MPI_Error_string(cls, text, &len));
+    CHECK(len == 0, "a new class's string is empty (%d)", len);
+    OK(MPI_Add_error_code(cls, &code));
+    OK(MPI_Error_class(code, &got));
+    CHECK(got == cls, "the class of an added code: %d", got);
+    OK(MPI_Add_error_string(code, "code of an added class"));
+    OK(MPI_Error_string(code, text, &len));
+    CHECK(strcmp(text, "code of an added class") == 0, "the code's string '%s'", text);
+    OK(MPI_Error_class(cls, &got));
+    CHECK(got == cls, "Error_class of the class itself: %d", got);
+    OK(MPI_Add_error_class(&cls2));
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
+    CHECK(cls2 > cls && *last == cls2, "a second class %d, MPI_LASTUSEDCODE %d", cls2, *last);
+    FAILS(MPI_Add_error_code(MPI_ERR_LASTCODE, &code), MPI_ERR_ARG);
+}
+
 static void test_names(void)
 {
     int buf[2], size = 0;
@@ -200,7 +226,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    phases_expected = 5;
+    phases_expected = 6;
     test_attrs();
     phase("attributes of windows");
     test_info();
@@ -209,6 +235,8 @@ int main(int argc, char **argv)
     phase("window error handlers");
     test_requests();
     phase("Rput, Rget, Raccumulate, Rget_accumulate");
+    test_error_classes();
+    phase("the program's error classes");
     test_names();
     phase("Win_c2f / f2c, Pcontrol, MPI_F_STATUS_IGNORE, C++ types");
     MPI_Finalize();
