@@ -8,7 +8,8 @@
  * and the error's class by an error and by Win_call_errhandler), the request-based Rput, Rget,
  * Raccumulate and Rget_accumulate in lock epochs (11.3.5), Win_c2f / f2c, Pcontrol,
  * MPI_F_STATUS_IGNORE refused by Status_c2f, the C++ types in a reduction, and the program's
- * error classes above MPI_ERR_LASTCODE with MPI_LASTUSEDCODE the last one (8.5).
+ * error classes above MPI_ERR_LASTCODE with MPI_LASTUSEDCODE the last one (8.5), and
+ * MPI_Abort of MPI_COMM_NULL refused (MPI_ERR_COMM).
  */
 #include "mpi_test.h"
 
@@ -188,6 +189,8 @@ static void test_error_classes(void)
     OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
     CHECK(cls2 > cls && *last == cls2, "a second class %d, MPI_LASTUSEDCODE %d", cls2, *last);
     FAILS(MPI_Add_error_code(MPI_ERR_LASTCODE, &code), MPI_ERR_ARG);
+    /* MPI_Abort of no communicator is an error, not the job's end (as MPICH) */
+    FAILS(MPI_Abort(MPI_COMM_NULL, 3), MPI_ERR_COMM);
 }
 
 static void test_names(void)
