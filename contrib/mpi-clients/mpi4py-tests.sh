@@ -128,6 +128,11 @@ if ! (cd "$src" && "$PYTHON" setup.py build --mpicc="$mpicc") > "$dir/build.log"
     exit 1
 fi
 
+# the built package, whatever build/lib.* setuptools named (runtests.py looks there too)
+lib=$(dirname "$(dirname "$(find "$src/build" -name 'MPI.*.so' -path '*/mpi4py/*' | head -1)")")
+[ -d "$lib/mpi4py" ] || { echo "mpi4py-tests.sh: no built mpi4py/MPI*.so under $src/build"; exit 1; }
+export PYTHONPATH="$lib${PYTHONPATH:+:$PYTHONPATH}"
+
 # 4. the suite at each rank count; each rank's stderr in $dir/run-N/1/rank.R/stderr
 summary() { # N STATUS: one table row per rank of the run
     for f in "$dir/run-$1"/1/rank.*/stderr; do
@@ -165,11 +170,13 @@ echo "ranks rank    run passed skipped failed errors  verdict"
 for n in $ranks; do
     rm -rf "$dir/run-$n"
     (cd "$src/test" && timeout -k 10 "$limit" "$MPIRUN" --allow-run-as-root --oversubscribe -np "$n" \
-        --output-filename "$dir/run-$n" "$PYTHON" runtests.py -v ${MPI4PY_TEST_ARGS:-}) > /dev/null 2>&1
+        -x PYTHONPATH --output-filename "$dir/run-$n" "$PYTHON" runtests.py -v \
+        ${MPI4PY_TEST_ARGS:-}) > "$dir/mpirun-$n.log" 2>&1
     st=$?
     summary "$n" "$st" 2>> "$dir/failing.txt" | tee "$dir/summary-$n.txt"
     grep -qvE ' OK$' "$dir/summary-$n.txt" && status=1
     [ -s "$dir/summary-$n.txt" ] || { echo "$n: no output (exit $st)"; status=1; }
+    [ "$st" -eq 0 ] || { echo "$n: mpirun exited $st (log: $dir/mpirun-$n.log)"; status=1; }
 done
 if [ -s "$dir/failing.txt" ]; then
     echo "== failing tests (how many ranks reported each, at which rank count; logs: $dir/run-N/1/rank.R/stderr)"
