@@ -799,8 +799,8 @@ MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
  * call that waits, a flush, a fence, an unlock) for them and for passive-target locks to be
  * served. The target datatype must be contiguous; the origin's may be any. Win_flush_local is
  * Win_flush (local completion is not told apart). Not here: Win_create_dynamic / attach,
- * Win_allocate_shared, Rput / Rget / Raccumulate, Win_create_errhandler, window info
- * (MPI_Win_set_info / get_info) and window attributes other than the predefined ones. */
+ * Win_allocate_shared. Rput / Rget / Raccumulate / Rget_accumulate, attributes of the program's
+ * keyvals, info and error handlers: the block of mpi4py's names at the end. */
 typedef int MPI_Win;
 #define MPI_KIND_WIN_ 9
 #define MPI_WIN_NULL  ((MPI_Win)0)
@@ -890,6 +890,58 @@ MPI_API int MPI_Win_complete(MPI_Win win);
 MPI_API int MPI_Win_wait(MPI_Win win);
 MPI_API int MPI_Win_test(MPI_Win win, int *flag);
 MPI_API int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+
+/* ---- names Python's mpi4py declares (issue 43; contrib/mpi-clients/mpi4py-tests.sh) ----
+ * Windows' attributes of the program's keyvals (only delete callbacks run: a window is never
+ * copied), info (checked; Win_get_info: a new empty info, no hint is read), the program's
+ * window error handlers (given the window), Win_c2f / f2c; the request-based operations (in
+ * a lock epoch on the target; flushed before they return: their requests are complete at
+ * once); Pcontrol (no profiling layer: it
+ * does nothing); the Fortran status placeholders (refused by Status_c2f / f2c); the C++ types
+ * (the C types of the same layout). */
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val,
+                                         void *extra_state);
+#define MPI_WIN_NULL_COPY_FN   rcmsg_mpi_type_null_copy_fn /* MPI_Win and MPI_Datatype: int */
+#define MPI_WIN_DUP_FN         rcmsg_mpi_type_dup_fn
+#define MPI_WIN_NULL_DELETE_FN rcmsg_mpi_type_null_delete_fn
+MPI_API int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                  MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                                  void *extra_state);
+MPI_API int MPI_Win_free_keyval(int *win_keyval);
+MPI_API int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+MPI_API int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+MPI_API int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+MPI_API int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *errcode, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn; /* the MPI-2.0 name */
+MPI_API int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                                      MPI_Errhandler *errhandler);
+MPI_API MPI_Fint MPI_Win_c2f(MPI_Win win);
+MPI_API MPI_Win MPI_Win_f2c(MPI_Fint win);
+MPI_API int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+MPI_API int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+MPI_API int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                            int target_rank, MPI_Aint target_disp, int target_count,
+                            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                            MPI_Request *request);
+MPI_API int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                                MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                                MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                                int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                                MPI_Win win, MPI_Request *request);
+MPI_API int MPI_Pcontrol(const int level, ...);
+#define MPI_F_STATUS_IGNORE         ((MPI_Fint *)1)
+#define MPI_F_STATUSES_IGNORE       ((MPI_Fint *)1)
+#define MPI_CXX_BOOL                MPI_C_BOOL
+#define MPI_CXX_FLOAT_COMPLEX       MPI_C_FLOAT_COMPLEX
+#define MPI_CXX_DOUBLE_COMPLEX      MPI_C_DOUBLE_COMPLEX
+#define MPI_CXX_LONG_DOUBLE_COMPLEX MPI_C_LONG_DOUBLE_COMPLEX
 
 #ifdef __cplusplus
 }

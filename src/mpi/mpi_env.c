@@ -138,8 +138,13 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     char why[64];
     int st = errorcode & 0xff;
 
-    (void)comm;            /* rcmsg cannot abort a subset: the whole job ends */
-    st = st != 0 ? st : 1; /* as rcmsg_abort: 0, 256, ... must not exit 0 */
+    /* an invalid communicator is an error (MPICH's MPI_ERR_COMM; mpi4py's test_comm), raised
+     * through COMM_WORLD's handler: ERRORS_ARE_FATAL aborts the job all the same */
+    if (mpi_state == MPI_STATE_ACTIVE && mpi_comm_get(comm) == NULL) {
+        return mpi_err(NULL, "MPI_Abort", MPI_ERR_COMM, "invalid communicator %#x", comm);
+    }
+    st = st != 0 ? st : 1; /* as rcmsg_abort: 0, 256, ... must not exit 0; rcmsg cannot abort
+                            * a subset: the whole job ends */
     fprintf(stderr,
             "rcmsg-mpi: rank %d: MPI_Abort with error code %d; aborting the job (exit status "
             "%d)\n",

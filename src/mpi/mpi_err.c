@@ -133,9 +133,13 @@ int mpi_err_class_of(rcmsg_status_t s)
 }
 
 /* ---- the program's error classes and codes (MPI_Add_error_class / _code / _string) --------
- * A class is MPI_ERR_USER_FIRST + i (i < 192, so it fits the class part of a code); a code of
- * class cls is cls + MPI_ERR_STATUS_STRIDE * MPI_ERR_USER_SLOT (a status slot no rcmsg status
- * uses) + MPI_ERR_NOTE_STRIDE * k, k > 0 its number. Their strings are kept until Finalize. */
+ * A class is MPI_ERR_USER_BASE + MPI_ERR_USER_FIRST + i (i < 192): above MPI_ERR_LASTCODE, as
+ * MPICH's and Open MPI's are (MPI_LASTUSEDCODE, the largest class, then is the last one added),
+ * and its low byte, the class part of a code, is MPI_ERR_USER_FIRST + i (the class index); a
+ * code of class index ci is ci + MPI_ERR_STATUS_STRIDE * MPI_ERR_USER_SLOT (a status slot no
+ * rcmsg status uses) + MPI_ERR_NOTE_STRIDE * k, k > 0 its number. Their strings are kept until
+ * Finalize. */
+#define MPI_ERR_USER_BASE  (MPI_ERR_LASTCODE + 1) /* a multiple of MPI_ERR_NOTE_STRIDE */
 #define MPI_ERR_USER_FIRST 64
 #define MPI_ERR_USER_MAX   (MPI_ERR_STATUS_STRIDE - MPI_ERR_USER_FIRST)
 #define MPI_ERR_USER_SLOT  (MPI_ERR_STATUS_SLOTS - 1)
@@ -148,9 +152,11 @@ static struct {
 static int user_ncodes;
 static int user_lastused = MPI_ERR_LASTCODE;
 
+/* cls is a class the program added (its value, not its index) */
 static bool user_class(int cls)
 {
-    return cls >= MPI_ERR_USER_FIRST && cls < MPI_ERR_USER_FIRST + user_classes;
+    return cls >= MPI_ERR_USER_BASE + MPI_ERR_USER_FIRST &&
+           cls < MPI_ERR_USER_BASE + MPI_ERR_USER_FIRST + user_classes;
 }
 
 /* k > 0 when code is a code the program added, else 0 */
@@ -159,7 +165,8 @@ static int user_code(int code)
     int k = code / MPI_ERR_NOTE_STRIDE;
 
     if (code < 0 || code % MPI_ERR_NOTE_STRIDE / MPI_ERR_STATUS_STRIDE != MPI_ERR_USER_SLOT ||
-        k < 1 || k > user_ncodes || user_codes[k - 1].cls != code % MPI_ERR_STATUS_STRIDE) {
+        k < 1 || k > user_ncodes ||
+        user_codes[k - 1].cls != MPI_ERR_USER_BASE + code % MPI_ERR_STATUS_STRIDE) {
         return 0;
     }
     return k;
@@ -170,7 +177,7 @@ int mpi_err_add_class(int *cls_p)
     if (user_classes == MPI_ERR_USER_MAX) {
         return MPI_ERR_OTHER;
     }
-    *cls_p = MPI_ERR_USER_FIRST + user_classes++;
+    *cls_p = MPI_ERR_USER_BASE + MPI_ERR_USER_FIRST + user_classes++;
     user_lastused = *cls_p > user_lastused ? *cls_p : user_lastused;
     return MPI_SUCCESS;
 }
@@ -190,20 +197,22 @@ int mpi_err_add_code(int cls, int *code_p)
     user_codes[user_ncodes].cls = cls;
     user_codes[user_ncodes].text = NULL;
     user_ncodes++;
-    *code_p = cls + MPI_ERR_STATUS_STRIDE * MPI_ERR_USER_SLOT + MPI_ERR_NOTE_STRIDE * user_ncodes;
+    *code_p = cls - MPI_ERR_USER_BASE + MPI_ERR_STATUS_STRIDE * MPI_ERR_USER_SLOT +
+              MPI_ERR_NOTE_STRIDE * user_ncodes;
     user_lastused = *code_p > user_lastused ? *code_p : user_lastused;
     return MPI_SUCCESS;
 }
 
 bool mpi_err_user(int code)
 {
-    return user_code(code) > 0 || (code == code % MPI_ERR_STATUS_STRIDE && user_class(code));
+    return user_code(code) > 0 || user_class(code);
 }
 
 int mpi_err_add_string(int code, const char *text)
 {
     int k = user_code(code);
-    char **slot = k > 0 ? &user_codes[k - 1].text : &user_class_text[code - MPI_ERR_USER_FIRST];
+    char **slot = k > 0 ? &user_codes[k - 1].text
+                        : &user_class_text[code - MPI_ERR_USER_BASE - MPI_ERR_USER_FIRST];
     char *copy = strdup(text);
 
     if (copy == NULL) {
@@ -234,14 +243,18 @@ void mpi_err_fini(void)
     user_lastused = MPI_ERR_LASTCODE;
 }
 
-/* the text of class cls (a user class's string, "" when it has none) */
+/* the text of class cls, a value or the class part of a code (a user class's string, ""
+ * when it has none) */
 static const char *class_str(int cls)
 {
-    if (cls < MPI_ERR_CLASS_COUNT) {
+    if (cls >= 0 && cls < MPI_ERR_CLASS_COUNT) {
         return class_text[cls];
     }
-    if (user_class(cls) && user_class_text[cls - MPI_ERR_USER_FIRST] != NULL) {
-        return user_class_text[cls - MPI_ERR_USER_FIRST];
+    if (cls >= MPI_ERR_USER_FIRST && cls < MPI_ERR_STATUS_STRIDE) {
+        cls += MPI_ERR_USER_BASE;
+    }
+    if (user_class(cls) && user_class_text[cls - MPI_ERR_USER_BASE - MPI_ERR_USER_FIRST] != NULL) {
+        return user_class_text[cls - MPI_ERR_USER_BASE - MPI_ERR_USER_FIRST];
     }
     return "";
 }
@@ -251,7 +264,7 @@ static bool code_valid(int code)
     int cls = code % MPI_ERR_STATUS_STRIDE;
     int status = code % MPI_ERR_NOTE_STRIDE / MPI_ERR_STATUS_STRIDE;
 
-    if (user_code(code) > 0 || (code >= 0 && code < MPI_ERR_STATUS_STRIDE && user_class(code))) {
+    if (user_code(code) > 0 || user_class(code)) {
         return true;
     }
     return code >= 0 && cls < MPI_ERR_CLASS_COUNT && status <= 1 - (int)RCMSG_ERR_PENDING &&
@@ -338,7 +351,9 @@ bool mpi_err_code_valid(int code)
 
 int mpi_err_class(int code)
 {
-    return code % MPI_ERR_STATUS_STRIDE;
+    int cls = code % MPI_ERR_STATUS_STRIDE;
+
+    return cls < MPI_ERR_USER_FIRST ? cls : MPI_ERR_USER_BASE + cls;
 }
 
 int mpi_err_string(int errorcode, char *string)
@@ -392,7 +407,9 @@ static const char *class_name(int code)
 static int err_raise(mpi_comm_t *comm, int code, const char *msg, bool note)
 {
     MPI_Errhandler eh = comm != NULL ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
-    MPI_Comm handle = comm != NULL ? comm->handle : MPI_COMM_WORLD;
+    MPI_Comm handle = comm == NULL             ? MPI_COMM_WORLD
+                      : comm->errh_handle != 0 ? comm->errh_handle
+                                               : comm->handle;
     errhandler_t *e;
 
     if (comm == NULL) {

@@ -189,8 +189,9 @@ struct mpi_comm {
     MPI_Comm handle;
     int rank, size;
     MPI_Errhandler errhandler;
-    int refs;     /* objects (requests) that still use it, plus one for the handle */
-    int *members; /* members[i]: the world rank of rank i (the local group) */
+    int errh_handle; /* the handle a user handler gets when not this one's (a window's) */
+    int refs;        /* objects (requests) that still use it, plus one for the handle */
+    int *members;    /* members[i]: the world rank of rank i (the local group) */
     char name[MPI_MAX_OBJECT_NAME];
     struct mpi_attr *attrs; /* cached attributes (mpi_attr.c), newest first */
     /* An intercommunicator: rc spans both groups, the lower one first (ranks 0..), so that a
@@ -280,6 +281,11 @@ int mpi_tkeyval_new(MPI_Type_copy_attr_function *copy_fn, MPI_Type_delete_attr_f
                     void *extra, int *keyval);
 bool mpi_tkeyval_live(int k);
 void mpi_tkeyval_release(int k);
+/* the same store for windows' keyvals (kind: MPI_KIND_WIN_; MPI_Win is an int as
+ * MPI_Datatype is, so the callbacks' types are the same) */
+int mpi_tkeyval_new_of(int kind, MPI_Type_copy_attr_function *copy_fn,
+                       MPI_Type_delete_attr_function *delete_fn, void *extra, int *keyval);
+bool mpi_tkeyval_live_of(int kind, int k);
 /* set (a value there deleted first), get (false: not set), delete (*found_p: it was set) */
 int mpi_tattr_set(struct mpi_tattr **list, MPI_Datatype h, int k, void *val);
 bool mpi_tattr_get(struct mpi_tattr *const *list, int k, void **val_p);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Attribute caching on datatypes (MPI-3.1 6.7.4): type keyvals with their copy and delete
- * callbacks, and each type's attributes (a list the type object points to). MPI_Type_dup
+ * Attribute caching on datatypes (MPI-3.1 6.7.4) and windows (6.7.3): keyvals with their copy
+ * and delete callbacks, each of one kind of object (a type's keyval is no window's), and each
+ * object's attributes (a list the object points to; a window's are never copied). MPI_Type_dup
  * copies them through the copy callbacks, MPI_Type_free deletes them through the delete
  * callbacks (mpi_type_api.c); a type destroyed later only lets go of the list. Type keyvals are
  * numbered from TKEYVAL_FIRST, apart from the communicators' (mpi_attr.c). A freed keyval lives
@@ -17,6 +18,7 @@ typedef struct {
     MPI_Type_copy_attr_function *copy_fn;
     MPI_Type_delete_attr_function *delete_fn;
     void *extra;
+    int kind; /* MPI_KIND_DATATYPE_ or MPI_KIND_WIN_ */
     int refs; /* the program's (until Type_free_keyval) plus one per attribute */
 } tkeyval_t;
 
@@ -47,8 +49,8 @@ static void tkeyval_unref(int k)
     }
 }
 
-int mpi_tkeyval_new(MPI_Type_copy_attr_function *copy_fn, MPI_Type_delete_attr_function *delete_fn,
-                    void *extra, int *keyval)
+int mpi_tkeyval_new_of(int kind, MPI_Type_copy_attr_function *copy_fn,
+                       MPI_Type_delete_attr_function *delete_fn, void *extra, int *keyval)
 {
     tkeyval_t *kv = malloc(sizeof(*kv));
     int i = 0;
@@ -72,15 +74,26 @@ int mpi_tkeyval_new(MPI_Type_copy_attr_function *copy_fn, MPI_Type_delete_attr_f
     if (kv == NULL) {
         return MPI_ERR_NO_MEM;
     }
-    *kv = (tkeyval_t){copy_fn, delete_fn, extra, 1};
+    *kv = (tkeyval_t){copy_fn, delete_fn, extra, kind, 1};
     tkeyvals[i] = kv;
     *keyval = TKEYVAL_FIRST + i;
     return MPI_SUCCESS;
 }
 
+int mpi_tkeyval_new(MPI_Type_copy_attr_function *copy_fn, MPI_Type_delete_attr_function *delete_fn,
+                    void *extra, int *keyval)
+{
+    return mpi_tkeyval_new_of(MPI_KIND_DATATYPE_, copy_fn, delete_fn, extra, keyval);
+}
+
+bool mpi_tkeyval_live_of(int kind, int k)
+{
+    return tkeyval_get(k) != NULL && tkeyval_get(k)->refs > 0 && tkeyval_get(k)->kind == kind;
+}
+
 bool mpi_tkeyval_live(int k)
 {
-    return tkeyval_get(k) != NULL && tkeyval_get(k)->refs > 0;
+    return mpi_tkeyval_live_of(MPI_KIND_DATATYPE_, k);
 }
 
 void mpi_tkeyval_release(int k)

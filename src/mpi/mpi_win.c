@@ -30,6 +30,7 @@ static void win_release(mpi_win_t *w)
         mpi_handle_release(MPI_KIND_COMM_, w->comm);
         mpi_comm_unref(w->c);
     }
+    mpi_tattr_release_all(&w->attrs);
     free(w->disp_units); /* an allocated base is rcmsg's: freed with w->data */
     free(w->lock_state);
     free(w->post);
@@ -106,6 +107,7 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
         win_release(w);
         return mpi_err_rcmsg(c, call, s);
     }
+    w->c->errh_handle = w->handle; /* a window's handler is given the window */
     snprintf(w->name, sizeof(w->name), "window %d", w->handle & MPI_HANDLE_INDEX_MASK);
     *win = w->handle;
     return MPI_SUCCESS;
@@ -154,6 +156,9 @@ int MPI_Win_free(MPI_Win *win)
                        w->nlocked > 0  ? "a lock is held"
                        : w->nstart > 0 ? "MPI_Win_start without MPI_Win_complete"
                                        : "MPI_Win_post without MPI_Win_wait");
+    }
+    if ((err = mpi_tattr_delete_all(&w->attrs, *win)) != MPI_SUCCESS) {
+        return mpi_err(w->c, call, err, "an attribute's delete callback failed");
     }
     s = rcmsg_win_free(&w->data); /* completes this member's operations, then a barrier */
     mpi_win_settle(w, -1);
@@ -211,10 +216,11 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
         *(int **)attribute_val = &w->model;
         break;
     default:
-        *flag = 0;
-        return mpi_err(w->c, call, MPI_ERR_KEYVAL,
-                       "%s: keyval %d is not a window attribute (only the predefined ones are)",
-                       call, win_keyval);
+        if (!mpi_tkeyval_live_of(MPI_KIND_WIN_, win_keyval)) {
+            *flag = 0;
+            return mpi_err(w->c, call, MPI_ERR_KEYVAL, "invalid window keyval %d", win_keyval);
+        }
+        *flag = mpi_tattr_get(&w->attrs, win_keyval, (void **)attribute_val);
     }
     return MPI_SUCCESS;
 }
@@ -229,11 +235,8 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     if (w == NULL) {
         return err;
     }
-    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN) {
-        return mpi_err(w->c, call, MPI_ERR_ARG,
-                       "%s: only MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN are window "
-                       "handlers here",
-                       call);
+    if (!mpi_errh_valid(errhandler)) {
+        return mpi_err(w->c, call, MPI_ERR_ARG, "invalid errhandler %#x", errhandler);
     }
     mpi_errh_set(w->c, errhandler);
     return MPI_SUCCESS;

@@ -35,6 +35,7 @@ typedef struct mpi_win {
     int *post, npost;   /* the origins of the exposure epoch (Win_post .. Win_wait) */
     int *start, nstart; /* the targets of the access epoch (Win_start .. Win_complete) */
     mpi_win_tmp_t *tmps;
+    struct mpi_tattr *attrs; /* the program's attributes (mpi_type_attr.c's store) */
     char name[MPI_MAX_OBJECT_NAME];
 } mpi_win_t;
 

@@ -4,7 +4,9 @@
  * Get_accumulate, Fetch_and_op, Compare_and_swap over rcmsg.h's. Target datatypes must be
  * contiguous; origin (and result) datatypes may be any: a noncontiguous one goes through a
  * packed temporary (mpi_win_settle frees or unpacks it once the operation is complete).
+ * Rput, Rget, Raccumulate and Rget_accumulate: the same, flushed, with a complete request.
  */
+#include "mpi/mpi_engines.h"
 #include "mpi/mpi_win.h"
 
 #include <stdlib.h>
@@ -248,4 +250,119 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     return rma_status(w, call,
                       rcmsg_acc_compare_swap(compare_addr, origin_addr, result_addr, rdt,
                                              target_rank, tg.disp, w->data));
+}
+
+/* ---- request-based operations (MPI-3.1 11.3.5) ----------------------------------------------
+ * Only inside a passive-target epoch on the target (Win_lock or Win_lock_all; otherwise
+ * MPI_ERR_RMA_SYNC). The operation is flushed to its target before the call returns, so its
+ * request is complete at once (a nonblocking call may complete early): Wait and Test only
+ * release it; the origin buffer may be reused and a get's result read after either. */
+static mpi_win_t *rma_req_enter(MPI_Win win, const char *call, int rank, MPI_Request *request,
+                                int *err_p)
+{
+    mpi_win_t *w = mpi_win_enter(win, call, err_p);
+
+    if (w != NULL && request == NULL) {
+        *err_p = mpi_err(w->c, call, MPI_ERR_ARG, "request is NULL");
+        return NULL;
+    }
+    if (w != NULL && rank >= 0 && rank < w->c->size && w->lock_state[rank] == 0) {
+        *err_p = mpi_err(w->c, call, MPI_ERR_RMA_SYNC,
+                         "no passive-target epoch on rank %d (Win_lock or Win_lock_all)", rank);
+        return NULL;
+    }
+    return w;
+}
+
+/* the operation's outcome err; when issued: flushed to rank, and a complete request */
+static int rma_req_done(mpi_win_t *w, const char *call, int rank, int err, MPI_Request *request)
+{
+    mpi_req_t *r;
+    MPI_Status st;
+
+    if (err == MPI_SUCCESS && rank != MPI_PROC_NULL) {
+        rcmsg_status_t s = rcmsg_win_flush(rank, w->data);
+
+        mpi_win_settle(w, rank);
+        err = rma_status(w, call, s);
+    }
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if ((r = mpi_req_new(w->c, &mpi_req_done_ops, &err)) == NULL) {
+        return mpi_err(w->c, call, err, "out of requests");
+    }
+    mpi_status_empty(&st);
+    mpi_req_set_done(r, &st);
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Rput";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL) {
+        err = rma_rw(call, (void *)(uintptr_t)origin_addr, origin_count, origin_datatype,
+                     target_rank, target_disp, target_count, target_datatype, win, false);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
+
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Rget";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL) {
+        err = rma_rw(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                     target_count, target_datatype, win, true);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
+
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Raccumulate";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL) {
+        err = rma_acc(call, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                      target_rank, target_disp, target_count, target_datatype, op, win);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
+
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Rget_accumulate";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL && result_addr == NULL && result_count > 0) {
+        return mpi_err(w->c, call, MPI_ERR_BUFFER, "result_addr is NULL");
+    }
+    if (w != NULL) {
+        err = rma_acc(call, origin_addr, origin_count, origin_datatype,
+                      result_addr != NULL ? result_addr : (void *)1, result_count, result_datatype,
+                      target_rank, target_disp, target_count, target_datatype, op, win);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
 }
