@@ -62,6 +62,14 @@ static rcmsg_status_t sm_config_read(sm_config_t *cfg)
     return RCMSG_OK;
 }
 
+/* Whether p finalized before it went (it said so in its segment's header, in sm_close): its
+ * exit is the end of the job on that rank, not a loss. */
+static bool sm_peer_closed(const sm_peer_t *p)
+{
+    return p->seg != NULL &&
+           atomic_load_explicit(&((sm_seg_hdr_t *)p->seg)->closed, memory_order_acquire) != 0;
+}
+
 void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why)
 {
     if (p->failed) {
@@ -69,9 +77,16 @@ void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why)
     }
     p->failed = true;
     atomic_store(&p->exit_said, true);
-    rcmsg_error("peer %d (local rank %d, pid %d) is gone: %s; every pending and later operation "
-                "to it fails with %s",
-                p->world, p->local_rank, (int)p->pid, why, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    if (sm_peer_closed(p)) {
+        rcmsg_info("peer %d (local rank %d, pid %d) finalized and exited; a later operation to it "
+                   "fails with %s",
+                   p->world, p->local_rank, (int)p->pid, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    } else {
+        rcmsg_error("peer %d (local rank %d, pid %d) is gone: %s; every pending and later "
+                    "operation to it fails with %s",
+                    p->world, p->local_rank, (int)p->pid, why,
+                    rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    }
     p->staged_req_pending = false;
     p->owe_done = false;
     if (p->staged != NULL) {
@@ -140,6 +155,9 @@ static int sm_watch_ready(void *arg)
 
     if (p->pidfd < 0 && sm_pid_alive(p->pid)) {
         return RCMSG_WATCH_QUIET;
+    }
+    if (sm_peer_closed(p)) {
+        return RCMSG_WATCH_DONE; /* it finalized: no news (a later operation to it fails) */
     }
     if (!atomic_exchange(&p->exit_said, true)) {
         rcmsg_error("peer %d (local rank %d, pid %d) exited: requests involving it fail with %s "
@@ -211,6 +229,9 @@ static void sm_close(rcmsg_btl_t *btl)
 {
     sm_btl_t *sm = sm_btl_of(btl);
 
+    if (sm->seg != NULL) { /* a peer's watch that sees this process exit now is told why */
+        atomic_store_explicit(&((sm_seg_hdr_t *)sm->seg)->closed, 1, memory_order_release);
+    }
     sm_watch_forget(sm); /* (the thread is stopped: wireup stops it before the close) */
     for (int i = 0; sm->peers != NULL && i < sm->job.size; i++) {
         if (sm->peers[i].seg != NULL) {

@@ -79,7 +79,8 @@ typedef struct {
     uint64_t magic;
     uint32_t pid, local_rank, nlocal, ncells;
     uint64_t cell_size, staging;
-    char pad[24];
+    _Atomic uint32_t closed; /* the owner finalized (sm_close): its exit is no loss */
+    char pad[20];
     _Atomic uint32_t sleeping; /* the owner sleeps until a cell arrives (see sm_arm) */
     char pad2[60];
 } sm_seg_hdr_t;
