@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The wrapper compiler: rcmsg-mpicc -show prints the compile line (include path and
 # libraries); the build-tree rcmsg-mpicc-uninstalled compiles and links an MPI program that
-# then runs; -c compiles only; a call outside the subset (MPI_File_open) does not compile.
+# then runs; -c compiles only; CC naming the wrapper itself (configure exports it) does not
+# recurse; a call outside the subset (MPI_File_open) does not compile.
 . "$top_srcdir/test/integration/lib.sh"
 mpicc="$top_builddir/rcmsg-mpicc-uninstalled"
 [ -x "$mpicc" ] || fail "$mpicc not built"
@@ -33,6 +34,9 @@ echo "ok: a program built by rcmsg-mpicc runs"
 "$mpicc" -c -o "$tmp/p2p.o" "$top_srcdir/test/integration/mpi/mpi_p2p_test.c" ||
     fail "rcmsg-mpicc -c failed"
 echo "ok: -c compiles only"
+CC=$mpicc run_timeout 30 "$mpicc" -c -o "$tmp/p2p.o" "$top_srcdir/test/integration/mpi/mpi_p2p_test.c" ||
+    fail "rcmsg-mpicc with CC naming itself (as configure exports it) failed"
+echo "ok: CC naming the wrapper itself compiles with the configured compiler"
 
 if "$mpicc" -o "$tmp/subset" "$top_srcdir/test/integration/mpi/mpi_subset.c" > "$tmp/cc.log" 2>&1; then
     fail "a program calling MPI_File_open compiled and linked"
