@@ -655,6 +655,23 @@ MPI_API MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
 MPI_API MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
 MPI_API MPI_Fint MPI_Message_c2f(MPI_Message message);
 MPI_API MPI_Message MPI_Message_f2c(MPI_Fint message);
+/* their profiling names (the only PMPI_ names here: the same functions) */
+MPI_API MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
+MPI_API MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
+MPI_API MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
+MPI_API MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
+MPI_API MPI_Fint PMPI_Group_c2f(MPI_Group group);
+MPI_API MPI_Group PMPI_Group_f2c(MPI_Fint group);
+MPI_API MPI_Fint PMPI_Op_c2f(MPI_Op op);
+MPI_API MPI_Op PMPI_Op_f2c(MPI_Fint op);
+MPI_API MPI_Fint PMPI_Info_c2f(MPI_Info info);
+MPI_API MPI_Info PMPI_Info_f2c(MPI_Fint info);
+MPI_API MPI_Fint PMPI_Request_c2f(MPI_Request request);
+MPI_API MPI_Request PMPI_Request_f2c(MPI_Fint request);
+MPI_API MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_API MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_API MPI_Fint PMPI_Message_c2f(MPI_Message message);
+MPI_API MPI_Message PMPI_Message_f2c(MPI_Fint message);
 MPI_API int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 MPI_API int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 
@@ -804,6 +821,10 @@ MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 typedef int MPI_Win;
 #define MPI_KIND_WIN_ 9
 #define MPI_WIN_NULL  ((MPI_Win)0)
+MPI_API MPI_Fint MPI_Win_c2f(MPI_Win win); /* (and PMPI_: the same functions) */
+MPI_API MPI_Win MPI_Win_f2c(MPI_Fint win);
+MPI_API MPI_Fint PMPI_Win_c2f(MPI_Win win);
+MPI_API MPI_Win PMPI_Win_f2c(MPI_Fint win);
 
 #define MPI_REPLACE MPI_OP_(0xfffe) /* accumulate: the target's element becomes the origin's */
 #define MPI_NO_OP   MPI_OP_(0xfffd) /* get_accumulate: a read */

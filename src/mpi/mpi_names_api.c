@@ -20,7 +20,7 @@ MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
 }
 
 /* ---- handle conversions -----------------------------------------------------------------------
- */
+ * each with its profiling name (PMPI_X_c2f, PMPI_X_f2c), the same function */
 #define MPI_C2F(T, name)                                                                           \
     MPI_Fint MPI_##name##_c2f(T h)                                                                 \
     {                                                                                              \
@@ -29,7 +29,9 @@ MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
     T MPI_##name##_f2c(MPI_Fint h)                                                                 \
     {                                                                                              \
         return (T)h;                                                                               \
-    }
+    }                                                                                              \
+    MPI_Fint PMPI_##name##_c2f(T h) __attribute__((alias("MPI_" #name "_c2f")));                   \
+    T PMPI_##name##_f2c(MPI_Fint h) __attribute__((alias("MPI_" #name "_f2c")));
 MPI_C2F(MPI_Comm, Comm)
 MPI_C2F(MPI_Datatype, Type)
 MPI_C2F(MPI_Group, Group)

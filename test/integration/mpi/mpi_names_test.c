@@ -4,7 +4,8 @@
  * attributes, the program's error classes and codes, info objects (and MPI_INFO_ENV, info on
  * communicators), type envelopes and contents of every constructor, type names and attributes,
  * darray and subarray layouts (data sent through them), generalized requests and their callbacks,
- * the status setters, Alloc_mem, address arithmetic, handle conversions and the deprecated names.
+ * the status setters, Alloc_mem, address arithmetic, handle conversions (and their PMPI_ names)
+ * and the deprecated names.
  */
 #include "mpi_test.h"
 
@@ -572,6 +573,11 @@ static void test_misc(void)
     CHECK(MPI_Info_f2c(MPI_Info_c2f(MPI_INFO_ENV)) == MPI_INFO_ENV, "Info c2f");
     CHECK(MPI_Request_f2c(MPI_Request_c2f(MPI_REQUEST_NULL)) == MPI_REQUEST_NULL, "Req c2f");
     CHECK(MPI_Errhandler_f2c(MPI_Errhandler_c2f(MPI_ERRORS_RETURN)) == MPI_ERRORS_RETURN, "eh");
+    CHECK(MPI_Win_f2c(MPI_Win_c2f(MPI_WIN_NULL)) == MPI_WIN_NULL, "Win c2f");
+    /* their profiling names: the same conversions */
+    CHECK(PMPI_Message_f2c(PMPI_Message_c2f(MPI_MESSAGE_NULL)) == MPI_MESSAGE_NULL, "PMPI c2f");
+    CHECK(PMPI_Comm_c2f(MPI_COMM_SELF) == MPI_Comm_c2f(MPI_COMM_SELF), "PMPI_Comm_c2f");
+    CHECK(PMPI_Win_f2c(MPI_Win_c2f(MPI_WIN_NULL)) == MPI_WIN_NULL, "PMPI_Win_f2c");
     cs.MPI_SOURCE = 3, cs.MPI_TAG = 4, cs.MPI_ERROR = 0, cs.count_lo = 12;
     cs.count_hi_and_cancelled = 0;
     OK(MPI_Status_c2f(&cs, f));
