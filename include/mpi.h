@@ -816,8 +816,8 @@ MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
  * call that waits, a flush, a fence, an unlock) for them and for passive-target locks to be
  * served. The target datatype must be contiguous; the origin's may be any. Win_flush_local is
  * Win_flush (local completion is not told apart). Not here: Win_create_dynamic / attach,
- * Win_allocate_shared. Rput / Rget / Raccumulate / Rget_accumulate, attributes of the program's
- * keyvals, info and error handlers: the block of mpi4py's names at the end. */
+ * Rput / Rget / Raccumulate / Rget_accumulate, attributes of the program's keyvals, info and
+ * error handlers: the block of mpi4py's names at the end. */
 typedef int MPI_Win;
 #define MPI_KIND_WIN_ 9
 #define MPI_WIN_NULL  ((MPI_Win)0)
@@ -869,6 +869,11 @@ MPI_API int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info in
                            MPI_Win *win);
 MPI_API int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                              void *baseptr, MPI_Win *win);
+/* shared windows: the members on one node; each one's memory follows the rank before's */
+MPI_API int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                    void *baseptr, MPI_Win *win);
+MPI_API int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+                                 void *baseptr);
 MPI_API int MPI_Win_free(MPI_Win *win);
 MPI_API int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
 MPI_API int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);

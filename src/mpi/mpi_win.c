@@ -2,7 +2,8 @@
 /*
  * The MPI face's windows (mpi.h's one-sided block) over rcmsg.h's: the window object, its
  * creation and release, attributes, error handler, name, and the communication calls. The
- * synchronization calls (fence, locks, flushes, PSCW) are in mpi_win_sync.c.
+ * synchronization calls (fence, locks, flushes, PSCW) are in mpi_win_sync.c. Shared windows
+ * (Win_allocate_shared, Win_shared_query) are windows over a POSIX shared-memory segment.
  *
  * A window holds two rcmsg windows: the data (the user's memory) and one of lock words (8
  * bytes per member, mpi_win_sync.c), and an MPI duplicate of the user's communicator: its
@@ -15,8 +16,11 @@
 
 #include <stdio.h>
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static void win_release(mpi_win_t *w)
 {
@@ -31,6 +35,10 @@ static void win_release(mpi_win_t *w)
         mpi_comm_unref(w->c);
     }
     mpi_tattr_release_all(&w->attrs);
+    if (w->shm != NULL) {
+        munmap(w->shm, w->shm_len > 0 ? w->shm_len : 1);
+    }
+    free(w->shm_size);
     free(w->disp_units); /* an allocated base is rcmsg's: freed with w->data */
     free(w->lock_state);
     free(w->post);
@@ -138,6 +146,148 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
         *(void **)baseptr = ((mpi_win_t *)mpi_handle_get(MPI_KIND_WIN_, *win))->base;
     }
     return err;
+}
+
+/* ---- shared windows (MPI-3.1 11.2.3) ---------------------------------------------------------
+ * Win_allocate_shared: one POSIX shared-memory segment for the members (all on one node),
+ * rank 0 creating it and the others mapping it by its name; each member's memory follows the
+ * one of the rank before it (contiguous, as MPI's default), and the window's communication goes
+ * through rcmsg's over that memory as for Win_create. */
+
+/* The segment of comm's members: *shm (total bytes: sum of sizes), every size in sizes. */
+static int shm_map(mpi_comm_t *c, const char *call, int64_t size, int64_t *sizes, char **shm,
+                   size_t *len)
+{
+    static unsigned seq;
+    char name[64] = {0};
+    int fd = -1, ok, all_ok = 0;
+    rcmsg_status_t s = rcmsg_allgather(&size, sizes, 1, RCMSG_INT64, c->rc);
+
+    *len = 0;
+    for (int i = 0; i < c->size; i++) {
+        *len += (size_t)sizes[i];
+    }
+    if (c->rank == 0) {
+        snprintf(name, sizeof(name), "/rcmsg-mpi-win-%d-%u", (int)getpid(), seq++);
+        fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (fd >= 0 && ftruncate(fd, (off_t)(*len > 0 ? *len : 1)) != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    if (s == RCMSG_OK) {
+        s = rcmsg_bcast(name, sizeof(name), RCMSG_INT8, 0, c->rc);
+    }
+    if (s == RCMSG_OK && c->rank != 0 && name[0] != '\0') {
+        fd = shm_open(name, O_RDWR, 0);
+    }
+    *shm = fd < 0 ? MAP_FAILED
+                  : mmap(NULL, *len > 0 ? *len : 1, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (fd >= 0) {
+        close(fd);
+    }
+    ok = *shm != MAP_FAILED;
+    if (s == RCMSG_OK) {
+        s = rcmsg_allreduce(&ok, &all_ok, 1, RCMSG_INT32, RCMSG_MIN, c->rc);
+    }
+    if (c->rank == 0 && name[0] != '\0') {
+        shm_unlink(name); /* every member mapped it (or failed): the name is not needed */
+    }
+    if (s == RCMSG_OK && all_ok) {
+        return MPI_SUCCESS;
+    }
+    if (*shm != MAP_FAILED) {
+        munmap(*shm, *len > 0 ? *len : 1);
+    }
+    *shm = NULL;
+    return s != RCMSG_OK ? mpi_err_rcmsg(c, call, s)
+                         : mpi_err(c, call, MPI_ERR_RMA_SHARED,
+                                   "%s: the members cannot share memory (not all on one node, "
+                                   "or shm_open failed: %s)",
+                                   call, ok ? "on another member" : "here");
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void *baseptr, MPI_Win *win)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Win_allocate_shared";
+    int err;
+    int64_t *sizes, off = 0;
+    char *shm;
+    size_t len;
+    mpi_comm_t *c = mpi_comm_enter(comm, call, &err);
+    mpi_win_t *w;
+
+    (void)info;
+    if (c == NULL) {
+        return err;
+    }
+    if (baseptr == NULL || c->inter || size < 0) {
+        return mpi_err(c, call,
+                       c->inter   ? MPI_ERR_COMM
+                       : size < 0 ? MPI_ERR_SIZE
+                                  : MPI_ERR_ARG,
+                       "%s: %s", call,
+                       c->inter   ? "an intercommunicator cannot hold a window"
+                       : size < 0 ? "negative size"
+                                  : "baseptr is NULL");
+    }
+    if ((sizes = calloc((size_t)c->size, sizeof(*sizes))) == NULL) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "%s: out of memory", call);
+    }
+    if ((err = shm_map(c, call, size, sizes, &shm, &len)) != MPI_SUCCESS) {
+        free(sizes);
+        return err;
+    }
+    for (int i = 0; i < c->rank; i++) {
+        off += sizes[i];
+    }
+    err = win_make(call, shm + off, size, disp_unit, comm, MPI_WIN_FLAVOR_SHARED, win);
+    if (err != MPI_SUCCESS) {
+        munmap(shm, len > 0 ? len : 1);
+        free(sizes);
+        return err;
+    }
+    w = mpi_handle_get(MPI_KIND_WIN_, *win);
+    w->shm = shm;
+    w->shm_len = len;
+    w->shm_size = sizes;
+    *(void **)baseptr = w->base;
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Win_shared_query";
+    int err;
+    int64_t off = 0;
+    mpi_win_t *w = mpi_win_enter(win, call, &err);
+
+    if (w == NULL) {
+        return err;
+    }
+    if (w->shm == NULL || size == NULL || disp_unit == NULL || baseptr == NULL) {
+        return mpi_err(w->c, call, w->shm == NULL ? MPI_ERR_RMA_FLAVOR : MPI_ERR_ARG, "%s: %s",
+                       call,
+                       w->shm == NULL ? "not a window of MPI_Win_allocate_shared"
+                                      : "NULL size, disp_unit or baseptr");
+    }
+    if (rank == MPI_PROC_NULL) { /* the lowest rank with memory */
+        for (rank = 0; rank < w->c->size - 1 && w->shm_size[rank] == 0; rank++) {
+        }
+    }
+    if (rank < 0 || rank >= w->c->size) {
+        return mpi_err(w->c, call, MPI_ERR_RANK, "%s: rank %d is not in the window", call, rank);
+    }
+    for (int i = 0; i < rank; i++) {
+        off += w->shm_size[i];
+    }
+    *size = (MPI_Aint)w->shm_size[rank];
+    *disp_unit = w->disp_units[rank];
+    *(void **)baseptr = w->shm_size[rank] > 0 ? w->shm + off : NULL;
+    return MPI_SUCCESS;
 }
 
 int MPI_Win_free(MPI_Win *win)

@@ -37,6 +37,10 @@ typedef struct mpi_win {
     mpi_win_tmp_t *tmps;
     struct mpi_tattr *attrs; /* the program's attributes (mpi_type_attr.c's store) */
     char name[MPI_MAX_OBJECT_NAME];
+    /* Win_allocate_shared: the node's segment (every member's memory, in rank order) */
+    char *shm;
+    size_t shm_len;
+    int64_t *shm_size; /* [members]: each member's size, its memory at shm + the sizes before */
 } mpi_win_t;
 
 /* The window of a call: MPI active and win live, or NULL with the error raised in *err_p. */
