@@ -815,7 +815,7 @@ MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
  * (element-wise atomic with each other, the target's own too): a target must enter MPI (any
  * call that waits, a flush, a fence, an unlock) for them and for passive-target locks to be
  * served. The target datatype must be contiguous; the origin's may be any. Win_flush_local is
- * Win_flush (local completion is not told apart). Not here: Win_create_dynamic / attach,
+ * Win_flush (local completion is not told apart). Not here: Win_create_dynamic / attach.
  * Rput / Rget / Raccumulate / Rget_accumulate, attributes of the program's keyvals, info and
  * error handlers: the block of mpi4py's names at the end. */
 typedef int MPI_Win;
