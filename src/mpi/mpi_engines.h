@@ -153,6 +153,9 @@ void mpi_bsend_detach(void **buffer_p, size_t *size_p); /* waits for the sends i
 void mpi_status_set(MPI_Status *st, int source, int tag, MPI_Count bytes, int err, bool cancelled);
 MPI_Count mpi_status_bytes(const MPI_Status *st);
 void mpi_status_empty(MPI_Status *st); /* source ANY, tag ANY, count 0, error SUCCESS */
+/* st to the program's status out (may be MPI_STATUS_IGNORE) but its error field: calls that
+ * give one status leave it as it was (MPI-3.1 3.2.5); the multiple-completion calls set it. */
+void mpi_status_out(MPI_Status *out, const MPI_Status *st);
 bool mpi_status_cancelled(const MPI_Status *st);
 void mpi_status_proc_null(MPI_Status *st);
 
