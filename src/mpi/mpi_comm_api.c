@@ -14,6 +14,9 @@ static int comm_get_int(const char *call, MPI_Comm comm, bool size, int *out)
     int err;
     mpi_comm_t *c = mpi_comm_enter(comm, call, &err);
 
+    if (c != NULL && out == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "%s is NULL", size ? "size" : "rank");
+    }
     if (c != NULL) {
         *out = size ? c->size : c->rank;
     }
