@@ -137,6 +137,8 @@ static void test_errors(void)
     FAILS(MPI_Comm_rank(MPI_COMM_NULL, &x), MPI_ERR_COMM);
     FAILS(MPI_Comm_rank(MPI_COMM_WORLD, NULL), MPI_ERR_ARG); /* an error, not a crash */
     FAILS(MPI_Comm_size(MPI_COMM_WORLD, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Group_size(MPI_GROUP_EMPTY, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Group_rank(MPI_GROUP_EMPTY, NULL), MPI_ERR_ARG);
     FAILS(MPI_Comm_free(&(MPI_Comm){MPI_COMM_WORLD}), MPI_ERR_COMM);
     /* a user handler on a dup; the dup inherits ERRORS_RETURN from the world first */
     OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
