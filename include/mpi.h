@@ -944,8 +944,6 @@ typedef void MPI_Win_errhandler_function(MPI_Win *win, int *errcode, ...);
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn; /* the MPI-2.0 name */
 MPI_API int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
                                       MPI_Errhandler *errhandler);
-MPI_API MPI_Fint MPI_Win_c2f(MPI_Win win);
-MPI_API MPI_Win MPI_Win_f2c(MPI_Fint win);
 MPI_API int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                      int target_rank, MPI_Aint target_disp, int target_count,
                      MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);

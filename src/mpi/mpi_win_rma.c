@@ -260,8 +260,12 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
 static mpi_win_t *rma_req_enter(MPI_Win win, const char *call, int rank, MPI_Request *request,
                                 int *err_p)
 {
-    mpi_win_t *w = mpi_win_enter(win, call, err_p);
+    mpi_win_t *w;
 
+    if (request != NULL) {
+        *request = MPI_REQUEST_NULL; /* what a failed call leaves */
+    }
+    w = mpi_win_enter(win, call, err_p);
     if (w != NULL && request == NULL) {
         *err_p = mpi_err(w->c, call, MPI_ERR_ARG, "request is NULL");
         return NULL;
