@@ -338,7 +338,7 @@ typedef enum {
       "Largest message sent eagerly over shared memory (copied into a ring cell and out of it); "  \
       "larger ones use rendezvous, one copy with process_vm_readv (CMA). Capped by "               \
       "RCMSG_SM_CELL_SIZE when that is set.")                                                      \
-    X(SM_EAGER_CREDITS, INT, "128", "1..65535",                                                    \
+    X(SM_EAGER_CREDITS, INT, "256", "1..65535",                                                    \
       "Eager messages a rank may have unmatched at each local peer: shared memory's own "          \
       "RCMSG_EAGER_CREDITS (unexpected memory up to this many times RCMSG_SM_EAGER_LIMIT per "     \
       "local peer). Unset, RCMSG_EAGER_CREDITS when that is set. The same on every rank.")         \

@@ -188,7 +188,7 @@ static void sm_credits_are(char **env, int credits)
     rcmsg_config_unload();
 }
 
-/* RCMSG_SM_EAGER_CREDITS (128) is sm's own; unset, a RCMSG_EAGER_CREDITS the user set rules
+/* RCMSG_SM_EAGER_CREDITS (256) is sm's own; unset, a RCMSG_EAGER_CREDITS the user set rules
  * (0: the pml's); both set, sm's. */
 START_TEST(test_eager_credits)
 {
@@ -197,7 +197,7 @@ START_TEST(test_eager_credits)
     char *both[] = {"RCMSG_EAGER_CREDITS=4", "RCMSG_SM_EAGER_CREDITS=300", NULL};
 
     rcmsg_log_set_level(RCMSG_LOG_WARN);
-    sm_credits_are(none, 128);
+    sm_credits_are(none, 256);
     sm_credits_are(sm, 7);
     sm_credits_are(pml, 0);
     sm_credits_are(both, 300);
