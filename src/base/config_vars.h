@@ -338,6 +338,10 @@ typedef enum {
       "Largest message sent eagerly over shared memory (copied into a ring cell and out of it); "  \
       "larger ones use rendezvous, one copy with process_vm_readv (CMA). Capped by "               \
       "RCMSG_SM_CELL_SIZE when that is set.")                                                      \
+    X(SM_EAGER_CREDITS, INT, "256", "1..65535",                                                    \
+      "Eager messages a rank may have unmatched at each local peer: shared memory's own "          \
+      "RCMSG_EAGER_CREDITS (unexpected memory up to this many times RCMSG_SM_EAGER_LIMIT per "     \
+      "local peer). Unset, RCMSG_EAGER_CREDITS when that is set. The same on every rank.")         \
     X(SM_CELL_SIZE, SIZE, "0", "0..1m",                                                            \
       "Bytes of header and eager payload each shared-memory ring cell holds, at least 64; 0: "     \
       "RCMSG_SM_EAGER_LIMIT plus 64 bytes of header room. The same on every rank.")                \

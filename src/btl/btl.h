@@ -60,6 +60,8 @@ typedef struct {
                          * length is best (a single process_vm_readv on sm) */
     int stops;          /* progress() delivers nothing more in a call once recv_cb returned
                          * true (sm); 0: it delivers all it polled */
+    int eager_credits;  /* eager messages the pml lets a peer over this transport have unmatched
+                         * (sm: RCMSG_SM_EAGER_CREDITS); 0: the pml's RCMSG_EAGER_CREDITS */
 } rcmsg_btl_caps_t;
 
 /* A registered region. The transport fills it; addr/len echo the request. */

@@ -33,6 +33,7 @@ static rcmsg_status_t sm_config_read(sm_config_t *cfg)
         .ncells = (unsigned)rcmsg_config_int(RCMSG_CFG_SM_CELLS),
         .eager_limit = rcmsg_config_size(RCMSG_CFG_SM_EAGER_LIMIT),
         .staging = (rcmsg_config_size(RCMSG_CFG_SM_STAGING) + 63) & ~(size_t)63,
+        .credits = (int)rcmsg_config_int(RCMSG_CFG_SM_EAGER_CREDITS),
         .cma = (rcmsg_sm_cma_t)rcmsg_config_enum(RCMSG_CFG_SM_CMA),
         .batch = (unsigned)rcmsg_config_int(RCMSG_CFG_POLL_BATCH),
         /* a wait may sleep, or RCMSG_ASYNC_PROGRESS=full's thread does between rounds */
@@ -40,6 +41,10 @@ static rcmsg_status_t sm_config_read(sm_config_t *cfg)
                   rcmsg_config_enum(RCMSG_CFG_ASYNC_PROGRESS) == RCMSG_ASYNC_PROGRESS_FULL,
     };
     cfg->cma_text = rcmsg_config_enum_text(RCMSG_CFG_SM_CMA);
+    if (!rcmsg_config_is_set(RCMSG_CFG_SM_EAGER_CREDITS) &&
+        rcmsg_config_is_set(RCMSG_CFG_EAGER_CREDITS)) {
+        cfg->credits = 0; /* the pml's: the one the user set */
+    }
     if (cell == 0) {
         cfg->cell_size = cfg->eager_limit + RCMSG_BTL_HDR_ROOM;
         cfg->cells_derived = true;
@@ -332,7 +337,8 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
                                         .max_inline = 0,
                                         .max_get = SIZE_MAX,
                                         .max_gets = 16,
-                                        .stops = 1};
+                                        .stops = 1,
+                                        .eager_credits = sm->cfg.credits};
     rcmsg_info("sm: %zu-byte segment (memfd, nothing in /dev/shm): %u cells of %zu bytes per "
                "local sender, eager up to %zu bytes, %zu-byte staging; CMA %s",
                sm->seg_size, sm->cfg.ncells, sm->cfg.cell_size, sm->cfg.eager_limit,

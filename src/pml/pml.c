@@ -191,6 +191,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     for (int i = 0; i < pml.size; i++) {
         rcmsg_btl_t *btl = w->peer_btl[i];
         pml_peer_link(i, btl, pml_eager_limit(btl));
+        pml_send_link(i);
         rcmsg_stats_set_transport(i, btl->name);
         ids[i] = i;
     }

@@ -18,10 +18,12 @@ rcmsg_status_t pml_send_init(void)
     if (pml_snd.peers == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    for (int i = 0; i < pml.size; i++) {
-        pml_snd.peers[i].credits = pml.credits;
-    }
     return RCMSG_OK;
+}
+
+void pml_send_link(int peer)
+{
+    pml_snd.peers[peer].credits = pml.peers[peer].credits;
 }
 
 void pml_send_fini(void)
