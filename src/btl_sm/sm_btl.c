@@ -43,7 +43,7 @@ static rcmsg_status_t sm_config_read(sm_config_t *cfg)
     cfg->cma_text = rcmsg_config_enum_text(RCMSG_CFG_SM_CMA);
     if (!rcmsg_config_is_set(RCMSG_CFG_SM_EAGER_CREDITS) &&
         rcmsg_config_is_set(RCMSG_CFG_EAGER_CREDITS)) {
-        cfg->credits = 0; /* the pml's: the one the user set */
+        cfg->credits = (int)rcmsg_config_int(RCMSG_CFG_EAGER_CREDITS); /* the one the user set */
     }
     if (cell == 0) {
         cfg->cell_size = cfg->eager_limit + RCMSG_BTL_HDR_ROOM;

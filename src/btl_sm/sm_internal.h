@@ -52,8 +52,7 @@ typedef struct {
                            * largest message (header and payload) */
     bool cells_derived;   /* RCMSG_SM_CELL_SIZE is 0: the eager limit sized the cells */
     size_t staging;       /* RCMSG_SM_STAGING, rounded up to 64 bytes */
-    int credits;          /* RCMSG_SM_EAGER_CREDITS; 0 (it unset, RCMSG_EAGER_CREDITS set): the
-                           * pml's */
+    int credits;          /* RCMSG_SM_EAGER_CREDITS (it unset, RCMSG_EAGER_CREDITS set: that) */
     rcmsg_sm_cma_t cma;   /* RCMSG_SM_CMA */
     const char *cma_text; /* its name, for messages */
     unsigned batch;       /* RCMSG_POLL_BATCH: cells taken per ring per progress() */

@@ -188,8 +188,8 @@ static void sm_credits_are(char **env, int credits)
     rcmsg_config_unload();
 }
 
-/* RCMSG_SM_EAGER_CREDITS (256) is sm's own; unset, a RCMSG_EAGER_CREDITS the user set rules
- * (0: the pml's); both set, sm's. */
+/* RCMSG_SM_EAGER_CREDITS (256) is sm's own; unset, a RCMSG_EAGER_CREDITS the user set rules;
+ * both set, sm's. */
 START_TEST(test_eager_credits)
 {
     char *none[] = {NULL}, *sm[] = {"RCMSG_SM_EAGER_CREDITS=7", NULL};
@@ -199,7 +199,7 @@ START_TEST(test_eager_credits)
     rcmsg_log_set_level(RCMSG_LOG_WARN);
     sm_credits_are(none, 256);
     sm_credits_are(sm, 7);
-    sm_credits_are(pml, 0);
+    sm_credits_are(pml, 4);
     sm_credits_are(both, 300);
 }
 END_TEST
