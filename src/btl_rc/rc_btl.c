@@ -788,7 +788,6 @@ static rcmsg_status_t rc_port_setup(rc_btl_t *rc, unsigned *inl_p)
 
 rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p)
 {
-    char name[IBV_SYSFS_NAME_MAX] = "";
     rc_btl_t *rc;
     rcmsg_status_t status;
     unsigned inl;
@@ -815,10 +814,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     }
     rc->poll_batch = rc->config.poll_batch;
 
-    status = rc_choose_port(job, &rc->config, name, &rc->port);
-    if (status == RCMSG_OK) {
-        status = rcmsg_rc_device_open(name, &rc->dev);
-    }
+    status = rc_choose_port(job, &rc->config, &rc->dev, &rc->port);
     if (status != RCMSG_OK) {
         rc_gate_fini(&rc->gate);
         free(rc);
