@@ -449,6 +449,11 @@ static rcmsg_status_t rc_connect_progress_g(rcmsg_btl_t *btl)
     return s;
 }
 
+static void rc_connect_poll_g(rcmsg_btl_t *btl)
+{
+    RC_GATED(rc_btl_of(btl), rc_connect_poll(btl));
+}
+
 static rcmsg_status_t rc_send_g(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
                                 const void *payload, size_t len)
 {
@@ -553,6 +558,7 @@ static const rcmsg_btl_ops_t rc_ops = {
     .addr_pack = rc_addr_pack,
     .connect = rc_connect_g,
     .connect_progress = rc_connect_progress_g,
+    .connect_poll = rc_connect_poll_g,
     .send = rc_send_g,
     .get = rc_get_g,
     .put = rc_put_g,
