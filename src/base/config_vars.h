@@ -233,14 +233,15 @@ typedef enum {
       "first. rcmsg_init's eager connects wait up to RCMSG_LAUNCHER_TIMEOUT.")                     \
     X(CONNECT, ENUM, "auto", RCMSG_CHOICES(CONNECT),                                               \
       "When rc peers are connected: eager, every one before rcmsg_init returns; lazy, each on "    \
-      "the first message to it (through the connection manager); auto, eager for jobs of up to "   \
+      "the first message to it (through the connection manager), its address fetched then "        \
+      "(rcmsg_init fetches none but this node's ranks'); auto, eager for jobs of up to "           \
       "RCMSG_CONNECT_EAGER_MAX ranks, lazy above.")                                                \
     X(CONNECT_EAGER_MAX, INT, "64", "0..",                                                         \
       "RCMSG_CONNECT=auto connects eagerly in jobs of up to this many ranks, lazily above.")       \
     X(QP_POOL, INT, "16", "1..65536",                                                              \
       "Lazy connect: RC QPs created in bulk in rcmsg_init and left in INIT for the first "         \
       "connects; progress refills the pool when it falls below half (eager connect creates one "   \
-      "per rc peer instead).")                                                                     \
+      "per rc peer as it connects it instead).")                                                   \
     X(QP_MAX_ACTIVE, INT, "0", "0..",                                                              \
       "Most connected RC QPs per process (0: no cap). At the cap the least recently used idle "    \
       "connection is disconnected (both sides agree through the connection manager), its QP "      \

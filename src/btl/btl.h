@@ -121,6 +121,10 @@ typedef struct {
      * be set yet) and may be called again after RCMSG_OK, to keep answering peers still
      * finishing their side (wireup calls it during the closing fence of init). */
     rcmsg_status_t (*connect_progress)(rcmsg_btl_t *btl);
+    /* Optional (NULL: nothing to do): answers the peers' handshakes while wireup still gives
+     * peers to connect() (between its address fetches), so that a peer that is done fetching
+     * does not wait for this rank; concludes nothing. */
+    void (*connect_poll)(rcmsg_btl_t *btl);
     rcmsg_status_t (*send)(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
                            const void *payload, size_t len);
     rcmsg_status_t (*get)(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
@@ -165,6 +169,14 @@ typedef struct {
     void (*close)(rcmsg_btl_t *btl);
 } rcmsg_btl_ops_t;
 
+/* Wireup's fetch of peer's address for btl on first use (btl_component.h: addr_on_demand):
+ * copies the peer's section for btl to buf (*len_p: in its room, out the length). Bounded by
+ * RCMSG_LAUNCHER_TIMEOUT and by the launcher's liveness; an error is logged naming the peer
+ * (a peer that failed its rcmsg_init, or no address). Called with the transport's own locks
+ * held, from any of its threads: it calls nothing of the transport. */
+typedef rcmsg_status_t (*rcmsg_btl_addr_fetch_t)(void *arg, rcmsg_btl_t *btl, int peer, void *buf,
+                                                 size_t *len_p);
+
 struct rcmsg_btl {
     const char *name; /* "rc", "self", ... */
     const rcmsg_btl_ops_t *ops;
@@ -174,6 +186,12 @@ struct rcmsg_btl {
     rcmsg_btl_fail_cb_t fail_cb;
     rcmsg_btl_broke_cb_t broke_cb; /* NULL: not told */
     void *cb_arg;
+    /* Set by wireup before connect(), when the component fetches addresses on first use: the
+     * peers this transport serves whose address it was not given (addr_later of them) are
+     * fetched with addr_fetch when needed (NULL: every peer was given to connect()). */
+    rcmsg_btl_addr_fetch_t addr_fetch;
+    void *addr_fetch_arg;
+    int addr_later;
 };
 
 /* For transports whose memory needs no registration (the same address space, or CMA). */

@@ -449,6 +449,11 @@ static rcmsg_status_t rc_connect_progress_g(rcmsg_btl_t *btl)
     return s;
 }
 
+static void rc_connect_poll_g(rcmsg_btl_t *btl)
+{
+    RC_GATED(rc_btl_of(btl), rc_connect_poll(btl));
+}
+
 static rcmsg_status_t rc_send_g(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
                                 const void *payload, size_t len)
 {
@@ -553,6 +558,7 @@ static const rcmsg_btl_ops_t rc_ops = {
     .addr_pack = rc_addr_pack,
     .connect = rc_connect_g,
     .connect_progress = rc_connect_progress_g,
+    .connect_poll = rc_connect_poll_g,
     .send = rc_send_g,
     .get = rc_get_g,
     .put = rc_put_g,
@@ -788,7 +794,6 @@ static rcmsg_status_t rc_port_setup(rc_btl_t *rc, unsigned *inl_p)
 
 rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p)
 {
-    char name[IBV_SYSFS_NAME_MAX] = "";
     rc_btl_t *rc;
     rcmsg_status_t status;
     unsigned inl;
@@ -815,10 +820,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     }
     rc->poll_batch = rc->config.poll_batch;
 
-    status = rc_choose_port(job, &rc->config, name, &rc->port);
-    if (status == RCMSG_OK) {
-        status = rcmsg_rc_device_open(name, &rc->dev);
-    }
+    status = rc_choose_port(job, &rc->config, &rc->dev, &rc->port);
     if (status != RCMSG_OK) {
         rc_gate_fini(&rc->gate);
         free(rc);

@@ -193,6 +193,7 @@ void rc_forget(rcmsg_btl_t *btl, int peer);
 rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p);
 rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t len);
 rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl);
+void rc_connect_poll(rcmsg_btl_t *btl);
 rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer);
 
 /* A message by SEND, a read by RDMA_READ, on ep (connected; the arguments checked by the op,

@@ -164,9 +164,9 @@ static inline rc_btl_t *rc_btl_of(rcmsg_btl_t *btl)
 }
 
 /* rc_port.c: the device port this process uses (RCMSG_NET_DEVICES, NUMA locality, local
- * rank); name has IBV_SYSFS_NAME_MAX bytes. */
-rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *config, char *name,
-                              int *port_p);
+ * rank), its device opened (*dev_p: the caller's, rcmsg_rc_device_close). */
+rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *config,
+                              rcmsg_rc_device_t **dev_p, int *port_p);
 
 /* How often progress polls the CM's CQ: once every RC_CM_POLL_EVERY calls (after init the CM
  * only answers late duplicates, so a poll of an empty CQ every 256 calls is all it costs). */
