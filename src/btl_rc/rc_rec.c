@@ -155,6 +155,22 @@ void rc_rec_async(rc_btl_t *rc, int peer, enum ibv_event_type event)
 
 /* ---- start and drain ------------------------------------------------------------------- */
 
+/* The peer among the connections that recover (rc->rec.peers, walked by rc_rec_progress), once.
+ * Its previous recovery may have completed (rc_rec_connected, inside the CM's progress) and
+ * this one begun in the same progress call, before rc_rec_progress dropped the entry: the CM
+ * took the REP or RTU that reconnected the pair, then the peer's REQ saying its side broke
+ * again (frequent on a flapping link). That entry stands for the new recovery; a second one,
+ * added at each such turn, overran the job.size slots and corrupted the heap. */
+void rc_rec_list(rc_btl_t *rc, int peer)
+{
+    for (int i = 0; i < rc->rec.n; i++) {
+        if (rc->rec.peers[i] == peer) {
+            return;
+        }
+    }
+    rc->rec.peers[rc->rec.n++] = peer;
+}
+
 void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
 {
     rc_ep_t *ep = &rc->eps[peer];
@@ -209,7 +225,7 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
     if (ep->rec.drain_last == NULL && ep->ring_count > 0) {
         ep->rec.drain_last = ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth];
     }
-    rc->rec.peers[rc->rec.n++] = peer;
+    rc_rec_list(rc, peer);
     rc->cm_hot = true;
     rc_up_broke(rc, peer);
     rcmsg_info("rc: connection to peer %d broken (%s) on qp 0x%x: recovering, %u request(s) "
