@@ -116,7 +116,6 @@ void pml_peer_link(int peer, rcmsg_btl_t *btl, size_t eager_limit)
     p->stat = rcmsg_stats_row(peer);
     p->max_inline = btl->caps.max_inline;
     p->eager_limit = eager_limit;
-    p->credits = btl->caps.eager_credits > 0 ? btl->caps.eager_credits : pml.credits;
 }
 
 void pml_peer_set_lost(int peer, rcmsg_status_t why)

@@ -23,7 +23,10 @@ rcmsg_status_t pml_send_init(void)
 
 void pml_send_link(int peer)
 {
-    pml_snd.peers[peer].credits = pml.peers[peer].credits;
+    const rcmsg_btl_t *btl = pml.peers[peer].btl;
+    int n = btl->caps.eager_credits > 0 ? btl->caps.eager_credits : pml.credits;
+
+    pml_snd.peers[peer].credits = pml_snd.peers[peer].limit = n;
 }
 
 void pml_send_fini(void)

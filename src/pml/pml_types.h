@@ -119,8 +119,6 @@ typedef struct {
     uint64_t *stat;     /* the peer's counters (rcmsg_stats_row) */
     size_t max_inline;  /* btl's: eager messages up to this (with the header) go inline */
     size_t eager_limit; /* payloads up to this go eagerly (pml_eager_limit of its btl) */
-    int credits;        /* eager credits lent to it at most: its btl's caps.eager_credits, or
-                         * pml.credits (RCMSG_EAGER_CREDITS) */
     uint32_t rx_seq;    /* expected next: pml_rx.c's, one per message taken (liveness: heard) */
     bool pending;       /* in the pending-peers list */
     pml_loss_t loss;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# A normal end says nothing: ranks that leave MPI_Finalize's closing barrier first and exit at
-# once are not reported lost by the peers still in it (neither by the watch thread's
+# A normal end says nothing: ranks that finish MPI_Finalize first and exit (their sm segment
+# marked closed) are not reported lost by the peers still in it (neither by the watch thread's
 # "peer N ... exited" nor by sm's liveness check "is gone"). 12 runs of 4 ranks (mpi_empty_test:
 # short, so the ranks reach Finalize together) under mpirun over sm; the output of each must
 # be the program's lines only.
