@@ -185,6 +185,56 @@ static void test_blocking_beside(void)
     OK(MPI_Comm_free(&x));
 }
 
+/* Communicators made from groups while idups of the world are outstanding: Comm_create_group
+ * before the idup on the even ranks and after it on the odd ones; then Comm_create and
+ * Intercomm_create / merge (its leaders' exchange on a duplicate) before the waits. */
+static void test_groups_beside(void)
+{
+    MPI_Group wg, hg;
+    MPI_Comm dup, gc, hc, local, ic, merged, d[3] = {MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL};
+    MPI_Request req[3];
+    int range[1][3] = {{np / 2, np - 1, 1}}, hi = np > 1 && me >= np / 2;
+
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    OK(MPI_Comm_group(dup, &wg));
+    if (me % 2 == 0) {
+        OK(MPI_Comm_create_group(dup, wg, 3, &gc));
+        OK(MPI_Comm_idup(MPI_COMM_WORLD, &d[0], &req[0]));
+    } else {
+        OK(MPI_Comm_idup(MPI_COMM_WORLD, &d[0], &req[0]));
+        OK(MPI_Comm_create_group(dup, wg, 3, &gc));
+    }
+    OK(MPI_Comm_idup(MPI_COMM_WORLD, &d[1], &req[1]));
+    OK(MPI_Comm_idup(dup, &d[2], &req[2]));
+    OK(MPI_Group_range_incl(wg, 1, range, &hg));
+    OK(MPI_Comm_create(dup, hg, &hc));
+    CHECK((hc != MPI_COMM_NULL) == (me >= np / 2), "Comm_create of the high half");
+    if (np > 1) {
+        OK(MPI_Comm_split(dup, hi, me, &local));
+        OK(MPI_Intercomm_create(local, 0, dup, hi ? 0 : np / 2, 77, &ic));
+        OK(MPI_Intercomm_merge(ic, hi, &merged));
+        check_dup(merged, MPI_COMM_WORLD, "merge beside idups");
+        OK(MPI_Comm_free(&merged));
+        OK(MPI_Comm_free(&ic));
+        OK(MPI_Comm_free(&local));
+    }
+    OK(MPI_Waitall(3, req, MPI_STATUSES_IGNORE));
+    check_dup(gc, MPI_COMM_WORLD, "create_group beside an idup");
+    check_dup(d[0], MPI_COMM_WORLD, "idup beside create_group");
+    check_dup(d[1], MPI_COMM_WORLD, "idup beside create and intercomm_create");
+    check_dup(d[2], dup, "idup of the duplicate beside them");
+    if (hc != MPI_COMM_NULL) {
+        OK(MPI_Comm_free(&hc));
+    }
+    for (int i = 0; i < 3; i++) {
+        OK(MPI_Comm_free(&d[i]));
+    }
+    OK(MPI_Comm_free(&gc));
+    OK(MPI_Group_free(&hg));
+    OK(MPI_Group_free(&wg));
+    OK(MPI_Comm_free(&dup));
+}
+
 /* The attributes as of the call: a value changed after it is not the duplicate's. */
 static int copy_fn(MPI_Comm oldcomm, int keyval, void *extra, void *in, void *out, int *flag)
 {
@@ -275,7 +325,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 77;
     }
-    phases_expected = threads ? 2 : 6;
+    phases_expected = threads ? 2 : 7;
     if (threads) {
         test_threads();
         phase("idups waited for while another thread dups");
@@ -292,6 +342,8 @@ int main(int argc, char **argv)
         phase("idups of pairs overlapping in a ring, posted in different orders");
         test_blocking_beside();
         phase("blocking dup and split while an idup is outstanding");
+        test_groups_beside();
+        phase("create_group, create, intercomm_create and merge while idups are outstanding");
         test_attr();
         phase("the attributes as of the idup call");
     }
