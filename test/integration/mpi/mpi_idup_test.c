@@ -205,7 +205,7 @@ static void test_groups_beside(void)
         OK(MPI_Comm_create_group(dup, wg, 3, &gc));
     }
     OK(MPI_Comm_idup(MPI_COMM_WORLD, &d[1], &req[1]));
-    OK(MPI_Comm_idup(dup, &d[2], &req[2]));
+    OK(MPI_Comm_idup_with_info(dup, MPI_INFO_NULL, &d[2], &req[2]));
     OK(MPI_Group_range_incl(wg, 1, range, &hg));
     OK(MPI_Comm_create(dup, hg, &hc));
     CHECK((hc != MPI_COMM_NULL) == (me >= np / 2), "Comm_create of the high half");
