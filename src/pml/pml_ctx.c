@@ -391,8 +391,10 @@ static void agree_finish(pml_agree_t *a)
 }
 
 /* After an exchange: again when a member was busy (every member is in the agreement now: it
- * waits for the bitmaps), or once more after releases; else the lowest id free on all. */
-static void agree_after(pml_agree_t *a)
+ * waits for the bitmaps), or once more after releases; else the lowest id free on all. False
+ * when busy: the next exchange waits for the next call (a holder elsewhere, maybe a call this
+ * one runs in, must progress first: an exchange among one rank completes at once). */
+static bool agree_after(pml_agree_t *a)
 {
     uint64_t can[PML_CTX_WORDS], notlive[PML_CTX_WORDS];
     bool busy = false;
@@ -408,7 +410,7 @@ static void agree_after(pml_agree_t *a)
         }
         let_go(a);
         want_set(a, true);
-        return;
+        return false;
     }
     if (a->err == RCMSG_OK) {
         a->err = agree_reduce(a->all, a->n, can, notlive);
@@ -419,12 +421,13 @@ static void agree_after(pml_agree_t *a)
         set_mark(a->comm, a->ranks, a->n, false);
         if (!a->again && agree_again(can, notlive)) {
             a->again = true;
-            return;
+            return true;
         }
         a->id = agree_pick(can);
         a->err = a->id == 0 ? agree_exhausted(a->what) : RCMSG_OK;
     }
     agree_finish(a);
+    return true;
 }
 
 bool pml_agree_advance(pml_agree_t *a)
@@ -433,10 +436,9 @@ bool pml_agree_advance(pml_agree_t *a)
         if (!a->posted) {
             exchange_post(a);
         }
-        if (!exchange_done(a)) {
+        if (!exchange_done(a) || !agree_after(a)) {
             return false;
         }
-        agree_after(a);
     }
     return true;
 }

@@ -106,10 +106,12 @@ static void test_returns_at_once(void)
 }
 
 /* Overlapping parents: an idup of the world and one of a half (even/odd ranks) outstanding
- * together, with an idup of a duplicate of the half, waited for with Waitall / Waitany. */
+ * together, with an idup of a duplicate of the half, waited for with Waitany; then one of
+ * COMM_SELF (an exchange among one rank completes at once) waited for while one of the world
+ * is outstanding. */
 static void test_overlap(void)
 {
-    MPI_Comm half, half2, dw = MPI_COMM_NULL, dh = MPI_COMM_NULL, dh2 = MPI_COMM_NULL;
+    MPI_Comm half, half2, dw = MPI_COMM_NULL, dh = MPI_COMM_NULL, dh2 = MPI_COMM_NULL, dw2, ds;
     MPI_Request req[3];
     int idx, done = 0;
 
@@ -123,6 +125,14 @@ static void test_overlap(void)
         CHECK(idx >= 0 && idx < 3, "waitany index %d", idx);
         done++;
     }
+    OK(MPI_Comm_idup(MPI_COMM_WORLD, &dw2, &req[0]));
+    OK(MPI_Comm_idup(MPI_COMM_SELF, &ds, &req[1]));
+    OK(MPI_Wait(&req[1], MPI_STATUS_IGNORE));
+    check_dup(ds, MPI_COMM_SELF, "idup of COMM_SELF");
+    OK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+    check_dup(dw2, MPI_COMM_WORLD, "idup of the world beside COMM_SELF's");
+    OK(MPI_Comm_free(&ds));
+    OK(MPI_Comm_free(&dw2));
     check_dup(dh, half, "idup of a half");
     check_dup(dw, MPI_COMM_WORLD, "idup of the world beside the half's");
     check_dup(dh2, half2, "idup of the half's duplicate");
@@ -267,6 +277,10 @@ static void test_attr(void)
     OK(MPI_Comm_free(&d));
     OK(MPI_Comm_free(&p));
     OK(MPI_Comm_free_keyval(&k));
+    /* bad arguments: refused at the call, naming the problem */
+    FAILS(MPI_Comm_idup(MPI_COMM_WORLD, &d, NULL), MPI_ERR_ARG);
+    FAILS(MPI_Comm_idup(MPI_COMM_WORLD, NULL, &req), MPI_ERR_ARG);
+    FAILS(MPI_Comm_idup_with_info(MPI_COMM_WORLD, (MPI_Info)0x7fff1234, &d, &req), MPI_ERR_INFO);
 }
 
 /* MPI_THREAD_MULTIPLE: thread 1 dups (blocking) its own communicators while thread 0 waits
