@@ -605,3 +605,26 @@ const char *mpi_type_predef_name(MPI_Datatype dt)
 #undef TYPE_NAME
     return "a predefined type";
 }
+
+MPI_Datatype mpi_type_basic_of(const mpi_type_t *t)
+{
+    MPI_Datatype basic = MPI_DATATYPE_NULL;
+
+    if (t->predefined) {
+        return t->handle;
+    }
+    for (size_t i = 0; i < t->nsig; i++) {
+        MPI_Datatype b;
+
+        if (t->sig[i].child->size == 0) {
+            continue; /* holds no element */
+        }
+        b = mpi_type_basic_of(t->sig[i].child);
+
+        if (b == MPI_DATATYPE_NULL || (basic != MPI_DATATYPE_NULL && b != basic)) {
+            return MPI_DATATYPE_NULL;
+        }
+        basic = b;
+    }
+    return basic;
+}
