@@ -187,6 +187,7 @@ static void sig_expand(const mpi_type_t *t, size_t count, sig_buf_t *b)
 bool mpi_type_sig_equal(const mpi_type_t *a, size_t na, const mpi_type_t *b, size_t nb)
 {
     sig_buf_t sa = {0}, sb = {0};
+    MPI_Datatype ba, bb;
     bool eq;
 
     if (a->size * na != b->size * nb) {
@@ -194,6 +195,11 @@ bool mpi_type_sig_equal(const mpi_type_t *a, size_t na, const mpi_type_t *b, siz
     }
     if (a->size * na == 0) {
         return true;
+    }
+    ba = mpi_type_basic_of(a);
+    bb = mpi_type_basic_of(b);
+    if (ba != MPI_DATATYPE_NULL || bb != MPI_DATATYPE_NULL) {
+        return ba == bb; /* one predefined type each (the common case): no expansion */
     }
     sig_expand(a, na, &sa);
     sig_expand(b, nb, &sb);

@@ -61,7 +61,9 @@ static int rma_origin(mpi_win_t *w, const char *call, const void *addr, int coun
     size_t bytes = tg->bytes;
     mpi_win_tmp_t *tmp;
 
-    if (t == NULL || count < 0 || !mpi_type_sig_equal(t, (size_t)count, tg->t, tg->count)) {
+    if (t == NULL || count < 0 ||
+        ((t != tg->t || (size_t)count != tg->count) &&
+         !mpi_type_sig_equal(t, (size_t)count, tg->t, tg->count))) {
         return mpi_err(w->c, call,
                        t == NULL   ? MPI_ERR_TYPE
                        : count < 0 ? MPI_ERR_COUNT
@@ -174,10 +176,10 @@ static int rma_acc_op(mpi_win_t *w, const char *call, MPI_Op op, const mpi_win_t
     return MPI_SUCCESS;
 }
 
-/* Accumulate (result NULL) or Get_accumulate. */
-static int rma_acc(const char *call, const void *oaddr, int ocount, MPI_Datatype odt, void *raddr,
-                   int rcount, MPI_Datatype rdt_mpi, int rank, MPI_Aint disp, int tcount,
-                   MPI_Datatype tdt, MPI_Op op, MPI_Win win)
+/* Accumulate, or (fetch) Get_accumulate. */
+static int rma_acc(const char *call, const void *oaddr, int ocount, MPI_Datatype odt, bool fetch,
+                   void *raddr, int rcount, MPI_Datatype rdt_mpi, int rank, MPI_Aint disp,
+                   int tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win)
 {
     mpi_win_target_t tg;
     mpi_win_t *w;
@@ -197,7 +199,10 @@ static int rma_acc(const char *call, const void *oaddr, int ocount, MPI_Datatype
         (err = rma_origin(w, call, oaddr, ocount, odt, &tg, false, &p)) != MPI_SUCCESS) {
         return err;
     }
-    if (raddr != NULL &&
+    if (fetch && raddr == NULL) {
+        return mpi_err(w->c, call, MPI_ERR_BUFFER, "%s: result_addr is NULL", call);
+    }
+    if (fetch &&
         (err = rma_origin(w, call, raddr, rcount, rdt_mpi, &tg, true, &r)) != MPI_SUCCESS) {
         return err;
     }
@@ -211,7 +216,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
     MPI_MT_GUARD();
-    return rma_acc("MPI_Accumulate", origin_addr, origin_count, origin_datatype, NULL, 0,
+    return rma_acc("MPI_Accumulate", origin_addr, origin_count, origin_datatype, false, NULL, 0,
                    MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op,
                    win);
 }
@@ -224,19 +229,16 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
     MPI_MT_GUARD();
     static const char call[] = "MPI_Get_accumulate";
 
-    if (result_addr == NULL && result_count > 0) {
-        return mpi_err(NULL, call, MPI_ERR_BUFFER, "%s: result_addr is NULL", call);
-    }
-    return rma_acc(call, origin_addr, origin_count, origin_datatype,
-                   result_addr != NULL ? result_addr : (void *)1, result_count, result_datatype,
-                   target_rank, target_disp, target_count, target_datatype, op, win);
+    return rma_acc(call, origin_addr, origin_count, origin_datatype, true, result_addr,
+                   result_count, result_datatype, target_rank, target_disp, target_count,
+                   target_datatype, op, win);
 }
 
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
     MPI_MT_GUARD();
-    return rma_acc("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype,
+    return rma_acc("MPI_Fetch_and_op", origin_addr, 1, datatype, true, result_addr, 1, datatype,
                    target_rank, target_disp, 1, datatype, op, win);
 }
 
@@ -363,8 +365,9 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
     mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
 
     if (w != NULL) {
-        err = rma_acc(call, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                      target_rank, target_disp, target_count, target_datatype, op, win);
+        err = rma_acc(call, origin_addr, origin_count, origin_datatype, false, NULL, 0,
+                      MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
+                      op, win);
     }
     return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
 }
@@ -379,13 +382,10 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     int err;
     mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
 
-    if (w != NULL && result_addr == NULL && result_count > 0) {
-        return mpi_err(w->c, call, MPI_ERR_BUFFER, "result_addr is NULL");
-    }
     if (w != NULL) {
-        err = rma_acc(call, origin_addr, origin_count, origin_datatype,
-                      result_addr != NULL ? result_addr : (void *)1, result_count, result_datatype,
-                      target_rank, target_disp, target_count, target_datatype, op, win);
+        err = rma_acc(call, origin_addr, origin_count, origin_datatype, true, result_addr,
+                      result_count, result_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, win);
     }
     return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
 }

@@ -2,9 +2,10 @@
 /*
  * One-sided communication with derived target datatypes and the accumulates of MPI-3.1
  * 11.3.4 outside the integer and floating types (issue 43):
- * - Put and Get with vector, indexed, struct, resized (lb and extent honoured), subarray
- *   target types, target_count > 1, against a contiguous or another derived origin type of the
- *   same type signature: the target's bytes checked, the gaps between its blocks untouched;
+ * - Put and Get with vector, indexed, hindexed (blocks out of order), struct, resized (lb and
+ *   extent honoured), subarray target types, target_count > 1, against a contiguous or another
+ * derived origin type of the same type signature: the target's bytes checked, the gaps between its
+ * blocks untouched;
  * - Accumulate (SUM from every rank at once, exact), Get_accumulate (REPLACE, NO_OP),
  *   Raccumulate and Rget_accumulate on noncontiguous target types;
  * - MINLOC / MAXLOC on the pair types (MPI_2INT, FLOAT_INT, DOUBLE_INT, LONG_INT, SHORT_INT,
@@ -122,6 +123,26 @@ static void test_put_get(MPI_Win win, int *mem)
     }
     for (int i = 0; i < N; i++) {
         CHECK(mem[i] == -1, "subarray Put wrote a gap: mem[%d] = %d", i, mem[i]);
+    }
+    /* hindexed with its blocks in decreasing order: 2 ints at byte 40, then 1 int at byte 0 */
+    {
+        int hb[2] = {2, 1};
+        MPI_Aint hd[2] = {40, 0};
+        MPI_Datatype hix;
+
+        MPI_Type_create_hindexed(2, hb, hd, MPI_INT, &hix);
+        MPI_Type_commit(&hix);
+        clear(mem);
+        OK(MPI_Win_fence(0, win));
+        OK(MPI_Put(src, 3, MPI_INT, right, 200, 1, hix, win));
+        OK(MPI_Win_fence(0, win));
+        CHECK(mem[210] == left * 1000 && mem[211] == left * 1000 + 1 && mem[200] == left * 1000 + 2,
+              "hindexed Put: %d %d %d", mem[210], mem[211], mem[200]);
+        mem[210] = mem[211] = mem[200] = -1;
+        for (int i = 0; i < N; i++) {
+            CHECK(mem[i] == -1, "hindexed Put wrote a gap: mem[%d] = %d", i, mem[i]);
+        }
+        MPI_Type_free(&hix);
     }
     MPI_Type_free(&vec);
     MPI_Type_free(&idx);
