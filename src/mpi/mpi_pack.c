@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Moving typed data: pack and unpack count elements along a type's flattened blocks
- * (mpi_type.h), MPI_Pack/Unpack/Pack_size, and the element counts of Get_count and
- * Get_elements. */
+ * (mpi_type.h), MPI_Pack/Unpack/Pack_size, the element counts of Get_count and Get_elements,
+ * and the blocks and byte span of count elements (one-sided's target side). */
 #include "mpi/mpi_objects.h"
 #include "mpi/mpi_type.h"
 
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
 void mpi_type_pack(const mpi_type_t *t, const void *buf, size_t count, void *out)
@@ -129,85 +128,4 @@ void mpi_type_span(const mpi_type_t *t, size_t count, MPI_Aint *lo_p, MPI_Aint *
 
     *lo_p = t->true_lb + (step < 0 ? step : 0);
     *hi_p = t->true_ub + (step > 0 ? step : 0);
-}
-
-/* ---- type signatures: runs of (predefined type, how many), consecutive equal ones merged */
-typedef struct {
-    MPI_Datatype dt;
-    size_t n;
-} sig_run_t;
-
-typedef struct {
-    sig_run_t *runs;
-    size_t n, cap;
-    bool over; /* more than SIG_RUNS_MAX runs: not compared */
-} sig_buf_t;
-
-#define SIG_RUNS_MAX (1u << 20)
-
-static void sig_add(sig_buf_t *b, MPI_Datatype dt, size_t n)
-{
-    if (n == 0 || b->over) {
-        return;
-    }
-    if (b->n > 0 && b->runs[b->n - 1].dt == dt) {
-        b->runs[b->n - 1].n += n;
-        return;
-    }
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 16;
-        sig_run_t *r = cap <= SIG_RUNS_MAX ? realloc(b->runs, cap * sizeof(*r)) : NULL;
-
-        if (r == NULL) {
-            b->over = true;
-            return;
-        }
-        b->runs = r;
-        b->cap = cap;
-    }
-    b->runs[b->n++] = (sig_run_t){dt, n};
-}
-
-/* count elements of t, as runs of predefined types */
-static void sig_expand(const mpi_type_t *t, size_t count, sig_buf_t *b)
-{
-    MPI_Datatype basic = mpi_type_basic_of(t);
-
-    if (basic != MPI_DATATYPE_NULL) {
-        sig_add(b, basic, count * (t->size / mpi_type_size(mpi_type_get(basic))));
-        return;
-    }
-    for (size_t i = 0; i < count && !b->over; i++) {
-        for (size_t k = 0; k < t->nsig && !b->over; k++) {
-            sig_expand(t->sig[k].child, t->sig[k].count, b);
-        }
-    }
-}
-
-bool mpi_type_sig_equal(const mpi_type_t *a, size_t na, const mpi_type_t *b, size_t nb)
-{
-    sig_buf_t sa = {0}, sb = {0};
-    MPI_Datatype ba, bb;
-    bool eq;
-
-    if (a->size * na != b->size * nb) {
-        return false;
-    }
-    if (a->size * na == 0) {
-        return true;
-    }
-    ba = mpi_type_basic_of(a);
-    bb = mpi_type_basic_of(b);
-    if (ba != MPI_DATATYPE_NULL || bb != MPI_DATATYPE_NULL) {
-        return ba == bb; /* one predefined type each (the common case): no expansion */
-    }
-    sig_expand(a, na, &sa);
-    sig_expand(b, nb, &sb);
-    eq = sa.over || sb.over || sa.n == sb.n;
-    for (size_t i = 0; eq && !sa.over && !sb.over && i < sa.n; i++) {
-        eq = sa.runs[i].dt == sb.runs[i].dt && sa.runs[i].n == sb.runs[i].n;
-    }
-    free(sa.runs);
-    free(sb.runs);
-    return eq;
 }
