@@ -38,7 +38,8 @@ void mpi_type_span(const mpi_type_t *t, size_t count, MPI_Aint *lo_p, MPI_Aint *
  * MPI_DATATYPE_NULL when they differ or there is none. */
 MPI_Datatype mpi_type_basic_of(const mpi_type_t *t);
 /* na elements of a and nb of b have the same type signature (the same predefined types in the
- * same order; beyond 2^20 runs of them only the sizes are compared). */
+ * same order, a pair type as its value type and MPI_INT; beyond 2^20 runs of them only the
+ * sizes are compared). */
 bool mpi_type_sig_equal(const mpi_type_t *a, size_t na, const mpi_type_t *b, size_t nb);
 /* how many whole elements (and basic elements for Get_elements) are in nbytes */
 int mpi_type_basic_count(const mpi_type_t *t, size_t nbytes, MPI_Count *basic_p);

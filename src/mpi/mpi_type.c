@@ -667,10 +667,20 @@ static void sig_add(sig_buf_t *b, MPI_Datatype dt, size_t n)
     b->runs[b->n++] = (sig_run_t){dt, n};
 }
 
-/* count elements of t, as runs of predefined types */
-static void sig_expand(const mpi_type_t *t, size_t count, sig_buf_t *b)
+/* The predefined type t is made of, unless a pair type (MPI_2INT, ...: its signature is its
+ * value type and MPI_INT, which other types can match); MPI_DATATYPE_NULL then. */
+static MPI_Datatype sig_basic(const mpi_type_t *t)
 {
     MPI_Datatype basic = mpi_type_basic_of(t);
+    const mpi_type_t *bt = basic != MPI_DATATYPE_NULL ? mpi_type_get(basic) : NULL;
+
+    return bt != NULL && bt->nsig == 0 ? basic : MPI_DATATYPE_NULL;
+}
+
+/* count elements of t, as runs of predefined types (pair types as their two) */
+static void sig_expand(const mpi_type_t *t, size_t count, sig_buf_t *b)
+{
+    MPI_Datatype basic = sig_basic(t);
 
     if (basic != MPI_DATATYPE_NULL) {
         sig_add(b, basic, count * (t->size / mpi_type_size(mpi_type_get(basic))));
@@ -695,9 +705,9 @@ bool mpi_type_sig_equal(const mpi_type_t *a, size_t na, const mpi_type_t *b, siz
     if (a->size * na == 0) {
         return true;
     }
-    ba = mpi_type_basic_of(a);
-    bb = mpi_type_basic_of(b);
-    if (ba != MPI_DATATYPE_NULL || bb != MPI_DATATYPE_NULL) {
+    ba = sig_basic(a);
+    bb = sig_basic(b);
+    if (ba != MPI_DATATYPE_NULL && bb != MPI_DATATYPE_NULL) {
         return ba == bb; /* one predefined type each (the common case): no expansion */
     }
     sig_expand(a, na, &sa);

@@ -13,6 +13,7 @@
  *   target too; Get_accumulate's old values; REPLACE / NO_OP on a pair type;
  * - Fetch_and_op SUM on signed and unsigned char (wrapping) and long double, MAX on long
  *   double, SUM on double complex, REPLACE / NO_OP on MPI_CHAR, from every rank;
+ * - type signatures: ints into MPI_2INT (the same signature) work;
  * - errors: origin and target type signatures that differ (MPI_ERR_TYPE), a target type
  *   reaching past the window (MPI_ERR_RMA_RANGE, nothing written), an accumulate on a type of
  *   two predefined types (MPI_ERR_TYPE), MINLOC on MPI_INT and SUM on MPI_CHAR (MPI_ERR_OP).
@@ -429,6 +430,12 @@ static void test_errors(MPI_Win win, int *mem)
     for (int i = 0; i < N; i++) {
         CHECK(mem[i] == -1, "a refused call wrote mem[%d] = %d", i, mem[i]);
     }
+    /* a pair type's signature is its value type and MPI_INT: 4 ints match 2 MPI_2INT */
+    OK(MPI_Win_fence(0, win)); /* every rank has checked its memory */
+    OK(MPI_Put(v, 4, MPI_INT, right, 2, 2, MPI_2INT, win));
+    OK(MPI_Win_fence(0, win));
+    CHECK(mem[1] == -1 && mem[2] == 1 && mem[5] == 4 && mem[6] == -1, "ints into MPI_2INT: %d %d",
+          mem[2], mem[5]);
     MPI_Type_free(&vec);
     MPI_Type_free(&mixed);
 }
