@@ -50,6 +50,8 @@ typedef struct {
     int rank; /* MPI_PROC_NULL: nothing to do */
     size_t disp, count, bytes;
     mpi_type_t *t;
+    bool contig; /* t is: its bytes are one block at disp + lb */
+    MPI_Aint lb;
 } mpi_win_target_t;
 
 /* The lock window's words of a member: the passive-target lock, the accumulate mutex. */

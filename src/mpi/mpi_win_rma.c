@@ -11,6 +11,7 @@
 #include "mpi/mpi_engines.h"
 #include "mpi/mpi_win.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,8 @@
 static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, int count,
                       MPI_Datatype dt, mpi_win_target_t *tg)
 {
-    MPI_Aint lo, hi, at;
+    MPI_Aint lo = 0, hi = 0, at = 0;
+    bool over;
 
     tg->rank = rank;
     if (rank == MPI_PROC_NULL) {
@@ -37,16 +39,29 @@ static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, i
         return mpi_err(w->c, call, MPI_ERR_TYPE, "%s: invalid target datatype", call);
     }
     tg->count = (size_t)count;
-    tg->bytes = mpi_type_size(tg->t) * tg->count;
-    at = disp * (MPI_Aint)w->disp_units[rank];
+    tg->contig = mpi_type_is_contig(tg->t);
+    /* every sum and product checked: a wrapped one could land inside the window */
+    over = __builtin_mul_overflow(mpi_type_size(tg->t), tg->count, &tg->bytes) ||
+           tg->bytes > (size_t)INTPTR_MAX ||
+           __builtin_mul_overflow(disp, (MPI_Aint)w->disp_units[rank], &at);
+    if (tg->contig) { /* one block: [true_lb, true_lb + bytes) */
+        tg->lb = lo = mpi_type_true_lb(tg->t);
+        over = over || __builtin_add_overflow(lo, (MPI_Aint)tg->bytes, &hi);
+    } else {
+        over = over || !mpi_type_span(tg->t, tg->count, &lo, &hi);
+    }
+    over = over || __builtin_add_overflow(at, lo, &lo) || __builtin_add_overflow(at, hi, &hi);
     tg->disp = (size_t)at;
-    mpi_type_span(tg->t, tg->count, &lo, &hi);
-    if (tg->bytes > 0 && (at + lo < 0 || at + hi > (MPI_Aint)w->sizes[rank])) {
-        return mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
-                       "%s: the target datatype reaches bytes [%lld, %lld) of rank %d's window "
-                       "of %lld bytes (target_disp %lld x disp_unit %d, %d elements)",
-                       call, (long long)(at + lo), (long long)(at + hi), rank,
-                       (long long)w->sizes[rank], (long long)disp, w->disp_units[rank], count);
+    if (tg->bytes > 0 && (over || lo < 0 || hi > (MPI_Aint)w->sizes[rank])) {
+        return over ? mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
+                              "%s: the target datatype reaches past the address range (target_disp "
+                              "%lld x disp_unit %d, %d elements)",
+                              call, (long long)disp, w->disp_units[rank], count)
+                    : mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
+                              "%s: the target datatype reaches bytes [%lld, %lld) of rank %d's "
+                              "window of %lld bytes (target_disp %lld x disp_unit %d, %d elements)",
+                              call, (long long)lo, (long long)hi, rank, (long long)w->sizes[rank],
+                              (long long)disp, w->disp_units[rank], count);
     }
     return MPI_SUCCESS;
 }
