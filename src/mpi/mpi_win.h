@@ -49,6 +49,7 @@ typedef struct mpi_win {
 typedef struct {
     int rank; /* MPI_PROC_NULL: nothing to do */
     size_t disp, count, bytes;
+    MPI_Datatype dt;
     mpi_type_t *t;
     bool contig; /* t is: its bytes are one block at disp + lb */
     MPI_Aint lb;
