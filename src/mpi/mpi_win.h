@@ -52,7 +52,7 @@ typedef struct {
     MPI_Datatype dt;
     mpi_type_t *t;
     bool contig; /* t is: its bytes are one block at disp + lb */
-    MPI_Aint lb;
+    MPI_Aint lb; /* t's true lower bound */
 } mpi_win_target_t;
 
 /* The lock window's words of a member: the passive-target lock, the accumulate mutex. */

@@ -81,7 +81,7 @@ static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, i
     }
     tg->count = (size_t)count;
     tg->contig = mpi_type_is_contig(tg->t);
-    tg->lb = tg->contig ? mpi_type_true_lb(tg->t) : 0;
+    tg->lb = mpi_type_true_lb(tg->t);
     in = rma_span(w, rank, disp, tg, &lo, &hi);
     if (!in || (tg->bytes > 0 && (lo < 0 || hi > (MPI_Aint)w->sizes[rank]))) {
         return rma_range_err(w, call, rank, disp, count, !in, lo, hi);
@@ -314,7 +314,7 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     }
     return rma_status(w, call,
                       rcmsg_acc_compare_swap(compare_addr, origin_addr, result_addr, rdt,
-                                             target_rank, tg.disp, w->data));
+                                             target_rank, tg.disp + (size_t)tg.lb, w->data));
 }
 
 /* ---- request-based operations (MPI-3.1 11.3.5) ----------------------------------------------

@@ -442,6 +442,22 @@ static void test_errors(MPI_Win win, int *mem)
     OK(MPI_Win_fence(0, win));
     CHECK(mem[1] == -1 && mem[2] == 1 && mem[5] == 4 && mem[6] == -1, "ints into MPI_2INT: %d %d",
           mem[2], mem[5]);
+    /* Compare_and_swap on a type of one int at byte 4 (lb 4): the int at target_disp + 4 */
+    {
+        int one = 1, b4 = 4, cmp = -1, old = 0;
+        MPI_Aint d4 = 4;
+        MPI_Datatype at4, tint = MPI_INT;
+
+        MPI_Type_create_struct(1, &one, &d4, &tint, &at4);
+        MPI_Type_commit(&at4);
+        OK(MPI_Win_fence(0, win));
+        OK(MPI_Compare_and_swap(&b4, &cmp, &old, at4, right, 20, win));
+        OK(MPI_Win_fence(0, win));
+        CHECK(old == -1 && mem[21] == 4 && mem[20] == -1,
+              "Compare_and_swap on an int at lb 4: old %d, mem[20] %d, mem[21] %d", old, mem[20],
+              mem[21]);
+        MPI_Type_free(&at4);
+    }
     MPI_Type_free(&vec);
     MPI_Type_free(&mixed);
     MPI_Type_free(&far);
