@@ -32,8 +32,9 @@ void mpi_type_unpack(const mpi_type_t *t, const void *in, size_t count, void *bu
  * fn's first nonzero return and returns it (0 when all were walked). */
 typedef int mpi_type_block_fn(void *arg, MPI_Aint off, size_t len, size_t poff);
 int mpi_type_blocks(const mpi_type_t *t, size_t count, mpi_type_block_fn *fn, void *arg);
-/* The bytes count elements of t touch: [*lo_p, *hi_p) from the buffer's start. */
-void mpi_type_span(const mpi_type_t *t, size_t count, MPI_Aint *lo_p, MPI_Aint *hi_p);
+/* The bytes count elements of t touch: [*lo_p, *hi_p) from the buffer's start; false when
+ * they are past MPI_Aint's range. */
+bool mpi_type_span(const mpi_type_t *t, size_t count, MPI_Aint *lo_p, MPI_Aint *hi_p);
 /* The predefined type every basic element of t is (a pair type counts as one: MPI_2INT, ...),
  * MPI_DATATYPE_NULL when they differ or there is none. */
 MPI_Datatype mpi_type_basic_of(const mpi_type_t *t);

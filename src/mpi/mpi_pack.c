@@ -122,10 +122,13 @@ int mpi_type_blocks(const mpi_type_t *t, size_t count, mpi_type_block_fn *fn, vo
     return fn(arg, off, len, poff);
 }
 
-void mpi_type_span(const mpi_type_t *t, size_t count, MPI_Aint *lo_p, MPI_Aint *hi_p)
+bool mpi_type_span(const mpi_type_t *t, size_t count, MPI_Aint *lo_p, MPI_Aint *hi_p)
 {
-    MPI_Aint step = count > 0 ? (MPI_Aint)(count - 1) * t->extent : 0;
+    MPI_Aint step = 0;
 
-    *lo_p = t->true_lb + (step < 0 ? step : 0);
-    *hi_p = t->true_ub + (step > 0 ? step : 0);
+    if (count > 0 && __builtin_mul_overflow((MPI_Aint)(count - 1), t->extent, &step)) {
+        return false;
+    }
+    return !__builtin_add_overflow(t->true_lb, step < 0 ? step : 0, lo_p) &&
+           !__builtin_add_overflow(t->true_ub, step > 0 ? step : 0, hi_p);
 }

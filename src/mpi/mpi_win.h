@@ -49,7 +49,10 @@ typedef struct mpi_win {
 typedef struct {
     int rank; /* MPI_PROC_NULL: nothing to do */
     size_t disp, count, bytes;
+    MPI_Datatype dt;
     mpi_type_t *t;
+    bool contig; /* t is: its bytes are one block at disp + lb */
+    MPI_Aint lb; /* t's true lower bound */
 } mpi_win_target_t;
 
 /* The lock window's words of a member: the passive-target lock, the accumulate mutex. */

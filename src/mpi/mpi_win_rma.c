@@ -11,15 +11,57 @@
 #include "mpi/mpi_engines.h"
 #include "mpi/mpi_win.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The bytes [*lo_p, *hi_p) of rank's window that tg reaches at disp (tg->bytes and tg->disp
+ * set); false when a sum or product overflows (wrapped, it could land inside the window). */
+static bool rma_span(const mpi_win_t *w, int rank, MPI_Aint disp, mpi_win_target_t *tg,
+                     MPI_Aint *lo_p, MPI_Aint *hi_p)
+{
+    MPI_Aint at, lo, hi;
+
+    if (__builtin_mul_overflow(mpi_type_size(tg->t), tg->count, &tg->bytes) ||
+        tg->bytes > (size_t)INTPTR_MAX ||
+        __builtin_mul_overflow(disp, (MPI_Aint)w->disp_units[rank], &at)) {
+        return false;
+    }
+    tg->disp = (size_t)at;
+    if (tg->contig) { /* one block: [true_lb, true_lb + bytes) */
+        lo = tg->lb;
+        if (__builtin_add_overflow(lo, (MPI_Aint)tg->bytes, &hi)) {
+            return false;
+        }
+    } else if (!mpi_type_span(tg->t, tg->count, &lo, &hi)) {
+        return false;
+    }
+    return !__builtin_add_overflow(at, lo, lo_p) && !__builtin_add_overflow(at, hi, hi_p);
+}
+
+static int rma_range_err(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, int count,
+                         bool over, MPI_Aint lo, MPI_Aint hi)
+{
+    if (over) {
+        return mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
+                       "%s: the target datatype reaches past the address range (target_disp %lld "
+                       "x disp_unit %d, %d elements)",
+                       call, (long long)disp, w->disp_units[rank], count);
+    }
+    return mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
+                   "%s: the target datatype reaches bytes [%lld, %lld) of rank %d's window of "
+                   "%lld bytes (target_disp %lld x disp_unit %d, %d elements)",
+                   call, (long long)lo, (long long)hi, rank, (long long)w->sizes[rank],
+                   (long long)disp, w->disp_units[rank], count);
+}
 
 /* The target of an operation: rank, displacement and type checked, every byte it touches
  * inside the target's window (before anything is posted). */
 static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, int count,
                       MPI_Datatype dt, mpi_win_target_t *tg)
 {
-    MPI_Aint lo, hi, at;
+    MPI_Aint lo = 0, hi = 0;
+    bool in;
 
     tg->rank = rank;
     if (rank == MPI_PROC_NULL) {
@@ -33,20 +75,16 @@ static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, i
         return mpi_err(w->c, call, disp < 0 ? MPI_ERR_DISP : MPI_ERR_COUNT,
                        "%s: negative target %s", call, disp < 0 ? "displacement" : "count");
     }
+    tg->dt = dt;
     if ((tg->t = mpi_type_get(dt)) == NULL) {
         return mpi_err(w->c, call, MPI_ERR_TYPE, "%s: invalid target datatype", call);
     }
     tg->count = (size_t)count;
-    tg->bytes = mpi_type_size(tg->t) * tg->count;
-    at = disp * (MPI_Aint)w->disp_units[rank];
-    tg->disp = (size_t)at;
-    mpi_type_span(tg->t, tg->count, &lo, &hi);
-    if (tg->bytes > 0 && (at + lo < 0 || at + hi > (MPI_Aint)w->sizes[rank])) {
-        return mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
-                       "%s: the target datatype reaches bytes [%lld, %lld) of rank %d's window "
-                       "of %lld bytes (target_disp %lld x disp_unit %d, %d elements)",
-                       call, (long long)(at + lo), (long long)(at + hi), rank,
-                       (long long)w->sizes[rank], (long long)disp, w->disp_units[rank], count);
+    tg->contig = mpi_type_is_contig(tg->t);
+    tg->lb = mpi_type_true_lb(tg->t);
+    in = rma_span(w, rank, disp, tg, &lo, &hi);
+    if (!in || (tg->bytes > 0 && (lo < 0 || hi > (MPI_Aint)w->sizes[rank]))) {
+        return rma_range_err(w, call, rank, disp, count, !in, lo, hi);
     }
     return MPI_SUCCESS;
 }
@@ -57,7 +95,8 @@ static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, i
 static int rma_origin(mpi_win_t *w, const char *call, const void *addr, int count, MPI_Datatype dt,
                       const mpi_win_target_t *tg, bool for_get, void **p)
 {
-    mpi_type_t *t = mpi_type_get(dt);
+    bool same = dt == tg->dt; /* (the common case: looked up once) */
+    mpi_type_t *t = same ? tg->t : mpi_type_get(dt);
     size_t bytes = tg->bytes;
     mpi_win_tmp_t *tmp;
 
@@ -74,8 +113,8 @@ static int rma_origin(mpi_win_t *w, const char *call, const void *addr, int coun
                                    : "the origin and target type signatures differ (other "
                                      "predefined types, or another number of them)");
     }
-    if (mpi_type_is_contig(t)) {
-        *p = (char *)(uintptr_t)addr + mpi_type_true_lb(t);
+    if (same ? tg->contig : mpi_type_is_contig(t)) {
+        *p = (char *)(uintptr_t)addr + (same ? tg->lb : mpi_type_true_lb(t));
         return MPI_SUCCESS;
     }
     tmp = calloc(1, sizeof(*tmp));
@@ -123,6 +162,11 @@ static int rma_rw(const char *call, void *addr, int count, MPI_Datatype dt, int 
     }
     if ((err = rma_origin(w, call, addr, count, dt, &tg, get, &p)) != MPI_SUCCESS) {
         return err;
+    }
+    if (tg.contig) { /* (the common case without a call more) */
+        return rma_status(w, call,
+                          get ? rcmsg_get(p, tg.bytes, rank, tg.disp + (size_t)tg.lb, w->data)
+                              : rcmsg_put(p, tg.bytes, rank, tg.disp + (size_t)tg.lb, w->data));
     }
     return rma_status(w, call, mpi_win_xfer_rw(w, &tg, p, get));
 }
@@ -270,7 +314,7 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     }
     return rma_status(w, call,
                       rcmsg_acc_compare_swap(compare_addr, origin_addr, result_addr, rdt,
-                                             target_rank, tg.disp, w->data));
+                                             target_rank, tg.disp + (size_t)tg.lb, w->data));
 }
 
 /* ---- request-based operations (MPI-3.1 11.3.5) ----------------------------------------------

@@ -6,12 +6,16 @@
  * waited for in any order, and blocking communicator creation runs while one is outstanding,
  * in orders that a blocking idup would deadlock. Each new communicator is used once complete.
  * With argument "threads": one phase under MPI_THREAD_MULTIPLE (an idup waited for in one
- * thread while another dups other communicators).
+ * thread while another dups other communicators). With argument "kill" (3 ranks,
+ * mpi_idup_kill.sh): rank 2 dies by SIGKILL once its idup's first exchange went out; the
+ * survivors' idup fails (no hang), and they say after how long.
  */
 #include "mpi_test.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define NIDUP 4
 
@@ -321,6 +325,34 @@ static void test_threads(void)
     }
 }
 
+/* A member lost during the agreement: the survivors' requests fail, with an error. */
+static int killed_in_idup(void)
+{
+    MPI_Comm nc = MPI_COMM_NULL;
+    MPI_Request r;
+    int flag = 0, e, cls = -1;
+    double t0;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    OK(MPI_Comm_idup(MPI_COMM_WORLD, &nc, &r));
+    if (me == 2) {
+        OK(MPI_Test(&r, &flag, MPI_STATUS_IGNORE)); /* its first exchange goes out */
+        printf("rank 2: killing myself during the idup\n");
+        fflush(stdout);
+        kill(getpid(), SIGKILL);
+    }
+    t0 = MPI_Wtime();
+    e = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Error_class(e, &cls);
+    printf("rank %d: idup %s (class %d) after %.1f s\n", me,
+           e == MPI_SUCCESS ? "succeeded" : "failed", cls, MPI_Wtime() - t0);
+    CHECK(e != MPI_SUCCESS && nc == MPI_COMM_NULL, "the idup with a killed member did not fail");
+    printf("rank %d of %d: %d failure(s)\n", me, np, failures);
+    fflush(stdout);
+    MPI_Finalize();
+    return failures > 0;
+}
+
 int main(int argc, char **argv)
 {
     int provided = MPI_THREAD_SINGLE;
@@ -338,6 +370,9 @@ int main(int argc, char **argv)
         printf("SKIP: MPI_THREAD_MULTIPLE not provided (%d)\n", provided);
         MPI_Finalize();
         return 77;
+    }
+    if (argc > 1 && strcmp(argv[1], "kill") == 0) {
+        return killed_in_idup();
     }
     phases_expected = threads ? 2 : 7;
     if (threads) {

@@ -400,7 +400,7 @@ static void test_errors(MPI_Win win, int *mem)
 {
     int v[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     double d = 1;
-    MPI_Datatype vec, mixed;
+    MPI_Datatype vec, mixed, far;
     int bl[2] = {1, 1};
     MPI_Aint disp[2] = {0, 8};
     MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE};
@@ -409,6 +409,8 @@ static void test_errors(MPI_Win win, int *mem)
     MPI_Type_commit(&vec);
     MPI_Type_create_struct(2, bl, disp, types, &mixed);
     MPI_Type_commit(&mixed);
+    MPI_Type_create_resized(MPI_INT, 0, (MPI_Aint)1 << 62, &far); /* 4 x 2^62 wraps to 0 */
+    MPI_Type_commit(&far);
     for (int i = 0; i < N; i++) {
         mem[i] = -1;
     }
@@ -422,6 +424,10 @@ static void test_errors(MPI_Win win, int *mem)
     FAILS(MPI_Put(v, 4, MPI_INT, right, 80, 1, vec, win), MPI_ERR_RMA_RANGE);
     FAILS(MPI_Accumulate(v, 4, MPI_INT, right, 80, 1, vec, MPI_SUM, win), MPI_ERR_RMA_RANGE);
     FAILS(MPI_Get(v, 8, MPI_INT, right, 0, 2, vec, win), MPI_ERR_RMA_RANGE);
+    /* displacement and extent math past MPI_Aint (it would wrap to byte 0): out of range */
+    FAILS(MPI_Put(v, 1, MPI_INT, right, (MPI_Aint)1 << 62, 1, MPI_INT, win), MPI_ERR_RMA_RANGE);
+    FAILS(MPI_Put(v, 5, MPI_INT, right, 0, 5, far, win), MPI_ERR_RMA_RANGE);
+    FAILS(MPI_Accumulate(v, 5, MPI_INT, right, 0, 5, far, MPI_SUM, win), MPI_ERR_RMA_RANGE);
     /* accumulates: one predefined type, an operation defined on it */
     FAILS(MPI_Accumulate(v, 1, mixed, right, 0, 1, mixed, MPI_REPLACE, win), MPI_ERR_TYPE);
     FAILS(MPI_Accumulate(v, 2, MPI_INT, right, 0, 2, MPI_INT, MPI_MINLOC, win), MPI_ERR_OP);
@@ -436,8 +442,25 @@ static void test_errors(MPI_Win win, int *mem)
     OK(MPI_Win_fence(0, win));
     CHECK(mem[1] == -1 && mem[2] == 1 && mem[5] == 4 && mem[6] == -1, "ints into MPI_2INT: %d %d",
           mem[2], mem[5]);
+    /* Compare_and_swap on a type of one int at byte 4 (lb 4): the int at target_disp + 4 */
+    {
+        int one = 1, b4 = 4, cmp = -1, old = 0;
+        MPI_Aint d4 = 4;
+        MPI_Datatype at4, tint = MPI_INT;
+
+        MPI_Type_create_struct(1, &one, &d4, &tint, &at4);
+        MPI_Type_commit(&at4);
+        OK(MPI_Win_fence(0, win));
+        OK(MPI_Compare_and_swap(&b4, &cmp, &old, at4, right, 20, win));
+        OK(MPI_Win_fence(0, win));
+        CHECK(old == -1 && mem[21] == 4 && mem[20] == -1,
+              "Compare_and_swap on an int at lb 4: old %d, mem[20] %d, mem[21] %d", old, mem[20],
+              mem[21]);
+        MPI_Type_free(&at4);
+    }
     MPI_Type_free(&vec);
     MPI_Type_free(&mixed);
+    MPI_Type_free(&far);
 }
 
 int main(int argc, char **argv)
