@@ -217,6 +217,19 @@ int bench_allreduce_sum(const double *sendbuf, double *recvbuf, size_t count)
                  "MPI_Allreduce");
 }
 
+int bench_iallreduce_sum(const double *sendbuf, double *recvbuf, size_t count, bench_reqs_t *reqs,
+                         size_t i)
+{
+    int n;
+
+    if (count_of(count, &n) != 0) {
+        return -1;
+    }
+    return check(
+        MPI_Iallreduce(sendbuf, recvbuf, n, MPI_DOUBLE, sum_op, MPI_COMM_WORLD, &reqs->req[i]),
+        "MPI_Iallreduce");
+}
+
 int bench_allgather(const void *sendbuf, void *recvbuf, size_t len)
 {
     int count;

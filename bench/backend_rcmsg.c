@@ -152,6 +152,14 @@ int bench_allreduce_sum(const double *sendbuf, double *recvbuf, size_t count)
                  "rcmsg_allreduce");
 }
 
+int bench_iallreduce_sum(const double *sendbuf, double *recvbuf, size_t count, bench_reqs_t *reqs,
+                         size_t i)
+{
+    return check(
+        rcmsg_iallreduce(sendbuf, recvbuf, count, RCMSG_DOUBLE, RCMSG_SUM, comm, &reqs->req[i]),
+        "rcmsg_iallreduce");
+}
+
 int bench_allgather(const void *sendbuf, void *recvbuf, size_t len)
 {
     return check(rcmsg_allgather(sendbuf, recvbuf, len, RCMSG_UINT8, comm), "rcmsg_allgather");

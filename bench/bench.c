@@ -7,6 +7,7 @@
  *   mpirun -np 2 rcmsg_bench latency|bw|bibw|rate [options]
  *   mpirun -np N rcmsg_bench coll barrier|bcast|allreduce|allgather|alltoall|reduce|gather|
  *                                 scatter|reduce_scatter_block [options]
+ *   mpirun -np N rcmsg_bench overlap rndv|iallreduce [options]   (bench_overlap.c; rndv: N=2)
  *
  * Output: '#' comment lines (what was measured and how), then one line per message size:
  * the size in bytes and the result (microseconds, MB/s with MB = 10^6 bytes, or messages/s).
@@ -25,6 +26,7 @@
 #define _GNU_SOURCE /* program_invocation_short_name */
 #endif
 #include "bench_backend.h"
+#include "bench_overlap.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -45,7 +47,14 @@
 #define BENCH_MAX_ITERS 1000000000L
 #define BENCH_MAX_WIN   4096
 
-typedef enum { BENCH_LATENCY, BENCH_BW, BENCH_BIBW, BENCH_RATE, BENCH_COLL } bench_kind_t;
+typedef enum {
+    BENCH_LATENCY,
+    BENCH_BW,
+    BENCH_BIBW,
+    BENCH_RATE,
+    BENCH_COLL,
+    BENCH_OVERLAP /* bench_overlap.c */
+} bench_kind_t;
 
 typedef enum {
     BENCH_BARRIER,
@@ -81,6 +90,7 @@ static const char *const coll_names[] = {"barrier",   "bcast",    "allreduce",
 typedef struct {
     bench_kind_t kind;
     bench_coll_t coll;
+    bench_overlap_t overlap; /* overlap rndv|iallreduce */
     size_t min, max;
     long iters, iters_large;   /* timed iterations per size up to / above BENCH_LARGE */
     long warmup, warmup_large; /* untimed iterations before them */
@@ -128,6 +138,11 @@ static void usage(FILE *f)
             "scatter,\n"
             "             the whole vector for bcast, allreduce, reduce and reduce_scatter_block "
             "(as OSU)\n"
+            "  overlap rndv|iallreduce  OSU's overlap of a nonblocking operation with computation: "
+            "post,\n"
+            "             compute for the pure time, wait; rndv: rank 0 sends to rank 1 (2 ranks); "
+            "sizes\n"
+            "             1m..1m by default (iallreduce: doubles, from 8 B), 100 iterations\n"
             "options (sizes in bytes, with an optional k, m or g suffix: powers of 1024):\n"
             "  --min B, --max B   sizes from min, doubling, up to max (latency/bw/bibw: 1..4m, "
             "rate: 1..8k,\n"
@@ -237,6 +252,15 @@ static int parse_command(int nargs, char **args, bench_opts_t *o)
             return 0;
         }
     }
+    if (strcmp(args[0], "overlap") == 0) {
+        o->kind = BENCH_OVERLAP;
+        if (nargs == 2 && (strcmp(args[1], "rndv") == 0 || strcmp(args[1], "iallreduce") == 0)) {
+            o->overlap = args[1][0] == 'r' ? BENCH_OVERLAP_RNDV : BENCH_OVERLAP_IALLREDUCE;
+            return 0;
+        }
+        fprintf(stderr, "%s: overlap wants one name: rndv or iallreduce\n", prog());
+        return -1;
+    }
     if (strcmp(args[0], "coll") != 0) {
         fprintf(stderr, "%s: unknown benchmark '%s' (latency, bw, bibw, rate or coll NAME)\n",
                 prog(), args[0]);
@@ -264,10 +288,16 @@ static void apply_defaults(bench_opts_t *o, int have_min, int have_max, int have
     long iters_default = o->kind == BENCH_LATENCY ? 10000 : o->kind == BENCH_COLL ? 1000 : 100;
 
     if (!have_min) {
-        o->min = o->kind == BENCH_COLL ? 8 : 1;
+        o->min = o->kind == BENCH_OVERLAP ? (1u << 20) : o->kind == BENCH_COLL ? 8 : 1;
     }
     if (!have_max) {
-        o->max = o->kind == BENCH_COLL ? (1u << 20) : o->kind == BENCH_RATE ? 8192 : (4u << 20);
+        o->max = o->kind == BENCH_COLL || o->kind == BENCH_OVERLAP ? (1u << 20)
+                 : o->kind == BENCH_RATE                           ? 8192
+                                                                   : (4u << 20);
+    }
+    if (o->kind == BENCH_OVERLAP && !have_large) {
+        o->iters_large = o->iters != 0 ? o->iters : iters_default; /* one count for every size */
+        have_large = 1;
     }
     if (o->iters == 0) {
         o->iters = iters_default;
@@ -368,6 +398,11 @@ static int parse_args(int argc, char **argv, bench_opts_t *o)
     apply_defaults(o, have_min, have_max, have_large, have_warmup);
     if (o->min > o->max) {
         fprintf(stderr, "%s: --min (%zu) is above --max (%zu)\n", prog(), o->min, o->max);
+        return -1;
+    }
+    if (o->kind == BENCH_OVERLAP && o->min < (o->overlap == BENCH_OVERLAP_RNDV ? 1u : 8u)) {
+        fprintf(stderr, "%s: overlap wants --min of at least %u bytes\n", prog(),
+                o->overlap == BENCH_OVERLAP_RNDV ? 1u : 8u);
         return -1;
     }
     return 0;
@@ -1089,6 +1124,13 @@ int main(int argc, char **argv)
         }
         bench_finalize();
         return 2;
+    }
+    if (o.kind == BENCH_OVERLAP) {
+        bench_overlap_opts_t ov = {o.overlap,      o.min,    o.max, o.iters_large,
+                                   o.warmup_large, o.median, prog()};
+
+        rc = bench_overlap_run(&ov);
+        return bench_finalize() != 0 ? 1 : rc;
     }
     if (ctx_init(&x, &o) != 0) {
         fail();

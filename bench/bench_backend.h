@@ -44,6 +44,10 @@ int bench_barrier(void);
 int bench_bcast(void *buf, size_t len, int root);
 /* Element-wise sum of count doubles. */
 int bench_allreduce_sum(const double *sendbuf, double *recvbuf, size_t count);
+/* The same, nonblocking, in slot i (bench_waitall completes it): rcmsg_iallreduce,
+ * MPI_Iallreduce. */
+int bench_iallreduce_sum(const double *sendbuf, double *recvbuf, size_t count, bench_reqs_t *reqs,
+                         size_t i);
 /* len bytes from each rank; rank i's block at recvbuf + i * len. */
 int bench_allgather(const void *sendbuf, void *recvbuf, size_t len);
 /* Block j (len bytes) of sendbuf goes to rank j; block i of recvbuf comes from rank i. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Instructions per blocking collective call, minus the waits that spin for the peers (load-
-# independent: docs/performance.md, "Before and after the restructuring ...").
+# independent: docs/performance.md, "Instructions per call").
 #   sh bench/coll_instr.sh BUILD NP COLL BYTES [ITERS]
 # BUILD: a configured and built tree (its rcmsg-mpicc-uninstalled); COLL: allreduce, bcast,
 # barrier, alltoall (rcmsg.h), mpi_allreduce_user (MPI_Allreduce with an MPI_Op_create sum),

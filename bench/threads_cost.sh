@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# What the thread model costs on the host over sm (docs/performance.md, "Threads"): for an OLD
-# tree (before issue 41, SINGLE only) and a NEW one (SINGLE and MULTIPLE with one thread:
-# BENCH_THREAD), (1) instructions per call of rcmsg_send, rcmsg_irecv and pml_on_recv in an 8 B
-# ping-pong (callgrind, both ranks, 2100 calls each), (2) the 8 B latency (median) and message
-# rate, alternating, REPS times (3). Each tree has a built build/ directory.
+# What the thread model costs on the host over sm (docs/performance.md, "Threads and the progress
+# thread"): for an OLD tree (before issue 41, SINGLE only) and a NEW one (SINGLE and MULTIPLE
+# with one thread: BENCH_THREAD), (1) instructions per call of rcmsg_send, rcmsg_irecv and
+# pml_on_recv in an 8 B ping-pong (callgrind, both ranks, 2100 calls each), (2) the 8 B latency
+# (median) and message rate, alternating, REPS times (3). Each tree has a built build/ directory.
 #   flock /tmp/bench.lock sh bench/threads_cost.sh OLD_TREE NEW_TREE
 old=${1:?old tree}; new=${2:?new tree}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -20,8 +20,10 @@
  * after the rounds, with the verbs mappings after the rounds.
  *
  * Prints one line: ranks, then for each quantity the median and the maximum over ranks (the
- * round trips: over every timed pair and round). With --tsv, a tab-separated line (a header
- * comment first) for scripts that sweep N.
+ * round trips: over every timed pair and round), then the parts of the phases (the publish
+ * and collecting fence, the address gets, the closing fence, and the PMIx_Get calls of
+ * rcmsg_init: O(1) or O(N)). With --tsv, a tab-separated line (a header comment first) for
+ * scripts that sweep N.
  */
 #include "core/core.h"
 
@@ -56,6 +58,12 @@ enum {
 static const char *const qnames[Q_COUNT] = {
     "init_ms",       "pmix_ms", "open_ms", "exchange_ms",    "connect_ms",  "rss_kib",
     "verbs_map_kib", "qp_rts",  "qp_init", "verbs_post_kib", "qp_rts_post", "qp_init_post"};
+
+/* The parts of the wireup phases, after the round trips (so that the columns before them stay
+ * where scripts expect them): the publish and collecting fence, the address gets, the
+ * closing fence (ms), and the PMIx_Get calls of rcmsg_init (job info and addresses). */
+enum { X_FENCE, X_GETS, X_CLOSE, X_PMIX_GETS, X_COUNT };
+static const char *const xnames[X_COUNT] = {"fence_ms", "gets_ms", "close_fence_ms", "pmix_gets"};
 
 #define MAX_PEERS 64 /* --peers at most */
 #define MSG_SIZE  8
@@ -290,6 +298,9 @@ static void report(const double *all, int size, int stride, int peers, int tsv)
             printf("\t%s_median\t%s_max", qnames[k], qnames[k]);
         }
         printf("\tfirst_rtt_us_median\tfirst_rtt_us_max\tsteady_rtt_us_median\tsteady_rtt_us_max");
+        for (int k = 0; k < X_COUNT; k++) {
+            printf("\t%s_median\t%s_max", xnames[k], xnames[k]);
+        }
         printf("\n%d", size);
     } else {
         printf("%d ranks:", size);
@@ -309,6 +320,12 @@ static void report(const double *all, int size, int stride, int peers, int tsv)
             }
         }
         print_stat(col, n, tsv, which == 0 ? "first_rtt_us" : "steady_rtt_us");
+    }
+    for (int k = 0; k < X_COUNT; k++) {
+        for (int r = 0; r < size; r++) {
+            col[r] = all[r * stride + Q_COUNT + 2 * peers + k];
+        }
+        print_stat(col, size, tsv, xnames[k]);
     }
     printf("\n");
     free(col);
@@ -344,8 +361,8 @@ static int parse_args(int argc, char **argv, int *tsv_p, int *peers_p, int *iter
     return 0;
 }
 
-/* Fills q (the quantities after init), measured from t0 and rss0. */
-static void after_init(double *q, double t0, double rss0)
+/* Fills q (the quantities after init), measured from t0 and rss0, and x (the parts). */
+static void after_init(double *q, double *x, double t0, double rss0)
 {
     rcmsg_wireup_t *w = rcmsg_core_wireup();
 
@@ -356,6 +373,10 @@ static void after_init(double *q, double t0, double rss0)
         q[Q_PMIX + i] = w->phase_ms[i];
     }
     qp_count(&q[Q_QP_RTS], &q[Q_QP_INIT]);
+    x[X_FENCE] = w->phase_ms[5];
+    x[X_GETS] = w->phase_ms[6];
+    x[X_CLOSE] = w->phase_ms[7];
+    x[X_PMIX_GETS] = w->pmix_gets;
 }
 
 int main(int argc, char **argv)
@@ -369,14 +390,14 @@ int main(int argc, char **argv)
                 MAX_PEERS);
         return 2;
     }
-    stride = Q_COUNT + 2 * peers;
+    stride = Q_COUNT + 2 * peers + X_COUNT;
     q = malloc(sizeof(double) * (size_t)stride);
     t0 = now_ms();
     if (q == NULL || rcmsg_init() != RCMSG_OK) {
         fprintf(stderr, "rcmsg_wireup_bench: rcmsg_init failed\n");
         return 1;
     }
-    after_init(q, t0, rss0);
+    after_init(q, q + Q_COUNT + 2 * peers, t0, rss0);
     if (first_use_rounds(peers, iters, delay, q + Q_COUNT, q + Q_COUNT + peers) != 0) {
         return 1;
     }

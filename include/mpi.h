@@ -9,8 +9,8 @@
  * long. The handle VALUES and constants are rcmsg's own: this is not ABI-compatible with
  * MPICH binaries; programs are rebuilt with rcmsg-mpicc.
  *
- * Only what is implemented is declared: a call outside the subset (one-sided, I/O, dynamic
- * processes, topologies, ...) fails to compile (undeclared) or to link. Every thread level is
+ * Only what is implemented is declared: a call outside the subset (I/O, dynamic
+ * processes, ...) fails to compile (undeclared) or to link. Every thread level is
  * provided, MPI_THREAD_MULTIPLE included (rcmsg's thread model: docs/threads.md).
  *
  * Handle encoding: a null handle is 0 for every kind (so a zeroed array of requests is an
@@ -151,6 +151,10 @@ typedef struct MPI_Status {
 #define MPI_ERR_NO_MEM                21
 #define MPI_ERR_UNSUPPORTED_OPERATION 22
 #define MPI_ERR_PROC_ABORTED          23
+#define MPI_ERR_INFO_KEY              24
+#define MPI_ERR_INFO_VALUE            25
+#define MPI_ERR_INFO_NOKEY            26
+#define MPI_ERR_INFO                  27
 #define MPI_ERR_LASTCODE              0x3fffffff
 
 /* ---- predefined datatypes ---------------------------------------
@@ -448,7 +452,7 @@ MPI_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
                       MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
 /* ---- groups, communicators, attributes, intercommunicators ---------------------------- */
-typedef int MPI_Info; /* only MPI_INFO_NULL (Comm_split_type's info is not read) */
+typedef int MPI_Info; /* info objects: MPI_Info_create, ... (below) */
 #define MPI_INFO_NULL        ((MPI_Info)0)
 #define MPI_GROUP_EMPTY      ((MPI_Group)MPI_HANDLE_(MPI_KIND_GROUP_, 0))
 #define MPI_COMM_TYPE_SHARED 1 /* Comm_split_type: the ranks of one node (host name) */
@@ -510,6 +514,458 @@ MPI_API int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintra
 MPI_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 MPI_API int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 MPI_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
+/* ---- issue 43 item 1: predefined attributes, info, type envelopes and names, darray,
+ * generalized requests, status setters, error classes, memory, handle conversions, the
+ * deprecated names MPI-3.1 (or MPICH) still defines, nonblocking v-collectives ---------------- */
+#define MPI_KIND_INFO_   10 /* info objects: MPI_INFO_ENV is index 1 */
+#define MPI_INFO_ENV     ((MPI_Info)MPI_HANDLE_(MPI_KIND_INFO_, 1))
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+
+/* more predefined attribute keys (on every communicator): MPI_UNIVERSE_SIZE (the job's size:
+ * no dynamic processes), MPI_APPNUM (0), MPI_LASTUSEDCODE (the largest error code or class
+ * MPI_Add_error_class/code gave, MPI_ERR_LASTCODE before any) */
+#define MPI_UNIVERSE_SIZE 5
+#define MPI_APPNUM        6
+#define MPI_LASTUSEDCODE  7
+
+typedef int MPI_Fint;
+#define MPI_F_STATUS_SIZE 5
+#define MPI_F_SOURCE      2
+#define MPI_F_TAG         3
+#define MPI_F_ERROR       4
+
+/* MPI_Type_get_envelope's combiners */
+#define MPI_COMBINER_NAMED            1
+#define MPI_COMBINER_DUP              2
+#define MPI_COMBINER_CONTIGUOUS       3
+#define MPI_COMBINER_VECTOR           4
+#define MPI_COMBINER_HVECTOR_INTEGER  5
+#define MPI_COMBINER_HVECTOR          6
+#define MPI_COMBINER_INDEXED          7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED         9
+#define MPI_COMBINER_INDEXED_BLOCK    10
+#define MPI_COMBINER_HINDEXED_BLOCK   11
+#define MPI_COMBINER_STRUCT_INTEGER   12
+#define MPI_COMBINER_STRUCT           13
+#define MPI_COMBINER_SUBARRAY         14
+#define MPI_COMBINER_DARRAY           15
+#define MPI_COMBINER_F90_REAL         16
+#define MPI_COMBINER_F90_COMPLEX      17
+#define MPI_COMBINER_F90_INTEGER      18
+#define MPI_COMBINER_RESIZED          19
+
+/* MPI_Type_create_darray's distributions */
+#define MPI_DISTRIBUTE_BLOCK     121
+#define MPI_DISTRIBUTE_CYCLIC    122
+#define MPI_DISTRIBUTE_NONE      123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* MPI_Type_match_size's classes */
+#define MPI_TYPECLASS_REAL    1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+
+MPI_API int MPI_Info_create(MPI_Info *info);
+MPI_API int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+MPI_API int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+MPI_API int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+MPI_API int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+MPI_API int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+MPI_API int MPI_Info_delete(MPI_Info info, const char *key);
+MPI_API int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+MPI_API int MPI_Info_free(MPI_Info *info);
+MPI_API int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+MPI_API int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+MPI_API int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+
+MPI_API int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                  int *num_datatypes, int *combiner);
+MPI_API int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                                  int max_datatypes, int array_of_integers[],
+                                  MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+MPI_API int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+MPI_API int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+MPI_API int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                   const int array_of_distribs[], const int array_of_dargs[],
+                                   const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype);
+MPI_API int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
+/* attributes of datatypes: copied by Type_dup (copy callback), deleted by Type_free */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+MPI_API int rcmsg_mpi_type_null_copy_fn(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+MPI_API int rcmsg_mpi_type_dup_fn(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                  void *attribute_val_in, void *attribute_val_out, int *flag);
+MPI_API int rcmsg_mpi_type_null_delete_fn(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+#define MPI_TYPE_NULL_COPY_FN   rcmsg_mpi_type_null_copy_fn
+#define MPI_TYPE_DUP_FN         rcmsg_mpi_type_dup_fn
+#define MPI_TYPE_NULL_DELETE_FN rcmsg_mpi_type_null_delete_fn
+MPI_API int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                   MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                   int *type_keyval, void *extra_state);
+MPI_API int MPI_Type_free_keyval(int *type_keyval);
+MPI_API int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+MPI_API int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                              int *flag);
+MPI_API int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+MPI_API int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                               MPI_Grequest_free_function *free_fn,
+                               MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                               MPI_Request *request);
+MPI_API int MPI_Grequest_complete(MPI_Request request);
+MPI_API int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+MPI_API int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+MPI_API int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+
+MPI_API int MPI_Add_error_class(int *errorclass);
+MPI_API int MPI_Add_error_code(int errorclass, int *errorcode);
+MPI_API int MPI_Add_error_string(int errorcode, const char *string);
+
+MPI_API int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+MPI_API int MPI_Free_mem(void *base);
+MPI_API MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_API MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
+/* Handle conversions: a Fortran handle is the C handle's value. */
+MPI_API MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_API MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_API MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_API MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPI_API MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_API MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_API MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_API MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_API MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_API MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_API MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_API MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_API MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_API MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_API MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_API MPI_Message MPI_Message_f2c(MPI_Fint message);
+/* their profiling names (the only PMPI_ names here: the same functions) */
+MPI_API MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
+MPI_API MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
+MPI_API MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
+MPI_API MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
+MPI_API MPI_Fint PMPI_Group_c2f(MPI_Group group);
+MPI_API MPI_Group PMPI_Group_f2c(MPI_Fint group);
+MPI_API MPI_Fint PMPI_Op_c2f(MPI_Op op);
+MPI_API MPI_Op PMPI_Op_f2c(MPI_Fint op);
+MPI_API MPI_Fint PMPI_Info_c2f(MPI_Info info);
+MPI_API MPI_Info PMPI_Info_f2c(MPI_Fint info);
+MPI_API MPI_Fint PMPI_Request_c2f(MPI_Request request);
+MPI_API MPI_Request PMPI_Request_f2c(MPI_Fint request);
+MPI_API MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_API MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_API MPI_Fint PMPI_Message_c2f(MPI_Message message);
+MPI_API MPI_Message PMPI_Message_f2c(MPI_Fint message);
+MPI_API int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+MPI_API int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+/* Deprecated (MPI-2.0) or removed (MPI-3.0) names that MPICH still provides: the same as
+ * their replacements (Type_extent: Type_get_extent's extent; Type_lb / Type_ub: lb, lb +
+ * extent; Address: Get_address; Type_hvector / hindexed / struct: Type_create_*;
+ * Errhandler_create / set / get: Comm_create_errhandler / set / get_errhandler). */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+MPI_API int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+MPI_API int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+MPI_API int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+MPI_API int MPI_Address(void *location, MPI_Aint *address);
+MPI_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+MPI_API int MPI_Type_hindexed(int count, int array_of_blocklengths[],
+                              MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
+MPI_API int MPI_Type_struct(int count, int array_of_blocklengths[],
+                            MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[],
+                            MPI_Datatype *newtype);
+MPI_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+MPI_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+MPI_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+
+/* Nonblocking v-collectives and Iexscan (all but Iexscan over intercommunicators too) */
+MPI_API int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         int root, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request);
+MPI_API int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                           const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                           MPI_Request *request);
+MPI_API int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *request);
+MPI_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request);
+
+/* ---- process topologies and neighborhood collectives ----------------------------------- */
+/* MPI_Topo_test's answers (with MPI_UNDEFINED: no topology). Reorder is accepted and ignored:
+ * a new topology's ranks are those of the old communicator (MPI allows it). The info argument
+ * of the Dist_graph calls is not read. A topology is copied by MPI_Comm_dup (and Comm_idup);
+ * a communicator made by any other call has none. */
+#define MPI_GRAPH      1
+#define MPI_CART       2
+#define MPI_DIST_GRAPH 3
+/* Dist_graph weights: none (on every rank); weighted, with no edge here. Addresses of the
+ * library's own (never read nor written), as MPICH does. */
+MPI_API extern int rcmsg_mpi_unweighted_[1];
+MPI_API extern int rcmsg_mpi_weights_empty_[1];
+#define MPI_UNWEIGHTED    (rcmsg_mpi_unweighted_)
+#define MPI_WEIGHTS_EMPTY (rcmsg_mpi_weights_empty_)
+
+MPI_API int MPI_Topo_test(MPI_Comm comm, int *status);
+MPI_API int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+MPI_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                            int reorder, MPI_Comm *comm_cart);
+MPI_API int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+MPI_API int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+MPI_API int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+MPI_API int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+MPI_API int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                           int *rank_dest);
+MPI_API int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+MPI_API int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                         int *newrank);
+MPI_API int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                             int reorder, MPI_Comm *comm_graph);
+MPI_API int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+MPI_API int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+MPI_API int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+MPI_API int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+MPI_API int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                          int *newrank);
+MPI_API int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                           const int sourceweights[], int outdegree,
+                                           const int destinations[], const int destweights[],
+                                           MPI_Info info, int reorder, MPI_Comm *comm_dist_graph);
+MPI_API int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                                  const int degrees[], const int destinations[],
+                                  const int weights[], MPI_Info info, int reorder,
+                                  MPI_Comm *comm_dist_graph);
+MPI_API int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                           int *weighted);
+MPI_API int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                                     int sourceweights[], int maxoutdegree, int destinations[],
+                                     int destweights[]);
+/* Neighborhood collectives over a communicator's topology (MPI_ERR_TOPOLOGY without one):
+ * blocks in the order of the topology's neighbors (Cart: per dimension the source, then the
+ * destination of Cart_shift by 1; MPI_PROC_NULL neighbors move nothing and leave their
+ * blocks untouched). MPI_IN_PLACE is not allowed. */
+MPI_API int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm);
+MPI_API int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, const int recvcounts[], const int displs[],
+                                    MPI_Datatype recvtype, MPI_Comm comm);
+MPI_API int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm);
+MPI_API int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+MPI_API int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                   const MPI_Datatype recvtypes[], MPI_Comm comm);
+MPI_API int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, const int recvcounts[], const int displs[],
+                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int rdispls[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                    void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                    const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                    MPI_Request *request);
+
+/* ---- one-sided communication (issue 43 item 3; docs/mpi.md "One-sided", docs/osc.md) ------
+ * Windows over rcmsg.h's (rc: RDMA WRITE / READ; sm: CMA; self: memcpy). Accumulates,
+ * Get_accumulate, Fetch_and_op and Compare_and_swap are applied by the target in its progress
+ * (element-wise atomic with each other, the target's own too): a target must enter MPI (any
+ * call that waits, a flush, a fence, an unlock) for them and for passive-target locks to be
+ * served. The target datatype must be contiguous; the origin's may be any. Win_flush_local is
+ * Win_flush (local completion is not told apart). Not here: Win_create_dynamic / attach.
+ * Rput / Rget / Raccumulate / Rget_accumulate, attributes of the program's keyvals, info and
+ * error handlers: the block of mpi4py's names at the end. */
+typedef int MPI_Win;
+#define MPI_KIND_WIN_ 9
+#define MPI_WIN_NULL  ((MPI_Win)0)
+MPI_API MPI_Fint MPI_Win_c2f(MPI_Win win); /* (and PMPI_: the same functions) */
+MPI_API MPI_Win MPI_Win_f2c(MPI_Fint win);
+MPI_API MPI_Fint PMPI_Win_c2f(MPI_Win win);
+MPI_API MPI_Win PMPI_Win_f2c(MPI_Fint win);
+
+#define MPI_REPLACE MPI_OP_(0xfffe) /* accumulate: the target's element becomes the origin's */
+#define MPI_NO_OP   MPI_OP_(0xfffd) /* get_accumulate: a read */
+
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED    235
+/* assertions (accepted; MPI_MODE_NOCHECK skips a lock's protocol) */
+#define MPI_MODE_NOCHECK   1024
+#define MPI_MODE_NOSTORE   2048
+#define MPI_MODE_NOPUT     4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+
+/* predefined window attributes (MPI_Win_get_attr) */
+#define MPI_WIN_BASE            0x5701
+#define MPI_WIN_SIZE            0x5702
+#define MPI_WIN_DISP_UNIT       0x5703
+#define MPI_WIN_CREATE_FLAVOR   0x5704
+#define MPI_WIN_MODEL           0x5705
+#define MPI_WIN_FLAVOR_CREATE   1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC  3
+#define MPI_WIN_FLAVOR_SHARED   4
+#define MPI_WIN_SEPARATE        1
+#define MPI_WIN_UNIFIED         2
+
+/* error classes of windows */
+#define MPI_ERR_WIN          28
+#define MPI_ERR_BASE         29
+#define MPI_ERR_SIZE         30
+#define MPI_ERR_DISP         31
+#define MPI_ERR_LOCKTYPE     32
+#define MPI_ERR_ASSERT       33
+#define MPI_ERR_RMA_CONFLICT 34
+#define MPI_ERR_RMA_SYNC     35
+#define MPI_ERR_RMA_RANGE    36
+#define MPI_ERR_RMA_ATTACH   37
+#define MPI_ERR_RMA_SHARED   38
+#define MPI_ERR_RMA_FLAVOR   39
+
+MPI_API int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                           MPI_Win *win);
+MPI_API int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win);
+/* shared windows: the members on one node; each one's memory follows the rank before's */
+MPI_API int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                    void *baseptr, MPI_Win *win);
+MPI_API int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+                                 void *baseptr);
+MPI_API int MPI_Win_free(MPI_Win *win);
+MPI_API int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+MPI_API int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+MPI_API int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+MPI_API int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+MPI_API int MPI_Win_set_name(MPI_Win win, const char *win_name);
+MPI_API int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+MPI_API int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Win win);
+MPI_API int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Win win);
+MPI_API int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                           int target_rank, MPI_Aint target_disp, int target_count,
+                           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+MPI_API int MPI_Get_accumulate(const void *origin_addr, int origin_count,
+                               MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                               MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                               int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                               MPI_Win win);
+MPI_API int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                             int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+MPI_API int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+                                 void *result_addr, MPI_Datatype datatype, int target_rank,
+                                 MPI_Aint target_disp, MPI_Win win);
+MPI_API int MPI_Win_fence(int assert, MPI_Win win);
+MPI_API int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+MPI_API int MPI_Win_unlock(int rank, MPI_Win win);
+MPI_API int MPI_Win_lock_all(int assert, MPI_Win win);
+MPI_API int MPI_Win_unlock_all(MPI_Win win);
+MPI_API int MPI_Win_flush(int rank, MPI_Win win);
+MPI_API int MPI_Win_flush_all(MPI_Win win);
+MPI_API int MPI_Win_flush_local(int rank, MPI_Win win);
+MPI_API int MPI_Win_flush_local_all(MPI_Win win);
+MPI_API int MPI_Win_sync(MPI_Win win);
+MPI_API int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+MPI_API int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+MPI_API int MPI_Win_complete(MPI_Win win);
+MPI_API int MPI_Win_wait(MPI_Win win);
+MPI_API int MPI_Win_test(MPI_Win win, int *flag);
+MPI_API int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+
+/* ---- names Python's mpi4py declares (issue 43; contrib/mpi-clients/mpi4py-tests.sh) ----
+ * Windows' attributes of the program's keyvals (only delete callbacks run: a window is never
+ * copied), info (checked; Win_get_info: a new empty info, no hint is read), the program's
+ * window error handlers (given the window), Win_c2f / f2c; the request-based operations (in
+ * a lock epoch on the target; flushed before they return: their requests are complete at
+ * once); Pcontrol (no profiling layer: it
+ * does nothing); the Fortran status placeholders (refused by Status_c2f / f2c); the C++ types
+ * (the C types of the same layout). */
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val,
+                                         void *extra_state);
+#define MPI_WIN_NULL_COPY_FN   rcmsg_mpi_type_null_copy_fn /* MPI_Win and MPI_Datatype: int */
+#define MPI_WIN_DUP_FN         rcmsg_mpi_type_dup_fn
+#define MPI_WIN_NULL_DELETE_FN rcmsg_mpi_type_null_delete_fn
+MPI_API int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                  MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                                  void *extra_state);
+MPI_API int MPI_Win_free_keyval(int *win_keyval);
+MPI_API int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+MPI_API int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+MPI_API int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+MPI_API int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *errcode, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn; /* the MPI-2.0 name */
+MPI_API int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                                      MPI_Errhandler *errhandler);
+MPI_API int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+MPI_API int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+MPI_API int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                            int target_rank, MPI_Aint target_disp, int target_count,
+                            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                            MPI_Request *request);
+MPI_API int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                                MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                                MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                                int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                                MPI_Win win, MPI_Request *request);
+MPI_API int MPI_Pcontrol(const int level, ...);
+#define MPI_F_STATUS_IGNORE         ((MPI_Fint *)1)
+#define MPI_F_STATUSES_IGNORE       ((MPI_Fint *)1)
+#define MPI_CXX_BOOL                MPI_C_BOOL
+#define MPI_CXX_FLOAT_COMPLEX       MPI_C_FLOAT_COMPLEX
+#define MPI_CXX_DOUBLE_COMPLEX      MPI_C_DOUBLE_COMPLEX
+#define MPI_CXX_LONG_DOUBLE_COMPLEX MPI_C_LONG_DOUBLE_COMPLEX
 
 #ifdef __cplusplus
 }

@@ -278,7 +278,8 @@ RCMSG_API rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int
  * matched is taken back: one still queued here at once; one on the wire (an eager message in
  * the receiver's unexpected queue, a rendezvous whose data is still here) by asking the
  * receiver, which answers in its next progress (a receiver computing delays the wait until
- * then; a lost receiver ends it with the loss's error; a receiver in rcmsg_finalize still
+ * then, unless its thread of RCMSG_ASYNC_PROGRESS=full answers meanwhile;
+ * a lost receiver ends it with the loss's error; a receiver in rcmsg_finalize still
  * answers, until its closing barrier ends). A send its receiver discarded unreceived (its
  * communicator freed there, or the receiver in rcmsg_finalize) was not received: its cancel
  * takes, also for a rendezvous whose RCMSG_ERR_STATE refusal came before the cancel. A request
@@ -567,6 +568,132 @@ RCMSG_API rcmsg_status_t rcmsg_iscan(const void *sendbuf, void *recvbuf, size_t 
 RCMSG_API rcmsg_status_t rcmsg_iexscan(const void *sendbuf, void *recvbuf, size_t count,
                                        rcmsg_datatype_t dtype, rcmsg_op_t op, rcmsg_comm_t comm,
                                        rcmsg_request_t *req_p);
+
+/* ---- neighborhood collectives -----------------------------------------------------------
+ *
+ * An exchange with explicit neighbor lists (the MPI face's neighborhood collectives pass a
+ * process topology's): this rank sends sendcounts[i] elements at sendbuf + sdispls[i] to rank
+ * dsts[i] (i < ndst) and receives recvcounts[j] elements from rank srcs[j] into recvbuf +
+ * rdispls[j] (j < nsrc), counts and displacements in elements of dtype. Every rank of comm (an
+ * intracommunicator) calls it, those without neighbors too, in the same order as its other
+ * collectives; each passes its own lists. All messages of the call are under way at once.
+ *   - A rank may be listed more than once: the k-th message this rank sends to r lands in the
+ *     k-th receive from this rank in r's srcs (lists in order). So A's k-th send to B and B's
+ *     k-th receive from A must have the same count (else RCMSG_ERR_INVALID_PARAM, naming A).
+ *   - RCMSG_PROC_NULL is no neighbor: nothing is sent or received for it, its receive block
+ *     is left untouched. A message of 0 elements is not sent.
+ *   - A rank outside comm, a negative count of neighbors, NULL arrays with neighbors, a NULL
+ *     buffer with data to move, RCMSG_IN_PLACE, an intercommunicator: RCMSG_ERR_INVALID_PARAM,
+ *     logged. RCMSG_COLL_CHECK compares only the call (the lists differ from rank to rank).
+ * The nonblocking form: as the other nonblocking collectives (above); the lists and arrays are
+ * read by the call and may be reused once it returns.
+ */
+RCMSG_API rcmsg_status_t rcmsg_neighbor_alltoallv(const void *sendbuf, int ndst, const int dsts[],
+                                                  const size_t sendcounts[], const size_t sdispls[],
+                                                  void *recvbuf, int nsrc, const int srcs[],
+                                                  const size_t recvcounts[], const size_t rdispls[],
+                                                  rcmsg_datatype_t dtype, rcmsg_comm_t comm);
+RCMSG_API rcmsg_status_t rcmsg_ineighbor_alltoallv(const void *sendbuf, int ndst, const int dsts[],
+                                                   const size_t sendcounts[],
+                                                   const size_t sdispls[], void *recvbuf, int nsrc,
+                                                   const int srcs[], const size_t recvcounts[],
+                                                   const size_t rdispls[], rcmsg_datatype_t dtype,
+                                                   rcmsg_comm_t comm, rcmsg_request_t *req_p);
+
+/* ---- one-sided communication (docs/osc.md) ---------------------------------------------
+ *
+ * A window is memory that every member of a communicator exposes to the others: each member
+ * gives its own base and size (0: none) when the window is made, and the members exchange
+ * them (with rc, the window's registration key) among themselves only. A member then reads
+ * (rcmsg_get), writes (rcmsg_put) and updates with 64-bit atomics (rcmsg_fetch_add,
+ * rcmsg_compare_swap) any member's memory, naming it by (target rank in the communicator,
+ * byte displacement from that member's base), without the target taking part: over rc by RDMA
+ * READ / WRITE / ATOMIC on the window's memory registration, over shared memory by one copy
+ * (CMA, process_vm_readv/writev), to itself by memcpy and the CPU's atomics. Where a
+ * transport cannot do an operation itself (sm's atomics; puts where CMA is not permitted) the
+ * target does it in its progress, on a message: such a target must enter rcmsg (a wait, a
+ * test, a flush or fence) for the operation to complete. Windows need rcmsg_init; free them
+ * before rcmsg_finalize.
+ *
+ * Operations are nonblocking: each starts the transfer and returns; it is complete (a put's
+ * bytes in the target's memory, a get's in the origin buffer, an atomic's old value in *old_p)
+ * once rcmsg_win_flush of its target (or of all) or rcmsg_win_fence returns. Until then the
+ * origin buffer and old_p belong to rcmsg. Operations from one origin to one target are not
+ * ordered among themselves (a flush between them orders them). An access that does not fit
+ * in the target's window (disp + len beyond its size), or an atomic whose target address is
+ * not 8-byte aligned, is refused by the call with RCMSG_ERR_INVALID_PARAM, logged with the
+ * target, displacement, length and window size, before anything is sent. The errors of
+ * operations that failed after they started (RCMSG_ERR_CONNECTION: the target is lost) are
+ * returned by the next flush or fence that covers them.
+ *
+ * Atomics: 64-bit unsigned integers in the target's byte order (two's complement: a negative
+ * add subtracts); atomic with each other on one location when they reach it the same way:
+ * all by the CPU (self, sm), or all by rc's RDMA atomics (an rc window's owner, whose own
+ * atomics go by the CPU, is atomic with the others only on a device with IBV_ATOMIC_GLOB).
+ * Recovery (docs/rc.md): an rc connection that breaks and is recovered replays the puts and
+ * gets in flight; an atomic in flight then is never sent twice: it fails with RCMSG_ERR_IO
+ * (applied at most once; whether it was is unknown).
+ */
+typedef struct rcmsg_win *rcmsg_win_t;
+#define RCMSG_WIN_NULL ((rcmsg_win_t)0)
+
+/* Collective over comm (an intracommunicator): a window over [base, base + size) of each
+ * member (base may be NULL when size is 0). The memory stays the caller's; with rc it is
+ * registered for remote access until rcmsg_win_free. */
+RCMSG_API rcmsg_status_t rcmsg_win_create(void *base, size_t size, rcmsg_comm_t comm,
+                                          rcmsg_win_t *win_p);
+/* As rcmsg_win_create over size bytes that rcmsg allocates (zeroed, 64-byte aligned; freed by
+ * rcmsg_win_free): *base_p gets their address. Where sm is opened they are shared memory that
+ * the members on the node map: their puts, gets and atomics on it are plain loads, stores and
+ * the CPU's atomics, complete at once (docs/osc.md). */
+RCMSG_API rcmsg_status_t rcmsg_win_allocate(size_t size, rcmsg_comm_t comm, void **base_p,
+                                            rcmsg_win_t *win_p);
+/* Collective over the window's members: completes this member's operations (as a flush of
+ * all), waits until every member did (no one accesses this member's memory any more), then
+ * releases the window; *win_p becomes RCMSG_WIN_NULL. Returns the first error of those
+ * operations, or of the closing barrier (the window is released anyway). */
+RCMSG_API rcmsg_status_t rcmsg_win_free(rcmsg_win_t *win_p);
+/* This member's base and size, and the number of members (any of the pointers may be NULL). */
+RCMSG_API rcmsg_status_t rcmsg_win_query(rcmsg_win_t win, void **base_p, size_t *size_p,
+                                         int *members_p);
+
+/* len bytes from origin to the target's window at disp. */
+RCMSG_API rcmsg_status_t rcmsg_put(const void *origin, size_t len, int target, size_t disp,
+                                   rcmsg_win_t win);
+/* len bytes of the target's window at disp into origin. */
+RCMSG_API rcmsg_status_t rcmsg_get(void *origin, size_t len, int target, size_t disp,
+                                   rcmsg_win_t win);
+/* Fetch-and-add: the 8 bytes at disp become old + add; *old_p (may be NULL) gets old. */
+RCMSG_API rcmsg_status_t rcmsg_fetch_add(uint64_t add, uint64_t *old_p, int target, size_t disp,
+                                         rcmsg_win_t win);
+/* Compare-and-swap: the 8 bytes at disp become swap if they equal compare; *old_p (may be
+ * NULL) gets the value found (equal to compare: the swap took place). */
+RCMSG_API rcmsg_status_t rcmsg_compare_swap(uint64_t compare, uint64_t swap, uint64_t *old_p,
+                                            int target, size_t disp, rcmsg_win_t win);
+/* Accumulates (MPI's): element-wise on a basic datatype, atomic with each other element by
+ * element on one location (not with put, get, fetch_add, compare_swap). They always go by
+ * message and are applied by the target in its progress (it must enter rcmsg), its own too.
+ * op: a predefined operation defined on dtype, or: */
+#define RCMSG_OP_REPLACE ((rcmsg_op_t)-2) /* the target's element becomes the origin's */
+#define RCMSG_OP_NO_OP   ((rcmsg_op_t)-3) /* the target's element stays (get_accumulate: a read) */
+/* target[i] = origin[i] op target[i] for i < count, at disp. */
+RCMSG_API rcmsg_status_t rcmsg_accumulate(const void *origin, size_t count, rcmsg_datatype_t dtype,
+                                          rcmsg_op_t op, int target, size_t disp, rcmsg_win_t win);
+/* The same, result[i] getting target[i] as it was (origin may be NULL with RCMSG_OP_NO_OP). */
+RCMSG_API rcmsg_status_t rcmsg_get_accumulate(const void *origin, void *result, size_t count,
+                                              rcmsg_datatype_t dtype, rcmsg_op_t op, int target,
+                                              size_t disp, rcmsg_win_t win);
+/* One element of dtype at disp becomes *swap if it equals *compare (bytewise); *result gets it
+ * as it was. Atomic with the accumulates. */
+RCMSG_API rcmsg_status_t rcmsg_acc_compare_swap(const void *compare, const void *swap, void *result,
+                                                rcmsg_datatype_t dtype, int target, size_t disp,
+                                                rcmsg_win_t win);
+/* Completes this member's operations to target (RCMSG_ANY_SOURCE: to every member), and
+ * returns the first error among them. */
+RCMSG_API rcmsg_status_t rcmsg_win_flush(int target, rcmsg_win_t win);
+/* Collective over the members: completes this member's operations (a flush of all), then a
+ * barrier: on return every operation any member started before its fence is complete. */
+RCMSG_API rcmsg_status_t rcmsg_win_fence(rcmsg_win_t win);
 
 /* ---- events ------------------------------------------------------------------------------
  *

@@ -233,14 +233,15 @@ typedef enum {
       "first. rcmsg_init's eager connects wait up to RCMSG_LAUNCHER_TIMEOUT.")                     \
     X(CONNECT, ENUM, "auto", RCMSG_CHOICES(CONNECT),                                               \
       "When rc peers are connected: eager, every one before rcmsg_init returns; lazy, each on "    \
-      "the first message to it (through the connection manager); auto, eager for jobs of up to "   \
+      "the first message to it (through the connection manager), its address fetched then "        \
+      "(rcmsg_init fetches none but this node's ranks'); auto, eager for jobs of up to "           \
       "RCMSG_CONNECT_EAGER_MAX ranks, lazy above.")                                                \
     X(CONNECT_EAGER_MAX, INT, "64", "0..",                                                         \
       "RCMSG_CONNECT=auto connects eagerly in jobs of up to this many ranks, lazily above.")       \
     X(QP_POOL, INT, "16", "1..65536",                                                              \
       "Lazy connect: RC QPs created in bulk in rcmsg_init and left in INIT for the first "         \
       "connects; progress refills the pool when it falls below half (eager connect creates one "   \
-      "per rc peer instead).")                                                                     \
+      "per rc peer as it connects it instead).")                                                   \
     X(QP_MAX_ACTIVE, INT, "0", "0..",                                                              \
       "Most connected RC QPs per process (0: no cap). At the cap the least recently used idle "    \
       "connection is disconnected (both sides agree through the connection manager), its QP "      \
@@ -250,8 +251,14 @@ typedef enum {
       "What rcmsg's own thread does while the application computes: control answers the rc "       \
       "connection manager (connects, disconnects, reconnects after recycling), runs recoveries "   \
       "and the QP state sync, sleeping on completion channels when idle, so none of them waits "   \
-      "for the peer to call rcmsg; no leaves all of it to the application's calls; full (the "     \
-      "data plane as well) is refused by rcmsg_init: not implemented yet.")                        \
+      "for the peer to call rcmsg; no leaves all of it to the application's calls; full adds a "   \
+      "thread of rcmsg's that also advances the data plane (rendezvous reads and their FINs, "     \
+      "queued sends, nonblocking collectives) while the application computes: it takes the "       \
+      "core lock only when no application thread holds or wants it, and paces itself (idle: 64 "   \
+      "sched_yield rounds only with 2 CPUs per rank, then sleeps on completion channels, sm's "    \
+      "wakeup pipe and an eventfd, or 20 us to 1 ms sleeps where no event can wake it); with "     \
+      "nothing outstanding it sleeps up to 1 s. Under full every level takes the core lock "       \
+      "(docs/threads.md).")                                                                        \
     X(RECOVERY, BOOL, "yes", "",                                                                   \
       "Recover an rc connection whose QP fails with a transient error (retry or RNR retry "        \
       "exceeded, a link flap, a QP found in ERR) or a severe one (QP fatal): drain, replace the "  \
@@ -308,8 +315,9 @@ typedef enum {
       "also bounds how far apart in time the ranks may call rcmsg_finalize.")                      \
     X(LIVENESS_INTERVAL, TIME, "1s", "10ms..3600s",                                                \
       "How often a rank that waits checks its launcher and probes the rc peers it waits for "      \
-      "(a zero-length RDMA write, no receive buffer used); a dead peer fails its requests "        \
-      "with RCMSG_ERR_CONNECTION once the probe's retries run out.")                               \
+      "(a zero-length RDMA write, no receive buffer used), and rc's progress thread the "          \
+      "connected peers it heard nothing from while the rank computes; a dead peer fails its "      \
+      "requests with RCMSG_ERR_CONNECTION once the probe's retries run out.")                      \
     X(EAGER_LIMIT, SIZE, "8k", "0..1m",                                                            \
       "Largest message sent eagerly (one SEND) over rc and to the rank itself; larger ones use "   \
       "rendezvous with RDMA_READ. Capped by the transport's buffer size. Shared memory has its "   \
@@ -331,6 +339,10 @@ typedef enum {
       "Largest message sent eagerly over shared memory (copied into a ring cell and out of it); "  \
       "larger ones use rendezvous, one copy with process_vm_readv (CMA). Capped by "               \
       "RCMSG_SM_CELL_SIZE when that is set.")                                                      \
+    X(SM_EAGER_CREDITS, INT, "256", "1..65535",                                                    \
+      "Eager messages a rank may have unmatched at each local peer: shared memory's own "          \
+      "RCMSG_EAGER_CREDITS (unexpected memory up to this many times RCMSG_SM_EAGER_LIMIT per "     \
+      "local peer). Unset, RCMSG_EAGER_CREDITS when that is set. The same on every rank.")         \
     X(SM_CELL_SIZE, SIZE, "0", "0..1m",                                                            \
       "Bytes of header and eager payload each shared-memory ring cell holds, at least 64; 0: "     \
       "RCMSG_SM_EAGER_LIMIT plus 64 bytes of header room. The same on every rank.")                \

@@ -29,6 +29,9 @@ void rcmsg_log_set_level(rcmsg_log_level_t level)
 void rcmsg_log_set_rank(int rank)
 {
     log_rank = rank;
+    if (log_host[0] == '\0' && gethostname(log_host, sizeof(log_host) - 1) != 0) {
+        strcpy(log_host, "?"); /* here, before rcmsg's threads start (they log too) */
+    }
 }
 
 const char *rcmsg_log_level_name(rcmsg_log_level_t level)

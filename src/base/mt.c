@@ -4,7 +4,12 @@
 
 #include "mt.h"
 
+#include "log.h"
+
+#include <errno.h>
 #include <sched.h>
+#include <stdint.h>
+#include <unistd.h>
 
 bool rcmsg_mt_on;
 /* The core lock: every owner's state below the public calls (mt.h). Lock order: an MPI-face
@@ -13,6 +18,34 @@ bool rcmsg_mt_on;
 int rcmsg_mt_lock;
 __thread unsigned rcmsg_mt_depth __attribute__((tls_model("initial-exec")));
 int rcmsg_mt_waiters;
+int rcmsg_mt_kick_wanted;
+int rcmsg_mt_kick_fd = -1;
+
+void rcmsg_mt_kick(void)
+{
+    uint64_t one = 1;
+
+    if (__atomic_exchange_n(&rcmsg_mt_kick_wanted, 0, __ATOMIC_RELAXED) != 0 &&
+        write(rcmsg_mt_kick_fd, &one, sizeof(one)) < 0 && errno != EAGAIN) {
+        rcmsg_warn("waking the progress thread: %m");
+    }
+}
+
+bool rcmsg_mt_own(void)
+{
+    if (__atomic_load_n(&rcmsg_mt_waiters, __ATOMIC_RELAXED) != 0 ||
+        __atomic_load_n(&rcmsg_mt_lock, __ATOMIC_RELAXED) != 0 || !rcmsg_mt_trylock()) {
+        return false;
+    }
+    rcmsg_mt_depth = 1;
+    return true;
+}
+
+void rcmsg_mt_disown(void)
+{
+    rcmsg_mt_depth = 0;
+    rcmsg_mt_unlock();
+}
 
 void rcmsg_mt_lock_slow(void)
 {

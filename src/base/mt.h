@@ -69,12 +69,41 @@ static inline __attribute__((always_inline)) int rcmsg_mt_enter(void)
     return 1;
 }
 
+/* RCMSG_ASYNC_PROGRESS=full (src/core/core_progress.c): set (atomic) by the progress thread,
+ * under the core lock, before it sleeps: RCMSG_MT_KICK_WORK while work is outstanding, and
+ * RCMSG_MT_KICK_ANY when nothing has been for long. A call that hands the thread work that
+ * raises no event it sleeps on (a rendezvous matched by the application's receive, a
+ * nonblocking collective started) then wakes it (rcmsg_mt_kick_work: one write to
+ * rcmsg_mt_kick_fd); with RCMSG_MT_KICK_ANY so does any call that lets the core lock go (what
+ * it posted may raise no event). 0, and never read, in the other modes. */
+enum { RCMSG_MT_KICK_NONE, RCMSG_MT_KICK_WORK, RCMSG_MT_KICK_ANY };
+extern int rcmsg_mt_kick_wanted;
+extern int rcmsg_mt_kick_fd;
+void rcmsg_mt_kick(void) __attribute__((cold));
+
+static inline __attribute__((always_inline)) void rcmsg_mt_kick_work(void)
+{
+    if (__builtin_expect(__atomic_load_n(&rcmsg_mt_kick_wanted, __ATOMIC_RELAXED) != 0, 0)) {
+        rcmsg_mt_kick();
+    }
+}
+
 static inline __attribute__((always_inline)) void rcmsg_mt_leave(const int *taken)
 {
     if (__builtin_expect(*taken != 0, 0) && --rcmsg_mt_depth == 0) {
+        if (__builtin_expect(
+                __atomic_load_n(&rcmsg_mt_kick_wanted, __ATOMIC_RELAXED) == RCMSG_MT_KICK_ANY, 0)) {
+            rcmsg_mt_kick();
+        }
         rcmsg_mt_unlock();
     }
 }
+
+/* The progress thread's entry (RCMSG_ASYNC_PROGRESS=full): takes the core lock only when no
+ * other thread holds it or waits for it (the application's calls first), depth 1; false:
+ * not taken. rcmsg_mt_disown lets it go. */
+bool rcmsg_mt_own(void);
+void rcmsg_mt_disown(void);
 
 /* The core lock held from here to the end of the enclosing block (a public call's body). */
 #define RCMSG_MT_GUARD()                                                                           \

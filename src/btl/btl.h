@@ -60,6 +60,8 @@ typedef struct {
                          * length is best (a single process_vm_readv on sm) */
     int stops;          /* progress() delivers nothing more in a call once recv_cb returned
                          * true (sm); 0: it delivers all it polled */
+    int eager_credits;  /* eager messages the pml lets a peer over this transport have unmatched
+                         * (sm: RCMSG_SM_EAGER_CREDITS); 0: the pml's RCMSG_EAGER_CREDITS */
 } rcmsg_btl_caps_t;
 
 /* A registered region. The transport fills it; addr/len echo the request. */
@@ -71,7 +73,18 @@ typedef struct rcmsg_btl_mem {
     void *priv; /* transport's handle (struct ibv_mr *, ...) */
 } rcmsg_btl_mem_t;
 
-/* A get's descriptor: owned by the caller, see the rules above. */
+/* mem_reg's access (its int argument): what the region is for. */
+#define RCMSG_BTL_MEM_LOCAL  0 /* this rank writes into it (a get's destination) */
+#define RCMSG_BTL_MEM_READ   1 /* peers read it (a rendezvous sender's buffer) */
+#define RCMSG_BTL_MEM_WINDOW 2 /* a one-sided window: peers read, write and do atomics on it */
+
+/* The 64-bit atomics of the atomic op (one-sided, src/osc). */
+typedef enum {
+    RCMSG_BTL_ATOMIC_FADD,  /* *result = old; remote += operand */
+    RCMSG_BTL_ATOMIC_CSWAP, /* *result = old; remote = operand if old == compare */
+} rcmsg_btl_atomic_t;
+
+/* A get's (put's, atomic's) descriptor: owned by the caller, see the rules above. */
 typedef struct rcmsg_btl_desc {
     void (*complete)(struct rcmsg_btl_desc *desc, rcmsg_status_t status);
     void *arg;
@@ -108,10 +121,26 @@ typedef struct {
      * be set yet) and may be called again after RCMSG_OK, to keep answering peers still
      * finishing their side (wireup calls it during the closing fence of init). */
     rcmsg_status_t (*connect_progress)(rcmsg_btl_t *btl);
+    /* Optional (NULL: nothing to do): answers the peers' handshakes while wireup still gives
+     * peers to connect() (between its address fetches), so that a peer that is done fetching
+     * does not wait for this rank; concludes nothing. */
+    void (*connect_poll)(rcmsg_btl_t *btl);
     rcmsg_status_t (*send)(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
                            const void *payload, size_t len);
     rcmsg_status_t (*get)(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
                           uint64_t remote_addr, uint32_t rkey, size_t len, rcmsg_btl_desc_t *desc);
+    /* One-sided (src/osc; NULL: unsupported, the layer above does it by messages). As get:
+     * desc completes once from progress() (for put: the bytes are in the peer's memory; for
+     * atomic: *result holds the old value), or the call fails and nothing was started. put
+     * takes lmem NULL when len <= caps.max_inline (the bytes are copied at once); atomic's
+     * result is 8 bytes, aligned, inside lmem, and so is its remote address. */
+    rcmsg_status_t (*put)(rcmsg_btl_t *btl, int peer, const void *local,
+                          const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                          size_t len, rcmsg_btl_desc_t *desc);
+    rcmsg_status_t (*atomic)(rcmsg_btl_t *btl, int peer, rcmsg_btl_atomic_t op, uint64_t *result,
+                             const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                             uint64_t operand, uint64_t compare, rcmsg_btl_desc_t *desc);
+    /* access: RCMSG_BTL_MEM_LOCAL, _READ or _WINDOW (a boolean "remote read" means _READ) */
     rcmsg_status_t (*mem_reg)(rcmsg_btl_t *btl, void *addr, size_t len, int remote_read,
                               rcmsg_btl_mem_t *mem_p);
     void (*mem_dereg)(rcmsg_btl_t *btl, rcmsg_btl_mem_t *mem);
@@ -140,6 +169,14 @@ typedef struct {
     void (*close)(rcmsg_btl_t *btl);
 } rcmsg_btl_ops_t;
 
+/* Wireup's fetch of peer's address for btl on first use (btl_component.h: addr_on_demand):
+ * copies the peer's section for btl to buf (*len_p: in its room, out the length). Bounded by
+ * RCMSG_LAUNCHER_TIMEOUT and by the launcher's liveness; an error is logged naming the peer
+ * (a peer that failed its rcmsg_init, or no address). Called with the transport's own locks
+ * held, from any of its threads: it calls nothing of the transport. */
+typedef rcmsg_status_t (*rcmsg_btl_addr_fetch_t)(void *arg, rcmsg_btl_t *btl, int peer, void *buf,
+                                                 size_t *len_p);
+
 struct rcmsg_btl {
     const char *name; /* "rc", "self", ... */
     const rcmsg_btl_ops_t *ops;
@@ -149,6 +186,12 @@ struct rcmsg_btl {
     rcmsg_btl_fail_cb_t fail_cb;
     rcmsg_btl_broke_cb_t broke_cb; /* NULL: not told */
     void *cb_arg;
+    /* Set by wireup before connect(), when the component fetches addresses on first use: the
+     * peers this transport serves whose address it was not given (addr_later of them) are
+     * fetched with addr_fetch when needed (NULL: every peer was given to connect()). */
+    rcmsg_btl_addr_fetch_t addr_fetch;
+    void *addr_fetch_arg;
+    int addr_later;
 };
 
 /* For transports whose memory needs no registration (the same address space, or CMA). */

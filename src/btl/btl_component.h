@@ -54,6 +54,11 @@ typedef struct rcmsg_btl_component {
     /* Whether the opened btl reaches peer, given the section the peer published under this
      * component's name (called only when the peer has one). */
     bool (*reachable)(rcmsg_btl_t *btl, int peer, const void *addr, size_t len);
+    /* Whether, for this job and configuration, the transport fetches a peer's address only
+     * when it first needs it (rc's lazy connect): then wireup gives connect() the peers it
+     * must know at init (those of this node another transport may serve) and sets the
+     * transport's addr_fetch for the others; the same answer on every rank (NULL: never). */
+    bool (*addr_on_demand)(const rcmsg_btl_job_t *job);
     /* Logs the transport's state at level after wireup (NULL: nothing to show). */
     void (*dump)(rcmsg_btl_t *btl, rcmsg_log_level_t level);
     /* Prints its part of the state dump with rcmsg_log_dump (RCMSG_STALL_TIMEOUT, SIGUSR1):

@@ -14,6 +14,8 @@
 
 #include "rc_iface.h"
 
+#include "base/watch.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -133,12 +135,19 @@ static void rc_async_cm_events(rc_btl_t *rc)
 /* The control plane, when the thread can own btl_rc; returns poll's next timeout. */
 static int rc_async_control(rc_btl_t *rc)
 {
+    unsigned deferred;
     int timeout;
 
     if (!rc_gate_claim(&rc->gate)) {
         return RC_ASYNC_RETRY_MS;
     }
+    deferred = rc->defer.n;
     timeout = rc->async.control(rc);
+    if (rc->defer.n != deferred) {
+        /* a peer failed, a message was drained...: the application's next call hands it up at
+         * once (rc_btl.c's take), even one that does not poll first */
+        rcmsg_watch_raise();
+    }
     rc_gate_release(&rc->gate);
     return timeout;
 }

@@ -44,6 +44,7 @@
 #include "base/dump_signal.h"
 #include "base/stats.h"
 #include "base/topo.h"
+#include "base/watch.h"
 #include "base/wire.h"
 
 #include <errno.h>
@@ -77,8 +78,16 @@ static rcmsg_status_t rc_mem_reg(rcmsg_btl_t *btl, void *addr, size_t len, int r
                                  rcmsg_btl_mem_t *mem_p)
 {
     rc_btl_t *rc = rc_btl_of(btl);
-    /* a buffer peers read needs REMOTE_READ only; a buffer we read into, LOCAL_WRITE */
-    int access = remote_read ? IBV_ACCESS_REMOTE_READ : IBV_ACCESS_LOCAL_WRITE;
+    /* a buffer peers read needs REMOTE_READ only; a buffer we read into, LOCAL_WRITE; a window
+     * every remote access (its rkey goes to its members only, src/osc) */
+    int access = remote_read == RCMSG_BTL_MEM_WINDOW
+                     ? IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE |
+                           IBV_ACCESS_REMOTE_ATOMIC
+                 : remote_read ? IBV_ACCESS_REMOTE_READ
+                               : IBV_ACCESS_LOCAL_WRITE;
+    if (rc->dev->attr.atomic_cap == IBV_ATOMIC_NONE) {
+        access &= ~IBV_ACCESS_REMOTE_ATOMIC; /* atomics go by message then (src/osc) */
+    }
     struct ibv_mr *mr = rc_reg(rc, addr, len, access);
 
     if (mr == NULL) {
@@ -141,6 +150,7 @@ static int rc_progress(rcmsg_btl_t *btl)
 static int rc_control(rc_btl_t *rc)
 {
     uint64_t now, ms;
+    int probe_ms;
 
     if (rc->closing) {
         return -1;
@@ -155,24 +165,30 @@ static int rc_control(rc_btl_t *rc)
     if (atomic_load_explicit(&rc->async_pending, memory_order_acquire)) {
         rc_async_handle(rc);
     }
-    if (rc->rec.n > 0) {
+    if (rc->rec.n > 0 || rc->nsignaled > 0) {
         /* a broken qp drains into the send CQ (its flushed requests, then the marker): the
-         * recovery waits for them, and the application may be computing */
+         * recovery waits for them; and a probe's (or a request's) error ends up there: the
+         * application may be computing */
         while (rc_send_poll(rc) > 0) {
         }
     }
     rc_conn_progress(rc);
     rc_sync_tick(rc);
+    probe_ms = rc_sync_probe(rc); /* peers silent for a round: probed */
     if (rc->cm_hot || atomic_load_explicit(&rc->async_pending, memory_order_acquire)) {
         ms = rc->config.cm_timeout_us / 4000; /* retransmissions and recovery deadlines */
         return ms < 1 ? 1 : ms > 100 ? 100 : (int)ms;
     }
+    if (rc->nsignaled > 0) {
+        probe_ms = probe_ms < 0 || probe_ms > 100 ? 100 : probe_ms; /* their completions */
+    }
     if (rc->config.qp_sync_us == 0) {
-        return -1;
+        return probe_ms;
     }
     now = rcmsg_clock_coarse_us();
     ms = rc->sync.next_us > now ? (rc->sync.next_us - now) / 1000 + 1 : 1;
-    return ms > 60000 ? 60000 : (int)ms;
+    ms = ms > 60000 ? 60000 : ms;
+    return probe_ms >= 0 && (uint64_t)probe_ms < ms ? probe_ms : (int)ms;
 }
 
 /* A SIGUSR1 while finalize's flush waits (no progress of the layers above runs then): what it
@@ -268,6 +284,7 @@ static void rc_close(rcmsg_btl_t *btl)
     rc_btl_t *rc = rc_btl_of(btl);
 
     rc_async_stop(rc); /* the thread first: nothing runs in btl_rc from now on but close */
+    rcmsg_watch_forget(rc);
     rc->closing = true;
     for (int i = 0; rc->eps != NULL && i < rc->job.size; i++) {
         rcmsg_rc_qp_t *qp = &rc->eps[i].qp;
@@ -307,6 +324,7 @@ static void rc_close(rcmsg_btl_t *btl)
     free(rc->wrs);
     free(rc->eps);
     rc_defer_fini(rc);
+    rc_sync_fini(rc);
     rc_gate_fini(&rc->gate);
     free(rc);
 }
@@ -365,6 +383,47 @@ static rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcms
     return rc_ep_get(rc, ep, peer, local, lmem, remote_addr, rkey, len, desc);
 }
 
+/* One-sided (src/osc): an RDMA_WRITE or ATOMIC on the peer's window. */
+static rcmsg_status_t rc_put(rcmsg_btl_t *btl, int peer, const void *local,
+                             const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                             size_t len, rcmsg_btl_desc_t *desc)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || len > btl->caps.max_get ||
+        (lmem == NULL && len > btl->caps.max_inline) || desc == NULL || desc->complete == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    ep = &rc->eps[peer];
+    if (!ep->connected) {
+        return rc_conn_want(rc, peer);
+    }
+    return rc_ep_put(rc, ep, peer, local, lmem, remote_addr, rkey, len, desc);
+}
+
+static rcmsg_status_t rc_atomic(rcmsg_btl_t *btl, int peer, rcmsg_btl_atomic_t op, uint64_t *result,
+                                const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                                uint64_t operand, uint64_t compare, rcmsg_btl_desc_t *desc)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    rc_ep_t *ep;
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank || lmem == NULL ||
+        (remote_addr % 8) != 0 || ((uintptr_t)result % 8) != 0 || desc == NULL ||
+        desc->complete == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (rc->dev->attr.atomic_cap == IBV_ATOMIC_NONE) {
+        return RCMSG_ERR_UNSUPPORTED;
+    }
+    ep = &rc->eps[peer];
+    if (!ep->connected) {
+        return rc_conn_want(rc, peer);
+    }
+    return rc_ep_atomic(rc, ep, peer, op, result, lmem, remote_addr, rkey, operand, compare, desc);
+}
+
 /* ---- the ops the application calls: each inside the gate (rc_gate.h) -------------------- */
 
 #define RC_GATED(rc, call)                                                                         \
@@ -390,6 +449,11 @@ static rcmsg_status_t rc_connect_progress_g(rcmsg_btl_t *btl)
     return s;
 }
 
+static void rc_connect_poll_g(rcmsg_btl_t *btl)
+{
+    RC_GATED(rc_btl_of(btl), rc_connect_poll(btl));
+}
+
 static rcmsg_status_t rc_send_g(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
                                 const void *payload, size_t len)
 {
@@ -409,6 +473,28 @@ static rcmsg_status_t rc_get_g(rcmsg_btl_t *btl, int peer, void *local, const rc
     return s;
 }
 
+static rcmsg_status_t rc_put_g(rcmsg_btl_t *btl, int peer, const void *local,
+                               const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                               size_t len, rcmsg_btl_desc_t *desc)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl), s = rc_put(btl, peer, local, lmem, remote_addr, rkey, len, desc));
+    return s;
+}
+
+static rcmsg_status_t rc_atomic_g(rcmsg_btl_t *btl, int peer, rcmsg_btl_atomic_t op,
+                                  uint64_t *result, const rcmsg_btl_mem_t *lmem,
+                                  uint64_t remote_addr, uint32_t rkey, uint64_t operand,
+                                  uint64_t compare, rcmsg_btl_desc_t *desc)
+{
+    rcmsg_status_t s;
+
+    RC_GATED(rc_btl_of(btl),
+             s = rc_atomic(btl, peer, op, result, lmem, remote_addr, rkey, operand, compare, desc));
+    return s;
+}
+
 static rcmsg_status_t rc_ping_g(rcmsg_btl_t *btl, int peer)
 {
     rcmsg_status_t s;
@@ -423,6 +509,19 @@ static int rc_progress_g(rcmsg_btl_t *btl)
 
     RC_GATED(rc_btl_of(btl), n = rc_progress(btl));
     return n;
+}
+
+/* The news the progress thread raised (base/watch.h), at the application's next call: what it
+ * deferred is handed up now, before the call starts anything. */
+static void rc_watch_take(void *arg)
+{
+    rc_btl_t *rc = arg;
+
+    rc_gate_enter(&rc->gate);
+    if (rc->defer.n != 0) {
+        rc_defer_flush(rc);
+    }
+    rc_gate_exit(&rc->gate);
 }
 
 static rcmsg_status_t rc_flush_g(rcmsg_btl_t *btl)
@@ -459,8 +558,11 @@ static const rcmsg_btl_ops_t rc_ops = {
     .addr_pack = rc_addr_pack,
     .connect = rc_connect_g,
     .connect_progress = rc_connect_progress_g,
+    .connect_poll = rc_connect_poll_g,
     .send = rc_send_g,
     .get = rc_get_g,
+    .put = rc_put_g,
+    .atomic = rc_atomic_g,
     .mem_reg = rc_mem_reg,
     .mem_dereg = rc_mem_dereg,
     .ping = rc_ping_g,
@@ -692,7 +794,6 @@ static rcmsg_status_t rc_port_setup(rc_btl_t *rc, unsigned *inl_p)
 
 rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p)
 {
-    char name[IBV_SYSFS_NAME_MAX] = "";
     rc_btl_t *rc;
     rcmsg_status_t status;
     unsigned inl;
@@ -719,10 +820,7 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     }
     rc->poll_batch = rc->config.poll_batch;
 
-    status = rc_choose_port(job, &rc->config, name, &rc->port);
-    if (status == RCMSG_OK) {
-        status = rcmsg_rc_device_open(name, &rc->dev);
-    }
+    status = rc_choose_port(job, &rc->config, &rc->dev, &rc->port);
     if (status != RCMSG_OK) {
         rc_gate_fini(&rc->gate);
         free(rc);
@@ -767,6 +865,9 @@ rcmsg_status_t rcmsg_rc_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
     if (status == RCMSG_OK) {
         status = rc_async_start(rc, rc->config.control_thread ? rc_control : NULL);
     }
+    if (status == RCMSG_OK && rc->config.control_thread) {
+        status = rcmsg_watch_take_add(rc_watch_take, rc);
+    }
     if (status != RCMSG_OK) {
         goto err_close;
     }
@@ -793,9 +894,13 @@ void rcmsg_rc_btl_dump(rcmsg_btl_t *btl, rcmsg_log_level_t level)
     if (!rcmsg_log_enabled(level)) {
         return;
     }
+    /* the application's (wireup's debug dump, a flush that timed out): the progress thread may
+     * own btl_rc now (rc_gate.h; TSan saw it write a QP this read) */
+    rc_gate_enter(&rc->gate);
     rcmsg_log(level, "%s:%d: %d/%d send slots free, %d/%d send buffers free", rc->dev->name,
               rc->port, rc->wr_nfree, rc->wr_total, rc->sbuf_nfree, rc->nsbufs);
     for (int i = 0; i < rc->job.size; i++) {
         rcmsg_rc_qp_dump(&rc->eps[i].qp, 1, level);
     }
+    rc_gate_exit(&rc->gate);
 }

@@ -27,6 +27,15 @@
 
 RCMSG_STATIC_ASSERT(CM_GRH + RC_CM_PKT_SIZE <= CM_SLOT, "a CM slot holds the GRH and a packet");
 
+/* A REQ from a peer whose CM address is not known yet (the owner polls the CM while wireup
+ * still fetches addresses): the latest one per peer is kept and handled once the address is
+ * given (rcmsg_rc_cm_take_held), so that the peer does not wait for its retransmission. */
+typedef struct {
+    rcmsg_rc_cm_pkt_t pkt;
+    uint32_t src_qp;
+    bool held;
+} cm_held_t;
+
 struct rcmsg_rc_cm {
     rcmsg_rc_cm_params_t params;
     rcmsg_rc_cm_ops_t ops;
@@ -48,6 +57,7 @@ struct rcmsg_rc_cm {
     bool *known;               /* [size]: peers[i] was given */
     struct ibv_ah **ahs;       /* [size]: created on first send */
     rcmsg_rc_cm_conn_t *conns; /* [size] */
+    cm_held_t *held;           /* [size]: a REQ that came before the peer's address */
     uint32_t next_attempt;
     uint64_t next_due_us;   /* earliest retransmission (UINT64_MAX: none) */
     bool broken;            /* a completion error: the UD QP is reset and brought up again */
@@ -186,7 +196,9 @@ static rcmsg_status_t cm_alloc(rcmsg_rc_cm_t *cm, int size)
     cm->known = calloc((size_t)size, sizeof(*cm->known));
     cm->ahs = calloc((size_t)size, sizeof(*cm->ahs));
     cm->conns = calloc((size_t)size, sizeof(*cm->conns));
-    if (cm->peers == NULL || cm->known == NULL || cm->ahs == NULL || cm->conns == NULL) {
+    cm->held = calloc((size_t)size, sizeof(*cm->held));
+    if (cm->peers == NULL || cm->known == NULL || cm->ahs == NULL || cm->conns == NULL ||
+        cm->held == NULL) {
         rcmsg_error("CM: out of memory for the state of %d peers", size);
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -263,6 +275,7 @@ void rcmsg_rc_cm_close(rcmsg_rc_cm_t *cm)
     free(cm->known);
     free(cm->ahs);
     free(cm->conns);
+    free(cm->held);
     free(cm);
 }
 
@@ -619,11 +632,27 @@ void rcmsg_rc_cm_established(rcmsg_rc_cm_t *cm, int peer)
     cm_act(cm, &cm->conns[peer], &act);
 }
 
+/* A validated packet from a known peer's CM. */
+static void cm_handle(rcmsg_rc_cm_t *cm, const rcmsg_rc_cm_pkt_t *pkt)
+{
+    rcmsg_rc_cm_act_t act;
+
+    rcmsg_trace("CM: %s from peer %d (attempt %u)", rcmsg_rc_cm_type_name(pkt->type), pkt->src,
+                pkt->attempt);
+    if (pkt->type == RC_CM_DREQ) {
+        rcmsg_rc_cm_conn_t *conn = &cm->conns[pkt->src];
+        conn->agree = pkt->attempt == conn->attempt &&
+                      (conn->state == RC_CM_CONNECTED || conn->state == RC_CM_DREQ_SENT) &&
+                      cm->ops.idle != NULL && cm->ops.idle(cm->ops.arg, pkt->src, &pkt->payload);
+    }
+    rcmsg_rc_cm_fsm_recv(&cm->params, &cm->conns[pkt->src], pkt, rcmsg_clock_us(), &act);
+    cm_act(cm, &cm->conns[pkt->src], &act);
+}
+
 static void cm_recv(rcmsg_rc_cm_t *cm, const struct ibv_wc *wc)
 {
     const char *buf = cm->bufs + (size_t)wc->wr_id * CM_SLOT, *why = NULL;
     rcmsg_rc_cm_pkt_t pkt;
-    rcmsg_rc_cm_act_t act;
 
     if (wc->status != IBV_WC_SUCCESS) {
         cm->broken = true; /* the QP is in error: repaired after the poll, buffers reposted */
@@ -635,7 +664,16 @@ static void cm_recv(rcmsg_rc_cm_t *cm, const struct ibv_wc *wc)
         why = "shorter than the GRH";
     } else if (rcmsg_rc_cm_pkt_decode(buf + CM_GRH, wc->byte_len - CM_GRH, &cm->params, &pkt,
                                       &why) == RCMSG_OK) {
-        if (!cm->known[pkt.src]) {
+        if (!cm->known[pkt.src] && pkt.type == RC_CM_REQ) {
+            bool again = cm->held[pkt.src].held;
+            cm->held[pkt.src] = (cm_held_t){.pkt = pkt, .src_qp = wc->src_qp, .held = true};
+            rcmsg_debug("CM: REQ from peer %d kept until its CM address is known", pkt.src);
+            if (!again && cm->ops.held != NULL) {
+                cm->ops.held(cm->ops.arg, pkt.src);
+            }
+            cm_post_recv(cm, (int)wc->wr_id);
+            return;
+        } else if (!cm->known[pkt.src]) {
             why = "from a peer whose CM address is not known";
         } else if (wc->src_qp != cm->peers[pkt.src].qpn) {
             why = "from a UD qp that is not the CM of its source rank";
@@ -645,18 +683,26 @@ static void cm_recv(rcmsg_rc_cm_t *cm, const struct ibv_wc *wc)
         rcmsg_debug("CM: packet of %u bytes from UD qp 0x%x dropped: %s", wc->byte_len, wc->src_qp,
                     why);
     } else {
-        rcmsg_trace("CM: %s from peer %d (attempt %u)", rcmsg_rc_cm_type_name(pkt.type), pkt.src,
-                    pkt.attempt);
-        if (pkt.type == RC_CM_DREQ) {
-            rcmsg_rc_cm_conn_t *conn = &cm->conns[pkt.src];
-            conn->agree = pkt.attempt == conn->attempt &&
-                          (conn->state == RC_CM_CONNECTED || conn->state == RC_CM_DREQ_SENT) &&
-                          cm->ops.idle != NULL && cm->ops.idle(cm->ops.arg, pkt.src, &pkt.payload);
-        }
-        rcmsg_rc_cm_fsm_recv(&cm->params, &cm->conns[pkt.src], &pkt, rcmsg_clock_us(), &act);
-        cm_act(cm, &cm->conns[pkt.src], &act);
+        cm_handle(cm, &pkt);
     }
     cm_post_recv(cm, (int)wc->wr_id);
+}
+
+void rcmsg_rc_cm_take_held(rcmsg_rc_cm_t *cm, int peer)
+{
+    cm_held_t *h = &cm->held[peer];
+
+    if (!h->held || !cm->known[peer]) {
+        return;
+    }
+    h->held = false;
+    if (h->src_qp != cm->peers[peer].qpn) {
+        rcmsg_debug("CM: the REQ kept for peer %d came from UD qp 0x%x, not its CM: dropped", peer,
+                    h->src_qp);
+        return;
+    }
+    rcmsg_debug("CM: the REQ peer %d sent before its address was known is answered now", peer);
+    cm_handle(cm, &h->pkt);
 }
 
 /* Sends again what is due, fails what ran out of tries; O(peers), only when something is due

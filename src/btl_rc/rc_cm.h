@@ -324,6 +324,9 @@ typedef struct {
     void (*failed)(void *arg, int peer);  /* a connect failed (logged) */
     void (*stalled)(void *arg, int peer); /* our DREQ went unanswered RCMSG_CM_RETRIES times */
     void (*lost)(void *arg, int peer);    /* the peer's side of the connection broke */
+    /* a REQ came from a peer whose CM address is not known: kept for rcmsg_rc_cm_take_held
+     * (NULL: nothing told) */
+    void (*held)(void *arg, int peer);
     void *arg;
 } rcmsg_rc_cm_ops_t;
 
@@ -352,6 +355,11 @@ void rcmsg_rc_cm_addr_pack(const rcmsg_rc_cm_t *cm, void *buf);
  * and psn are given per connect). */
 rcmsg_status_t rcmsg_rc_cm_add_peer(rcmsg_rc_cm_t *cm, int peer, const void *addr, size_t len,
                                     const rcmsg_rc_cm_payload_t *local);
+
+/* A REQ the peer sent before its CM address was given (the CM polled while wireup still
+ * fetches addresses: the latest one is kept) is handled now; call after add_peer, once the
+ * owner is ready for the rtr op. Nothing when none was kept. */
+void rcmsg_rc_cm_take_held(rcmsg_rc_cm_t *cm, int peer);
 
 /* The address vector of an RC QP towards the peer (for INIT -> RTR). */
 void rcmsg_rc_cm_ah_attr(const rcmsg_rc_cm_t *cm, int peer, struct ibv_ah_attr *ah);

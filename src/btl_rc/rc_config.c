@@ -51,6 +51,7 @@ void rc_config_read(rc_config_t *config)
     config->recovery_attempts = (unsigned)rcmsg_config_int(RCMSG_CFG_RECOVERY_ATTEMPTS);
     config->recovery_timeout_us = rcmsg_config_time_us(RCMSG_CFG_RECOVERY_TIMEOUT);
     config->qp_sync_us = rcmsg_config_time_us(RCMSG_CFG_QP_SYNC_INTERVAL);
+    config->liveness_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
     config->eager_rdma = (rcmsg_eager_rdma_t)rcmsg_config_enum(RCMSG_CFG_EAGER_RDMA);
     config->eager_rdma_threshold = (unsigned)rcmsg_config_int(RCMSG_CFG_EAGER_RDMA_THRESHOLD);
     config->eager_rdma_max_peers = (int)rcmsg_config_int(RCMSG_CFG_EAGER_RDMA_MAX_PEERS);

@@ -3,14 +3,17 @@
  * btl_rc connections through the CM (rc_cm.h), QPs from the pool (rc_pool.c).
  *
  *   addr_pack         the rank's fixed-size record (rc_addr.h): rc header + CM address
- *   connect           checks the peer's record and gives its CM address to the CM (no packet,
- *                     no QP): only the peers rc serves are given, so no QP ever exists for a
- *                     peer sm or self serves
- *   connect_progress  the first call fills the pool (eager: one QP per peer given; lazy:
- *                     RCMSG_QP_POOL) and, eager, starts a connect to every peer given (both
- *                     sides of a pair start one: the CM keeps one, the lower rank's), then drives
- *                     the CM until every peer is connected or one failed (RCMSG_CM_TIMEOUT x
- *                     RCMSG_CM_RETRIES bounds it); wireup calls it in a loop, then again during
+ *   connect           checks the peer's record and gives its CM address to the CM: only the
+ *                     peers rc serves are given, so no QP ever exists for a peer sm or self
+ *                     serves. Eager: the connect starts at once, and only the lower rank of a
+ *                     pair sends the REQ (a QP taken for it); the higher rank answers it, or
+ *                     sends its own REQ when none came within RCMSG_CM_TIMEOUT (the two REQs
+ *                     then meet as a simultaneous connect: the CM keeps the lower rank's). A REQ
+ *                     that came before the peer's address was given is answered now.
+ *   connect_poll      (between wireup's address fetches) eager: the CM, and those late REQs
+ *   connect_progress  lazy: the first call fills the pool (RCMSG_QP_POOL); eager: drives the CM
+ *                     until every peer is connected or one failed (RCMSG_CM_TIMEOUT x the
+ *                     init's budget bounds it); wireup calls it in a loop, then again during
  *                     the closing fence of init, so that a peer still waiting for a lost RTU or
  *                     REP is answered
  *   rc_conn_want        (send, get) a peer not connected: lazy connect or reconnect
@@ -24,8 +27,10 @@
  * layers above see a send refused with RCMSG_ERR_NO_RESOURCE meanwhile and try again; their
  * sequence numbers and credits are untouched, so the next connection continues them.
  *
- * A packet for a peer not yet given to connect is left in the UD receive queue until the first
- * connect_progress (the CM is not polled before), so it is not dropped.
+ * Lazy: a packet for a peer not yet given to connect is left in the UD receive queue until the
+ * first connect_progress (the CM is not polled before), so it is not dropped. Eager: the CM is
+ * polled from the first connect on, and a REQ of a peer not given yet is kept by the CM
+ * (rcmsg_rc_cm_take_held) until connect gives it.
  */
 #include "config.h"
 
@@ -433,6 +438,17 @@ static void rc_cm_failed(void *arg, int peer)
     rc_ep_fail(rc, peer, why); /* after init: the requests to it fail */
 }
 
+/* Lazy: a REQ from a peer whose address this rank has not fetched yet; fetched at the end of
+ * this CM poll (rc_conn_held_take), outside the CM's receive loop. */
+static void rc_cm_held(void *arg, int peer)
+{
+    rc_btl_t *rc = arg;
+
+    if (rc->conn.lazy && rc->super.addr_fetch != NULL && !rc->eps[peer].cm_added) {
+        rc->conn.held[rc->conn.nheld++] = peer;
+    }
+}
+
 /* ---- the CM ---------------------------------------------------------------------------- */
 
 rcmsg_status_t rc_cm_start(rc_btl_t *rc)
@@ -460,6 +476,7 @@ rcmsg_status_t rc_cm_start(rc_btl_t *rc)
                              .failed = rc_cm_failed,
                              .stalled = rc_cm_stalled,
                              .lost = rc_cm_lost,
+                             .held = rc_cm_held,
                              .arg = rc};
 
     if (rc->config.control_thread) { /* its packets wake the progress thread, not the app */
@@ -476,18 +493,122 @@ rcmsg_status_t rc_cm_start(rc_btl_t *rc)
     return rcmsg_rc_cm_open(&where, &params, &ops, &rc->cm);
 }
 
+static rcmsg_status_t rc_connect_one(rc_btl_t *rc, int peer);
+
+/* The start of the eager connects: init's connects are bounded by RCMSG_LAUNCHER_TIMEOUT, as
+ * init's other waits (a peer still fetching addresses in its rcmsg_init answers late). */
+static void rc_eager_start(rc_btl_t *rc)
+{
+    rc->conn.started = true;
+    rc->conn.t0 = rcmsg_clock_us();
+    if (rc->conn.init_tries > rc->config.cm_retries) {
+        rcmsg_rc_cm_set_tries(rc->cm, rc->conn.init_tries);
+    }
+}
+
+/* An eager connect to a peer just given: a REQ it sent already is answered; the lower rank
+ * sends the REQ, the higher waits for it (rc_eager_late). */
+static rcmsg_status_t rc_eager_begin(rc_btl_t *rc, int peer)
+{
+    if (!rc->conn.started) {
+        rc_eager_start(rc);
+    }
+    rc->eps[peer].t_start = rcmsg_clock_us();
+    rcmsg_rc_cm_take_held(rc->cm, peer);
+    if (rc->job.rank < peer) {
+        return rc_connect_one(rc, peer);
+    }
+    return rc->eps[peer].failed ? RCMSG_ERR_CONNECTION : RCMSG_OK;
+}
+
+/* Eager, the higher rank of a pair: the lower rank's REQ did not come within RCMSG_CM_TIMEOUT
+ * (lost, or the peer is slow): this side sends its own, bounded as any connect (the CM keeps
+ * one connection when both REQs meet). */
+static rcmsg_status_t rc_eager_late(rc_btl_t *rc)
+{
+    uint64_t now = rcmsg_clock_us();
+
+    for (int i = 0; i < rc->job.rank; i++) {
+        rc_ep_t *ep = &rc->eps[i];
+        if (ep->cm_added && !ep->connected && !ep->failed &&
+            rcmsg_rc_cm_state(rc->cm, i) == RC_CM_IDLE &&
+            now - ep->t_start >= rc->config.cm_timeout_us && rc_connect_one(rc, i) != RCMSG_OK) {
+            return RCMSG_ERR_CONNECTION;
+        }
+    }
+    return RCMSG_OK;
+}
+
+void rc_connect_poll(rcmsg_btl_t *btl)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+
+    if (rc->conn.started && !rc->conn.lazy && !rc->conn.ready) {
+        rcmsg_rc_cm_progress(rc->cm);
+        rc_eager_late(rc);
+    }
+}
+
+static rcmsg_status_t rc_peer_add(rc_btl_t *rc, int peer, const void *buf, size_t len, bool given);
+
 rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *buf, size_t len)
 {
     rc_btl_t *rc = rc_btl_of(btl);
+
+    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    return rc_peer_add(rc, peer, buf, len, true);
+}
+
+/* Lazy, a peer wireup did not give (addresses on first use): its address fetched now, through
+ * wireup's hook (bounded by RCMSG_LAUNCHER_TIMEOUT); the peer fails when there is none. */
+static rcmsg_status_t rc_conn_fetch(rc_btl_t *rc, int peer)
+{
+    uint8_t buf[RC_ADDR_SIZE];
+    size_t len = sizeof(buf);
+    rcmsg_status_t status;
+
+    if (rc->eps[peer].cm_added) {
+        return RCMSG_OK;
+    }
+    if (rc->super.addr_fetch == NULL) {
+        return RCMSG_ERR_STATE; /* not a peer of this transport */
+    }
+    status = rc->super.addr_fetch(rc->super.addr_fetch_arg, &rc->super, peer, buf, &len);
+    if (status == RCMSG_OK) {
+        status = rc_peer_add(rc, peer, buf, len, false);
+    }
+    if (status == RCMSG_OK) {
+        rc->super.addr_later--;
+        return RCMSG_OK;
+    }
+    rc_ep_fail(rc, peer, "its address could not be fetched (logged above)");
+    return RCMSG_ERR_CONNECTION;
+}
+
+/* Lazy: the peers whose REQ the CM keeps get their address, then the REQ its answer. */
+static void rc_conn_held_take(rc_btl_t *rc)
+{
+    while (rc->conn.nheld > 0) {
+        int peer = rc->conn.held[--rc->conn.nheld];
+        if (rc_conn_fetch(rc, peer) == RCMSG_OK) {
+            rcmsg_rc_cm_take_held(rc->cm, peer);
+        }
+    }
+}
+
+/* The peer's record checked and its CM address given to the CM; eager, its connect begun.
+ * given: by wireup's connect (only before the connects started, lazy; before they are all
+ * done, eager), else fetched on first use. */
+static rcmsg_status_t rc_peer_add(rc_btl_t *rc, int peer, const void *buf, size_t len, bool given)
+{
     rc_ep_t *ep;
     rcmsg_rc_addr_t addr;
     rcmsg_rc_cm_addr_t cm_addr; /* checked here; the CM decodes it again */
     rcmsg_rc_cm_payload_t local;
     rcmsg_status_t status;
 
-    if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank) {
-        return RCMSG_ERR_INVALID_PARAM;
-    }
     ep = &rc->eps[peer];
     rcmsg_debug("rc: address of peer %d: %zu bytes", peer, len);
     status = rcmsg_rc_addr_decode(buf, len, peer, &addr);
@@ -500,7 +621,7 @@ rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *buf, size_t le
     if (status != RCMSG_OK) {
         return status;
     }
-    if (ep->cm_added || rc->conn.started) {
+    if (given && (ep->cm_added || (rc->conn.started && (rc->conn.lazy || rc->conn.ready)))) {
         rcmsg_error("rc: peer %d given to connect again, or after the connects started", peer);
         return RCMSG_ERR_STATE;
     }
@@ -511,6 +632,9 @@ rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *buf, size_t le
     if (status == RCMSG_OK) {
         ep->cm_added = true;
         rc->conn.npeers++;
+    }
+    if (status == RCMSG_OK && !rc->conn.lazy) {
+        status = rc_eager_begin(rc, peer);
     }
     return status;
 }
@@ -534,7 +658,12 @@ static rcmsg_status_t rc_connect_one(rc_btl_t *rc, int peer)
 static void rc_conn_rejoin(rc_btl_t *rc, int peer)
 {
     rc_ep_t *ep = &rc->eps[peer];
-    uint64_t tries = rc->config.recovery_timeout_us / rc->config.cm_timeout_us;
+    uint64_t now = rcmsg_clock_us();
+    /* what is left of RCMSG_RECOVERY_TIMEOUT since the break (rc_rec.c's deadline), not a whole
+     * one more: a drain that took long (Soft-RoCE's broken QP with its port down, 3 s of a 3 s
+     * timeout) made a recovery last twice its bound */
+    uint64_t tries =
+        (ep->rec.deadline > now ? ep->rec.deadline - now : 0) / rc->config.cm_timeout_us;
 
     rc_disconnect_over(rc, ep); /* a DREQ of ours is abandoned: the pair reconnects */
     rc->cm_hot = true;
@@ -545,29 +674,20 @@ static void rc_conn_rejoin(rc_btl_t *rc, int peer)
                                             : (unsigned)tries);
 }
 
-/* The first call: the pool filled and, eager, a connect to every peer given to connect(). */
+/* The first call, lazy: the pool filled (eager: the connects started with connect(); with no
+ * rc peer at all, nothing to start). */
 static rcmsg_status_t rc_connect_start(rc_btl_t *rc)
 {
-    rcmsg_status_t status;
+    int peers = rc->conn.npeers + rc->super.addr_later;
+    int want = rc->config.qp_pool < peers ? rc->config.qp_pool : peers;
 
+    if (!rc->conn.lazy) {
+        rc_eager_start(rc);
+        return RCMSG_OK;
+    }
     rc->conn.started = true;
     rc->conn.t0 = rcmsg_clock_us();
-    if (!rc->conn.lazy && rc->conn.init_tries > rc->config.cm_retries) {
-        /* a peer still fetching addresses in its rcmsg_init answers late: init's connects are
-         * bounded by RCMSG_LAUNCHER_TIMEOUT, as init's other waits */
-        rcmsg_rc_cm_set_tries(rc->cm, rc->conn.init_tries);
-    }
-    if (rc->conn.lazy) {
-        int want = rc->config.qp_pool < rc->conn.npeers ? rc->config.qp_pool : rc->conn.npeers;
-        return rc_pool_fill(rc, want, "lazy connect: RCMSG_QP_POOL at init");
-    }
-    status = rc_pool_fill(rc, rc->conn.npeers, "eager connect: one per rc peer");
-    for (int i = 0; i < rc->job.size && status == RCMSG_OK; i++) {
-        if (rc->eps[i].cm_added) {
-            status = rc_connect_one(rc, i);
-        }
-    }
-    return status;
+    return rc_pool_fill(rc, want, "lazy connect: RCMSG_QP_POOL at init");
 }
 
 rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl)
@@ -583,6 +703,9 @@ rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl)
         return RCMSG_OK;
     }
     rcmsg_rc_cm_progress(rc->cm);
+    if (!rc->conn.lazy && rc_eager_late(rc) != RCMSG_OK) {
+        return RCMSG_ERR_CONNECTION;
+    }
     for (int i = 0; i < rc->job.size && !rc->conn.lazy; i++) {
         if (rc->eps[i].cm_added) {
             if (rc->eps[i].failed) {
@@ -658,8 +781,11 @@ rcmsg_status_t rc_conn_want(rc_btl_t *rc, int peer)
     if (ep->rec.state != RC_REC_NONE) {
         return RCMSG_ERR_NO_RESOURCE; /* recovering: the replay goes first */
     }
-    if (!ep->cm_added || !rc->conn.started) {
+    if (!rc->conn.started) {
         return RCMSG_ERR_STATE;
+    }
+    if (!ep->cm_added && rc_conn_fetch(rc, peer) != RCMSG_OK) {
+        return rc->super.addr_fetch == NULL ? RCMSG_ERR_STATE : RCMSG_ERR_CONNECTION;
     }
     state = rcmsg_rc_cm_state(rc->cm, peer);
     if (state != RC_CM_IDLE) {
@@ -688,10 +814,10 @@ void rc_conn_heard(rc_btl_t *rc, int peer)
  * progress call is not held up for long. */
 static void rc_refill(rc_btl_t *rc)
 {
-    int want = rc->config.qp_pool, step;
+    int want = rc->config.qp_pool, step, peers = rc->conn.npeers + rc->super.addr_later;
 
-    if (want > rc->conn.npeers - rc->conn.nactive) {
-        want = rc->conn.npeers - rc->conn.nactive;
+    if (want > peers - rc->conn.nactive) {
+        want = peers - rc->conn.nactive;
     }
     step = rc->pool.n + RC_POOL_REFILL_BATCH < want ? rc->pool.n + RC_POOL_REFILL_BATCH : want;
     rc->conn.refilling = step < want;
@@ -710,13 +836,16 @@ rcmsg_status_t rc_conn_init(rc_btl_t *rc)
         rc->config.connect == RCMSG_CONNECT_LAZY ||
         (rc->config.connect == RCMSG_CONNECT_AUTO && rc->job.size > rc->config.connect_eager_max);
     rc->conn.active = calloc((size_t)rc->job.size, sizeof(*rc->conn.active));
-    return rc->conn.active != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
+    rc->conn.held = calloc((size_t)rc->job.size, sizeof(*rc->conn.held));
+    return rc->conn.active != NULL && rc->conn.held != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
 }
 
 void rc_conn_close(rc_btl_t *rc)
 {
     free(rc->conn.active);
+    free(rc->conn.held);
     rc->conn.active = NULL;
+    rc->conn.held = NULL;
     if (rc->conn.cm_channel != NULL && ibv_destroy_comp_channel(rc->conn.cm_channel) != 0) {
         rcmsg_warn("ibv_destroy_comp_channel (the CM's) failed: %m");
     }
@@ -736,6 +865,9 @@ int rc_conn_progress(rc_btl_t *rc)
         rcmsg_rc_cm_kick(rc->cm); /* the port is back: reconnects go out now */
     }
     n = rcmsg_rc_cm_progress(rc->cm);
+    if (rc->conn.nheld > 0) {
+        rc_conn_held_take(rc);
+    }
     if (rc->rec.n > 0) {
         rc_rec_progress(rc, rc_conn_rejoin);
     }

@@ -29,8 +29,11 @@ typedef struct {
     bool recycle_stalled; /* our DREQ went unanswered for the CM's budget: the cap is soft */
     bool refilling;       /* the pool is being refilled, a few QPs per progress call */
     bool draining;        /* finalize's flush began: connections are no longer recycled */
-    int quiet_peer;       /* rc_cm_rtr drains the receives of this peer's old QP: its messages
-                             are not taken as the new connection's */
+    int *held;            /* [size]: lazy, peers whose REQ the CM keeps until their address is
+                             fetched (nheld of them) */
+    int nheld;
+    int quiet_peer; /* rc_cm_rtr drains the receives of this peer's old QP: its messages
+                       are not taken as the new connection's */
     struct ibv_comp_channel *cm_channel; /* the CM's CQ's events, read by the progress thread
                                             (RCMSG_ASYNC_PROGRESS=control); NULL: the CM shares
                                             the data CQs' channel, read by the application */

@@ -30,6 +30,9 @@ const char *rc_wr_type_name(rc_wr_type_t type)
                                         "eager RDMA_WRITE",
                                         "eager RDMA_WRITE inline",
                                         "RDMA_READ",
+                                        "one-sided RDMA_WRITE",
+                                        "one-sided RDMA_WRITE inline",
+                                        "one-sided ATOMIC",
                                         "flush (zero-length RDMA_WRITE)",
                                         "rc control SEND"};
     RCMSG_ASSERT_COVERS(names, RC_WR_TYPE_COUNT);
@@ -498,6 +501,87 @@ rcmsg_status_t rc_ep_get(rc_btl_t *rc, rc_ep_t *ep, int peer, void *local,
     return rc_post(rc, ep, wr, &swr);
 }
 
+/* The swr of a one-sided request wr (a first post or a replay's): WRITE or ATOMIC. */
+static void rc_osc_swr(rc_wr_t *wr, struct ibv_send_wr *swr, struct ibv_sge *sge)
+{
+    *sge = (struct ibv_sge){.addr = (uintptr_t)wr->local, .length = wr->len, .lkey = wr->lkey};
+    swr->sg_list = sge;
+    swr->num_sge = wr->len > 0 ? 1 : 0;
+    if (wr->type == RC_WR_ATOMIC) {
+        swr->opcode = wr->aop == RCMSG_BTL_ATOMIC_FADD ? IBV_WR_ATOMIC_FETCH_AND_ADD
+                                                       : IBV_WR_ATOMIC_CMP_AND_SWP;
+        swr->wr.atomic.remote_addr = wr->raddr;
+        swr->wr.atomic.rkey = wr->rkey;
+        swr->wr.atomic.compare_add = wr->aop == RCMSG_BTL_ATOMIC_FADD ? wr->operand : wr->compare;
+        swr->wr.atomic.swap = wr->operand;
+        return;
+    }
+    swr->opcode = IBV_WR_RDMA_WRITE;
+    swr->wr.rdma.remote_addr = wr->raddr;
+    swr->wr.rdma.rkey = wr->rkey;
+    if (wr->type == RC_WR_PUT_INLINE) {
+        swr->send_flags |= IBV_SEND_INLINE;
+    }
+}
+
+rcmsg_status_t rc_ep_put(rc_btl_t *rc, rc_ep_t *ep, int peer, const void *local,
+                         const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                         size_t len, rcmsg_btl_desc_t *desc)
+{
+    struct ibv_send_wr swr = {0};
+    struct ibv_sge sge;
+    rcmsg_status_t status;
+    rc_wr_t *wr = rc_wr_take(rc, ep, lmem == NULL ? RC_WR_PUT_INLINE : RC_WR_PUT, peer);
+
+    if (wr == NULL) {
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    wr->signaled = true;
+    wr->desc = desc;
+    wr->len = (uint32_t)len;
+    wr->local = (void *)(uintptr_t)local;
+    wr->lkey = lmem != NULL ? lmem->lkey : 0;
+    wr->raddr = remote_addr;
+    wr->rkey = rkey;
+    desc->peer = peer;
+    desc->len = len;
+    rc_osc_swr(wr, &swr, &sge);
+    status = rc_post(rc, ep, wr, &swr);
+    if (status == RCMSG_OK && wr->type == RC_WR_PUT_INLINE && rc->inl_copy != NULL && len > 0) {
+        memcpy(rc_inl_copy(rc, wr), local, len); /* the caller may reuse local now */
+        wr->local = rc_inl_copy(rc, wr);
+    }
+    return status;
+}
+
+rcmsg_status_t rc_ep_atomic(rc_btl_t *rc, rc_ep_t *ep, int peer, rcmsg_btl_atomic_t op,
+                            uint64_t *result, const rcmsg_btl_mem_t *lmem, uint64_t remote_addr,
+                            uint32_t rkey, uint64_t operand, uint64_t compare,
+                            rcmsg_btl_desc_t *desc)
+{
+    struct ibv_send_wr swr = {0};
+    struct ibv_sge sge;
+    rc_wr_t *wr = rc_wr_take(rc, ep, RC_WR_ATOMIC, peer);
+
+    if (wr == NULL) {
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    wr->signaled = true;
+    wr->desc = desc;
+    wr->len = sizeof(uint64_t);
+    wr->local = result;
+    wr->lkey = lmem->lkey;
+    wr->raddr = remote_addr;
+    wr->rkey = rkey;
+    wr->aop = op;
+    wr->operand = operand;
+    wr->compare = compare;
+    desc->peer = peer;
+    desc->len = sizeof(uint64_t);
+    rc_osc_swr(wr, &swr, &sge);
+    return rc_post(rc, ep, wr, &swr);
+}
+
 /* ---- send completions -------------------------------------------------------------- */
 
 static void rc_send_done(rc_btl_t *rc, const struct ibv_wc *wc)
@@ -572,7 +656,9 @@ rcmsg_status_t rc_ep_repost(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, bool last)
          * starts with it, rc_fast.c) */
         wr->type = wr->type == RC_WR_FAST ? RC_WR_SEND : RC_WR_SEND_INLINE;
     }
-    if (wr->type == RC_WR_GET) {
+    if (wr->type == RC_WR_PUT || wr->type == RC_WR_PUT_INLINE) {
+        rc_osc_swr(wr, &swr, &sge); /* an inline one from its copy (rc_ep_put) */
+    } else if (wr->type == RC_WR_GET) {
         swr.opcode = IBV_WR_RDMA_READ;
         sge.addr = (uintptr_t)wr->local;
         sge.lkey = wr->lkey;

@@ -27,6 +27,9 @@ typedef enum {
     RC_WR_FAST,        /* eager over RDMA WRITE into the peer's ring, from a bounce buffer */
     RC_WR_FAST_INLINE, /* the same, inline */
     RC_WR_GET,
+    RC_WR_PUT,        /* one-sided RDMA_WRITE from a registered buffer (src/osc) */
+    RC_WR_PUT_INLINE, /* the same, inline (its bytes kept for a replay in rc->inl_copy) */
+    RC_WR_ATOMIC,     /* one-sided ATOMIC_FETCH_AND_ADD or ATOMIC_CMP_AND_SWP: never replayed */
     RC_WR_FLUSH,
     RC_WR_CTL,       /* a SEND of rc's own (rc_fast.c: ask, offer, credit): no sequence number */
     RC_WR_TYPE_COUNT /* not a type: the number of them */
@@ -52,10 +55,12 @@ typedef struct rc_wr {
     int sbuf; /* bounce buffer index, or -1 */
     uint32_t len;
     uint64_t seq;           /* sends: the pair's sequence number (ep->sent when posted) */
-    rcmsg_btl_desc_t *desc; /* gets only, with the read's local and remote ends: */
+    rcmsg_btl_desc_t *desc; /* gets, puts and atomics, with their local and remote ends: */
     void *local;
     uint64_t raddr;
     uint32_t lkey, rkey;
+    uint64_t operand, compare; /* atomics: the add or swap value, the compare value */
+    rcmsg_btl_atomic_t aop;
 } rc_wr_t;
 
 /* Recovery of a connection (rc_rec.c): none, draining the broken QP's completions, or
@@ -188,6 +193,7 @@ void rc_forget(rcmsg_btl_t *btl, int peer);
 rcmsg_status_t rc_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p);
 rcmsg_status_t rc_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t len);
 rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl);
+void rc_connect_poll(rcmsg_btl_t *btl);
 rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer);
 
 /* A message by SEND, a read by RDMA_READ, on ep (connected; the arguments checked by the op,
@@ -199,6 +205,16 @@ rcmsg_status_t rc_ep_send(struct rc_btl *rc, rc_ep_t *ep, int peer, const void *
 rcmsg_status_t rc_ep_get(struct rc_btl *rc, rc_ep_t *ep, int peer, void *local,
                          const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
                          size_t len, rcmsg_btl_desc_t *desc);
+
+/* One-sided (btl.h's put and atomic) on the connected ep, arguments checked by the op; always
+ * signaled: desc completes with the completion. A put without lmem goes inline. */
+rcmsg_status_t rc_ep_put(struct rc_btl *rc, rc_ep_t *ep, int peer, const void *local,
+                         const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                         size_t len, rcmsg_btl_desc_t *desc);
+rcmsg_status_t rc_ep_atomic(struct rc_btl *rc, rc_ep_t *ep, int peer, rcmsg_btl_atomic_t op,
+                            uint64_t *result, const rcmsg_btl_mem_t *lmem, uint64_t remote_addr,
+                            uint32_t rkey, uint64_t operand, uint64_t compare,
+                            rcmsg_btl_desc_t *desc);
 
 /* The cause of a break in words, for the logs. */
 void rc_cause_str(const rc_cause_t *cause, char *buf, size_t len);

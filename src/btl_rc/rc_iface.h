@@ -70,14 +70,15 @@ typedef struct {
     unsigned recovery_attempts;        /* RCMSG_RECOVERY_ATTEMPTS */
     uint64_t recovery_timeout_us;      /* RCMSG_RECOVERY_TIMEOUT */
     uint64_t qp_sync_us;               /* RCMSG_QP_SYNC_INTERVAL; 0: no sync */
-    rcmsg_eager_rdma_t eager_rdma;     /* RCMSG_EAGER_RDMA */
-    unsigned eager_rdma_threshold;     /* RCMSG_EAGER_RDMA_THRESHOLD */
-    int eager_rdma_max_peers;          /* RCMSG_EAGER_RDMA_MAX_PEERS */
-    unsigned eager_rdma_slots;         /* RCMSG_EAGER_RDMA_SLOTS */
-    size_t eager_rdma_slot_size;       /* RCMSG_EAGER_RDMA_SLOT_SIZE */
-    bool wait_poll;                    /* RCMSG_WAIT_MODE=poll (rings raise no completion event) */
-    bool control_thread;               /* RCMSG_ASYNC_PROGRESS=control: rc_async.c's thread runs
-                                          the CM, recoveries and the QP state sync (rc_gate.h) */
+    uint64_t liveness_us;          /* RCMSG_LIVENESS_INTERVAL: the thread's probes (rc_sync.c) */
+    rcmsg_eager_rdma_t eager_rdma; /* RCMSG_EAGER_RDMA */
+    unsigned eager_rdma_threshold; /* RCMSG_EAGER_RDMA_THRESHOLD */
+    int eager_rdma_max_peers;      /* RCMSG_EAGER_RDMA_MAX_PEERS */
+    unsigned eager_rdma_slots;     /* RCMSG_EAGER_RDMA_SLOTS */
+    size_t eager_rdma_slot_size;   /* RCMSG_EAGER_RDMA_SLOT_SIZE */
+    bool wait_poll;                /* RCMSG_WAIT_MODE=poll (rings raise no completion event) */
+    bool control_thread;           /* RCMSG_ASYNC_PROGRESS=control: rc_async.c's thread runs
+                                      the CM, recoveries and the QP state sync (rc_gate.h) */
 } rc_config_t;
 
 /*
@@ -163,9 +164,9 @@ static inline rc_btl_t *rc_btl_of(rcmsg_btl_t *btl)
 }
 
 /* rc_port.c: the device port this process uses (RCMSG_NET_DEVICES, NUMA locality, local
- * rank); name has IBV_SYSFS_NAME_MAX bytes. */
-rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *config, char *name,
-                              int *port_p);
+ * rank), its device opened (*dev_p: the caller's, rcmsg_rc_device_close). */
+rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *config,
+                              rcmsg_rc_device_t **dev_p, int *port_p);
 
 /* How often progress polls the CM's CQ: once every RC_CM_POLL_EVERY calls (after init the CM
  * only answers late duplicates, so a poll of an empty CQ every 256 calls is all it costs). */

@@ -35,6 +35,10 @@ static rcmsg_status_t rc_qp_to_init(rc_btl_t *rc, rcmsg_rc_qp_t *qp)
             IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE,
     };
 
+    if (rc->dev->attr.atomic_cap != IBV_ATOMIC_NONE) {
+        attr.qp_access_flags |= IBV_ACCESS_REMOTE_ATOMIC; /* one-sided windows (src/osc) */
+    }
+
     return rcmsg_rc_qp_modify(qp, &attr,
                               IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 }

@@ -3,7 +3,8 @@
  * btl_rc: the choice of the device port. Candidates are the ACTIVE ports of the devices
  * named by RCMSG_NET_DEVICES (DEVICE or DEVICE:PORT), else of every device; the nearest ones
  * (same NUMA node as the process, then unknown locality, then another node) are shared out
- * by local rank.
+ * by local rank. Each candidate device is opened once: the chosen one stays open for the
+ * transport, the others are closed.
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 
 typedef struct {
     char name[IBV_SYSFS_NAME_MAX];
+    rcmsg_rc_device_t *dev; /* opened; shared by the candidates of one device */
     int port;
     int distance; /* 0 same NUMA node as the process, 1 unknown (no locality), 2 other node */
 } rc_candidate_t;
@@ -27,7 +29,7 @@ static int rc_candidates_add(const char *name, int port, int numa, rc_candidate_
 {
     rcmsg_rc_device_t *dev;
     char where[64];
-    int dev_numa;
+    int dev_numa, before = n;
 
     if (rcmsg_rc_device_open(name, &dev) != RCMSG_OK) {
         return n;
@@ -43,14 +45,27 @@ static int rc_candidates_add(const char *name, int port, int numa, rc_candidate_
             continue;
         }
         snprintf(c[n].name, sizeof(c[n].name), "%s", name);
+        c[n].dev = dev;
         c[n].port = p;
         c[n].distance = dev_numa < 0 ? 1 : (numa >= 0 && dev_numa == numa ? 0 : 2);
         rcmsg_info("candidate %s:%d (%s, numa %s)", name, p,
                    rcmsg_rc_link_layer_name(pa.link_layer), where);
         n++;
     }
-    rcmsg_rc_device_close(dev);
+    if (n == before) {
+        rcmsg_rc_device_close(dev); /* kept open only while one of its ports is a candidate */
+    }
     return n;
+}
+
+/* Closes the candidates' devices but keep (NULL: none); a device's candidates are adjacent. */
+static void rc_candidates_close(rc_candidate_t *c, int n, const rcmsg_rc_device_t *keep)
+{
+    for (int i = 0; i < n; i++) {
+        if (c[i].dev != keep && (i == 0 || c[i].dev != c[i - 1].dev)) {
+            rcmsg_rc_device_close(c[i].dev);
+        }
+    }
 }
 
 /* The candidates among the RCMSG_NET_DEVICES entries (DEVICE or DEVICE:PORT): their number,
@@ -74,6 +89,7 @@ static int rc_candidates_wanted(char *const *wanted, size_t nwanted, int numa, r
                 rcmsg_error("RCMSG_NET_DEVICES entry '%s': expected DEVICE or DEVICE:PORT "
                             "with PORT >= 1",
                             wanted[i]);
+                rc_candidates_close(c, n, NULL);
                 return -1;
             }
         }
@@ -102,8 +118,8 @@ static int rc_candidates_all(int numa, rc_candidate_t *c, int max)
     return n;
 }
 
-rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *config, char *name,
-                              int *port_p)
+rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *config,
+                              rcmsg_rc_device_t **dev_p, int *port_p)
 {
     rc_candidate_t c[64];
     int n = 0, best = 3, nbest = 0, pick, numa = rcmsg_topo_bound_numa();
@@ -135,18 +151,19 @@ rcmsg_status_t rc_choose_port(const rcmsg_btl_job_t *job, const rc_config_t *con
     pick = job->local_rank % nbest;
     for (int i = 0; i < n; i++) {
         if (c[i].distance == best && pick-- == 0) {
-            snprintf(name, IBV_SYSFS_NAME_MAX, "%s", c[i].name);
+            *dev_p = c[i].dev;
             *port_p = c[i].port;
             break;
         }
     }
+    rc_candidates_close(c, n, *dev_p);
     if (numa >= 0) {
         snprintf(where, sizeof(where), "bound to numa node %d", numa);
     } else {
         snprintf(where, sizeof(where), "not bound to one numa node");
     }
     rcmsg_info("using %s:%d: %d equally near port(s) (%s), picked by local rank %d; process %s",
-               name, *port_p, nbest,
+               (*dev_p)->name, *port_p, nbest,
                best == 0   ? "same numa node"
                : best == 1 ? "no locality information"
                            : "other numa node",

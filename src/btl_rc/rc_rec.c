@@ -155,6 +155,22 @@ void rc_rec_async(rc_btl_t *rc, int peer, enum ibv_event_type event)
 
 /* ---- start and drain ------------------------------------------------------------------- */
 
+/* The peer among the connections that recover (rc->rec.peers, walked by rc_rec_progress), once.
+ * Its previous recovery may have completed (rc_rec_connected, inside the CM's progress) and
+ * this one begun in the same progress call, before rc_rec_progress dropped the entry: the CM
+ * took the REP or RTU that reconnected the pair, then the peer's REQ saying its side broke
+ * again (frequent on a flapping link). That entry stands for the new recovery; a second one,
+ * added at each such turn, overran the job.size slots and corrupted the heap. */
+void rc_rec_list(rc_btl_t *rc, int peer)
+{
+    for (int i = 0; i < rc->rec.n; i++) {
+        if (rc->rec.peers[i] == peer) {
+            return;
+        }
+    }
+    rc->rec.peers[rc->rec.n++] = peer;
+}
+
 void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
 {
     rc_ep_t *ep = &rc->eps[peer];
@@ -209,7 +225,7 @@ void rc_rec_start(rc_btl_t *rc, int peer, rc_cause_t cause, bool severe)
     if (ep->rec.drain_last == NULL && ep->ring_count > 0) {
         ep->rec.drain_last = ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth];
     }
-    rc->rec.peers[rc->rec.n++] = peer;
+    rc_rec_list(rc, peer);
     rc->cm_hot = true;
     rc_up_broke(rc, peer);
     rcmsg_info("rc: connection to peer %d broken (%s) on qp 0x%x: recovering, %u request(s) "
@@ -297,7 +313,7 @@ bool rc_rec_retry(rc_btl_t *rc, int peer)
 /* ---- replay ---------------------------------------------------------------------------- */
 
 typedef struct {
-    unsigned msgs, reads, delivered;
+    unsigned msgs, reads, delivered, atomics;
     unsigned long long bytes, read_bytes;
 } rc_replay_t;
 
@@ -327,6 +343,13 @@ static int rc_replay_select(rc_btl_t *rc, rc_ep_t *ep, int peer, uint64_t got, r
         if (wr->type == RC_WR_FLUSH || wr->type == RC_WR_CTL || (send && wr->seq < got)) {
             st->delivered += send;
             rc_wr_put(rc, wr);
+            continue;
+        }
+        if (wr->type == RC_WR_ATOMIC) {
+            /* not idempotent, and the peer may have applied it before the break: never
+             * posted twice, it fails (at most once; its outcome unknown, docs/rc.md) */
+            st->atomics++;
+            rc_wr_release(rc, wr, RCMSG_ERR_IO);
             continue;
         }
         st->msgs += send;
@@ -382,9 +405,16 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
     rcmsg_stats_set_qpn(peer, ep->qp.qp->qp_num);
     rc_up_event(rc, RCMSG_EVENT_RECOVERED, peer, "%s; qp 0x%x -> 0x%x", why, ep->rec.old_qpn,
                 ep->qp.qp->qp_num);
+    if (st.atomics > 0) {
+        rcmsg_error("rc: %u one-sided atomic(s) to peer %d were in flight when its connection "
+                    "broke: failed with RCMSG_ERR_IO, not replayed (each was applied at most "
+                    "once; whether it was is unknown)",
+                    st.atomics, peer);
+    }
     rcmsg_warn("rc: connection to peer %d recovered: qp 0x%x -> 0x%x, cause %s, psn sq 0x%x rq "
-               "0x%x when it broke; replayed %u message(s) (%llu bytes) and %u read(s) (%llu "
-               "bytes), %u already delivered; in %.1f ms (recovery %llu of this connection, %s)",
+               "0x%x when it broke; replayed %u message(s) (%llu bytes) and %u read(s) or "
+               "write(s) (%llu bytes), %u already delivered; in %.1f ms (recovery %llu of this "
+               "connection, %s)",
                peer, ep->rec.old_qpn, ep->qp.qp->qp_num, why, ep->rec.sq_psn, ep->rec.rq_psn,
                st.msgs, st.bytes, st.reads, st.read_bytes, st.delivered,
                (double)(rcmsg_clock_us() - ep->rec.t0) / 1e3, (unsigned long long)ep->rec.count,

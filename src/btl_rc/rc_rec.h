@@ -46,6 +46,10 @@ rcmsg_status_t rc_rec_connected(struct rc_btl *rc, int peer, const rcmsg_rc_cm_p
  * caller reconnects it, rc_conn_rejoin). */
 bool rc_rec_retry(struct rc_btl *rc, int peer);
 
+/* The peer joins the recovering ones that rc_rec_progress walks, unless it is listed already
+ * (a recovery completed and the next one begun before rc_rec_progress dropped it). */
+void rc_rec_list(struct rc_btl *rc, int peer);
+
 /* The recovery's buffers freed, at close. */
 void rc_rec_close(struct rc_btl *rc);
 

@@ -20,6 +20,7 @@
 #include "base/log.h"
 #include "base/stats.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* One connected QP: recovered (or its peer failed) when the device disagrees with the mirror. */
@@ -73,6 +74,45 @@ void rc_sync_tick(rc_btl_t *rc)
     }
 }
 
+int rc_sync_probe(rc_btl_t *rc)
+{
+    uint64_t now = rcmsg_clock_coarse_us();
+
+    if (rc->config.liveness_us == 0 || rc->conn.draining) {
+        return -1;
+    }
+    if (now < rc->sync.probe_next_us) {
+        return (int)((rc->sync.probe_next_us - now) / 1000 + 1);
+    }
+    rc->sync.probe_next_us = now + rc->config.liveness_us;
+    if (rc->sync.probe_recvd == NULL &&
+        (rc->sync.probe_recvd = calloc((size_t)rc->job.size, sizeof(uint64_t))) == NULL) {
+        return -1; /* no memory: the waits still probe */
+    }
+    for (int peer = 0; peer < rc->job.size; peer++) {
+        rc_ep_t *ep = &rc->eps[peer];
+        if (ep->qp.qp == NULL || !ep->connected || ep->failed || ep->disconnecting ||
+            ep->rec.state != RC_REC_NONE) {
+            continue;
+        }
+        if (ep->recvd != rc->sync.probe_recvd[peer]) {
+            rc->sync.probe_recvd[peer] = ep->recvd; /* heard from this round */
+            continue;
+        }
+        if (rc_ping(&rc->super, peer) == RCMSG_OK) {
+            rc->sync.probes++;
+            rcmsg_trace("rc: progress thread: nothing from peer %d for a round: probed", peer);
+        }
+    }
+    return (int)(rc->config.liveness_us / 1000);
+}
+
+void rc_sync_fini(rc_btl_t *rc)
+{
+    free(rc->sync.probe_recvd);
+    rc->sync.probe_recvd = NULL;
+}
+
 static const char *rc_rec_state_name(rc_rec_state_t state)
 {
     static const char *const names[] = {"none", "draining", "reconnecting"};
@@ -80,10 +120,20 @@ static const char *rc_rec_state_name(rc_rec_state_t state)
     return (unsigned)state < RCMSG_ARRAY_SIZE(names) ? names[state] : "?";
 }
 
+static void rc_sync_dump_eps(rc_btl_t *rc);
+
+/* The application's (the SIGUSR1 and stall dumps): inside the gate, as an op (rc_gate.h). */
 void rcmsg_rc_btl_dump_state(rcmsg_btl_t *btl)
 {
     rc_btl_t *rc = rc_btl_of(btl);
 
+    rc_gate_enter(&rc->gate);
+    rc_sync_dump_eps(rc);
+    rc_gate_exit(&rc->gate);
+}
+
+static void rc_sync_dump_eps(rc_btl_t *rc)
+{
     for (int peer = 0; peer < rc->job.size; peer++) {
         rc_ep_t *ep = &rc->eps[peer];
         enum ibv_qp_state hw = IBV_QPS_ERR;

@@ -111,6 +111,62 @@ static rcmsg_status_t self_get(rcmsg_btl_t *btl, int peer, void *local, const rc
     return RCMSG_OK;
 }
 
+/* A one-sided operation done at once (the same address space), its desc completed from
+ * progress like a get's. */
+static rcmsg_status_t self_done(self_btl_t *self, rcmsg_btl_desc_t *desc, size_t len)
+{
+    self_msg_t *m = self_slot(self);
+
+    if (m == NULL) {
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    desc->peer = self->rank;
+    desc->len = len;
+    m->desc = desc;
+    m->len = 0;
+    rcmsg_queue_push_tail(&self->queue, &m->link);
+    return RCMSG_OK;
+}
+
+static rcmsg_status_t self_put(rcmsg_btl_t *btl, int peer, const void *local,
+                               const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                               size_t len, rcmsg_btl_desc_t *desc)
+{
+    self_btl_t *self = self_btl_of(btl);
+
+    (void)lmem;
+    (void)rkey;
+    if (peer != self->rank || desc == NULL || desc->complete == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    memmove((void *)(uintptr_t)remote_addr, local, len);
+    return self_done(self, desc, len);
+}
+
+/* The CPU's atomics (the same as btl_sm's fallback does at the target: src/osc). */
+static rcmsg_status_t self_atomic(rcmsg_btl_t *btl, int peer, rcmsg_btl_atomic_t op,
+                                  uint64_t *result, const rcmsg_btl_mem_t *lmem,
+                                  uint64_t remote_addr, uint32_t rkey, uint64_t operand,
+                                  uint64_t compare, rcmsg_btl_desc_t *desc)
+{
+    self_btl_t *self = self_btl_of(btl);
+    uint64_t *target = (uint64_t *)(uintptr_t)remote_addr;
+
+    (void)lmem;
+    (void)rkey;
+    if (peer != self->rank || desc == NULL || desc->complete == NULL || (remote_addr % 8) != 0) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if (op == RCMSG_BTL_ATOMIC_FADD) {
+        *result = __atomic_fetch_add(target, operand, __ATOMIC_SEQ_CST);
+    } else {
+        __atomic_compare_exchange_n(target, &compare, operand, false, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST);
+        *result = compare; /* the old value, swapped or not */
+    }
+    return self_done(self, desc, sizeof(uint64_t));
+}
+
 static int self_progress(rcmsg_btl_t *btl)
 {
     self_btl_t *self = self_btl_of(btl);
@@ -160,6 +216,8 @@ static const rcmsg_btl_ops_t self_ops = {
     .connect = self_connect,
     .send = self_send,
     .get = self_get,
+    .put = self_put,
+    .atomic = self_atomic,
     .mem_reg = rcmsg_btl_mem_reg_none,
     .mem_dereg = rcmsg_btl_mem_dereg_none,
     .ping = rcmsg_btl_ping_none, /* lost peers are noticed without probes */

@@ -12,6 +12,7 @@
 #include "base/clock.h"
 #include "base/config_table.h"
 #include "base/log.h"
+#include "base/watch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,11 +33,18 @@ static rcmsg_status_t sm_config_read(sm_config_t *cfg)
         .ncells = (unsigned)rcmsg_config_int(RCMSG_CFG_SM_CELLS),
         .eager_limit = rcmsg_config_size(RCMSG_CFG_SM_EAGER_LIMIT),
         .staging = (rcmsg_config_size(RCMSG_CFG_SM_STAGING) + 63) & ~(size_t)63,
+        .credits = (int)rcmsg_config_int(RCMSG_CFG_SM_EAGER_CREDITS),
         .cma = (rcmsg_sm_cma_t)rcmsg_config_enum(RCMSG_CFG_SM_CMA),
         .batch = (unsigned)rcmsg_config_int(RCMSG_CFG_POLL_BATCH),
-        .sleeps = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) != RCMSG_WAIT_POLL,
+        /* a wait may sleep, or RCMSG_ASYNC_PROGRESS=full's thread does between rounds */
+        .sleeps = rcmsg_config_enum(RCMSG_CFG_WAIT_MODE) != RCMSG_WAIT_POLL ||
+                  rcmsg_config_enum(RCMSG_CFG_ASYNC_PROGRESS) == RCMSG_ASYNC_PROGRESS_FULL,
     };
     cfg->cma_text = rcmsg_config_enum_text(RCMSG_CFG_SM_CMA);
+    if (!rcmsg_config_is_set(RCMSG_CFG_SM_EAGER_CREDITS) &&
+        rcmsg_config_is_set(RCMSG_CFG_EAGER_CREDITS)) {
+        cfg->credits = (int)rcmsg_config_int(RCMSG_CFG_EAGER_CREDITS); /* the one the user set */
+    }
     if (cell == 0) {
         cfg->cell_size = cfg->eager_limit + RCMSG_BTL_HDR_ROOM;
         cfg->cells_derived = true;
@@ -59,15 +67,31 @@ static rcmsg_status_t sm_config_read(sm_config_t *cfg)
     return RCMSG_OK;
 }
 
+/* Whether p finalized before it went (it said so in its segment's header, in sm_close): its
+ * exit is the end of the job on that rank, not a loss. */
+static bool sm_peer_closed(const sm_peer_t *p)
+{
+    return p->seg != NULL &&
+           atomic_load_explicit(&((sm_seg_hdr_t *)p->seg)->closed, memory_order_acquire) != 0;
+}
+
 void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why)
 {
     if (p->failed) {
         return;
     }
     p->failed = true;
-    rcmsg_error("peer %d (local rank %d, pid %d) is gone: %s; every pending and later operation "
-                "to it fails with %s",
-                p->world, p->local_rank, (int)p->pid, why, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    atomic_store(&p->exit_said, true);
+    if (sm_peer_closed(p)) {
+        rcmsg_info("peer %d (local rank %d, pid %d) finalized and exited; a later operation to it "
+                   "fails with %s",
+                   p->world, p->local_rank, (int)p->pid, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    } else {
+        rcmsg_error("peer %d (local rank %d, pid %d) is gone: %s; every pending and later "
+                    "operation to it fails with %s",
+                    p->world, p->local_rank, (int)p->pid, why,
+                    rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    }
     p->staged_req_pending = false;
     p->owe_done = false;
     if (p->staged != NULL) {
@@ -125,6 +149,67 @@ int sm_liveness(sm_btl_t *sm)
     return lost;
 }
 
+/* ---- the watch thread's share (base/watch.h) -------------------------------------------- */
+
+/* The watch thread: p's pidfd is readable (its process exited) or, without one, the periodic
+ * look finds it gone. Said now, at the time the bound is about; the application's next call
+ * fails the peer (sm_watch_take). Reads only what connect set before the registration. */
+static int sm_watch_ready(void *arg)
+{
+    sm_peer_t *p = arg;
+
+    if (p->pidfd < 0 && sm_pid_alive(p->pid)) {
+        return RCMSG_WATCH_QUIET;
+    }
+    if (sm_peer_closed(p)) {
+        return RCMSG_WATCH_DONE; /* it finalized: no news (a later operation to it fails) */
+    }
+    if (!atomic_exchange(&p->exit_said, true)) {
+        rcmsg_error("peer %d (local rank %d, pid %d) exited: requests involving it fail with %s "
+                    "from this rank's next rcmsg call on",
+                    p->world, p->local_rank, (int)p->pid, rcmsg_status_name(RCMSG_ERR_CONNECTION));
+    }
+    return RCMSG_WATCH_FOUND | RCMSG_WATCH_DONE;
+}
+
+/* The application, at the news: looks at every peer now (the peer fails as in a wait). */
+static void sm_watch_take(void *arg)
+{
+    sm_btl_t *sm = arg;
+
+    sm->next_check = rcmsg_deadline_at(0);
+    (void)sm_liveness(sm);
+}
+
+rcmsg_status_t sm_watch_peer(sm_btl_t *sm, sm_peer_t *p)
+{
+    rcmsg_status_t s = RCMSG_OK;
+
+    if (!sm->watched) {
+        s = rcmsg_watch_take_add(sm_watch_take, sm);
+        sm->watched = s == RCMSG_OK;
+    }
+    p->pidfd = rcmsg_watch_pidfd(p->pid); /* -1 (ENOSYS, or already gone): looked at instead */
+    return s == RCMSG_OK ? rcmsg_watch_add(p->pidfd, SM_LIVENESS_US, sm_watch_ready, p) : s;
+}
+
+void sm_watch_forget(sm_btl_t *sm)
+{
+    for (int i = 0; sm->peers != NULL && i < sm->job.size; i++) {
+        if (sm->peers[i].seg != NULL) {
+            rcmsg_watch_forget(&sm->peers[i]);
+        }
+        if (sm->peers[i].pidfd >= 0) {
+            close(sm->peers[i].pidfd);
+            sm->peers[i].pidfd = -1;
+        }
+    }
+    if (sm->watched) {
+        rcmsg_watch_forget(sm);
+        sm->watched = false;
+    }
+}
+
 static int sm_progress(rcmsg_btl_t *btl)
 {
     sm_btl_t *sm = sm_btl_of(btl);
@@ -149,6 +234,10 @@ static void sm_close(rcmsg_btl_t *btl)
 {
     sm_btl_t *sm = sm_btl_of(btl);
 
+    if (sm->seg != NULL) { /* a peer's watch that sees this process exit now is told why */
+        atomic_store_explicit(&((sm_seg_hdr_t *)sm->seg)->closed, 1, memory_order_release);
+    }
+    sm_watch_forget(sm); /* (the thread is stopped: wireup stops it before the close) */
     for (int i = 0; sm->peers != NULL && i < sm->job.size; i++) {
         if (sm->peers[i].seg != NULL) {
             munmap(sm->peers[i].seg, sm->peers[i].seg_size);
@@ -178,6 +267,7 @@ static const rcmsg_btl_ops_t sm_ops = {
     .connect = sm_connect,
     .send = sm_send,
     .get = sm_get,
+    .put = sm_osc_put,                 /* atomic: none, src/osc asks the target by message */
     .mem_reg = rcmsg_btl_mem_reg_none, /* CMA needs none */
     .mem_dereg = rcmsg_btl_mem_dereg_none,
     .ping = rcmsg_btl_ping_none, /* lost peers are noticed without probes */
@@ -200,6 +290,7 @@ static rcmsg_status_t sm_peers_alloc(sm_btl_t *sm)
     }
     for (int i = 0; i < sm->job.size; i++) {
         sm->peers[i].wake_fd = -1;
+        sm->peers[i].pidfd = -1;
     }
     for (int i = 0; i < sm->job.local_size; i++) {
         sm->local_to_world[i] = -1;
@@ -246,7 +337,8 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
                                         .max_inline = 0,
                                         .max_get = SIZE_MAX,
                                         .max_gets = 16,
-                                        .stops = 1};
+                                        .stops = 1,
+                                        .eager_credits = sm->cfg.credits};
     rcmsg_info("sm: %zu-byte segment (memfd, nothing in /dev/shm): %u cells of %zu bytes per "
                "local sender, eager up to %zu bytes, %zu-byte staging; CMA %s",
                sm->seg_size, sm->cfg.ncells, sm->cfg.cell_size, sm->cfg.eager_limit,

@@ -25,7 +25,7 @@ rcmsg_status_t rcmsg_sm_btl_open(const rcmsg_btl_job_t *job, rcmsg_btl_t **btl_p
 uint64_t rcmsg_sm_node_key(void);
 
 /* Bytes of a packed sm address record (sm_segment.c states it of sm_addr_t). */
-#define RCMSG_SM_ADDR_LEN 56
+#define RCMSG_SM_ADDR_LEN 64
 
 /* The node key a peer's sm address carries (0 when the address is malformed). */
 uint64_t rcmsg_sm_addr_node_key(const void *addr, size_t len);

@@ -60,12 +60,13 @@ void sm_staged_request(sm_btl_t *sm, sm_peer_t *p)
     p->staged_req_pending = sm_put(sm, p, SM_CELL_GETREQ, &req, sizeof(req), NULL, 0) != RCMSG_OK;
 }
 
-/* Reads len bytes of the peer's memory with process_vm_readv, in pieces: one call moves at
- * most MAX_RW_COUNT (2 GiB - 4 KiB) bytes, and may stop short at a fault. RCMSG_OK once every
- * byte is read; RCMSG_ERR_UNSUPPORTED when the kernel refuses the first piece with EPERM (the
- * caller may fall back to staged copies); otherwise an error, logged here. */
-static rcmsg_status_t sm_cma_read(sm_btl_t *sm, sm_peer_t *p, char *local, uint64_t remote_addr,
-                                  size_t len)
+/* Copies len bytes between local memory and the peer's (write: to the peer) with
+ * process_vm_readv / process_vm_writev, in pieces: one call moves at most MAX_RW_COUNT (2 GiB -
+ * 4 KiB) bytes, and may stop short at a fault. RCMSG_OK once every byte is moved;
+ * RCMSG_ERR_UNSUPPORTED when the kernel refuses the first piece with EPERM (the caller may fall
+ * back to copies through the peer); otherwise an error, logged here. */
+static rcmsg_status_t sm_cma_copy(sm_btl_t *sm, sm_peer_t *p, char *local, uint64_t remote_addr,
+                                  size_t len, bool write)
 {
     size_t done = 0;
 
@@ -73,7 +74,8 @@ static rcmsg_status_t sm_cma_read(sm_btl_t *sm, sm_peer_t *p, char *local, uint6
         size_t piece = len - done < SM_CMA_PIECE ? len - done : SM_CMA_PIECE;
         struct iovec l = {.iov_base = local + done, .iov_len = piece};
         struct iovec r = {.iov_base = (void *)(uintptr_t)(remote_addr + done), .iov_len = piece};
-        ssize_t n = process_vm_readv(p->pid, &l, 1, &r, 1, 0);
+        ssize_t n = write ? process_vm_writev(p->pid, &l, 1, &r, 1, 0)
+                          : process_vm_readv(p->pid, &l, 1, &r, 1, 0);
 
         if (n > 0) {
             done += (size_t)n;
@@ -89,9 +91,10 @@ static rcmsg_status_t sm_cma_read(sm_btl_t *sm, sm_peer_t *p, char *local, uint6
         if (n < 0 && errno == EPERM && done == 0 && sm->cfg.cma != RCMSG_SM_CMA_YES) {
             return RCMSG_ERR_UNSUPPORTED;
         }
-        rcmsg_error("process_vm_readv from peer %d (pid %d) failed after %zu of %zu bytes, at "
+        rcmsg_error("process_vm_%s peer %d (pid %d) failed after %zu of %zu bytes, at "
                     "0x%llx: %s%s",
-                    p->world, (int)p->pid, done, len, (unsigned long long)(remote_addr + done),
+                    write ? "writev to" : "readv from", p->world, (int)p->pid, done, len,
+                    (unsigned long long)(remote_addr + done),
                     n == 0 ? "no progress" : strerror(errno),
                     sm->cfg.cma == RCMSG_SM_CMA_YES ? " (RCMSG_SM_CMA=yes: no fallback)" : "");
         return RCMSG_ERR_IO;
@@ -120,7 +123,7 @@ rcmsg_status_t sm_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
         return sm_done_push(sm, desc); /* nothing to copy: complete from progress */
     }
     if (p->cma) {
-        rcmsg_status_t s = sm_cma_read(sm, p, local, remote_addr, len);
+        rcmsg_status_t s = sm_cma_copy(sm, p, local, remote_addr, len, false);
         if (s == RCMSG_OK) {
             return sm_done_push(sm, desc);
         }
@@ -180,4 +183,38 @@ void sm_on_getdone(sm_btl_t *sm, sm_peer_t *p, const sm_getreq_t *done)
     }
     p->staged = NULL;
     desc->complete(desc, RCMSG_OK);
+}
+
+/* One-sided put: a single process_vm_writev (CMA), reported from progress(). Where CMA is not
+ * permitted: RCMSG_ERR_UNSUPPORTED, and the layer above (src/osc) asks the target by message. */
+rcmsg_status_t sm_osc_put(rcmsg_btl_t *btl, int peer, const void *local,
+                          const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                          size_t len, rcmsg_btl_desc_t *desc)
+{
+    sm_btl_t *sm = sm_btl_of(btl);
+    sm_peer_t *p;
+    rcmsg_status_t status;
+
+    (void)lmem;
+    (void)rkey;
+    if (peer < 0 || peer >= sm->job.size || desc == NULL || desc->complete == NULL) {
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    p = &sm->peers[peer];
+    if (p->seg == NULL || p->failed) {
+        return p->failed ? RCMSG_ERR_CONNECTION : RCMSG_ERR_STATE;
+    }
+    if (!p->cma) {
+        return RCMSG_ERR_UNSUPPORTED;
+    }
+    desc->peer = peer;
+    desc->len = len;
+    status = sm_cma_copy(sm, p, (char *)(uintptr_t)local, remote_addr, len, true);
+    if (status == RCMSG_ERR_UNSUPPORTED) {
+        p->cma = false;
+    }
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    return sm_done_push(sm, desc);
 }

@@ -52,10 +52,11 @@ typedef struct {
                            * largest message (header and payload) */
     bool cells_derived;   /* RCMSG_SM_CELL_SIZE is 0: the eager limit sized the cells */
     size_t staging;       /* RCMSG_SM_STAGING, rounded up to 64 bytes */
+    int credits;          /* RCMSG_SM_EAGER_CREDITS (it unset, RCMSG_EAGER_CREDITS set: that) */
     rcmsg_sm_cma_t cma;   /* RCMSG_SM_CMA */
     const char *cma_text; /* its name, for messages */
     unsigned batch;       /* RCMSG_POLL_BATCH: cells taken per ring per progress() */
-    bool sleeps;          /* RCMSG_WAIT_MODE is not poll: waits may sleep in sm_arm + poll() */
+    bool sleeps;          /* RCMSG_WAIT_MODE not poll, or full progress: may sleep in sm_arm */
 } sm_config_t;
 
 /* A ring in its owner's segment, one per local sender. The sender keeps its own tail and a
@@ -79,7 +80,8 @@ typedef struct {
     uint64_t magic;
     uint32_t pid, local_rank, nlocal, ncells;
     uint64_t cell_size, staging;
-    char pad[24];
+    _Atomic uint32_t closed; /* the owner finalized (sm_close): its exit is no loss */
+    char pad[20];
     _Atomic uint32_t sleeping; /* the owner sleeps until a cell arrives (see sm_arm) */
     char pad2[60];
 } sm_seg_hdr_t;
@@ -113,7 +115,11 @@ typedef struct {
     bool full;           /* a put found the ring full: wake this rank when head moves */
     /* wakeups: the peer's wakeup pipe, opened for writing (-1: none) */
     int wake_fd;
-    bool sleeps; /* the peer may sleep in waits (its RCMSG_WAIT_MODE is not poll) */
+    bool sleeps; /* the peer may sleep (its RCMSG_WAIT_MODE is not poll, or its progress full) */
+    /* the watch thread's (base/watch.h): a pidfd of the peer's process (-1: none, the thread
+     * looks every SM_LIVENESS_US), and whether its loss was logged (by the thread or here) */
+    int pidfd;
+    atomic_bool exit_said;
 } sm_peer_t;
 
 typedef struct {
@@ -133,6 +139,7 @@ typedef struct {
     int ndone, capdone;
     unsigned calls;
     rcmsg_deadline_t next_check; /* sm_liveness */
+    bool watched;                /* sm_watch_take registered with the watch thread */
     bool stop;                   /* recv_cb asked for no more messages in this progress call */
 } sm_btl_t;
 
@@ -185,6 +192,9 @@ rcmsg_status_t sm_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_m
 bool sm_cma_probe(sm_btl_t *sm, sm_peer_t *p);
 /* Asks the peer for the next chunk of the staged get (when its ring has room). */
 void sm_staged_request(sm_btl_t *sm, sm_peer_t *p);
+rcmsg_status_t sm_osc_put(rcmsg_btl_t *btl, int peer, const void *local,
+                          const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,
+                          size_t len, rcmsg_btl_desc_t *desc);
 void sm_on_getreq(sm_btl_t *sm, sm_peer_t *p, const sm_getreq_t *req);
 void sm_on_getdone(sm_btl_t *sm, sm_peer_t *p, const sm_getreq_t *done);
 
@@ -204,5 +214,8 @@ void sm_peer_fail(sm_btl_t *sm, sm_peer_t *p, const char *why);
 /* Checks that local peers are alive (at most every SM_LIVENESS_US); returns how many were
  * found gone now. */
 int sm_liveness(sm_btl_t *sm);
+/* The watch thread watches p's process from connect on (sm_watch_forget before close). */
+rcmsg_status_t sm_watch_peer(sm_btl_t *sm, sm_peer_t *p);
+void sm_watch_forget(sm_btl_t *sm);
 
 #endif /* RCMSG_BTL_SM_INTERNAL_H */

@@ -41,8 +41,8 @@ uint64_t rcmsg_sm_node_key(void)
 /* ---- address --------------------------------------------------------------------------- */
 
 /* node_key u64, pid u32, fd u32, seg_size u64, local_rank u32, nlocal u32, ncells u32,
- * cell_size u32, staging u64, wake_fd u32, sleeps u32 (host byte order: only ever read on
- * the same node) */
+ * cell_size u32, staging u64, wake_fd u32, sleeps u32, credits u32, unused u32 (host byte
+ * order: only ever read on the same node) */
 typedef struct {
     uint64_t node_key;
     uint32_t pid, fd;
@@ -50,6 +50,7 @@ typedef struct {
     uint32_t local_rank, nlocal, ncells, cell_size;
     uint64_t staging;
     uint32_t wake_fd, sleeps;
+    uint32_t credits, unused;
 } sm_addr_t;
 RCMSG_STATIC_ASSERT(sizeof(sm_addr_t) == RCMSG_SM_ADDR_LEN,
                     "the sm address record has no padding and is what addr_max announces");
@@ -78,7 +79,8 @@ rcmsg_status_t sm_addr_pack(rcmsg_btl_t *btl, void *buf, size_t *len_p)
                    .cell_size = (uint32_t)sm->cfg.cell_size,
                    .staging = sm->cfg.staging,
                    .wake_fd = (uint32_t)sm->wake_fd,
-                   .sleeps = sm->cfg.sleeps};
+                   .sleeps = sm->cfg.sleeps,
+                   .credits = (uint32_t)sm->cfg.credits};
 
     if (*len_p < sizeof(a)) {
         return RCMSG_ERR_INVALID_PARAM;
@@ -122,6 +124,15 @@ static rcmsg_status_t sm_addr_check(const sm_btl_t *sm, int peer, const sm_addr_
         rcmsg_error("peer %d has a %llu-byte staging area, this rank %zu (rounded up to 64 "
                     "bytes): set the same RCMSG_SM_STAGING on every rank",
                     peer, (unsigned long long)a->staging, sm->cfg.staging);
+        return RCMSG_ERR_CONFIG;
+    }
+    if (a->credits != (uint32_t)sm->cfg.credits) {
+        /* each side counts the other's buffers: different counts would stall the sender */
+        rcmsg_error(
+            "peer %d lends %u eager credits per local peer, this rank %d: set the same "
+            "RCMSG_SM_EAGER_CREDITS on every rank (where it is unset, a RCMSG_EAGER_CREDITS "
+            "set counts)",
+            peer, a->credits, sm->cfg.credits);
         return RCMSG_ERR_CONFIG;
     }
     if (a->seg_size != sm->seg_size) {
@@ -216,6 +227,10 @@ rcmsg_status_t sm_connect(rcmsg_btl_t *btl, int peer, const void *addr, size_t l
                    "are copied through the shared segment",
                    peer,
                    sm->cfg.cma == RCMSG_SM_CMA_NO ? " (RCMSG_SM_CMA=no)" : " (ptrace scope?)");
+    }
+    s = sm_watch_peer(sm, p);
+    if (s != RCMSG_OK) {
+        return s;
     }
     rcmsg_debug("sm: peer %d (local rank %d, pid %d) mapped", peer, p->local_rank, (int)p->pid);
     rcmsg_stat_add(peer, RCMSG_STAT_connects, 1);

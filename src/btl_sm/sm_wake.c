@@ -8,7 +8,8 @@
  * set flag writes a byte into the sleeper's pipe. A seq_cst fence between each side's store
  * and load means at least one of them sees the other's store: the sleeper finds the work, or
  * the other side finds the flag. No wakeup is lost, and one syscall is paid per sleep at most.
- * Nothing of this is done toward ranks that never sleep (RCMSG_WAIT_MODE=poll).
+ * Nothing of this is done toward ranks that never sleep (RCMSG_WAIT_MODE=poll without
+ * RCMSG_ASYNC_PROGRESS=full: their sm_arm refuses, so a progress thread never sleeps on it).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -125,6 +126,9 @@ rcmsg_status_t sm_arm(rcmsg_btl_t *btl)
     sm_btl_t *sm = sm_btl_of(btl);
     _Atomic uint32_t *sleeping = &((sm_seg_hdr_t *)sm->seg)->sleeping;
 
+    if (!sm->cfg.sleeps) {
+        return RCMSG_ERR_UNSUPPORTED; /* no wakeup pipe: the peers never write one */
+    }
     /* before a sleep (polls are then too few to count on): a lost peer is work */
     if (sm_liveness(sm) > 0 || sm->ndone > 0) {
         return RCMSG_INPROGRESS;

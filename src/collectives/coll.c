@@ -135,10 +135,14 @@ static const struct {
     const char *name;
     rcmsg_coll_fn_t fn;
 } vcolls[] = {
-    {"gatherv", rcmsg_coll_gatherv_linear},          {"scatterv", rcmsg_coll_scatterv_linear},
-    {"allgatherv", rcmsg_coll_allgatherv_ring},      {"alltoallv", rcmsg_coll_alltoallv_pairwise},
-    {"reduce_scatter", rcmsg_coll_reduce_scatter_v}, {"scan", rcmsg_coll_scan_recursive_doubling},
+    {"gatherv", rcmsg_coll_gatherv_linear},
+    {"scatterv", rcmsg_coll_scatterv_linear},
+    {"allgatherv", rcmsg_coll_allgatherv_ring},
+    {"alltoallv", rcmsg_coll_alltoallv_pairwise},
+    {"reduce_scatter", rcmsg_coll_reduce_scatter_v},
+    {"scan", rcmsg_coll_scan_recursive_doubling},
     {"exscan", rcmsg_coll_scan_recursive_doubling},
+    {"neighbor_alltoallv", rcmsg_coll_neighbor_alltoallv},
 };
 RCMSG_STATIC_ASSERT(RCMSG_ARRAY_SIZE(vcolls) == RCMSG_COLL_ALL_COUNT - RCMSG_COLL_GATHERV,
                     "vcolls covers every collective from RCMSG_COLL_GATHERV");

@@ -78,7 +78,16 @@ struct rcmsg_coll_args { /* (coll.c: coll_prep sets every field one by one, coll
     /* Added to every peer the algorithm names: 0, or where rank 0 of the group it runs over
      * (rank, size) lies in comm (an intercommunicator's group within the union: coll_inter.c) */
     int peer_off;
+    /* neighbor_alltoallv only (coll_neighbor.c sets it; coll_prep leaves it unset) */
+    const struct rcmsg_coll_nbr *nbr;
 };
+
+/* A neighborhood exchange's lists (coll_neighbor.c): receives from srcs[j], sends to dsts[i];
+ * a->rcounts, rdispls (nsrc entries) and scounts, sdispls (ndst entries) go with them. */
+typedef struct rcmsg_coll_nbr {
+    int nsrc, ndst;
+    const int *srcs, *dsts;
+} rcmsg_coll_nbr_t;
 
 /* ---- building a schedule (coll_sched.c) ---- */
 
@@ -355,6 +364,8 @@ rcmsg_status_t rcmsg_coll_allgatherv_ring(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_alltoallv_pairwise(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_reduce_scatter_v(const rcmsg_coll_args_t *a);
 rcmsg_status_t rcmsg_coll_scan_recursive_doubling(const rcmsg_coll_args_t *a);
+/* the neighborhood exchange (coll_neighbor.c) */
+rcmsg_status_t rcmsg_coll_neighbor_alltoallv(const rcmsg_coll_args_t *a);
 
 /* ---- argument agreement across ranks (coll_check.c), RCMSG_COLL_CHECK ---- */
 
@@ -369,6 +380,7 @@ enum {
     RCMSG_COLL_REDUCE_SCATTER_V,
     RCMSG_COLL_SCAN,
     RCMSG_COLL_EXSCAN,
+    RCMSG_COLL_NEIGHBOR_ALLTOALLV,
     RCMSG_COLL_ALL_COUNT
 };
 

@@ -58,6 +58,7 @@ static const struct {
     [RCMSG_COLL_REDUCE_SCATTER_V] = {"rcmsg_reduce_scatter", TAKES_OP},
     [RCMSG_COLL_SCAN] = {"rcmsg_scan", TAKES_DATA | TAKES_OP},
     [RCMSG_COLL_EXSCAN] = {"rcmsg_exscan", TAKES_DATA | TAKES_OP},
+    [RCMSG_COLL_NEIGHBOR_ALLTOALLV] = {"rcmsg_neighbor_alltoallv", 0}, /* own lists per rank */
 };
 RCMSG_ASSERT_COVERS(calls, RCMSG_COLL_ALL_COUNT);
 

@@ -10,7 +10,9 @@
 #include "coll.h"
 
 #include "base/log.h"
+#include "base/mt.h"
 #include "pml/pml.h"
+#include "progress/progress.h"
 
 #include <string.h>
 
@@ -338,7 +340,7 @@ static void hook_sync(void)
  * (rcmsg_wait on its request only runs progress). */
 static rcmsg_status_t hook_need(void)
 {
-    if (!hooked && rcmsg_progress_register(sched_hook, NULL) != RCMSG_OK) {
+    if (!hooked && rcmsg_progress_register_internal(sched_hook, NULL) != RCMSG_OK) {
         rcmsg_error("a nonblocking collective needs a progress hook, and all %d are taken "
                     "(RCMSG_PROGRESS_HOOK_MAX)",
                     RCMSG_PROGRESS_HOOK_MAX);
@@ -417,5 +419,6 @@ rcmsg_status_t rcmsg_coll_sched_start(rcmsg_coll_sched_t *s, rcmsg_request_t *re
     s->next = active;
     active = s;
     hook_sync();
+    rcmsg_mt_kick_work(); /* RCMSG_ASYNC_PROGRESS=full: the progress thread advances it */
     return RCMSG_OK;
 }

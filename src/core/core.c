@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "core.h"
+#include "core_progress.h"
 
 #include "base/config_table.h"
 #include "base/dump_signal.h"
@@ -44,18 +45,19 @@ rcmsg_status_t rcmsg_init_thread(int required, int *provided)
                                                  : "required is not an RCMSG_THREAD_* level");
         return RCMSG_ERR_INVALID_PARAM;
     }
-    /* the lock is on before anything runs (btl_rc's threads start in the pml's init) */
+    /* the lock is on before anything runs (btl_rc's threads start in the pml's init); with
+     * RCMSG_ASYNC_PROGRESS=full at every level (the progress thread calls in), the level
+     * granted staying the one asked */
     core_thread_level = required;
-    rcmsg_mt_on = required == RCMSG_THREAD_MULTIPLE;
-    taken = rcmsg_mt_enter();
     status = rcmsg_config_load(NULL);
+    rcmsg_mt_on = required == RCMSG_THREAD_MULTIPLE ||
+                  (status == RCMSG_OK &&
+                   rcmsg_config_enum(RCMSG_CFG_ASYNC_PROGRESS) == RCMSG_ASYNC_PROGRESS_FULL);
+    taken = rcmsg_mt_enter();
     if (status != RCMSG_OK) {
         rcmsg_error("rcmsg_init: invalid RCMSG_* settings (see above; rcmsg_info lists them)");
     } else if (rcmsg_config_enum(RCMSG_CFG_ASYNC_PROGRESS) == RCMSG_ASYNC_PROGRESS_FULL) {
-        rcmsg_error("rcmsg_init: RCMSG_ASYNC_PROGRESS=full is not implemented yet (the progress "
-                    "thread would advance rendezvous reads and collective schedules, which needs "
-                    "the pml's locks of RCMSG_THREAD_MULTIPLE); use control (the default) or no");
-        status = RCMSG_ERR_UNSUPPORTED;
+        status = rcmsg_core_progress_start(); /* parked until the pml is up; logs a failure */
     }
     /* a bad setting still takes part in wireup (as a failure), so no peer waits for this rank */
     status = rcmsg_wireup_init(status, &core_wireup);
@@ -64,6 +66,7 @@ rcmsg_status_t rcmsg_init_thread(int required, int *provided)
         if (status == RCMSG_OK) {
             rcmsg_coll_init();
             rcmsg_event_deliver(); /* the connections init made */
+            rcmsg_core_progress_go();
         } else {
             rcmsg_pml_fini();
             rcmsg_wireup_fini(core_wireup, false);
@@ -71,6 +74,7 @@ rcmsg_status_t rcmsg_init_thread(int required, int *provided)
         }
     }
     if (status != RCMSG_OK) {
+        rcmsg_core_progress_stop();
         core_wireup = NULL;
         rcmsg_error("rcmsg_init failed: %s", rcmsg_strerror(status));
         rcmsg_event_clear();
@@ -134,6 +138,9 @@ rcmsg_status_t rcmsg_finalize(void)
         return RCMSG_ERR_NOT_INITIALIZED;
     }
     rcmsg_event_deliver(); /* what happened since the last progress */
+    if (rcmsg_pml_live_requests() == 0) {
+        rcmsg_core_progress_stop(); /* before anything is released */
+    }
     status = rcmsg_pml_fini();
     if (status == RCMSG_ERR_PENDING) {
         return status; /* requests pending: nothing released, the caller may complete them */

@@ -328,7 +328,7 @@ int mpi_check_keyval(mpi_comm_t *c, const char *call, int k)
 
     if (!mpi_keyval_live(k)) {
         err = mpi_err(c, call, MPI_ERR_KEYVAL,
-                      k >= MPI_TAG_UB && k <= MPI_WTIME_IS_GLOBAL
+                      k >= MPI_TAG_UB && k <= MPI_LASTUSEDCODE
                           ? "keyval %d is predefined (it cannot be set or deleted)"
                           : "invalid keyval %d",
                       k);

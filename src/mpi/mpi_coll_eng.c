@@ -202,6 +202,30 @@ static int vbuf_make(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll
     return MPI_SUCCESS;
 }
 
+const void *coll_blk_at(const void *buf, MPI_Aint elements, mpi_type_t *t)
+{
+    return (const char *)buf + elements * mpi_type_extent(t);
+}
+
+coll_blk_t *coll_blks_new(mpi_comm_t *c, const char *call, int n, int *err_p)
+{
+    coll_blk_t *b = calloc((size_t)n, sizeof(*b));
+
+    *err_p = b == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
+    return b;
+}
+
+coll_blk_t *coll_blks_of(mpi_comm_t *c, const char *call, const void *buf, const int counts[],
+                         const int displs[], mpi_type_t *t, int *err_p)
+{
+    coll_blk_t *b = coll_blks_new(c, call, c->size, err_p);
+
+    for (int i = 0; b != NULL && i < c->size; i++) {
+        b[i] = (coll_blk_t){coll_blk_at(buf, displs[i], t), (size_t)counts[i], t};
+    }
+    return b;
+}
+
 int coll_vbuf_in(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n)
 {
     return vbuf_make(c, call, v, b, n, true);

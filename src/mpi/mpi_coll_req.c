@@ -14,9 +14,13 @@ typedef struct {
     coll_buf_t in, out; /* the views the collective reads and writes */
     void *obuf;         /* the result: out unpacked into ocount elements of ot at obuf */
     size_t ocount;
-    mpi_type_t *ot;    /* held until the end; NULL: nothing to unpack */
-    struct mpi_op *op; /* a reduction's user operation, held until the end (or NULL) */
-    mpi_type_t *rt;    /* a reduction's type, held until the end (or NULL) */
+    mpi_type_t *ot;        /* held until the end; NULL: nothing to unpack */
+    struct mpi_op *op;     /* a reduction's user operation, held until the end (or NULL) */
+    mpi_type_t *rt;        /* a reduction's type, held until the end (or NULL) */
+    coll_vbuf_t vin, vout; /* a v-collective's byte views */
+    coll_blk_t *blk;       /* vout unpacked into these blocks at the end (types held) */
+    int nblk;
+    void *keep; /* freed at the end (counts rcmsg reads while it runs) */
 } coll_req_t;
 
 static void coll_req_record(mpi_req_t *req, rcmsg_status_t s)
@@ -27,6 +31,9 @@ static void coll_req_record(mpi_req_t *req, rcmsg_status_t s)
     req->rc = RCMSG_REQUEST_NULL;
     if (s == RCMSG_OK && cr->ot != NULL) {
         coll_view_done(&cr->out, cr->obuf, cr->ocount, cr->ot);
+    }
+    if (s == RCMSG_OK && cr->blk != NULL) {
+        coll_vbuf_done(&cr->vout, cr->blk, cr->nblk);
     }
     if (s != RCMSG_OK) {
         err = mpi_err_note(mpi_err_code(mpi_err_class_of(s), s),
@@ -73,6 +80,13 @@ static void coll_req_free(mpi_req_t *req)
     }
     mpi_op_drop(cr->op);
     mpi_type_release(cr->rt);
+    coll_vbuf_free(&cr->vin);
+    coll_vbuf_free(&cr->vout);
+    for (int i = 0; i < cr->nblk; i++) {
+        mpi_type_release(cr->blk[i].t);
+    }
+    free(cr->blk);
+    free(cr->keep);
     free(cr);
     req->priv = NULL;
 }
@@ -114,6 +128,35 @@ void mpi_coll_req_unpack(mpi_req_t *r, void *buf, size_t count, mpi_type_t *t)
     cr->ot = t;
     cr->obuf = buf;
     cr->ocount = count;
+}
+
+void mpi_coll_req_vbufs(mpi_req_t *r, coll_vbuf_t **in_p, coll_vbuf_t **out_p)
+{
+    coll_req_t *cr = r->priv;
+
+    *in_p = &cr->vin;
+    *out_p = &cr->vout;
+}
+
+void mpi_coll_req_vunpack(mpi_req_t *r, coll_blk_t *blk, int n)
+{
+    coll_req_t *cr = r->priv;
+
+    for (int i = 0; i < n; i++) {
+        if (blk[i].t != NULL) {
+            mpi_type_retain(blk[i].t);
+        }
+    }
+    cr->blk = blk;
+    cr->nblk = n;
+}
+
+void mpi_coll_req_keep(mpi_req_t *r, void *p)
+{
+    coll_req_t *cr = r->priv;
+
+    free(cr->keep);
+    cr->keep = p;
 }
 
 void mpi_coll_req_hold(mpi_req_t *r, MPI_Op op, mpi_type_t *t)

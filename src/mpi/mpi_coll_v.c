@@ -12,19 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const void *at(const void *buf, MPI_Aint elements, mpi_type_t *t)
-{
-    return (const char *)buf + elements * mpi_type_extent(t);
-}
-
-static coll_blk_t *blk_alloc(mpi_comm_t *c, const char *call, int *err_p)
-{
-    coll_blk_t *b = calloc(2 * (size_t)c->size, sizeof(*b));
-
-    *err_p = b == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
-    return b;
-}
-
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root,
                 MPI_Comm comm)
@@ -54,10 +41,8 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     if (!in_place) {
         err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, a.st);
     }
-    if (err == MPI_SUCCESS && is_root && (rb = blk_alloc(c, call, &err)) != NULL) {
-        for (int i = 0; i < c->size; i++) {
-            rb[i] = (coll_blk_t){at(recvbuf, displs[i], a.rt), (size_t)recvcounts[i], a.rt};
-        }
+    if (err == MPI_SUCCESS && is_root &&
+        (rb = coll_blks_of(c, call, recvbuf, recvcounts, displs, a.rt, &err)) != NULL) {
         err = coll_vbuf_out(c, call, &vr, rb, c->size, in_place ? root : -1);
     }
     if (err == MPI_SUCCESS) {
@@ -100,10 +85,7 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
     }
     is_root = c->rank == root;
     in_place = is_root && recvbuf == MPI_IN_PLACE;
-    if (is_root && (sb = blk_alloc(c, call, &err)) != NULL) {
-        for (int i = 0; i < c->size; i++) {
-            sb[i] = (coll_blk_t){at(sendbuf, displs[i], a.st), (size_t)sendcounts[i], a.st};
-        }
+    if (is_root && (sb = coll_blks_of(c, call, sendbuf, sendcounts, displs, a.st, &err)) != NULL) {
         err = coll_vbuf_in(c, call, &vs, sb, c->size);
     }
     if (err == MPI_SUCCESS && !in_place) {
@@ -143,11 +125,9 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
         return mpi_inter_allgatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                     recvtype);
     }
-    if ((c = coll_enter(comm, call, &a, &err)) == NULL || (rb = blk_alloc(c, call, &err)) == NULL) {
+    if ((c = coll_enter(comm, call, &a, &err)) == NULL ||
+        (rb = coll_blks_of(c, call, recvbuf, recvcounts, displs, a.rt, &err)) == NULL) {
         return err;
-    }
-    for (int i = 0; i < c->size; i++) {
-        rb[i] = (coll_blk_t){at(recvbuf, displs[i], a.rt), (size_t)recvcounts[i], a.rt};
     }
     if (!in_place) {
         err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, a.st);
@@ -184,7 +164,7 @@ static int alltoall_vw(mpi_comm_t *c, const char *call, const void *sendbuf, con
     if (in_place) {
         sendcounts = recvcounts, sdispls = rdispls, sendtypes = recvtypes, sendbuf = recvbuf;
     }
-    if ((b = blk_alloc(c, call, &err)) == NULL) {
+    if ((b = coll_blks_new(c, call, 2 * c->size, &err)) == NULL) {
         return err;
     }
     sb = b, rb = b + c->size;
@@ -198,10 +178,10 @@ static int alltoall_vw(mpi_comm_t *c, const char *call, const void *sendbuf, con
             break;
         }
         sb[i] = (coll_blk_t){bytes_displ ? (const char *)sendbuf + sdispls[i]
-                                         : at(sendbuf, sdispls[i], st),
+                                         : coll_blk_at(sendbuf, sdispls[i], st),
                              (size_t)sendcounts[i], st};
         rb[i] = (coll_blk_t){bytes_displ ? (const char *)recvbuf + rdispls[i]
-                                         : at(recvbuf, rdispls[i], rt),
+                                         : coll_blk_at(recvbuf, rdispls[i], rt),
                              (size_t)recvcounts[i], rt};
     }
     if (err == MPI_SUCCESS && !in_place) {

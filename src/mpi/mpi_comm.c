@@ -101,6 +101,7 @@ void mpi_comm_unref(mpi_comm_t *c)
         mpi_inter_release(c);
     }
     mpi_err_comm_release(c);
+    mpi_topo_free(c->topo);
     free(c->members);
     free(c);
 }
@@ -261,4 +262,105 @@ int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
     }
     return mpi_inter_wrap(c, call, rc, local_rc, c->remote_size, remote, c->local_off == 0,
                           newcomm);
+}
+
+/* The members of one group of c (union ranks off .. off + n - 1 in all[2 * i]: color, key)
+ * with color, ordered by (key, rank): their ranks in that group into order (*count_p of them). */
+static void inter_split_group(const int32_t *all, int off, int n, int color, int *order,
+                              int *count_p)
+{
+    int m = 0;
+
+    for (int i = 0; i < n; i++) {
+        int j = m++;
+
+        if (all[2 * (off + i)] != color) {
+            m--;
+            continue;
+        }
+        while (j > 0 && all[2 * (off + order[j - 1]) + 1] > all[2 * (off + i) + 1]) {
+            order[j] = order[j - 1]; /* insertion by key; equal keys keep the rank order */
+            j--;
+        }
+        order[j] = i;
+    }
+    *count_p = m;
+}
+
+/* Splits of an intercommunicator (the members of this rank's piece: see mpi_objects.h). */
+static int inter_split_make(mpi_comm_t *c, const char *call, int color, const int *lord, int nl,
+                            const int *rord, int nr, MPI_Comm *newcomm)
+{
+    bool in = color != RCMSG_UNDEFINED && nl > 0 && nr > 0;
+    bool low = c->local_off == 0;
+    int me = -1, n = c->size + c->remote_size;
+    int *remote = in ? malloc((size_t)nr * sizeof(int)) : NULL;
+    int *members = in ? malloc((size_t)nl * sizeof(int)) : NULL;
+    rcmsg_comm_t rc = RCMSG_COMM_NULL, local_rc = RCMSG_COMM_NULL;
+    rcmsg_status_t s = in && (remote == NULL || members == NULL) ? RCMSG_ERR_NO_MEMORY : RCMSG_OK;
+    mpi_comm_t piece = *c;
+    int err;
+
+    for (int i = 0; in && s == RCMSG_OK && i < nl; i++) {
+        members[i] = c->members[lord[i]];
+        me = lord[i] == c->rank ? i : me;
+    }
+    for (int i = 0; in && s == RCMSG_OK && i < nr; i++) {
+        remote[i] = c->remote_members[rord[i]];
+    }
+    /* every member of both groups takes part in both splits, those left out too */
+    if (s == RCMSG_OK) {
+        s = rcmsg_comm_split(c->rc, in ? color : RCMSG_UNDEFINED, (low ? 0 : n) + me, &rc);
+    }
+    if (s == RCMSG_OK) {
+        s = rcmsg_comm_split(c->local_rc, in ? color : RCMSG_UNDEFINED, me, &local_rc);
+    }
+    if (s != RCMSG_OK || !in) {
+        if (rc != RCMSG_COMM_NULL) {
+            rcmsg_comm_free(&rc);
+        }
+        if (local_rc != RCMSG_COMM_NULL) {
+            rcmsg_comm_free(&local_rc);
+        }
+        free(remote);
+        free(members);
+        *newcomm = MPI_COMM_NULL;
+        return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
+    }
+    piece.rank = me;
+    piece.size = nl;
+    piece.members = members;
+    err = mpi_inter_wrap(&piece, call, rc, local_rc, nr, remote, low, newcomm);
+    free(members);
+    return err;
+}
+
+int mpi_inter_split(mpi_comm_t *c, const char *call, int color, int key, MPI_Comm *newcomm)
+{
+    int n = c->size + c->remote_size, nl = 0, nr = 0;
+    int32_t mine[2] = {color, key};
+    int32_t *all = malloc((size_t)n * 2 * sizeof(int32_t));
+    int *lord = malloc((size_t)c->size * sizeof(int));
+    int *rord = malloc((size_t)c->remote_size * sizeof(int));
+    rcmsg_status_t s = all == NULL || lord == NULL || rord == NULL ? RCMSG_ERR_NO_MEMORY : RCMSG_OK;
+    int err;
+
+    if (s == RCMSG_OK) {
+        s = rcmsg_allgather(mine, all, 2, RCMSG_INT32, c->rc);
+    }
+    if (s != RCMSG_OK) {
+        free(all);
+        free(lord);
+        free(rord);
+        return mpi_err_rcmsg(c, call, s);
+    }
+    if (color != RCMSG_UNDEFINED) {
+        inter_split_group(all, c->local_off, c->size, color, lord, &nl);
+        inter_split_group(all, c->peer_off, c->remote_size, color, rord, &nr);
+    }
+    err = inter_split_make(c, call, color, lord, nl, rord, nr, newcomm);
+    free(all);
+    free(lord);
+    free(rord);
+    return err;
 }

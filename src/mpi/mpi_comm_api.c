@@ -14,6 +14,9 @@ static int comm_get_int(const char *call, MPI_Comm comm, bool size, int *out)
     int err;
     mpi_comm_t *c = mpi_comm_enter(comm, call, &err);
 
+    if (c != NULL && out == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "%s is NULL", size ? "size" : "rank");
+    }
     if (c != NULL) {
         *out = size ? c->size : c->rank;
     }
@@ -61,14 +64,20 @@ static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
     if (err != MPI_SUCCESS) {
         return err;
     }
-    err = mpi_attr_copy_all(c, mpi_comm_get(nc));
+    /* the topology too (MPI: Comm_dup keeps it) */
+    if (c->topo != NULL && (mpi_comm_get(nc)->topo = mpi_topo_copy(c->topo)) == NULL) {
+        err = MPI_ERR_NO_MEM;
+    }
+    err = err == MPI_SUCCESS ? mpi_attr_copy_all(c, mpi_comm_get(nc)) : err;
     if (err != MPI_SUCCESS) {
         mpi_comm_t *n = mpi_comm_get(nc);
 
         mpi_attr_delete_all(n);
         mpi_handle_release(MPI_KIND_COMM_, nc);
         mpi_comm_unref(n);
-        return mpi_err(c, call, err, "an attribute's copy callback failed");
+        return mpi_err(c, call, err, "%s",
+                       err == MPI_ERR_NO_MEM ? "out of memory for the topology"
+                                             : "an attribute's copy callback failed");
     }
     *newcomm = nc;
     return MPI_SUCCESS;
@@ -85,6 +94,23 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         return err;
     }
     return comm_dup(c, "MPI_Comm_dup", newcomm);
+}
+
+/* Comm_dup_with_info: a dup; info is checked, its hints not read (rcmsg uses none) */
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Comm_dup_with_info";
+    int err;
+    mpi_comm_t *c = mpi_comm_enter(comm, call, &err);
+
+    if (c == NULL) {
+        return err;
+    }
+    if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
+        return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
+    }
+    return comm_dup(c, call, newcomm);
 }
 
 /* The members agree on the duplicate's context (rcmsg_comm_dup exchanges messages over c), so
@@ -134,9 +160,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         return mpi_err(c, "MPI_Comm_split", MPI_ERR_ARG, "NULL newcomm");
     }
     if (c->inter) {
-        return mpi_err(c, "MPI_Comm_split", MPI_ERR_COMM,
-                       "splitting an intercommunicator is not supported (split its local "
-                       "group's communicator)");
+        return mpi_inter_split(c, "MPI_Comm_split",
+                               color == MPI_UNDEFINED ? RCMSG_UNDEFINED : color, key, newcomm);
     }
     /* a negative color other than MPI_UNDEFINED fails on every rank (rcmsg says which) */
     s = rcmsg_comm_split(c->rc, color == MPI_UNDEFINED ? RCMSG_UNDEFINED : color, key, &rc);
@@ -203,13 +228,13 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         return mpi_err(c, call, g == NULL ? MPI_ERR_GROUP : MPI_ERR_ARG,
                        g == NULL ? "invalid group %#x" : "NULL newcomm", (unsigned)group);
     }
-    if (c->inter) {
-        return mpi_err(c, call, MPI_ERR_COMM, "intercommunicators are not supported here");
-    }
     if ((err = comm_check_subgroup(c, call, g)) != MPI_SUCCESS) {
         return err;
     }
     me = mpi_group_rank_of(g, c->members[c->rank]);
+    if (c->inter) { /* g: a subgroup of the local group; the pieces of both groups meet */
+        return mpi_inter_split(c, call, me == MPI_UNDEFINED ? RCMSG_UNDEFINED : 0, me, newcomm);
+    }
     s = rcmsg_comm_split(c->rc, create_color(c, g, me), me, &rc);
     if (s != RCMSG_OK) {
         return mpi_err_rcmsg(c, call, s);
@@ -298,7 +323,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
  * names allgathered: rcmsg.h does not say which ranks share a node) */
 static rcmsg_status_t node_color(mpi_comm_t *c, int *color_p)
 {
-    char(*names)[MPI_MAX_PROCESSOR_NAME] = calloc((size_t)c->size, sizeof(*names));
+    int n = rcmsg_comm_size(c->rc); /* of an intercommunicator: both groups */
+    char(*names)[MPI_MAX_PROCESSOR_NAME] = calloc((size_t)n, sizeof(*names));
     char mine[MPI_MAX_PROCESSOR_NAME] = {0};
     rcmsg_status_t s;
 
@@ -310,7 +336,7 @@ static rcmsg_status_t node_color(mpi_comm_t *c, int *color_p)
     }
     mine[sizeof(mine) - 1] = '\0';
     s = rcmsg_allgather(mine, names, sizeof(mine), RCMSG_UINT8, c->rc);
-    for (int i = 0; s == RCMSG_OK && i < c->size; i++) {
+    for (int i = 0; s == RCMSG_OK && i < n; i++) {
         if (strcmp(names[i], mine) == 0) {
             *color_p = i;
             break;
@@ -333,17 +359,19 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
         return err;
     }
-    if (newcomm == NULL || c->inter ||
-        (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)) {
+    if (newcomm == NULL || (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)) {
         return mpi_err(c, call, newcomm == NULL ? MPI_ERR_ARG : MPI_ERR_COMM,
                        newcomm == NULL ? "NULL newcomm"
-                       : c->inter      ? "intercommunicators are not supported"
                                        : "split_type %d is not supported (only "
                                          "MPI_COMM_TYPE_SHARED and MPI_UNDEFINED)",
                        split_type);
     }
     /* every rank takes part in the exchange, an UNDEFINED one too */
     s = node_color(c, &color);
+    if (s == RCMSG_OK && c->inter) { /* each node's ranks of both groups */
+        return mpi_inter_split(c, call, split_type == MPI_UNDEFINED ? RCMSG_UNDEFINED : color, key,
+                               newcomm);
+    }
     if (s == RCMSG_OK) {
         s = rcmsg_comm_split(c->rc, split_type == MPI_UNDEFINED ? RCMSG_UNDEFINED : color, key,
                              &rc);

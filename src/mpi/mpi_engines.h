@@ -153,6 +153,9 @@ void mpi_bsend_detach(void **buffer_p, size_t *size_p); /* waits for the sends i
 void mpi_status_set(MPI_Status *st, int source, int tag, MPI_Count bytes, int err, bool cancelled);
 MPI_Count mpi_status_bytes(const MPI_Status *st);
 void mpi_status_empty(MPI_Status *st); /* source ANY, tag ANY, count 0, error SUCCESS */
+/* st to the program's status out (may be MPI_STATUS_IGNORE) but its error field: calls that
+ * give one status leave it as it was (MPI-3.1 3.2.5); the multiple-completion calls set it. */
+void mpi_status_out(MPI_Status *out, const MPI_Status *st);
 bool mpi_status_cancelled(const MPI_Status *st);
 void mpi_status_proc_null(MPI_Status *st);
 
@@ -194,6 +197,13 @@ typedef struct {
     size_t small[2 * COLL_VBUF_SMALL];
 } coll_vbuf_t;
 size_t coll_blk_bytes(const coll_blk_t *b);
+/* buf + elements x t's extent; n zeroed blocks (NULL: MPI_ERR_NO_MEM raised into *err_p); one
+ * block per rank of c: counts[i] elements of t at displs[i] elements from buf (freed by the
+ * caller, or by the request it is handed to) */
+const void *coll_blk_at(const void *buf, MPI_Aint elements, mpi_type_t *t);
+coll_blk_t *coll_blks_new(mpi_comm_t *c, const char *call, int n, int *err_p);
+coll_blk_t *coll_blks_of(mpi_comm_t *c, const char *call, const void *buf, const int counts[],
+                         const int displs[], mpi_type_t *t, int *err_p);
 int coll_vbuf_in(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n);
 int coll_vbuf_out(mpi_comm_t *c, const char *call, coll_vbuf_t *v, const coll_blk_t *b, int n,
                   int own);
@@ -218,6 +228,12 @@ int coll_reduce(mpi_comm_t *c, const char *call, const void *in, void *out, int 
 mpi_req_t *mpi_coll_req_new(mpi_comm_t *c, const char *call, coll_buf_t **in_p, coll_buf_t **out_p,
                             int *err_p);
 void mpi_coll_req_unpack(mpi_req_t *r, void *buf, size_t count, mpi_type_t *t);
+/* A v-collective's byte views (coll_vbuf_*), kept with r until it completes; blk (n blocks,
+ * taken: freed with r, their types held) is where vout is unpacked when it completes;
+ * mpi_coll_req_keep: p (malloc'd: counts rcmsg reads while it runs) freed with r. */
+void mpi_coll_req_vbufs(mpi_req_t *r, coll_vbuf_t **in_p, coll_vbuf_t **out_p);
+void mpi_coll_req_vunpack(mpi_req_t *r, coll_blk_t *blk, int n);
+void mpi_coll_req_keep(mpi_req_t *r, void *p);
 /* A reduction's operation and type, held until the request is deleted: MPI_Op_free and
  * MPI_Type_free while it runs leave its reductions (rcmsg calls back into them) working. */
 void mpi_coll_req_hold(mpi_req_t *r, MPI_Op op, mpi_type_t *t);
@@ -227,6 +243,20 @@ int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s
  * place, this rank's block is already there (packed into the view when it is a copy). */
 int coll_gather_view(mpi_comm_t *c, const char *call, coll_buf_t *v, void *rbuf, int rcount,
                      mpi_type_t *rt, bool in_place);
+
+/* ---- neighborhood collectives (mpi_neighbor_req.c) ------------------------------------------
+ * One neighborhood collective over c's topology: a block per neighbor, in the topology's
+ * order (mpi_topo_neighbors), sb[i] to dsts[i] and rb[j] from srcs[j]; an MPI_PROC_NULL
+ * neighbor's block is empty (count 0, t NULL: left untouched). cart: Cartesian pairs (the
+ * engine reorders sb and dsts). Blocking (request NULL) or started as *request; MPI_SUCCESS
+ * or the error raised naming call. */
+typedef struct {
+    coll_blk_t *sb, *rb;
+    int *dsts, *srcs;
+    int ndst, nsrc;
+    bool cart;
+} nbr_lists_t;
+int mpi_nbr_run(mpi_comm_t *c, const char *call, nbr_lists_t *l, MPI_Request *request);
 
 /* ---- intercommunicator collectives (mpi_inter_coll.c) ----------------------------------------
  * Blocking collectives over an intercommunicator (c->inter), bindings over rcmsg's on the rcmsg
@@ -290,5 +320,24 @@ int mpi_nbc_inter_reduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int 
 int mpi_nbc_inter_allreduce(mpi_comm_t *c, const char *call, bool scatter, const void *sendbuf,
                             void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                             MPI_Request *request);
+
+/* The nonblocking v and w variants over an intercommunicator (mpi_inter_coll.c): as the
+ * blocking ones, on rcmsg's nonblocking forms (a request of mpi_coll_req.c's kind). */
+int mpi_nbc_inter_gatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, const int *recvcounts, const int *displs,
+                          MPI_Datatype recvtype, int root, MPI_Request *request);
+int mpi_nbc_inter_scatterv(mpi_comm_t *c, const void *sendbuf, const int *sendcounts,
+                           const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Request *request);
+int mpi_nbc_inter_allgatherv(mpi_comm_t *c, const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                             const int *displs, MPI_Datatype recvtype, MPI_Request *request);
+int mpi_nbc_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
+                                 const int *recvcounts, MPI_Datatype dt, MPI_Op op,
+                                 MPI_Request *request);
+/* Ialltoallv (w false: one type each side) and Ialltoallw */
+int mpi_nbc_inter_alltoallvw(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
+                             const int *sd, const MPI_Datatype *st, void *recvbuf, const int *rc,
+                             const int *rd, const MPI_Datatype *rt, bool w, MPI_Request *request);
 
 #endif /* RCMSG_MPI_ENGINES_H */

@@ -24,6 +24,8 @@ static int attr_tag_ub = INT_MAX; /* rcmsg takes any non-negative int as a tag *
 static int attr_host = MPI_PROC_NULL;
 static int attr_io = MPI_ANY_SOURCE; /* every rank can do I/O */
 static int attr_wtime_is_global = 0;
+static int attr_universe_size; /* the job's size (no dynamic processes), set at Init */
+static int attr_appnum = 0;
 
 static int env_init(const char *call, int required, int *provided)
 {
@@ -99,6 +101,8 @@ int MPI_Finalize(void)
     mpi_state = MPI_STATE_FINALIZED;
     mpi_mt = false; /* (the guard above still lets go at the return) */
     mpi_type_fini();
+    mpi_info_fini();
+    mpi_err_fini();
     mpi_handle_fini();
     return MPI_SUCCESS;
 }
@@ -134,8 +138,13 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     char why[64];
     int st = errorcode & 0xff;
 
-    (void)comm;            /* rcmsg cannot abort a subset: the whole job ends */
-    st = st != 0 ? st : 1; /* as rcmsg_abort: 0, 256, ... must not exit 0 */
+    /* an invalid communicator is an error (MPICH's MPI_ERR_COMM; mpi4py's test_comm), raised
+     * through COMM_WORLD's handler: ERRORS_ARE_FATAL aborts the job all the same */
+    if (mpi_state == MPI_STATE_ACTIVE && mpi_comm_get(comm) == NULL) {
+        return mpi_err(NULL, "MPI_Abort", MPI_ERR_COMM, "invalid communicator %#x", comm);
+    }
+    st = st != 0 ? st : 1; /* as rcmsg_abort: 0, 256, ... must not exit 0; rcmsg cannot abort
+                            * a subset: the whole job ends */
     fprintf(stderr,
             "rcmsg-mpi: rank %d: MPI_Abort with error code %d; aborting the job (exit status "
             "%d)\n",
@@ -226,6 +235,16 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
         break;
     case MPI_WTIME_IS_GLOBAL:
         *(int **)attribute_val = &attr_wtime_is_global;
+        break;
+    case MPI_UNIVERSE_SIZE:
+        attr_universe_size = rcmsg_size();
+        *(int **)attribute_val = &attr_universe_size;
+        break;
+    case MPI_APPNUM:
+        *(int **)attribute_val = &attr_appnum;
+        break;
+    case MPI_LASTUSEDCODE:
+        *(int **)attribute_val = mpi_err_lastused();
         break;
     default:
         return mpi_attr_get(c, comm_keyval, attribute_val, flag); /* a user keyval */

@@ -54,7 +54,27 @@
     X(MPI_ERR_KEYVAL, "invalid keyval")                                                            \
     X(MPI_ERR_NO_MEM, "out of memory")                                                             \
     X(MPI_ERR_UNSUPPORTED_OPERATION, "operation not supported")                                    \
-    X(MPI_ERR_PROC_ABORTED, "a peer process is lost")
+    X(MPI_ERR_PROC_ABORTED, "a peer process is lost")                                              \
+    X(MPI_ERR_INFO_KEY, "invalid info key")                                                        \
+    X(MPI_ERR_INFO_VALUE, "invalid info value")                                                    \
+    X(MPI_ERR_INFO_NOKEY, "no such info key")                                                      \
+    X(MPI_ERR_INFO, "invalid info object")                                                         \
+    MPI_ERR_CLASS_LIST_WIN(X)
+
+/* the classes of windows (mpi.h's one-sided block) */
+#define MPI_ERR_CLASS_LIST_WIN(X)                                                                  \
+    X(MPI_ERR_WIN, "invalid window")                                                               \
+    X(MPI_ERR_BASE, "invalid base")                                                                \
+    X(MPI_ERR_SIZE, "invalid size")                                                                \
+    X(MPI_ERR_DISP, "invalid displacement")                                                        \
+    X(MPI_ERR_LOCKTYPE, "invalid lock type")                                                       \
+    X(MPI_ERR_ASSERT, "invalid assertion")                                                         \
+    X(MPI_ERR_RMA_CONFLICT, "conflicting accesses to a window")                                    \
+    X(MPI_ERR_RMA_SYNC, "wrong synchronization of one-sided calls")                                \
+    X(MPI_ERR_RMA_RANGE, "target memory is outside the window")                                    \
+    X(MPI_ERR_RMA_ATTACH, "memory cannot be attached")                                             \
+    X(MPI_ERR_RMA_SHARED, "memory cannot be shared")                                               \
+    X(MPI_ERR_RMA_FLAVOR, "wrong window flavor")
 
 static const char *const class_text[] = {
 #define MPI_ERR_CLASS_TEXT(cls, text) [cls] = text,
@@ -112,11 +132,141 @@ int mpi_err_class_of(rcmsg_status_t s)
     }
 }
 
+/* ---- the program's error classes and codes (MPI_Add_error_class / _code / _string) --------
+ * A class is MPI_ERR_USER_BASE + MPI_ERR_USER_FIRST + i (i < 192): above MPI_ERR_LASTCODE, as
+ * MPICH's and Open MPI's are (MPI_LASTUSEDCODE, the largest class, then is the last one added),
+ * and its low byte, the class part of a code, is MPI_ERR_USER_FIRST + i (the class index); a
+ * code of class index ci is ci + MPI_ERR_STATUS_STRIDE * MPI_ERR_USER_SLOT (a status slot no
+ * rcmsg status uses) + MPI_ERR_NOTE_STRIDE * k, k > 0 its number. Their strings are kept until
+ * Finalize. */
+#define MPI_ERR_USER_BASE  (MPI_ERR_LASTCODE + 1) /* a multiple of MPI_ERR_NOTE_STRIDE */
+#define MPI_ERR_USER_FIRST 64
+#define MPI_ERR_USER_MAX   (MPI_ERR_STATUS_STRIDE - MPI_ERR_USER_FIRST)
+#define MPI_ERR_USER_SLOT  (MPI_ERR_STATUS_SLOTS - 1)
+static char *user_class_text[MPI_ERR_USER_MAX];
+static int user_classes;
+static struct {
+    int cls;
+    char *text;
+} * user_codes; /* user_codes[k - 1] */
+static int user_ncodes;
+static int user_lastused = MPI_ERR_LASTCODE;
+
+/* cls is a class the program added (its value, not its index) */
+static bool user_class(int cls)
+{
+    return cls >= MPI_ERR_USER_BASE + MPI_ERR_USER_FIRST &&
+           cls < MPI_ERR_USER_BASE + MPI_ERR_USER_FIRST + user_classes;
+}
+
+/* k > 0 when code is a code the program added, else 0 */
+static int user_code(int code)
+{
+    int k = code / MPI_ERR_NOTE_STRIDE;
+
+    if (code < 0 || code % MPI_ERR_NOTE_STRIDE / MPI_ERR_STATUS_STRIDE != MPI_ERR_USER_SLOT ||
+        k < 1 || k > user_ncodes ||
+        user_codes[k - 1].cls != MPI_ERR_USER_BASE + code % MPI_ERR_STATUS_STRIDE) {
+        return 0;
+    }
+    return k;
+}
+
+int mpi_err_add_class(int *cls_p)
+{
+    if (user_classes == MPI_ERR_USER_MAX) {
+        return MPI_ERR_OTHER;
+    }
+    *cls_p = MPI_ERR_USER_BASE + MPI_ERR_USER_FIRST + user_classes++;
+    user_lastused = *cls_p > user_lastused ? *cls_p : user_lastused;
+    return MPI_SUCCESS;
+}
+
+int mpi_err_add_code(int cls, int *code_p)
+{
+    void *p;
+
+    if (user_ncodes == MPI_ERR_NOTE_MAX) {
+        return MPI_ERR_OTHER;
+    }
+    p = realloc(user_codes, sizeof(*user_codes) * (size_t)(user_ncodes + 1));
+    if (p == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    user_codes = p;
+    user_codes[user_ncodes].cls = cls;
+    user_codes[user_ncodes].text = NULL;
+    user_ncodes++;
+    *code_p = cls - MPI_ERR_USER_BASE + MPI_ERR_STATUS_STRIDE * MPI_ERR_USER_SLOT +
+              MPI_ERR_NOTE_STRIDE * user_ncodes;
+    user_lastused = *code_p > user_lastused ? *code_p : user_lastused;
+    return MPI_SUCCESS;
+}
+
+bool mpi_err_user(int code)
+{
+    return user_code(code) > 0 || user_class(code);
+}
+
+int mpi_err_add_string(int code, const char *text)
+{
+    int k = user_code(code);
+    char **slot = k > 0 ? &user_codes[k - 1].text
+                        : &user_class_text[code - MPI_ERR_USER_BASE - MPI_ERR_USER_FIRST];
+    char *copy = strdup(text);
+
+    if (copy == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    free(*slot);
+    *slot = copy;
+    return MPI_SUCCESS;
+}
+
+int *mpi_err_lastused(void)
+{
+    return &user_lastused;
+}
+
+void mpi_err_fini(void)
+{
+    for (int i = 0; i < user_classes; i++) {
+        free(user_class_text[i]);
+        user_class_text[i] = NULL;
+    }
+    for (int k = 0; k < user_ncodes; k++) {
+        free(user_codes[k].text);
+    }
+    free(user_codes);
+    user_codes = NULL;
+    user_classes = user_ncodes = 0;
+    user_lastused = MPI_ERR_LASTCODE;
+}
+
+/* the text of class cls, a value or the class part of a code (a user class's string, ""
+ * when it has none) */
+static const char *class_str(int cls)
+{
+    if (cls >= 0 && cls < MPI_ERR_CLASS_COUNT) {
+        return class_text[cls];
+    }
+    if (cls >= MPI_ERR_USER_FIRST && cls < MPI_ERR_STATUS_STRIDE) {
+        cls += MPI_ERR_USER_BASE;
+    }
+    if (user_class(cls) && user_class_text[cls - MPI_ERR_USER_BASE - MPI_ERR_USER_FIRST] != NULL) {
+        return user_class_text[cls - MPI_ERR_USER_BASE - MPI_ERR_USER_FIRST];
+    }
+    return "";
+}
+
 static bool code_valid(int code)
 {
     int cls = code % MPI_ERR_STATUS_STRIDE;
     int status = code % MPI_ERR_NOTE_STRIDE / MPI_ERR_STATUS_STRIDE;
 
+    if (user_code(code) > 0 || user_class(code)) {
+        return true;
+    }
     return code >= 0 && cls < MPI_ERR_CLASS_COUNT && status <= 1 - (int)RCMSG_ERR_PENDING &&
            code / MPI_ERR_NOTE_STRIDE <= MPI_ERR_NOTE_MAX;
 }
@@ -148,7 +298,11 @@ static int note_add(int code, const char *text)
 const char *mpi_err_reason(int code)
 {
     int n = code >= 0 ? code / MPI_ERR_NOTE_STRIDE : 0;
+    int k = user_code(code);
 
+    if (k > 0) {
+        return user_codes[k - 1].text != NULL ? user_codes[k - 1].text : "";
+    }
     if (n == 0 || notes[n % MPI_ERR_NOTES].n != n) {
         return NULL;
     }
@@ -197,7 +351,9 @@ bool mpi_err_code_valid(int code)
 
 int mpi_err_class(int code)
 {
-    return code % MPI_ERR_STATUS_STRIDE;
+    int cls = code % MPI_ERR_STATUS_STRIDE;
+
+    return cls < MPI_ERR_USER_FIRST ? cls : MPI_ERR_USER_BASE + cls;
 }
 
 int mpi_err_string(int errorcode, char *string)
@@ -206,11 +362,14 @@ int mpi_err_string(int errorcode, char *string)
     const char *reason = mpi_err_reason(errorcode);
 
     status = errorcode % MPI_ERR_NOTE_STRIDE / MPI_ERR_STATUS_STRIDE;
-    if (reason != NULL) { /* as MPI_ERRORS_ARE_FATAL prints it */
+    if (mpi_err_user(errorcode)) { /* the program's string, "" when it set none */
+        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
+                     reason != NULL ? reason : class_str(errorcode));
+    } else if (reason != NULL) { /* as MPI_ERRORS_ARE_FATAL prints it */
         n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s)", reason, class_name(errorcode));
     } else if (status == 0) {
         n = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
-                     class_text[errorcode % MPI_ERR_STATUS_STRIDE]);
+                     class_str(errorcode % MPI_ERR_STATUS_STRIDE));
     } else {
         rcmsg_status_t s = (rcmsg_status_t)(1 - status);
         n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s: %s)",
@@ -238,7 +397,9 @@ static const char *class_name(int code)
         MPI_ERR_CLASS_LIST(MPI_ERR_CLASS_NAME)
 #undef MPI_ERR_CLASS_NAME
     };
-    return names[code % MPI_ERR_STATUS_STRIDE];
+    int cls = code % MPI_ERR_STATUS_STRIDE;
+
+    return cls < MPI_ERR_CLASS_COUNT ? names[cls] : "a class the program added";
 }
 
 /* Calls the handler of comm (NULL: COMM_WORLD's) for code; msg: why. note: the code returned
@@ -246,7 +407,9 @@ static const char *class_name(int code)
 static int err_raise(mpi_comm_t *comm, int code, const char *msg, bool note)
 {
     MPI_Errhandler eh = comm != NULL ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
-    MPI_Comm handle = comm != NULL ? comm->handle : MPI_COMM_WORLD;
+    MPI_Comm handle = comm == NULL             ? MPI_COMM_WORLD
+                      : comm->errh_handle != 0 ? comm->errh_handle
+                                               : comm->handle;
     errhandler_t *e;
 
     if (comm == NULL) {
@@ -292,7 +455,7 @@ int mpi_err_again(mpi_comm_t *comm, const char *call, int code)
         return mpi_err(comm, call, code, "%s", reason);
     }
     return mpi_err(comm, call, code, "the operation failed (%s)",
-                   class_text[code % MPI_ERR_STATUS_STRIDE]);
+                   class_str(code % MPI_ERR_STATUS_STRIDE));
 }
 
 int mpi_err_rcmsg(mpi_comm_t *comm, const char *call, rcmsg_status_t s)

@@ -91,3 +91,19 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     mpi_errh_call(c, errorcode);
     return MPI_SUCCESS;
 }
+
+/* The names MPI-3.0 removed (MPICH still provides them): the Comm_ calls. */
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
+{
+    return MPI_Comm_create_errhandler(function, errhandler);
+}
+
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return MPI_Comm_set_errhandler(comm, errhandler);
+}
+
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return MPI_Comm_get_errhandler(comm, errhandler);
+}

@@ -94,6 +94,9 @@ static int group_get_int(const char *call, MPI_Group group, bool size, int *out)
     if ((g = group_enter(group, call, &err)) == NULL) {
         return err;
     }
+    if (out == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "%s is NULL", size ? "size" : "rank");
+    }
     *out = size ? g->size : mpi_group_rank_of(g, rcmsg_rank());
     return MPI_SUCCESS;
 }

@@ -366,6 +366,10 @@ static int inter_reduction(mpi_comm_t *c, const char *call, const void *sendbuf,
                         c->coll_rc)
                 : ICALL(&x, allreduce, x.vi->p, x.vo->p, (size_t)count * k, rdt, rop, c->coll_rc);
     }
+    if (x.r != NULL && rc != NULL) { /* rcmsg reads the counts while it runs */
+        mpi_coll_req_keep(x.r, rc);
+        rc = NULL;
+    }
     free(rc);
     return ic_end(&x, err, s);
 }
@@ -421,10 +425,10 @@ int mpi_inter_reduce_scatter_block(mpi_comm_t *c, const void *sendbuf, void *rec
                                    dt, op, NULL);
 }
 
-int mpi_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
-                             const int *recvcounts, MPI_Datatype dt, MPI_Op op)
+static int inter_reduce_scatter(mpi_comm_t *c, const char *call, const void *sendbuf, void *recvbuf,
+                                const int *recvcounts, MPI_Datatype dt, MPI_Op op,
+                                MPI_Request *request)
 {
-    const char *call = "MPI_Reduce_scatter";
     long long total = 0;
 
     if (recvcounts == NULL) {
@@ -440,10 +444,26 @@ int mpi_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
     if (total > INT_MAX) {
         return mpi_err(c, call, MPI_ERR_COUNT, "recvcounts sum to more than INT_MAX");
     }
-    return inter_reduction(c, call, sendbuf, recvbuf, (int)total, dt, op, -1, recvcounts, -1, NULL);
+    return inter_reduction(c, call, sendbuf, recvbuf, (int)total, dt, op, -1, recvcounts, -1,
+                           request);
 }
 
-/* ---- the v and w variants (blocking only) ------------------------------------------------------
+int mpi_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
+                             const int *recvcounts, MPI_Datatype dt, MPI_Op op)
+{
+    return inter_reduce_scatter(c, "MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, dt, op,
+                                NULL);
+}
+
+int mpi_nbc_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
+                                 const int *recvcounts, MPI_Datatype dt, MPI_Op op,
+                                 MPI_Request *request)
+{
+    return inter_reduce_scatter(c, "MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, dt, op,
+                                request);
+}
+
+/* ---- the v and w variants (blocking, and nonblocking at the end) -------------------------------
  */
 
 static const void *at(const void *buf, MPI_Aint displ, mpi_type_t *t, bool bytes)
@@ -479,47 +499,84 @@ typedef struct {
     int n; /* blocks on this rank's side */
 } vside_t;
 
-static int inter_v(mpi_comm_t *c, const char *call, vcall_t kind, const vside_t *sd,
-                   const vside_t *rv, bool w, int root)
+/* rcmsg's v call of kind on the byte views (request NULL: blocking, else the nonblocking
+ * form on request's rcmsg request) */
+static rcmsg_status_t inter_v_rcmsg(mpi_comm_t *c, vcall_t kind, const coll_vbuf_t *vs,
+                                    const coll_vbuf_t *vr, int snb, int rnb, int root,
+                                    rcmsg_request_t *rq)
 {
-    coll_blk_t *b = calloc((size_t)(sd->n + rv->n + 1), sizeof(*b));
-    coll_vbuf_t vs = {0}, vr = {0};
-    int err = b == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
+    const char *sp = vs->base + (snb == 1 ? vs->displs[0] : 0);
+    char *rp = vr->base + (rnb == 1 ? vr->displs[0] : 0);
+    size_t sn = snb == 1 ? vs->counts[0] : 0, rn = rnb == 1 ? vr->counts[0] : 0;
+    rcmsg_comm_t k = c->coll_rc;
+
+    if (rq == NULL) {
+        return kind == V_GATHER    ? rcmsg_gatherv(sp, sn, vr->base, vr->counts, vr->displs,
+                                                   RCMSG_UINT8, rroot(root), k)
+               : kind == V_SCATTER ? rcmsg_scatterv(vs->base, vs->counts, vs->displs, rp, rn,
+                                                    RCMSG_UINT8, rroot(root), k)
+               : kind == V_ALLGATHER
+                   ? rcmsg_allgatherv(sp, sn, vr->base, vr->counts, vr->displs, RCMSG_UINT8, k)
+                   : rcmsg_alltoallv(vs->base, vs->counts, vs->displs, vr->base, vr->counts,
+                                     vr->displs, RCMSG_UINT8, k);
+    }
+    return kind == V_GATHER ? rcmsg_igatherv(sp, sn, vr->base, vr->counts, vr->displs, RCMSG_UINT8,
+                                             rroot(root), k, rq)
+           : kind == V_SCATTER ? rcmsg_iscatterv(vs->base, vs->counts, vs->displs, rp, rn,
+                                                 RCMSG_UINT8, rroot(root), k, rq)
+           : kind == V_ALLGATHER
+               ? rcmsg_iallgatherv(sp, sn, vr->base, vr->counts, vr->displs, RCMSG_UINT8, k, rq)
+               : rcmsg_ialltoallv(vs->base, vs->counts, vs->displs, vr->base, vr->counts,
+                                  vr->displs, RCMSG_UINT8, k, rq);
+}
+
+/* request NULL: blocking; else a request of mpi_coll_req.c's kind keeps the views and unpacks
+ * the receive blocks when it completes */
+static int inter_v(mpi_comm_t *c, const char *call, vcall_t kind, const vside_t *sd,
+                   const vside_t *rv, bool w, int root, MPI_Request *request)
+{
+    coll_blk_t *sb = calloc((size_t)(sd->n + 1), sizeof(*sb));
+    coll_blk_t *rb = calloc((size_t)(rv->n + 1), sizeof(*rb));
+    coll_vbuf_t lvs = {0}, lvr = {0}, *vs = &lvs, *vr = &lvr;
+    coll_buf_t *u1, *u2;
+    mpi_req_t *r = NULL;
+    int err =
+        sb == NULL || rb == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
     rcmsg_status_t s = RCMSG_OK;
 
-    if (err == MPI_SUCCESS) {
-        err = blocks(c, call, b, sd->n, sd->buf, sd->counts, sd->displs, sd->types, w);
+    if (err == MPI_SUCCESS && request != NULL &&
+        (r = mpi_coll_req_new(c, call, &u1, &u2, &err)) != NULL) {
+        mpi_coll_req_vbufs(r, &vs, &vr);
     }
     if (err == MPI_SUCCESS) {
-        err = blocks(c, call, b + sd->n, rv->n, rv->buf, rv->counts, rv->displs, rv->types, w);
+        err = blocks(c, call, sb, sd->n, sd->buf, sd->counts, sd->displs, sd->types, w);
     }
     if (err == MPI_SUCCESS) {
-        err = coll_vbuf_in(c, call, &vs, b, sd->n);
+        err = blocks(c, call, rb, rv->n, rv->buf, rv->counts, rv->displs, rv->types, w);
     }
     if (err == MPI_SUCCESS) {
-        err = coll_vbuf_out(c, call, &vr, b + sd->n, rv->n, -1);
+        err = coll_vbuf_in(c, call, vs, sb, sd->n);
     }
     if (err == MPI_SUCCESS) {
-        const char *sp = vs.base + (sd->n == 1 ? vs.displs[0] : 0);
-        char *rp = vr.base + (rv->n == 1 ? vr.displs[0] : 0);
-        size_t sn = sd->n == 1 ? vs.counts[0] : 0, rn = rv->n == 1 ? vr.counts[0] : 0;
-
-        s = kind == V_GATHER    ? rcmsg_gatherv(sp, sn, vr.base, vr.counts, vr.displs, RCMSG_UINT8,
-                                                rroot(root), c->coll_rc)
-            : kind == V_SCATTER ? rcmsg_scatterv(vs.base, vs.counts, vs.displs, rp, rn, RCMSG_UINT8,
-                                                 rroot(root), c->coll_rc)
-            : kind == V_ALLGATHER
-                ? rcmsg_allgatherv(sp, sn, vr.base, vr.counts, vr.displs, RCMSG_UINT8, c->coll_rc)
-                : rcmsg_alltoallv(vs.base, vs.counts, vs.displs, vr.base, vr.counts, vr.displs,
-                                  RCMSG_UINT8, c->coll_rc);
-        err = coll_status(c, call, s);
+        err = coll_vbuf_out(c, call, vr, rb, rv->n, -1);
+    }
+    free(sb);
+    if (r != NULL) { /* the request unpacks (and frees) the receive blocks */
+        mpi_coll_req_vunpack(r, rb, err == MPI_SUCCESS ? rv->n : 0);
+        if (err == MPI_SUCCESS) {
+            s = inter_v_rcmsg(c, kind, vs, vr, sd->n, rv->n, root, &r->rc);
+        }
+        return mpi_coll_req_start(r, call, err, s, request);
     }
     if (err == MPI_SUCCESS) {
-        coll_vbuf_done(&vr, b + sd->n, rv->n);
+        err = coll_status(c, call, inter_v_rcmsg(c, kind, vs, vr, sd->n, rv->n, root, NULL));
     }
-    coll_vbuf_free(&vs);
-    coll_vbuf_free(&vr);
-    free(b);
+    if (err == MPI_SUCCESS) {
+        coll_vbuf_done(vr, rb, rv->n);
+    }
+    coll_vbuf_free(vs);
+    coll_vbuf_free(vr);
+    free(rb);
     return err;
 }
 
@@ -528,7 +585,8 @@ static const int zero = 0;
 
 static int inter_v_rooted(mpi_comm_t *c, const char *call, bool gather, const void *rootbuf,
                           const int *counts, const int *displs, MPI_Datatype rootdt,
-                          const void *buf, int count, MPI_Datatype dt, int root)
+                          const void *buf, int count, MPI_Datatype dt, int root,
+                          MPI_Request *request)
 {
     int err = mpi_inter_check_root(c, call, root);
     vside_t many = {rootbuf, counts, displs, &rootdt, c->remote_size};
@@ -542,13 +600,13 @@ static int inter_v_rooted(mpi_comm_t *c, const char *call, bool gather, const vo
     }
     if (root == MPI_ROOT) {
         return inter_v(c, call, gather ? V_GATHER : V_SCATTER, gather ? &none : &many,
-                       gather ? &many : &none, false, root);
+                       gather ? &many : &none, false, root, request);
     }
     if (root >= 0) {
         return inter_v(c, call, gather ? V_GATHER : V_SCATTER, gather ? &one : &none,
-                       gather ? &none : &one, false, root);
+                       gather ? &none : &one, false, root, request);
     }
-    return inter_v(c, call, gather ? V_GATHER : V_SCATTER, &none, &none, false, root);
+    return inter_v(c, call, gather ? V_GATHER : V_SCATTER, &none, &none, false, root, request);
 }
 
 int mpi_inter_gatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -556,7 +614,7 @@ int mpi_inter_gatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Dat
                       MPI_Datatype recvtype, int root)
 {
     return inter_v_rooted(c, "MPI_Gatherv", true, recvbuf, recvcounts, displs, recvtype, sendbuf,
-                          sendcount, sendtype, root);
+                          sendcount, sendtype, root, NULL);
 }
 
 int mpi_inter_scatterv(mpi_comm_t *c, const void *sendbuf, const int *sendcounts, const int *displs,
@@ -564,24 +622,32 @@ int mpi_inter_scatterv(mpi_comm_t *c, const void *sendbuf, const int *sendcounts
                        int root)
 {
     return inter_v_rooted(c, "MPI_Scatterv", false, sendbuf, sendcounts, displs, sendtype, recvbuf,
-                          recvcount, recvtype, root);
+                          recvcount, recvtype, root, NULL);
+}
+
+static int inter_allgatherv(mpi_comm_t *c, const char *call, const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                            const int *displs, MPI_Datatype recvtype, MPI_Request *request)
+{
+    vside_t one = {sendbuf, &sendcount, &zero, &sendtype, 1};
+    vside_t many = {recvbuf, recvcounts, displs, &recvtype, c->remote_size};
+    int err = coll_check_counts(c, call, recvcounts, displs, "receive");
+
+    return err != MPI_SUCCESS ? err
+                              : inter_v(c, call, V_ALLGATHER, &one, &many, false, -1, request);
 }
 
 int mpi_inter_allgatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                          void *recvbuf, const int *recvcounts, const int *displs,
                          MPI_Datatype recvtype)
 {
-    const char *call = "MPI_Allgatherv";
-    vside_t one = {sendbuf, &sendcount, &zero, &sendtype, 1};
-    vside_t many = {recvbuf, recvcounts, displs, &recvtype, c->remote_size};
-    int err = coll_check_counts(c, call, recvcounts, displs, "receive");
-
-    return err != MPI_SUCCESS ? err : inter_v(c, call, V_ALLGATHER, &one, &many, false, -1);
+    return inter_allgatherv(c, "MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                            displs, recvtype, NULL);
 }
 
 static int inter_alltoall_vw(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
                              const int *sd, const MPI_Datatype *st, void *recvbuf, const int *rc,
-                             const int *rd, const MPI_Datatype *rt, bool w)
+                             const int *rd, const MPI_Datatype *rt, bool w, MPI_Request *request)
 {
     vside_t s = {sendbuf, sc, sd, st, c->remote_size}, r = {recvbuf, rc, rd, rt, c->remote_size};
     int err = coll_check_counts(c, call, sc, sd, "send");
@@ -592,19 +658,53 @@ static int inter_alltoall_vw(mpi_comm_t *c, const char *call, const void *sendbu
     if (err == MPI_SUCCESS && (st == NULL || rt == NULL)) {
         err = mpi_err(c, call, MPI_ERR_ARG, "NULL datatypes");
     }
-    return err != MPI_SUCCESS ? err : inter_v(c, call, V_ALLTOALL, &s, &r, w, -1);
+    return err != MPI_SUCCESS ? err : inter_v(c, call, V_ALLTOALL, &s, &r, w, -1, request);
 }
 
 int mpi_inter_alltoallv(mpi_comm_t *c, const void *sendbuf, const int *sc, const int *sd,
                         MPI_Datatype st, void *recvbuf, const int *rc, const int *rd,
                         MPI_Datatype rt)
 {
-    return inter_alltoall_vw(c, "MPI_Alltoallv", sendbuf, sc, sd, &st, recvbuf, rc, rd, &rt, false);
+    return inter_alltoall_vw(c, "MPI_Alltoallv", sendbuf, sc, sd, &st, recvbuf, rc, rd, &rt, false,
+                             NULL);
 }
 
 int mpi_inter_alltoallw(mpi_comm_t *c, const void *sendbuf, const int *sc, const int *sd,
                         const MPI_Datatype *st, void *recvbuf, const int *rc, const int *rd,
                         const MPI_Datatype *rt)
 {
-    return inter_alltoall_vw(c, "MPI_Alltoallw", sendbuf, sc, sd, st, recvbuf, rc, rd, rt, true);
+    return inter_alltoall_vw(c, "MPI_Alltoallw", sendbuf, sc, sd, st, recvbuf, rc, rd, rt, true,
+                             NULL);
+}
+
+/* ---- the nonblocking v and w variants: the same, on a request of mpi_coll_req.c's kind ---- */
+int mpi_nbc_inter_gatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, const int *recvcounts, const int *displs,
+                          MPI_Datatype recvtype, int root, MPI_Request *request)
+{
+    return inter_v_rooted(c, "MPI_Igatherv", true, recvbuf, recvcounts, displs, recvtype, sendbuf,
+                          sendcount, sendtype, root, request);
+}
+
+int mpi_nbc_inter_scatterv(mpi_comm_t *c, const void *sendbuf, const int *sendcounts,
+                           const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Request *request)
+{
+    return inter_v_rooted(c, "MPI_Iscatterv", false, sendbuf, sendcounts, displs, sendtype, recvbuf,
+                          recvcount, recvtype, root, request);
+}
+
+int mpi_nbc_inter_allgatherv(mpi_comm_t *c, const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                             const int *displs, MPI_Datatype recvtype, MPI_Request *request)
+{
+    return inter_allgatherv(c, "MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                            displs, recvtype, request);
+}
+
+int mpi_nbc_inter_alltoallvw(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
+                             const int *sd, const MPI_Datatype *st, void *recvbuf, const int *rc,
+                             const int *rd, const MPI_Datatype *rt, bool w, MPI_Request *request)
+{
+    return inter_alltoall_vw(c, call, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, w, request);
 }

@@ -9,6 +9,8 @@
  */
 #include "mpi/mpi_engines.h"
 
+#include <stdlib.h>
+
 /* the arguments of a reduction, checked */
 typedef struct {
     const char *call;
@@ -42,9 +44,10 @@ static int red_check(red_t *a, MPI_Comm comm, const void *sendbuf, void *recvbuf
 
 /* An intracommunicator's reduction started by rcmsg (its arguments checked): Ireduce (root
  * >= 0), Iallreduce (root -1, scatter false), Ireduce_scatter_block (scatter: count elements
- * to each rank of size * count), Iscan (scan). in: the input (MPI_IN_PLACE: it is in recvbuf). */
+ * to each rank of size * count), Iscan (scan 1), Iexscan (scan 2: rank 0's recvbuf is not
+ * written back, MPI leaves it undefined). in: the input (MPI_IN_PLACE: it is in recvbuf). */
 static int red_start(const red_t *a, const void *in, void *recvbuf, int count, int root,
-                     bool scatter, bool scan, MPI_Request *request)
+                     bool scatter, int scan, MPI_Request *request)
 {
     mpi_comm_t *c = a->c;
     bool in_place = in == MPI_IN_PLACE, result = root < 0 || c->rank == root;
@@ -71,13 +74,14 @@ static int red_start(const red_t *a, const void *in, void *recvbuf, int count, i
             err = coll_view_out(c, a->call, vo, recvbuf, (size_t)count, a->t);
         }
     }
-    if (err == MPI_SUCCESS && result) {
+    if (err == MPI_SUCCESS && result && !(scan == 2 && c->rank == 0)) {
         mpi_coll_req_unpack(r, recvbuf, (size_t)count, a->t);
     }
     if (err == MPI_SUCCESS) {
         const void *sp = in_place ? RCMSG_IN_PLACE : vi->p;
 
-        s = scan       ? rcmsg_iscan(sp, vo->p, n, rdt, rop, c->rc, &r->rc)
+        s = scan == 2  ? rcmsg_iexscan(sp, vo->p, n, rdt, rop, c->rc, &r->rc)
+            : scan     ? rcmsg_iscan(sp, vo->p, n, rdt, rop, c->rc, &r->rc)
             : scatter  ? rcmsg_ireduce_scatter_block(sp, vo->p, n, rdt, rop, c->rc, &r->rc)
             : root < 0 ? rcmsg_iallreduce(sp, vo->p, n, rdt, rop, c->rc, &r->rc)
                        : rcmsg_ireduce(sp, vo->p, n, rdt, rop, root, c->rc, &r->rc);
@@ -109,7 +113,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     if (err != MPI_SUCCESS) {
         return err;
     }
-    return red_start(&a, sendbuf, recvbuf, count, root, false, false, request);
+    return red_start(&a, sendbuf, recvbuf, count, root, false, 0, request);
 }
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -128,7 +132,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     if (err != MPI_SUCCESS) {
         return err;
     }
-    return red_start(&a, sendbuf, recvbuf, count, -1, false, false, request);
+    return red_start(&a, sendbuf, recvbuf, count, -1, false, 0, request);
 }
 
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
@@ -147,7 +151,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     if (err != MPI_SUCCESS) {
         return err;
     }
-    return red_start(&a, sendbuf, recvbuf, recvcount, -1, true, false, request);
+    return red_start(&a, sendbuf, recvbuf, recvcount, -1, true, 0, request);
 }
 
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -165,5 +169,92 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     if (err != MPI_SUCCESS) {
         return err;
     }
-    return red_start(&a, sendbuf, recvbuf, count, -1, false, true, request);
+    return red_start(&a, sendbuf, recvbuf, count, -1, false, 1, request);
+}
+
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    red_t a = {.call = "MPI_Iexscan", .dt = datatype, .op = op};
+    int err;
+
+    MPI_CHECK_ACTIVE(a.call);
+    if ((a.c = mpi_inter_of(comm)) != NULL) {
+        return mpi_err(a.c, a.call, MPI_ERR_COMM, "not defined over an intercommunicator");
+    }
+    err = red_check(&a, comm, sendbuf, recvbuf, count, true, request);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    return red_start(&a, sendbuf, recvbuf, count, -1, false, 2, request);
+}
+
+/* Ireduce_scatter: sum(recvcounts) elements reduced, recvcounts[i] of them to rank i; the
+ * counts rcmsg reads (in its elements) are kept with the request. */
+static int red_scatter_start(const red_t *a, const void *in, void *recvbuf, const int *counts,
+                             MPI_Request *request)
+{
+    mpi_comm_t *c = a->c;
+    size_t total = 0, k = 1, *rc = malloc((size_t)c->size * sizeof(size_t));
+    size_t mine = (size_t)counts[c->rank];
+    rcmsg_op_t rop;
+    rcmsg_datatype_t rdt;
+    coll_buf_t *vi, *vo;
+    rcmsg_status_t s = RCMSG_OK;
+    mpi_req_t *r;
+    int err;
+
+    if ((r = mpi_coll_req_new(c, a->call, &vi, &vo, &err)) == NULL) {
+        free(rc);
+        return err;
+    }
+    mpi_coll_req_hold(r, a->op, a->t);
+    mpi_coll_req_keep(r, rc);
+    err = rc == NULL ? mpi_err(c, a->call, MPI_ERR_NO_MEM, "out of memory")
+                     : mpi_op_rcmsg_any(a->op, a->dt, 1, &rop, &rdt, &k);
+    for (int i = 0; err == MPI_SUCCESS && i < c->size; i++) {
+        rc[i] = (size_t)counts[i] * k;
+        total += (size_t)counts[i];
+    }
+    if (err == MPI_SUCCESS && in == MPI_IN_PLACE) {
+        err = coll_view_in(c, a->call, vo, recvbuf, total, a->t);
+    } else if (err == MPI_SUCCESS) {
+        err = coll_view_in(c, a->call, vi, in, total, a->t);
+        if (err == MPI_SUCCESS) {
+            err = coll_view_out(c, a->call, vo, recvbuf, mine, a->t);
+        }
+    }
+    if (err == MPI_SUCCESS) {
+        mpi_coll_req_unpack(r, recvbuf, mine, a->t);
+        s = rcmsg_ireduce_scatter(in == MPI_IN_PLACE ? RCMSG_IN_PLACE : vi->p, vo->p, rc, rdt, rop,
+                                  c->rc, &r->rc);
+    }
+    return mpi_coll_req_start(r, a->call, err, s, request);
+}
+
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    red_t a = {.call = "MPI_Ireduce_scatter", .dt = datatype, .op = op};
+    int err;
+
+    MPI_CHECK_ACTIVE(a.call);
+    a.c = mpi_nbc_args(a.call, comm, request, &err);
+    if (a.c == NULL) {
+        return err;
+    }
+    if (a.c->inter) {
+        return mpi_nbc_inter_reduce_scatter(a.c, sendbuf, recvbuf, recvcounts, datatype, op,
+                                            request);
+    }
+    if ((err = coll_check_counts(a.c, a.call, recvcounts, recvcounts, "receive")) != MPI_SUCCESS) {
+        return err;
+    }
+    err = red_check(&a, comm, sendbuf, recvbuf, recvcounts[a.c->rank], true, request);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    return red_scatter_start(&a, sendbuf, recvbuf, recvcounts, request);
 }

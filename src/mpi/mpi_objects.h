@@ -49,7 +49,7 @@ void mpi_type_fini(void);
 int mpi_handle_alloc(int kind, void *obj, int *handle_p); /* MPI_SUCCESS or MPI_ERR_NO_MEM */
 /* a slot at a fixed index (predefined objects); MPI_SUCCESS or MPI_ERR_NO_MEM */
 int mpi_handle_set(int kind, int index, void *obj);
-#define MPI_HANDLE_KINDS 8
+#define MPI_HANDLE_KINDS 16 /* kinds 1..10 (MPI_KIND_WIN_ 9, MPI_KIND_INFO_ 10) */
 typedef struct {
     void **slot;
     int *free_next; /* the free list: next free index, -1 ends it */
@@ -107,6 +107,16 @@ void mpi_err_comm_release(mpi_comm_t *c);
 bool mpi_err_code_valid(int code);
 int mpi_err_class(int code);
 int mpi_err_string(int code, char *string);
+/* The program's error classes and codes (MPI_Add_error_*): a new class / code of class cls
+ * (MPI_SUCCESS, or MPI_ERR_OTHER when none is left, MPI_ERR_NO_MEM); code is one the program
+ * added (a class or a code); its string set (copied); the value of MPI_LASTUSEDCODE;
+ * everything forgotten (Finalize). */
+int mpi_err_add_class(int *cls_p);
+int mpi_err_add_code(int cls, int *code_p);
+bool mpi_err_user(int code);
+int mpi_err_add_string(int code, const char *text);
+int *mpi_err_lastused(void);
+void mpi_err_fini(void);
 /* Error handlers: a new user handler (MPI_SUCCESS or the code); a live one; comm's handler
  * set (the new one retained) or got (retained for the caller); one released (*eh becomes
  * MPI_ERRHANDLER_NULL); comm's handler called with code. */
@@ -179,8 +189,9 @@ struct mpi_comm {
     MPI_Comm handle;
     int rank, size;
     MPI_Errhandler errhandler;
-    int refs;     /* objects (requests) that still use it, plus one for the handle */
-    int *members; /* members[i]: the world rank of rank i (the local group) */
+    int errh_handle; /* the handle a user handler gets when not this one's (a window's) */
+    int refs;        /* objects (requests) that still use it, plus one for the handle */
+    int *members;    /* members[i]: the world rank of rank i (the local group) */
     char name[MPI_MAX_OBJECT_NAME];
     struct mpi_attr *attrs; /* cached attributes (mpi_attr.c), newest first */
     /* An intercommunicator: rc spans both groups, the lower one first (ranks 0..), so that a
@@ -192,6 +203,7 @@ struct mpi_comm {
     int remote_size, peer_off, local_off;
     int *remote_members; /* world ranks of the remote group */
     rcmsg_comm_t local_rc, coll_rc;
+    struct mpi_topo *topo; /* its process topology (mpi_topo.c), NULL: none */
 };
 /* the rcmsg rank of peer (a rank of c, or ANY_SOURCE/PROC_NULL left as they are) */
 static inline int mpi_comm_rc_peer(const mpi_comm_t *c, int peer)
@@ -232,6 +244,92 @@ int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_c
                    int remote_size, int *remote_members, bool low, MPI_Comm *newcomm);
 int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm);
 void mpi_inter_release(mpi_comm_t *c);
+/* MPI_Comm_split (and Comm_create, Comm_split_type) of an intercommunicator, collective over
+ * both groups: color (RCMSG_UNDEFINED: none) and key of every member allgathered over the
+ * union; the members of each group with this rank's color, ordered by (key, rank), form the
+ * two groups of a new intercommunicator (the low group stays low). MPI_COMM_NULL for
+ * RCMSG_UNDEFINED, or when the other group has no member of that color. Errors raised on c. */
+int mpi_inter_split(mpi_comm_t *c, const char *call, int color, int key, MPI_Comm *newcomm);
+
+/* ---- info objects (mpi_info.c) -------------------------------------------------------------
+ * An ordered list of (key, value) strings (the order of first setting). rcmsg reads no hint
+ * of a communicator: MPI_Comm_get_info returns an empty info (the hints "actually used"). */
+typedef struct mpi_info {
+    int n, cap;
+    char **keys, **values;
+} mpi_info_t;
+/* the info of a live handle (MPI_INFO_ENV filled at its first use), NULL otherwise */
+mpi_info_t *mpi_info_get(MPI_Info info);
+bool mpi_info_is_env(const mpi_info_t *i);
+/* a new empty info and its handle; MPI_SUCCESS or MPI_ERR_NO_MEM (not raised) */
+int mpi_info_new(MPI_Info *info_p, mpi_info_t **i_p);
+/* the index of key in i, -1 when absent; key set to value (copies); entry n removed */
+int mpi_info_find(const mpi_info_t *i, const char *key);
+int mpi_info_put(mpi_info_t *i, const char *key, const char *value);
+void mpi_info_remove(mpi_info_t *i, int n);
+/* a new info with from's entries (from NULL: empty); MPI_SUCCESS or MPI_ERR_NO_MEM */
+int mpi_info_copy(const mpi_info_t *from, MPI_Info *info_p);
+/* frees a created info (MPI_INFO_ENV stays); *info_p becomes MPI_INFO_NULL */
+void mpi_info_release(MPI_Info *info_p);
+void mpi_info_fini(void); /* Finalize: every info freed */
+
+/* ---- attributes of datatypes (mpi_type_attr.c) ---------------------------------------------
+ * A type's attributes are a list (list: where the type keeps it); h the type's handle for the
+ * callbacks. Callbacks' errors are returned (not raised). */
+struct mpi_tattr;
+int mpi_tkeyval_new(MPI_Type_copy_attr_function *copy_fn, MPI_Type_delete_attr_function *delete_fn,
+                    void *extra, int *keyval);
+bool mpi_tkeyval_live(int k);
+void mpi_tkeyval_release(int k);
+/* the same store for windows' keyvals (kind: MPI_KIND_WIN_; MPI_Win is an int as
+ * MPI_Datatype is, so the callbacks' types are the same) */
+int mpi_tkeyval_new_of(int kind, MPI_Type_copy_attr_function *copy_fn,
+                       MPI_Type_delete_attr_function *delete_fn, void *extra, int *keyval);
+bool mpi_tkeyval_live_of(int kind, int k);
+/* set (a value there deleted first), get (false: not set), delete (*found_p: it was set) */
+int mpi_tattr_set(struct mpi_tattr **list, MPI_Datatype h, int k, void *val);
+bool mpi_tattr_get(struct mpi_tattr *const *list, int k, void **val_p);
+int mpi_tattr_delete(struct mpi_tattr **list, MPI_Datatype h, int k, bool *found_p);
+/* Type_dup: the copy callbacks into *to; Type_free: the delete callbacks; a type destroyed:
+ * the list let go of without callbacks */
+int mpi_tattr_copy_all(struct mpi_tattr *from, MPI_Datatype fromh, struct mpi_tattr **to);
+int mpi_tattr_delete_all(struct mpi_tattr **list, MPI_Datatype h);
+void mpi_tattr_release_all(struct mpi_tattr **list);
+
+/* ---- process topologies (mpi_topo.c) -----------------------------------------------------
+ * What a communicator's topology holds, owned by the communicator (freed with it, copied by
+ * Comm_dup). Cart: dims and periods; graph: the whole graph (MPI_Graph_create's index and
+ * edges); dist graph: this rank's own neighbors and their weights (1s when unweighted). */
+typedef struct mpi_topo {
+    int kind; /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
+    int ndims;
+    int *dims, *periods;
+    int nnodes, nedges;
+    int *index, *edges;
+    int indegree, outdegree;
+    int *sources, *sourceweights, *destinations, *destweights;
+    bool weighted;
+} mpi_topo_t;
+/* New topologies (the arrays copied); NULL without memory. */
+mpi_topo_t *mpi_topo_cart(int ndims, const int *dims, const int *periods);
+mpi_topo_t *mpi_topo_graph(int nnodes, const int *index, const int *edges);
+mpi_topo_t *mpi_topo_dist(int indegree, const int *sources, const int *sourceweights, int outdegree,
+                          const int *destinations, const int *destweights, bool weighted);
+mpi_topo_t *mpi_topo_copy(const mpi_topo_t *t); /* NULL for NULL (and without memory) */
+void mpi_topo_free(mpi_topo_t *t);              /* NULL: nothing */
+/* Cart: the product of n dims (0 when it overflows an int); the rank of coords (each within
+ * its dimension); the coords of rank. */
+int mpi_cart_size(int n, const int *dims);
+int mpi_cart_rank_of(const mpi_topo_t *t, const int *coords);
+void mpi_cart_coords_of(const mpi_topo_t *t, int rank, int *coords);
+/* Cart_shift's answer for rank: the source and destination at disp along dim (MPI_PROC_NULL
+ * past a non-periodic edge). */
+void mpi_cart_shift_of(const mpi_topo_t *t, int rank, int dim, int disp, int *src, int *dst);
+/* The neighbors of rank in the order of the neighborhood collectives' blocks: nsrc sources
+ * (receive blocks) and ndst destinations (send blocks); srcs and dsts NULL: counts only. */
+void mpi_topo_neighbors(const mpi_topo_t *t, int rank, int *nsrc, int *srcs, int *ndst, int *dsts);
+/* MPI_Dims_create's work: dims filled; NULL, or why it cannot be done (not raised). */
+const char *mpi_dims_fill(int nnodes, int ndims, int *dims);
 
 /* ---- groups, attributes (mpi_group.c, mpi_attr.c) -------
  * A group is a list of world ranks (its rank i is members[i]); MPI_GROUP_EMPTY is predefined. */

@@ -110,7 +110,8 @@ static inline int recv_body(void *buf, int count, MPI_Datatype datatype, int sou
             err =
                 mpi_err_recv(s, false, ignore ? -1 : rst.source, rst.tag, t->size * (size_t)count);
         }
-        mpi_status_set(status, rst.source, rst.tag, (MPI_Count)rst.count, err, false);
+        mpi_status_set(status, rst.source, rst.tag, (MPI_Count)rst.count,
+                       ignore ? 0 : status->MPI_ERROR, false); /* (its error field kept) */
         return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_again(c, "MPI_Recv", err);
     }
     return p2p_blocking("MPI_Recv", buf, count, datatype, source, tag, comm, true,
@@ -212,9 +213,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
         return err;
     }
     err = mpi_req_wait_call(&reqs[0], &st[0], "MPI_Wait");
-    if (status != MPI_STATUS_IGNORE) {
-        *status = st[0];
-    }
+    mpi_status_out(status, &st[0]);
     return err;
 }
 
@@ -291,6 +290,7 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm, in
 {
     mpi_comm_t *c;
     rcmsg_msg_status_t rst = {0};
+    MPI_Status pn;
     int err;
 
     MPI_CHECK_ACTIVE(call);
@@ -302,13 +302,14 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm, in
         if (flag != NULL) {
             *flag = 1;
         }
-        mpi_status_proc_null(status);
+        mpi_status_proc_null(&pn);
+        mpi_status_out(status, &pn); /* (its error field kept) */
         return MPI_SUCCESS;
     }
     err = probe_rc(call, c, source, tag, flag, &rst);
     if (err == MPI_SUCCESS && (flag == NULL || *flag)) {
         mpi_status_set(status, mpi_comm_src(c, rst.source), rst.tag, (MPI_Count)rst.count,
-                       MPI_SUCCESS, false);
+                       status == MPI_STATUS_IGNORE ? 0 : status->MPI_ERROR, false);
     }
     return err;
 }
@@ -367,6 +368,7 @@ static int mprobe_common(const char *call, int source, int tag, MPI_Comm comm, i
 {
     mpi_comm_t *c;
     rcmsg_msg_status_t rst = {0};
+    MPI_Status pn;
     int err;
 
     MPI_CHECK_ACTIVE(call);
@@ -382,7 +384,8 @@ static int mprobe_common(const char *call, int source, int tag, MPI_Comm comm, i
             *flag = 1;
         }
         *message = MPI_MESSAGE_NO_PROC;
-        mpi_status_proc_null(status);
+        mpi_status_proc_null(&pn);
+        mpi_status_out(status, &pn); /* (its error field kept) */
         return MPI_SUCCESS;
     }
     err = probe_rc(call, c, source, tag, flag, &rst);
@@ -392,7 +395,7 @@ static int mprobe_common(const char *call, int source, int tag, MPI_Comm comm, i
     err = mprobe_claim(call, c, &rst, message);
     if (err == MPI_SUCCESS) {
         mpi_status_set(status, mpi_comm_src(c, rst.source), rst.tag, (MPI_Count)rst.count,
-                       MPI_SUCCESS, false);
+                       status == MPI_STATUS_IGNORE ? 0 : status->MPI_ERROR, false);
     }
     return err;
 }

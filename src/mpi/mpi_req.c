@@ -144,6 +144,18 @@ void mpi_status_set(MPI_Status *st, int source, int tag, MPI_Count bytes, int er
     st->count_hi_and_cancelled = (int)((bytes >> 32) << 1) | (cancelled ? 1 : 0);
 }
 
+void mpi_status_out(MPI_Status *out, const MPI_Status *st)
+{
+    int keep;
+
+    if (out == MPI_STATUS_IGNORE) {
+        return;
+    }
+    keep = out->MPI_ERROR;
+    *out = *st;
+    out->MPI_ERROR = keep;
+}
+
 MPI_Count mpi_status_bytes(const MPI_Status *st)
 {
     return (MPI_Count)(unsigned)st->count_lo |
@@ -192,9 +204,7 @@ static int req_finish(mpi_req_t *req, MPI_Status *status)
 {
     int err = req->done.MPI_ERROR;
 
-    if (status != MPI_STATUS_IGNORE) {
-        *status = req->done;
-    }
+    mpi_status_out(status, &req->done);
     if (req->persistent) {
         req->active = false;
         req->complete = false;

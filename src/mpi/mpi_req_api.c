@@ -12,6 +12,15 @@ static MPI_Status *status_at(MPI_Status *statuses, int i)
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
+/* a multiple-completion call's status i: its error field is the operation's code */
+static int status_err(MPI_Status *statuses, int i, int err)
+{
+    if (statuses != MPI_STATUSES_IGNORE) {
+        statuses[i].MPI_ERROR = err;
+    }
+    return err;
+}
+
 static int raise_op(mpi_comm_t *comm, const char *call, int err)
 {
     if (err == MPI_SUCCESS) {
@@ -129,7 +138,8 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status *statuses)
         }
         c = r->comm;
         c->refs++;
-        note_err(&errcomm, c, mpi_req_wait_one(&reqs[i], r, status_at(statuses, i)));
+        note_err(&errcomm, c,
+                 status_err(statuses, i, mpi_req_wait_one(&reqs[i], r, status_at(statuses, i))));
         mpi_comm_unref(c);
     }
     mpi_progress();
@@ -167,7 +177,8 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status *statuses)
         }
         c = r->comm;
         c->refs++;
-        note_err(&errcomm, c, mpi_req_wait_one(&reqs[i], r, status_at(statuses, i)));
+        note_err(&errcomm, c,
+                 status_err(statuses, i, mpi_req_wait_one(&reqs[i], r, status_at(statuses, i))));
         mpi_comm_unref(c);
     }
     return raise_in_status(&errcomm, "MPI_Testall");
@@ -281,6 +292,7 @@ static int some_common(const char *call, int incount, MPI_Request reqs[], int *o
             c = r->comm;
             c->refs++;
             if (mpi_req_test_one(&reqs[i], r, status_at(statuses, n), &err)) {
+                status_err(statuses, n, err);
                 indices[n++] = i;
                 note_err(&errcomm, c, err);
             }
@@ -326,9 +338,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!*flag) {
         return MPI_SUCCESS;
     }
-    if (status != MPI_STATUS_IGNORE) {
-        *status = r->done;
-    }
+    mpi_status_out(status, &r->done);
     return MPI_SUCCESS;
 }
 

@@ -270,6 +270,83 @@ mpi_type_t *mpi_type_of_elem(rcmsg_datatype_t d)
     return (unsigned)d >= RCMSG_DATATYPE_COUNT && i < elems_cap ? elems[i] : NULL;
 }
 
+/* ---- handles ---- */
+int mpi_type_handle_new(mpi_type_t *t, MPI_Datatype *h_p)
+{
+    static bool claimed; /* the predefined types' slots: derived types come after them */
+    int rc = MPI_SUCCESS;
+
+    for (int i = 0; i < MPI_DT_PREDEFINED_COUNT_ && !claimed && rc == MPI_SUCCESS; i++) {
+        rc = mpi_handle_set(MPI_KIND_DATATYPE_, i, &mpi_type_predef[i]);
+    }
+    claimed = rc == MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        rc = mpi_handle_alloc(MPI_KIND_DATATYPE_, t, h_p);
+    }
+    if (rc == MPI_SUCCESS) {
+        t->handle = *h_p;
+    }
+    return rc;
+}
+
+/* ---- envelopes ---- */
+static void type_env_drop(mpi_type_env_t *e)
+{
+    if (e == NULL || --e->refs > 0) {
+        return;
+    }
+    for (int i = 0; i < e->nd; i++) {
+        mpi_type_release(e->types[i]);
+    }
+    free(e->ints);
+    free(e->aints);
+    free(e->types);
+    free(e);
+}
+
+int mpi_type_env_set(mpi_type_t *t, int combiner, int ni, const int *ints, int na,
+                     const MPI_Aint *aints, int nd, const MPI_Datatype *types)
+{
+    mpi_type_env_t *e = calloc(1, sizeof(*e));
+
+    if (e == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    *e = (mpi_type_env_t){.refs = 1, .combiner = combiner};
+    e->ints = malloc(sizeof(int) * (size_t)(ni + 1));
+    e->aints = malloc(sizeof(MPI_Aint) * (size_t)(na + 1));
+    e->types = malloc(sizeof(mpi_type_t *) * (size_t)(nd + 1));
+    if (e->ints == NULL || e->aints == NULL || e->types == NULL) {
+        type_env_drop(e);
+        return MPI_ERR_NO_MEM;
+    }
+    e->ni = ni;
+    e->na = na;
+    if (ni > 0) {
+        memcpy(e->ints, ints, sizeof(int) * (size_t)ni);
+    }
+    if (na > 0) {
+        memcpy(e->aints, aints, sizeof(MPI_Aint) * (size_t)na);
+    }
+    for (int i = 0; i < nd; i++) {
+        e->types[i] = mpi_type_lookup(types[i]);
+        mpi_type_retain(e->types[i]);
+        e->nd++;
+    }
+    type_env_drop(t->env);
+    t->env = e;
+    return MPI_SUCCESS;
+}
+
+void mpi_type_env_share(const mpi_type_t *from, mpi_type_t *to)
+{
+    if (from->env != NULL) {
+        from->env->refs++;
+    }
+    type_env_drop(to->env);
+    to->env = from->env;
+}
+
 void mpi_type_release(mpi_type_t *t)
 {
     if (t == NULL || t->predefined || --t->refs > 0) {
@@ -280,6 +357,9 @@ void mpi_type_release(mpi_type_t *t)
     }
     type_unlink(t);
     type_elem_forget(t);
+    type_env_drop(t->env);
+    mpi_tattr_release_all(&t->attrs);
+    free(t->name);
     free(t->sig);
     free(t->blocks);
     free(t);

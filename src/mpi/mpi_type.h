@@ -27,6 +27,18 @@ typedef struct {
     size_t count;
 } mpi_type_sig_t;
 
+/* How a derived type was made (MPI_Type_get_envelope / _contents): the constructor's
+ * combiner and its integer, address and datatype arguments (each type held); shared by the
+ * copies MPI_Type_get_contents returns. */
+typedef struct mpi_type_env {
+    int refs;
+    int combiner;
+    int ni, na, nd;
+    int *ints;
+    MPI_Aint *aints;
+    struct mpi_type **types;
+} mpi_type_env_t;
+
 struct mpi_type {
     int refs;        /* the handle (until Type_free) + each parent + each pending operation */
     bool predefined; /* never freed; a basic type has nsig == 0 */
@@ -47,6 +59,9 @@ struct mpi_type {
     size_t nsig;
     mpi_type_sig_t *sig;
     struct mpi_type *prev, *next; /* the list of live derived types (mpi_type_fini) */
+    mpi_type_env_t *env;          /* NULL: a predefined type (MPI_COMBINER_NAMED) */
+    char *name;                   /* MPI_Type_set_name's (NULL: none set) */
+    struct mpi_tattr *attrs;      /* cached attributes (mpi_type_attr.c) */
 };
 
 /* Placement of count consecutive elements of child at displacement disp (bytes): every
@@ -67,6 +82,14 @@ const char *mpi_type_predef_name(MPI_Datatype dt);
 void mpi_type_finish(mpi_type_t *t);
 /* Type_create_resized: a new type over old with this lb and extent. */
 int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_type_t **type_p);
+
+/* Records t's envelope: combiner and copies of the arguments (the nd types held). MPI_SUCCESS
+ * or MPI_ERR_NO_MEM. mpi_type_env_share: to gets from's envelope (a copy of from). */
+int mpi_type_env_set(mpi_type_t *t, int combiner, int ni, const int *ints, int na,
+                     const MPI_Aint *aints, int nd, const MPI_Datatype *types);
+void mpi_type_env_share(const mpi_type_t *from, mpi_type_t *to);
+/* a handle for t (never a predefined type's slot): MPI_SUCCESS or MPI_ERR_NO_MEM */
+int mpi_type_handle_new(mpi_type_t *t, MPI_Datatype *h_p);
 
 /* The type behind dt (committed when need_commit), or MPI_ERR_TYPE raised on c (NULL:
  * MPI_COMM_WORLD) naming call and the problem. */

@@ -16,32 +16,14 @@ static int type_check(const char *call, MPI_Datatype dt, mpi_type_t **t_p)
     return mpi_type_check(NULL, call, dt, false, t_p);
 }
 
-/* Claim the handle slots of the predefined types, so that derived types come after them. */
-static int type_claim_predef_slots(void)
-{
-    static bool claimed;
-    int rc = MPI_SUCCESS;
-
-    for (int i = 0; i < MPI_DT_PREDEFINED_COUNT_ && !claimed && rc == MPI_SUCCESS; i++) {
-        rc = mpi_handle_set(MPI_KIND_DATATYPE_, i, &mpi_type_predef[i]);
-    }
-    claimed = rc == MPI_SUCCESS;
-    return rc;
-}
-
 /* Give t (one reference, now the handle's) a handle in *newtype: never one of the predefined
  * types' slots (every constructor comes through here, MPI_Type_dup included). */
 static int type_new_handle(const char *call, mpi_type_t *t, MPI_Datatype *newtype)
 {
-    int h;
-
-    if (type_claim_predef_slots() != MPI_SUCCESS ||
-        mpi_handle_alloc(MPI_KIND_DATATYPE_, t, &h) != MPI_SUCCESS) {
+    if (mpi_type_handle_new(t, newtype) != MPI_SUCCESS) {
         mpi_type_release(t);
         return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory for a datatype handle");
     }
-    t->handle = h;
-    *newtype = h;
     return MPI_SUCCESS;
 }
 
@@ -98,6 +80,54 @@ static int type_check_bl(const char *call, int bl, int i)
     return MPI_SUCCESS;
 }
 
+/* After a constructor (rc its outcome): newtype's envelope (MPI_Type_get_envelope) recorded;
+ * when that fails, the type is freed and MPI_ERR_NO_MEM raised. ints: n1 integers of a (or
+ * none), then n2 of b, then n3 of c, after the nh of head. */
+typedef struct {
+    int nh, n1, n2, n3;
+    const int *head, *a, *b, *c;
+} type_ints_t;
+
+static int type_env(const char *call, int rc, MPI_Datatype *newtype, int combiner,
+                    const type_ints_t *in, int na, const MPI_Aint *aints, int nd,
+                    const MPI_Datatype *types)
+{
+    type_ints_t none = {0};
+    mpi_type_t *t;
+    int *ints, ni, k = 0;
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    in = in != NULL ? in : &none;
+    ni = in->nh + in->n1 + in->n2 + in->n3;
+    t = mpi_type_lookup(*newtype);
+    ints = malloc(sizeof(int) * (size_t)(ni + 1));
+    for (int i = 0; ints != NULL && i < in->nh; i++) {
+        ints[k++] = in->head[i];
+    }
+    for (int i = 0; ints != NULL && i < in->n1; i++) {
+        ints[k++] = in->a[i];
+    }
+    for (int i = 0; ints != NULL && i < in->n2; i++) {
+        ints[k++] = in->b[i];
+    }
+    for (int i = 0; ints != NULL && i < in->n3; i++) {
+        ints[k++] = in->c[i];
+    }
+    rc = ints == NULL ? MPI_ERR_NO_MEM
+                      : mpi_type_env_set(t, combiner, ni, ints, na, aints, nd, types);
+    free(ints);
+    if (rc != MPI_SUCCESS) {
+        mpi_handle_release(MPI_KIND_DATATYPE_, t->handle);
+        t->handle = MPI_DATATYPE_NULL;
+        mpi_type_release(t);
+        *newtype = MPI_DATATYPE_NULL;
+        return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory for the type's envelope");
+    }
+    return MPI_SUCCESS;
+}
+
 MPI_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
@@ -107,7 +137,9 @@ MPI_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *n
 
     MPI_CHECK_ACTIVE(call);
     rc = type_check_ctor(call, count, oldtype, &p.child, newtype);
-    return rc != MPI_SUCCESS ? rc : type_new(call, &p, 1, false, newtype);
+    rc = rc != MPI_SUCCESS ? rc : type_new(call, &p, 1, false, newtype);
+    return type_env(call, rc, newtype, MPI_COMBINER_CONTIGUOUS,
+                    &(type_ints_t){.nh = 1, .head = &count}, 0, NULL, 1, &oldtype);
 }
 
 /* vector and hvector: count blocks of bl elements, block i at i * stride bytes. */
@@ -145,7 +177,10 @@ MPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    return type_hvector(call, count, blocklength, (MPI_Aint)stride * old->extent, oldtype, newtype);
+    rc = type_hvector(call, count, blocklength, (MPI_Aint)stride * old->extent, oldtype, newtype);
+    return type_env(call, rc, newtype, MPI_COMBINER_VECTOR,
+                    &(type_ints_t){.nh = 3, .head = (int[]){count, blocklength, stride}}, 0, NULL,
+                    1, &oldtype);
 }
 
 MPI_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
@@ -153,7 +188,10 @@ MPI_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
 {
     MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Type_create_hvector");
-    return type_hvector("MPI_Type_create_hvector", count, blocklength, stride, oldtype, newtype);
+    int rc = type_hvector("MPI_Type_create_hvector", count, blocklength, stride, oldtype, newtype);
+    return type_env("MPI_Type_create_hvector", rc, newtype, MPI_COMBINER_HVECTOR,
+                    &(type_ints_t){.nh = 2, .head = (int[]){count, blocklength}}, 1, &stride, 1,
+                    &oldtype);
 }
 
 /* indexed, hindexed, indexed_block, hindexed_block: block i has bls[i] elements (block: bl
@@ -202,8 +240,16 @@ MPI_API int MPI_Type_indexed(int count, const int array_of_blocklengths[],
                              MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
-    return type_indexed("MPI_Type_indexed", count, false, array_of_blocklengths, 0, false,
-                        array_of_displacements, oldtype, newtype);
+    int rc = type_indexed("MPI_Type_indexed", count, false, array_of_blocklengths, 0, false,
+                          array_of_displacements, oldtype, newtype);
+    return type_env("MPI_Type_indexed", rc, newtype, MPI_COMBINER_INDEXED,
+                    &(type_ints_t){.nh = 1,
+                                   .head = &count,
+                                   .n1 = count,
+                                   .a = array_of_blocklengths,
+                                   .n2 = count,
+                                   .b = array_of_displacements},
+                    0, NULL, 1, &oldtype);
 }
 
 MPI_API int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
@@ -211,8 +257,12 @@ MPI_API int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[
                                      MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
-    return type_indexed("MPI_Type_create_hindexed", count, false, array_of_blocklengths, 0, true,
-                        array_of_displacements, oldtype, newtype);
+    int rc = type_indexed("MPI_Type_create_hindexed", count, false, array_of_blocklengths, 0, true,
+                          array_of_displacements, oldtype, newtype);
+    return type_env(
+        "MPI_Type_create_hindexed", rc, newtype, MPI_COMBINER_HINDEXED,
+        &(type_ints_t){.nh = 1, .head = &count, .n1 = count, .a = array_of_blocklengths}, count,
+        array_of_displacements, 1, &oldtype);
 }
 
 MPI_API int MPI_Type_create_indexed_block(int count, int blocklength,
@@ -220,8 +270,13 @@ MPI_API int MPI_Type_create_indexed_block(int count, int blocklength,
                                           MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
-    return type_indexed("MPI_Type_create_indexed_block", count, true, NULL, blocklength, false,
-                        array_of_displacements, oldtype, newtype);
+    int rc = type_indexed("MPI_Type_create_indexed_block", count, true, NULL, blocklength, false,
+                          array_of_displacements, oldtype, newtype);
+    return type_env(
+        "MPI_Type_create_indexed_block", rc, newtype, MPI_COMBINER_INDEXED_BLOCK,
+        &(type_ints_t){
+            .nh = 2, .head = (int[]){count, blocklength}, .n1 = count, .a = array_of_displacements},
+        0, NULL, 1, &oldtype);
 }
 
 MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength,
@@ -229,8 +284,11 @@ MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength,
                                            MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
-    return type_indexed("MPI_Type_create_hindexed_block", count, true, NULL, blocklength, true,
-                        array_of_displacements, oldtype, newtype);
+    int rc = type_indexed("MPI_Type_create_hindexed_block", count, true, NULL, blocklength, true,
+                          array_of_displacements, oldtype, newtype);
+    return type_env("MPI_Type_create_hindexed_block", rc, newtype, MPI_COMBINER_HINDEXED_BLOCK,
+                    &(type_ints_t){.nh = 2, .head = (int[]){count, blocklength}}, count,
+                    array_of_displacements, 1, &oldtype);
 }
 
 /* ---- subarray ---- */
@@ -341,7 +399,23 @@ MPI_API int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
         return mpi_err(NULL, call, rc, "cannot build the type (%s)",
                        rc == MPI_ERR_ARG ? "its size overflows size_t" : "out of memory");
     }
-    return type_new_handle(call, t, newtype);
+    rc = type_new_handle(call, t, newtype);
+    if (rc == MPI_SUCCESS) { /* ndims, sizes, subsizes, starts, order */
+        int *ints = malloc(sizeof(int) * (size_t)(3 * ndims + 2));
+
+        if (ints != NULL) {
+            ints[0] = ndims;
+            memcpy(ints + 1, array_of_sizes, sizeof(int) * (size_t)ndims);
+            memcpy(ints + 1 + ndims, array_of_subsizes, sizeof(int) * (size_t)ndims);
+            memcpy(ints + 1 + 2 * ndims, array_of_starts, sizeof(int) * (size_t)ndims);
+            ints[3 * ndims + 1] = order;
+        }
+        rc = type_env(call, rc, newtype, MPI_COMBINER_SUBARRAY,
+                      &(type_ints_t){.nh = ints != NULL ? 3 * ndims + 2 : 0, .head = ints}, 0, NULL,
+                      1, &oldtype);
+        free(ints);
+    }
+    return rc;
 }
 
 /* The placements of a struct: block i is bls[i] elements of types[i] at disps[i] bytes. */
@@ -387,7 +461,10 @@ MPI_API int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
         rc = type_new(call, p, (size_t)count, true, newtype);
     }
     free(p);
-    return rc;
+    return type_env(
+        call, rc, newtype, MPI_COMBINER_STRUCT,
+        &(type_ints_t){.nh = 1, .head = &count, .n1 = count, .a = array_of_blocklengths}, count,
+        array_of_displacements, count, array_of_types);
 }
 
 MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
@@ -406,7 +483,9 @@ MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint 
     if ((rc = mpi_type_build_resized(old, lb, extent, &t)) != MPI_SUCCESS) {
         return mpi_err(NULL, call, rc, "out of memory");
     }
-    return type_new_handle(call, t, newtype);
+    rc = type_new_handle(call, t, newtype);
+    return type_env(call, rc, newtype, MPI_COMBINER_RESIZED, NULL, 2, (MPI_Aint[]){lb, extent}, 1,
+                    &oldtype);
 }
 
 /* Type_dup: the same type map; committed when the old one is. */
@@ -428,7 +507,16 @@ MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     }
     t->align = old->align;
     t->committed = old->committed;
-    return type_new_handle(call, t, newtype);
+    rc = type_new_handle(call, t, newtype);
+    rc = type_env(call, rc, newtype, MPI_COMBINER_DUP, NULL, 0, NULL, 1, &oldtype);
+    if (rc == MPI_SUCCESS && (rc = mpi_tattr_copy_all(old->attrs, oldtype, &t->attrs)) != 0) {
+        mpi_handle_release(MPI_KIND_DATATYPE_, t->handle); /* the attributes copied go too */
+        t->handle = MPI_DATATYPE_NULL;
+        mpi_type_release(t);
+        *newtype = MPI_DATATYPE_NULL;
+        return mpi_err(NULL, call, rc, "an attribute's copy callback failed");
+    }
+    return rc;
 }
 
 /* Commit and Free: the type behind a handle passed by pointer (MPI active, not NULL) */
@@ -472,6 +560,9 @@ MPI_API int MPI_Type_free(MPI_Datatype *datatype)
                        "cannot free the predefined datatype %s (0x%x): only the types the "
                        "program built (MPI_Type_dup included) can be freed",
                        mpi_type_predef_name(*datatype), (unsigned)*datatype);
+    }
+    if ((rc = mpi_tattr_delete_all(&t->attrs, *datatype)) != MPI_SUCCESS) {
+        return mpi_err(NULL, call, rc, "an attribute's delete callback failed");
     }
     mpi_handle_release(MPI_KIND_DATATYPE_, t->handle);
     t->handle = MPI_DATATYPE_NULL;
@@ -584,4 +675,30 @@ MPI_API int MPI_Get_address(const void *location, MPI_Aint *address)
     }
     *address = (MPI_Aint)location;
     return MPI_SUCCESS;
+}
+
+/* ---- the names MPI-3.0 removed (MPICH still provides them): the calls that replace them ---- */
+int MPI_Address(void *location, MPI_Aint *address)
+{
+    return MPI_Get_address(location, address);
+}
+
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype)
+{
+    return MPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
+}
+
+int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return MPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype,
+                                    newtype);
+}
+
+int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                    MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    return MPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements,
+                                  array_of_types, newtype);
 }

@@ -85,6 +85,11 @@ static rcmsg_status_t pml_states_init(void)
     return s == RCMSG_OK ? pml_rx_init() : s;
 }
 
+long rcmsg_pml_live_requests(void)
+{
+    return pml_reqs.live_reqs;
+}
+
 bool rcmsg_pml_peer_lost(void)
 {
     return pml.peers != NULL ? pml.any_failed : pml_parted;
@@ -186,6 +191,7 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     for (int i = 0; i < pml.size; i++) {
         rcmsg_btl_t *btl = w->peer_btl[i];
         pml_peer_link(i, btl, pml_eager_limit(btl));
+        pml_send_link(i);
         rcmsg_stats_set_transport(i, btl->name);
         ids[i] = i;
     }

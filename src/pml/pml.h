@@ -134,6 +134,10 @@ void rcmsg_pml_req_owned_complete(rcmsg_request_t r, rcmsg_status_t status);
 /* Whether a request is complete, without progress (for an owner that tests many). */
 bool rcmsg_pml_req_done(rcmsg_request_t r);
 
+/* Requests allocated and not yet freed (posted, in flight, or complete and not yet waited
+ * for): the progress thread of RCMSG_ASYNC_PROGRESS=full sleeps long only when there are none. */
+long rcmsg_pml_live_requests(void);
+
 /* Whether a peer was lost during the job (its requests failed with RCMSG_ERR_CONNECTION); after
  * rcmsg_pml_fini, whether its survivors parted without the launcher's barrier. */
 bool rcmsg_pml_peer_lost(void);

@@ -13,7 +13,8 @@
  *     complete or not: yes cancels it (a rendezvous's registration is released: no FIN will
  *     come), no lets it complete as it would have (a rendezvous at its FIN, which may come
  *     before or after the answer);
- *   a rendezvous whose FIN came, a send that failed: too late, it completes as it is.
+ *   a rendezvous whose FIN came, a send that failed: too late, it completes as it is;
+ *   on the wire to a peer known lost: it completes with the loss's status (no answer comes).
  * A message the receiver discarded unreceived (its communicator freed there, or the receiver
  * in rcmsg_finalize: pml_msg_refuse) was not received, so a cancel of it takes: the receiver
  * remembers the eager ones it discarded (pml_seqs_t) and answers a CANCEL of one 'taken back';
@@ -81,8 +82,16 @@ static rcmsg_status_t cancel_send(rcmsg_request_t r)
         return RCMSG_OK;
     }
     if (r->cancel_wait || r->cancelled || !r->sent || (r->rndv && r->finished) ||
-        pml_peer_failed(r->peer)) {
+        r->st.error != RCMSG_OK) {
         return RCMSG_OK; /* asked already, or too late: it completes as it is */
+    }
+    if (pml_peer_failed(r->peer)) {
+        /* on the wire to a lost peer: no answer can come, the loss is the outcome, as for a
+         * cancel asked just before the loss was known (pml_cancel_peer_failed); the watch
+         * thread makes the loss known at once, even while this rank computed */
+        r->complete = false;
+        pml_req_complete(r, pml_lost_status(r->peer));
+        return RCMSG_OK;
     }
     s = pml_queue_ctl(r->peer, &h);
     if (s != RCMSG_OK) {

@@ -7,12 +7,16 @@
 
 #include "pml_internal.h"
 
-/* Whether a call may start: refused (and why logged) before init, or without the launcher. */
+/* Whether a call may start: refused (and why logged) before init, or without the launcher;
+ * what the watch thread found meanwhile is acted on first (base/watch.h). */
 rcmsg_status_t pml_check(const char *what)
 {
     if (pml_comms.world == NULL) {
         rcmsg_error("%s: rcmsg is not initialized (call rcmsg_init first)", what);
         return RCMSG_ERR_NOT_INITIALIZED;
+    }
+    if (atomic_load_explicit(&rcmsg_watch_news, memory_order_relaxed) & RCMSG_WATCH_NEWS) {
+        rcmsg_watch_take(); /* a loss the watch thread found while the application computed */
     }
     if (pml.lost_launcher != RCMSG_OK) {
         rcmsg_error("%s: refused: the connection to the launcher (mpirun or srun) was lost, so "

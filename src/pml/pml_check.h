@@ -8,6 +8,8 @@
 #include "pml_base.h"
 #include "pml_handle.h"
 
+#include "base/watch.h"
+
 /* Whether a call may start: refused (and why logged) before init, or without the launcher. */
 rcmsg_status_t pml_check(const char *what);
 /* A NULL out-parameter or handle: refused, and said. */
@@ -23,9 +25,10 @@ static inline rcmsg_status_t pml_check_args(const char *what, const void *out_p,
                                             const void *buf, size_t len, rcmsg_comm_t comm,
                                             int peer, bool any_ok, int tag, bool coll)
 {
-    if (pml.lost_launcher == RCMSG_OK && (out == NULL || out_p != NULL) && pml_comm_valid(comm) &&
-        (buf != NULL || len == 0) && len <= pml.max_len && (uintptr_t)buf + len >= (uintptr_t)buf &&
-        peer >= 0 && peer < comm->size && tag >= 0 && (coll || comm->inter == NULL)) {
+    if (atomic_load_explicit(&rcmsg_watch_news, memory_order_relaxed) == 0 &&
+        (out == NULL || out_p != NULL) && pml_comm_valid(comm) && (buf != NULL || len == 0) &&
+        len <= pml.max_len && (uintptr_t)buf + len >= (uintptr_t)buf && peer >= 0 &&
+        peer < comm->size && tag >= 0 && (coll || comm->inter == NULL)) {
         return RCMSG_OK; /* a live communicator (the handle table: O(1)), a named peer and tag:
                             every check passed */
     }

@@ -9,6 +9,7 @@
 #include "pml_internal.h"
 
 #include "base/event.h"
+#include "base/watch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ void pml_on_rank_lost(void *arg, int rank)
 void pml_launcher_lost(rcmsg_status_t status)
 {
     pml.lost_launcher = status;
+    atomic_fetch_or(&rcmsg_watch_news, RCMSG_WATCH_STOP); /* every call's check refuses now */
     for (int i = 0; i < pml.size; i++) {
         pml_on_peer_failed(NULL, i, status, "the launcher is gone: the job is over");
     }

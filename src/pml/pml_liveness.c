@@ -11,6 +11,7 @@
 
 #include "base/clock.h"
 #include "base/dump_signal.h"
+#include "base/watch.h"
 #include "progress/progress.h"
 
 #include <stdlib.h>
@@ -18,15 +19,31 @@
 
 pml_live_t pml_live;
 
+static void pml_watch(void);
+
+/* The watch thread's news (base/watch.h), in the application's context: the launcher's news
+ * now, not at the next PML_WATCH_US. */
+static void pml_watch_take(void *arg)
+{
+    (void)arg;
+    pml_live.watch_due_us = 0;
+    pml_watch();
+}
+
 rcmsg_status_t pml_live_init(void)
 {
     pml_live.watch_interval_us = rcmsg_config_time_us(RCMSG_CFG_LIVENESS_INTERVAL);
     pml_live.peers = calloc((size_t)pml.size, sizeof(*pml_live.peers));
-    return pml_live.peers != NULL ? RCMSG_OK : RCMSG_ERR_NO_MEMORY;
+    if (pml_live.peers == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    return rcmsg_watch_take_add(pml_watch_take, &pml_live);
 }
 
 void pml_live_fini(void)
 {
+    rcmsg_watch_forget(&pml_live);
+    atomic_fetch_and(&rcmsg_watch_news, ~RCMSG_WATCH_STOP); /* (set by pml_launcher_lost) */
     free(pml_live.peers);
     memset(&pml_live, 0, sizeof(pml_live));
 }

@@ -17,7 +17,8 @@
  * is over: said by pml_check). */
 static inline rcmsg_status_t unchecked_start(const char *what)
 {
-    return pml.lost_launcher == RCMSG_OK ? RCMSG_OK : pml_check(what);
+    return atomic_load_explicit(&rcmsg_watch_news, memory_order_relaxed) == 0 ? RCMSG_OK
+                                                                              : pml_check(what);
 }
 
 /* A send; sync: by rendezvous whatever its length, so that it completes only once the

@@ -10,6 +10,7 @@
 #include "base/config_table.h"
 
 #include "base/event.h"
+#include "base/mt.h"
 
 #include "base/status.h"
 
@@ -54,6 +55,7 @@ pml_seqs_t pml_recv_dropped_give(int peer)
 static void rndv_activate(rcmsg_request_t r)
 {
     rcmsg_queue_push_head(&pml_rcv.rndv_active, &r->rndv_link);
+    rcmsg_mt_kick_work(); /* RCMSG_ASYNC_PROGRESS=full: its reads are the thread's to run */
 }
 
 /* A receive matched: r takes the message (header h from world rank peer; payload for eager). */

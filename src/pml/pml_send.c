@@ -18,10 +18,15 @@ rcmsg_status_t pml_send_init(void)
     if (pml_snd.peers == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    for (int i = 0; i < pml.size; i++) {
-        pml_snd.peers[i].credits = pml.credits;
-    }
     return RCMSG_OK;
+}
+
+void pml_send_link(int peer)
+{
+    const rcmsg_btl_t *btl = pml.peers[peer].btl;
+    int n = btl->caps.eager_credits > 0 ? btl->caps.eager_credits : pml.credits;
+
+    pml_snd.peers[peer].credits = pml_snd.peers[peer].limit = n;
 }
 
 void pml_send_fini(void)

@@ -11,6 +11,8 @@
 typedef struct {
     uint32_t seq;         /* the sequence number of the next message to it */
     int credits;          /* eager sends still allowed to this peer */
+    int limit;            /* credits lent to it at most: its btl's caps.eager_credits, or
+                           * pml.credits (RCMSG_EAGER_CREDITS) */
     int owed;             /* credits to return to this peer (pml_credit_owe) */
     int nctl, capctl;     /* control messages queued, room for */
     rcmsg_pml_rts_t *ctl; /* control messages to send (FIN, BREAK), a growable stack */
@@ -27,7 +29,7 @@ extern pml_send_t pml_snd;
 /* Whether enough credits are owed to peer to return them (half of them, in one message). */
 static inline bool pml_credits_due(int peer)
 {
-    return pml_snd.peers[peer].owed >= (pml.credits + 1) / 2;
+    return pml_snd.peers[peer].owed >= (pml_snd.peers[peer].limit + 1) / 2;
 }
 
 /* An eager buffer of peer's is free again (n of them): its credit goes back with the next
@@ -46,7 +48,7 @@ static inline bool pml_credits_back(int peer, unsigned n)
 {
     pml_send_peer_t *p = &pml_snd.peers[peer];
 
-    if ((int)n > pml.credits - p->credits) {
+    if ((int)n > p->limit - p->credits) {
         return false;
     }
     p->credits += (int)n;
@@ -59,7 +61,7 @@ static inline bool pml_credits_back(int peer, unsigned n)
 /* Credits lent to peer (not yet returned). */
 static inline int pml_credits_lent(int peer)
 {
-    return pml.credits - pml_snd.peers[peer].credits;
+    return pml_snd.peers[peer].limit - pml_snd.peers[peer].credits;
 }
 
 /* Whether a new send to peer must queue behind what waits (sends, control messages). */
@@ -68,8 +70,10 @@ static inline bool pml_send_busy(int peer)
     return !rcmsg_queue_empty(&pml_snd.peers[peer].sendq) || pml_snd.peers[peer].nctl > 0;
 }
 
-/* The send side of every peer: full credits (pml.credits), sequence numbers from 0. */
+/* The send side of every peer: sequence numbers from 0. */
 rcmsg_status_t pml_send_init(void);
+/* Peer's full credits (its btl's, or RCMSG_EAGER_CREDITS), once pml_peer_link gave its btl. */
+void pml_send_link(int peer);
 /* Its memory released, its state as before init. */
 void pml_send_fini(void);
 /* Finalize: of the control messages queued only FINs and CANCEL_ACKs stay; no credits owed. */

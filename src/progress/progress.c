@@ -8,6 +8,7 @@
 #include "base/event.h"
 #include "base/log.h"
 #include "base/mt.h"
+#include "base/watch.h"
 #include "btl/btl_component.h"
 
 #include <errno.h>
@@ -17,6 +18,8 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+
+__thread bool rcmsg_progress_on_thread __attribute__((tls_model("initial-exec")));
 
 #define PROGRESS_SLEEP_MS 100 /* upper bound of one sleep: async failures are noticed */
 
@@ -36,6 +39,7 @@ static struct {
     unsigned spin_count; /* idle polls before a wait sleeps: 0 in event mode */
     bool yield;          /* sched_yield() in idle polling rounds */
     bool oversubscribed; /* more ranks on this node than online CPUs */
+    bool cpus_spare;     /* at least two CPUs per rank on this node */
     /* RCMSG_THREAD_MULTIPLE: a thread asleep in progress_sleep lets the core lock go, and the
      * completion that ends its wait may be polled by another thread; that thread then writes
      * wake_fd (an eventfd every sleeper polls too) when sleepers (atomic) is not 0. -1: none. */
@@ -69,6 +73,7 @@ rcmsg_status_t rcmsg_progress_init(rcmsg_btl_t *const *btls, int n, rcmsg_progre
     progress_config_read(&prog.config);
     prog.spin_count = prog.config.wait_mode == RCMSG_WAIT_EVENT ? 0 : prog.config.spin_count;
     prog.oversubscribed = cpus > 0 && local_size > cpus;
+    prog.cpus_spare = cpus >= 2L * local_size;
     switch (prog.config.yield) {
     case RCMSG_YIELD_AUTO:
         prog.yield = prog.oversubscribed;
@@ -116,14 +121,20 @@ int rcmsg_progress(void)
 {
     int n = 0;
 
+    if (__builtin_expect(
+            atomic_load_explicit(&rcmsg_watch_news, memory_order_relaxed) & RCMSG_WATCH_NEWS, 0)) {
+        rcmsg_watch_take(); /* the watch thread found a loss: fail what it ends, now */
+        n++;
+    }
+
     for (int i = 0; i < prog.nbtls; i++) {
         n += prog.btls[i]->ops->progress(prog.btls[i]);
     }
     if (prog.hook != NULL) {
         n += prog.hook(prog.hook_arg);
     }
-    if (rcmsg_event_pending()) {
-        n += rcmsg_event_deliver();
+    if (rcmsg_event_pending() && !rcmsg_progress_on_thread) {
+        n += rcmsg_event_deliver(); /* (the application's handlers: in its own threads) */
     }
     if (__builtin_expect(rcmsg_progress_nhooks != 0, 0)) {
         n = rcmsg_progress_hooks_run(n);
@@ -147,11 +158,8 @@ static void progress_unsleep(void)
     }
 }
 
-/* Arm every transport, poll once more, then sleep on the event fds. */
-static void progress_sleep(void)
+int rcmsg_progress_arm(struct pollfd *fds)
 {
-    struct pollfd fds[RCMSG_BTL_MAX + 1];
-    unsigned depth;
     int nfds = 0;
 
     for (int i = 0; i < prog.nbtls; i++) {
@@ -159,12 +167,25 @@ static void progress_sleep(void)
         int fd;
 
         if (s != RCMSG_OK) {
-            return; /* work pending, or no events to wait for: poll instead */
+            return -1; /* work pending, or no events to wait for: poll instead */
         }
         fd = prog.btls[i]->ops->event_fd(prog.btls[i]);
         if (fd >= 0) {
             fds[nfds++] = (struct pollfd){.fd = fd, .events = POLLIN};
         }
+    }
+    return nfds;
+}
+
+/* Arm every transport, poll once more, then sleep on the event fds. */
+static void progress_sleep(void)
+{
+    struct pollfd fds[RCMSG_BTL_MAX + 1];
+    unsigned depth;
+    int nfds = rcmsg_progress_arm(fds);
+
+    if (nfds < 0) {
+        return;
     }
     if (rcmsg_progress() > 0) {
         return; /* a completion raced with arming */
@@ -198,4 +219,9 @@ bool rcmsg_progress_idle(unsigned *idle)
 bool rcmsg_progress_oversubscribed(void)
 {
     return prog.oversubscribed;
+}
+
+bool rcmsg_progress_cpus_spare(void)
+{
+    return prog.cpus_spare;
 }

@@ -15,6 +15,7 @@
 
 #include "btl/btl.h"
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -38,9 +39,25 @@ int rcmsg_progress(void);
  * is read inline: every round asks): rcmsg_progress_hooks_run(n) returns n, what the round
  * handled before them, plus their counts and what the rounds nested in them handled. */
 extern int rcmsg_progress_nhooks;
+/* A hook of rcmsg's own (the collectives' schedules): run by the progress thread's rounds too
+ * (RCMSG_ASYNC_PROGRESS=full), where the application's hooks and events never run. Unregistered
+ * with rcmsg_progress_unregister. */
+rcmsg_status_t rcmsg_progress_register_internal(rcmsg_progress_fn_t fn, void *arg);
+/* Set in the progress thread of RCMSG_ASYNC_PROGRESS=full (src/core/core_progress.c): its
+ * rounds run the transports, the protocol's hook and rcmsg's own hooks, and leave the events
+ * and the application's hooks to the application's next call. */
+extern __thread bool rcmsg_progress_on_thread __attribute__((tls_model("initial-exec")));
 int rcmsg_progress_hooks_run(int n);
 /* The sum of the counts the public hooks returned (progress, for the stall clock). */
 uint64_t rcmsg_progress_hooks_advanced(void);
+
+/* Arms every transport for a sleep and fills fds (room for RCMSG_BTL_MAX) with their event
+ * fds; returns how many, or -1 when a transport refused (work pending, or a path without
+ * completion events such as btl_rc's RDMA-write rings: poll instead). Core lock held. */
+int rcmsg_progress_arm(struct pollfd *fds);
+/* Whether the node has a CPU for each rank and one more thread of each (RCMSG_ASYNC_PROGRESS=
+ * full spins a few idle rounds before it sleeps only then). */
+bool rcmsg_progress_cpus_spare(void);
 
 /* Called after a round that handled nothing; *idle counts consecutive idle rounds. Returns
  * whether it slept (event and hybrid waits). */

@@ -27,6 +27,7 @@ static struct {
     struct {
         rcmsg_progress_fn_t fn; /* NULL: unregistered while the hooks ran (removed after) */
         void *arg;
+        bool internal; /* rcmsg's own (the collectives' schedules): the progress thread runs it */
     } at[RCMSG_PROGRESS_HOOK_MAX]; /* [0, rcmsg_progress_nhooks), in registration order */
     bool running;                  /* the hooks run: nested rounds do not call them */
     bool holes;                    /* an entry was unregistered while the hooks ran */
@@ -44,7 +45,7 @@ static int hook_find(rcmsg_progress_fn_t fn, void *arg)
     return -1;
 }
 
-rcmsg_status_t rcmsg_progress_register(rcmsg_progress_fn_t fn, void *arg)
+static rcmsg_status_t hook_register(rcmsg_progress_fn_t fn, void *arg, bool internal)
 {
     RCMSG_MT_GUARD();
     if (fn == NULL) {
@@ -64,9 +65,20 @@ rcmsg_status_t rcmsg_progress_register(rcmsg_progress_fn_t fn, void *arg)
     }
     hooks.at[rcmsg_progress_nhooks].fn = fn;
     hooks.at[rcmsg_progress_nhooks].arg = arg;
+    hooks.at[rcmsg_progress_nhooks].internal = internal;
     rcmsg_progress_nhooks++;
     rcmsg_debug("progress: hook %p (argument %p) registered", (void *)fn, arg);
     return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_progress_register(rcmsg_progress_fn_t fn, void *arg)
+{
+    return hook_register(fn, arg, false);
+}
+
+rcmsg_status_t rcmsg_progress_register_internal(rcmsg_progress_fn_t fn, void *arg)
+{
+    return hook_register(fn, arg, true);
 }
 
 /* drops the entries unregistered while the hooks ran */
@@ -119,7 +131,9 @@ int rcmsg_progress_hooks_run(int n)
     hooks.running = true;
     hooks.nested = 0;
     for (int i = 0; i < end; i++) {
-        int k = hooks.at[i].fn != NULL ? hooks.at[i].fn(hooks.at[i].arg) : 0;
+        /* the application's hooks run in its own threads only (rcmsg.h) */
+        bool run = hooks.at[i].fn != NULL && (hooks.at[i].internal || !rcmsg_progress_on_thread);
+        int k = run ? hooks.at[i].fn(hooks.at[i].arg) : 0;
 
         if (k > 0) {
             n += k;

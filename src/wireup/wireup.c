@@ -4,6 +4,7 @@
 
 #include "wireup.h"
 #include "wireup_launcher.h"
+#include "wireup_lazy.h"
 
 #include "base/clock.h"
 #include "base/config_table.h"
@@ -11,19 +12,26 @@
 #include "base/hash.h"
 #include "base/log.h"
 #include "base/stats.h"
+#include "base/watch.h"
 
 #include <pmix.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define WIREUP_KEY "rcmsg.addr"
 
-enum { PH_PMIX, PH_OPEN, PH_EXCHANGE, PH_CONNECT, PH_TOTAL };
+enum { PH_PMIX, PH_OPEN, PH_EXCHANGE, PH_CONNECT, PH_TOTAL, PH_FENCE, PH_GETS, PH_CLOSE };
 
 /* PMIx_Finalize was called in this process after a launched (not singleton) PMIx_Init: PMIx
  * cannot be initialized again (its job data is gone; PMIx_Get answers NOT-FOUND). */
 static bool wireup_launcher_finalized;
+
+/* PMIx_Get calls of this process (job info and addresses; rcmsg_wireup_t.pmix_gets: those of
+ * rcmsg_init); addresses fetched on first use may count from another thread (rc's) */
+static _Atomic int wireup_pmix_gets;
 
 static double now_ms(void)
 {
@@ -37,6 +45,8 @@ static rcmsg_status_t get_number(const pmix_proc_t *proc, const char *key, int *
     pmix_value_t *val = NULL;
     pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &val);
     int n = 0;
+
+    wireup_pmix_gets++;
 
     if (rc != PMIX_SUCCESS || val == NULL) {
         rcmsg_error("PMIx_Get(%s) failed: %s", key, PMIx_Error_string(rc));
@@ -59,6 +69,7 @@ static void wireup_node(rcmsg_wireup_t *w, const pmix_proc_t *me)
     pmix_status_t rc;
 
     w->node_id = -1;
+    wireup_pmix_gets += 2;
     rc = PMIx_Get(me, PMIX_NODEID, NULL, 0, &val);
     if (rc == PMIX_SUCCESS && val != NULL) {
         PMIX_VALUE_GET_NUMBER(rc, val, w->node_id, int);
@@ -269,14 +280,16 @@ static rcmsg_status_t wireup_exchange(rcmsg_wireup_t *w, rcmsg_status_t *open_st
     }
     status = wireup_publish(own, open_status_p);
     if (status == RCMSG_OK) {
-        status = wireup_fence(w, true, "the address exchange of rcmsg_init");
+        /* addresses fetched on first use: the fence only says that every rank published; the
+         * data is not collected (each get asks the launcher for one peer's) */
+        status = wireup_fence(w, !w->lazy_fetch, "the address exchange of rcmsg_init");
     }
     return status;
 }
 
 /* The sections of a peer's blob named after this rank's opened transports, and its status. */
-static rcmsg_status_t wireup_peer_sections(rcmsg_wireup_t *w, int peer, const void *blob,
-                                           size_t len, rcmsg_btl_section_t *secs, int *nsecs_p)
+rcmsg_status_t rcmsg_wireup_peer_sections(rcmsg_wireup_t *w, int peer, const void *blob, size_t len,
+                                          rcmsg_btl_section_t *secs, int *nsecs_p)
 {
     rcmsg_status_t peer_status = RCMSG_OK;
     int n = 0;
@@ -334,30 +347,41 @@ static rcmsg_status_t wireup_connect_peer(rcmsg_wireup_t *w, int peer,
     return w->btls.btls[i]->ops->connect(w->btls.btls[i], peer, sec->data, sec->len);
 }
 
+rcmsg_status_t rcmsg_wireup_get_addr(rcmsg_wireup_t *w, int peer, pmix_value_t **val_p)
+{
+    pmix_status_t rc;
+    pmix_proc_t proc;
+    rcmsg_status_t status;
+
+    PMIX_LOAD_PROCID(&proc, w->nspace, (pmix_rank_t)peer);
+    wireup_pmix_gets++;
+    *val_p = NULL;
+    status = rcmsg_wireup_launcher_get(w->launcher, &proc, WIREUP_KEY, val_p, &rc);
+    if (status != RCMSG_OK || (*val_p)->type != PMIX_BYTE_OBJECT) {
+        rcmsg_error("no address from peer %d: PMIx_Get: %s%s", peer, PMIx_Error_string(rc),
+                    status == RCMSG_ERR_TIMEOUT ? " (RCMSG_LAUNCHER_TIMEOUT expired)" : "");
+        return status != RCMSG_OK ? status : RCMSG_ERR_PEER_DATA;
+    }
+    rcmsg_debug("address of peer %d: %zu bytes", peer, (*val_p)->data.bo.size); /* O(1) each */
+    return RCMSG_OK;
+}
+
 /* A peer's blob from PMIx, parsed, and a transport connected to it. */
 static rcmsg_status_t wireup_fetch_connect(rcmsg_wireup_t *w, int peer, double *get_ms_p)
 {
     rcmsg_btl_section_t secs[RCMSG_BTL_MAX];
     int nsecs = 0;
     pmix_value_t *val = NULL;
-    pmix_status_t rc;
-    pmix_proc_t proc;
-    rcmsg_status_t status;
     double t0 = now_ms();
+    rcmsg_status_t status = rcmsg_wireup_get_addr(w, peer, &val);
 
-    PMIX_LOAD_PROCID(&proc, w->nspace, (pmix_rank_t)peer);
-    status = rcmsg_wireup_launcher_get(w->launcher, &proc, WIREUP_KEY, &val, &rc);
     *get_ms_p += now_ms() - t0;
-    if (status != RCMSG_OK || val->type != PMIX_BYTE_OBJECT) {
-        rcmsg_error("no address from peer %d: PMIx_Get: %s%s", peer, PMIx_Error_string(rc),
-                    status == RCMSG_ERR_TIMEOUT ? " (RCMSG_LAUNCHER_TIMEOUT expired)" : "");
-        status = status != RCMSG_OK ? status : RCMSG_ERR_PEER_DATA;
-    } else {
-        rcmsg_debug("address of peer %d: %zu bytes", peer, val->data.bo.size); /* O(1) per peer */
-        status = wireup_peer_sections(w, peer, val->data.bo.bytes, val->data.bo.size, secs, &nsecs);
-        if (status == RCMSG_OK) {
-            status = wireup_connect_peer(w, peer, secs, nsecs);
-        }
+    if (status == RCMSG_OK) {
+        status = rcmsg_wireup_peer_sections(w, peer, val->data.bo.bytes, val->data.bo.size, secs,
+                                            &nsecs);
+    }
+    if (status == RCMSG_OK) {
+        status = wireup_connect_peer(w, peer, secs, nsecs);
     }
     if (val != NULL) {
         PMIX_VALUE_RELEASE(val);
@@ -390,12 +414,17 @@ static void wireup_log_choice(rcmsg_wireup_t *w)
 }
 
 /* Drives the connects every transport started until all are done or one failed (each
- * transport bounds its handshakes: rc, RCMSG_CM_TIMEOUT x RCMSG_CM_RETRIES). */
+ * transport bounds its handshakes: rc, RCMSG_CM_TIMEOUT x RCMSG_CM_RETRIES). A rank that
+ * waits for its peers yields the CPU between rounds: with more ranks than cores (a node
+ * oversubscribed, an emulated guest) the peers it waits for need that CPU to answer. */
 static rcmsg_status_t wireup_connect_finish(rcmsg_wireup_t *w)
 {
-    bool pending;
+    bool pending = false;
 
     do {
+        if (pending) {
+            sched_yield();
+        }
         pending = false;
         for (int i = 0; i < w->btls.n; i++) {
             rcmsg_status_t s = w->btls.btls[i]->ops->connect_progress(w->btls.btls[i]);
@@ -408,8 +437,18 @@ static rcmsg_status_t wireup_connect_finish(rcmsg_wireup_t *w)
     return RCMSG_OK;
 }
 
-/* After the fence: every peer's blob, checked, and a transport connected to it; this rank
- * connects to itself with its own addresses. */
+/* Between address fetches: the transports answer the handshakes of the peers given so far. */
+static void wireup_connect_poll(rcmsg_wireup_t *w)
+{
+    for (int i = 0; i < w->btls.n; i++) {
+        if (w->btls.btls[i]->ops->connect_poll != NULL) {
+            w->btls.btls[i]->ops->connect_poll(w->btls.btls[i]);
+        }
+    }
+}
+
+/* After the fence: every peer's blob, checked, and a transport connected to it (polled between
+ * the fetches); this rank connects to itself with its own addresses. */
 static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, const wireup_addrs_t *own,
                                          double *get_ms_p)
 {
@@ -417,9 +456,15 @@ static rcmsg_status_t wireup_connect_all(rcmsg_wireup_t *w, const wireup_addrs_t
 
     *get_ms_p = 0;
     for (int peer = 0; peer < w->job.size && status == RCMSG_OK; peer++) {
-        if (peer != w->job.rank) {
-            status = wireup_fetch_connect(w, peer, get_ms_p);
+        if (peer == w->job.rank) {
+            continue;
         }
+        if (w->deferred != NULL && w->deferred[peer]) {
+            w->peer_btl[peer] = w->lazy_btl; /* its address on first use */
+            continue;
+        }
+        status = wireup_fetch_connect(w, peer, get_ms_p);
+        wireup_connect_poll(w);
     }
     if (status == RCMSG_OK) {
         status = wireup_connect_finish(w);
@@ -484,7 +529,17 @@ static rcmsg_status_t wireup_open(rcmsg_wireup_t *w)
     if (s != RCMSG_OK) {
         return s;
     }
-    return rcmsg_btl_open_all(&rcmsg_btl_table, &w->job, allowed, w->transports, &w->btls);
+    s = rcmsg_btl_open_all(&rcmsg_btl_table, &w->job, allowed, w->transports, &w->btls);
+    /* the watch thread (base/watch.h): a launched job's launcher and local peers are noticed
+     * lost while the application computes; one that cannot start fails init, published */
+    if (s == RCMSG_OK && !w->singleton &&
+        rcmsg_config_enum(RCMSG_CFG_ASYNC_PROGRESS) != RCMSG_ASYNC_PROGRESS_NO) {
+        char what[64];
+        snprintf(what, sizeof(what), "RCMSG_ASYNC_PROGRESS=%s",
+                 rcmsg_config_text(RCMSG_CFG_ASYNC_PROGRESS));
+        s = rcmsg_watch_start(what);
+    }
+    return s;
 }
 
 rcmsg_btl_t *rcmsg_wireup_btl(const rcmsg_wireup_t *w, const char *name)
@@ -501,6 +556,7 @@ rcmsg_btl_t *rcmsg_wireup_btl(const rcmsg_wireup_t *w, const char *name)
 
 static void wireup_release(rcmsg_wireup_t *w)
 {
+    rcmsg_watch_stop(); /* before the transports close: it watches their peers */
     rcmsg_btl_close_all(&w->btls);
     if (w->pmix_up) {
         PMIx_Finalize(NULL, 0);
@@ -511,6 +567,7 @@ static void wireup_release(rcmsg_wireup_t *w)
         free(w->launcher);
     }
     free(w->peer_btl);
+    free(w->deferred);
     free(w);
 }
 
@@ -525,6 +582,7 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
         free(w);
         return RCMSG_ERR_NO_MEMORY;
     }
+    wireup_pmix_gets = 0;
     status = wireup_pmix_init(w);
     if (status != RCMSG_OK) {
         goto err;
@@ -542,8 +600,12 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     if (open_status == RCMSG_OK) {
         open_status = rcmsg_stats_file_check(); /* at init: not a long job's counters lost */
     }
+    w->lazy_fetch = !w->singleton && rcmsg_wireup_lazy_wanted(w);
     if (open_status == RCMSG_OK) {
         open_status = wireup_open(w);
+    }
+    if (open_status == RCMSG_OK && w->lazy_fetch) {
+        open_status = rcmsg_wireup_lazy_plan(w);
     }
     w->phase_ms[PH_OPEN] = now_ms() - t;
 
@@ -552,7 +614,7 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     if (status != RCMSG_OK) {
         goto err;
     }
-    w->phase_ms[PH_EXCHANGE] = now_ms() - t;
+    w->phase_ms[PH_EXCHANGE] = w->phase_ms[PH_FENCE] = now_ms() - t;
 
     t = now_ms();
     status = open_status;
@@ -560,10 +622,12 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
         double get_ms = 0;
         status = wireup_connect_all(w, &own, &get_ms);
         w->phase_ms[PH_EXCHANGE] += get_ms; /* PMIx_Get of each address is exchange time */
+        w->phase_ms[PH_GETS] = get_ms;
         t += get_ms;
     }
     /* every rank, whatever its own outcome, waits until all have connected: no message can
      * reach a QP still in INIT, and nobody is left waiting for a rank that gave up */
+    w->phase_ms[PH_CLOSE] = now_ms();
     if (!w->singleton) {
         rcmsg_status_t s = rcmsg_wireup_launcher_fence_poll(
             w->launcher, false, "the closing barrier of rcmsg_init",
@@ -573,6 +637,8 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
         }
     }
     w->phase_ms[PH_CONNECT] = now_ms() - t;
+    w->phase_ms[PH_CLOSE] = now_ms() - w->phase_ms[PH_CLOSE];
+    w->pmix_gets += wireup_pmix_gets;
     if (status != RCMSG_OK) {
         goto err;
     }
@@ -580,9 +646,11 @@ rcmsg_status_t rcmsg_wireup_init(rcmsg_status_t prior, rcmsg_wireup_t **w_p)
     rcmsg_btl_dump_all(&w->btls, RCMSG_LOG_DEBUG);
     w->phase_ms[PH_TOTAL] = now_ms() - t0;
     rcmsg_info("wireup of %d rank(s) in %.1f ms: pmix init %.1f, transport open %.1f, address "
-               "exchange %.1f, qp transitions %.1f",
+               "exchange %.1f (publish and fence %.1f, %d PMIx_Get %.1f), connect %.1f (of it the "
+               "closing fence %.1f)",
                w->job.size, w->phase_ms[PH_TOTAL], w->phase_ms[PH_PMIX], w->phase_ms[PH_OPEN],
-               w->phase_ms[PH_EXCHANGE], w->phase_ms[PH_CONNECT]);
+               w->phase_ms[PH_EXCHANGE], w->phase_ms[PH_FENCE], w->pmix_gets, w->phase_ms[PH_GETS],
+               w->phase_ms[PH_CONNECT], w->phase_ms[PH_CLOSE]);
     *w_p = w;
     return RCMSG_OK;
 

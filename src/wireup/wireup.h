@@ -28,7 +28,15 @@ typedef struct rcmsg_wireup {
     rcmsg_btl_set_t btls;   /* the opened transports (btl_component.h), by priority */
     rcmsg_btl_t **peer_btl; /* [job.size]: the transport that reaches each rank */
     const char *transports; /* RCMSG_TRANSPORTS as the user gave it, for messages */
-    double phase_ms[5];     /* pmix init, transport open, exchange, connect, total */
+    /* pmix init, transport open, exchange (publish, fence, gets), connect (with the closing
+     * fence), total; then parts: publish and fence, the address gets, the closing fence */
+    double phase_ms[8];
+    int pmix_gets; /* PMIx_Get calls of rcmsg_init (job info and addresses) */
+    /* addresses on first use (a transport's addr_on_demand, wireup_lazy.c): the collecting
+     * fence is not collecting, the peers of deferred[] get lazy_btl without their address */
+    bool lazy_fetch;
+    bool *deferred;                         /* [job.size], or NULL: every address fetched at init */
+    rcmsg_btl_t *lazy_btl;                  /* the transport that fetches them */
     struct rcmsg_wireup_launcher *launcher; /* bounded PMIx waits, liveness (wireup_launcher.h) */
     /* set by the layer above at its finalize: polled by the closing barrier of finalize, to
      * answer its peers meanwhile (NULL: nothing to answer) */

@@ -7,6 +7,7 @@
 #include "base/clock.h"
 #include "base/config_table.h"
 #include "base/log.h"
+#include "base/watch.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #define LAUNCHER_SLICE_US 100000  /* a bounded wait looks at liveness this often */
@@ -32,7 +34,12 @@ static struct {
     _Atomic uint64_t *terminated; /* [words] ranks the launcher reported terminated */
     int rank, size;
     char nspace[PMIX_MAX_NSLEN + 1];
-} watch;
+    int event_fd;      /* written by the handlers: wakes the watch thread (base/watch.h); -1 */
+    int parent;        /* this rank's parent at start: the launcher's process */
+    int parent_fd;     /* its pidfd, or -1 (the watch thread then looks every LAUNCHER_WATCH_US) */
+    atomic_bool said;  /* the launcher's loss was logged (by the watch thread or a wait) */
+    atomic_ulong seen; /* termination events the watch thread passed on */
+} watch = {.event_fd = -1, .parent_fd = -1};
 
 /* A non-blocking fence in flight; the callback may come after its waiter gave up. */
 struct rcmsg_wireup_op {
@@ -44,12 +51,25 @@ struct rcmsg_wireup_op {
 };
 typedef struct rcmsg_wireup_op wireup_op_t;
 
+static rcmsg_status_t watch_register(void);
+static void watch_unregister(void);
+
 static size_t bitmap_words(int size)
 {
     return ((size_t)size + 63) / 64;
 }
 
 /* ---- event handlers (PMIx's thread: atomics only, no rcmsg calls) ---------------------- */
+
+/* The watch thread looks at once (an eventfd write: no lock, no rcmsg state). */
+static void watch_wake_thread(void)
+{
+    uint64_t one = 1;
+
+    if (watch.event_fd >= 0 && write(watch.event_fd, &one, sizeof(one)) < 0) {
+        /* full (it is read at each wakeup): the thread is woken anyway */
+    }
+}
 
 static void on_lost(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
                     size_t ninfo, pmix_info_t results[], size_t nresults,
@@ -59,6 +79,7 @@ static void on_lost(size_t id, pmix_status_t status, const pmix_proc_t *source, 
 
     (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
     atomic_compare_exchange_strong(&watch.lost_code, &none, (int)status);
+    watch_wake_thread();
     if (cbfunc != NULL) {
         cbfunc(PMIX_EVENT_NO_ACTION_TAKEN, NULL, 0, NULL, NULL, cbdata);
     }
@@ -100,6 +121,7 @@ static void on_term(size_t id, pmix_status_t status, const pmix_proc_t *source, 
         mark_terminated(source);
     }
     atomic_fetch_add(&watch.term_events, 1);
+    watch_wake_thread();
     if (cbfunc != NULL) {
         cbfunc(PMIX_EVENT_NO_ACTION_TAKEN, NULL, 0, NULL, NULL, cbdata);
     }
@@ -152,9 +174,12 @@ rcmsg_status_t rcmsg_wireup_launcher_start(rcmsg_wireup_launcher_t *l, const pmi
     watch.size = size;
     snprintf(watch.nspace, sizeof(watch.nspace), "%s", me->nspace);
     l->parent = (int)getppid();
+    watch.parent = l->parent;
     l->watched = true;
-    s = register_handler(l, lost_codes, sizeof(lost_codes) / sizeof(lost_codes[0]), on_lost,
-                         "rcmsg-lost-server");
+    s = watch_register(); /* before the handlers: they write its eventfd */
+    s = s == RCMSG_OK ? register_handler(l, lost_codes, sizeof(lost_codes) / sizeof(lost_codes[0]),
+                                         on_lost, "rcmsg-lost-server")
+                      : s;
     if (s == RCMSG_OK) {
         s = register_handler(l, term_codes, sizeof(term_codes) / sizeof(term_codes[0]), on_term,
                              "rcmsg-proc-terminated");
@@ -176,6 +201,7 @@ void rcmsg_wireup_launcher_stop(rcmsg_wireup_launcher_t *l)
     for (rcmsg_queue_link_t *o; (o = rcmsg_queue_pop_head(&l->orphans)) != NULL;) {
         op_free(RCMSG_CONTAINER_OF(o, wireup_op_t, orphan));
     }
+    watch_unregister();
     free(l->reported);
     free((void *)watch.terminated);
     watch.terminated = NULL;
@@ -184,33 +210,123 @@ void rcmsg_wireup_launcher_stop(rcmsg_wireup_launcher_t *l)
 
 /* ---- liveness -------------------------------------------------------------------------- */
 
-/* The launcher's death, from the lost-connection event or the parent process. */
-static rcmsg_status_t check_gone(rcmsg_wireup_launcher_t *l)
+/* Why the launcher is gone, in *why (the end of the log line), or false: the lost-connection
+ * event, or the parent process. Any thread: atomics and getppid() (one system call: the waits
+ * look at most every 256 progress rounds or after a sleep, the watch thread when woken). */
+static bool launcher_lost(char *why, size_t cap)
 {
     int code = atomic_load_explicit(&watch.lost_code, memory_order_acquire);
     int parent;
 
-    if (l->gone != RCMSG_OK) {
-        return l->gone;
-    }
     if (code != 0) {
-        rcmsg_error("lost the connection to the launcher (mpirun or slurmstepd): PMIx reported "
-                    "%s; was it killed? every pending and later request fails with "
-                    "RCMSG_ERR_LAUNCHER",
-                    PMIx_Error_string(code));
-        l->gone = RCMSG_ERR_LAUNCHER;
-        return l->gone;
+        snprintf(why, cap, "PMIx reported %s; was it killed?", PMIx_Error_string(code));
+        return true;
     }
-    parent = (int)getppid(); /* one system call: the callers look at most every 256 progress
-                                rounds, or after a sleep */
-    if (parent != l->parent) {
-        rcmsg_error("lost the connection to the launcher (mpirun or slurmstepd): its process "
-                    "(pid %d, this rank's parent) is gone (the parent is now pid %d); every "
-                    "pending and later request fails with RCMSG_ERR_LAUNCHER",
-                    l->parent, parent);
+    parent = (int)getppid();
+    if (parent != watch.parent) {
+        snprintf(why, cap,
+                 "its process (pid %d, this rank's parent) is gone (the parent is now pid %d);",
+                 watch.parent, parent);
+        return true;
+    }
+    return false;
+}
+
+/* Logged once, by whoever notices first: the watch thread (while the application computes)
+ * or a wait. */
+static void say_lost(const char *why)
+{
+    if (!atomic_exchange(&watch.said, true)) {
+        rcmsg_error("lost the connection to the launcher (mpirun or slurmstepd): %s every pending "
+                    "and later request fails with RCMSG_ERR_LAUNCHER",
+                    why);
+    }
+}
+
+/* The launcher's death, from the lost-connection event or the parent process. */
+static rcmsg_status_t check_gone(rcmsg_wireup_launcher_t *l)
+{
+    char why[160];
+
+    if (l->gone == RCMSG_OK && launcher_lost(why, sizeof(why))) {
+        say_lost(why);
         l->gone = RCMSG_ERR_LAUNCHER;
     }
     return l->gone;
+}
+
+/* ---- the watch thread's share (base/watch.h): it notices, the application's next call acts */
+
+#define LAUNCHER_WATCH_US 100000 /* the parent looked at this often without a pidfd */
+
+static int watch_launcher(void)
+{
+    char why[160];
+
+    if (launcher_lost(why, sizeof(why))) {
+        say_lost(why);
+        return RCMSG_WATCH_FOUND | RCMSG_WATCH_DONE;
+    }
+    return RCMSG_WATCH_QUIET;
+}
+
+/* The handlers' eventfd: the launcher lost, or a rank reported terminated. */
+static int watch_event_ready(void *arg)
+{
+    unsigned long events = atomic_load(&watch.term_events);
+    uint64_t v;
+
+    (void)arg;
+    if (read(watch.event_fd, &v, sizeof(v)) < 0) {
+        /* non-blocking: nothing more written since the last read */
+    }
+    if (watch_launcher() != RCMSG_WATCH_QUIET) {
+        return RCMSG_WATCH_FOUND | RCMSG_WATCH_DONE;
+    }
+    if (atomic_exchange(&watch.seen, events) != events) {
+        return RCMSG_WATCH_FOUND; /* the application reports the ranks (report_terminated) */
+    }
+    return RCMSG_WATCH_QUIET;
+}
+
+/* The parent's pidfd (readable once it exited), or the periodic look without one. */
+static int watch_parent_ready(void *arg)
+{
+    (void)arg;
+    return watch.parent_fd >= 0 ? RCMSG_WATCH_FOUND | RCMSG_WATCH_DONE | watch_launcher()
+                                : watch_launcher();
+}
+
+/* The watch thread wakes when a handler runs, and when the parent exits. */
+static rcmsg_status_t watch_register(void)
+{
+    rcmsg_status_t s;
+
+    watch.event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (watch.event_fd < 0) {
+        rcmsg_error("eventfd for the launcher's events failed: %m");
+        return RCMSG_ERR_IO;
+    }
+    s = rcmsg_watch_add(watch.event_fd, 0, watch_event_ready, &watch);
+    watch.parent_fd = rcmsg_watch_pidfd(watch.parent);
+    if (s == RCMSG_OK) {
+        s = rcmsg_watch_add(watch.parent_fd, LAUNCHER_WATCH_US, watch_parent_ready, &watch);
+    }
+    return s;
+}
+
+static void watch_unregister(void)
+{
+    rcmsg_watch_forget(&watch);
+    if (watch.event_fd >= 0) {
+        close(watch.event_fd);
+    }
+    if (watch.parent_fd >= 0) {
+        close(watch.parent_fd);
+    }
+    watch.event_fd = watch.parent_fd = -1;
+    atomic_store(&watch.said, false);
+    atomic_store(&watch.seen, 0);
 }
 
 static void report_terminated(rcmsg_wireup_launcher_t *l, rcmsg_wireup_launcher_lost_cb_t lost,

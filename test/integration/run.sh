@@ -58,6 +58,10 @@ area=$(basename "$area_src")
 area_build="${top_builddir:-.}/test/integration/$area"
 : > "$log"
 : > "$trs"
+# the failed lines' last output, repeated at the end of the log (a CI report that shows only
+# a log's tail then names what failed and why)
+failed=$(mktemp) || exit 99
+trap 'rm -f "$failed"' EXIT
 
 red='' grn='' blu='' std=''
 if [ "$color" = yes ]; then
@@ -142,9 +146,20 @@ while read -r line; do
     case $st in
     0) result PASS "$what" ;;
     77) result SKIP "$what" ;;
-    *) result FAIL "$what" ;;
+    *)
+        result FAIL "$what"
+        {
+            echo "==== FAILED: $what (testlist line $n, status $st); its last 40 lines:"
+            printf '%s\n' "$out" | tail -n 40
+        } >> "$failed"
+        ;;
     esac
 done < "$area_src/testlist"
+
+if [ $nfail -gt 0 ]; then
+    echo "==== $nfail failed line(s) of $area_src/testlist on $where, again:" >> "$log"
+    cat "$failed" >> "$log"
+fi
 
 if [ $nfail -gt 0 ]; then
     g=FAIL

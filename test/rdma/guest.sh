@@ -26,6 +26,16 @@ fi
 mkdir -p "$top_builddir/test/rdma" && exec 9> "$top_builddir/test/rdma/vm.lock" || exit 99
 flock 9 || exit 99
 cd "$top_builddir" || exit 1
+# the guest's threads_tsan_rc.sh runs a ThreadSanitizer build with verbs, made here on the host
+# (under the guest's emulation it would take many minutes); why not, when it cannot be made
+rm -f tsan-rc.why
+(
+    . "$top_srcdir/test/integration/lib.sh"
+    . "$top_srcdir/test/integration/threads/tsan_lib.sh"
+    tsan_can_build || { echo "$tsan_why" > tsan-rc.why; exit 0; }
+    # shellcheck disable=SC2086
+    tsan_build "$top_builddir/tsan-rc" -- $tsan_rc_targets
+) > tsan-rc.out 2>&1 || { cat tsan-rc.out; echo "the host's TSan build for the guest failed (above)" > tsan-rc.why; }
 # the host make's jobserver does not exist inside the guest
 # every rank of these tests shares one guest: RCMSG_TRANSPORTS=rc,self makes them use the HCA
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL RXE_EXPECT_DEVICES=2 RCMSG_TRANSPORTS=rc,self \

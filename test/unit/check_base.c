@@ -4,18 +4,132 @@
 
 #include "base/config_table.h"
 #include "base/log.h"
+#include "base/watch.h"
 
 #include "ck_run.h"
 
 #include <check.h>
 #include <ctype.h>
+#include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- status ---------------------------------------------------------------------------- */
+
+/* ---- the watch thread (base/watch.h) ----------------------------------------------------- */
+
+static atomic_int watch_readies, watch_takes;
+static int watch_fd = -1;
+
+static int watch_ready_once(void *arg)
+{
+    uint64_t v;
+
+    ck_assert_ptr_eq(arg, &watch_fd);
+    ck_assert_int_eq((int)read(watch_fd, &v, sizeof(v)), (int)sizeof(v));
+    atomic_fetch_add(&watch_readies, 1);
+    return RCMSG_WATCH_FOUND;
+}
+
+static void watch_take_count(void *arg)
+{
+    ck_assert_ptr_eq(arg, &watch_takes);
+    atomic_fetch_add(&watch_takes, 1);
+}
+
+/* Until the news is raised (at most 5 s). */
+static bool watch_news_within_5s(void)
+{
+    for (int i = 0; i < 5000; i++) {
+        if (atomic_load(&rcmsg_watch_news) & RCMSG_WATCH_NEWS) {
+            return true;
+        }
+        usleep(1000);
+    }
+    return false;
+}
+
+/* An fd made readable wakes the thread: ready() runs on it and the news is raised; the take
+ * runs in the caller's rcmsg_watch_take, which clears the news; after forget, nothing runs. */
+START_TEST(test_watch_fd_news_take)
+{
+    uint64_t one = 1;
+
+    watch_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    ck_assert_int_ge(watch_fd, 0);
+    ck_assert_int_eq(rcmsg_watch_add(watch_fd, 0, watch_ready_once, &watch_fd), RCMSG_OK);
+    ck_assert_int_eq(rcmsg_watch_take_add(watch_take_count, &watch_takes), RCMSG_OK);
+    ck_assert_int_eq(rcmsg_watch_start("a test"), RCMSG_OK);
+    ck_assert(rcmsg_watch_running());
+    usleep(20000);
+    ck_assert_int_eq(atomic_load(&watch_readies), 0); /* idle: nothing runs */
+    ck_assert_int_eq(atomic_load(&rcmsg_watch_news), 0);
+    ck_assert_int_eq((int)write(watch_fd, &one, sizeof(one)), (int)sizeof(one));
+    ck_assert(watch_news_within_5s());
+    ck_assert_int_eq(atomic_load(&watch_readies), 1);
+    rcmsg_watch_take();
+    ck_assert_int_eq(atomic_load(&watch_takes), 1);
+    ck_assert_int_eq(atomic_load(&rcmsg_watch_news) & RCMSG_WATCH_NEWS, 0);
+    rcmsg_watch_forget(&watch_fd);
+    rcmsg_watch_forget(&watch_takes);
+    ck_assert_int_eq((int)write(watch_fd, &one, sizeof(one)), (int)sizeof(one));
+    usleep(50000);
+    ck_assert_int_eq(atomic_load(&watch_readies), 1);
+    rcmsg_watch_stop();
+    ck_assert(!rcmsg_watch_running());
+    close(watch_fd);
+}
+END_TEST
+
+static int watch_pid_ready(void *arg)
+{
+    (void)arg;
+    return RCMSG_WATCH_FOUND | RCMSG_WATCH_DONE;
+}
+
+/* A process's pidfd (as btl_sm watches a local peer): its exit wakes the thread at once. */
+START_TEST(test_watch_pidfd_exit)
+{
+    pid_t child = fork();
+    int fd, status;
+    struct timespec t0, t1;
+
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        pause();
+        _exit(0);
+    }
+    fd = rcmsg_watch_pidfd(child);
+    if (fd < 0) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+        printf("SKIP (part): no pidfd_open here: %s\n", strerror(errno));
+        return;
+    }
+    ck_assert_int_eq(rcmsg_watch_add(fd, 0, watch_pid_ready, &fd), RCMSG_OK);
+    ck_assert_int_eq(rcmsg_watch_start("a test"), RCMSG_OK);
+    usleep(20000);
+    ck_assert_int_eq(atomic_load(&rcmsg_watch_news), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    kill(child, SIGKILL); /* a zombie until reaped: exited, as a killed peer under mpirun */
+    ck_assert(watch_news_within_5s());
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("watch: a child's exit noticed in %.1f ms\n",
+           (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+    rcmsg_watch_take();
+    rcmsg_watch_stop();
+    rcmsg_watch_forget(&fd);
+    close(fd);
+    waitpid(child, &status, 0);
+}
+END_TEST
 
 START_TEST(test_status_names)
 {
@@ -680,6 +794,11 @@ static Suite *base_suite(void)
     tc = tcase_create("status");
     tcase_add_test(tc, test_status_names);
     tcase_add_test(tc, test_enum_names_bounded);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("watch");
+    tcase_add_test(tc, test_watch_fd_news_take);
+    tcase_add_test(tc, test_watch_pidfd_exit);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("log");

@@ -398,6 +398,44 @@ START_TEST(test_v)
 }
 END_TEST
 
+/* neighbor_alltoallv: rank r sends 1 then 2 elements to r + 1 (a PROC_NULL between), and
+ * receives them from r - 1 in that order (a PROC_NULL after): the k-th message to a rank
+ * meets its k-th receive from this one; PROC_NULL blocks untouched */
+START_TEST(test_neighbor)
+{
+    static const size_t sc[3] = {1, 1, 2}, sd[3] = {0, 1, 3}, rc[3] = {1, 2, 1}, rd[3] = {0, 2, 5};
+    static int dsts[MAXN][3], srcs[MAXN][3];
+    static rcmsg_coll_nbr_t nb[MAXN];
+
+    for (int n = 2; n <= MAXN; n++) { /* (this transport has no message to oneself) */
+        setup(n, (rcmsg_coll_t)RCMSG_COLL_NEIGHBOR_ALLTOALLV, 0, 0, RCMSG_SUM);
+        for (int r = 0; r < n; r++) {
+            int next = (r + 1) % n, prev = (r - 1 + n) % n;
+
+            memcpy(dsts[r], (int[]){next, RCMSG_PROC_NULL, next}, sizeof(dsts[r]));
+            memcpy(srcs[r], (int[]){prev, prev, RCMSG_PROC_NULL}, sizeof(srcs[r]));
+            nb[r] = (rcmsg_coll_nbr_t){.nsrc = 3, .ndst = 3, .srcs = srcs[r], .dsts = dsts[r]};
+            rk[r].a.nbr = &nb[r];
+            for (size_t i = 0; i < 5; i++) {
+                sbuf[r][i] = in_of(r, i);
+            }
+            rk[r].a.scounts = sc, rk[r].a.sdispls = sd;
+            rk[r].a.rcounts = rc, rk[r].a.rdispls = rd;
+        }
+        sim_run(n, rcmsg_coll_neighbor_alltoallv);
+        for (int r = 0; r < n; r++) {
+            int prev = (r - 1 + n) % n;
+
+            ck_assert_int_eq(rbuf[r][0], in_of(prev, 0));
+            ck_assert_int_eq(rbuf[r][2], in_of(prev, 3));
+            ck_assert_int_eq(rbuf[r][3], in_of(prev, 4));
+            ck_assert_int_eq(rbuf[r][1], (int32_t)0xeeeeeeee);
+            ck_assert_int_eq(rbuf[r][5], (int32_t)0xeeeeeeee); /* PROC_NULL's block */
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_scans)
 {
     for (int n = 1; n <= MAXN; n++) {
@@ -533,6 +571,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_algorithm, 0, (int)(sizeof(algs) / sizeof(algs[0])));
     tcase_add_test(tc, test_v);
+    tcase_add_test(tc, test_neighbor);
     tcase_add_test(tc, test_scans);
     tcase_add_test(tc, test_noncommutative);
     tcase_add_test(tc, test_arena);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Pure decisions of the rc transport, checked without hardware: pool sizes under a locked
  * memory limit, the sender of a receive against its QP, the kinds of two RoCE GIDs, the names
- * of work request types, the QPs a recovery replaced still known by number. */
+ * of work request types, the QPs a recovery replaced still known by number, the recovering
+ * peers listed once each. */
 #include "config.h"
 
 #include "btl_rc/rc_addr.h"
@@ -11,6 +12,7 @@
 #include "btl_rc/rc_iface.h"
 #include "btl_rc/rc_memlock.h"
 #include "btl_rc/rc_qp.h"
+#include "btl_rc/rc_rec.h"
 
 #include "ck_run.h"
 
@@ -281,6 +283,39 @@ START_TEST(test_retired_qps)
 }
 END_TEST
 
+/* A connection that recovered and broke again before rc_rec_progress dropped it from the
+ * recovering peers (both inside one call of the CM's progress: the REP that reconnected the
+ * pair, then the peer's REQ as its side broke again) stays listed once (rc_rec.c): on a
+ * flapping link of issue 42 each such turn listed it again, beyond rc->rec.peers' job.size
+ * slots, and glibc found the heap corrupted at finalize. */
+START_TEST(test_recovering_listed_once)
+{
+    static rc_btl_t rc; /* zeroed: only job.size, eps and rec are used */
+    static rc_ep_t eps[4];
+    int peers[4];
+
+    rc.job.size = 4;
+    rc.eps = eps;
+    rc.rec.peers = peers;
+    for (int turn = 0; turn < 20; turn++) {
+        for (int peer = 2; peer <= 3; peer++) {
+            eps[peer].rec.state = RC_REC_DRAIN; /* broke (again) */
+            rc_rec_list(&rc, peer);
+            ck_assert_int_le(rc.rec.n, 2);
+            eps[peer].rec.state = RC_REC_NONE; /* recovered, not swept yet */
+        }
+    }
+    ck_assert_int_eq(rc.rec.n, 2);
+    ck_assert_int_eq(peers[0] + peers[1], 5);
+    rc_rec_progress(&rc, NULL); /* both recovered: both dropped, nothing to rejoin */
+    ck_assert_int_eq(rc.rec.n, 0);
+    eps[3].rec.state = RC_REC_DRAIN;
+    rc_rec_list(&rc, 3);
+    ck_assert_int_eq(rc.rec.n, 1);
+    ck_assert_int_eq(peers[0], 3);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rc_btl");
@@ -295,6 +330,7 @@ int main(void)
     tcase_add_test(tc, test_sender_agrees);
     tcase_add_test(tc, test_sender_disagrees);
     tcase_add_test(tc, test_retired_qps);
+    tcase_add_test(tc, test_recovering_listed_once);
     suite_add_tcase(s, tc);
     tc = tcase_create("gid");
     tcase_add_test(tc, test_gid_kinds);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The shared-memory transport opened alone in this process (no peers): its segment is
  * created mode 0600 (a memfd is 0777 by default), its address is the size it announces, and
- * its eager limit and cell size follow RCMSG_SM_EAGER_LIMIT and RCMSG_SM_CELL_SIZE (bad
- * values refused naming the variable). */
+ * its eager limit and cell size follow RCMSG_SM_EAGER_LIMIT and RCMSG_SM_CELL_SIZE, its eager
+ * credits RCMSG_SM_EAGER_CREDITS or RCMSG_EAGER_CREDITS (bad values refused naming the
+ * variable). */
 #include "config.h"
 
 #include "base/config_table.h"
@@ -174,6 +175,35 @@ START_TEST(test_cell_size_caps_eager_limit)
 }
 END_TEST
 
+/* sm's eager credits (caps.eager_credits, the pml's per-peer credits over sm) with env. */
+static void sm_credits_are(char **env, int credits)
+{
+    rcmsg_btl_t *btl = NULL;
+    char out[4096];
+
+    ck_assert_msg(open_captured(env, &btl, out, sizeof(out)) == RCMSG_OK, "%s: %s", env[0], out);
+    ck_assert_msg(btl->caps.eager_credits == credits, "%s %s: %d eager credits, expected %d",
+                  env[0], env[0] != NULL ? env[1] : "", btl->caps.eager_credits, credits);
+    btl->ops->close(btl);
+    rcmsg_config_unload();
+}
+
+/* RCMSG_SM_EAGER_CREDITS (256) is sm's own; unset, a RCMSG_EAGER_CREDITS the user set rules;
+ * both set, sm's. */
+START_TEST(test_eager_credits)
+{
+    char *none[] = {NULL}, *sm[] = {"RCMSG_SM_EAGER_CREDITS=7", NULL};
+    char *pml[] = {"RCMSG_EAGER_CREDITS=4", NULL};
+    char *both[] = {"RCMSG_EAGER_CREDITS=4", "RCMSG_SM_EAGER_CREDITS=300", NULL};
+
+    rcmsg_log_set_level(RCMSG_LOG_WARN);
+    sm_credits_are(none, 256);
+    sm_credits_are(sm, 7);
+    sm_credits_are(pml, 4);
+    sm_credits_are(both, 300);
+}
+END_TEST
+
 /* A bad value fails with one error naming the variable and what it accepts. */
 static void sm_open_fails(char *entry, const char *expect)
 {
@@ -198,6 +228,9 @@ START_TEST(test_bad_values_named)
     sm_open_fails("RCMSG_SM_CELL_SIZE=-1", "for RCMSG_SM_CELL_SIZE: expected a size in bytes");
     sm_open_fails("RCMSG_SM_CELL_SIZE=2m", "error: invalid value '2m' for RCMSG_SM_CELL_SIZE: "
                                            "expected a value in the range 0..1m");
+    sm_open_fails("RCMSG_SM_EAGER_CREDITS=0", "error: invalid value '0' for "
+                                              "RCMSG_SM_EAGER_CREDITS: expected a value in the "
+                                              "range 1..65535");
     sm_open_fails("RCMSG_SM_CELL_SIZE=63", "error: invalid value '63' for RCMSG_SM_CELL_SIZE: "
                                            "expected 0 (sized for RCMSG_SM_EAGER_LIMIT) or at "
                                            "least 64 bytes (a header)");
@@ -215,6 +248,7 @@ static Suite *sm_suite(void)
     tc = tcase_create("eager");
     tcase_add_test(tc, test_eager_limit_sizes_cells);
     tcase_add_test(tc, test_cell_size_caps_eager_limit);
+    tcase_add_test(tc, test_eager_credits);
     tcase_add_test(tc, test_bad_values_named);
     suite_add_tcase(s, tc);
     return s;

@@ -24,6 +24,8 @@ coll.c:rcmsg_coll_init
 wireup_launcher.c:rcmsg_wireup_launcher_start
 sm_btl.c:sm_config_read
 wireup.c:wireup_open
+wireup_lazy.c:rcmsg_wireup_lazy_wanted
+rc_component.c:rc_addr_on_demand
 stats.c:stats_config_read
 '
 getters='rcmsg_config_(bool|int|size|time_us|enum|enum_text|list|string|text|is_set|load|unload)[[:space:]]*\('

@@ -152,9 +152,13 @@ file_order src/pml pml pml_fini_recv pml_comm pml_rx pml_ctx pml_p2p pml_wait pm
 # collectives' engine), the objects (handles, errors, types, communicators, groups, attributes,
 # operations, the argument checks). Each file calls only files below it, none a binding file.
 mpi_bindings='mpi_env mpi_err_api mpi_group_api mpi_attr_api mpi_type_api mpi_pack_api
-    mpi_op_api mpi_comm_api mpi_inter mpi_p2p mpi_req_api mpi_coll mpi_coll_v mpi_nbc mpi_nbc_red'
-mpi_engines='mpi_pending mpi_inter_coll mpi_coll_req mpi_coll_eng mpi_p2p_req mpi_bsend mpi_req'
-mpi_objects='mpi_comm mpi_group mpi_check mpi_attr mpi_op mpi_err mpi_type mpi_pack mpi_handle'
+    mpi_op_api mpi_comm_api mpi_inter mpi_p2p mpi_req_api mpi_coll mpi_coll_v mpi_nbc mpi_nbc_red
+    mpi_info_api mpi_type_env_api mpi_grequest mpi_names_api mpi_nbc_v mpi_topo_api mpi_neighbor
+    mpi_win mpi_win_rma mpi_win_sync mpi_win_attr'
+mpi_engines='mpi_pending mpi_inter_coll mpi_neighbor_req mpi_coll_req mpi_coll_eng mpi_p2p_req mpi_bsend mpi_req
+    mpi_win_obj'
+mpi_objects='mpi_comm mpi_topo mpi_group mpi_check mpi_attr mpi_op mpi_err mpi_type mpi_pack mpi_info
+    mpi_type_attr mpi_handle'
 # shellcheck disable=SC2086 # the lists split into words, one floor per file
 file_order src/mpi $mpi_bindings $mpi_engines $mpi_objects || exit 1
 bad=$(calls src/mpi | awk -v b=" $(echo $mpi_bindings) " 'index(b, " " substr($2, 1, length($2) - 2) " ") {
@@ -170,8 +174,9 @@ echo "ok: src/mpi: no file calls into a binding file"
 # bindings and their engines send or receive (rcmsg_isend, rcmsg_recv, ...; the pml's own
 # entries never), and two communicator constructors' exchanges that MPI puts on the program's
 # point-to-point space (Intercomm_create's leaders over peer_comm, Comm_create_group's key with
-# the program's tag). Every collective is a binding over rcmsg's.
-p2p_ok=' mpi_p2p.c mpi_p2p_req.c mpi_bsend.c mpi_inter.c mpi_comm_api.c '
+# the program's tag), and one-sided's PSCW (its post and complete messages, on the window's own
+# duplicate communicator). Every collective is a binding over rcmsg's.
+p2p_ok=' mpi_p2p.c mpi_p2p_req.c mpi_bsend.c mpi_inter.c mpi_comm_api.c mpi_win_sync.c '
 bad=$(grep -Hn -E '\brcmsg_(pml_[a-z_]+|i?s?send|i?recv|sendrecv|issend|mrecv)[[:space:]]*\(' \
     src/mpi/*.c | awk -F: -v ok="$p2p_ok" '{ f = $1; sub(".*/", "", f) }
     index($3, "rcmsg_pml_") || !index(ok, " " f " ") { print "  " f ":" $2 ":" $3 }')

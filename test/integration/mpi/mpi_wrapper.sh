@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The wrapper compiler: rcmsg-mpicc -show prints the compile line (include path and
 # libraries); the build-tree rcmsg-mpicc-uninstalled compiles and links an MPI program that
-# then runs; -c compiles only; a call outside the subset (MPI_Win_create) does not compile.
+# then runs; -c compiles only; CC naming the wrapper itself (configure exports it) does not
+# recurse; a call outside the subset (MPI_File_open) does not compile.
 . "$top_srcdir/test/integration/lib.sh"
 mpicc="$top_builddir/rcmsg-mpicc-uninstalled"
 [ -x "$mpicc" ] || fail "$mpicc not built"
@@ -33,10 +34,13 @@ echo "ok: a program built by rcmsg-mpicc runs"
 "$mpicc" -c -o "$tmp/p2p.o" "$top_srcdir/test/integration/mpi/mpi_p2p_test.c" ||
     fail "rcmsg-mpicc -c failed"
 echo "ok: -c compiles only"
+CC=$mpicc run_timeout 30 "$mpicc" -c -o "$tmp/p2p.o" "$top_srcdir/test/integration/mpi/mpi_p2p_test.c" ||
+    fail "rcmsg-mpicc with CC naming itself (as configure exports it) failed"
+echo "ok: CC naming the wrapper itself compiles with the configured compiler"
 
 if "$mpicc" -o "$tmp/subset" "$top_srcdir/test/integration/mpi/mpi_subset.c" > "$tmp/cc.log" 2>&1; then
-    fail "a program calling MPI_Win_create compiled and linked"
+    fail "a program calling MPI_File_open compiled and linked"
 fi
-grep -q 'MPI_Win' "$tmp/cc.log" || { cat "$tmp/cc.log"; fail "the error does not name MPI_Win*"; }
-echo "ok: a call outside the subset does not compile: $(grep -m1 'MPI_Win' "$tmp/cc.log")"
+grep -q 'MPI_File' "$tmp/cc.log" || { cat "$tmp/cc.log"; fail "the error does not name MPI_File*"; }
+echo "ok: a call outside the subset does not compile: $(grep -m1 'MPI_File' "$tmp/cc.log")"
 pass "rcmsg-mpicc: -show, build and run, -c, calls outside the subset refused"

@@ -4,7 +4,8 @@
 # rc), rc_lazy_test under mpirun; every message's bytes, length and per-pair order checked:
 # 1. 16 ranks: all-to-all (both sides of every pair connecting at once), ring and random-peer
 #    traffic: exactly one connection per rank and peer ("rc: connected to peer" at debug);
-#    a ring alone connects each rank to its two neighbours and to nobody else
+#    a ring alone connects each rank to its two neighbours and to nobody else, and fetches
+#    their two addresses only (on first use: rcmsg_init's PMIx_Get calls do not grow with N)
 # 2. RCMSG_QP_MAX_ACTIVE=2, 8 ranks: 5,000 messages in rounds of random derangements, eager
 #    and rendezvous alternately: more than 100 "rc: disconnected from peer" in the job's log
 # 3. 2 ranks sending each other their first message right after rcmsg_init: one connection
@@ -96,6 +97,20 @@ if part 1; then
         jobfail "16-rank ring: a rank connected to other peers than its two neighbours, or more than once"
     }
     echo "ok: 16-rank ring: each rank connected to its two neighbours only"
+    # addresses on first use: each rank fetched its two neighbours' and no other, and its
+    # rcmsg_init made a constant number of PMIx_Get calls (job info only), not one per peer
+    fetched=$(sed -n 's/^\[rcmsg [^]:]*:\([0-9]*\) [0-9]*\] debug: address of peer \([0-9]*\):.*/\1 \2/p' \
+        "$out" | sort -n)
+    [ "$fetched" = "$want" ] || {
+        echo "addresses fetched (rank peer):" $fetched
+        jobfail "16-rank ring: a rank fetched other addresses than its two neighbours', or one twice"
+    }
+    gets=$(sed -n 's/.* info: wireup of 16 rank(s) .*, \([0-9]*\) PMIx_Get .*/\1/p' "$out")
+    [ "$(echo "$gets" | grep -c .)" -eq 16 ] || jobfail "16-rank ring: not 16 wireup lines with a PMIx_Get count"
+    for g in $gets; do
+        [ "$g" -le 8 ] || jobfail "16-rank ring: rcmsg_init made $g PMIx_Get calls (at most 8 expected: O(1))"
+    done
+    echo "ok: 16-rank ring: addresses fetched on first use (the two neighbours' only), rcmsg_init's PMIx_Get calls:" $(echo "$gets" | sort -u)
 fi
 
 # 2. 5,000 messages among 8 ranks with RCMSG_QP_MAX_ACTIVE=2

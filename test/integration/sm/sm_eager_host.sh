@@ -9,6 +9,8 @@
 #    RCMSG_EAGER_CREDITS=256: no eager send runs out of credits and falls back to rendezvous.
 # 2. the point-to-point semantics set (p2p_test, 3 ranks, sizes across both limits) with the
 #    sm limit at 0 and at 1 MiB.
+# 3. sm's own eager credits (RCMSG_SM_EAGER_CREDITS, 256): 200 small messages sent back to back
+#    while rank 1 receives them one by one never wait for a credit (at most 200 are unmatched).
 . "$top_srcdir/test/integration/lib.sh"
 need_mpirun
 . "$top_srcdir/test/integration/monitor_lib.sh"
@@ -50,4 +52,10 @@ for lim in 0 1m; do
         { cat "$work/p2p.out"; fail "p2p_test with RCMSG_SM_EAGER_LIMIT=$lim: exit $st"; }
     echo "ok: p2p_test on 3 ranks with RCMSG_SM_EAGER_LIMIT=$lim"
 done
-pass "the sm eager limit picks the protocol; the semantics hold at 0 and 1 MiB"
+echo "== 3. sm's own eager credits"
+job credits 120 2 RCMSG_STATS=peer "RCMSG_STATS_FILE=$work/credits.%r.json" -- traffic 200x8
+[ $st -eq 0 ] || jobfail "credits: mpirun exited with $st"
+expect_json credits "$work/credits.0.json" '.scope == "peer" and .rank == 0 and .peer == 1' \
+    transport=sm credit_waits=0 rndv_fallbacks=0
+echo "ok: credits: 200 small messages in a row, none waited for a credit"
+pass "the sm eager limit picks the protocol; the semantics hold at 0 and 1 MiB; sm's credits"

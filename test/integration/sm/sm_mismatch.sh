@@ -33,4 +33,7 @@ check RCMSG_SM_CELLS 64 32 "has 32 cells per shared-memory ring, this rank 64" \
     "has 64 cells per shared-memory ring, this rank 32"
 check RCMSG_SM_STAGING 256k 1m "has a 1048576-byte staging area, this rank 262144 .*" \
     "has a 262144-byte staging area, this rank 1048576 .*"
+# each side counts the other's eager buffers: different counts would stall a sender
+check RCMSG_SM_EAGER_CREDITS 64 256 "lends 256 eager credits per local peer, this rank 64" \
+    "lends 64 eager credits per local peer, this rank 256"
 pass "mismatched shared-memory settings are named at init"

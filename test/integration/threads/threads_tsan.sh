@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The threaded tests under ThreadSanitizer (issue 41 item 4): threads_test and
-# mpi_threads_test, 4 threads per rank on 2 and 4 ranks over sm, with no report. In a
+# mpi_threads_test, 4 threads per rank on 2 and 4 ranks over sm (and on 2 with
+# RCMSG_ASYNC_PROGRESS=full, and full_overlap_test), with no report. In a
 # --enable-tsan build they run from it; otherwise this builds only what they need (librcmsg,
 # librcmsg_mpi and the two programs) with --enable-tsan --without-verbs into
 # $top_builddir/tsan (kept: a later run rebuilds only what changed). SKIP when the compiler
@@ -9,6 +10,7 @@
 # the plain build's make check runs this).
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/threads/threads_lib.sh"
+. "$top_srcdir/test/integration/threads/tsan_lib.sh"
 need_mpirun
 [ "${SANITIZER_BUILD:-no}" != yes ] ||
     skip "AddressSanitizer build: ThreadSanitizer cannot run with it (the plain build runs this)"
@@ -16,36 +18,28 @@ if [ "${TSAN_BUILD:-no}" = yes ]; then
     threads_runs "$top_builddir" 2 4
     pass "no ThreadSanitizer report: 4 threads per rank, 2 and 4 ranks over sm (this build)"
 fi
-cc=$(sed -n 's/^CC = //p' "$top_builddir/Makefile")
-probe=$(mktemp -d)
-printf '#include <pthread.h>\nstatic void *f(void *a) { return a; }\nint main(void) { pthread_t t; pthread_create(&t, 0, f, 0); return pthread_join(t, 0); }\n' > "$probe/p.c"
-if ! ${cc:-cc} -fsanitize=thread "$probe/p.c" -o "$probe/p" -lpthread > "$probe/out" 2>&1 ||
-    ! "$probe/p" >> "$probe/out" 2>&1; then
-    cat "$probe/out"
-    rm -rf "$probe"
-    skip "${cc:-cc} cannot build or run a program with -fsanitize=thread (above)"
-fi
-rm -rf "$probe"
+tsan_can_build || skip "$tsan_why"
 bd="$top_builddir/tsan"
-mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -j2 "$@"; }
-src=$top_srcdir
-if [ -f "$top_srcdir/config.status" ]; then
-    # configured in place (`./configure && make check`): configure cannot build a second
-    # variant from this tree; build from a copy of the release tree, as build_variants.sh does
-    src="$top_builddir/tsan-src"
-    # (copied again each run: distdir keeps the files' times, so make rebuilds what changed)
-    rm -rf "$src"
-    mk -C "$top_builddir" distdir distdir="$src" > "$bd.distdir.out" 2>&1 ||
-        { tail "$bd.distdir.out"; fail "in-tree build: make distdir (the sources to build from) failed"; }
-    echo "ok: in-tree build: the TSan build uses a copy of the release tree in $src"
-fi
-if [ ! -f "$bd/Makefile" ]; then
-    mkdir -p "$bd" && (cd "$bd" && env -u CFLAGS -u LDFLAGS "$src/configure" --enable-tsan \
-        --enable-werror --without-verbs) > "$bd.configure.out" 2>&1 ||
-        { tail -20 "$bd.configure.out"; rm -rf "$bd"; fail "configure --enable-tsan failed"; }
-fi
-mk -C "$bd" librcmsg.la librcmsg_mpi.la test/integration/threads/threads_test test/integration/threads/mpi_threads_test \
-    > "$bd.make.out" 2>&1 || { tail -30 "$bd.make.out"; fail "the TSan build failed"; }
-echo "ok: TSan build in $bd (librcmsg, librcmsg_mpi, the two programs)"
+tsan_build "$bd" --without-verbs -- librcmsg.la librcmsg_mpi.la \
+    test/integration/threads/threads_test test/integration/threads/mpi_threads_test \
+    test/integration/launcher/compute_test test/integration/threads/full_overlap_test
 threads_runs "$bd" 2 4
-pass "no ThreadSanitizer report: 4 threads per rank, 2 and 4 ranks over sm"
+# RCMSG_ASYNC_PROGRESS=full: its thread beside the 4 application threads, and the transfers
+# and the collective it runs while full_overlap_test computes (a 4 s phase; the idle bound is
+# not this test's: TSan's own background thread counts among the others)
+RCMSG_ASYNC_PROGRESS=full
+threads_mpirun_opts="-x RCMSG_ASYNC_PROGRESS"
+export RCMSG_ASYNC_PROGRESS
+threads_runs "$bd" 2
+unset RCMSG_ASYNC_PROGRESS threads_mpirun_opts
+(
+    . "$top_srcdir/test/integration/threads/full_overlap_lib.sh"
+    top_builddir=$bd
+    overlap_run full 4 overlap 100
+    ! grep -q ThreadSanitizer "$overlap_out" || fail "full_overlap_test: a ThreadSanitizer report"
+) || exit 1
+echo "ok: RCMSG_ASYNC_PROGRESS=full: threads_test, mpi_threads_test and full_overlap_test"
+# the watch thread finding a lost peer and launcher while the ranks compute (a report fails)
+top_srcdir=$top_srcdir top_builddir=$bd MPIRUN=$MPIRUN COMPUTE_NO_SLURM=1 COMPUTE_SLACK=3 sh "$top_srcdir/test/integration/launcher/compute_host.sh" ||
+    fail "launcher/compute_host.sh failed in the TSan build (above)"
+pass "no ThreadSanitizer report: 4 threads per rank, 2 and 4 ranks over sm, also with RCMSG_ASYNC_PROGRESS=full; a peer and the launcher lost while computing"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # bench/rcmsg_wireup_bench --peers (the first round trip to each new peer against the next
 # ones, used by bench/connect_modes.sh) on the host over shared memory: 4 ranks, 3 rounds, a
-# TSV line of 29 columns with numbers where rounds ran and "-" without rounds; bad arguments
+# TSV line of 37 columns with numbers where rounds ran and "-" without rounds; bad arguments
 # refused with the usage (status 2); bench/connect_summary.sh turns a run, a run cut at its
 # limit and a missing run into table rows.
 . "$top_srcdir/test/integration/lib.sh"
@@ -17,9 +17,9 @@ st=$?
 cat "$dir/wireup.eager.4" "$dir/err"
 [ $st -eq 0 ] || fail "4 ranks with --peers 3: status $st"
 echo "0 3" > "$dir/wireup.eager.4.status"
-awk -F'\t' '/^# ranks/ {h = NF} !/^#/ {d = NF; line = $0} END {exit !(h == 29 && d == 29)}' \
-    "$dir/wireup.eager.4" || fail "the TSV header and line do not both have 29 columns"
-awk -F'\t' '!/^#/ && $1 == 4 {ok = 1; for (i = 2; i <= 29; i++) if ($i !~ /^-?[0-9.]+$/) ok = 0}
+awk -F'\t' '/^# ranks/ {h = NF} !/^#/ {d = NF; line = $0} END {exit !(h == 37 && d == 37)}' \
+    "$dir/wireup.eager.4" || fail "the TSV header and line do not both have 37 columns"
+awk -F'\t' '!/^#/ && $1 == 4 {ok = 1; for (i = 2; i <= 37; i++) if ($i !~ /^-?[0-9.]+$/) ok = 0}
     END {exit !ok}' "$dir/wireup.eager.4" || fail "not every column of 4 ranks, 3 rounds is a number"
 echo "ok: 4 ranks, 3 rounds of new peers"
 

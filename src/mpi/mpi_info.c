@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Info objects (MPI-3.1 chapter 9): ordered lists of (key, value) strings behind MPI_Info
+ * handles, and the predefined MPI_INFO_ENV (filled at its first use: the job's size, the host,
+ * the working directory, the thread level). The calls are in mpi_info_api.c.
+ */
+#include "mpi/mpi_objects.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define INFO_ENV_INDEX (MPI_INFO_ENV & MPI_HANDLE_INDEX_MASK)
+
+static mpi_info_t info_env;
+static bool info_env_ready;
+
+static int info_env_fill(void)
+{
+    char buf[4096];
+    int level = MPI_THREAD_SINGLE;
+    static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                         "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+    int err;
+
+    snprintf(buf, sizeof(buf), "%d", rcmsg_size());
+    err = mpi_info_put(&info_env, "maxprocs", buf);
+    if (err == MPI_SUCCESS && gethostname(buf, sizeof(buf)) == 0) {
+        buf[sizeof(buf) - 1] = '\0';
+        err = mpi_info_put(&info_env, "host", buf);
+    }
+    if (err == MPI_SUCCESS && getcwd(buf, sizeof(buf)) != NULL) {
+        err = mpi_info_put(&info_env, "wdir", buf);
+    }
+    if (err == MPI_SUCCESS) {
+        (void)rcmsg_query_thread(&level);
+        err = mpi_info_put(&info_env, "thread_level", levels[level & 3]);
+    }
+    return err;
+}
+
+/* MPI_INFO_ENV's slot, so that no created info gets its handle */
+static int info_claim_env(void)
+{
+    if (mpi_handle_get(MPI_KIND_INFO_, MPI_INFO_ENV) != NULL) {
+        return MPI_SUCCESS;
+    }
+    return mpi_handle_set(MPI_KIND_INFO_, INFO_ENV_INDEX, &info_env);
+}
+
+mpi_info_t *mpi_info_get(MPI_Info info)
+{
+    if (info == MPI_INFO_ENV && !info_env_ready) {
+        info_env_ready = true;
+        if (info_claim_env() != MPI_SUCCESS || info_env_fill() != MPI_SUCCESS) {
+            return NULL;
+        }
+    }
+    return mpi_handle_get(MPI_KIND_INFO_, info);
+}
+
+bool mpi_info_is_env(const mpi_info_t *i)
+{
+    return i == &info_env;
+}
+
+int mpi_info_new(MPI_Info *info_p, mpi_info_t **i_p)
+{
+    mpi_info_t *i = calloc(1, sizeof(*i));
+    int err = i == NULL ? MPI_ERR_NO_MEM : info_claim_env();
+
+    if (err == MPI_SUCCESS) {
+        err = mpi_handle_alloc(MPI_KIND_INFO_, i, info_p);
+    }
+    if (err != MPI_SUCCESS) {
+        free(i);
+        return err;
+    }
+    *i_p = i;
+    return MPI_SUCCESS;
+}
+
+int mpi_info_find(const mpi_info_t *i, const char *key)
+{
+    for (int n = 0; n < i->n; n++) {
+        if (strcmp(i->keys[n], key) == 0) {
+            return n;
+        }
+    }
+    return -1;
+}
+
+int mpi_info_put(mpi_info_t *i, const char *key, const char *value)
+{
+    int n = mpi_info_find(i, key);
+    char *v = strdup(value);
+    char *k = n < 0 ? strdup(key) : NULL;
+
+    if (v == NULL || (n < 0 && k == NULL)) {
+        free(v);
+        free(k);
+        return MPI_ERR_NO_MEM;
+    }
+    if (n >= 0) {
+        free(i->values[n]);
+        i->values[n] = v;
+        return MPI_SUCCESS;
+    }
+    if (i->n == i->cap) {
+        int cap = i->cap ? 2 * i->cap : 8;
+        char **nk = realloc(i->keys, sizeof(char *) * (size_t)cap);
+        char **nv = nk != NULL ? realloc(i->values, sizeof(char *) * (size_t)cap) : NULL;
+
+        if (nk != NULL) {
+            i->keys = nk;
+        }
+        if (nv == NULL) {
+            free(v);
+            free(k);
+            return MPI_ERR_NO_MEM;
+        }
+        i->values = nv;
+        i->cap = cap;
+    }
+    i->keys[i->n] = k;
+    i->values[i->n] = v;
+    i->n++;
+    return MPI_SUCCESS;
+}
+
+void mpi_info_remove(mpi_info_t *i, int n)
+{
+    free(i->keys[n]);
+    free(i->values[n]);
+    memmove(&i->keys[n], &i->keys[n + 1], sizeof(char *) * (size_t)(i->n - n - 1));
+    memmove(&i->values[n], &i->values[n + 1], sizeof(char *) * (size_t)(i->n - n - 1));
+    i->n--;
+}
+
+int mpi_info_copy(const mpi_info_t *from, MPI_Info *info_p)
+{
+    mpi_info_t *i = NULL;
+    int err = mpi_info_new(info_p, &i);
+
+    for (int n = 0; from != NULL && err == MPI_SUCCESS && n < from->n; n++) {
+        err = mpi_info_put(i, from->keys[n], from->values[n]);
+    }
+    if (err != MPI_SUCCESS && i != NULL) {
+        mpi_info_release(info_p);
+    }
+    return err;
+}
+
+static void info_clear(mpi_info_t *i)
+{
+    while (i->n > 0) {
+        mpi_info_remove(i, i->n - 1);
+    }
+    free(i->keys);
+    free(i->values);
+    i->keys = i->values = NULL;
+    i->cap = 0;
+}
+
+void mpi_info_release(MPI_Info *info_p)
+{
+    mpi_info_t *i = mpi_handle_get(MPI_KIND_INFO_, *info_p);
+
+    if (i != NULL && i != &info_env) {
+        mpi_handle_release(MPI_KIND_INFO_, *info_p);
+        info_clear(i);
+        free(i);
+    }
+    *info_p = MPI_INFO_NULL;
+}
+
+static void info_free_one(int handle, void *obj)
+{
+    MPI_Info h = handle;
+
+    (void)obj;
+    mpi_info_release(&h);
+}
+
+void mpi_info_fini(void)
+{
+    mpi_handle_each(MPI_KIND_INFO_, info_free_one);
+    info_clear(&info_env);
+    info_env_ready = false;
+}

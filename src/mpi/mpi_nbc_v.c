@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Nonblocking v and w collectives: Igatherv, Iscatterv, Iallgatherv, Ialltoallv, Ialltoallw,
+ * bindings over rcmsg_igatherv, rcmsg_iscatterv, rcmsg_iallgatherv and rcmsg_ialltoallv. As the
+ * blocking ones (mpi_coll_v.c), the blocks travel as bytes: the user's buffer itself when the
+ * types are contiguous, else packed copies kept with the request (mpi_coll_req.c) and the
+ * result unpacked when it completes. Over an intercommunicator: rcmsg's nonblocking forms on
+ * its intercommunicator (mpi_inter_coll.c).
+ */
+#include "mpi/mpi_engines.h"
+
+#include <stdlib.h>
+
+/* the checked arguments of a v-collective on an intracommunicator (a: as coll_check) */
+static mpi_comm_t *nbcv_enter(const char *call, MPI_Comm comm, coll_args_t *a, MPI_Request *request,
+                              int *err_p)
+{
+    mpi_comm_t *c = mpi_nbc_args(call, comm, request, err_p);
+
+    if (c != NULL && a != NULL && (*err_p = coll_check(c, call, a)) != MPI_SUCCESS) {
+        return NULL;
+    }
+    return c;
+}
+
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Igatherv";
+    coll_args_t a = {.shape = COLL_TO_ROOT,
+                     .root = root,
+                     .send = {sendbuf, sendcount, sendtype},
+                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+    coll_buf_t *vi, *unused;
+    coll_vbuf_t *vin, *vr;
+    coll_blk_t *rb = NULL;
+    mpi_comm_t *c;
+    mpi_req_t *r;
+    bool in_place;
+    rcmsg_status_t s = RCMSG_OK;
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
+        return mpi_nbc_inter_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                     recvtype, root, request);
+    }
+    if (c == NULL || (c = nbcv_enter(call, comm, &a, request, &err)) == NULL ||
+        (r = mpi_coll_req_new(c, call, &vi, &unused, &err)) == NULL) {
+        return err;
+    }
+    mpi_coll_req_vbufs(r, &vin, &vr);
+    in_place = c->rank == root && sendbuf == MPI_IN_PLACE;
+    if (!in_place) {
+        err = coll_view_in(c, call, vi, sendbuf, (size_t)sendcount, a.st);
+    }
+    if (err == MPI_SUCCESS && c->rank == root &&
+        (rb = coll_blks_of(c, call, recvbuf, recvcounts, displs, a.rt, &err)) != NULL) {
+        mpi_coll_req_vunpack(r, rb, c->size);
+        err = coll_vbuf_out(c, call, vr, rb, c->size, in_place ? root : -1);
+    }
+    if (err == MPI_SUCCESS) {
+        s = rcmsg_igatherv(in_place ? RCMSG_IN_PLACE : vi->p, vi->bytes, vr->base, vr->counts,
+                           vr->displs, RCMSG_UINT8, root, c->rc, &r->rc);
+    }
+    return mpi_coll_req_start(r, call, err, s, request);
+}
+
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iscatterv";
+    coll_args_t a = {.shape = COLL_FROM_ROOT,
+                     .root = root,
+                     .send = {sendbuf, 0, sendtype, true, sendcounts, displs},
+                     .recv = {recvbuf, recvcount, recvtype}};
+    coll_buf_t *unused, *vo;
+    coll_vbuf_t *vs, *vout;
+    coll_blk_t *sb = NULL;
+    mpi_comm_t *c;
+    mpi_req_t *r;
+    bool in_place;
+    rcmsg_status_t s = RCMSG_OK;
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
+        return mpi_nbc_inter_scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                      recvtype, root, request);
+    }
+    if (c == NULL || (c = nbcv_enter(call, comm, &a, request, &err)) == NULL ||
+        (r = mpi_coll_req_new(c, call, &unused, &vo, &err)) == NULL) {
+        return err;
+    }
+    mpi_coll_req_vbufs(r, &vs, &vout);
+    in_place = c->rank == root && recvbuf == MPI_IN_PLACE;
+    if (c->rank == root &&
+        (sb = coll_blks_of(c, call, sendbuf, sendcounts, displs, a.st, &err)) != NULL) {
+        err = coll_vbuf_in(c, call, vs, sb, c->size);
+        free(sb);
+    }
+    if (err == MPI_SUCCESS && !in_place) {
+        err = coll_view_out(c, call, vo, recvbuf, (size_t)recvcount, a.rt);
+        mpi_coll_req_unpack(r, recvbuf, (size_t)recvcount, a.rt);
+    }
+    if (err == MPI_SUCCESS) {
+        s = rcmsg_iscatterv(vs->base, vs->counts, vs->displs, in_place ? RCMSG_IN_PLACE : vo->p,
+                            vo->bytes, RCMSG_UINT8, root, c->rc, &r->rc);
+    }
+    return mpi_coll_req_start(r, call, err, s, request);
+}
+
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iallgatherv";
+    coll_args_t a = {.shape = COLL_ALL,
+                     .send = {sendbuf, sendcount, sendtype},
+                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+    coll_buf_t *vi, *unused;
+    coll_vbuf_t *vin, *vr;
+    coll_blk_t *rb;
+    mpi_comm_t *c;
+    mpi_req_t *r;
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    rcmsg_status_t s = RCMSG_OK;
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
+        return mpi_nbc_inter_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                        displs, recvtype, request);
+    }
+    if (c == NULL || (c = nbcv_enter(call, comm, &a, request, &err)) == NULL ||
+        (r = mpi_coll_req_new(c, call, &vi, &unused, &err)) == NULL) {
+        return err;
+    }
+    mpi_coll_req_vbufs(r, &vin, &vr);
+    if ((rb = coll_blks_of(c, call, recvbuf, recvcounts, displs, a.rt, &err)) == NULL) {
+        return mpi_coll_req_start(r, call, err, s, request);
+    }
+    mpi_coll_req_vunpack(r, rb, c->size);
+    if (!in_place) {
+        err = coll_view_in(c, call, vi, sendbuf, (size_t)sendcount, a.st);
+    }
+    if (err == MPI_SUCCESS) {
+        err = coll_vbuf_out(c, call, vr, rb, c->size, in_place ? c->rank : -1);
+    }
+    if (err == MPI_SUCCESS) {
+        s = rcmsg_iallgatherv(in_place ? RCMSG_IN_PLACE : vi->p, vi->bytes, vr->base, vr->counts,
+                              vr->displs, RCMSG_UINT8, c->rc, &r->rc);
+    }
+    return mpi_coll_req_start(r, call, err, s, request);
+}
+
+/* The blocks of Ialltoallv (w false: one type each side, displacements in elements) and
+ * Ialltoallw (displacements in bytes), their counts and types checked; in place, the send
+ * blocks are the receive blocks. */
+typedef struct {
+    const void *sendbuf;
+    const int *sc, *sd;
+    const MPI_Datatype *st;
+    void *recvbuf;
+    const int *rc, *rd;
+    const MPI_Datatype *rt;
+    bool w;
+} vw_args_t;
+
+static int nbcv_vw_blocks(mpi_comm_t *c, const char *call, const vw_args_t *v, coll_blk_t *sb,
+                          coll_blk_t *rb)
+{
+    int err = MPI_SUCCESS;
+
+    for (int i = 0; i < c->size && err == MPI_SUCCESS; i++) {
+        mpi_type_t *st = NULL, *rt = NULL;
+
+        if ((err = mpi_check_buf(c, call, v->sendbuf, v->sc[i], v->st[v->w ? i : 0], &st)) !=
+                MPI_SUCCESS ||
+            (err = mpi_check_buf(c, call, v->recvbuf, v->rc[i], v->rt[v->w ? i : 0], &rt)) !=
+                MPI_SUCCESS) {
+            break;
+        }
+        sb[i] = (coll_blk_t){v->w ? (const char *)v->sendbuf + v->sd[i]
+                                  : coll_blk_at(v->sendbuf, v->sd[i], st),
+                             (size_t)v->sc[i], st};
+        rb[i] = (coll_blk_t){v->w ? (const char *)v->recvbuf + v->rd[i]
+                                  : coll_blk_at(v->recvbuf, v->rd[i], rt),
+                             (size_t)v->rc[i], rt};
+    }
+    return err;
+}
+
+static int nbcv_alltoall(const char *call, vw_args_t v, MPI_Comm comm, MPI_Request *request)
+{
+    bool in_place = v.sendbuf == MPI_IN_PLACE;
+    coll_buf_t *u1, *u2;
+    coll_vbuf_t *vs, *vr;
+    coll_blk_t *sb = NULL, *rb = NULL;
+    mpi_comm_t *c;
+    mpi_req_t *r;
+    rcmsg_status_t s = RCMSG_OK;
+    int err;
+
+    if ((c = mpi_nbc_args(call, comm, request, &err)) == NULL) {
+        return err;
+    }
+    if (!in_place &&
+        ((err = coll_check_counts(c, call, v.sc, v.sd, "send")) != MPI_SUCCESS || v.st == NULL)) {
+        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL send types");
+    }
+    if ((err = coll_check_counts(c, call, v.rc, v.rd, "receive")) != MPI_SUCCESS || v.rt == NULL) {
+        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL receive types");
+    }
+    if (in_place) {
+        v.sc = v.rc, v.sd = v.rd, v.st = v.rt, v.sendbuf = v.recvbuf;
+    }
+    if ((r = mpi_coll_req_new(c, call, &u1, &u2, &err)) == NULL) {
+        return err;
+    }
+    mpi_coll_req_vbufs(r, &vs, &vr);
+    if ((sb = coll_blks_new(c, call, c->size, &err)) == NULL ||
+        (rb = coll_blks_new(c, call, c->size, &err)) == NULL) {
+        free(sb);
+        return mpi_coll_req_start(r, call, err, s, request);
+    }
+    err = nbcv_vw_blocks(c, call, &v, sb, rb);
+    mpi_coll_req_vunpack(r, rb, err == MPI_SUCCESS ? c->size : 0);
+    if (err == MPI_SUCCESS && !in_place) {
+        err = coll_vbuf_in(c, call, vs, sb, c->size);
+    }
+    if (err == MPI_SUCCESS) {
+        err = in_place ? coll_vbuf_in(c, call, vr, rb, c->size)
+                       : coll_vbuf_out(c, call, vr, rb, c->size, -1);
+    }
+    free(sb);
+    if (err == MPI_SUCCESS) {
+        s = rcmsg_ialltoallv(in_place ? RCMSG_IN_PLACE : vs->base, vs->counts, vs->displs, vr->base,
+                             vr->counts, vr->displs, RCMSG_UINT8, c->rc, &r->rc);
+    }
+    return mpi_coll_req_start(r, call, err, s, request);
+}
+
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ialltoallv";
+    mpi_comm_t *c;
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
+        return mpi_nbc_inter_alltoallvw(c, call, sendbuf, sendcounts, sdispls, &sendtype, recvbuf,
+                                        recvcounts, rdispls, &recvtype, false, request);
+    }
+    if (c == NULL) {
+        return err;
+    }
+    return nbcv_alltoall(call,
+                         (vw_args_t){sendbuf, sendcounts, sdispls, &sendtype, recvbuf, recvcounts,
+                                     rdispls, &recvtype, false},
+                         comm, request);
+}
+
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ialltoallw";
+    mpi_comm_t *c;
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
+        return mpi_nbc_inter_alltoallvw(c, call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                        recvcounts, rdispls, recvtypes, true, request);
+    }
+    if (c == NULL) {
+        return err;
+    }
+    return nbcv_alltoall(call,
+                         (vw_args_t){sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                     rdispls, recvtypes, true},
+                         comm, request);
+}

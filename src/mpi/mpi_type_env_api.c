@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The calls that describe datatypes (bindings over mpi_type.c): MPI_Type_get_envelope /
+ * _contents (the constructors record their arguments: mpi_type_api.c), MPI_Type_set_name /
+ * _get_name, MPI_Type_match_size, attributes (over mpi_type_attr.c), and MPI_Type_create_darray (an
+ * HPF-style distribution of a global array, flattened like a subarray: the elements this process
+ * owns, in array order). */
+#include "mpi/mpi_engines.h"
+#include "mpi/mpi_type.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int env_type(const char *call, MPI_Datatype dt, mpi_type_t **t_p)
+{
+    MPI_CHECK_ACTIVE(call);
+    return mpi_type_check(NULL, call, dt, false, t_p);
+}
+
+int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                          int *num_datatypes, int *combiner)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_get_envelope";
+    mpi_type_t *t = NULL;
+    int err = env_type(call, datatype, &t);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (num_integers == NULL || num_addresses == NULL || num_datatypes == NULL ||
+        combiner == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "an output argument is NULL");
+    }
+    *combiner = t->env != NULL ? t->env->combiner : MPI_COMBINER_NAMED;
+    *num_integers = t->env != NULL ? t->env->ni : 0;
+    *num_addresses = t->env != NULL ? t->env->na : 0;
+    *num_datatypes = t->env != NULL ? t->env->nd : 0;
+    return MPI_SUCCESS;
+}
+
+/* A handle for type c of an envelope: its own for a predefined type, else a new type equal
+ * to it (with its envelope and name), which the program frees (as MPI says). */
+static int contents_type(const char *call, mpi_type_t *c, MPI_Datatype *out)
+{
+    mpi_type_t *n = NULL;
+
+    if (c->predefined) {
+        *out = c->handle;
+        return MPI_SUCCESS;
+    }
+    if (mpi_type_build_resized(c, c->lb, c->extent, &n) != MPI_SUCCESS) {
+        return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    n->align = c->align;
+    n->committed = c->committed;
+    mpi_type_env_share(c, n);
+    if (mpi_type_handle_new(n, out) != MPI_SUCCESS) {
+        mpi_type_release(n);
+        return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory for a datatype handle");
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                          int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
+                          MPI_Datatype array_of_datatypes[])
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_get_contents";
+    mpi_type_t *t = NULL;
+    const mpi_type_env_t *e;
+    int err = env_type(call, datatype, &t);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if ((e = t->env) == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_TYPE,
+                       "%s is predefined (MPI_COMBINER_NAMED): it has no contents",
+                       mpi_type_predef_name(datatype));
+    }
+    if (max_integers < e->ni || max_addresses < e->na || max_datatypes < e->nd ||
+        (e->ni > 0 && array_of_integers == NULL) || (e->na > 0 && array_of_addresses == NULL) ||
+        (e->nd > 0 && array_of_datatypes == NULL)) {
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       "the arrays hold %d, %d, %d; the envelope has %d integers, %d addresses, "
+                       "%d datatypes (or an array is NULL)",
+                       max_integers, max_addresses, max_datatypes, e->ni, e->na, e->nd);
+    }
+    if (e->ni > 0) {
+        memcpy(array_of_integers, e->ints, sizeof(int) * (size_t)e->ni);
+    }
+    if (e->na > 0) {
+        memcpy(array_of_addresses, e->aints, sizeof(MPI_Aint) * (size_t)e->na);
+    }
+    for (int i = 0; i < e->nd && err == MPI_SUCCESS; i++) {
+        err = contents_type(call, e->types[i], &array_of_datatypes[i]);
+    }
+    return err;
+}
+
+/* ---- names ------------------------------------------------------------------------------------
+ */
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_set_name";
+    mpi_type_t *t = NULL;
+    int err = env_type(call, datatype, &t);
+    char *copy;
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (type_name == NULL || strlen(type_name) >= MPI_MAX_OBJECT_NAME) {
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       type_name == NULL ? "type_name is NULL"
+                                         : "type_name longer than %d characters",
+                       MPI_MAX_OBJECT_NAME - 1);
+    }
+    if ((copy = strdup(type_name)) == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    free(t->name);
+    t->name = copy;
+    return MPI_SUCCESS;
+}
+
+/* A predefined type's name is its MPI name ("MPI_INT"); a derived type has none ("") until
+ * Type_set_name. */
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_get_name";
+    mpi_type_t *t = NULL;
+    int err = env_type(call, datatype, &t);
+    const char *name;
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (type_name == NULL || resultlen == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "NULL type_name or resultlen");
+    }
+    name = t->name != NULL ? t->name : t->predefined ? mpi_type_predef_name(datatype) : "";
+    *resultlen = snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", name);
+    return MPI_SUCCESS;
+}
+
+/* ---- attributes ----------------------------------------------------------------------------- */
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                           void *extra_state)
+{
+    MPI_MT_GUARD();
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Type_create_keyval");
+    if (type_keyval == NULL) {
+        return mpi_err(NULL, "MPI_Type_create_keyval", MPI_ERR_ARG, "type_keyval is NULL");
+    }
+    err = mpi_tkeyval_new(type_copy_attr_fn, type_delete_attr_fn, extra_state, type_keyval);
+    return err == MPI_SUCCESS ? err : mpi_err(NULL, "MPI_Type_create_keyval", err, "out of memory");
+}
+
+static int tkeyval_check(const char *call, int k)
+{
+    if (!mpi_tkeyval_live(k)) {
+        return mpi_err(NULL, call, MPI_ERR_KEYVAL, "invalid datatype keyval %d", k);
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_free_keyval(int *type_keyval)
+{
+    MPI_MT_GUARD();
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Type_free_keyval");
+    if (type_keyval == NULL) {
+        return mpi_err(NULL, "MPI_Type_free_keyval", MPI_ERR_ARG, "type_keyval is NULL");
+    }
+    if ((err = tkeyval_check("MPI_Type_free_keyval", *type_keyval)) != MPI_SUCCESS) {
+        return err;
+    }
+    mpi_tkeyval_release(*type_keyval);
+    *type_keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_set_attr";
+    mpi_type_t *t = NULL;
+    int err = env_type(call, datatype, &t);
+
+    if (err != MPI_SUCCESS || (err = tkeyval_check(call, type_keyval)) != MPI_SUCCESS) {
+        return err;
+    }
+    err = mpi_tattr_set(&t->attrs, datatype, type_keyval, attribute_val);
+    return err == MPI_SUCCESS ? err
+                              : mpi_err(NULL, call, err, "the old value's delete callback failed");
+}
+
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_get_attr";
+    mpi_type_t *t = NULL;
+    int err = env_type(call, datatype, &t);
+
+    if (err != MPI_SUCCESS || (err = tkeyval_check(call, type_keyval)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (attribute_val == NULL || flag == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "NULL attribute_val or flag");
+    }
+    *flag = mpi_tattr_get(&t->attrs, type_keyval, (void **)attribute_val);
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_delete_attr";
+    mpi_type_t *t = NULL;
+    bool found;
+    int err = env_type(call, datatype, &t);
+
+    if (err != MPI_SUCCESS || (err = tkeyval_check(call, type_keyval)) != MPI_SUCCESS) {
+        return err;
+    }
+    err = mpi_tattr_delete(&t->attrs, datatype, type_keyval, &found);
+    if (!found) {
+        return mpi_err(NULL, call, MPI_ERR_KEYVAL, "no attribute of keyval %d on the type",
+                       type_keyval);
+    }
+    return err == MPI_SUCCESS ? err : mpi_err(NULL, call, err, "the delete callback failed");
+}
+
+/* ---- Type_match_size ----------------------------------------------------------------------------
+ */
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    MPI_MT_GUARD();
+    static const MPI_Datatype reals[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
+    static const MPI_Datatype ints[] = {MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T};
+    static const MPI_Datatype cplx[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
+                                        MPI_C_LONG_DOUBLE_COMPLEX};
+    const MPI_Datatype *list = typeclass == MPI_TYPECLASS_REAL      ? reals
+                               : typeclass == MPI_TYPECLASS_INTEGER ? ints
+                                                                    : cplx;
+    int n = typeclass == MPI_TYPECLASS_INTEGER ? 4 : 3;
+
+    MPI_CHECK_ACTIVE("MPI_Type_match_size");
+    if (datatype == NULL || typeclass < MPI_TYPECLASS_REAL || typeclass > MPI_TYPECLASS_COMPLEX) {
+        return mpi_err(NULL, "MPI_Type_match_size", MPI_ERR_ARG,
+                       datatype == NULL ? "datatype is NULL" : "invalid typeclass %d", typeclass);
+    }
+    for (int i = 0; i < n; i++) {
+        if (mpi_type_size(mpi_type_get(list[i])) == (size_t)size) {
+            *datatype = list[i];
+            return MPI_SUCCESS;
+        }
+    }
+    return mpi_err(NULL, "MPI_Type_match_size", MPI_ERR_ARG,
+                   "no predefined type of that class has size %d", size);
+}
+
+/* ---- darray
+ * -------------------------------------------------------------------------------------- */
+typedef struct {
+    int size, rank, ndims, order;
+    const int *gsizes, *distribs, *dargs, *psizes;
+} darray_t;
+
+static int darray_check(const char *call, const darray_t *a)
+{
+    int procs = 1;
+
+    if (a->ndims <= 0 || a->gsizes == NULL || a->distribs == NULL || a->dargs == NULL ||
+        a->psizes == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "ndims %d (need > 0) or a NULL array", a->ndims);
+    }
+    if (a->order != MPI_ORDER_C && a->order != MPI_ORDER_FORTRAN) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "order %d is not MPI_ORDER_C or _FORTRAN",
+                       a->order);
+    }
+    for (int d = 0; d < a->ndims; d++) {
+        int g = a->gsizes[d], p = a->psizes[d], k = a->dargs[d], ds = a->distribs[d];
+        bool dflt = k == MPI_DISTRIBUTE_DFLT_DARG;
+
+        if (g <= 0 || p <= 0 ||
+            (ds != MPI_DISTRIBUTE_BLOCK && ds != MPI_DISTRIBUTE_CYCLIC &&
+             ds != MPI_DISTRIBUTE_NONE)) {
+            return mpi_err(NULL, call, MPI_ERR_ARG,
+                           "dimension %d: gsize %d, psize %d (need > 0), distrib %d", d, g, p, ds);
+        }
+        if ((!dflt && k <= 0 && ds != MPI_DISTRIBUTE_NONE) ||
+            (ds == MPI_DISTRIBUTE_BLOCK && !dflt && (long)k * p < g) ||
+            (ds == MPI_DISTRIBUTE_NONE && p != 1)) {
+            return mpi_err(NULL, call, MPI_ERR_ARG,
+                           "dimension %d: darg %d with psize %d does not distribute gsize %d "
+                           "(BLOCK: darg * psize >= gsize; NONE: psize 1)",
+                           d, k, p, g);
+        }
+        procs *= p;
+    }
+    if (procs != a->size || a->rank < 0 || a->rank >= a->size) {
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       "size %d, rank %d: the process grid has %d processes", a->size, a->rank,
+                       procs);
+    }
+    return MPI_SUCCESS;
+}
+
+/* The global indices this process owns in dimension d (coordinate c), increasing. */
+static int darray_owned(const darray_t *a, int d, int c, int **idx_p, int *n_p)
+{
+    int g = a->gsizes[d], p = a->psizes[d], k = a->dargs[d], n = 0;
+    int *idx = malloc(sizeof(int) * (size_t)g);
+
+    if (idx == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    if (a->distribs[d] == MPI_DISTRIBUTE_BLOCK && k == MPI_DISTRIBUTE_DFLT_DARG) {
+        k = (g + p - 1) / p;
+    } else if (a->distribs[d] == MPI_DISTRIBUTE_CYCLIC && k == MPI_DISTRIBUTE_DFLT_DARG) {
+        k = 1;
+    }
+    for (int i = 0; i < g; i++) {
+        bool mine = a->distribs[d] == MPI_DISTRIBUTE_NONE ||
+                    (a->distribs[d] == MPI_DISTRIBUTE_BLOCK ? i / k == c : i / k % p == c);
+        if (mine) {
+            idx[n++] = i;
+        }
+    }
+    *idx_p = idx;
+    *n_p = n;
+    return MPI_SUCCESS;
+}
+
+/* The placements: one per owned element (the build merges adjacent ones), in array order
+ * (dim[0] slowest). */
+static int darray_places(const darray_t *a, int **idx, const int *n, const int *dim,
+                         mpi_type_t *old, mpi_type_place_t **p_p, size_t *np_p)
+{
+    size_t total = 1, k = 0;
+    int nd = a->ndims;
+    int *at = calloc((size_t)nd, sizeof(int));
+    mpi_type_place_t *p;
+
+    for (int d = 0; d < nd; d++) {
+        total *= (size_t)n[d];
+    }
+    p = calloc(total > 0 ? total : 1, sizeof(*p));
+    if (p == NULL || at == NULL) {
+        free(p);
+        free(at);
+        return MPI_ERR_NO_MEM;
+    }
+    while (total > 0 && k < total) {
+        MPI_Aint off = 0, stride = 1;
+
+        for (int j = nd - 1; j >= 0; j--) {
+            off += (MPI_Aint)idx[dim[j]][at[j]] * stride;
+            stride *= a->gsizes[dim[j]];
+        }
+        p[k++] = (mpi_type_place_t){.child = old, .disp = off * old->extent, .count = 1};
+        for (int j = nd - 1; j >= 0 && ++at[j] == n[dim[j]]; j--) {
+            at[j] = 0; /* the odometer: the fastest dimension first */
+        }
+    }
+    free(at);
+    if (k == 0) { /* this process owns nothing: an empty type (the extent still the array's) */
+        p[k++] = (mpi_type_place_t){.child = old, .disp = 0, .count = 0};
+    }
+    *p_p = p;
+    *np_p = k;
+    return MPI_SUCCESS;
+}
+
+static int darray_build(const darray_t *a, mpi_type_t *old, mpi_type_t **t_p)
+{
+    int nd = a->ndims, r = a->rank, err = MPI_SUCCESS;
+    int **idx = calloc((size_t)nd, sizeof(int *));
+    int *n = calloc((size_t)nd, sizeof(int)), *dim = calloc((size_t)nd, sizeof(int));
+    mpi_type_place_t *p = NULL;
+    size_t np = 0;
+    MPI_Aint all = old->extent;
+
+    err = idx == NULL || n == NULL || dim == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+    for (int d = nd - 1; d >= 0 && err == MPI_SUCCESS; d--) { /* the grid is row-major */
+        err = darray_owned(a, d, r % a->psizes[d], &idx[d], &n[d]);
+        r /= a->psizes[d];
+        all *= a->gsizes[d];
+    }
+    for (int j = 0; j < nd && err == MPI_SUCCESS; j++) {
+        dim[j] = a->order == MPI_ORDER_C ? j : nd - 1 - j;
+    }
+    if (err == MPI_SUCCESS) {
+        err = darray_places(a, idx, n, dim, old, &p, &np);
+    }
+    if (err == MPI_SUCCESS) {
+        err = mpi_type_build(p, np, false, t_p);
+    }
+    if (err == MPI_SUCCESS) {
+        (*t_p)->lb = 0;
+        (*t_p)->extent = all;
+        mpi_type_finish(*t_p);
+    }
+    for (int d = 0; idx != NULL && d < nd; d++) {
+        free(idx[d]);
+    }
+    free(idx);
+    free(n);
+    free(dim);
+    free(p);
+    return err;
+}
+
+/* The envelope's integers: size, rank, ndims, gsizes, distribs, dargs, psizes, order. */
+static int darray_env(const darray_t *a, mpi_type_t *t, MPI_Datatype oldtype)
+{
+    int nd = a->ndims;
+    int *ints = malloc(sizeof(int) * (size_t)(4 * nd + 4));
+    int err;
+
+    if (ints == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    ints[0] = a->size;
+    ints[1] = a->rank;
+    ints[2] = nd;
+    memcpy(ints + 3, a->gsizes, sizeof(int) * (size_t)nd);
+    memcpy(ints + 3 + nd, a->distribs, sizeof(int) * (size_t)nd);
+    memcpy(ints + 3 + 2 * nd, a->dargs, sizeof(int) * (size_t)nd);
+    memcpy(ints + 3 + 3 * nd, a->psizes, sizeof(int) * (size_t)nd);
+    ints[3 + 4 * nd] = a->order;
+    err = mpi_type_env_set(t, MPI_COMBINER_DARRAY, 4 * nd + 4, ints, 0, NULL, 1, &oldtype);
+    free(ints);
+    return err;
+}
+
+int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                           const int array_of_distribs[], const int array_of_dargs[],
+                           const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_create_darray";
+    darray_t a = {size,           rank,           ndims, order, array_of_gsizes, array_of_distribs,
+                  array_of_dargs, array_of_psizes};
+    mpi_type_t *old = NULL, *t = NULL;
+    int err = env_type(call, oldtype, &old);
+
+    if (err == MPI_SUCCESS && newtype == NULL) {
+        err = mpi_err(NULL, call, MPI_ERR_ARG, "newtype is NULL");
+    }
+    if (err != MPI_SUCCESS || (err = darray_check(call, &a)) != MPI_SUCCESS) {
+        return err;
+    }
+    err = darray_build(&a, old, &t);
+    if (err == MPI_SUCCESS && (err = darray_env(&a, t, oldtype)) != MPI_SUCCESS) {
+        mpi_type_release(t);
+    }
+    if (err == MPI_SUCCESS && (err = mpi_type_handle_new(t, newtype)) != MPI_SUCCESS) {
+        mpi_type_release(t);
+    }
+    if (err != MPI_SUCCESS) {
+        return mpi_err(NULL, call, err, "cannot build the type (%s)",
+                       err == MPI_ERR_ARG ? "its size overflows size_t" : "out of memory");
+    }
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The MPI face's windows (mpi_win.c: the object and the communication calls' checks;
+ * mpi_win_rma.c: Put, Get and the accumulates; mpi_win_sync.c: fence, locks, flushes, PSCW).
+ * Over the objects floor (mpi_objects.h) and the public rcmsg.h only.
+ */
+#ifndef RCMSG_MPI_WIN_H
+#define RCMSG_MPI_WIN_H
+
+#include "mpi/mpi_objects.h"
+
+/* An origin buffer waiting for its operation's completion: a packed temporary (freed) and,
+ * for a get, where to unpack it (dest != NULL). */
+typedef struct mpi_win_tmp {
+    struct mpi_win_tmp *next;
+    int target;
+    void *tmp;
+    mpi_type_t *t; /* retained while it waits */
+    size_t count;
+    void *dest;
+} mpi_win_tmp_t;
+
+typedef struct mpi_win {
+    MPI_Win handle;
+    rcmsg_win_t data;  /* the user's memory */
+    rcmsg_win_t locks; /* one 8-byte lock word per member (mpi_win_sync.c) */
+    MPI_Comm comm;     /* a duplicate of the user's: errors, group, PSCW */
+    mpi_comm_t *c;
+    void *base;
+    MPI_Aint size;
+    int disp_unit, flavor, model;
+    int *disp_units; /* [members] */
+    int *lock_state; /* [members]: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE (held) */
+    int nlocked;
+    int *post, npost;   /* the origins of the exposure epoch (Win_post .. Win_wait) */
+    int *start, nstart; /* the targets of the access epoch (Win_start .. Win_complete) */
+    mpi_win_tmp_t *tmps;
+    struct mpi_tattr *attrs; /* the program's attributes (mpi_type_attr.c's store) */
+    char name[MPI_MAX_OBJECT_NAME];
+    /* Win_allocate_shared: the node's segment (every member's memory, in rank order) */
+    char *shm;
+    size_t shm_len;
+    int64_t *shm_size; /* [members]: each member's size, its memory at shm + the sizes before */
+} mpi_win_t;
+
+/* The window of a call: MPI active and win live, or NULL with the error raised in *err_p. */
+mpi_win_t *mpi_win_enter(MPI_Win win, const char *call, int *err_p);
+/* An rcmsg status of a call raised on the window (MPI_SUCCESS for RCMSG_OK). */
+int mpi_win_status(mpi_win_t *w, const char *call, rcmsg_status_t s);
+/* Operations to target (-1: all) are complete: their temporaries unpacked and freed. */
+void mpi_win_settle(mpi_win_t *w, int target);
+
+#endif /* RCMSG_MPI_WIN_H */

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The MPI face's one-sided communication calls (mpi_win.h): Put, Get, Accumulate,
+ * Get_accumulate, Fetch_and_op, Compare_and_swap over rcmsg.h's. Target datatypes must be
+ * contiguous; origin (and result) datatypes may be any: a noncontiguous one goes through a
+ * packed temporary (mpi_win_settle frees or unpacks it once the operation is complete).
+ * Rput, Rget, Raccumulate and Rget_accumulate: the same, flushed, with a complete request.
+ */
+#include "mpi/mpi_engines.h"
+#include "mpi/mpi_win.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Where an operation lands: the target's byte displacement and length. */
+typedef struct {
+    int rank; /* MPI_PROC_NULL: nothing to do */
+    size_t disp, bytes;
+    mpi_type_t *t;
+} rma_target_t;
+
+static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, int count,
+                      MPI_Datatype dt, rma_target_t *tg)
+{
+    tg->rank = rank;
+    if (rank == MPI_PROC_NULL) {
+        return MPI_SUCCESS;
+    }
+    if (rank < 0 || rank >= w->c->size) {
+        return mpi_err(w->c, call, MPI_ERR_RANK, "%s: target rank %d is not in the window (%d)",
+                       call, rank, w->c->size);
+    }
+    if (disp < 0 || count < 0) {
+        return mpi_err(w->c, call, disp < 0 ? MPI_ERR_DISP : MPI_ERR_COUNT,
+                       "%s: negative target %s", call, disp < 0 ? "displacement" : "count");
+    }
+    if ((tg->t = mpi_type_get(dt)) == NULL || !mpi_type_is_contig(tg->t)) {
+        return mpi_err(w->c, call, MPI_ERR_TYPE, "%s: %s", call,
+                       tg->t == NULL ? "invalid target datatype"
+                                     : "a noncontiguous target datatype is not supported");
+    }
+    tg->disp = (size_t)disp * (size_t)w->disp_units[rank] + (size_t)mpi_type_true_lb(tg->t);
+    tg->bytes = mpi_type_size(tg->t) * (size_t)count;
+    return MPI_SUCCESS;
+}
+
+/* The origin (or result) buffer as bytes: the buffer itself when contiguous, else a
+ * temporary (packed from it unless for_get) kept in w->tmps until settled. */
+static int rma_origin(mpi_win_t *w, const char *call, const void *addr, int count, MPI_Datatype dt,
+                      size_t bytes, bool for_get, int target, void **p)
+{
+    mpi_type_t *t = mpi_type_get(dt);
+    mpi_win_tmp_t *tmp;
+
+    if (t == NULL || count < 0 || mpi_type_size(t) * (size_t)count != bytes) {
+        return mpi_err(w->c, call, t == NULL ? MPI_ERR_TYPE : MPI_ERR_COUNT, "%s: %s", call,
+                       t == NULL   ? "invalid origin datatype"
+                       : count < 0 ? "negative origin count"
+                                   : "origin and target hold different numbers of bytes");
+    }
+    if (mpi_type_is_contig(t)) {
+        *p = (char *)(uintptr_t)addr + mpi_type_true_lb(t);
+        return MPI_SUCCESS;
+    }
+    tmp = calloc(1, sizeof(*tmp));
+    if (tmp == NULL || (tmp->tmp = malloc(bytes > 0 ? bytes : 1)) == NULL) {
+        free(tmp);
+        return mpi_err(w->c, call, MPI_ERR_NO_MEM, "%s: out of memory", call);
+    }
+    if (!for_get) {
+        mpi_type_pack(t, addr, (size_t)count, tmp->tmp);
+    } else {
+        mpi_type_retain(t);
+        tmp->t = t;
+        tmp->count = (size_t)count;
+        tmp->dest = (void *)(uintptr_t)addr;
+    }
+    tmp->target = target;
+    tmp->next = w->tmps;
+    w->tmps = tmp;
+    *p = tmp->tmp;
+    return MPI_SUCCESS;
+}
+
+/* An rcmsg status of an operation: an access it refused is outside the window. */
+static int rma_status(mpi_win_t *w, const char *call, rcmsg_status_t s)
+{
+    if (s == RCMSG_ERR_INVALID_PARAM) {
+        return mpi_err(w->c, call, mpi_err_code(MPI_ERR_RMA_RANGE, s),
+                       "%s: the target memory is outside the target's window", call);
+    }
+    return mpi_win_status(w, call, s);
+}
+
+static int rma_rw(const char *call, void *addr, int count, MPI_Datatype dt, int rank, MPI_Aint disp,
+                  int tcount, MPI_Datatype tdt, MPI_Win win, bool get)
+{
+    rma_target_t tg;
+    mpi_win_t *w;
+    void *p;
+    int err;
+
+    if ((w = mpi_win_enter(win, call, &err)) == NULL ||
+        (err = rma_target(w, call, rank, disp, tcount, tdt, &tg)) != MPI_SUCCESS ||
+        tg.rank == MPI_PROC_NULL) {
+        return err;
+    }
+    if ((err = rma_origin(w, call, addr, count, dt, tg.bytes, get, rank, &p)) != MPI_SUCCESS) {
+        return err;
+    }
+    return rma_status(w, call,
+                      get ? rcmsg_get(p, tg.bytes, rank, tg.disp, w->data)
+                          : rcmsg_put(p, tg.bytes, rank, tg.disp, w->data));
+}
+
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Win win)
+{
+    MPI_MT_GUARD();
+    return rma_rw("MPI_Put", (void *)(uintptr_t)origin_addr, origin_count, origin_datatype,
+                  target_rank, target_disp, target_count, target_datatype, win, false);
+}
+
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPI_MT_GUARD();
+    return rma_rw("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                  target_count, target_datatype, win, true);
+}
+
+/* The rcmsg operation and element type of an accumulate of op on the target's type. */
+static int rma_acc_op(mpi_win_t *w, const char *call, MPI_Op op, MPI_Datatype tdt, rcmsg_op_t *rop,
+                      rcmsg_datatype_t *rdt)
+{
+    char why[160];
+    bool ok = false;
+
+    if (op == MPI_REPLACE || op == MPI_NO_OP) {
+        mpi_type_t *t = mpi_type_get(tdt);
+        *rdt = t != NULL ? mpi_type_rcmsg(t, &ok) : RCMSG_DATATYPE_NULL;
+        *rop = op == MPI_REPLACE ? RCMSG_OP_REPLACE : RCMSG_OP_NO_OP;
+    } else if (mpi_op_predefined(op) && mpi_op_defined(op, tdt, why, sizeof(why)) == MPI_SUCCESS) {
+        ok = mpi_op_rcmsg(op, tdt, rop, rdt);
+    }
+    if (!ok || rcmsg_datatype_size(*rdt) == 0) {
+        return mpi_err(w->c, call, MPI_ERR_OP,
+                       "%s: the operation must be predefined (not MINLOC/MAXLOC), MPI_REPLACE "
+                       "or MPI_NO_OP, on a predefined type or one made of a single one",
+                       call);
+    }
+    return MPI_SUCCESS;
+}
+
+/* Accumulate (result NULL) or Get_accumulate. */
+static int rma_acc(const char *call, const void *oaddr, int ocount, MPI_Datatype odt, void *raddr,
+                   int rcount, MPI_Datatype rdt_mpi, int rank, MPI_Aint disp, int tcount,
+                   MPI_Datatype tdt, MPI_Op op, MPI_Win win)
+{
+    rma_target_t tg;
+    mpi_win_t *w;
+    rcmsg_op_t rop;
+    rcmsg_datatype_t rdt;
+    void *p = NULL, *r = NULL;
+    size_t n;
+    int err;
+
+    if ((w = mpi_win_enter(win, call, &err)) == NULL ||
+        (err = rma_target(w, call, rank, disp, tcount, tdt, &tg)) != MPI_SUCCESS ||
+        tg.rank == MPI_PROC_NULL ||
+        (err = rma_acc_op(w, call, op, tdt, &rop, &rdt)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (op != MPI_NO_OP &&
+        (err = rma_origin(w, call, oaddr, ocount, odt, tg.bytes, false, rank, &p)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (raddr != NULL && (err = rma_origin(w, call, raddr, rcount, rdt_mpi, tg.bytes, true, rank,
+                                           &r)) != MPI_SUCCESS) {
+        return err;
+    }
+    n = tg.bytes / rcmsg_datatype_size(rdt);
+    return rma_status(w, call,
+                      raddr == NULL
+                          ? rcmsg_accumulate(p, n, rdt, rop, rank, tg.disp, w->data)
+                          : rcmsg_get_accumulate(p, r, n, rdt, rop, rank, tg.disp, w->data));
+}
+
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                   int target_rank, MPI_Aint target_disp, int target_count,
+                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    MPI_MT_GUARD();
+    return rma_acc("MPI_Accumulate", origin_addr, origin_count, origin_datatype, NULL, 0,
+                   MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op,
+                   win);
+}
+
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       void *result_addr, int result_count, MPI_Datatype result_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Get_accumulate";
+
+    if (result_addr == NULL && result_count > 0) {
+        return mpi_err(NULL, call, MPI_ERR_BUFFER, "%s: result_addr is NULL", call);
+    }
+    return rma_acc(call, origin_addr, origin_count, origin_datatype,
+                   result_addr != NULL ? result_addr : (void *)1, result_count, result_datatype,
+                   target_rank, target_disp, target_count, target_datatype, op, win);
+}
+
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    MPI_MT_GUARD();
+    return rma_acc("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype,
+                   target_rank, target_disp, 1, datatype, op, win);
+}
+
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Compare_and_swap";
+    rma_target_t tg;
+    mpi_win_t *w;
+    mpi_type_t *t;
+    rcmsg_datatype_t rdt;
+    bool ok = false;
+    int err;
+
+    if ((w = mpi_win_enter(win, call, &err)) == NULL ||
+        (err = rma_target(w, call, target_rank, target_disp, 1, datatype, &tg)) != MPI_SUCCESS ||
+        tg.rank == MPI_PROC_NULL) {
+        return err;
+    }
+    t = mpi_type_get(datatype);
+    rdt = mpi_type_rcmsg(t, &ok);
+    if (!ok || rcmsg_datatype_size(rdt) != tg.bytes || rdt == RCMSG_FLOAT || rdt == RCMSG_DOUBLE) {
+        return mpi_err(w->c, call, MPI_ERR_TYPE,
+                       "%s: the datatype must be one predefined integer type", call);
+    }
+    if (origin_addr == NULL || compare_addr == NULL || result_addr == NULL) {
+        return mpi_err(w->c, call, MPI_ERR_BUFFER, "%s: a buffer is NULL", call);
+    }
+    return rma_status(w, call,
+                      rcmsg_acc_compare_swap(compare_addr, origin_addr, result_addr, rdt,
+                                             target_rank, tg.disp, w->data));
+}
+
+/* ---- request-based operations (MPI-3.1 11.3.5) ----------------------------------------------
+ * Only inside a passive-target epoch on the target (Win_lock or Win_lock_all; otherwise
+ * MPI_ERR_RMA_SYNC). The operation is flushed to its target before the call returns, so its
+ * request is complete at once (a nonblocking call may complete early): Wait and Test only
+ * release it; the origin buffer may be reused and a get's result read after either. */
+static mpi_win_t *rma_req_enter(MPI_Win win, const char *call, int rank, MPI_Request *request,
+                                int *err_p)
+{
+    mpi_win_t *w;
+
+    if (request != NULL) {
+        *request = MPI_REQUEST_NULL; /* what a failed call leaves */
+    }
+    w = mpi_win_enter(win, call, err_p);
+    if (w != NULL && request == NULL) {
+        *err_p = mpi_err(w->c, call, MPI_ERR_ARG, "request is NULL");
+        return NULL;
+    }
+    if (w != NULL && rank >= 0 && rank < w->c->size && w->lock_state[rank] == 0) {
+        *err_p = mpi_err(w->c, call, MPI_ERR_RMA_SYNC,
+                         "no passive-target epoch on rank %d (Win_lock or Win_lock_all)", rank);
+        return NULL;
+    }
+    return w;
+}
+
+/* the operation's outcome err; when issued: flushed to rank, and a complete request */
+static int rma_req_done(mpi_win_t *w, const char *call, int rank, int err, MPI_Request *request)
+{
+    mpi_req_t *r;
+    MPI_Status st;
+
+    if (err == MPI_SUCCESS && rank != MPI_PROC_NULL) {
+        rcmsg_status_t s = rcmsg_win_flush(rank, w->data);
+
+        mpi_win_settle(w, rank);
+        err = rma_status(w, call, s);
+    }
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if ((r = mpi_req_new(w->c, &mpi_req_done_ops, &err)) == NULL) {
+        return mpi_err(w->c, call, err, "out of requests");
+    }
+    mpi_status_empty(&st);
+    mpi_req_set_done(r, &st);
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Rput";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL) {
+        err = rma_rw(call, (void *)(uintptr_t)origin_addr, origin_count, origin_datatype,
+                     target_rank, target_disp, target_count, target_datatype, win, false);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
+
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Rget";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL) {
+        err = rma_rw(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                     target_count, target_datatype, win, true);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
+
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Raccumulate";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL) {
+        err = rma_acc(call, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                      target_rank, target_disp, target_count, target_datatype, op, win);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
+
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Rget_accumulate";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL && result_addr == NULL && result_count > 0) {
+        return mpi_err(w->c, call, MPI_ERR_BUFFER, "result_addr is NULL");
+    }
+    if (w != NULL) {
+        err = rma_acc(call, origin_addr, origin_count, origin_datatype,
+                      result_addr != NULL ? result_addr : (void *)1, result_count, result_datatype,
+                      target_rank, target_disp, target_count, target_datatype, op, win);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
