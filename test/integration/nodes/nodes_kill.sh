@@ -5,7 +5,9 @@
 # RCMSG_IB_RETRY_COUNT=2 (a retry budget of 3 x 4.096 us x 2^14 = 0.2 s),
 # RCMSG_RECOVERY_TIMEOUT=5s. The bound of docs/liveness.md for a rank waiting on a lost rc peer
 # (the longest of its rows): 2 x RCMSG_LIVENESS_INTERVAL (1s) + 0.2 s + 5 s = 7.2 s; asserted
-# with 5 s of slack (the emulated guests, the remote kill's own time).
+# with 5 s of slack (the emulated guests). The strike's time is taken on node1 when it writes
+# the word that a waiting `rxe-rsh node2 'read go; ...'` turns into the kill (strike below), so
+# the remote shell's start-up (seconds of perl under emulation) is not counted.
 # 1. mpirun --enable-recovery: node2's two ranks SIGKILLed (rxe-rsh node2 kill -9 PIDS): ranks
 #    0 and 1 get RCMSG_ERR_CONNECTION for both within the bound (their CLOCK_REALTIME against
 #    the kill's, both on node1), go on checked with each other over sm and finalize; no
@@ -51,6 +53,19 @@ survivors() {
     ! grep '^FAIL' "$1" || fail "$3: a survivor failed a check"
 }
 victims() { sed -n 's/^rank [23]: host node2, pid \([0-9]*\)$/\1/p' "$1" | tr '\n' ' '; }
+# strike COMMAND: runs COMMAND on node2 the moment `struck` is set (CLOCK_REALTIME of node1):
+# the remote shell is started first and waits on its stdin for the word
+strike() {
+    rm -f "$work/go"
+    mkfifo "$work/go" || fail "mkfifo"
+    rxe-rsh node2 "read go && $1" < "$work/go" > "$work/strike.out" 2>&1 &
+    rshpid=$!
+    exec 8> "$work/go"
+    sleep 3 # the remote shell is up and in its read
+    struck=$(date +%s.%N)
+    echo go >&8
+    exec 8>&-
+}
 
 # 1. SIGKILL of node2's ranks under mpirun
 launcher=mpirun
@@ -62,12 +77,11 @@ wait_line "$work/kill.out" '^rank 3: host node2, pid' 10
 pids=$(victims "$work/kill.out")
 grep '^rank [0-3]: host' "$work/kill.out"
 [ "$(echo $pids | wc -w)" = 2 ] || fail "kill: not two ranks on node2 (pids '$pids')"
-killed=$(date +%s.%N)
-# shellcheck disable=SC2086
-rxe-rsh node2 kill -9 $pids || fail "kill: rxe-rsh node2 kill -9 $pids"
+strike "kill -9 $pids"
+wait $rshpid || { cat "$work/strike.out"; fail "kill: rxe-rsh node2 kill -9 $pids"; }
 wait $jobpid
 grep -e '^rank' -e FAIL -e ' error: ' "$work/kill.out" | grep -v ': host '
-survivors "$work/kill.out" "$killed" "SIGKILL"
+survivors "$work/kill.out" "$struck" "SIGKILL"
 no_leftovers nodes_kill_test
 no_leftovers orted
 echo "ok: 1. node2's ranks SIGKILLed: ranks 0 and 1 got RCMSG_ERR_CONNECTION within $bound s, finalized"
@@ -84,14 +98,14 @@ spid=$!
 wait_line "$work/stop.out" '^rank 0: running' 60
 grep '^rank [0-3]: host' "$work/stop.out"
 [ "$(victims "$work/stop.out" | wc -w)" = 2 ] || fail "stop: not two ranks on node2"
-stopped=$(date +%s.%N)
-rxe-rsh node2 'echo o > /proc/sysrq-trigger' > /dev/null 2>&1 &
+strike 'echo o > /proc/sysrq-trigger'
 wait_line "$work/stop.out" '^rank 0: \(finalized\|0 failure\)' 60
 wait_line "$work/stop.out" '^rank 1: \(finalized\|0 failure\)' 10
 sleep 1
 kill $spid 2> /dev/null
 grep -e '^rank' -e FAIL -e ' error: ' "$work/stop.out" | grep -v ': host '
-survivors "$work/stop.out" "$stopped" "VM stopped"
+survivors "$work/stop.out" "$struck" "VM stopped"
+kill $rshpid 2> /dev/null # its connection to the stopped node, until keepalive notices
 rxe-rsh node2 true 2> /dev/null
 [ $? = 255 ] || fail "stop: node2 still answers"
 [ -z "$(pgrep -x nodes_kill_test)" ] || fail "stop: nodes_kill_test left on node1"
