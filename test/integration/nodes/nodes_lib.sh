@@ -10,12 +10,16 @@ need_nodes() {
 }
 launcher=${NODES_LAUNCHER:-mpirun}
 # job SECONDS OUT [VAR=VALUE]... -- PROGRAM ARGS...: 4 ranks, 2 per node (ranks 0, 1 on node1,
-# 2, 3 on node2) under $launcher, the VARs in every rank's environment (mpirun: -x, since
-# node2's ranks get node2's environment otherwise); output in OUT; status in $st
+# 2, 3 on node2) under $launcher, the VARs and those of $NODES_VARS (a testlist line's
+# env=NODES_VARS=V=X) in every rank's environment (mpirun: -x, since node2's ranks get node2's
+# environment otherwise); output in OUT; status in $st
 job() {
     _secs=$1 _out=$2
     shift 2
     _x='' _vars=''
+    for _v in ${NODES_VARS:-}; do
+        _x="$_x -x $_v" _vars="$_vars $_v"
+    done
     while [ "$1" != -- ]; do
         _x="$_x -x $1" _vars="$_vars $1"
         shift
