@@ -580,6 +580,9 @@ MPI_API int MPI_Info_free(MPI_Info *info);
 MPI_API int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 MPI_API int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 MPI_API int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+/* MPI-4.0's nonblocking form (the info checked, its hints not read), as MPI_Comm_idup */
+MPI_API int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                                    MPI_Request *request);
 
 MPI_API int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                                   int *num_datatypes, int *combiner);

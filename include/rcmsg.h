@@ -192,6 +192,15 @@ RCMSG_API int rcmsg_comm_size(rcmsg_comm_t comm);
  * RCMSG_ERR_NO_RESOURCE and a log line naming the limit; free some and retry.
  * Collective over comm: the same ranks with a new matching space. */
 RCMSG_API rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p);
+/* Nonblocking dup: returns at once; the members agree on the context while *req_p is under
+ * way, advanced by rcmsg's progress (any call that progresses, as a nonblocking collective).
+ * *newcomm_p is written when the request completes (rcmsg_wait / rcmsg_test: RCMSG_OK), not
+ * before: use it only then. Collective over comm, in the order of comm's other collectives
+ * (several may be outstanding on one communicator, or on overlapping ones, and complete in any
+ * order of waits); comm cannot be freed until it completes. Blocking communicator creation on
+ * any communicator may run while it is outstanding. RCMSG_COLL_CHECK does not check it. */
+RCMSG_API rcmsg_status_t rcmsg_comm_idup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p,
+                                         rcmsg_request_t *req_p);
 /* Collective over comm: one new communicator per color, ranked by (key, rank in comm).
  * RCMSG_UNDEFINED as color gives RCMSG_COMM_NULL. A negative color on any rank fails the
  * split on every rank (RCMSG_ERR_INVALID_PARAM, naming that rank). */
@@ -234,7 +243,7 @@ RCMSG_API rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p);
  * rank order (non-commutative user operations too). Nonblocking forms as for any communicator.
  * Point-to-point on an intercommunicator is not supported yet: rcmsg_send, rcmsg_recv and
  * the other point-to-point calls refuse one (RCMSG_ERR_UNSUPPORTED).
- * rcmsg_comm_dup, rcmsg_comm_split and rcmsg_comm_create_ranks refuse one
+ * rcmsg_comm_dup, rcmsg_comm_idup, rcmsg_comm_split and rcmsg_comm_create_ranks refuse one
  * (RCMSG_ERR_UNSUPPORTED); rcmsg_comm_free frees it.
  */
 #define RCMSG_PROC_NULL (-2) /* an intercommunicator root's group: not the root */

@@ -113,35 +113,55 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     return comm_dup(c, call, newcomm);
 }
 
-/* The members agree on the duplicate's context (rcmsg_comm_dup exchanges messages over c), so
- * it is made at once, blocking as Comm_dup does, and the request is complete when returned */
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+/* Comm_idup and Comm_idup_with_info (info checked, its hints not read). Nonblocking: returns
+ * at once, the context agreed while the request runs (mpi_idup_req.c); *newcomm is written
+ * when it completes. An intercommunicator's is made at once (its dup is blocking:
+ * mpi_inter_dup) and the request returned complete. */
+static int comm_idup(MPI_Comm comm, MPI_Info info, const char *call, MPI_Comm *newcomm,
+                     MPI_Request *request)
 {
-    MPI_MT_GUARD();
     MPI_Status st;
     int err;
     mpi_comm_t *c;
     mpi_req_t *r;
 
-    c = mpi_comm_enter(comm, "MPI_Comm_idup", &err);
+    c = mpi_comm_enter(comm, call, &err);
     if (c == NULL) {
         return err;
     }
-    if (request == NULL) {
-        return mpi_err(c, "MPI_Comm_idup", MPI_ERR_ARG, "NULL request");
+    if (request == NULL || newcomm == NULL) {
+        return mpi_err(c, call, MPI_ERR_ARG, "NULL %s", request == NULL ? "request" : "newcomm");
     }
-    err = comm_dup(c, "MPI_Comm_idup", newcomm);
+    if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
+        return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
+    }
+    if (!c->inter) {
+        return mpi_idup_req_start(c, call, newcomm, request);
+    }
+    err = comm_dup(c, call, newcomm);
     if (err != MPI_SUCCESS) {
         return err;
     }
     r = mpi_req_new(c, &mpi_req_done_ops, &err);
     if (r == NULL) {
-        return mpi_err(c, "MPI_Comm_idup", err, "out of request handles");
+        return mpi_err(c, call, err, "out of request handles");
     }
     mpi_status_empty(&st);
     mpi_req_set_done(r, &st);
     *request = r->handle;
     return MPI_SUCCESS;
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return comm_idup(comm, MPI_INFO_NULL, "MPI_Comm_idup", newcomm, request);
+}
+
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return comm_idup(comm, info, "MPI_Comm_idup_with_info", newcomm, request);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)

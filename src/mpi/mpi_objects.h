@@ -27,6 +27,20 @@ MPI_Aint mpi_type_true_extent(const mpi_type_t *t); /* true_ub - true_lb */
 /* pack count elements at buf into out (size * count bytes), unpack the reverse */
 void mpi_type_pack(const mpi_type_t *t, const void *buf, size_t count, void *out);
 void mpi_type_unpack(const mpi_type_t *t, const void *in, size_t count, void *buf);
+/* The blocks of count elements of t in pack order, adjacent ones merged: fn(arg, off, len,
+ * poff) for each, off from the buffer's start, poff its offset in the packed data; stops at
+ * fn's first nonzero return and returns it (0 when all were walked). */
+typedef int mpi_type_block_fn(void *arg, MPI_Aint off, size_t len, size_t poff);
+int mpi_type_blocks(const mpi_type_t *t, size_t count, mpi_type_block_fn *fn, void *arg);
+/* The bytes count elements of t touch: [*lo_p, *hi_p) from the buffer's start. */
+void mpi_type_span(const mpi_type_t *t, size_t count, MPI_Aint *lo_p, MPI_Aint *hi_p);
+/* The predefined type every basic element of t is (a pair type counts as one: MPI_2INT, ...),
+ * MPI_DATATYPE_NULL when they differ or there is none. */
+MPI_Datatype mpi_type_basic_of(const mpi_type_t *t);
+/* na elements of a and nb of b have the same type signature (the same predefined types in the
+ * same order, a pair type as its value type and MPI_INT; beyond 2^20 runs of them only the
+ * sizes are compared). */
+bool mpi_type_sig_equal(const mpi_type_t *a, size_t na, const mpi_type_t *b, size_t nb);
 /* how many whole elements (and basic elements for Get_elements) are in nbytes */
 int mpi_type_basic_count(const mpi_type_t *t, size_t nbytes, MPI_Count *basic_p);
 rcmsg_datatype_t mpi_type_rcmsg(const mpi_type_t *t, bool *ok_p); /* for reductions later */

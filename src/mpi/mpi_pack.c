@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Moving typed data: pack and unpack count elements along a type's flattened blocks
- * (mpi_type.h), MPI_Pack/Unpack/Pack_size, and the element counts of Get_count and
- * Get_elements. */
+ * (mpi_type.h), MPI_Pack/Unpack/Pack_size, the element counts of Get_count and Get_elements,
+ * and the blocks and byte span of count elements (one-sided's target side). */
 #include "mpi/mpi_objects.h"
 #include "mpi/mpi_type.h"
 
@@ -89,4 +89,43 @@ int mpi_type_basic_count(const mpi_type_t *t, size_t nbytes, MPI_Count *basic_p)
     prefix = type_basic_prefix(t, rest);
     *basic_p = prefix == MPI_UNDEFINED ? MPI_UNDEFINED : (MPI_Count)whole * t->basic + prefix;
     return rest != 0 || whole > INT_MAX ? MPI_UNDEFINED : (int)whole;
+}
+
+int mpi_type_blocks(const mpi_type_t *t, size_t count, mpi_type_block_fn *fn, void *arg)
+{
+    MPI_Aint off = 0;
+    size_t len = 0, poff = 0;
+    int rc;
+
+    if (t->size == 0 || count == 0) {
+        return 0;
+    }
+    if (t->contig) {
+        return fn(arg, t->true_lb, count * t->size, 0);
+    }
+    for (size_t i = 0; i < count; i++) {
+        for (size_t k = 0; k < t->nblocks; k++) {
+            MPI_Aint at = (MPI_Aint)i * t->extent + t->blocks[k].off;
+
+            if (len > 0 && off + (MPI_Aint)len == at) {
+                len += t->blocks[k].len; /* adjacent to the one before: merged */
+                continue;
+            }
+            if (len > 0 && (rc = fn(arg, off, len, poff)) != 0) {
+                return rc;
+            }
+            poff += len;
+            off = at;
+            len = t->blocks[k].len;
+        }
+    }
+    return fn(arg, off, len, poff);
+}
+
+void mpi_type_span(const mpi_type_t *t, size_t count, MPI_Aint *lo_p, MPI_Aint *hi_p)
+{
+    MPI_Aint step = count > 0 ? (MPI_Aint)(count - 1) * t->extent : 0;
+
+    *lo_p = t->true_lb + (step < 0 ? step : 0);
+    *hi_p = t->true_ub + (step > 0 ? step : 0);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Datatypes of the MPI face: the predefined types, the constructors, commit/dup/free, size
- * and extents. A type is flattened at construction (mpi_type.h); mpi_pack.c moves the data. */
+ * and extents, the predefined type a type is made of and the comparison of type signatures. A type
+ * is flattened at construction (mpi_type.h); mpi_pack.c moves the data. */
 #include "mpi/mpi_objects.h"
 #include "mpi/mpi_type.h"
 
@@ -604,4 +605,118 @@ const char *mpi_type_predef_name(MPI_Datatype dt)
     MPI_TYPE_PAIR_LIST(TYPE_NAME)
 #undef TYPE_NAME
     return "a predefined type";
+}
+
+MPI_Datatype mpi_type_basic_of(const mpi_type_t *t)
+{
+    MPI_Datatype basic = MPI_DATATYPE_NULL;
+
+    if (t->predefined) {
+        return t->handle;
+    }
+    for (size_t i = 0; i < t->nsig; i++) {
+        MPI_Datatype b;
+
+        if (t->sig[i].child->size == 0) {
+            continue; /* holds no element */
+        }
+        b = mpi_type_basic_of(t->sig[i].child);
+
+        if (b == MPI_DATATYPE_NULL || (basic != MPI_DATATYPE_NULL && b != basic)) {
+            return MPI_DATATYPE_NULL;
+        }
+        basic = b;
+    }
+    return basic;
+}
+
+/* ---- type signatures: runs of (predefined type, how many), consecutive equal ones merged */
+typedef struct {
+    MPI_Datatype dt;
+    size_t n;
+} sig_run_t;
+
+typedef struct {
+    sig_run_t *runs;
+    size_t n, cap;
+    bool over; /* more than SIG_RUNS_MAX runs: not compared */
+} sig_buf_t;
+
+#define SIG_RUNS_MAX (1u << 20)
+
+static void sig_add(sig_buf_t *b, MPI_Datatype dt, size_t n)
+{
+    if (n == 0 || b->over) {
+        return;
+    }
+    if (b->n > 0 && b->runs[b->n - 1].dt == dt) {
+        b->runs[b->n - 1].n += n;
+        return;
+    }
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 16;
+        sig_run_t *r = cap <= SIG_RUNS_MAX ? realloc(b->runs, cap * sizeof(*r)) : NULL;
+
+        if (r == NULL) {
+            b->over = true;
+            return;
+        }
+        b->runs = r;
+        b->cap = cap;
+    }
+    b->runs[b->n++] = (sig_run_t){dt, n};
+}
+
+/* The predefined type t is made of, unless a pair type (MPI_2INT, ...: its signature is its
+ * value type and MPI_INT, which other types can match); MPI_DATATYPE_NULL then. */
+static MPI_Datatype sig_basic(const mpi_type_t *t)
+{
+    MPI_Datatype basic = mpi_type_basic_of(t);
+    const mpi_type_t *bt = basic != MPI_DATATYPE_NULL ? mpi_type_get(basic) : NULL;
+
+    return bt != NULL && bt->nsig == 0 ? basic : MPI_DATATYPE_NULL;
+}
+
+/* count elements of t, as runs of predefined types (pair types as their two) */
+static void sig_expand(const mpi_type_t *t, size_t count, sig_buf_t *b)
+{
+    MPI_Datatype basic = sig_basic(t);
+
+    if (basic != MPI_DATATYPE_NULL) {
+        sig_add(b, basic, count * (t->size / mpi_type_size(mpi_type_get(basic))));
+        return;
+    }
+    for (size_t i = 0; i < count && !b->over; i++) {
+        for (size_t k = 0; k < t->nsig && !b->over; k++) {
+            sig_expand(t->sig[k].child, t->sig[k].count, b);
+        }
+    }
+}
+
+bool mpi_type_sig_equal(const mpi_type_t *a, size_t na, const mpi_type_t *b, size_t nb)
+{
+    sig_buf_t sa = {0}, sb = {0};
+    MPI_Datatype ba, bb;
+    bool eq;
+
+    if (a->size * na != b->size * nb) {
+        return false;
+    }
+    if (a->size * na == 0) {
+        return true;
+    }
+    ba = sig_basic(a);
+    bb = sig_basic(b);
+    if (ba != MPI_DATATYPE_NULL && bb != MPI_DATATYPE_NULL) {
+        return ba == bb; /* one predefined type each (the common case): no expansion */
+    }
+    sig_expand(a, na, &sa);
+    sig_expand(b, nb, &sb);
+    eq = sa.over || sb.over || sa.n == sb.n;
+    for (size_t i = 0; eq && !sa.over && !sb.over && i < sa.n; i++) {
+        eq = sa.runs[i].dt == sb.runs[i].dt && sa.runs[i].n == sb.runs[i].n;
+    }
+    free(sa.runs);
+    free(sb.runs);
+    return eq;
 }

@@ -5,12 +5,13 @@
  * synchronization calls (fence, locks, flushes, PSCW) are in mpi_win_sync.c. Shared windows
  * (Win_allocate_shared, Win_shared_query) are windows over a POSIX shared-memory segment.
  *
- * A window holds two rcmsg windows: the data (the user's memory) and one of lock words (8
- * bytes per member, mpi_win_sync.c), and an MPI duplicate of the user's communicator: its
- * errors go through the duplicate's handler (a window's own: ERRORS_ARE_FATAL until set),
- * PSCW's messages use it, Win_get_group is its group. Origin buffers of a noncontiguous
- * datatype are packed into (or, for a get, read into and unpacked from) a temporary kept
- * until the next synchronization that completes the operation (mpi_win_sync.c's settle).
+ * A window holds two rcmsg windows: the data (the user's memory) and one of lock words (a
+ * lock, mpi_win_sync.c, and an accumulate mutex, mpi_win_xfer.c, per member), and an MPI duplicate
+ * of the user's communicator: its errors go through the duplicate's handler (a window's own:
+ * ERRORS_ARE_FATAL until set), PSCW's messages use it, Win_get_group is its group. Origin buffers
+ * of a noncontiguous datatype are packed into (or, for a get, read into and unpacked from) a
+ * temporary kept until the next synchronization that completes the operation (mpi_win_sync.c's
+ * settle).
  */
 #include "mpi/mpi_win.h"
 
@@ -40,6 +41,7 @@ static void win_release(mpi_win_t *w)
     }
     free(w->shm_size);
     free(w->disp_units); /* an allocated base is rcmsg's: freed with w->data */
+    free(w->sizes);
     free(w->lock_state);
     free(w->post);
     free(w->start);
@@ -90,10 +92,12 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
     w->flavor = flavor;
     w->model = MPI_WIN_UNIFIED;
     w->disp_units = calloc((size_t)w->c->size, sizeof(int));
+    w->sizes = calloc(2 * (size_t)w->c->size, sizeof(int64_t));
     w->lock_state = calloc((size_t)w->c->size, sizeof(int));
     w->post = calloc((size_t)w->c->size, sizeof(int));
     w->start = calloc((size_t)w->c->size, sizeof(int));
-    if (w->disp_units == NULL || w->lock_state == NULL || w->post == NULL || w->start == NULL) {
+    if (w->disp_units == NULL || w->sizes == NULL || w->lock_state == NULL || w->post == NULL ||
+        w->start == NULL) {
         win_release(w);
         return mpi_err(c, call, MPI_ERR_NO_MEM, "%s: out of memory", call);
     }
@@ -102,10 +106,16 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
             ? rcmsg_win_allocate((size_t)size, w->c->rc, &w->base, &w->data)
             : rcmsg_win_create(base, (size_t)size, w->c->rc, &w->data);
     if (s == RCMSG_OK) {
-        s = rcmsg_win_allocate(8, w->c->rc, (void **)&lw, &w->locks);
+        s = rcmsg_win_allocate(MPI_WIN_LOCK_BYTES, w->c->rc, (void **)&lw, &w->locks);
     }
-    if (s == RCMSG_OK) {
-        s = rcmsg_allgather(&disp_unit, w->disp_units, 1, RCMSG_INT32, w->c->rc);
+    if (s == RCMSG_OK) { /* every member's size and disp_unit */
+        int64_t mine[2] = {size, disp_unit};
+
+        s = rcmsg_allgather(mine, w->sizes, 2, RCMSG_INT64, w->c->rc);
+        for (int i = 0; s == RCMSG_OK && i < w->c->size; i++) {
+            w->disp_units[i] = (int)w->sizes[2 * i + 1];
+            w->sizes[i] = w->sizes[2 * i];
+        }
     }
     if (s == RCMSG_OK) {
         err = mpi_handle_alloc(MPI_KIND_WIN_, w, &w->handle);

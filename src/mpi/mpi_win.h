@@ -23,13 +23,14 @@ typedef struct mpi_win_tmp {
 typedef struct mpi_win {
     MPI_Win handle;
     rcmsg_win_t data;  /* the user's memory */
-    rcmsg_win_t locks; /* one 8-byte lock word per member (mpi_win_sync.c) */
+    rcmsg_win_t locks; /* per member: its lock word (mpi_win_sync.c), its accumulate mutex */
     MPI_Comm comm;     /* a duplicate of the user's: errors, group, PSCW */
     mpi_comm_t *c;
     void *base;
     MPI_Aint size;
     int disp_unit, flavor, model;
     int *disp_units; /* [members] */
+    int64_t *sizes;  /* [members]: each member's window size (accesses are checked against it) */
     int *lock_state; /* [members]: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE (held) */
     int nlocked;
     int *post, npost;   /* the origins of the exposure epoch (Win_post .. Win_wait) */
@@ -42,6 +43,32 @@ typedef struct mpi_win {
     size_t shm_len;
     int64_t *shm_size; /* [members]: each member's size, its memory at shm + the sizes before */
 } mpi_win_t;
+
+/* Where an operation lands: count elements of t at the target's byte displacement disp (of
+ * element 0's origin), checked to lie inside its window; bytes = count * size. */
+typedef struct {
+    int rank; /* MPI_PROC_NULL: nothing to do */
+    size_t disp, count, bytes;
+    mpi_type_t *t;
+} mpi_win_target_t;
+
+/* The lock window's words of a member: the passive-target lock, the accumulate mutex. */
+#define MPI_WIN_LOCK_WORD  0
+#define MPI_WIN_MUTEX_WORD 8
+#define MPI_WIN_LOCK_BYTES 16
+
+/* ---- transfers (mpi_win_xfer.c): the target's blocks, one rcmsg operation each ---- */
+/* A put of the packed bytes p to the target (get: the target's bytes into p). */
+rcmsg_status_t mpi_win_xfer_rw(mpi_win_t *w, const mpi_win_target_t *tg, void *p, bool get);
+/* An accumulate by rcmsg's (in: packed origin, NULL for NO_OP; res: packed result of a
+ * get_accumulate, else NULL) of elements rdt with rop. */
+rcmsg_status_t mpi_win_xfer_acc(mpi_win_t *w, const mpi_win_target_t *tg, const void *in, void *res,
+                                rcmsg_datatype_t rdt, rcmsg_op_t rop);
+/* An accumulate of op (predefined, MPI_REPLACE or MPI_NO_OP) on elements of basic (a
+ * predefined type rcmsg has no element for: pair types, long double, complex), under the
+ * target's accumulate mutex: complete when it returns. */
+rcmsg_status_t mpi_win_xfer_acc_locked(mpi_win_t *w, const mpi_win_target_t *tg, const void *in,
+                                       void *res, MPI_Op op, MPI_Datatype basic);
 
 /* The window of a call: MPI active and win live, or NULL with the error raised in *err_p. */
 mpi_win_t *mpi_win_enter(MPI_Win win, const char *call, int *err_p);

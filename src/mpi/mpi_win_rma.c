@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The MPI face's one-sided communication calls (mpi_win.h): Put, Get, Accumulate,
- * Get_accumulate, Fetch_and_op, Compare_and_swap over rcmsg.h's. Target datatypes must be
- * contiguous; origin (and result) datatypes may be any: a noncontiguous one goes through a
- * packed temporary (mpi_win_settle frees or unpacks it once the operation is complete).
+ * Get_accumulate, Fetch_and_op, Compare_and_swap over rcmsg.h's: the arguments checked (the
+ * target's bytes inside its window, the origin's type signature the target's), then the
+ * transfer engine (mpi_win_xfer.c) walks the target datatype, any one. Origin (and result)
+ * datatypes go as packed bytes: a noncontiguous one through a packed temporary
+ * (mpi_win_settle frees or unpacks it once the operation is complete).
  * Rput, Rget, Raccumulate and Rget_accumulate: the same, flushed, with a complete request.
  */
 #include "mpi/mpi_engines.h"
@@ -12,16 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where an operation lands: the target's byte displacement and length. */
-typedef struct {
-    int rank; /* MPI_PROC_NULL: nothing to do */
-    size_t disp, bytes;
-    mpi_type_t *t;
-} rma_target_t;
-
+/* The target of an operation: rank, displacement and type checked, every byte it touches
+ * inside the target's window (before anything is posted). */
 static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, int count,
-                      MPI_Datatype dt, rma_target_t *tg)
+                      MPI_Datatype dt, mpi_win_target_t *tg)
 {
+    MPI_Aint lo, hi, at;
+
     tg->rank = rank;
     if (rank == MPI_PROC_NULL) {
         return MPI_SUCCESS;
@@ -34,29 +33,46 @@ static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, i
         return mpi_err(w->c, call, disp < 0 ? MPI_ERR_DISP : MPI_ERR_COUNT,
                        "%s: negative target %s", call, disp < 0 ? "displacement" : "count");
     }
-    if ((tg->t = mpi_type_get(dt)) == NULL || !mpi_type_is_contig(tg->t)) {
-        return mpi_err(w->c, call, MPI_ERR_TYPE, "%s: %s", call,
-                       tg->t == NULL ? "invalid target datatype"
-                                     : "a noncontiguous target datatype is not supported");
+    if ((tg->t = mpi_type_get(dt)) == NULL) {
+        return mpi_err(w->c, call, MPI_ERR_TYPE, "%s: invalid target datatype", call);
     }
-    tg->disp = (size_t)disp * (size_t)w->disp_units[rank] + (size_t)mpi_type_true_lb(tg->t);
-    tg->bytes = mpi_type_size(tg->t) * (size_t)count;
+    tg->count = (size_t)count;
+    tg->bytes = mpi_type_size(tg->t) * tg->count;
+    at = disp * (MPI_Aint)w->disp_units[rank];
+    tg->disp = (size_t)at;
+    mpi_type_span(tg->t, tg->count, &lo, &hi);
+    if (tg->bytes > 0 && (at + lo < 0 || at + hi > (MPI_Aint)w->sizes[rank])) {
+        return mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
+                       "%s: the target datatype reaches bytes [%lld, %lld) of rank %d's window "
+                       "of %lld bytes (target_disp %lld x disp_unit %d, %d elements)",
+                       call, (long long)(at + lo), (long long)(at + hi), rank,
+                       (long long)w->sizes[rank], (long long)disp, w->disp_units[rank], count);
+    }
     return MPI_SUCCESS;
 }
 
-/* The origin (or result) buffer as bytes: the buffer itself when contiguous, else a
- * temporary (packed from it unless for_get) kept in w->tmps until settled. */
+/* The origin (or result) buffer as packed bytes: the buffer itself when contiguous, else a
+ * temporary (packed from it unless for_get) kept in w->tmps until settled. Its type signature
+ * must be the target's. */
 static int rma_origin(mpi_win_t *w, const char *call, const void *addr, int count, MPI_Datatype dt,
-                      size_t bytes, bool for_get, int target, void **p)
+                      const mpi_win_target_t *tg, bool for_get, void **p)
 {
     mpi_type_t *t = mpi_type_get(dt);
+    size_t bytes = tg->bytes;
     mpi_win_tmp_t *tmp;
 
-    if (t == NULL || count < 0 || mpi_type_size(t) * (size_t)count != bytes) {
-        return mpi_err(w->c, call, t == NULL ? MPI_ERR_TYPE : MPI_ERR_COUNT, "%s: %s", call,
+    if (t == NULL || count < 0 ||
+        ((t != tg->t || (size_t)count != tg->count) &&
+         !mpi_type_sig_equal(t, (size_t)count, tg->t, tg->count))) {
+        return mpi_err(w->c, call,
+                       t == NULL   ? MPI_ERR_TYPE
+                       : count < 0 ? MPI_ERR_COUNT
+                                   : MPI_ERR_TYPE,
+                       "%s: %s", call,
                        t == NULL   ? "invalid origin datatype"
                        : count < 0 ? "negative origin count"
-                                   : "origin and target hold different numbers of bytes");
+                                   : "the origin and target type signatures differ (other "
+                                     "predefined types, or another number of them)");
     }
     if (mpi_type_is_contig(t)) {
         *p = (char *)(uintptr_t)addr + mpi_type_true_lb(t);
@@ -75,7 +91,7 @@ static int rma_origin(mpi_win_t *w, const char *call, const void *addr, int coun
         tmp->count = (size_t)count;
         tmp->dest = (void *)(uintptr_t)addr;
     }
-    tmp->target = target;
+    tmp->target = tg->rank;
     tmp->next = w->tmps;
     w->tmps = tmp;
     *p = tmp->tmp;
@@ -95,7 +111,7 @@ static int rma_status(mpi_win_t *w, const char *call, rcmsg_status_t s)
 static int rma_rw(const char *call, void *addr, int count, MPI_Datatype dt, int rank, MPI_Aint disp,
                   int tcount, MPI_Datatype tdt, MPI_Win win, bool get)
 {
-    rma_target_t tg;
+    mpi_win_target_t tg;
     mpi_win_t *w;
     void *p;
     int err;
@@ -105,12 +121,10 @@ static int rma_rw(const char *call, void *addr, int count, MPI_Datatype dt, int 
         tg.rank == MPI_PROC_NULL) {
         return err;
     }
-    if ((err = rma_origin(w, call, addr, count, dt, tg.bytes, get, rank, &p)) != MPI_SUCCESS) {
+    if ((err = rma_origin(w, call, addr, count, dt, &tg, get, &p)) != MPI_SUCCESS) {
         return err;
     }
-    return rma_status(w, call,
-                      get ? rcmsg_get(p, tg.bytes, rank, tg.disp, w->data)
-                          : rcmsg_put(p, tg.bytes, rank, tg.disp, w->data));
+    return rma_status(w, call, mpi_win_xfer_rw(w, &tg, p, get));
 }
 
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
@@ -130,61 +144,71 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
                   target_count, target_datatype, win, true);
 }
 
-/* The rcmsg operation and element type of an accumulate of op on the target's type. */
-static int rma_acc_op(mpi_win_t *w, const char *call, MPI_Op op, MPI_Datatype tdt, rcmsg_op_t *rop,
-                      rcmsg_datatype_t *rdt)
+/* How an accumulate of op on the target's type goes: by rcmsg's accumulates (*rop on *rdt),
+ * or (*basic_p not MPI_DATATYPE_NULL) under the target's mutex, on a type rcmsg has no element
+ * for. MPI-3.1 11.3.4: op predefined, MPI_REPLACE or MPI_NO_OP; the target's type made of one
+ * predefined type, on which op is defined. */
+static int rma_acc_op(mpi_win_t *w, const char *call, MPI_Op op, const mpi_win_target_t *tg,
+                      rcmsg_op_t *rop, rcmsg_datatype_t *rdt, MPI_Datatype *basic_p)
 {
+    MPI_Datatype basic = mpi_type_basic_of(tg->t);
     char why[160];
     bool ok = false;
 
-    if (op == MPI_REPLACE || op == MPI_NO_OP) {
-        mpi_type_t *t = mpi_type_get(tdt);
-        *rdt = t != NULL ? mpi_type_rcmsg(t, &ok) : RCMSG_DATATYPE_NULL;
-        *rop = op == MPI_REPLACE ? RCMSG_OP_REPLACE : RCMSG_OP_NO_OP;
-    } else if (mpi_op_predefined(op) && mpi_op_defined(op, tdt, why, sizeof(why)) == MPI_SUCCESS) {
-        ok = mpi_op_rcmsg(op, tdt, rop, rdt);
+    *basic_p = MPI_DATATYPE_NULL;
+    if (basic == MPI_DATATYPE_NULL) {
+        return mpi_err(w->c, call, MPI_ERR_TYPE,
+                       "%s: the target datatype must be made of one predefined type", call);
     }
-    if (!ok || rcmsg_datatype_size(*rdt) == 0) {
-        return mpi_err(w->c, call, MPI_ERR_OP,
-                       "%s: the operation must be predefined (not MINLOC/MAXLOC), MPI_REPLACE "
-                       "or MPI_NO_OP, on a predefined type or one made of a single one",
-                       call);
+    if (op != MPI_REPLACE && op != MPI_NO_OP &&
+        (!mpi_op_predefined(op) || mpi_op_defined(op, basic, why, sizeof(why)) != MPI_SUCCESS)) {
+        return mpi_err(w->c, call, MPI_ERR_OP, "%s: %s", call,
+                       mpi_op_predefined(op) ? why
+                                             : "the operation must be predefined, MPI_REPLACE "
+                                               "or MPI_NO_OP");
+    }
+    *rdt = mpi_type_rcmsg(mpi_type_get(basic), &ok);
+    if (ok && (op == MPI_REPLACE || op == MPI_NO_OP)) {
+        *rop = op == MPI_REPLACE ? RCMSG_OP_REPLACE : RCMSG_OP_NO_OP;
+    } else if (!ok || !mpi_op_rcmsg(op, basic, rop, rdt)) {
+        *basic_p = basic; /* pair types, long double, complex */
     }
     return MPI_SUCCESS;
 }
 
-/* Accumulate (result NULL) or Get_accumulate. */
-static int rma_acc(const char *call, const void *oaddr, int ocount, MPI_Datatype odt, void *raddr,
-                   int rcount, MPI_Datatype rdt_mpi, int rank, MPI_Aint disp, int tcount,
-                   MPI_Datatype tdt, MPI_Op op, MPI_Win win)
+/* Accumulate, or (fetch) Get_accumulate. */
+static int rma_acc(const char *call, const void *oaddr, int ocount, MPI_Datatype odt, bool fetch,
+                   void *raddr, int rcount, MPI_Datatype rdt_mpi, int rank, MPI_Aint disp,
+                   int tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win)
 {
-    rma_target_t tg;
+    mpi_win_target_t tg;
     mpi_win_t *w;
     rcmsg_op_t rop;
     rcmsg_datatype_t rdt;
+    MPI_Datatype basic;
     void *p = NULL, *r = NULL;
-    size_t n;
     int err;
 
     if ((w = mpi_win_enter(win, call, &err)) == NULL ||
         (err = rma_target(w, call, rank, disp, tcount, tdt, &tg)) != MPI_SUCCESS ||
-        tg.rank == MPI_PROC_NULL ||
-        (err = rma_acc_op(w, call, op, tdt, &rop, &rdt)) != MPI_SUCCESS) {
+        tg.rank == MPI_PROC_NULL || tg.bytes == 0 ||
+        (err = rma_acc_op(w, call, op, &tg, &rop, &rdt, &basic)) != MPI_SUCCESS) {
         return err;
     }
     if (op != MPI_NO_OP &&
-        (err = rma_origin(w, call, oaddr, ocount, odt, tg.bytes, false, rank, &p)) != MPI_SUCCESS) {
+        (err = rma_origin(w, call, oaddr, ocount, odt, &tg, false, &p)) != MPI_SUCCESS) {
         return err;
     }
-    if (raddr != NULL && (err = rma_origin(w, call, raddr, rcount, rdt_mpi, tg.bytes, true, rank,
-                                           &r)) != MPI_SUCCESS) {
+    if (fetch && raddr == NULL) {
+        return mpi_err(w->c, call, MPI_ERR_BUFFER, "%s: result_addr is NULL", call);
+    }
+    if (fetch &&
+        (err = rma_origin(w, call, raddr, rcount, rdt_mpi, &tg, true, &r)) != MPI_SUCCESS) {
         return err;
     }
-    n = tg.bytes / rcmsg_datatype_size(rdt);
     return rma_status(w, call,
-                      raddr == NULL
-                          ? rcmsg_accumulate(p, n, rdt, rop, rank, tg.disp, w->data)
-                          : rcmsg_get_accumulate(p, r, n, rdt, rop, rank, tg.disp, w->data));
+                      basic != MPI_DATATYPE_NULL ? mpi_win_xfer_acc_locked(w, &tg, p, r, op, basic)
+                                                 : mpi_win_xfer_acc(w, &tg, p, r, rdt, rop));
 }
 
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
@@ -192,7 +216,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
     MPI_MT_GUARD();
-    return rma_acc("MPI_Accumulate", origin_addr, origin_count, origin_datatype, NULL, 0,
+    return rma_acc("MPI_Accumulate", origin_addr, origin_count, origin_datatype, false, NULL, 0,
                    MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op,
                    win);
 }
@@ -205,19 +229,16 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
     MPI_MT_GUARD();
     static const char call[] = "MPI_Get_accumulate";
 
-    if (result_addr == NULL && result_count > 0) {
-        return mpi_err(NULL, call, MPI_ERR_BUFFER, "%s: result_addr is NULL", call);
-    }
-    return rma_acc(call, origin_addr, origin_count, origin_datatype,
-                   result_addr != NULL ? result_addr : (void *)1, result_count, result_datatype,
-                   target_rank, target_disp, target_count, target_datatype, op, win);
+    return rma_acc(call, origin_addr, origin_count, origin_datatype, true, result_addr,
+                   result_count, result_datatype, target_rank, target_disp, target_count,
+                   target_datatype, op, win);
 }
 
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
     MPI_MT_GUARD();
-    return rma_acc("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype,
+    return rma_acc("MPI_Fetch_and_op", origin_addr, 1, datatype, true, result_addr, 1, datatype,
                    target_rank, target_disp, 1, datatype, op, win);
 }
 
@@ -226,7 +247,7 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Compare_and_swap";
-    rma_target_t tg;
+    mpi_win_target_t tg;
     mpi_win_t *w;
     mpi_type_t *t;
     rcmsg_datatype_t rdt;
@@ -344,8 +365,9 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
     mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
 
     if (w != NULL) {
-        err = rma_acc(call, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                      target_rank, target_disp, target_count, target_datatype, op, win);
+        err = rma_acc(call, origin_addr, origin_count, origin_datatype, false, NULL, 0,
+                      MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
+                      op, win);
     }
     return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
 }
@@ -360,13 +382,10 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     int err;
     mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
 
-    if (w != NULL && result_addr == NULL && result_count > 0) {
-        return mpi_err(w->c, call, MPI_ERR_BUFFER, "result_addr is NULL");
-    }
     if (w != NULL) {
-        err = rma_acc(call, origin_addr, origin_count, origin_datatype,
-                      result_addr != NULL ? result_addr : (void *)1, result_count, result_datatype,
-                      target_rank, target_disp, target_count, target_datatype, op, win);
+        err = rma_acc(call, origin_addr, origin_count, origin_datatype, true, result_addr,
+                      result_count, result_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, win);
     }
     return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
 }

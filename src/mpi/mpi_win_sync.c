@@ -106,9 +106,10 @@ int MPI_Win_fence(int assert, MPI_Win win)
 static rcmsg_status_t lock_op(mpi_win_t *w, int rank, int64_t add, int64_t cmp, bool cas,
                               int64_t *old)
 {
-    rcmsg_status_t s =
-        cas ? rcmsg_acc_compare_swap(&cmp, &add, old, RCMSG_INT64, rank, 0, w->locks)
-            : rcmsg_get_accumulate(&add, old, 1, RCMSG_INT64, RCMSG_SUM, rank, 0, w->locks);
+    rcmsg_status_t s = cas ? rcmsg_acc_compare_swap(&cmp, &add, old, RCMSG_INT64, rank,
+                                                    MPI_WIN_LOCK_WORD, w->locks)
+                           : rcmsg_get_accumulate(&add, old, 1, RCMSG_INT64, RCMSG_SUM, rank,
+                                                  MPI_WIN_LOCK_WORD, w->locks);
 
     return s == RCMSG_OK ? rcmsg_win_flush(rank, w->locks) : s;
 }

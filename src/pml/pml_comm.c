@@ -7,6 +7,7 @@
 
 #include "pml_internal.h"
 #include "base/mt.h"
+#include "progress/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,130 @@ rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
     s = pml_comm_create(ctx, comm->size, comm->rank, comm->world, newcomm_p);
     pml_ctx_agree_end();
     return s;
+}
+
+/* ---- rcmsg_comm_idup: the agreement advanced from a progress hook ---------------------------- */
+
+typedef struct pml_idup {
+    pml_agree_t *a;
+    rcmsg_comm_t comm;
+    rcmsg_comm_t *newcomm_p; /* written when it completes */
+    rcmsg_request_t req;     /* owned: completed with the outcome */
+    struct pml_idup *next;
+} pml_idup_t;
+
+static pml_idup_t *idups; /* under way, newest first */
+static bool idup_hooked, idup_running;
+
+/* The agreement is over: the communicator is made, the request completed. */
+static void idup_finish(pml_idup_t *d)
+{
+    rcmsg_comm_t nc = RCMSG_COMM_NULL;
+    uint32_t ctx;
+    rcmsg_status_t s = pml_agree_result(d->a, NULL, &ctx);
+
+    if (s == RCMSG_OK) {
+        s = pml_comm_create(ctx, d->comm->size, d->comm->rank, d->comm->world, &nc);
+        pml_ctx_agree_end();
+    }
+    pml_agree_free(d->a);
+    d->comm->nbc_active--;
+    if (s == RCMSG_OK) {
+        *d->newcomm_p = nc;
+    }
+    rcmsg_pml_req_owned_complete(d->req, s);
+    free(d);
+}
+
+static int idup_progress(void *arg)
+{
+    int n = 0;
+
+    (void)arg;
+    if (idup_running) {
+        return 0; /* (a round nested in one of its own calls) */
+    }
+    idup_running = true;
+    for (pml_idup_t **pp = &idups; *pp != NULL;) {
+        pml_idup_t *d = *pp;
+
+        if (!pml_agree_advance(d->a)) {
+            pp = &d->next;
+            continue;
+        }
+        *pp = d->next;
+        idup_finish(d);
+        n++;
+    }
+    idup_running = false;
+    if (idups == NULL && idup_hooked) {
+        rcmsg_progress_unregister(idup_progress, NULL);
+        idup_hooked = false;
+    }
+    return n;
+}
+
+static rcmsg_status_t idup_args(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p, rcmsg_request_t *req_p)
+{
+    rcmsg_status_t s = pml_check("rcmsg_comm_idup");
+
+    if (s != RCMSG_OK) {
+        return s;
+    }
+    if (comm == NULL || !pml_comm_valid(comm)) {
+        rcmsg_error("rcmsg_comm_idup: invalid communicator");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    if ((s = comm_not_inter("rcmsg_comm_idup", comm)) != RCMSG_OK) {
+        return s;
+    }
+    if (newcomm_p == NULL || req_p == NULL) {
+        return pml_null_arg("rcmsg_comm_idup", newcomm_p == NULL ? "newcomm_p" : "req_p");
+    }
+    if (!idup_hooked && rcmsg_progress_register_internal(idup_progress, NULL) != RCMSG_OK) {
+        rcmsg_error("rcmsg_comm_idup needs a progress hook, and all %d are taken "
+                    "(RCMSG_PROGRESS_HOOK_MAX)",
+                    RCMSG_PROGRESS_HOOK_MAX);
+        return RCMSG_ERR_NO_RESOURCE;
+    }
+    idup_hooked = true;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t rcmsg_comm_idup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p, rcmsg_request_t *req_p)
+{
+    RCMSG_MT_GUARD();
+    pml_agree_entry_t mine = {0, 0, 0};
+    rcmsg_status_t s = idup_args(comm, newcomm_p, req_p);
+    pml_idup_t *d = s == RCMSG_OK ? calloc(1, sizeof(*d)) : NULL;
+
+    if (s == RCMSG_OK && (d == NULL || rcmsg_pml_req_owned(&d->req) != RCMSG_OK)) {
+        rcmsg_error("rcmsg_comm_idup: out of memory");
+        s = RCMSG_ERR_NO_MEMORY;
+    }
+    if (s == RCMSG_OK) {
+        /* its number among comm's collectives: its tag, and its place among the agreements */
+        mine.rank = comm->rank;
+        s = pml_agree_new("rcmsg_comm_idup", comm, true, NULL, comm->size,
+                          PML_TAG_IDUP(comm->coll_seq), comm->coll_seq, true, mine, &d->a);
+        comm->coll_seq++;
+    }
+    if (s != RCMSG_OK) {
+        if (d != NULL && d->req != NULL) {
+            rcmsg_pml_req_owned_complete(d->req, s);
+            (void)rcmsg_wait(&d->req, NULL);
+        }
+        free(d);
+        return s;
+    }
+    d->comm = comm;
+    d->newcomm_p = newcomm_p;
+    comm->nbc_active++; /* rcmsg_comm_free refuses the parent until it is over */
+    *req_p = d->req;
+    d->next = idups;
+    idups = d; /* its first exchange goes out on the next progress round */
+    rcmsg_mt_kick_work();
+    return RCMSG_OK;
 }
 
 static int split_cmp(const void *a, const void *b)

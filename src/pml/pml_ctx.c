@@ -26,24 +26,40 @@
  * The exchange goes to every member directly (as the split's allgather), carrying only the
  * words of the bitmaps up to the last one with an id taken; the ids beyond are free.
  *
- * Threads (RCMSG_THREAD_MULTIPLE, docs/threads.md): several threads may make communicators at
- * once from different parents, and an agreement lets the core lock go while it waits, so two
- * agreements of one process could offer the same free id to two communicators. As MPICH's
- * context-id mask: the bitmaps are used by one agreement at a time (ids.agreeing, held from
- * its offer until the caller took the id: pml_ctx_agree_end); an agreement that cannot have
- * them offers nothing (busy), and when any member was busy, all of that round retry. The
- * bitmaps go to the waiting agreement whose parent's context is the lowest: the same one on
- * every process it involves, so that one always goes through (no livelock).
+ * Several agreements at once: threads (RCMSG_THREAD_MULTIPLE, docs/threads.md) may make
+ * communicators from different parents, an agreement lets the core lock go while it waits,
+ * and rcmsg_comm_idup's agreements run from a progress hook while the process does anything
+ * else (other idups, blocking creation on any communicator). Two agreements of one process
+ * could then offer the same free id to two communicators. As MPICH's context-id mask: the
+ * bitmaps are used by one agreement at a time (ids.agreeing, held from its offer until the
+ * caller took the id: pml_ctx_agree_end); an agreement that cannot have them offers nothing
+ * (busy), and when any member was busy, all of that round exchange again. The rules that keep
+ * this from deadlocking:
+ *   - join first: an agreement holds the bitmaps only while every member is known to be in
+ *     it (after one complete exchange: each member sent), since a member not yet in it may
+ *     be waiting for something that needs this process's bitmaps (an idup of another parent
+ *     posted here, which that member waits for before it calls this one). So the first
+ *     exchange of a nonblocking agreement offers nothing, nor a blocking one's when another
+ *     agreement may want the bitmaps meanwhile (threads on, or an idup under way here); a
+ *     lone blocking agreement offers at once (one exchange, as before).
+ *   - priority: among the agreements joined and waiting (ids.want), the bitmaps go to the one
+ *     of the lowest key, its parent's context then its number among the parent's agreements
+ *     (idups in the order posted, blocking ones after them): the same order on every process
+ *     it involves, so that one always goes through (no livelock), and every member of it
+ *     keeps answering (a blocking call waits in progress, which advances the idups).
+ * Each agreement has its own tag (idups: PML_TAG_IDUP of their number), so that its rounds
+ * never meet another's.
  */
 #include "config.h"
 
 #include "pml_internal.h"
+#include "base/mt.h"
+#include "progress/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define WORD_BITS    64
-#define PML_CTX_WANT 64 /* agreements under way at once (threads); more wait to start */
+#define WORD_BITS 64
 
 typedef struct {
     uint64_t free[PML_CTX_WORDS]; /* 1: free */
@@ -51,10 +67,10 @@ typedef struct {
     int *dead_world[PML_CTX_IDS]; /* dead: the freed communicator's members (world ranks) */
     int dead_n[PML_CTX_IDS];
     int nlive, ndead;
-    uint8_t *in_set;             /* [pml.size]: scratch for pml_ctx_agree */
-    bool agreeing;               /* an agreement holds the bitmaps (top of the file: threads) */
-    uint32_t want[PML_CTX_WANT]; /* the parents' contexts of the agreements under way */
-    int nwant;
+    uint8_t *in_set;   /* [pml.size]: scratch for an agreement's releases */
+    bool agreeing;     /* an agreement holds the bitmaps (top of the file: threads) */
+    pml_agree_t *want; /* the joined agreements waiting for the bitmaps (want_next) */
+    int nonblocking;   /* nonblocking agreements under way (pml_agree_start's) */
 } pml_ctx_ids_t;
 
 static pml_ctx_ids_t ids;
@@ -172,31 +188,60 @@ static void msg_fill(agree_msg_t *m)
     m->busy = 0;
 }
 
-/* Whether the agreement of parent context ctx may have the bitmaps now (top: threads). */
-static bool agree_may(uint32_t ctx)
+/* One agreement under way: a blocking call's (pml_ctx_agree) or a nonblocking one's
+ * (rcmsg_comm_idup, advanced from a progress hook). Each exchange is one message to and from
+ * every member; the next is posted once the last completed. */
+struct pml_agree {
+    const char *what;
+    rcmsg_comm_t comm;
+    bool coll, nonblocking;
+    bool join;        /* the first exchange offers nothing (top of the file: threads) */
+    const int *ranks; /* the caller's (NULL: all of comm) */
+    int n, tag;
+    uint64_t key;          /* parent's context << 32 | its number there: the same on every member */
+    agree_msg_t *m;        /* this process's message (sent from here) */
+    agree_msg_t *all;      /* [n]: the members' messages of the last exchange */
+    rcmsg_request_t *reqs; /* [2n]: the exchange posted */
+    int nreq, exchanges;   /* exchanges: completed */
+    bool posted, held, wanting, again, done;
+    rcmsg_status_t err;
+    unsigned id; /* the id chosen */
+    pml_agree_t *want_next;
+};
+
+/* Whether agreement a may have the bitmaps now (top: threads). */
+static bool agree_may(const pml_agree_t *a)
 {
-    for (int i = 0; i < ids.nwant; i++) {
-        if (ids.want[i] < ctx) {
+    for (const pml_agree_t *w = ids.want; w != NULL; w = w->want_next) {
+        if (w->key < a->key) {
             return false;
         }
     }
     return !ids.agreeing;
 }
 
-static void want_set(uint32_t ctx, bool on)
+/* a waits for the bitmaps (on), or no longer. */
+static void want_set(pml_agree_t *a, bool on)
 {
-    for (int i = 0; !on && i < ids.nwant; i++) {
-        if (ids.want[i] == ctx) {
-            ids.want[i] = ids.want[--ids.nwant];
-            return;
-        }
+    pml_agree_t **pp = &ids.want;
+
+    if (on && !a->wanting) {
+        a->want_next = ids.want;
+        ids.want = a;
     }
-    while (on && ids.nwant == PML_CTX_WANT) {
-        unsigned idle = 0;
-        pml_idle(&idle); /* (64 agreements under way in one process) */
+    while (!on && a->wanting && *pp != a) {
+        pp = &(*pp)->want_next;
     }
-    if (on) {
-        ids.want[ids.nwant++] = ctx;
+    if (!on && a->wanting) {
+        *pp = a->want_next;
+    }
+    a->wanting = on;
+}
+
+static void let_go(pml_agree_t *a)
+{
+    if (a->held) {
+        ids.agreeing = a->held = false; /* the lowest waiting takes them */
     }
 }
 
@@ -210,34 +255,53 @@ static size_t msg_len(uint32_t nwords)
     return offsetof(agree_msg_t, words) + sizeof(uint64_t) * 2 * nwords;
 }
 
-/* Exchanges m with the n ranks of comm in ranks (comm ranks; NULL: all of comm), into all[n]
- * (in the order of ranks). Always waits for what it posted (the buffers outlive the
- * requests). */
-static rcmsg_status_t agree_exchange(rcmsg_comm_t comm, bool coll, const int *ranks, int n,
-                                     const agree_msg_t *m, agree_msg_t *all)
+/* Posts the next exchange: the bitmaps offered only when a holds them (taken now if it may),
+ * else busy. A posting that fails is a's error (what was posted still completes). */
+static void exchange_post(pml_agree_t *a)
 {
-    int tag = coll ? PML_TAG_SPLIT : PML_TAG_AGREE;
-    rcmsg_request_t *reqs = calloc((size_t)n * 2, sizeof(*reqs));
-    rcmsg_status_t s = RCMSG_OK, w;
-    int nreq = 0;
-
-    if (reqs == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
+    if (!a->held && !(a->join && a->exchanges == 0) && agree_may(a)) {
+        ids.agreeing = a->held = true;
     }
-    for (int i = 0; i < n && s == RCMSG_OK; i++) {
-        int peer = ranks != NULL ? ranks[i] : i;
+    msg_fill(a->m);
+    if (!a->held) {
+        a->m->nwords = 0;
+        a->m->busy = 1;
+    }
+    a->nreq = 0;
+    for (int i = 0; i < a->n && a->err == RCMSG_OK; i++) {
+        int peer = a->ranks != NULL ? a->ranks[i] : i;
+        rcmsg_status_t s = rcmsg_pml_irecv_unchecked(&a->all[i], sizeof(a->all[i]), peer, a->tag,
+                                                     a->comm, a->coll, &a->reqs[a->nreq]);
 
-        s = rcmsg_pml_irecv_unchecked(&all[i], sizeof(all[i]), peer, tag, comm, coll, &reqs[nreq]);
-        nreq += s == RCMSG_OK;
+        a->nreq += s == RCMSG_OK;
         if (s == RCMSG_OK) {
-            s = rcmsg_pml_isend_unchecked(m, msg_len(m->nwords), peer, tag, comm, coll,
-                                          &reqs[nreq]);
-            nreq += s == RCMSG_OK;
+            s = rcmsg_pml_isend_unchecked(a->m, msg_len(a->m->nwords), peer, a->tag, a->comm,
+                                          a->coll, &a->reqs[a->nreq]);
+            a->nreq += s == RCMSG_OK;
+        }
+        a->err = s;
+    }
+    a->posted = true;
+}
+
+/* Whether the exchange posted has completed (its requests then freed, the first failure a's
+ * error). */
+static bool exchange_done(pml_agree_t *a)
+{
+    for (int i = 0; i < a->nreq; i++) {
+        if (!rcmsg_pml_req_done(a->reqs[i])) {
+            return false;
         }
     }
-    w = rcmsg_waitall((size_t)nreq, reqs, NULL);
-    free(reqs);
-    return s != RCMSG_OK ? s : w;
+    for (int i = 0; i < a->nreq; i++) {
+        rcmsg_status_t s = rcmsg_wait(&a->reqs[i], NULL);
+
+        a->err = a->err == RCMSG_OK ? s : a->err;
+    }
+    a->nreq = 0;
+    a->posted = false;
+    a->exchanges++;
+    return true;
 }
 
 /* The AND of every process's two bitmaps (words beyond a message's own are all free) into
@@ -316,87 +380,145 @@ static rcmsg_status_t agree_exhausted(const char *what)
     return RCMSG_ERR_NO_RESOURCE;
 }
 
-/* One exchange with the bitmaps: offered only when this agreement holds them (*held), retried
- * (after an idle round) until no member was busy; the bitmaps still held on RCMSG_OK. */
-static rcmsg_status_t agree_round(rcmsg_comm_t comm, bool coll, const int *ranks, int n,
-                                  agree_msg_t *m, agree_msg_t *all, bool *held)
+static void agree_finish(pml_agree_t *a)
 {
-    rcmsg_status_t s;
-    unsigned idle = 0;
-    bool busy;
+    a->done = true;
+    want_set(a, false);
+    ids.nonblocking -= a->nonblocking;
+    if (a->err != RCMSG_OK) {
+        let_go(a); /* (on RCMSG_OK: by the caller, once it took the id) */
+    }
+}
 
-    do {
-        if (!*held && agree_may(comm->ctx)) {
-            ids.agreeing = *held = true;
-        }
-        msg_fill(m);
-        if (!*held) {
-            m->nwords = 0;
-            m->busy = 1;
-        }
-        s = agree_exchange(comm, coll, ranks, n, m, all);
-        busy = false;
-        for (int i = 0; s == RCMSG_OK && i < n; i++) {
-            busy = busy || all[i].busy != 0;
-        }
-        if ((s != RCMSG_OK || busy) && *held) {
-            ids.agreeing = *held = false; /* let go: the lowest waiting takes them */
-        }
-        if (s == RCMSG_OK && busy) {
+/* After an exchange: again when a member was busy (every member is in the agreement now: it
+ * waits for the bitmaps), or once more after releases; else the lowest id free on all. False
+ * when busy: the next exchange waits for the next call (a holder elsewhere, maybe a call this
+ * one runs in, must progress first: an exchange among one rank completes at once). */
+static bool agree_after(pml_agree_t *a)
+{
+    uint64_t can[PML_CTX_WORDS], notlive[PML_CTX_WORDS];
+    bool busy = false;
+
+    for (int i = 0; a->err == RCMSG_OK && i < a->n; i++) {
+        busy = busy || a->all[i].busy != 0;
+    }
+    if (a->err == RCMSG_OK && busy) {
+        if (a->exchanges > 1 || !a->join) {
             rcmsg_debug("communicator creation on context 0x%x: a member's ids were in use by "
-                        "another thread's agreement: again",
-                        comm->ctx);
-            pml_idle(&idle);
+                        "another agreement: again",
+                        a->comm->ctx);
         }
-    } while (s == RCMSG_OK && busy);
-    return s;
+        let_go(a);
+        want_set(a, true);
+        return false;
+    }
+    if (a->err == RCMSG_OK) {
+        a->err = agree_reduce(a->all, a->n, can, notlive);
+    }
+    if (a->err == RCMSG_OK) {
+        set_mark(a->comm, a->ranks, a->n, true);
+        agree_release(notlive);
+        set_mark(a->comm, a->ranks, a->n, false);
+        if (!a->again && agree_again(can, notlive)) {
+            a->again = true;
+            return true;
+        }
+        a->id = agree_pick(can);
+        a->err = a->id == 0 ? agree_exhausted(a->what) : RCMSG_OK;
+    }
+    agree_finish(a);
+    return true;
+}
+
+bool pml_agree_advance(pml_agree_t *a)
+{
+    while (!a->done) {
+        if (!a->posted) {
+            exchange_post(a);
+        }
+        if (!exchange_done(a) || !agree_after(a)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
+                             int n, int tag, uint32_t seq, bool nonblocking, pml_agree_entry_t mine,
+                             pml_agree_t **a_p)
+{
+    pml_agree_t *a = calloc(1, sizeof(*a));
+
+    if (a != NULL) {
+        a->m = malloc(sizeof(*a->m));
+        a->all = calloc((size_t)n, sizeof(*a->all));
+        a->reqs = calloc((size_t)n * 2, sizeof(*a->reqs));
+    }
+    if (a == NULL || a->m == NULL || a->all == NULL || a->reqs == NULL) {
+        rcmsg_error("%s: out of memory for the agreement on a context id", what);
+        pml_agree_free(a);
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    a->what = what;
+    a->comm = comm;
+    a->coll = coll;
+    a->ranks = ranks;
+    a->n = n;
+    a->tag = tag;
+    a->key = (uint64_t)comm->ctx << 32 | seq;
+    a->m->e = mine;
+    a->nonblocking = nonblocking;
+    /* join first unless nothing else can want the bitmaps while a waits (top: threads) */
+    a->join = nonblocking || rcmsg_mt_on || ids.nonblocking > 0;
+    ids.nonblocking += nonblocking;
+    *a_p = a;
+    return RCMSG_OK;
+}
+
+rcmsg_status_t pml_agree_result(const pml_agree_t *a, pml_agree_entry_t *all_p, uint32_t *ctx_p)
+{
+    for (int i = 0; a->err == RCMSG_OK && all_p != NULL && i < a->n; i++) {
+        all_p[i] = a->all[i].e;
+    }
+    *ctx_p = a->id << 1;
+    return a->err;
+}
+
+void pml_agree_free(pml_agree_t *a)
+{
+    if (a == NULL) {
+        return;
+    }
+    want_set(a, false);
+    if (!a->done) {
+        ids.nonblocking -= a->nonblocking;
+        let_go(a);
+    }
+    free(a->m);
+    free(a->all);
+    free(a->reqs);
+    free(a);
 }
 
 rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
                              int n, pml_agree_entry_t mine, pml_agree_entry_t *all_p,
                              uint32_t *ctx_p)
 {
-    agree_msg_t *m = malloc(sizeof(*m)), *all = calloc((size_t)n, sizeof(*all));
-    uint64_t can[PML_CTX_WORDS], notlive[PML_CTX_WORDS];
-    rcmsg_status_t s = RCMSG_ERR_NO_MEMORY;
-    bool held = false;
-    unsigned id;
+    pml_agree_t *a;
+    unsigned idle = 0;
+    rcmsg_status_t s =
+        pml_agree_new(what, comm, coll, ranks, n, coll ? PML_TAG_SPLIT : PML_TAG_AGREE, UINT32_MAX,
+                      false, mine, &a);
 
-    if (m == NULL || all == NULL) {
-        rcmsg_error("%s: out of memory for the agreement on a context id", what);
-        goto out;
+    if (s != RCMSG_OK) {
+        return s;
     }
-    m->e = mine;
-    want_set(comm->ctx, true);
-    for (int round = 0; round < 2; round++) {
-        s = agree_round(comm, coll, ranks, n, m, all, &held);
-        if (s == RCMSG_OK) {
-            s = agree_reduce(all, n, can, notlive);
-        }
-        for (int i = 0; s == RCMSG_OK && round == 0 && all_p != NULL && i < n; i++) {
-            all_p[i] = all[i].e;
-        }
-        if (s != RCMSG_OK) {
-            break;
-        }
-        set_mark(comm, ranks, n, true);
-        agree_release(notlive);
-        set_mark(comm, ranks, n, false);
-        if (!agree_again(can, notlive)) {
-            break;
+    while (!pml_agree_advance(a)) {
+        if (rcmsg_progress() == 0) {
+            pml_idle(&idle);
         }
     }
-    want_set(comm->ctx, false);
-    if (s == RCMSG_OK) {
-        id = agree_pick(can);
-        s = id == 0 ? agree_exhausted(what) : RCMSG_OK;
-        *ctx_p = id << 1;
-    }
-    if (s != RCMSG_OK && held) {
-        pml_ctx_agree_end(); /* (on RCMSG_OK: by the caller, once it took the id) */
-    }
-out:
-    free(m);
-    free(all);
+    s = pml_agree_result(a, all_p, ctx_p);
+    pml_agree_free(a);
     return s;
 }

@@ -28,8 +28,26 @@ void pml_ctx_bury(struct rcmsg_comm *c);
 rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
                              int n, pml_agree_entry_t mine, pml_agree_entry_t *all_p,
                              uint32_t *ctx_p);
-/* After a pml_ctx_agree that returned RCMSG_OK, once the id was taken (pml_comm_create) or
- * not (this process is in no new communicator): other agreements may use the bitmaps. */
+/* The same, step by step (pml_ctx_agree runs it to the end; rcmsg_comm_idup from a progress
+ * hook): an agreement of the n ranks of comm in ranks (NULL: all; kept by the caller while it
+ * runs) on comm's space (coll) with tag (its own, so that its exchanges never meet another
+ * agreement's); seq: its number among comm's agreements, the same on every member (the order
+ * in which the bitmaps go to waiting agreements of one parent). nonblocking: it may wait while
+ * this process blocks in other calls (its first exchange only joins: top of pml_ctx.c). */
+typedef struct pml_agree pml_agree_t;
+rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
+                             int n, int tag, uint32_t seq, bool nonblocking, pml_agree_entry_t mine,
+                             pml_agree_t **a_p);
+/* Posts and completes its exchanges without waiting; whether it is over. */
+bool pml_agree_advance(pml_agree_t *a);
+/* Once over: its outcome, as pml_ctx_agree's (on RCMSG_OK the bitmaps are held until
+ * pml_ctx_agree_end). */
+rcmsg_status_t pml_agree_result(const pml_agree_t *a, pml_agree_entry_t *all_p, uint32_t *ctx_p);
+/* Once over (or at finalize). NULL: nothing. */
+void pml_agree_free(pml_agree_t *a);
+/* After a pml_ctx_agree (or pml_agree_result) that returned RCMSG_OK, once the id was taken
+ * (pml_comm_create) or not (this process is in no new communicator): other agreements may use the
+ * bitmaps. */
 void pml_ctx_agree_end(void);
 
 #endif /* RCMSG_PML_CTX_H */

@@ -21,9 +21,12 @@
 #include <stdint.h>
 #include <string.h>
 
-#define PML_REQ_CHUNK     256
-#define PML_MAX_READS     RCMSG_RNDV_READS_MAX /* descs[]: one per read in flight */
-#define PML_TAG_SPLIT     0x7ffffff0           /* internal tag in the collective space */
+#define PML_REQ_CHUNK 256
+#define PML_MAX_READS RCMSG_RNDV_READS_MAX /* descs[]: one per read in flight */
+#define PML_TAG_SPLIT 0x7ffffff0           /* internal tag in the collective space */
+/* rcmsg_comm_idup's agreement number seq of its parent, in the collective space: between the
+ * collectives' tags (below 2^28) and PML_TAG_SPLIT */
+#define PML_TAG_IDUP(seq) (0x10000000 | (int)((seq)&0xffffffu))
 #define PML_TAG_AGREE     (-2)  /* internal tag in the point-to-point space (never ANY_TAG's) */
 #define PML_CTX_IDS       16384 /* communicator context ids per process (pml_ctx.c) */
 #define PML_CTX_WORDS     (PML_CTX_IDS / 64)

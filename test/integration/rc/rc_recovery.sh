@@ -38,9 +38,10 @@
 # 7. flaps: 4 ranks stream all pairs (ranks 0 and 2 on rxe0, 1 and 3 on rxe1: four pairs cross
 #    the veth, and 1-3 breaks too as rxe1's port goes down) under glibc's malloc checking
 #    (libc_malloc_debug.so.0, MALLOC_CHECK_=3) with the 13 ms retry budget of part 2, while
-#    veth1 goes down for 0.4 s and up for 0.8 s again and again for 24 s (a flap takes 3-4 s in
-#    the emulated guest: 6-8 flaps, 6-8 recoveries of each connection seen): every pair across
-#    the veth recovers 5 times or more; 0 lost, 0 duplicated, 0 out of order, 0 corrupt, and
+#    veth1 goes down for 0.4 s and up for 0.8 s again and again, for 24 s and 6 flaps at least
+#    (a flap takes 3-5 s in the emulated guest, more on a loaded host; 90 s at most): every pair
+#    across the veth recovers 4 times or more (a flap breaks each such pair once; two flaps
+#    within one recovery may count as one); 0 lost, 0 duplicated, 0 out of order, 0 corrupt, and
 #    every rank finalizes cleanly (a heap corruption aborts a rank there: issue 42's two-node
 #    flap run died so, 65-76 recoveries per connection, of a peer listed again and again among
 #    the recovering ones; that needs a reconnect and the next break in one CM progress call,
@@ -318,7 +319,7 @@ if part 6; then
 fi
 # 7. many link flaps under a 4-rank all-pairs stream, with glibc's malloc checking
 if part 7; then
-    echo "== 7. flaps: veth1 down 0.4 s, up 0.8 s, for 24 s under a 4-rank all-pairs stream, malloc checking on"
+    echo "== 7. flaps: veth1 down 0.4 s, up 0.8 s, for 24 s and 6 flaps under a 4-rank all-pairs stream, malloc checking on"
     t0=$(date +%s)
     mdebug=$(ldconfig -p | sed -n 's/.*libc_malloc_debug\.so\.0 .*=> //p' | head -1)
     [ -n "$mdebug" ] || fail "flaps: no libc_malloc_debug.so.0 (glibc >= 2.34) for malloc checking"
@@ -329,7 +330,8 @@ if part 7; then
     wait_running flaps
     flaps=0
     t1=$(date +%s)
-    while [ $(($(date +%s) - t1)) -lt 24 ]; do
+    while { [ $(($(date +%s) - t1)) -lt 24 ] || [ $flaps -lt 6 ]; } &&
+        [ $(($(date +%s) - t1)) -lt 90 ]; do
         link_break down
         sleep 0.4
         link_repair down
@@ -348,9 +350,9 @@ if part 7; then
     few=$(grep '^rank [0-9]*: recoveries:' "$out" | awk '{
         r = $2; sub(/:$/, "", r)
         for (i = 4; i <= NF; i++) if ($i == "peer") { p = $(i + 1); k = $(i + 2)
-            if ((r + p) % 2 == 1 && k < 5) printf " %s-%s:%s", r, p, k }
+            if ((r + p) % 2 == 1 && k < 4) printf " %s-%s:%s", r, p, k }
     }')
-    [ -z "$few" ] || jobfail "flaps: $flaps flaps and fewer than 5 recoveries on a pair across the veth (rank-peer:count):$few"
+    [ -z "$few" ] || jobfail "flaps: $flaps flaps and fewer than 4 recoveries on a pair across the veth (rank-peer:count):$few"
     rec=$(grep -c '\] warn: rc: connection to peer [0-9]* recovered' "$out")
     no_errors flaps
     echo "ok: 7. flaps: $flaps flaps, $rec recoveries logged, every message once, in order and intact, every rank finalized under malloc checking ($(($(date +%s) - t0)) s)"
