@@ -20,7 +20,10 @@
 need_nodes
 prog=$top_builddir/test/integration/nodes/nodes_kill_test
 work=$(mktemp -d "$top_builddir/test/integration/nodes/kill.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# the strike's fifo on node1's own /tmp (the shared build tree's file system has no fifos)
+fifodir=$(mktemp -d) || fail "mktemp -d"
+fifo=$fifodir/go
+trap 'rm -rf "$work" "$fifodir"' EXIT
 vars="RCMSG_IB_TIMEOUT=14 RCMSG_IB_RETRY_COUNT=2 RCMSG_RECOVERY_TIMEOUT=5s"
 bound=12.2 # 7.2 s, and 5 s of slack
 
@@ -56,11 +59,11 @@ victims() { sed -n 's/^rank [23]: host node2, pid \([0-9]*\)$/\1/p' "$1" | tr '\
 # strike COMMAND: runs COMMAND on node2 the moment `struck` is set (CLOCK_REALTIME of node1):
 # the remote shell is started first and waits on its stdin for the word
 strike() {
-    rm -f "$work/go"
-    mkfifo "$work/go" || fail "mkfifo"
-    rxe-rsh node2 "read go && $1" < "$work/go" > "$work/strike.out" 2>&1 &
+    rm -f "$fifo"
+    mkfifo "$fifo" || fail "mkfifo $fifo"
+    rxe-rsh node2 "read go && $1" < "$fifo" > "$work/strike.out" 2>&1 &
     rshpid=$!
-    exec 8> "$work/go"
+    exec 8> "$fifo"
     sleep 3 # the remote shell is up and in its read
     struck=$(date +%s.%N)
     echo go >&8

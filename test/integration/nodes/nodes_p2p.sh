@@ -15,7 +15,7 @@ mkdir "$work/p2p" "$work/stream"
 job 300 "$work/p2p.out" RCMSG_STATS_FILE="$work/p2p/stats.%h.%r.json" -- \
     "$top_builddir/test/integration/p2p/p2p_test"
 grep -e '^rank' -e FAIL "$work/p2p.out" | head -40
-[ $st -eq 0 ] || fail "p2p_test: $launcher exited with $st"
+[ $st -eq 0 ] || { tail -n 40 "$work/p2p.out"; fail "p2p_test: $launcher exited with $st"; }
 ranks_passed 4 "$work/p2p.out" || fail "p2p_test: not every rank passed"
 grep -q '^rank 0 of 4: 15 of 15 test groups passed$' "$work/p2p.out" || fail "p2p_test: not every test group passed"
 pairs_check "$work/p2p" "p2p_test"
@@ -23,7 +23,7 @@ job 300 "$work/stream.out" RCMSG_STATS_FILE="$work/stream/stats.%h.%r.json" -- \
     "$top_builddir/test/integration/rc/rc_recovery_test" stream --min-msgs 300 --deadline 200
 out=$work/stream.out
 grep -e '^rank [0-9]*: stream:' -e FAIL "$out"
-[ $st -eq 0 ] || fail "stream: $launcher exited with $st"
+[ $st -eq 0 ] || { tail -n 40 "$out"; fail "stream: $launcher exited with $st"; }
 for r in 0 1 2 3; do
     for p in 0 1 2 3; do
         [ $r = $p ] || grep -q "^rank $r: stream: peer $p: received [1-9][0-9]* ([0-9]* bytes), lost 0, duplicated 0, out of order 0, corrupt 0, errors 0;" "$out" ||
