@@ -7,7 +7,8 @@
 #   run.sh --test-name NAME --log-file LOG --trs-file TRS [automake's other options] -- \
 #       test/integration/AREA/WHERE.testlist
 #
-# WHERE is host (make check) or rdma (inside the Soft-RoCE guest: test/rdma/guest.sh). The
+# WHERE is host (make check), rdma (inside the Soft-RoCE guest: test/rdma/guest.sh) or nodes
+# (on node1 of the two guests of test/rdma/two_nodes.sh: test/integration/nodes/nodes_run.sh). The
 # WHERE.testlist name is not a file: the lines are read from test/integration/AREA/testlist.
 #
 # A testlist holds one run per line (# starts a comment), in the manner of MPICH's testlists:
@@ -16,7 +17,8 @@
 #   SCRIPT.sh [KEY=VALUE]...        a script of the area, for a run that needs more than a
 #                                   launch (kill a peer, a link down, valgrind ...)
 # with the keys
-#   where=host|rdma     where the line runs (host by default; rdma: inside the guest)
+#   where=host|rdma|nodes  where the line runs (host by default; rdma: inside the guest; nodes:
+#                       on node1 of the two-node guests, test/rdma/two_nodes.sh)
 #   runner=mpirun|srun  the launcher of a program (mpirun by default; srun: srun --mpi=pmix)
 #   env=VAR=VALUE       in the run's environment (repeatable)
 #   arg=WORD            an argument of the program (repeatable)
