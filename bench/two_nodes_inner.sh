@@ -42,7 +42,7 @@ ompi() {
 }
 rcm() { $mpirun $two "$b/rcmsg_bench" "$@" 2>&1; }
 
-lat="--min 8 --max $max --iters 1000 --iters-large 20 --stat median"
+lat="--min 8 --max $max --iters 100 --iters-large 10 --stat median"
 bw="--min 8 --max $max --window 16 --iters 20 --iters-large 2"
 for r in $(seq 1 "$reps"); do
     echo "=== repetition $r of $reps ($(date +%T))"
