@@ -10,8 +10,10 @@
 # the remote shell's start-up (seconds of perl under emulation) is not counted.
 # 1. mpirun --enable-recovery: node2's two ranks SIGKILLed (rxe-rsh node2 kill -9 PIDS): ranks
 #    0 and 1 get RCMSG_ERR_CONNECTION for both within the bound (their CLOCK_REALTIME against
-#    the kill's, both on node1), go on checked with each other over sm and finalize; no
-#    nodes_kill_test or orted left on either node.
+#    the kill's, both on node1), go on checked with each other over sm, finalize and exit; no
+#    nodes_kill_test left on either node. mpirun under --enable-recovery does not end by itself
+#    once every rank is gone (it and node2's orted wait on, idle: Open MPI 4.1's ORTE), so the
+#    script ends it then, as part 2 does srun; then no orted is left either.
 # 2. srun -N 2 -n 4 (with the two-node Slurm): node2's VM stopped (sysrq poweroff): the same
 #    bound and outcome on ranks 0 and 1; srun, which cannot learn of it before Slurm's own
 #    node timeout, is then ended; no nodes_kill_test left on node1, node2 unreachable.
@@ -82,6 +84,16 @@ grep '^rank [0-3]: host' "$work/kill.out"
 [ "$(echo $pids | wc -w)" = 2 ] || fail "kill: not two ranks on node2 (pids '$pids')"
 strike "kill -9 $pids"
 wait $rshpid || { cat "$work/strike.out"; fail "kill: rxe-rsh node2 kill -9 $pids"; }
+wait_line "$work/kill.out" '^rank 0: [0-9]* failure' 60
+wait_line "$work/kill.out" '^rank 1: [0-9]* failure' 10
+i=0
+while [ -n "$(pgrep -x nodes_kill_test)" ]; do # the survivors exit
+    i=$((i + 1))
+    [ $i -le 100 ] || fail "kill: a survivor still runs 10 s after its last line"
+    sleep 0.1
+done
+sleep 1
+pkill -x mpirun # idle since its ranks are gone (above)
 wait $jobpid
 grep -e '^rank' -e FAIL -e ' error: ' "$work/kill.out" | grep -v ': host '
 survivors "$work/kill.out" "$struck" "SIGKILL"
