@@ -61,7 +61,8 @@ typedef struct {
 #define MPI_WIN_LOCK_BYTES 16
 
 /* ---- transfers (mpi_win_xfer.c): the target's blocks, one rcmsg operation each ---- */
-/* A put of the packed bytes p to the target (get: the target's bytes into p). */
+/* A put of the packed bytes p to the target (get: the target's bytes into p), block by block
+ * (a contiguous target is one rcmsg_put / rcmsg_get: the caller makes it, mpi_win_rma.c). */
 rcmsg_status_t mpi_win_xfer_rw(mpi_win_t *w, const mpi_win_target_t *tg, void *p, bool get);
 /* An accumulate by rcmsg's (in: packed origin, NULL for NO_OP; res: packed result of a
  * get_accumulate, else NULL) of elements rdt with rop. */

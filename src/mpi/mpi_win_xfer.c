@@ -71,12 +71,6 @@ rcmsg_status_t mpi_win_xfer_rw(mpi_win_t *w, const mpi_win_target_t *tg, void *p
 {
     xfer_t x = {.w = w, .tg = tg, .p = p, .kind = get ? XFER_GET : XFER_PUT};
 
-    if (tg->contig) { /* one block: straight to rcmsg */
-        size_t disp = tg->disp + (size_t)tg->lb;
-
-        return get ? rcmsg_get(p, tg->bytes, tg->rank, disp, w->data)
-                   : rcmsg_put(p, tg->bytes, tg->rank, disp, w->data);
-    }
     return xfer_walk(&x);
 }
 
