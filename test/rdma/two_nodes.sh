@@ -6,7 +6,7 @@
 # test/integration/nodes/testlist, each its own PASS, FAIL or SKIP line in this test's log
 # (4 ranks, 2 per node, under mpirun --host node1:2,node2:2 and srun -N 2 -n 4: p2p, every
 # collective, the MPI face, counters per pair, lazy connect churn, placement, a link down, a
-# bad environment on one node, a whole node lost). About 8.5 minutes.
+# bad environment on one node, a whole node lost). About 7 minutes.
 # SKIP (77) when the guests cannot be booted here, or without verbs; the reason is printed.
 set -u
 if [ "${VERBS_BUILD:-yes}" = no ]; then
