@@ -423,8 +423,8 @@ static bool any_terminated(const rcmsg_wireup_launcher_t *l)
 }
 
 /* Waits for op until the deadline, cut short when the launcher is gone, and shortened when a
- * rank is reported terminated: at once when one was reported before the wait began (a fence
- * cannot complete without it), LAUNCHER_TERM_US after one reported during the wait; then
+ * rank of the job is reported terminated: at once when one was reported before the wait began
+ * (a fence cannot complete without it), LAUNCHER_TERM_US after one reported during it; then
  * RCMSG_ERR_CONNECTION. An op given up on stays with the launcher (its callback may still
  * come) until stop. */
 static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint64_t timeout_us,
@@ -445,8 +445,9 @@ static rcmsg_status_t op_wait(rcmsg_wireup_launcher_t *l, wireup_op_t *op, uint6
             poll(arg);
         }
         now = rcmsg_clock_us();
-        if (atomic_load(&watch.term_events) != events) {
-            /* a rank is gone: it may be the one awaited */
+        if (atomic_load(&watch.term_events) != events && any_terminated(l)) {
+            /* a rank of the job is gone: it may be the one awaited (an event that named no
+             * rank of this job, e.g. another step's process, shortens nothing) */
             deadline = rcmsg_deadline_min(deadline, rcmsg_deadline_after(now, LAUNCHER_TERM_US));
         }
         s = check_gone(l);
