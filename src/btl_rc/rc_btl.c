@@ -901,6 +901,11 @@ void rcmsg_rc_btl_dump(rcmsg_btl_t *btl, rcmsg_log_level_t level)
               rc->port, rc->wr_nfree, rc->wr_total, rc->sbuf_nfree, rc->nsbufs);
     for (int i = 0; i < rc->job.size; i++) {
         rcmsg_rc_qp_dump(&rc->eps[i].qp, 1, level);
+        if (rc->eps[i].qp.qp != NULL && rc->eps[i].ring_count > 0) {
+            char ring[256];
+            rc_sync_ring_str(rc, &rc->eps[i], ring, sizeof(ring));
+            rcmsg_log(level, "  peer %d: %s", i, ring);
+        }
     }
     rc_gate_exit(&rc->gate);
 }

@@ -66,6 +66,9 @@ void rc_cause_str(const rc_cause_t *cause, char *buf, size_t len)
         snprintf(buf, len, "ibv_post_send refused (%s): qp found in ERR behind its mirror",
                  strerror(cause->code));
         break;
+    case RC_CAUSE_STUCK:
+        snprintf(buf, len, "no completion for %d s, beyond the device's retry bound", cause->code);
+        break;
     }
 }
 

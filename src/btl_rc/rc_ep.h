@@ -75,6 +75,7 @@ typedef enum {
     RC_CAUSE_PEER,  /* the peer reconnects: its side broke */
     RC_CAUSE_POST,  /* ibv_post_send refused: the QP was found in ERR behind its mirror */
     RC_CAUSE_SYNC,  /* the periodic sync found the QP in another state: code = the state */
+    RC_CAUSE_STUCK, /* the periodic sync found no completion beyond the retry bound: code = s */
 } rc_cause_kind_t;
 
 typedef struct {

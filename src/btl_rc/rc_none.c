@@ -37,6 +37,13 @@ rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
     return RCMSG_ERR_UNSUPPORTED;
 }
 
+rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer)
+{
+    (void)btl;
+    (void)peer;
+    return RCMSG_ERR_UNSUPPORTED;
+}
+
 uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer)
 {
     (void)btl;

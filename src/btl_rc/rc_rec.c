@@ -501,6 +501,25 @@ static rcmsg_status_t rc_force_qp_err(rcmsg_btl_t *btl, int peer)
     return RCMSG_OK;
 }
 
+static rcmsg_status_t rc_force_stuck(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_SQD};
+    rc_ep_t *ep = NULL;
+    rcmsg_status_t status = rc_hook_ep(rc, peer, true, &ep);
+
+    if (status != RCMSG_OK) {
+        return status;
+    }
+    rcmsg_info("test hook: qp 0x%x (peer %d) moved to SQD: it neither completes nor fails what "
+               "is posted from now on",
+               ep->qp.qp->qp_num, peer);
+    if (rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE) != RCMSG_OK) {
+        return RCMSG_ERR_IO;
+    }
+    return rc_ep_post_marker(rc, peer) != NULL ? RCMSG_OK : RCMSG_ERR_NO_RESOURCE;
+}
+
 /* The test hooks, called by the application: inside the gate, as the ops (rc_gate.h). */
 rcmsg_status_t rcmsg_rc_btl_force_error(rcmsg_btl_t *btl, int peer)
 {
@@ -528,6 +547,16 @@ rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
 
     rc_gate_enter(&rc_btl_of(btl)->gate);
     s = rc_force_qp_err(btl, peer);
+    rc_gate_exit(&rc_btl_of(btl)->gate);
+    return s;
+}
+
+rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer)
+{
+    rcmsg_status_t s;
+
+    rc_gate_enter(&rc_btl_of(btl)->gate);
+    s = rc_force_stuck(btl, peer);
     rc_gate_exit(&rc_btl_of(btl)->gate);
     return s;
 }

@@ -20,6 +20,7 @@
 #include "base/log.h"
 #include "base/stats.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,65 @@ static void rc_sync_ep(rc_btl_t *rc, int peer)
     }
 }
 
+/* Slack over twice the device's retry time before a send queue counts as stuck: a guest or a
+ * process descheduled for seconds must not make a recovery. */
+#define RC_STUCK_SLACK_US 5000000u
+
+/* How long a signaled request may wait for its completion: the device retries it
+ * RCMSG_IB_RETRY_COUNT + 1 times, 4.096 us x 2^RCMSG_IB_TIMEOUT each, then fails it; twice that
+ * and the slack. (RNR waits are not counted: the credits keep a peer's receive queue fed.) */
+static uint64_t rc_stuck_bound_us(const rc_btl_t *rc)
+{
+    double attempt_us = 4.096 * (double)(UINT64_C(1) << rc->config.ib_timeout);
+
+    return (uint64_t)(2 * attempt_us * (rc->config.retry_count + 1)) + RC_STUCK_SLACK_US;
+}
+
+/* The oldest outstanding request of ep when a completion is due (some request is signaled: an
+ * unsignaled tail completes only with a later signaled request), else NULL. */
+static const rc_wr_t *rc_due_head(const rc_btl_t *rc, const rc_ep_t *ep)
+{
+    for (unsigned i = 0; i < ep->ring_count; i++) {
+        if (ep->ring[(ep->ring_head + i) % rc->sq_depth]->signaled) {
+            return ep->ring[ep->ring_head];
+        }
+    }
+    return NULL;
+}
+
+/* One connected QP: recovered when its oldest request stayed outstanding, a completion due,
+ * beyond the retry bound: the device neither completed nor failed it. */
+static void rc_sync_stuck(rc_btl_t *rc, int peer, uint64_t now)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+    rc_stuck_t *w = &rc->sync.stuck[peer];
+    const rc_wr_t *head = rc_due_head(rc, ep);
+    uint64_t bound = rc_stuck_bound_us(rc);
+
+    if (head == NULL || head != w->head || head->gen != w->gen) {
+        *w = (rc_stuck_t){.head = head, .gen = head != NULL ? head->gen : 0, .since = now};
+        return;
+    }
+    if (now - w->since <= bound) {
+        return;
+    }
+    w->head = NULL;
+    rcmsg_warn("rc: qp 0x%x to peer %d: %u request(s) outstanding, the oldest (%s%s) without a "
+               "completion for %.1f s, beyond the device's retries (RCMSG_IB_TIMEOUT %u, "
+               "RCMSG_IB_RETRY_COUNT %u: %.1f s with the slack); %s",
+               ep->qp.qp->qp_num, peer, ep->ring_count, rc_wr_type_name(head->type),
+               head->held ? ", held" : "", (double)(now - w->since) / 1e6, rc->config.ib_timeout,
+               rc->config.retry_count, (double)bound / 1e6,
+               rc->recovery ? "recovering" : "the peer fails (RCMSG_RECOVERY=no)");
+    rc_send_poll(rc);
+    rc_rx_poll(rc);
+    if (ep->connected && !ep->failed && ep->rec.state == RC_REC_NONE) {
+        rc_rec_start(
+            rc, peer,
+            (rc_cause_t){.kind = RC_CAUSE_STUCK, .code = (int)((now - w->since) / 1000000)}, false);
+    }
+}
+
 void rc_sync_tick(rc_btl_t *rc)
 {
     uint64_t now;
@@ -66,10 +126,17 @@ void rc_sync_tick(rc_btl_t *rc)
         return;
     }
     rc->sync.next_us = now + rc->config.qp_sync_us;
+    if (rc->sync.stuck == NULL) {
+        rc->sync.stuck = calloc((size_t)rc->job.size, sizeof(*rc->sync.stuck));
+    }
     for (int peer = 0; peer < rc->job.size; peer++) {
         rc_ep_t *ep = &rc->eps[peer];
         if (ep->qp.qp != NULL && ep->connected && !ep->failed && ep->rec.state == RC_REC_NONE) {
             rc_sync_ep(rc, peer);
+        }
+        if (rc->sync.stuck != NULL && ep->qp.qp != NULL && ep->connected && !ep->failed &&
+            ep->rec.state == RC_REC_NONE) {
+            rc_sync_stuck(rc, peer, now);
         }
     }
 }
@@ -111,6 +178,8 @@ void rc_sync_fini(rc_btl_t *rc)
 {
     free(rc->sync.probe_recvd);
     rc->sync.probe_recvd = NULL;
+    free(rc->sync.stuck);
+    rc->sync.stuck = NULL;
 }
 
 static const char *rc_rec_state_name(rc_rec_state_t state)
@@ -118,6 +187,29 @@ static const char *rc_rec_state_name(rc_rec_state_t state)
     static const char *const names[] = {"none", "draining", "reconnecting"};
 
     return (unsigned)state < RCMSG_ARRAY_SIZE(names) ? names[state] : "?";
+}
+
+void rc_sync_ring_str(const rc_btl_t *rc, const rc_ep_t *ep, char *buf, size_t len)
+{
+    const rc_wr_t *oldest, *newest;
+    unsigned nsig = 0;
+
+    if (ep->ring_count == 0) {
+        snprintf(buf, len, "no request outstanding");
+        return;
+    }
+    for (unsigned i = 0; i < ep->ring_count; i++) {
+        nsig += ep->ring[(ep->ring_head + i) % rc->sq_depth]->signaled;
+    }
+    oldest = ep->ring[ep->ring_head];
+    newest = ep->ring[(ep->ring_head + ep->ring_count - 1) % rc->sq_depth];
+    snprintf(buf, len,
+             "%u request(s) outstanding (%u signaled), oldest %s%s%s seq %llu, newest %s%s seq "
+             "%llu",
+             ep->ring_count, nsig, rc_wr_type_name(oldest->type),
+             oldest->signaled ? " signaled" : "", oldest->held ? " held" : "",
+             (unsigned long long)oldest->seq, rc_wr_type_name(newest->type),
+             newest->signaled ? " signaled" : "", (unsigned long long)newest->seq);
 }
 
 static void rc_sync_dump_eps(rc_btl_t *rc);
@@ -138,6 +230,7 @@ static void rc_sync_dump_eps(rc_btl_t *rc)
         rc_ep_t *ep = &rc->eps[peer];
         enum ibv_qp_state hw = IBV_QPS_ERR;
         uint32_t psn[2] = {0, 0};
+        char ring[256];
         bool queried;
 
         if (ep->qp.qp == NULL) {
@@ -149,14 +242,16 @@ static void rc_sync_dump_eps(rc_btl_t *rc)
             continue;
         }
         queried = rcmsg_rc_qp_query(&ep->qp, &hw, &psn[0], &psn[1]) == 0;
+        rc_sync_ring_str(rc, ep, ring, sizeof(ring));
         rcmsg_log_dump("rc qp 0x%x peer %d state %s hw %s sq_psn 0x%x rq_psn 0x%x wr_out %u sent "
-                       "%llu recvd %llu connected %s failed %s recovery %s recoveries %llu cm %s",
+                       "%llu recvd %llu connected %s failed %s recovery %s recoveries %llu cm %s "
+                       "(%s)",
                        ep->qp.qp->qp_num, peer, rcmsg_rc_qp_state_name(ep->qp.state),
                        queried ? rcmsg_rc_qp_state_name(hw) : "(query failed)", psn[0], psn[1],
                        ep->ring_count, (unsigned long long)ep->sent, (unsigned long long)ep->recvd,
                        ep->connected ? "yes" : "no", ep->failed ? "yes" : "no",
                        rc_rec_state_name(ep->rec.state), (unsigned long long)ep->rec.count,
-                       rcmsg_rc_cm_state_name(rcmsg_rc_cm_state(rc->cm, peer)));
+                       rcmsg_rc_cm_state_name(rcmsg_rc_cm_state(rc->cm, peer)), ring);
     }
     rcmsg_log_dump("rc cm: %d qp(s) connected, %d in the pool, %d disconnect(s) outstanding, %d "
                    "recover(ies) under way, %d request slot(s) free of %d, %d bounce buffer(s) "

@@ -5,19 +5,31 @@
 #ifndef RCMSG_BTL_RC_SYNC_H
 #define RCMSG_BTL_RC_SYNC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct rc_btl;
 
+/* The stuck-queue watch of one endpoint: its oldest outstanding request when first seen. */
+typedef struct {
+    const void *head; /* the rc_wr_t, or NULL when no completion is due */
+    uint32_t gen;     /* its generation then */
+    uint64_t since;   /* when it was first seen at the head */
+} rc_stuck_t;
+
 typedef struct {
     uint64_t next_us;       /* the next QP state sync */
+    rc_stuck_t *stuck;      /* [job.size] the stuck-queue watch (or NULL: no memory) */
     uint64_t probe_next_us; /* the progress thread's next liveness round */
     uint64_t *probe_recvd;  /* [job.size] each peer's ep->recvd at the last round (or NULL) */
     unsigned long probes;   /* probes the thread posted */
 } rc_sync_t;
 
 /* rc_sync.c: the QP state cache checked against the device every RCMSG_QP_SYNC_INTERVAL
- * (a no-op until the period is over). */
+ * (a no-op until the period is over), and each send queue against the device's retry bound: a
+ * QP that neither completes nor fails a signaled request for twice its retries' time and
+ * RC_STUCK_SLACK_US more is recovered as broken (a device that lost a retransmission timer:
+ * seen on Soft-RoCE after link flaps; real hardware completes or fails within the bound). */
 void rc_sync_tick(struct rc_btl *rc);
 
 /* The progress thread only (rc_control), while the application computes: every
@@ -27,5 +39,10 @@ void rc_sync_tick(struct rc_btl *rc);
  * (docs/liveness.md). Not once finalize began. Returns the ms to the next round. */
 int rc_sync_probe(struct rc_btl *rc);
 void rc_sync_fini(struct rc_btl *rc);
+
+struct rc_ep;
+/* The outstanding requests of ep's QP in words, for the dumps: how many, how many signaled,
+ * the oldest and the newest (a hang's first question: is a completion due, and for what). */
+void rc_sync_ring_str(const struct rc_btl *rc, const struct rc_ep *ep, char *buf, size_t len);
 
 #endif /* RCMSG_BTL_RC_SYNC_H */

@@ -21,9 +21,13 @@
 #    emulated guest; measured by the program from the forced ERR to the recovery counted);
 #    rank 0 logged 3 "hardware says ERR, mirror RTS (qp state sync...); recovering" warnings
 #    for peer 1 and counted as many qp_sync_mismatches as it logged; traffic after each
-#    recovery intact. (b) 3 recoveries forced by rank 0 (rcmsg_rc_btl_force_error): 6
-#    recoveries counted on each side, 6 RECOVERED events each (one per recovery), CONNECTED
-#    still once, traffic checked after each. (c) callbacks: every rank got CONNECTED once for
+#    recovery intact. (b) a stuck send queue: rank 0's QP to rank 1 moved to SQD (it neither
+#    completes nor fails what is posted: rcmsg_rc_btl_force_stuck) with a signaled request due:
+#    the stuck-queue watch logs it once and recovers the connection after its bound (2 x the
+#    device's retries + 5 s = 5.4 s here), the round trip waiting on it completes intact then.
+#    (c) 3 recoveries forced by rank 0 (rcmsg_rc_btl_force_error): 7 recoveries counted on each
+#    side (3 + 1 + 3), 7 RECOVERED events each (one per recovery), CONNECTED still once,
+#    traffic checked after each. (d) callbacks: every rank got CONNECTED once for
 #    each rc peer; rank 2 kills itself: ranks 0 and 1 get PEER_FAILED for it exactly once with
 #    an error status (bounded by the liveness probe, RCMSG_IB_TIMEOUT=14 with 2 retries and
 #    RCMSG_RECOVERY_TIMEOUT=2s) and no RECOVERED
@@ -76,12 +80,14 @@ fi
 # 2. one 3-rank job: qpsync and recover between ranks 0 and 1, then events (rank 2 killed)
 if part 2; then
     echo "== 2. QP sync (RCMSG_QP_SYNC_INTERVAL=500ms), forced recoveries, callbacks; 3 ranks, rank 2 killed at the end"
+    # the stuck-queue watch's bound (rc_sync.h): 2 x 3 tries of 4.096 us x 2^14, and 5 s
+    stuck_bound=5.4
     job sync 150 3 --enable-recovery RCMSG_QP_SYNC_INTERVAL=500ms RCMSG_IB_TIMEOUT=14 \
         RCMSG_IB_RETRY_COUNT=2 RCMSG_RECOVERY_TIMEOUT=2s "RCMSG_STATS_FILE=$work/sync.%r.json" \
-        -- qpsync 3 500 + recover 3 + events rc
-    grep '^rank [01]: \(qpsync\|recover\|receive\)\|^rank [0-9]: event [A-Z_]* peer [0-9]* transport [a-z]* status [A-Z_]*' "$work/sync.out"
+        -- qpsync 3 500 + stuck "$stuck_bound" + recover 3 + events rc
+    grep '^rank [01]: \(qpsync\|stuck\|recover\|receive\)\|^rank [0-9]: event [A-Z_]* peer [0-9]* transport [a-z]* status [A-Z_]*' "$work/sync.out"
     grep -q '^rank 2: killing itself with SIGKILL' "$out" || jobfail "sync: rank 2 did not get to the kill"
-    for m in qpsync recover events; do
+    for m in qpsync stuck recover events; do
         each_rank 2 "$out" "$m:.* 0 failures$" ||
             jobfail "sync: ranks 0 and 1 did not both end $m with 0 failures"
     done
@@ -108,19 +114,25 @@ if part 2; then
     all=3
     [ -z "$l" ] || all=4
     expect_json sync "$work/sync.0.json" '.scope == "rank"' qp_sync_mismatches="$all" 'qp_syncs>=3'
-    # 3 by the sync, 3 forced: 6 recoveries on each side
-    expect_json sync "$work/sync.0.json" '.scope == "peer" and .peer == 1' recoveries=6
-    expect_json sync "$work/sync.1.json" '.scope == "peer" and .peer == 0' recoveries=6
-    # the events, checked by monitor_test: 6 RECOVERED (3 by the sync, 3 forced) and CONNECTED
+    # the stuck queue: rank 0 logged its watch once, its recovery came from it
+    l=$(rank_logged 0 "$out" "warn: rc: qp 0x[0-9a-f]* to peer 1: [0-9]* request(s) outstanding, the oldest (.*) without a completion for [0-9.]* s, beyond the device's retries (RCMSG_IB_TIMEOUT 14, RCMSG_IB_RETRY_COUNT 2: 5.4 s with the slack); recovering")
+    [ -n "$l" ] && [ -z "$(echo "$l" | sed -n 2p)" ] ||
+        jobfail "sync: rank 0 did not log the stuck queue to peer 1 once"
+    rank_logged 0 "$out" "warn: rc: connection to peer 1 recovered: .*cause no completion for [0-9]* s, beyond the device's retry bound" >/dev/null ||
+        jobfail "sync: rank 0's recovery of the stuck queue does not name its cause"
+    # 3 by the sync, 1 by the stuck-queue watch, 3 forced: 7 recoveries on each side
+    expect_json sync "$work/sync.0.json" '.scope == "peer" and .peer == 1' recoveries=7
+    expect_json sync "$work/sync.1.json" '.scope == "peer" and .peer == 0' recoveries=7
+    # the events, checked by monitor_test: 7 RECOVERED (3 by the sync, 1 stuck, 3 forced) and CONNECTED
     # once on each side of (0, 1); CONNECTED once for each other rank on every rank, PEER_FAILED
     # once for rank 2 with an error status on ranks 0 and 1; none after the checks ('finalized')
-    each_rank 2 "$out" 'recover: 3 forced, 6 recoveries in all, 6 RECOVERED events in all, 1 CONNECTED, 0 failures$' ||
-        jobfail "sync: rank $_r did not get 6 RECOVERED events (and CONNECTED once) for its peer"
+    each_rank 2 "$out" 'recover: 3 forced, 7 recoveries in all, 7 RECOVERED events in all, 1 CONNECTED, 0 failures$' ||
+        jobfail "sync: rank $_r did not get 7 RECOVERED events (and CONNECTED once) for its peer"
     each_rank 2 "$out" 'events: PEER_FAILED 1 for rank 2 (RCMSG_ERR_[A-Z_]*), 0 failures$' ||
         jobfail "sync: rank $_r did not get PEER_FAILED once for rank 2 with an error status"
     grep -q '^rank 2: events: CONNECTED once for each other rank over rc, 0 failures$' "$out" ||
         jobfail "sync: rank 2 did not get CONNECTED once for each other rank"
-    echo "ok: 2. QP sync within 2 periods, 6 RECOVERED events each side, CONNECTED once, PEER_FAILED once ($(($(date +%s) - t00)) s so far)"
+    echo "ok: 2. QP sync within 2 periods, a stuck queue recovered by its watch, 7 RECOVERED events each side, CONNECTED once, PEER_FAILED once ($(($(date +%s) - t00)) s so far)"
 fi
 
 # wait_dump NAME RANK KIND: until RANK's log in job NAME has a dump whose begin line matches

@@ -37,6 +37,11 @@
  *                                     the ERR (rcmsg_rc_btl_breaks) must be <= 2 x MS
  *                                     (RCMSG_QP_SYNC_INTERVAL) + QPSYNC_SLACK_MS, and the
  *                                     recovery must complete (20 s); traffic checked after each
+ *   monitor_test stuck S              2 ranks, rc: rank 0's QP to rank 1 swallows its requests
+ *                                     (rcmsg_rc_btl_force_stuck: SQD and a signaled flush); a
+ *                                     round trip waits until the stuck-queue watch recovers the
+ *                                     connection: S s (its bound) -1.5 / +4 s; one recovery on
+ *                                     each side; checked traffic after
  *   monitor_test idle                 2 ranks: two checked round trips, then both idle (rank
  *                                     1 in a blocking receive from rank 0, tag 77, 64 B; rank
  *                                     0 testing a receive) until $MONITOR_DIR/go exists; then
@@ -46,8 +51,9 @@
  *                                     rank 0 talks to 1, then to 2; its connection to 1 is
  *                                     recycled: DISCONNECTED once on ranks 0 and 1
  *
- * Modes can follow each other in one run: "monitor_test qpsync 3 500 + recover 3 + events
- * rc". qpsync and recover run between ranks 0 and 1; other ranks wait for the next mode.
+ * Modes can follow each other in one run: "monitor_test qpsync 3 500 + stuck 5.4 + recover 3 +
+ * events rc". qpsync, stuck and recover run between ranks 0 and 1; other ranks wait for the next
+ * mode.
  * After events or recover, no CONNECTED, RECOVERED or PEER_FAILED event may come later (checked
  * after rcmsg_finalize: a FAIL line, and no "rank R: finalized").
  *
@@ -583,6 +589,45 @@ static int qpsync(long n, long period_ms)
     return failures != 0;
 }
 
+/* Rank 0's QP to rank 1 swallows its requests (SQD, rcmsg_rc_btl_force_stuck): the stuck-queue
+ * watch recovers it after `bound` s (2 x the device's retries + the slack, rc_sync.h), and the
+ * round trip that waited on it completes, intact, within a few seconds of that. */
+static int stuck(double bound)
+{
+    rcmsg_btl_t *btl = rc_btl();
+    uint8_t *buf;
+    uint64_t base = rank > 1 ? 0 : rcmsg_rc_btl_recoveries(btl, rank ^ 1);
+    double t0, t;
+    int flag;
+
+    CHECK(rcmsg_barrier(world) == RCMSG_OK, "barrier");
+    if (rank > 1) {
+        return 0; /* between ranks 0 and 1 only */
+    }
+    buf = xmalloc(PING_BIG + 1);
+    round_trip(buf, 64, 900, 0); /* both out of the barrier, the connection up */
+    t0 = now_s();
+    if (rank == 0) {
+        rcmsg_status_t s;
+        while ((s = rcmsg_rc_btl_force_stuck(btl, 1)) == RCMSG_ERR_STATE && now_s() - t0 < 10) {
+            rcmsg_iprobe(RCMSG_ANY_SOURCE, TAG_IDLE, world, &flag, NULL);
+        }
+        CHECK(s == RCMSG_OK, "rcmsg_rc_btl_force_stuck: %s", rcmsg_status_name(s));
+    }
+    round_trip(buf, 64, 902, 0);
+    t = now_s() - t0;
+    CHECK(await_recoveries(btl, base + 1, 20) >= 0, "stuck: no recovery counted in 20 s");
+    CHECK(rank != 0 || (t >= bound - 1.5 && t <= bound + 4),
+          "stuck: the round trip took %.3f s, not the watch's %.1f s (-1.5 s, +4 s)", t, bound);
+    round_trip(buf, PING_BIG, 904, 0);
+    free(buf);
+    printf("rank %d: stuck: round trip after %.3f s (watch bound %.1f s), %lu recovery(ies), %d "
+           "failures\n",
+           rank, t, bound, (unsigned long)(rcmsg_rc_btl_recoveries(btl, rank ^ 1) - base),
+           failures);
+    return failures != 0;
+}
+
 static int idle(void)
 {
     const char *dir = getenv("MONITOR_DIR");
@@ -693,6 +738,8 @@ static int run(int argc, char **argv)
         return recover(atol(argv[1]));
     } else if (strcmp(m, "qpsync") == 0 && argc == 3) {
         return qpsync(atol(argv[1]), atol(argv[2]));
+    } else if (strcmp(m, "stuck") == 0 && argc == 2) {
+        return stuck(atof(argv[1]));
     } else if (strcmp(m, "idle") == 0 && argc == 1) {
         return idle();
     } else if (strcmp(m, "recycle") == 0 && argc == 1) {
