@@ -28,8 +28,8 @@ typedef struct {
 /* rc_sync.c: the QP state cache checked against the device every RCMSG_QP_SYNC_INTERVAL
  * (a no-op until the period is over), and each send queue against the device's retry bound: a
  * QP that neither completes nor fails a signaled request for twice its retries' time and
- * RC_STUCK_SLACK_US more is recovered as broken (a device that lost a retransmission timer:
- * seen on Soft-RoCE after link flaps; real hardware completes or fails within the bound). */
+ * RC_STUCK_SLACK_US more is recovered as broken (under link flaps a Soft-RoCE pair was seen to
+ * hold requests for minutes, both QPs in RTS; real hardware completes or fails within it). */
 void rc_sync_tick(struct rc_btl *rc);
 
 /* The progress thread only (rc_control), while the application computes: every
