@@ -3,11 +3,13 @@
  * The MPI face's one-sided synchronization (mpi_win.h): fence, flushes, passive-target locks
  * and PSCW (post, start, complete, wait).
  *
- * Locks: each member has an 8-byte lock word in the window's lock window: EXCLUSIVE is
- * LOCK_EXCL there, each SHARED holder adds 1. A lock is taken by the accumulates' atomics
- * (rcmsg_acc_compare_swap for exclusive; for shared, get_accumulate +1 and, when an exclusive
- * holder is found, -1 again and retry), so the target serves them in its progress; unlock
- * completes the origin's operations to the target (a flush), then gives the word back.
+ * Locks: each member has an 8-byte lock word in the window's lock window: an EXCLUSIVE holder
+ * r writes r + 1 in its bits from LOCK_SHIFT up (LOCK_EXCL(r)), each SHARED holder adds 1. A
+ * lock is taken by the accumulates' atomics (rcmsg_acc_compare_swap for exclusive; for shared,
+ * get_accumulate +1 and, when an exclusive holder is found, -1 again and retry), so the target
+ * serves them in its progress; a wait for another holder is bounded by its liveness
+ * (mpi_win_spin). Unlock completes the origin's operations to the target (a flush), then
+ * gives the word back.
  *
  * PSCW: Win_post sends an empty message (tag POST) on the window's duplicate communicator to
  * each origin of its group; Win_start receives one from each target; Win_complete completes
@@ -17,9 +19,10 @@
 
 #include <stdlib.h>
 
-#define LOCK_EXCL ((int64_t)1 << 40)
-#define TAG_POST  1
-#define TAG_DONE  2
+#define LOCK_SHIFT   40
+#define LOCK_EXCL(r) ((int64_t)((r) + 1) << LOCK_SHIFT) /* rank r's exclusive lock */
+#define TAG_POST     1
+#define TAG_DONE     2
 
 static int sync_flush(mpi_win_t *w, const char *call, int rank)
 {
@@ -114,28 +117,42 @@ static rcmsg_status_t lock_op(mpi_win_t *w, int rank, int64_t add, int64_t cmp, 
     return s == RCMSG_OK ? rcmsg_win_flush(rank, w->locks) : s;
 }
 
+/* The exclusive holder named by a lock word (-1: none; shared holders are not named). */
+static int lock_holder(int64_t word)
+{
+    return (int)(word >> LOCK_SHIFT) - 1;
+}
+
+/* One try at rank's lock: *held true when another holds it (its word in *old). */
+static rcmsg_status_t lock_try(mpi_win_t *w, int rank, int type, int64_t *old, bool *held)
+{
+    rcmsg_status_t s;
+
+    if (type == MPI_LOCK_EXCLUSIVE) {
+        s = lock_op(w, rank, LOCK_EXCL(w->c->rank), 0, true, old);
+        *held = s == RCMSG_OK && *old != 0;
+        return s;
+    }
+    s = lock_op(w, rank, 1, 0, false, old);
+    *held = s == RCMSG_OK && lock_holder(*old) >= 0;
+    return *held ? lock_op(w, rank, -1, 0, false, &(int64_t){0}) : s;
+}
+
+/* Takes rank's lock; while another holds it, waits (mpi_win_spin: bounded by the exclusive
+ * holder's liveness). */
 static rcmsg_status_t lock_take(mpi_win_t *w, int rank, int type)
 {
     int64_t old = 0;
+    bool held = false;
+    mpi_win_spin_t sp;
     rcmsg_status_t s;
 
-    for (;;) {
-        if (type == MPI_LOCK_EXCLUSIVE) {
-            s = lock_op(w, rank, LOCK_EXCL, 0, true, &old);
-            if (s != RCMSG_OK || old == 0) {
-                return s;
-            }
-        } else {
-            s = lock_op(w, rank, 1, 0, false, &old);
-            if (s != RCMSG_OK || (old & LOCK_EXCL) == 0) {
-                return s;
-            }
-            if ((s = lock_op(w, rank, -1, 0, false, &old)) != RCMSG_OK) {
-                return s;
-            }
-        }
-        rcmsg_thread_pause(); /* held by another: let it go on */
+    mpi_win_spin_init(&sp, rank);
+    while ((s = lock_try(w, rank, type, &old, &held)) == RCMSG_OK && held &&
+           (s = mpi_win_spin(w, &sp, lock_holder(old), "the lock")) == RCMSG_OK) {
     }
+    mpi_win_spin_end(&sp);
+    return s;
 }
 
 static int lock_one(mpi_win_t *w, const char *call, int type, int rank, int assert)
@@ -177,7 +194,8 @@ static int unlock_one(mpi_win_t *w, const char *call, int rank)
     s = rcmsg_win_flush(rank, w->data);
     mpi_win_settle(w, rank);
     if (!(st & (1 << 16))) {
-        g = lock_op(w, rank, (st & 0xffff) == MPI_LOCK_EXCLUSIVE ? -LOCK_EXCL : -1, 0, false, &old);
+        g = lock_op(w, rank, (st & 0xffff) == MPI_LOCK_EXCLUSIVE ? -LOCK_EXCL(w->c->rank) : -1, 0,
+                    false, &old);
     }
     w->lock_state[rank] = 0;
     w->nlocked--;
