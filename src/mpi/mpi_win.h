@@ -59,10 +59,12 @@ typedef struct {
     MPI_Aint lb; /* t's true lower bound */
 } mpi_win_target_t;
 
-/* The lock window's words of a member: the passive-target lock, the accumulate mutex. */
-#define MPI_WIN_LOCK_WORD  0
-#define MPI_WIN_MUTEX_WORD 8
-#define MPI_WIN_LOCK_BYTES 16
+/* The lock window's words of a member: the passive-target lock, the accumulate mutex; then a
+ * byte per member, 1 while it holds a shared lock on this one (mpi_win_sync.c). */
+#define MPI_WIN_LOCK_WORD     0
+#define MPI_WIN_MUTEX_WORD    8
+#define MPI_WIN_SLOT_BASE     16
+#define MPI_WIN_LOCK_BYTES(n) (MPI_WIN_SLOT_BASE + (size_t)(n))
 
 /* A wait for a word of target's lock window (the lock, the accumulate mutex) that another
  * holds: the caller retries its atomic after each mpi_win_spin (mpi_win_obj.c). */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * One-sided waits on a lost holder (3 ranks, mpi_win_dead.sh; issue 43): rank 2 takes an
- * exclusive lock on rank 0's window "dead_lock", then the accumulate mutex of rank 0's window
- * "dead_mutex" (an accumulate on long double goes under it), and dies by SIGKILL holding both.
- * Rank 1 asks for the same lock (and waits for it 0.5 s, until rank 2 dies), then makes an
- * accumulate that needs the same mutex: each
+ * exclusive lock on rank 0's window "dead_lock", a shared lock on rank 0's window
+ * "dead_shared", then the accumulate mutex of rank 0's window "dead_mutex" (an accumulate on
+ * long double goes under it), and dies by SIGKILL holding all three. Rank 1 asks for the same
+ * exclusive lock (and waits for it 0.5 s, until rank 2 dies), for an exclusive lock on
+ * "dead_shared", then makes an accumulate that needs the same mutex: each
  * call must fail (MPI_ERRORS_RETURN) with MPI_ERR_PROC_ABORTED and a message naming the
  * window, the target and the holder, within BOUND_S seconds, not wait forever. Rank 0, the
  * target, serves them meanwhile in a receive from rank 1. Each rank prints its pid, so that
@@ -87,7 +88,7 @@ static void check_failed(const char *what, const char *window, int e, double t)
           "%s: the message does not name the window, the target and the holder", what);
 }
 
-static void rank2(MPI_Win wl, MPI_Win wm)
+static void rank2(MPI_Win wl, MPI_Win ws, MPI_Win wm)
 {
     long double v = 1.0L;
     int one = 1;
@@ -97,13 +98,14 @@ static void rank2(MPI_Win wl, MPI_Win wm)
     printf("rank 2: holds rank 0's exclusive lock\n");
     fflush(stdout);
     usleep(500000); /* rank 1 waits for the lock meanwhile */
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, ws));
     OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, wm));
     hold_mutex = 1;
     MPI_Accumulate(&v, 1, MPI_LONG_DOUBLE, 0, 0, 1, MPI_LONG_DOUBLE, MPI_SUM, wm);
     CHECK(0, "%s", "the accumulate mutex was never taken (its compare-and-swap not interposed?)");
 }
 
-static void rank1(MPI_Win wl, MPI_Win wm)
+static void rank1(MPI_Win wl, MPI_Win ws, MPI_Win wm)
 {
     long double v = 1.0L;
     int one = 1, e;
@@ -115,18 +117,23 @@ static void rank1(MPI_Win wl, MPI_Win wm)
     e = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, wl);
     check_failed("Win_lock", "\"dead_lock\"", e, now_s() - t0);
     rcmsg_recv(&c, 1, 2, TAG_MUTEX, rcmsg_comm_world(), NULL); /* sent before it died */
+    t0 = now_s();
+    e = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, ws);
+    check_failed("Win_lock (shared holder)", "\"dead_shared\"", e, now_s() - t0);
     OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, wm));
     t0 = now_s();
     e = MPI_Accumulate(&v, 1, MPI_LONG_DOUBLE, 0, 0, 1, MPI_LONG_DOUBLE, MPI_SUM, wm);
     check_failed("Accumulate", "\"dead_mutex\"", e, now_s() - t0);
     OK(MPI_Win_unlock(0, wm));
-    MPI_Send(&one, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD);
+    /* synchronous: rank 0 has it before this rank exits (_exit: an eager message may still
+     * be on its way) */
+    MPI_Ssend(&one, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD);
 }
 
 int main(int argc, char **argv)
 {
-    MPI_Win wl, wm;
-    int *il;
+    MPI_Win wl, ws, wm;
+    int *il, *is;
     long double *lm;
     int one;
 
@@ -143,19 +150,27 @@ int main(int argc, char **argv)
     printf("rank %d: pid %ld\n", me, (long)getpid());
     fflush(stdout);
     OK(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &il, &wl));
+    OK(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &is, &ws));
     OK(MPI_Win_allocate(sizeof(long double), sizeof(long double), MPI_INFO_NULL, MPI_COMM_WORLD,
                         &lm, &wm));
     MPI_Win_set_errhandler(wl, MPI_ERRORS_RETURN);
+    MPI_Win_set_errhandler(ws, MPI_ERRORS_RETURN);
     MPI_Win_set_errhandler(wm, MPI_ERRORS_RETURN);
+    MPI_Win_set_name(ws, "dead_shared");
     MPI_Win_set_name(wl, "dead_lock");
     MPI_Win_set_name(wm, "dead_mutex");
     MPI_Barrier(MPI_COMM_WORLD);
     if (me == 2) {
-        rank2(wl, wm);
+        rank2(wl, ws, wm);
     } else if (me == 1) {
-        rank1(wl, wm);
+        rank1(wl, ws, wm);
     } else {
         MPI_Recv(&one, 1, MPI_INT, 1, TAG_DONE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        /* stays until rank 1 is gone (its Ssend's answer must reach it): nothing comes */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        CHECK(MPI_Recv(&one, 1, MPI_INT, 1, TAG_DONE, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+                  MPI_SUCCESS,
+              "%s", "a message after rank 1's last");
     }
     (void)phase;      /* no barrier once a rank is gone */
     _exit(summary()); /* the windows cannot be freed with a member gone */
