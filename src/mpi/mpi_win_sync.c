@@ -6,7 +6,7 @@
  * Locks: each member has an 8-byte lock word in the window's lock window: an EXCLUSIVE holder
  * r writes r + 1 in its bits from LOCK_SHIFT up (LOCK_EXCL(r)), each SHARED holder adds 1 and
  * marks its byte among the member's slots (MPI_WIN_SLOT_BASE + r). A lock is taken by the
- * accumulates' atomics (rcmsg_acc_compare_swap for exclusive; for shared, the slot, then
+ * accumulates' atomics (rcmsg_acc_compare_swap for exclusive; for shared, the slot by a put, then
  * get_accumulate +1 and, when an exclusive holder is found, -1 again and retry), so the target
  * serves them in its progress. A wait for other holders is bounded by their liveness
  * (mpi_win_spin): the exclusive holder the word names, or a shared one its slot names (one
@@ -129,11 +129,11 @@ static rcmsg_status_t lock_op(mpi_win_t *w, int rank, int64_t add, int64_t cmp, 
     return s == RCMSG_OK ? rcmsg_win_flush(rank, w->locks) : s;
 }
 
-/* This rank's shared-holder slot at rank: set (v = &slot_set) or cleared; issued only. */
+/* This rank's shared-holder slot at rank: set (v = &slot_set) or cleared; issued only. A
+ * put: no other rank writes the byte (a store where the lock window is mapped, sm). */
 static rcmsg_status_t lock_slot(mpi_win_t *w, int rank, const uint8_t *v)
 {
-    return rcmsg_accumulate(v, 1, RCMSG_UINT8, RCMSG_OP_REPLACE, rank,
-                            MPI_WIN_SLOT_BASE + (size_t)w->c->rank, w->locks);
+    return rcmsg_put(v, 1, rank, MPI_WIN_SLOT_BASE + (size_t)w->c->rank, w->locks);
 }
 
 /* Gives back a shared lock on rank (add -1 to the word; then the slot), completed. */
@@ -157,8 +157,7 @@ static int lock_holder(int64_t word)
 static int lock_shared_holder(mpi_win_t *w, int rank, uint8_t *slots)
 {
     int first = -1, flag = 0;
-    rcmsg_status_t s = rcmsg_get_accumulate(NULL, slots, (size_t)w->c->size, RCMSG_UINT8,
-                                            RCMSG_OP_NO_OP, rank, MPI_WIN_SLOT_BASE, w->locks);
+    rcmsg_status_t s = rcmsg_get(slots, (size_t)w->c->size, rank, MPI_WIN_SLOT_BASE, w->locks);
 
     if (s != RCMSG_OK || rcmsg_win_flush(rank, w->locks) != RCMSG_OK) {
         return -1; /* the next try on the word fails the same way */
