@@ -3,7 +3,8 @@
  * Reduction operations. A predefined operation applies a kernel of the element's C type,
  * chosen through the datatype: a predefined type names its kernel and its class (C integer,
  * floating point, logical, complex, byte, pair), and each operation is defined on the classes
- * MPI 3.1 section 5.9.2 lists for it. A derived type made of one basic type (the datatype
+ * MPI 3.1 section 5.9.2 lists for it. MPI_CHAR, which the standard leaves out of them, is a C
+ * integer here, as in MPICH (an extension). A derived type made of one basic type (the datatype
  * engine knows it as an rcmsg reduction type) is packed, reduced as that type and unpacked.
  * User operations (MPI_Op_create) call the user's function on the buffers as they are.
  *
@@ -143,6 +144,7 @@ typedef unsigned long long op_wide_t; /* integer sums and products wrap, compute
         }                                                                                          \
     }
 
+OP_KERNEL(op_char, char, OP_OF_INT)
 OP_KERNEL(op_schar, signed char, OP_OF_INT)
 OP_KERNEL(op_uchar, unsigned char, OP_OF_INT)
 OP_KERNEL(op_short, short, OP_OF_INT)
@@ -178,7 +180,7 @@ OP_PAIR_KERNEL(op_long_double_int, long double)
 
 /* X(datatype, class, kernel): every predefined datatype (class 0: no operation on it) */
 #define OP_TYPE_LIST(X)                                                                            \
-    X(MPI_CHAR, 0, NULL)                                                                           \
+    X(MPI_CHAR, OPC_INT, op_char)                                                                  \
     X(MPI_SIGNED_CHAR, OPC_INT, op_schar)                                                          \
     X(MPI_UNSIGNED_CHAR, OPC_INT, op_uchar)                                                        \
     X(MPI_BYTE, OPC_BYTE, op_uchar)                                                                \

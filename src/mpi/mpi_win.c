@@ -106,7 +106,7 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
             ? rcmsg_win_allocate((size_t)size, w->c->rc, &w->base, &w->data)
             : rcmsg_win_create(base, (size_t)size, w->c->rc, &w->data);
     if (s == RCMSG_OK) {
-        s = rcmsg_win_allocate(MPI_WIN_LOCK_BYTES, w->c->rc, (void **)&lw, &w->locks);
+        s = rcmsg_win_allocate(MPI_WIN_LOCK_BYTES(w->c->size), w->c->rc, (void **)&lw, &w->locks);
     }
     if (s == RCMSG_OK) { /* every member's size and disp_unit */
         int64_t mine[2] = {size, disp_unit};

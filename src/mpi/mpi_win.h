@@ -42,6 +42,10 @@ typedef struct mpi_win {
     char *shm;
     size_t shm_len;
     int64_t *shm_size; /* [members]: each member's size, its memory at shm + the sizes before */
+    /* a wait on a word that a lost rank holds (mpi_win_spin): lost_holder - 1 held lost_what
+     * at lost_target (0: none); mpi_win_status names them, once */
+    int lost_holder, lost_target;
+    const char *lost_what;
 } mpi_win_t;
 
 /* Where an operation lands: count elements of t at the target's byte displacement disp (of
@@ -55,10 +59,34 @@ typedef struct {
     MPI_Aint lb; /* t's true lower bound */
 } mpi_win_target_t;
 
-/* The lock window's words of a member: the passive-target lock, the accumulate mutex. */
-#define MPI_WIN_LOCK_WORD  0
-#define MPI_WIN_MUTEX_WORD 8
-#define MPI_WIN_LOCK_BYTES 16
+/* The lock window's words of a member: the passive-target lock, the accumulate mutex; then a
+ * byte per member, 1 while it holds a shared lock on this one (mpi_win_sync.c). */
+#define MPI_WIN_LOCK_WORD     0
+#define MPI_WIN_MUTEX_WORD    8
+#define MPI_WIN_SLOT_BASE     16
+#define MPI_WIN_LOCK_BYTES(n) (MPI_WIN_SLOT_BASE + (size_t)(n))
+
+/* A wait for a word of target's lock window (the lock, the accumulate mutex) that another
+ * holds: the caller retries its atomic after each mpi_win_spin (mpi_win_obj.c). */
+typedef struct {
+    int target;
+    unsigned rounds;
+    int watched;           /* the rank watch is posted for, -1: none */
+    rcmsg_request_t watch; /* a receive from it that nothing matches: rcmsg's liveness watches
+                              it, and it fails once that rank is lost */
+} mpi_win_spin_t;
+
+/* The receive tag of the watch (PSCW's messages, mpi_win_sync.c, use 1 and 2). */
+#define MPI_WIN_TAG_WATCH 3
+
+void mpi_win_spin_init(mpi_win_spin_t *sp, int target);
+/* One round of the wait for what (a word) held by holder (-1: by ranks it cannot name): backs
+ * off (yields, then sleeps up to 1 ms), progresses rcmsg and tests the holder's liveness.
+ * RCMSG_OK: try again; RCMSG_ERR_CONNECTION (or what the loss was): the holder is lost
+ * (w->lost_* say who, for mpi_win_status's message). */
+rcmsg_status_t mpi_win_spin(mpi_win_t *w, mpi_win_spin_t *sp, int holder, const char *what);
+/* The wait is over: its watch is taken back. */
+void mpi_win_spin_end(mpi_win_spin_t *sp);
 
 /* ---- transfers (mpi_win_xfer.c): the target's blocks, one rcmsg operation each ---- */
 /* A put of the packed bytes p to the target (get: the target's bytes into p), block by block
@@ -76,7 +104,8 @@ rcmsg_status_t mpi_win_xfer_acc_locked(mpi_win_t *w, const mpi_win_target_t *tg,
 
 /* The window of a call: MPI active and win live, or NULL with the error raised in *err_p. */
 mpi_win_t *mpi_win_enter(MPI_Win win, const char *call, int *err_p);
-/* An rcmsg status of a call raised on the window (MPI_SUCCESS for RCMSG_OK). */
+/* An rcmsg status of a call raised on the window (MPI_SUCCESS for RCMSG_OK); after a wait on
+ * a lost holder (mpi_win_spin) the message names the window, the target and the holder. */
 int mpi_win_status(mpi_win_t *w, const char *call, rcmsg_status_t s);
 /* Operations to target (-1: all) are complete: their temporaries unpacked and freed. */
 void mpi_win_settle(mpi_win_t *w, int target);

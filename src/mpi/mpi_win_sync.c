@@ -3,11 +3,15 @@
  * The MPI face's one-sided synchronization (mpi_win.h): fence, flushes, passive-target locks
  * and PSCW (post, start, complete, wait).
  *
- * Locks: each member has an 8-byte lock word in the window's lock window: EXCLUSIVE is
- * LOCK_EXCL there, each SHARED holder adds 1. A lock is taken by the accumulates' atomics
- * (rcmsg_acc_compare_swap for exclusive; for shared, get_accumulate +1 and, when an exclusive
- * holder is found, -1 again and retry), so the target serves them in its progress; unlock
- * completes the origin's operations to the target (a flush), then gives the word back.
+ * Locks: each member has an 8-byte lock word in the window's lock window: an EXCLUSIVE holder
+ * r writes r + 1 in its bits from LOCK_SHIFT up (LOCK_EXCL(r)), each SHARED holder adds 1 and
+ * marks its byte among the member's slots (MPI_WIN_SLOT_BASE + r). A lock is taken by the
+ * accumulates' atomics (rcmsg_acc_compare_swap for exclusive; for shared, the slot by a put, then
+ * get_accumulate +1 and, when an exclusive holder is found, -1 again and retry), so the target
+ * serves them in its progress. A wait for other holders is bounded by their liveness
+ * (mpi_win_spin): the exclusive holder the word names, or a shared one its slot names (one
+ * known lost first). Unlock completes the origin's operations to the target (a flush), then
+ * gives the word back (a shared holder: the count, then its slot).
  *
  * PSCW: Win_post sends an empty message (tag POST) on the window's duplicate communicator to
  * each origin of its group; Win_start receives one from each target; Win_complete completes
@@ -15,11 +19,13 @@
  */
 #include "mpi/mpi_win.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
-#define LOCK_EXCL ((int64_t)1 << 40)
-#define TAG_POST  1
-#define TAG_DONE  2
+#define LOCK_SHIFT   40
+#define LOCK_EXCL(r) ((int64_t)((r) + 1) << LOCK_SHIFT) /* rank r's exclusive lock */
+#define TAG_POST     1
+#define TAG_DONE     2
 
 static int sync_flush(mpi_win_t *w, const char *call, int rank)
 {
@@ -102,40 +108,111 @@ int MPI_Win_fence(int assert, MPI_Win win)
 
 /* ---- passive target ------------------------------------------------------------------- */
 
+static const uint8_t slot_set = 1, slot_clear = 0;
+
+/* One atomic on rank's lock word, issued: its old value in *old once flushed. */
+static rcmsg_status_t lock_post(mpi_win_t *w, int rank, int64_t *add, int64_t *cmp, bool cas,
+                                int64_t *old)
+{
+    return cas ? rcmsg_acc_compare_swap(cmp, add, old, RCMSG_INT64, rank, MPI_WIN_LOCK_WORD,
+                                        w->locks)
+               : rcmsg_get_accumulate(add, old, 1, RCMSG_INT64, RCMSG_SUM, rank, MPI_WIN_LOCK_WORD,
+                                      w->locks);
+}
+
 /* One atomic on rank's lock word, completed: its old value in *old. */
 static rcmsg_status_t lock_op(mpi_win_t *w, int rank, int64_t add, int64_t cmp, bool cas,
                               int64_t *old)
 {
-    rcmsg_status_t s = cas ? rcmsg_acc_compare_swap(&cmp, &add, old, RCMSG_INT64, rank,
-                                                    MPI_WIN_LOCK_WORD, w->locks)
-                           : rcmsg_get_accumulate(&add, old, 1, RCMSG_INT64, RCMSG_SUM, rank,
-                                                  MPI_WIN_LOCK_WORD, w->locks);
+    rcmsg_status_t s = lock_post(w, rank, &add, &cmp, cas, old);
 
     return s == RCMSG_OK ? rcmsg_win_flush(rank, w->locks) : s;
 }
 
+/* This rank's shared-holder slot at rank: set (v = &slot_set) or cleared; issued only. A
+ * put: no other rank writes the byte (a store where the lock window is mapped, sm). */
+static rcmsg_status_t lock_slot(mpi_win_t *w, int rank, const uint8_t *v)
+{
+    return rcmsg_put(v, 1, rank, MPI_WIN_SLOT_BASE + (size_t)w->c->rank, w->locks);
+}
+
+/* Gives back a shared lock on rank (add -1 to the word; then the slot), completed. */
+static rcmsg_status_t lock_shared_drop(mpi_win_t *w, int rank)
+{
+    int64_t add = -1, cmp = 0, old;
+    rcmsg_status_t s = lock_post(w, rank, &add, &cmp, false, &old);
+
+    s = s == RCMSG_OK ? lock_slot(w, rank, &slot_clear) : s;
+    return s == RCMSG_OK ? rcmsg_win_flush(rank, w->locks) : s;
+}
+
+/* The exclusive holder named by a lock word (-1: none; shared holders are counted only). */
+static int lock_holder(int64_t word)
+{
+    return (int)(word >> LOCK_SHIFT) - 1;
+}
+
+/* A shared holder of rank's lock for an exclusive waiter to watch (slots: [members] bytes):
+ * one known lost if any, else the first marked; -1: none marked. */
+static int lock_shared_holder(mpi_win_t *w, int rank, uint8_t *slots)
+{
+    int first = -1, flag = 0;
+    rcmsg_status_t s = rcmsg_get(slots, (size_t)w->c->size, rank, MPI_WIN_SLOT_BASE, w->locks);
+
+    if (s != RCMSG_OK || rcmsg_win_flush(rank, w->locks) != RCMSG_OK) {
+        return -1; /* the next try on the word fails the same way */
+    }
+    for (int r = 0; r < w->c->size; r++) {
+        if (slots[r] == 0 || r == w->c->rank) {
+            continue;
+        }
+        if (rcmsg_iprobe(r, MPI_WIN_TAG_WATCH, w->c->rc, &flag, NULL) != RCMSG_OK) {
+            return r; /* lost */
+        }
+        first = first < 0 ? r : first;
+    }
+    return first;
+}
+
+/* One try at rank's lock: *held true when another holds it (its word in *old). */
+static rcmsg_status_t lock_try(mpi_win_t *w, int rank, int type, int64_t *old, bool *held)
+{
+    rcmsg_status_t s;
+
+    if (type == MPI_LOCK_EXCLUSIVE) {
+        s = lock_op(w, rank, LOCK_EXCL(w->c->rank), 0, true, old);
+        *held = s == RCMSG_OK && *old != 0;
+        return s;
+    }
+    s = lock_slot(w, rank, &slot_set);
+    s = s == RCMSG_OK ? lock_op(w, rank, 1, 0, false, old) : s;
+    *held = s == RCMSG_OK && lock_holder(*old) >= 0;
+    return *held ? lock_shared_drop(w, rank) : s;
+}
+
+/* Takes rank's lock; while others hold it, waits (mpi_win_spin: bounded by their liveness). */
 static rcmsg_status_t lock_take(mpi_win_t *w, int rank, int type)
 {
     int64_t old = 0;
+    bool held = false;
+    int holder;
+    uint8_t *slots = NULL;
+    mpi_win_spin_t sp;
     rcmsg_status_t s;
 
-    for (;;) {
-        if (type == MPI_LOCK_EXCLUSIVE) {
-            s = lock_op(w, rank, LOCK_EXCL, 0, true, &old);
-            if (s != RCMSG_OK || old == 0) {
-                return s;
-            }
-        } else {
-            s = lock_op(w, rank, 1, 0, false, &old);
-            if (s != RCMSG_OK || (old & LOCK_EXCL) == 0) {
-                return s;
-            }
-            if ((s = lock_op(w, rank, -1, 0, false, &old)) != RCMSG_OK) {
-                return s;
-            }
+    mpi_win_spin_init(&sp, rank);
+    while ((s = lock_try(w, rank, type, &old, &held)) == RCMSG_OK && held) {
+        holder = lock_holder(old);
+        if (holder < 0 && (slots != NULL || (slots = malloc((size_t)w->c->size)) != NULL)) {
+            holder = lock_shared_holder(w, rank, slots);
         }
-        rcmsg_thread_pause(); /* held by another: let it go on */
+        if ((s = mpi_win_spin(w, &sp, holder, "the lock")) != RCMSG_OK) {
+            break;
+        }
     }
+    mpi_win_spin_end(&sp);
+    free(slots);
+    return s;
 }
 
 static int lock_one(mpi_win_t *w, const char *call, int type, int rank, int assert)
@@ -177,7 +254,9 @@ static int unlock_one(mpi_win_t *w, const char *call, int rank)
     s = rcmsg_win_flush(rank, w->data);
     mpi_win_settle(w, rank);
     if (!(st & (1 << 16))) {
-        g = lock_op(w, rank, (st & 0xffff) == MPI_LOCK_EXCLUSIVE ? -LOCK_EXCL : -1, 0, false, &old);
+        g = (st & 0xffff) == MPI_LOCK_EXCLUSIVE
+                ? lock_op(w, rank, -LOCK_EXCL(w->c->rank), 0, false, &old)
+                : lock_shared_drop(w, rank);
     }
     w->lock_state[rank] = 0;
     w->nlocked--;

@@ -12,7 +12,7 @@
  * operation element by element, writes them back and gives the mutex back. Every accumulate on
  * such a type goes this way (MPI_REPLACE and MPI_NO_OP included), so they are atomic with each
  * other element by element, and ordered after the origin's earlier operations to the target
- * (flushed first).
+ * (flushed first). A wait for the mutex ends in an error once its holder is lost.
  */
 #include "mpi/mpi_win.h"
 
@@ -106,15 +106,19 @@ static rcmsg_status_t mutex_cas(mpi_win_t *w, int rank, int64_t cmp, int64_t swa
     return s == RCMSG_OK ? rcmsg_win_flush(rank, w->locks) : s;
 }
 
-/* Takes rank's mutex (its word holds the holder's rank + 1). */
+/* Takes rank's mutex (its word holds the holder's rank + 1); while another holds it, waits
+ * (mpi_win_spin: bounded by the holder's liveness). */
 static rcmsg_status_t mutex_take(mpi_win_t *w, int rank)
 {
     int64_t old = 0;
+    mpi_win_spin_t sp;
     rcmsg_status_t s;
 
-    while ((s = mutex_cas(w, rank, 0, w->c->rank + 1, &old)) == RCMSG_OK && old != 0) {
-        rcmsg_thread_pause(); /* another origin's accumulate: let it finish */
+    mpi_win_spin_init(&sp, rank);
+    while ((s = mutex_cas(w, rank, 0, w->c->rank + 1, &old)) == RCMSG_OK && old != 0 &&
+           (s = mpi_win_spin(w, &sp, (int)old - 1, "the accumulate mutex")) == RCMSG_OK) {
     }
+    mpi_win_spin_end(&sp);
     return s;
 }
 

@@ -85,7 +85,8 @@ static mat_t mat_prod(int lo, int hi, int i)
 }
 
 /* Every predefined operation on every predefined basic type (in 3, inout 5): defined exactly
- * where MPI 3.1 section 5.9.2 says (else MPI_ERR_OP), with the right result. */
+ * where MPI 3.1 section 5.9.2 says (else MPI_ERR_OP), with the right result; MPI_CHAR is a C
+ * integer, as in MPICH (an extension). */
 enum { C_INT = 1, C_FLT = 2, C_LOGICAL = 4, C_CPLX = 8, C_BYTE = 16 };
 static const struct {
     MPI_Op op;
@@ -98,7 +99,7 @@ static const struct {
     {MPI_BOR, C_INT | C_BYTE, 7},         {MPI_BXOR, C_INT | C_BYTE, 6},
 };
 #define OP_TABLE_TYPES(X)                                                                          \
-    X(MPI_CHAR, char, 0)                                                                           \
+    X(MPI_CHAR, char, C_INT)                                                                       \
     X(MPI_SIGNED_CHAR, signed char, C_INT)                                                         \
     X(MPI_UNSIGNED_CHAR, unsigned char, C_INT)                                                     \
     X(MPI_BYTE, unsigned char, C_BYTE)                                                             \
@@ -164,7 +165,7 @@ static void test_ops(void)
     unsigned char ba = 0xf0, bb = 0x3c;
     _Bool qa = 1, qb = 0;
     mat_t ma = mat_of(1, 0), mb = mat_of(2, 0), want = mat_mul(ma, mb);
-    char ch = 1;
+    wchar_t ch = 1;
 
     OK(MPI_Reduce_local(a, b, 3, MPI_INT, MPI_SUM));
     CHECK(b[0] == 5 && b[1] == 3 && b[2] == -3, "SUM %d %d %d", b[0], b[1], b[2]);
@@ -191,7 +192,7 @@ static void test_ops(void)
     CHECK(commute == 1, "commute %d", commute);
     /* what is not defined */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    FAILS(MPI_Reduce_local(&ch, &ch, 1, MPI_CHAR, MPI_SUM), MPI_ERR_OP);
+    FAILS(MPI_Reduce_local(&ch, &ch, 1, MPI_WCHAR, MPI_SUM), MPI_ERR_OP);
     FAILS(MPI_Reduce_local(la, lb, 1, MPI_LONG_DOUBLE, MPI_BAND), MPI_ERR_OP);
     FAILS(MPI_Reduce_local(&ca, &cb, 1, MPI_C_DOUBLE_COMPLEX, MPI_MAX), MPI_ERR_OP);
     FAILS(MPI_Reduce_local(a, b, 1, MPI_INT, MPI_MINLOC), MPI_ERR_OP);
@@ -329,6 +330,15 @@ static void test_reduce(void)
     memcpy(out, in, sizeof(in));
     OK(MPI_Reduce(me == 0 ? MPI_IN_PLACE : in, out, N, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
     CHECK(me != 0 || out[1] == sum_ranks + np, "reduce in place %d", out[1]);
+    /* MPI_CHAR, a C integer as in MPICH (an extension): SUM (wrapping modulo 256) and MAX */
+    {
+        char c[2] = {(char)(me + 1), (char)(100 + me)}, cr[2] = {0, 0};
+        OK(MPI_Allreduce(c, cr, 2, MPI_CHAR, MPI_SUM, MPI_COMM_WORLD));
+        CHECK(cr[0] == (char)(sum_ranks + np) && cr[1] == (char)(100 * np + sum_ranks),
+              "MPI_CHAR SUM %d %d", cr[0], cr[1]);
+        OK(MPI_Allreduce(c, cr, 2, MPI_CHAR, MPI_MAX, MPI_COMM_WORLD));
+        CHECK(cr[0] == (char)np && cr[1] == (char)(100 + np - 1), "MPI_CHAR MAX %d", cr[0]);
+    }
     /* a vector type: packed for rcmsg, then the user sum on it (the MPI layer's tree) */
     vec_fill(vin, me);
     vec_fill(vout, 0);

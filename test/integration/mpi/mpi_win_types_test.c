@@ -12,11 +12,12 @@
  *   LONG_DOUBLE_INT) from every rank to one location, ties to the smaller index, on a strided
  *   target too; Get_accumulate's old values; REPLACE / NO_OP on a pair type;
  * - Fetch_and_op SUM on signed and unsigned char (wrapping) and long double, MAX on long
- *   double, SUM on double complex, REPLACE / NO_OP on MPI_CHAR, from every rank;
+ *   double, SUM on double complex, REPLACE / NO_OP and SUM (MPICH's extension) on
+ *   MPI_CHAR, from every rank;
  * - type signatures: ints into MPI_2INT (the same signature) work;
  * - errors: origin and target type signatures that differ (MPI_ERR_TYPE), a target type
  *   reaching past the window (MPI_ERR_RMA_RANGE, nothing written), an accumulate on a type of
- *   two predefined types (MPI_ERR_TYPE), MINLOC on MPI_INT and SUM on MPI_CHAR (MPI_ERR_OP).
+ *   two predefined types (MPI_ERR_TYPE), MINLOC on MPI_INT and SUM on MPI_WCHAR (MPI_ERR_OP).
  */
 #include "mpi_test.h"
 
@@ -343,14 +344,15 @@ PAIR_TEST(pair_long_double_int, long double, MPI_LONG_DOUBLE_INT)
 
 /* Fetch_and_op from every rank to one location of rank 0 (passive target), the final values
  * exact: SUM on signed and unsigned char (wrapping modulo 256), long double; MAX on long
- * double; SUM on double complex (Accumulate); REPLACE and NO_OP on MPI_CHAR. */
+ * double; SUM on double complex (Accumulate); REPLACE and NO_OP on MPI_CHAR, and SUM on it
+ * (MPICH's extension, wrapping modulo 256). */
 static void test_fop(MPI_Win win, char *mem)
 {
     signed char sc = 100, sco;
     unsigned char uc = 200, uco;
     long double ld = 0.5L + me, ldo, ldm = me, lv;
     double complex z = me + 2.0 * I, zv;
-    char ch = (char)('a' + me), cho = 0, chn = 0;
+    char ch = (char)('a' + me), cho = 0, chn = 0, cs = 90;
     int rounds = 3;
 
     memset(mem, 0, 4 * N);
@@ -359,6 +361,7 @@ static void test_fop(MPI_Win win, char *mem)
     for (int k = 0; k < rounds; k++) {
         OK(MPI_Fetch_and_op(&sc, &sco, MPI_SIGNED_CHAR, 0, 0, MPI_SUM, win));
         OK(MPI_Fetch_and_op(&uc, &uco, MPI_UNSIGNED_CHAR, 0, 1, MPI_SUM, win));
+        OK(MPI_Accumulate(&cs, 1, MPI_CHAR, 0, 2, 1, MPI_CHAR, MPI_SUM, win));
         OK(MPI_Fetch_and_op(&ld, &ldo, MPI_LONG_DOUBLE, 0, 4, MPI_SUM, win));
         OK(MPI_Fetch_and_op(&ldm, &ldo, MPI_LONG_DOUBLE, 0, 8, MPI_MAX, win));
         OK(MPI_Accumulate(&z, 1, MPI_C_DOUBLE_COMPLEX, 0, 12, 1, MPI_C_DOUBLE_COMPLEX, MPI_SUM,
@@ -376,6 +379,7 @@ static void test_fop(MPI_Win win, char *mem)
               (signed char)mem[0]);
         CHECK((unsigned char)mem[4] == (unsigned char)(rounds * np * 200), "unsigned char SUM: %u",
               (unsigned char)mem[1]);
+        CHECK(mem[8] == (char)(rounds * np * 90), "MPI_CHAR SUM: %d", mem[8]);
         memcpy(&lv, mem + 16, sizeof(lv));
         CHECK(lv == want, "long double SUM: %Lg, expected %Lg", lv, want);
         memcpy(&lv, mem + 32, sizeof(lv));
@@ -385,7 +389,7 @@ static void test_fop(MPI_Win win, char *mem)
               "double complex SUM: %g%+gi", creal(zv), cimag(zv));
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    /* MPI_CHAR: REPLACE and NO_OP (no arithmetic is defined on it) */
+    /* MPI_CHAR: REPLACE and NO_OP */
     OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
     OK(MPI_Fetch_and_op(&ch, &cho, MPI_CHAR, 0, 16, MPI_REPLACE, win));
     OK(MPI_Fetch_and_op(NULL, &chn, MPI_CHAR, 0, 16, MPI_NO_OP, win));
@@ -431,7 +435,7 @@ static void test_errors(MPI_Win win, int *mem)
     /* accumulates: one predefined type, an operation defined on it */
     FAILS(MPI_Accumulate(v, 1, mixed, right, 0, 1, mixed, MPI_REPLACE, win), MPI_ERR_TYPE);
     FAILS(MPI_Accumulate(v, 2, MPI_INT, right, 0, 2, MPI_INT, MPI_MINLOC, win), MPI_ERR_OP);
-    FAILS(MPI_Fetch_and_op(v, v + 1, MPI_CHAR, right, 0, MPI_SUM, win), MPI_ERR_OP);
+    FAILS(MPI_Fetch_and_op(v, v + 1, MPI_WCHAR, right, 0, MPI_SUM, win), MPI_ERR_OP);
     OK(MPI_Win_fence(0, win));
     for (int i = 0; i < N; i++) {
         CHECK(mem[i] == -1, "a refused call wrote mem[%d] = %d", i, mem[i]);
