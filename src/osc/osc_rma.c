@@ -99,7 +99,18 @@ rcmsg_status_t osc_check(const char *call, rcmsg_win_t win, int target, size_t d
         return RCMSG_ERR_INVALID_PARAM;
     }
     m = &win->m[target];
-    if (len > m->size || disp > m->size - len) {
+    if (win->dyn != NULL) { /* disp is an address: in a region the target attached */
+        rcmsg_status_t s = len > 0 ? osc_dyn_find(win, target, disp, len) : RCMSG_OK;
+        if (s == RCMSG_ERR_NOT_FOUND) {
+            rcmsg_error("%s: %zu bytes at address 0x%zx are outside every region target %d "
+                        "attached to the dynamic window: refused, nothing sent",
+                        call, len, disp, target);
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+        if (s != RCMSG_OK) {
+            return s;
+        }
+    } else if (len > m->size || disp > m->size - len) {
         rcmsg_error("%s: %zu bytes at displacement %zu are outside target %d's window of %llu "
                     "bytes: refused, nothing sent",
                     call, len, disp, target, (unsigned long long)m->size);
@@ -194,6 +205,12 @@ static int osc_world(rcmsg_win_t win, int target)
     return win->world[target];
 }
 
+/* The key of the target's memory (a dynamic window's: its region's, found by osc_check). */
+static uint32_t osc_rkey(rcmsg_win_t win, int target)
+{
+    return win->dyn != NULL ? win->dyn_rkey : win->m[target].rkey;
+}
+
 /* One piece of a put or get on the target's transport (registering origin with rc). */
 static rcmsg_status_t osc_rw(rcmsg_win_t win, int target, size_t disp, void *origin, size_t len,
                              bool get)
@@ -203,7 +220,7 @@ static rcmsg_status_t osc_rw(rcmsg_win_t win, int target, size_t disp, void *ori
     osc_args_t a = {.origin = origin,
                     .len = len,
                     .raddr = win->m[target].base + disp,
-                    .rkey = win->m[target].rkey,
+                    .rkey = osc_rkey(win, target),
                     .lmem = &none,
                     .get = get};
     osc_op_t *op = osc_op_new(win, target);
@@ -299,7 +316,7 @@ static rcmsg_status_t osc_atomic(rcmsg_win_t win, int target, size_t disp, rcmsg
 {
     rcmsg_btl_t *btl = win->btl[target];
     osc_args_t a = {.raddr = win->m[target].base + disp,
-                    .rkey = win->m[target].rkey,
+                    .rkey = osc_rkey(win, target),
                     .lmem = &win->slots_mem,
                     .aop = aop,
                     .operand = operand,
