@@ -880,7 +880,8 @@ MPI_API int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *dis
                                  void *baseptr);
 /* dynamic windows (MPI-3.1 11.2.4): no memory at creation; each member attaches its own
  * regions, alone (overlapping ones: MPI_ERR_RMA_ATTACH; at most 1024); an access names the
- * target's address, inside one region it attached (else MPI_ERR_RMA_RANGE) */
+ * target's address, inside the regions it attached (adjacent ones may be crossed; else
+ * MPI_ERR_RMA_RANGE) */
 MPI_API int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
 MPI_API int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 MPI_API int MPI_Win_detach(MPI_Win win, const void *base);

@@ -5,7 +5,7 @@
  * whose accesses name the target's address; docs/osc.md). Win_create_dynamic makes the window
  * as the other flavors (mpi_win.c): flavor MPI_WIN_FLAVOR_DYNAMIC, base MPI_BOTTOM, size 0,
  * disp_unit 1, so that a target_disp (an MPI_Aint from MPI_Get_address) is the target's
- * address, checked to lie inside one region it attached (mpi_win_rma.c, before anything is
+ * address, checked to lie inside the regions it attached (mpi_win_rma.c, before anything is
  * posted), and every communication and synchronization call works on it as on the others.
  */
 #include "mpi/mpi_win.h"

@@ -55,8 +55,8 @@ static int rma_range_err(mpi_win_t *w, const char *call, int rank, MPI_Aint disp
                    (long long)disp, w->disp_units[rank], count);
 }
 
-/* A dynamic window's access: the target's bytes [lo, hi) (addresses) inside one region it
- * attached (mpi_win_dyn.c), else MPI_ERR_RMA_RANGE raised. */
+/* A dynamic window's access: the target's bytes [lo, hi) (addresses) inside the regions
+ * it attached (mpi_win_dyn.c), else MPI_ERR_RMA_RANGE raised. */
 static int rma_dyn_range(mpi_win_t *w, const char *call, int rank, MPI_Aint lo, MPI_Aint hi)
 {
     rcmsg_status_t s = lo < 0
@@ -65,7 +65,7 @@ static int rma_dyn_range(mpi_win_t *w, const char *call, int rank, MPI_Aint lo, 
 
     if (s == RCMSG_ERR_NOT_FOUND) {
         return mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
-                       "%s: the target bytes [%#llx, %#llx) are not inside one region rank %d "
+                       "%s: the target bytes [%#llx, %#llx) are not inside the regions rank %d "
                        "attached to the dynamic window",
                        call, (unsigned long long)lo, (unsigned long long)hi, rank);
     }

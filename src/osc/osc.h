@@ -93,10 +93,13 @@ size_t osc_dyn_table_size(void);
 osc_dyn_t *osc_dyn_new(rcmsg_win_t tables);
 rcmsg_win_t osc_dyn_tables(rcmsg_win_t win);
 void osc_dyn_release(rcmsg_win_t win);
-/* The target's attached region that holds [disp, disp + len) (its table read again when this
- * member's copy is not known current): RCMSG_OK and win->dyn_rkey its key; RCMSG_ERR_NOT_FOUND
- * when none; or the error of reading the table. */
+/* The target's attached regions hold [disp, disp + len) (one, or adjacent ones; its table
+ * read again when this member's copy is not known current): RCMSG_OK and win->dyn_rkey the
+ * key of the one at disp; RCMSG_ERR_NOT_FOUND when not; or the error of reading the table. */
 rcmsg_status_t osc_dyn_find(rcmsg_win_t win, int target, size_t disp, size_t len);
+/* The bytes of [disp, disp + len) in the target's region that holds disp (found by
+ * osc_check just before: an access may cross adjacent regions), win->dyn_rkey its key. */
+size_t osc_dyn_piece(rcmsg_win_t win, int target, size_t disp, size_t len);
 /* This member's own regions hold [disp, disp + len) (the target side of osc_am.c). */
 bool osc_dyn_mine(rcmsg_win_t win, size_t disp, size_t len);
 /* The progress hook's: the copies of the others' tables are no longer known current. */

@@ -107,21 +107,45 @@ void osc_dyn_stale(rcmsg_win_t win)
     memset(win->dyn->fresh, 0, (size_t)win->size * sizeof(bool));
 }
 
-/* The region of t holding [disp, disp + len), or NULL. */
-static const osc_region_t *dyn_lookup(const osc_dyn_table_t *t, size_t disp, size_t len)
+/* The region of t holding the byte at disp, or NULL. */
+static const osc_region_t *dyn_at(const osc_dyn_table_t *t, size_t disp)
 {
     for (uint64_t i = 0; i < t->count; i++) {
         const osc_region_t *r = &t->r[i];
-        if (disp >= r->base && len <= r->size && disp - r->base <= r->size - len) {
+        if (disp >= r->base && disp - r->base < r->size) {
             return r;
         }
     }
     return NULL;
 }
 
+/* The region of t holding disp when regions of t hold every byte of [disp, disp + len)
+ * (adjacent regions, one after the other: MPI lets an access cross them), or NULL. */
+static const osc_region_t *dyn_lookup(const osc_dyn_table_t *t, size_t disp, size_t len)
+{
+    const osc_region_t *first = dyn_at(t, disp), *r = first;
+
+    while (r != NULL && len > r->base + r->size - disp) {
+        len -= r->base + r->size - disp;
+        disp = r->base + r->size;
+        r = dyn_at(t, disp);
+    }
+    return r != NULL ? first : NULL;
+}
+
 bool osc_dyn_mine(rcmsg_win_t win, size_t disp, size_t len)
 {
-    return win->dyn != NULL && dyn_lookup(win->dyn->mine, disp, len) != NULL;
+    return win->dyn != NULL && (len == 0 || dyn_lookup(win->dyn->mine, disp, len) != NULL);
+}
+
+size_t osc_dyn_piece(rcmsg_win_t win, int target, size_t disp, size_t len)
+{
+    osc_dyn_t *d = win->dyn;
+    const osc_region_t *r = dyn_at(target == win->rank ? d->mine : d->copy[target], disp);
+    size_t in = r != NULL ? r->base + r->size - disp : len; /* (found by osc_check) */
+
+    win->dyn_rkey = r != NULL ? r->rkey : 0;
+    return in < len ? in : len;
 }
 
 /* len bytes of target's table at off into p, complete. */

@@ -110,6 +110,12 @@ rcmsg_status_t osc_check(const char *call, rcmsg_win_t win, int target, size_t d
         if (s != RCMSG_OK) {
             return s;
         }
+        if (atomic && osc_dyn_piece(win, target, disp, len) < len) {
+            rcmsg_error("%s: the atomic at address 0x%zx crosses two of target %d's regions: "
+                        "refused, nothing sent",
+                        call, disp, target);
+            return RCMSG_ERR_INVALID_PARAM;
+        }
     } else if (len > m->size || disp > m->size - len) {
         rcmsg_error("%s: %zu bytes at displacement %zu are outside target %d's window of %llu "
                     "bytes: refused, nothing sent",
@@ -285,6 +291,26 @@ static rcmsg_status_t osc_transfer(rcmsg_win_t win, int target, size_t disp, voi
     return s;
 }
 
+/* A dynamic window's put or get, region by region (each its own key; osc_dyn.c). */
+static rcmsg_status_t osc_transfer_dyn(rcmsg_win_t win, int target, size_t disp, char *origin,
+                                       size_t len, bool get)
+{
+    rcmsg_status_t s = RCMSG_OK;
+
+    for (size_t off = 0, piece; s == RCMSG_OK && off < len; off += piece) {
+        piece = osc_dyn_piece(win, target, disp + off, len - off);
+        s = osc_transfer(win, target, disp + off, origin + off, piece, get);
+    }
+    return s;
+}
+
+static rcmsg_status_t osc_rw_any(rcmsg_win_t win, int target, size_t disp, void *origin, size_t len,
+                                 bool get)
+{
+    return win->dyn != NULL ? osc_transfer_dyn(win, target, disp, origin, len, get)
+                            : osc_transfer(win, target, disp, origin, len, get);
+}
+
 rcmsg_status_t rcmsg_put(const void *origin, size_t len, int target, size_t disp, rcmsg_win_t win)
 {
     RCMSG_MT_GUARD();
@@ -294,8 +320,7 @@ rcmsg_status_t rcmsg_put(const void *origin, size_t len, int target, size_t disp
         rcmsg_error("rcmsg_put: origin is NULL");
         s = RCMSG_ERR_INVALID_PARAM;
     }
-    return s != RCMSG_OK ? s
-                         : osc_transfer(win, target, disp, (void *)(uintptr_t)origin, len, false);
+    return s != RCMSG_OK ? s : osc_rw_any(win, target, disp, (void *)(uintptr_t)origin, len, false);
 }
 
 rcmsg_status_t rcmsg_get(void *origin, size_t len, int target, size_t disp, rcmsg_win_t win)
@@ -307,7 +332,7 @@ rcmsg_status_t rcmsg_get(void *origin, size_t len, int target, size_t disp, rcms
         rcmsg_error("rcmsg_get: origin is NULL");
         s = RCMSG_ERR_INVALID_PARAM;
     }
-    return s != RCMSG_OK ? s : osc_transfer(win, target, disp, origin, len, true);
+    return s != RCMSG_OK ? s : osc_rw_any(win, target, disp, origin, len, true);
 }
 
 /* An atomic on the target's transport, or by message where it has none. */

@@ -15,7 +15,8 @@
  * - errors: an access beyond a region, straddling its end, into a detached region, for Put,
  *   Get, Accumulate, Fetch_and_op and Compare_and_swap (MPI_ERR_RMA_RANGE, nothing written);
  *   attaching overlapping memory (MPI_ERR_RMA_ATTACH); detaching what is not attached
- *   (MPI_ERR_RMA_RANGE); attach on another flavor (MPI_ERR_RMA_FLAVOR); a negative size.
+ *   (MPI_ERR_RMA_RANGE); attach on another flavor (MPI_ERR_RMA_FLAVOR); a negative size;
+ * - a Put and a Get across two adjacent regions.
  */
 #include "mpi_test.h"
 
@@ -281,6 +282,33 @@ static void errors(MPI_Win win, int *mem, long long *ctr)
     free(gone);
 }
 
+/* Two adjacent regions (mem's two halves): one Put and one Get cross them. */
+static void adjacent(MPI_Win win, int *mem)
+{
+    int src[4], back[4] = {0};
+
+    for (int i = 0; i < 4; i++) {
+        src[i] = me * 10 + i + 1;
+    }
+    OK(MPI_Win_attach(win, mem + N, N * sizeof(int)));
+    test_barrier(MPI_COMM_WORLD);
+    OK(MPI_Win_lock_all(0, win));
+    OK(MPI_Put(src, 4, MPI_INT, right, mem_at[right] + (N - 2) * (MPI_Aint)sizeof(int), 4, MPI_INT,
+               win));
+    OK(MPI_Win_flush(right, win));
+    OK(MPI_Get(back, 4, MPI_INT, right, mem_at[right] + (N - 2) * (MPI_Aint)sizeof(int), 4, MPI_INT,
+               win));
+    OK(MPI_Win_unlock_all(win));
+    CHECK(memcmp(back, src, sizeof(src)) == 0, "across two regions: read back %d %d %d %d", back[0],
+          back[1], back[2], back[3]);
+    test_barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < 4; i++) {
+        CHECK(mem[N - 2 + i] == left * 10 + i + 1, "across two regions: mem[%d] = %d", N - 2 + i,
+              mem[N - 2 + i]);
+    }
+    OK(MPI_Win_detach(win, mem + N));
+}
+
 int main(int argc, char **argv)
 {
     int *mem, *mem2, flag = 0, *flavor = NULL, *unit = NULL;
@@ -343,7 +371,9 @@ int main(int argc, char **argv)
     phase("regions attached and detached while the left neighbour reads them");
 
     errors(win, mem2, ctr2);
-    phase("errors: outside every region (RMA_RANGE), overlapping attach, detach not attached");
+    adjacent(win, mem2);
+    phase("errors: outside every region (RMA_RANGE), overlapping attach, detach not attached; "
+          "an access across two adjacent regions");
 
     OK(MPI_Win_free(&win)); /* with regions still attached */
     phase("Win_free with regions attached");
