@@ -226,6 +226,7 @@ rcmsg_status_t osc_dyn_find(rcmsg_win_t win, int target, size_t disp, size_t len
 static void dyn_write_begin(osc_dyn_table_t *t)
 {
     __atomic_store_n(&t->version, t->version + 1, __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* the entries' stores after it */
 }
 
 static void dyn_write_end(osc_dyn_table_t *t)

@@ -163,6 +163,9 @@ static rcmsg_status_t osc_win_make(void *base, size_t size, bool allocated, rcms
     rcmsg_queue_init(&win->am_replies);
     s = rcmsg_comm_dup(comm, &win->comm);
     if (s != RCMSG_OK) {
+        if (win->dyn != NULL) {
+            osc_dyn_release(win);
+        }
         osc_shm_release(win);
         free(win);
         return s;
