@@ -818,7 +818,8 @@ MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
  * (element-wise atomic with each other, the target's own too): a target must enter MPI (any
  * call that waits, a flush, a fence, an unlock) for them and for passive-target locks to be
  * served. The target datatype must be contiguous; the origin's may be any. Win_flush_local is
- * Win_flush (local completion is not told apart). Not here: Win_create_dynamic / attach.
+ * Win_flush (local completion is not told apart). Dynamic windows (Win_create_dynamic,
+ * Win_attach / detach): target_disp is the target's address (MPI_Get_address), disp_unit 1.
  * Rput / Rget / Raccumulate / Rget_accumulate, attributes of the program's keyvals, info and
  * error handlers: the block of mpi4py's names at the end. */
 typedef int MPI_Win;
@@ -877,6 +878,13 @@ MPI_API int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
                                     void *baseptr, MPI_Win *win);
 MPI_API int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
                                  void *baseptr);
+/* dynamic windows (MPI-3.1 11.2.4): no memory at creation; each member attaches its own
+ * regions, alone (overlapping ones: MPI_ERR_RMA_ATTACH; at most 1024); an access names the
+ * target's address, inside the regions it attached (adjacent ones may be crossed; else
+ * MPI_ERR_RMA_RANGE) */
+MPI_API int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+MPI_API int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+MPI_API int MPI_Win_detach(MPI_Win win, const void *base);
 MPI_API int MPI_Win_free(MPI_Win *win);
 MPI_API int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
 MPI_API int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);

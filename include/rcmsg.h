@@ -666,6 +666,30 @@ RCMSG_API rcmsg_status_t rcmsg_win_free(rcmsg_win_t *win_p);
 RCMSG_API rcmsg_status_t rcmsg_win_query(rcmsg_win_t win, void **base_p, size_t *size_p,
                                          int *members_p);
 
+/* Dynamic windows (MPI's Win_create_dynamic): collective over comm, a window with no memory;
+ * each member then attaches regions of its own memory (rcmsg_win_attach) and detaches them,
+ * alone: no other member takes part. An operation names the target's memory by its address
+ * (disp: the address, as a size_t; rcmsg_win_query's base is NULL, size 0); it may cross
+ * adjacent regions (an atomic lies in one); one that reaches a byte no region of the target
+ * holds is refused like any access outside a window (nothing sent). Each member's regions are in a
+ * table the origins read one-sidedly (docs/osc.md): the first access to a target after a progress
+ * round costs one 8-byte read of it more (the table's version), and a read of its table when it
+ * changed. An origin must learn of a target's attach (a message, a barrier) before it accesses the
+ * region. Freed by rcmsg_win_free (the regions still attached are detached). */
+RCMSG_API rcmsg_status_t rcmsg_win_create_dynamic(rcmsg_comm_t comm, rcmsg_win_t *win_p);
+/* Local: [base, base + size) of this member's memory is exposed in the dynamic window (with rc
+ * registered for remote access until detached). RCMSG_ERR_INVALID_PARAM: not a dynamic window,
+ * base NULL, or overlapping a region attached already; RCMSG_ERR_NO_RESOURCE: 1024 regions
+ * attached already. */
+RCMSG_API rcmsg_status_t rcmsg_win_attach(rcmsg_win_t win, void *base, size_t size);
+/* Local: the region attached at base is no longer exposed (nor registered); the program
+ * ensures no access to it is in flight. RCMSG_ERR_NOT_FOUND: no region attached at base. */
+RCMSG_API rcmsg_status_t rcmsg_win_detach(rcmsg_win_t win, const void *base);
+/* Whether the target exposes [disp, disp + len) in win (any window; a dynamic one: inside its
+ * attached regions, its table read when needed): RCMSG_OK, RCMSG_ERR_NOT_FOUND (not logged),
+ * or the error of reading the target's table. Nothing is accessed. */
+RCMSG_API rcmsg_status_t rcmsg_win_attached(rcmsg_win_t win, int target, size_t disp, size_t len);
+
 /* len bytes from origin to the target's window at disp. */
 RCMSG_API rcmsg_status_t rcmsg_put(const void *origin, size_t len, int target, size_t disp,
                                    rcmsg_win_t win);

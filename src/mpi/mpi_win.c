@@ -48,7 +48,8 @@ static void win_release(mpi_win_t *w)
     free(w);
 }
 
-/* The window over [base, base + size) of every member of comm (collective). */
+/* The window over [base, base + size) of every member of comm (collective; flavor
+ * MPI_WIN_FLAVOR_DYNAMIC: none, its memory attached later, mpi_win_dyn.c). */
 static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, MPI_Comm comm,
                     int flavor, MPI_Win *win)
 {
@@ -104,6 +105,8 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
     /* Win_allocate: rcmsg's memory, mapped by the node's members where sm is opened */
     s = flavor == MPI_WIN_FLAVOR_ALLOCATE
             ? rcmsg_win_allocate((size_t)size, w->c->rc, &w->base, &w->data)
+        : flavor == MPI_WIN_FLAVOR_DYNAMIC
+            ? rcmsg_win_create_dynamic(w->c->rc, &w->data)
             : rcmsg_win_create(base, (size_t)size, w->c->rc, &w->data);
     if (s == RCMSG_OK) {
         s = rcmsg_win_allocate(MPI_WIN_LOCK_BYTES(w->c->size), w->c->rc, (void **)&lw, &w->locks);
@@ -138,6 +141,15 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
     (void)info;
     return win_make("MPI_Win_create", size > 0 ? base : NULL, size, disp_unit, comm,
                     MPI_WIN_FLAVOR_CREATE, win);
+}
+
+/* Dynamic windows (MPI-3.1 11.2.4): base MPI_BOTTOM, size 0, disp_unit 1, so that a
+ * target_disp is the target's address; their memory is attached later (mpi_win_dyn.c). */
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    MPI_MT_GUARD();
+    (void)info;
+    return win_make("MPI_Win_create_dynamic", MPI_BOTTOM, 0, 1, comm, MPI_WIN_FLAVOR_DYNAMIC, win);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,

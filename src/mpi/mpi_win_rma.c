@@ -55,6 +55,23 @@ static int rma_range_err(mpi_win_t *w, const char *call, int rank, MPI_Aint disp
                    (long long)disp, w->disp_units[rank], count);
 }
 
+/* A dynamic window's access: the target's bytes [lo, hi) (addresses) inside the regions
+ * it attached (mpi_win_dyn.c), else MPI_ERR_RMA_RANGE raised. */
+static int rma_dyn_range(mpi_win_t *w, const char *call, int rank, MPI_Aint lo, MPI_Aint hi)
+{
+    rcmsg_status_t s = lo < 0
+                           ? RCMSG_ERR_NOT_FOUND
+                           : rcmsg_win_attached(w->data, rank, (size_t)lo, (size_t)hi - (size_t)lo);
+
+    if (s == RCMSG_ERR_NOT_FOUND) {
+        return mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
+                       "%s: the target bytes [%#llx, %#llx) are not inside the regions rank %d "
+                       "attached to the dynamic window",
+                       call, (unsigned long long)lo, (unsigned long long)hi, rank);
+    }
+    return s == RCMSG_OK ? MPI_SUCCESS : mpi_win_status(w, call, s);
+}
+
 /* The target of an operation: rank, displacement and type checked, every byte it touches
  * inside the target's window (before anything is posted). */
 static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, int count,
@@ -83,6 +100,9 @@ static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, i
     tg->contig = mpi_type_is_contig(tg->t);
     tg->lb = mpi_type_true_lb(tg->t);
     in = rma_span(w, rank, disp, tg, &lo, &hi);
+    if (in && tg->bytes > 0 && w->flavor == MPI_WIN_FLAVOR_DYNAMIC) { /* disp: an address */
+        return rma_dyn_range(w, call, rank, lo, hi);
+    }
     if (!in || (tg->bytes > 0 && (lo < 0 || hi > (MPI_Aint)w->sizes[rank]))) {
         return rma_range_err(w, call, rank, disp, count, !in, lo, hi);
     }

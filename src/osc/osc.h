@@ -10,6 +10,8 @@
  *              completions counted per target; flush and fence
  *   osc_am.c   what a transport cannot do (sm's atomics, puts without CMA) as a message to the
  *              target, done there by its progress hook, answered by a reply
+ *   osc_dyn.c  dynamic windows: each member's table of attached regions (in a window of
+ *              tables), the others' tables cached and read again one-sidedly
  * The state of a window is its struct below, owned by osc_win.c; osc_rma.c and osc_am.c keep
  * their counters and queues in it.
  */
@@ -39,6 +41,9 @@ typedef struct {
 /* Atomic results in flight per window over rc (registered slots): more wait for one. */
 #define OSC_SLOTS 256
 
+/* osc_dyn.c: a dynamic window's state (NULL in the others). */
+typedef struct osc_dyn osc_dyn_t;
+
 struct rcmsg_win {
     rcmsg_comm_t comm; /* a private duplicate: the messages of osc_am.c, the fence's barrier */
     int rank, size;
@@ -64,6 +69,8 @@ struct rcmsg_win {
     rcmsg_request_t am_req;   /* osc_am.c: the posted receive of the next request */
     char *am_buf;             /* its buffer */
     rcmsg_queue_link_t link;  /* in the live windows (osc_win.c) */
+    osc_dyn_t *dyn;           /* rcmsg_win_create_dynamic's: disp is an address (osc_dyn.c) */
+    uint32_t dyn_rkey;        /* its last checked access's region key (osc_check to the post) */
 };
 
 /* osc_shm.c: rcmsg_win_allocate's memory (shared where sm is opened: win->base, win->shm_fd;
@@ -75,6 +82,28 @@ void osc_shm_release(rcmsg_win_t win);
 
 /* osc_win.c: the live windows, for the hook. */
 void osc_win_each(void (*fn)(rcmsg_win_t win));
+/* A window's collective end: its operations completed, a barrier, everything released. */
+rcmsg_status_t osc_win_close(rcmsg_win_t win);
+
+/* osc_dyn.c: the bytes of a member's table of regions (the tables window's size each). */
+size_t osc_dyn_table_size(void);
+/* A dynamic window's state over tables (a window of one table per member, made before it);
+ * NULL when out of memory. Released with the window (its regions deregistered); its tables
+ * window is closed by the caller after the dynamic one. */
+osc_dyn_t *osc_dyn_new(rcmsg_win_t tables);
+rcmsg_win_t osc_dyn_tables(rcmsg_win_t win);
+void osc_dyn_release(rcmsg_win_t win);
+/* The target's attached regions hold [disp, disp + len) (one, or adjacent ones; its table
+ * read again when this member's copy is not known current): RCMSG_OK and win->dyn_rkey the
+ * key of the one at disp; RCMSG_ERR_NOT_FOUND when not; or the error of reading the table. */
+rcmsg_status_t osc_dyn_find(rcmsg_win_t win, int target, size_t disp, size_t len);
+/* The bytes of [disp, disp + len) in the target's region that holds disp (found by
+ * osc_check just before: an access may cross adjacent regions), win->dyn_rkey its key. */
+size_t osc_dyn_piece(rcmsg_win_t win, int target, size_t disp, size_t len);
+/* This member's own regions hold [disp, disp + len) (the target side of osc_am.c). */
+bool osc_dyn_mine(rcmsg_win_t win, size_t disp, size_t len);
+/* The progress hook's: the copies of the others' tables are no longer known current. */
+void osc_dyn_stale(rcmsg_win_t win);
 
 /* osc_rma.c: the completion of one operation to target (status: its outcome). */
 void osc_done(rcmsg_win_t win, int target, rcmsg_status_t status);

@@ -185,15 +185,17 @@ static rcmsg_status_t osc_am_acc(const osc_am_req_t *q, char *at, osc_am_reply_t
 /* The request from origin (count bytes in am_buf), applied to this member's memory. */
 static void osc_am_apply(rcmsg_win_t win, const osc_am_req_t *q, size_t count, osc_am_reply_t *r)
 {
-    char *at = (char *)win->base + q->disp;
+    char *at = win->dyn != NULL ? (char *)(uintptr_t)q->disp : (char *)win->base + q->disp;
     size_t data = count >= sizeof(*q) ? count - sizeof(*q) : 0;
     bool atomic = q->kind == OSC_AM_FADD || q->kind == OSC_AM_CSWAP;
     size_t want = q->kind == OSC_AM_PUT || q->kind == OSC_AM_ACC || q->kind == OSC_AM_GACC ? q->len
                   : q->kind == OSC_AM_ACAS ? 2 * (size_t)q->len
                                            : 0;
 
-    if (count < sizeof(*q) || q->kind > OSC_AM_ACAS || q->len > win->len ||
-        q->disp > win->len - q->len || data != want || q->len > OSC_AM_MAX ||
+    bool in = win->dyn != NULL ? osc_dyn_mine(win, q->disp, q->len)
+                               : q->len <= win->len && q->disp <= win->len - q->len;
+
+    if (count < sizeof(*q) || q->kind > OSC_AM_ACAS || !in || data != want || q->len > OSC_AM_MAX ||
         (atomic && (q->len != 8 || (uintptr_t)at % 8 != 0))) {
         r->rep.status = RCMSG_ERR_INVALID_PARAM;
         return;

@@ -99,7 +99,24 @@ rcmsg_status_t osc_check(const char *call, rcmsg_win_t win, int target, size_t d
         return RCMSG_ERR_INVALID_PARAM;
     }
     m = &win->m[target];
-    if (len > m->size || disp > m->size - len) {
+    if (win->dyn != NULL) { /* disp is an address: in a region the target attached */
+        rcmsg_status_t s = len > 0 ? osc_dyn_find(win, target, disp, len) : RCMSG_OK;
+        if (s == RCMSG_ERR_NOT_FOUND) {
+            rcmsg_error("%s: %zu bytes at address 0x%zx are outside every region target %d "
+                        "attached to the dynamic window: refused, nothing sent",
+                        call, len, disp, target);
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+        if (s != RCMSG_OK) {
+            return s;
+        }
+        if (atomic && osc_dyn_piece(win, target, disp, len) < len) {
+            rcmsg_error("%s: the atomic at address 0x%zx crosses two of target %d's regions: "
+                        "refused, nothing sent",
+                        call, disp, target);
+            return RCMSG_ERR_INVALID_PARAM;
+        }
+    } else if (len > m->size || disp > m->size - len) {
         rcmsg_error("%s: %zu bytes at displacement %zu are outside target %d's window of %llu "
                     "bytes: refused, nothing sent",
                     call, len, disp, target, (unsigned long long)m->size);
@@ -194,6 +211,12 @@ static int osc_world(rcmsg_win_t win, int target)
     return win->world[target];
 }
 
+/* The key of the target's memory (a dynamic window's: its region's, found by osc_check). */
+static uint32_t osc_rkey(rcmsg_win_t win, int target)
+{
+    return win->dyn != NULL ? win->dyn_rkey : win->m[target].rkey;
+}
+
 /* One piece of a put or get on the target's transport (registering origin with rc). */
 static rcmsg_status_t osc_rw(rcmsg_win_t win, int target, size_t disp, void *origin, size_t len,
                              bool get)
@@ -203,7 +226,7 @@ static rcmsg_status_t osc_rw(rcmsg_win_t win, int target, size_t disp, void *ori
     osc_args_t a = {.origin = origin,
                     .len = len,
                     .raddr = win->m[target].base + disp,
-                    .rkey = win->m[target].rkey,
+                    .rkey = osc_rkey(win, target),
                     .lmem = &none,
                     .get = get};
     osc_op_t *op = osc_op_new(win, target);
@@ -268,6 +291,26 @@ static rcmsg_status_t osc_transfer(rcmsg_win_t win, int target, size_t disp, voi
     return s;
 }
 
+/* A dynamic window's put or get, region by region (each its own key; osc_dyn.c). */
+static rcmsg_status_t osc_transfer_dyn(rcmsg_win_t win, int target, size_t disp, char *origin,
+                                       size_t len, bool get)
+{
+    rcmsg_status_t s = RCMSG_OK;
+
+    for (size_t off = 0, piece; s == RCMSG_OK && off < len; off += piece) {
+        piece = osc_dyn_piece(win, target, disp + off, len - off);
+        s = osc_transfer(win, target, disp + off, origin + off, piece, get);
+    }
+    return s;
+}
+
+static rcmsg_status_t osc_rw_any(rcmsg_win_t win, int target, size_t disp, void *origin, size_t len,
+                                 bool get)
+{
+    return win->dyn != NULL ? osc_transfer_dyn(win, target, disp, origin, len, get)
+                            : osc_transfer(win, target, disp, origin, len, get);
+}
+
 rcmsg_status_t rcmsg_put(const void *origin, size_t len, int target, size_t disp, rcmsg_win_t win)
 {
     RCMSG_MT_GUARD();
@@ -277,8 +320,7 @@ rcmsg_status_t rcmsg_put(const void *origin, size_t len, int target, size_t disp
         rcmsg_error("rcmsg_put: origin is NULL");
         s = RCMSG_ERR_INVALID_PARAM;
     }
-    return s != RCMSG_OK ? s
-                         : osc_transfer(win, target, disp, (void *)(uintptr_t)origin, len, false);
+    return s != RCMSG_OK ? s : osc_rw_any(win, target, disp, (void *)(uintptr_t)origin, len, false);
 }
 
 rcmsg_status_t rcmsg_get(void *origin, size_t len, int target, size_t disp, rcmsg_win_t win)
@@ -290,7 +332,7 @@ rcmsg_status_t rcmsg_get(void *origin, size_t len, int target, size_t disp, rcms
         rcmsg_error("rcmsg_get: origin is NULL");
         s = RCMSG_ERR_INVALID_PARAM;
     }
-    return s != RCMSG_OK ? s : osc_transfer(win, target, disp, origin, len, true);
+    return s != RCMSG_OK ? s : osc_rw_any(win, target, disp, origin, len, true);
 }
 
 /* An atomic on the target's transport, or by message where it has none. */
@@ -299,7 +341,7 @@ static rcmsg_status_t osc_atomic(rcmsg_win_t win, int target, size_t disp, rcmsg
 {
     rcmsg_btl_t *btl = win->btl[target];
     osc_args_t a = {.raddr = win->m[target].base + disp,
-                    .rkey = win->m[target].rkey,
+                    .rkey = osc_rkey(win, target),
                     .lmem = &win->slots_mem,
                     .aop = aop,
                     .operand = operand,

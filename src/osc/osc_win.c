@@ -34,6 +34,9 @@ static int osc_count;
 
 static void osc_poll_one(rcmsg_win_t win)
 {
+    if (win->dyn != NULL) {
+        osc_dyn_stale(win);
+    }
     osc_count += osc_am_poll(win);
 }
 
@@ -113,6 +116,9 @@ static rcmsg_status_t osc_win_peers(rcmsg_win_t win)
 
 static void osc_win_release(rcmsg_win_t win)
 {
+    if (win->dyn != NULL) {
+        osc_dyn_release(win); /* (its regions' registrations: before rc is forgotten) */
+    }
     if (win->rc != NULL && win->mem.priv != NULL) {
         win->rc->ops->mem_dereg(win->rc, &win->mem);
     }
@@ -132,8 +138,9 @@ static void osc_win_release(rcmsg_win_t win)
     free(win);
 }
 
-static rcmsg_status_t osc_win_make(void *base, size_t size, bool allocated, rcmsg_comm_t comm,
-                                   rcmsg_win_t *win_p)
+/* tables: a dynamic window's (osc_dyn.c), else NULL. */
+static rcmsg_status_t osc_win_make(void *base, size_t size, bool allocated, rcmsg_win_t tables,
+                                   rcmsg_comm_t comm, rcmsg_win_t *win_p)
 {
     rcmsg_win_t win = calloc(1, sizeof(*win));
     rcmsg_status_t s, all, mem = RCMSG_OK;
@@ -149,10 +156,16 @@ static rcmsg_status_t osc_win_make(void *base, size_t size, bool allocated, rcms
     if (allocated) {
         mem = osc_shm_alloc(win, size); /* a failure fails the agreement below */
     }
+    if (tables != RCMSG_WIN_NULL && (win->dyn = osc_dyn_new(tables)) == NULL) {
+        mem = RCMSG_ERR_NO_MEMORY;
+    }
     rcmsg_queue_init(&win->am_ops);
     rcmsg_queue_init(&win->am_replies);
     s = rcmsg_comm_dup(comm, &win->comm);
     if (s != RCMSG_OK) {
+        if (win->dyn != NULL) {
+            osc_dyn_release(win);
+        }
         osc_shm_release(win);
         free(win);
         return s;
@@ -223,7 +236,9 @@ rcmsg_status_t rcmsg_win_create(void *base, size_t size, rcmsg_comm_t comm, rcms
     RCMSG_MT_GUARD();
     rcmsg_status_t s = osc_args("rcmsg_win_create", size, base, comm, win_p);
 
-    return s != RCMSG_OK ? s : osc_win_make(size > 0 ? base : NULL, size, false, comm, win_p);
+    return s != RCMSG_OK
+               ? s
+               : osc_win_make(size > 0 ? base : NULL, size, false, RCMSG_WIN_NULL, comm, win_p);
 }
 
 rcmsg_status_t rcmsg_win_allocate(size_t size, rcmsg_comm_t comm, void **base_p, rcmsg_win_t *win_p)
@@ -238,9 +253,25 @@ rcmsg_status_t rcmsg_win_allocate(size_t size, rcmsg_comm_t comm, void **base_p,
     if (s != RCMSG_OK) {
         return s;
     }
-    s = osc_win_make(NULL, size, true, comm, win_p);
+    s = osc_win_make(NULL, size, true, RCMSG_WIN_NULL, comm, win_p);
     if (s == RCMSG_OK) {
         *base_p = (*win_p)->base;
+    }
+    return s;
+}
+
+/* A dynamic window (osc_dyn.c) over a window of tables made first (the same members). */
+rcmsg_status_t rcmsg_win_create_dynamic(rcmsg_comm_t comm, rcmsg_win_t *win_p)
+{
+    RCMSG_MT_GUARD();
+    rcmsg_win_t tables = RCMSG_WIN_NULL;
+    rcmsg_status_t s = osc_args("rcmsg_win_create_dynamic", 0, NULL, comm, win_p);
+
+    if (s == RCMSG_OK) {
+        s = osc_win_make(NULL, osc_dyn_table_size(), true, RCMSG_WIN_NULL, comm, &tables);
+    }
+    if (s == RCMSG_OK && (s = osc_win_make(NULL, 0, false, tables, comm, win_p)) != RCMSG_OK) {
+        (void)osc_win_close(tables);
     }
     return s;
 }
@@ -248,14 +279,26 @@ rcmsg_status_t rcmsg_win_allocate(size_t size, rcmsg_comm_t comm, void **base_p,
 rcmsg_status_t rcmsg_win_free(rcmsg_win_t *win_p)
 {
     RCMSG_MT_GUARD();
-    rcmsg_win_t win;
-    rcmsg_status_t s, b;
+    rcmsg_win_t tables;
+    rcmsg_status_t s, t = RCMSG_OK;
 
     if (win_p == NULL || *win_p == RCMSG_WIN_NULL) {
         rcmsg_error("rcmsg_win_free: %s", win_p == NULL ? "win_p is NULL" : "no window");
         return RCMSG_ERR_INVALID_PARAM;
     }
-    win = *win_p;
+    tables = (*win_p)->dyn != NULL ? osc_dyn_tables(*win_p) : RCMSG_WIN_NULL;
+    s = osc_win_close(*win_p);
+    if (tables != RCMSG_WIN_NULL) {
+        t = osc_win_close(tables);
+    }
+    *win_p = RCMSG_WIN_NULL;
+    return s != RCMSG_OK ? s : t;
+}
+
+rcmsg_status_t osc_win_close(rcmsg_win_t win)
+{
+    rcmsg_status_t s, b;
+
     s = osc_flush(win, -1);
     b = rcmsg_barrier(win->comm); /* no member accesses this one's memory any more */
     osc_am_close(win);
@@ -264,7 +307,6 @@ rcmsg_status_t rcmsg_win_free(rcmsg_win_t *win_p)
         (void)rcmsg_progress_unregister(osc_hook, NULL);
     }
     osc_win_release(win);
-    *win_p = RCMSG_WIN_NULL;
     return s != RCMSG_OK ? s : b;
 }
 
