@@ -817,9 +817,10 @@ MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
  * Get_accumulate, Fetch_and_op and Compare_and_swap are applied by the target in its progress
  * (element-wise atomic with each other, the target's own too): a target must enter MPI (any
  * call that waits, a flush, a fence, an unlock) for them and for passive-target locks to be
- * served. The target datatype must be contiguous; the origin's may be any. Win_flush_local is
- * Win_flush (local completion is not told apart). Dynamic windows (Win_create_dynamic,
- * Win_attach / detach): target_disp is the target's address (MPI_Get_address), disp_unit 1.
+ * served. Origin, result and target datatypes may be any (their type signatures must match:
+ * MPI_ERR_TYPE). Win_flush_local is Win_flush (local completion is not told apart). Dynamic
+ * windows (Win_create_dynamic, Win_attach / detach): target_disp is the target's address
+ * (MPI_Get_address), disp_unit 1.
  * Rput / Rget / Raccumulate / Rget_accumulate, attributes of the program's keyvals, info and
  * error handlers: the block of mpi4py's names at the end. */
 typedef int MPI_Win;
