@@ -282,8 +282,8 @@ typedef enum {
     X(QP_SYNC_INTERVAL, TIME, "1s", "0..3600s",                                                    \
       "How often each rc QP's state, as rcmsg mirrors it, is checked against the hardware "        \
       "(ibv_query_qp, all QPs in one pass); a QP found in error is recovered, and so is one "      \
-      "that neither completes nor fails a request for twice its retries' time and 5 s more. "      \
-      "0: never.")                                                                                 \
+      "that neither completes nor fails a request for 4 times its retries' time and 5 s more "     \
+      "(docs/monitoring.md). 0: never.")                                                           \
     X(EAGER_RDMA, ENUM, "no", RCMSG_CHOICES(EAGER_RDMA),                                           \
       "Eager messages over RDMA WRITE into a ring of slots the receiver registered for the "       \
       "sender "                                                                                    \

@@ -35,8 +35,9 @@ rcmsg_status_t rcmsg_rc_btl_force_fatal(rcmsg_btl_t *btl, int peer);
 rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer);
 
 /* Makes the QP to peer swallow its requests (for tests of the stuck-queue watch, rc_sync.h):
- * it moves to SQD through the mirror (the device stops sending, and neither completes nor fails
- * what is posted) and a signaled flush is posted, so that a completion is due; the watch then
+ * once its outstanding requests completed, it moves to SQD through the mirror (the device stops
+ * sending, and neither completes nor fails what is posted) and a signaled flush is posted, so
+ * that a completion is due; the watch then
  * recovers the connection. RCMSG_ERR_INVALID_PARAM without a QP; RCMSG_ERR_STATE while the
  * connection is not up; RCMSG_ERR_IO when the device refuses SQD. */
 rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer);

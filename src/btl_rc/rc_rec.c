@@ -511,6 +511,15 @@ static rcmsg_status_t rc_force_stuck(rcmsg_btl_t *btl, int peer)
     if (status != RCMSG_OK) {
         return status;
     }
+    /* the ring emptied first: the watch looks at the oldest request, and an old SEND there
+     * may wait on RNR (not watched) */
+    (void)rc_ep_flush(rc, peer);
+    for (uint64_t t0 = rcmsg_clock_us(); ep->ring_count > 0;) {
+        if (rcmsg_clock_us() - t0 > 2000000 || !ep->connected || ep->rec.state != RC_REC_NONE) {
+            return RCMSG_ERR_STATE;
+        }
+        rc_send_poll(rc);
+    }
     rcmsg_info("test hook: qp 0x%x (peer %d) moved to SQD: it neither completes nor fails what "
                "is posted from now on",
                ep->qp.qp->qp_num, peer);

@@ -55,63 +55,88 @@ static void rc_sync_ep(rc_btl_t *rc, int peer)
     }
 }
 
-/* Slack over twice the device's retry time before a send queue counts as stuck: a guest or a
- * process descheduled for seconds must not make a recovery. */
+/* Slack over the device's retry time before a send queue counts as stuck: a guest or a process
+ * descheduled for seconds must not make a recovery. */
 #define RC_STUCK_SLACK_US 5000000u
+/* The slowest transfer rate a request is granted (bytes per us): 10 MB/s. */
+#define RC_STUCK_RATE 10u
 
-/* How long a signaled request may wait for its completion: the device retries it
- * RCMSG_IB_RETRY_COUNT + 1 times, 4.096 us x 2^RCMSG_IB_TIMEOUT each, then fails it; twice that
- * and the slack. (RNR waits are not counted: the credits keep a peer's receive queue fed.) */
-static uint64_t rc_stuck_bound_us(const rc_btl_t *rc)
+/* How long the requests of a ring (len bytes in all) may wait for a completion: the device
+ * tries a request RCMSG_IB_RETRY_COUNT + 1 times, 4.096 us x 2^RCMSG_IB_TIMEOUT each (IBA lets
+ * the timer run to 4x that: counted), bounded RNR retries too, then fails it; plus the time
+ * the bytes take at RC_STUCK_RATE, and the slack. */
+static uint64_t rc_stuck_bound_us(const rc_btl_t *rc, uint64_t len)
 {
-    double attempt_us = 4.096 * (double)(UINT64_C(1) << rc->config.ib_timeout);
+    double attempt_us = 4 * 4.096 * (double)(UINT64_C(1) << rc->config.ib_timeout);
+    double rnr_us = rc->config.rnr_retry < 7 ? 655360.0 * (rc->config.rnr_retry + 1) : 0;
 
-    return (uint64_t)(2 * attempt_us * (rc->config.retry_count + 1)) + RC_STUCK_SLACK_US;
+    return (uint64_t)(attempt_us * (rc->config.retry_count + 1) + rnr_us) + len / RC_STUCK_RATE +
+           RC_STUCK_SLACK_US;
 }
 
-/* The oldest outstanding request of ep when a completion is due (some request is signaled: an
- * unsignaled tail completes only with a later signaled request), else NULL. */
-static const rc_wr_t *rc_due_head(const rc_btl_t *rc, const rc_ep_t *ep)
+/* Whether a request waits legitimately without a bound: a SEND meets receive-not-ready NAKs
+ * while the peer's receive buffers are all taken (a peer that computes), and
+ * RCMSG_IB_RNR_RETRY=7 retries them forever. */
+static bool rc_may_wait_rnr(const rc_btl_t *rc, const rc_wr_t *wr)
 {
-    for (unsigned i = 0; i < ep->ring_count; i++) {
-        if (ep->ring[(ep->ring_head + i) % rc->sq_depth]->signaled) {
-            return ep->ring[ep->ring_head];
-        }
+    return rc->config.rnr_retry == 7 &&
+           (wr->type == RC_WR_SEND || wr->type == RC_WR_SEND_INLINE || wr->type == RC_WR_CTL);
+}
+
+/* The oldest outstanding request of ep when a completion is due within a bound (some request
+ * is signaled: an unsignaled tail completes only with a later signaled request; the oldest is
+ * not a SEND that may wait on RNR), else NULL; *len_p: the ring's bytes. */
+static const rc_wr_t *rc_due_head(const rc_btl_t *rc, const rc_ep_t *ep, uint64_t *len_p)
+{
+    bool due = false;
+
+    *len_p = 0;
+    if (ep->ring_count == 0 || rc_may_wait_rnr(rc, ep->ring[ep->ring_head])) {
+        return NULL;
     }
-    return NULL;
+    for (unsigned i = 0; i < ep->ring_count; i++) {
+        const rc_wr_t *wr = ep->ring[(ep->ring_head + i) % rc->sq_depth];
+        due = due || wr->signaled;
+        *len_p += wr->len;
+    }
+    return due ? ep->ring[ep->ring_head] : NULL;
 }
 
 /* One connected QP: recovered when its oldest request stayed outstanding, a completion due,
- * beyond the retry bound: the device neither completed nor failed it. */
+ * beyond the bound: the device neither completed nor failed it. */
 static void rc_sync_stuck(rc_btl_t *rc, int peer, uint64_t now)
 {
     rc_ep_t *ep = &rc->eps[peer];
     rc_stuck_t *w = &rc->sync.stuck[peer];
-    const rc_wr_t *head = rc_due_head(rc, ep);
-    uint64_t bound = rc_stuck_bound_us(rc);
+    uint64_t len, bound;
+    const rc_wr_t *head = rc_due_head(rc, ep, &len);
 
     if (head == NULL || head != w->head || head->gen != w->gen) {
         *w = (rc_stuck_t){.head = head, .gen = head != NULL ? head->gen : 0, .since = now};
         return;
     }
+    bound = rc_stuck_bound_us(rc, len);
     if (now - w->since <= bound) {
+        return;
+    }
+    /* the completions queued so far first: one may retire the head */
+    rc_send_poll(rc);
+    rc_rx_poll(rc);
+    if (!ep->connected || ep->failed || ep->rec.state != RC_REC_NONE ||
+        rc_due_head(rc, ep, &len) != head || head->gen != w->gen) {
         return;
     }
     w->head = NULL;
     rcmsg_warn("rc: qp 0x%x to peer %d: %u request(s) outstanding, the oldest (%s%s) without a "
                "completion for %.1f s, beyond the device's retries (RCMSG_IB_TIMEOUT %u, "
-               "RCMSG_IB_RETRY_COUNT %u: %.1f s with the slack); %s",
+               "RCMSG_IB_RETRY_COUNT %u: %.1f s with the bytes and the slack); %s",
                ep->qp.qp->qp_num, peer, ep->ring_count, rc_wr_type_name(head->type),
                head->held ? ", held" : "", (double)(now - w->since) / 1e6, rc->config.ib_timeout,
                rc->config.retry_count, (double)bound / 1e6,
                rc->recovery ? "recovering" : "the peer fails (RCMSG_RECOVERY=no)");
-    rc_send_poll(rc);
-    rc_rx_poll(rc);
-    if (ep->connected && !ep->failed && ep->rec.state == RC_REC_NONE) {
-        rc_rec_start(
-            rc, peer,
-            (rc_cause_t){.kind = RC_CAUSE_STUCK, .code = (int)((now - w->since) / 1000000)}, false);
-    }
+    rc_rec_start(rc, peer,
+                 (rc_cause_t){.kind = RC_CAUSE_STUCK, .code = (int)((now - w->since) / 1000000)},
+                 false);
 }
 
 void rc_sync_tick(rc_btl_t *rc)

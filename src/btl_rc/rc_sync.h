@@ -27,9 +27,10 @@ typedef struct {
 
 /* rc_sync.c: the QP state cache checked against the device every RCMSG_QP_SYNC_INTERVAL
  * (a no-op until the period is over), and each send queue against the device's retry bound: a
- * QP that neither completes nor fails a signaled request for twice its retries' time and
- * RC_STUCK_SLACK_US more is recovered as broken (under link flaps a Soft-RoCE pair was seen to
- * hold requests for minutes, both QPs in RTS; real hardware completes or fails within it). */
+ * QP that neither completes nor fails a signaled request for 4 times its retries' time, the
+ * time its bytes take at 10 MB/s and 5 s more is recovered as broken (under link flaps a
+ * Soft-RoCE pair was seen to hold requests for minutes, both QPs in RTS). A SEND at the head
+ * is not watched with RCMSG_IB_RNR_RETRY=7: it may wait on a peer's receive buffers forever. */
 void rc_sync_tick(struct rc_btl *rc);
 
 /* The progress thread only (rc_control), while the application computes: every

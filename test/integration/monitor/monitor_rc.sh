@@ -23,8 +23,8 @@
 #    for peer 1 and counted as many qp_sync_mismatches as it logged; traffic after each
 #    recovery intact. (b) a stuck send queue: rank 0's QP to rank 1 moved to SQD (it neither
 #    completes nor fails what is posted: rcmsg_rc_btl_force_stuck) with a signaled request due:
-#    the stuck-queue watch logs it once and recovers the connection after its bound (2 x the
-#    device's retries + 5 s = 5.4 s here), the round trip waiting on it completes intact then.
+#    the stuck-queue watch logs it once and recovers the connection after its bound (4 x the
+#    device's retries + 5 s = 5.8 s here), the round trip waiting on it completes intact then.
 #    (c) 3 recoveries forced by rank 0 (rcmsg_rc_btl_force_error): 7 recoveries counted on each
 #    side (3 + 1 + 3), 7 RECOVERED events each (one per recovery), CONNECTED still once,
 #    traffic checked after each. (d) callbacks: every rank got CONNECTED once for
@@ -80,8 +80,8 @@ fi
 # 2. one 3-rank job: qpsync and recover between ranks 0 and 1, then events (rank 2 killed)
 if part 2; then
     echo "== 2. QP sync (RCMSG_QP_SYNC_INTERVAL=500ms), forced recoveries, callbacks; 3 ranks, rank 2 killed at the end"
-    # the stuck-queue watch's bound (rc_sync.h): 2 x 3 tries of 4.096 us x 2^14, and 5 s
-    stuck_bound=5.4
+    # the stuck-queue watch's bound (rc_sync.h): 4 x 3 tries of 4.096 us x 2^14, and 5 s
+    stuck_bound=5.8
     job sync 150 3 --enable-recovery RCMSG_QP_SYNC_INTERVAL=500ms RCMSG_IB_TIMEOUT=14 \
         RCMSG_IB_RETRY_COUNT=2 RCMSG_RECOVERY_TIMEOUT=2s "RCMSG_STATS_FILE=$work/sync.%r.json" \
         -- qpsync 3 500 + stuck "$stuck_bound" + recover 3 + events rc
@@ -115,7 +115,7 @@ if part 2; then
     [ -z "$l" ] || all=4
     expect_json sync "$work/sync.0.json" '.scope == "rank"' qp_sync_mismatches="$all" 'qp_syncs>=3'
     # the stuck queue: rank 0 logged its watch once, its recovery came from it
-    l=$(rank_logged 0 "$out" "warn: rc: qp 0x[0-9a-f]* to peer 1: [0-9]* request(s) outstanding, the oldest (.*) without a completion for [0-9.]* s, beyond the device's retries (RCMSG_IB_TIMEOUT 14, RCMSG_IB_RETRY_COUNT 2: 5.4 s with the slack); recovering")
+    l=$(rank_logged 0 "$out" "warn: rc: qp 0x[0-9a-f]* to peer 1: [0-9]* request(s) outstanding, the oldest (.*) without a completion for [0-9.]* s, beyond the device's retries (RCMSG_IB_TIMEOUT 14, RCMSG_IB_RETRY_COUNT 2: 5.8 s with the bytes and the slack); recovering")
     [ -n "$l" ] && [ -z "$(echo "$l" | sed -n 2p)" ] ||
         jobfail "sync: rank 0 did not log the stuck queue to peer 1 once"
     rank_logged 0 "$out" "warn: rc: connection to peer 1 recovered: .*cause no completion for [0-9]* s, beyond the device's retry bound" >/dev/null ||

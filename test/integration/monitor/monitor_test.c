@@ -51,7 +51,7 @@
  *                                     rank 0 talks to 1, then to 2; its connection to 1 is
  *                                     recycled: DISCONNECTED once on ranks 0 and 1
  *
- * Modes can follow each other in one run: "monitor_test qpsync 3 500 + stuck 5.4 + recover 3 +
+ * Modes can follow each other in one run: "monitor_test qpsync 3 500 + stuck 5.8 + recover 3 +
  * events rc". qpsync, stuck and recover run between ranks 0 and 1; other ranks wait for the next
  * mode.
  * After events or recover, no CONNECTED, RECOVERED or PEER_FAILED event may come later (checked
@@ -84,6 +84,7 @@
 #define TAG_PING        5
 #define TAG_IDLE        6 /* never sent: rcmsg_iprobe on it only drives progress */
 #define TAG_WAKE        7
+#define TAG_KILL_GO     8 /* events: every survivor is out of the barrier */
 #define PING_BIG        (100 * 1024)
 #define MAX_PEERS       64
 #define QPSYNC_SLACK_MS 500 /* a sync tick late on a loaded emulated guest */
@@ -382,6 +383,17 @@ static int events(const char *transport)
     CHECK(rcmsg_barrier(world) == RCMSG_OK, "barrier");
     check_connected(transport);
     memcpy(recovered, ev_count[RCMSG_EVENT_RECOVERED], sizeof(recovered));
+    /* the victim dies once every other rank is out of the barrier (a loss fails the world's
+     * collectives, a barrier still under way in another rank too) */
+    if (rank != victim) {
+        v = rank;
+        CHECK(rcmsg_send(&v, sizeof(v), victim, TAG_KILL_GO, world) == RCMSG_OK, "send to victim");
+    } else {
+        for (int i = 0; i < size - 1; i++) {
+            CHECK(rcmsg_recv(&v, sizeof(v), RCMSG_ANY_SOURCE, TAG_KILL_GO, world, NULL) == RCMSG_OK,
+                  "receive before the kill");
+        }
+    }
     if (rank == victim) {
         printf("rank %d: events: CONNECTED once for each other rank over %s, %d failures\n", rank,
                transport, failures);
@@ -590,7 +602,7 @@ static int qpsync(long n, long period_ms)
 }
 
 /* Rank 0's QP to rank 1 swallows its requests (SQD, rcmsg_rc_btl_force_stuck): the stuck-queue
- * watch recovers it after `bound` s (2 x the device's retries + the slack, rc_sync.h), and the
+ * watch recovers it after `bound` s (4 x the device's retries + the slack, rc_sync.h), and the
  * round trip that waited on it completes, intact, within a few seconds of that. */
 static int stuck(double bound)
 {
