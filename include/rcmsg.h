@@ -98,6 +98,9 @@ RCMSG_API rcmsg_status_t rcmsg_query_thread(int *provided);
 RCMSG_API void rcmsg_thread_enter(void);
 RCMSG_API void rcmsg_thread_leave(void);
 RCMSG_API void rcmsg_thread_pause(void);
+/* A longer idle round for a layer's backing-off loop: sleeps `us` microseconds with rcmsg's
+ * lock let go for the whole sleep (under MULTIPLE; below it only the sleep). */
+RCMSG_API void rcmsg_thread_nap(unsigned us);
 
 /* Refused with RCMSG_ERR_PENDING (nothing released) while requests are not completed by
  * wait or test. Otherwise lets the transports finish what they carry, waits for every rank,

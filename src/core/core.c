@@ -15,6 +15,8 @@
 #include "collectives/coll.h"
 #include "pml/pml.h"
 
+#include <time.h>
+
 static rcmsg_wireup_t *core_wireup;
 static int core_thread_level; /* granted by rcmsg_init_thread (rcmsg.h): read-only meanwhile */
 
@@ -115,6 +117,15 @@ void rcmsg_thread_leave(void)
 void rcmsg_thread_pause(void)
 {
     rcmsg_mt_pause(true);
+}
+
+void rcmsg_thread_nap(unsigned us)
+{
+    struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+    unsigned depth = rcmsg_mt_suspend();
+
+    nanosleep(&ts, NULL);
+    rcmsg_mt_resume(depth);
 }
 
 /* A SIGUSR1 that no wait of finalize printed (it came after the last one): nothing is left. */

@@ -46,6 +46,9 @@ typedef struct mpi_win {
      * at lost_target (0: none); mpi_win_status names them, once */
     int lost_holder, lost_target;
     const char *lost_what;
+    /* accumulate mutexes (any target) this process's threads hold now: a word naming this rank
+     * is another thread's while it is not 0 (under MPI_THREAD_MULTIPLE; the core lock) */
+    int acc_held;
 } mpi_win_t;
 
 /* Where an operation lands: count elements of t at the target's byte displacement disp (of

@@ -88,16 +88,12 @@ void mpi_win_spin_end(mpi_win_spin_t *sp)
     }
 }
 
+/* A yield, then naps of 16 us doubling to 1 ms (rcmsg's lock let go while asleep). */
 static void spin_back_off(unsigned round)
 {
-    struct timespec ts = {0, 1000000L};
-
     rcmsg_thread_pause();
     if (round >= SPIN_YIELDS) {
-        if (round - SPIN_YIELDS < 6) {
-            ts.tv_nsec = 16000L << (round - SPIN_YIELDS);
-        }
-        nanosleep(&ts, NULL);
+        rcmsg_thread_nap(round - SPIN_YIELDS < 6 ? 16u << (round - SPIN_YIELDS) : 1000u);
     }
 }
 
@@ -129,7 +125,9 @@ rcmsg_status_t mpi_win_spin(mpi_win_t *w, mpi_win_spin_t *sp, int holder, const 
 
     spin_back_off(sp->rounds++);
     if (holder == w->c->rank) {
-        s = RCMSG_ERR_STATE; /* left held by an earlier call of this rank that failed */
+        /* another thread of this process holds it (MULTIPLE): wait; else left held by an
+         * earlier call of this rank that failed */
+        s = w->acc_held > 0 ? RCMSG_OK : RCMSG_ERR_STATE;
     } else if (holder >= 0) {
         s = spin_watch(w, sp, holder);
     }

@@ -165,6 +165,7 @@ rcmsg_status_t mpi_win_xfer_acc_locked(mpi_win_t *w, const mpi_win_target_t *tg,
         free(data);
         return s;
     }
+    w->acc_held++;
     if ((s = xfer_walk(&x)) == RCMSG_OK) {
         s = rcmsg_win_flush(tg->rank, w->data);
     }
@@ -179,6 +180,7 @@ rcmsg_status_t mpi_win_xfer_acc_locked(mpi_win_t *w, const mpi_win_target_t *tg,
         }
     }
     g = mutex_cas(w, tg->rank, w->c->rank + 1, 0, &old);
+    w->acc_held--;
     free(data);
     return s != RCMSG_OK ? s : g;
 }
