@@ -98,8 +98,8 @@ void osc_dyn_release(rcmsg_win_t win);
  * key of the one at disp; RCMSG_ERR_NOT_FOUND when not; or the error of reading the table. */
 rcmsg_status_t osc_dyn_find(rcmsg_win_t win, int target, size_t disp, size_t len);
 /* The bytes of [disp, disp + len) in the target's region that holds disp (found by
- * osc_check just before: an access may cross adjacent regions), win->dyn_rkey its key. */
-size_t osc_dyn_piece(rcmsg_win_t win, int target, size_t disp, size_t len);
+ * osc_check just before: an access may cross adjacent regions), *rkey_p its key. */
+size_t osc_dyn_piece(rcmsg_win_t win, int target, size_t disp, size_t len, uint32_t *rkey_p);
 /* This member's own regions hold [disp, disp + len) (the target side of osc_am.c). */
 bool osc_dyn_mine(rcmsg_win_t win, size_t disp, size_t len);
 /* The progress hook's: the copies of the others' tables are no longer known current. */

@@ -48,7 +48,8 @@ struct osc_dyn {
     osc_dyn_table_t *mine;  /* tables' memory here */
     rcmsg_btl_mem_t *mem;   /* [OSC_DYN_MAX]: rc registrations of mine's regions */
     osc_dyn_table_t **copy; /* [size]: the others' tables as last read (or NULL) */
-    bool *fresh;            /* [size]: copy found current since the last progress round */
+    uint64_t *fresh;        /* [size]: 1 + the round in which copy was found current */
+    uint64_t round;         /* progress rounds seen (osc_dyn_stale): a round may bring news */
 };
 
 size_t osc_dyn_table_size(void)
@@ -104,7 +105,7 @@ void osc_dyn_release(rcmsg_win_t win)
 
 void osc_dyn_stale(rcmsg_win_t win)
 {
-    memset(win->dyn->fresh, 0, (size_t)win->size * sizeof(bool));
+    win->dyn->round++;
 }
 
 /* The region of t holding the byte at disp, or NULL. */
@@ -138,13 +139,13 @@ bool osc_dyn_mine(rcmsg_win_t win, size_t disp, size_t len)
     return win->dyn != NULL && (len == 0 || dyn_lookup(win->dyn->mine, disp, len) != NULL);
 }
 
-size_t osc_dyn_piece(rcmsg_win_t win, int target, size_t disp, size_t len)
+size_t osc_dyn_piece(rcmsg_win_t win, int target, size_t disp, size_t len, uint32_t *rkey_p)
 {
     osc_dyn_t *d = win->dyn;
     const osc_region_t *r = dyn_at(target == win->rank ? d->mine : d->copy[target], disp);
     size_t in = r != NULL ? r->base + r->size - disp : len; /* (found by osc_check) */
 
-    win->dyn_rkey = r != NULL ? r->rkey : 0;
+    *rkey_p = r != NULL ? r->rkey : 0;
     return in < len ? in : len;
 }
 
@@ -156,45 +157,61 @@ static rcmsg_status_t dyn_read(osc_dyn_t *d, int target, size_t off, void *p, si
     return s == RCMSG_OK ? rcmsg_win_flush(target, d->tables) : s;
 }
 
-/* target's table into d->copy[target], consistent (the version even and the same before and
- * after the regions were read). */
+/* One read of target's table into t, *whole when consistent (the version even and the same
+ * before and after the regions were read); only the head when the version is `have`'s. */
+static rcmsg_status_t dyn_read_table(osc_dyn_t *d, int target, uint64_t have, osc_dyn_table_t *t,
+                                     bool *whole)
+{
+    uint64_t head[2], again;
+    rcmsg_status_t s = dyn_read(d, target, 0, head, sizeof(head));
+
+    *whole = false;
+    t->version = head[0];
+    if (s != RCMSG_OK || head[0] % 2 != 0 || head[1] > OSC_DYN_MAX || head[0] == have) {
+        return s; /* failed; changing now; or unchanged */
+    }
+    t->count = head[1];
+    s = dyn_read(d, target, offsetof(osc_dyn_table_t, r), t->r, head[1] * sizeof(t->r[0]));
+    if (s == RCMSG_OK) {
+        s = dyn_read(d, target, 0, &again, sizeof(again));
+    }
+    *whole = s == RCMSG_OK && again == head[0];
+    return s;
+}
+
+/* target's table into d->copy[target], consistent. The reads go to a table of their own and
+ * the copy is replaced whole after them: the reads' waits may let the core lock go
+ * (MPI_THREAD_MULTIPLE), and another thread may look the copy up meanwhile. */
 static rcmsg_status_t dyn_refresh(osc_dyn_t *d, int target)
 {
-    osc_dyn_table_t *c = d->copy[target];
-    uint64_t head[2], again;
-    rcmsg_status_t s;
+    osc_dyn_table_t *c = d->copy[target], *t;
+    rcmsg_status_t s = RCMSG_OK;
+    bool whole = false;
 
     if (c == NULL && (c = d->copy[target] = calloc(1, sizeof(*c))) == NULL) {
         return RCMSG_ERR_NO_MEMORY;
     }
-    for (int tries = 0; tries < OSC_DYN_TRIES; tries++) {
-        if ((s = dyn_read(d, target, 0, head, sizeof(head))) != RCMSG_OK) {
-            return s;
-        }
-        if (head[0] % 2 == 0 && head[0] == c->version) {
-            return RCMSG_OK;
-        }
-        if (head[0] % 2 != 0 || head[1] > OSC_DYN_MAX) {
-            rcmsg_thread_pause(); /* changing now */
-            continue;
-        }
-        c->version = 1; /* (odd: never current) until the read is whole */
-        s = dyn_read(d, target, offsetof(osc_dyn_table_t, r), c->r, head[1] * sizeof(c->r[0]));
-        if (s == RCMSG_OK) {
-            s = dyn_read(d, target, 0, &again, sizeof(again));
-        }
-        if (s != RCMSG_OK) {
-            return s;
-        }
-        if (again == head[0]) {
-            c->count = head[1];
-            c->version = head[0];
-            return RCMSG_OK;
-        }
+    if ((t = malloc(sizeof(*t))) == NULL) {
+        return RCMSG_ERR_NO_MEMORY;
     }
-    rcmsg_error("one-sided: member %d's table of attached regions kept changing over %d reads",
-                target, OSC_DYN_TRIES);
-    return RCMSG_ERR_TIMEOUT;
+    for (int tries = 0; s == RCMSG_OK && tries < OSC_DYN_TRIES; tries++) {
+        s = dyn_read_table(d, target, c->version, t, &whole);
+        if (s != RCMSG_OK || whole || t->version == c->version) {
+            break;
+        }
+        rcmsg_thread_pause(); /* changing now */
+    }
+    if (s == RCMSG_OK && whole) {
+        memcpy(c->r, t->r, t->count * sizeof(t->r[0]));
+        c->count = t->count;
+        c->version = t->version;
+    } else if (s == RCMSG_OK && t->version != c->version) {
+        rcmsg_error("one-sided: member %d's table of attached regions kept changing over %d reads",
+                    target, OSC_DYN_TRIES);
+        s = RCMSG_ERR_TIMEOUT;
+    }
+    free(t);
+    return s;
 }
 
 rcmsg_status_t osc_dyn_find(rcmsg_win_t win, int target, size_t disp, size_t len)
@@ -206,13 +223,23 @@ rcmsg_status_t osc_dyn_find(rcmsg_win_t win, int target, size_t disp, size_t len
     if (target == win->rank) {
         r = dyn_lookup(d->mine, disp, len);
     } else {
-        if (!d->fresh[target]) {
-            if ((s = dyn_refresh(d, target)) != RCMSG_OK) {
+        /* the round before the reads: one that delivers news during them makes the next access
+         * read again; a copy taken as current that misses the address is read again once (the
+         * news may have come without a round: a load from shared memory, a CMA get) */
+        uint64_t round = d->round;
+        bool read = d->fresh[target] != round + 1;
+
+        for (;;) {
+            if (read && (s = dyn_refresh(d, target)) != RCMSG_OK) {
                 return s;
             }
-            d->fresh[target] = true; /* after the reads' progress rounds */
+            d->fresh[target] = read ? round + 1 : d->fresh[target];
+            r = dyn_lookup(d->copy[target], disp, len);
+            if (r != NULL || read) {
+                break;
+            }
+            read = true;
         }
-        r = dyn_lookup(d->copy[target], disp, len);
     }
     if (r == NULL) {
         return RCMSG_ERR_NOT_FOUND;

@@ -110,7 +110,8 @@ rcmsg_status_t osc_check(const char *call, rcmsg_win_t win, int target, size_t d
         if (s != RCMSG_OK) {
             return s;
         }
-        if (atomic && osc_dyn_piece(win, target, disp, len) < len) {
+        uint32_t rkey; /* (win->dyn_rkey, set by osc_dyn_find) */
+        if (atomic && osc_dyn_piece(win, target, disp, len, &rkey) < len) {
             rcmsg_error("%s: the atomic at address 0x%zx crosses two of target %d's regions: "
                         "refused, nothing sent",
                         call, disp, target);
@@ -211,22 +212,24 @@ static int osc_world(rcmsg_win_t win, int target)
     return win->world[target];
 }
 
-/* The key of the target's memory (a dynamic window's: its region's, found by osc_check). */
+/* The key of the target's memory (a dynamic window's: its region's, found by osc_check just
+ * before: no other thread runs in between). */
 static uint32_t osc_rkey(rcmsg_win_t win, int target)
 {
     return win->dyn != NULL ? win->dyn_rkey : win->m[target].rkey;
 }
 
-/* One piece of a put or get on the target's transport (registering origin with rc). */
+/* One piece of a put or get on the target's transport with the target memory's rkey
+ * (registering origin with rc). */
 static rcmsg_status_t osc_rw(rcmsg_win_t win, int target, size_t disp, void *origin, size_t len,
-                             bool get)
+                             bool get, uint32_t rkey)
 {
     rcmsg_btl_t *btl = win->btl[target];
     static const rcmsg_btl_mem_t none = {0};
     osc_args_t a = {.origin = origin,
                     .len = len,
                     .raddr = win->m[target].base + disp,
-                    .rkey = osc_rkey(win, target),
+                    .rkey = rkey,
                     .lmem = &none,
                     .get = get};
     osc_op_t *op = osc_op_new(win, target);
@@ -250,9 +253,10 @@ static rcmsg_status_t osc_rw(rcmsg_win_t win, int target, size_t disp, void *ori
     return osc_start(btl, op, osc_post_rw, &a);
 }
 
-/* A put or get: in pieces the transport takes, or by message where it has no put. */
+/* A put or get: in pieces the transport takes, or by message where it has no put; rkey: the
+ * target memory's (a piece may let the core lock go: the key is not read again from win). */
 static rcmsg_status_t osc_transfer(rcmsg_win_t win, int target, size_t disp, void *origin,
-                                   size_t len, bool get)
+                                   size_t len, bool get, uint32_t rkey)
 {
     rcmsg_btl_t *btl = win->btl[target];
     size_t max = btl->caps.max_get > 0 ? btl->caps.max_get : OSC_AM_MAX;
@@ -269,7 +273,7 @@ static rcmsg_status_t osc_transfer(rcmsg_win_t win, int target, size_t disp, voi
         size_t piece = len - off;
         if (!am) {
             piece = piece < max ? piece : max;
-            s = osc_rw(win, target, disp + off, (char *)origin + off, piece, get);
+            s = osc_rw(win, target, disp + off, (char *)origin + off, piece, get, rkey);
             if (s == RCMSG_ERR_UNSUPPORTED && !get) {
                 am = true; /* sm without CMA: by message from here on */
                 s = RCMSG_OK;
@@ -298,8 +302,9 @@ static rcmsg_status_t osc_transfer_dyn(rcmsg_win_t win, int target, size_t disp,
     rcmsg_status_t s = RCMSG_OK;
 
     for (size_t off = 0, piece; s == RCMSG_OK && off < len; off += piece) {
-        piece = osc_dyn_piece(win, target, disp + off, len - off);
-        s = osc_transfer(win, target, disp + off, origin + off, piece, get);
+        uint32_t rkey;
+        piece = osc_dyn_piece(win, target, disp + off, len - off, &rkey);
+        s = osc_transfer(win, target, disp + off, origin + off, piece, get, rkey);
     }
     return s;
 }
@@ -307,8 +312,9 @@ static rcmsg_status_t osc_transfer_dyn(rcmsg_win_t win, int target, size_t disp,
 static rcmsg_status_t osc_rw_any(rcmsg_win_t win, int target, size_t disp, void *origin, size_t len,
                                  bool get)
 {
-    return win->dyn != NULL ? osc_transfer_dyn(win, target, disp, origin, len, get)
-                            : osc_transfer(win, target, disp, origin, len, get);
+    return win->dyn != NULL
+               ? osc_transfer_dyn(win, target, disp, origin, len, get)
+               : osc_transfer(win, target, disp, origin, len, get, win->m[target].rkey);
 }
 
 rcmsg_status_t rcmsg_put(const void *origin, size_t len, int target, size_t disp, rcmsg_win_t win)
