@@ -48,18 +48,33 @@
  *     it involves, so that one always goes through (no livelock), and every member of it
  *     keeps answering (a blocking call waits in progress, which advances the idups).
  * Each agreement has its own tag (idups: PML_TAG_IDUP of their number), so that its rounds
- * never meet another's.
+ * never meet another's. rcmsg_comm_create_ranks's, in the parent's point-to-point space among
+ * some of its ranks only, number themselves per member (comm->agree_seq: the agreements this
+ * rank began on comm with that member, the same count on both sides, since the calls on one
+ * parent are ordered): PML_TAG_AGREE of that number, so that a message of a failed one (sent
+ * before its sender learnt of the failure) is never taken by the next among the same ranks.
+ *
+ * A member lost (or any failure) ends the agreement on this rank without waiting for the
+ * others: once a request of an exchange failed, the rest are taken back (receives nothing
+ * matched, sends by a cancel) and the agreement fails with the first failure. Every exchange
+ * receives from every member, so each survivor learns of a loss in whichever exchange it is
+ * (within the liveness bounds, docs/liveness.md) and none waits for a survivor that gave up.
+ * What of a failed create_ranks agreement still comes (its members' messages sent before they
+ * knew) is discarded: at its end, and at the start of each of the next few among those ranks
+ * (PML_AGREE_SWEEP), so that no eager credit stays held by it.
  */
 #include "config.h"
 
 #include "pml_internal.h"
+#include "base/config_table.h"
 #include "base/mt.h"
 #include "progress/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define WORD_BITS 64
+#define WORD_BITS       64
+#define PML_AGREE_SWEEP 4 /* a create_ranks agreement discards the messages of so many before */
 
 typedef struct {
     uint64_t free[PML_CTX_WORDS]; /* 1: free */
@@ -71,6 +86,8 @@ typedef struct {
     bool agreeing;     /* an agreement holds the bitmaps (top of the file: threads) */
     pml_agree_t *want; /* the joined agreements waiting for the bitmaps (want_next) */
     int nonblocking;   /* nonblocking agreements under way (pml_agree_start's) */
+    long kill_after;   /* RCMSG_TEST_AGREE_KILL: die after so many agreement sends (0: never) */
+    long sent;         /* agreement messages sent, for kill_after */
 } pml_ctx_ids_t;
 
 static pml_ctx_ids_t ids;
@@ -105,6 +122,7 @@ rcmsg_status_t pml_ctx_init(void)
         return RCMSG_ERR_NO_MEMORY;
     }
     memset(ids.free, 0xff, sizeof(ids.free));
+    ids.kill_after = (long)rcmsg_config_int(RCMSG_CFG_TEST_AGREE_KILL);
     return RCMSG_OK;
 }
 
@@ -197,13 +215,15 @@ struct pml_agree {
     bool coll, nonblocking;
     bool join;        /* the first exchange offers nothing (top of the file: threads) */
     const int *ranks; /* the caller's (NULL: all of comm) */
-    int n, tag;
+    int n;
+    int *tags;             /* [n]: the tag of the exchanges with each member */
     uint64_t key;          /* parent's context << 32 | its number there: the same on every member */
     agree_msg_t *m;        /* this process's message (sent from here) */
     agree_msg_t *all;      /* [n]: the members' messages of the last exchange */
     rcmsg_request_t *reqs; /* [2n]: the exchange posted */
     int nreq, exchanges;   /* exchanges: completed */
     bool posted, held, wanting, again, done;
+    bool abandoned; /* a request failed: the rest were taken back (top of the file) */
     rcmsg_status_t err;
     unsigned id; /* the id chosen */
     pml_agree_t *want_next;
@@ -255,6 +275,17 @@ static size_t msg_len(uint32_t nwords)
     return offsetof(agree_msg_t, words) + sizeof(uint64_t) * 2 * nwords;
 }
 
+/* RCMSG_TEST_AGREE_KILL: a test's member lost at a chosen point of an agreement. */
+static void test_kill(void)
+{
+    if (ids.kill_after > 0 && ++ids.sent == ids.kill_after) {
+        rcmsg_warn("RCMSG_TEST_AGREE_KILL=%ld: this process kills itself (SIGKILL) after its "
+                   "agreement message %ld",
+                   ids.kill_after, ids.sent);
+        raise(SIGKILL);
+    }
+}
+
 /* Posts the next exchange: the bitmaps offered only when a holds them (taken now if it may),
  * else busy. A posting that fails is a's error (what was posted still completes). */
 static void exchange_post(pml_agree_t *a)
@@ -270,31 +301,70 @@ static void exchange_post(pml_agree_t *a)
     a->nreq = 0;
     for (int i = 0; i < a->n && a->err == RCMSG_OK; i++) {
         int peer = a->ranks != NULL ? a->ranks[i] : i;
-        rcmsg_status_t s = rcmsg_pml_irecv_unchecked(&a->all[i], sizeof(a->all[i]), peer, a->tag,
-                                                     a->comm, a->coll, &a->reqs[a->nreq]);
+        rcmsg_status_t s = rcmsg_pml_irecv_unchecked(
+            &a->all[i], sizeof(a->all[i]), peer, a->tags[i], a->comm, a->coll, &a->reqs[a->nreq]);
 
         a->nreq += s == RCMSG_OK;
         if (s == RCMSG_OK) {
-            s = rcmsg_pml_isend_unchecked(a->m, msg_len(a->m->nwords), peer, a->tag, a->comm,
+            s = rcmsg_pml_isend_unchecked(a->m, msg_len(a->m->nwords), peer, a->tags[i], a->comm,
                                           a->coll, &a->reqs[a->nreq]);
             a->nreq += s == RCMSG_OK;
+            test_kill();
         }
         a->err = s;
     }
     a->posted = true;
 }
 
-/* Whether the exchange posted has completed (its requests then freed, the first failure a's
- * error). */
-static bool exchange_done(pml_agree_t *a)
+/* A request of the exchange failed (or its posting did): the others are not waited for (a
+ * survivor that gave up never sends its part; top of the file): receives nothing matched are
+ * taken back, sends cancelled (they complete at once, or at their receiver's answer, or at its
+ * loss: bounded); those already matched complete as they are. */
+static void exchange_abandon(pml_agree_t *a)
 {
+    rcmsg_debug("communicator creation on context 0x%x: a member is lost or failed (%s): the "
+                "agreement ends here without waiting for the others",
+                a->comm->ctx, rcmsg_status_name(a->err));
     for (int i = 0; i < a->nreq; i++) {
-        if (!rcmsg_pml_req_done(a->reqs[i])) {
-            return false;
+        rcmsg_request_t r = a->reqs[i];
+
+        if (r == RCMSG_REQUEST_NULL || rcmsg_pml_req_done(r)) {
+            continue;
+        }
+        if (r->kind == PML_REQ_RECV) {
+            (void)rcmsg_pml_cancel_recv(&a->reqs[i]); /* (matched already: it completes) */
+        } else {
+            (void)rcmsg_cancel(&a->reqs[i]);
         }
     }
+    a->abandoned = true;
+}
+
+/* Whether the exchange posted has completed (its requests then freed, the first failure a's
+ * error), or ended at a failure (exchange_abandon). */
+static bool exchange_done(pml_agree_t *a)
+{
+    bool pending = false;
+
     for (int i = 0; i < a->nreq; i++) {
-        rcmsg_status_t s = rcmsg_wait(&a->reqs[i], NULL);
+        rcmsg_request_t r = a->reqs[i];
+
+        if (r != RCMSG_REQUEST_NULL && !rcmsg_pml_req_done(r)) {
+            pending = true;
+        } else if (r != RCMSG_REQUEST_NULL && a->err == RCMSG_OK && !r->cancelled) {
+            a->err = r->st.error; /* (the first failure found) */
+        }
+    }
+    if (pending && a->err != RCMSG_OK && !a->abandoned) {
+        exchange_abandon(a);
+        return exchange_done(a);
+    }
+    if (pending) {
+        return false;
+    }
+    for (int i = 0; i < a->nreq; i++) {
+        rcmsg_status_t s =
+            a->reqs[i] != RCMSG_REQUEST_NULL ? rcmsg_wait(&a->reqs[i], NULL) : RCMSG_OK;
 
         a->err = a->err == RCMSG_OK ? s : a->err;
     }
@@ -380,9 +450,24 @@ static rcmsg_status_t agree_exhausted(const char *what)
     return RCMSG_ERR_NO_RESOURCE;
 }
 
+/* Discards what member i's create_ranks agreement number seq with this rank left unreceived
+ * here (top of the file: a failed one's late messages); a rendezvous sender's request fails
+ * with status. */
+static void agree_sweep(const pml_agree_t *a, int i, uint32_t seq, rcmsg_status_t status)
+{
+    int peer = a->ranks != NULL ? a->ranks[i] : i;
+
+    pml_unexp_refuse_from(a->comm->ctx, peer, PML_TAG_AGREE(seq),
+                          "a late message of a communicator-creation agreement that failed",
+                          status);
+}
+
 static void agree_finish(pml_agree_t *a)
 {
     a->done = true;
+    for (int i = 0; !a->coll && a->err != RCMSG_OK && i < a->n; i++) {
+        agree_sweep(a, i, (uint32_t)(-2 - a->tags[i]), a->err);
+    }
     want_set(a, false);
     ids.nonblocking -= a->nonblocking;
     if (a->err != RCMSG_OK) {
@@ -443,18 +528,39 @@ bool pml_agree_advance(pml_agree_t *a)
     return true;
 }
 
+/* The tags of a's exchanges: tag with every member (collective space), or in the
+ * point-to-point space the next number of the agreements with each member (top of the file),
+ * after the late messages of the last few are discarded. */
+static void agree_number(pml_agree_t *a, int tag)
+{
+    for (int i = 0; i < a->n; i++) {
+        int peer = a->ranks != NULL ? a->ranks[i] : i;
+        uint32_t seq = a->coll ? 0 : a->comm->agree_seq[peer]++;
+
+        for (uint32_t k = 1; !a->coll && k <= PML_AGREE_SWEEP; k++) {
+            agree_sweep(a, i, seq - k, RCMSG_ERR_STATE);
+        }
+        a->tags[i] = a->coll ? tag : PML_TAG_AGREE(seq);
+    }
+}
+
 rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
                              int n, int tag, uint32_t seq, bool nonblocking, pml_agree_entry_t mine,
                              pml_agree_t **a_p)
 {
     pml_agree_t *a = calloc(1, sizeof(*a));
 
+    if (!coll && comm->agree_seq == NULL) {
+        comm->agree_seq = calloc((size_t)comm->size, sizeof(*comm->agree_seq));
+    }
     if (a != NULL) {
         a->m = malloc(sizeof(*a->m));
         a->all = calloc((size_t)n, sizeof(*a->all));
         a->reqs = calloc((size_t)n * 2, sizeof(*a->reqs));
+        a->tags = calloc((size_t)n, sizeof(*a->tags));
     }
-    if (a == NULL || a->m == NULL || a->all == NULL || a->reqs == NULL) {
+    if (a == NULL || a->m == NULL || a->all == NULL || a->reqs == NULL || a->tags == NULL ||
+        (!coll && comm->agree_seq == NULL)) {
         rcmsg_error("%s: out of memory for the agreement on a context id", what);
         pml_agree_free(a);
         return RCMSG_ERR_NO_MEMORY;
@@ -464,7 +570,7 @@ rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, con
     a->coll = coll;
     a->ranks = ranks;
     a->n = n;
-    a->tag = tag;
+    agree_number(a, tag);
     a->key = (uint64_t)comm->ctx << 32 | seq;
     a->m->e = mine;
     a->nonblocking = nonblocking;
@@ -497,6 +603,7 @@ void pml_agree_free(pml_agree_t *a)
     free(a->m);
     free(a->all);
     free(a->reqs);
+    free(a->tags);
     free(a);
 }
 
@@ -507,8 +614,7 @@ rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, con
     pml_agree_t *a;
     unsigned idle = 0;
     rcmsg_status_t s =
-        pml_agree_new(what, comm, coll, ranks, n, coll ? PML_TAG_SPLIT : PML_TAG_AGREE, UINT32_MAX,
-                      false, mine, &a);
+        pml_agree_new(what, comm, coll, ranks, n, PML_TAG_SPLIT, UINT32_MAX, false, mine, &a);
 
     if (s != RCMSG_OK) {
         return s;
