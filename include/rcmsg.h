@@ -219,9 +219,8 @@ RCMSG_API rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key,
  * survivor that had every member's part before the loss may still succeed: its communicator
  * then holds the lost rank (broken from the start, as described at the collectives below).
  * The survivors can then make their own communicator (a list without the lost rank): the
- * agreements are numbered per pair of listed ranks (so the calls on one comm must be made in
- * the same order by the ranks they share, as MPI asks), and what a failed one left in flight is
- * discarded, never taken by a later one. */
+ * agreements of different lists or keys never exchange on the same internal tag, so one never
+ * takes what a failed one left in flight (discarded when it arrived in time). */
 RCMSG_API rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks[],
                                                  uint32_t key, rcmsg_comm_t *newcomm_p);
 /* Frees a communicator made by dup, split or create_ranks (not the world); *comm_p becomes NULL.

@@ -68,12 +68,9 @@ struct rcmsg_comm {
     uint32_t ctx; /* even; ctx | 1 is the collective space */
     int rank;
     int size;
-    int *world;        /* [size]: comm rank -> world rank */
-    uint32_t coll_seq; /* collectives started on this communicator (part of their tags) */
-    /* [size], or NULL before the first: the rcmsg_comm_create_ranks agreements this rank began
-     * on it with each member (pml_ctx.c, part of their tags; freed with the communicator) */
-    uint32_t *agree_seq;
-    rcmsg_status_t coll_lost;     /* once a member is lost, what its collectives fail with */
+    int *world;               /* [size]: comm rank -> world rank */
+    uint32_t coll_seq;        /* collectives started on this communicator (part of their tags) */
+    rcmsg_status_t coll_lost; /* once a member is lost, what its collectives fail with */
     rcmsg_queue_link_t live_link; /* in the live communicators (pml_handle.h) */
     bool live;                    /* its slot of the handle table holds it */
     bool adopting;                /* taking the messages that came first (pml_comm_create) */

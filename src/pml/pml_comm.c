@@ -110,8 +110,6 @@ void pml_comm_destroy(rcmsg_comm_t c)
     c->world = NULL;
     free(c->inter);
     c->inter = NULL;
-    free(c->agree_seq);
-    c->agree_seq = NULL;
     pml_comms_put(c);
 }
 

@@ -49,32 +49,34 @@
  *     keeps answering (a blocking call waits in progress, which advances the idups).
  * Each agreement has its own tag (idups: PML_TAG_IDUP of their number), so that its rounds
  * never meet another's. rcmsg_comm_create_ranks's, in the parent's point-to-point space among
- * some of its ranks only, number themselves per member (comm->agree_seq: the agreements this
- * rank began on comm with that member, the same count on both sides, since the calls on one
- * parent are ordered): PML_TAG_AGREE of that number, so that a message of a failed one (sent
- * before its sender learnt of the failure) is never taken by the next among the same ranks.
+ * some of its ranks only, have PML_TAG_AGREE of a hash of their list and key: the same on every
+ * member whatever each did before (no count that a member which skipped a call would get
+ * wrong), so that agreements of other lists never meet; those of one list and key follow each
+ * other in order per pair, as each member does as many exchanges as the others.
  *
- * A member lost (or any failure) ends the agreement on this rank without waiting for the
- * others: once a request of an exchange failed, the rest are taken back (receives nothing
- * matched, sends by a cancel) and the agreement fails with the first failure. Every exchange
- * receives from every member, so each survivor learns of a loss in whichever exchange it is
- * (within the liveness bounds, docs/liveness.md) and none waits for a survivor that gave up.
- * What of a failed create_ranks agreement still comes (its members' messages sent before they
- * knew) is discarded: at its end, and at the start of each of the next few among those ranks
- * (PML_AGREE_SWEEP), so that no eager credit stays held by it.
+ * A member lost (or any failure of an exchange) ends the agreement on this rank without
+ * waiting for the others: once a request of an exchange failed, the rest are taken back
+ * (receives nothing matched, sends by a cancel) and the agreement fails with the first
+ * failure; so does a member known lost while the exchange waits (seen here, or told by a
+ * witness's BREAK), even one whose message of that exchange came: each survivor learns of the
+ * loss in whichever exchange it is (within the liveness bounds, docs/liveness.md) and none
+ * waits for a survivor that gave up. What of a failed create_ranks agreement is here unreceived
+ * (its members' messages sent before they knew) is discarded at its end, returning its eager
+ * credits; one that comes later is held as any unexpected message (at most two from each
+ * survivor, which can be one exchange ahead of this rank).
  */
 #include "config.h"
 
 #include "pml_internal.h"
 #include "base/config_table.h"
+#include "base/hash.h"
 #include "base/mt.h"
 #include "progress/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define WORD_BITS       64
-#define PML_AGREE_SWEEP 4 /* a create_ranks agreement discards the messages of so many before */
+#define WORD_BITS 64
 
 typedef struct {
     uint64_t free[PML_CTX_WORDS]; /* 1: free */
@@ -215,14 +217,14 @@ struct pml_agree {
     bool coll, nonblocking;
     bool join;        /* the first exchange offers nothing (top of the file: threads) */
     const int *ranks; /* the caller's (NULL: all of comm) */
-    int n;
-    int *tags;             /* [n]: the tag of the exchanges with each member */
+    int n, tag;
     uint64_t key;          /* parent's context << 32 | its number there: the same on every member */
     agree_msg_t *m;        /* this process's message (sent from here) */
     agree_msg_t *all;      /* [n]: the members' messages of the last exchange */
     rcmsg_request_t *reqs; /* [2n]: the exchange posted */
     int nreq, exchanges;   /* exchanges: completed */
     bool posted, held, wanting, again, done;
+    bool broken;    /* an exchange failed (not only the outcome): messages may still come */
     bool abandoned; /* a request failed: the rest were taken back (top of the file) */
     rcmsg_status_t err;
     unsigned id; /* the id chosen */
@@ -301,12 +303,12 @@ static void exchange_post(pml_agree_t *a)
     a->nreq = 0;
     for (int i = 0; i < a->n && a->err == RCMSG_OK; i++) {
         int peer = a->ranks != NULL ? a->ranks[i] : i;
-        rcmsg_status_t s = rcmsg_pml_irecv_unchecked(
-            &a->all[i], sizeof(a->all[i]), peer, a->tags[i], a->comm, a->coll, &a->reqs[a->nreq]);
+        rcmsg_status_t s = rcmsg_pml_irecv_unchecked(&a->all[i], sizeof(a->all[i]), peer, a->tag,
+                                                     a->comm, a->coll, &a->reqs[a->nreq]);
 
         a->nreq += s == RCMSG_OK;
         if (s == RCMSG_OK) {
-            s = rcmsg_pml_isend_unchecked(a->m, msg_len(a->m->nwords), peer, a->tags[i], a->comm,
+            s = rcmsg_pml_isend_unchecked(a->m, msg_len(a->m->nwords), peer, a->tag, a->comm,
                                           a->coll, &a->reqs[a->nreq]);
             a->nreq += s == RCMSG_OK;
             test_kill();
@@ -340,8 +342,23 @@ static void exchange_abandon(pml_agree_t *a)
     a->abandoned = true;
 }
 
+/* The status a member of a was lost with, as this rank knows (seen here, or told by a BREAK),
+ * or RCMSG_OK: a survivor whose requests to the lost one completed (it had its message) must
+ * not wait for survivors that gave up. */
+static rcmsg_status_t agree_lost(const pml_agree_t *a)
+{
+    for (int i = 0; i < a->n; i++) {
+        rcmsg_status_t s = pml_peer_gone(a->comm->world[a->ranks != NULL ? a->ranks[i] : i]);
+
+        if (s != RCMSG_OK) {
+            return s;
+        }
+    }
+    return RCMSG_OK;
+}
+
 /* Whether the exchange posted has completed (its requests then freed, the first failure a's
- * error), or ended at a failure (exchange_abandon). */
+ * error, or a member's loss while any was pending), or ended at a failure (exchange_abandon). */
 static bool exchange_done(pml_agree_t *a)
 {
     bool pending = false;
@@ -354,6 +371,9 @@ static bool exchange_done(pml_agree_t *a)
         } else if (r != RCMSG_REQUEST_NULL && a->err == RCMSG_OK && !r->cancelled) {
             a->err = r->st.error; /* (the first failure found) */
         }
+    }
+    if (pending && a->err == RCMSG_OK) {
+        a->err = agree_lost(a);
     }
     if (pending && a->err != RCMSG_OK && !a->abandoned) {
         exchange_abandon(a);
@@ -368,6 +388,7 @@ static bool exchange_done(pml_agree_t *a)
 
         a->err = a->err == RCMSG_OK ? s : a->err;
     }
+    a->broken = a->err != RCMSG_OK;
     a->nreq = 0;
     a->posted = false;
     a->exchanges++;
@@ -450,23 +471,12 @@ static rcmsg_status_t agree_exhausted(const char *what)
     return RCMSG_ERR_NO_RESOURCE;
 }
 
-/* Discards what member i's create_ranks agreement number seq with this rank left unreceived
- * here (top of the file: a failed one's late messages); a rendezvous sender's request fails
- * with status. */
-static void agree_sweep(const pml_agree_t *a, int i, uint32_t seq, rcmsg_status_t status)
-{
-    int peer = a->ranks != NULL ? a->ranks[i] : i;
-
-    pml_unexp_refuse_from(a->comm->ctx, peer, PML_TAG_AGREE(seq),
-                          "a late message of a communicator-creation agreement that failed",
-                          status);
-}
-
 static void agree_finish(pml_agree_t *a)
 {
     a->done = true;
-    for (int i = 0; !a->coll && a->err != RCMSG_OK && i < a->n; i++) {
-        agree_sweep(a, i, (uint32_t)(-2 - a->tags[i]), a->err);
+    if (!a->coll && a->broken) { /* (top of the file: a failed one's messages) */
+        pml_unexp_refuse_from(a->comm->ctx, RCMSG_ANY_SOURCE, a->tag,
+                              "a message of a communicator-creation agreement that failed", a->err);
     }
     want_set(a, false);
     ids.nonblocking -= a->nonblocking;
@@ -528,20 +538,14 @@ bool pml_agree_advance(pml_agree_t *a)
     return true;
 }
 
-/* The tags of a's exchanges: tag with every member (collective space), or in the
- * point-to-point space the next number of the agreements with each member (top of the file),
- * after the late messages of the last few are discarded. */
-static void agree_number(pml_agree_t *a, int tag)
+/* The tag of rcmsg_comm_create_ranks's agreement on the list ranks (n) with key (top). */
+static int agree_tag(const int *ranks, int n, int32_t key)
 {
-    for (int i = 0; i < a->n; i++) {
-        int peer = a->ranks != NULL ? a->ranks[i] : i;
-        uint32_t seq = a->coll ? 0 : a->comm->agree_seq[peer]++;
+    uint64_t h[2] = {ranks != NULL ? rcmsg_hash_bytes64(ranks, sizeof(int) * (size_t)n)
+                                   : (uint64_t)n,
+                     (uint32_t)key};
 
-        for (uint32_t k = 1; !a->coll && k <= PML_AGREE_SWEEP; k++) {
-            agree_sweep(a, i, seq - k, RCMSG_ERR_STATE);
-        }
-        a->tags[i] = a->coll ? tag : PML_TAG_AGREE(seq);
-    }
+    return PML_TAG_AGREE(rcmsg_hash_bytes32(h, sizeof(h)));
 }
 
 rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
@@ -550,17 +554,12 @@ rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, con
 {
     pml_agree_t *a = calloc(1, sizeof(*a));
 
-    if (!coll && comm->agree_seq == NULL) {
-        comm->agree_seq = calloc((size_t)comm->size, sizeof(*comm->agree_seq));
-    }
     if (a != NULL) {
         a->m = malloc(sizeof(*a->m));
         a->all = calloc((size_t)n, sizeof(*a->all));
         a->reqs = calloc((size_t)n * 2, sizeof(*a->reqs));
-        a->tags = calloc((size_t)n, sizeof(*a->tags));
     }
-    if (a == NULL || a->m == NULL || a->all == NULL || a->reqs == NULL || a->tags == NULL ||
-        (!coll && comm->agree_seq == NULL)) {
+    if (a == NULL || a->m == NULL || a->all == NULL || a->reqs == NULL) {
         rcmsg_error("%s: out of memory for the agreement on a context id", what);
         pml_agree_free(a);
         return RCMSG_ERR_NO_MEMORY;
@@ -570,7 +569,7 @@ rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, con
     a->coll = coll;
     a->ranks = ranks;
     a->n = n;
-    agree_number(a, tag);
+    a->tag = coll ? tag : agree_tag(ranks, n, mine.key);
     a->key = (uint64_t)comm->ctx << 32 | seq;
     a->m->e = mine;
     a->nonblocking = nonblocking;
@@ -603,7 +602,6 @@ void pml_agree_free(pml_agree_t *a)
     free(a->m);
     free(a->all);
     free(a->reqs);
-    free(a->tags);
     free(a);
 }
 

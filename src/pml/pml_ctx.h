@@ -32,10 +32,10 @@ rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, con
 /* The same, step by step (pml_ctx_agree runs it to the end; rcmsg_comm_idup from a progress
  * hook): an agreement of the n ranks of comm in ranks (NULL: all; kept by the caller while it
  * runs) on comm's space (coll) with tag (its own, so that its exchanges never meet another
- * agreement's; in the point-to-point space, rcmsg_comm_create_ranks's, each member's number
- * instead: pml_ctx.c); seq: its number among comm's agreements, the same on every member (the order
- * in which the bitmaps go to waiting agreements of one parent). nonblocking: it may wait while
- * this process blocks in other calls (its first exchange only joins: top of pml_ctx.c). */
+ * agreement's; in the point-to-point space, rcmsg_comm_create_ranks's, one of its list and
+ * mine.key instead: pml_ctx.c); seq: its number among comm's agreements, the same on every member
+ * (the order in which the bitmaps go to waiting agreements of one parent). nonblocking: it may wait
+ * while this process blocks in other calls (its first exchange only joins: top of pml_ctx.c). */
 typedef struct pml_agree pml_agree_t;
 rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
                              int n, int tag, uint32_t seq, bool nonblocking, pml_agree_entry_t mine,
