@@ -218,9 +218,9 @@ RCMSG_API rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key,
  * stops there, waiting neither for the lost rank nor for a survivor that already gave up. A
  * survivor that had every member's part before the loss may still succeed: its communicator
  * then holds the lost rank (broken from the start, as described at the collectives below).
- * The survivors can then make their own communicator (a list without the lost rank): the
- * agreements of different lists or keys never exchange on the same internal tag, so one never
- * takes what a failed one left in flight (discarded when it arrived in time). */
+ * The survivors can then make their own communicator (a list without the lost rank): each list
+ * and key agrees on an internal tag of its own (a 30-bit hash of them), so that it does not take
+ * what a failed call of another list left in flight (discarded when it came in time). */
 RCMSG_API rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks[],
                                                  uint32_t key, rcmsg_comm_t *newcomm_p);
 /* Frees a communicator made by dup, split or create_ranks (not the world); *comm_p becomes NULL.
