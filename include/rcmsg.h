@@ -214,7 +214,16 @@ RCMSG_API rcmsg_status_t rcmsg_comm_split(rcmsg_comm_t comm, int color, int key,
  * take no part: the listed ones agree on the context among themselves, in comm's
  * point-to-point space (with an internal tag that no receive of the program matches), which
  * works when comm's collectives broke. key is not needed any more (any value). A rank not in
- * the list, a rank out of range or a repeat: RCMSG_ERR_INVALID_PARAM. */
+ * the list, a rank out of range or a repeat: RCMSG_ERR_INVALID_PARAM.
+ * A listed rank lost during the call fails it on each survivor with the loss's status
+ * (RCMSG_ERR_CONNECTION for a dead rank) within the liveness bounds (docs/liveness.md): every
+ * exchange of the agreement waits for every member, and a survivor that learns of the loss
+ * stops there, waiting neither for the lost rank nor for a survivor that already gave up. A
+ * survivor that had every member's part before the loss may still succeed: its communicator
+ * then holds the lost rank (broken from the start, as described at the collectives below).
+ * The survivors can then make their own communicator (a list without the lost rank): each list
+ * and key agrees on an internal tag of its own (a 30-bit hash of them), so that it does not take
+ * what a failed call of another list left in flight (discarded when it came in time). */
 RCMSG_API rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const int ranks[],
                                                  uint32_t key, rcmsg_comm_t *newcomm_p);
 /* Frees a communicator made by dup, split or create_ranks (not the world); *comm_p becomes NULL.

@@ -414,6 +414,9 @@ typedef enum {
     X(COLL_CHECK, BOOL, "no", "",                                                                  \
       "Ranks agree on the call, root, count, datatype, op and split color before each "            \
       "collective, comm_dup and comm_split (one small allgather); a mismatch fails it on all "     \
-      "ranks, naming them.")
+      "ranks, naming them.")                                                                       \
+    X(TEST_AGREE_KILL, INT, "0", "0..",                                                            \
+      "For tests only: the process kills itself (SIGKILL) right after posting its Nth message "    \
+      "of the agreements that make communicators (a member lost at a chosen point); 0: never.")
 
 #endif /* RCMSG_BASE_CONFIG_VARS_H */

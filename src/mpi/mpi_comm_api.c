@@ -275,7 +275,9 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
 /* Comm_create_group: collective over the group only. Its rank 0 sends a fresh key to the
  * others over comm with tag (the user's tag, as MPI says); then each makes the communicator of
- * the group's members from the world with rcmsg_comm_create_ranks (no other message). */
+ * the group's members from the world with rcmsg_comm_create_ranks (no other message). A send
+ * that fails (a member lost) does not stop the others: each member that has the key fails in
+ * rcmsg_comm_create_ranks on that loss instead of waiting for a key that never comes. */
 static rcmsg_status_t create_group_key(mpi_comm_t *c, mpi_group_t *g, int me, int tag,
                                        uint32_t *key_p)
 {
@@ -289,11 +291,13 @@ static rcmsg_status_t create_group_key(mpi_comm_t *c, mpi_group_t *g, int me, in
         return rcmsg_recv(key_p, sizeof(*key_p), leader, tag, c->rc, NULL);
     }
     *key_p = mpi_comm_next_key();
-    for (int i = 1; i < g->size && s == RCMSG_OK; i++) {
+    for (int i = 1; i < g->size; i++) {
         for (int j = 0; j < c->size; j++) {
-            if (c->members[j] == g->members[i]) {
-                s = rcmsg_send(key_p, sizeof(*key_p), j, tag, c->rc);
-            }
+            rcmsg_status_t e = c->members[j] == g->members[i]
+                                   ? rcmsg_send(key_p, sizeof(*key_p), j, tag, c->rc)
+                                   : RCMSG_OK;
+
+            s = s == RCMSG_OK ? e : s;
         }
     }
     return s;

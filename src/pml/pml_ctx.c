@@ -48,11 +48,28 @@
  *     it involves, so that one always goes through (no livelock), and every member of it
  *     keeps answering (a blocking call waits in progress, which advances the idups).
  * Each agreement has its own tag (idups: PML_TAG_IDUP of their number), so that its rounds
- * never meet another's.
+ * never meet another's. rcmsg_comm_create_ranks's, in the parent's point-to-point space among
+ * some of its ranks only, have PML_TAG_AGREE of a hash of their list and key: the same on every
+ * member whatever each did before (no count that a member which skipped a call would get
+ * wrong), so that agreements of other lists never meet; those of one list and key follow each
+ * other in order per pair, as each member does as many exchanges as the others.
+ *
+ * A member lost (or any failure of an exchange) ends the agreement on this rank without
+ * waiting for the others: once a request of an exchange failed, the rest are taken back
+ * (receives nothing matched, sends by a cancel) and the agreement fails with the first
+ * failure; so does a member known lost while the exchange waits (seen here, or told by a
+ * witness's BREAK), even one whose message of that exchange came: each survivor learns of the
+ * loss in whichever exchange it is (within the liveness bounds, docs/liveness.md) and none
+ * waits for a survivor that gave up. What of a failed create_ranks agreement is here unreceived
+ * (its members' messages sent before they knew) is discarded at its end, returning its eager
+ * credits; one that comes later is held as any unexpected message (at most two from each
+ * survivor, which can be one exchange ahead of this rank).
  */
 #include "config.h"
 
 #include "pml_internal.h"
+#include "base/config_table.h"
+#include "base/hash.h"
 #include "base/mt.h"
 #include "progress/progress.h"
 
@@ -71,6 +88,8 @@ typedef struct {
     bool agreeing;     /* an agreement holds the bitmaps (top of the file: threads) */
     pml_agree_t *want; /* the joined agreements waiting for the bitmaps (want_next) */
     int nonblocking;   /* nonblocking agreements under way (pml_agree_start's) */
+    long kill_after;   /* RCMSG_TEST_AGREE_KILL: die after so many agreement sends (0: never) */
+    long sent;         /* agreement messages sent, for kill_after */
 } pml_ctx_ids_t;
 
 static pml_ctx_ids_t ids;
@@ -105,6 +124,7 @@ rcmsg_status_t pml_ctx_init(void)
         return RCMSG_ERR_NO_MEMORY;
     }
     memset(ids.free, 0xff, sizeof(ids.free));
+    ids.kill_after = (long)rcmsg_config_int(RCMSG_CFG_TEST_AGREE_KILL);
     return RCMSG_OK;
 }
 
@@ -204,6 +224,8 @@ struct pml_agree {
     rcmsg_request_t *reqs; /* [2n]: the exchange posted */
     int nreq, exchanges;   /* exchanges: completed */
     bool posted, held, wanting, again, done;
+    bool broken;    /* an exchange failed (not only the outcome): messages may still come */
+    bool abandoned; /* a request failed: the rest were taken back (top of the file) */
     rcmsg_status_t err;
     unsigned id; /* the id chosen */
     pml_agree_t *want_next;
@@ -255,6 +277,17 @@ static size_t msg_len(uint32_t nwords)
     return offsetof(agree_msg_t, words) + sizeof(uint64_t) * 2 * nwords;
 }
 
+/* RCMSG_TEST_AGREE_KILL: a test's member lost at a chosen point of an agreement. */
+static void test_kill(void)
+{
+    if (ids.kill_after > 0 && ++ids.sent == ids.kill_after) {
+        rcmsg_warn("RCMSG_TEST_AGREE_KILL=%ld: this process kills itself (SIGKILL) after its "
+                   "agreement message %ld",
+                   ids.kill_after, ids.sent);
+        raise(SIGKILL);
+    }
+}
+
 /* Posts the next exchange: the bitmaps offered only when a holds them (taken now if it may),
  * else busy. A posting that fails is a's error (what was posted still completes). */
 static void exchange_post(pml_agree_t *a)
@@ -278,26 +311,84 @@ static void exchange_post(pml_agree_t *a)
             s = rcmsg_pml_isend_unchecked(a->m, msg_len(a->m->nwords), peer, a->tag, a->comm,
                                           a->coll, &a->reqs[a->nreq]);
             a->nreq += s == RCMSG_OK;
+            test_kill();
         }
         a->err = s;
     }
     a->posted = true;
 }
 
-/* Whether the exchange posted has completed (its requests then freed, the first failure a's
- * error). */
-static bool exchange_done(pml_agree_t *a)
+/* A request of the exchange failed (or its posting did): the others are not waited for (a
+ * survivor that gave up never sends its part; top of the file): receives nothing matched are
+ * taken back, sends cancelled (they complete at once, or at their receiver's answer, or at its
+ * loss: bounded); those already matched complete as they are. */
+static void exchange_abandon(pml_agree_t *a)
 {
+    rcmsg_debug("communicator creation on context 0x%x: a member is lost or failed (%s): the "
+                "agreement ends here without waiting for the others",
+                a->comm->ctx, rcmsg_status_name(a->err));
     for (int i = 0; i < a->nreq; i++) {
-        if (!rcmsg_pml_req_done(a->reqs[i])) {
-            return false;
+        rcmsg_request_t r = a->reqs[i];
+
+        if (r == RCMSG_REQUEST_NULL || rcmsg_pml_req_done(r)) {
+            continue;
+        }
+        if (r->kind == PML_REQ_RECV) {
+            (void)rcmsg_pml_cancel_recv(&a->reqs[i]); /* (matched already: it completes) */
+        } else {
+            (void)rcmsg_cancel(&a->reqs[i]);
         }
     }
+    a->abandoned = true;
+}
+
+/* The status a member of a was lost with, as this rank knows (seen here, or told by a BREAK),
+ * or RCMSG_OK: a survivor whose requests to the lost one completed (it had its message) must
+ * not wait for survivors that gave up. */
+static rcmsg_status_t agree_lost(const pml_agree_t *a)
+{
+    for (int i = 0; i < a->n; i++) {
+        rcmsg_status_t s = pml_peer_gone(a->comm->world[a->ranks != NULL ? a->ranks[i] : i]);
+
+        if (s != RCMSG_OK) {
+            return s;
+        }
+    }
+    return RCMSG_OK;
+}
+
+/* Whether the exchange posted has completed (its requests then freed, the first failure a's
+ * error, or a member's loss while any was pending), or ended at a failure (exchange_abandon). */
+static bool exchange_done(pml_agree_t *a)
+{
+    bool pending = false;
+
     for (int i = 0; i < a->nreq; i++) {
-        rcmsg_status_t s = rcmsg_wait(&a->reqs[i], NULL);
+        rcmsg_request_t r = a->reqs[i];
+
+        if (r != RCMSG_REQUEST_NULL && !rcmsg_pml_req_done(r)) {
+            pending = true;
+        } else if (r != RCMSG_REQUEST_NULL && a->err == RCMSG_OK && !r->cancelled) {
+            a->err = r->st.error; /* (the first failure found) */
+        }
+    }
+    if (pending && a->err == RCMSG_OK) {
+        a->err = agree_lost(a);
+    }
+    if (pending && a->err != RCMSG_OK && !a->abandoned) {
+        exchange_abandon(a);
+        return exchange_done(a);
+    }
+    if (pending) {
+        return false;
+    }
+    for (int i = 0; i < a->nreq; i++) {
+        rcmsg_status_t s =
+            a->reqs[i] != RCMSG_REQUEST_NULL ? rcmsg_wait(&a->reqs[i], NULL) : RCMSG_OK;
 
         a->err = a->err == RCMSG_OK ? s : a->err;
     }
+    a->broken = a->err != RCMSG_OK;
     a->nreq = 0;
     a->posted = false;
     a->exchanges++;
@@ -383,6 +474,10 @@ static rcmsg_status_t agree_exhausted(const char *what)
 static void agree_finish(pml_agree_t *a)
 {
     a->done = true;
+    if (!a->coll && a->broken) { /* (top of the file: a failed one's messages) */
+        pml_unexp_refuse_from(a->comm->ctx, RCMSG_ANY_SOURCE, a->tag,
+                              "a message of a communicator-creation agreement that failed", a->err);
+    }
     want_set(a, false);
     ids.nonblocking -= a->nonblocking;
     if (a->err != RCMSG_OK) {
@@ -443,6 +538,16 @@ bool pml_agree_advance(pml_agree_t *a)
     return true;
 }
 
+/* The tag of rcmsg_comm_create_ranks's agreement on the list ranks (n) with key (top). */
+static int agree_tag(const int *ranks, int n, int32_t key)
+{
+    uint64_t h[2] = {ranks != NULL ? rcmsg_hash_bytes64(ranks, sizeof(int) * (size_t)n)
+                                   : (uint64_t)n,
+                     (uint32_t)key};
+
+    return PML_TAG_AGREE(rcmsg_hash_bytes32(h, sizeof(h)));
+}
+
 rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
                              int n, int tag, uint32_t seq, bool nonblocking, pml_agree_entry_t mine,
                              pml_agree_t **a_p)
@@ -464,7 +569,7 @@ rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, con
     a->coll = coll;
     a->ranks = ranks;
     a->n = n;
-    a->tag = tag;
+    a->tag = coll ? tag : agree_tag(ranks, n, mine.key);
     a->key = (uint64_t)comm->ctx << 32 | seq;
     a->m->e = mine;
     a->nonblocking = nonblocking;
@@ -507,8 +612,7 @@ rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, con
     pml_agree_t *a;
     unsigned idle = 0;
     rcmsg_status_t s =
-        pml_agree_new(what, comm, coll, ranks, n, coll ? PML_TAG_SPLIT : PML_TAG_AGREE, UINT32_MAX,
-                      false, mine, &a);
+        pml_agree_new(what, comm, coll, ranks, n, PML_TAG_SPLIT, UINT32_MAX, false, mine, &a);
 
     if (s != RCMSG_OK) {
         return s;

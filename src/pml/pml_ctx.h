@@ -24,16 +24,18 @@ void pml_ctx_bury(struct rcmsg_comm *c);
  * same list in the same order everywhere, this rank among them; NULL: every rank of comm), in
  * comm's collective space (coll) or its point-to-point space (internal tag): each sends mine
  * to every other, all_p (NULL, or n entries) gets them in the order of ranks, and *ctx_p the
- * lowest context free on all. RCMSG_ERR_NO_RESOURCE when none is (the limit is logged). */
+ * lowest context free on all. RCMSG_ERR_NO_RESOURCE when none is (the limit is logged); a
+ * member lost (or any failure) fails it at once with that status, never waiting for the rest. */
 rcmsg_status_t pml_ctx_agree(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
                              int n, pml_agree_entry_t mine, pml_agree_entry_t *all_p,
                              uint32_t *ctx_p);
 /* The same, step by step (pml_ctx_agree runs it to the end; rcmsg_comm_idup from a progress
  * hook): an agreement of the n ranks of comm in ranks (NULL: all; kept by the caller while it
  * runs) on comm's space (coll) with tag (its own, so that its exchanges never meet another
- * agreement's); seq: its number among comm's agreements, the same on every member (the order
- * in which the bitmaps go to waiting agreements of one parent). nonblocking: it may wait while
- * this process blocks in other calls (its first exchange only joins: top of pml_ctx.c). */
+ * agreement's; in the point-to-point space, rcmsg_comm_create_ranks's, one of its list and
+ * mine.key instead: pml_ctx.c); seq: its number among comm's agreements, the same on every member
+ * (the order in which the bitmaps go to waiting agreements of one parent). nonblocking: it may wait
+ * while this process blocks in other calls (its first exchange only joins: top of pml_ctx.c). */
 typedef struct pml_agree pml_agree_t;
 rcmsg_status_t pml_agree_new(const char *what, rcmsg_comm_t comm, bool coll, const int *ranks,
                              int n, int tag, uint32_t seq, bool nonblocking, pml_agree_entry_t mine,

@@ -188,10 +188,14 @@ void pml_msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_l
 
 long pml_unexp_refuse(uint32_t ctx, const char *why, rcmsg_status_t status)
 {
+    return pml_unexp_refuse_from(ctx, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, why, status);
+}
+
+long pml_unexp_refuse_from(uint32_t ctx, int src, int tag, const char *why, rcmsg_status_t status)
+{
     long n = 0;
 
-    for (pml_unexp_t *u; (u = pml_unexp_find(ctx, RCMSG_ANY_SOURCE, RCMSG_ANY_TAG, true)) != NULL;
-         n++) {
+    for (pml_unexp_t *u; (u = pml_unexp_find(ctx, src, tag, true)) != NULL; n++) {
         pml_msg_refuse(u->peer, &u->h, why, RCMSG_LOG_DEBUG, status);
         free(u);
     }

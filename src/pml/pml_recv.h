@@ -73,6 +73,9 @@ void pml_msg_refuse(int peer, const rcmsg_pml_rts_t *h, const char *why, rcmsg_l
                     rcmsg_status_t status);
 /* Refuses (pml_msg_refuse) every unreceived message of context ctx; returns how many. */
 long pml_unexp_refuse(uint32_t ctx, const char *why, rcmsg_status_t status);
+/* The same for those from src (a rank of the communicator, or RCMSG_ANY_SOURCE) with tag (an
+ * exact tag, internal ones too, or RCMSG_ANY_TAG). */
+long pml_unexp_refuse_from(uint32_t ctx, int src, int tag, const char *why, rcmsg_status_t status);
 bool pml_ctx_all_lost(uint32_t ctx, int my_rank);
 rcmsg_status_t pml_recv_lost(const struct rcmsg_request *r, const struct rcmsg_comm *c);
 rcmsg_status_t pml_lost_status(int peer);

@@ -27,7 +27,10 @@
 /* rcmsg_comm_idup's agreement number seq of its parent, in the collective space: between the
  * collectives' tags (below 2^28) and PML_TAG_SPLIT */
 #define PML_TAG_IDUP(seq) (0x10000000 | (int)((seq)&0xffffffu))
-#define PML_TAG_AGREE     (-2)  /* internal tag in the point-to-point space (never ANY_TAG's) */
+/* rcmsg_comm_create_ranks's agreement on a list and key of hash h (pml_ctx.c), in the
+ * point-to-point space: internal tags -2 down to -2 - (2^30 - 1), never ANY_TAG's */
+#define PML_TAG_AGREE(h) (-2 - (int)((h)&0x3fffffffu))
+
 #define PML_CTX_IDS       16384 /* communicator context ids per process (pml_ctx.c) */
 #define PML_CTX_WORDS     (PML_CTX_IDS / 64)
 #define PML_CREDIT_ROUNDS 64    /* progress rounds a send out of credits waits for them */

@@ -18,6 +18,7 @@ pml_base.c:pml_base_init
 pml_recv.c:pml_recv_init
 pml_liveness.c:pml_live_init
 pml_dump.c:pml_dump_init
+pml_ctx.c:pml_ctx_init
 rcache.c:rcmsg_rcache_init
 progress.c:progress_config_read
 coll.c:rcmsg_coll_init
