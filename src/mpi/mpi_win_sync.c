@@ -152,11 +152,15 @@ static int lock_holder(int64_t word)
     return (int)(word >> LOCK_SHIFT) - 1;
 }
 
-/* A shared holder of rank's lock for an exclusive waiter to watch (slots: [members] bytes):
- * one known lost if any, else the first marked; -1: none marked. */
-static int lock_shared_holder(mpi_win_t *w, int rank, uint8_t *slots)
+/* A shared holder of rank's lock for an exclusive waiter to watch (slots: [members] bytes;
+ * count: the shared holders the word counts): one known lost if the live marked ones cannot
+ * make the count (a slot is set before its holder adds 1 and cleared after it takes 1 back, so
+ * a lost rank's byte may be set while it holds nothing), else the first live marked one; -1:
+ * none marked. */
+static int lock_shared_holder(mpi_win_t *w, int rank, uint8_t *slots, int64_t count)
 {
-    int first = -1, flag = 0;
+    int first = -1, lost = -1, flag = 0;
+    int64_t live = 0;
     rcmsg_status_t s = rcmsg_get(slots, (size_t)w->c->size, rank, MPI_WIN_SLOT_BASE, w->locks);
 
     if (s != RCMSG_OK || rcmsg_win_flush(rank, w->locks) != RCMSG_OK) {
@@ -167,11 +171,13 @@ static int lock_shared_holder(mpi_win_t *w, int rank, uint8_t *slots)
             continue;
         }
         if (rcmsg_iprobe(r, MPI_WIN_TAG_WATCH, w->c->rc, &flag, NULL) != RCMSG_OK) {
-            return r; /* lost */
+            lost = lost < 0 ? r : lost;
+            continue;
         }
+        live++;
         first = first < 0 ? r : first;
     }
-    return first;
+    return lost >= 0 && count > live ? lost : first >= 0 ? first : lost;
 }
 
 /* One try at rank's lock: *held true when another holds it (its word in *old). */
@@ -204,7 +210,7 @@ static rcmsg_status_t lock_take(mpi_win_t *w, int rank, int type)
     while ((s = lock_try(w, rank, type, &old, &held)) == RCMSG_OK && held) {
         holder = lock_holder(old);
         if (holder < 0 && (slots != NULL || (slots = malloc((size_t)w->c->size)) != NULL)) {
-            holder = lock_shared_holder(w, rank, slots);
+            holder = lock_shared_holder(w, rank, slots, old & ((INT64_C(1) << LOCK_SHIFT) - 1));
         }
         if ((s = mpi_win_spin(w, &sp, holder, "the lock")) != RCMSG_OK) {
             break;
