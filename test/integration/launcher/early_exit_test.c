@@ -6,9 +6,12 @@
  * handler only afterwards (one registered already is not told: mpirun's "PMIX ERROR:
  * BAD-PARAM"), so this program orders it so: rcmsg's first PMIx_Register_event_handler goes
  * through the one below (the library is linked statically), which creates EARLY_EXIT_FILE.<rank>,
- * waits (at most 60 s) for EARLY_EXIT_FILE and 1 s more, then registers. Rank EARLY_EXIT_RANK
- * waits (at most 60 s) until EARLY_EXIT_PEERS such files exist, creates EARLY_EXIT_FILE and
- * exits with status EARLY_EXIT_STATUS (default 0) without calling rcmsg_init.
+ * waits (at most 60 s) for EARLY_EXIT_FILE, then (at most 60 s) until the process whose pid it
+ * holds is gone (reaped by its launcher: the launcher has seen the exit), and 1 s more, then
+ * registers. Rank EARLY_EXIT_RANK waits (at most 60 s) until EARLY_EXIT_PEERS such files
+ * exist, writes its pid to EARLY_EXIT_FILE and exits with status EARLY_EXIT_STATUS (default 0)
+ * without calling rcmsg_init. (Waiting a fixed second only, a loaded host let one rank register
+ * before mpirun reported the exit: never told, it waited on.)
  *
  * Every other rank prints "rank R: rank E has exited; rcmsg_init goes on", then "rank R: init:
  * <status name> after <seconds> s", the seconds counted from that line (the transports open,
@@ -20,6 +23,8 @@
 #include "base/clock.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
 #include <pmix.h>
 #include <rcmsg.h>
 #include <stdio.h>
@@ -48,11 +53,27 @@ static void touch(const char *path)
     }
 }
 
+/* The pid written in path (0 when none: the wait for the exit is then the fixed second). */
+static pid_t read_pid(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long pid = 0;
+
+    if (f != NULL) {
+        if (fscanf(f, "%ld", &pid) != 1) {
+            pid = 0;
+        }
+        fclose(f);
+    }
+    return (pid_t)pid;
+}
+
 /* The first call: connected to the launcher, no handler registered yet. */
 static void wait_for_exit(void)
 {
     const char *file = getenv("EARLY_EXIT_FILE");
     char ready[4096];
+    pid_t pid;
 
     if (file == NULL) {
         return;
@@ -61,6 +82,10 @@ static void wait_for_exit(void)
     touch(ready);
     for (int i = 0; i < 600 && access(file, F_OK) != 0; i++) {
         usleep(100000);
+    }
+    pid = read_pid(file);
+    for (int i = 0; i < 600 && pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH); i++) {
+        usleep(100000); /* alive, or a zombie not reaped yet */
     }
     sleep(1); /* the launcher's report of the exit arrives meanwhile */
     printf("rank %d: rank %d has exited; rcmsg_init goes on\n", env_int("PMIX_RANK"),
@@ -110,7 +135,16 @@ int main(void)
         printf("rank %d: exiting before rcmsg_init\n", rank);
         fflush(stdout);
         if (file != NULL) {
-            touch(file);
+            char tmp[4096];
+            FILE *f;
+            snprintf(tmp, sizeof(tmp), "%s.tmp", file);
+            if ((f = fopen(tmp, "w")) != NULL) {
+                fprintf(f, "%ld\n", (long)getpid());
+                fclose(f);
+            }
+            if (rename(tmp, file) != 0) {
+                touch(file);
+            }
         }
         return env_int("EARLY_EXIT_STATUS") > 0 ? env_int("EARLY_EXIT_STATUS") : 0;
     }
