@@ -188,8 +188,15 @@ static rcmsg_status_t dyn_refresh(osc_dyn_t *d, int target)
     rcmsg_status_t s = RCMSG_OK;
     bool whole = false;
 
+    uint64_t version;
+
     if (c == NULL && (c = d->copy[target] = calloc(1, sizeof(*c))) == NULL) {
         return RCMSG_ERR_NO_MEMORY;
+    }
+    /* the version first: an unchanged table (the common case) needs no table of its own */
+    if ((s = dyn_read(d, target, 0, &version, sizeof(version))) != RCMSG_OK ||
+        version == c->version) {
+        return s;
     }
     if ((t = malloc(sizeof(*t))) == NULL) {
         return RCMSG_ERR_NO_MEMORY;
