@@ -24,6 +24,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether the QP to peer is up and watched by the sync: connected, not failed, not recovering. */
+static bool rc_sync_watched(const rc_btl_t *rc, int peer)
+{
+    const rc_ep_t *ep = &rc->eps[peer];
+
+    return ep->qp.qp != NULL && ep->connected && !ep->failed && ep->rec.state == RC_REC_NONE;
+}
+
 /* One connected QP: recovered (or its peer failed) when the device disagrees with the mirror. */
 static void rc_sync_ep(rc_btl_t *rc, int peer)
 {
@@ -122,8 +130,7 @@ static void rc_sync_stuck(rc_btl_t *rc, int peer, uint64_t now)
     /* the completions queued so far first: one may retire the head */
     rc_send_poll(rc);
     rc_rx_poll(rc);
-    if (!ep->connected || ep->failed || ep->rec.state != RC_REC_NONE ||
-        rc_due_head(rc, ep, &len) != head || head->gen != w->gen) {
+    if (!rc_sync_watched(rc, peer) || rc_due_head(rc, ep, &len) != head || head->gen != w->gen) {
         return;
     }
     w->head = NULL;
@@ -155,12 +162,10 @@ void rc_sync_tick(rc_btl_t *rc)
         rc->sync.stuck = calloc((size_t)rc->job.size, sizeof(*rc->sync.stuck));
     }
     for (int peer = 0; peer < rc->job.size; peer++) {
-        rc_ep_t *ep = &rc->eps[peer];
-        if (ep->qp.qp != NULL && ep->connected && !ep->failed && ep->rec.state == RC_REC_NONE) {
+        if (rc_sync_watched(rc, peer)) {
             rc_sync_ep(rc, peer);
         }
-        if (rc->sync.stuck != NULL && ep->qp.qp != NULL && ep->connected && !ep->failed &&
-            ep->rec.state == RC_REC_NONE) {
+        if (rc->sync.stuck != NULL && rc_sync_watched(rc, peer)) { /* (still, after the sync) */
             rc_sync_stuck(rc, peer, now);
         }
     }
