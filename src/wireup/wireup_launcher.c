@@ -173,6 +173,7 @@ rcmsg_status_t rcmsg_wireup_launcher_start(rcmsg_wireup_launcher_t *l, const pmi
     watch.rank = l->rank;
     watch.size = size;
     snprintf(watch.nspace, sizeof(watch.nspace), "%s", me->nspace);
+    l->always_collect = strncmp(me->nspace, "slurm.pmix.", 11) == 0;
     l->parent = (int)getppid();
     watch.parent = l->parent;
     l->watched = true;
@@ -184,8 +185,11 @@ rcmsg_status_t rcmsg_wireup_launcher_start(rcmsg_wireup_launcher_t *l, const pmi
         s = register_handler(l, term_codes, sizeof(term_codes) / sizeof(term_codes[0]), on_term,
                              "rcmsg-proc-terminated");
     }
-    rcmsg_debug("watching the launcher: parent pid %d, %d event handler(s)", l->parent,
-                l->nhandlers);
+    rcmsg_debug("watching the launcher: parent pid %d, %d event handler(s)%s", l->parent,
+                l->nhandlers,
+                l->always_collect ? "; Slurm's PMIx server: every fence collects data (its "
+                                    "fence without data spans one node only)"
+                                  : "");
     return s;
 }
 
@@ -525,6 +529,7 @@ rcmsg_status_t rcmsg_wireup_launcher_fence_poll(rcmsg_wireup_launcher_t *l, bool
     if (s != RCMSG_OK || (op = op_new()) == NULL) {
         return s != RCMSG_OK ? s : RCMSG_ERR_NO_MEMORY;
     }
+    collect = collect || l->always_collect; /* a barrier that spans the nodes (header) */
     PMIX_INFO_LOAD(&info[0], PMIX_TIMEOUT, &secs, PMIX_INT);
     PMIX_INFO_LOAD(&info[1], PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
     rc = PMIx_Fence_nb(NULL, 0, info, collect ? 2 : 1, op_fence_cb, op);

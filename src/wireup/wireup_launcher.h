@@ -25,6 +25,12 @@
  *    (PMIX_EVENT_PROC_TERMINATED and friends).
  *  - one rank exiting (status 0) before PMIx_Init: mpirun aborts the job; srun leaves the
  *    others in the fence forever. Both honour PMIX_TIMEOUT on a fence (PMIX_ERR_TIMEOUT).
+ *  - Slurm's fence WITHOUT data collection spans one node only: on two nodes, with the ranks
+ *    of one asleep for 4 s, the other's fence returned after 0.02 s (NULL procs, the
+ *    namespace's wildcard or the list of every rank alike; each slurmstepd ran its tree
+ *    collective as a root with no child), while a collecting fence (its ring collective)
+ *    waited the 4 s, as mpirun's fence does either way. Every fence here therefore collects
+ *    under Slurm (namespace "slurm.pmix.JOB.STEP"): the committed data travels again.
  */
 #ifndef RCMSG_WIREUP_LAUNCHER_H
 #define RCMSG_WIREUP_LAUNCHER_H
@@ -52,6 +58,7 @@ typedef struct rcmsg_wireup_launcher {
     rcmsg_queue_t orphans;     /* operations given up on: freed after PMIx_Finalize */
     uint64_t timeout_us;       /* RCMSG_LAUNCHER_TIMEOUT, read once at start */
     char timeout_text[32];     /* ... as the user wrote it, for messages */
+    bool always_collect;       /* Slurm's server: a fence without data spans one node only */
 } rcmsg_wireup_launcher_t;
 
 typedef void (*rcmsg_wireup_launcher_lost_cb_t)(void *arg, int rank);
@@ -69,7 +76,8 @@ void rcmsg_wireup_launcher_stop(rcmsg_wireup_launcher_t *l);
 rcmsg_status_t rcmsg_wireup_launcher_check(rcmsg_wireup_launcher_t *l,
                                            rcmsg_wireup_launcher_lost_cb_t lost, void *arg);
 
-/* A fence over the whole job (collecting data or not), bounded by RCMSG_LAUNCHER_TIMEOUT.
+/* A fence over the whole job (collecting data or not; always collecting under Slurm, whose
+ * fence without data is node-local, see above), bounded by RCMSG_LAUNCHER_TIMEOUT.
  * `what` names it in messages ("the address exchange"). RCMSG_ERR_TIMEOUT when it expires,
  * RCMSG_ERR_CONNECTION when a rank the launcher reported terminated (before the fence began:
  * at once; during it: a second later) cut it short, RCMSG_ERR_LAUNCHER when the launcher
