@@ -6,8 +6,9 @@
 # RCMSG_RECOVERY_TIMEOUT=5s. The bound of docs/liveness.md for a rank waiting on a lost rc peer
 # (the longest of its rows): 2 x RCMSG_LIVENESS_INTERVAL (1s) + 0.2 s + 5 s = 7.2 s; asserted
 # with 5 s of slack (the emulated guests). The strike's time is taken on node1 when it writes
-# the word that a waiting `rxe-rsh node2 'read go; ...'` turns into the kill (strike below), so
-# the remote shell's start-up (seconds of perl under emulation) is not counted.
+# the word that a waiting `rxe-rsh node2 'echo ready; read go; ...'` (ready said) turns into the
+# kill (strike below), so the remote shell's start-up (seconds of perl under emulation) is not
+# counted.
 # 1. mpirun --enable-recovery: node2's two ranks SIGKILLed (rxe-rsh node2 kill -9 PIDS): ranks
 #    0 and 1 get RCMSG_ERR_CONNECTION for both within the bound (their CLOCK_REALTIME against
 #    the kill's, both on node1), go on checked with each other over sm, finalize and exit; no
@@ -59,14 +60,15 @@ survivors() {
 }
 victims() { sed -n 's/^rank [23]: host node2, pid \([0-9]*\)$/\1/p' "$1" | tr '\n' ' '; }
 # strike COMMAND: runs COMMAND on node2 the moment `struck` is set (CLOCK_REALTIME of node1):
-# the remote shell is started first and waits on its stdin for the word
+# the remote shell is started first, says "ready" and waits on its stdin for the word (a fixed
+# 3 s for its start-up may be too short on a loaded host: 14.3 s against the 12.2 s bound, once)
 strike() {
     rm -f "$fifo"
     mkfifo "$fifo" || fail "mkfifo $fifo"
-    rxe-rsh node2 "read go && $1" < "$fifo" > "$work/strike.out" 2>&1 &
+    rxe-rsh node2 "echo ready && read go && $1" < "$fifo" > "$work/strike.out" 2>&1 &
     rshpid=$!
     exec 8> "$fifo"
-    sleep 3 # the remote shell is up and in its read
+    wait_line "$work/strike.out" '^ready$' 60
     struck=$(date +%s.%N)
     echo go >&8
     exec 8>&-
