@@ -255,10 +255,11 @@ err_free:
 int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
 {
     rcmsg_comm_t d[MPI_INTER_RCS] = {RCMSG_COMM_NULL, RCMSG_COMM_NULL, RCMSG_COMM_NULL};
-    rcmsg_comm_t p[MPI_INTER_RCS] = {c->rc, c->local_rc, c->coll_rc};
+    rcmsg_comm_t p[MPI_INTER_RCS];
+    int n = mpi_comm_rcs(c, p);
     rcmsg_status_t s = RCMSG_OK;
 
-    for (int i = 0; i < MPI_INTER_RCS && s == RCMSG_OK; i++) {
+    for (int i = 0; i < n && s == RCMSG_OK; i++) {
         s = rcmsg_comm_dup(p[i], &d[i]);
     }
     return mpi_inter_make(c, call, s, d, newcomm);

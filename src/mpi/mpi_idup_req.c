@@ -141,10 +141,10 @@ static const mpi_req_ops_t idup_req_ops = {
  * posted still complete, as the other members' do. */
 static rcmsg_status_t idup_post(mpi_comm_t *c, idup_req_t *ir)
 {
-    rcmsg_comm_t p[MPI_INTER_RCS] = {c->rc, c->local_rc, c->coll_rc};
+    rcmsg_comm_t p[MPI_INTER_RCS];
     rcmsg_status_t s = RCMSG_OK;
 
-    ir->n = c->inter ? MPI_INTER_RCS : 1;
+    ir->n = mpi_comm_rcs(c, p);
     for (int i = 0; i < ir->n; i++) {
         ir->rc[i] = RCMSG_COMM_NULL;
     }

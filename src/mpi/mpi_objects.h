@@ -259,6 +259,14 @@ uint32_t mpi_comm_next_key(void);
  * s: the first failure, those of d not RCMSG_COMM_NULL freed); what one has beyond an
  * intracommunicator, freed. Errors are raised on local / c. */
 #define MPI_INTER_RCS 3
+/* what an MPI communicator is made of, in that order (an intracommunicator: its rc only) */
+static inline int mpi_comm_rcs(const mpi_comm_t *c, rcmsg_comm_t rcs[MPI_INTER_RCS])
+{
+    rcs[0] = c->rc;
+    rcs[1] = c->local_rc;
+    rcs[2] = c->coll_rc;
+    return c->inter ? MPI_INTER_RCS : 1;
+}
 int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_comm_t local_rc,
                    rcmsg_comm_t coll_rc, int remote_size, int *remote_members, bool low,
                    MPI_Comm *newcomm);
