@@ -193,7 +193,9 @@ RCMSG_API int rcmsg_comm_size(rcmsg_comm_t comm);
  * context is reused once its members have all freed it and agreed again, so that its late
  * messages never reach a new communicator): beyond that the call fails on every member with
  * RCMSG_ERR_NO_RESOURCE and a log line naming the limit; free some and retry.
- * Collective over comm: the same ranks with a new matching space. */
+ * Collective over comm: the same ranks with a new matching space. comm may be an
+ * intercommunicator: collective over both groups, whose members all agree on the context (in
+ * the union's collective space); the duplicate has the same two groups. */
 RCMSG_API rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p);
 /* Nonblocking dup: returns at once; the members agree on the context while *req_p is under
  * way, advanced by rcmsg's progress (any call that progresses, as a nonblocking collective).
@@ -201,7 +203,9 @@ RCMSG_API rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm
  * before: use it only then. Collective over comm, in the order of comm's other collectives
  * (several may be outstanding on one communicator, or on overlapping ones, and complete in any
  * order of waits); comm cannot be freed until it completes. Blocking communicator creation on
- * any communicator may run while it is outstanding. RCMSG_COLL_CHECK does not check it. */
+ * any communicator may run while it is outstanding. RCMSG_COLL_CHECK does not check it.
+ * An intercommunicator's as its rcmsg_comm_dup: both groups take part, in the order of its
+ * collectives (those of both groups), and a member lost fails the request on the survivors. */
 RCMSG_API rcmsg_status_t rcmsg_comm_idup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p,
                                          rcmsg_request_t *req_p);
 /* Collective over comm: one new communicator per color, ranked by (key, rank in comm).
@@ -255,8 +259,8 @@ RCMSG_API rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p);
  * rank order (non-commutative user operations too). Nonblocking forms as for any communicator.
  * Point-to-point on an intercommunicator is not supported yet: rcmsg_send, rcmsg_recv and
  * the other point-to-point calls refuse one (RCMSG_ERR_UNSUPPORTED).
- * rcmsg_comm_dup, rcmsg_comm_idup, rcmsg_comm_split and rcmsg_comm_create_ranks refuse one
- * (RCMSG_ERR_UNSUPPORTED); rcmsg_comm_free frees it.
+ * rcmsg_comm_dup and rcmsg_comm_idup duplicate one (both groups); rcmsg_comm_split and
+ * rcmsg_comm_create_ranks refuse one (RCMSG_ERR_UNSUPPORTED); rcmsg_comm_free frees it.
  */
 #define RCMSG_PROC_NULL (-2) /* an intercommunicator root's group: not the root */
 #define RCMSG_ROOT      (-3) /* an intercommunicator root's group: the root */

@@ -195,7 +195,8 @@ void mpi_inter_release(mpi_comm_t *c)
 
 /* the new intercommunicator object around the union rc (and its duplicates) */
 int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_comm_t local_rc,
-                   int remote_size, int *remote_members, bool low, MPI_Comm *newcomm)
+                   rcmsg_comm_t coll_rc, int remote_size, int *remote_members, bool low,
+                   MPI_Comm *newcomm)
 {
     mpi_comm_t *n = calloc(1, sizeof(*n));
     rcmsg_status_t s = RCMSG_ERR_NO_MEMORY;
@@ -206,9 +207,14 @@ int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_c
     }
     n->rc = rc;
     n->local_rc = local_rc;
-    /* the collectives' rcmsg intercommunicator: the leaders (local rank 0 of each group) meet
-     * on rc, new (no message of the program's can be on it yet), remote rank 0 being peer_off */
-    s = rcmsg_intercomm_create(local_rc, 0, rc, low ? local->size : 0, 0, &n->coll_rc);
+    /* the collectives' rcmsg intercommunicator (a duplicate's, or made here): the leaders
+     * (local rank 0 of each group) meet on rc, new (no message of the program's can be on it
+     * yet), remote rank 0 being peer_off */
+    n->coll_rc = coll_rc;
+    s = coll_rc != RCMSG_COMM_NULL
+            ? RCMSG_OK
+            : rcmsg_intercomm_create(local_rc, 0, rc, low ? local->size : 0, 0, &n->coll_rc);
+    coll_rc = RCMSG_COMM_NULL; /* (n's now, or never made) */
     if (s != RCMSG_OK) {
         goto err_free;
     }
@@ -238,29 +244,43 @@ err_free:
     free(remote_members);
     rcmsg_comm_free(&rc);
     rcmsg_comm_free(&local_rc);
+    if (coll_rc != RCMSG_COMM_NULL) {
+        rcmsg_comm_free(&coll_rc);
+    }
     return s == RCMSG_ERR_NO_MEMORY ? mpi_err(local, call, MPI_ERR_NO_MEM, "out of memory")
                                     : mpi_err_rcmsg(local, call, s);
 }
 
+/* rcmsg's duplicates of c's union, local group and collectives' intercommunicator */
 int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
 {
-    rcmsg_comm_t rc, local_rc;
-    rcmsg_status_t s;
-    int *remote = malloc((size_t)c->remote_size * sizeof(int));
+    rcmsg_comm_t d[MPI_INTER_RCS] = {RCMSG_COMM_NULL, RCMSG_COMM_NULL, RCMSG_COMM_NULL};
+    rcmsg_comm_t p[MPI_INTER_RCS];
+    int n = mpi_comm_rcs(c, p);
+    rcmsg_status_t s = RCMSG_OK;
 
-    if (remote == NULL) {
-        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
+    for (int i = 0; i < n && s == RCMSG_OK; i++) {
+        s = rcmsg_comm_dup(p[i], &d[i]);
+    }
+    return mpi_inter_make(c, call, s, d, newcomm);
+}
+
+int mpi_inter_make(mpi_comm_t *c, const char *call, rcmsg_status_t s, rcmsg_comm_t *d,
+                   MPI_Comm *newcomm)
+{
+    int *remote = s == RCMSG_OK ? malloc((size_t)c->remote_size * sizeof(int)) : NULL;
+
+    if (s != RCMSG_OK || remote == NULL) {
+        for (int i = 0; i < MPI_INTER_RCS; i++) {
+            if (d[i] != RCMSG_COMM_NULL) {
+                rcmsg_comm_free(&d[i]);
+            }
+        }
+        return s != RCMSG_OK ? mpi_err_rcmsg(c, call, s)
+                             : mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
     }
     memcpy(remote, c->remote_members, (size_t)c->remote_size * sizeof(int));
-    s = rcmsg_comm_dup(c->rc, &rc);
-    if (s == RCMSG_OK && (s = rcmsg_comm_dup(c->local_rc, &local_rc)) != RCMSG_OK) {
-        rcmsg_comm_free(&rc);
-    }
-    if (s != RCMSG_OK) {
-        free(remote);
-        return mpi_err_rcmsg(c, call, s);
-    }
-    return mpi_inter_wrap(c, call, rc, local_rc, c->remote_size, remote, c->local_off == 0,
+    return mpi_inter_wrap(c, call, d[0], d[1], d[2], c->remote_size, remote, c->local_off == 0,
                           newcomm);
 }
 
@@ -330,7 +350,7 @@ static int inter_split_make(mpi_comm_t *c, const char *call, int color, const in
     piece.rank = me;
     piece.size = nl;
     piece.members = members;
-    err = mpi_inter_wrap(&piece, call, rc, local_rc, nr, remote, low, newcomm);
+    err = mpi_inter_wrap(&piece, call, rc, local_rc, RCMSG_COMM_NULL, nr, remote, low, newcomm);
     free(members);
     return err;
 }

@@ -114,16 +114,13 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 }
 
 /* Comm_idup and Comm_idup_with_info (info checked, its hints not read). Nonblocking: returns
- * at once, the context agreed while the request runs (mpi_idup_req.c); *newcomm is written
- * when it completes. An intercommunicator's is made at once (its dup is blocking:
- * mpi_inter_dup) and the request returned complete. */
+ * at once, the context agreed while the request runs (mpi_idup_req.c; an intercommunicator's
+ * by both groups); *newcomm is written when it completes. */
 static int comm_idup(MPI_Comm comm, MPI_Info info, const char *call, MPI_Comm *newcomm,
                      MPI_Request *request)
 {
-    MPI_Status st;
     int err;
     mpi_comm_t *c;
-    mpi_req_t *r;
 
     c = mpi_comm_enter(comm, call, &err);
     if (c == NULL) {
@@ -135,21 +132,7 @@ static int comm_idup(MPI_Comm comm, MPI_Info info, const char *call, MPI_Comm *n
     if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
         return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
     }
-    if (!c->inter) {
-        return mpi_idup_req_start(c, call, newcomm, request);
-    }
-    err = comm_dup(c, call, newcomm);
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    r = mpi_req_new(c, &mpi_req_done_ops, &err);
-    if (r == NULL) {
-        return mpi_err(c, call, err, "out of request handles");
-    }
-    mpi_status_empty(&st);
-    mpi_req_set_done(r, &st);
-    *request = r->handle;
-    return MPI_SUCCESS;
+    return mpi_idup_req_start(c, call, newcomm, request);
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)

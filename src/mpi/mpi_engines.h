@@ -69,7 +69,8 @@ struct mpi_req {
 /* Kinds with background work are advanced by mpi_progress once registered (mpi_req_new
  * registers the kind it is given; idempotent). */
 void mpi_req_register(const mpi_req_ops_t *ops);
-/* The kind of a request complete when started (PROC_NULL, a Comm_idup): *st its outcome. */
+/* The kind of a request complete when started (PROC_NULL, a one-sided call done at once): *st
+ * its outcome. */
 extern const mpi_req_ops_t mpi_req_done_ops;
 void mpi_req_set_done(mpi_req_t *req, const MPI_Status *st);
 /* The point-to-point kind (mpi_p2p_req.c). */
@@ -239,9 +240,10 @@ void mpi_coll_req_keep(mpi_req_t *r, void *p);
 void mpi_coll_req_hold(mpi_req_t *r, MPI_Op op, mpi_type_t *t);
 int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s,
                        MPI_Request *request);
-/* MPI_Comm_idup of intracommunicator c (mpi_idup_req.c): the attributes and topology copied
- * now, the context agreed by rcmsg_comm_idup while the request runs; *newcomm is written when
- * it completes. MPI_SUCCESS (*request set) or the error raised. */
+/* MPI_Comm_idup of c (mpi_idup_req.c): the attributes and topology copied now, the context
+ * agreed by rcmsg_comm_idup while the request runs (an intercommunicator's three rcmsg
+ * communicators, mpi_inter_dup's); *newcomm is written when it completes. MPI_SUCCESS
+ * (*request set) or the error raised. */
 int mpi_idup_req_start(mpi_comm_t *c, const char *call, MPI_Comm *newcomm, MPI_Request *request);
 /* The receive view of a gather or allgather into size blocks of rcount elements of rt; in
  * place, this rank's block is already there (packed into the view when it is a copy). */

@@ -1,19 +1,26 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The kind of request of an MPI_Comm_idup: rcmsg_comm_idup's request, and what the new
+ * The kind of request of an MPI_Comm_idup: rcmsg_comm_idup's requests, and what the new
  * communicator takes from its parent as of the call (MPI-3.1 6.4.2: as if Comm_dup ran then):
  * the attributes (their copy callbacks run at the call) and the topology, held here until the
  * request completes; then the communicator object is made and *newcomm written (not before).
+ * An intracommunicator's is one rcmsg_comm_idup; an intercommunicator's three, of its union,
+ * its local group and its collectives' rcmsg intercommunicator (mpi_objects.h), posted at the
+ * call in that order on every member (the order of its collectives): the request completes
+ * when the three did, and fails when any did (the others' communicators freed).
  */
 #include "mpi/mpi_engines.h"
 
 #include <stdlib.h>
 
 typedef struct {
-    rcmsg_comm_t rc;   /* written by rcmsg when the request completes */
-    MPI_Comm *newcomm; /* the program's: written at completion */
-    mpi_comm_t hold;   /* the attributes copied at the call (only attrs is used) */
-    mpi_topo_t *topo;  /* the parent's topology, copied at the call (or NULL) */
+    int n;                              /* rcmsg idups: 1, or MPI_INTER_RCS */
+    rcmsg_comm_t rc[MPI_INTER_RCS];     /* written by rcmsg as each completes */
+    rcmsg_request_t req[MPI_INTER_RCS]; /* NULL once complete */
+    rcmsg_status_t s;                   /* the first failure */
+    MPI_Comm *newcomm;                  /* the program's: written at completion */
+    mpi_comm_t hold;                    /* the attributes copied at the call (only attrs) */
+    mpi_topo_t *topo;                   /* the parent's topology, copied at the call (or NULL) */
 } idup_req_t;
 
 /* The communicator made from what the request holds: *newcomm on success. */
@@ -21,8 +28,13 @@ static int idup_make(mpi_req_t *req, idup_req_t *ir)
 {
     MPI_Comm nc;
     mpi_comm_t *n;
-    int err = mpi_comm_wrap(req->comm, "MPI_Comm_idup", ir->rc, req->comm->members, &nc);
+    int err = req->comm->inter
+                  ? mpi_inter_make(req->comm, "MPI_Comm_idup", RCMSG_OK, ir->rc, &nc)
+                  : mpi_comm_wrap(req->comm, "MPI_Comm_idup", ir->rc[0], req->comm->members, &nc);
 
+    for (int i = 0; i < ir->n; i++) {
+        ir->rc[i] = RCMSG_COMM_NULL; /* (taken, or freed on failure) */
+    }
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -35,13 +47,19 @@ static int idup_make(mpi_req_t *req, idup_req_t *ir)
     return MPI_SUCCESS;
 }
 
-static void idup_record(mpi_req_t *req, rcmsg_status_t s)
+/* The request is complete (every rcmsg idup): the outcome in req->done. */
+static void idup_record(mpi_req_t *req)
 {
     idup_req_t *ir = req->priv;
+    rcmsg_status_t s = ir->s;
     int err = MPI_SUCCESS;
 
-    req->rc = RCMSG_REQUEST_NULL;
     if (s != RCMSG_OK) {
+        for (int i = 0; i < ir->n; i++) {
+            if (ir->rc[i] != RCMSG_COMM_NULL) {
+                rcmsg_comm_free(&ir->rc[i]);
+            }
+        }
         err = mpi_err_note(mpi_err_code(mpi_err_class_of(s), s), "MPI_Comm_idup failed: %s (%s)",
                            rcmsg_strerror(s), rcmsg_status_name(s));
     } else {
@@ -50,20 +68,41 @@ static void idup_record(mpi_req_t *req, rcmsg_status_t s)
     mpi_status_set(&req->done, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, err, false);
 }
 
+static void idup_note(idup_req_t *ir, rcmsg_status_t s)
+{
+    ir->s = ir->s == RCMSG_OK ? s : ir->s;
+}
+
 static bool idup_test(mpi_req_t *req)
 {
-    int flag = 0;
-    rcmsg_status_t s = rcmsg_test(&req->rc, &flag, NULL);
+    idup_req_t *ir = req->priv;
+    bool all = true;
 
-    if (flag) {
-        idup_record(req, s);
+    for (int i = 0; i < ir->n; i++) {
+        int flag = 1;
+
+        if (ir->req[i] != RCMSG_REQUEST_NULL) {
+            flag = 0;
+            idup_note(ir, rcmsg_test(&ir->req[i], &flag, NULL));
+        }
+        all = all && flag != 0;
     }
-    return flag != 0;
+    if (all) {
+        idup_record(req);
+    }
+    return all;
 }
 
 static void idup_wait(mpi_req_t *req)
 {
-    idup_record(req, rcmsg_wait(&req->rc, NULL));
+    idup_req_t *ir = req->priv;
+
+    for (int i = 0; i < ir->n; i++) {
+        if (ir->req[i] != RCMSG_REQUEST_NULL) {
+            idup_note(ir, rcmsg_wait(&ir->req[i], NULL));
+        }
+    }
+    idup_record(req);
 }
 
 static int idup_cancel(mpi_req_t *req, const char *call)
@@ -97,6 +136,25 @@ static const mpi_req_ops_t idup_req_ops = {
     .free = idup_free,
 };
 
+/* rcmsg's idups of what c is made of. The first one's failure fails the call (nothing posted);
+ * a later one's, after others were posted (out of memory), is the request's outcome: those
+ * posted still complete, as the other members' do. */
+static rcmsg_status_t idup_post(mpi_comm_t *c, idup_req_t *ir)
+{
+    rcmsg_comm_t p[MPI_INTER_RCS];
+    rcmsg_status_t s = RCMSG_OK;
+
+    ir->n = mpi_comm_rcs(c, p);
+    for (int i = 0; i < ir->n; i++) {
+        ir->rc[i] = RCMSG_COMM_NULL;
+    }
+    for (int i = 0; i < ir->n && s == RCMSG_OK; i++) {
+        s = rcmsg_comm_idup(p[i], &ir->rc[i], &ir->req[i]);
+    }
+    ir->s = s;
+    return ir->req[0] == RCMSG_REQUEST_NULL ? s : RCMSG_OK;
+}
+
 int mpi_idup_req_start(mpi_comm_t *c, const char *call, MPI_Comm *newcomm, MPI_Request *request)
 {
     idup_req_t *ir = calloc(1, sizeof(*ir));
@@ -121,7 +179,7 @@ int mpi_idup_req_start(mpi_comm_t *c, const char *call, MPI_Comm *newcomm, MPI_R
                        err == MPI_ERR_NO_MEM ? "out of memory for the attributes or topology"
                                              : "an attribute's copy callback failed");
     }
-    s = rcmsg_comm_idup(c->rc, &ir->rc, &r->rc);
+    s = idup_post(c, ir);
     if (s != RCMSG_OK) {
         mpi_req_delete(r);
         return mpi_err_rcmsg(c, call, s);

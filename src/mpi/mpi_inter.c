@@ -134,7 +134,8 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
         free(remote);
         return mpi_err_rcmsg(c, call, s);
     }
-    return mpi_inter_wrap(c, call, rc, local_rc, info.remote_size, remote, info.low, newintercomm);
+    return mpi_inter_wrap(c, call, rc, local_rc, RCMSG_COMM_NULL, info.remote_size, remote,
+                          info.low, newintercomm);
 }
 
 /* the intercommunicator of a call, or NULL with the error raised */

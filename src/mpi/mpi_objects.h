@@ -252,12 +252,27 @@ void mpi_comm_fini(void);           /* frees what is left */
 /* a key for rcmsg_comm_create_ranks that this rank never gave before */
 uint32_t mpi_comm_next_key(void);
 /* Intercommunicators (mpi_comm.c; the calls in mpi_inter.c): the new intercommunicator object
- * around the union rc and local_rc (both taken, freed on failure), remote_members taken;
- * Comm_dup of one (no attributes: the caller copies them); what one has beyond an
+ * around the union rc, local_rc and coll_rc (RCMSG_COMM_NULL: made here with
+ * rcmsg_intercomm_create; all taken, freed on failure), remote_members taken;
+ * Comm_dup of one (no attributes: the caller copies them): rcmsg's dups of its rc, local_rc and
+ * coll_rc (MPI_INTER_RCS, in that order); mpi_inter_make: the duplicate of c from them (d, or
+ * s: the first failure, those of d not RCMSG_COMM_NULL freed); what one has beyond an
  * intracommunicator, freed. Errors are raised on local / c. */
+#define MPI_INTER_RCS 3
+/* what an MPI communicator is made of, in that order (an intracommunicator: its rc only) */
+static inline int mpi_comm_rcs(const mpi_comm_t *c, rcmsg_comm_t rcs[MPI_INTER_RCS])
+{
+    rcs[0] = c->rc;
+    rcs[1] = c->local_rc;
+    rcs[2] = c->coll_rc;
+    return c->inter ? MPI_INTER_RCS : 1;
+}
 int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_comm_t local_rc,
-                   int remote_size, int *remote_members, bool low, MPI_Comm *newcomm);
+                   rcmsg_comm_t coll_rc, int remote_size, int *remote_members, bool low,
+                   MPI_Comm *newcomm);
 int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm);
+int mpi_inter_make(mpi_comm_t *c, const char *call, rcmsg_status_t s, rcmsg_comm_t *d,
+                   MPI_Comm *newcomm);
 void mpi_inter_release(mpi_comm_t *c);
 /* MPI_Comm_split (and Comm_create, Comm_split_type) of an intercommunicator, collective over
  * both groups: color (RCMSG_UNDEFINED: none) and key of every member allgathered over the

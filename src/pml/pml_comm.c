@@ -156,7 +156,8 @@ rcmsg_status_t rcmsg_comm_test_inter(rcmsg_comm_t comm, int *flag_p)
     return RCMSG_OK;
 }
 
-/* dup, split and create_ranks of an intercommunicator: not yet (issue 43) */
+/* split and create_ranks of an intercommunicator: not here (the MPI face splits one over its
+ * union and groups) */
 static rcmsg_status_t comm_not_inter(const char *what, rcmsg_comm_t comm)
 {
     if (comm->inter != NULL) {
@@ -181,6 +182,27 @@ static rcmsg_status_t comm_agree(rcmsg_comm_t comm, bool split, int color, rcmsg
     return comm_check != NULL ? comm_check(comm, split, color, s) : s;
 }
 
+/* The duplicate of parent on the agreed ctx: its members in its order and, for an
+ * intercommunicator, its two groups (the union's agreement made it: both groups took part). */
+static rcmsg_status_t comm_create_dup(uint32_t ctx, rcmsg_comm_t parent, rcmsg_comm_t *newcomm_p)
+{
+    struct rcmsg_comm_inter *in = NULL;
+    rcmsg_status_t s;
+
+    if (parent->inter != NULL && (in = malloc(sizeof(*in))) == NULL) {
+        rcmsg_error("duplicate of intercommunicator 0x%x: out of memory", parent->ctx);
+        return RCMSG_ERR_NO_MEMORY;
+    }
+    s = pml_comm_create(ctx, parent->size, parent->rank, parent->world, newcomm_p);
+    if (s == RCMSG_OK && in != NULL) {
+        *in = *parent->inter;
+        (*newcomm_p)->inter = in;
+        in = NULL;
+    }
+    free(in);
+    return s;
+}
+
 rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
 {
     RCMSG_MT_GUARD();
@@ -195,21 +217,19 @@ rcmsg_status_t rcmsg_comm_dup(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p)
         rcmsg_error("rcmsg_comm_dup: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }
-    if ((s = comm_not_inter("rcmsg_comm_dup", comm)) != RCMSG_OK) {
-        return s;
-    }
     s = newcomm_p == NULL ? pml_null_arg("rcmsg_comm_dup", "newcomm_p") : RCMSG_OK;
     s = comm_agree(comm, false, 0, s);
     if (s != RCMSG_OK) {
         return s;
     }
-    /* the members agree on the context, in comm's collective space */
+    /* the members agree on the context, in comm's collective space (an intercommunicator's:
+     * its union's, both groups) */
     mine.rank = comm->rank;
     s = pml_ctx_agree("rcmsg_comm_dup", comm, true, NULL, comm->size, mine, NULL, &ctx);
     if (s != RCMSG_OK) {
         return s;
     }
-    s = pml_comm_create(ctx, comm->size, comm->rank, comm->world, newcomm_p);
+    s = comm_create_dup(ctx, comm, newcomm_p);
     pml_ctx_agree_end();
     return s;
 }
@@ -235,7 +255,7 @@ static void idup_finish(pml_idup_t *d)
     rcmsg_status_t s = pml_agree_result(d->a, NULL, &ctx);
 
     if (s == RCMSG_OK) {
-        s = pml_comm_create(ctx, d->comm->size, d->comm->rank, d->comm->world, &nc);
+        s = comm_create_dup(ctx, d->comm, &nc);
         pml_ctx_agree_end();
     }
     pml_agree_free(d->a);
@@ -285,9 +305,6 @@ static rcmsg_status_t idup_args(rcmsg_comm_t comm, rcmsg_comm_t *newcomm_p, rcms
     if (comm == NULL || !pml_comm_valid(comm)) {
         rcmsg_error("rcmsg_comm_idup: invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
-    }
-    if ((s = comm_not_inter("rcmsg_comm_idup", comm)) != RCMSG_OK) {
-        return s;
     }
     if (newcomm_p == NULL || req_p == NULL) {
         return pml_null_arg("rcmsg_comm_idup", newcomm_p == NULL ? "newcomm_p" : "req_p");

@@ -5,7 +5,9 @@
  * rcmsg_comm_rank/size/remote_size, rcmsg_comm_test_inter; every collective rcmsg.h has over
  * it, blocking and nonblocking, with 0 and 3 elements, roots in either group, zero counts in
  * the v-variants, a user operation that does not commute (rank order within the group) and
- * one that does; bad arguments refused; rcmsg_intercomm_merge's order; rcmsg_comm_free.
+ * one that does; bad arguments refused; rcmsg_comm_dup and rcmsg_comm_idup of it (both
+ * groups, an idup outstanding across a dup and a barrier); rcmsg_intercomm_merge's order;
+ * rcmsg_comm_free.
  * Prints "rank R of N: ... F failure(s)".
  */
 #include <rcmsg.h>
@@ -325,6 +327,57 @@ static void t_v(int n)
     free(r);
 }
 
+/* d is a duplicate of ic (the same groups): an allreduce on it gives each group the sum of
+ * the other's values */
+static void dup_check(rcmsg_comm_t d, const char *what)
+{
+    int32_t x = val(G, me, 0), sum = -1, want = 0;
+    int flag = -1;
+    rcmsg_status_t s;
+
+    CHECK(d != RCMSG_COMM_NULL && d != ic && rcmsg_comm_test_inter(d, &flag) == RCMSG_OK &&
+              flag == 1,
+          "%s: not an intercommunicator (flag %d)", what, flag);
+    CHECK(rcmsg_comm_rank(d) == me && rcmsg_comm_size(d) == L && rcmsg_comm_remote_size(d) == R,
+          "%s: rank %d size %d remote %d", what, rcmsg_comm_rank(d), rcmsg_comm_size(d),
+          rcmsg_comm_remote_size(d));
+    for (int k = 0; k < R; k++) {
+        want += val(OG, k, 0);
+    }
+    s = rcmsg_allreduce(&x, &sum, 1, RCMSG_INT32, RCMSG_SUM, d);
+    CHECK(s == RCMSG_OK && sum == want, "%s: allreduce %s, %d (expected %d)", what,
+          rcmsg_strerror(s), sum, want);
+}
+
+/* rcmsg_comm_idup and rcmsg_comm_dup of ic: an idup outstanding across a blocking dup and a
+ * barrier on ic, another posted after them; *newcomm_p written only at completion */
+static void t_dup(void)
+{
+    rcmsg_comm_t d = RCMSG_COMM_NULL, e[2] = {RCMSG_COMM_NULL, RCMSG_COMM_NULL};
+    rcmsg_request_t q[2];
+    rcmsg_status_t s;
+
+    s = rcmsg_comm_idup(ic, &e[0], &q[0]);
+    CHECK(s == RCMSG_OK, "idup: %s", rcmsg_strerror(s));
+    s = rcmsg_comm_dup(ic, &d);
+    CHECK(s == RCMSG_OK, "dup beside an idup: %s", rcmsg_strerror(s));
+    s = rcmsg_barrier(ic);
+    CHECK(s == RCMSG_OK, "barrier beside an idup: %s", rcmsg_strerror(s));
+    s = rcmsg_comm_idup(ic, &e[1], &q[1]);
+    CHECK(s == RCMSG_OK, "second idup: %s", rcmsg_strerror(s));
+    /* the groups wait in opposite orders */
+    s = rcmsg_wait(&q[G], NULL);
+    CHECK(s == RCMSG_OK, "idup %d: %s", G, rcmsg_strerror(s));
+    s = rcmsg_wait(&q[OG], NULL);
+    CHECK(s == RCMSG_OK, "idup %d: %s", OG, rcmsg_strerror(s));
+    dup_check(d, "dup");
+    dup_check(e[0], "idup");
+    dup_check(e[1], "second idup");
+    CHECK(rcmsg_comm_free(&d) == RCMSG_OK && rcmsg_comm_free(&e[0]) == RCMSG_OK &&
+              rcmsg_comm_free(&e[1]) == RCMSG_OK,
+          "comm_free of the duplicates");
+}
+
 /* bad arguments, refused on every rank alike (nothing moves) */
 static void t_bad(void)
 {
@@ -342,7 +395,6 @@ static void t_bad(void)
           "RCMSG_IN_PLACE taken");
     CHECK(rcmsg_allgather(NULL, x, 1, RCMSG_INT32, ic) == RCMSG_ERR_INVALID_PARAM,
           "NULL sendbuf taken");
-    CHECK(rcmsg_comm_dup(ic, &(rcmsg_comm_t){0}) == RCMSG_ERR_UNSUPPORTED, "dup taken");
     /* point-to-point: refused, not run over the union's ranks */
     CHECK(rcmsg_send(x, sizeof(x), 0, 1, ic) == RCMSG_ERR_UNSUPPORTED, "send taken");
     CHECK(rcmsg_isend(x, sizeof(x), 0, 1, ic, &q) == RCMSG_ERR_UNSUPPORTED &&
@@ -406,6 +458,7 @@ int main(void)
     }
     nb = 0;
     t_bad();
+    t_dup();
     /* merge: group 1 passes high = 0, so it comes first */
     s = rcmsg_intercomm_merge(ic, G == 0, &merged);
     CHECK(s == RCMSG_OK && rcmsg_comm_size(merged) == n &&

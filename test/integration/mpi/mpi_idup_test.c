@@ -6,14 +6,21 @@
  * waited for in any order, and blocking communicator creation runs while one is outstanding,
  * in orders that a blocking idup would deadlock. Each new communicator is used once complete.
  * With argument "threads": one phase under MPI_THREAD_MULTIPLE (an idup waited for in one
- * thread while another dups other communicators). With argument "kill" (3 ranks,
- * mpi_idup_kill.sh): rank 2 dies by SIGKILL once its idup's first exchange went out; the
- * survivors' idup fails (no hang), and they say after how long.
+ * thread while another dups other communicators). With argument "inter" (2-4 ranks): idups
+ * of an intercommunicator (the low half of the world and the rest), as nonblocking: several
+ * outstanding beside an Ibarrier on it and a blocking Comm_dup of it, waited for in opposite
+ * orders by the two groups; returning before the other group calls it; beside blocking
+ * creation on it (Intercomm_merge) and on overlapping communicators; attributes as of the
+ * call; p2p and collectives checked on each new intercommunicator. With argument "kill" (3
+ * ranks, mpi_idup_kill.sh): rank 2 dies by SIGKILL once its idup's first exchange went out;
+ * the survivors' idup fails (no hang), and they say after how long; "kill-inter": the same
+ * with an idup of the intercommunicator ({0} and {1, 2}).
  */
 #include "mpi_test.h"
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -287,6 +294,204 @@ static void test_attr(void)
     FAILS(MPI_Comm_idup_with_info(MPI_COMM_WORLD, (MPI_Info)0x7fff1234, &d, &req), MPI_ERR_INFO);
 }
 
+/* ---- intercommunicators (argument "inter") ------------------------------------------------ */
+
+static int half;             /* the low group: world ranks [0, half) */
+static int hi;               /* this rank's group: 0 low, 1 the rest */
+static MPI_Comm ic, iclocal; /* the intercommunicator and this rank's group */
+
+static void inter_make(void)
+{
+    half = np / 2;
+    hi = me >= half;
+    OK(MPI_Comm_split(MPI_COMM_WORLD, hi, me, &iclocal));
+    OK(MPI_Intercomm_create(iclocal, 0, MPI_COMM_WORLD, hi ? 0 : half, 78, &ic));
+}
+
+/* the world rank of remote rank j */
+static int remote_world(int j)
+{
+    return hi ? j : half + j;
+}
+
+/* comm is a working duplicate of intercommunicator ic: the same groups and ranks; each rank
+ * sends its world rank to remote rank (rank % remote size) and receives from the remote ranks
+ * that send to it; an Allreduce gives each group the sum of the other's world ranks, a Bcast
+ * from the low group's rank 0 its value. */
+static void check_inter(MPI_Comm comm, const char *what)
+{
+    int flag = 0, res = -1, n, r, rn, pn, pr, prn, sum = -1, want = 0, got[4], k = 0, b = -1;
+    MPI_Request rq[4];
+
+    OK(MPI_Comm_test_inter(comm, &flag));
+    CHECK(flag == 1, "%s: not an intercommunicator", what);
+    MPI_Comm_compare(comm, ic, &res);
+    CHECK(res == MPI_CONGRUENT, "%s: compare %d", what, res);
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_remote_size(comm, &rn);
+    MPI_Comm_size(ic, &pn);
+    MPI_Comm_rank(ic, &pr);
+    MPI_Comm_remote_size(ic, &prn);
+    CHECK(n == pn && r == pr && rn == prn, "%s: rank %d of %d, remote %d; parent %d of %d, %d",
+          what, r, n, rn, pr, pn, prn);
+    for (int j = r; j < rn && k < 4; j += n) { /* the remote ranks j with j % n == r */
+        OK(MPI_Irecv(&got[k], 1, MPI_INT, j, 6, comm, &rq[k]));
+        k++;
+    }
+    OK(MPI_Send(&me, 1, MPI_INT, r % rn, 6, comm));
+    OK(MPI_Waitall(k, rq, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < k; i++) {
+        CHECK(got[i] == remote_world(r + i * n), "%s: got %d from remote rank %d, expected %d",
+              what, got[i], r + i * n, remote_world(r + i * n));
+    }
+    for (int j = 0; j < rn; j++) {
+        want += remote_world(j);
+    }
+    OK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, comm));
+    CHECK(sum == want, "%s: allreduce %d, expected %d", what, sum, want);
+    b = hi ? -1 : 1234;
+    OK(MPI_Bcast(&b, 1, MPI_INT, hi ? 0 : r == 0 ? MPI_ROOT : MPI_PROC_NULL, comm));
+    CHECK(b == 1234, "%s: bcast %d", what, b);
+}
+
+/* Several idups of ic outstanding, an Ibarrier on it after the first and a blocking Comm_dup
+ * after the second, one more idup after that; the low group waits in the order posted, the
+ * other group in reverse (the Ibarrier first). */
+static void test_inter_many(void)
+{
+    MPI_Comm d[3] = {MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL}, bd = MPI_COMM_NULL;
+    MPI_Request req[4];
+
+    OK(MPI_Comm_idup(ic, &d[0], &req[0]));
+    CHECK(d[0] == MPI_COMM_NULL, "newcomm written before the request completed");
+    OK(MPI_Ibarrier(ic, &req[3]));
+    OK(MPI_Comm_idup(ic, &d[1], &req[1]));
+    OK(MPI_Comm_dup(ic, &bd));
+    OK(MPI_Comm_idup_with_info(ic, MPI_INFO_NULL, &d[2], &req[2]));
+    for (int i = 0; i < 4; i++) {
+        int k = hi ? 3 - i : i;
+
+        OK(MPI_Wait(&req[k], MPI_STATUS_IGNORE));
+        CHECK(req[k] == MPI_REQUEST_NULL && (k == 3 || d[k] != MPI_COMM_NULL), "request %d", k);
+    }
+    check_inter(bd, "dup beside idups");
+    for (int i = 0; i < 3; i++) {
+        check_inter(d[i], "idup beside an ibarrier and a dup");
+        CHECK(d[i] != bd && (i == 0 || d[i] != d[i - 1]), "idup %d: a handle given twice", i);
+    }
+    for (int i = 0; i < 3; i++) {
+        OK(MPI_Comm_free(&d[i]));
+    }
+    OK(MPI_Comm_free(&bd));
+}
+
+/* Returning before the other group calls it: the low group's rank 0 posts its idup and then
+ * sends on ic what the other group's rank 0 waits for before it posts its own. */
+static void test_inter_at_once(void)
+{
+    MPI_Comm d = MPI_COMM_NULL;
+    MPI_Request req;
+    int token = 43, got = 0, r;
+
+    MPI_Comm_rank(ic, &r);
+    if (!hi) {
+        OK(MPI_Comm_idup(ic, &d, &req));
+        if (r == 0) {
+            OK(MPI_Send(&token, 1, MPI_INT, 0, 9, ic));
+        }
+    } else {
+        if (r == 0) {
+            OK(MPI_Recv(&got, 1, MPI_INT, 0, 9, ic, MPI_STATUS_IGNORE));
+            CHECK(got == token, "token %d", got);
+        }
+        OK(MPI_Comm_idup(ic, &d, &req));
+    }
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    check_inter(d, "idup posted before the other group's");
+    OK(MPI_Comm_free(&d));
+}
+
+/* Beside blocking creation: an idup of ic outstanding across Intercomm_merge of ic (every
+ * member) and Comm_dup of this rank's group (the low group before its wait, the other after),
+ * with an idup of the world outstanding too (it overlaps both groups), waited for first by the
+ * low group and last by the other. */
+static void test_inter_beside(void)
+{
+    MPI_Comm d = MPI_COMM_NULL, dw = MPI_COMM_NULL, merged, ld;
+    MPI_Request req[2];
+
+    OK(MPI_Comm_idup(ic, &d, &req[0]));
+    OK(MPI_Comm_idup(MPI_COMM_WORLD, &dw, &req[1]));
+    OK(MPI_Intercomm_merge(ic, hi, &merged));
+    check_dup(merged, MPI_COMM_WORLD, "merge beside an idup of its intercommunicator");
+    if (!hi) {
+        OK(MPI_Comm_dup(iclocal, &ld));
+        OK(MPI_Wait(&req[1], MPI_STATUS_IGNORE));
+        OK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+    } else {
+        OK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+        OK(MPI_Comm_dup(iclocal, &ld));
+        OK(MPI_Wait(&req[1], MPI_STATUS_IGNORE));
+    }
+    check_inter(d, "idup beside merge and a group's dup");
+    check_dup(dw, MPI_COMM_WORLD, "idup of the world beside one of the intercommunicator");
+    check_dup(ld, iclocal, "dup of a group beside an idup of the intercommunicator");
+    OK(MPI_Comm_free(&d));
+    OK(MPI_Comm_free(&dw));
+    OK(MPI_Comm_free(&merged));
+    OK(MPI_Comm_free(&ld));
+}
+
+/* The attributes as of the call (a value set after it is not the duplicate's), and an idup
+ * of a duplicate made by an idup. */
+static void test_inter_attr(void)
+{
+    MPI_Comm p = MPI_COMM_NULL, d = MPI_COMM_NULL;
+    MPI_Request req;
+    int k, flag = 0, *got = NULL;
+    static int v1 = 1, v2 = 2;
+
+    OK(MPI_Comm_idup(ic, &p, &req));
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    OK(MPI_Comm_create_keyval(copy_fn, MPI_COMM_NULL_DELETE_FN, &k, NULL));
+    OK(MPI_Comm_set_attr(p, k, &v1));
+    OK(MPI_Comm_idup(p, &d, &req));
+    OK(MPI_Comm_set_attr(p, k, &v2));
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    OK(MPI_Comm_get_attr(d, k, &got, &flag));
+    CHECK(flag && got == &v1, "the duplicate's attribute: flag %d, %s", flag,
+          got == &v2 ? "the value set after the idup" : "another value");
+    check_inter(d, "idup of an idup, with an attribute");
+    OK(MPI_Comm_free(&d));
+    OK(MPI_Comm_free(&p));
+    OK(MPI_Comm_free_keyval(&k));
+}
+
+static int inter_tests(void)
+{
+    if (np < 2) {
+        printf("SKIP: an intercommunicator needs 2 ranks\n");
+        MPI_Finalize();
+        return 77;
+    }
+    phases_expected = 4;
+    inter_make();
+    test_inter_many();
+    phase("idups of an intercommunicator beside an ibarrier and a dup, waited for in opposite "
+          "orders");
+    test_inter_at_once();
+    phase("an intercommunicator's idup returns before the other group calls it");
+    test_inter_beside();
+    phase("an intercommunicator's idup beside merge, a group's dup and an idup of the world");
+    test_inter_attr();
+    phase("the attributes as of an intercommunicator's idup");
+    OK(MPI_Comm_free(&ic));
+    OK(MPI_Comm_free(&iclocal));
+    MPI_Finalize();
+    return summary();
+}
+
 /* MPI_THREAD_MULTIPLE: thread 1 dups (blocking) its own communicators while thread 0 waits
  * for an idup of another. */
 static MPI_Comm tcomm[2];
@@ -325,16 +530,20 @@ static void test_threads(void)
     }
 }
 
-/* A member lost during the agreement: the survivors' requests fail, with an error. */
-static int killed_in_idup(void)
+/* A member lost during the agreement: the survivors' requests fail, with an error (inter: the
+ * idup of an intercommunicator of {0} and {1, 2}). */
+static int killed_in_idup(bool inter)
 {
     MPI_Comm nc = MPI_COMM_NULL;
     MPI_Request r;
     int flag = 0, e, cls = -1;
     double t0;
 
+    if (inter) {
+        inter_make();
+    }
     MPI_Barrier(MPI_COMM_WORLD);
-    OK(MPI_Comm_idup(MPI_COMM_WORLD, &nc, &r));
+    OK(MPI_Comm_idup(inter ? ic : MPI_COMM_WORLD, &nc, &r));
     if (me == 2) {
         OK(MPI_Test(&r, &flag, MPI_STATUS_IGNORE)); /* its first exchange goes out */
         printf("rank 2: killing myself during the idup\n");
@@ -371,8 +580,11 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 77;
     }
-    if (argc > 1 && strcmp(argv[1], "kill") == 0) {
-        return killed_in_idup();
+    if (argc > 1 && strncmp(argv[1], "kill", 4) == 0) {
+        return killed_in_idup(strcmp(argv[1], "kill-inter") == 0);
+    }
+    if (argc > 1 && strcmp(argv[1], "inter") == 0) {
+        return inter_tests();
     }
     phases_expected = threads ? 2 : 7;
     if (threads) {
