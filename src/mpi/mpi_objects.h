@@ -219,6 +219,9 @@ struct mpi_comm {
     int *remote_members; /* world ranks of the remote group */
     rcmsg_comm_t local_rc, coll_rc;
     struct mpi_topo *topo; /* its process topology (mpi_topo.c), NULL: none */
+    /* the hardware resource type Comm_split_type made it for (a static string, the value of
+     * its info key "mpi_hw_resource_type"; kept by a dup), NULL: none */
+    const char *hw_type;
 };
 /* the rcmsg rank of peer (a rank of c, or ANY_SOURCE/PROC_NULL left as they are) */
 static inline int mpi_comm_rc_peer(const mpi_comm_t *c, int peer)
@@ -276,6 +279,10 @@ typedef struct mpi_info {
 /* the info of a live handle (MPI_INFO_ENV filled at its first use), NULL otherwise */
 mpi_info_t *mpi_info_get(MPI_Info info);
 bool mpi_info_is_env(const mpi_info_t *i);
+/* i given MPI_INFO_ENV's keys (MPI-4.0 11.2: maxprocs, host, arch, wdir, thread_level), and
+ * command and argv from argv[0 .. argc - 1] unless argc <= 0 or argv is NULL; MPI_SUCCESS or
+ * MPI_ERR_NO_MEM (not raised) */
+int mpi_info_env_fill(mpi_info_t *i, int argc, char *argv[]);
 /* a new empty info and its handle; MPI_SUCCESS or MPI_ERR_NO_MEM (not raised) */
 int mpi_info_new(MPI_Info *info_p, mpi_info_t **i_p);
 /* the index of key in i, -1 when absent; key set to value (copies); entry n removed */
