@@ -21,7 +21,7 @@ typedef struct mpi_win_tmp {
 } mpi_win_tmp_t;
 
 /* The info hints a window reports (MPI-4.0 12.2.1, 12.2.7): the values given at creation or by
- * Win_set_info, else the defaults (mpi_win_attr.c). rcmsg's windows keep every guarantee
+ * Win_set_info, else the defaults (mpi_win_hints.c). rcmsg's windows keep every guarantee
  * whatever they say (locks work, accumulates stay ordered). */
 typedef enum {
     MPI_WIN_HINT_NO_LOCKS,
@@ -124,8 +124,11 @@ rcmsg_status_t mpi_win_xfer_acc_locked(mpi_win_t *w, const mpi_win_target_t *tg,
 
 /* The window of a call: MPI active and win live, or NULL with the error raised in *err_p. */
 mpi_win_t *mpi_win_enter(MPI_Win win, const char *call, int *err_p);
-/* w's hints: the defaults, then the ones of i it accepts (i NULL: none; mpi_win_attr.c) */
+/* w's hints (mpi_win_hints.c): the defaults, then the ones of i it accepts (i NULL: none); the
+ * ones of i it accepts; w's hints put into i (MPI_SUCCESS or MPI_ERR_NO_MEM, not raised) */
 void mpi_win_hints_init(mpi_win_t *w, const mpi_info_t *i);
+void mpi_win_hints_take(mpi_win_t *w, const mpi_info_t *i);
+int mpi_win_hints_put(const mpi_win_t *w, mpi_info_t *i);
 /* An rcmsg status of a call raised on the window (MPI_SUCCESS for RCMSG_OK); after a wait on
  * a lost holder (mpi_win_spin) the message names the window, the target and the holder. */
 int mpi_win_status(mpi_win_t *w, const char *call, rcmsg_status_t s);

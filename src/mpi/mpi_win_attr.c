@@ -3,17 +3,12 @@
  * What a window keeps for the program (bindings): attributes of the program's keyvals
  * (MPI-3.1 6.7.3; the keyvals in mpi_type_attr.c's store, of the window kind; a window is never
  * copied, so only the delete callbacks run: at Win_set_attr over a value, Win_delete_attr and
- * Win_free), info hints (MPI-4.0 12.2.1, 12.2.7: no_locks, accumulate_ordering,
- * accumulate_ops, same_size, same_disp_unit and a shared window's alloc_shared_noncontig, as given
- * at creation or by Win_set_info, else their defaults; other keys and values not of the hint's
- * form are ignored, as MPICH does) and the program's window error handlers (a
+ * Win_free), info hints (Win_set_info / get_info over mpi_win_hints.c: the hints given at
+ * creation or by Win_set_info, else their defaults) and the program's window error handlers (a
  * communicator's handler object, called with the window's handle: mpi_win.c sets it).
  * The predefined attributes and Win_get_attr are in mpi_win.c.
  */
 #include "mpi/mpi_win.h"
-
-#include <stdio.h>
-#include <string.h>
 
 int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
@@ -93,83 +88,6 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
     return err == MPI_SUCCESS ? err : mpi_err(w->c, call, err, "the delete callback failed");
 }
 
-static const char *const hint_names[MPI_WIN_HINT_NBOOL] = {
-    [MPI_WIN_HINT_NO_LOCKS] = "no_locks",
-    [MPI_WIN_HINT_SAME_SIZE] = "same_size",
-    [MPI_WIN_HINT_SAME_DISP_UNIT] = "same_disp_unit",
-    [MPI_WIN_HINT_NONCONTIG] = "alloc_shared_noncontig",
-};
-
-/* accumulate_ordering's form: "none", or a comma-separated list of rar, raw, war, waw */
-static bool hint_ordering_valid(const char *v)
-{
-    if (strcmp(v, "none") == 0) {
-        return true;
-    }
-    if (strlen(v) >= sizeof(((mpi_win_hints_t *)0)->ordering)) {
-        return false;
-    }
-    for (const char *p = v;; p += 4) {
-        if (strncmp(p, "rar", 3) != 0 && strncmp(p, "raw", 3) != 0 && strncmp(p, "war", 3) != 0 &&
-            strncmp(p, "waw", 3) != 0) {
-            return false;
-        }
-        if (p[3] != ',') {
-            return p[3] == '\0';
-        }
-    }
-}
-
-/* the hints of i that w takes (a boolean's "true" or "false", the forms above) */
-static void hints_take(mpi_win_t *w, const mpi_info_t *i)
-{
-    mpi_win_hints_t *h = &w->hints;
-    int n;
-
-    for (int k = 0; k < MPI_WIN_HINT_NBOOL; k++) {
-        n = mpi_info_find(i, hint_names[k]);
-        if (n >= 0 && (strcmp(i->values[n], "true") == 0 || strcmp(i->values[n], "false") == 0) &&
-            (k != MPI_WIN_HINT_NONCONTIG || w->flavor == MPI_WIN_FLAVOR_SHARED)) {
-            h->flag[k] = i->values[n][0] == 't';
-        }
-    }
-    n = mpi_info_find(i, "accumulate_ordering");
-    if (n >= 0 && hint_ordering_valid(i->values[n])) {
-        snprintf(h->ordering, sizeof(h->ordering), "%s", i->values[n]);
-    }
-    n = mpi_info_find(i, "accumulate_ops");
-    if (n >= 0 &&
-        (strcmp(i->values[n], "same_op") == 0 || strcmp(i->values[n], "same_op_no_op") == 0)) {
-        h->same_op = strcmp(i->values[n], "same_op") == 0;
-    }
-}
-
-void mpi_win_hints_init(mpi_win_t *w, const mpi_info_t *i)
-{
-    memset(&w->hints, 0, sizeof(w->hints));
-    strcpy(w->hints.ordering, "rar,raw,war,waw");
-    if (i != NULL) {
-        hints_take(w, i);
-    }
-}
-
-/* the hints of w into i: MPI_SUCCESS or MPI_ERR_NO_MEM */
-static int hints_put(const mpi_win_t *w, mpi_info_t *i)
-{
-    const mpi_win_hints_t *h = &w->hints;
-    int err = mpi_info_put(i, "accumulate_ordering", h->ordering);
-
-    if (err == MPI_SUCCESS) {
-        err = mpi_info_put(i, "accumulate_ops", h->same_op ? "same_op" : "same_op_no_op");
-    }
-    for (int k = 0; err == MPI_SUCCESS && k < MPI_WIN_HINT_NBOOL; k++) {
-        if (k != MPI_WIN_HINT_NONCONTIG || w->flavor == MPI_WIN_FLAVOR_SHARED) {
-            err = mpi_info_put(i, hint_names[k], h->flag[k] ? "true" : "false");
-        }
-    }
-    return err;
-}
-
 int MPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
     MPI_MT_GUARD();
@@ -184,7 +102,7 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info)
     if ((i = mpi_info_get(info)) == NULL) {
         return mpi_err(w->c, call, MPI_ERR_INFO, "invalid info %#x", info);
     }
-    hints_take(w, i);
+    mpi_win_hints_take(w, i);
     return MPI_SUCCESS;
 }
 
@@ -203,7 +121,7 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
         return mpi_err(w->c, call, MPI_ERR_ARG, "info_used is NULL");
     }
     err = mpi_info_new(info_used, &i);
-    if (err == MPI_SUCCESS && (err = hints_put(w, i)) != MPI_SUCCESS) {
+    if (err == MPI_SUCCESS && (err = mpi_win_hints_put(w, i)) != MPI_SUCCESS) {
         mpi_info_release(info_used);
     }
     return err == MPI_SUCCESS ? err : mpi_err(w->c, call, err, "out of memory");
