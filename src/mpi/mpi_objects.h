@@ -279,9 +279,10 @@ typedef struct mpi_info {
 /* the info of a live handle (MPI_INFO_ENV filled at its first use), NULL otherwise */
 mpi_info_t *mpi_info_get(MPI_Info info);
 bool mpi_info_is_env(const mpi_info_t *i);
-/* i given MPI_INFO_ENV's keys (MPI-4.0 11.2: maxprocs, host, arch, wdir, thread_level), and
- * command and argv from argv[0 .. argc - 1] unless argc <= 0 or argv is NULL; MPI_SUCCESS or
- * MPI_ERR_NO_MEM (not raised) */
+/* i given MPI_INFO_ENV's keys (MPI-4.0 11.2: maxprocs, host, arch, wdir, thread_level; the
+ * job's maxprocs and thread_level only while MPI is active), and command and argv from
+ * argv[0 .. argc - 1] unless argc <= 0 or argv is NULL; MPI_SUCCESS or MPI_ERR_NO_MEM (not
+ * raised) */
 int mpi_info_env_fill(mpi_info_t *i, int argc, char *argv[]);
 /* a new empty info and its handle; MPI_SUCCESS or MPI_ERR_NO_MEM (not raised) */
 int mpi_info_new(MPI_Info *info_p, mpi_info_t **i_p);
@@ -293,7 +294,6 @@ void mpi_info_remove(mpi_info_t *i, int n);
 int mpi_info_copy(const mpi_info_t *from, MPI_Info *info_p);
 /* frees a created info (MPI_INFO_ENV stays); *info_p becomes MPI_INFO_NULL */
 void mpi_info_release(MPI_Info *info_p);
-void mpi_info_fini(void); /* Finalize: every info freed */
 
 /* ---- attributes of datatypes (mpi_type_attr.c) ---------------------------------------------
  * A type's attributes are a list (list: where the type keeps it); h the type's handle for the
