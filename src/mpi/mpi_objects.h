@@ -271,7 +271,8 @@ int mpi_inter_split(mpi_comm_t *c, const char *call, int color, int key, MPI_Com
 
 /* ---- info objects (mpi_info.c) -------------------------------------------------------------
  * An ordered list of (key, value) strings (the order of first setting). rcmsg reads no hint
- * of a communicator: MPI_Comm_get_info returns an empty info (the hints "actually used"). */
+ * of a communicator: MPI_Comm_get_info returns the hints "actually used", only a split's
+ * mpi_hw_resource_type. Infos live from before MPI_Init to after MPI_Finalize (MPI-4.0). */
 typedef struct mpi_info {
     int n, cap;
     char **keys, **values;
