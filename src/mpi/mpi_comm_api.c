@@ -447,10 +447,17 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     }
     hw = split_hw_type(split_type, i, several);
     err = split_color(c, call, hw != NULL ? color : RCMSG_UNDEFINED, key, newcomm);
-    if (err == MPI_SUCCESS && *newcomm != MPI_COMM_NULL) {
-        mpi_comm_get(*newcomm)->hw_type = hw;
+    if (err != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) {
+        return err;
     }
-    return err;
+    mpi_comm_get(*newcomm)->hw_type = hw;
+    /* UNGUIDED: the type chosen also in the program's info, as MPICH does (its
+     * comm/cmsplit_type reads it there) */
+    if (split_type == MPI_COMM_TYPE_HW_UNGUIDED && i != NULL && !mpi_info_is_env(i) &&
+        mpi_info_put(i, "mpi_hw_resource_type", hw) != MPI_SUCCESS) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    return MPI_SUCCESS;
 }
 
 int MPI_Comm_free(MPI_Comm *comm)
