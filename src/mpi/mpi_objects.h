@@ -88,7 +88,7 @@ static inline void *mpi_handle_get(int kind, int handle)
 void mpi_handle_release(int kind, int handle);
 /* Calls fn for every live handle of kind (fn may release that handle). */
 void mpi_handle_each(int kind, void (*fn)(int handle, void *obj));
-void mpi_handle_fini(void);
+void mpi_handle_fini(void); /* MPI_Finalize: every table freed but the infos' (MPI-4.0) */
 
 /* ---- errors (mpi_err.c) ------------------------------------------------------------------ */
 typedef struct mpi_comm mpi_comm_t;
