@@ -53,7 +53,7 @@ int mpi_info_env_fill(mpi_info_t *i, int argc, char *argv[])
                                          "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
     struct utsname u;
     int err = info_env_args(i, argc, argv);
-    bool active = mpi_state == MPI_STATE_ACTIVE;
+    bool active = rcmsg_size() > 0; /* the job is known (between MPI_Init and MPI_Finalize) */
 
     snprintf(buf, sizeof(buf), "%d", rcmsg_size());
     if (err == MPI_SUCCESS && active) {
@@ -100,7 +100,7 @@ static void info_clear(mpi_info_t *i)
  * MPI_Init it lacks maxprocs and thread_level); that one is kept after MPI_Finalize */
 mpi_info_t *mpi_info_get(MPI_Info info)
 {
-    bool active = mpi_state == MPI_STATE_ACTIVE;
+    bool active = rcmsg_size() > 0; /* the job is known (between MPI_Init and MPI_Finalize) */
 
     if (info == MPI_INFO_ENV && !info_env_done && (active || !info_env_early)) {
         info_clear(&info_env);
