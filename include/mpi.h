@@ -456,6 +456,11 @@ typedef int MPI_Info; /* info objects: MPI_Info_create, ... (below) */
 #define MPI_INFO_NULL        ((MPI_Info)0)
 #define MPI_GROUP_EMPTY      ((MPI_Group)MPI_HANDLE_(MPI_KIND_GROUP_, 0))
 #define MPI_COMM_TYPE_SHARED 1 /* Comm_split_type: the ranks of one node (host name) */
+/* MPI-4.0: HW_UNGUIDED: the node's ranks when comm spans several nodes, else MPI_COMM_NULL (no
+ * finer domain is known); HW_GUIDED: info "mpi_hw_resource_type" = "mpi_shared_memory" (as
+ * SHARED), MPI_COMM_NULL for any other value or none */
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED   3
 
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
                                         void *attribute_val_in, void *attribute_val_out, int *flag);
@@ -577,6 +582,16 @@ MPI_API int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 MPI_API int MPI_Info_delete(MPI_Info info, const char *key);
 MPI_API int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 MPI_API int MPI_Info_free(MPI_Info *info);
+/* MPI-4.0: *buflen in: room at value; out: the value's length + 1 (value cut to fit, null
+ * ended); an absent key leaves value and *buflen. Create_env: MPI_INFO_ENV's keys (maxprocs,
+ * host, arch, wdir, thread_level) and command / argv from the arguments (argv may be NULL).
+ * Each with its profiling name (PMPI_: the same function). */
+MPI_API int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
+                                int *flag);
+MPI_API int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+MPI_API int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
+                                 int *flag);
+MPI_API int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 MPI_API int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 MPI_API int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 MPI_API int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
@@ -658,7 +673,8 @@ MPI_API MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
 MPI_API MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
 MPI_API MPI_Fint MPI_Message_c2f(MPI_Message message);
 MPI_API MPI_Message MPI_Message_f2c(MPI_Fint message);
-/* their profiling names (the only PMPI_ names here: the same functions) */
+/* their profiling names (the same functions; with Info_get_string / create_env's, the only
+ * PMPI_ names here) */
 MPI_API MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 MPI_API MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
 MPI_API MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);

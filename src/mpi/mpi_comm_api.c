@@ -64,6 +64,7 @@ static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
     if (err != MPI_SUCCESS) {
         return err;
     }
+    mpi_comm_get(nc)->hw_type = c->hw_type; /* its hints too (MPI-4.0 7.4.2) */
     /* the topology too (MPI: Comm_dup keeps it) */
     if (c->topo != NULL && (mpi_comm_get(nc)->topo = mpi_topo_copy(c->topo)) == NULL) {
         err = MPI_ERR_NO_MEM;
@@ -326,9 +327,10 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     return mpi_comm_wrap(c, call, rc, g->members, newcomm);
 }
 
-/* Comm_split_type SHARED: the color is the lowest rank of comm on the same host (the host
- * names allgathered: rcmsg.h does not say which ranks share a node) */
-static rcmsg_status_t node_color(mpi_comm_t *c, int *color_p)
+/* Comm_split_type's node color: the lowest rank of comm on the same host (the host names
+ * allgathered: rcmsg.h does not say which ranks share a node); *several_p: comm spans more
+ * than one host */
+static rcmsg_status_t node_color(mpi_comm_t *c, int *color_p, bool *several_p)
 {
     int n = rcmsg_comm_size(c->rc); /* of an intercommunicator: both groups */
     char(*names)[MPI_MAX_PROCESSOR_NAME] = calloc((size_t)n, sizeof(*names));
@@ -343,46 +345,48 @@ static rcmsg_status_t node_color(mpi_comm_t *c, int *color_p)
     }
     mine[sizeof(mine) - 1] = '\0';
     s = rcmsg_allgather(mine, names, sizeof(mine), RCMSG_UINT8, c->rc);
+    *color_p = RCMSG_UNDEFINED;
+    *several_p = false;
     for (int i = 0; s == RCMSG_OK && i < n; i++) {
-        if (strcmp(names[i], mine) == 0) {
+        if (*color_p == RCMSG_UNDEFINED && strcmp(names[i], mine) == 0) {
             *color_p = i;
-            break;
         }
+        *several_p = *several_p || strcmp(names[i], names[0]) != 0;
     }
     free(names);
     return s;
 }
 
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+/* The hardware resource type of this rank's piece (MPI-4.0 7.4.2), NULL: MPI_COMM_NULL (for
+ * MPI_UNDEFINED, a GUIDED type other than "mpi_shared_memory" or none, an UNGUIDED split of
+ * comm on one node: the node is the finest domain rcmsg knows, and comm is all of it). */
+static const char *split_hw_type(int split_type, const mpi_info_t *info, bool several)
 {
-    MPI_MT_GUARD();
-    const char *call = "MPI_Comm_split_type";
-    int err, color = RCMSG_UNDEFINED;
-    mpi_comm_t *c;
-    rcmsg_comm_t rc;
-    rcmsg_status_t s = RCMSG_OK;
+    static const char shm[] = "mpi_shared_memory";
+    int n = info != NULL ? mpi_info_find(info, "mpi_hw_resource_type") : -1;
 
-    (void)info;
-    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
-        return err;
+    switch (split_type) {
+    case MPI_COMM_TYPE_SHARED:
+        return shm;
+    case MPI_COMM_TYPE_HW_UNGUIDED:
+        return several ? shm : NULL;
+    case MPI_COMM_TYPE_HW_GUIDED:
+        return n >= 0 && strcmp(info->values[n], shm) == 0 ? shm : NULL;
+    default:
+        return NULL;
     }
-    if (newcomm == NULL || (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)) {
-        return mpi_err(c, call, newcomm == NULL ? MPI_ERR_ARG : MPI_ERR_COMM,
-                       newcomm == NULL ? "NULL newcomm"
-                                       : "split_type %d is not supported (only "
-                                         "MPI_COMM_TYPE_SHARED and MPI_UNDEFINED)",
-                       split_type);
+}
+
+/* the communicator of c's ranks of this color (RCMSG_UNDEFINED: MPI_COMM_NULL) */
+static int split_color(mpi_comm_t *c, const char *call, int color, int key, MPI_Comm *newcomm)
+{
+    rcmsg_comm_t rc;
+    rcmsg_status_t s;
+
+    if (c->inter) { /* each node's ranks of both groups */
+        return mpi_inter_split(c, call, color, key, newcomm);
     }
-    /* every rank takes part in the exchange, an UNDEFINED one too */
-    s = node_color(c, &color);
-    if (s == RCMSG_OK && c->inter) { /* each node's ranks of both groups */
-        return mpi_inter_split(c, call, split_type == MPI_UNDEFINED ? RCMSG_UNDEFINED : color, key,
-                               newcomm);
-    }
-    if (s == RCMSG_OK) {
-        s = rcmsg_comm_split(c->rc, split_type == MPI_UNDEFINED ? RCMSG_UNDEFINED : color, key,
-                             &rc);
-    }
+    s = rcmsg_comm_split(c->rc, color, key, &rc);
     if (s != RCMSG_OK) {
         return mpi_err_rcmsg(c, call, s);
     }
@@ -391,6 +395,52 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
         return MPI_SUCCESS;
     }
     return comm_wrap(c, call, rc, newcomm);
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    MPI_MT_GUARD();
+    const char *call = "MPI_Comm_split_type", *hw;
+    int err, color;
+    bool several;
+    mpi_comm_t *c;
+    mpi_info_t *i = NULL;
+    rcmsg_status_t s;
+
+    if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
+        return err;
+    }
+    if (newcomm == NULL ||
+        (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED &&
+         split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED)) {
+        return mpi_err(c, call, newcomm == NULL ? MPI_ERR_ARG : MPI_ERR_COMM,
+                       newcomm == NULL ? "NULL newcomm"
+                                       : "split_type %d is not supported (only "
+                                         "MPI_COMM_TYPE_SHARED, _HW_GUIDED, _HW_UNGUIDED and "
+                                         "MPI_UNDEFINED)",
+                       split_type);
+    }
+    if (info != MPI_INFO_NULL && (i = mpi_info_get(info)) == NULL) {
+        return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
+    }
+    /* every rank takes part in the exchange, an UNDEFINED one too */
+    s = node_color(c, &color, &several);
+    if (s != RCMSG_OK) {
+        return mpi_err_rcmsg(c, call, s);
+    }
+    hw = split_hw_type(split_type, i, several);
+    err = split_color(c, call, hw != NULL ? color : RCMSG_UNDEFINED, key, newcomm);
+    if (err != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) {
+        return err;
+    }
+    mpi_comm_get(*newcomm)->hw_type = hw;
+    /* UNGUIDED: the type chosen also in the program's info, as MPICH does (its
+     * comm/cmsplit_type reads it there) */
+    if (split_type == MPI_COMM_TYPE_HW_UNGUIDED && i != NULL && !mpi_info_is_env(i) &&
+        mpi_info_put(i, "mpi_hw_resource_type", hw) != MPI_SUCCESS) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    return MPI_SUCCESS;
 }
 
 int MPI_Comm_free(MPI_Comm *comm)

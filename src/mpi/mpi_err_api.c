@@ -65,6 +65,9 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     if (c == NULL) {
         return err;
     }
+    if (errhandler == NULL) {
+        return mpi_err(c, "MPI_Comm_get_errhandler", MPI_ERR_ARG, "errhandler is NULL");
+    }
     *errhandler = mpi_errh_get(c);
     return MPI_SUCCESS;
 }

@@ -39,6 +39,14 @@ static int group_enter2(const char *call, MPI_Group group1, MPI_Group group2, mp
     return MPI_SUCCESS;
 }
 
+/* a call's output newgroup: MPI_SUCCESS, or MPI_ERR_ARG raised when it is NULL (checked before
+ * the other arguments, so that the error names it whatever they hold) */
+static int group_check_out(const char *call, const MPI_Group *newgroup)
+{
+    return newgroup != NULL ? MPI_SUCCESS
+                            : mpi_err(NULL, call, MPI_ERR_ARG, "newgroup is NULL (the output)");
+}
+
 /* makes the new group of a call, raising its error */
 static int group_new(const char *call, int n, const int *members, MPI_Group *newgroup)
 {
@@ -162,7 +170,8 @@ static int group_incl_excl(const char *call, MPI_Group group, int n, const int r
     mpi_group_t *g;
     bool *in;
 
-    if ((g = group_enter(group, call, &err)) == NULL) {
+    if ((g = group_enter(group, call, &err)) == NULL ||
+        (err = group_check_out(call, newgroup)) != MPI_SUCCESS) {
         return err;
     }
     if ((err = ranks_check(call, g, n, ranks)) != MPI_SUCCESS) {
@@ -242,11 +251,13 @@ static int group_range(const char *call, MPI_Group group, int n, int ranges[][3]
     int err, *list = NULL, len = 0;
     mpi_group_t *g;
 
-    if ((g = group_enter(group, call, &err)) == NULL) {
+    if ((g = group_enter(group, call, &err)) == NULL ||
+        (err = group_check_out(call, newgroup)) != MPI_SUCCESS) {
         return err;
     }
     if (n < 0 || (n > 0 && ranges == NULL)) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, n < 0 ? "invalid count %d" : "NULL ranges", n);
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       n < 0 ? "invalid count %d" : "ranges is NULL with n = %d", n);
     }
     err = ranges_expand(call, g, n, ranges, &list, &len);
     if (err != MPI_SUCCESS) {
@@ -279,7 +290,8 @@ static int group_set(const char *call, MPI_Group group1, MPI_Group group2, set_o
     int err, n = 0, *m;
     mpi_group_t *a, *b;
 
-    if ((err = group_enter2(call, group1, group2, &a, &b)) != MPI_SUCCESS) {
+    if ((err = group_enter2(call, group1, group2, &a, &b)) != MPI_SUCCESS ||
+        (err = group_check_out(call, newgroup)) != MPI_SUCCESS) {
         return err;
     }
     m = malloc(((size_t)a->size + (size_t)b->size + 1) * sizeof(int));

@@ -120,6 +120,9 @@ void mpi_handle_each(int kind, void (*fn)(int handle, void *obj))
 void mpi_handle_fini(void)
 {
     for (int k = 0; k < MPI_HANDLE_KINDS; k++) {
+        if (k == MPI_KIND_INFO_) { /* info objects outlive MPI_Finalize (MPI-4.0) */
+            continue;
+        }
         free(mpi_handle_tables[k].slot);
         free(mpi_handle_tables[k].free_next);
         mpi_handle_tables[k] = (mpi_handle_table_t){0};

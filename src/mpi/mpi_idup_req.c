@@ -43,6 +43,7 @@ static int idup_make(mpi_req_t *req, idup_req_t *ir)
     ir->hold.attrs = NULL;
     n->topo = ir->topo;
     ir->topo = NULL;
+    n->hw_type = req->comm->hw_type; /* a static string */
     *ir->newcomm = nc;
     return MPI_SUCCESS;
 }

@@ -1,41 +1,77 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Info objects (MPI-3.1 chapter 9): ordered lists of (key, value) strings behind MPI_Info
- * handles, and the predefined MPI_INFO_ENV (filled at its first use: the job's size, the host,
- * the working directory, the thread level). The calls are in mpi_info_api.c.
+ * handles, usable before MPI_Init and after MPI_Finalize (MPI-4.0: the info calls may be made at
+ * any time; their handle table outlives MPI_Finalize), and the predefined MPI_INFO_ENV (filled at
+ * its first use: the job's size, the host, its architecture, the working directory, the thread
+ * level; MPI_Info_create_env's infos are filled the same way, with the program's command and
+ * arguments when given). The calls are in mpi_info_api.c.
  */
 #include "mpi/mpi_objects.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #define INFO_ENV_INDEX (MPI_INFO_ENV & MPI_HANDLE_INDEX_MASK)
 
 static mpi_info_t info_env;
-static bool info_env_ready;
+static bool info_env_early; /* filled before MPI_Init (the job's keys not known yet) */
+static bool info_env_done;  /* filled while MPI was active: kept after MPI_Finalize */
 
-static int info_env_fill(void)
+/* "command" and "argv" (MPI-4.0 11.2: the program, its arguments separated by spaces) from
+ * argv[0 .. argc - 1], when given; argv left out when it would exceed MPI_MAX_INFO_VAL */
+static int info_env_args(mpi_info_t *i, int argc, char *argv[])
+{
+    char buf[MPI_MAX_INFO_VAL + 1];
+    size_t len = 0;
+    int err;
+
+    if (argc <= 0 || argv == NULL || argv[0] == NULL || argv[0][0] == '\0' ||
+        strlen(argv[0]) > MPI_MAX_INFO_VAL) {
+        return MPI_SUCCESS;
+    }
+    err = mpi_info_put(i, "command", argv[0]);
+    for (int a = 1; err == MPI_SUCCESS && a < argc && argv[a] != NULL; a++) {
+        size_t n = strlen(argv[a]);
+
+        if (len + (len > 0) + n > MPI_MAX_INFO_VAL) {
+            return MPI_SUCCESS;
+        }
+        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len > 0 ? " " : "", argv[a]);
+    }
+    return err == MPI_SUCCESS && len > 0 ? mpi_info_put(i, "argv", buf) : err;
+}
+
+int mpi_info_env_fill(mpi_info_t *i, int argc, char *argv[])
 {
     char buf[4096];
     int level = MPI_THREAD_SINGLE;
     static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
                                          "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
-    int err;
+    struct utsname u;
+    int err = info_env_args(i, argc, argv);
+    bool active = rcmsg_size() > 0; /* the job is known (between MPI_Init and MPI_Finalize) */
 
     snprintf(buf, sizeof(buf), "%d", rcmsg_size());
-    err = mpi_info_put(&info_env, "maxprocs", buf);
+    if (err == MPI_SUCCESS && active) {
+        err = mpi_info_put(i, "maxprocs", buf);
+    }
     if (err == MPI_SUCCESS && gethostname(buf, sizeof(buf)) == 0) {
         buf[sizeof(buf) - 1] = '\0';
-        err = mpi_info_put(&info_env, "host", buf);
+        err = mpi_info_put(i, "host", buf);
+    }
+    if (err == MPI_SUCCESS && uname(&u) == 0) {
+        err = mpi_info_put(i, "arch", u.machine);
     }
     if (err == MPI_SUCCESS && getcwd(buf, sizeof(buf)) != NULL) {
-        err = mpi_info_put(&info_env, "wdir", buf);
+        err = mpi_info_put(i, "wdir", buf);
     }
-    if (err == MPI_SUCCESS) {
+    if (err == MPI_SUCCESS && active) {
         (void)rcmsg_query_thread(&level);
-        err = mpi_info_put(&info_env, "thread_level", levels[level & 3]);
+        err = mpi_info_put(i, "thread_level", levels[level & 3]);
     }
     return err;
 }
@@ -49,11 +85,29 @@ static int info_claim_env(void)
     return mpi_handle_set(MPI_KIND_INFO_, INFO_ENV_INDEX, &info_env);
 }
 
+static void info_clear(mpi_info_t *i)
+{
+    while (i->n > 0) {
+        mpi_info_remove(i, i->n - 1);
+    }
+    free(i->keys);
+    free(i->values);
+    i->keys = i->values = NULL;
+    i->cap = 0;
+}
+
+/* MPI_INFO_ENV is filled at its first use, and again at the first while MPI is active (before
+ * MPI_Init it lacks maxprocs and thread_level); that one is kept after MPI_Finalize */
 mpi_info_t *mpi_info_get(MPI_Info info)
 {
-    if (info == MPI_INFO_ENV && !info_env_ready) {
-        info_env_ready = true;
-        if (info_claim_env() != MPI_SUCCESS || info_env_fill() != MPI_SUCCESS) {
+    bool active = rcmsg_size() > 0; /* the job is known (between MPI_Init and MPI_Finalize) */
+
+    if (info == MPI_INFO_ENV && !info_env_done && (active || !info_env_early)) {
+        info_clear(&info_env);
+        info_env_early = true;
+        info_env_done = active;
+        if (info_claim_env() != MPI_SUCCESS ||
+            mpi_info_env_fill(&info_env, 0, NULL) != MPI_SUCCESS) {
             return NULL;
         }
     }
@@ -152,17 +206,6 @@ int mpi_info_copy(const mpi_info_t *from, MPI_Info *info_p)
     return err;
 }
 
-static void info_clear(mpi_info_t *i)
-{
-    while (i->n > 0) {
-        mpi_info_remove(i, i->n - 1);
-    }
-    free(i->keys);
-    free(i->values);
-    i->keys = i->values = NULL;
-    i->cap = 0;
-}
-
 void mpi_info_release(MPI_Info *info_p)
 {
     mpi_info_t *i = mpi_handle_get(MPI_KIND_INFO_, *info_p);
@@ -173,19 +216,4 @@ void mpi_info_release(MPI_Info *info_p)
         free(i);
     }
     *info_p = MPI_INFO_NULL;
-}
-
-static void info_free_one(int handle, void *obj)
-{
-    MPI_Info h = handle;
-
-    (void)obj;
-    mpi_info_release(&h);
-}
-
-void mpi_info_fini(void)
-{
-    mpi_handle_each(MPI_KIND_INFO_, info_free_one);
-    info_clear(&info_env);
-    info_env_ready = false;
 }

@@ -7,16 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the info behind a handle (MPI active), or the error raised naming call */
+/* the info behind a handle, or the error raised naming call (MPI-4.0: the info calls may be
+ * made before MPI_Init and after MPI_Finalize, as here; the others of this file need MPI
+ * active) */
 static mpi_info_t *info_enter(const char *call, MPI_Info info, bool write, int *err_p)
 {
     mpi_info_t *i;
 
     *err_p = MPI_SUCCESS;
-    if (mpi_state != MPI_STATE_ACTIVE) {
-        *err_p = mpi_check_active(call);
-        return NULL;
-    }
     i = mpi_info_get(info);
     if (i == NULL) {
         *err_p = mpi_err(NULL, call, MPI_ERR_INFO,
@@ -48,7 +46,6 @@ int MPI_Info_create(MPI_Info *info)
     mpi_info_t *i;
     int err;
 
-    MPI_CHECK_ACTIVE("MPI_Info_create");
     if (info == NULL) {
         return mpi_err(NULL, "MPI_Info_create", MPI_ERR_ARG, "info is NULL");
     }
@@ -101,6 +98,69 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
     }
     return MPI_SUCCESS;
 }
+
+/* MPI-4.0 chapter 10: *buflen in: the room at value (0: value not touched, may be NULL); out: the
+ * value's length plus its null. At most *buflen - 1 characters are copied, then a null. An
+ * absent key leaves value and *buflen as they were. */
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Info_get_string";
+    int err, n;
+    mpi_info_t *i = info_enter(call, info, false, &err);
+    size_t len;
+
+    if (i == NULL || (err = info_check_key(call, key)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (buflen == NULL || flag == NULL || *buflen < 0 || (value == NULL && *buflen > 0)) {
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       buflen == NULL ? "buflen is NULL"
+                       : flag == NULL ? "flag is NULL"
+                       : *buflen < 0  ? "negative *buflen %d"
+                                      : "value is NULL with *buflen %d",
+                       buflen != NULL ? *buflen : 0);
+    }
+    n = mpi_info_find(i, key);
+    *flag = n >= 0;
+    if (n < 0) {
+        return MPI_SUCCESS;
+    }
+    len = strlen(i->values[n]);
+    if (*buflen > 0) {
+        size_t copy = len < (size_t)*buflen - 1 ? len : (size_t)*buflen - 1;
+
+        memcpy(value, i->values[n], copy);
+        value[copy] = '\0';
+    }
+    *buflen = (int)len + 1;
+    return MPI_SUCCESS;
+}
+
+/* MPI-4.0 11.2: a new info of the keys MPI_INFO_ENV holds, with command and argv from the
+ * arguments (argc / argv as main's; argv NULL: none) */
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Info_create_env";
+    mpi_info_t *i;
+    int err;
+
+    if (info == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "info is NULL");
+    }
+    err = mpi_info_new(info, &i);
+    if (err == MPI_SUCCESS && (err = mpi_info_env_fill(i, argc, argv)) != MPI_SUCCESS) {
+        mpi_info_release(info);
+    }
+    return err == MPI_SUCCESS ? err : mpi_err(NULL, call, err, "out of memory");
+}
+
+/* their profiling names (the same functions) */
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+    __attribute__((alias("MPI_Info_get_string")));
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+    __attribute__((alias("MPI_Info_create_env")));
 
 int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
@@ -198,7 +258,6 @@ int MPI_Info_free(MPI_Info *info)
     int err;
 
     if (info == NULL) {
-        MPI_CHECK_ACTIVE("MPI_Info_free");
         return mpi_err(NULL, "MPI_Info_free", MPI_ERR_ARG, "info is NULL");
     }
     if (info_enter("MPI_Info_free", *info, true, &err) == NULL) {
@@ -209,8 +268,9 @@ int MPI_Info_free(MPI_Info *info)
 }
 
 /* Comm_set_info checks info; rcmsg reads no hint of a communicator, so Comm_get_info returns a
- * new empty info: MPI-3.1 6.4.4 returns the hints "actually used" (an unknown hint is ignored,
- * as MPICH does). */
+ * new info of the hints "actually used" (MPI-3.1 6.4.4; an unknown hint is ignored, as MPICH
+ * does): only the "mpi_hw_resource_type" of a communicator made by Comm_split_type (MPI-4.0
+ * 7.4.2). */
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     MPI_MT_GUARD();
@@ -237,6 +297,10 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
         return mpi_err(c, "MPI_Comm_get_info", MPI_ERR_ARG, "info_used is NULL");
     }
     err = mpi_info_new(info_used, &i);
+    if (err == MPI_SUCCESS && c->hw_type != NULL &&
+        (err = mpi_info_put(i, "mpi_hw_resource_type", c->hw_type)) != MPI_SUCCESS) {
+        mpi_info_release(info_used);
+    }
     return err == MPI_SUCCESS ? err : mpi_err(c, "MPI_Comm_get_info", err, "out of memory");
 }
 

@@ -88,7 +88,7 @@ static inline void *mpi_handle_get(int kind, int handle)
 void mpi_handle_release(int kind, int handle);
 /* Calls fn for every live handle of kind (fn may release that handle). */
 void mpi_handle_each(int kind, void (*fn)(int handle, void *obj));
-void mpi_handle_fini(void);
+void mpi_handle_fini(void); /* MPI_Finalize: every table freed but the infos' (MPI-4.0) */
 
 /* ---- errors (mpi_err.c) ------------------------------------------------------------------ */
 typedef struct mpi_comm mpi_comm_t;
@@ -219,6 +219,9 @@ struct mpi_comm {
     int *remote_members; /* world ranks of the remote group */
     rcmsg_comm_t local_rc, coll_rc;
     struct mpi_topo *topo; /* its process topology (mpi_topo.c), NULL: none */
+    /* the hardware resource type Comm_split_type made it for (a static string, the value of
+     * its info key "mpi_hw_resource_type"; kept by a dup), NULL: none */
+    const char *hw_type;
 };
 /* the rcmsg rank of peer (a rank of c, or ANY_SOURCE/PROC_NULL left as they are) */
 static inline int mpi_comm_rc_peer(const mpi_comm_t *c, int peer)
@@ -283,7 +286,8 @@ int mpi_inter_split(mpi_comm_t *c, const char *call, int color, int key, MPI_Com
 
 /* ---- info objects (mpi_info.c) -------------------------------------------------------------
  * An ordered list of (key, value) strings (the order of first setting). rcmsg reads no hint
- * of a communicator: MPI_Comm_get_info returns an empty info (the hints "actually used"). */
+ * of a communicator: MPI_Comm_get_info returns the hints "actually used", only a split's
+ * mpi_hw_resource_type. Infos live from before MPI_Init to after MPI_Finalize (MPI-4.0). */
 typedef struct mpi_info {
     int n, cap;
     char **keys, **values;
@@ -291,6 +295,11 @@ typedef struct mpi_info {
 /* the info of a live handle (MPI_INFO_ENV filled at its first use), NULL otherwise */
 mpi_info_t *mpi_info_get(MPI_Info info);
 bool mpi_info_is_env(const mpi_info_t *i);
+/* i given MPI_INFO_ENV's keys (MPI-4.0 11.2: maxprocs, host, arch, wdir, thread_level; the
+ * job's maxprocs and thread_level only while MPI is active), and command and argv from
+ * argv[0 .. argc - 1] unless argc <= 0 or argv is NULL; MPI_SUCCESS or MPI_ERR_NO_MEM (not
+ * raised) */
+int mpi_info_env_fill(mpi_info_t *i, int argc, char *argv[]);
 /* a new empty info and its handle; MPI_SUCCESS or MPI_ERR_NO_MEM (not raised) */
 int mpi_info_new(MPI_Info *info_p, mpi_info_t **i_p);
 /* the index of key in i, -1 when absent; key set to value (copies); entry n removed */
@@ -301,7 +310,6 @@ void mpi_info_remove(mpi_info_t *i, int n);
 int mpi_info_copy(const mpi_info_t *from, MPI_Info *info_p);
 /* frees a created info (MPI_INFO_ENV stays); *info_p becomes MPI_INFO_NULL */
 void mpi_info_release(MPI_Info *info_p);
-void mpi_info_fini(void); /* Finalize: every info freed */
 
 /* ---- attributes of datatypes (mpi_type_attr.c) ---------------------------------------------
  * A type's attributes are a list (list: where the type keeps it); h the type's handle for the

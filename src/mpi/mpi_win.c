@@ -49,12 +49,13 @@ static void win_release(mpi_win_t *w)
 }
 
 /* The window over [base, base + size) of every member of comm (collective; flavor
- * MPI_WIN_FLAVOR_DYNAMIC: none, its memory attached later, mpi_win_dyn.c). */
-static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, MPI_Comm comm,
-                    int flavor, MPI_Win *win)
+ * MPI_WIN_FLAVOR_DYNAMIC: none, its memory attached later, mpi_win_dyn.c), with info's hints. */
+static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                    MPI_Comm comm, int flavor, MPI_Win *win)
 {
     mpi_comm_t *c;
     mpi_win_t *w;
+    mpi_info_t *hints = NULL;
     int err;
     uint64_t *lw;
     rcmsg_comm_t dup;
@@ -76,6 +77,9 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
                        : disp_unit <= 0 ? "disp_unit must be positive"
                                         : "base is NULL with a positive size");
     }
+    if (info != MPI_INFO_NULL && (hints = mpi_info_get(info)) == NULL) {
+        return mpi_err(c, call, MPI_ERR_INFO, "%s: invalid info %#x", call, (unsigned)info);
+    }
     w = calloc(1, sizeof(*w));
     if (w == NULL) {
         return mpi_err(c, call, MPI_ERR_NO_MEM, "%s: out of memory", call);
@@ -92,6 +96,7 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
     w->disp_unit = disp_unit;
     w->flavor = flavor;
     w->model = MPI_WIN_UNIFIED;
+    mpi_win_hints_init(w, hints);
     w->disp_units = calloc((size_t)w->c->size, sizeof(int));
     w->sizes = calloc(2 * (size_t)w->c->size, sizeof(int64_t));
     w->lock_state = calloc((size_t)w->c->size, sizeof(int));
@@ -138,8 +143,7 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
                    MPI_Win *win)
 {
     MPI_MT_GUARD();
-    (void)info;
-    return win_make("MPI_Win_create", size > 0 ? base : NULL, size, disp_unit, comm,
+    return win_make("MPI_Win_create", size > 0 ? base : NULL, size, disp_unit, info, comm,
                     MPI_WIN_FLAVOR_CREATE, win);
 }
 
@@ -148,8 +152,8 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     MPI_MT_GUARD();
-    (void)info;
-    return win_make("MPI_Win_create_dynamic", MPI_BOTTOM, 0, 1, comm, MPI_WIN_FLAVOR_DYNAMIC, win);
+    return win_make("MPI_Win_create_dynamic", MPI_BOTTOM, 0, 1, info, comm, MPI_WIN_FLAVOR_DYNAMIC,
+                    win);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
@@ -159,11 +163,10 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
     static const char call[] = "MPI_Win_allocate";
     int err;
 
-    (void)info;
     if (baseptr == NULL) {
         return mpi_err(mpi_comm_get(comm), call, MPI_ERR_ARG, "%s: baseptr is NULL", call);
     }
-    err = win_make(call, NULL, size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
+    err = win_make(call, NULL, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE, win);
     if (err == MPI_SUCCESS) {
         *(void **)baseptr = ((mpi_win_t *)mpi_handle_get(MPI_KIND_WIN_, *win))->base;
     }
@@ -241,7 +244,6 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
     mpi_comm_t *c = mpi_comm_enter(comm, call, &err);
     mpi_win_t *w;
 
-    (void)info;
     if (c == NULL) {
         return err;
     }
@@ -265,7 +267,7 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
     for (int i = 0; i < c->rank; i++) {
         off += sizes[i];
     }
-    err = win_make(call, shm + off, size, disp_unit, comm, MPI_WIN_FLAVOR_SHARED, win);
+    err = win_make(call, shm + off, size, disp_unit, info, comm, MPI_WIN_FLAVOR_SHARED, win);
     if (err != MPI_SUCCESS) {
         munmap(shm, len > 0 ? len : 1);
         free(sizes);

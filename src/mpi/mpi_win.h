@@ -20,6 +20,22 @@ typedef struct mpi_win_tmp {
     void *dest;
 } mpi_win_tmp_t;
 
+/* The info hints a window reports (MPI-4.0 12.2.1, 12.2.7): the values given at creation or by
+ * Win_set_info, else the defaults (mpi_win_hints.c). rcmsg's windows keep every guarantee
+ * whatever they say (locks work, accumulates stay ordered). */
+typedef enum {
+    MPI_WIN_HINT_NO_LOCKS,
+    MPI_WIN_HINT_SAME_SIZE,
+    MPI_WIN_HINT_SAME_DISP_UNIT,
+    MPI_WIN_HINT_NONCONTIG, /* alloc_shared_noncontig: shared windows only */
+    MPI_WIN_HINT_NBOOL
+} mpi_win_hint_t;
+typedef struct {
+    bool flag[MPI_WIN_HINT_NBOOL]; /* default false */
+    bool same_op;                  /* accumulate_ops: "same_op", default "same_op_no_op" */
+    char ordering[20];             /* accumulate_ordering: "none" or a list of rar,raw,war,waw */
+} mpi_win_hints_t;
+
 typedef struct mpi_win {
     MPI_Win handle;
     rcmsg_win_t data;  /* the user's memory */
@@ -49,6 +65,7 @@ typedef struct mpi_win {
     /* accumulate mutexes (any target) this process's threads hold now: a word naming this rank
      * is another thread's while it is not 0 (under MPI_THREAD_MULTIPLE; the core lock) */
     int acc_held;
+    mpi_win_hints_t hints;
 } mpi_win_t;
 
 /* Where an operation lands: count elements of t at the target's byte displacement disp (of
@@ -107,6 +124,11 @@ rcmsg_status_t mpi_win_xfer_acc_locked(mpi_win_t *w, const mpi_win_target_t *tg,
 
 /* The window of a call: MPI active and win live, or NULL with the error raised in *err_p. */
 mpi_win_t *mpi_win_enter(MPI_Win win, const char *call, int *err_p);
+/* w's hints (mpi_win_hints.c): the defaults, then the ones of i it accepts (i NULL: none); the
+ * ones of i it accepts; w's hints put into i (MPI_SUCCESS or MPI_ERR_NO_MEM, not raised) */
+void mpi_win_hints_init(mpi_win_t *w, const mpi_info_t *i);
+void mpi_win_hints_take(mpi_win_t *w, const mpi_info_t *i);
+int mpi_win_hints_put(const mpi_win_t *w, mpi_info_t *i);
 /* An rcmsg status of a call raised on the window (MPI_SUCCESS for RCMSG_OK); after a wait on
  * a lost holder (mpi_win_spin) the message names the window, the target and the holder. */
 int mpi_win_status(mpi_win_t *w, const char *call, rcmsg_status_t s);

@@ -3,8 +3,8 @@
  * What a window keeps for the program (bindings): attributes of the program's keyvals
  * (MPI-3.1 6.7.3; the keyvals in mpi_type_attr.c's store, of the window kind; a window is never
  * copied, so only the delete callbacks run: at Win_set_attr over a value, Win_delete_attr and
- * Win_free), info hints (MPI-3.1 11.2.7: checked; rcmsg reads none, so Win_get_info returns a
- * new empty info, as Comm_get_info does) and the program's window error handlers (a
+ * Win_free), info hints (Win_set_info / get_info over mpi_win_hints.c: the hints given at
+ * creation or by Win_set_info, else their defaults) and the program's window error handlers (a
  * communicator's handler object, called with the window's handle: mpi_win.c sets it).
  * The predefined attributes and Win_get_attr are in mpi_win.c.
  */
@@ -94,13 +94,15 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info)
     static const char call[] = "MPI_Win_set_info";
     int err;
     mpi_win_t *w = mpi_win_enter(win, call, &err);
+    mpi_info_t *i;
 
     if (w == NULL) {
         return err;
     }
-    if (mpi_info_get(info) == NULL) {
+    if ((i = mpi_info_get(info)) == NULL) {
         return mpi_err(w->c, call, MPI_ERR_INFO, "invalid info %#x", info);
     }
+    mpi_win_hints_take(w, i);
     return MPI_SUCCESS;
 }
 
@@ -119,6 +121,9 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
         return mpi_err(w->c, call, MPI_ERR_ARG, "info_used is NULL");
     }
     err = mpi_info_new(info_used, &i);
+    if (err == MPI_SUCCESS && (err = mpi_win_hints_put(w, i)) != MPI_SUCCESS) {
+        mpi_info_release(info_used);
+    }
     return err == MPI_SUCCESS ? err : mpi_err(w->c, call, err, "out of memory");
 }
 

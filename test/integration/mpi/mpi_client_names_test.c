@@ -4,11 +4,11 @@
  * contrib/mpi-clients/mpi4py-tests.sh lists them): attributes of the program's keyvals on
  * windows (MPI-3.1 6.7.3: set, get, delete, the delete callback on a value set over, on
  * Win_delete_attr and on Win_free, given the window; a datatype's keyval is no window's),
- * window info (11.2.7), the program's window error handlers (8.3.2: called with the window
- * and the error's class by an error and by Win_call_errhandler), the request-based Rput, Rget,
- * Raccumulate and Rget_accumulate in lock epochs (11.3.5), Win_c2f / f2c, Pcontrol,
- * MPI_F_STATUS_IGNORE refused by Status_c2f, the C++ types in a reduction, and the program's
- * error classes above MPI_ERR_LASTCODE with MPI_LASTUSEDCODE the last one (8.5), and
+ * window info (11.2.7: the hints with their values), the program's window error handlers (8.3.2:
+ * called with the window and the error's class by an error and by Win_call_errhandler), the
+ * request-based Rput, Rget, Raccumulate and Rget_accumulate in lock epochs (11.3.5), Win_c2f / f2c,
+ * Pcontrol, MPI_F_STATUS_IGNORE refused by Status_c2f, the C++ types in a reduction, and the
+ * program's error classes above MPI_ERR_LASTCODE with MPI_LASTUSEDCODE the last one (8.5), and
  * MPI_Abort of MPI_COMM_NULL refused (MPI_ERR_COMM).
  */
 #include "mpi_test.h"
@@ -76,7 +76,8 @@ static void test_attrs(void)
 
 static void test_info(void)
 {
-    int *mem = NULL, nkeys = -1;
+    int *mem = NULL, nkeys = -1, flag = 0;
+    char val[MPI_MAX_INFO_VAL + 1] = "";
     MPI_Win win;
     MPI_Info info, used;
 
@@ -87,7 +88,9 @@ static void test_info(void)
     OK(MPI_Win_set_info(win, info));
     OK(MPI_Win_get_info(win, &used));
     OK(MPI_Info_get_nkeys(used, &nkeys));
-    CHECK(nkeys == 0, "no hint is used: %d keys", nkeys);
+    CHECK(nkeys == 5, "the window's 5 hints: %d keys", nkeys);
+    OK(MPI_Info_get(used, "no_locks", MPI_MAX_INFO_VAL, val, &flag));
+    CHECK(flag && strcmp(val, "true") == 0, "no_locks as set (flag %d, \"%s\")", flag, val);
     OK(MPI_Info_free(&used));
     OK(MPI_Info_free(&info));
     FAILS(MPI_Win_set_info(win, MPI_INFO_NULL), MPI_ERR_INFO);
