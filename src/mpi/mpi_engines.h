@@ -40,6 +40,9 @@ typedef struct mpi_req_ops {
     void (*free)(mpi_req_t *req); /* releases what the kind holds (NULL: nothing) */
     void (*progress)(void);       /* the kind's background work, run by mpi_progress (NULL:
                                    * none) */
+    int (*start)(mpi_req_t *req, const char *call); /* MPI_Start of a persistent request of a
+                                                     * kind that starts itself (NULL: point-to-
+                                                     * point, mpi_req_start); errors raised */
 } mpi_req_ops_t;
 
 struct mpi_req {
@@ -64,6 +67,7 @@ struct mpi_req {
     MPI_Status done;         /* the outcome, once complete */
     struct mpi_req *next_bg; /* on the background list (freed while active) */
     void *priv;              /* the kind's own state (a schedule, a collective's) */
+    const char *what;        /* a persistent collective: its init call (errors name it) */
 };
 
 /* Kinds with background work are advanced by mpi_progress once registered (mpi_req_new
@@ -261,6 +265,30 @@ typedef struct {
     bool cart;
 } nbr_lists_t;
 int mpi_nbr_run(mpi_comm_t *c, const char *call, nbr_lists_t *l, MPI_Request *request);
+
+/* ---- persistent collectives (mpi_pcoll_req.c) ------------------------------------------------
+ * The arguments of a persistent collective's init call (those it has; the others zero),
+ * kept with its request; start runs the matching nonblocking collective on them (the
+ * binding's own: its checks and errors) and returns its request in *request. mpi_pcoll_new:
+ * MPI active, comm (a->comm), request and info checked, the inactive persistent request of call as
+ * *request; MPI_SUCCESS or the error raised. */
+typedef struct {
+    MPI_Comm comm;
+    const void *sbuf;
+    void *rbuf;
+    int scount, rcount, root;
+    MPI_Datatype sdt, rdt;
+    const int *scounts, *sdispls, *rcounts, *rdispls;
+    const MPI_Aint *sadispls, *radispls; /* Neighbor_alltoallw's */
+    const MPI_Datatype *sdts, *rdts;
+    MPI_Op op;
+} mpi_pcoll_args_t;
+typedef int mpi_pcoll_start_fn(const mpi_pcoll_args_t *a, MPI_Request *request);
+/* A binding's profiling name: PMPI_name, the same function as MPI_name (defined in the same
+ * file, params its parameter list as in mpi.h). */
+#define MPI_PMPI_ALIAS(name, params) int PMPI_##name params __attribute__((alias("MPI_" #name)))
+int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
+                  mpi_pcoll_start_fn *start, MPI_Request *request);
 
 /* ---- intercommunicator collectives (mpi_inter_coll.c) ----------------------------------------
  * Blocking collectives over an intercommunicator (c->inter), bindings over rcmsg's on the rcmsg
