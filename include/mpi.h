@@ -724,13 +724,14 @@ MPI_API int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int re
 MPI_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
-/* ---- persistent collectives (MPI-4.0), each with its PMPI_ name -------------
+/* ---- persistent collectives and Isendrecv (MPI-4.0), each with its PMPI_ name -------------
  * A persistent collective's request is inactive after its init; MPI_Start / MPI_Startall run
  * the matching nonblocking collective on the buffers' contents of that moment (its arguments
  * are checked then, its errors name it); a wait or test completes it and leaves it inactive.
  * Request_free of an inactive one frees it (of an active one: MPI_ERR_REQUEST, MPI calls it
  * erroneous); starting an active one: MPI_ERR_REQUEST. The info is checked, not read. The
- * program keeps the buffers and arrays until it frees the request. */
+ * program keeps the buffers and arrays until it frees the request. Isendrecv(_replace)
+ * completes when both its send and its receive did; its status is the receive's. */
 #define MPI_WITH_PMPI_(name, params)                                                               \
     MPI_API int MPI_##name params;                                                                 \
     MPI_API int PMPI_##name params
@@ -786,7 +787,12 @@ MPI_WITH_PMPI_(Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Da
                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
 MPI_WITH_PMPI_(Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
-
+MPI_WITH_PMPI_(Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                           int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Isendrecv_replace,
+               (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                int recvtag, MPI_Comm comm, MPI_Request *request));
 
 /* ---- process topologies and neighborhood collectives ----------------------------------- */
 /* MPI_Topo_test's answers (with MPI_UNDEFINED: no topology). Reorder is accepted and ignored:

@@ -106,6 +106,12 @@ int mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int pee
                 MPI_Comm comm, bool recv, mpi_send_mode_t mode, bool persistent,
                 MPI_Request *request);
 void mpi_req_delete(mpi_req_t *req);
+/* MPI_Isendrecv's request on c (mpi_p2p_req.c): takes over the started point-to-point requests
+ * recv and send (their handles released) and keep (malloc'd, freed with it, or NULL); complete
+ * when both are, with the receive's status. MPI_SUCCESS (*request set), or MPI_ERR_NO_MEM
+ * raised naming call once both completed (the receive cancelled) and keep freed. */
+int mpi_req_pair(mpi_comm_t *c, const char *call, MPI_Request recv, MPI_Request send, void *keep,
+                 MPI_Request *request);
 /* starts req (its operation fields set; mpi_p2p_req.c); MPI_SUCCESS or the error raised */
 int mpi_req_start(mpi_req_t *req, const char *call);
 /* Completes background work: every registered kind's (buffered sends, schedules), requests
