@@ -727,7 +727,11 @@ MPI_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 /* ---- persistent collectives and Isendrecv (MPI-4.0), each with its PMPI_ name -------------
  * A persistent collective's request is inactive after its init; MPI_Start / MPI_Startall run
  * the matching nonblocking collective on the buffers' contents of that moment (its arguments
- * are checked then, its errors name it); a wait or test completes it and leaves it inactive.
+ * are checked then, its errors name it: reported by the start or, by a start made before the
+ * request's own communicator was agreed on, at its completion); a wait or test completes it
+ * and leaves it inactive. A request is matched at its init (a communicator of its own, agreed
+ * on from the init): starts may come in different orders on different ranks (over an
+ * intercommunicator: in the same order).
  * Request_free of an inactive one frees it (of an active one: MPI_ERR_REQUEST, MPI calls it
  * erroneous); starting an active one: MPI_ERR_REQUEST. The info is checked, not read. The
  * program keeps the buffers and arrays until it frees the request. Isendrecv(_replace)

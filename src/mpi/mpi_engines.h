@@ -40,6 +40,8 @@ typedef struct mpi_req_ops {
     void (*free)(mpi_req_t *req); /* releases what the kind holds (NULL: nothing) */
     void (*progress)(void);       /* the kind's background work, run by mpi_progress (NULL:
                                    * none) */
+    void (*fini)(void); /* Finalize (mpi_req_drain): completes the kind's own background work
+                         * (NULL: none) */
     int (*start)(mpi_req_t *req, const char *call); /* MPI_Start of a persistent request of a
                                                      * kind that starts itself (NULL: point-to-
                                                      * point, mpi_req_start); errors raised */
@@ -120,8 +122,8 @@ void mpi_progress(void);
 /* Completes every background request and buffered send (Finalize): the sends get a bounded
  * time (mpi_fini_settle; one to this rank at once: nothing can receive it any more), then
  * are cancelled; the freed receives that nothing matched are cancelled; one warning for
- * each kind names what was cancelled. MPI_SUCCESS, or MPI_ERR_PENDING (raised) naming sends
- * that could be neither completed nor cancelled. */
+ * each kind names what was cancelled; then every registered kind's fini. MPI_SUCCESS, or
+ * MPI_ERR_PENDING (raised) naming sends that could be neither completed nor cancelled. */
 typedef int mpi_req_settle_fn_t(bool cancel, char *list, size_t cap, int *n_p);
 int mpi_req_drain(mpi_req_settle_fn_t *more); /* more: the buffered sends' (mpi_bsend_settle) */
 /* Adds "a <what> to rank R, tag T on C" to list (the first few, then "; ..."), n counted. */

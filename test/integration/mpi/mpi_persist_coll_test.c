@@ -5,10 +5,11 @@
  * started several times with the buffers' contents changed between the rounds (a start reads
  * them then), completed by Wait, a Test loop or Waitall in turn and left inactive (the handle
  * kept, a Wait on it returns at once); Startall of several at once with Waitall / Testany;
+ * starts in different orders on different ranks (matched at the init, as MPI-4.0 says);
  * MPI_IN_PLACE and a noncontiguous type; intercommunicator roots (MPI_ROOT, MPI_PROC_NULL);
  * Request_free after completion and of one never started; the errors: a start while active,
  * Request_free and Cancel of an active one, bad arguments (at init: comm, request, info; at
- * the start: the nonblocking form's checks, the request left inactive).
+ * the start or its completion: the nonblocking form's checks, the request left inactive).
  */
 #include "mpi_test.h"
 
@@ -474,6 +475,29 @@ static void test_startall(void)
     for (int i = 0; i < 4; i++) {
         OK(MPI_Request_free(&reqs[i]));
     }
+    /* started in different orders on different ranks (MPI-4.0 matches them at the init) */
+    OK(MPI_Bcast_init(bc, N, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[0]));
+    OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[1]));
+    OK(MPI_Allreduce_init(ar, out, N, MPI_INT, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[2]));
+    for (int k = 0; k < ROUNDS; k++) {
+        int bad = 0;
+
+        for (int i = 0; i < N; i++) {
+            bc[i] = me == 0 ? val(0, i, k) : -1;
+            ar[i] = val(me, i, k);
+        }
+        for (int i = 0; i < 3; i++) {
+            OK(MPI_Start(&reqs[me % 2 ? 2 - i : i]));
+        }
+        OK(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < N; i++) {
+            bad += bc[i] != val(0, i, k) || out[i] != val(np - 1, i, k);
+        }
+        CHECK(bad == 0, "starts in different orders, round %d: %d wrong element(s)", k, bad);
+    }
+    for (int i = 0; i < 3; i++) {
+        OK(MPI_Request_free(&reqs[i]));
+    }
     /* freed never started */
     OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[0]));
     OK(MPI_Request_free(&reqs[0]));
@@ -653,6 +677,14 @@ static void test_isendrecv(void)
 }
 
 /* ---- errors --------------------------------------------------------------------------------- */
+/* MPI_Start, then (when it succeeded) MPI_Wait: the first error */
+static int start_wait(MPI_Request *req)
+{
+    int err = MPI_Start(req);
+
+    return err != MPI_SUCCESS ? err : MPI_Wait(req, MPI_STATUS_IGNORE);
+}
+
 static void test_errors(void)
 {
     MPI_Request req, nb;
@@ -664,14 +696,17 @@ static void test_errors(void)
     FAILS(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, NULL), MPI_ERR_ARG);
     FAILS(MPI_Allreduce_init(buf, buf + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, bad_info, &req),
           MPI_ERR_INFO);
-    /* at the start: the nonblocking form's checks; the request stays inactive, reusable */
+    /* at the start: the nonblocking form's checks, reported by the start or (a start before
+     * the request's own communicator was agreed on runs later) by the completion; then the
+     * request is inactive, reusable */
     OK(MPI_Bcast_init(buf, N, MPI_INT, np, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
-    FAILS(MPI_Start(&req), MPI_ERR_ROOT);
+    FAILS(start_wait(&req), MPI_ERR_ROOT);
     OK(MPI_Wait(&req, MPI_STATUS_IGNORE)); /* inactive: at once */
+    FAILS(MPI_Start(&req), MPI_ERR_ROOT);  /* again: now at the start */
     OK(MPI_Request_free(&req));
     OK(MPI_Allreduce_init(buf, buf + N / 2, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, MPI_INFO_NULL,
                           &req));
-    FAILS(MPI_Start(&req), MPI_ERR_OP);
+    FAILS(start_wait(&req), MPI_ERR_OP);
     OK(MPI_Request_free(&req));
     /* while active: a second start, Request_free, Cancel; then it completes normally */
     OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &req));
@@ -723,7 +758,7 @@ int main(int argc, char **argv)
     test_reduce();
     phase("persistent reductions and scans");
     test_startall();
-    phase("Startall of several, Waitall / Testany, Request_free");
+    phase("Startall of several, Waitall / Testany, starts out of order, Request_free");
     test_neighbor();
     phase("persistent neighborhood collectives");
     test_inter();
