@@ -498,6 +498,28 @@ static void test_startall(void)
     for (int i = 0; i < 3; i++) {
         OK(MPI_Request_free(&reqs[i]));
     }
+    /* its communicator freed after the init: the request goes on working */
+    {
+        MPI_Comm dup;
+
+        OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+        OK(MPI_Allreduce_init(ar, out, N, MPI_INT, MPI_SUM, dup, MPI_INFO_NULL, &reqs[0]));
+        OK(MPI_Comm_free(&dup));
+        for (int k = 0; k < ROUNDS; k++) {
+            int bad = 0;
+
+            for (int i = 0; i < N; i++) {
+                ar[i] = val(me, i, k);
+            }
+            OK(MPI_Start(&reqs[0]));
+            OK(MPI_Wait(&reqs[0], MPI_STATUS_IGNORE));
+            for (int i = 0; i < N; i++) {
+                bad += out[i] != sum(0, np, i, k);
+            }
+            CHECK(bad == 0, "communicator freed after the init, round %d: %d wrong", k, bad);
+        }
+        OK(MPI_Request_free(&reqs[0]));
+    }
     /* freed never started */
     OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[0]));
     OK(MPI_Request_free(&reqs[0]));
