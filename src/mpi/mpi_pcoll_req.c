@@ -37,7 +37,8 @@ typedef struct pcoll_req {
     bool pending;           /* started before the own communicator was made: runs once it is */
     int run_err;            /* a pending start that failed when it ran: its outcome */
     struct pcoll_req *next; /* on live_list */
-    mpi_req_t *req;         /* the persistent request */
+    mpi_req_t *req;         /* the persistent request; NULL: freed (orphan_settle) */
+    mpi_comm_t *parent;     /* freed: its communicator, held until the agreement completed */
 } pcoll_req_t;
 
 static pcoll_req_t *live_list; /* every request of this kind (the kind's progress and fini) */
@@ -118,25 +119,61 @@ static void pcoll_kick(mpi_req_t *req, pcoll_req_t *p, bool block)
     }
 }
 
-/* the kind's background work: the agreements advanced, pending starts run once theirs is */
-static void pcoll_progress(void)
+static void live_unlink(pcoll_req_t *p)
 {
-    for (pcoll_req_t *p = live_list; p != NULL; p = p->next) {
-        if (p->pending) {
-            pcoll_kick(p->req, p, false);
-        } else {
-            (void)pcoll_own_ready(p->req, p, false);
+    for (pcoll_req_t **pp = &live_list; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == p) {
+            *pp = p->next;
+            return;
         }
     }
 }
 
-/* Finalize (every member is there): the agreements still under way complete, so that no
- * rcmsg request is left (the own communicators go with the others left) */
+/* A freed request whose agreement was still under way (req NULL): once it completes, its
+ * rcmsg communicator is freed, the parent let go of (it cannot go before), p freed. */
+static void orphan_settle(pcoll_req_t *p, bool block)
+{
+    int flag = 0;
+    rcmsg_status_t s = block ? rcmsg_wait(&p->dup_req, NULL) : rcmsg_test(&p->dup_req, &flag, NULL);
+
+    if (!block && !flag) {
+        return;
+    }
+    if (s == RCMSG_OK) {
+        rcmsg_comm_free(&p->dup_rc);
+    }
+    mpi_comm_unref(p->parent);
+    live_unlink(p);
+    free(p);
+}
+
+/* The kind's background work (block: Finalize's, where every member is there): the
+ * agreements advanced, pending starts run once theirs completed, freed requests' settled. */
+static void pcoll_advance(bool block)
+{
+    pcoll_req_t *p, *next;
+
+    for (p = live_list; p != NULL; p = next) {
+        next = p->next;
+        if (p->req == NULL) {
+            orphan_settle(p, block);
+        } else if (p->pending && !block) {
+            pcoll_kick(p->req, p, false);
+        } else {
+            (void)pcoll_own_ready(p->req, p, block);
+        }
+    }
+}
+
+static void pcoll_progress(void)
+{
+    pcoll_advance(false);
+}
+
+/* no rcmsg request is left (the own communicators go with the others left) */
 static void pcoll_fini(void)
 {
-    for (pcoll_req_t *p = live_list; p != NULL; p = p->next) {
-        (void)pcoll_own_ready(p->req, p, true);
-    }
+    pcoll_advance(true);
 }
 
 /* the inner request is over: its outcome becomes the persistent request's */
@@ -212,35 +249,32 @@ static int pcoll_start(mpi_req_t *req, const char *call)
     return pcoll_run(req, p);
 }
 
-/* The own communicator goes: waited for when still being agreed (every member called the
- * init, so it completes), then freed. */
+/* The own communicator goes; one still being agreed on is settled in the background
+ * (orphan_settle: MPI_Request_free stays local). */
 static void pcoll_free(mpi_req_t *req)
 {
     pcoll_req_t *p = req->priv;
-    mpi_comm_t *own;
+    mpi_comm_t *own = p != NULL && p->own != MPI_COMM_NULL ? mpi_comm_get(p->own) : NULL;
 
     if (p == NULL) {
         return;
     }
-    for (pcoll_req_t **pp = &live_list; *pp != NULL; pp = &(*pp)->next) {
-        if (*pp == p) {
-            *pp = p->next;
-            break;
-        }
-    }
+    req->priv = NULL;
     if (p->inner != NULL) { /* Finalize only: its collective could not complete */
         mpi_req_delete(p->inner);
     }
-    if (p->dup_req != RCMSG_REQUEST_NULL && rcmsg_wait(&p->dup_req, NULL) == RCMSG_OK) {
-        rcmsg_comm_free(&p->dup_rc);
-    }
-    own = p->own != MPI_COMM_NULL ? mpi_comm_get(p->own) : NULL;
     if (own != NULL) {
         mpi_handle_release(MPI_KIND_COMM_, p->own);
         mpi_comm_unref(own);
     }
+    if (p->dup_req != RCMSG_REQUEST_NULL) {
+        p->req = NULL;
+        p->parent = req->comm;
+        p->parent->refs++;
+        return;
+    }
+    live_unlink(p);
     free(p);
-    req->priv = NULL;
 }
 
 static const mpi_req_ops_t pcoll_req_ops = {

@@ -5,11 +5,13 @@
  * started several times with the buffers' contents changed between the rounds (a start reads
  * them then), completed by Wait, a Test loop or Waitall in turn and left inactive (the handle
  * kept, a Wait on it returns at once); Startall of several at once with Waitall / Testany;
- * starts in different orders on different ranks (matched at the init, as MPI-4.0 says);
- * MPI_IN_PLACE and a noncontiguous type; intercommunicator roots (MPI_ROOT, MPI_PROC_NULL);
- * Request_free after completion and of one never started; the errors: a start while active,
- * Request_free and Cancel of an active one, bad arguments (at init: comm, request, info; at
- * the start or its completion: the nonblocking form's checks, the request left inactive).
+ * starts in different orders on different ranks (matched at the init, as MPI-4.0 says); init,
+ * start and Request_free local (one rank's before another's init); a communicator freed after
+ * the init; MPI_IN_PLACE and a noncontiguous type; intercommunicator roots (MPI_ROOT,
+ * MPI_PROC_NULL); Request_free after completion and of one never started; the errors: a start
+ * while active, Request_free and Cancel of an active one, bad arguments (at init: comm,
+ * request, info; at the start or its completion: the nonblocking form's checks, the request
+ * left inactive).
  */
 #include "mpi_test.h"
 
@@ -520,6 +522,25 @@ static void test_startall(void)
         }
         OK(MPI_Request_free(&reqs[0]));
     }
+    /* init, Request_free and Start are local: rank 0 makes and frees one, then starts
+     * another, before rank 1 (waiting for rank 0's message first) has called its inits */
+    if (np > 1) {
+        int x = me == 0 ? 1 : -1, token = 7;
+
+        if (me == 1) {
+            OK(MPI_Recv(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        }
+        OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[0]));
+        OK(MPI_Request_free(&reqs[0]));
+        OK(MPI_Bcast_init(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[0]));
+        OK(MPI_Start(&reqs[0]));
+        if (me == 0) {
+            OK(MPI_Send(&token, 1, MPI_INT, 1, 77, MPI_COMM_WORLD));
+        }
+        OK(MPI_Wait(&reqs[0], MPI_STATUS_IGNORE));
+        CHECK(x == 1, "Bcast_init started before another rank's init: %d", x);
+        OK(MPI_Request_free(&reqs[0]));
+    }
     /* freed never started */
     OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[0]));
     OK(MPI_Request_free(&reqs[0]));
@@ -780,7 +801,7 @@ int main(int argc, char **argv)
     test_reduce();
     phase("persistent reductions and scans");
     test_startall();
-    phase("Startall of several, Waitall / Testany, starts out of order, Request_free");
+    phase("Startall of several, Waitall / Testany, starts out of order, local init / start / free");
     test_neighbor();
     phase("persistent neighborhood collectives");
     test_inter();
