@@ -322,6 +322,7 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     p->next = live_list;
     live_list = p;
     if (!c->inter && (s = rcmsg_comm_idup(c->rc, &p->dup_rc, &p->dup_req)) != RCMSG_OK) {
+        p->dup_req = RCMSG_REQUEST_NULL; /* nothing under way */
         mpi_req_delete(r);
         return mpi_err_rcmsg(c, call, s);
     }
