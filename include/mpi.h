@@ -740,6 +740,80 @@ MPI_API int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int re
 MPI_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
+/* ---- persistent collectives and Isendrecv (MPI-4.0), each with its PMPI_ name -------------
+ * A persistent collective's request is inactive after its init; MPI_Start / MPI_Startall run
+ * the matching nonblocking collective on the buffers' contents of that moment (its arguments
+ * are checked then, its errors name it: reported by the start or, by a start made before the
+ * request's own communicator was agreed on, at its completion); a wait or test completes it
+ * and leaves it inactive. A request is matched at its init (a communicator of its own, agreed
+ * on from the init): starts may come in different orders on different ranks (over an
+ * intercommunicator: in the same order).
+ * Request_free of an inactive one frees it (of an active one: MPI_ERR_REQUEST, MPI calls it
+ * erroneous); starting an active one: MPI_ERR_REQUEST. The info is checked, not read. The
+ * program keeps the buffers and arrays until it frees the request. Isendrecv(_replace)
+ * completes when both its send and its receive did; its status is the receive's. */
+#define MPI_WITH_PMPI_(name, params)                                                               \
+    MPI_API int MPI_##name params;                                                                 \
+    MPI_API int PMPI_##name params
+MPI_WITH_PMPI_(Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                            MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Gatherv_init,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Scatterv_init,
+               (const void *sendbuf, const int sendcounts[], const int displs[],
+                MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Allgatherv_init,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Alltoallv_init,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Alltoallw_init,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+MPI_WITH_PMPI_(Reduce_init,
+               (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Allreduce_init,
+               (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Reduce_scatter_block_init,
+               (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Reduce_scatter_init,
+               (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                           int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Isendrecv_replace,
+               (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                int recvtag, MPI_Comm comm, MPI_Request *request));
+
 /* ---- process topologies and neighborhood collectives ----------------------------------- */
 /* MPI_Topo_test's answers (with MPI_UNDEFINED: no topology). Reorder is accepted and ignored:
  * a new topology's ranks are those of the old communicator (MPI allows it). The info argument
@@ -827,6 +901,27 @@ MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                                     void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                                     const MPI_Datatype recvtypes[], MPI_Comm comm,
                                     MPI_Request *request);
+/* the persistent forms (MPI-4.0; as the persistent collectives above) */
+MPI_WITH_PMPI_(Neighbor_allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_allgatherv_init,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_alltoallv_init,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_alltoallw_init,
+               (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                MPI_Info info, MPI_Request *request));
+#undef MPI_WITH_PMPI_
 
 /* ---- one-sided communication (issue 43 item 3; docs/mpi.md "One-sided", docs/osc.md) ------
  * Windows over rcmsg.h's (rc: RDMA WRITE / READ; sm: CMA; self: memcpy). Accumulates,

@@ -40,6 +40,11 @@ typedef struct mpi_req_ops {
     void (*free)(mpi_req_t *req); /* releases what the kind holds (NULL: nothing) */
     void (*progress)(void);       /* the kind's background work, run by mpi_progress (NULL:
                                    * none) */
+    void (*fini)(void); /* Finalize (mpi_req_drain): completes the kind's own background work
+                         * (NULL: none) */
+    int (*start)(mpi_req_t *req, const char *call); /* MPI_Start of a persistent request of a
+                                                     * kind that starts itself (NULL: point-to-
+                                                     * point, mpi_req_start); errors raised */
 } mpi_req_ops_t;
 
 struct mpi_req {
@@ -64,6 +69,7 @@ struct mpi_req {
     MPI_Status done;         /* the outcome, once complete */
     struct mpi_req *next_bg; /* on the background list (freed while active) */
     void *priv;              /* the kind's own state (a schedule, a collective's) */
+    const char *what;        /* a persistent collective: its init call (errors name it) */
 };
 
 /* Kinds with background work are advanced by mpi_progress once registered (mpi_req_new
@@ -103,6 +109,12 @@ int mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int pee
                 MPI_Comm comm, bool recv, mpi_send_mode_t mode, bool persistent,
                 MPI_Request *request);
 void mpi_req_delete(mpi_req_t *req);
+/* MPI_Isendrecv's request on c (mpi_p2p_req.c): takes over the started point-to-point requests
+ * recv and send (their handles released) and keep (malloc'd, freed with it, or NULL); complete
+ * when both are, with the receive's status. MPI_SUCCESS (*request set), or MPI_ERR_NO_MEM
+ * raised naming call once both completed (the receive cancelled) and keep freed. */
+int mpi_req_pair(mpi_comm_t *c, const char *call, MPI_Request recv, MPI_Request send, void *keep,
+                 MPI_Request *request);
 /* starts req (its operation fields set; mpi_p2p_req.c); MPI_SUCCESS or the error raised */
 int mpi_req_start(mpi_req_t *req, const char *call);
 /* Completes background work: every registered kind's (buffered sends, schedules), requests
@@ -111,8 +123,8 @@ void mpi_progress(void);
 /* Completes every background request and buffered send (Finalize): the sends get a bounded
  * time (mpi_fini_settle; one to this rank at once: nothing can receive it any more), then
  * are cancelled; the freed receives that nothing matched are cancelled; one warning for
- * each kind names what was cancelled. MPI_SUCCESS, or MPI_ERR_PENDING (raised) naming sends
- * that could be neither completed nor cancelled. */
+ * each kind names what was cancelled; then every registered kind's fini. MPI_SUCCESS, or
+ * MPI_ERR_PENDING (raised) naming sends that could be neither completed nor cancelled. */
 typedef int mpi_req_settle_fn_t(bool cancel, char *list, size_t cap, int *n_p);
 int mpi_req_drain(mpi_req_settle_fn_t *more); /* more: the buffered sends' (mpi_bsend_settle) */
 /* Adds "a <what> to rank R, tag T on C" to list (the first few, then "; ..."), n counted. */
@@ -263,6 +275,31 @@ typedef struct {
     bool cart;
 } nbr_lists_t;
 int mpi_nbr_run(mpi_comm_t *c, const char *call, nbr_lists_t *l, MPI_Request *request);
+
+/* ---- persistent collectives (mpi_pcoll_req.c) ------------------------------------------------
+ * The arguments of a persistent collective's init call (those it has; the others zero),
+ * kept with its request; start runs the matching nonblocking collective on them (the
+ * binding's own: its checks and errors) and returns its request in *request. a->comm is the
+ * program's at the init, the request's own duplicate once agreed on. mpi_pcoll_new: MPI
+ * active, comm (a->comm), request and info checked; the inactive persistent request of call
+ * as *request, its own communicator's agreement under way; MPI_SUCCESS or the error raised. */
+typedef struct {
+    MPI_Comm comm;
+    const void *sbuf;
+    void *rbuf;
+    int scount, rcount, root;
+    MPI_Datatype sdt, rdt;
+    const int *scounts, *sdispls, *rcounts, *rdispls;
+    const MPI_Aint *sadispls, *radispls; /* Neighbor_alltoallw's */
+    const MPI_Datatype *sdts, *rdts;
+    MPI_Op op;
+} mpi_pcoll_args_t;
+typedef int mpi_pcoll_start_fn(const mpi_pcoll_args_t *a, MPI_Request *request);
+int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
+                  mpi_pcoll_start_fn *start, MPI_Request *request);
+/* A binding's profiling name: PMPI_name, the same function as MPI_name (defined in the same
+ * file, params its parameter list as in mpi.h). */
+#define MPI_PMPI_ALIAS(name, params) int PMPI_##name params __attribute__((alias("MPI_" #name)))
 
 /* ---- intercommunicator collectives (mpi_inter_coll.c) ----------------------------------------
  * Blocking collectives over an intercommunicator (c->inter), bindings over rcmsg's on the rcmsg

@@ -268,3 +268,123 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     return all_call("MPI_Ialltoall", true, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     recvtype, comm, request);
 }
+
+/* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
+static int start_barrier(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ibarrier(a->comm, request);
+}
+
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_pcoll_args_t a = {.comm = comm};
+
+    return mpi_pcoll_new("MPI_Barrier_init", info, &a, start_barrier, request);
+}
+MPI_PMPI_ALIAS(Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+static int start_bcast(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ibcast(a->rbuf, a->rcount, a->rdt, a->root, a->comm, request);
+}
+
+int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_pcoll_args_t a = {
+        .comm = comm, .rbuf = buffer, .rcount = count, .rdt = datatype, .root = root};
+
+    return mpi_pcoll_new("MPI_Bcast_init", info, &a, start_bcast, request);
+}
+MPI_PMPI_ALIAS(Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                            MPI_Info info, MPI_Request *request));
+
+static int start_gather(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Igather(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root, a->comm,
+                       request);
+}
+
+static int start_scatter(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Iscatter(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root, a->comm,
+                        request);
+}
+
+static int start_allgather(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Iallgather(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm, request);
+}
+
+static int start_alltoall(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ialltoall(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm, request);
+}
+
+/* the inits of the four with a send and a receive buffer (root: -1 for none) */
+static int init_data(const char *call, mpi_pcoll_start_fn *start, const void *sendbuf,
+                     int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
+{
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rcount = recvcount,
+                          .rdt = recvtype,
+                          .root = root};
+
+    return mpi_pcoll_new(call, info, &a, start, request);
+}
+
+int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_data("MPI_Gather_init", start_gather, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, root, comm, info, request);
+}
+MPI_PMPI_ALIAS(Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_data("MPI_Scatter_init", start_scatter, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, root, comm, info, request);
+}
+MPI_PMPI_ALIAS(Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_data("MPI_Allgather_init", start_allgather, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request));
+
+int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_data("MPI_Alltoall_init", start_alltoall, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request));

@@ -258,3 +258,117 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     }
     return red_scatter_start(&a, sendbuf, recvbuf, recvcounts, request);
 }
+
+/* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
+static int start_reduce(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ireduce(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->root, a->comm, request);
+}
+
+static int start_allreduce(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Iallreduce(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, request);
+}
+
+static int start_reduce_scatter_block(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ireduce_scatter_block(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, request);
+}
+
+static int start_reduce_scatter(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ireduce_scatter(a->sbuf, a->rbuf, a->rcounts, a->rdt, a->op, a->comm, request);
+}
+
+static int start_scan(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Iscan(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, request);
+}
+
+static int start_exscan(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Iexscan(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, request);
+}
+
+/* the inits of the reductions (root: -1 for none; counts: Reduce_scatter's recvcounts) */
+static int init_red(const char *call, mpi_pcoll_start_fn *start, const void *sendbuf, void *recvbuf,
+                    int count, const int *counts, MPI_Datatype datatype, MPI_Op op, int root,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .rbuf = recvbuf,
+                          .rcount = count,
+                          .rcounts = counts,
+                          .rdt = datatype,
+                          .op = op,
+                          .root = root};
+
+    return mpi_pcoll_new(call, info, &a, start, request);
+}
+
+int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red("MPI_Reduce_init", start_reduce, sendbuf, recvbuf, count, NULL, datatype, op,
+                    root, comm, info, request);
+}
+MPI_PMPI_ALIAS(Reduce_init,
+               (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red("MPI_Allreduce_init", start_allreduce, sendbuf, recvbuf, count, NULL, datatype,
+                    op, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Allreduce_init,
+               (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red("MPI_Reduce_scatter_block_init", start_reduce_scatter_block, sendbuf, recvbuf,
+                    recvcount, NULL, datatype, op, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Reduce_scatter_block_init,
+               (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red("MPI_Reduce_scatter_init", start_reduce_scatter, sendbuf, recvbuf, 0,
+                    recvcounts, datatype, op, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Reduce_scatter_init,
+               (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red("MPI_Scan_init", start_scan, sendbuf, recvbuf, count, NULL, datatype, op, -1,
+                    comm, info, request);
+}
+MPI_PMPI_ALIAS(Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red("MPI_Exscan_init", start_exscan, sendbuf, recvbuf, count, NULL, datatype, op,
+                    -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));

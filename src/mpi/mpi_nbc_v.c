@@ -292,3 +292,146 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                                      rdispls, recvtypes, true},
                          comm, request);
 }
+
+/* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
+static int start_gatherv(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Igatherv(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt,
+                        a->root, a->comm, request);
+}
+
+int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rdispls = displs,
+                          .rdt = recvtype,
+                          .root = root};
+
+    return mpi_pcoll_new("MPI_Gatherv_init", info, &a, start_gatherv, request);
+}
+MPI_PMPI_ALIAS(Gatherv_init,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+static int start_scatterv(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Iscatterv(a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcount, a->rdt,
+                         a->root, a->comm, request);
+}
+
+int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scounts = sendcounts,
+                          .sdispls = displs,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rcount = recvcount,
+                          .rdt = recvtype,
+                          .root = root};
+
+    return mpi_pcoll_new("MPI_Scatterv_init", info, &a, start_scatterv, request);
+}
+MPI_PMPI_ALIAS(Scatterv_init,
+               (const void *sendbuf, const int sendcounts[], const int displs[],
+                MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+static int start_allgatherv(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Iallgatherv(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt,
+                           a->comm, request);
+}
+
+int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rdispls = displs,
+                          .rdt = recvtype};
+
+    return mpi_pcoll_new("MPI_Allgatherv_init", info, &a, start_allgatherv, request);
+}
+MPI_PMPI_ALIAS(Allgatherv_init,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Info info, MPI_Request *request));
+
+static int start_alltoallv(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ialltoallv(a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcounts, a->rdispls,
+                          a->rdt, a->comm, request);
+}
+
+int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scounts = sendcounts,
+                          .sdispls = sdispls,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rdispls = rdispls,
+                          .rdt = recvtype};
+
+    return mpi_pcoll_new("MPI_Alltoallv_init", info, &a, start_alltoallv, request);
+}
+MPI_PMPI_ALIAS(Alltoallv_init,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+static int start_alltoallw(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ialltoallw(a->sbuf, a->scounts, a->sdispls, a->sdts, a->rbuf, a->rcounts, a->rdispls,
+                          a->rdts, a->comm, request);
+}
+
+int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                       MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scounts = sendcounts,
+                          .sdispls = sdispls,
+                          .sdts = sendtypes,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rdispls = rdispls,
+                          .rdts = recvtypes};
+
+    return mpi_pcoll_new("MPI_Alltoallw_init", info, &a, start_alltoallw, request);
+}
+MPI_PMPI_ALIAS(Alltoallw_init,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));

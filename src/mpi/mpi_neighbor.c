@@ -246,3 +246,144 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     return alltoallw("MPI_Ineighbor_alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                      recvcounts, rdispls, recvtypes, comm, true, request);
 }
+
+/* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
+static int start_allgather(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ineighbor_allgather(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm,
+                                   request);
+}
+
+static int start_alltoall(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ineighbor_alltoall(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm,
+                                  request);
+}
+
+/* Neighbor_allgather_init and Neighbor_alltoall_init */
+static int init_blocks(const char *call, mpi_pcoll_start_fn *start, const void *sendbuf,
+                       int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rcount = recvcount,
+                          .rdt = recvtype};
+
+    return mpi_pcoll_new(call, info, &a, start, request);
+}
+
+int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_blocks("MPI_Neighbor_allgather_init", start_allgather, sendbuf, sendcount, sendtype,
+                       recvbuf, recvcount, recvtype, comm, info, request);
+}
+MPI_PMPI_ALIAS(Neighbor_allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_blocks("MPI_Neighbor_alltoall_init", start_alltoall, sendbuf, sendcount, sendtype,
+                       recvbuf, recvcount, recvtype, comm, info, request);
+}
+MPI_PMPI_ALIAS(Neighbor_alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+static int start_allgatherv(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ineighbor_allgatherv(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls,
+                                    a->rdt, a->comm, request);
+}
+
+int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rdispls = displs,
+                          .rdt = recvtype};
+
+    return mpi_pcoll_new("MPI_Neighbor_allgatherv_init", info, &a, start_allgatherv, request);
+}
+MPI_PMPI_ALIAS(Neighbor_allgatherv_init,
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Info info, MPI_Request *request));
+
+static int start_alltoallv(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ineighbor_alltoallv(a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcounts,
+                                   a->rdispls, a->rdt, a->comm, request);
+}
+
+int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scounts = sendcounts,
+                          .sdispls = sdispls,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rdispls = rdispls,
+                          .rdt = recvtype};
+
+    return mpi_pcoll_new("MPI_Neighbor_alltoallv_init", info, &a, start_alltoallv, request);
+}
+MPI_PMPI_ALIAS(Neighbor_alltoallv_init,
+               (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+static int start_alltoallw(const mpi_pcoll_args_t *a, MPI_Request *request)
+{
+    return MPI_Ineighbor_alltoallw(a->sbuf, a->scounts, a->sadispls, a->sdts, a->rbuf, a->rcounts,
+                                   a->radispls, a->rdts, a->comm, request);
+}
+
+int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scounts = sendcounts,
+                          .sadispls = sdispls,
+                          .sdts = sendtypes,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .radispls = rdispls,
+                          .rdts = recvtypes};
+
+    return mpi_pcoll_new("MPI_Neighbor_alltoallw_init", info, &a, start_alltoallw, request);
+}
+MPI_PMPI_ALIAS(Neighbor_alltoallw_init,
+               (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                MPI_Info info, MPI_Request *request));

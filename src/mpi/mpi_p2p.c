@@ -253,6 +253,83 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
     return err;
 }
 
+/* Isendrecv's work: the receive started, then the send (its failure takes the receive back),
+ * both as one request; keep (or NULL) freed with it, or here on failure. */
+static int isendrecv(const char *call, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, void *keep, MPI_Request *request)
+{
+    MPI_Request rh, sh;
+    int err = p2p_start(call, recvbuf, recvcount, recvtype, source, recvtag, comm, true,
+                        MPI_SEND_STANDARD, &rh);
+
+    if (err == MPI_SUCCESS) {
+        err = p2p_start(call, (void *)sendbuf, sendcount, sendtype, dest, sendtag, comm, false,
+                        MPI_SEND_STANDARD, &sh);
+        if (err != MPI_SUCCESS) {
+            (void)mpi_req_cancel(mpi_handle_get(MPI_KIND_REQUEST_, rh), NULL);
+            mpi_req_wait_call(&rh, MPI_STATUS_IGNORE, call);
+        }
+    }
+    if (err != MPI_SUCCESS) {
+        free(keep);
+        return err;
+    }
+    return mpi_req_pair(mpi_comm_get(comm), call, rh, sh, keep, request);
+}
+
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    int err;
+
+    MPI_CHECK_ACTIVE("MPI_Isendrecv");
+    if (mpi_nbc_args("MPI_Isendrecv", comm, request, &err) == NULL) {
+        return err;
+    }
+    return isendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                     recvcount, recvtype, source, recvtag, comm, NULL, request);
+}
+MPI_PMPI_ALIAS(Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                           int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request));
+
+/* the message to send is packed aside first (sent from there): the receive overwrites buf */
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Isendrecv_replace";
+    mpi_comm_t *c;
+    mpi_type_t *t;
+    size_t bytes;
+    void *copy;
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    if ((c = mpi_nbc_args(call, comm, request, &err)) == NULL ||
+        (err = mpi_check_p2p_buf(c, call, buf, count, datatype, &t)) != MPI_SUCCESS) {
+        return err;
+    }
+    bytes = mpi_type_size(t) * (size_t)count;
+    if (bytes > INT_MAX) {
+        return mpi_err(c, call, MPI_ERR_COUNT, "%zu bytes: more than this call can carry (INT_MAX)",
+                       bytes);
+    }
+    copy = malloc(bytes > 0 ? bytes : 1);
+    if (copy == NULL) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "no memory for %zu bytes", bytes);
+    }
+    mpi_type_pack(t, buf, (size_t)count, copy);
+    return isendrecv(call, copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source,
+                     recvtag, comm, copy, request);
+}
+MPI_PMPI_ALIAS(Isendrecv_replace,
+               (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                int recvtag, MPI_Comm comm, MPI_Request *request));
+
 /* ---- probes ------------------------------------------------------------------------------ */
 static int probe_args(const char *call, int source, int tag, MPI_Comm comm, mpi_comm_t **c_p)
 {

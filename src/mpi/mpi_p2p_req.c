@@ -235,3 +235,110 @@ int mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int pee
     *request = r->handle;
     return MPI_SUCCESS;
 }
+
+/* ---- send-receive (MPI_Isendrecv): a request over a receive and a send ---------------------
+ * Both are point-to-point requests of this file, taken over (their handles released); the
+ * pair completes when both did, with the receive's status (and the send's error when the
+ * receive had none). keep: freed with the pair (Isendrecv_replace's packed copy). */
+typedef struct {
+    mpi_req_t *recv, *send;
+    void *keep;
+} pair_req_t;
+
+static void pair_record(mpi_req_t *req)
+{
+    pair_req_t *p = req->priv;
+
+    req->done = p->recv->done;
+    if (req->done.MPI_ERROR == MPI_SUCCESS) {
+        req->done.MPI_ERROR = p->send->done.MPI_ERROR;
+    }
+}
+
+static bool pair_test(mpi_req_t *req)
+{
+    pair_req_t *p = req->priv;
+    bool recv_done = mpi_req_test(p->recv);
+
+    if (!mpi_req_test(p->send) || !recv_done) {
+        return false;
+    }
+    pair_record(req);
+    return true;
+}
+
+static void pair_wait(mpi_req_t *req)
+{
+    pair_req_t *p = req->priv;
+
+    mpi_req_wait(p->send);
+    mpi_req_wait(p->recv);
+    pair_record(req);
+}
+
+/* both asked back: the receive's outcome says whether it was cancelled */
+static int pair_cancel(mpi_req_t *req, const char *call)
+{
+    pair_req_t *p = req->priv;
+    int err = mpi_req_cancel(p->recv, call);
+
+    (void)mpi_req_cancel(p->send, NULL);
+    return err;
+}
+
+static void pair_free(mpi_req_t *req)
+{
+    pair_req_t *p = req->priv;
+
+    if (p == NULL) {
+        return;
+    }
+    mpi_req_delete(p->recv);
+    mpi_req_delete(p->send);
+    free(p->keep);
+    free(p);
+    req->priv = NULL;
+}
+
+static const mpi_req_ops_t pair_ops = {
+    .name = "send-receive",
+    .test = pair_test,
+    .wait = pair_wait,
+    .cancel = pair_cancel,
+    .free = pair_free,
+};
+
+/* the request of handle h, its handle released (it belongs to the pair now) */
+static mpi_req_t *pair_take(MPI_Request h)
+{
+    mpi_req_t *r = mpi_handle_get(MPI_KIND_REQUEST_, h);
+
+    mpi_handle_release(MPI_KIND_REQUEST_, h);
+    r->handle = MPI_REQUEST_NULL;
+    return r;
+}
+
+int mpi_req_pair(mpi_comm_t *c, const char *call, MPI_Request recv, MPI_Request send, void *keep,
+                 MPI_Request *request)
+{
+    pair_req_t *p = calloc(1, sizeof(*p));
+    int err = MPI_ERR_NO_MEM;
+    mpi_req_t *r = p != NULL ? mpi_req_new(c, &pair_ops, &err) : NULL;
+
+    if (r == NULL) { /* neither can be left behind: the receive taken back, both completed */
+        free(p);
+        (void)mpi_req_cancel(mpi_handle_get(MPI_KIND_REQUEST_, recv), NULL);
+        mpi_req_wait_call(&recv, MPI_STATUS_IGNORE, call);
+        mpi_req_wait_call(&send, MPI_STATUS_IGNORE, call);
+        free(keep);
+        return mpi_err(c, call, err, "out of requests");
+    }
+    p->recv = pair_take(recv);
+    p->send = pair_take(send);
+    p->keep = keep;
+    r->priv = p;
+    r->peer = p->send->peer;
+    r->tag = p->send->tag;
+    *request = r->handle;
+    return MPI_SUCCESS;
+}

@@ -493,6 +493,11 @@ int mpi_req_drain(mpi_req_settle_fn_t *more)
     }
     drain_cancel_recvs();
     drain_wait();
+    for (int i = 0; i < nkinds; i++) {
+        if (kinds[i]->fini != NULL) {
+            kinds[i]->fini();
+        }
+    }
     req_free_all();
     return MPI_SUCCESS;
 }

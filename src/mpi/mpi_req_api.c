@@ -2,7 +2,8 @@
 /*
  * The calls of requests (bindings over the request engine, mpi_req.c): Wait, Test and their
  * any/all/some forms, Request_get_status, Request_free, Cancel, Test_cancelled and the
- * persistent requests (the *_init calls, Start, Startall). Every kind of request (point-to-
+ * persistent requests (the *_init calls of point-to-point, Start, Startall; the persistent
+ * collectives' inits are with their nonblocking forms). Every kind of request (point-to-
  * point, buffered send, nonblocking collective) goes through its operations table.
  */
 #include "mpi/mpi_engines.h"
@@ -353,7 +354,13 @@ int MPI_Request_free(MPI_Request *request)
     if (r == NULL) {
         return err;
     }
-    if (r->ops->collective) {
+    if (r->ops->collective && r->persistent && r->active) {
+        return mpi_err(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+                       "the persistent collective request of %s is active: it cannot be freed "
+                       "(MPI: erroneous); complete it with a wait or a test first",
+                       r->what);
+    }
+    if (r->ops->collective && !r->persistent) {
         return mpi_err(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
                        "the request of a nonblocking collective cannot be freed (MPI: erroneous); "
                        "complete it with a wait or a test");
@@ -404,10 +411,16 @@ static int start_one(const MPI_Request *request, const char *call)
     if (!r->persistent) {
         return mpi_err(r->comm, call, MPI_ERR_REQUEST, "not a persistent request");
     }
+    if (r->active && r->what != NULL) {
+        return mpi_err(r->comm, call, MPI_ERR_REQUEST,
+                       "the persistent collective request of %s is active already (complete it "
+                       "with a wait or a test before starting it again)",
+                       r->what);
+    }
     if (r->active) {
         return mpi_err(r->comm, call, MPI_ERR_REQUEST, "the request is active already");
     }
-    err = mpi_req_start(r, call);
+    err = r->ops->start != NULL ? r->ops->start(r, call) : mpi_req_start(r, call);
     if (err == MPI_SUCCESS) {
         r->active = true;
     }

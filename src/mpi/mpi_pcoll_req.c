@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The kind of request of a persistent collective (MPI-4.0 6.13: MPI_Bcast_init, ...): the
+ * arguments of the call, kept, and the start function its binding handed over, which runs
+ * the matching nonblocking collective (the binding's own MPI_Ibcast, ...) at each MPI_Start.
+ * The nonblocking collective's request is the inner one: this kind takes it over (its handle
+ * released: the program sees only the persistent request), waits and tests through it, copies
+ * its outcome when it completes and deletes it; the persistent request is then inactive and
+ * can be started again. Buffers and arrays are read at each start (the program keeps them
+ * until it frees the request, as MPI says).
+ *
+ * Matching: MPI-4.0 matches a persistent collective at its init (in the order of the
+ * communicator's collectives); its starts may then come in any order on different ranks.
+ * So each request runs on a communicator of its own, a duplicate agreed on from the init
+ * (rcmsg_comm_idup: the init stays local and returns at once): only its own starts, one at a
+ * time, use it. A start before the agreement completed is pending: it runs once it has, in
+ * a test or wait of the request or in the kind's progress (any call that tests or waits).
+ * Over an intercommunicator (rcmsg duplicates none without its members exchanging) the
+ * request runs on the communicator itself: its starts must come in the same order on every
+ * rank, as its nonblocking collectives.
+ */
+#include "mpi/mpi_engines.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pcoll_req {
+    mpi_pcoll_args_t a; /* a.comm: the request's own communicator once made */
+    mpi_pcoll_start_fn *start;
+    mpi_req_t *inner; /* the running nonblocking collective; NULL: none */
+    /* the own communicator: rcmsg_comm_idup's request (RCMSG_REQUEST_NULL: made, or none for
+     * an intercommunicator) and what it writes; own: its MPI handle once made */
+    rcmsg_request_t dup_req;
+    rcmsg_comm_t dup_rc;
+    MPI_Comm own;
+    int dup_err;            /* the agreement failed: its noted code, the outcome of every start */
+    bool pending;           /* started before the own communicator was made: runs once it is */
+    int run_err;            /* a pending start that failed when it ran: its outcome */
+    struct pcoll_req *next; /* on live_list */
+    mpi_req_t *req;         /* the persistent request; NULL: freed (orphan_settle) */
+    mpi_comm_t *parent;     /* freed: its communicator, held until the agreement completed */
+} pcoll_req_t;
+
+static pcoll_req_t *live_list; /* every request of this kind (the kind's progress and fini) */
+
+/* The own communicator made from the agreement's rcmsg communicator: an MPI communicator
+ * (the parent's name, error handler and topology) without its attributes. */
+static void pcoll_own_make(mpi_req_t *req, pcoll_req_t *p, rcmsg_status_t s)
+{
+    mpi_comm_t *c = req->comm, *n;
+
+    p->dup_req = RCMSG_REQUEST_NULL;
+    if (s != RCMSG_OK) {
+        p->dup_err = mpi_err_note(mpi_err_code(mpi_err_class_of(s), s),
+                                  "%s: the request's own communicator could not be made: %s (%s)",
+                                  req->what, rcmsg_strerror(s), rcmsg_status_name(s));
+        return;
+    }
+    p->dup_err = mpi_comm_wrap(c, req->what, p->dup_rc, c->members, &p->own);
+    if (p->dup_err != MPI_SUCCESS) {
+        return;
+    }
+    n = mpi_comm_get(p->own);
+    if (n == NULL) { /* (made just now) */
+        return;
+    }
+    memcpy(n->name, c->name, sizeof(n->name));
+    n->topo = mpi_topo_copy(c->topo);
+    if (c->topo != NULL && n->topo == NULL) {
+        p->dup_err = mpi_err_note(MPI_ERR_NO_MEM, "%s: no memory for the topology", req->what);
+        return;
+    }
+    p->a.comm = p->own;
+}
+
+/* true once the own communicator is made (or failed, or none is needed); block: waits */
+static bool pcoll_own_ready(mpi_req_t *req, pcoll_req_t *p, bool block)
+{
+    int flag = 0;
+    rcmsg_status_t s;
+
+    if (p->dup_req == RCMSG_REQUEST_NULL) {
+        return true;
+    }
+    s = block ? rcmsg_wait(&p->dup_req, NULL) : rcmsg_test(&p->dup_req, &flag, NULL);
+    if (!block && !flag) {
+        return false;
+    }
+    pcoll_own_make(req, p, s);
+    return true;
+}
+
+/* Runs the nonblocking collective through the binding's start function and takes its
+ * request over. Its errors are raised by that binding (naming it). */
+static int pcoll_run(mpi_req_t *req, pcoll_req_t *p)
+{
+    MPI_Request h = MPI_REQUEST_NULL;
+    int err = p->dup_err != MPI_SUCCESS ? p->dup_err : p->start(&p->a, &h);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    p->inner = h != MPI_REQUEST_NULL ? mpi_handle_get(MPI_KIND_REQUEST_, h) : NULL;
+    if (p->inner == NULL) { /* nothing to wait for */
+        mpi_status_empty(&req->done);
+        return MPI_SUCCESS;
+    }
+    mpi_handle_release(MPI_KIND_REQUEST_, h);
+    p->inner->handle = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+/* a pending start runs once the own communicator is made; block: waits for it */
+static void pcoll_kick(mpi_req_t *req, pcoll_req_t *p, bool block)
+{
+    if (p->pending && pcoll_own_ready(req, p, block)) {
+        p->pending = false;
+        p->run_err = pcoll_run(req, p);
+    }
+}
+
+static void live_unlink(pcoll_req_t *p)
+{
+    for (pcoll_req_t **pp = &live_list; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == p) {
+            *pp = p->next;
+            return;
+        }
+    }
+}
+
+/* A freed request whose agreement was still under way (req NULL): once it completes, its
+ * rcmsg communicator is freed, the parent let go of (it cannot go before), p freed. */
+static void orphan_settle(pcoll_req_t *p, bool block)
+{
+    int flag = 0;
+    rcmsg_status_t s = block ? rcmsg_wait(&p->dup_req, NULL) : rcmsg_test(&p->dup_req, &flag, NULL);
+
+    if (!block && !flag) {
+        return;
+    }
+    if (s == RCMSG_OK) {
+        rcmsg_comm_free(&p->dup_rc);
+    }
+    mpi_comm_unref(p->parent);
+    live_unlink(p);
+    free(p);
+}
+
+/* The kind's background work (block: Finalize's, where every member is there): the
+ * agreements advanced, pending starts run once theirs completed, freed requests' settled. */
+static void pcoll_advance(bool block)
+{
+    pcoll_req_t *p, *next;
+
+    for (p = live_list; p != NULL; p = next) {
+        next = p->next;
+        if (p->req == NULL) {
+            orphan_settle(p, block);
+        } else if (p->pending && !block) {
+            pcoll_kick(p->req, p, false);
+        } else {
+            (void)pcoll_own_ready(p->req, p, block);
+        }
+    }
+}
+
+static void pcoll_progress(void)
+{
+    pcoll_advance(false);
+}
+
+/* no rcmsg request is left (the own communicators go with the others left) */
+static void pcoll_fini(void)
+{
+    pcoll_advance(true);
+}
+
+/* the inner request is over: its outcome becomes the persistent request's */
+static void pcoll_end(mpi_req_t *req, pcoll_req_t *p)
+{
+    req->done = p->inner->done;
+    mpi_req_delete(p->inner);
+    p->inner = NULL;
+}
+
+/* a start that failed when it ran: complete with its code */
+static bool pcoll_failed(mpi_req_t *req, pcoll_req_t *p)
+{
+    if (p->run_err == MPI_SUCCESS) {
+        return false;
+    }
+    mpi_status_set(&req->done, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, p->run_err, false);
+    p->run_err = MPI_SUCCESS;
+    return true;
+}
+
+static bool pcoll_test(mpi_req_t *req)
+{
+    pcoll_req_t *p = req->priv;
+
+    pcoll_kick(req, p, false);
+    if (p->pending) {
+        return false;
+    }
+    if (pcoll_failed(req, p) || p->inner == NULL) {
+        return true;
+    }
+    if (!mpi_req_test(p->inner)) {
+        return false;
+    }
+    pcoll_end(req, p);
+    return true;
+}
+
+static void pcoll_wait(mpi_req_t *req)
+{
+    pcoll_req_t *p = req->priv;
+
+    pcoll_kick(req, p, true);
+    if (!pcoll_failed(req, p) && p->inner != NULL) {
+        mpi_req_wait(p->inner);
+        pcoll_end(req, p);
+    }
+}
+
+static int pcoll_cancel(mpi_req_t *req, const char *call)
+{
+    return call == NULL ? MPI_ERR_REQUEST
+                        : mpi_err(req->comm, call, MPI_ERR_REQUEST,
+                                  "a persistent collective (%s) cannot be cancelled (MPI: "
+                                  "erroneous)",
+                                  req->what);
+}
+
+/* MPI_Start: runs now when the own communicator is made, else once it is (pending) */
+static int pcoll_start(mpi_req_t *req, const char *call)
+{
+    pcoll_req_t *p = req->priv;
+
+    req->complete = false;
+    if (!pcoll_own_ready(req, p, false)) {
+        p->pending = true;
+        return MPI_SUCCESS;
+    }
+    if (p->dup_err != MPI_SUCCESS) {
+        return mpi_err_again(req->comm, call, p->dup_err);
+    }
+    return pcoll_run(req, p);
+}
+
+/* The own communicator goes; one still being agreed on is settled in the background
+ * (orphan_settle: MPI_Request_free stays local). */
+static void pcoll_free(mpi_req_t *req)
+{
+    pcoll_req_t *p = req->priv;
+    mpi_comm_t *own = p != NULL && p->own != MPI_COMM_NULL ? mpi_comm_get(p->own) : NULL;
+
+    if (p == NULL) {
+        return;
+    }
+    req->priv = NULL;
+    if (p->inner != NULL) { /* Finalize only: its collective could not complete */
+        mpi_req_delete(p->inner);
+    }
+    if (own != NULL) {
+        mpi_handle_release(MPI_KIND_COMM_, p->own);
+        mpi_comm_unref(own);
+    }
+    if (p->dup_req != RCMSG_REQUEST_NULL) {
+        p->req = NULL;
+        p->parent = req->comm;
+        p->parent->refs++;
+        return;
+    }
+    live_unlink(p);
+    free(p);
+}
+
+static const mpi_req_ops_t pcoll_req_ops = {
+    .name = "persistent collective",
+    .collective = true,
+    .test = pcoll_test,
+    .wait = pcoll_wait,
+    .cancel = pcoll_cancel,
+    .free = pcoll_free,
+    .progress = pcoll_progress,
+    .fini = pcoll_fini,
+    .start = pcoll_start,
+};
+
+int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
+                  mpi_pcoll_start_fn *start, MPI_Request *request)
+{
+    int err;
+    mpi_comm_t *c;
+    pcoll_req_t *p;
+    mpi_req_t *r;
+    rcmsg_status_t s;
+
+    MPI_CHECK_ACTIVE(call);
+    c = mpi_nbc_args(call, a->comm, request, &err);
+    if (c == NULL) {
+        return err;
+    }
+    if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
+        return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
+    }
+    p = calloc(1, sizeof(*p));
+    err = MPI_ERR_NO_MEM;
+    r = p != NULL ? mpi_req_new(c, &pcoll_req_ops, &err) : NULL;
+    if (r == NULL) {
+        free(p);
+        return mpi_err(c, call, err, "out of requests");
+    }
+    p->a = *a;
+    p->start = start;
+    p->own = MPI_COMM_NULL;
+    p->dup_req = RCMSG_REQUEST_NULL;
+    p->req = r;
+    r->priv = p;
+    p->next = live_list;
+    live_list = p;
+    if (!c->inter && (s = rcmsg_comm_idup(c->rc, &p->dup_rc, &p->dup_req)) != RCMSG_OK) {
+        p->dup_req = RCMSG_REQUEST_NULL; /* nothing under way */
+        mpi_req_delete(r);
+        return mpi_err_rcmsg(c, call, s);
+    }
+    r->persistent = true;
+    r->what = call;
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
