@@ -251,7 +251,10 @@ err_free:
                                     : mpi_err_rcmsg(local, call, s);
 }
 
-/* rcmsg's duplicates of c's union, local group and collectives' intercommunicator */
+/* rcmsg's duplicates of c's union, local group and collectives' intercommunicator. Every
+ * member runs the three dups whatever the outcome of one (the first failure is kept): the
+ * local group's dup can fail in one group only (its members out of context ids), and a group
+ * that stopped there would leave the other waiting in the collectives' dup for ever. */
 int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
 {
     rcmsg_comm_t d[MPI_INTER_RCS] = {RCMSG_COMM_NULL, RCMSG_COMM_NULL, RCMSG_COMM_NULL};
@@ -259,8 +262,10 @@ int mpi_inter_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
     int n = mpi_comm_rcs(c, p);
     rcmsg_status_t s = RCMSG_OK;
 
-    for (int i = 0; i < n && s == RCMSG_OK; i++) {
-        s = rcmsg_comm_dup(p[i], &d[i]);
+    for (int i = 0; i < n; i++) {
+        rcmsg_status_t si = rcmsg_comm_dup(p[i], &d[i]);
+
+        s = s != RCMSG_OK ? s : si;
     }
     return mpi_inter_make(c, call, s, d, newcomm);
 }

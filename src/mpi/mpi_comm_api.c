@@ -40,9 +40,10 @@ static int comm_wrap(mpi_comm_t *c, const char *call, rcmsg_comm_t rc, MPI_Comm 
     return mpi_comm_wrap(c, call, rc, NULL, newcomm);
 }
 
-/* A duplicate of c with its attributes copied (their copy callbacks called). The members are
+/* A duplicate of c with its attributes copied (their copy callbacks called), and its hints
+ * unless with_info (Comm_dup_with_info: the info's instead, MPI-4.0 7.4.2). The members are
  * c's; rcmsg_comm_dup is collective over c (the context is agreed). */
-static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
+static int comm_dup(mpi_comm_t *c, const char *call, bool with_info, MPI_Comm *newcomm)
 {
     int err;
     rcmsg_comm_t rc;
@@ -64,7 +65,7 @@ static int comm_dup(mpi_comm_t *c, const char *call, MPI_Comm *newcomm)
     if (err != MPI_SUCCESS) {
         return err;
     }
-    mpi_comm_get(nc)->hw_type = c->hw_type; /* its hints too (MPI-4.0 7.4.2) */
+    mpi_comm_get(nc)->hw_type = with_info ? NULL : c->hw_type;
     /* the topology too (MPI: Comm_dup keeps it) */
     if (c->topo != NULL && (mpi_comm_get(nc)->topo = mpi_topo_copy(c->topo)) == NULL) {
         err = MPI_ERR_NO_MEM;
@@ -94,7 +95,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (c == NULL) {
         return err;
     }
-    return comm_dup(c, "MPI_Comm_dup", newcomm);
+    return comm_dup(c, "MPI_Comm_dup", false, newcomm);
 }
 
 /* Comm_dup_with_info: a dup; info is checked, its hints not read (rcmsg uses none) */
@@ -111,14 +112,14 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
         return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
     }
-    return comm_dup(c, call, newcomm);
+    return comm_dup(c, call, true, newcomm);
 }
 
 /* Comm_idup and Comm_idup_with_info (info checked, its hints not read). Nonblocking: returns
  * at once, the context agreed while the request runs (mpi_idup_req.c; an intercommunicator's
  * by both groups); *newcomm is written when it completes. */
-static int comm_idup(MPI_Comm comm, MPI_Info info, const char *call, MPI_Comm *newcomm,
-                     MPI_Request *request)
+static int comm_idup(MPI_Comm comm, bool with_info, MPI_Info info, const char *call,
+                     MPI_Comm *newcomm, MPI_Request *request)
 {
     int err;
     mpi_comm_t *c;
@@ -133,19 +134,19 @@ static int comm_idup(MPI_Comm comm, MPI_Info info, const char *call, MPI_Comm *n
     if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
         return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
     }
-    return mpi_idup_req_start(c, call, newcomm, request);
+    return mpi_idup_req_start(c, call, with_info, newcomm, request);
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return comm_idup(comm, MPI_INFO_NULL, "MPI_Comm_idup", newcomm, request);
+    return comm_idup(comm, false, MPI_INFO_NULL, "MPI_Comm_idup", newcomm, request);
 }
 
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return comm_idup(comm, info, "MPI_Comm_idup_with_info", newcomm, request);
+    return comm_idup(comm, true, info, "MPI_Comm_idup_with_info", newcomm, request);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)

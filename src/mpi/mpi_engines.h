@@ -252,11 +252,13 @@ void mpi_coll_req_keep(mpi_req_t *r, void *p);
 void mpi_coll_req_hold(mpi_req_t *r, MPI_Op op, mpi_type_t *t);
 int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s,
                        MPI_Request *request);
-/* MPI_Comm_idup of c (mpi_idup_req.c): the attributes and topology copied now, the context
+/* MPI_Comm_idup of c (mpi_idup_req.c): the attributes, topology and hints (not with_info:
+ * Comm_idup_with_info's are the info's) copied now, the context
  * agreed by rcmsg_comm_idup while the request runs (an intercommunicator's three rcmsg
  * communicators, mpi_inter_dup's); *newcomm is written when it completes. MPI_SUCCESS
  * (*request set) or the error raised. */
-int mpi_idup_req_start(mpi_comm_t *c, const char *call, MPI_Comm *newcomm, MPI_Request *request);
+int mpi_idup_req_start(mpi_comm_t *c, const char *call, bool with_info, MPI_Comm *newcomm,
+                       MPI_Request *request);
 /* The receive view of a gather or allgather into size blocks of rcount elements of rt; in
  * place, this rank's block is already there (packed into the view when it is a copy). */
 int coll_gather_view(mpi_comm_t *c, const char *call, coll_buf_t *v, void *rbuf, int rcount,

@@ -21,6 +21,7 @@ typedef struct {
     MPI_Comm *newcomm;                  /* the program's: written at completion */
     mpi_comm_t hold;                    /* the attributes copied at the call (only attrs) */
     mpi_topo_t *topo;                   /* the parent's topology, copied at the call (or NULL) */
+    const char *hw_type;                /* the parent's hints (a static string), or NULL */
 } idup_req_t;
 
 /* The communicator made from what the request holds: *newcomm on success. */
@@ -43,7 +44,7 @@ static int idup_make(mpi_req_t *req, idup_req_t *ir)
     ir->hold.attrs = NULL;
     n->topo = ir->topo;
     ir->topo = NULL;
-    n->hw_type = req->comm->hw_type; /* a static string */
+    n->hw_type = ir->hw_type;
     *ir->newcomm = nc;
     return MPI_SUCCESS;
 }
@@ -156,7 +157,8 @@ static rcmsg_status_t idup_post(mpi_comm_t *c, idup_req_t *ir)
     return ir->req[0] == RCMSG_REQUEST_NULL ? s : RCMSG_OK;
 }
 
-int mpi_idup_req_start(mpi_comm_t *c, const char *call, MPI_Comm *newcomm, MPI_Request *request)
+int mpi_idup_req_start(mpi_comm_t *c, const char *call, bool with_info, MPI_Comm *newcomm,
+                       MPI_Request *request)
 {
     idup_req_t *ir = calloc(1, sizeof(*ir));
     int err = MPI_ERR_NO_MEM;
@@ -169,6 +171,7 @@ int mpi_idup_req_start(mpi_comm_t *c, const char *call, MPI_Comm *newcomm, MPI_R
     }
     r->priv = ir;
     ir->newcomm = newcomm;
+    ir->hw_type = with_info ? NULL : c->hw_type;
     ir->hold.handle = MPI_COMM_NULL;
     err = mpi_attr_copy_all(c, &ir->hold);
     if (err == MPI_SUCCESS && c->topo != NULL && (ir->topo = mpi_topo_copy(c->topo)) == NULL) {

@@ -130,6 +130,7 @@ static void check_split(MPI_Comm nc, int size, int rank, const char *type, const
     int n = -1, r = -1;
     MPI_Info used;
     MPI_Comm dup;
+    MPI_Request req;
 
     CHECK(nc != MPI_COMM_NULL, "%s: a communicator", what);
     if (nc == MPI_COMM_NULL) {
@@ -142,6 +143,24 @@ static void check_split(MPI_Comm nc, int size, int rank, const char *type, const
     check_val(used, "mpi_hw_resource_type", type, what);
     OK(MPI_Info_free(&used));
     OK(MPI_Comm_dup(nc, &dup)); /* a dup keeps it */
+    OK(MPI_Comm_get_info(dup, &used));
+    check_val(used, "mpi_hw_resource_type", type, what);
+    OK(MPI_Info_free(&used));
+    OK(MPI_Comm_free(&dup));
+    /* a dup with info has the info's hints instead (MPI-4.0 7.4.2), blocking or not */
+    OK(MPI_Comm_dup_with_info(nc, MPI_INFO_NULL, &dup));
+    OK(MPI_Comm_get_info(dup, &used));
+    check_val(used, "mpi_hw_resource_type", NULL, "Comm_dup_with_info");
+    OK(MPI_Info_free(&used));
+    OK(MPI_Comm_free(&dup));
+    OK(MPI_Comm_idup_with_info(nc, MPI_INFO_NULL, &dup, &req));
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    OK(MPI_Comm_get_info(dup, &used));
+    check_val(used, "mpi_hw_resource_type", NULL, "Comm_idup_with_info");
+    OK(MPI_Info_free(&used));
+    OK(MPI_Comm_free(&dup));
+    OK(MPI_Comm_idup(nc, &dup, &req)); /* an idup keeps it */
+    OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
     OK(MPI_Comm_get_info(dup, &used));
     check_val(used, "mpi_hw_resource_type", type, what);
     OK(MPI_Info_free(&used));

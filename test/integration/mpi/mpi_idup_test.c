@@ -11,7 +11,8 @@
  * outstanding beside an Ibarrier on it and a blocking Comm_dup of it, waited for in opposite
  * orders by the two groups; returning before the other group calls it; beside blocking
  * creation on it (Intercomm_merge) and on overlapping communicators; attributes as of the
- * call; p2p and collectives checked on each new intercommunicator. With argument "kill" (3
+ * call; p2p and collectives checked on each new intercommunicator; a dup and an idup of it
+ * failing on every member (none hangs) when rank 0 is out of context ids. With argument "kill" (3
  * ranks, mpi_idup_kill.sh): rank 2 dies by SIGKILL once its idup's first exchange went out;
  * the survivors' idup fails (no hang), and they say after how long; "kill-inter": the same
  * with an idup of the intercommunicator ({0} and {1, 2}).
@@ -468,6 +469,42 @@ static void test_inter_attr(void)
     OK(MPI_Comm_free_keyval(&k));
 }
 
+/* World rank 0 out of context ids but one (dups of MPI_COMM_SELF, no id freed before): a Comm_dup
+ * and a Comm_idup of ic fail on every member, none waits for ever (the union's dup takes the last
+ * id, the local group's then fails in rank 0's group only: the other group must not be left
+ * in the collectives' dup); with the dups freed, a dup of ic works again. */
+static MPI_Comm selfdups[16384];
+
+static void test_inter_limit(void)
+{
+    MPI_Comm d = MPI_COMM_NULL;
+    MPI_Request req;
+    int n = 0, e;
+
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    if (me == 0) {
+        while (n < 16384 && MPI_Comm_dup(MPI_COMM_SELF, &selfdups[n]) == MPI_SUCCESS) {
+            n++;
+        }
+        CHECK(n > 0 && n < 16384, "%d dups of MPI_COMM_SELF before the limit", n);
+        OK(MPI_Comm_free(&selfdups[--n])); /* one id left */
+    }
+    e = MPI_Comm_dup(ic, &d);
+    CHECK(e != MPI_SUCCESS && d == MPI_COMM_NULL, "Comm_dup at rank 0's limit: %d", e);
+    d = MPI_COMM_NULL;
+    e = MPI_Comm_idup(ic, &d, &req);
+    if (e == MPI_SUCCESS) {
+        e = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    CHECK(e != MPI_SUCCESS && d == MPI_COMM_NULL, "Comm_idup at rank 0's limit: %d", e);
+    while (n > 0) {
+        OK(MPI_Comm_free(&selfdups[--n]));
+    }
+    OK(MPI_Comm_dup(ic, &d));
+    check_inter(d, "dup after the limit");
+    OK(MPI_Comm_free(&d));
+}
+
 static int inter_tests(void)
 {
     if (np < 2) {
@@ -475,8 +512,11 @@ static int inter_tests(void)
         MPI_Finalize();
         return 77;
     }
-    phases_expected = 4;
+    phases_expected = 5;
     inter_make();
+    test_inter_limit(); /* first: no id freed yet that an agreement could take back */
+    phase("a dup and an idup of an intercommunicator at one group's context limit fail on "
+          "every member");
     test_inter_many();
     phase("idups of an intercommunicator beside an ibarrier and a dup, waited for in opposite "
           "orders");
