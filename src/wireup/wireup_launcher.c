@@ -51,6 +51,9 @@ struct rcmsg_wireup_op {
 };
 typedef struct rcmsg_wireup_op wireup_op_t;
 
+/* The namespace prefix of Slurm's mpi/pmix plugin ("slurm.pmix.JOB.STEP") */
+#define SLURM_NSPACE "slurm.pmix."
+
 static rcmsg_status_t watch_register(void);
 static void watch_unregister(void);
 
@@ -173,7 +176,7 @@ rcmsg_status_t rcmsg_wireup_launcher_start(rcmsg_wireup_launcher_t *l, const pmi
     watch.rank = l->rank;
     watch.size = size;
     snprintf(watch.nspace, sizeof(watch.nspace), "%s", me->nspace);
-    l->always_collect = strncmp(me->nspace, "slurm.pmix.", 11) == 0;
+    l->always_collect = strncmp(me->nspace, SLURM_NSPACE, sizeof(SLURM_NSPACE) - 1) == 0;
     l->parent = (int)getppid();
     watch.parent = l->parent;
     l->watched = true;

@@ -29,8 +29,10 @@
  *    of one asleep for 4 s, the other's fence returned after 0.02 s (NULL procs, the
  *    namespace's wildcard or the list of every rank alike; each slurmstepd ran its tree
  *    collective as a root with no child), while a collecting fence (its ring collective)
- *    waited the 4 s, as mpirun's fence does either way. Every fence here therefore collects
- *    under Slurm (namespace "slurm.pmix.JOB.STEP"): the committed data travels again.
+ *    waited the 4 s, as mpirun's fence does either way (the cause inside Slurm not traced;
+ *    mpi.conf's PMIxFenceBarrier is read only by its collective benchmark mode). Every fence
+ *    here therefore collects under Slurm (namespace "slurm.pmix.JOB.STEP"): the committed
+ *    data travels again.
  */
 #ifndef RCMSG_WIREUP_LAUNCHER_H
 #define RCMSG_WIREUP_LAUNCHER_H
