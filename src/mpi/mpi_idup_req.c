@@ -139,8 +139,9 @@ static const mpi_req_ops_t idup_req_ops = {
 };
 
 /* rcmsg's idups of what c is made of. The first one's failure fails the call (nothing posted);
- * a later one's, after others were posted (out of memory), is the request's outcome: those
- * posted still complete, as the other members' do. */
+ * a later one's, after others were posted (out of memory), is the request's outcome: the rest
+ * are still posted, so that the other members' agreements on them are answered, and those
+ * posted complete as the other members' do. */
 static rcmsg_status_t idup_post(mpi_comm_t *c, idup_req_t *ir)
 {
     rcmsg_comm_t p[MPI_INTER_RCS];
@@ -150,8 +151,10 @@ static rcmsg_status_t idup_post(mpi_comm_t *c, idup_req_t *ir)
     for (int i = 0; i < ir->n; i++) {
         ir->rc[i] = RCMSG_COMM_NULL;
     }
-    for (int i = 0; i < ir->n && s == RCMSG_OK; i++) {
-        s = rcmsg_comm_idup(p[i], &ir->rc[i], &ir->req[i]);
+    for (int i = 0; i < ir->n && (i == 0 || ir->req[0] != RCMSG_REQUEST_NULL); i++) {
+        rcmsg_status_t si = rcmsg_comm_idup(p[i], &ir->rc[i], &ir->req[i]);
+
+        s = s == RCMSG_OK ? si : s;
     }
     ir->s = s;
     return ir->req[0] == RCMSG_REQUEST_NULL ? s : RCMSG_OK;
