@@ -257,6 +257,25 @@ int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s
  * communicators, mpi_inter_dup's); *newcomm is written when it completes. MPI_SUCCESS
  * (*request set) or the error raised. */
 int mpi_idup_req_start(mpi_comm_t *c, const char *call, MPI_Comm *newcomm, MPI_Request *request);
+/* A duplicate of an MPI communicator agreed on without blocking (mpi_idup_req.c; MPI_Comm_idup's
+ * and a persistent collective's own): rcmsg_comm_idup of each rcmsg communicator c is made of
+ * (mpi_comm_rcs), posted in that order on every member (the order of its collectives).
+ * mpi_dupset_post: RCMSG_OK, or the first one's failure (nothing posted, n 0); a later one's is
+ * noted in s (those posted still complete, as the other members' do). mpi_dupset_test (block:
+ * waits): true once every posted one completed. mpi_dupset_make (once tested true): the new MPI
+ * communicator (no attributes, topology or name), or the error noted (those made freed; errors
+ * of the wrap raised on c); n is 0 after it. mpi_dupset_drop (once tested true): those made
+ * freed (the duplicate not wanted any more). */
+typedef struct {
+    int n;                              /* posted and not made or dropped: 1 or MPI_INTER_RCS */
+    rcmsg_comm_t rc[MPI_INTER_RCS];     /* written by rcmsg as each completes */
+    rcmsg_request_t req[MPI_INTER_RCS]; /* NULL once complete */
+    rcmsg_status_t s;                   /* the first failure */
+} mpi_dupset_t;
+rcmsg_status_t mpi_dupset_post(mpi_comm_t *c, mpi_dupset_t *d);
+bool mpi_dupset_test(mpi_dupset_t *d, bool block);
+int mpi_dupset_make(mpi_comm_t *c, const char *call, mpi_dupset_t *d, MPI_Comm *newcomm);
+void mpi_dupset_drop(mpi_dupset_t *d);
 /* The receive view of a gather or allgather into size blocks of rcount elements of rt; in
  * place, this rank's block is already there (packed into the view when it is a copy). */
 int coll_gather_view(mpi_comm_t *c, const char *call, coll_buf_t *v, void *rbuf, int rcount,

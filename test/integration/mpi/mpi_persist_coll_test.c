@@ -275,8 +275,19 @@ static void test_data(void)
                          &req));
     run_rounds(&req, &(rounds_t){"Scatterv_init", fill_scatter, check_scatter, b});
 
-    OK(MPI_Info_free(&info));
+    /* its type freed after the init, a new type made then (it may take the freed handle):
+     * the request goes on with the type of its init (MPI: freed types stay usable by the
+     * operations that hold them); the new type would leave even ints -1 */
+    b->root = 0;
+    OK(MPI_Bcast_init(b->r, N, eo, b->root, w, MPI_INFO_NULL, &req));
     OK(MPI_Type_free(&eo));
+    OK(MPI_Type_create_resized(MPI_INT, 0, 3 * (MPI_Aint)sizeof(int), &v)); /* 1 int in 3 */
+    OK(MPI_Type_commit(&v));
+    run_rounds(&req, &(rounds_t){"Bcast_init (its type freed after the init)", fill_bcast_eo,
+                                 check_bcast_eo, b});
+    OK(MPI_Type_free(&v));
+
+    OK(MPI_Info_free(&info));
     bufs_free(b);
 }
 
@@ -604,6 +615,42 @@ static void test_neighbor(void)
 }
 
 /* ---- intercommunicator: the two halves of the world ----------------------------------------- */
+/* Started in different orders on different ranks (matched at the init, MPI-4.0), the
+ * intercommunicator freed after the inits: the requests go on working. */
+static void test_inter_orders(MPI_Comm ic, int lo, int lrank)
+{
+    MPI_Request reqs[3];
+    MPI_Comm dup;
+    int buf[N], in[N], out[N];
+
+    OK(MPI_Comm_dup(ic, &dup));
+    OK(MPI_Bcast_init(buf, N, MPI_INT, lo ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, dup,
+                      MPI_INFO_NULL, &reqs[0]));
+    OK(MPI_Barrier_init(dup, MPI_INFO_NULL, &reqs[1]));
+    OK(MPI_Allreduce_init(in, out, N, MPI_INT, MPI_SUM, dup, MPI_INFO_NULL, &reqs[2]));
+    OK(MPI_Comm_free(&dup));
+    for (int k = 0; k < ROUNDS; k++) {
+        int bad = 0;
+
+        for (int i = 0; i < N; i++) {
+            buf[i] = lo && lrank == 0 ? val(0, i, k) : -1;
+            in[i] = val(me, i, k);
+        }
+        for (int i = 0; i < 3; i++) {
+            OK(MPI_Start(&reqs[me % 2 ? 2 - i : (i + k) % 3]));
+        }
+        OK(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < N; i++) {
+            bad += !lo && buf[i] != val(0, i, k);
+            bad += out[i] != (lo ? sum(np / 2, np, i, k) : sum(0, np / 2, i, k));
+        }
+        CHECK(bad == 0, "inter starts in different orders, round %d: %d wrong", k, bad);
+    }
+    for (int i = 0; i < 3; i++) {
+        OK(MPI_Request_free(&reqs[i]));
+    }
+}
+
 static void test_inter(void)
 {
     MPI_Comm half, ic;
@@ -651,6 +698,7 @@ static void test_inter(void)
         CHECK(bad == 0, "inter Allreduce_init round %d: %d wrong", k, bad);
     }
     OK(MPI_Request_free(&req));
+    test_inter_orders(ic, lo, lrank);
     OK(MPI_Comm_free(&ic));
     OK(MPI_Comm_free(&half));
 }
