@@ -9,7 +9,8 @@
  * can be started again. Buffers and arrays are read at each start (the program keeps them
  * until it frees the request, as MPI says). The send and receive datatypes (derived ones) are
  * held under handles of the request's own until it is freed: an MPI_Type_free of the
- * program's handle after the init leaves the starts working, as MPI says.
+ * program's handle after the init leaves the starts working, as MPI says; so is a user
+ * operation (MPI_Op_free after the init).
  *
  * Matching: MPI-4.0 matches a persistent collective at its init (in the order of the
  * communicator's collectives); its starts may then come in any order on different ranks.
@@ -38,6 +39,8 @@ typedef struct pcoll_req {
     mpi_req_t *req;         /* the persistent request; NULL: freed (orphan_settle) */
     mpi_comm_t *parent;     /* freed: its communicator, held until the agreement completed */
     MPI_Datatype held[2];   /* a.sdt's and a.rdt's own handles (MPI_DATATYPE_NULL: none) */
+    MPI_Op held_op;         /* a.op's own handle (a user operation), else MPI_OP_NULL */
+    struct mpi_op *op;      /* what held_op names, held (mpi_op_hold) */
 } pcoll_req_t;
 
 static pcoll_req_t *live_list; /* every request of this kind (the kind's progress and fini) */
@@ -129,8 +132,31 @@ static int pcoll_type_hold(MPI_Datatype *dt, MPI_Datatype *held)
     return MPI_SUCCESS;
 }
 
-static void pcoll_types_drop(pcoll_req_t *p)
+/* a.op, a user operation, under a handle of the request's own (held) */
+static int pcoll_op_hold(pcoll_req_t *p)
 {
+    int h;
+
+    p->held_op = MPI_OP_NULL;
+    if (!mpi_op_valid(p->a.op) || mpi_op_predefined(p->a.op)) {
+        return MPI_SUCCESS;
+    }
+    p->op = mpi_op_hold(p->a.op);
+    if (mpi_handle_alloc(MPI_KIND_OP_, p->op, &h) != MPI_SUCCESS) {
+        return MPI_ERR_NO_MEM;
+    }
+    p->held_op = p->a.op = h;
+    return MPI_SUCCESS;
+}
+
+static void pcoll_held_drop(pcoll_req_t *p)
+{
+    if (p->held_op != MPI_OP_NULL) {
+        mpi_handle_release(MPI_KIND_OP_, p->held_op);
+        p->held_op = MPI_OP_NULL;
+    }
+    mpi_op_drop(p->op);
+    p->op = NULL;
     for (int i = 0; i < 2; i++) {
         mpi_type_t *t = p->held[i] != MPI_DATATYPE_NULL ? mpi_type_get(p->held[i]) : NULL;
 
@@ -281,7 +307,7 @@ static void pcoll_free(mpi_req_t *req)
     if (p->inner != NULL) { /* Finalize only: its collective could not complete */
         mpi_req_delete(p->inner);
     }
-    pcoll_types_drop(p);
+    pcoll_held_drop(p);
     if (own != NULL) {
         mpi_handle_release(MPI_KIND_COMM_, p->own);
         mpi_comm_unref(own);
@@ -340,9 +366,9 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     p->next = live_list;
     live_list = p;
     if (pcoll_type_hold(&p->a.sdt, &p->held[0]) != MPI_SUCCESS ||
-        pcoll_type_hold(&p->a.rdt, &p->held[1]) != MPI_SUCCESS) {
+        pcoll_type_hold(&p->a.rdt, &p->held[1]) != MPI_SUCCESS || pcoll_op_hold(p) != MPI_SUCCESS) {
         mpi_req_delete(r);
-        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of handles for its datatypes");
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of handles for its datatypes or operation");
     }
     if ((s = mpi_dupset_post(c, &p->dup)) != RCMSG_OK) { /* nothing under way */
         mpi_req_delete(r);

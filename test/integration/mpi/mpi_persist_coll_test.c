@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define N      37 /* ints per block */
 #define ROUNDS 3
@@ -413,6 +414,22 @@ static int check_red(void *arg, int k)
     return bad;
 }
 
+/* user operations: a sum, and one that writes zeros */
+static void user_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++) {
+        ((int *)inout)[i] += ((int *)in)[i];
+    }
+}
+
+static void user_zero(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)in;
+    (void)dt;
+    memset(inout, 0, (size_t)*len * sizeof(int));
+}
+
 static void test_reduce(void)
 {
     MPI_Comm w = MPI_COMM_WORLD;
@@ -444,6 +461,20 @@ static void test_reduce(void)
     }
     OK(MPI_Reduce_scatter_init(b->s, b->r, b->rc, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &req));
     run_rounds(&req, &(rounds_t){"Reduce_scatter_init", fill_red, check_red, &a});
+    /* its user operation freed after the init, a new one made then (it may take the freed
+     * handle; it would give zeros): the request goes on with the operation of its init */
+    {
+        MPI_Op sum_op, zero_op;
+
+        a.kind = 1;
+        OK(MPI_Op_create(user_sum, 1, &sum_op));
+        OK(MPI_Allreduce_init(b->s, b->r, N, MPI_INT, sum_op, w, MPI_INFO_NULL, &req));
+        OK(MPI_Op_free(&sum_op));
+        OK(MPI_Op_create(user_zero, 1, &zero_op));
+        run_rounds(&req, &(rounds_t){"Allreduce_init (its user operation freed after the init)",
+                                     fill_red, check_red, &a});
+        OK(MPI_Op_free(&zero_op));
+    }
     bufs_free(b);
 }
 
