@@ -300,8 +300,9 @@ int mpi_nbr_run(mpi_comm_t *c, const char *call, nbr_lists_t *l, MPI_Request *re
  * kept with its request; start runs the matching nonblocking collective on them (the
  * binding's own: its checks and errors) and returns its request in *request. a->comm is the
  * program's at the init, the request's own duplicate once agreed on. mpi_pcoll_new: MPI
- * active, comm (a->comm), request and info checked; the inactive persistent request of call
- * as *request, its own communicator's agreement under way; MPI_SUCCESS or the error raised. */
+ * active, comm (a->comm), request and info checked, and the others by check; the inactive
+ * persistent request of call as *request, its own communicator's agreement under way; MPI_SUCCESS
+ * or the error raised. */
 typedef struct {
     MPI_Comm comm;
     const void *sbuf;
@@ -314,8 +315,11 @@ typedef struct {
     MPI_Op op;
 } mpi_pcoll_args_t;
 typedef int mpi_pcoll_start_fn(const mpi_pcoll_args_t *a, MPI_Request *request);
+/* The nonblocking form's argument checks (its own checking functions) run at the init on an
+ * intracommunicator c, errors raised naming call; NULL: checked at each start only. */
+typedef int mpi_pcoll_check_fn(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a);
 int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
-                  mpi_pcoll_start_fn *start, MPI_Request *request);
+                  mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check, MPI_Request *request);
 /* A binding's profiling name: PMPI_name, the same function as MPI_name (defined in the same
  * file, params its parameter list as in mpi.h). */
 #define MPI_PMPI_ALIAS(name, params) int PMPI_##name params __attribute__((alias("MPI_" #name)))

@@ -315,7 +315,7 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                           .rdt = recvtype,
                           .root = root};
 
-    return mpi_pcoll_new("MPI_Gatherv_init", info, &a, start_gatherv, request);
+    return mpi_pcoll_new("MPI_Gatherv_init", info, &a, start_gatherv, NULL, request);
 }
 MPI_PMPI_ALIAS(Gatherv_init,
                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -343,7 +343,7 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
                           .rdt = recvtype,
                           .root = root};
 
-    return mpi_pcoll_new("MPI_Scatterv_init", info, &a, start_scatterv, request);
+    return mpi_pcoll_new("MPI_Scatterv_init", info, &a, start_scatterv, NULL, request);
 }
 MPI_PMPI_ALIAS(Scatterv_init,
                (const void *sendbuf, const int sendcounts[], const int displs[],
@@ -370,7 +370,7 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                           .rdispls = displs,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new("MPI_Allgatherv_init", info, &a, start_allgatherv, request);
+    return mpi_pcoll_new("MPI_Allgatherv_init", info, &a, start_allgatherv, NULL, request);
 }
 MPI_PMPI_ALIAS(Allgatherv_init,
                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -399,7 +399,7 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                           .rdispls = rdispls,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new("MPI_Alltoallv_init", info, &a, start_alltoallv, request);
+    return mpi_pcoll_new("MPI_Alltoallv_init", info, &a, start_alltoallv, NULL, request);
 }
 MPI_PMPI_ALIAS(Alltoallv_init,
                (const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -428,7 +428,7 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
                           .rdispls = rdispls,
                           .rdts = recvtypes};
 
-    return mpi_pcoll_new("MPI_Alltoallw_init", info, &a, start_alltoallw, request);
+    return mpi_pcoll_new("MPI_Alltoallw_init", info, &a, start_alltoallw, NULL, request);
 }
 MPI_PMPI_ALIAS(Alltoallw_init,
                (const void *sendbuf, const int sendcounts[], const int sdispls[],

@@ -335,7 +335,7 @@ static const mpi_req_ops_t pcoll_req_ops = {
 };
 
 int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
-                  mpi_pcoll_start_fn *start, MPI_Request *request)
+                  mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check, MPI_Request *request)
 {
     int err;
     mpi_comm_t *c;
@@ -350,6 +350,9 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     }
     if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
         return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
+    }
+    if (check != NULL && !c->inter && (err = check(c, call, a)) != MPI_SUCCESS) {
+        return err;
     }
     p = calloc(1, sizeof(*p));
     err = MPI_ERR_NO_MEM;

@@ -807,6 +807,18 @@ static int start_wait(MPI_Request *req)
     return err != MPI_SUCCESS ? err : MPI_Wait(req, MPI_STATUS_IGNORE);
 }
 
+/* an init that fails with class cls, its message naming call, *req left alone */
+static void init_fails(int code, int cls, const char *call, MPI_Request *req)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+
+    FAILS(code, cls);
+    MPI_Error_string(code, msg, &len);
+    CHECK(strstr(msg, call) != NULL, "%s: the message does not name it: %s", call, msg);
+    CHECK(*req == MPI_REQUEST_NULL, "%s: a failed init set the request", call);
+}
+
 static void test_errors(void)
 {
     MPI_Request req, nb;
@@ -818,18 +830,46 @@ static void test_errors(void)
     FAILS(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, NULL), MPI_ERR_ARG);
     FAILS(MPI_Allreduce_init(buf, buf + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, bad_info, &req),
           MPI_ERR_INFO);
-    /* at the start: the nonblocking form's checks, reported by the start or (a start before
-     * the request's own communicator was agreed on runs later) by the completion; then the
-     * request is inactive, reusable */
-    OK(MPI_Bcast_init(buf, N, MPI_INT, np, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
-    FAILS(start_wait(&req), MPI_ERR_ROOT);
-    OK(MPI_Wait(&req, MPI_STATUS_IGNORE)); /* inactive: at once */
-    FAILS(MPI_Start(&req), MPI_ERR_ROOT);  /* again: now at the start */
-    OK(MPI_Request_free(&req));
-    OK(MPI_Allreduce_init(buf, buf + N / 2, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, MPI_INFO_NULL,
-                          &req));
-    FAILS(start_wait(&req), MPI_ERR_OP);
-    OK(MPI_Request_free(&req));
+    /* at init: the nonblocking form's checks (count, datatype, root, buffers, op), the error
+     * naming the init; no request made */
+    req = MPI_REQUEST_NULL;
+    init_fails(MPI_Bcast_init(buf, N, MPI_INT, np, MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_ROOT, "MPI_Bcast_init", &req);
+    init_fails(MPI_Bcast_init(buf, -1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_COUNT, "MPI_Bcast_init", &req);
+    init_fails(MPI_Gather_init(buf, 1, MPI_DATATYPE_NULL, buf + 1, 1, MPI_INT, 0, MPI_COMM_WORLD,
+                               MPI_INFO_NULL, &req),
+               MPI_ERR_TYPE, "MPI_Gather_init", &req);
+    init_fails(MPI_Scatter_init(buf, 1, MPI_INT, buf + 1, 1, MPI_INT, -3, MPI_COMM_WORLD,
+                                MPI_INFO_NULL, &req),
+               MPI_ERR_ROOT, "MPI_Scatter_init", &req);
+    init_fails(MPI_Alltoall_init(buf, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD,
+                                 MPI_INFO_NULL, &req),
+               MPI_ERR_BUFFER, "MPI_Alltoall_init", &req);
+    init_fails(MPI_Allreduce_init(buf, buf + N / 2, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD,
+                                  MPI_INFO_NULL, &req),
+               MPI_ERR_OP, "MPI_Allreduce_init", &req);
+    init_fails(MPI_Scan_init(buf, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_BUFFER, "MPI_Scan_init", &req);
+    init_fails(MPI_Reduce_init(buf, buf + 1, 1, MPI_INT, MPI_SUM, np + 1, MPI_COMM_WORLD,
+                               MPI_INFO_NULL, &req),
+               MPI_ERR_ROOT, "MPI_Reduce_init", &req);
+    init_fails(MPI_Reduce_scatter_init(buf, buf + N / 2, NULL, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                       MPI_INFO_NULL, &req),
+               MPI_ERR_ARG, "MPI_Reduce_scatter_init", &req);
+    /* the forms checked at the start (v, w, neighborhood): the nonblocking form's checks,
+     * reported by the start or (a start before the request's own communicator was agreed on
+     * runs later) by the completion; then the request is inactive, reusable */
+    {
+        int cnt[64] = {0}, dsp[64] = {0};
+
+        OK(MPI_Gatherv_init(buf, 1, MPI_INT, buf + 1, cnt, dsp, MPI_INT, np, MPI_COMM_WORLD,
+                            MPI_INFO_NULL, &req));
+        FAILS(start_wait(&req), MPI_ERR_ROOT);
+        OK(MPI_Wait(&req, MPI_STATUS_IGNORE)); /* inactive: at once */
+        FAILS(MPI_Start(&req), MPI_ERR_ROOT);  /* again: now at the start */
+        OK(MPI_Request_free(&req));
+    }
     /* while active: a second start, Request_free, Cancel; then it completes normally */
     OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &req));
     OK(MPI_Start(&req));
