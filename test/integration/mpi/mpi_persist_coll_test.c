@@ -857,17 +857,27 @@ static void test_errors(void)
     init_fails(MPI_Reduce_scatter_init(buf, buf + N / 2, NULL, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
                                        MPI_INFO_NULL, &req),
                MPI_ERR_ARG, "MPI_Reduce_scatter_init", &req);
-    /* the forms checked at the start (v, w, neighborhood): the nonblocking form's checks,
-     * reported by the start or (a start before the request's own communicator was agreed on
-     * runs later) by the completion; then the request is inactive, reusable */
     {
-        int cnt[64] = {0}, dsp[64] = {0};
+        int cnt[64], dsp[64] = {0};
 
-        OK(MPI_Gatherv_init(buf, 1, MPI_INT, buf + 1, cnt, dsp, MPI_INT, np, MPI_COMM_WORLD,
-                            MPI_INFO_NULL, &req));
-        FAILS(start_wait(&req), MPI_ERR_ROOT);
+        for (int i = 0; i < 64; i++) {
+            cnt[i] = -1;
+        }
+        init_fails(MPI_Gatherv_init(buf, 1, MPI_INT, buf + 1, cnt, dsp, MPI_INT, np, MPI_COMM_WORLD,
+                                    MPI_INFO_NULL, &req),
+                   MPI_ERR_ROOT, "MPI_Gatherv_init", &req);
+        init_fails(MPI_Allgatherv_init(buf, 1, MPI_INT, buf + 1, cnt, dsp, MPI_INT, MPI_COMM_WORLD,
+                                       MPI_INFO_NULL, &req),
+                   MPI_ERR_COUNT, "MPI_Allgatherv_init", &req);
+        /* the forms checked at the start (Alltoallv, Alltoallw, neighborhood): the nonblocking
+         * form's checks, reported by the start or (a start before the request's own
+         * communicator was agreed on runs later) by the completion; then the request is
+         * inactive, reusable */
+        OK(MPI_Alltoallv_init(buf, cnt, dsp, MPI_INT, buf + 1, cnt, dsp, MPI_INT, MPI_COMM_WORLD,
+                              MPI_INFO_NULL, &req));
+        FAILS(start_wait(&req), MPI_ERR_COUNT);
         OK(MPI_Wait(&req, MPI_STATUS_IGNORE)); /* inactive: at once */
-        FAILS(MPI_Start(&req), MPI_ERR_ROOT);  /* again: now at the start */
+        FAILS(MPI_Start(&req), MPI_ERR_COUNT); /* again: now at the start */
         OK(MPI_Request_free(&req));
     }
     /* while active: a second start, Request_free, Cancel; then it completes normally */
