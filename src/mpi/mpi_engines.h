@@ -259,6 +259,26 @@ int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s
  * (*request set) or the error raised. */
 int mpi_idup_req_start(mpi_comm_t *c, const char *call, bool with_info, MPI_Comm *newcomm,
                        MPI_Request *request);
+/* A duplicate of an MPI communicator agreed on without blocking (mpi_idup_req.c; MPI_Comm_idup's
+ * and a persistent collective's own): rcmsg_comm_idup of each rcmsg communicator c is made of
+ * (mpi_comm_rcs), posted in that order on every member (the order of its collectives).
+ * mpi_dupset_post: RCMSG_OK, or the first one's failure (nothing posted, n 0); a later one's is
+ * noted in s (the rest still posted: the other members' agreements on them are answered; those
+ * posted complete as theirs do). mpi_dupset_test (block:
+ * waits): true once every posted one completed. mpi_dupset_make (once tested true): the new MPI
+ * communicator (no attributes, topology or name), or the error noted (those made freed; errors
+ * of the wrap raised on c); n is 0 after it. mpi_dupset_drop (once tested true): those made
+ * freed (the duplicate not wanted any more). */
+typedef struct {
+    int n;                              /* posted and not made or dropped: 1 or MPI_INTER_RCS */
+    rcmsg_comm_t rc[MPI_INTER_RCS];     /* written by rcmsg as each completes */
+    rcmsg_request_t req[MPI_INTER_RCS]; /* NULL once complete */
+    rcmsg_status_t s;                   /* the first failure */
+} mpi_dupset_t;
+rcmsg_status_t mpi_dupset_post(mpi_comm_t *c, mpi_dupset_t *d);
+bool mpi_dupset_test(mpi_dupset_t *d, bool block);
+int mpi_dupset_make(mpi_comm_t *c, const char *call, mpi_dupset_t *d, MPI_Comm *newcomm);
+void mpi_dupset_drop(mpi_dupset_t *d);
 /* The receive view of a gather or allgather into size blocks of rcount elements of rt; in
  * place, this rank's block is already there (packed into the view when it is a copy). */
 int coll_gather_view(mpi_comm_t *c, const char *call, coll_buf_t *v, void *rbuf, int rcount,
@@ -283,8 +303,9 @@ int mpi_nbr_run(mpi_comm_t *c, const char *call, nbr_lists_t *l, MPI_Request *re
  * kept with its request; start runs the matching nonblocking collective on them (the
  * binding's own: its checks and errors) and returns its request in *request. a->comm is the
  * program's at the init, the request's own duplicate once agreed on. mpi_pcoll_new: MPI
- * active, comm (a->comm), request and info checked; the inactive persistent request of call
- * as *request, its own communicator's agreement under way; MPI_SUCCESS or the error raised. */
+ * active, comm (a->comm), request and info checked, and the others by check; the inactive
+ * persistent request of call as *request, its own communicator's agreement under way; MPI_SUCCESS
+ * or the error raised. */
 typedef struct {
     MPI_Comm comm;
     const void *sbuf;
@@ -297,8 +318,11 @@ typedef struct {
     MPI_Op op;
 } mpi_pcoll_args_t;
 typedef int mpi_pcoll_start_fn(const mpi_pcoll_args_t *a, MPI_Request *request);
+/* The nonblocking form's argument checks (its own checking functions) run at the init on an
+ * intracommunicator c, errors raised naming call; NULL: checked at each start only. */
+typedef int mpi_pcoll_check_fn(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a);
 int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
-                  mpi_pcoll_start_fn *start, MPI_Request *request);
+                  mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check, MPI_Request *request);
 /* A binding's profiling name: PMPI_name, the same function as MPI_name (defined in the same
  * file, params its parameter list as in mpi.h). */
 #define MPI_PMPI_ALIAS(name, params) int PMPI_##name params __attribute__((alias("MPI_" #name)))

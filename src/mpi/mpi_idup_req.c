@@ -13,97 +13,120 @@
 
 #include <stdlib.h>
 
-typedef struct {
-    int n;                              /* rcmsg idups: 1, or MPI_INTER_RCS */
-    rcmsg_comm_t rc[MPI_INTER_RCS];     /* written by rcmsg as each completes */
-    rcmsg_request_t req[MPI_INTER_RCS]; /* NULL once complete */
-    rcmsg_status_t s;                   /* the first failure */
-    MPI_Comm *newcomm;                  /* the program's: written at completion */
-    mpi_comm_t hold;                    /* the attributes copied at the call (only attrs) */
-    mpi_topo_t *topo;                   /* the parent's topology, copied at the call (or NULL) */
-    const char *hw_type;                /* the parent's hints (a static string), or NULL */
-} idup_req_t;
-
-/* The communicator made from what the request holds: *newcomm on success. */
-static int idup_make(mpi_req_t *req, idup_req_t *ir)
+/* ---- the duplicate (mpi_dupset_t: see mpi_engines.h) ---- */
+rcmsg_status_t mpi_dupset_post(mpi_comm_t *c, mpi_dupset_t *d)
 {
-    MPI_Comm nc;
-    mpi_comm_t *n;
-    int err = req->comm->inter
-                  ? mpi_inter_make(req->comm, "MPI_Comm_idup", RCMSG_OK, ir->rc, &nc)
-                  : mpi_comm_wrap(req->comm, "MPI_Comm_idup", ir->rc[0], req->comm->members, &nc);
+    rcmsg_comm_t p[MPI_INTER_RCS];
+    rcmsg_status_t s = RCMSG_OK;
+    int n = mpi_comm_rcs(c, p);
 
-    for (int i = 0; i < ir->n; i++) {
-        ir->rc[i] = RCMSG_COMM_NULL; /* (taken, or freed on failure) */
+    for (int i = 0; i < MPI_INTER_RCS; i++) {
+        d->rc[i] = RCMSG_COMM_NULL;
+        d->req[i] = RCMSG_REQUEST_NULL;
     }
-    if (err != MPI_SUCCESS) {
-        return err;
+    for (int i = 0; i < n && (i == 0 || d->req[0] != RCMSG_REQUEST_NULL); i++) {
+        rcmsg_status_t si = rcmsg_comm_idup(p[i], &d->rc[i], &d->req[i]);
+
+        s = s == RCMSG_OK ? si : s; /* the rest still posted: the other members wait on them */
     }
-    n = mpi_comm_get(nc);
-    n->attrs = ir->hold.attrs;
-    ir->hold.attrs = NULL;
-    n->topo = ir->topo;
-    ir->topo = NULL;
-    n->hw_type = ir->hw_type;
-    *ir->newcomm = nc;
-    return MPI_SUCCESS;
+    d->s = s;
+    d->n = d->req[0] == RCMSG_REQUEST_NULL ? 0 : n;
+    return d->n == 0 ? s : RCMSG_OK;
 }
 
-/* The request is complete (every rcmsg idup): the outcome in req->done. */
+bool mpi_dupset_test(mpi_dupset_t *d, bool block)
+{
+    bool all = true;
+
+    for (int i = 0; i < d->n; i++) {
+        int flag = 1;
+        rcmsg_status_t s = RCMSG_OK;
+
+        if (d->req[i] != RCMSG_REQUEST_NULL) {
+            s = block ? rcmsg_wait(&d->req[i], NULL) : rcmsg_test(&d->req[i], &flag, NULL);
+        }
+        d->s = d->s == RCMSG_OK ? s : d->s;
+        all = all && flag != 0;
+    }
+    return all;
+}
+
+void mpi_dupset_drop(mpi_dupset_t *d)
+{
+    for (int i = 0; i < d->n; i++) {
+        if (d->rc[i] != RCMSG_COMM_NULL) {
+            rcmsg_comm_free(&d->rc[i]);
+        }
+    }
+    d->n = 0;
+}
+
+int mpi_dupset_make(mpi_comm_t *c, const char *call, mpi_dupset_t *d, MPI_Comm *newcomm)
+{
+    rcmsg_status_t s = d->s;
+    int err;
+
+    if (s != RCMSG_OK) {
+        mpi_dupset_drop(d);
+        return mpi_err_note(mpi_err_code(mpi_err_class_of(s), s),
+                            "%s: the duplicate communicator could not be agreed on: %s (%s)", call,
+                            rcmsg_strerror(s), rcmsg_status_name(s));
+    }
+    err = c->inter ? mpi_inter_make(c, call, RCMSG_OK, d->rc, newcomm)
+                   : mpi_comm_wrap(c, call, d->rc[0], c->members, newcomm);
+    for (int i = 0; i < d->n; i++) {
+        d->rc[i] = RCMSG_COMM_NULL; /* (taken, or freed on failure) */
+    }
+    d->n = 0;
+    return err;
+}
+
+/* ---- the request kind ---- */
+typedef struct {
+    mpi_dupset_t d;
+    MPI_Comm *newcomm;   /* the program's: written at completion */
+    mpi_comm_t hold;     /* the attributes copied at the call (only attrs) */
+    mpi_topo_t *topo;    /* the parent's topology, copied at the call (or NULL) */
+    const char *hw_type; /* the parent's hints (a static string), or NULL */
+} idup_req_t;
+
+/* The request is complete (every rcmsg idup): the outcome in req->done, the communicator made
+ * from what the request holds (*newcomm) on success. */
 static void idup_record(mpi_req_t *req)
 {
     idup_req_t *ir = req->priv;
-    rcmsg_status_t s = ir->s;
-    int err = MPI_SUCCESS;
+    MPI_Comm nc;
+    mpi_comm_t *n;
+    int err = mpi_dupset_make(req->comm, "MPI_Comm_idup", &ir->d, &nc);
 
-    if (s != RCMSG_OK) {
-        for (int i = 0; i < ir->n; i++) {
-            if (ir->rc[i] != RCMSG_COMM_NULL) {
-                rcmsg_comm_free(&ir->rc[i]);
-            }
-        }
-        err = mpi_err_note(mpi_err_code(mpi_err_class_of(s), s), "MPI_Comm_idup failed: %s (%s)",
-                           rcmsg_strerror(s), rcmsg_status_name(s));
-    } else {
-        err = idup_make(req, ir);
+    if (err == MPI_SUCCESS) {
+        n = mpi_comm_get(nc);
+        n->attrs = ir->hold.attrs;
+        ir->hold.attrs = NULL;
+        n->topo = ir->topo;
+        ir->topo = NULL;
+        n->hw_type = ir->hw_type;
+        *ir->newcomm = nc;
     }
     mpi_status_set(&req->done, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, err, false);
-}
-
-static void idup_note(idup_req_t *ir, rcmsg_status_t s)
-{
-    ir->s = ir->s == RCMSG_OK ? s : ir->s;
 }
 
 static bool idup_test(mpi_req_t *req)
 {
     idup_req_t *ir = req->priv;
-    bool all = true;
 
-    for (int i = 0; i < ir->n; i++) {
-        int flag = 1;
-
-        if (ir->req[i] != RCMSG_REQUEST_NULL) {
-            flag = 0;
-            idup_note(ir, rcmsg_test(&ir->req[i], &flag, NULL));
-        }
-        all = all && flag != 0;
+    if (!mpi_dupset_test(&ir->d, false)) {
+        return false;
     }
-    if (all) {
-        idup_record(req);
-    }
-    return all;
+    idup_record(req);
+    return true;
 }
 
 static void idup_wait(mpi_req_t *req)
 {
     idup_req_t *ir = req->priv;
 
-    for (int i = 0; i < ir->n; i++) {
-        if (ir->req[i] != RCMSG_REQUEST_NULL) {
-            idup_note(ir, rcmsg_wait(&ir->req[i], NULL));
-        }
-    }
+    (void)mpi_dupset_test(&ir->d, true);
     idup_record(req);
 }
 
@@ -138,28 +161,6 @@ static const mpi_req_ops_t idup_req_ops = {
     .free = idup_free,
 };
 
-/* rcmsg's idups of what c is made of. The first one's failure fails the call (nothing posted);
- * a later one's, after others were posted (out of memory), is the request's outcome: the rest
- * are still posted, so that the other members' agreements on them are answered, and those
- * posted complete as the other members' do. */
-static rcmsg_status_t idup_post(mpi_comm_t *c, idup_req_t *ir)
-{
-    rcmsg_comm_t p[MPI_INTER_RCS];
-    rcmsg_status_t s = RCMSG_OK;
-
-    ir->n = mpi_comm_rcs(c, p);
-    for (int i = 0; i < ir->n; i++) {
-        ir->rc[i] = RCMSG_COMM_NULL;
-    }
-    for (int i = 0; i < ir->n && (i == 0 || ir->req[0] != RCMSG_REQUEST_NULL); i++) {
-        rcmsg_status_t si = rcmsg_comm_idup(p[i], &ir->rc[i], &ir->req[i]);
-
-        s = s == RCMSG_OK ? si : s;
-    }
-    ir->s = s;
-    return ir->req[0] == RCMSG_REQUEST_NULL ? s : RCMSG_OK;
-}
-
 int mpi_idup_req_start(mpi_comm_t *c, const char *call, bool with_info, MPI_Comm *newcomm,
                        MPI_Request *request)
 {
@@ -186,7 +187,7 @@ int mpi_idup_req_start(mpi_comm_t *c, const char *call, bool with_info, MPI_Comm
                        err == MPI_ERR_NO_MEM ? "out of memory for the attributes or topology"
                                              : "an attribute's copy callback failed");
     }
-    s = idup_post(c, ir);
+    s = mpi_dupset_post(c, &ir->d);
     if (s != RCMSG_OK) {
         mpi_req_delete(r);
         return mpi_err_rcmsg(c, call, s);

@@ -33,6 +33,14 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 }
 
 /* ---- Ibcast ------------------------------------------------------------------------------ */
+static int bcast_check(mpi_comm_t *c, const char *call, void *buffer, int count,
+                       MPI_Datatype datatype, int root, mpi_type_t **t_p)
+{
+    int err = mpi_nbc_check_buf(c, call, buffer, count, datatype, t_p, "the buffer");
+
+    return err != MPI_SUCCESS ? err : mpi_nbc_check_root(c, call, root);
+}
+
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                MPI_Request *request)
 {
@@ -52,9 +60,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     if (c->inter) {
         return mpi_nbc_inter_bcast(c, buffer, count, datatype, root, request);
     }
-    if ((err = mpi_nbc_check_buf(c, "MPI_Ibcast", buffer, count, datatype, &t, "the buffer")) !=
-            MPI_SUCCESS ||
-        (err = mpi_nbc_check_root(c, "MPI_Ibcast", root)) != MPI_SUCCESS) {
+    if ((err = bcast_check(c, "MPI_Ibcast", buffer, count, datatype, root, &t)) != MPI_SUCCESS) {
         return err;
     }
     if ((r = mpi_coll_req_new(c, "MPI_Ibcast", &in, &v, &err)) == NULL) {
@@ -280,9 +286,16 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     MPI_MT_GUARD();
     mpi_pcoll_args_t a = {.comm = comm};
 
-    return mpi_pcoll_new("MPI_Barrier_init", info, &a, start_barrier, request);
+    return mpi_pcoll_new("MPI_Barrier_init", info, &a, start_barrier, NULL, request);
 }
 MPI_PMPI_ALIAS(Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+static int check_bcast(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    mpi_type_t *t;
+
+    return bcast_check(c, call, a->rbuf, a->rcount, a->rdt, a->root, &t);
+}
 
 static int start_bcast(const mpi_pcoll_args_t *a, MPI_Request *request)
 {
@@ -296,7 +309,7 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     mpi_pcoll_args_t a = {
         .comm = comm, .rbuf = buffer, .rcount = count, .rdt = datatype, .root = root};
 
-    return mpi_pcoll_new("MPI_Bcast_init", info, &a, start_bcast, request);
+    return mpi_pcoll_new("MPI_Bcast_init", info, &a, start_bcast, check_bcast, request);
 }
 MPI_PMPI_ALIAS(Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                             MPI_Info info, MPI_Request *request));
@@ -313,6 +326,32 @@ static int start_scatter(const mpi_pcoll_args_t *a, MPI_Request *request)
                         request);
 }
 
+/* the init's checks: rooted_check's (gather or scatter), all_check's */
+static int check_rooted(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a, bool gather)
+{
+    rooted_args_t r = {a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root};
+    mpi_type_t *st, *rt;
+
+    return rooted_check(c, call, &r, gather, &st, &rt);
+}
+
+static int check_gather(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    return check_rooted(c, call, a, true);
+}
+
+static int check_scatter(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    return check_rooted(c, call, a, false);
+}
+
+static int check_all(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    mpi_type_t *st, *rt;
+
+    return all_check(c, call, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, &st, &rt);
+}
+
 static int start_allgather(const mpi_pcoll_args_t *a, MPI_Request *request)
 {
     return MPI_Iallgather(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm, request);
@@ -324,9 +363,9 @@ static int start_alltoall(const mpi_pcoll_args_t *a, MPI_Request *request)
 }
 
 /* the inits of the four with a send and a receive buffer (root: -1 for none) */
-static int init_data(const char *call, mpi_pcoll_start_fn *start, const void *sendbuf,
-                     int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+static int init_data(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
+                     const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request)
 {
     mpi_pcoll_args_t a = {.comm = comm,
@@ -338,7 +377,7 @@ static int init_data(const char *call, mpi_pcoll_start_fn *start, const void *se
                           .rdt = recvtype,
                           .root = root};
 
-    return mpi_pcoll_new(call, info, &a, start, request);
+    return mpi_pcoll_new(call, info, &a, start, check, request);
 }
 
 int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -346,8 +385,8 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_data("MPI_Gather_init", start_gather, sendbuf, sendcount, sendtype, recvbuf,
-                     recvcount, recvtype, root, comm, info, request);
+    return init_data("MPI_Gather_init", start_gather, check_gather, sendbuf, sendcount, sendtype,
+                     recvbuf, recvcount, recvtype, root, comm, info, request);
 }
 MPI_PMPI_ALIAS(Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
@@ -358,8 +397,8 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_data("MPI_Scatter_init", start_scatter, sendbuf, sendcount, sendtype, recvbuf,
-                     recvcount, recvtype, root, comm, info, request);
+    return init_data("MPI_Scatter_init", start_scatter, check_scatter, sendbuf, sendcount, sendtype,
+                     recvbuf, recvcount, recvtype, root, comm, info, request);
 }
 MPI_PMPI_ALIAS(Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
@@ -370,8 +409,8 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_data("MPI_Allgather_init", start_allgather, sendbuf, sendcount, sendtype, recvbuf,
-                     recvcount, recvtype, -1, comm, info, request);
+    return init_data("MPI_Allgather_init", start_allgather, check_all, sendbuf, sendcount, sendtype,
+                     recvbuf, recvcount, recvtype, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
@@ -382,8 +421,8 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_data("MPI_Alltoall_init", start_alltoall, sendbuf, sendcount, sendtype, recvbuf,
-                     recvcount, recvtype, -1, comm, info, request);
+    return init_data("MPI_Alltoall_init", start_alltoall, check_all, sendbuf, sendcount, sendtype,
+                     recvbuf, recvcount, recvtype, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,

@@ -89,6 +89,23 @@ static int red_start(const red_t *a, const void *in, void *recvbuf, int count, i
     return mpi_coll_req_start(r, a->call, err, s, request);
 }
 
+/* Ireduce's checks (a->c an intracommunicator) */
+static int reduce_check(red_t *a, MPI_Comm comm, const void *sendbuf, void *recvbuf, int count,
+                        int root, MPI_Request *request)
+{
+    int err = mpi_nbc_check_root(a->c, a->call, root);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (a->c->rank != root && sendbuf == MPI_IN_PLACE) {
+        return mpi_err(a->c, a->call, MPI_ERR_BUFFER, "MPI_IN_PLACE is for the root only");
+    }
+    /* recvbuf matters at the root only: check the send side's type there instead */
+    return red_check(a, comm, sendbuf, a->c->rank == root ? recvbuf : (void *)sendbuf, count,
+                     a->c->rank == root, request);
+}
+
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request *request)
 {
@@ -101,16 +118,8 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     if (a.c != NULL && a.c->inter) {
         return mpi_nbc_inter_reduce(a.c, sendbuf, recvbuf, count, datatype, op, root, request);
     }
-    if (a.c == NULL || (err = mpi_nbc_check_root(a.c, a.call, root)) != MPI_SUCCESS) {
-        return err;
-    }
-    if (a.c->rank != root && sendbuf == MPI_IN_PLACE) {
-        return mpi_err(a.c, a.call, MPI_ERR_BUFFER, "MPI_IN_PLACE is for the root only");
-    }
-    /* recvbuf matters at the root only: check the send side's type there instead */
-    err = red_check(&a, comm, sendbuf, a.c->rank == root ? recvbuf : (void *)sendbuf, count,
-                    a.c->rank == root, request);
-    if (err != MPI_SUCCESS) {
+    if (a.c == NULL ||
+        (err = reduce_check(&a, comm, sendbuf, recvbuf, count, root, request)) != MPI_SUCCESS) {
         return err;
     }
     return red_start(&a, sendbuf, recvbuf, count, root, false, 0, request);
@@ -233,6 +242,17 @@ static int red_scatter_start(const red_t *a, const void *in, void *recvbuf, cons
     return mpi_coll_req_start(r, a->call, err, s, request);
 }
 
+/* Ireduce_scatter's checks (a->c an intracommunicator) */
+static int reduce_scatter_check(red_t *a, MPI_Comm comm, const void *sendbuf, void *recvbuf,
+                                const int *recvcounts, MPI_Request *request)
+{
+    int err = coll_check_counts(a->c, a->call, recvcounts, recvcounts, "receive");
+
+    return err != MPI_SUCCESS
+               ? err
+               : red_check(a, comm, sendbuf, recvbuf, recvcounts[a->c->rank], true, request);
+}
+
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
@@ -249,10 +269,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
         return mpi_nbc_inter_reduce_scatter(a.c, sendbuf, recvbuf, recvcounts, datatype, op,
                                             request);
     }
-    if ((err = coll_check_counts(a.c, a.call, recvcounts, recvcounts, "receive")) != MPI_SUCCESS) {
-        return err;
-    }
-    err = red_check(&a, comm, sendbuf, recvbuf, recvcounts[a.c->rank], true, request);
+    err = reduce_scatter_check(&a, comm, sendbuf, recvbuf, recvcounts, request);
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -260,6 +277,31 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 }
 
 /* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
+/* the init's checks: the nonblocking forms' (red_check, reduce_check, reduce_scatter_check) */
+static int check_reduce(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    red_t r = {.call = call, .c = c, .dt = a->rdt, .op = a->op};
+    MPI_Request unused;
+
+    return reduce_check(&r, a->comm, a->sbuf, a->rbuf, a->rcount, a->root, &unused);
+}
+
+static int check_red(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    red_t r = {.call = call, .c = c, .dt = a->rdt, .op = a->op};
+    MPI_Request unused;
+
+    return red_check(&r, a->comm, a->sbuf, a->rbuf, a->rcount, true, &unused);
+}
+
+static int check_reduce_scatter(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    red_t r = {.call = call, .c = c, .dt = a->rdt, .op = a->op};
+    MPI_Request unused;
+
+    return reduce_scatter_check(&r, a->comm, a->sbuf, a->rbuf, a->rcounts, &unused);
+}
+
 static int start_reduce(const mpi_pcoll_args_t *a, MPI_Request *request)
 {
     return MPI_Ireduce(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->root, a->comm, request);
@@ -291,9 +333,10 @@ static int start_exscan(const mpi_pcoll_args_t *a, MPI_Request *request)
 }
 
 /* the inits of the reductions (root: -1 for none; counts: Reduce_scatter's recvcounts) */
-static int init_red(const char *call, mpi_pcoll_start_fn *start, const void *sendbuf, void *recvbuf,
-                    int count, const int *counts, MPI_Datatype datatype, MPI_Op op, int root,
-                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+static int init_red(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
+                    const void *sendbuf, void *recvbuf, int count, const int *counts,
+                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request)
 {
     mpi_pcoll_args_t a = {.comm = comm,
                           .sbuf = sendbuf,
@@ -304,15 +347,15 @@ static int init_red(const char *call, mpi_pcoll_start_fn *start, const void *sen
                           .op = op,
                           .root = root};
 
-    return mpi_pcoll_new(call, info, &a, start, request);
+    return mpi_pcoll_new(call, info, &a, start, check, request);
 }
 
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_red("MPI_Reduce_init", start_reduce, sendbuf, recvbuf, count, NULL, datatype, op,
-                    root, comm, info, request);
+    return init_red("MPI_Reduce_init", start_reduce, check_reduce, sendbuf, recvbuf, count, NULL,
+                    datatype, op, root, comm, info, request);
 }
 MPI_PMPI_ALIAS(Reduce_init,
                (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -322,8 +365,8 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_red("MPI_Allreduce_init", start_allreduce, sendbuf, recvbuf, count, NULL, datatype,
-                    op, -1, comm, info, request);
+    return init_red("MPI_Allreduce_init", start_allreduce, check_red, sendbuf, recvbuf, count, NULL,
+                    datatype, op, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Allreduce_init,
                (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -334,8 +377,8 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
                                   MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_red("MPI_Reduce_scatter_block_init", start_reduce_scatter_block, sendbuf, recvbuf,
-                    recvcount, NULL, datatype, op, -1, comm, info, request);
+    return init_red("MPI_Reduce_scatter_block_init", start_reduce_scatter_block, check_red, sendbuf,
+                    recvbuf, recvcount, NULL, datatype, op, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Reduce_scatter_block_init,
                (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
@@ -346,8 +389,8 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
                             MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_red("MPI_Reduce_scatter_init", start_reduce_scatter, sendbuf, recvbuf, 0,
-                    recvcounts, datatype, op, -1, comm, info, request);
+    return init_red("MPI_Reduce_scatter_init", start_reduce_scatter, check_reduce_scatter, sendbuf,
+                    recvbuf, 0, recvcounts, datatype, op, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Reduce_scatter_init,
                (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
@@ -357,8 +400,8 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_red("MPI_Scan_init", start_scan, sendbuf, recvbuf, count, NULL, datatype, op, -1,
-                    comm, info, request);
+    return init_red("MPI_Scan_init", start_scan, check_red, sendbuf, recvbuf, count, NULL, datatype,
+                    op, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
@@ -367,8 +410,8 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_red("MPI_Exscan_init", start_exscan, sendbuf, recvbuf, count, NULL, datatype, op,
-                    -1, comm, info, request);
+    return init_red("MPI_Exscan_init", start_exscan, check_red, sendbuf, recvbuf, count, NULL,
+                    datatype, op, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));

@@ -23,16 +23,36 @@ static mpi_comm_t *nbcv_enter(const char *call, MPI_Comm comm, coll_args_t *a, M
     return c;
 }
 
+/* the arguments of Igatherv, Iscatterv and Iallgatherv as coll_check reads them (root -1 for
+ * Iallgatherv) */
+static coll_args_t gatherv_args(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, const int *recvcounts, const int *displs,
+                                MPI_Datatype recvtype, int root)
+{
+    return (coll_args_t){.shape = root < 0 ? COLL_ALL : COLL_TO_ROOT,
+                         .root = root < 0 ? 0 : root,
+                         .send = {sendbuf, sendcount, sendtype},
+                         .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+}
+
+static coll_args_t scatterv_args(const void *sendbuf, const int *sendcounts, const int *displs,
+                                 MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                 MPI_Datatype recvtype, int root)
+{
+    return (coll_args_t){.shape = COLL_FROM_ROOT,
+                         .root = root,
+                         .send = {sendbuf, 0, sendtype, true, sendcounts, displs},
+                         .recv = {recvbuf, recvcount, recvtype}};
+}
+
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Igatherv";
-    coll_args_t a = {.shape = COLL_TO_ROOT,
-                     .root = root,
-                     .send = {sendbuf, sendcount, sendtype},
-                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+    coll_args_t a =
+        gatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
     coll_buf_t *vi, *unused;
     coll_vbuf_t *vin, *vr;
     coll_blk_t *rb = NULL;
@@ -74,10 +94,8 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Iscatterv";
-    coll_args_t a = {.shape = COLL_FROM_ROOT,
-                     .root = root,
-                     .send = {sendbuf, 0, sendtype, true, sendcounts, displs},
-                     .recv = {recvbuf, recvcount, recvtype}};
+    coll_args_t a =
+        scatterv_args(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
     coll_buf_t *unused, *vo;
     coll_vbuf_t *vs, *vout;
     coll_blk_t *sb = NULL;
@@ -120,9 +138,8 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Iallgatherv";
-    coll_args_t a = {.shape = COLL_ALL,
-                     .send = {sendbuf, sendcount, sendtype},
-                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+    coll_args_t a =
+        gatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, -1);
     coll_buf_t *vi, *unused;
     coll_vbuf_t *vin, *vr;
     coll_blk_t *rb;
@@ -294,6 +311,31 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 }
 
 /* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
+/* the init's checks: coll_check's, on the nonblocking forms' arguments */
+static int check_gatherv(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    coll_args_t ca =
+        gatherv_args(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt, a->root);
+
+    return coll_check(c, call, &ca);
+}
+
+static int check_scatterv(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    coll_args_t ca =
+        scatterv_args(a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcount, a->rdt, a->root);
+
+    return coll_check(c, call, &ca);
+}
+
+static int check_allgatherv(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    coll_args_t ca =
+        gatherv_args(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt, -1);
+
+    return coll_check(c, call, &ca);
+}
+
 static int start_gatherv(const mpi_pcoll_args_t *a, MPI_Request *request)
 {
     return MPI_Igatherv(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt,
@@ -315,7 +357,7 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                           .rdt = recvtype,
                           .root = root};
 
-    return mpi_pcoll_new("MPI_Gatherv_init", info, &a, start_gatherv, request);
+    return mpi_pcoll_new("MPI_Gatherv_init", info, &a, start_gatherv, check_gatherv, request);
 }
 MPI_PMPI_ALIAS(Gatherv_init,
                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -343,7 +385,7 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
                           .rdt = recvtype,
                           .root = root};
 
-    return mpi_pcoll_new("MPI_Scatterv_init", info, &a, start_scatterv, request);
+    return mpi_pcoll_new("MPI_Scatterv_init", info, &a, start_scatterv, check_scatterv, request);
 }
 MPI_PMPI_ALIAS(Scatterv_init,
                (const void *sendbuf, const int sendcounts[], const int displs[],
@@ -370,7 +412,8 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                           .rdispls = displs,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new("MPI_Allgatherv_init", info, &a, start_allgatherv, request);
+    return mpi_pcoll_new("MPI_Allgatherv_init", info, &a, start_allgatherv, check_allgatherv,
+                         request);
 }
 MPI_PMPI_ALIAS(Allgatherv_init,
                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -399,7 +442,7 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                           .rdispls = rdispls,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new("MPI_Alltoallv_init", info, &a, start_alltoallv, request);
+    return mpi_pcoll_new("MPI_Alltoallv_init", info, &a, start_alltoallv, NULL, request);
 }
 MPI_PMPI_ALIAS(Alltoallv_init,
                (const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -428,7 +471,7 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
                           .rdispls = rdispls,
                           .rdts = recvtypes};
 
-    return mpi_pcoll_new("MPI_Alltoallw_init", info, &a, start_alltoallw, request);
+    return mpi_pcoll_new("MPI_Alltoallw_init", info, &a, start_alltoallw, NULL, request);
 }
 MPI_PMPI_ALIAS(Alltoallw_init,
                (const void *sendbuf, const int sendcounts[], const int sdispls[],

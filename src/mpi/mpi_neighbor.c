@@ -273,7 +273,7 @@ static int init_blocks(const char *call, mpi_pcoll_start_fn *start, const void *
                           .rcount = recvcount,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new(call, info, &a, start, request);
+    return mpi_pcoll_new(call, info, &a, start, NULL, request);
 }
 
 int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -321,7 +321,7 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
                           .rdispls = displs,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new("MPI_Neighbor_allgatherv_init", info, &a, start_allgatherv, request);
+    return mpi_pcoll_new("MPI_Neighbor_allgatherv_init", info, &a, start_allgatherv, NULL, request);
 }
 MPI_PMPI_ALIAS(Neighbor_allgatherv_init,
                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -350,7 +350,7 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
                           .rdispls = rdispls,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new("MPI_Neighbor_alltoallv_init", info, &a, start_alltoallv, request);
+    return mpi_pcoll_new("MPI_Neighbor_alltoallv_init", info, &a, start_alltoallv, NULL, request);
 }
 MPI_PMPI_ALIAS(Neighbor_alltoallv_init,
                (const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -380,7 +380,7 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                           .radispls = rdispls,
                           .rdts = recvtypes};
 
-    return mpi_pcoll_new("MPI_Neighbor_alltoallw_init", info, &a, start_alltoallw, request);
+    return mpi_pcoll_new("MPI_Neighbor_alltoallw_init", info, &a, start_alltoallw, NULL, request);
 }
 MPI_PMPI_ALIAS(Neighbor_alltoallw_init,
                (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],

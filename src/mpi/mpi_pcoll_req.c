@@ -7,17 +7,18 @@
  * released: the program sees only the persistent request), waits and tests through it, copies
  * its outcome when it completes and deletes it; the persistent request is then inactive and
  * can be started again. Buffers and arrays are read at each start (the program keeps them
- * until it frees the request, as MPI says).
+ * until it frees the request, as MPI says). The send and receive datatypes (derived ones) are
+ * held under handles of the request's own until it is freed: an MPI_Type_free of the
+ * program's handle after the init leaves the starts working, as MPI says; so is a user
+ * operation (MPI_Op_free after the init).
  *
  * Matching: MPI-4.0 matches a persistent collective at its init (in the order of the
  * communicator's collectives); its starts may then come in any order on different ranks.
- * So each request runs on a communicator of its own, a duplicate agreed on from the init
- * (rcmsg_comm_idup: the init stays local and returns at once): only its own starts, one at a
- * time, use it. A start before the agreement completed is pending: it runs once it has, in
- * a test or wait of the request or in the kind's progress (any call that tests or waits).
- * Over an intercommunicator (rcmsg duplicates none without its members exchanging) the
- * request runs on the communicator itself: its starts must come in the same order on every
- * rank, as its nonblocking collectives.
+ * So each request runs on a communicator of its own, a duplicate agreed on from the init as
+ * MPI_Comm_idup's (mpi_dupset_t, of an intra- or intercommunicator: the init stays local and
+ * returns at once): only its own starts, one at a time, use it. A start before the agreement
+ * completed is pending: it runs once it has, in a test or wait of the request or in the kind's
+ * progress (any call that tests or waits).
  */
 #include "mpi/mpi_engines.h"
 
@@ -28,10 +29,8 @@ typedef struct pcoll_req {
     mpi_pcoll_args_t a; /* a.comm: the request's own communicator once made */
     mpi_pcoll_start_fn *start;
     mpi_req_t *inner; /* the running nonblocking collective; NULL: none */
-    /* the own communicator: rcmsg_comm_idup's request (RCMSG_REQUEST_NULL: made, or none for
-     * an intercommunicator) and what it writes; own: its MPI handle once made */
-    rcmsg_request_t dup_req;
-    rcmsg_comm_t dup_rc;
+    /* the own communicator: its agreement (dup.n 0: made, or failed); own: its MPI handle */
+    mpi_dupset_t dup;
     MPI_Comm own;
     int dup_err;            /* the agreement failed: its noted code, the outcome of every start */
     bool pending;           /* started before the own communicator was made: runs once it is */
@@ -39,24 +38,20 @@ typedef struct pcoll_req {
     struct pcoll_req *next; /* on live_list */
     mpi_req_t *req;         /* the persistent request; NULL: freed (orphan_settle) */
     mpi_comm_t *parent;     /* freed: its communicator, held until the agreement completed */
+    MPI_Datatype held[2];   /* a.sdt's and a.rdt's own handles (MPI_DATATYPE_NULL: none) */
+    MPI_Op held_op;         /* a.op's own handle (a user operation), else MPI_OP_NULL */
+    struct mpi_op *op;      /* what held_op names, held (mpi_op_hold) */
 } pcoll_req_t;
 
 static pcoll_req_t *live_list; /* every request of this kind (the kind's progress and fini) */
 
-/* The own communicator made from the agreement's rcmsg communicator: an MPI communicator
- * (the parent's name, error handler and topology) without its attributes. */
-static void pcoll_own_make(mpi_req_t *req, pcoll_req_t *p, rcmsg_status_t s)
+/* The own communicator made from the agreement: an MPI communicator (the parent's name, error
+ * handler and topology) without its attributes. */
+static void pcoll_own_make(mpi_req_t *req, pcoll_req_t *p)
 {
     mpi_comm_t *c = req->comm, *n;
 
-    p->dup_req = RCMSG_REQUEST_NULL;
-    if (s != RCMSG_OK) {
-        p->dup_err = mpi_err_note(mpi_err_code(mpi_err_class_of(s), s),
-                                  "%s: the request's own communicator could not be made: %s (%s)",
-                                  req->what, rcmsg_strerror(s), rcmsg_status_name(s));
-        return;
-    }
-    p->dup_err = mpi_comm_wrap(c, req->what, p->dup_rc, c->members, &p->own);
+    p->dup_err = mpi_dupset_make(c, req->what, &p->dup, &p->own);
     if (p->dup_err != MPI_SUCCESS) {
         return;
     }
@@ -76,17 +71,13 @@ static void pcoll_own_make(mpi_req_t *req, pcoll_req_t *p, rcmsg_status_t s)
 /* true once the own communicator is made (or failed, or none is needed); block: waits */
 static bool pcoll_own_ready(mpi_req_t *req, pcoll_req_t *p, bool block)
 {
-    int flag = 0;
-    rcmsg_status_t s;
-
-    if (p->dup_req == RCMSG_REQUEST_NULL) {
+    if (p->dup.n == 0) {
         return true;
     }
-    s = block ? rcmsg_wait(&p->dup_req, NULL) : rcmsg_test(&p->dup_req, &flag, NULL);
-    if (!block && !flag) {
+    if (!mpi_dupset_test(&p->dup, block)) {
         return false;
     }
-    pcoll_own_make(req, p, s);
+    pcoll_own_make(req, p);
     return true;
 }
 
@@ -119,6 +110,64 @@ static void pcoll_kick(mpi_req_t *req, pcoll_req_t *p, bool block)
     }
 }
 
+/* *dt, a derived type, under a handle of the request's own (its type retained) in *held and
+ * *dt; others (predefined, not a type) stay as they are (a start's checks see them). */
+static int pcoll_type_hold(MPI_Datatype *dt, MPI_Datatype *held)
+{
+    mpi_type_t *t = (unsigned)*dt >> MPI_HANDLE_KIND_SHIFT == MPI_KIND_DATATYPE_ &&
+                            (*dt & MPI_HANDLE_INDEX_MASK) >= MPI_DT_PREDEFINED_COUNT_
+                        ? mpi_type_get(*dt)
+                        : NULL;
+    int h;
+
+    *held = MPI_DATATYPE_NULL;
+    if (t == NULL) {
+        return MPI_SUCCESS;
+    }
+    if (mpi_handle_alloc(MPI_KIND_DATATYPE_, t, &h) != MPI_SUCCESS) {
+        return MPI_ERR_NO_MEM;
+    }
+    mpi_type_retain(t);
+    *held = *dt = h;
+    return MPI_SUCCESS;
+}
+
+/* a.op, a user operation, under a handle of the request's own (held) */
+static int pcoll_op_hold(pcoll_req_t *p)
+{
+    int h;
+
+    p->held_op = MPI_OP_NULL;
+    if (!mpi_op_valid(p->a.op) || mpi_op_predefined(p->a.op)) {
+        return MPI_SUCCESS;
+    }
+    p->op = mpi_op_hold(p->a.op);
+    if (mpi_handle_alloc(MPI_KIND_OP_, p->op, &h) != MPI_SUCCESS) {
+        return MPI_ERR_NO_MEM;
+    }
+    p->held_op = p->a.op = h;
+    return MPI_SUCCESS;
+}
+
+static void pcoll_held_drop(pcoll_req_t *p)
+{
+    if (p->held_op != MPI_OP_NULL) {
+        mpi_handle_release(MPI_KIND_OP_, p->held_op);
+        p->held_op = MPI_OP_NULL;
+    }
+    mpi_op_drop(p->op);
+    p->op = NULL;
+    for (int i = 0; i < 2; i++) {
+        mpi_type_t *t = p->held[i] != MPI_DATATYPE_NULL ? mpi_type_get(p->held[i]) : NULL;
+
+        if (t != NULL) {
+            mpi_handle_release(MPI_KIND_DATATYPE_, p->held[i]);
+            mpi_type_release(t);
+        }
+        p->held[i] = MPI_DATATYPE_NULL;
+    }
+}
+
 static void live_unlink(pcoll_req_t *p)
 {
     for (pcoll_req_t **pp = &live_list; *pp != NULL; pp = &(*pp)->next) {
@@ -133,15 +182,10 @@ static void live_unlink(pcoll_req_t *p)
  * rcmsg communicator is freed, the parent let go of (it cannot go before), p freed. */
 static void orphan_settle(pcoll_req_t *p, bool block)
 {
-    int flag = 0;
-    rcmsg_status_t s = block ? rcmsg_wait(&p->dup_req, NULL) : rcmsg_test(&p->dup_req, &flag, NULL);
-
-    if (!block && !flag) {
+    if (!mpi_dupset_test(&p->dup, block)) {
         return;
     }
-    if (s == RCMSG_OK) {
-        rcmsg_comm_free(&p->dup_rc);
-    }
+    mpi_dupset_drop(&p->dup);
     mpi_comm_unref(p->parent);
     live_unlink(p);
     free(p);
@@ -263,11 +307,12 @@ static void pcoll_free(mpi_req_t *req)
     if (p->inner != NULL) { /* Finalize only: its collective could not complete */
         mpi_req_delete(p->inner);
     }
+    pcoll_held_drop(p);
     if (own != NULL) {
         mpi_handle_release(MPI_KIND_COMM_, p->own);
         mpi_comm_unref(own);
     }
-    if (p->dup_req != RCMSG_REQUEST_NULL) {
+    if (p->dup.n != 0) {
         p->req = NULL;
         p->parent = req->comm;
         p->parent->refs++;
@@ -290,7 +335,7 @@ static const mpi_req_ops_t pcoll_req_ops = {
 };
 
 int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
-                  mpi_pcoll_start_fn *start, MPI_Request *request)
+                  mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check, MPI_Request *request)
 {
     int err;
     mpi_comm_t *c;
@@ -306,6 +351,9 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
         return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
     }
+    if (check != NULL && !c->inter && (err = check(c, call, a)) != MPI_SUCCESS) {
+        return err;
+    }
     p = calloc(1, sizeof(*p));
     err = MPI_ERR_NO_MEM;
     r = p != NULL ? mpi_req_new(c, &pcoll_req_ops, &err) : NULL;
@@ -316,13 +364,16 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     p->a = *a;
     p->start = start;
     p->own = MPI_COMM_NULL;
-    p->dup_req = RCMSG_REQUEST_NULL;
     p->req = r;
     r->priv = p;
     p->next = live_list;
     live_list = p;
-    if (!c->inter && (s = rcmsg_comm_idup(c->rc, &p->dup_rc, &p->dup_req)) != RCMSG_OK) {
-        p->dup_req = RCMSG_REQUEST_NULL; /* nothing under way */
+    if (pcoll_type_hold(&p->a.sdt, &p->held[0]) != MPI_SUCCESS ||
+        pcoll_type_hold(&p->a.rdt, &p->held[1]) != MPI_SUCCESS || pcoll_op_hold(p) != MPI_SUCCESS) {
+        mpi_req_delete(r);
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "out of handles for its datatypes or operation");
+    }
+    if ((s = mpi_dupset_post(c, &p->dup)) != RCMSG_OK) { /* nothing under way */
         mpi_req_delete(r);
         return mpi_err_rcmsg(c, call, s);
     }

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define N      37 /* ints per block */
 #define ROUNDS 3
@@ -275,8 +276,19 @@ static void test_data(void)
                          &req));
     run_rounds(&req, &(rounds_t){"Scatterv_init", fill_scatter, check_scatter, b});
 
-    OK(MPI_Info_free(&info));
+    /* its type freed after the init, a new type made then (it may take the freed handle):
+     * the request goes on with the type of its init (MPI: freed types stay usable by the
+     * operations that hold them); the new type would leave even ints -1 */
+    b->root = 0;
+    OK(MPI_Bcast_init(b->r, N, eo, b->root, w, MPI_INFO_NULL, &req));
     OK(MPI_Type_free(&eo));
+    OK(MPI_Type_create_resized(MPI_INT, 0, 3 * (MPI_Aint)sizeof(int), &v)); /* 1 int in 3 */
+    OK(MPI_Type_commit(&v));
+    run_rounds(&req, &(rounds_t){"Bcast_init (its type freed after the init)", fill_bcast_eo,
+                                 check_bcast_eo, b});
+    OK(MPI_Type_free(&v));
+
+    OK(MPI_Info_free(&info));
     bufs_free(b);
 }
 
@@ -402,6 +414,22 @@ static int check_red(void *arg, int k)
     return bad;
 }
 
+/* user operations: a sum, and one that writes zeros */
+static void user_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++) {
+        ((int *)inout)[i] += ((int *)in)[i];
+    }
+}
+
+static void user_zero(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)in;
+    (void)dt;
+    memset(inout, 0, (size_t)*len * sizeof(int));
+}
+
 static void test_reduce(void)
 {
     MPI_Comm w = MPI_COMM_WORLD;
@@ -433,6 +461,20 @@ static void test_reduce(void)
     }
     OK(MPI_Reduce_scatter_init(b->s, b->r, b->rc, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &req));
     run_rounds(&req, &(rounds_t){"Reduce_scatter_init", fill_red, check_red, &a});
+    /* its user operation freed after the init, a new one made then (it may take the freed
+     * handle; it would give zeros): the request goes on with the operation of its init */
+    {
+        MPI_Op sum_op, zero_op;
+
+        a.kind = 1;
+        OK(MPI_Op_create(user_sum, 1, &sum_op));
+        OK(MPI_Allreduce_init(b->s, b->r, N, MPI_INT, sum_op, w, MPI_INFO_NULL, &req));
+        OK(MPI_Op_free(&sum_op));
+        OK(MPI_Op_create(user_zero, 1, &zero_op));
+        run_rounds(&req, &(rounds_t){"Allreduce_init (its user operation freed after the init)",
+                                     fill_red, check_red, &a});
+        OK(MPI_Op_free(&zero_op));
+    }
     bufs_free(b);
 }
 
@@ -604,6 +646,42 @@ static void test_neighbor(void)
 }
 
 /* ---- intercommunicator: the two halves of the world ----------------------------------------- */
+/* Started in different orders on different ranks (matched at the init, MPI-4.0), the
+ * intercommunicator freed after the inits: the requests go on working. */
+static void test_inter_orders(MPI_Comm ic, int lo, int lrank)
+{
+    MPI_Request reqs[3];
+    MPI_Comm dup;
+    int buf[N], in[N], out[N];
+
+    OK(MPI_Comm_dup(ic, &dup));
+    OK(MPI_Bcast_init(buf, N, MPI_INT, lo ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, dup,
+                      MPI_INFO_NULL, &reqs[0]));
+    OK(MPI_Barrier_init(dup, MPI_INFO_NULL, &reqs[1]));
+    OK(MPI_Allreduce_init(in, out, N, MPI_INT, MPI_SUM, dup, MPI_INFO_NULL, &reqs[2]));
+    OK(MPI_Comm_free(&dup));
+    for (int k = 0; k < ROUNDS; k++) {
+        int bad = 0;
+
+        for (int i = 0; i < N; i++) {
+            buf[i] = lo && lrank == 0 ? val(0, i, k) : -1;
+            in[i] = val(me, i, k);
+        }
+        for (int i = 0; i < 3; i++) {
+            OK(MPI_Start(&reqs[me % 2 ? 2 - i : (i + k) % 3]));
+        }
+        OK(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < N; i++) {
+            bad += !lo && buf[i] != val(0, i, k);
+            bad += out[i] != (lo ? sum(np / 2, np, i, k) : sum(0, np / 2, i, k));
+        }
+        CHECK(bad == 0, "inter starts in different orders, round %d: %d wrong", k, bad);
+    }
+    for (int i = 0; i < 3; i++) {
+        OK(MPI_Request_free(&reqs[i]));
+    }
+}
+
 static void test_inter(void)
 {
     MPI_Comm half, ic;
@@ -651,6 +729,7 @@ static void test_inter(void)
         CHECK(bad == 0, "inter Allreduce_init round %d: %d wrong", k, bad);
     }
     OK(MPI_Request_free(&req));
+    test_inter_orders(ic, lo, lrank);
     OK(MPI_Comm_free(&ic));
     OK(MPI_Comm_free(&half));
 }
@@ -728,6 +807,18 @@ static int start_wait(MPI_Request *req)
     return err != MPI_SUCCESS ? err : MPI_Wait(req, MPI_STATUS_IGNORE);
 }
 
+/* an init that fails with class cls, its message naming call, *req left alone */
+static void init_fails(int code, int cls, const char *call, MPI_Request *req)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+
+    FAILS(code, cls);
+    MPI_Error_string(code, msg, &len);
+    CHECK(strstr(msg, call) != NULL, "%s: the message does not name it: %s", call, msg);
+    CHECK(*req == MPI_REQUEST_NULL, "%s: a failed init set the request", call);
+}
+
 static void test_errors(void)
 {
     MPI_Request req, nb;
@@ -739,18 +830,56 @@ static void test_errors(void)
     FAILS(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, NULL), MPI_ERR_ARG);
     FAILS(MPI_Allreduce_init(buf, buf + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, bad_info, &req),
           MPI_ERR_INFO);
-    /* at the start: the nonblocking form's checks, reported by the start or (a start before
-     * the request's own communicator was agreed on runs later) by the completion; then the
-     * request is inactive, reusable */
-    OK(MPI_Bcast_init(buf, N, MPI_INT, np, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
-    FAILS(start_wait(&req), MPI_ERR_ROOT);
-    OK(MPI_Wait(&req, MPI_STATUS_IGNORE)); /* inactive: at once */
-    FAILS(MPI_Start(&req), MPI_ERR_ROOT);  /* again: now at the start */
-    OK(MPI_Request_free(&req));
-    OK(MPI_Allreduce_init(buf, buf + N / 2, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, MPI_INFO_NULL,
-                          &req));
-    FAILS(start_wait(&req), MPI_ERR_OP);
-    OK(MPI_Request_free(&req));
+    /* at init: the nonblocking form's checks (count, datatype, root, buffers, op), the error
+     * naming the init; no request made */
+    req = MPI_REQUEST_NULL;
+    init_fails(MPI_Bcast_init(buf, N, MPI_INT, np, MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_ROOT, "MPI_Bcast_init", &req);
+    init_fails(MPI_Bcast_init(buf, -1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_COUNT, "MPI_Bcast_init", &req);
+    init_fails(MPI_Gather_init(buf, 1, MPI_DATATYPE_NULL, buf + 1, 1, MPI_INT, 0, MPI_COMM_WORLD,
+                               MPI_INFO_NULL, &req),
+               MPI_ERR_TYPE, "MPI_Gather_init", &req);
+    init_fails(MPI_Scatter_init(buf, 1, MPI_INT, buf + 1, 1, MPI_INT, -3, MPI_COMM_WORLD,
+                                MPI_INFO_NULL, &req),
+               MPI_ERR_ROOT, "MPI_Scatter_init", &req);
+    init_fails(MPI_Alltoall_init(buf, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD,
+                                 MPI_INFO_NULL, &req),
+               MPI_ERR_BUFFER, "MPI_Alltoall_init", &req);
+    init_fails(MPI_Allreduce_init(buf, buf + N / 2, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD,
+                                  MPI_INFO_NULL, &req),
+               MPI_ERR_OP, "MPI_Allreduce_init", &req);
+    init_fails(MPI_Scan_init(buf, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_BUFFER, "MPI_Scan_init", &req);
+    init_fails(MPI_Reduce_init(buf, buf + 1, 1, MPI_INT, MPI_SUM, np + 1, MPI_COMM_WORLD,
+                               MPI_INFO_NULL, &req),
+               MPI_ERR_ROOT, "MPI_Reduce_init", &req);
+    init_fails(MPI_Reduce_scatter_init(buf, buf + N / 2, NULL, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                       MPI_INFO_NULL, &req),
+               MPI_ERR_ARG, "MPI_Reduce_scatter_init", &req);
+    {
+        int cnt[64], dsp[64] = {0};
+
+        for (int i = 0; i < 64; i++) {
+            cnt[i] = -1;
+        }
+        init_fails(MPI_Gatherv_init(buf, 1, MPI_INT, buf + 1, cnt, dsp, MPI_INT, np, MPI_COMM_WORLD,
+                                    MPI_INFO_NULL, &req),
+                   MPI_ERR_ROOT, "MPI_Gatherv_init", &req);
+        init_fails(MPI_Allgatherv_init(buf, 1, MPI_INT, buf + 1, cnt, dsp, MPI_INT, MPI_COMM_WORLD,
+                                       MPI_INFO_NULL, &req),
+                   MPI_ERR_COUNT, "MPI_Allgatherv_init", &req);
+        /* the forms checked at the start (Alltoallv, Alltoallw, neighborhood): the nonblocking
+         * form's checks, reported by the start or (a start before the request's own
+         * communicator was agreed on runs later) by the completion; then the request is
+         * inactive, reusable */
+        OK(MPI_Alltoallv_init(buf, cnt, dsp, MPI_INT, buf + 1, cnt, dsp, MPI_INT, MPI_COMM_WORLD,
+                              MPI_INFO_NULL, &req));
+        FAILS(start_wait(&req), MPI_ERR_COUNT);
+        OK(MPI_Wait(&req, MPI_STATUS_IGNORE)); /* inactive: at once */
+        FAILS(MPI_Start(&req), MPI_ERR_COUNT); /* again: now at the start */
+        OK(MPI_Request_free(&req));
+    }
     /* while active: a second start, Request_free, Cancel; then it completes normally */
     OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &req));
     OK(MPI_Start(&req));
