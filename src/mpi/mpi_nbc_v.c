@@ -32,7 +32,8 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     coll_args_t a = {.shape = COLL_TO_ROOT,
                      .root = root,
                      .send = {sendbuf, sendcount, sendtype},
-                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs},
+                     .blocks = true};
     coll_buf_t *vi, *unused;
     coll_vbuf_t *vin, *vr;
     coll_blk_t *rb = NULL;
@@ -77,7 +78,8 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     coll_args_t a = {.shape = COLL_FROM_ROOT,
                      .root = root,
                      .send = {sendbuf, 0, sendtype, true, sendcounts, displs},
-                     .recv = {recvbuf, recvcount, recvtype}};
+                     .recv = {recvbuf, recvcount, recvtype},
+                     .blocks = true};
     coll_buf_t *unused, *vo;
     coll_vbuf_t *vs, *vout;
     coll_blk_t *sb = NULL;
@@ -122,7 +124,8 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     static const char call[] = "MPI_Iallgatherv";
     coll_args_t a = {.shape = COLL_ALL,
                      .send = {sendbuf, sendcount, sendtype},
-                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs},
+                     .blocks = true};
     coll_buf_t *vi, *unused;
     coll_vbuf_t *vin, *vr;
     coll_blk_t *rb;
@@ -210,12 +213,9 @@ static int nbcv_alltoall(const char *call, vw_args_t v, MPI_Comm comm, MPI_Reque
     if ((c = mpi_nbc_args(call, comm, request, &err)) == NULL) {
         return err;
     }
-    if (!in_place &&
-        ((err = coll_check_counts(c, call, v.sc, v.sd, "send")) != MPI_SUCCESS || v.st == NULL)) {
-        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL send types");
-    }
-    if ((err = coll_check_counts(c, call, v.rc, v.rd, "receive")) != MPI_SUCCESS || v.rt == NULL) {
-        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL receive types");
+    if ((err = coll_check_vw(c, call, v.sendbuf, v.sc, v.sd, v.st, v.recvbuf, v.rc, v.rd, v.rt)) !=
+        MPI_SUCCESS) {
+        return err;
     }
     if (in_place) {
         v.sc = v.rc, v.sd = v.rd, v.st = v.rt, v.sendbuf = v.recvbuf;
