@@ -11,7 +11,8 @@
  *  - RMA outside an access epoch, a lock inside a Win_start epoch (and Win_start inside a
  *    lock), a second Win_start, Win_complete without Win_start, unlock without lock, a nested
  *    lock, Win_free with a lock held: MPI_ERR_RMA_SYNC; Compare_and_swap on a type that is
- *    not a predefined integer: MPI_ERR_TYPE.
+ *    not a predefined integer: MPI_ERR_TYPE;
+ *  - (not a check) a copy callback's own error class or code comes back from Comm_dup as it is.
  */
 #include "mpi_test.h"
 
@@ -175,6 +176,41 @@ static void test_reduce_local(void)
     CHECK(b[0] == 11 && b[1] == 22, "Reduce_local gave %d %d", b[0], b[1]);
 }
 
+/* Comm_dup's copy callback failing with the program's own class or code: Comm_dup returns it
+ * as it is (the communicator's handler called with it) */
+static int user_err;
+
+static int copy_fails(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)comm, (void)keyval, (void)extra, (void)in, (void)out;
+    *flag = 1;
+    return user_err;
+}
+
+static void test_user_codes(void)
+{
+    int cls, code, key, got = -1, v = 1;
+    char msg[MPI_MAX_ERROR_STRING];
+    MPI_Comm dup = MPI_COMM_NULL, dup2 = MPI_COMM_NULL;
+
+    OK(MPI_Add_error_class(&cls));
+    OK(MPI_Add_error_code(cls, &code));
+    OK(MPI_Add_error_string(cls, "the class of mpi_errors_detect_test"));
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    OK(MPI_Comm_create_keyval(copy_fails, MPI_COMM_NULL_DELETE_FN, &key, NULL));
+    OK(MPI_Comm_set_attr(dup, key, &v));
+    user_err = cls;
+    got = MPI_Comm_dup(dup, &dup2);
+    CHECK(got == cls && dup2 == MPI_COMM_NULL, "Comm_dup gave %d, the callback %d", got, cls);
+    MPI_Error_string(got, msg, &v);
+    CHECK(strcmp(msg, "the class of mpi_errors_detect_test") == 0, "its string: %s", msg);
+    user_err = code;
+    got = MPI_Comm_dup(dup, &dup2);
+    CHECK(got == code, "Comm_dup gave %d, the callback %d", got, code);
+    OK(MPI_Comm_free(&dup));
+    OK(MPI_Comm_free_keyval(&key));
+}
+
 static void test_rma_sync(MPI_Win win, MPI_Group world)
 {
     int got = -1, peer = (me + 1) % np;
@@ -263,7 +299,7 @@ int main(int argc, char **argv)
         displs[i] = i * N;
         types[i] = MPI_INT;
     }
-    phases_expected = 6;
+    phases_expected = 7;
     test_alias_blocking();
     phase("aliased buffers in the blocking collectives: MPI_ERR_BUFFER");
     test_alias_nonblocking();
@@ -272,6 +308,8 @@ int main(int argc, char **argv)
     phase("aliased buffers in the persistent collectives' starts: MPI_ERR_BUFFER");
     test_reduce_local();
     phase("Reduce_local with MPI_IN_PLACE or aliased buffers: MPI_ERR_BUFFER");
+    test_user_codes();
+    phase("a copy callback's own error class or code: returned by Comm_dup as it is");
     test_rma();
     phase("RMA outside an epoch, mixed or repeated epochs: MPI_ERR_RMA_SYNC");
     still_usable("everything");
