@@ -11,6 +11,7 @@
 #include "mpi/mpi_type.h"
 
 #include <limits.h>
+#include <stdint.h>
 
 int mpi_state = MPI_STATE_NONE;
 bool mpi_mt; /* MPI_THREAD_MULTIPLE granted: MPI_MT_GUARD takes rcmsg's lock */
@@ -260,6 +261,39 @@ static int coll_check_side(mpi_comm_t *c, const char *call, const coll_side_t *s
     return mpi_check_buf(c, call, s->buf, s->v ? 0 : s->count, s->dt, t_p);
 }
 
+/* ---- aliased buffers ---------------------------------------------------------------------- */
+int mpi_check_alias(mpi_comm_t *c, const char *call, const void *sendbuf, const void *recvbuf)
+{
+    if (sendbuf != recvbuf || sendbuf == MPI_IN_PLACE || sendbuf == MPI_BOTTOM) {
+        return MPI_SUCCESS;
+    }
+    return mpi_err(c, call, MPI_ERR_BUFFER,
+                   "the send and receive buffers are the same (%p): they must not overlap "
+                   "(MPI_IN_PLACE reuses one buffer)",
+                   sendbuf);
+}
+
+/* Both buffers used here (not MPI_IN_PLACE), both moving data: the one-block buffer must not
+ * start where this rank's own block of the n-block one does (a->blocks; else its start). */
+static int coll_check_alias(mpi_comm_t *c, const char *call, const coll_args_t *a)
+{
+    bool scatter = a->shape == COLL_FROM_ROOT;
+    const coll_side_t *n = scatter ? &a->send : &a->recv, *one = scatter ? &a->recv : &a->send;
+    mpi_type_t *nt = scatter ? a->st : a->rt;
+    int own = a->shape == COLL_ALL ? c->rank : a->root;
+    uintptr_t at = (uintptr_t)n->buf;
+
+    if (a->st == NULL || a->rt == NULL || one->count == 0 ||
+        (n->v ? n->counts[own] : n->count) == 0) {
+        return MPI_SUCCESS;
+    }
+    if (a->blocks) {
+        at += (uintptr_t)((n->v ? n->displs[own] : (MPI_Aint)own * n->count) * nt->extent);
+    }
+    return scatter ? mpi_check_alias(c, call, (const void *)at, one->buf)
+                   : mpi_check_alias(c, call, one->buf, (const void *)at);
+}
+
 /* where a shape uses a buffer, or lets it be MPI_IN_PLACE: nowhere, at the root, everywhere */
 enum { COLL_AT_NONE, COLL_AT_ROOT, COLL_AT_ALL };
 static const struct {
@@ -296,7 +330,23 @@ int coll_check(mpi_comm_t *c, const char *call, coll_args_t *a)
     if (coll_at(recv, is_root)) {
         err = coll_check_side(c, call, &a->recv, "receive", coll_at(recv_ip, is_root), &a->rt);
     }
-    return err;
+    return err == MPI_SUCCESS ? coll_check_alias(c, call, a) : err;
+}
+
+int coll_check_vw(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
+                  const int *sd, const void *st, const void *recvbuf, const int *rc, const int *rd,
+                  const void *rt)
+{
+    int err = MPI_SUCCESS;
+
+    if (sendbuf != MPI_IN_PLACE &&
+        ((err = coll_check_counts(c, call, sc, sd, "send")) != MPI_SUCCESS || st == NULL)) {
+        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL send types");
+    }
+    if ((err = coll_check_counts(c, call, rc, rd, "receive")) != MPI_SUCCESS || rt == NULL) {
+        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL receive types");
+    }
+    return mpi_check_alias(c, call, sendbuf, recvbuf);
 }
 
 /* op is live and defined on dt (committed) */

@@ -68,7 +68,8 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     coll_args_t a = {.shape = COLL_TO_ROOT,
                      .root = root,
                      .send = {sendbuf, sendcount, sendtype},
-                     .recv = {recvbuf, recvcount, recvtype}};
+                     .recv = {recvbuf, recvcount, recvtype},
+                     .blocks = true};
     coll_buf_t vi = {0}, vo = {0};
     bool is_root, in_place;
     size_t block;
@@ -116,7 +117,8 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     coll_args_t a = {.shape = COLL_FROM_ROOT,
                      .root = root,
                      .send = {sendbuf, sendcount, sendtype},
-                     .recv = {recvbuf, recvcount, recvtype}};
+                     .recv = {recvbuf, recvcount, recvtype},
+                     .blocks = true};
     coll_buf_t vi = {0}, vo = {0};
     bool is_root, in_place;
     size_t block;
@@ -163,7 +165,8 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     static const char call[] = "MPI_Allgather";
     coll_args_t a = {.shape = COLL_ALL,
                      .send = {sendbuf, sendcount, sendtype},
-                     .recv = {recvbuf, recvcount, recvtype}};
+                     .recv = {recvbuf, recvcount, recvtype},
+                     .blocks = true};
     coll_buf_t vi = {0}, vo = {0};
     bool in_place = sendbuf == MPI_IN_PLACE;
     size_t block;

@@ -21,7 +21,8 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     coll_args_t a = {.shape = COLL_TO_ROOT,
                      .root = root,
                      .send = {sendbuf, sendcount, sendtype},
-                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs},
+                     .blocks = true};
     coll_blk_t *rb = NULL;
     coll_buf_t vi = {0};
     coll_vbuf_t vr = {0};
@@ -68,7 +69,8 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
     coll_args_t a = {.shape = COLL_FROM_ROOT,
                      .root = root,
                      .send = {sendbuf, 0, sendtype, true, sendcounts, displs},
-                     .recv = {recvbuf, recvcount, recvtype}};
+                     .recv = {recvbuf, recvcount, recvtype},
+                     .blocks = true};
     coll_blk_t *sb = NULL;
     coll_buf_t vo = {0};
     coll_vbuf_t vs = {0};
@@ -113,7 +115,8 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     static const char call[] = "MPI_Allgatherv";
     coll_args_t a = {.shape = COLL_ALL,
                      .send = {sendbuf, sendcount, sendtype},
-                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+                     .recv = {recvbuf, 0, recvtype, true, recvcounts, displs},
+                     .blocks = true};
     coll_blk_t *rb;
     coll_buf_t vi = {0};
     coll_vbuf_t vr = {0};
@@ -205,22 +208,6 @@ static int alltoall_vw(mpi_comm_t *c, const char *call, const void *sendbuf, con
     return err;
 }
 
-static int check_vw_args(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
-                         const int *sd, const void *st, const int *rc, const int *rd,
-                         const void *rt)
-{
-    int err = MPI_SUCCESS;
-
-    if (sendbuf != MPI_IN_PLACE &&
-        ((err = coll_check_counts(c, call, sc, sd, "send")) != MPI_SUCCESS || st == NULL)) {
-        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL send types");
-    }
-    if ((err = coll_check_counts(c, call, rc, rd, "receive")) != MPI_SUCCESS || rt == NULL) {
-        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL receive types");
-    }
-    return MPI_SUCCESS;
-}
-
 /* Alltoallv (w false: one send type and one receive type) and Alltoallw */
 static int alltoall_vw_call(const char *call, const void *sendbuf, const int *sc, const int *sd,
                             const MPI_Datatype *st, void *recvbuf, const int *rc, const int *rd,
@@ -230,7 +217,7 @@ static int alltoall_vw_call(const char *call, const void *sendbuf, const int *sc
     mpi_comm_t *c = coll_enter(comm, call, NULL, &err);
 
     if (c == NULL ||
-        (err = check_vw_args(c, call, sendbuf, sc, sd, st, rc, rd, rt)) != MPI_SUCCESS) {
+        (err = coll_check_vw(c, call, sendbuf, sc, sd, st, recvbuf, rc, rd, rt)) != MPI_SUCCESS) {
         return err;
     }
     return alltoall_vw(c, call, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, w);

@@ -403,7 +403,9 @@ static const char *class_name(int code)
 }
 
 /* Calls the handler of comm (NULL: COMM_WORLD's) for code; msg: why. note: the code returned
- * (and given to a user handler) names msg (MPI_Error_string). */
+ * (and given to a user handler) names msg (MPI_Error_string), unless it is the program's own
+ * class or code (a callback's outcome: Comm_dup's copy callback, ...), returned as it is, as
+ * in MPICH (errors/comm/userdup). */
 static int err_raise(mpi_comm_t *comm, int code, const char *msg, bool note)
 {
     MPI_Errhandler eh = comm != NULL ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
@@ -416,7 +418,7 @@ static int err_raise(mpi_comm_t *comm, int code, const char *msg, bool note)
         mpi_comm_t *w = mpi_comm_get(MPI_COMM_WORLD);
         eh = w != NULL ? w->errhandler : MPI_ERRORS_ARE_FATAL;
     }
-    if (eh != MPI_ERRORS_ARE_FATAL && note) {
+    if (eh != MPI_ERRORS_ARE_FATAL && note && !mpi_err_user(code)) {
         code = note_add(code, msg);
     }
     if (eh == MPI_ERRORS_RETURN) {

@@ -90,33 +90,21 @@ typedef struct {
     int root;
 } rooted_args_t;
 
-/* Checks the arguments of a rooted data collective; *st_p and *rt_p: the types that matter on
- * this rank (NULL for one that does not). gather: the n-block buffer is the receive one. */
+/* Checks the arguments of a rooted data collective (coll_check's); *st_p and *rt_p: the types
+ * that matter on this rank (NULL for one that does not). gather: the n-block buffer is the
+ * receive one. */
 static int rooted_check(mpi_comm_t *c, const char *call, const rooted_args_t *a, bool gather,
                         mpi_type_t **st_p, mpi_type_t **rt_p)
 {
-    bool at_root = c->rank == a->root;
-    int err = mpi_nbc_check_root(c, call, a->root);
+    coll_args_t ca = {.shape = gather ? COLL_TO_ROOT : COLL_FROM_ROOT,
+                      .root = a->root,
+                      .send = {a->sbuf, a->scount, a->sdt},
+                      .recv = {a->rbuf, a->rcount, a->rdt},
+                      .blocks = true};
+    int err = coll_check(c, call, &ca);
 
-    *st_p = *rt_p = NULL;
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (gather) { /* sbuf: everybody's, MPI_IN_PLACE at the root; rbuf: the root's */
-        if (!(at_root && a->sbuf == MPI_IN_PLACE)) {
-            err = mpi_nbc_check_buf(c, call, a->sbuf, a->scount, a->sdt, st_p, "sendbuf");
-        }
-        if (err == MPI_SUCCESS && at_root) {
-            err = mpi_nbc_check_buf(c, call, a->rbuf, a->rcount, a->rdt, rt_p, "recvbuf");
-        }
-        return err;
-    }
-    if (at_root) { /* scatter: sbuf the root's; rbuf everybody's, MPI_IN_PLACE at the root */
-        err = mpi_nbc_check_buf(c, call, a->sbuf, a->scount, a->sdt, st_p, "sendbuf");
-    }
-    if (err == MPI_SUCCESS && !(at_root && a->rbuf == MPI_IN_PLACE)) {
-        err = mpi_nbc_check_buf(c, call, a->rbuf, a->rcount, a->rdt, rt_p, "recvbuf");
-    }
+    *st_p = ca.st;
+    *rt_p = ca.rt;
     return err;
 }
 
@@ -196,20 +184,19 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 /* ---- Iallgather, Ialltoall --------------------------------------------------------------- */
 
-/* Checks sendbuf (may be MPI_IN_PLACE) and recvbuf of an all-to-all pattern. */
-static int all_check(mpi_comm_t *c, const char *call, const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     mpi_type_t **st_p, mpi_type_t **rt_p)
+/* Checks sendbuf (may be MPI_IN_PLACE) and recvbuf of an all-to-all pattern (coll_check's) */
+static int all_check(mpi_comm_t *c, const char *call, bool alltoall, const void *sendbuf,
+                     int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                     MPI_Datatype recvtype, mpi_type_t **st_p, mpi_type_t **rt_p)
 {
-    int err = MPI_SUCCESS;
+    coll_args_t ca = {.shape = COLL_ALL,
+                      .send = {sendbuf, sendcount, sendtype},
+                      .recv = {recvbuf, recvcount, recvtype},
+                      .blocks = !alltoall};
+    int err = coll_check(c, call, &ca);
 
-    *st_p = NULL;
-    if (sendbuf != MPI_IN_PLACE) {
-        err = mpi_check_buf(c, call, sendbuf, sendcount, sendtype, st_p);
-    }
-    if (err == MPI_SUCCESS) {
-        err = mpi_nbc_check_buf(c, call, recvbuf, recvcount, recvtype, rt_p, "recvbuf");
-    }
+    *st_p = ca.st;
+    *rt_p = ca.rt;
     return err;
 }
 
@@ -232,8 +219,8 @@ static int all_call(const char *call, bool alltoall, const void *sendbuf, int se
                                  recvcount, recvtype, request);
     }
     if (c == NULL ||
-        (err = all_check(c, call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &st,
-                         &rt)) != MPI_SUCCESS ||
+        (err = all_check(c, call, alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, &st, &rt)) != MPI_SUCCESS ||
         (r = mpi_coll_req_new(c, call, &vi, &vo, &err)) == NULL) {
         return err;
     }

@@ -30,9 +30,9 @@ static int red_check(red_t *a, MPI_Comm comm, const void *sendbuf, void *recvbuf
     if (a->c == NULL) {
         return err;
     }
-    if (sendbuf != MPI_IN_PLACE && sendbuf == recvbuf && recv_here && count > 0) {
-        return mpi_err(a->c, a->call, MPI_ERR_BUFFER,
-                       "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+    if (recv_here && count > 0 &&
+        (err = mpi_check_alias(a->c, a->call, sendbuf, recvbuf)) != MPI_SUCCESS) {
+        return err;
     }
     err = mpi_nbc_check_buf(a->c, a->call, recvbuf, count, a->dt, &a->t, "recvbuf");
     if (err == MPI_SUCCESS) {

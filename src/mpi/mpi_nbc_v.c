@@ -32,7 +32,8 @@ static coll_args_t gatherv_args(const void *sendbuf, int sendcount, MPI_Datatype
     return (coll_args_t){.shape = root < 0 ? COLL_ALL : COLL_TO_ROOT,
                          .root = root < 0 ? 0 : root,
                          .send = {sendbuf, sendcount, sendtype},
-                         .recv = {recvbuf, 0, recvtype, true, recvcounts, displs}};
+                         .recv = {recvbuf, 0, recvtype, true, recvcounts, displs},
+                         .blocks = true};
 }
 
 static coll_args_t scatterv_args(const void *sendbuf, const int *sendcounts, const int *displs,
@@ -42,7 +43,8 @@ static coll_args_t scatterv_args(const void *sendbuf, const int *sendcounts, con
     return (coll_args_t){.shape = COLL_FROM_ROOT,
                          .root = root,
                          .send = {sendbuf, 0, sendtype, true, sendcounts, displs},
-                         .recv = {recvbuf, recvcount, recvtype}};
+                         .recv = {recvbuf, recvcount, recvtype},
+                         .blocks = true};
 }
 
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -227,12 +229,9 @@ static int nbcv_alltoall(const char *call, vw_args_t v, MPI_Comm comm, MPI_Reque
     if ((c = mpi_nbc_args(call, comm, request, &err)) == NULL) {
         return err;
     }
-    if (!in_place &&
-        ((err = coll_check_counts(c, call, v.sc, v.sd, "send")) != MPI_SUCCESS || v.st == NULL)) {
-        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL send types");
-    }
-    if ((err = coll_check_counts(c, call, v.rc, v.rd, "receive")) != MPI_SUCCESS || v.rt == NULL) {
-        return err != MPI_SUCCESS ? err : mpi_err(c, call, MPI_ERR_ARG, "NULL receive types");
+    if ((err = coll_check_vw(c, call, v.sendbuf, v.sc, v.sd, v.st, v.recvbuf, v.rc, v.rd, v.rt)) !=
+        MPI_SUCCESS) {
+        return err;
     }
     if (in_place) {
         v.sc = v.rc, v.sd = v.rd, v.st = v.rt, v.sendbuf = v.recvbuf;

@@ -492,13 +492,29 @@ typedef struct {
     bool reduce; /* op is checked (on recv.dt) */
     MPI_Op op;
     coll_side_t send, recv;
+    bool blocks;         /* the n-block buffer (recv; send for COLL_FROM_ROOT) holds one block per
+                          * rank: this rank's own (the root's at the root) is where the other buffer
+                          * must not be (gather, scatter, allgather); else its start (reductions,
+                          * alltoall) */
     mpi_type_t *st, *rt; /* out: the buffers' types (NULL: not used here, or MPI_IN_PLACE) */
 } coll_args_t;
 
 /* Checks a in this order: the root, the operation, the send buffer and the receive buffer
- * where this rank uses them (a v buffer's counts and displacements before its type); sets
- * a->st and a->rt. MPI_SUCCESS or the error raised on c naming call. */
+ * where this rank uses them (a v buffer's counts and displacements before its type), then
+ * that they are not aliased (mpi_check_alias: the send data where this rank's own received
+ * data goes, a->blocks); sets a->st and a->rt. MPI_SUCCESS or the error raised on c naming
+ * call. */
 int coll_check(mpi_comm_t *c, const char *call, coll_args_t *a);
+/* Without MPI_IN_PLACE a collective's (or Reduce_local's) input and output must not overlap
+ * (MPI names MPI_IN_PLACE the way to reuse one buffer): sendbuf at recvbuf is MPI_ERR_BUFFER,
+ * as in MPICH (MPI_BOTTOM excepted: absolute addresses in the types). A pointer compare; the
+ * caller leaves out buffers that move no data. */
+int mpi_check_alias(mpi_comm_t *c, const char *call, const void *sendbuf, const void *recvbuf);
+/* Alltoallv and Alltoallw (blocking and not): the counts and displacements of each side (the
+ * send side's unless MPI_IN_PLACE), the type arrays not NULL, the buffers not aliased */
+int coll_check_vw(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
+                  const int *sd, const void *st, const void *recvbuf, const int *rc, const int *rd,
+                  const void *rt);
 /* non-negative counts[i] for each peer of c (mpi_comm_peers: the remote group's ranks of an
  * intercommunicator; what: "send" or "receive" in the error); NULL arrays refused */
 int coll_check_counts(mpi_comm_t *c, const char *call, const int *counts, const int *displs,

@@ -59,7 +59,13 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
         return err;
     }
     if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE) {
-        return mpi_err(NULL, "MPI_Reduce_local", MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed");
+        return mpi_err(NULL, "MPI_Reduce_local", MPI_ERR_BUFFER,
+                       "MPI_IN_PLACE is not allowed (as %s)",
+                       inbuf == MPI_IN_PLACE ? "inbuf" : "inoutbuf");
+    }
+    if (count > 0 &&
+        (err = mpi_check_alias(NULL, "MPI_Reduce_local", inbuf, inoutbuf)) != MPI_SUCCESS) {
+        return err;
     }
     err = mpi_op_apply(op, inbuf, inoutbuf, count, datatype);
     if (err != MPI_SUCCESS) {

@@ -51,6 +51,8 @@ typedef struct mpi_win {
     int nlocked;
     int *post, npost;   /* the origins of the exposure epoch (Win_post .. Win_wait) */
     int *start, nstart; /* the targets of the access epoch (Win_start .. Win_complete) */
+    bool fenced;        /* a fence (without MPI_MODE_NOSUCCEED) opened an access epoch on every
+                         * member; a lock or Win_start closes it (as MPICH: one kind at a time) */
     mpi_win_tmp_t *tmps;
     struct mpi_tattr *attrs; /* the program's attributes (mpi_type_attr.c's store) */
     char name[MPI_MAX_OBJECT_NAME];
@@ -70,6 +72,13 @@ typedef struct mpi_win {
 
 /* Where an operation lands: count elements of t at the target's byte displacement disp (of
  * element 0's origin), checked to lie inside its window; bytes = count * size. */
+/* An access epoch on rank is open (MPI-3.1 11.5: RMA calls only inside one): a fence's, a
+ * Win_start's (its group not searched) or a lock on rank. */
+static inline bool mpi_win_access(const mpi_win_t *w, int rank)
+{
+    return w->fenced || w->nstart > 0 || w->lock_state[rank] != 0;
+}
+
 typedef struct {
     int rank; /* MPI_PROC_NULL: nothing to do */
     size_t disp, count, bytes;

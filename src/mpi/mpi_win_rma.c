@@ -109,6 +109,18 @@ static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, i
     return MPI_SUCCESS;
 }
 
+/* After the arguments' checks (MPICH's order): an access epoch open on rank (checked). */
+static int rma_epoch(mpi_win_t *w, const char *call, int rank)
+{
+    if (mpi_win_access(w, rank)) {
+        return MPI_SUCCESS;
+    }
+    return mpi_err(w->c, call, MPI_ERR_RMA_SYNC,
+                   "%s: no access epoch on rank %d (MPI_Win_fence, MPI_Win_start, MPI_Win_lock "
+                   "or MPI_Win_lock_all opens one)",
+                   call, rank);
+}
+
 /* The origin (or result) buffer as packed bytes: the buffer itself when contiguous, else a
  * temporary (packed from it unless for_get) kept in w->tmps until settled. Its type signature
  * must be the target's. */
@@ -180,7 +192,8 @@ static int rma_rw(const char *call, void *addr, int count, MPI_Datatype dt, int 
         tg.rank == MPI_PROC_NULL) {
         return err;
     }
-    if ((err = rma_origin(w, call, addr, count, dt, &tg, get, &p)) != MPI_SUCCESS) {
+    if ((err = rma_epoch(w, call, rank)) != MPI_SUCCESS ||
+        (err = rma_origin(w, call, addr, count, dt, &tg, get, &p)) != MPI_SUCCESS) {
         return err;
     }
     if (tg.contig) { /* (the common case without a call more) */
@@ -256,7 +269,8 @@ static int rma_acc(const char *call, const void *oaddr, int ocount, MPI_Datatype
     if ((w = mpi_win_enter(win, call, &err)) == NULL ||
         (err = rma_target(w, call, rank, disp, tcount, tdt, &tg)) != MPI_SUCCESS ||
         tg.rank == MPI_PROC_NULL || tg.bytes == 0 ||
-        (err = rma_acc_op(w, call, op, &tg, &rop, &rdt, &basic)) != MPI_SUCCESS) {
+        (err = rma_acc_op(w, call, op, &tg, &rop, &rdt, &basic)) != MPI_SUCCESS ||
+        (err = rma_epoch(w, call, rank)) != MPI_SUCCESS) {
         return err;
     }
     if (op != MPI_NO_OP &&
@@ -331,6 +345,9 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     }
     if (origin_addr == NULL || compare_addr == NULL || result_addr == NULL) {
         return mpi_err(w->c, call, MPI_ERR_BUFFER, "%s: a buffer is NULL", call);
+    }
+    if ((err = rma_epoch(w, call, target_rank)) != MPI_SUCCESS) {
+        return err;
     }
     return rma_status(w, call,
                       rcmsg_acc_compare_swap(compare_addr, origin_addr, result_addr, rdt,

@@ -97,10 +97,10 @@ int MPI_Win_fence(int assert, MPI_Win win)
     mpi_win_t *w = mpi_win_enter(win, "MPI_Win_fence", &err);
     rcmsg_status_t s;
 
-    (void)assert;
     if (w == NULL) {
         return err;
     }
+    w->fenced = !(assert &MPI_MODE_NOSUCCEED);
     s = rcmsg_win_fence(w->data);
     mpi_win_settle(w, -1);
     return mpi_win_status(w, "MPI_Win_fence", s);
@@ -234,6 +234,13 @@ static int lock_one(mpi_win_t *w, const char *call, int type, int rank, int asse
             "%s: %s %d", call,
             rank < 0 || rank >= w->c->size ? "no window member" : "already locked:", rank);
     }
+    if (w->nstart > 0) {
+        return mpi_err(w->c, call, MPI_ERR_RMA_SYNC,
+                       "%s: an active-target access epoch is open (MPI_Win_start without "
+                       "MPI_Win_complete)",
+                       call);
+    }
+    w->fenced = false;
     if (!(assert &MPI_MODE_NOCHECK)) {
         s = lock_take(w, rank, type);
     }
@@ -363,12 +370,15 @@ static int pscw_open(MPI_Group group, MPI_Win win, const char *call, bool post)
     }
     ranks = post ? w->post : w->start;
     n = post ? &w->npost : &w->nstart;
-    if (*n > 0) {
-        return mpi_err(w->c, call, MPI_ERR_RMA_SYNC, "%s: an epoch of it is open already", call);
+    if (*n > 0 || (!post && w->nlocked > 0)) {
+        return mpi_err(w->c, call, MPI_ERR_RMA_SYNC, "%s: %s", call,
+                       *n > 0 ? "an epoch of it is open already"
+                              : "a passive-target access epoch is open (a lock is held)");
     }
     if ((err = pscw_ranks(w, call, group, ranks, n)) != MPI_SUCCESS) {
         return err;
     }
+    w->fenced = post && w->fenced;
     for (int i = 0; i < *n && s == RCMSG_OK; i++) {
         s = post ? rcmsg_send(NULL, 0, ranks[i], TAG_POST, w->c->rc)
                  : rcmsg_recv(NULL, 0, ranks[i], TAG_POST, w->c->rc, NULL);
