@@ -332,11 +332,22 @@ static int check_scatter(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t
     return check_rooted(c, call, a, false);
 }
 
-static int check_all(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+static int check_all(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a, bool alltoall)
 {
     mpi_type_t *st, *rt;
 
-    return all_check(c, call, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, &st, &rt);
+    return all_check(c, call, alltoall, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, &st,
+                     &rt);
+}
+
+static int check_allgather(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    return check_all(c, call, a, false);
+}
+
+static int check_alltoall(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    return check_all(c, call, a, true);
 }
 
 static int start_allgather(const mpi_pcoll_args_t *a, MPI_Request *request)
@@ -396,8 +407,8 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_data("MPI_Allgather_init", start_allgather, check_all, sendbuf, sendcount, sendtype,
-                     recvbuf, recvcount, recvtype, -1, comm, info, request);
+    return init_data("MPI_Allgather_init", start_allgather, check_allgather, sendbuf, sendcount,
+                     sendtype, recvbuf, recvcount, recvtype, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
@@ -408,8 +419,8 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_data("MPI_Alltoall_init", start_alltoall, check_all, sendbuf, sendcount, sendtype,
-                     recvbuf, recvcount, recvtype, -1, comm, info, request);
+    return init_data("MPI_Alltoall_init", start_alltoall, check_alltoall, sendbuf, sendcount,
+                     sendtype, recvbuf, recvcount, recvtype, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
