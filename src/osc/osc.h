@@ -64,8 +64,11 @@ struct rcmsg_win {
     unsigned *pending;        /* [size]: operations started and not complete, per target */
     unsigned npending;        /* their sum */
     rcmsg_status_t *err;      /* [size]: first error since the last flush, per target */
-    rcmsg_queue_t am_ops;     /* osc_am.c: operations by message in flight (origin side) */
+    rcmsg_queue_t *am_ops;    /* [size] osc_am.c: operations by message in flight, per target */
     rcmsg_queue_t am_replies; /* osc_am.c: replies being sent (target side) */
+    rcmsg_comm_t am_comm;     /* osc_am.c: a second duplicate, of the replies alone (their
+                               * receives, posted ahead, would sit before the requests' in
+                               * comm's matching queue of each target: a walk per request) */
     rcmsg_request_t am_req;   /* osc_am.c: the posted receive of the next request */
     char *am_buf;             /* its buffer */
     rcmsg_queue_link_t link;  /* in the live windows (osc_win.c) */
@@ -140,7 +143,8 @@ typedef struct {
     uint64_t operand, compare;
     uint64_t *old_p;
 } osc_am_call_t;
-/* Posts the receive of requests (at creation); cancels it and frees what remains (at free:
+/* Duplicates comm for the replies and posts the receive of requests (at creation, collective);
+ * cancels it and frees what remains (at free:
  * every operation of win complete). */
 rcmsg_status_t osc_am_open(rcmsg_win_t win);
 void osc_am_close(rcmsg_win_t win);

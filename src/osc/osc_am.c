@@ -67,11 +67,21 @@ static rcmsg_status_t osc_am_post(rcmsg_win_t win)
 
 rcmsg_status_t osc_am_open(rcmsg_win_t win)
 {
-    win->am_buf = malloc(sizeof(osc_am_req_t) + OSC_AM_MAX);
-    if (win->am_buf == NULL) {
-        return RCMSG_ERR_NO_MEMORY;
+    rcmsg_status_t s = rcmsg_comm_dup(win->comm, &win->am_comm); /* collective: first */
+
+    if (s != RCMSG_OK) {
+        rcmsg_error("one-sided: duplicating the window's communicator failed: %s",
+                    rcmsg_strerror(s));
+        return s;
     }
-    return osc_am_post(win);
+    win->am_buf = malloc(sizeof(osc_am_req_t) + OSC_AM_MAX);
+    s = win->am_buf == NULL ? RCMSG_ERR_NO_MEMORY : osc_am_post(win);
+    if (s != RCMSG_OK) {
+        free(win->am_buf);
+        win->am_buf = NULL;
+        (void)rcmsg_comm_free(&win->am_comm);
+    }
+    return s;
 }
 
 void osc_am_close(rcmsg_win_t win)
@@ -89,6 +99,7 @@ void osc_am_close(rcmsg_win_t win)
     }
     free(win->am_buf);
     win->am_buf = NULL;
+    (void)rcmsg_comm_free(&win->am_comm);
 }
 
 rcmsg_status_t osc_am_start(rcmsg_win_t win, const osc_am_call_t *c)
@@ -116,7 +127,7 @@ rcmsg_status_t osc_am_start(rcmsg_win_t win, const osc_am_call_t *c)
     op->result = c->result;
     op->rlen = c->rlen;
     op->old_p = c->old_p;
-    s = rcmsg_irecv(op->rep, sizeof(osc_am_rep_t) + c->rlen, c->target, OSC_TAG_REP, win->comm,
+    s = rcmsg_irecv(op->rep, sizeof(osc_am_rep_t) + c->rlen, c->target, OSC_TAG_REP, win->am_comm,
                     &op->rreq);
     if (s == RCMSG_OK) {
         s = rcmsg_isend(op->req, sizeof(osc_am_req_t) + c->dlen, c->target, OSC_TAG_REQ, win->comm,
@@ -134,7 +145,7 @@ rcmsg_status_t osc_am_start(rcmsg_win_t win, const osc_am_call_t *c)
     }
     win->pending[c->target]++;
     win->npending++;
-    rcmsg_queue_push_tail(&win->am_ops, &op->link);
+    rcmsg_queue_push_tail(&win->am_ops[c->target], &op->link);
     return RCMSG_OK;
 }
 
@@ -244,7 +255,7 @@ static rcmsg_status_t osc_am_serve(rcmsg_win_t win, const rcmsg_msg_status_t *st
                     st->source, win->len, rcmsg_status_name((rcmsg_status_t)r->rep.status));
         get = 0;
     }
-    s = rcmsg_isend(&r->rep, sizeof(r->rep) + get, st->source, OSC_TAG_REP, win->comm, &r->req);
+    s = rcmsg_isend(&r->rep, sizeof(r->rep) + get, st->source, OSC_TAG_REP, win->am_comm, &r->req);
     if (s != RCMSG_OK) {
         free(r);
         return s;
@@ -271,15 +282,15 @@ static int osc_am_target(rcmsg_win_t win)
         }
         n++;
     }
-    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&win->am_replies); l != NULL;) {
+    /* Replies freed from the oldest up to the first still being sent (as osc_am_reap) */
+    for (rcmsg_queue_link_t *l; (l = rcmsg_queue_first(&win->am_replies)) != NULL; n++) {
         osc_am_reply_t *r = RCMSG_CONTAINER_OF(l, osc_am_reply_t, link);
-        l = rcmsg_queue_next(l);
         (void)rcmsg_test(&r->req, &flag, NULL);
-        if (flag) {
-            rcmsg_queue_remove(&win->am_replies, &r->link);
-            free(r);
-            n++;
+        if (!flag) {
+            break;
         }
+        rcmsg_queue_remove(&win->am_replies, &r->link);
+        free(r);
     }
     return n;
 }
@@ -312,20 +323,39 @@ static bool osc_am_finish(rcmsg_win_t win, osc_am_op_t *op)
     return true;
 }
 
+/* The operations to target that are through, from the oldest up to the first that is not:
+ * the target answers its requests in their order and the pml does not overtake between two
+ * members on one tag, so they complete in that order (one that finished out of it is taken
+ * with those before it). Testing only the head keeps a progress round O(1) per target however
+ * many operations an epoch has in flight (testing all of them made an epoch quadratic). */
+static int osc_am_reap(rcmsg_win_t win, rcmsg_queue_t *ops)
+{
+    rcmsg_queue_link_t *l;
+    int n = 0;
+
+    while ((l = rcmsg_queue_first(ops)) != NULL) {
+        osc_am_op_t *op = RCMSG_CONTAINER_OF(l, osc_am_op_t, link);
+        if (!osc_am_finish(win, op)) {
+            break;
+        }
+        rcmsg_queue_remove(ops, &op->link);
+        free(op->req);
+        free(op->rep);
+        free(op);
+        n++;
+    }
+    return n;
+}
+
 int osc_am_poll(rcmsg_win_t win)
 {
     int n = osc_am_target(win);
 
-    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&win->am_ops); l != NULL;) {
-        osc_am_op_t *op = RCMSG_CONTAINER_OF(l, osc_am_op_t, link);
-        l = rcmsg_queue_next(l);
-        if (osc_am_finish(win, op)) {
-            rcmsg_queue_remove(&win->am_ops, &op->link);
-            free(op->req);
-            free(op->rep);
-            free(op);
-            n++;
-        }
+    if (win->npending == 0 || win->am_ops == NULL) {
+        return n;
+    }
+    for (int t = 0; t < win->size; t++) {
+        n += osc_am_reap(win, &win->am_ops[t]);
     }
     return n;
 }

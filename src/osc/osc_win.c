@@ -59,9 +59,10 @@ static rcmsg_status_t osc_win_setup(rcmsg_win_t win)
     win->pending = calloc((size_t)win->size, sizeof(*win->pending));
     win->mapped = calloc((size_t)win->size, sizeof(*win->mapped));
     win->err = calloc((size_t)win->size, sizeof(*win->err));
+    win->am_ops = calloc((size_t)win->size, sizeof(*win->am_ops)); /* zeroed: empty queues */
     win->slots = aligned_alloc(64, OSC_SLOTS * sizeof(uint64_t));
     if (win->m == NULL || win->btl == NULL || win->pending == NULL || win->err == NULL ||
-        win->slots == NULL || win->mapped == NULL) {
+        win->am_ops == NULL || win->slots == NULL || win->mapped == NULL) {
         rcmsg_error("rcmsg_win_create: out of memory for a window of %d members", win->size);
         return RCMSG_ERR_NO_MEMORY;
     }
@@ -134,6 +135,7 @@ static void osc_win_release(rcmsg_win_t win)
     free(win->btl);
     free(win->pending);
     free(win->err);
+    free(win->am_ops);
     free(win->slots);
     free(win);
 }
@@ -159,7 +161,6 @@ static rcmsg_status_t osc_win_make(void *base, size_t size, bool allocated, rcms
     if (tables != RCMSG_WIN_NULL && (win->dyn = osc_dyn_new(tables)) == NULL) {
         mem = RCMSG_ERR_NO_MEMORY;
     }
-    rcmsg_queue_init(&win->am_ops);
     rcmsg_queue_init(&win->am_replies);
     s = rcmsg_comm_dup(comm, &win->comm);
     if (s != RCMSG_OK) {
