@@ -6,7 +6,8 @@
  * Fetch_and_op and Compare_and_swap with exact results from every rank; exclusive and shared
  * locks (a counter incremented under an exclusive lock by get and put), lock_all and the
  * flushes; PSCW between neighbours; errors: a target outside the window (MPI_ERR_RMA_RANGE),
- * a bad rank, an unlock without a lock, a bad lock type.
+ * a bad rank, an unlock without a lock, a bad lock type; 10000 Compare_and_swap in one epoch
+ * complete in time linear in their number.
  * "kill" (2 ranks, mpi_win_kill.sh): rank 0 holds an exclusive lock on rank 1, which dies by
  * SIGKILL; rank 0's Put and Win_unlock then fail (no hang), and it says after how long.
  */
@@ -236,6 +237,53 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* n Compare_and_swap of one byte (0 before) to the next rank in one fence epoch (by message
+ * over sm): exactly the first wins; the closing fence's time in seconds. */
+static double many_cas(MPI_Win win, int n, signed char *res)
+{
+    signed char one = 1, zero = 0;
+    int wins = 0, to = (me + 1) % np;
+    double t0;
+
+    OK(MPI_Win_fence(0, win));
+    for (int i = 0; i < n; i++) {
+        OK(MPI_Compare_and_swap(&one, &zero, &res[i], MPI_SIGNED_CHAR, to, 60, win));
+    }
+    t0 = now_s();
+    OK(MPI_Win_fence(0, win));
+    t0 = now_s() - t0;
+    for (int i = 0; i < n; i++) {
+        wins += res[i] == 0;
+    }
+    CHECK(wins == 1, "%d Compare_and_swap of one byte: %d found it 0, expected 1", n, wins);
+    return t0;
+}
+
+/* Many operations in one epoch complete in time linear in their number (an O(n) walk per
+ * completion made 10000 CAS take 8-19 s over sm): 10x the operations may take 30x the time
+ * (plus 2 s for a loaded host), a quadratic cost takes 100x. */
+static void test_many(MPI_Win win, int *mem)
+{
+    enum { FEW = 1000, MANY = 10000 };
+    signed char *res = malloc(MANY);
+    double few, many;
+
+    CHECK(res != NULL, "out of memory");
+    if (res == NULL) {
+        return;
+    }
+    memset(&mem[60], 0, sizeof(int));
+    few = many_cas(win, FEW, res);
+    memset(&mem[60], 0, sizeof(int));
+    many = many_cas(win, MANY, res);
+    if (me == 0) {
+        printf("fence after %d CAS: %.4f s, after %d: %.4f s\n", FEW, few, MANY, many);
+    }
+    CHECK(many < 2.0 + 30 * few, "the fence after %d CAS took %.2f s, after %d %.4f s", MANY, many,
+          FEW, few);
+    free(res);
+}
+
 /* A peer killed during a lock epoch: the survivor gets an error, not a hang. */
 static int killed_in_epoch(void)
 {
@@ -279,7 +327,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "kill") == 0 && np == 2) {
         return killed_in_epoch();
     }
-    phases_expected = 6;
+    phases_expected = 7;
     test_create();
     phase("Win_create, Win_allocate, attributes, group, name, error handler, Win_free");
     OK(MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
@@ -294,6 +342,8 @@ int main(int argc, char **argv)
     phase("Win_post, start, complete, wait, test");
     test_errors(win);
     phase("errors: RMA_RANGE, RANK, DISP, RMA_SYNC, LOCKTYPE, OP");
+    test_many(win, mem);
+    phase("10000 Compare_and_swap in one epoch: time linear in their number");
     OK(MPI_Win_free(&win));
     MPI_Finalize();
     return summary();
