@@ -39,7 +39,7 @@ rm -f tsan-rc.why
 # the host make's jobserver does not exist inside the guest
 # every rank of these tests shares one guest: RCMSG_TRANSPORTS=rc,self makes them use the HCA
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL RXE_EXPECT_DEVICES=2 RCMSG_TRANSPORTS=rc,self \
-    "$runner" --rxe 2 --numa --mem 4G --rw "$top_srcdir" --timeout "${RXE_GUEST_TIMEOUT:-1500}" -- \
+    "$runner" --rxe 2 --numa --mem 4G --rw "$top_srcdir" --timeout "${RXE_GUEST_TIMEOUT:-2400}" -- \
     make check-rdma-guest
 rc=$?
 log="$top_builddir/test/rdma-suite.log"
