@@ -216,8 +216,8 @@ static int alltoall_vw_call(const char *call, const void *sendbuf, const int *sc
     int err;
     mpi_comm_t *c = coll_enter(comm, call, NULL, &err);
 
-    if (c == NULL ||
-        (err = coll_check_vw(c, call, sendbuf, sc, sd, st, recvbuf, rc, rd, rt)) != MPI_SUCCESS) {
+    if (c == NULL || (err = coll_check_vw(c, call, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, w)) !=
+                         MPI_SUCCESS) {
         return err;
     }
     return alltoall_vw(c, call, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, w);

@@ -229,8 +229,8 @@ static int nbcv_alltoall(const char *call, vw_args_t v, MPI_Comm comm, MPI_Reque
     if ((c = mpi_nbc_args(call, comm, request, &err)) == NULL) {
         return err;
     }
-    if ((err = coll_check_vw(c, call, v.sendbuf, v.sc, v.sd, v.st, v.recvbuf, v.rc, v.rd, v.rt)) !=
-        MPI_SUCCESS) {
+    if ((err = coll_check_vw(c, call, v.sendbuf, v.sc, v.sd, v.st, v.recvbuf, v.rc, v.rd, v.rt,
+                             v.w)) != MPI_SUCCESS) {
         return err;
     }
     if (in_place) {

@@ -510,11 +510,13 @@ int coll_check(mpi_comm_t *c, const char *call, coll_args_t *a);
  * as in MPICH (MPI_BOTTOM excepted: absolute addresses in the types). A pointer compare; the
  * caller leaves out buffers that move no data. */
 int mpi_check_alias(mpi_comm_t *c, const char *call, const void *sendbuf, const void *recvbuf);
-/* Alltoallv and Alltoallw (blocking and not): the counts and displacements of each side (the
- * send side's unless MPI_IN_PLACE), the type arrays not NULL, the buffers not aliased */
+/* Alltoallv and Alltoallw (w; blocking and not): the counts and displacements of each side (the
+ * send side's unless MPI_IN_PLACE), the type arrays not NULL, and this rank's own send and
+ * receive blocks not the same memory (same buffer, count, displacement and type: sends to the
+ * other ranks may share a base buffer with receives, their displacements apart) */
 int coll_check_vw(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,
                   const int *sd, const void *st, const void *recvbuf, const int *rc, const int *rd,
-                  const void *rt);
+                  const void *rt, bool w);
 /* non-negative counts[i] for each peer of c (mpi_comm_peers: the remote group's ranks of an
  * intercommunicator; what: "send" or "receive" in the error); NULL arrays refused */
 int coll_check_counts(mpi_comm_t *c, const char *call, const int *counts, const int *displs,

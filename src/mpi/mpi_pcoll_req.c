@@ -337,7 +337,7 @@ static const mpi_req_ops_t pcoll_req_ops = {
 int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
                   mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check, MPI_Request *request)
 {
-    int err;
+    int err, bad = MPI_SUCCESS;
     mpi_comm_t *c;
     pcoll_req_t *p;
     mpi_req_t *r;
@@ -351,8 +351,8 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
         return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
     }
-    if (check != NULL && !c->inter && (err = check(c, call, a)) != MPI_SUCCESS) {
-        return err;
+    if (check != NULL && !c->inter) {
+        bad = check(c, call, a); /* raised; the duplicate is still agreed on (below) */
     }
     p = calloc(1, sizeof(*p));
     err = MPI_ERR_NO_MEM;
@@ -368,14 +368,22 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     r->priv = p;
     p->next = live_list;
     live_list = p;
-    if (pcoll_type_hold(&p->a.sdt, &p->held[0]) != MPI_SUCCESS ||
-        pcoll_type_hold(&p->a.rdt, &p->held[1]) != MPI_SUCCESS || pcoll_op_hold(p) != MPI_SUCCESS) {
+    if (bad == MPI_SUCCESS && (pcoll_type_hold(&p->a.sdt, &p->held[0]) != MPI_SUCCESS ||
+                               pcoll_type_hold(&p->a.rdt, &p->held[1]) != MPI_SUCCESS ||
+                               pcoll_op_hold(p) != MPI_SUCCESS)) {
         mpi_req_delete(r);
         return mpi_err(c, call, MPI_ERR_NO_MEM, "out of handles for its datatypes or operation");
     }
     if ((s = mpi_dupset_post(c, &p->dup)) != RCMSG_OK) { /* nothing under way */
         mpi_req_delete(r);
-        return mpi_err_rcmsg(c, call, s);
+        return bad != MPI_SUCCESS ? bad : mpi_err_rcmsg(c, call, s);
+    }
+    if (bad != MPI_SUCCESS) {
+        /* an argument refused here may be accepted by the other members (a root's buffers,
+         * its own count): they posted the duplicate's agreement, so it runs to its end in the
+         * background, as a freed request's does, and the next one on c stays in step */
+        mpi_req_delete(r);
+        return bad;
     }
     r->persistent = true;
     r->what = call;

@@ -172,6 +172,68 @@ static void test_alias_persistent(void)
     still_usable("the persistent ones");
 }
 
+/* correct programs the alias checks must not refuse: Alltoallv and Alltoallw from one base
+ * buffer whose send and receive regions are kept apart by the displacements (checked data),
+ * and a rank with nothing to move passing one dummy pointer twice */
+static void test_alias_not(void)
+{
+    int *buf = calloc((size_t)np * N * 2, sizeof(int)), *rd = malloc((size_t)np * sizeof(int));
+    int *bd = malloc((size_t)np * sizeof(int)), *zero = calloc((size_t)np, sizeof(int));
+    int bad = 0, dummy = 0;
+
+    for (int i = 0; i < np; i++) {
+        for (int k = 0; k < N; k++) {
+            buf[i * N + k] = me * 1000 + i * 10 + k; /* block i goes to rank i */
+        }
+        rd[i] = np * N + i * N;
+        bd[i] = (int)(rd[i] * sizeof(int));
+    }
+    OK(MPI_Alltoallv(buf, counts, displs, MPI_INT, buf, counts, rd, MPI_INT, MPI_COMM_WORLD));
+    for (int i = 0; i < np * N; i++) {
+        bad += buf[np * N + i] != (i / N) * 1000 + me * 10 + i % N;
+    }
+    CHECK(bad == 0, "Alltoallv from one base buffer: %d wrong elements", bad);
+    for (int i = 0; i < np; i++) {
+        bd[i] = (int)(displs[i] * sizeof(int)), rd[i] = (int)((np * N + i * N) * sizeof(int));
+    }
+    OK(MPI_Alltoallw(buf, counts, bd, types, buf, counts, rd, types, MPI_COMM_WORLD));
+    OK(MPI_Alltoallv(&dummy, zero, zero, MPI_INT, &dummy, zero, zero, MPI_INT, MPI_COMM_WORLD));
+    free(buf);
+    free(rd);
+    free(bd);
+    free(zero);
+    still_usable("the correct shared-base exchanges");
+}
+
+/* an init refused at the root only (its aliased buffers): the others' requests work, and the
+ * next init on the communicator stays in step with theirs (its duplicate agreed in the
+ * background) */
+static void test_init_root_only(void)
+{
+    MPI_Request rq = MPI_REQUEST_NULL;
+    int in = me + 1, out = -1;
+
+    if (me == 0) {
+        FAILS_NAMING(MPI_Gather_init(sbuf, N, MPI_INT, sbuf, N, MPI_INT, 0, MPI_COMM_WORLD,
+                                     MPI_INFO_NULL, &rq),
+                     MPI_ERR_BUFFER, "MPI_Gather_init");
+        CHECK(rq == MPI_REQUEST_NULL, "a refused init left a request");
+    } else {
+        OK(MPI_Gather_init(sbuf, N, MPI_INT, NULL, 0, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
+                           &rq));
+        OK(MPI_Request_free(&rq));
+    }
+    OK(MPI_Allreduce_init(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
+    for (int round = 0; round < 3; round++) {
+        out = -1;
+        OK(MPI_Start(&rq));
+        OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        CHECK(out == np * (np + 1) / 2, "round %d: Allreduce_init gave %d", round, out);
+    }
+    OK(MPI_Request_free(&rq));
+    still_usable("an init refused at the root only");
+}
+
 static void test_reduce_local(void)
 {
     int a[N] = {1, 2}, b[N] = {10, 20};
@@ -308,13 +370,18 @@ int main(int argc, char **argv)
         displs[i] = i * N;
         types[i] = MPI_INT;
     }
-    phases_expected = 7;
+    phases_expected = 9;
     test_alias_blocking();
     phase("aliased buffers in the blocking collectives: MPI_ERR_BUFFER");
     test_alias_nonblocking();
     phase("aliased buffers in the nonblocking collectives: MPI_ERR_BUFFER");
     test_alias_persistent();
-    phase("aliased buffers in the persistent collectives' starts: MPI_ERR_BUFFER");
+    phase("aliased buffers in the persistent collectives' inits (Alltoallv_init: start): "
+          "MPI_ERR_BUFFER");
+    test_alias_not();
+    phase("correct exchanges from one base buffer: not refused, data checked");
+    test_init_root_only();
+    phase("an init refused at the root only: the next init in step, checked");
     test_reduce_local();
     phase("Reduce_local with MPI_IN_PLACE or aliased buffers: MPI_ERR_BUFFER");
     test_user_codes();
