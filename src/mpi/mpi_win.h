@@ -70,15 +70,15 @@ typedef struct mpi_win {
     mpi_win_hints_t hints;
 } mpi_win_t;
 
-/* Where an operation lands: count elements of t at the target's byte displacement disp (of
- * element 0's origin), checked to lie inside its window; bytes = count * size. */
-/* An access epoch on rank is open (MPI-3.1 11.5: RMA calls only inside one): a fence's, a
+/* An access epoch on rank is open (MPI-4.0 12.5: RMA calls only inside one): a fence's, a
  * Win_start's (its group not searched) or a lock on rank. */
 static inline bool mpi_win_access(const mpi_win_t *w, int rank)
 {
     return w->fenced || w->nstart > 0 || w->lock_state[rank] != 0;
 }
 
+/* Where an operation lands: count elements of t at the target's byte displacement disp (of
+ * element 0's origin), checked to lie inside its window; bytes = count * size. */
 typedef struct {
     int rank; /* MPI_PROC_NULL: nothing to do */
     size_t disp, count, bytes;

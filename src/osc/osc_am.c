@@ -4,8 +4,10 @@
  * its puts where CMA is not permitted, a device without atomics) goes as a request on the
  * window's private communicator; the target's progress hook (osc_win.c) receives it with
  * an ever-posted receive, applies it to its own memory (the CPU's atomics, as btl_self does)
- * and answers; the origin's operation completes with the answer. The target checks the access
- * against its window again: a request outside it is answered RCMSG_ERR_INVALID_PARAM.
+ * and answers on a second private duplicate (am_comm: the replies' receives posted by the
+ * origin do not lie in the queue the target's request receive walks); the origin's operation
+ * completes with the answer. The target checks the access against its window again: a request
+ * outside it is answered RCMSG_ERR_INVALID_PARAM.
  */
 #include "config.h"
 
