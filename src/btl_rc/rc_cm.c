@@ -120,6 +120,17 @@ static rcmsg_status_t cm_qp_up(rcmsg_rc_cm_t *cm)
  * packets may be, and the retransmissions cover it. Its number does not change, so the peers'
  * copies of this CM's address stay valid.
  */
+/* The address handles made so far go (cm_ah makes each again on its next send). */
+static void cm_ahs_drop(rcmsg_rc_cm_t *cm)
+{
+    for (int i = 0; cm->ahs != NULL && i < cm->params.size; i++) {
+        if (cm->ahs[i] != NULL) {
+            ibv_destroy_ah(cm->ahs[i]);
+            cm->ahs[i] = NULL;
+        }
+    }
+}
+
 static void cm_qp_repair(rcmsg_rc_cm_t *cm)
 {
     struct ibv_qp_attr attr = {.qp_state = IBV_QPS_RESET};
@@ -144,6 +155,9 @@ static void cm_qp_repair(rcmsg_rc_cm_t *cm)
         /* what the broken QP left: dropped */
     }
     memset(cm->send_busy, 0, sizeof(cm->send_busy));
+    /* an address handle made before a link flap may keep failing every send (the port's GIDs
+     * are deleted and added again with the link): the next sends make new ones */
+    cm_ahs_drop(cm);
     if (cm_qp_up(cm) == RCMSG_OK) {
         uint64_t now = rcmsg_clock_us();
         rcmsg_log(now - cm->repair_log_us >= 1000000 ? RCMSG_LOG_WARN : RCMSG_LOG_DEBUG,
@@ -256,11 +270,7 @@ void rcmsg_rc_cm_close(rcmsg_rc_cm_t *cm)
     if (cm == NULL) {
         return;
     }
-    for (int i = 0; cm->ahs != NULL && i < cm->params.size; i++) {
-        if (cm->ahs[i] != NULL) {
-            ibv_destroy_ah(cm->ahs[i]);
-        }
-    }
+    cm_ahs_drop(cm);
     if (cm->qp != NULL && ibv_destroy_qp(cm->qp) != 0) {
         rcmsg_warn("CM: ibv_destroy_qp of the UD qp on %s failed: %m", cm->dev_name);
     }
