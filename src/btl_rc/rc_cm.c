@@ -353,8 +353,11 @@ static struct ibv_ah *cm_ah(rcmsg_rc_cm_t *cm, int peer)
     if (cm->ahs[peer] == NULL) {
         rcmsg_rc_cm_ah_attr(cm, peer, &attr);
         cm->ahs[peer] = ibv_create_ah(cm->pd, &attr);
-        if (cm->ahs[peer] == NULL && (errno == ENETUNREACH || errno == EHOSTUNREACH)) {
-            /* the link is down (the port's GIDs gone with it): the retransmissions try again */
+        if (cm->ahs[peer] == NULL && (errno == ENETUNREACH || errno == EHOSTUNREACH ||
+                                      errno == ENETDOWN || errno == ETIMEDOUT)) {
+            /* the link is down (the port's GIDs gone with it, or the neighbour's address not
+             * resolved in time): the retransmissions try again; a connect that still fails
+             * says so when its tries run out */
             rcmsg_debug("CM: no address handle towards peer %d on %s:%d yet: %m", peer,
                         cm->dev_name, cm->port);
         } else if (cm->ahs[peer] == NULL) {
