@@ -65,6 +65,7 @@ struct rcmsg_win {
     unsigned npending;        /* their sum */
     rcmsg_status_t *err;      /* [size]: first error since the last flush, per target */
     rcmsg_queue_t *am_ops;    /* [size] osc_am.c: operations by message in flight, per target */
+    unsigned am_inflight;     /* of npending: those in am_ops (0: the poll walks no queue) */
     rcmsg_queue_t am_replies; /* osc_am.c: replies being sent (target side) */
     rcmsg_comm_t am_comm;     /* osc_am.c: a second duplicate, of the replies alone (their
                                * receives, posted ahead, would sit before the requests' in

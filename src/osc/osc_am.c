@@ -147,6 +147,7 @@ rcmsg_status_t osc_am_start(rcmsg_win_t win, const osc_am_call_t *c)
     }
     win->pending[c->target]++;
     win->npending++;
+    win->am_inflight++;
     rcmsg_queue_push_tail(&win->am_ops[c->target], &op->link);
     return RCMSG_OK;
 }
@@ -341,6 +342,7 @@ static int osc_am_reap(rcmsg_win_t win, rcmsg_queue_t *ops)
             break;
         }
         rcmsg_queue_remove(ops, &op->link);
+        win->am_inflight--;
         free(op->req);
         free(op->rep);
         free(op);
@@ -353,7 +355,7 @@ int osc_am_poll(rcmsg_win_t win)
 {
     int n = osc_am_target(win);
 
-    if (win->npending == 0 || win->am_ops == NULL) {
+    if (win->am_inflight == 0) { /* rc's and sm's own operations need no walk of size queues */
         return n;
     }
     for (int t = 0; t < win->size; t++) {
