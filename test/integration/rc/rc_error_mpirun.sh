@@ -14,6 +14,7 @@ st=$?
 cat "$out"
 [ $st -ne 124 ] || fail "the job hung"
 [ $st -eq 0 ] || fail "mpirun exited with $st"
+! grep FAIL "$out" || fail "a rank reported a FAIL line (the messages before the error must arrive intact)"
 grep -q 'warn: forcing qp 0x[0-9a-f]* (peer 1) from RTS into ERR' "$out" || fail "no forcing line"
 # rank 0: its own send flushed; rank 1: its retries exhausted (whichever request meets the
 # broken QP first: a message, or the progress thread's probe, a zero-length RDMA_WRITE)

@@ -330,7 +330,7 @@ static int mesh(rcmsg_wireup_t *w)
 /* rank 0 breaks its QP to rank 1; both must report and get out. */
 static int force_error(rcmsg_wireup_t *w)
 {
-    uint8_t payload[64] = {0};
+    uint8_t payload[64];
     double deadline = now_s() + 240;
     rcmsg_status_t s = RCMSG_OK;
 
@@ -348,6 +348,9 @@ static int force_error(rcmsg_wireup_t *w)
     /* keep sending to the other side until the transport refuses */
     for (uint32_t seq = 0; now_s() < deadline && lost_peers == 0; seq++) {
         msg_hdr_t h = {HDR_MAGIC, rank, 1 - rank, seq, sizeof(payload), 0, 0, 0, 0};
+        for (size_t i = 0; i < sizeof(payload); i++) {
+            payload[i] = pattern(rank, 1 - rank, seq, i); /* the receiver checks every byte */
+        }
         s = rc_btl->ops->send(rc_btl, 1 - rank, &h, sizeof(h), payload, sizeof(payload));
         if (s != RCMSG_OK && s != RCMSG_ERR_NO_RESOURCE) {
             break;
