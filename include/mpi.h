@@ -157,6 +157,29 @@ typedef struct MPI_Status {
 #define MPI_ERR_INFO                  27
 #define MPI_ERR_LASTCODE              0x3fffffff
 
+/* The classes MPI-3.1 8.4 defines for I/O and dynamic processes (outside the subset: no call
+ * raises them, but each is a class Error_class and Error_string know), and MPI_ERR_CONVERSION,
+ * which Pack_external / Unpack_external raise for a value external32 cannot hold. */
+#define MPI_ERR_FILE                40
+#define MPI_ERR_NOT_SAME            41
+#define MPI_ERR_AMODE               42
+#define MPI_ERR_UNSUPPORTED_DATAREP 43
+#define MPI_ERR_NO_SUCH_FILE        44
+#define MPI_ERR_FILE_EXISTS         45
+#define MPI_ERR_BAD_FILE            46
+#define MPI_ERR_ACCESS              47
+#define MPI_ERR_NO_SPACE            48
+#define MPI_ERR_QUOTA               49
+#define MPI_ERR_READ_ONLY           50
+#define MPI_ERR_FILE_IN_USE         51
+#define MPI_ERR_DUP_DATAREP         52
+#define MPI_ERR_CONVERSION          53
+#define MPI_ERR_IO                  54
+#define MPI_ERR_SPAWN               55
+#define MPI_ERR_PORT                56
+#define MPI_ERR_SERVICE             57
+#define MPI_ERR_NAME                58
+
 /* ---- predefined datatypes ---------------------------------------
  * Values: MPI_HANDLE_(MPI_KIND_DATATYPE_, n) with n the index in mpi_type.c's table. */
 #define MPI_DT_(n)                ((MPI_Datatype)MPI_HANDLE_(MPI_KIND_DATATYPE_, (n)))
@@ -355,6 +378,24 @@ MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void
 MPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                        MPI_Datatype datatype, MPI_Comm comm);
 MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+/* datarep "external32" only (MPI-3.1 13.5.2): big-endian, the standard's sizes; with their
+ * PMPI_ names */
+MPI_API int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                              MPI_Aint *position);
+MPI_API int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                                MPI_Aint *position, void *outbuf, int outcount,
+                                MPI_Datatype datatype);
+MPI_API int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                   MPI_Aint *size);
+MPI_API int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                               MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                               MPI_Aint *position);
+MPI_API int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                                 MPI_Aint *position, void *outbuf, int outcount,
+                                 MPI_Datatype datatype);
+MPI_API int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                    MPI_Aint *size);
 
 /* ---- operations and blocking collectives ---------------------------------------------- */
 /* Reduction operations. Values: MPI_HANDLE_(MPI_KIND_OP_, n), n the index in mpi_op.c's
