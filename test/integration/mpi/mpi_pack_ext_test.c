@@ -93,6 +93,90 @@ static void test_bytes(void)
     CHECK(back == ld, "long double %La back as %La", ld, back);
 }
 
+/* every basic type mpi4py's test_pack packs (its typecodes b h i l q f d g F D G ? and the
+ * unsigned ones, and more), 1 to 9 elements of 255, 1, 2, ... (floating) or of small integers
+ * in every element's first byte, back exactly (the pair types without padding) */
+static void test_all_types(void)
+{
+    static const MPI_Datatype types[] = {MPI_SIGNED_CHAR,
+                                         MPI_SHORT,
+                                         MPI_INT,
+                                         MPI_LONG,
+                                         MPI_LONG_LONG,
+                                         MPI_FLOAT,
+                                         MPI_DOUBLE,
+                                         MPI_LONG_DOUBLE,
+                                         MPI_C_FLOAT_COMPLEX,
+                                         MPI_C_DOUBLE_COMPLEX,
+                                         MPI_C_LONG_DOUBLE_COMPLEX,
+                                         MPI_C_BOOL,
+                                         MPI_UNSIGNED_CHAR,
+                                         MPI_UNSIGNED_SHORT,
+                                         MPI_UNSIGNED,
+                                         MPI_UNSIGNED_LONG,
+                                         MPI_UNSIGNED_LONG_LONG,
+                                         MPI_CHAR,
+                                         MPI_WCHAR,
+                                         MPI_INT8_T,
+                                         MPI_UINT64_T,
+                                         MPI_AINT,
+                                         MPI_OFFSET,
+                                         MPI_COUNT,
+                                         MPI_BYTE,
+                                         MPI_2INT,
+                                         MPI_FLOAT_INT};
+    union {
+        long double ld[2 * 9];
+        char c[2 * 9 * sizeof(long double)];
+    } in, out;
+    unsigned char buf[2 * 9 * 32];
+
+    for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+        int size;
+
+        OK(MPI_Type_size(types[k], &size));
+        for (int n = 1; n <= 9; n++) {
+            MPI_Aint pos = 0, psize = ext_size(types[k], n);
+
+            memset(&in, 0, sizeof(in));
+            memset(&out, 0xee, sizeof(out));
+            if (types[k] == MPI_FLOAT || types[k] == MPI_C_FLOAT_COMPLEX) {
+                for (int e = 0; e < n * size / 4; e++) {
+                    ((float *)in.c)[e] = (float)(e == 0 ? 255 : e);
+                }
+            } else if (types[k] == MPI_DOUBLE || types[k] == MPI_C_DOUBLE_COMPLEX) {
+                for (int e = 0; e < n * size / 8; e++) {
+                    ((double *)in.c)[e] = e == 0 ? 255 : e;
+                }
+            } else if (types[k] == MPI_LONG_DOUBLE || types[k] == MPI_C_LONG_DOUBLE_COMPLEX) {
+                for (int e = 0; e < n * size / (int)sizeof(long double); e++) {
+                    in.ld[e] = e == 0 ? 255 : e;
+                }
+            } else {
+                for (int e = 0; e < n * size; e++) { /* bytes of small non-negative ints */
+                    in.c[e] = (char)(e % size == 0 ? (e / size) % 100 : 0);
+                }
+            }
+            CHECK(psize > 0 && (size_t)psize <= sizeof(buf), "type %d: %ld bytes", (int)k,
+                  (long)psize);
+            OK(MPI_Pack_external(ext32, in.c, n, types[k], buf, psize, &pos));
+            CHECK(pos == psize, "type %d, %d elements: packed %ld of %ld", (int)k, n, (long)pos,
+                  (long)psize);
+            pos = 0;
+            OK(MPI_Unpack_external(ext32, buf, psize, &pos, out.c, n, types[k]));
+            if (types[k] == MPI_LONG_DOUBLE || types[k] == MPI_C_LONG_DOUBLE_COMPLEX) {
+                for (int e = 0; e < n * size / (int)sizeof(long double); e++) {
+                    CHECK(out.ld[e] == in.ld[e], "type %d element %d: %Lg for %Lg", (int)k, e,
+                          out.ld[e], in.ld[e]);
+                }
+            } else {
+                CHECK(memcmp(in.c, out.c, (size_t)(n * size)) == 0,
+                      "type %d, %d elements: not back as they were", (int)k, n);
+            }
+        }
+    }
+}
+
 /* a vector of pairs (long, float complex) packed, sent to the next rank, unpacked there */
 static void test_roundtrip(void)
 {
@@ -176,11 +260,13 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    phases_expected = 5;
+    phases_expected = 6;
     test_sizes();
     phase("external32 sizes");
     test_bytes();
     phase("external32 bytes");
+    test_all_types();
+    phase("external32 of every basic type, back exactly");
     test_roundtrip();
     phase("external32 through a vector type and a message");
     test_errors();
