@@ -613,6 +613,15 @@ typedef int MPI_Fint;
 #define MPI_TYPECLASS_REAL    1
 #define MPI_TYPECLASS_INTEGER 2
 #define MPI_TYPECLASS_COMPLEX 3
+/* the C type of the kind Fortran's selected_int_kind(r) / selected_real_kind(p, r) picks (MPI
+ * calls it predefined: combiner MPI_COMBINER_F90_*, not freed; the same handle for the same
+ * arguments); with their PMPI_ names */
+MPI_API int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+MPI_API int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+MPI_API int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+MPI_API int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 
 MPI_API int MPI_Info_create(MPI_Info *info);
 MPI_API int MPI_Info_set(MPI_Info info, const char *key, const char *value);
