@@ -259,6 +259,10 @@ MPI_API int MPI_Comm_size(MPI_Comm comm, int *size);
 MPI_API int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 MPI_API int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 MPI_API int MPI_Comm_free(MPI_Comm *comm);
+/* of any communicator (MPI-3.1 10.5.4): a barrier of its members, then Comm_free; with its PMPI_
+ * name */
+MPI_API int MPI_Comm_disconnect(MPI_Comm *comm);
+MPI_API int PMPI_Comm_disconnect(MPI_Comm *comm);
 MPI_API int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 MPI_API int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 MPI_API int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
