@@ -2,7 +2,8 @@
 /* The external32 data representation (MPI-3.1 13.5.2, the sizes of its table 13.2) for
  * MPI_Pack_external / Unpack_external / Pack_external_size: every basic element big-endian,
  * integers at their external size (MPI_LONG and MPI_UNSIGNED_LONG 4 bytes, MPI_WCHAR 2,
- * MPI_AINT / OFFSET / COUNT 8), IEEE floating point, long double as IEEE binary128 (16 bytes).
+ * MPI_AINT / OFFSET / COUNT 8), IEEE floating point, long double as IEEE binary128 (16 bytes),
+ * C _Bool one byte (any nonzero byte unpacks as true: 1).
  * A value the other side cannot hold (a long past 32 bits, ...) is MPI_ERR_CONVERSION. The
  * walk follows the type signature (mpi_type.h) over the native packed form mpi_type_pack
  * writes, which is in the same order. */
@@ -15,7 +16,7 @@
 #include <string.h>
 #include <wchar.h>
 
-enum { EXT_RAW, EXT_INT, EXT_UINT, EXT_FLOAT, EXT_LDBL };
+enum { EXT_RAW, EXT_BOOL, EXT_INT, EXT_UINT, EXT_FLOAT, EXT_LDBL };
 
 /* a basic type's external form: parts (2: complex) of native size nat, external size ext */
 typedef struct {
@@ -31,6 +32,8 @@ static ext_desc_t ext_desc(const mpi_type_t *t)
         .kind = (k), .nat = (n), .ext = (e), .parts = (p)                                          \
     }
     switch (t->handle) {
+    case MPI_C_BOOL:
+        return EXT_D(EXT_BOOL, t->size, 1, 1);
     case MPI_WCHAR:
         return EXT_D(EXT_UINT, sizeof(wchar_t), 2, 1);
     case MPI_SHORT:
@@ -236,6 +239,9 @@ static int ext_basic(const mpi_type_t *t, size_t count, const unsigned char **in
             if (!ext_int(&d, *in, *out, to_ext)) {
                 return MPI_ERR_CONVERSION;
             }
+            break;
+        case EXT_BOOL: /* external32: any nonzero byte is true */
+            **out = **in != 0;
             break;
         case EXT_FLOAT:
             ext_swap(*in, *out, d.nat);

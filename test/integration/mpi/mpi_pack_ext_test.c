@@ -4,7 +4,8 @@
  * number of ranks: Pack_external_size at the standard's sizes (MPI_LONG 4, MPI_WCHAR 2, long
  * double 16, a pair type, a struct), the exact big-endian bytes Pack_external writes for
  * integers, floating point and long double, Unpack_external back through a vector type (the
- * gaps untouched), a packed buffer sent to the next rank and unpacked there, and the errors:
+ * gaps untouched), a packed buffer sent to the next rank and unpacked there, a nonzero byte
+ * unpacked as a C _Bool of 1, and the errors:
  * another datarep, a negative count, a buffer too small, an uncommitted type, a long past 32
  * bits (MPI_ERR_CONVERSION, nothing written); every class of I/O and dynamic processes is a
  * class Error_class and Error_string know.
@@ -153,8 +154,10 @@ static void test_all_types(void)
                     in.ld[e] = e == 0 ? 255 : e;
                 }
             } else {
+                int mod = types[k] == MPI_C_BOOL ? 2 : 100; /* a _Bool is 0 or 1 */
+
                 for (int e = 0; e < n * size; e++) { /* bytes of small non-negative ints */
-                    in.c[e] = (char)(e % size == 0 ? (e / size) % 100 : 0);
+                    in.c[e] = (char)(e % size == 0 ? (e / size) % mod : 0);
                 }
             }
             CHECK(psize > 0 && (size_t)psize <= sizeof(buf), "type %d: %ld bytes", (int)k,
@@ -206,6 +209,23 @@ static void test_roundtrip(void)
         CHECK(out[k] == want, "element %d: %ld, expected %ld", k, out[k], want);
     }
     OK(MPI_Type_free(&vec));
+}
+
+/* C _Bool: one byte, any nonzero byte true (MPI-3.1 13.5.2), unpacked as 1 */
+static void test_bool(void)
+{
+    unsigned char ext[3] = {0, 7, 255};
+    _Bool b[3] = {1, 0, 0};
+    MPI_Aint pos = 0;
+
+    OK(MPI_Unpack_external(ext32, ext, 3, &pos, b, 3, MPI_C_BOOL));
+    CHECK(pos == 3, "position %ld", (long)pos);
+    for (int i = 0; i < 3; i++) {
+        unsigned char raw;
+
+        memcpy(&raw, &b[i], 1);
+        CHECK(raw == (i > 0), "external byte %u unpacked as %u", ext[i], raw);
+    }
 }
 
 static void test_errors(void)
@@ -269,8 +289,9 @@ int main(int argc, char **argv)
     phase("external32 of every basic type, back exactly");
     test_roundtrip();
     phase("external32 through a vector type and a message");
+    test_bool();
     test_errors();
-    phase("external32 errors");
+    phase("external32 errors, and C _Bool's true");
     test_classes();
     phase("error classes of I/O and dynamic processes");
     MPI_Finalize();
