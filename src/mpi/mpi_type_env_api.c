@@ -366,13 +366,19 @@ static int f90_type(const char *call, int combiner, int p, int r, MPI_Datatype *
     if ((p < 0 && p != MPI_UNDEFINED) || (r < 0 && r != MPI_UNDEFINED) ||
         (combiner == MPI_COMBINER_F90_INTEGER && r == MPI_UNDEFINED) ||
         (p == MPI_UNDEFINED && r == MPI_UNDEFINED)) {
+        if (combiner == MPI_COMBINER_F90_INTEGER) {
+            return mpi_err(NULL, call, MPI_ERR_ARG, "invalid range %d", r);
+        }
         return mpi_err(NULL, call, MPI_ERR_ARG,
-                       "invalid precision %d or range %d (MPI_UNDEFINED: only one of the two)", p,
-                       r);
+                       "invalid precision %d or range %d (MPI_UNDEFINED: one of the two)", p, r);
     }
     if ((c = f90_choose(combiner, p, r)) == MPI_DATATYPE_NULL) {
+        if (combiner == MPI_COMBINER_F90_INTEGER) {
+            return mpi_err(NULL, call, MPI_ERR_ARG, "no integer type has a range of 10^%d", r);
+        }
         return mpi_err(NULL, call, MPI_ERR_ARG,
-                       "no type has a precision of %d digits and a range of 10^%d", p, r);
+                       "no floating-point type has a precision of %d digits and a range of 10^%d",
+                       p, r);
     }
     for (size_t i = 0; i < f90_ntypes; i++) {
         const f90_type_t *f = &f90_types[i];
