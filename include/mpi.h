@@ -157,6 +157,29 @@ typedef struct MPI_Status {
 #define MPI_ERR_INFO                  27
 #define MPI_ERR_LASTCODE              0x3fffffff
 
+/* The classes MPI-3.1 8.4 defines for I/O and dynamic processes (outside the subset: no call
+ * raises them, but each is a class Error_class and Error_string know), and MPI_ERR_CONVERSION,
+ * which Pack_external / Unpack_external raise for a value external32 cannot hold. */
+#define MPI_ERR_FILE                40
+#define MPI_ERR_NOT_SAME            41
+#define MPI_ERR_AMODE               42
+#define MPI_ERR_UNSUPPORTED_DATAREP 43
+#define MPI_ERR_NO_SUCH_FILE        44
+#define MPI_ERR_FILE_EXISTS         45
+#define MPI_ERR_BAD_FILE            46
+#define MPI_ERR_ACCESS              47
+#define MPI_ERR_NO_SPACE            48
+#define MPI_ERR_QUOTA               49
+#define MPI_ERR_READ_ONLY           50
+#define MPI_ERR_FILE_IN_USE         51
+#define MPI_ERR_DUP_DATAREP         52
+#define MPI_ERR_CONVERSION          53
+#define MPI_ERR_IO                  54
+#define MPI_ERR_SPAWN               55
+#define MPI_ERR_PORT                56
+#define MPI_ERR_SERVICE             57
+#define MPI_ERR_NAME                58
+
 /* ---- predefined datatypes ---------------------------------------
  * Values: MPI_HANDLE_(MPI_KIND_DATATYPE_, n) with n the index in mpi_type.c's table. */
 #define MPI_DT_(n)                ((MPI_Datatype)MPI_HANDLE_(MPI_KIND_DATATYPE_, (n)))
@@ -236,6 +259,10 @@ MPI_API int MPI_Comm_size(MPI_Comm comm, int *size);
 MPI_API int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 MPI_API int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 MPI_API int MPI_Comm_free(MPI_Comm *comm);
+/* of any communicator (MPI-3.1 10.5.4): a barrier of its members, then Comm_free; with its PMPI_
+ * name */
+MPI_API int MPI_Comm_disconnect(MPI_Comm *comm);
+MPI_API int PMPI_Comm_disconnect(MPI_Comm *comm);
 MPI_API int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 MPI_API int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 MPI_API int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
@@ -355,6 +382,24 @@ MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void
 MPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                        MPI_Datatype datatype, MPI_Comm comm);
 MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+/* datarep "external32" only (MPI-3.1 13.5.2): big-endian, the standard's sizes; with their
+ * PMPI_ names */
+MPI_API int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                              MPI_Aint *position);
+MPI_API int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                                MPI_Aint *position, void *outbuf, int outcount,
+                                MPI_Datatype datatype);
+MPI_API int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                   MPI_Aint *size);
+MPI_API int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                               MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                               MPI_Aint *position);
+MPI_API int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                                 MPI_Aint *position, void *outbuf, int outcount,
+                                 MPI_Datatype datatype);
+MPI_API int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                    MPI_Aint *size);
 
 /* ---- operations and blocking collectives ---------------------------------------------- */
 /* Reduction operations. Values: MPI_HANDLE_(MPI_KIND_OP_, n), n the index in mpi_op.c's
@@ -572,6 +617,15 @@ typedef int MPI_Fint;
 #define MPI_TYPECLASS_REAL    1
 #define MPI_TYPECLASS_INTEGER 2
 #define MPI_TYPECLASS_COMPLEX 3
+/* the C type of the kind Fortran's selected_int_kind(r) / selected_real_kind(p, r) picks (MPI
+ * calls it predefined: combiner MPI_COMBINER_F90_*, not freed; the same handle for the same
+ * arguments); with their PMPI_ names */
+MPI_API int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+MPI_API int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+MPI_API int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+MPI_API int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+MPI_API int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 
 MPI_API int MPI_Info_create(MPI_Info *info);
 MPI_API int MPI_Info_set(MPI_Info info, const char *key, const char *value);

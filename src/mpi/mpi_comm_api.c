@@ -444,26 +444,32 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_free(MPI_Comm *comm)
+/* The checks of Comm_free and Comm_disconnect: the communicator behind *comm, not WORLD or SELF */
+static mpi_comm_t *comm_to_free(const char *call, const MPI_Comm *comm, int *err_p)
 {
-    MPI_MT_GUARD();
-    int err;
     mpi_comm_t *c;
 
-    MPI_CHECK_ACTIVE("MPI_Comm_free");
     if (comm == NULL) {
-        return mpi_err(NULL, "MPI_Comm_free", MPI_ERR_ARG, "NULL comm");
+        *err_p = mpi_err(NULL, call, MPI_ERR_ARG, "NULL comm");
+        return NULL;
     }
-    c = mpi_comm_check(*comm, "MPI_Comm_free", &err);
-    if (c == NULL) {
-        return err;
+    if ((c = mpi_comm_check(*comm, call, err_p)) == NULL) {
+        return NULL;
     }
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF) {
-        return mpi_err(c, "MPI_Comm_free", MPI_ERR_COMM, "%s cannot be freed", c->name);
+        *err_p = mpi_err(c, call, MPI_ERR_COMM, "%s cannot be freed", c->name);
+        return NULL;
     }
-    err = mpi_attr_delete_all(c);
+    return c;
+}
+
+/* Its attributes deleted, the handle released, *comm set to MPI_COMM_NULL. */
+static int comm_release(const char *call, mpi_comm_t *c, MPI_Comm *comm)
+{
+    int err = mpi_attr_delete_all(c);
+
     if (err != MPI_SUCCESS) {
-        return mpi_err(c, "MPI_Comm_free", err, "an attribute's delete callback failed");
+        return mpi_err(c, call, err, "an attribute's delete callback failed");
     }
     /* requests still using it keep the object (and the rcmsg communicator) until they end */
     mpi_handle_release(MPI_KIND_COMM_, *comm);
@@ -471,6 +477,45 @@ int MPI_Comm_free(MPI_Comm *comm)
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    MPI_MT_GUARD();
+    int err;
+    mpi_comm_t *c;
+
+    MPI_CHECK_ACTIVE("MPI_Comm_free");
+    if ((c = comm_to_free("MPI_Comm_free", comm, &err)) == NULL) {
+        return err;
+    }
+    return comm_release("MPI_Comm_free", c, comm);
+}
+
+/* MPI-3.1 10.5.4, on any communicator (the program's communication on it complete, as MPI
+ * says): a barrier of its members (both groups of an intercommunicator), then Comm_free. */
+int MPI_Comm_disconnect(MPI_Comm *comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Comm_disconnect";
+    rcmsg_status_t s;
+    int err;
+    mpi_comm_t *c;
+
+    MPI_CHECK_ACTIVE(call);
+    if ((c = comm_to_free(call, comm, &err)) == NULL) {
+        return err;
+    }
+    if (c->inter) {
+        if ((err = mpi_inter_barrier(c)) != MPI_SUCCESS) {
+            return err;
+        }
+    } else if ((s = rcmsg_barrier(c->rc)) != RCMSG_OK) {
+        return mpi_err(c, call, mpi_err_code(mpi_err_class_of(s), s),
+                       "the barrier of its members failed");
+    }
+    return comm_release(call, c, comm);
+}
+MPI_PMPI_ALIAS(Comm_disconnect, (MPI_Comm * comm));
 
 /* CONGRUENT: the same members in the same order; SIMILAR: the same members; else UNEQUAL */
 static int members_compare(int na, const int *a, int nb, const int *b)

@@ -74,7 +74,31 @@
     X(MPI_ERR_RMA_RANGE, "target memory is outside the window")                                    \
     X(MPI_ERR_RMA_ATTACH, "memory cannot be attached")                                             \
     X(MPI_ERR_RMA_SHARED, "memory cannot be shared")                                               \
-    X(MPI_ERR_RMA_FLAVOR, "wrong window flavor")
+    X(MPI_ERR_RMA_FLAVOR, "wrong window flavor")                                                   \
+    MPI_ERR_CLASS_LIST_IO(X)
+
+/* the classes of I/O, data conversion and dynamic processes (mpi.h: no call of the subset
+ * raises them but MPI_ERR_CONVERSION) */
+#define MPI_ERR_CLASS_LIST_IO(X)                                                                   \
+    X(MPI_ERR_FILE, "invalid file handle")                                                         \
+    X(MPI_ERR_NOT_SAME, "arguments not the same on every process")                                 \
+    X(MPI_ERR_AMODE, "invalid access mode")                                                        \
+    X(MPI_ERR_UNSUPPORTED_DATAREP, "unsupported data representation")                              \
+    X(MPI_ERR_NO_SUCH_FILE, "no such file")                                                        \
+    X(MPI_ERR_FILE_EXISTS, "file exists")                                                          \
+    X(MPI_ERR_BAD_FILE, "invalid file name")                                                       \
+    X(MPI_ERR_ACCESS, "permission denied")                                                         \
+    X(MPI_ERR_NO_SPACE, "no space left")                                                           \
+    X(MPI_ERR_QUOTA, "quota exceeded")                                                             \
+    X(MPI_ERR_READ_ONLY, "read-only file or file system")                                          \
+    X(MPI_ERR_FILE_IN_USE, "file in use")                                                          \
+    X(MPI_ERR_DUP_DATAREP, "data representation already registered")                               \
+    X(MPI_ERR_CONVERSION, "a value cannot be converted to or from the data representation")        \
+    X(MPI_ERR_IO, "I/O error")                                                                     \
+    X(MPI_ERR_SPAWN, "processes cannot be spawned")                                                \
+    X(MPI_ERR_PORT, "invalid port name")                                                           \
+    X(MPI_ERR_SERVICE, "invalid service name")                                                     \
+    X(MPI_ERR_NAME, "service name not published")
 
 static const char *const class_text[] = {
 #define MPI_ERR_CLASS_TEXT(cls, text) [cls] = text,

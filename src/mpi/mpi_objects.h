@@ -27,6 +27,12 @@ MPI_Aint mpi_type_true_extent(const mpi_type_t *t); /* true_ub - true_lb */
 /* pack count elements at buf into out (size * count bytes), unpack the reverse */
 void mpi_type_pack(const mpi_type_t *t, const void *buf, size_t count, void *out);
 void mpi_type_unpack(const mpi_type_t *t, const void *in, size_t count, void *buf);
+/* external32 (mpi_pack_ext.c): the bytes of one element of t in it, and count elements of t
+ * at buf packed into out (count * mpi_type_ext_size bytes) or the reverse; MPI_SUCCESS,
+ * MPI_ERR_CONVERSION (a value the other side cannot hold) or MPI_ERR_NO_MEM. */
+size_t mpi_type_ext_size(const mpi_type_t *t);
+int mpi_type_ext_pack(const mpi_type_t *t, const void *buf, size_t count, void *out);
+int mpi_type_ext_unpack(const mpi_type_t *t, const void *in, size_t count, void *buf);
 /* The blocks of count elements of t in pack order, adjacent ones merged: fn(arg, off, len,
  * poff) for each, off from the buffer's start, poff its offset in the packed data; stops at
  * fn's first nonzero return and returns it (0 when all were walked). */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The calls of packing (bindings over mpi_pack.c): MPI_Pack, MPI_Unpack, MPI_Pack_size. */
+/* The calls of packing (bindings over mpi_pack.c and mpi_pack_ext.c): MPI_Pack, MPI_Unpack,
+ * MPI_Pack_size, and external32's MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size.
+ */
 #include "mpi/mpi_engines.h"
 #include "mpi/mpi_type.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 /* The checks of Pack and Unpack: comm, count, a committed type, position within size, and
@@ -109,3 +112,136 @@ MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int
     *size = (int)((size_t)incount * t->size);
     return MPI_SUCCESS;
 }
+
+/* ---- external32 (mpi_pack_ext.c) ---- */
+
+/* The checks of Pack_external and Unpack_external: datarep, count, a committed type, position
+ * within size, and count elements (bytes_p of external32) fitting in what is left. */
+static int pack_ext_check(const char *call, const char *datarep, int count, MPI_Datatype dt,
+                          MPI_Aint size, const MPI_Aint *position, mpi_type_t **t_p,
+                          size_t *bytes_p)
+{
+    mpi_type_t *t = NULL;
+    int err;
+
+    if (datarep == NULL || strcmp(datarep, "external32") != 0) {
+        return mpi_err(NULL, call, MPI_ERR_UNSUPPORTED_DATAREP,
+                       "data representation \"%s\": only \"external32\"",
+                       datarep != NULL ? datarep : "(NULL)");
+    }
+    if (count < 0) {
+        return mpi_err(NULL, call, MPI_ERR_COUNT, "negative count %d", count);
+    }
+    if (position == NULL || size < 0 || *position < 0 || *position > size) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "position %ld outside the buffer of %ld bytes",
+                       position != NULL ? (long)*position : -1L, (long)size);
+    }
+    if ((err = mpi_type_check(NULL, call, dt, true, &t)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (__builtin_mul_overflow((size_t)count, mpi_type_ext_size(t), bytes_p) ||
+        *bytes_p > (size_t)(size - *position)) {
+        return mpi_err(NULL, call, MPI_ERR_TRUNCATE,
+                       "%d elements of %zu external32 bytes do not fit in the %ld bytes left",
+                       count, mpi_type_ext_size(t), (long)(size - *position));
+    }
+    *t_p = t;
+    return MPI_SUCCESS;
+}
+
+/* an error of the conversion itself, raised naming call */
+static int pack_ext_fail(const char *call, int rc)
+{
+    if (rc == MPI_ERR_CONVERSION) {
+        return mpi_err(NULL, call, rc, "a value does not fit in its external32 size");
+    }
+    return mpi_err(NULL, call, rc, "out of memory");
+}
+
+MPI_API int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                              MPI_Aint *position)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Pack_external";
+    mpi_type_t *t = NULL;
+    size_t bytes;
+    int rc;
+
+    MPI_CHECK_ACTIVE(call);
+    rc = pack_ext_check(call, datarep, incount, datatype, outsize, position, &t, &bytes);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (bytes > 0 && (rc = mpi_type_ext_pack(t, inbuf, (size_t)incount,
+                                             (char *)outbuf + *position)) != MPI_SUCCESS) {
+        return pack_ext_fail(call, rc);
+    }
+    *position += (MPI_Aint)bytes;
+    return MPI_SUCCESS;
+}
+MPI_PMPI_ALIAS(Pack_external,
+               (const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                void *outbuf, MPI_Aint outsize, MPI_Aint *position));
+
+MPI_API int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                                MPI_Aint *position, void *outbuf, int outcount,
+                                MPI_Datatype datatype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Unpack_external";
+    mpi_type_t *t = NULL;
+    size_t bytes;
+    int rc;
+
+    MPI_CHECK_ACTIVE(call);
+    rc = pack_ext_check(call, datarep, outcount, datatype, insize, position, &t, &bytes);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (bytes > 0 && (rc = mpi_type_ext_unpack(t, (const char *)inbuf + *position, (size_t)outcount,
+                                               outbuf)) != MPI_SUCCESS) {
+        return pack_ext_fail(call, rc);
+    }
+    *position += (MPI_Aint)bytes;
+    return MPI_SUCCESS;
+}
+MPI_PMPI_ALIAS(Unpack_external,
+               (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                void *outbuf, int outcount, MPI_Datatype datatype));
+
+/* external32 has no header either: count x the external size of one element */
+MPI_API int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                   MPI_Aint *size)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Pack_external_size";
+    mpi_type_t *t = NULL;
+    size_t bytes;
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    if (datarep == NULL || strcmp(datarep, "external32") != 0) {
+        return mpi_err(NULL, call, MPI_ERR_UNSUPPORTED_DATAREP,
+                       "data representation \"%s\": only \"external32\"",
+                       datarep != NULL ? datarep : "(NULL)");
+    }
+    if (incount < 0) {
+        return mpi_err(NULL, call, MPI_ERR_COUNT, "negative count %d", incount);
+    }
+    if (size == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "size is NULL");
+    }
+    if ((err = mpi_type_check(NULL, call, datatype, false, &t)) != MPI_SUCCESS) {
+        return err;
+    }
+    if (__builtin_mul_overflow((size_t)incount, mpi_type_ext_size(t), &bytes) ||
+        bytes > (size_t)PTRDIFF_MAX) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "%d elements of %zu bytes overflow an MPI_Aint",
+                       incount, mpi_type_ext_size(t));
+    }
+    *size = (MPI_Aint)bytes;
+    return MPI_SUCCESS;
+}
+MPI_PMPI_ALIAS(Pack_external_size,
+               (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size));

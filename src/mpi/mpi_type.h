@@ -96,6 +96,15 @@ int mpi_type_handle_new(mpi_type_t *t, MPI_Datatype *h_p);
 int mpi_type_check(mpi_comm_t *c, const char *call, MPI_Datatype dt, bool need_commit,
                    mpi_type_t **t_p);
 
+/* A type of MPI_Type_create_f90_* (mpi_type_env_api.c): MPI calls it predefined, so it is never
+ * freed and an envelope's contents name it by its own handle. */
+static inline bool mpi_type_is_f90(const mpi_type_t *t)
+{
+    return t->env != NULL && (t->env->combiner == MPI_COMBINER_F90_INTEGER ||
+                              t->env->combiner == MPI_COMBINER_F90_REAL ||
+                              t->env->combiner == MPI_COMBINER_F90_COMPLEX);
+}
+
 /* The predefined types (mpi_type.c), built at the first lookup. */
 extern mpi_type_t mpi_type_predef[MPI_DT_PREDEFINED_COUNT_];
 extern bool mpi_type_predef_ready;

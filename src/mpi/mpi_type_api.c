@@ -561,6 +561,12 @@ MPI_API int MPI_Type_free(MPI_Datatype *datatype)
                        "program built (MPI_Type_dup included) can be freed",
                        mpi_type_predef_name(*datatype), (unsigned)*datatype);
     }
+    if (mpi_type_is_f90(t)) {
+        return mpi_err(NULL, call, MPI_ERR_TYPE,
+                       "cannot free %s (0x%x): MPI calls the types of MPI_Type_create_f90_* "
+                       "predefined",
+                       t->name != NULL ? t->name : "an f90 type", (unsigned)*datatype);
+    }
     if ((rc = mpi_tattr_delete_all(&t->attrs, *datatype)) != MPI_SUCCESS) {
         return mpi_err(NULL, call, rc, "an attribute's delete callback failed");
     }

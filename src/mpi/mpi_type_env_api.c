@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The calls that describe datatypes (bindings over mpi_type.c): MPI_Type_get_envelope /
  * _contents (the constructors record their arguments: mpi_type_api.c), MPI_Type_set_name /
- * _get_name, MPI_Type_match_size, attributes (over mpi_type_attr.c), and MPI_Type_create_darray (an
- * HPF-style distribution of a global array, flattened like a subarray: the elements this process
- * owns, in array order). */
+ * _get_name, MPI_Type_match_size, MPI_Type_create_f90_*, attributes (over mpi_type_attr.c), and
+ * MPI_Type_create_darray (an HPF-style distribution of a global array, flattened like a subarray:
+ * the elements this process owns, in array order). */
 #include "mpi/mpi_engines.h"
 #include "mpi/mpi_type.h"
 
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,13 +40,13 @@ int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_add
     return MPI_SUCCESS;
 }
 
-/* A handle for type c of an envelope: its own for a predefined type, else a new type equal
- * to it (with its envelope and name), which the program frees (as MPI says). */
+/* A handle for type c of an envelope: its own for a predefined type (an f90 one too), else a new
+ * type equal to it (with its envelope and name), which the program frees (as MPI says). */
 static int contents_type(const char *call, mpi_type_t *c, MPI_Datatype *out)
 {
     mpi_type_t *n = NULL;
 
-    if (c->predefined) {
+    if (c->predefined || mpi_type_is_f90(c)) {
         *out = c->handle;
         return MPI_SUCCESS;
     }
@@ -269,6 +270,127 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
                    "no predefined type of that class has size %d", size);
 }
 
+/* ---- Type_create_f90_* (MPI-3.1 17.1.9) ------------------------------------------------------
+ * The C type of the kind Fortran's selected_int_kind(r) / selected_real_kind(p, r) picks (the
+ * smallest of: integers of 1, 2, 4, 8 bytes; float, double, long double, with the precision
+ * and decimal range <float.h> gives them), as a type MPI calls predefined: combiner
+ * MPI_COMBINER_F90_*, contents its r (and p, MPI_UNDEFINED kept), committed, not to be freed,
+ * the same handle for the same arguments (kept until MPI_Finalize releases every handle). */
+typedef struct {
+    int combiner, p, r;
+    MPI_Datatype handle;
+} f90_type_t;
+
+static f90_type_t *f90_types;
+static size_t f90_ntypes, f90_cap;
+
+/* the C type for (combiner, p, r), MPI_DATATYPE_NULL when no kind has them */
+static MPI_Datatype f90_choose(int combiner, int p, int r)
+{
+    static const MPI_Datatype ints[] = {MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T};
+    static const int int_range[] = {2, 4, 9, 18};
+    static const MPI_Datatype reals[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
+    static const MPI_Datatype cplx[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
+                                        MPI_C_LONG_DOUBLE_COMPLEX};
+    static const int real_digits[] = {FLT_DIG, DBL_DIG, LDBL_DIG};
+    static const int real_range[] = {
+        -FLT_MIN_10_EXP < FLT_MAX_10_EXP ? -FLT_MIN_10_EXP : FLT_MAX_10_EXP,
+        -DBL_MIN_10_EXP < DBL_MAX_10_EXP ? -DBL_MIN_10_EXP : DBL_MAX_10_EXP,
+        -LDBL_MIN_10_EXP < LDBL_MAX_10_EXP ? -LDBL_MIN_10_EXP : LDBL_MAX_10_EXP};
+
+    if (combiner == MPI_COMBINER_F90_INTEGER) {
+        for (int i = 0; i < 4; i++) {
+            if (r <= int_range[i]) {
+                return ints[i];
+            }
+        }
+        return MPI_DATATYPE_NULL;
+    }
+    p = p == MPI_UNDEFINED ? 0 : p;
+    r = r == MPI_UNDEFINED ? 0 : r;
+    for (int i = 0; i < 3; i++) {
+        if (p <= real_digits[i] && r <= real_range[i]) {
+            return combiner == MPI_COMBINER_F90_REAL ? reals[i] : cplx[i];
+        }
+    }
+    return MPI_DATATYPE_NULL;
+}
+
+/* A new f90 type over the C type c: its envelope, name, handle, and its place in the list. */
+static int f90_new(const char *call, int combiner, int p, int r, MPI_Datatype c,
+                   MPI_Datatype *newtype)
+{
+    mpi_type_place_t place = {.child = mpi_type_lookup(c), .disp = 0, .count = 1};
+    int ints[2] = {p, r}, ni = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
+    char name[64];
+    mpi_type_t *t = NULL;
+    MPI_Datatype h;
+
+    if (combiner == MPI_COMBINER_F90_INTEGER) {
+        ints[0] = r;
+        snprintf(name, sizeof(name), "MPI_Type_create_f90_integer(%d)", r);
+    } else {
+        snprintf(name, sizeof(name), "MPI_Type_create_f90_%s(%d, %d)",
+                 combiner == MPI_COMBINER_F90_REAL ? "real" : "complex", p, r);
+    }
+    if (f90_ntypes == f90_cap) {
+        size_t cap = f90_cap == 0 ? 8 : 2 * f90_cap;
+        f90_type_t *n = realloc(f90_types, cap * sizeof(*n));
+
+        if (n == NULL) {
+            return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory");
+        }
+        f90_types = n;
+        f90_cap = cap;
+    }
+    if (mpi_type_build(&place, 1, false, &t) != MPI_SUCCESS ||
+        mpi_type_env_set(t, combiner, ni, ints, 0, NULL, 0, NULL) != MPI_SUCCESS ||
+        (t->name = strdup(name)) == NULL || mpi_type_handle_new(t, &h) != MPI_SUCCESS) {
+        mpi_type_release(t);
+        return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    t->committed = true;
+    f90_types[f90_ntypes++] = (f90_type_t){combiner, p, r, h};
+    *newtype = h;
+    return MPI_SUCCESS;
+}
+
+static int f90_type(const char *call, int combiner, int p, int r, MPI_Datatype *newtype)
+{
+    MPI_Datatype c;
+
+    MPI_CHECK_ACTIVE(call);
+    if (newtype == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "newtype is NULL");
+    }
+    if ((p < 0 && p != MPI_UNDEFINED) || (r < 0 && r != MPI_UNDEFINED) ||
+        (combiner == MPI_COMBINER_F90_INTEGER && r == MPI_UNDEFINED) ||
+        (p == MPI_UNDEFINED && r == MPI_UNDEFINED)) {
+        if (combiner == MPI_COMBINER_F90_INTEGER) {
+            return mpi_err(NULL, call, MPI_ERR_ARG, "invalid range %d", r);
+        }
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       "invalid precision %d or range %d (MPI_UNDEFINED: one of the two)", p, r);
+    }
+    if ((c = f90_choose(combiner, p, r)) == MPI_DATATYPE_NULL) {
+        if (combiner == MPI_COMBINER_F90_INTEGER) {
+            return mpi_err(NULL, call, MPI_ERR_ARG, "no integer type has a range of 10^%d", r);
+        }
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       "no floating-point type has a precision of %d digits and a range of 10^%d",
+                       p, r);
+    }
+    for (size_t i = 0; i < f90_ntypes; i++) {
+        const f90_type_t *f = &f90_types[i];
+
+        if (f->combiner == combiner && f->p == p && f->r == r) {
+            *newtype = f->handle;
+            return MPI_SUCCESS;
+        }
+    }
+    return f90_new(call, combiner, p, r, c, newtype);
+}
+
 /* ---- darray
  * -------------------------------------------------------------------------------------- */
 typedef struct {
@@ -475,3 +597,24 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
     }
     return MPI_SUCCESS;
 }
+
+MPI_API int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    return f90_type("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, 0, r, newtype);
+}
+MPI_PMPI_ALIAS(Type_create_f90_integer, (int r, MPI_Datatype *newtype));
+
+MPI_API int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    return f90_type("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, newtype);
+}
+MPI_PMPI_ALIAS(Type_create_f90_real, (int p, int r, MPI_Datatype *newtype));
+
+MPI_API int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    return f90_type("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r, newtype);
+}
+MPI_PMPI_ALIAS(Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype));

@@ -15,7 +15,7 @@
  * vector type and a non-commutative op; Ibarrier held back by one rank of either group; Iscan
  * refused (MPI_ERR_COMM), MPI_IN_PLACE refused (MPI_ERR_BUFFER). Comm_compare weighs both groups:
  * IDENT, CONGRUENT (a dup), SIMILAR (one group reordered), UNEQUAL (one group cut, or an
- * intracommunicator).
+ * intracommunicator). Comm_disconnect of the duplicate and of each group's communicator.
  */
 #include "mpi_test.h"
 
@@ -776,9 +776,11 @@ static void pair(int ncolors)
     check_merge(d, col, rcol, ncolors, col == 1, col == 0);  /* the odds high */
     check_merge(ic, col, rcol, ncolors, col == 0, col == 1); /* the evens high */
     check_merge(ic, col, rcol, ncolors, 1, col == 0);        /* the same: the low group first */
-    MPI_Comm_free(&d);
+    OK(MPI_Comm_disconnect(&d)); /* an intercommunicator: a barrier of both groups, then freed */
+    CHECK(d == MPI_COMM_NULL, "Comm_disconnect left the handle %#x", (unsigned)d);
     MPI_Comm_free(&ic);
-    MPI_Comm_free(&local);
+    OK(MPI_Comm_disconnect(&local));
+    CHECK(local == MPI_COMM_NULL, "Comm_disconnect left the handle %#x", (unsigned)local);
 }
 
 int main(int argc, char **argv)

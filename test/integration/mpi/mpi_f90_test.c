@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * MPI_Type_create_f90_integer / _real / _complex (MPI-3.1 17.1.9), on any number of ranks, as
+ * mpi4py's test_datatype checks them: the C type of the kind chosen (its size), the same handle
+ * for the same arguments, the envelope (combiner MPI_COMBINER_F90_*, its r and p as given, no
+ * addresses or types), committed and never freed (MPI_ERR_TYPE), named by its own handle in a
+ * duplicate's contents, usable in an Allreduce and Reduce_local; and the errors: no such kind,
+ * a negative argument, both p and r MPI_UNDEFINED, a NULL newtype.
+ */
+#include "mpi_test.h"
+
+#include <float.h>
+
+static int type_size(MPI_Datatype t)
+{
+    int size = -1;
+
+    OK(MPI_Type_size(t, &size));
+    return size;
+}
+
+/* t's envelope is (combiner, n integers: i0, i1), no addresses nor types */
+static void check_envelope(MPI_Datatype t, int combiner, int n, int i0, int i1)
+{
+    int ni, na, nd, comb, ints[2] = {-9, -9};
+
+    OK(MPI_Type_get_envelope(t, &ni, &na, &nd, &comb));
+    CHECK(comb == combiner && ni == n && na == 0 && nd == 0, "envelope %d %d %d %d", ni, na, nd,
+          comb);
+    OK(MPI_Type_get_contents(t, 2, 0, 0, ints, NULL, NULL));
+    CHECK(ints[0] == i0 && (n < 2 || ints[1] == i1), "contents %d %d, expected %d %d", ints[0],
+          ints[1], i0, i1);
+}
+
+static void test_integer(void)
+{
+    static const int r[] = {1, 2, 4, 9, 18, 0}, size[] = {1, 1, 2, 4, 8, 1};
+    MPI_Datatype t, t2;
+
+    for (int i = 0; i < 6; i++) {
+        OK(MPI_Type_create_f90_integer(r[i], &t));
+        CHECK(type_size(t) == size[i], "f90_integer(%d): size %d", r[i], type_size(t));
+        OK(MPI_Type_create_f90_integer(r[i], &t2));
+        CHECK(t == t2, "f90_integer(%d) twice: %#x and %#x", r[i], t, t2);
+        check_envelope(t, MPI_COMBINER_F90_INTEGER, 1, r[i], 0);
+        OK(MPI_Type_commit(&t));
+        FAILS(MPI_Type_free(&t2), MPI_ERR_TYPE);
+        CHECK(t2 == t, "a failed free changed the handle");
+    }
+    FAILS(MPI_Type_create_f90_integer(19, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_create_f90_integer(-3, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_create_f90_integer(MPI_UNDEFINED, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_create_f90_integer(4, NULL), MPI_ERR_ARG);
+}
+
+static void test_real_complex(void)
+{
+    static const int p[] = {6, 15, MPI_UNDEFINED, 7, MPI_UNDEFINED},
+                     r[] = {30, 300, 300, MPI_UNDEFINED, 37}, size[] = {4, 8, 8, 8, 4};
+    MPI_Datatype t, t2;
+
+    for (int i = 0; i < 5; i++) {
+        OK(MPI_Type_create_f90_real(p[i], r[i], &t));
+        CHECK(type_size(t) == size[i], "f90_real(%d, %d): size %d", p[i], r[i], type_size(t));
+        check_envelope(t, MPI_COMBINER_F90_REAL, 2, p[i], r[i]);
+        OK(MPI_Type_create_f90_complex(p[i], r[i], &t2));
+        CHECK(type_size(t2) == 2 * size[i], "f90_complex(%d, %d): size %d", p[i], r[i],
+              type_size(t2));
+        check_envelope(t2, MPI_COMBINER_F90_COMPLEX, 2, p[i], r[i]);
+        CHECK(t != t2, "real and complex of the same arguments share a handle");
+        FAILS(MPI_Type_free(&t), MPI_ERR_TYPE);
+        FAILS(MPI_Type_free(&t2), MPI_ERR_TYPE);
+    }
+    OK(MPI_Type_create_f90_real(LDBL_DIG, 400, &t));
+    CHECK(type_size(t) == (int)sizeof(long double), "f90_real(%d, 400): size %d", LDBL_DIG,
+          type_size(t));
+    FAILS(MPI_Type_create_f90_real(LDBL_DIG + 1, 10, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_create_f90_real(6, LDBL_MAX_10_EXP + 1, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_create_f90_real(MPI_UNDEFINED, MPI_UNDEFINED, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_create_f90_complex(-1, 10, &t), MPI_ERR_ARG);
+    FAILS(MPI_Type_create_f90_complex(6, 30, NULL), MPI_ERR_ARG);
+}
+
+/* a duplicate's contents name the f90 type itself; the type carries data */
+static void test_use(void)
+{
+    MPI_Datatype ti, td, dup, inner;
+    int ni, na, nd, comb;
+    long long v[3] = {me, 2 * me, 1}, sum[3], in[2] = {5, 6}, io[2] = {1, 2};
+    double d = 0.5 * me, dsum;
+
+    OK(MPI_Type_create_f90_integer(18, &ti));
+    OK(MPI_Type_create_f90_real(15, 300, &td));
+    OK(MPI_Type_dup(ti, &dup));
+    OK(MPI_Type_get_envelope(dup, &ni, &na, &nd, &comb));
+    CHECK(comb == MPI_COMBINER_DUP && nd == 1, "dup's envelope %d %d", comb, nd);
+    OK(MPI_Type_get_contents(dup, 0, 0, 1, NULL, NULL, &inner));
+    CHECK(inner == ti, "dup's contents: %#x, expected the f90 type %#x", inner, ti);
+    OK(MPI_Type_free(&dup));
+    OK(MPI_Allreduce(v, sum, 3, ti, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(sum[0] == (long long)np * (np - 1) / 2 && sum[1] == 2 * sum[0] && sum[2] == np,
+          "Allreduce of f90_integer(18): %lld %lld %lld", sum[0], sum[1], sum[2]);
+    OK(MPI_Allreduce(&d, &dsum, 1, td, MPI_MAX, MPI_COMM_WORLD));
+    CHECK(dsum == 0.5 * (np - 1), "Allreduce MAX of f90_real(15, 300): %g", dsum);
+    OK(MPI_Reduce_local(in, io, 2, ti, MPI_PROD));
+    CHECK(io[0] == 5 && io[1] == 12, "Reduce_local: %lld %lld", io[0], io[1]);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    phases_expected = 3;
+    test_integer();
+    phase("f90 integer types");
+    test_real_complex();
+    phase("f90 real and complex types");
+    test_use();
+    phase("f90 types in envelopes and collectives");
+    MPI_Finalize();
+    return summary();
+}
