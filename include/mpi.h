@@ -263,6 +263,8 @@ MPI_API int MPI_Comm_free(MPI_Comm *comm);
  * name */
 MPI_API int MPI_Comm_disconnect(MPI_Comm *comm);
 MPI_API int PMPI_Comm_disconnect(MPI_Comm *comm);
+MPI_API int MPI_Comm_get_parent(MPI_Comm *parent);
+MPI_API int PMPI_Comm_get_parent(MPI_Comm *parent);
 MPI_API int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 MPI_API int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 MPI_API int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);

@@ -517,6 +517,21 @@ int MPI_Comm_disconnect(MPI_Comm *comm)
 }
 MPI_PMPI_ALIAS(Comm_disconnect, (MPI_Comm * comm));
 
+/* MPI-3.1 10.3.2: a process started by MPI_Init or MPI_Init_thread (every process here: rcmsg
+ * spawns none) has no parent, MPI_COMM_NULL. */
+int MPI_Comm_get_parent(MPI_Comm *parent)
+{
+    MPI_MT_GUARD();
+
+    MPI_CHECK_ACTIVE("MPI_Comm_get_parent");
+    if (parent == NULL) {
+        return mpi_err(NULL, "MPI_Comm_get_parent", MPI_ERR_ARG, "NULL parent");
+    }
+    *parent = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+MPI_PMPI_ALIAS(Comm_get_parent, (MPI_Comm * parent));
+
 /* CONGRUENT: the same members in the same order; SIMILAR: the same members; else UNEQUAL */
 static int members_compare(int na, const int *a, int nb, const int *b)
 {

@@ -15,7 +15,8 @@
  * vector type and a non-commutative op; Ibarrier held back by one rank of either group; Iscan
  * refused (MPI_ERR_COMM), MPI_IN_PLACE refused (MPI_ERR_BUFFER). Comm_compare weighs both groups:
  * IDENT, CONGRUENT (a dup), SIMILAR (one group reordered), UNEQUAL (one group cut, or an
- * intracommunicator). Comm_disconnect of the duplicate and of each group's communicator.
+ * intracommunicator). Comm_disconnect of the duplicate and of each group's communicator;
+ * Comm_get_parent (MPI_COMM_NULL).
  */
 #include "mpi_test.h"
 
@@ -781,6 +782,9 @@ static void pair(int ncolors)
     MPI_Comm_free(&ic);
     OK(MPI_Comm_disconnect(&local));
     CHECK(local == MPI_COMM_NULL, "Comm_disconnect left the handle %#x", (unsigned)local);
+    d = MPI_COMM_WORLD;
+    OK(MPI_Comm_get_parent(&d)); /* started by MPI_Init: no parent */
+    CHECK(d == MPI_COMM_NULL, "Comm_get_parent gave %#x, not MPI_COMM_NULL", (unsigned)d);
 }
 
 int main(int argc, char **argv)
