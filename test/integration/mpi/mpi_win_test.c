@@ -261,26 +261,33 @@ static double many_cas(MPI_Win win, int n, signed char *res)
 
 /* Many operations in one epoch complete in time linear in their number (an O(n) walk per
  * completion made 10000 CAS take 8-19 s over sm): 10x the operations may take 30x the time
- * (plus 2 s for a loaded host), a quadratic cost takes 100x. */
+ * (plus 2 s for a loaded host), a quadratic cost takes 100x. Up to 3 tries, all ranks together:
+ * on a host loaded by other jobs one try can meet a stall no cost of rcmsg's explains, while a
+ * quadratic cost fails every try. */
 static void test_many(MPI_Win win, int *mem)
 {
     enum { FEW = 1000, MANY = 10000 };
     signed char *res = malloc(MANY);
-    double few, many;
+    double few = 0, many = 0;
+    int slow = 1;
 
     CHECK(res != NULL, "out of memory");
     if (res == NULL) {
         return;
     }
-    memset(&mem[60], 0, sizeof(int));
-    few = many_cas(win, FEW, res);
-    memset(&mem[60], 0, sizeof(int));
-    many = many_cas(win, MANY, res);
-    if (me == 0) {
-        printf("fence after %d CAS: %.4f s, after %d: %.4f s\n", FEW, few, MANY, many);
+    for (int attempt = 0; attempt < 3 && slow; attempt++) {
+        memset(&mem[60], 0, sizeof(int));
+        few = many_cas(win, FEW, res);
+        memset(&mem[60], 0, sizeof(int));
+        many = many_cas(win, MANY, res);
+        if (me == 0) {
+            printf("fence after %d CAS: %.4f s, after %d: %.4f s\n", FEW, few, MANY, many);
+        }
+        slow = !(many < 2.0 + 30 * few);
+        MPI_Allreduce(MPI_IN_PLACE, &slow, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     }
-    CHECK(many < 2.0 + 30 * few, "the fence after %d CAS took %.2f s, after %d %.4f s", MANY, many,
-          FEW, few);
+    CHECK(!slow, "the fence after %d CAS took %.2f s, after %d %.4f s (3 tries)", MANY, many, FEW,
+          few);
     free(res);
 }
 
