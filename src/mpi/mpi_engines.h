@@ -314,7 +314,9 @@ typedef struct {
     MPI_Datatype sdt, rdt;
     const int *scounts, *sdispls, *rcounts, *rdispls;
     const MPI_Aint *sadispls, *radispls; /* Neighbor_alltoallw's */
-    const MPI_Datatype *sdts, *rdts;
+    const MPI_Datatype *sdts, *rdts;     /* the w forms': one per peer, or per neighbor (nbr) */
+    bool nbr;                            /* Neighbor_alltoallw's: sdts per destination, rdts per
+                                          * source of the topology (else per peer of comm) */
     MPI_Op op;
 } mpi_pcoll_args_t;
 typedef int mpi_pcoll_start_fn(const mpi_pcoll_args_t *a, MPI_Request *request);

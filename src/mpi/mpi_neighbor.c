@@ -378,7 +378,8 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                           .rbuf = recvbuf,
                           .rcounts = recvcounts,
                           .radispls = rdispls,
-                          .rdts = recvtypes};
+                          .rdts = recvtypes,
+                          .nbr = true};
 
     return mpi_pcoll_new("MPI_Neighbor_alltoallw_init", info, &a, start_alltoallw, NULL, request);
 }

@@ -334,6 +334,37 @@ static void a2a_layout(bufs_t *b)
     }
 }
 
+/* MPI_Type_free of derived types in the w form's arrays right after the init (through copies
+ * of the handles: the arrays stay as they were, as MPI wants them until the request is freed),
+ * another type made in between: every start still moves the data (issue 43: the w forms did
+ * not hold the types of their arrays, and a start used freed ones). */
+static void test_alltoallw_freed(bufs_t *b, int *sdb, int *rdb)
+{
+    MPI_Datatype st[64], rt[64], other;
+    MPI_Request req;
+    int ones[64];
+
+    for (int j = 0; j < np; j++) {
+        ones[j] = 1;
+        OK(MPI_Type_contiguous(b->sc[j], MPI_INT, &st[j]));
+        OK(MPI_Type_commit(&st[j]));
+        OK(MPI_Type_contiguous(b->rc[j], MPI_INT, &rt[j]));
+        OK(MPI_Type_commit(&rt[j]));
+    }
+    OK(MPI_Alltoallw_init(b->s, ones, sdb, st, b->r, ones, rdb, rt, MPI_COMM_WORLD, MPI_INFO_NULL,
+                          &req));
+    for (int j = 0; j < np; j++) {
+        MPI_Datatype s = st[j], r = rt[j];
+        OK(MPI_Type_free(&s));
+        OK(MPI_Type_free(&r));
+    }
+    OK(MPI_Type_vector(2, 1, 3, MPI_DOUBLE, &other)); /* may take a freed handle's place */
+    OK(MPI_Type_commit(&other));
+    run_rounds(&req,
+               &(rounds_t){"Alltoallw_init, its types freed after it", fill_a2a, check_a2a, b});
+    OK(MPI_Type_free(&other));
+}
+
 static void test_alltoall(void)
 {
     MPI_Comm w = MPI_COMM_WORLD;
@@ -357,6 +388,7 @@ static void test_alltoall(void)
     }
     OK(MPI_Alltoallw_init(b->s, b->sc, sdb, st, b->r, b->rc, rdb, rt, w, MPI_INFO_NULL, &req));
     run_rounds(&req, &(rounds_t){"Alltoallw_init", fill_a2a, check_a2a, b});
+    test_alltoallw_freed(b, sdb, rdb);
     bufs_free(b);
 }
 
@@ -601,9 +633,10 @@ static void test_neighbor(void)
     OK(MPI_Cart_create(MPI_COMM_WORLD, 1, &np, (int[]){1}, 0, &ring));
     OK(MPI_Cart_shift(ring, 0, 1, &left, &right));
     OK(MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN));
-    for (int form = 0; form < 5; form++) {
-        static const char *names[] = {"allgather", "allgatherv", "alltoall", "alltoallv",
-                                      "alltoallw"};
+    for (int form = 0; form < 6; form++) {
+        static const char *names[] = {"allgather", "allgatherv", "alltoall",
+                                      "alltoallv", "alltoallw",  "alltoallw, types freed"};
+        MPI_Datatype blk[2], other = MPI_DATATYPE_NULL;
         bool a2a_form = form >= 2;
 
         if (form == 0) {
@@ -618,9 +651,22 @@ static void test_neighbor(void)
         } else if (form == 3) {
             OK(MPI_Neighbor_alltoallv_init(sb, c2, d2, MPI_INT, rb, c2, d2, MPI_INT, ring,
                                            MPI_INFO_NULL, &req));
-        } else {
+        } else if (form == 4) {
             OK(MPI_Neighbor_alltoallw_init(sb, c2, db, t2, rb, c2, db, t2, ring, MPI_INFO_NULL,
                                            &req));
+        } else { /* derived types freed right after the init (issue 43), as test_alltoallw_freed */
+            int ones[2] = {1, 1};
+            OK(MPI_Type_contiguous(N, MPI_INT, &blk[0]));
+            OK(MPI_Type_commit(&blk[0]));
+            OK(MPI_Type_dup(blk[0], &blk[1]));
+            OK(MPI_Neighbor_alltoallw_init(sb, ones, db, blk, rb, ones, db, blk, ring,
+                                           MPI_INFO_NULL, &req));
+            for (int i = 0; i < 2; i++) {
+                MPI_Datatype t = blk[i];
+                OK(MPI_Type_free(&t));
+            }
+            OK(MPI_Type_vector(2, 1, 3, MPI_DOUBLE, &other));
+            OK(MPI_Type_commit(&other));
         }
         for (int k = 0; k < ROUNDS; k++) {
             int bad = 0;
@@ -641,6 +687,9 @@ static void test_neighbor(void)
             CHECK(bad == 0, "Neighbor_%s_init round %d: %d wrong element(s)", names[form], k, bad);
         }
         OK(MPI_Request_free(&req));
+        if (other != MPI_DATATYPE_NULL) {
+            OK(MPI_Type_free(&other));
+        }
     }
     OK(MPI_Comm_free(&ring));
 }
