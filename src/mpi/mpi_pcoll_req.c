@@ -50,6 +50,8 @@ typedef struct pcoll_req {
 
 static pcoll_req_t *live_list; /* every request of this kind (the kind's progress and fini) */
 
+MPI_Request mpi_nbc_check_only_; /* MPI_NBC_CHECK_ONLY points here (never written) */
+
 /* The own communicator made from the agreement: an MPI communicator (the parent's name, error
  * handler and topology) without its attributes. */
 static void pcoll_own_make(mpi_req_t *req, pcoll_req_t *p)
@@ -416,7 +418,7 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
         return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
     }
-    if (check != NULL && !c->inter) {
+    if (check != NULL) {
         bad = check(c, call, a); /* raised; the duplicate is still agreed on (below) */
     }
     p = calloc(1, sizeof(*p));
