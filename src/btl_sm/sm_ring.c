@@ -120,14 +120,21 @@ int sm_ring_poll(sm_btl_t *sm, int s)
             break; /* not written yet */
         }
         stop = sm_cell_handle(sm, p, cell);
-        atomic_store_explicit(&ring->head, head + 1, memory_order_release);
         n++;
         if (__builtin_expect(stop, 0)) {
             sm->stop = true; /* the waiter's request is done: the rest wait for the next call */
+            head++;
             break;
         }
     }
-    if (n > 0 && p->sleeps) {
+    if (n == 0) {
+        return 0;
+    }
+    /* The cells go back once per call, not once per cell: head's line is what a sender whose
+     * ring is full reads, and a store per cell moved that line between the two cores for every
+     * message while the sender waited for room. */
+    atomic_store_explicit(&ring->head, head, memory_order_release);
+    if (p->sleeps) {
         sm_wake(p, &ring->sender_sleeping); /* it may wait for room */
     }
     return n;
