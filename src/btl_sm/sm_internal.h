@@ -37,10 +37,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SM_MAGIC       0x72636d7367736d31ull /* "rcmsgsm1" */
-#define SM_LIVENESS_US 100000
-#define SM_CTL_CELLS   2
-#define SM_CMA_PIECE   (1ull << 30) /* below MAX_RW_COUNT, the most one process_vm_readv moves */
+#define SM_MAGIC          0x72636d7367736d31ull /* "rcmsgsm1" */
+#define SM_LIVENESS_US    100000
+#define SM_CTL_CELLS      2
+#define SM_PREFETCH_CELLS 16 /* cells read ahead once one is found published (sm_ring.c) */
+#define SM_CMA_PIECE      (1ull << 30) /* below MAX_RW_COUNT, the most one process_vm_readv moves */
 
 enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };
 
@@ -113,6 +114,8 @@ typedef struct {
     uint64_t tail;       /* messages written */
     uint64_t head_cache; /* the ring's head when last read */
     bool full;           /* a put found the ring full: wake this rank when head moves */
+    /* this rank as the receiver of the peer's ring here: cells before it were prefetched */
+    uint64_t rx_ahead;
     /* wakeups: the peer's wakeup pipe, opened for writing (-1: none) */
     int wake_fd;
     bool sleeps; /* the peer may sleep (its RCMSG_WAIT_MODE is not poll, or its progress full) */
