@@ -116,6 +116,7 @@ typedef struct {
     bool full;           /* a put found the ring full: wake this rank when head moves */
     /* this rank as the receiver of the peer's ring here: cells before it were prefetched */
     uint64_t rx_ahead;
+    uint64_t tx_ahead; /* as its sender: cells before it were prefetched for writing */
     /* wakeups: the peer's wakeup pipe, opened for writing (-1: none) */
     int wake_fd;
     bool sleeps; /* the peer may sleep (its RCMSG_WAIT_MODE is not poll, or its progress full) */
