@@ -40,7 +40,8 @@
 #define SM_MAGIC          0x72636d7367736d31ull /* "rcmsgsm1" */
 #define SM_LIVENESS_US    100000
 #define SM_CTL_CELLS      2
-#define SM_PREFETCH_CELLS 16 /* cells read ahead once one is found published (sm_ring.c) */
+#define SM_PREFETCH_CELLS 16         /* cells read ahead once one is found published (sm_ring.c) */
+#define SM_PREFETCH_LEN   (128 - 16) /* the largest cell body after which they are (two lines) */
 #define SM_CMA_PIECE      (1ull << 30) /* below MAX_RW_COUNT, the most one process_vm_readv moves */
 
 enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };
