@@ -19,8 +19,9 @@
  * Rings are single-producer (the sender) / single-consumer (the owner): the sender writes a
  * cell, then publishes it by a release store of the cell's seq (message index + 1); the owner
  * polls the next cell's seq with acquire, consumes cells in order and releases them by a
- * release store of head, which the sender reads only when its cached copy says the ring is
- * full. The sender's tail stays in its own memory. No locks.
+ * release store of head (once per progress call), which the sender reads only when its cached
+ * copy says the ring is full. The sender's tail stays in its own memory. No locks. Both sides
+ * prefetch the cells ahead of them (sm_ring.c): the lines move between the cores in parallel.
  */
 #ifndef RCMSG_BTL_SM_INTERNAL_H
 #define RCMSG_BTL_SM_INTERNAL_H
@@ -40,8 +41,8 @@
 #define SM_MAGIC          0x72636d7367736d31ull /* "rcmsgsm1" */
 #define SM_LIVENESS_US    100000
 #define SM_CTL_CELLS      2
-#define SM_PREFETCH_CELLS 16         /* cells read ahead once one is found published (sm_ring.c) */
-#define SM_PREFETCH_LEN   (128 - 16) /* the largest cell body after which they are (two lines) */
+#define SM_PREFETCH_CELLS 16 /* cells the sender and the receiver prefetch ahead (sm_ring.c) */
+#define SM_PREFETCH_LEN   (128 - 16)   /* the receiver: only after a message of two lines at most */
 #define SM_CMA_PIECE      (1ull << 30) /* below MAX_RW_COUNT, the most one process_vm_readv moves */
 
 enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };

@@ -121,7 +121,8 @@ static bool sm_cell_handle(sm_btl_t *sm, sm_peer_t *p, sm_cell_t *cell)
  * overlap instead of coming one after the other. A window of 8-byte messages took 125 cycles
  * per cell here, most of it that miss, 45 with 16 cells ahead (bibw of 8 B: +20%). Not after a
  * message of more than two lines (SM_PREFETCH_LEN): with 512 B the message rate and bw lost
- * 15-30% (cells read ahead before the sender wrote them cost it a transfer more each). */
+ * 13-33% (cells read ahead before the sender wrote them cost it a transfer more each). The
+ * length read here only steers the prefetch: sm_cell_handle reads it again, once, for use. */
 static inline void sm_prefetch(const sm_btl_t *sm, sm_peer_t *p, sm_ring_t *ring, sm_cell_t *cell,
                                uint64_t head)
 {
