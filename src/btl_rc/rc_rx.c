@@ -240,13 +240,15 @@ void rc_rx_repost_held(rc_btl_t *rc)
 
 /*
  * The buffer of a message just handled is held back rather than posted at once: a ping-pong's
- * reply would wait for the post (a locked ring write in the provider, some 160 instructions).
- * A poll that finds nothing posts what is held, as does one that would leave repost_defer held,
- * and rc_arm before a wait sleeps; so between polls the SRQ lacks fewer than repost_defer
- * buffers more than before (a batch being handled lacks its own, as it always did), and none
- * while the rank sleeps. A buffer is held only once its message was handled (the pml copies a
- * message out before its callback returns), so a poll nested in a callback (progress from
- * the pml, rc_sync's, a drain) posts only buffers of handled messages.
+ * reply would wait for the post (a locked ring write in the provider, some 160 instructions),
+ * and one post of repost_defer buffers costs little more than one of a single buffer. A poll
+ * that would leave repost_defer held posts what is held, as does rc_arm before a wait sleeps;
+ * so between polls the SRQ lacks fewer than repost_defer buffers more than before (a batch
+ * being handled lacks its own, as it always did), and none while the rank sleeps. (A poll
+ * that found nothing posted them too until issue 44: in a ping-pong one post per message.) A buffer
+ * is held only once its message was handled (the pml copies a message out before its callback
+ * returns), so a poll nested in a callback (progress from the pml, rc_sync's, a drain) posts only
+ * buffers of handled messages.
  */
 int rc_rx_poll(rc_btl_t *rc)
 {
@@ -262,9 +264,6 @@ int rc_rx_poll(rc_btl_t *rc)
     }
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     if (n <= 0) {
-        if (rc->rx.nrepost > 0) {
-            rc_rx_repost_held(rc);
-        }
         return 0;
     }
     for (int i = 0; i < n; i++) {
