@@ -453,9 +453,10 @@ static rcmsg_status_t rc_post_inline(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr,
 }
 
 /* Sends the message by SEND (inline, or from a bounce buffer) on the connected ep. */
-rcmsg_status_t rc_ep_send(rc_btl_t *rc, rc_ep_t *ep, int peer, const void *hdr, size_t hdr_len,
+rcmsg_status_t rc_ep_send(rc_btl_t *rc, int peer, const void *hdr, size_t hdr_len,
                           const void *payload, size_t len)
 {
+    rc_ep_t *ep = &rc->eps[peer];
     rc_wr_t *wr;
     struct ibv_sge sge[2];
     struct ibv_send_wr swr; /* a SEND's fields only (wr_id and imm_data: rc_post): a provider
