@@ -197,7 +197,8 @@ rc_recv_deliver(rc_btl_t *rc, const struct ibv_wc *wc, int peer, uint32_t imm, b
 
 /* Delivers a receive completion; its buffer is then free to be posted again. The sender is
  * the rank in the immediate data, checked against the QP it arrived on (O(1) when they
- * agree: that rank's QP has this number), or else a QP this rank replaced lately. */
+ * agree: that rank's QP has this number, tested inline; rcmsg_rc_qp_sender_check rules the
+ * rest), or else a QP this rank replaced lately. */
 static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
 {
     bool has_imm = (wc->wc_flags & IBV_WC_WITH_IMM) != 0;
@@ -210,13 +211,19 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
         rc_recv_error(rc, wc);
         return;
     }
+    if (__builtin_expect(has_imm && sender < (uint32_t)rc->job.size &&
+                             sender != (uint32_t)rc->job.rank && rc->eps[sender].qp.qp != NULL &&
+                             rc->eps[sender].qp.qp->qp_num == wc->qp_num,
+                         1)) {
+        rc_recv_deliver(rc, wc, (int)sender, imm, false); /* what the check below passes */
+        return;
+    }
     qp_peer = has_imm && sender < (uint32_t)rc->job.size && rc->eps[sender].qp.qp != NULL &&
                       rc->eps[sender].qp.qp->qp_num == wc->qp_num
                   ? (int)sender
                   : rc_peer_of_qpn(rc, wc->qp_num);
-    if (__builtin_expect(rcmsg_rc_qp_sender_check(has_imm, sender, qp_peer, rc->job.rank,
-                                                  rc->job.size, NULL, 0) == RCMSG_OK,
-                         1)) {
+    if (rcmsg_rc_qp_sender_check(has_imm, sender, qp_peer, rc->job.rank, rc->job.size, NULL, 0) ==
+        RCMSG_OK) {
         rc_recv_deliver(rc, wc, qp_peer, imm, false);
         return;
     }
