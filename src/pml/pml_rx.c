@@ -195,12 +195,10 @@ static void recv_dispatch(int peer, const void *data, size_t len)
     case RCMSG_PML_EAGER:
         stat[RCMSG_STAT_msgs_recv_eager]++;
         stat[RCMSG_STAT_bytes_recv_eager] += h.hdr.len;
-        on_msg(peer, &h, hlen, (const char *)data + hlen);
         break;
     case RCMSG_PML_RTS:
         stat[RCMSG_STAT_msgs_recv_rndv]++;
         stat[RCMSG_STAT_bytes_recv_rndv] += h.hdr.len;
-        on_msg(peer, &h, hlen, (const char *)data + hlen);
         break;
     case RCMSG_PML_FIN:
         stat[RCMSG_STAT_ctrl_recv]++;
@@ -226,6 +224,9 @@ static void recv_dispatch(int peer, const void *data, size_t len)
     case RCMSG_PML_MSG_COUNT:
         stat[RCMSG_STAT_ctrl_recv]++;
         break;
+    }
+    if (h.hdr.type == RCMSG_PML_EAGER || h.hdr.type == RCMSG_PML_RTS) {
+        on_msg(peer, &h, hlen, (const char *)data + hlen); /* one call: inlined here */
     }
 }
 
