@@ -82,10 +82,11 @@ phases() {
             if (s ~ /\.h:/) return ""  # inlined from a header: inside its function already
             sub(/^.*:/, "", s); return s
         }
-        /^ *[0-9,]+ \([ 0-9.]+%\) +\* / { c = $1; gsub(",", "", c); s = $0; sub(/^.* \*  */, "", s); k = key(s)
-                 if (k != "" && c > I[k]) I[k] = c; next }  # (listed twice)
-        /^ *[0-9,]+ \([ 0-9.]+%\) +> / { s = $0; m = s; sub(/^.*\(/, "", m); sub(/x\).*$/, "", m); gsub(",", "", m)
-                sub(/^.* >  */, "", s); k = key(s); if (k != "") C[k] += m }
+        # the inclusive count of a function is the sum of its calls (the listing names some
+        # functions twice, under two spellings of their file, each with part of the count)
+        /^ *[0-9,]+ \([ 0-9.]+%\) +> / { c = $1; gsub(",", "", c); s = $0; m = s
+                sub(/^.*\(/, "", m); sub(/x\).*$/, "", m); gsub(",", "", m)
+                sub(/^.* >  */, "", s); k = key(s); if (k != "") { I[k] += c; C[k] += m } }
         function per(k) { return C[k] > 0 ? I[k] / C[k] : 0 }
         END {
             ps = "0x0000000000003cc0"  # the provider post_send (librxe-rdmav34.so)
