@@ -331,16 +331,35 @@ static void rc_close(rcmsg_btl_t *btl)
 
 /* ---- send and get: the choice of the path ---------------------------------------------- */
 
-/* A send goes into the peer's ring (rc_fast.c) when it has one that takes the message, else by
- * SEND (rc_ep.c); a peer not connected is handed to the connections (rc_conn.c: a lazy connect,
- * a reconnect after a recycle, or a failure). */
-static rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_t hdr_len,
-                              const void *payload, size_t len)
+/* A send into the peer's ring (rc_fast.c) when it has one that takes the message, else by
+ * SEND (rc_ep.c). */
+static rcmsg_status_t rc_send_ring(rc_btl_t *rc, rc_ep_t *ep, int peer, const void *hdr,
+                                   size_t hdr_len, const void *payload, size_t len)
+{
+    rcmsg_status_t status = rc_fast_send(rc, ep, peer, hdr, hdr_len, payload, len);
+    bool fallback;
+
+    if (status != RCMSG_ERR_UNSUPPORTED) {
+        return status;
+    }
+    /* a ring, but no free slot, too long, a packet more, or no bounce buffer */
+    fallback = ep->fast.tx.state == RC_FAST_ACTIVE;
+    status = rc_ep_send(rc, peer, hdr, hdr_len, payload, len);
+    if (fallback && status == RCMSG_OK) { /* counted once sent: a retry is not counted again */
+        rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_fallbacks, 1);
+    }
+    return status;
+}
+
+/* A send by ring or SEND (above); a peer not connected is handed to the connections
+ * (rc_conn.c: a lazy connect, a reconnect after a recycle, or a failure). Without rings
+ * (RCMSG_EAGER_RDMA=no, the default) the SEND is a tail call. */
+static inline __attribute__((always_inline)) rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer,
+                                                                    const void *hdr, size_t hdr_len,
+                                                                    const void *payload, size_t len)
 {
     rc_btl_t *rc = rc_btl_of(btl);
     rc_ep_t *ep;
-    rcmsg_status_t status;
-    bool fallback = false;
 
     if (peer < 0 || peer >= rc->job.size || peer == rc->job.rank ||
         hdr_len + len > btl->caps.max_send) {
@@ -351,18 +370,9 @@ static rcmsg_status_t rc_send(rcmsg_btl_t *btl, int peer, const void *hdr, size_
         return rc_conn_want(rc, peer); /* lazy connect, reconnect, or failed */
     }
     if (rc->fast.on) {
-        status = rc_fast_send(rc, ep, peer, hdr, hdr_len, payload, len);
-        if (status != RCMSG_ERR_UNSUPPORTED) {
-            return status;
-        }
-        /* a ring, but no free slot, too long, a packet more, or no bounce buffer */
-        fallback = ep->fast.tx.state == RC_FAST_ACTIVE;
+        return rc_send_ring(rc, ep, peer, hdr, hdr_len, payload, len);
     }
-    status = rc_ep_send(rc, ep, peer, hdr, hdr_len, payload, len);
-    if (fallback && status == RCMSG_OK) { /* counted once sent: a retry is not counted again */
-        rcmsg_stat_add(peer, RCMSG_STAT_rdmaw_fallbacks, 1);
-    }
-    return status;
+    return rc_ep_send(rc, peer, hdr, hdr_len, payload, len);
 }
 
 static rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,
@@ -459,6 +469,9 @@ static rcmsg_status_t rc_send_g(rcmsg_btl_t *btl, int peer, const void *hdr, siz
 {
     rcmsg_status_t s;
 
+    if (!rc_btl_of(btl)->gate.on) {
+        return rc_send(btl, peer, hdr, hdr_len, payload, len); /* no gate: a tail call */
+    }
     RC_GATED(rc_btl_of(btl), s = rc_send(btl, peer, hdr, hdr_len, payload, len));
     return s;
 }

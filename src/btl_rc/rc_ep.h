@@ -197,11 +197,11 @@ rcmsg_status_t rc_connect_progress(rcmsg_btl_t *btl);
 void rc_connect_poll(rcmsg_btl_t *btl);
 rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer);
 
-/* A message by SEND, a read by RDMA_READ, on ep (connected; the arguments checked by the op,
- * the choice of ring or SEND made there, rc_btl.c). RCMSG_ERR_NO_RESOURCE: no slot, no bounce
- * buffer, or the post found the QP broken (ep->post_err: progress starts its recovery), try
- * again; RCMSG_ERR_CONNECTION: the peer failed. */
-rcmsg_status_t rc_ep_send(struct rc_btl *rc, rc_ep_t *ep, int peer, const void *hdr, size_t hdr_len,
+/* A message by SEND (to peer: six arguments, all in registers), a read by RDMA_READ, on ep
+ * (connected; the arguments checked by the op, the choice of ring or SEND made there, rc_btl.c).
+ * RCMSG_ERR_NO_RESOURCE: no slot, no bounce buffer, or the post found the QP broken (ep->post_err:
+ * progress starts its recovery), try again; RCMSG_ERR_CONNECTION: the peer failed. */
+rcmsg_status_t rc_ep_send(struct rc_btl *rc, int peer, const void *hdr, size_t hdr_len,
                           const void *payload, size_t len);
 rcmsg_status_t rc_ep_get(struct rc_btl *rc, rc_ep_t *ep, int peer, void *local,
                          const rcmsg_btl_mem_t *lmem, uint64_t remote_addr, uint32_t rkey,

@@ -197,7 +197,8 @@ rc_recv_deliver(rc_btl_t *rc, const struct ibv_wc *wc, int peer, uint32_t imm, b
 
 /* Delivers a receive completion; its buffer is then free to be posted again. The sender is
  * the rank in the immediate data, checked against the QP it arrived on (O(1) when they
- * agree: that rank's QP has this number), or else a QP this rank replaced lately. */
+ * agree: that rank's QP has this number, tested inline; rcmsg_rc_qp_sender_check rules the
+ * rest), or else a QP this rank replaced lately. */
 static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
 {
     bool has_imm = (wc->wc_flags & IBV_WC_WITH_IMM) != 0;
@@ -210,13 +211,19 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
         rc_recv_error(rc, wc);
         return;
     }
+    if (__builtin_expect(has_imm && sender < (uint32_t)rc->job.size &&
+                             sender != (uint32_t)rc->job.rank && rc->eps[sender].qp.qp != NULL &&
+                             rc->eps[sender].qp.qp->qp_num == wc->qp_num,
+                         1)) {
+        rc_recv_deliver(rc, wc, (int)sender, imm, false); /* what the check below passes */
+        return;
+    }
     qp_peer = has_imm && sender < (uint32_t)rc->job.size && rc->eps[sender].qp.qp != NULL &&
                       rc->eps[sender].qp.qp->qp_num == wc->qp_num
                   ? (int)sender
                   : rc_peer_of_qpn(rc, wc->qp_num);
-    if (__builtin_expect(rcmsg_rc_qp_sender_check(has_imm, sender, qp_peer, rc->job.rank,
-                                                  rc->job.size, NULL, 0) == RCMSG_OK,
-                         1)) {
+    if (rcmsg_rc_qp_sender_check(has_imm, sender, qp_peer, rc->job.rank, rc->job.size, NULL, 0) ==
+        RCMSG_OK) {
         rc_recv_deliver(rc, wc, qp_peer, imm, false);
         return;
     }
@@ -240,13 +247,15 @@ void rc_rx_repost_held(rc_btl_t *rc)
 
 /*
  * The buffer of a message just handled is held back rather than posted at once: a ping-pong's
- * reply would wait for the post (a locked ring write in the provider, some 160 instructions).
- * A poll that finds nothing posts what is held, as does one that would leave repost_defer held,
- * and rc_arm before a wait sleeps; so between polls the SRQ lacks fewer than repost_defer
- * buffers more than before (a batch being handled lacks its own, as it always did), and none
- * while the rank sleeps. A buffer is held only once its message was handled (the pml copies a
- * message out before its callback returns), so a poll nested in a callback (progress from
- * the pml, rc_sync's, a drain) posts only buffers of handled messages.
+ * reply would wait for the post (a locked ring write in the provider, some 160 instructions),
+ * and one post of repost_defer buffers costs little more than one of a single buffer. A poll
+ * that would leave repost_defer held posts what is held, as does rc_arm before a wait sleeps;
+ * so between polls the SRQ lacks fewer than repost_defer buffers more than before (a batch
+ * being handled lacks its own, as it always did), and none while the rank sleeps. (A poll
+ * that found nothing posted them too until issue 44: in a ping-pong one post per message.) A buffer
+ * is held only once its message was handled (the pml copies a message out before its callback
+ * returns), so a poll nested in a callback (progress from the pml, rc_sync's, a drain) posts only
+ * buffers of handled messages.
  */
 int rc_rx_poll(rc_btl_t *rc)
 {
@@ -262,9 +271,6 @@ int rc_rx_poll(rc_btl_t *rc)
     }
     n = ibv_poll_cq(rc->rcq, (int)rc->poll_batch, wc);
     if (n <= 0) {
-        if (rc->rx.nrepost > 0) {
-            rc_rx_repost_held(rc);
-        }
         return 0;
     }
     for (int i = 0; i < n; i++) {

@@ -129,19 +129,12 @@ void pml_idle(unsigned *idle)
     }
 }
 
-int pml_progress(void *arg)
+/* The rendezvous steps and the pending peers' queues of a progress call (pml_progress), out of
+ * line: a call with neither saves no registers for them. */
+static __attribute__((noinline)) int pml_progress_work(void)
 {
     int n = 0;
 
-    (void)arg;
-    if (rcmsg_dump_signal_take()) {
-        pml_dump("SIGUSR1");
-    }
-    if (++pml_live.watch_calls % PML_WATCH_CALLS == 0) {
-        pml_watch();
-        pml_stall_check();
-    }
-    pml_snd.credit_wait = false;
     for (rcmsg_queue_link_t *l = rcmsg_queue_first(&pml_rcv.rndv_active), *next; l != NULL;
          l = next) {
         rcmsg_request_t r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, rndv_link);
@@ -164,4 +157,21 @@ int pml_progress(void *arg)
         }
     }
     return n + pml_snd.credit_wait;
+}
+
+int pml_progress(void *arg)
+{
+    (void)arg;
+    if (rcmsg_dump_signal_take()) {
+        pml_dump("SIGUSR1");
+    }
+    if (++pml_live.watch_calls % PML_WATCH_CALLS == 0) {
+        pml_watch();
+        pml_stall_check();
+    }
+    pml_snd.credit_wait = false;
+    if (rcmsg_queue_empty(&pml_rcv.rndv_active) && pml.npending == 0) {
+        return 0;
+    }
+    return pml_progress_work();
 }

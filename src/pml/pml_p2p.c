@@ -89,10 +89,13 @@ post_recv(void *buf, size_t len, int source, int tag, struct rcmsg_comm *comm, b
     if (u != NULL) {
         pml_recv_matched(r, &u->h, u->peer, u->data);
         free(u);
-    } else if ((s = pml_recv_lost(r, comm)) != RCMSG_OK) {
+    } else if ((pml.any_failed || pml.lost_launcher != RCMSG_OK || (r->ctx & 1u)) &&
+               (s = pml_recv_lost(r, comm)) != RCMSG_OK) {
         /* from a rank already lost (or ANY_SOURCE with every other rank lost; or a collective
          * of a communicator with a member lost): nothing more can come (what was sent before
-         * is matched above), so this fails now instead of waiting forever */
+         * is matched above), so this fails now instead of waiting forever. (A point-to-point
+         * receive while no rank was lost and the launcher is there skips the call: a lost
+         * peer sets pml.any_failed, pml_fail.c) */
         r->st.source = source;
         r->st.tag = tag;
         pml_req_complete(r, s);
