@@ -19,8 +19,9 @@
  * Rings are single-producer (the sender) / single-consumer (the owner): the sender writes a
  * cell, then publishes it by a release store of the cell's seq (message index + 1); the owner
  * polls the next cell's seq with acquire, consumes cells in order and releases them by a
- * release store of head, which the sender reads only when its cached copy says the ring is
- * full. The sender's tail stays in its own memory. No locks.
+ * release store of head (once per progress call), which the sender reads only when its cached
+ * copy says the ring is full. The sender's tail stays in its own memory. No locks. Both sides
+ * prefetch the cells ahead of them (sm_ring.c): the lines move between the cores in parallel.
  */
 #ifndef RCMSG_BTL_SM_INTERNAL_H
 #define RCMSG_BTL_SM_INTERNAL_H
@@ -37,10 +38,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SM_MAGIC       0x72636d7367736d31ull /* "rcmsgsm1" */
-#define SM_LIVENESS_US 100000
-#define SM_CTL_CELLS   2
-#define SM_CMA_PIECE   (1ull << 30) /* below MAX_RW_COUNT, the most one process_vm_readv moves */
+#define SM_MAGIC          0x72636d7367736d31ull /* "rcmsgsm1" */
+#define SM_LIVENESS_US    100000
+#define SM_CTL_CELLS      2
+#define SM_PREFETCH_CELLS 16 /* cells the sender and the receiver prefetch ahead (sm_ring.c) */
+#define SM_PREFETCH_LEN   (128 - 16)   /* the receiver: only after a message of two lines at most */
+#define SM_CMA_PIECE      (1ull << 30) /* below MAX_RW_COUNT, the most one process_vm_readv moves */
 
 enum { SM_CELL_MSG = 1, SM_CELL_GETREQ, SM_CELL_GETDONE };
 
@@ -113,6 +116,9 @@ typedef struct {
     uint64_t tail;       /* messages written */
     uint64_t head_cache; /* the ring's head when last read */
     bool full;           /* a put found the ring full: wake this rank when head moves */
+    /* this rank as the receiver of the peer's ring here: cells before it were prefetched */
+    uint64_t rx_ahead;
+    uint64_t tx_ahead; /* as its sender: cells before it were prefetched for writing */
     /* wakeups: the peer's wakeup pipe, opened for writing (-1: none) */
     int wake_fd;
     bool sleeps; /* the peer may sleep (its RCMSG_WAIT_MODE is not poll, or its progress full) */

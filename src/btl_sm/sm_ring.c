@@ -11,6 +11,32 @@
 
 #include <string.h>
 
+/* The sender asks for the lines of the next SM_PREFETCH_CELLS free cells for writing, each
+ * once, ahead of its writes: their transfers from the receiver's cache (it read them last lap)
+ * overlap instead of stalling each store in turn (bibw of 8 B: +22%, the message rate +25%).
+ * Only cells the receiver gave back (by head_cache), so that none is taken from under its
+ * reads. prefetchw by hand: GCC makes __builtin_prefetch(p, 1) a read prefetch unless -march
+ * has PRFCHW, and x86 CPUs without it run prefetchw as a NOP. */
+static inline void sm_prefetch_tx(const sm_btl_t *sm, sm_peer_t *p, sm_ring_t *ring, uint64_t tail)
+{
+    uint64_t from = p->tx_ahead > tail ? p->tx_ahead : tail + 1;
+    uint64_t to = tail + SM_PREFETCH_CELLS + 1, free_to = p->head_cache + sm->cfg.ncells;
+
+    if (to > free_to) {
+        to = free_to;
+    }
+    for (uint64_t i = from; i < to; i++) {
+#if defined(__x86_64__)
+        __asm__ volatile("prefetchw %0" : : "m"(*(const char *)sm_cell(sm, ring, i)));
+#else
+        __builtin_prefetch(sm_cell(sm, ring, i), 1, 3);
+#endif
+    }
+    if (to > from) {
+        p->tx_ahead = to;
+    }
+}
+
 rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const void *a, size_t alen,
                       const void *b, size_t blen)
 {
@@ -28,6 +54,7 @@ rcmsg_status_t sm_put(sm_btl_t *sm, sm_peer_t *p, uint32_t type, const void *a, 
         }
     }
     cell = sm_cell(sm, ring, tail);
+    sm_prefetch_tx(sm, p, ring, tail);
     memcpy(cell->data, a, alen);
     if (blen > 0) {
         memcpy(cell->data + alen, b, blen);
@@ -89,6 +116,27 @@ static bool sm_cell_handle(sm_btl_t *sm, sm_peer_t *p, sm_cell_t *cell)
     return false;
 }
 
+/* A small message was found published at head: the lines of the next SM_PREFETCH_CELLS cells
+ * are asked for now, each once, so that their misses (lines the sender wrote, in its cache)
+ * overlap instead of coming one after the other. A window of 8-byte messages took 125 cycles
+ * per cell here, most of it that miss, 45 with 16 cells ahead (bibw of 8 B: +20%). Not after a
+ * message of more than two lines (SM_PREFETCH_LEN): with 512 B the message rate and bw lost
+ * 13-33% (cells read ahead before the sender wrote them cost it a transfer more each). The
+ * length read here only steers the prefetch: sm_cell_handle reads it again, once, for use. */
+static inline void sm_prefetch(const sm_btl_t *sm, sm_peer_t *p, sm_ring_t *ring, sm_cell_t *cell,
+                               uint64_t head)
+{
+    uint64_t from = p->rx_ahead > head ? p->rx_ahead : head + 1;
+
+    if (atomic_load_explicit(&cell->len, memory_order_relaxed) > SM_PREFETCH_LEN) {
+        return;
+    }
+    p->rx_ahead = head + SM_PREFETCH_CELLS + 1;
+    for (uint64_t i = from; i < p->rx_ahead; i++) {
+        __builtin_prefetch(sm_cell(sm, ring, i), 0, 3);
+    }
+}
+
 int sm_ring_poll(sm_btl_t *sm, int s)
 {
     int world = sm->local_to_world[s];
@@ -119,15 +167,23 @@ int sm_ring_poll(sm_btl_t *sm, int s)
         if (atomic_load_explicit(&cell->seq, memory_order_acquire) != head + 1) {
             break; /* not written yet */
         }
+        sm_prefetch(sm, p, ring, cell, head);
         stop = sm_cell_handle(sm, p, cell);
-        atomic_store_explicit(&ring->head, head + 1, memory_order_release);
         n++;
         if (__builtin_expect(stop, 0)) {
             sm->stop = true; /* the waiter's request is done: the rest wait for the next call */
+            head++;
             break;
         }
     }
-    if (n > 0 && p->sleeps) {
+    if (n == 0) {
+        return 0;
+    }
+    /* The cells go back once per call, not once per cell: head's line is what a sender whose
+     * ring is full reads, and a store per cell moved that line between the two cores for every
+     * message while the sender waited for room. */
+    atomic_store_explicit(&ring->head, head, memory_order_release);
+    if (p->sleeps) {
         sm_wake(p, &ring->sender_sleeping); /* it may wait for room */
     }
     return n;

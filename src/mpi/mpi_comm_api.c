@@ -398,6 +398,8 @@ static int split_color(mpi_comm_t *c, const char *call, int color, int key, MPI_
     return comm_wrap(c, call, rc, newcomm);
 }
 
+static int comm_release(const char *call, mpi_comm_t *c, MPI_Comm *comm);
+
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     MPI_MT_GUARD();
@@ -439,6 +441,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
      * comm/cmsplit_type reads it there) */
     if (split_type == MPI_COMM_TYPE_HW_UNGUIDED && i != NULL && !mpi_info_is_env(i) &&
         mpi_info_put(i, "mpi_hw_resource_type", hw) != MPI_SUCCESS) {
+        comm_release(call, mpi_comm_get(*newcomm), newcomm); /* the call failed: none made */
         return mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory");
     }
     return MPI_SUCCESS;

@@ -314,13 +314,20 @@ typedef struct {
     MPI_Datatype sdt, rdt;
     const int *scounts, *sdispls, *rcounts, *rdispls;
     const MPI_Aint *sadispls, *radispls; /* Neighbor_alltoallw's */
-    const MPI_Datatype *sdts, *rdts;
+    const MPI_Datatype *sdts, *rdts;     /* the w forms': one per peer, or per neighbor (nbr) */
+    bool nbr;                            /* Neighbor_alltoallw's: sdts per destination, rdts per
+                                          * source of the topology (else per peer of comm) */
     MPI_Op op;
 } mpi_pcoll_args_t;
 typedef int mpi_pcoll_start_fn(const mpi_pcoll_args_t *a, MPI_Request *request);
-/* The nonblocking form's argument checks (its own checking functions) run at the init on an
- * intracommunicator c, errors raised naming call; NULL: checked at each start only. */
+/* The nonblocking form's argument checks (its own checking functions) run at the init on c
+ * (an intra- or intercommunicator), errors raised naming call; NULL: none (Barrier_init). */
 typedef int mpi_pcoll_check_fn(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a);
+/* A request argument that stops a nonblocking form once its arguments are checked: nothing
+ * started, nothing written, MPI_SUCCESS or the error raised (the inits' checks run through the
+ * intercommunicator forms and the neighborhood ones this way). */
+extern MPI_Request mpi_nbc_check_only_;
+#define MPI_NBC_CHECK_ONLY (&mpi_nbc_check_only_)
 int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
                   mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check, MPI_Request *request);
 /* A binding's profiling name: PMPI_name, the same function as MPI_name (defined in the same
@@ -370,10 +377,11 @@ int mpi_inter_reduce_scatter_block(mpi_comm_t *c, const void *sendbuf, void *rec
 
 /* Nonblocking ones over an intercommunicator (mpi_inter_coll.c): the entry points of mpi_nbc.c
  * and mpi_nbc_red.c dispatch to them when c->inter; they check the rest of the arguments
- * (raised on c) and start rcmsg's (a request of mpi_coll_req.c's kind). */
+ * (raised on c naming call) and start rcmsg's (a request of mpi_coll_req.c's kind), or only
+ * check them (request MPI_NBC_CHECK_ONLY: a persistent init's checks). */
 int mpi_nbc_inter_barrier(mpi_comm_t *c, MPI_Request *request);
-int mpi_nbc_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root,
-                        MPI_Request *request);
+int mpi_nbc_inter_bcast(mpi_comm_t *c, const char *call, void *buf, int count, MPI_Datatype dt,
+                        int root, MPI_Request *request);
 /* gather: the root receives (rootbuf: recvbuf), the other group sends (leafbuf: sendbuf);
  * scatter: the reverse */
 int mpi_nbc_inter_rooted(mpi_comm_t *c, const char *call, bool gather, const void *sendbuf,
@@ -383,8 +391,8 @@ int mpi_nbc_inter_rooted(mpi_comm_t *c, const char *call, bool gather, const voi
 int mpi_nbc_inter_all(mpi_comm_t *c, const char *call, bool alltoall, const void *sendbuf,
                       int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                       MPI_Datatype recvtype, MPI_Request *request);
-int mpi_nbc_inter_reduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype dt, MPI_Op op, int root, MPI_Request *request);
+int mpi_nbc_inter_reduce(mpi_comm_t *c, const char *call, const void *sendbuf, void *recvbuf,
+                         int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Request *request);
 /* Iallreduce (block 0) and Ireduce_scatter_block (block: recvcount, scattered) */
 int mpi_nbc_inter_allreduce(mpi_comm_t *c, const char *call, bool scatter, const void *sendbuf,
                             void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
@@ -392,17 +400,18 @@ int mpi_nbc_inter_allreduce(mpi_comm_t *c, const char *call, bool scatter, const
 
 /* The nonblocking v and w variants over an intercommunicator (mpi_inter_coll.c): as the
  * blocking ones, on rcmsg's nonblocking forms (a request of mpi_coll_req.c's kind). */
-int mpi_nbc_inter_gatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, const int *recvcounts, const int *displs,
-                          MPI_Datatype recvtype, int root, MPI_Request *request);
-int mpi_nbc_inter_scatterv(mpi_comm_t *c, const void *sendbuf, const int *sendcounts,
-                           const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                           MPI_Datatype recvtype, int root, MPI_Request *request);
-int mpi_nbc_inter_allgatherv(mpi_comm_t *c, const void *sendbuf, int sendcount,
+int mpi_nbc_inter_gatherv(mpi_comm_t *c, const char *call, const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                          const int *displs, MPI_Datatype recvtype, int root, MPI_Request *request);
+int mpi_nbc_inter_scatterv(mpi_comm_t *c, const char *call, const void *sendbuf,
+                           const int *sendcounts, const int *displs, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Request *request);
+int mpi_nbc_inter_allgatherv(mpi_comm_t *c, const char *call, const void *sendbuf, int sendcount,
                              MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
                              const int *displs, MPI_Datatype recvtype, MPI_Request *request);
-int mpi_nbc_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
-                                 const int *recvcounts, MPI_Datatype dt, MPI_Op op,
+int mpi_nbc_inter_reduce_scatter(mpi_comm_t *c, const char *call, const void *sendbuf,
+                                 void *recvbuf, const int *recvcounts, MPI_Datatype dt, MPI_Op op,
                                  MPI_Request *request);
 /* Ialltoallv (w false: one type each side) and Ialltoallw */
 int mpi_nbc_inter_alltoallvw(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,

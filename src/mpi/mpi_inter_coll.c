@@ -120,7 +120,8 @@ static int inter_bcast(mpi_comm_t *c, const char *call, void *buf, int count, MP
                                        mpi_type_size(t) * (size_t)count, RCMSG_UINT8, rroot(root),
                                        c->coll_rc));
     }
-    if (err != MPI_SUCCESS || (err = ic_begin(&x, c, call, request)) != MPI_SUCCESS) {
+    if (err != MPI_SUCCESS || request == MPI_NBC_CHECK_ONLY ||
+        (err = ic_begin(&x, c, call, request)) != MPI_SUCCESS) {
         return err;
     }
     v = root == MPI_ROOT ? x.vi : x.vo; /* (MPI_PROC_NULL: an empty one) */
@@ -141,10 +142,10 @@ int mpi_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int ro
     return inter_bcast(c, "MPI_Bcast", buf, count, dt, root, NULL);
 }
 
-int mpi_nbc_inter_bcast(mpi_comm_t *c, void *buf, int count, MPI_Datatype dt, int root,
-                        MPI_Request *request)
+int mpi_nbc_inter_bcast(mpi_comm_t *c, const char *call, void *buf, int count, MPI_Datatype dt,
+                        int root, MPI_Request *request)
 {
-    return inter_bcast(c, "MPI_Ibcast", buf, count, dt, root, request);
+    return inter_bcast(c, call, buf, count, dt, root, request);
 }
 
 /* gather (the root receives remote_size blocks) or scatter (it sends them) */
@@ -164,7 +165,8 @@ static int inter_rooted(mpi_comm_t *c, const char *call, bool gather, const void
     if (err == MPI_SUCCESS && (gather ? is_root : leaf)) {
         err = mpi_inter_check_buf(c, call, recvbuf, recvcount, recvtype, &rt);
     }
-    if (err != MPI_SUCCESS || (err = ic_begin(&x, c, call, request)) != MPI_SUCCESS) {
+    if (err != MPI_SUCCESS || request == MPI_NBC_CHECK_ONLY ||
+        (err = ic_begin(&x, c, call, request)) != MPI_SUCCESS) {
         return err;
     }
     if (st != NULL) { /* the data to send: n blocks at a scatter's root */
@@ -264,7 +266,8 @@ static int inter_all(mpi_comm_t *c, const char *call, bool alltoall, const void 
     if (err == MPI_SUCCESS) {
         err = mpi_inter_check_buf(c, call, recvbuf, recvcount, recvtype, &rt);
     }
-    if (err != MPI_SUCCESS || (err = ic_begin(&x, c, call, request)) != MPI_SUCCESS) {
+    if (err != MPI_SUCCESS || request == MPI_NBC_CHECK_ONLY ||
+        (err = ic_begin(&x, c, call, request)) != MPI_SUCCESS) {
         return err;
     }
     err = coll_view_in(c, call, x.vi, sendbuf, (size_t)sendcount * (alltoall ? n : 1), st);
@@ -334,7 +337,8 @@ static int inter_reduction(mpi_comm_t *c, const char *call, const void *sendbuf,
         err = err == MPI_SUCCESS ? MPI_SUCCESS
                                  : mpi_err(c, call, err, "no rcmsg operation or datatype for it");
     }
-    if (err != MPI_SUCCESS || (err = ic_begin(&x, c, call, request)) != MPI_SUCCESS) {
+    if (err != MPI_SUCCESS || request == MPI_NBC_CHECK_ONLY ||
+        (err = ic_begin(&x, c, call, request)) != MPI_SUCCESS) {
         return err;
     }
     if (t == NULL) { /* MPI_PROC_NULL: no data, but the call (its tag) all the same */
@@ -386,11 +390,10 @@ int mpi_inter_allreduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int c
     return inter_reduction(c, "MPI_Allreduce", sendbuf, recvbuf, count, dt, op, -1, NULL, -1, NULL);
 }
 
-int mpi_nbc_inter_reduce(mpi_comm_t *c, const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype dt, MPI_Op op, int root, MPI_Request *request)
+int mpi_nbc_inter_reduce(mpi_comm_t *c, const char *call, const void *sendbuf, void *recvbuf,
+                         int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Request *request)
 {
-    return inter_reduction(c, "MPI_Ireduce", sendbuf, recvbuf, count, dt, op, root, NULL, -1,
-                           request);
+    return inter_reduction(c, call, sendbuf, recvbuf, count, dt, op, root, NULL, -1, request);
 }
 
 /* the total of recvcount per rank of this group, refused past INT_MAX */
@@ -455,12 +458,11 @@ int mpi_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
                                 NULL);
 }
 
-int mpi_nbc_inter_reduce_scatter(mpi_comm_t *c, const void *sendbuf, void *recvbuf,
-                                 const int *recvcounts, MPI_Datatype dt, MPI_Op op,
+int mpi_nbc_inter_reduce_scatter(mpi_comm_t *c, const char *call, const void *sendbuf,
+                                 void *recvbuf, const int *recvcounts, MPI_Datatype dt, MPI_Op op,
                                  MPI_Request *request)
 {
-    return inter_reduce_scatter(c, "MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, dt, op,
-                                request);
+    return inter_reduce_scatter(c, call, sendbuf, recvbuf, recvcounts, dt, op, request);
 }
 
 /* ---- the v and w variants (blocking, and nonblocking at the end) -------------------------------
@@ -544,7 +546,7 @@ static int inter_v(mpi_comm_t *c, const char *call, vcall_t kind, const vside_t 
         sb == NULL || rb == NULL ? mpi_err(c, call, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
     rcmsg_status_t s = RCMSG_OK;
 
-    if (err == MPI_SUCCESS && request != NULL &&
+    if (err == MPI_SUCCESS && request != NULL && request != MPI_NBC_CHECK_ONLY &&
         (r = mpi_coll_req_new(c, call, &u1, &u2, &err)) != NULL) {
         mpi_coll_req_vbufs(r, &vs, &vr);
     }
@@ -553,6 +555,11 @@ static int inter_v(mpi_comm_t *c, const char *call, vcall_t kind, const vside_t 
     }
     if (err == MPI_SUCCESS) {
         err = blocks(c, call, rb, rv->n, rv->buf, rv->counts, rv->displs, rv->types, w);
+    }
+    if (request == MPI_NBC_CHECK_ONLY) { /* the blocks checked: nothing more */
+        free(sb);
+        free(rb);
+        return err;
     }
     if (err == MPI_SUCCESS) {
         err = coll_vbuf_in(c, call, vs, sb, sd->n);
@@ -678,28 +685,29 @@ int mpi_inter_alltoallw(mpi_comm_t *c, const void *sendbuf, const int *sc, const
 }
 
 /* ---- the nonblocking v and w variants: the same, on a request of mpi_coll_req.c's kind ---- */
-int mpi_nbc_inter_gatherv(mpi_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, const int *recvcounts, const int *displs,
-                          MPI_Datatype recvtype, int root, MPI_Request *request)
+int mpi_nbc_inter_gatherv(mpi_comm_t *c, const char *call, const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                          const int *displs, MPI_Datatype recvtype, int root, MPI_Request *request)
 {
-    return inter_v_rooted(c, "MPI_Igatherv", true, recvbuf, recvcounts, displs, recvtype, sendbuf,
-                          sendcount, sendtype, root, request);
+    return inter_v_rooted(c, call, true, recvbuf, recvcounts, displs, recvtype, sendbuf, sendcount,
+                          sendtype, root, request);
 }
 
-int mpi_nbc_inter_scatterv(mpi_comm_t *c, const void *sendbuf, const int *sendcounts,
-                           const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                           MPI_Datatype recvtype, int root, MPI_Request *request)
+int mpi_nbc_inter_scatterv(mpi_comm_t *c, const char *call, const void *sendbuf,
+                           const int *sendcounts, const int *displs, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Request *request)
 {
-    return inter_v_rooted(c, "MPI_Iscatterv", false, sendbuf, sendcounts, displs, sendtype, recvbuf,
-                          recvcount, recvtype, root, request);
+    return inter_v_rooted(c, call, false, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                          recvtype, root, request);
 }
 
-int mpi_nbc_inter_allgatherv(mpi_comm_t *c, const void *sendbuf, int sendcount,
+int mpi_nbc_inter_allgatherv(mpi_comm_t *c, const char *call, const void *sendbuf, int sendcount,
                              MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
                              const int *displs, MPI_Datatype recvtype, MPI_Request *request)
 {
-    return inter_allgatherv(c, "MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                            displs, recvtype, request);
+    return inter_allgatherv(c, call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                            recvtype, request);
 }
 
 int mpi_nbc_inter_alltoallvw(mpi_comm_t *c, const char *call, const void *sendbuf, const int *sc,

@@ -58,7 +58,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
         return err;
     }
     if (c->inter) {
-        return mpi_nbc_inter_bcast(c, buffer, count, datatype, root, request);
+        return mpi_nbc_inter_bcast(c, "MPI_Ibcast", buffer, count, datatype, root, request);
     }
     if ((err = bcast_check(c, "MPI_Ibcast", buffer, count, datatype, root, &t)) != MPI_SUCCESS) {
         return err;
@@ -277,10 +277,16 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 }
 MPI_PMPI_ALIAS(Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request));
 
+/* the init's checks: the nonblocking form's (over an intercommunicator, its own checks
+ * through MPI_NBC_CHECK_ONLY) */
 static int check_bcast(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
 {
     mpi_type_t *t;
 
+    if (c->inter) {
+        return mpi_nbc_inter_bcast(c, call, a->rbuf, a->rcount, a->rdt, a->root,
+                                   MPI_NBC_CHECK_ONLY);
+    }
     return bcast_check(c, call, a->rbuf, a->rcount, a->rdt, a->root, &t);
 }
 
@@ -313,12 +319,17 @@ static int start_scatter(const mpi_pcoll_args_t *a, MPI_Request *request)
                         request);
 }
 
-/* the init's checks: rooted_check's (gather or scatter), all_check's */
+/* the init's checks: rooted_check's (gather or scatter), all_check's; over an
+ * intercommunicator, the intercommunicator forms' */
 static int check_rooted(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a, bool gather)
 {
     rooted_args_t r = {a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root};
     mpi_type_t *st, *rt;
 
+    if (c->inter) {
+        return mpi_nbc_inter_rooted(c, call, gather, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount,
+                                    a->rdt, a->root, MPI_NBC_CHECK_ONLY);
+    }
     return rooted_check(c, call, &r, gather, &st, &rt);
 }
 
@@ -336,6 +347,10 @@ static int check_all(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a,
 {
     mpi_type_t *st, *rt;
 
+    if (c->inter) {
+        return mpi_nbc_inter_all(c, call, alltoall, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount,
+                                 a->rdt, MPI_NBC_CHECK_ONLY);
+    }
     return all_check(c, call, alltoall, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, &st,
                      &rt);
 }

@@ -116,7 +116,8 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     MPI_CHECK_ACTIVE(a.call);
     a.c = mpi_nbc_args(a.call, comm, request, &err);
     if (a.c != NULL && a.c->inter) {
-        return mpi_nbc_inter_reduce(a.c, sendbuf, recvbuf, count, datatype, op, root, request);
+        return mpi_nbc_inter_reduce(a.c, a.call, sendbuf, recvbuf, count, datatype, op, root,
+                                    request);
     }
     if (a.c == NULL ||
         (err = reduce_check(&a, comm, sendbuf, recvbuf, count, root, request)) != MPI_SUCCESS) {
@@ -163,6 +164,12 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     return red_start(&a, sendbuf, recvbuf, recvcount, -1, true, 0, request);
 }
 
+/* Iscan and Iexscan over an intercommunicator c (and their inits) */
+static int scan_inter(mpi_comm_t *c, const char *call)
+{
+    return mpi_err(c, call, MPI_ERR_COMM, "not defined over an intercommunicator");
+}
+
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request *request)
 {
@@ -172,7 +179,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 
     MPI_CHECK_ACTIVE(a.call);
     if ((a.c = mpi_inter_of(comm)) != NULL) {
-        return mpi_err(a.c, a.call, MPI_ERR_COMM, "not defined over an intercommunicator");
+        return scan_inter(a.c, a.call);
     }
     err = red_check(&a, comm, sendbuf, recvbuf, count, true, request);
     if (err != MPI_SUCCESS) {
@@ -190,7 +197,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 
     MPI_CHECK_ACTIVE(a.call);
     if ((a.c = mpi_inter_of(comm)) != NULL) {
-        return mpi_err(a.c, a.call, MPI_ERR_COMM, "not defined over an intercommunicator");
+        return scan_inter(a.c, a.call);
     }
     err = red_check(&a, comm, sendbuf, recvbuf, count, true, request);
     if (err != MPI_SUCCESS) {
@@ -266,7 +273,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
         return err;
     }
     if (a.c->inter) {
-        return mpi_nbc_inter_reduce_scatter(a.c, sendbuf, recvbuf, recvcounts, datatype, op,
+        return mpi_nbc_inter_reduce_scatter(a.c, a.call, sendbuf, recvbuf, recvcounts, datatype, op,
                                             request);
     }
     err = reduce_scatter_check(&a, comm, sendbuf, recvbuf, recvcounts, request);
@@ -277,21 +284,46 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 }
 
 /* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
-/* the init's checks: the nonblocking forms' (red_check, reduce_check, reduce_scatter_check) */
+/* the init's checks: the nonblocking forms' (red_check, reduce_check, reduce_scatter_check;
+ * over an intercommunicator, the intercommunicator forms' through MPI_NBC_CHECK_ONLY) */
 static int check_reduce(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
 {
     red_t r = {.call = call, .c = c, .dt = a->rdt, .op = a->op};
     MPI_Request unused;
 
+    if (c->inter) {
+        return mpi_nbc_inter_reduce(c, call, a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->root,
+                                    MPI_NBC_CHECK_ONLY);
+    }
     return reduce_check(&r, a->comm, a->sbuf, a->rbuf, a->rcount, a->root, &unused);
 }
 
-static int check_red(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+/* Allreduce_init (scatter false) and Reduce_scatter_block_init */
+static int check_red(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a, bool scatter)
 {
     red_t r = {.call = call, .c = c, .dt = a->rdt, .op = a->op};
     MPI_Request unused;
 
+    if (c->inter) {
+        return mpi_nbc_inter_allreduce(c, call, scatter, a->sbuf, a->rbuf, a->rcount, a->rdt, a->op,
+                                       MPI_NBC_CHECK_ONLY);
+    }
     return red_check(&r, a->comm, a->sbuf, a->rbuf, a->rcount, true, &unused);
+}
+
+static int check_allreduce(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    return check_red(c, call, a, false);
+}
+
+static int check_reduce_scatter_block(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    return check_red(c, call, a, true);
+}
+
+static int check_scan(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    return c->inter ? scan_inter(c, call) : check_red(c, call, a, false);
 }
 
 static int check_reduce_scatter(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
@@ -299,6 +331,10 @@ static int check_reduce_scatter(mpi_comm_t *c, const char *call, const mpi_pcoll
     red_t r = {.call = call, .c = c, .dt = a->rdt, .op = a->op};
     MPI_Request unused;
 
+    if (c->inter) {
+        return mpi_nbc_inter_reduce_scatter(c, call, a->sbuf, a->rbuf, a->rcounts, a->rdt, a->op,
+                                            MPI_NBC_CHECK_ONLY);
+    }
     return reduce_scatter_check(&r, a->comm, a->sbuf, a->rbuf, a->rcounts, &unused);
 }
 
@@ -365,8 +401,8 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_red("MPI_Allreduce_init", start_allreduce, check_red, sendbuf, recvbuf, count, NULL,
-                    datatype, op, -1, comm, info, request);
+    return init_red("MPI_Allreduce_init", start_allreduce, check_allreduce, sendbuf, recvbuf, count,
+                    NULL, datatype, op, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Allreduce_init,
                (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -377,8 +413,9 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
                                   MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_red("MPI_Reduce_scatter_block_init", start_reduce_scatter_block, check_red, sendbuf,
-                    recvbuf, recvcount, NULL, datatype, op, -1, comm, info, request);
+    return init_red("MPI_Reduce_scatter_block_init", start_reduce_scatter_block,
+                    check_reduce_scatter_block, sendbuf, recvbuf, recvcount, NULL, datatype, op, -1,
+                    comm, info, request);
 }
 MPI_PMPI_ALIAS(Reduce_scatter_block_init,
                (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
@@ -400,8 +437,8 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_red("MPI_Scan_init", start_scan, check_red, sendbuf, recvbuf, count, NULL, datatype,
-                    op, -1, comm, info, request);
+    return init_red("MPI_Scan_init", start_scan, check_scan, sendbuf, recvbuf, count, NULL,
+                    datatype, op, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
@@ -410,7 +447,7 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_red("MPI_Exscan_init", start_exscan, check_red, sendbuf, recvbuf, count, NULL,
+    return init_red("MPI_Exscan_init", start_exscan, check_scan, sendbuf, recvbuf, count, NULL,
                     datatype, op, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,

@@ -66,8 +66,8 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
     MPI_CHECK_ACTIVE(call);
     if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
-        return mpi_nbc_inter_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                     recvtype, root, request);
+        return mpi_nbc_inter_gatherv(c, call, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                     displs, recvtype, root, request);
     }
     if (c == NULL || (c = nbcv_enter(call, comm, &a, request, &err)) == NULL ||
         (r = mpi_coll_req_new(c, call, &vi, &unused, &err)) == NULL) {
@@ -109,8 +109,8 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 
     MPI_CHECK_ACTIVE(call);
     if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
-        return mpi_nbc_inter_scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                                      recvtype, root, request);
+        return mpi_nbc_inter_scatterv(c, call, sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                      recvcount, recvtype, root, request);
     }
     if (c == NULL || (c = nbcv_enter(call, comm, &a, request, &err)) == NULL ||
         (r = mpi_coll_req_new(c, call, &unused, &vo, &err)) == NULL) {
@@ -153,7 +153,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 
     MPI_CHECK_ACTIVE(call);
     if ((c = mpi_nbc_args(call, comm, request, &err)) != NULL && c->inter) {
-        return mpi_nbc_inter_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+        return mpi_nbc_inter_allgatherv(c, call, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                         displs, recvtype, request);
     }
     if (c == NULL || (c = nbcv_enter(call, comm, &a, request, &err)) == NULL ||
@@ -215,6 +215,8 @@ static int nbcv_vw_blocks(mpi_comm_t *c, const char *call, const vw_args_t *v, c
     return err;
 }
 
+/* Ialltoallv and Ialltoallw on an intracommunicator (request MPI_NBC_CHECK_ONLY: the checks
+ * alone) */
 static int nbcv_alltoall(const char *call, vw_args_t v, MPI_Comm comm, MPI_Request *request)
 {
     bool in_place = v.sendbuf == MPI_IN_PLACE;
@@ -236,18 +238,17 @@ static int nbcv_alltoall(const char *call, vw_args_t v, MPI_Comm comm, MPI_Reque
     if (in_place) {
         v.sc = v.rc, v.sd = v.rd, v.st = v.rt, v.sendbuf = v.recvbuf;
     }
-    if ((r = mpi_coll_req_new(c, call, &u1, &u2, &err)) == NULL) {
+    if ((sb = coll_blks_new(c, call, c->size, &err)) == NULL ||
+        (rb = coll_blks_new(c, call, c->size, &err)) == NULL ||
+        (err = nbcv_vw_blocks(c, call, &v, sb, rb)) != MPI_SUCCESS ||
+        request == MPI_NBC_CHECK_ONLY || (r = mpi_coll_req_new(c, call, &u1, &u2, &err)) == NULL) {
+        free(sb);
+        free(rb);
         return err;
     }
     mpi_coll_req_vbufs(r, &vs, &vr);
-    if ((sb = coll_blks_new(c, call, c->size, &err)) == NULL ||
-        (rb = coll_blks_new(c, call, c->size, &err)) == NULL) {
-        free(sb);
-        return mpi_coll_req_start(r, call, err, s, request);
-    }
-    err = nbcv_vw_blocks(c, call, &v, sb, rb);
-    mpi_coll_req_vunpack(r, rb, err == MPI_SUCCESS ? c->size : 0);
-    if (err == MPI_SUCCESS && !in_place) {
+    mpi_coll_req_vunpack(r, rb, c->size);
+    if (!in_place) {
         err = coll_vbuf_in(c, call, vs, sb, c->size);
     }
     if (err == MPI_SUCCESS) {
@@ -310,12 +311,17 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 }
 
 /* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
-/* the init's checks: coll_check's, on the nonblocking forms' arguments */
+/* the init's checks: coll_check's (nbcv_alltoall's), on the nonblocking forms' arguments;
+ * over an intercommunicator, the intercommunicator forms' (MPI_NBC_CHECK_ONLY) */
 static int check_gatherv(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
 {
     coll_args_t ca =
         gatherv_args(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt, a->root);
 
+    if (c->inter) {
+        return mpi_nbc_inter_gatherv(c, call, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts,
+                                     a->rdispls, a->rdt, a->root, MPI_NBC_CHECK_ONLY);
+    }
     return coll_check(c, call, &ca);
 }
 
@@ -324,6 +330,10 @@ static int check_scatterv(mpi_comm_t *c, const char *call, const mpi_pcoll_args_
     coll_args_t ca =
         scatterv_args(a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcount, a->rdt, a->root);
 
+    if (c->inter) {
+        return mpi_nbc_inter_scatterv(c, call, a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf,
+                                      a->rcount, a->rdt, a->root, MPI_NBC_CHECK_ONLY);
+    }
     return coll_check(c, call, &ca);
 }
 
@@ -332,7 +342,36 @@ static int check_allgatherv(mpi_comm_t *c, const char *call, const mpi_pcoll_arg
     coll_args_t ca =
         gatherv_args(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt, -1);
 
+    if (c->inter) {
+        return mpi_nbc_inter_allgatherv(c, call, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts,
+                                        a->rdispls, a->rdt, MPI_NBC_CHECK_ONLY);
+    }
     return coll_check(c, call, &ca);
+}
+
+/* Alltoallv_init's (w false: a->sdt, a->rdt) and Alltoallw_init's (a->sdts, a->rdts) */
+static int check_alltoallvw(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a, bool w)
+{
+    const MPI_Datatype *st = w ? a->sdts : &a->sdt, *rt = w ? a->rdts : &a->rdt;
+
+    if (c->inter) {
+        return mpi_nbc_inter_alltoallvw(c, call, a->sbuf, a->scounts, a->sdispls, st, a->rbuf,
+                                        a->rcounts, a->rdispls, rt, w, MPI_NBC_CHECK_ONLY);
+    }
+    return nbcv_alltoall(
+        call,
+        (vw_args_t){a->sbuf, a->scounts, a->sdispls, st, a->rbuf, a->rcounts, a->rdispls, rt, w},
+        a->comm, MPI_NBC_CHECK_ONLY);
+}
+
+static int check_alltoallv(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    return check_alltoallvw(c, call, a, false);
+}
+
+static int check_alltoallw(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    return check_alltoallvw(c, call, a, true);
 }
 
 static int start_gatherv(const mpi_pcoll_args_t *a, MPI_Request *request)
@@ -441,7 +480,7 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                           .rdispls = rdispls,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new("MPI_Alltoallv_init", info, &a, start_alltoallv, NULL, request);
+    return mpi_pcoll_new("MPI_Alltoallv_init", info, &a, start_alltoallv, check_alltoallv, request);
 }
 MPI_PMPI_ALIAS(Alltoallv_init,
                (const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -470,7 +509,7 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
                           .rdispls = rdispls,
                           .rdts = recvtypes};
 
-    return mpi_pcoll_new("MPI_Alltoallw_init", info, &a, start_alltoallw, NULL, request);
+    return mpi_pcoll_new("MPI_Alltoallw_init", info, &a, start_alltoallw, check_alltoallw, request);
 }
 MPI_PMPI_ALIAS(Alltoallw_init,
                (const void *sendbuf, const int sendcounts[], const int sdispls[],

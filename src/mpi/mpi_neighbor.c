@@ -65,7 +65,8 @@ static int nbr_blocks(mpi_comm_t *c, const char *call, const nbr_side_t *s, cons
     return MPI_SUCCESS;
 }
 
-/* The call over comm's topology: blocking (nb false) or started as *request. */
+/* The call over comm's topology: blocking (nb false) or started as *request (request
+ * MPI_NBC_CHECK_ONLY: the arguments checked, nothing started). */
 static int nbr_call(const char *call, MPI_Comm comm, const nbr_side_t *send, const nbr_side_t *recv,
                     bool nb, MPI_Request *request)
 {
@@ -94,7 +95,7 @@ static int nbr_call(const char *call, MPI_Comm comm, const nbr_side_t *send, con
     if (err == MPI_SUCCESS) {
         err = nbr_blocks(c, call, recv, "receive", l.nsrc, l.srcs, l.rb);
     }
-    if (err == MPI_SUCCESS) {
+    if (err == MPI_SUCCESS && request != MPI_NBC_CHECK_ONLY) {
         err = mpi_nbr_run(c, call, &l, nb ? request : NULL);
     }
     free(l.rb);
@@ -248,6 +249,42 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
 }
 
 /* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
+/* the init's checks: the nonblocking forms' (nbr_call's, MPI_NBC_CHECK_ONLY) */
+static int check_allgather(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    (void)c;
+    return allgather(call, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm, true,
+                     MPI_NBC_CHECK_ONLY);
+}
+
+static int check_alltoall(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    (void)c;
+    return alltoall(call, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm, true,
+                    MPI_NBC_CHECK_ONLY);
+}
+
+static int check_allgatherv(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    (void)c;
+    return allgatherv(call, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt,
+                      a->comm, true, MPI_NBC_CHECK_ONLY);
+}
+
+static int check_alltoallv(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    (void)c;
+    return alltoallv(call, a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcounts, a->rdispls,
+                     a->rdt, a->comm, true, MPI_NBC_CHECK_ONLY);
+}
+
+static int check_alltoallw(mpi_comm_t *c, const char *call, const mpi_pcoll_args_t *a)
+{
+    (void)c;
+    return alltoallw(call, a->sbuf, a->scounts, a->sadispls, a->sdts, a->rbuf, a->rcounts,
+                     a->radispls, a->rdts, a->comm, true, MPI_NBC_CHECK_ONLY);
+}
+
 static int start_allgather(const mpi_pcoll_args_t *a, MPI_Request *request)
 {
     return MPI_Ineighbor_allgather(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm,
@@ -261,9 +298,10 @@ static int start_alltoall(const mpi_pcoll_args_t *a, MPI_Request *request)
 }
 
 /* Neighbor_allgather_init and Neighbor_alltoall_init */
-static int init_blocks(const char *call, mpi_pcoll_start_fn *start, const void *sendbuf,
-                       int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+static int init_blocks(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
+                       const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
 {
     mpi_pcoll_args_t a = {.comm = comm,
                           .sbuf = sendbuf,
@@ -273,7 +311,7 @@ static int init_blocks(const char *call, mpi_pcoll_start_fn *start, const void *
                           .rcount = recvcount,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new(call, info, &a, start, NULL, request);
+    return mpi_pcoll_new(call, info, &a, start, check, request);
 }
 
 int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -281,8 +319,8 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
                                 MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_blocks("MPI_Neighbor_allgather_init", start_allgather, sendbuf, sendcount, sendtype,
-                       recvbuf, recvcount, recvtype, comm, info, request);
+    return init_blocks("MPI_Neighbor_allgather_init", start_allgather, check_allgather, sendbuf,
+                       sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
 MPI_PMPI_ALIAS(Neighbor_allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                          void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -293,8 +331,8 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
                                MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_blocks("MPI_Neighbor_alltoall_init", start_alltoall, sendbuf, sendcount, sendtype,
-                       recvbuf, recvcount, recvtype, comm, info, request);
+    return init_blocks("MPI_Neighbor_alltoall_init", start_alltoall, check_alltoall, sendbuf,
+                       sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
 MPI_PMPI_ALIAS(Neighbor_alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -321,7 +359,8 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
                           .rdispls = displs,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new("MPI_Neighbor_allgatherv_init", info, &a, start_allgatherv, NULL, request);
+    return mpi_pcoll_new("MPI_Neighbor_allgatherv_init", info, &a, start_allgatherv,
+                         check_allgatherv, request);
 }
 MPI_PMPI_ALIAS(Neighbor_allgatherv_init,
                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -350,7 +389,8 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
                           .rdispls = rdispls,
                           .rdt = recvtype};
 
-    return mpi_pcoll_new("MPI_Neighbor_alltoallv_init", info, &a, start_alltoallv, NULL, request);
+    return mpi_pcoll_new("MPI_Neighbor_alltoallv_init", info, &a, start_alltoallv, check_alltoallv,
+                         request);
 }
 MPI_PMPI_ALIAS(Neighbor_alltoallv_init,
                (const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -378,9 +418,11 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                           .rbuf = recvbuf,
                           .rcounts = recvcounts,
                           .radispls = rdispls,
-                          .rdts = recvtypes};
+                          .rdts = recvtypes,
+                          .nbr = true};
 
-    return mpi_pcoll_new("MPI_Neighbor_alltoallw_init", info, &a, start_alltoallw, NULL, request);
+    return mpi_pcoll_new("MPI_Neighbor_alltoallw_init", info, &a, start_alltoallw, check_alltoallw,
+                         request);
 }
 MPI_PMPI_ALIAS(Neighbor_alltoallw_init,
                (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],

@@ -10,7 +10,8 @@
  * until it frees the request, as MPI says). The send and receive datatypes (derived ones) are
  * held under handles of the request's own until it is freed: an MPI_Type_free of the
  * program's handle after the init leaves the starts working, as MPI says; so is a user
- * operation (MPI_Op_free after the init).
+ * operation (MPI_Op_free after the init). The w forms' arrays of types are copied at the init
+ * (one entry per peer, or per neighbor), each derived type in them held the same way.
  *
  * Matching: MPI-4.0 matches a persistent collective at its init (in the order of the
  * communicator's collectives); its starts may then come in any order on different ranks.
@@ -39,11 +40,17 @@ typedef struct pcoll_req {
     mpi_req_t *req;         /* the persistent request; NULL: freed (orphan_settle) */
     mpi_comm_t *parent;     /* freed: its communicator, held until the agreement completed */
     MPI_Datatype held[2];   /* a.sdt's and a.rdt's own handles (MPI_DATATYPE_NULL: none) */
-    MPI_Op held_op;         /* a.op's own handle (a user operation), else MPI_OP_NULL */
-    struct mpi_op *op;      /* what held_op names, held (mpi_op_hold) */
+    /* the w forms: a.sdts and a.rdts point into wdts (nw entries: the copies given to each
+     * start, then the own handles of the derived ones among them, MPI_DATATYPE_NULL: none) */
+    MPI_Datatype *wdts;
+    int nw;
+    MPI_Op held_op;    /* a.op's own handle (a user operation), else MPI_OP_NULL */
+    struct mpi_op *op; /* what held_op names, held (mpi_op_hold) */
 } pcoll_req_t;
 
 static pcoll_req_t *live_list; /* every request of this kind (the kind's progress and fini) */
+
+MPI_Request mpi_nbc_check_only_; /* MPI_NBC_CHECK_ONLY points here (never written) */
 
 /* The own communicator made from the agreement: an MPI communicator (the parent's name, error
  * handler and topology) without its attributes. */
@@ -132,6 +139,54 @@ static int pcoll_type_hold(MPI_Datatype *dt, MPI_Datatype *held)
     return MPI_SUCCESS;
 }
 
+/* n types of *dts copied into p->wdts from at, each derived one held (pcoll_type_hold); *dts
+ * then points to the copy. NULL arrays stay (the start refuses them). */
+static int pcoll_types_hold(pcoll_req_t *p, const MPI_Datatype **dts, int n, int at)
+{
+    for (int i = 0; *dts != NULL && i < n; i++) {
+        p->wdts[at + i] = (*dts)[i];
+        if (pcoll_type_hold(&p->wdts[at + i], &p->wdts[p->nw + at + i]) != MPI_SUCCESS) {
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    if (*dts != NULL) {
+        *dts = p->wdts + at;
+    }
+    return MPI_SUCCESS;
+}
+
+/* The w forms' arrays of types (c: the init's communicator): copied, their derived types held. */
+static int pcoll_w_hold(pcoll_req_t *p, mpi_comm_t *c)
+{
+    int ns = mpi_comm_peers(c), nr = ns;
+
+    if (p->a.sdts == NULL && p->a.rdts == NULL) {
+        return MPI_SUCCESS;
+    }
+    if (p->a.nbr) {
+        ns = nr = 0; /* (no topology: the start refuses it) */
+        if (c->topo != NULL) {
+            mpi_topo_neighbors(c->topo, c->rank, &nr, NULL, &ns, NULL);
+        }
+    }
+    if (p->a.sbuf == MPI_IN_PLACE) {
+        ns = 0; /* the send side is not read */
+    }
+    p->nw = ns + nr;
+    p->wdts = malloc(2 * (size_t)(p->nw + 1) * sizeof(*p->wdts));
+    if (p->wdts == NULL) {
+        p->nw = 0;
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; i < 2 * p->nw; i++) {
+        p->wdts[i] = MPI_DATATYPE_NULL;
+    }
+    if (ns > 0 && pcoll_types_hold(p, &p->a.sdts, ns, 0) != MPI_SUCCESS) {
+        return MPI_ERR_NO_MEM;
+    }
+    return pcoll_types_hold(p, &p->a.rdts, nr, ns);
+}
+
 /* a.op, a user operation, under a handle of the request's own (held) */
 static int pcoll_op_hold(pcoll_req_t *p)
 {
@@ -149,6 +204,18 @@ static int pcoll_op_hold(pcoll_req_t *p)
     return MPI_SUCCESS;
 }
 
+/* a held type's own handle let go of, and the type (MPI_DATATYPE_NULL: none) */
+static void pcoll_type_drop(MPI_Datatype *held)
+{
+    mpi_type_t *t = *held != MPI_DATATYPE_NULL ? mpi_type_get(*held) : NULL;
+
+    if (t != NULL) {
+        mpi_handle_release(MPI_KIND_DATATYPE_, *held);
+        mpi_type_release(t);
+    }
+    *held = MPI_DATATYPE_NULL;
+}
+
 static void pcoll_held_drop(pcoll_req_t *p)
 {
     if (p->held_op != MPI_OP_NULL) {
@@ -158,14 +225,14 @@ static void pcoll_held_drop(pcoll_req_t *p)
     mpi_op_drop(p->op);
     p->op = NULL;
     for (int i = 0; i < 2; i++) {
-        mpi_type_t *t = p->held[i] != MPI_DATATYPE_NULL ? mpi_type_get(p->held[i]) : NULL;
-
-        if (t != NULL) {
-            mpi_handle_release(MPI_KIND_DATATYPE_, p->held[i]);
-            mpi_type_release(t);
-        }
-        p->held[i] = MPI_DATATYPE_NULL;
+        pcoll_type_drop(&p->held[i]);
     }
+    for (int i = 0; p->wdts != NULL && i < p->nw; i++) {
+        pcoll_type_drop(&p->wdts[p->nw + i]);
+    }
+    free(p->wdts);
+    p->wdts = NULL;
+    p->nw = 0;
 }
 
 static void live_unlink(pcoll_req_t *p)
@@ -351,7 +418,7 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
         return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
     }
-    if (check != NULL && !c->inter) {
+    if (check != NULL) {
         bad = check(c, call, a); /* raised; the duplicate is still agreed on (below) */
     }
     p = calloc(1, sizeof(*p));
@@ -368,9 +435,10 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     r->priv = p;
     p->next = live_list;
     live_list = p;
-    if (bad == MPI_SUCCESS && (pcoll_type_hold(&p->a.sdt, &p->held[0]) != MPI_SUCCESS ||
-                               pcoll_type_hold(&p->a.rdt, &p->held[1]) != MPI_SUCCESS ||
-                               pcoll_op_hold(p) != MPI_SUCCESS)) {
+    if (bad == MPI_SUCCESS &&
+        (pcoll_type_hold(&p->a.sdt, &p->held[0]) != MPI_SUCCESS ||
+         pcoll_type_hold(&p->a.rdt, &p->held[1]) != MPI_SUCCESS ||
+         pcoll_w_hold(p, c) != MPI_SUCCESS || pcoll_op_hold(p) != MPI_SUCCESS)) {
         mpi_req_delete(r);
         return mpi_err(c, call, MPI_ERR_NO_MEM, "out of handles for its datatypes or operation");
     }

@@ -325,11 +325,11 @@ int MPI_Win_free(MPI_Win *win)
     if (win == NULL || (w = mpi_win_enter(*win, call, &err)) == NULL) {
         return win == NULL ? mpi_err(NULL, call, MPI_ERR_ARG, "%s: win is NULL", call) : err;
     }
-    if (w->nlocked > 0 || w->nstart > 0 || w->npost > 0) {
+    if (w->nlocked > 0 || w->started || w->posted) {
         return mpi_err(w->c, call, MPI_ERR_RMA_SYNC, "%s: an epoch is still open (%s)", call,
-                       w->nlocked > 0  ? "a lock is held"
-                       : w->nstart > 0 ? "MPI_Win_start without MPI_Win_complete"
-                                       : "MPI_Win_post without MPI_Win_wait");
+                       w->nlocked > 0 ? "a lock is held"
+                       : w->started   ? "MPI_Win_start without MPI_Win_complete"
+                                      : "MPI_Win_post without MPI_Win_wait");
     }
     if ((err = mpi_tattr_delete_all(&w->attrs, *win)) != MPI_SUCCESS) {
         return mpi_err(w->c, call, err, "an attribute's delete callback failed");

@@ -51,6 +51,8 @@ typedef struct mpi_win {
     int nlocked;
     int *post, npost;   /* the origins of the exposure epoch (Win_post .. Win_wait) */
     int *start, nstart; /* the targets of the access epoch (Win_start .. Win_complete) */
+    bool posted;        /* an exposure epoch is open (its group may be empty: npost 0) */
+    bool started;       /* an access epoch of Win_start is open (its group may be empty too) */
     bool fenced;        /* a fence (without MPI_MODE_NOSUCCEED) opened an access epoch on every
                          * member; a lock or Win_start closes it (as MPICH: one kind at a time) */
     mpi_win_tmp_t *tmps;
@@ -74,7 +76,7 @@ typedef struct mpi_win {
  * Win_start's (its group not searched) or a lock on rank. */
 static inline bool mpi_win_access(const mpi_win_t *w, int rank)
 {
-    return w->fenced || w->nstart > 0 || w->lock_state[rank] != 0;
+    return w->fenced || w->started || w->lock_state[rank] != 0;
 }
 
 /* Where an operation lands: count elements of t at the target's byte displacement disp (of

@@ -234,7 +234,7 @@ static int lock_one(mpi_win_t *w, const char *call, int type, int rank, int asse
             "%s: %s %d", call,
             rank < 0 || rank >= w->c->size ? "no window member" : "already locked:", rank);
     }
-    if (w->nstart > 0) {
+    if (w->started) {
         return mpi_err(w->c, call, MPI_ERR_RMA_SYNC,
                        "%s: an active-target access epoch is open (MPI_Win_start without "
                        "MPI_Win_complete)",
@@ -363,6 +363,7 @@ static int pscw_open(MPI_Group group, MPI_Win win, const char *call, bool post)
     int err;
     mpi_win_t *w = mpi_win_enter(win, call, &err);
     int *ranks, *n;
+    bool *open;
     rcmsg_status_t s = RCMSG_OK;
 
     if (w == NULL) {
@@ -370,14 +371,16 @@ static int pscw_open(MPI_Group group, MPI_Win win, const char *call, bool post)
     }
     ranks = post ? w->post : w->start;
     n = post ? &w->npost : &w->nstart;
-    if (*n > 0 || (!post && w->nlocked > 0)) {
+    open = post ? &w->posted : &w->started;
+    if (*open || (!post && w->nlocked > 0)) {
         return mpi_err(w->c, call, MPI_ERR_RMA_SYNC, "%s: %s", call,
-                       *n > 0 ? "an epoch of it is open already"
-                              : "a passive-target access epoch is open (a lock is held)");
+                       *open ? "an epoch of it is open already"
+                             : "a passive-target access epoch is open (a lock is held)");
     }
     if ((err = pscw_ranks(w, call, group, ranks, n)) != MPI_SUCCESS) {
         return err;
     }
+    *open = true; /* an empty group opens an epoch too (nothing to send or receive) */
     w->fenced = post && w->fenced;
     for (int i = 0; i < *n && s == RCMSG_OK; i++) {
         s = post ? rcmsg_send(NULL, 0, ranks[i], TAG_POST, w->c->rc)
@@ -408,7 +411,7 @@ int MPI_Win_complete(MPI_Win win)
     mpi_win_t *w = mpi_win_enter(win, call, &err);
     rcmsg_status_t first = RCMSG_OK;
 
-    if (w == NULL || w->nstart == 0) {
+    if (w == NULL || !w->started) {
         return w == NULL ? err
                          : mpi_err(w->c, call, MPI_ERR_RMA_SYNC, "%s: no MPI_Win_start", call);
     }
@@ -421,6 +424,7 @@ int MPI_Win_complete(MPI_Win win)
         first = first != RCMSG_OK ? first : s;
     }
     w->nstart = 0;
+    w->started = false;
     return mpi_win_status(w, call, first);
 }
 
@@ -434,7 +438,7 @@ int MPI_Win_test(MPI_Win win, int *flag)
     mpi_win_t *w = mpi_win_enter(win, call, &err);
     rcmsg_status_t s = RCMSG_OK;
 
-    if (w == NULL || w->npost == 0 || flag == NULL) {
+    if (w == NULL || !w->posted || flag == NULL) {
         return w == NULL
                    ? err
                    : mpi_err(w->c, call, flag == NULL ? MPI_ERR_ARG : MPI_ERR_RMA_SYNC, "%s: %s",
@@ -456,6 +460,7 @@ int MPI_Win_test(MPI_Win win, int *flag)
     }
     if (*flag) {
         w->npost = 0;
+        w->posted = false;
     }
     return mpi_win_status(w, call, s);
 }
@@ -468,7 +473,7 @@ int MPI_Win_wait(MPI_Win win)
     mpi_win_t *w = mpi_win_enter(win, call, &err);
     rcmsg_status_t first = RCMSG_OK;
 
-    if (w == NULL || w->npost == 0) {
+    if (w == NULL || !w->posted) {
         return w == NULL ? err : mpi_err(w->c, call, MPI_ERR_RMA_SYNC, "%s: no MPI_Win_post", call);
     }
     for (int i = 0; i < w->npost; i++) {
@@ -478,5 +483,6 @@ int MPI_Win_wait(MPI_Win win)
         first = first != RCMSG_OK ? first : s;
     }
     w->npost = 0;
+    w->posted = false;
     return mpi_win_status(w, call, first);
 }

@@ -41,6 +41,12 @@ typedef struct {
 /* Atomic results in flight per window over rc (registered slots): more wait for one. */
 #define OSC_SLOTS 256
 
+/* osc_am.c: the replies being sent to one origin (target side), oldest first. */
+typedef struct {
+    rcmsg_queue_t replies;
+    rcmsg_queue_link_t link; /* in the window's am_sending while replies is not empty */
+} osc_am_origin_t;
+
 /* osc_dyn.c: a dynamic window's state (NULL in the others). */
 typedef struct osc_dyn osc_dyn_t;
 
@@ -61,20 +67,22 @@ struct rcmsg_win {
     uint64_t *slots;           /* [OSC_SLOTS]: atomic results over rc */
     int free_slots[OSC_SLOTS]; /* indices of free slots, nfree of them */
     int nfree;
-    unsigned *pending;        /* [size]: operations started and not complete, per target */
-    unsigned npending;        /* their sum */
-    rcmsg_status_t *err;      /* [size]: first error since the last flush, per target */
-    rcmsg_queue_t *am_ops;    /* [size] osc_am.c: operations by message in flight, per target */
-    unsigned am_inflight;     /* of npending: those in am_ops (0: the poll walks no queue) */
-    rcmsg_queue_t am_replies; /* osc_am.c: replies being sent (target side) */
-    rcmsg_comm_t am_comm;     /* osc_am.c: a second duplicate, of the replies alone (their
-                               * receives, posted ahead, would sit before the requests' in
-                               * comm's matching queue of each target: a walk per request) */
-    rcmsg_request_t am_req;   /* osc_am.c: the posted receive of the next request */
-    char *am_buf;             /* its buffer */
-    rcmsg_queue_link_t link;  /* in the live windows (osc_win.c) */
-    osc_dyn_t *dyn;           /* rcmsg_win_create_dynamic's: disp is an address (osc_dyn.c) */
-    uint32_t dyn_rkey;        /* its last checked access's region key (osc_check to the post) */
+    unsigned *pending;           /* [size]: operations started and not complete, per target */
+    unsigned npending;           /* their sum */
+    rcmsg_status_t *err;         /* [size]: first error since the last flush, per target */
+    rcmsg_queue_t *am_ops;       /* [size] osc_am.c: operations by message in flight, per target */
+    unsigned am_inflight;        /* of npending: those in am_ops (0: the poll walks no queue) */
+    osc_am_origin_t *am_origins; /* [size] osc_am.c: replies being sent (target side), per
+                                  * origin: one an origin does not take keeps no other's */
+    rcmsg_queue_t am_sending;    /* osc_am.c: the origins with replies being sent */
+    rcmsg_comm_t am_comm;        /* osc_am.c: a second duplicate, of the replies alone (their
+                                  * receives, posted ahead, would sit before the requests' in
+                                  * comm's matching queue of each target: a walk per request) */
+    rcmsg_request_t am_req;      /* osc_am.c: the posted receive of the next request */
+    char *am_buf;                /* its buffer */
+    rcmsg_queue_link_t link;     /* in the live windows (osc_win.c) */
+    osc_dyn_t *dyn;              /* rcmsg_win_create_dynamic's: disp is an address (osc_dyn.c) */
+    uint32_t dyn_rkey;           /* its last checked access's region key (osc_check to the post) */
 };
 
 /* osc_shm.c: rcmsg_win_allocate's memory (shared where sm is opened: win->base, win->shm_fd;

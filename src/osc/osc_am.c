@@ -77,10 +77,13 @@ rcmsg_status_t osc_am_open(rcmsg_win_t win)
         return s;
     }
     win->am_buf = malloc(sizeof(osc_am_req_t) + OSC_AM_MAX);
-    s = win->am_buf == NULL ? RCMSG_ERR_NO_MEMORY : osc_am_post(win);
+    win->am_origins = calloc((size_t)win->size, sizeof(*win->am_origins)); /* empty queues */
+    s = win->am_buf == NULL || win->am_origins == NULL ? RCMSG_ERR_NO_MEMORY : osc_am_post(win);
     if (s != RCMSG_OK) {
         free(win->am_buf);
         win->am_buf = NULL;
+        free(win->am_origins);
+        win->am_origins = NULL;
         (void)rcmsg_comm_free(&win->am_comm);
     }
     return s;
@@ -94,13 +97,18 @@ void osc_am_close(rcmsg_win_t win)
         (void)rcmsg_cancel(&win->am_req);
         (void)rcmsg_wait(&win->am_req, NULL);
     }
-    while ((l = rcmsg_queue_pop_head(&win->am_replies)) != NULL) {
-        osc_am_reply_t *r = RCMSG_CONTAINER_OF(l, osc_am_reply_t, link);
-        (void)rcmsg_wait(&r->req, NULL);
-        free(r);
+    while ((l = rcmsg_queue_pop_head(&win->am_sending)) != NULL) {
+        osc_am_origin_t *o = RCMSG_CONTAINER_OF(l, osc_am_origin_t, link);
+        while ((l = rcmsg_queue_pop_head(&o->replies)) != NULL) {
+            osc_am_reply_t *r = RCMSG_CONTAINER_OF(l, osc_am_reply_t, link);
+            (void)rcmsg_wait(&r->req, NULL);
+            free(r);
+        }
     }
     free(win->am_buf);
     win->am_buf = NULL;
+    free(win->am_origins);
+    win->am_origins = NULL;
     (void)rcmsg_comm_free(&win->am_comm);
 }
 
@@ -263,8 +271,32 @@ static rcmsg_status_t osc_am_serve(rcmsg_win_t win, const rcmsg_msg_status_t *st
         free(r);
         return s;
     }
-    rcmsg_queue_push_tail(&win->am_replies, &r->link);
+    if (rcmsg_queue_empty(&win->am_origins[st->source].replies)) {
+        rcmsg_queue_push_tail(&win->am_sending, &win->am_origins[st->source].link);
+    }
+    rcmsg_queue_push_tail(&win->am_origins[st->source].replies, &r->link);
     return osc_am_post(win);
+}
+
+/* An origin's replies freed from the oldest up to the first still being sent (as osc_am_reap:
+ * testing the head only). Per origin: a reply by rendezvous to an origin that does not enter
+ * rcmsg holds back only its own later ones, not those to the other origins. */
+static int osc_am_replies_free(osc_am_origin_t *o)
+{
+    rcmsg_queue_link_t *l;
+    int n = 0, flag;
+
+    while ((l = rcmsg_queue_first(&o->replies)) != NULL) {
+        osc_am_reply_t *r = RCMSG_CONTAINER_OF(l, osc_am_reply_t, link);
+        (void)rcmsg_test(&r->req, &flag, NULL);
+        if (!flag) {
+            break;
+        }
+        rcmsg_queue_remove(&o->replies, &r->link);
+        free(r);
+        n++;
+    }
+    return n;
 }
 
 /* Target side: requests received, replies sent. */
@@ -285,15 +317,14 @@ static int osc_am_target(rcmsg_win_t win)
         }
         n++;
     }
-    /* Replies freed from the oldest up to the first still being sent (as osc_am_reap) */
-    for (rcmsg_queue_link_t *l; (l = rcmsg_queue_first(&win->am_replies)) != NULL; n++) {
-        osc_am_reply_t *r = RCMSG_CONTAINER_OF(l, osc_am_reply_t, link);
-        (void)rcmsg_test(&r->req, &flag, NULL);
-        if (!flag) {
-            break;
+    /* Replies freed: per origin with replies being sent (not a walk of every member) */
+    for (rcmsg_queue_link_t *l = rcmsg_queue_first(&win->am_sending), *next; l != NULL; l = next) {
+        osc_am_origin_t *o = RCMSG_CONTAINER_OF(l, osc_am_origin_t, link);
+        next = rcmsg_queue_next(l);
+        n += osc_am_replies_free(o);
+        if (rcmsg_queue_empty(&o->replies)) {
+            rcmsg_queue_remove(&win->am_sending, &o->link);
         }
-        rcmsg_queue_remove(&win->am_replies, &r->link);
-        free(r);
     }
     return n;
 }

@@ -161,7 +161,7 @@ static rcmsg_status_t osc_win_make(void *base, size_t size, bool allocated, rcms
     if (tables != RCMSG_WIN_NULL && (win->dyn = osc_dyn_new(tables)) == NULL) {
         mem = RCMSG_ERR_NO_MEMORY;
     }
-    rcmsg_queue_init(&win->am_replies);
+    rcmsg_queue_init(&win->am_sending);
     s = rcmsg_comm_dup(comm, &win->comm);
     if (s != RCMSG_OK) {
         if (win->dyn != NULL) {

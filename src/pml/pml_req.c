@@ -16,6 +16,7 @@ pml_reqs_t pml_reqs;
 
 void pml_reqs_fini(void)
 {
+    rcmsg_hash_fini(&pml_reqs.chunk_map);
     for (int i = 0; i < pml_reqs.nreq_chunks; i++) {
         free(pml_reqs.req_chunks[i]);
     }
@@ -27,17 +28,22 @@ void pml_reqs_fini(void)
  * memory. */
 rcmsg_request_t pml_req_grow(void)
 {
-    struct rcmsg_request *chunk = calloc(PML_REQ_CHUNK, sizeof(*chunk));
+    size_t bytes = (size_t)1 << PML_CHUNK_SHIFT;
+    struct rcmsg_request *chunk = aligned_alloc(bytes, bytes); /* (pml_req.h: one block) */
+    pml_chunk_tail_t *tail = (pml_chunk_tail_t *)(void *)(chunk + PML_REQ_CHUNK);
     void **chunks =
         realloc(pml_reqs.req_chunks, sizeof(void *) * (size_t)(pml_reqs.nreq_chunks + 1));
 
     if (chunks != NULL) {
         pml_reqs.req_chunks = chunks;
     }
-    if (chunk == NULL || chunks == NULL) {
+    if (chunk == NULL || chunks == NULL ||
+        rcmsg_hash_insert(&pml_reqs.chunk_map, &tail->link, (uintptr_t)chunk >> PML_CHUNK_SHIFT) !=
+            RCMSG_OK) {
         free(chunk);
         return NULL;
     }
+    memset(chunk, 0, PML_REQ_CHUNK * sizeof(*chunk));
     pml_reqs.req_chunks[pml_reqs.nreq_chunks] = chunk;
     for (int i = 0; i < PML_REQ_CHUNK; i++) {
         chunk[i].index = (uint32_t)(pml_reqs.nreq_chunks * PML_REQ_CHUNK + i);

@@ -7,11 +7,29 @@
 
 #include "pml_check.h"
 
+#include "base/hash.h"
+
+/* A chunk of requests is one block of 1 << PML_CHUNK_SHIFT bytes at an address aligned to its
+ * size: PML_REQ_CHUNK requests, then this tail. So the block of any address is the address
+ * >> PML_CHUNK_SHIFT, looked up in pml_reqs.chunk_map (O(1): a handle is checked without a
+ * walk of the chunks, and without following a pointer that may be no request). */
+typedef struct {
+    rcmsg_hash_link_t link; /* in pml_reqs.chunk_map, keyed by the block's address >> shift */
+} pml_chunk_tail_t;
+#define PML_CHUNK_BYTES (PML_REQ_CHUNK * sizeof(struct rcmsg_request) + sizeof(pml_chunk_tail_t))
+#define PML_CHUNK_SHIFT                                                                            \
+    (PML_CHUNK_BYTES <= (1u << 16)   ? 16                                                          \
+     : PML_CHUNK_BYTES <= (1u << 17) ? 17                                                          \
+     : PML_CHUNK_BYTES <= (1u << 18) ? 18                                                          \
+                                     : 19)
+RCMSG_STATIC_ASSERT(PML_CHUNK_BYTES <= (1u << 19), "a chunk of requests fits its block");
+
 typedef struct {
     rcmsg_queue_t free_reqs; /* FIFO (link): a stale handle stays stale longest */
     void **req_chunks;
     int nreq_chunks;
     long live_reqs;
+    rcmsg_hash_t chunk_map; /* the chunks' blocks (pml_chunk_tail_t), by address >> shift */
 } pml_reqs_t;
 
 extern pml_reqs_t pml_reqs;
@@ -20,6 +38,17 @@ extern pml_reqs_t pml_reqs;
 void pml_reqs_fini(void);
 rcmsg_request_t pml_req_grow(void);
 rcmsg_request_t pml_req_at(uint32_t index);
+
+/* Whether p is the address of a request of the chunks (in use or free), found in O(1) without
+ * reading *p: a handle that is no request at all is told apart from one that is. */
+static inline bool pml_req_slot(const void *p)
+{
+    uintptr_t a = (uintptr_t)p, off = a & (((uintptr_t)1 << PML_CHUNK_SHIFT) - 1);
+
+    return off < PML_REQ_CHUNK * sizeof(struct rcmsg_request) &&
+           off % sizeof(struct rcmsg_request) == 0 &&
+           rcmsg_hash_find(&pml_reqs.chunk_map, a >> PML_CHUNK_SHIFT) != NULL;
+}
 
 /* A request off the free list (FIFO: a stale handle stays stale longest), its eager part
  * cleared; NULL without memory. Inline: every message takes one. */

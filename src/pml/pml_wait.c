@@ -28,16 +28,14 @@ static __attribute__((noinline, cold)) bool req_refused(rcmsg_request_t r, bool 
 }
 
 /* Whether r is a live request of this library: a stale copy of a completed (freed) handle,
- * or a pointer that is no request at all, is refused instead of corrupting the free list. */
+ * or a pointer that is no request at all, is refused instead of corrupting the free list.
+ * O(1) (pml_req_slot: a lookup of r's block, r read only when it is a request). */
 static inline bool req_valid(rcmsg_request_t r, const char *what)
 {
-    for (int c = 0; c < pml_reqs.nreq_chunks; c++) {
-        uintptr_t off = (uintptr_t)r - (uintptr_t)pml_reqs.req_chunks[c];
-        if (off < PML_REQ_CHUNK * sizeof(*r) && off % sizeof(*r) == 0) {
-            return r->in_use || req_refused(r, true, what);
-        }
+    if (!pml_req_slot(r)) {
+        return req_refused(r, false, what);
     }
-    return req_refused(r, false, what);
+    return r->in_use || req_refused(r, true, what);
 }
 
 /* Completes a finished request: status out, request released, *req_p cleared. */

@@ -9,9 +9,10 @@
  * start and Request_free local (one rank's before another's init); a communicator freed after
  * the init; MPI_IN_PLACE and a noncontiguous type; intercommunicator roots (MPI_ROOT,
  * MPI_PROC_NULL); Request_free after completion and of one never started; the errors: a start
- * while active, Request_free and Cancel of an active one, bad arguments (at init: comm,
- * request, info; at the start or its completion: the nonblocking form's checks, the request
- * left inactive).
+ * while active, Request_free and Cancel of an active one, bad arguments: every init checks
+ * comm, request, info and the nonblocking form's checks (counts, datatypes, roots, neighbor
+ * counts, ...; Alltoallv/w, the neighborhood ones and the intercommunicator ones included),
+ * failing with the class that form gives, naming the init, no request made.
  */
 #include "mpi_test.h"
 
@@ -334,6 +335,37 @@ static void a2a_layout(bufs_t *b)
     }
 }
 
+/* MPI_Type_free of derived types in the w form's arrays right after the init (through copies
+ * of the handles: the arrays stay as they were, as MPI wants them until the request is freed),
+ * another type made in between: every start still moves the data (issue 43: the w forms did
+ * not hold the types of their arrays, and a start used freed ones). */
+static void test_alltoallw_freed(bufs_t *b, int *sdb, int *rdb)
+{
+    MPI_Datatype st[64], rt[64], other;
+    MPI_Request req;
+    int ones[64];
+
+    for (int j = 0; j < np; j++) {
+        ones[j] = 1;
+        OK(MPI_Type_contiguous(b->sc[j], MPI_INT, &st[j]));
+        OK(MPI_Type_commit(&st[j]));
+        OK(MPI_Type_contiguous(b->rc[j], MPI_INT, &rt[j]));
+        OK(MPI_Type_commit(&rt[j]));
+    }
+    OK(MPI_Alltoallw_init(b->s, ones, sdb, st, b->r, ones, rdb, rt, MPI_COMM_WORLD, MPI_INFO_NULL,
+                          &req));
+    for (int j = 0; j < np; j++) {
+        MPI_Datatype s = st[j], r = rt[j];
+        OK(MPI_Type_free(&s));
+        OK(MPI_Type_free(&r));
+    }
+    OK(MPI_Type_vector(2, 1, 3, MPI_DOUBLE, &other)); /* may take a freed handle's place */
+    OK(MPI_Type_commit(&other));
+    run_rounds(&req,
+               &(rounds_t){"Alltoallw_init, its types freed after it", fill_a2a, check_a2a, b});
+    OK(MPI_Type_free(&other));
+}
+
 static void test_alltoall(void)
 {
     MPI_Comm w = MPI_COMM_WORLD;
@@ -357,6 +389,7 @@ static void test_alltoall(void)
     }
     OK(MPI_Alltoallw_init(b->s, b->sc, sdb, st, b->r, b->rc, rdb, rt, w, MPI_INFO_NULL, &req));
     run_rounds(&req, &(rounds_t){"Alltoallw_init", fill_a2a, check_a2a, b});
+    test_alltoallw_freed(b, sdb, rdb);
     bufs_free(b);
 }
 
@@ -601,9 +634,10 @@ static void test_neighbor(void)
     OK(MPI_Cart_create(MPI_COMM_WORLD, 1, &np, (int[]){1}, 0, &ring));
     OK(MPI_Cart_shift(ring, 0, 1, &left, &right));
     OK(MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN));
-    for (int form = 0; form < 5; form++) {
-        static const char *names[] = {"allgather", "allgatherv", "alltoall", "alltoallv",
-                                      "alltoallw"};
+    for (int form = 0; form < 6; form++) {
+        static const char *names[] = {"allgather", "allgatherv", "alltoall",
+                                      "alltoallv", "alltoallw",  "alltoallw, types freed"};
+        MPI_Datatype blk[2], other = MPI_DATATYPE_NULL;
         bool a2a_form = form >= 2;
 
         if (form == 0) {
@@ -618,9 +652,22 @@ static void test_neighbor(void)
         } else if (form == 3) {
             OK(MPI_Neighbor_alltoallv_init(sb, c2, d2, MPI_INT, rb, c2, d2, MPI_INT, ring,
                                            MPI_INFO_NULL, &req));
-        } else {
+        } else if (form == 4) {
             OK(MPI_Neighbor_alltoallw_init(sb, c2, db, t2, rb, c2, db, t2, ring, MPI_INFO_NULL,
                                            &req));
+        } else { /* derived types freed right after the init (issue 43), as test_alltoallw_freed */
+            int ones[2] = {1, 1};
+            OK(MPI_Type_contiguous(N, MPI_INT, &blk[0]));
+            OK(MPI_Type_commit(&blk[0]));
+            OK(MPI_Type_dup(blk[0], &blk[1]));
+            OK(MPI_Neighbor_alltoallw_init(sb, ones, db, blk, rb, ones, db, blk, ring,
+                                           MPI_INFO_NULL, &req));
+            for (int i = 0; i < 2; i++) {
+                MPI_Datatype t = blk[i];
+                OK(MPI_Type_free(&t));
+            }
+            OK(MPI_Type_vector(2, 1, 3, MPI_DOUBLE, &other));
+            OK(MPI_Type_commit(&other));
         }
         for (int k = 0; k < ROUNDS; k++) {
             int bad = 0;
@@ -641,8 +688,23 @@ static void test_neighbor(void)
             CHECK(bad == 0, "Neighbor_%s_init round %d: %d wrong element(s)", names[form], k, bad);
         }
         OK(MPI_Request_free(&req));
+        if (other != MPI_DATATYPE_NULL) {
+            OK(MPI_Type_free(&other));
+        }
     }
     OK(MPI_Comm_free(&ring));
+}
+
+/* an init that fails with class cls, its message naming call, *req left alone */
+static void init_fails(int code, int cls, const char *call, MPI_Request *req)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+
+    FAILS(code, cls);
+    MPI_Error_string(code, msg, &len);
+    CHECK(strstr(msg, call) != NULL, "%s: the message does not name it: %s", call, msg);
+    CHECK(*req == MPI_REQUEST_NULL, "%s: a failed init set the request", call);
 }
 
 /* ---- intercommunicator: the two halves of the world ----------------------------------------- */
@@ -682,6 +744,52 @@ static void test_inter_orders(MPI_Comm ic, int lo, int lrank)
     }
 }
 
+/* Bad arguments of the inits over the intercommunicator (the same on every rank): refused at
+ * the init with the intercommunicator form's class, naming the init, no request made; the
+ * correct inits that follow (test_inter's) stay in step. */
+static void test_inter_errors(MPI_Comm ic, int rsize)
+{
+    MPI_Request req = MPI_REQUEST_NULL;
+    MPI_Datatype ty[64], bad_ty[64];
+    int buf[2 * 64] = {0}, cnt[64], neg[64], dsp[64];
+
+    for (int i = 0; i < 64; i++) {
+        cnt[i] = 1, neg[i] = i == rsize - 1 ? -1 : 1, dsp[i] = i;
+        ty[i] = MPI_INT, bad_ty[i] = i == rsize - 1 ? MPI_DATATYPE_NULL : MPI_INT;
+    }
+    init_fails(MPI_Bcast_init(buf, N, MPI_INT, rsize, ic, MPI_INFO_NULL, &req), MPI_ERR_ROOT,
+               "MPI_Bcast_init", &req);
+    init_fails(MPI_Reduce_init(buf, buf + 64, 1, MPI_INT, MPI_SUM, -5, ic, MPI_INFO_NULL, &req),
+               MPI_ERR_ROOT, "MPI_Reduce_init", &req);
+    init_fails(
+        MPI_Gather_init(buf, 1, MPI_INT, buf + 64, 1, MPI_INT, rsize + 1, ic, MPI_INFO_NULL, &req),
+        MPI_ERR_ROOT, "MPI_Gather_init", &req);
+    init_fails(MPI_Allgather_init(buf, -1, MPI_INT, buf + 64, 1, MPI_INT, ic, MPI_INFO_NULL, &req),
+               MPI_ERR_COUNT, "MPI_Allgather_init", &req);
+    init_fails(
+        MPI_Alltoall_init(buf, 1, MPI_DATATYPE_NULL, buf + 64, 1, MPI_INT, ic, MPI_INFO_NULL, &req),
+        MPI_ERR_TYPE, "MPI_Alltoall_init", &req);
+    init_fails(
+        MPI_Allgatherv_init(buf, 1, MPI_INT, buf + 64, neg, dsp, MPI_INT, ic, MPI_INFO_NULL, &req),
+        MPI_ERR_COUNT, "MPI_Allgatherv_init", &req);
+    init_fails(MPI_Alltoallv_init(buf, neg, dsp, MPI_INT, buf + 64, cnt, dsp, MPI_INT, ic,
+                                  MPI_INFO_NULL, &req),
+               MPI_ERR_COUNT, "MPI_Alltoallv_init", &req);
+    init_fails(
+        MPI_Alltoallw_init(buf, cnt, dsp, ty, buf + 64, cnt, dsp, bad_ty, ic, MPI_INFO_NULL, &req),
+        MPI_ERR_TYPE, "MPI_Alltoallw_init", &req);
+    init_fails(MPI_Allreduce_init(buf, buf + 64, 1, MPI_INT, MPI_OP_NULL, ic, MPI_INFO_NULL, &req),
+               MPI_ERR_OP, "MPI_Allreduce_init", &req);
+    init_fails(
+        MPI_Reduce_scatter_block_init(buf, buf + 64, -1, MPI_INT, MPI_SUM, ic, MPI_INFO_NULL, &req),
+        MPI_ERR_COUNT, "MPI_Reduce_scatter_block_init", &req);
+    init_fails(MPI_Scan_init(buf, buf + 64, 1, MPI_INT, MPI_SUM, ic, MPI_INFO_NULL, &req),
+               MPI_ERR_COMM, "MPI_Scan_init", &req);
+    init_fails(
+        MPI_Neighbor_alltoall_init(buf, 1, MPI_INT, buf + 64, 1, MPI_INT, ic, MPI_INFO_NULL, &req),
+        MPI_ERR_TOPOLOGY, "MPI_Neighbor_alltoall_init", &req);
+}
+
 static void test_inter(void)
 {
     MPI_Comm half, ic;
@@ -696,6 +804,7 @@ static void test_inter(void)
     OK(MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN));
     OK(MPI_Comm_remote_size(ic, &rsize));
     OK(MPI_Comm_rank(half, &lrank));
+    test_inter_errors(ic, rsize);
     /* the low group's rank 0 broadcasts to the high group */
     OK(MPI_Bcast_init(buf, N, MPI_INT, lo ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, ic,
                       MPI_INFO_NULL, &req));
@@ -807,16 +916,91 @@ static int start_wait(MPI_Request *req)
     return err != MPI_SUCCESS ? err : MPI_Wait(req, MPI_STATUS_IGNORE);
 }
 
-/* an init that fails with class cls, its message naming call, *req left alone */
-static void init_fails(int code, int cls, const char *call, MPI_Request *req)
+/* Alltoallv_init and Alltoallw_init: negative counts, a bad datatype, aliased buffers, NULL
+ * arrays, refused at the init (as Ialltoallv / Ialltoallw refuse them) */
+static void test_errors_vw(void)
 {
-    char msg[MPI_MAX_ERROR_STRING];
-    int len = 0;
+    MPI_Datatype ty[64], bad_ty[64];
+    int buf[2 * 64] = {0}, cnt[64], neg[64], dsp[64], dspb[64];
+    MPI_Request req = MPI_REQUEST_NULL;
 
-    FAILS(code, cls);
-    MPI_Error_string(code, msg, &len);
-    CHECK(strstr(msg, call) != NULL, "%s: the message does not name it: %s", call, msg);
-    CHECK(*req == MPI_REQUEST_NULL, "%s: a failed init set the request", call);
+    /* one int to and from each rank; the last rank's count or type bad, on every rank */
+    for (int i = 0; i < 64; i++) {
+        cnt[i] = 1, neg[i] = i == np - 1 ? -2 : 1, dsp[i] = i, dspb[i] = i * (int)sizeof(int);
+        ty[i] = MPI_INT, bad_ty[i] = i == np - 1 ? MPI_DATATYPE_NULL : MPI_INT;
+    }
+    init_fails(MPI_Alltoallv_init(buf, neg, dsp, MPI_INT, buf + 64, cnt, dsp, MPI_INT,
+                                  MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_COUNT, "MPI_Alltoallv_init", &req);
+    init_fails(MPI_Alltoallv_init(buf, cnt, dsp, MPI_INT, buf + 64, neg, dsp, MPI_INT,
+                                  MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_COUNT, "MPI_Alltoallv_init", &req);
+    init_fails(MPI_Alltoallv_init(buf, cnt, dsp, MPI_DATATYPE_NULL, buf + 64, cnt, dsp, MPI_INT,
+                                  MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_TYPE, "MPI_Alltoallv_init", &req);
+    init_fails(MPI_Alltoallv_init(buf, cnt, dsp, MPI_INT, buf + 64, NULL, dsp, MPI_INT,
+                                  MPI_COMM_WORLD, MPI_INFO_NULL, &req),
+               MPI_ERR_ARG, "MPI_Alltoallv_init", &req);
+    init_fails(MPI_Alltoallw_init(buf, neg, dspb, ty, buf + 64, cnt, dspb, ty, MPI_COMM_WORLD,
+                                  MPI_INFO_NULL, &req),
+               MPI_ERR_COUNT, "MPI_Alltoallw_init", &req);
+    init_fails(MPI_Alltoallw_init(buf, cnt, dspb, ty, buf + 64, cnt, dspb, bad_ty, MPI_COMM_WORLD,
+                                  MPI_INFO_NULL, &req),
+               MPI_ERR_TYPE, "MPI_Alltoallw_init", &req);
+    init_fails(MPI_Alltoallw_init(buf, cnt, dspb, ty, buf, cnt, dspb, ty, MPI_COMM_WORLD,
+                                  MPI_INFO_NULL, &req),
+               MPI_ERR_BUFFER, "MPI_Alltoallw_init", &req);
+    /* the same arguments, correct: accepted, and they run */
+    OK(MPI_Alltoallw_init(buf, cnt, dspb, ty, buf + 64, cnt, dspb, ty, MPI_COMM_WORLD,
+                          MPI_INFO_NULL, &req));
+    OK(start_wait(&req));
+    OK(MPI_Request_free(&req));
+}
+
+/* the neighborhood inits over a periodic ring: bad counts (negative, neighbor counts), a bad
+ * datatype, MPI_IN_PLACE, no topology, refused at the init */
+static void test_errors_neighbor(void)
+{
+    MPI_Comm ring;
+    MPI_Request req = MPI_REQUEST_NULL;
+    int sb[2 * N], rb[2 * N], c2[2] = {N, N}, neg[2] = {N, -1}, d2[2] = {0, N};
+    MPI_Aint db[2] = {0, N * (MPI_Aint)sizeof(int)};
+    MPI_Datatype t2[2] = {MPI_INT, MPI_INT}, bad_t2[2] = {MPI_INT, MPI_DATATYPE_NULL};
+
+    OK(MPI_Cart_create(MPI_COMM_WORLD, 1, &np, (int[]){1}, 0, &ring));
+    OK(MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN));
+    init_fails(
+        MPI_Neighbor_allgather_init(sb, -1, MPI_INT, rb, N, MPI_INT, ring, MPI_INFO_NULL, &req),
+        MPI_ERR_COUNT, "MPI_Neighbor_allgather_init", &req);
+    init_fails(MPI_Neighbor_allgather_init(sb, N, MPI_INT, rb, N, MPI_INT, MPI_COMM_WORLD,
+                                           MPI_INFO_NULL, &req),
+               MPI_ERR_TOPOLOGY, "MPI_Neighbor_allgather_init", &req);
+    init_fails(MPI_Neighbor_alltoall_init(sb, N, MPI_INT, rb, N, MPI_DATATYPE_NULL, ring,
+                                          MPI_INFO_NULL, &req),
+               MPI_ERR_TYPE, "MPI_Neighbor_alltoall_init", &req);
+    init_fails(MPI_Neighbor_alltoall_init(MPI_IN_PLACE, N, MPI_INT, rb, N, MPI_INT, ring,
+                                          MPI_INFO_NULL, &req),
+               MPI_ERR_BUFFER, "MPI_Neighbor_alltoall_init", &req);
+    init_fails(MPI_Neighbor_allgatherv_init(sb, N, MPI_INT, rb, neg, d2, MPI_INT, ring,
+                                            MPI_INFO_NULL, &req),
+               MPI_ERR_COUNT, "MPI_Neighbor_allgatherv_init", &req);
+    init_fails(MPI_Neighbor_allgatherv_init(sb, N, MPI_INT, rb, NULL, d2, MPI_INT, ring,
+                                            MPI_INFO_NULL, &req),
+               MPI_ERR_ARG, "MPI_Neighbor_allgatherv_init", &req);
+    init_fails(MPI_Neighbor_alltoallv_init(sb, neg, d2, MPI_INT, rb, c2, d2, MPI_INT, ring,
+                                           MPI_INFO_NULL, &req),
+               MPI_ERR_COUNT, "MPI_Neighbor_alltoallv_init", &req);
+    init_fails(
+        MPI_Neighbor_alltoallw_init(sb, c2, db, t2, rb, neg, db, t2, ring, MPI_INFO_NULL, &req),
+        MPI_ERR_COUNT, "MPI_Neighbor_alltoallw_init", &req);
+    init_fails(
+        MPI_Neighbor_alltoallw_init(sb, c2, db, bad_t2, rb, c2, db, t2, ring, MPI_INFO_NULL, &req),
+        MPI_ERR_TYPE, "MPI_Neighbor_alltoallw_init", &req);
+    /* correct ones are still accepted on the ring after the refusals, and run */
+    OK(MPI_Neighbor_alltoallw_init(sb, c2, db, t2, rb, c2, db, t2, ring, MPI_INFO_NULL, &req));
+    OK(start_wait(&req));
+    OK(MPI_Request_free(&req));
+    OK(MPI_Comm_free(&ring));
 }
 
 static void test_errors(void)
@@ -869,17 +1053,9 @@ static void test_errors(void)
         init_fails(MPI_Allgatherv_init(buf, 1, MPI_INT, buf + 1, cnt, dsp, MPI_INT, MPI_COMM_WORLD,
                                        MPI_INFO_NULL, &req),
                    MPI_ERR_COUNT, "MPI_Allgatherv_init", &req);
-        /* the forms checked at the start (Alltoallv, Alltoallw, neighborhood): the nonblocking
-         * form's checks, reported by the start or (a start before the request's own
-         * communicator was agreed on runs later) by the completion; then the request is
-         * inactive, reusable */
-        OK(MPI_Alltoallv_init(buf, cnt, dsp, MPI_INT, buf + 1, cnt, dsp, MPI_INT, MPI_COMM_WORLD,
-                              MPI_INFO_NULL, &req));
-        FAILS(start_wait(&req), MPI_ERR_COUNT);
-        OK(MPI_Wait(&req, MPI_STATUS_IGNORE)); /* inactive: at once */
-        FAILS(MPI_Start(&req), MPI_ERR_COUNT); /* again: now at the start */
-        OK(MPI_Request_free(&req));
     }
+    test_errors_vw();
+    test_errors_neighbor();
     /* while active: a second start, Request_free, Cancel; then it completes normally */
     OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &req));
     OK(MPI_Start(&req));

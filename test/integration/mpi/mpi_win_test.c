@@ -184,6 +184,34 @@ static void test_locks(MPI_Win win, int *mem)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Epochs of empty groups (MPI_GROUP_EMPTY, or a group made empty) are epochs: their
+ * Win_complete, Win_wait and Win_test succeed (issue 43: they were refused "no MPI_Win_start"),
+ * a second Start or Post inside one is refused, and after they close the calls without an
+ * epoch are refused again. */
+static void test_pscw_empty(MPI_Win win, MPI_Group world)
+{
+    MPI_Group none;
+    int flag = 0, nobody = 0;
+
+    MPI_Group_incl(world, 0, &nobody, &none);
+    OK(MPI_Win_post(MPI_GROUP_EMPTY, 0, win));
+    OK(MPI_Win_start(MPI_GROUP_EMPTY, 0, win));
+    FAILS(MPI_Win_start(none, 0, win), MPI_ERR_RMA_SYNC);
+    FAILS(MPI_Win_post(none, 0, win), MPI_ERR_RMA_SYNC);
+    OK(MPI_Win_complete(win));
+    OK(MPI_Win_wait(win));
+    FAILS(MPI_Win_complete(win), MPI_ERR_RMA_SYNC);
+    FAILS(MPI_Win_wait(win), MPI_ERR_RMA_SYNC);
+    OK(MPI_Win_post(none, 0, win));
+    OK(MPI_Win_start(none, 0, win));
+    OK(MPI_Win_complete(win));
+    OK(MPI_Win_test(win, &flag));
+    CHECK(flag == 1, "Win_test of an empty exposure epoch: flag %d", flag);
+    FAILS(MPI_Win_test(win, &flag), MPI_ERR_RMA_SYNC);
+    FAILS(MPI_Win_wait(win), MPI_ERR_RMA_SYNC);
+    MPI_Group_free(&none);
+}
+
 static void test_pscw(MPI_Win win, int *mem)
 {
     int right = (me + 1) % np, left = (me + np - 1) % np, v = me + 7000;
@@ -211,6 +239,7 @@ static void test_pscw(MPI_Win win, int *mem)
         }
         CHECK(mem[51] == left + 8000, "PSCW with Win_test: %d", mem[51]);
     }
+    test_pscw_empty(win, world);
     MPI_Group_free(&to);
     MPI_Group_free(&from);
     MPI_Group_free(&world);
@@ -261,26 +290,33 @@ static double many_cas(MPI_Win win, int n, signed char *res)
 
 /* Many operations in one epoch complete in time linear in their number (an O(n) walk per
  * completion made 10000 CAS take 8-19 s over sm): 10x the operations may take 30x the time
- * (plus 2 s for a loaded host), a quadratic cost takes 100x. */
+ * (plus 2 s for a loaded host), a quadratic cost takes 100x. Up to 3 tries, all ranks together:
+ * on a host loaded by other jobs one try can meet a stall no cost of rcmsg's explains, while a
+ * quadratic cost fails every try. */
 static void test_many(MPI_Win win, int *mem)
 {
     enum { FEW = 1000, MANY = 10000 };
     signed char *res = malloc(MANY);
-    double few, many;
+    double few = 0, many = 0;
+    int slow = 1;
 
     CHECK(res != NULL, "out of memory");
     if (res == NULL) {
         return;
     }
-    memset(&mem[60], 0, sizeof(int));
-    few = many_cas(win, FEW, res);
-    memset(&mem[60], 0, sizeof(int));
-    many = many_cas(win, MANY, res);
-    if (me == 0) {
-        printf("fence after %d CAS: %.4f s, after %d: %.4f s\n", FEW, few, MANY, many);
+    for (int attempt = 0; attempt < 3 && slow; attempt++) {
+        memset(&mem[60], 0, sizeof(int));
+        few = many_cas(win, FEW, res);
+        memset(&mem[60], 0, sizeof(int));
+        many = many_cas(win, MANY, res);
+        if (me == 0) {
+            printf("fence after %d CAS: %.4f s, after %d: %.4f s\n", FEW, few, MANY, many);
+        }
+        slow = !(many < 2.0 + 30 * few);
+        MPI_Allreduce(MPI_IN_PLACE, &slow, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     }
-    CHECK(many < 2.0 + 30 * few, "the fence after %d CAS took %.2f s, after %d %.4f s", MANY, many,
-          FEW, few);
+    CHECK(!slow, "the fence after %d CAS took %.2f s, after %d %.4f s (3 tries)", MANY, many, FEW,
+          few);
     free(res);
 }
 
@@ -339,7 +375,7 @@ int main(int argc, char **argv)
     test_locks(win, mem);
     phase("Win_lock exclusive and shared, lock_all, flushes");
     test_pscw(win, mem);
-    phase("Win_post, start, complete, wait, test");
+    phase("Win_post, start, complete, wait, test; empty groups");
     test_errors(win);
     phase("errors: RMA_RANGE, RANK, DISP, RMA_SYNC, LOCKTYPE, OP");
     test_many(win, mem);

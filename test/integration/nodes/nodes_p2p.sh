@@ -17,7 +17,7 @@ job 300 "$work/p2p.out" RCMSG_STATS_FILE="$work/p2p/stats.%h.%r.json" -- \
 grep -e '^rank' -e FAIL "$work/p2p.out" | head -40
 [ $st -eq 0 ] || { tail -n 40 "$work/p2p.out"; fail "p2p_test: $launcher exited with $st"; }
 ranks_passed 4 "$work/p2p.out" || fail "p2p_test: not every rank passed"
-grep -q '^rank 0 of 4: 15 of 15 test groups passed$' "$work/p2p.out" || fail "p2p_test: not every test group passed"
+grep -q '^rank 0 of 4: 16 of 16 test groups passed$' "$work/p2p.out" || fail "p2p_test: not every test group passed"
 pairs_check "$work/p2p" "p2p_test"
 job 300 "$work/stream.out" RCMSG_STATS_FILE="$work/stream/stats.%h.%r.json" -- \
     "$top_builddir/test/integration/rc/rc_recovery_test" stream --min-msgs 300 --deadline 200

@@ -10,6 +10,9 @@
  *                 buffer: RCMSG_ERR_INVALID_PARAM and nothing changes
  *   windows       two more at once (win_allocate, sizes per rank, one rank with size 0), query
  *   win_free      with puts outstanding: they complete before it returns (checked after)
+ *   replies       (3 ranks or more) a reply by rendezvous to an origin that stays out of rcmsg
+ *                 holds back none of the target's replies to the others: its peak resident
+ *                 size stays (they were freed oldest first across all origins, issue 43)
  *   recovery      (arg "recovery", rc only) rank 0 breaks its connection to rank 1 (test hook)
  *                 with puts, gets and atomics in flight: the puts and gets land, every atomic
  *                 either completes or fails with RCMSG_ERR_IO (at most once: the counter is
@@ -28,6 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #define WIN    4096
 #define ITERS  200
@@ -374,6 +380,108 @@ static void t_recovery(rcmsg_win_t win, unsigned char *mem)
     }
 }
 
+#define REP_BIG 65536 /* rank 1's get_accumulate: a reply by rendezvous */
+#define REP_OPS 20000 /* accumulates of the others, each answered by a reply */
+
+static long maxrss_kb(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Rank 1: a 64 KiB get_accumulate of rank 0, then out of rcmsg (sleeps) until rank 2 stores a
+ * flag in its window (at most 5 s), then its flush. */
+static void replies_stall(rcmsg_win_t w, unsigned char *mem)
+{
+    unsigned char *got = malloc(REP_BIG);
+    volatile uint64_t *flag = (volatile uint64_t *)(void *)(mem + REP_BIG);
+    double t0 = now_s();
+    size_t bad = 0;
+
+    CHECK(got != NULL && rcmsg_get_accumulate(NULL, got, REP_BIG, RCMSG_UINT8, RCMSG_OP_NO_OP, 0, 0,
+                                              w) == RCMSG_OK,
+          "get_accumulate of %d bytes", REP_BIG);
+    while (*flag == 0 && now_s() - t0 < 5.0) {
+        usleep(1000);
+    }
+    CHECK(rcmsg_win_flush(0, w) == RCMSG_OK, "flush of the get_accumulate");
+    for (size_t i = 0; got != NULL && i < REP_BIG; i++) {
+        bad += got[i] != pat(0, i);
+    }
+    CHECK(bad == 0, "get_accumulate: %zu wrong bytes", bad);
+    free(got);
+}
+
+/* Ranks 2..: REP_OPS accumulates to rank 0 between them; rank 2 then wakes rank 1. */
+static void replies_flood(rcmsg_win_t w)
+{
+    uint64_t one = 1, set = 1;
+    int mine = REP_OPS / (size - 2);
+
+    for (int i = 0; i < mine; i++) {
+        CHECK(rcmsg_accumulate(&one, 1, RCMSG_UINT64, RCMSG_SUM, 0, REP_BIG + 8, w) == RCMSG_OK,
+              "accumulate %d", i);
+        if (i % 1000 == 999) {
+            CHECK(rcmsg_win_flush(0, w) == RCMSG_OK, "flush of accumulates");
+        }
+    }
+    CHECK(rcmsg_win_flush(0, w) == RCMSG_OK, "flush of accumulates");
+    if (rank == 2) {
+        CHECK(rcmsg_put(&set, sizeof(set), 1, REP_BIG, w) == RCMSG_OK, "put of the flag");
+        CHECK(rcmsg_win_flush(1, w) == RCMSG_OK, "flush of the flag");
+    }
+}
+
+static void t_replies(void)
+{
+    rcmsg_win_t w;
+    unsigned char *mem;
+    long rss0;
+
+    if (size < 3) {
+        return;
+    }
+    CHECK(rcmsg_win_allocate(REP_BIG + 64, rcmsg_comm_world(), (void **)&mem, &w) == RCMSG_OK,
+          "win_allocate");
+    for (size_t i = 0; i < REP_BIG + 64; i++) {
+        mem[i] = i < REP_BIG ? pat(0, i) : 0;
+    }
+    CHECK(rcmsg_win_fence(w) == RCMSG_OK, "fence");
+    rss0 = maxrss_kb();
+    if (rank == 1) {
+        replies_stall(w, mem);
+    } else if (rank >= 2) {
+        replies_flood(w);
+    }
+    CHECK(rcmsg_barrier(rcmsg_comm_world()) == RCMSG_OK, "barrier"); /* rank 0 serves in it */
+    if (rank == 0) {
+        uint64_t sum;
+        long grew = maxrss_kb() - rss0;
+
+        memcpy(&sum, mem + REP_BIG + 8, sizeof(sum));
+        CHECK(sum == (uint64_t)(REP_OPS / (size - 2)) * (uint64_t)(size - 2), "accumulated %lu",
+              (unsigned long)sum);
+        /* 20000 replies held at once take ~10 MiB (a request of ~0.5 KiB each) */
+        printf("ok: replies: rank 0's peak resident size grew by %ld KiB while rank 1 stalled\n",
+               grew);
+        CHECK(grew < 4096,
+              "rank 0's peak resident size grew by %ld KiB: the replies to ranks 2.. "
+              "were held behind the one to rank 1",
+              grew);
+    }
+    CHECK(rcmsg_win_free(&w) == RCMSG_OK, "win_free");
+}
+
 int main(int argc, char **argv)
 {
     unsigned char *mem = calloc(1, WIN);
@@ -397,6 +505,7 @@ int main(int argc, char **argv)
         t_refused(win, mem);
         t_windows();
         t_big();
+        t_replies();
         if (argc > 1 && strcmp(argv[1], "recovery") == 0) {
             t_recovery(win, mem);
         }

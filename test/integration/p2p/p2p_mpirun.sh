@@ -14,7 +14,7 @@ st=$?
 grep -v -e 'error: rcmsg_i[a-z]*: ' -e 'error: rcmsg_finalize refused' "$out"
 [ $st -eq 0 ] || fail "mpirun exited with $st"
 ranks_passed 4 "$out" || fail "not every rank passed"
-grep -q '^rank 0 of 4: 15 of 15 test groups passed$' "$out" || fail "not every test group passed"
+grep -q '^rank 0 of 4: 16 of 16 test groups passed$' "$out" || fail "not every test group passed"
 [ "$(ls "$stats" | wc -l)" -eq 4 ] && [ "$(stats_sum msgs_sent_eager "$stats")" -gt 0 ] ||
     fail "RCMSG_STATS_FILE: not 4 stats files counting eager messages"
 [ "$(stats_sum rdmaw_sent "$stats")" -eq 0 ] && [ "$(stats_sum rdmaw_rings "$stats")" -eq 0 ] ||

@@ -518,6 +518,88 @@ static void test_completion_calls(void)
 }
 
 /* Misuse: stale request handles, impossible lengths, a bad split color on one rank. */
+/* Handles that are no request: refused with RCMSG_ERR_INVALID_PARAM, never followed (a small
+ * integer, a pointer to the program's own memory, one into the middle of a live request). */
+static void test_garbage_handles(void)
+{
+    uint64_t mine[128] = {0};
+    rcmsg_request_t live, bad[3] = {(rcmsg_request_t)(uintptr_t)16, (rcmsg_request_t)(void *)mine,
+                                    RCMSG_REQUEST_NULL};
+    int x = 0, y = 3, flag = 0;
+
+    OK(rcmsg_irecv(&x, sizeof(x), rank, 74, world, &live));
+    bad[2] = (rcmsg_request_t)(void *)((char *)live + 8);
+    for (int i = 0; i < 3; i++) {
+        rcmsg_request_t h = bad[i];
+        CHECK(rcmsg_test(&h, &flag, NULL) == RCMSG_ERR_INVALID_PARAM, "test of garbage %d", i);
+        CHECK(rcmsg_wait(&h, NULL) == RCMSG_ERR_INVALID_PARAM, "wait of garbage %d", i);
+        CHECK(h == bad[i], "a refused handle %d was changed", i);
+    }
+    OK(rcmsg_send(&y, sizeof(y), rank, 74, world));
+    OK(rcmsg_wait(&live, NULL));
+    CHECK(x == 3, "the live request beside the garbage: %d", x);
+}
+
+/* A test of one request costs the same however many are outstanding (issue 43: the check of
+ * the handle walked every chunk of 256 requests). Times rcmsg_test of a pending receive with
+ * 256 and with n receives outstanding (medians of 5 batches); a cost growing with n fails. */
+static double test_cost(rcmsg_request_t *reqs, int n)
+{
+    double best[5];
+    int flag = 0;
+
+    for (int b = 0; b < 5; b++) {
+        double t0 = now_s();
+        for (int i = 0; i < 20000; i++) {
+            (void)rcmsg_test(&reqs[n - 1 - i % 64], &flag, NULL);
+        }
+        best[b] = (now_s() - t0) / 20000;
+    }
+    for (int i = 1; i < 5; i++) { /* sorted, for the median */
+        for (int j = i; j > 0 && best[j] < best[j - 1]; j--) {
+            double t = best[j];
+            best[j] = best[j - 1];
+            best[j - 1] = t;
+        }
+    }
+    return best[2];
+}
+
+static void test_many_reqs(void)
+{
+    enum { MANY = 128 * 1024 };
+    rcmsg_request_t *reqs = calloc(MANY, sizeof(*reqs));
+    int x = 0;
+    double few, many;
+
+    if (size > 1) { /* a timing: on the singleton only (p2p_singleton.sh) */
+        free(reqs);
+        return;
+    }
+    if (reqs == NULL) {
+        CHECK(0, "out of memory");
+        return;
+    }
+    for (int i = 0; i < 256; i++) {
+        OK(rcmsg_irecv(&x, sizeof(x), rank, 5000, world, &reqs[i]));
+    }
+    few = test_cost(reqs, 256);
+    for (int i = 256; i < MANY; i++) {
+        OK(rcmsg_irecv(&x, sizeof(x), rank, 5000, world, &reqs[i]));
+    }
+    many = test_cost(reqs, MANY);
+    printf("ok: rank %d rcmsg_test of a pending receive: %.0f ns with 256 outstanding, %.0f ns "
+           "with %d\n",
+           rank, few * 1e9, many * 1e9, MANY);
+    CHECK(many < 4 * few + 40e-9, "rcmsg_test costs %.0f ns with %d outstanding, %.0f with 256",
+          many * 1e9, MANY, few * 1e9);
+    for (int i = 0; i < MANY; i++) {
+        OK(rcmsg_cancel(&reqs[i]));
+        OK(rcmsg_wait(&reqs[i], NULL));
+    }
+    free(reqs);
+}
+
 static void test_misuse(void)
 {
     rcmsg_request_t req, copy;
@@ -584,6 +666,7 @@ static void test_misuse(void)
     CHECK(rcmsg_comm_split(world, rank == size - 1 ? -5 : 0, 0, &c) == RCMSG_ERR_INVALID_PARAM,
           "a split with a bad color on rank %d", size - 1);
     CHECK(c == RCMSG_COMM_NULL, "a refused split made a communicator");
+    test_garbage_handles();
     printf("ok: rank %d stale handles, impossible lengths and a bad split color refused\n", rank);
 }
 
@@ -925,6 +1008,7 @@ static void test_all(void)
         test_misuse,
         test_comm_free_credits,
         test_finalize_refused,
+        test_many_reqs,
     };
     int n = (int)(sizeof groups / sizeof groups[0]), passed = 0;
 
