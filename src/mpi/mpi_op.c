@@ -231,14 +231,6 @@ static const op_type_t op_types[MPI_DT_PREDEFINED_COUNT_] = {
 #undef OP_TYPE_ENTRY
 };
 
-/* the kernels of the basic types of derived ones, by rcmsg type */
-static op_kernel_t *const op_rdt_kernels[RCMSG_DATATYPE_COUNT] = {
-    [RCMSG_INT8] = op_i8,       [RCMSG_UINT8] = op_u8,   [RCMSG_INT16] = op_i16,
-    [RCMSG_UINT16] = op_u16,    [RCMSG_INT32] = op_i32,  [RCMSG_UINT32] = op_u32,
-    [RCMSG_INT64] = op_i64,     [RCMSG_UINT64] = op_u64, [RCMSG_FLOAT] = op_float,
-    [RCMSG_DOUBLE] = op_double,
-};
-
 /* ---- lookups ------------------------------------------------------------------------------ */
 static mpi_op_t *op_get(MPI_Op op)
 {
@@ -265,28 +257,39 @@ static const op_type_t *op_type_predef(MPI_Datatype dt)
     return &op_types[idx];
 }
 
-/* The class and kernel of dt's elements (class 0: no predefined operation is defined). */
-static int op_type_class(MPI_Datatype dt, op_kernel_t **kernel_p, rcmsg_datatype_t *rdt_p)
+/* The predefined type the elements of dt are made of, looked up as MPI_Accumulate does
+ * (mpi_type_basic_of): dt itself, or the one basic type of a derived type (an f90 type is its
+ * C type: MPI-3.1 5.9.2 lists them as predefined); NULL when there is none or it is a pair
+ * type inside a derived one (its packed form is not its C layout). */
+static const op_type_t *op_type_elem(MPI_Datatype dt, MPI_Datatype *basic_p)
 {
     const op_type_t *pt = op_type_predef(dt);
-    mpi_type_t *t = mpi_type_get(dt);
-    rcmsg_datatype_t rdt;
-    bool ok = false;
+    mpi_type_t *t;
+    MPI_Datatype basic;
 
+    *basic_p = dt;
     if (pt != NULL) {
-        *kernel_p = pt->kernel;
-        return pt->cls;
+        return pt;
     }
-    if (t == NULL) {
+    if ((t = mpi_type_get(dt)) == NULL || (basic = mpi_type_basic_of(t)) == MPI_DATATYPE_NULL ||
+        (pt = op_type_predef(basic)) == NULL || pt->cls == OPC_PAIR) {
+        return NULL;
+    }
+    *basic_p = basic;
+    return pt;
+}
+
+/* The class and kernel of dt's elements (class 0: no predefined operation is defined). */
+static int op_type_class(MPI_Datatype dt, op_kernel_t **kernel_p)
+{
+    MPI_Datatype basic;
+    const op_type_t *pt = op_type_elem(dt, &basic);
+
+    if (pt == NULL) {
         return 0;
     }
-    rdt = mpi_type_rcmsg(t, &ok);
-    if (!ok || rdt >= RCMSG_DATATYPE_COUNT) {
-        return 0;
-    }
-    *kernel_p = op_rdt_kernels[rdt];
-    *rdt_p = rdt;
-    return rdt == RCMSG_FLOAT || rdt == RCMSG_DOUBLE ? OPC_FLT : OPC_INT;
+    *kernel_p = pt->kernel;
+    return pt->cls;
 }
 
 /* ---- the internal interface (mpi_objects.h) ---------------------------------------------------
@@ -301,7 +304,6 @@ int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len)
     mpi_op_t *o = op_get(op);
     const op_type_t *pt = op_type_predef(dt);
     op_kernel_t *kernel = NULL;
-    rcmsg_datatype_t rdt;
 
     if (o == NULL) {
         snprintf(why, len,
@@ -309,7 +311,7 @@ int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len)
                  (unsigned)op);
         return MPI_ERR_OP;
     }
-    if (o->index == 0 || (op_type_class(dt, &kernel, &rdt) & o->classes) != 0) {
+    if (o->index == 0 || (op_type_class(dt, &kernel) & o->classes) != 0) {
         return MPI_SUCCESS;
     }
     if (pt != NULL) {
@@ -317,7 +319,7 @@ int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len)
     } else {
         snprintf(why, len,
                  "%s is not defined on derived datatype %#x (predefined operations take "
-                 "derived types of one basic integer or floating-point type)",
+                 "derived types of one basic type they are defined on)",
                  o->name, (unsigned)dt);
     }
     return MPI_ERR_OP;
@@ -342,7 +344,7 @@ bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t
     if (o == NULL || t == NULL || o->rop < 0) {
         return false;
     }
-    cls = op_type_class(dt, &kernel, &rdt);
+    cls = op_type_class(dt, &kernel);
     if ((cls & o->classes) == 0 || (cls & (OPC_INT | OPC_FLT | OPC_LOGICAL | OPC_BYTE)) == 0) {
         return false;
     }
@@ -355,8 +357,8 @@ bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t
     return true;
 }
 
-/* A predefined op on a derived type: pack both, reduce the basic elements, unpack. */
-static int op_apply_derived(mpi_op_t *o, op_kernel_t *kernel, rcmsg_datatype_t rdt, const void *in,
+/* A predefined op on a derived type of basic elements: pack both, reduce them, unpack. */
+static int op_apply_derived(mpi_op_t *o, op_kernel_t *kernel, MPI_Datatype basic, const void *in,
                             void *inout, int count, mpi_type_t *t)
 {
     size_t bytes = mpi_type_size(t) * (size_t)count;
@@ -367,7 +369,7 @@ static int op_apply_derived(mpi_op_t *o, op_kernel_t *kernel, rcmsg_datatype_t r
     }
     mpi_type_pack(t, in, (size_t)count, a);
     mpi_type_pack(t, inout, (size_t)count, a + bytes);
-    kernel(o->index, a, a + bytes, bytes / rcmsg_datatype_size(rdt));
+    kernel(o->index, a, a + bytes, bytes / mpi_type_size(mpi_type_get(basic)));
     mpi_type_unpack(t, a + bytes, (size_t)count, inout);
     free(a);
     return MPI_SUCCESS;
@@ -376,9 +378,8 @@ static int op_apply_derived(mpi_op_t *o, op_kernel_t *kernel, rcmsg_datatype_t r
 static int op_apply(mpi_op_t *o, mpi_type_t *t, MPI_Datatype dt, const void *in, void *inout,
                     int count)
 {
-    op_kernel_t *kernel = NULL;
-    rcmsg_datatype_t rdt = RCMSG_UINT8;
-    int cls;
+    MPI_Datatype basic;
+    const op_type_t *pt;
 
     if (count <= 0) {
         return MPI_SUCCESS;
@@ -387,14 +388,14 @@ static int op_apply(mpi_op_t *o, mpi_type_t *t, MPI_Datatype dt, const void *in,
         o->fn((void *)in, inout, &count, &dt);
         return MPI_SUCCESS;
     }
-    cls = op_type_class(dt, &kernel, &rdt);
-    if ((cls & o->classes) == 0 || kernel == NULL) {
+    pt = op_type_elem(dt, &basic);
+    if (pt == NULL || (pt->cls & o->classes) == 0 || pt->kernel == NULL) {
         return MPI_ERR_OP;
     }
-    if (op_type_predef(dt) == NULL) {
-        return op_apply_derived(o, kernel, rdt, in, inout, count, t);
+    if (basic != dt) {
+        return op_apply_derived(o, pt->kernel, basic, in, inout, count, t);
     }
-    kernel(o->index, in, inout, (size_t)count);
+    pt->kernel(o->index, in, inout, (size_t)count);
     return MPI_SUCCESS;
 }
 

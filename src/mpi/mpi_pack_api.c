@@ -9,36 +9,49 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The checks of Pack and Unpack: comm, count, a committed type, position within size, and
- * count elements (bytes_p) fitting in what is left. */
+/* The checks shared by Pack, Unpack, Pack_external and Unpack_external, raised on c (NULL:
+ * MPI_COMM_WORLD): count, position within size (position NULL: -1), a committed type, and
+ * count elements (bytes_p: native, or external32 when ext) fitting in what is left. */
+static int pack_args(mpi_comm_t *c, const char *call, int count, MPI_Datatype dt, MPI_Aint size,
+                     MPI_Aint position, bool ext, mpi_type_t **t_p, size_t *bytes_p)
+{
+    mpi_type_t *t = NULL;
+    size_t elem;
+    int err;
+
+    if (count < 0) {
+        return mpi_err(c, call, MPI_ERR_COUNT, "negative count %d", count);
+    }
+    if (size < 0 || position < 0 || position > size) {
+        return mpi_err(c, call, MPI_ERR_ARG, "position %ld outside the buffer of %ld bytes",
+                       (long)position, (long)size);
+    }
+    if ((err = mpi_type_check(c, call, dt, true, &t)) != MPI_SUCCESS) {
+        return err;
+    }
+    elem = ext ? mpi_type_ext_size(t) : t->size;
+    if (__builtin_mul_overflow((size_t)count, elem, bytes_p) ||
+        *bytes_p > (size_t)(size - position)) {
+        return mpi_err(c, call, MPI_ERR_TRUNCATE,
+                       "%d elements of %zu%s bytes do not fit in the %ld bytes left", count, elem,
+                       ext ? " external32" : "", (long)(size - position));
+    }
+    *t_p = t;
+    return MPI_SUCCESS;
+}
+
+/* The checks of Pack and Unpack: comm, then pack_args. */
 static int pack_check(const char *call, MPI_Comm comm, int count, MPI_Datatype dt, int size,
                       const int *position, mpi_type_t **t_p, size_t *bytes_p)
 {
     mpi_comm_t *c;
-    mpi_type_t *t = NULL;
     int err = MPI_SUCCESS;
 
     if ((c = mpi_comm_check(comm, call, &err)) == NULL) {
         return err;
     }
-    if (count < 0) {
-        return mpi_err(c, call, MPI_ERR_COUNT, "negative count %d", count);
-    }
-    if (position == NULL || size < 0 || *position < 0 || *position > size) {
-        return mpi_err(c, call, MPI_ERR_ARG, "position %d outside the buffer of %d bytes",
-                       position != NULL ? *position : -1, size);
-    }
-    if ((err = mpi_type_check(c, call, dt, true, &t)) != MPI_SUCCESS) {
-        return err;
-    }
-    if (__builtin_mul_overflow((size_t)count, t->size, bytes_p) ||
-        *bytes_p > (size_t)(size - *position)) {
-        return mpi_err(c, call, MPI_ERR_TRUNCATE,
-                       "%d elements of %zu bytes do not fit in the %d bytes left", count, t->size,
-                       size - *position);
-    }
-    *t_p = t;
-    return MPI_SUCCESS;
+    return pack_args(c, call, count, dt, size, position != NULL ? *position : -1, false, t_p,
+                     bytes_p);
 }
 
 MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
@@ -115,45 +128,40 @@ MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int
 
 /* ---- external32 (mpi_pack_ext.c) ---- */
 
-/* The checks of Pack_external and Unpack_external: datarep, count, a committed type, position
- * within size, and count elements (bytes_p of external32) fitting in what is left. */
-static int pack_ext_check(const char *call, const char *datarep, int count, MPI_Datatype dt,
-                          MPI_Aint size, const MPI_Aint *position, mpi_type_t **t_p,
-                          size_t *bytes_p)
+/* datarep is "external32", the one rcmsg knows, else MPI_ERR_UNSUPPORTED_DATAREP */
+static int ext_datarep(const char *call, const char *datarep)
 {
-    mpi_type_t *t = NULL;
-    int err;
-
     if (datarep == NULL || strcmp(datarep, "external32") != 0) {
         return mpi_err(NULL, call, MPI_ERR_UNSUPPORTED_DATAREP,
                        "data representation \"%s\": only \"external32\"",
                        datarep != NULL ? datarep : "(NULL)");
     }
-    if (count < 0) {
-        return mpi_err(NULL, call, MPI_ERR_COUNT, "negative count %d", count);
-    }
-    if (position == NULL || size < 0 || *position < 0 || *position > size) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "position %ld outside the buffer of %ld bytes",
-                       position != NULL ? (long)*position : -1L, (long)size);
-    }
-    if ((err = mpi_type_check(NULL, call, dt, true, &t)) != MPI_SUCCESS) {
+    return MPI_SUCCESS;
+}
+
+/* The checks of Pack_external and Unpack_external: datarep, then pack_args. */
+static int pack_ext_check(const char *call, const char *datarep, int count, MPI_Datatype dt,
+                          MPI_Aint size, const MPI_Aint *position, mpi_type_t **t_p,
+                          size_t *bytes_p)
+{
+    int err = ext_datarep(call, datarep);
+
+    if (err != MPI_SUCCESS) {
         return err;
     }
-    if (__builtin_mul_overflow((size_t)count, mpi_type_ext_size(t), bytes_p) ||
-        *bytes_p > (size_t)(size - *position)) {
-        return mpi_err(NULL, call, MPI_ERR_TRUNCATE,
-                       "%d elements of %zu external32 bytes do not fit in the %ld bytes left",
-                       count, mpi_type_ext_size(t), (long)(size - *position));
-    }
-    *t_p = t;
-    return MPI_SUCCESS;
+    return pack_args(NULL, call, count, dt, size, position != NULL ? *position : -1, true, t_p,
+                     bytes_p);
 }
 
 /* an error of the conversion itself, raised naming call */
 static int pack_ext_fail(const char *call, int rc)
 {
     if (rc == MPI_ERR_CONVERSION) {
-        return mpi_err(NULL, call, rc, "a value does not fit in its external32 size");
+        return mpi_err(NULL, call, rc,
+                       "a value does not fit in its external32 size (nothing was written)");
+    }
+    if (rc == MPI_ERR_INTERN) {
+        return mpi_err(NULL, call, rc, "a basic type has no external32 form");
     }
     return mpi_err(NULL, call, rc, "out of memory");
 }
@@ -221,10 +229,8 @@ MPI_API int MPI_Pack_external_size(const char datarep[], int incount, MPI_Dataty
     int err;
 
     MPI_CHECK_ACTIVE(call);
-    if (datarep == NULL || strcmp(datarep, "external32") != 0) {
-        return mpi_err(NULL, call, MPI_ERR_UNSUPPORTED_DATAREP,
-                       "data representation \"%s\": only \"external32\"",
-                       datarep != NULL ? datarep : "(NULL)");
+    if ((err = ext_datarep(call, datarep)) != MPI_SUCCESS) {
+        return err;
     }
     if (incount < 0) {
         return mpi_err(NULL, call, MPI_ERR_COUNT, "negative count %d", incount);

@@ -4,7 +4,9 @@
  * integers at their external size (MPI_LONG and MPI_UNSIGNED_LONG 4 bytes, MPI_WCHAR 2,
  * MPI_AINT / OFFSET / COUNT 8), IEEE floating point, long double as IEEE binary128 (16 bytes),
  * C _Bool one byte (any nonzero byte unpacks as true: 1).
- * A value the other side cannot hold (a long past 32 bits, ...) is MPI_ERR_CONVERSION. The
+ * A value the other side cannot hold (a long past 32 bits, ...) is MPI_ERR_CONVERSION, and
+ * nothing is written then (MPICH and Open MPI truncate it silently). The sizes and kinds of
+ * the basic types are columns of mpi_type.c's one list of them (MPI_TYPE_BASIC_LIST). The
  * walk follows the type signature (mpi_type.h) over the native packed form mpi_type_pack
  * writes, which is in the same order. */
 #include "mpi/mpi_objects.h"
@@ -16,63 +18,21 @@
 #include <string.h>
 #include <wchar.h>
 
-enum { EXT_RAW, EXT_BOOL, EXT_INT, EXT_UINT, EXT_FLOAT, EXT_LDBL };
-
-/* a basic type's external form: parts (2: complex) of native size nat, external size ext */
+/* a basic type's external form: parts (2: complex) of native size nat, external size ext, as
+ * mpi_type.c's list of the basic types says (its ext columns) */
 typedef struct {
-    int kind;
+    mpi_ext_kind_t kind;
     size_t nat, ext, parts;
 } ext_desc_t;
 
 static ext_desc_t ext_desc(const mpi_type_t *t)
 {
-#define EXT_D(k, n, e, p)                                                                          \
-    (ext_desc_t)                                                                                   \
-    {                                                                                              \
-        .kind = (k), .nat = (n), .ext = (e), .parts = (p)                                          \
-    }
-    switch (t->handle) {
-    case MPI_C_BOOL:
-        return EXT_D(EXT_BOOL, t->size, 1, 1);
-    case MPI_WCHAR:
-        return EXT_D(EXT_UINT, sizeof(wchar_t), 2, 1);
-    case MPI_SHORT:
-    case MPI_INT16_T:
-        return EXT_D(EXT_INT, t->size, 2, 1);
-    case MPI_INT:
-    case MPI_INT32_T:
-    case MPI_LONG:
-        return EXT_D(EXT_INT, t->size, 4, 1);
-    case MPI_LONG_LONG_INT:
-    case MPI_INT64_T:
-    case MPI_AINT:
-    case MPI_OFFSET:
-    case MPI_COUNT:
-        return EXT_D(EXT_INT, t->size, 8, 1);
-    case MPI_UNSIGNED_SHORT:
-    case MPI_UINT16_T:
-        return EXT_D(EXT_UINT, t->size, 2, 1);
-    case MPI_UNSIGNED:
-    case MPI_UINT32_T:
-    case MPI_UNSIGNED_LONG:
-        return EXT_D(EXT_UINT, t->size, 4, 1);
-    case MPI_UNSIGNED_LONG_LONG:
-    case MPI_UINT64_T:
-        return EXT_D(EXT_UINT, t->size, 8, 1);
-    case MPI_FLOAT:
-    case MPI_DOUBLE:
-        return EXT_D(EXT_FLOAT, t->size, t->size, 1);
-    case MPI_C_FLOAT_COMPLEX:
-    case MPI_C_DOUBLE_COMPLEX:
-        return EXT_D(EXT_FLOAT, t->size / 2, t->size / 2, 2);
-    case MPI_LONG_DOUBLE:
-        return EXT_D(EXT_LDBL, t->size, 16, 1);
-    case MPI_C_LONG_DOUBLE_COMPLEX:
-        return EXT_D(EXT_LDBL, t->size / 2, 16, 2);
-    default: /* the one-byte types (char, bool, byte, packed, int8) */
-        return EXT_D(EXT_RAW, t->size, t->size, 1);
-    }
-#undef EXT_D
+    size_t parts = t->ext_parts;
+
+    return (ext_desc_t){.kind = t->ext_kind,
+                        .nat = parts > 0 ? t->size / parts : t->size,
+                        .ext = t->ext_size,
+                        .parts = parts};
 }
 
 static uint64_t be_read(const unsigned char *p, size_t n)
@@ -155,7 +115,7 @@ static bool int_fits(uint64_t v, size_t n, bool sgn)
 /* one integer: native -> external (to_ext) or back; false when it does not fit */
 static bool ext_int(const ext_desc_t *d, const unsigned char *in, unsigned char *out, bool to_ext)
 {
-    bool sgn = d->kind == EXT_INT;
+    bool sgn = d->kind == MPI_EXT_SINT;
     uint64_t v;
 
     if (to_ext) {
@@ -225,28 +185,32 @@ static bool ext_ldbl(const unsigned char *in, unsigned char *out, bool to_ext)
 #endif
 }
 
-/* count basic elements of t between *in and *out, both advanced */
+/* count basic elements of t between *in and *out, both advanced; MPI_ERR_INTERN for a type
+ * holding data with no external form (none: every basic type has one) */
 static int ext_basic(const mpi_type_t *t, size_t count, const unsigned char **in,
                      unsigned char **out, bool to_ext)
 {
     ext_desc_t d = ext_desc(t);
     size_t isz = to_ext ? d.nat : d.ext, osz = to_ext ? d.ext : d.nat;
 
+    if (count > 0 && t->size > 0 && d.kind == MPI_EXT_NONE) {
+        return MPI_ERR_INTERN;
+    }
     for (size_t n = 0; n < count * d.parts; n++, *in += isz, *out += osz) {
         switch (d.kind) {
-        case EXT_INT:
-        case EXT_UINT:
+        case MPI_EXT_SINT:
+        case MPI_EXT_UINT:
             if (!ext_int(&d, *in, *out, to_ext)) {
                 return MPI_ERR_CONVERSION;
             }
             break;
-        case EXT_BOOL: /* external32: any nonzero byte is true */
+        case MPI_EXT_BOOL: /* external32: any nonzero byte is true */
             **out = **in != 0;
             break;
-        case EXT_FLOAT:
+        case MPI_EXT_FLOAT:
             ext_swap(*in, *out, d.nat);
             break;
-        case EXT_LDBL:
+        case MPI_EXT_LDBL:
             if (!ext_ldbl(*in, *out, to_ext)) {
                 return MPI_ERR_CONVERSION;
             }
@@ -290,22 +254,33 @@ size_t mpi_type_ext_size(const mpi_type_t *t)
     return bytes;
 }
 
+/* Converted into a scratch buffer first: out is written only when every element converts. */
 int mpi_type_ext_pack(const mpi_type_t *t, const void *buf, size_t count, void *out)
 {
-    unsigned char *nat, *o = out;
+    size_t bytes = count * mpi_type_ext_size(t);
+    unsigned char *nat, *ext, *o;
     const unsigned char *i;
     int rc;
 
     if (count == 0 || t->size == 0) {
         return MPI_SUCCESS;
     }
-    if ((nat = malloc(count * t->size)) == NULL) {
+    nat = malloc(count * t->size);
+    ext = malloc(bytes > 0 ? bytes : 1);
+    if (nat == NULL || ext == NULL) {
+        free(nat);
+        free(ext);
         return MPI_ERR_NO_MEM;
     }
     mpi_type_pack(t, buf, count, nat);
     i = nat;
+    o = ext;
     rc = ext_walk(t, count, &i, &o, true);
+    if (rc == MPI_SUCCESS) {
+        memcpy(out, ext, bytes);
+    }
     free(nat);
+    free(ext);
     return rc;
 }
 

@@ -385,41 +385,43 @@ void mpi_type_fini(void)
 
 /* ---- predefined types ---- */
 
-/* X(handle, C type, kind): the basic types; kind INT (integer reductions by size and
- * signedness), FLT (float/double), NONE (no rcmsg reduction type). */
+/* X(handle, C type, kind, ext kind, ext size, parts): the basic types; kind INT (integer
+ * reductions by size and signedness), FLT (float/double), NONE (no rcmsg reduction type); its
+ * external32 form (mpi_pack_ext.c): parts (2: complex) of ext size bytes each, converted as
+ * MPI_EXT_<ext kind> says. */
 #define MPI_TYPE_BASIC_LIST(X)                                                                     \
-    X(MPI_CHAR, char, INT)                                                                         \
-    X(MPI_SIGNED_CHAR, signed char, INT)                                                           \
-    X(MPI_UNSIGNED_CHAR, unsigned char, INT)                                                       \
-    X(MPI_BYTE, unsigned char, INT)                                                                \
-    X(MPI_WCHAR, wchar_t, INT)                                                                     \
-    X(MPI_SHORT, short, INT)                                                                       \
-    X(MPI_UNSIGNED_SHORT, unsigned short, INT)                                                     \
-    X(MPI_INT, int, INT)                                                                           \
-    X(MPI_UNSIGNED, unsigned, INT)                                                                 \
-    X(MPI_LONG, long, INT)                                                                         \
-    X(MPI_UNSIGNED_LONG, unsigned long, INT)                                                       \
-    X(MPI_LONG_LONG_INT, long long, INT)                                                           \
-    X(MPI_UNSIGNED_LONG_LONG, unsigned long long, INT)                                             \
-    X(MPI_FLOAT, float, FLT)                                                                       \
-    X(MPI_DOUBLE, double, FLT)                                                                     \
-    X(MPI_LONG_DOUBLE, long double, NONE)                                                          \
-    X(MPI_C_BOOL, _Bool, INT)                                                                      \
-    X(MPI_INT8_T, int8_t, INT)                                                                     \
-    X(MPI_INT16_T, int16_t, INT)                                                                   \
-    X(MPI_INT32_T, int32_t, INT)                                                                   \
-    X(MPI_INT64_T, int64_t, INT)                                                                   \
-    X(MPI_UINT8_T, uint8_t, INT)                                                                   \
-    X(MPI_UINT16_T, uint16_t, INT)                                                                 \
-    X(MPI_UINT32_T, uint32_t, INT)                                                                 \
-    X(MPI_UINT64_T, uint64_t, INT)                                                                 \
-    X(MPI_AINT, MPI_Aint, INT)                                                                     \
-    X(MPI_COUNT, MPI_Count, INT)                                                                   \
-    X(MPI_OFFSET, MPI_Offset, INT)                                                                 \
-    X(MPI_C_FLOAT_COMPLEX, float _Complex, NONE)                                                   \
-    X(MPI_C_DOUBLE_COMPLEX, double _Complex, NONE)                                                 \
-    X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex, NONE)                                       \
-    X(MPI_PACKED, unsigned char, NONE)
+    X(MPI_CHAR, char, INT, RAW, 1, 1)                                                              \
+    X(MPI_SIGNED_CHAR, signed char, INT, RAW, 1, 1)                                                \
+    X(MPI_UNSIGNED_CHAR, unsigned char, INT, RAW, 1, 1)                                            \
+    X(MPI_BYTE, unsigned char, INT, RAW, 1, 1)                                                     \
+    X(MPI_WCHAR, wchar_t, INT, UINT, 2, 1)                                                         \
+    X(MPI_SHORT, short, INT, SINT, 2, 1)                                                           \
+    X(MPI_UNSIGNED_SHORT, unsigned short, INT, UINT, 2, 1)                                         \
+    X(MPI_INT, int, INT, SINT, 4, 1)                                                               \
+    X(MPI_UNSIGNED, unsigned, INT, UINT, 4, 1)                                                     \
+    X(MPI_LONG, long, INT, SINT, 4, 1)                                                             \
+    X(MPI_UNSIGNED_LONG, unsigned long, INT, UINT, 4, 1)                                           \
+    X(MPI_LONG_LONG_INT, long long, INT, SINT, 8, 1)                                               \
+    X(MPI_UNSIGNED_LONG_LONG, unsigned long long, INT, UINT, 8, 1)                                 \
+    X(MPI_FLOAT, float, FLT, FLOAT, 4, 1)                                                          \
+    X(MPI_DOUBLE, double, FLT, FLOAT, 8, 1)                                                        \
+    X(MPI_LONG_DOUBLE, long double, NONE, LDBL, 16, 1)                                             \
+    X(MPI_C_BOOL, _Bool, INT, BOOL, 1, 1)                                                          \
+    X(MPI_INT8_T, int8_t, INT, RAW, 1, 1)                                                          \
+    X(MPI_INT16_T, int16_t, INT, SINT, 2, 1)                                                       \
+    X(MPI_INT32_T, int32_t, INT, SINT, 4, 1)                                                       \
+    X(MPI_INT64_T, int64_t, INT, SINT, 8, 1)                                                       \
+    X(MPI_UINT8_T, uint8_t, INT, RAW, 1, 1)                                                        \
+    X(MPI_UINT16_T, uint16_t, INT, UINT, 2, 1)                                                     \
+    X(MPI_UINT32_T, uint32_t, INT, UINT, 4, 1)                                                     \
+    X(MPI_UINT64_T, uint64_t, INT, UINT, 8, 1)                                                     \
+    X(MPI_AINT, MPI_Aint, INT, SINT, 8, 1)                                                         \
+    X(MPI_COUNT, MPI_Count, INT, SINT, 8, 1)                                                       \
+    X(MPI_OFFSET, MPI_Offset, INT, SINT, 8, 1)                                                     \
+    X(MPI_C_FLOAT_COMPLEX, float _Complex, NONE, FLOAT, 4, 2)                                      \
+    X(MPI_C_DOUBLE_COMPLEX, double _Complex, NONE, FLOAT, 8, 2)                                    \
+    X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex, NONE, LDBL, 16, 2)                          \
+    X(MPI_PACKED, unsigned char, NONE, RAW, 1, 1)
 
 /* The pair types of MINLOC/MAXLOC, with their true C layout (padding included). */
 struct mpi_float_int {
@@ -476,7 +478,8 @@ static rcmsg_datatype_t type_rdt_int(size_t size, bool is_signed)
 }
 
 static void type_init_basic(MPI_Datatype dt, size_t size, size_t align, bool ok,
-                            rcmsg_datatype_t rdt)
+                            rcmsg_datatype_t rdt, mpi_ext_kind_t ext_kind, size_t ext_size,
+                            size_t ext_parts)
 {
     mpi_type_t *t = &mpi_type_predef[TYPE_INDEX(dt)];
 
@@ -492,6 +495,9 @@ static void type_init_basic(MPI_Datatype dt, size_t size, size_t align, bool ok,
                       .contig = true,
                       .rdt = rdt,
                       .rdt_ok = ok,
+                      .ext_kind = ext_kind,
+                      .ext_size = ext_size,
+                      .ext_parts = ext_parts,
                       .nblocks = 1,
                       .block0 = {.off = 0, .len = size}};
     t->blocks = &t->block0;
@@ -535,8 +541,13 @@ static int type_predef_init(void)
 #define TYPE_RDT_INT(ct)  type_rdt_int(sizeof(ct), (ct)-1 < (ct)1)
 #define TYPE_RDT_FLT(ct)  (sizeof(ct) == sizeof(float) ? RCMSG_FLOAT : RCMSG_DOUBLE)
 #define TYPE_RDT_NONE(ct) RCMSG_UINT8
-#define TYPE_BASIC(dt, ct, kind)                                                                   \
-    type_init_basic(dt, sizeof(ct), _Alignof(ct), TYPE_OK_##kind, TYPE_RDT_##kind(ct));
+#define TYPE_BASIC(dt, ct, kind, ext, ext_size, parts)                                             \
+    _Static_assert(MPI_EXT_##ext != MPI_EXT_NONE && (ext_size) * (parts) > 0 &&                    \
+                       ((MPI_EXT_##ext != MPI_EXT_RAW && MPI_EXT_##ext != MPI_EXT_FLOAT) ||        \
+                        sizeof(ct) == (ext_size) * (parts)),                                       \
+                   #dt ": its external32 form");                                                   \
+    type_init_basic(dt, sizeof(ct), _Alignof(ct), TYPE_OK_##kind, TYPE_RDT_##kind(ct),             \
+                    MPI_EXT_##ext, ext_size, parts);
     MPI_TYPE_BASIC_LIST(TYPE_BASIC)
 #undef TYPE_BASIC
 #define TYPE_PAIR(dt, vt, st)                                                                      \

@@ -39,6 +39,18 @@ typedef struct mpi_type_env {
     struct mpi_type **types;
 } mpi_type_env_t;
 
+/* How a basic type's elements convert to external32 (mpi_pack_ext.c); MPI_EXT_NONE: not a
+ * basic type (derived types are converted by their signature). */
+typedef enum {
+    MPI_EXT_NONE,
+    MPI_EXT_RAW,   /* the bytes as they are (one-byte types) */
+    MPI_EXT_BOOL,  /* one byte, 0 or 1 */
+    MPI_EXT_SINT,  /* a signed integer, big-endian */
+    MPI_EXT_UINT,  /* an unsigned integer, big-endian */
+    MPI_EXT_FLOAT, /* IEEE float or double, big-endian */
+    MPI_EXT_LDBL,  /* IEEE binary128, big-endian */
+} mpi_ext_kind_t;
+
 struct mpi_type {
     int refs;        /* the handle (until Type_free) + each parent + each pending operation */
     bool predefined; /* never freed; a basic type has nsig == 0 */
@@ -51,8 +63,10 @@ struct mpi_type {
     MPI_Count basic; /* basic elements in one element (Get_elements) */
     bool contig;     /* count elements are one block of count * size bytes at buf + true_lb */
     rcmsg_datatype_t rdt;
-    bool rdt_ok;           /* rdt is meaningful: a predefined type reductions know */
-    rcmsg_datatype_t elem; /* rcmsg's datatype of one element (mpi_type_elem), or NULL */
+    bool rdt_ok;                /* rdt is meaningful: a predefined type reductions know */
+    rcmsg_datatype_t elem;      /* rcmsg's datatype of one element (mpi_type_elem), or NULL */
+    mpi_ext_kind_t ext_kind;    /* a basic type's external32 form: ext_parts parts (2: complex) */
+    size_t ext_size, ext_parts; /* of ext_size bytes each */
     size_t nblocks;
     mpi_type_block_t *blocks; /* &block0 for a basic type */
     mpi_type_block_t block0;

@@ -3,9 +3,10 @@
  * Operations and blocking collectives through the MPI face, data checked on any number of
  * ranks (non-powers of two included): every predefined operation on every predefined basic
  * type (defined or refused as MPI 3.1 says) and on its types (long double,
- * complex, the MINLOC/MAXLOC pairs), user operations (a non-commutative one checked for rank
- * order), each collective with contiguous and noncontiguous types, MPI_IN_PLACE, roots other
- * than 0, the v/w variants with uneven counts, scans, and the errors of bad operations.
+ * complex, the MINLOC/MAXLOC pairs) and on derived types of one basic type (complex, a vector
+ * of long double; refused on derived types of pairs), user operations (a non-commutative one
+ * checked for rank order), each collective with contiguous and noncontiguous types, MPI_IN_PLACE,
+ * roots other than 0, the v/w variants with uneven counts, scans, and the errors of bad operations.
  * Prints "ok: <phase>" (rank 0) and "rank R of N: F failure(s)".
  */
 #include "mpi_test.h"
@@ -166,6 +167,9 @@ static void test_ops(void)
     _Bool qa = 1, qb = 0;
     mat_t ma = mat_of(1, 0), mb = mat_of(2, 0), want = mat_mul(ma, mb);
     wchar_t ch = 1;
+    double _Complex cz[2] = {1.0 + 1.0 * I, 2.0 - 1.0 * I}, cw[2] = {0.5, -1.0 * I};
+    long double lv[3] = {2.0L, 7.0L, 3.0L}, lw[3] = {4.0L, 9.0L, 0.5L};
+    MPI_Datatype cpair, lvec, pairs;
 
     OK(MPI_Reduce_local(a, b, 3, MPI_INT, MPI_SUM));
     CHECK(b[0] == 5 && b[1] == 3 && b[2] == -3, "SUM %d %d %d", b[0], b[1], b[2]);
@@ -190,12 +194,27 @@ static void test_ops(void)
     CHECK(commute == 0, "commute %d", commute);
     OK(MPI_Op_commutative(MPI_SUM, &commute));
     CHECK(commute == 1, "commute %d", commute);
+    /* a derived type of one basic type takes that type's operations (as MPI_Accumulate) */
+    OK(MPI_Type_contiguous(2, MPI_C_DOUBLE_COMPLEX, &cpair));
+    OK(MPI_Type_commit(&cpair));
+    OK(MPI_Reduce_local(cz, cw, 1, cpair, MPI_SUM));
+    CHECK(cw[0] == 1.5 + 1.0 * I && cw[1] == 2.0 - 2.0 * I, "SUM on 2 complex: %g%+gi %g%+gi",
+          creal(cw[0]), cimag(cw[0]), creal(cw[1]), cimag(cw[1]));
+    OK(MPI_Type_vector(2, 1, 2, MPI_LONG_DOUBLE, &lvec));
+    OK(MPI_Type_commit(&lvec));
+    OK(MPI_Reduce_local(lv, lw, 1, lvec, MPI_PROD));
+    CHECK(lw[0] == 8.0L && lw[1] == 9.0L && lw[2] == 1.5L,
+          "PROD on a long double vector: %Lg %Lg %Lg", lw[0], lw[1], lw[2]);
+    OK(MPI_Type_contiguous(2, MPI_DOUBLE_INT, &pairs));
+    OK(MPI_Type_commit(&pairs));
     /* what is not defined */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     FAILS(MPI_Reduce_local(&ch, &ch, 1, MPI_WCHAR, MPI_SUM), MPI_ERR_OP);
     FAILS(MPI_Reduce_local(la, lb, 1, MPI_LONG_DOUBLE, MPI_BAND), MPI_ERR_OP);
     FAILS(MPI_Reduce_local(&ca, &cb, 1, MPI_C_DOUBLE_COMPLEX, MPI_MAX), MPI_ERR_OP);
     FAILS(MPI_Reduce_local(a, b, 1, MPI_INT, MPI_MINLOC), MPI_ERR_OP);
+    FAILS(MPI_Reduce_local(cz, cw, 1, cpair, MPI_MAX), MPI_ERR_OP);
+    FAILS(MPI_Reduce_local(pa, pb, 1, pairs, MPI_MINLOC), MPI_ERR_OP); /* packed is not C layout */
     FAILS(MPI_Reduce_local(a, b, 1, MPI_INT, MPI_OP_NULL), MPI_ERR_OP);
     FAILS(MPI_Allreduce(a, b, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP);
     FAILS(MPI_Bcast(a, 1, MPI_INT, np, MPI_COMM_WORLD), MPI_ERR_ROOT);
@@ -210,6 +229,9 @@ static void test_ops(void)
         MPI_Op sum = MPI_SUM;
         FAILS(MPI_Op_free(&sum), MPI_ERR_OP);
     }
+    OK(MPI_Type_free(&cpair));
+    OK(MPI_Type_free(&lvec));
+    OK(MPI_Type_free(&pairs));
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 

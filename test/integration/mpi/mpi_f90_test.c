@@ -4,11 +4,14 @@
  * mpi4py's test_datatype checks them: the C type of the kind chosen (its size), the same handle
  * for the same arguments, the envelope (combiner MPI_COMBINER_F90_*, its r and p as given, no
  * addresses or types), committed and never freed (MPI_ERR_TYPE), named by its own handle in a
- * duplicate's contents, usable in an Allreduce and Reduce_local; and the errors: no such kind,
+ * duplicate's contents, usable in an Allreduce and Reduce_local (complex(15, 300) and
+ * real(18, 4931), long double with x87, too: MPI-3.1 5.9.2 counts them as floating point and
+ * complex); and the errors: no such kind,
  * a negative argument, both p and r MPI_UNDEFINED, a NULL newtype.
  */
 #include "mpi_test.h"
 
+#include <complex.h>
 #include <float.h>
 
 static int type_size(MPI_Datatype t)
@@ -106,19 +109,49 @@ static void test_use(void)
     CHECK(io[0] == 5 && io[1] == 12, "Reduce_local: %lld %lld", io[0], io[1]);
 }
 
+/* MPI-3.1 5.9.2: the handles of MPI_TYPE_CREATE_F90_REAL / _COMPLEX are floating point and
+ * complex types for the predefined operations: the complex of double, the real of long double */
+static void test_reduce_fp(void)
+{
+    MPI_Datatype tc, tr;
+    double _Complex z[2] = {me + 2.0 * me * I, 1.0 - 0.5 * I}, zs[2];
+    long double x[2] = {0.25L * me, 1.0L + LDBL_EPSILON}, xs[2], xm;
+    double s = (double)np * (np - 1) / 2;
+
+    OK(MPI_Type_create_f90_complex(15, 300, &tc));
+    OK(MPI_Allreduce(z, zs, 2, tc, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(creal(zs[0]) == s && cimag(zs[0]) == 2 * s && creal(zs[1]) == np &&
+              cimag(zs[1]) == -0.5 * np,
+          "Allreduce SUM of f90_complex(15, 300): %g%+gi %g%+gi", creal(zs[0]), cimag(zs[0]),
+          creal(zs[1]), cimag(zs[1]));
+    OK(MPI_Allreduce(z, zs, 2, tc, MPI_PROD, MPI_COMM_WORLD));
+    OK(MPI_Type_create_f90_real(18, 4931, &tr));
+    if (type_size(tr) != (int)sizeof(long double)) {
+        printf("f90_real(18, 4931) is not long double here: its reduction not checked\n");
+        return;
+    }
+    OK(MPI_Allreduce(x, xs, 2, tr, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(xs[0] == 0.25L * s && xs[1] == np * (1.0L + LDBL_EPSILON),
+          "Allreduce SUM of f90_real(18, 4931): %Lg %Lg", xs[0], xs[1]);
+    OK(MPI_Allreduce(&x[0], &xm, 1, tr, MPI_MAX, MPI_COMM_WORLD));
+    CHECK(xm == 0.25L * (np - 1), "Allreduce MAX of f90_real(18, 4931): %Lg", xm);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    phases_expected = 3;
+    phases_expected = 4;
     test_integer();
     phase("f90 integer types");
     test_real_complex();
     phase("f90 real and complex types");
     test_use();
     phase("f90 types in envelopes and collectives");
+    test_reduce_fp();
+    phase("f90 complex and long double in reductions");
     MPI_Finalize();
     return summary();
 }

@@ -7,12 +7,14 @@
  * gaps untouched), a packed buffer sent to the next rank and unpacked there, a nonzero byte
  * unpacked as a C _Bool of 1, and the errors:
  * another datarep, a negative count, a buffer too small, an uncommitted type, a long past 32
- * bits (MPI_ERR_CONVERSION, nothing written); every class of I/O and dynamic processes is a
- * class Error_class and Error_string know.
+ * bits, an unsigned long past 32 bits, a wchar_t past 16 bits (MPI_ERR_CONVERSION, not a byte
+ * of the buffer written even when earlier elements converted); every class of I/O and dynamic
+ * processes is a class Error_class and Error_string know.
  */
 #include "mpi_test.h"
 
 #include <stdint.h>
+#include <wchar.h>
 
 static const char ext32[] = "external32";
 
@@ -250,6 +252,36 @@ static void test_errors(void)
     CHECK(pos == 0, "position moved to %ld by a failed conversion", (long)pos);
 }
 
+/* no byte of outbuf changes when a later element fails to convert */
+static void check_untouched(const char *what, const void *in, int count, MPI_Datatype dt)
+{
+    unsigned char buf[32];
+    MPI_Aint pos = 4;
+
+    memset(buf, 0xee, sizeof(buf));
+    FAILS(MPI_Pack_external(ext32, in, count, dt, buf, sizeof(buf), &pos), MPI_ERR_CONVERSION);
+    CHECK(pos == 4, "%s: position moved to %ld", what, (long)pos);
+    for (size_t i = 0; i < sizeof(buf); i++) {
+        CHECK(buf[i] == 0xee, "%s: byte %zu written (%02x) before MPI_ERR_CONVERSION", what, i,
+              buf[i]);
+    }
+}
+
+static void test_nothing_written(void)
+{
+    long l[3] = {7, (long)((unsigned long)1 << 20 << 20), 9}; /* 2^40 when long has 64 bits */
+    unsigned long ul[2] = {1, ~0UL};
+    wchar_t w[2] = {L'a', (wchar_t)0x1F600};
+
+    if (sizeof(long) > 4) {
+        check_untouched("long {7, 2^40, 9}", l, 3, MPI_LONG);
+        check_untouched("unsigned long {1, ULONG_MAX}", ul, 2, MPI_UNSIGNED_LONG);
+    }
+    if (sizeof(wchar_t) > 2) {
+        check_untouched("wchar {'a', U+1F600}", w, 2, MPI_WCHAR);
+    }
+}
+
 static void test_classes(void)
 {
     static const int classes[] = {
@@ -291,6 +323,7 @@ int main(int argc, char **argv)
     phase("external32 through a vector type and a message");
     test_bool();
     test_errors();
+    test_nothing_written();
     phase("external32 errors, and C _Bool's true");
     test_classes();
     phase("error classes of I/O and dynamic processes");
