@@ -8,11 +8,11 @@
  * same on every rank) down to a minimum; the other half stays free for what else pins memory:
  * queues on devices that pin them (mlx4/mlx5; rxe does not) and rendezvous registrations.
  *
- * The minimum: receive buffers are reposted once a progress call has copied their message out (up
- * to 1/16 of them, at most 32, are held until a poll finds nothing: rc_rx_poll), and a message
- * that finds the shared receive queue empty is not lost but refused with an RNR NAK and sent again
- * after RCMSG_IB_RNR_TIMER (RCMSG_IB_RNR_RETRY=7, the default, retries forever). So any count
- * works; 64 receive buffers hold two peers' full windows of eager messages at the default
+ * The minimum: receive buffers are reposted once a progress call has copied their message out
+ * (fewer than 1/16 of them, at most 32, are held back for one batched post: rc_rx_poll), and a
+ * message that finds the shared receive queue empty is not lost but refused with an RNR NAK and
+ * sent again after RCMSG_IB_RNR_TIMER (RCMSG_IB_RNR_RETRY=7, the default, retries forever). So any
+ * count works; 64 receive buffers hold two peers' full windows of eager messages at the default
  * RCMSG_EAGER_CREDITS (32), less the 3 a spinning rank may hold, before a sender waits for RNR
  * retries. Send buffers come back as their sends complete (a send without one waits in the peer's
  * send queue); 64 keep four signaled batches in flight.

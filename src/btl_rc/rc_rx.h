@@ -19,9 +19,9 @@
 #include <stdint.h>
 
 /* The receive buffers whose messages were handled and that are not posted again yet: a poll
- * posts them when it finds nothing (the rank waits anyway), once `defer` are held or the array
- * is full, and rc_arm before a sleep; so that the post does not delay the reply to the message
- * (rc_rx_poll). At most RC_REPOST_DEFER_MAX, and at most 1/16 of the SRQ, are held. */
+ * posts them once `defer` are held or the array is full, and rc_arm before a sleep; so that the
+ * post does not delay the reply to the message (rc_rx_poll). At most RC_REPOST_DEFER_MAX, and at
+ * most 1/16 of the SRQ, are held. */
 #define RC_REPOST_DEFER_MAX 32
 
 /* The QPs destroyed last, by number, with their peer: the SRQ and the receive CQ are shared,
