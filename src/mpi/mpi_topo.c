@@ -235,7 +235,9 @@ void mpi_topo_neighbors(const mpi_topo_t *t, int rank, int *nsrc, int *srcs, int
 /* ---- MPI_Dims_create ------------------------------------------------------------------------- */
 
 /* The search for k factors of n, non-increasing, as close to each other as possible: the
- * smallest spread (largest - smallest), then the smallest largest one. */
+ * smallest spread (largest - smallest); among equal spreads the largest smallest factor, then
+ * the largest next-to-smallest, and so on (as MPICH chooses: 5040 in 3 is 21 x 16 x 15, not
+ * 20 x 18 x 14). */
 typedef struct {
     const int *divs; /* n's divisors, largest first */
     int ndivs;
@@ -254,6 +256,17 @@ static bool pow_reaches(int d, int k, int m)
     return p >= m;
 }
 
+/* true when cur beats best at their smallest differing factor, from the smallest one up */
+static bool dims_larger_small(const dims_search_t *s)
+{
+    for (int i = s->k - 1; i >= 0; i--) {
+        if (s->cur[i] != s->best[i]) {
+            return s->cur[i] > s->best[i];
+        }
+    }
+    return false;
+}
+
 /* cur[depth..k) from the divisors of m that are at most maxd */
 static void dims_search(dims_search_t *s, int depth, int m, int maxd)
 {
@@ -268,7 +281,7 @@ static void dims_search(dims_search_t *s, int depth, int m, int maxd)
         s->cur[depth] = m;
         spread = s->cur[0] - m;
         if (s->best_spread < 0 || spread < s->best_spread ||
-            (spread == s->best_spread && s->cur[0] < s->best[0])) {
+            (spread == s->best_spread && dims_larger_small(s))) {
             s->best_spread = spread;
             memcpy(s->best, s->cur, (size_t)s->k * sizeof(int));
         }

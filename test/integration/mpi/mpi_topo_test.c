@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * MPI process topologies on any number of ranks (1 included), every answer checked against
- * values computed here: Dims_create (balanced, non-increasing, fixed entries, impossible
- * cases); Cart_create (a smaller grid: MPI_COMM_NULL beyond it), Cartdim_get, Cart_get,
- * Cart_rank (periodic wrap, non-periodic refusal), Cart_coords, Cart_shift at periodic and
- * non-periodic edges, Cart_sub, Cart_map; Graph_create, Graphdims_get, Graph_get,
- * Graph_neighbors(_count), Graph_map; Dist_graph_create_adjacent (weighted, MPI_UNWEIGHTED),
- * Dist_graph_create, Dist_graph_neighbors(_count); Topo_test on each, on a Comm_dup (the
- * topology copied) and a Comm_split (none); the errors of bad arguments.
+ * values computed here: Dims_create (balanced, ties broken by the largest smallest factor,
+ * non-increasing, fixed entries, impossible cases); Cart_create (a smaller grid: MPI_COMM_NULL
+ * beyond it), Cartdim_get, Cart_get, Cart_rank (periodic wrap, non-periodic refusal),
+ * Cart_coords, Cart_shift at periodic and non-periodic edges, Cart_sub, Cart_map; Graph_create,
+ * Graphdims_get, Graph_get, Graph_neighbors(_count), Graph_map; Dist_graph_create_adjacent
+ * (weighted, MPI_UNWEIGHTED), Dist_graph_create, Dist_graph_neighbors(_count); Topo_test on
+ * each, on a Comm_dup (the topology copied) and a Comm_split (none); the errors of bad arguments.
  */
 #include "mpi_test.h"
 
@@ -43,6 +43,11 @@ static void test_dims(void)
     check_dims(24, 4, (int[]){0, 2, 0, 0}, (int[]){3, 2, 2, 2});
     check_dims(8, 2, (int[]){2, 4}, (int[]){2, 4});
     check_dims(1000000, 2, (int[]){0, 0}, (int[]){1000, 1000});
+    /* equal spreads: the largest smallest factor wins, then the next (MPICH's dims5 choices) */
+    check_dims(5040, 3, (int[]){0, 0, 0}, (int[]){21, 16, 15});        /* not 20 x 18 x 14 */
+    check_dims(71400, 3, (int[]){0, 0, 0}, (int[]){51, 40, 35});       /* not 50 x 42 x 34 */
+    check_dims(18576, 4, (int[]){0, 0, 0, 0}, (int[]){43, 9, 8, 6});   /* not 43 x 12 x 6 x 6 */
+    check_dims(10080, 4, (int[]){0, 2, 0, 0}, (int[]){21, 2, 16, 15}); /* fixed entry kept */
     check_dims(5, 1, (int[]){0}, (int[]){5});
     OK(MPI_Dims_create(1, 0, d));
     FAILS(MPI_Dims_create(4, 0, d), MPI_ERR_DIMS); /* nothing to fill: 1 node */
