@@ -111,7 +111,8 @@ rcmsg_status_t rcmsg_cancel(rcmsg_request_t *req_p)
     if (s != RCMSG_OK) {
         return s;
     }
-    if (req_p == NULL || *req_p == RCMSG_REQUEST_NULL || !(*req_p)->in_use) {
+    if (req_p == NULL || *req_p == RCMSG_REQUEST_NULL || !pml_req_slot(*req_p) ||
+        !(*req_p)->in_use) { /* pml_req_slot: a handle that is no request is not read */
         rcmsg_error("rcmsg_cancel: %s", req_p == NULL ? "req_p is NULL" : "no such request");
         return RCMSG_ERR_INVALID_PARAM;
     }

@@ -533,6 +533,7 @@ static void test_garbage_handles(void)
         rcmsg_request_t h = bad[i];
         CHECK(rcmsg_test(&h, &flag, NULL) == RCMSG_ERR_INVALID_PARAM, "test of garbage %d", i);
         CHECK(rcmsg_wait(&h, NULL) == RCMSG_ERR_INVALID_PARAM, "wait of garbage %d", i);
+        CHECK(rcmsg_cancel(&h) == RCMSG_ERR_INVALID_PARAM, "cancel of garbage %d", i);
         CHECK(h == bad[i], "a refused handle %d was changed", i);
     }
     OK(rcmsg_send(&y, sizeof(y), rank, 74, world));
