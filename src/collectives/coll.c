@@ -325,12 +325,15 @@ static rcmsg_status_t alltoall_in_place(const rcmsg_coll_args_t *a)
  * scratch given back at the end. */
 static rcmsg_status_t coll_run_blocking(rcmsg_coll_args_t *a, rcmsg_coll_fn_t build)
 {
-    rcmsg_status_t s = build(a); /* a->sched NULL (coll_prep): each step runs as recorded */
+    rcmsg_status_t mismatch = RCMSG_OK, s;
 
+    a->mismatch = &mismatch;
+    s = build(a); /* a->sched NULL (coll_prep): each step runs as recorded */
+    a->mismatch = NULL;
     if (a->comm->coll != NULL) { /* scratch taken, by this call or an earlier one */
         rcmsg_coll_scratch_end(a->comm);
     }
-    return s;
+    return s != RCMSG_OK ? s : mismatch;
 }
 
 /* Builds a nonblocking call's schedule with build and starts it as *req_p (apart from the

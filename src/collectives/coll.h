@@ -80,6 +80,10 @@ struct rcmsg_coll_args { /* (coll.c: coll_prep sets every field one by one, coll
     int peer_off;
     /* neighbor_alltoallv only (coll_neighbor.c sets it; coll_prep leaves it unset) */
     const struct rcmsg_coll_nbr *nbr;
+    /* a blocking call's first message of the wrong size (coll.c's coll_run_blocking points it
+     * at its own): the call runs on to its end and returns it, as a schedule does (its
+     * `mismatch`); NULL: the phase returns it at once */
+    rcmsg_status_t *mismatch;
 };
 
 /* A neighborhood exchange's lists (coll_neighbor.c): receives from srcs[j], sends to dsts[i];

@@ -31,6 +31,7 @@ void rcmsg_coll_sched_init(rcmsg_coll_sched_t *s, rcmsg_coll_args_t *a, rcmsg_co
     s->cap = RCMSG_COLL_SCHED_INLINE;
     s->nsteps = s->cur = s->phase = s->pending = 0;
     s->err = RCMSG_OK;
+    s->mismatch = RCMSG_OK;
     s->comm = a->comm;
     s->tag = a->tag;
     s->coll = (int)a->coll;
@@ -123,6 +124,14 @@ static rcmsg_status_t msg_post(rcmsg_comm_t comm, int tag, int coll, bool checke
     return r;
 }
 
+/* Whether a message completed (r: what wait returned) with the wrong size: the ranks disagree
+ * on the call's count, datatype or root (msg_done logs it). */
+static inline bool msg_mismatch(bool recv, size_t len, rcmsg_status_t r,
+                                const rcmsg_msg_status_t *ms)
+{
+    return recv && (r == RCMSG_ERR_TRUNCATED || (r == RCMSG_OK && ms->count != len));
+}
+
 /* The outcome of a message that completed (r: what wait returned), logged when it failed,
  * naming the rank: too much or too little data received is RCMSG_ERR_INVALID_PARAM, as
  * rcmsg.h promises. */
@@ -192,7 +201,13 @@ static rcmsg_status_t now_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_co
 
         if (__builtin_expect(r != RCMSG_OK || (m[i].recv && ms.count != m[i].len), 0) &&
             err == RCMSG_OK) {
-            err = msg_done(a->coll, m[i].recv, m[i].peer, m[i].len, r, &ms);
+            rcmsg_status_t e = msg_done(a->coll, m[i].recv, m[i].peer, m[i].len, r, &ms);
+
+            if (a->mismatch != NULL && msg_mismatch(m[i].recv, m[i].len, r, &ms)) {
+                *a->mismatch = *a->mismatch != RCMSG_OK ? *a->mismatch : e; /* the call runs on */
+            } else {
+                err = e;
+            }
         }
     }
     return err;
@@ -250,9 +265,18 @@ static rcmsg_status_t step_local(rcmsg_coll_sched_t *s, const rcmsg_coll_step_t 
 static void step_done(rcmsg_coll_sched_t *s, const rcmsg_coll_step_t *st, rcmsg_status_t r,
                       const rcmsg_msg_status_t *ms)
 {
-    if (s->err == RCMSG_OK && !ms->cancelled) {
-        s->err = msg_done(s->coll, st->kind == RCMSG_COLL_STEP_RECV, st->peer, st->len, r, ms);
+    bool recv = st->kind == RCMSG_COLL_STEP_RECV;
+
+    if (s->err != RCMSG_OK || ms->cancelled) {
+        return;
     }
+    if (msg_mismatch(recv, st->len, r, ms)) { /* the schedule runs on (its `mismatch`) */
+        if (s->mismatch == RCMSG_OK) {
+            s->mismatch = msg_done(s->coll, recv, st->peer, st->len, r, ms);
+        }
+        return;
+    }
+    s->err = msg_done(s->coll, recv, st->peer, st->len, r, ms);
 }
 
 /* Starts the next phase: its local steps run, its messages posted, up to its fence (taken).
@@ -321,7 +345,7 @@ static void sched_finish(rcmsg_coll_sched_t *s)
 
     rcmsg_coll_user_unref(s->op, s->dtype);
     s->comm->nbc_active--;
-    rcmsg_pml_req_owned_complete(s->req, s->err);
+    rcmsg_pml_req_owned_complete(s->req, s->err != RCMSG_OK ? s->err : s->mismatch);
     rcmsg_coll_arena_free(&own);
 }
 

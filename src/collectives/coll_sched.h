@@ -77,6 +77,10 @@ struct rcmsg_coll_sched {
     int phase;   /* the first step of the phase under way: its messages are [phase, cur) */
     int pending; /* messages of the phase not yet completed */
     rcmsg_status_t err;
+    /* The first message of the wrong size (the ranks disagree on count, datatype or root): the
+     * schedule runs on to its end, since the other members wait for its later messages (a
+     * rank that stopped at it left them waiting forever), and completes with it. */
+    rcmsg_status_t mismatch;
     /* what the steps need: name, tag, communicator, op, datatype (a copy of the call's) */
     rcmsg_comm_t comm;
     int tag;

@@ -567,6 +567,46 @@ static void bad_args(void)
 
 /* Edges: the same buffer twice to alltoall, a count that differs on one rank, and taking back
  * a posted receive (what a collective does when its send cannot be posted) on p2p. */
+/* Ranks that disagree on the count (MPICH's errors/coll/allreducelength): rank 0 says short
+ * where the others say long, then the reverse, blocking and nonblocking. Each rank returns,
+ * RCMSG_OK or RCMSG_ERR_INVALID_PARAM, and some rank reports it: a rank that meets a message
+ * of the wrong size runs the algorithm on (the others wait for its later messages; it stopped
+ * there once, and they hung). The next collective is right. */
+static void count_mismatch(void)
+{
+    enum { LONG = 10 };
+    int32_t in[LONG], out[LONG];
+    int bad = 0, sum = 0;
+
+    for (int round = 0; round < 4; round++) {
+        size_t n = (rank == 0) == (round % 2 == 0) ? 1 : LONG;
+        rcmsg_request_t req;
+        rcmsg_status_t st;
+
+        for (int i = 0; i < LONG; i++) {
+            in[i] = rank + 1;
+        }
+        if (round < 2) {
+            st = rcmsg_allreduce(in, out, n, RCMSG_INT32, RCMSG_SUM, world);
+        } else {
+            st = rcmsg_iallreduce(in, out, n, RCMSG_INT32, RCMSG_SUM, world, &req);
+            if (st == RCMSG_OK) {
+                st = rcmsg_wait(&req, NULL);
+            }
+        }
+        CHECK(st == RCMSG_OK || st == RCMSG_ERR_INVALID_PARAM, "mismatched %sallreduce: %s",
+              round < 2 ? "" : "i", rcmsg_status_name(st));
+        bad += st != RCMSG_OK; /* back to back, as MPICH's test: no call between them */
+    }
+    CHECK(rcmsg_allreduce(&bad, &sum, 1, RCMSG_INT32, RCMSG_SUM, world) == RCMSG_OK,
+          "the allreduce after the mismatched ones failed");
+    CHECK(sum >= 4, "only %d mismatched calls reported, on all ranks together (4 calls)", sum);
+    if (rank == 0) {
+        printf("ok: allreduce and iallreduce with counts that differ between ranks: every rank "
+               "returned, the mismatch reported, the next call right\n");
+    }
+}
+
 static void edges(rcmsg_comm_t p2p)
 {
     enum { N = 5 };
@@ -748,6 +788,9 @@ int main(int argc, char **argv)
         reduce_root_scratch(world);
         bad_args();
         edges(dup);
+        if (size >= 2) {
+            count_mismatch();
+        }
     }
 
     {
