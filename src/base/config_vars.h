@@ -209,8 +209,10 @@ typedef enum {
     X(SRQ_SIZE, INT, "1024", "16..65536",                                                          \
       "Receive buffers posted to the shared receive queue of each device; fewer (down to 64) "     \
       "when the rc pools do not fit in half of the locked memory limit (ulimit -l), with a "       \
-      "warning. A spinning rank holds the buffers of handled messages until a poll finds "         \
-      "nothing, up to 1/16 of them (at most 32), and posts them all before it sleeps.")            \
+      "warning. A rank holds the buffers of handled messages back until 1/16 of them (at most "    \
+      "32) are held, then posts them in one batch, and all of them before it sleeps in an event "  \
+      "wait (`RCMSG_WAIT_MODE=event`); a busy-polling rank may keep fewer than that batch back "   \
+      "while idle.")                                                                               \
     X(SRQ_BUF_SIZE, SIZE, "9k", "256..1m",                                                         \
       "Size of each rc pre-posted receive buffer and send bounce buffer (header and eager "        \
       "payload); the same on every rank.")                                                         \
