@@ -191,7 +191,8 @@ typedef struct {
 /* One phase of n messages (these helpers record steps into a->sched; the engine posts them at
  * once, the receives first, and waits for all before the next phase): a rank's children in a
  * tree then move their data at the same time, not one after another. A message received of
- * another length is an error naming the sender (RCMSG_ERR_INVALID_PARAM). */
+ * another length is an error naming the sender (RCMSG_ERR_INVALID_PARAM), returned when the
+ * whole call has run (a->mismatch, a schedule's `mismatch`): the call runs on. */
 rcmsg_status_t rcmsg_coll_post_all(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m);
 
 /* A copy of the caller's own data (a scatter root's block into its output): len bytes from src
@@ -218,12 +219,13 @@ rcmsg_status_t rcmsg_coll_phase_now(const rcmsg_coll_args_t *a, int n, const rcm
 /* The root's part of a linear gather (recv: len bytes from each other rank into buf + rank x
  * stride), scatter (!recv: to each other rank from buf + rank x stride) or bcast (!recv, stride
  * 0): every message posted at once, then copy made (NULL: none), then the messages waited
- * for. A message of another length is an error naming the peer. */
+ * for. A message of another length is an error naming the peer (the call runs on: a->mismatch). */
 rcmsg_status_t rcmsg_coll_linear_root(const rcmsg_coll_args_t *a, bool recv, char *buf, size_t len,
                                       size_t stride, const rcmsg_coll_copy_t *copy);
 
 /* Sends slen bytes to dst and receives exactly rlen bytes from src, at once; a rank of -1
- * skips that half. A message of another length is an error naming the peer. */
+ * skips that half. A message of another length is an error naming the peer (the call runs on:
+ * a->mismatch). */
 rcmsg_status_t rcmsg_coll_sendrecv(const rcmsg_coll_args_t *a, const void *sbuf, size_t slen,
                                    int dst, void *rbuf, size_t rlen, int src);
 rcmsg_status_t rcmsg_coll_send(const rcmsg_coll_args_t *a, const void *buf, size_t len, int dst);

@@ -189,7 +189,8 @@ static rcmsg_status_t now_post(const rcmsg_coll_args_t *a, int n, const rcmsg_co
     return r;
 }
 
-/* Waits for the n messages posted: the first failure. */
+/* Waits for the n messages posted: the first failure; a message of another length goes to
+ * *a->mismatch, logged once per call, and the call runs on (NULL: it is the failure). */
 static rcmsg_status_t now_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_coll_msg_t *m,
                                rcmsg_request_t *reqs)
 {
@@ -201,12 +202,10 @@ static rcmsg_status_t now_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_co
 
         if (__builtin_expect(r != RCMSG_OK || (m[i].recv && ms.count != m[i].len), 0) &&
             err == RCMSG_OK) {
-            rcmsg_status_t e = msg_done(a->coll, m[i].recv, m[i].peer, m[i].len, r, &ms);
-
-            if (a->mismatch != NULL && msg_mismatch(m[i].recv, m[i].len, r, &ms)) {
-                *a->mismatch = *a->mismatch != RCMSG_OK ? *a->mismatch : e; /* the call runs on */
-            } else {
-                err = e;
+            if (a->mismatch == NULL || !msg_mismatch(m[i].recv, m[i].len, r, &ms)) {
+                err = msg_done(a->coll, m[i].recv, m[i].peer, m[i].len, r, &ms);
+            } else if (*a->mismatch == RCMSG_OK) { /* the call runs on */
+                *a->mismatch = msg_done(a->coll, m[i].recv, m[i].peer, m[i].len, r, &ms);
             }
         }
     }

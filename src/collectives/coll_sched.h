@@ -10,9 +10,11 @@
  *
  * A phase runs its steps in order: a local step (copy, reduce) at once, a send or a
  * receive is posted in the communicator's collective space with the call's tag. The next
- * phase starts once every message of the phase has completed (a receive of another length is
- * an error naming the sender). Once a step fails no further phase starts; the schedule ends,
- * with the first error, when what was posted has completed.
+ * phase starts once every message of the phase has completed. A receive of another length is
+ * logged, naming the sender, and kept (`mismatch`): the schedule runs on, since the other
+ * members wait for this rank's later messages, and ends with it. Once a step fails otherwise
+ * no further phase starts; the schedule ends, with the first error, when what was posted has
+ * completed.
  *
  * A blocking collective runs the same builder with no schedule (a->sched NULL): each step runs
  * as it is recorded, a phase's messages posted together and waited for at its end

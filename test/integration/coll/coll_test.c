@@ -565,8 +565,6 @@ static void bad_args(void)
     }
 }
 
-/* Edges: the same buffer twice to alltoall, a count that differs on one rank, and taking back
- * a posted receive (what a collective does when its send cannot be posted) on p2p. */
 /* Ranks that disagree on the count (MPICH's errors/coll/allreducelength): rank 0 says short
  * where the others say long, then the reverse, blocking and nonblocking. Each rank returns,
  * RCMSG_OK or RCMSG_ERR_INVALID_PARAM, and some rank reports it: a rank that meets a message
@@ -607,6 +605,8 @@ static void count_mismatch(void)
     }
 }
 
+/* Edges: the same buffer twice to alltoall, a count that differs on one rank, and taking back
+ * a posted receive (what a collective does when its send cannot be posted) on p2p. */
 static void edges(rcmsg_comm_t p2p)
 {
     enum { N = 5 };
