@@ -630,6 +630,7 @@ static void test_neighbor(void)
     int left, right, sb[2 * N], rb[2 * N], c2[2] = {N, N}, d2[2] = {0, N};
     MPI_Aint db[2] = {0, N * (MPI_Aint)sizeof(int)};
     MPI_Datatype t2[2] = {MPI_INT, MPI_INT};
+    int ones[2] = {1, 1}; /* alltoallw's counts: valid until its request is freed (MPI) */
 
     OK(MPI_Cart_create(MPI_COMM_WORLD, 1, &np, (int[]){1}, 0, &ring));
     OK(MPI_Cart_shift(ring, 0, 1, &left, &right));
@@ -656,7 +657,6 @@ static void test_neighbor(void)
             OK(MPI_Neighbor_alltoallw_init(sb, c2, db, t2, rb, c2, db, t2, ring, MPI_INFO_NULL,
                                            &req));
         } else { /* derived types freed right after the init (issue 43), as test_alltoallw_freed */
-            int ones[2] = {1, 1};
             OK(MPI_Type_contiguous(N, MPI_INT, &blk[0]));
             OK(MPI_Type_commit(&blk[0]));
             OK(MPI_Type_dup(blk[0], &blk[1]));

@@ -474,10 +474,14 @@ static void t_replies(void)
         /* 20000 replies held at once take ~10 MiB (a request of ~0.5 KiB each) */
         printf("ok: replies: rank 0's peak resident size grew by %ld KiB while rank 1 stalled\n",
                grew);
+#ifdef __SANITIZE_ADDRESS__ /* its quarantine keeps freed memory resident: no measure here */
+        printf("ok: replies: the resident size is not checked under AddressSanitizer\n");
+#else
         CHECK(grew < 4096,
               "rank 0's peak resident size grew by %ld KiB: the replies to ranks 2.. "
               "were held behind the one to rank 1",
               grew);
+#endif
     }
     CHECK(rcmsg_win_free(&w) == RCMSG_OK, "win_free");
 }
