@@ -205,23 +205,20 @@ static void rc_recv_done(rc_btl_t *rc, const struct ibv_wc *wc)
     uint32_t imm = rcmsg_wire_get_be32(&wc->imm_data);
     uint32_t sender = imm & rc->rank_mask;
     int qp_peer, old;
+    bool on_own_qp;
 
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
         rcmsg_stat_status(rc_peer_of_qpn(rc, wc->qp_num), (int)wc->status);
         rc_recv_error(rc, wc);
         return;
     }
-    if (__builtin_expect(has_imm && sender < (uint32_t)rc->job.size &&
-                             sender != (uint32_t)rc->job.rank && rc->eps[sender].qp.qp != NULL &&
-                             rc->eps[sender].qp.qp->qp_num == wc->qp_num,
-                         1)) {
+    on_own_qp = has_imm && sender < (uint32_t)rc->job.size && rc->eps[sender].qp.qp != NULL &&
+                rc->eps[sender].qp.qp->qp_num == wc->qp_num;
+    if (__builtin_expect(on_own_qp && sender != (uint32_t)rc->job.rank, 1)) {
         rc_recv_deliver(rc, wc, (int)sender, imm, false); /* what the check below passes */
         return;
     }
-    qp_peer = has_imm && sender < (uint32_t)rc->job.size && rc->eps[sender].qp.qp != NULL &&
-                      rc->eps[sender].qp.qp->qp_num == wc->qp_num
-                  ? (int)sender
-                  : rc_peer_of_qpn(rc, wc->qp_num);
+    qp_peer = on_own_qp ? (int)sender : rc_peer_of_qpn(rc, wc->qp_num);
     if (rcmsg_rc_qp_sender_check(has_imm, sender, qp_peer, rc->job.rank, rc->job.size, NULL, 0) ==
         RCMSG_OK) {
         rc_recv_deliver(rc, wc, qp_peer, imm, false);
@@ -251,8 +248,8 @@ void rc_rx_repost_held(rc_btl_t *rc)
  * and one post of repost_defer buffers costs little more than one of a single buffer. A poll
  * that would leave repost_defer held posts what is held, as does rc_arm before a wait sleeps;
  * so between polls the SRQ lacks fewer than repost_defer buffers more than before (a batch
- * being handled lacks its own, as it always did), and none while the rank sleeps. (A poll
- * that found nothing posted them too until issue 44: in a ping-pong one post per message.) A buffer
+ * being handled lacks its own, as it always did), and none while the rank sleeps. A poll
+ * that finds nothing does not post them (in a ping-pong that was one post per message). A buffer
  * is held only once its message was handled (the pml copies a message out before its callback
  * returns), so a poll nested in a callback (progress from the pml, rc_sync's, a drain) posts only
  * buffers of handled messages.

@@ -500,7 +500,6 @@ int MPI_Comm_disconnect(MPI_Comm *comm)
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Comm_disconnect";
-    rcmsg_status_t s;
     int err;
     mpi_comm_t *c;
 
@@ -508,13 +507,9 @@ int MPI_Comm_disconnect(MPI_Comm *comm)
     if ((c = comm_to_free(call, comm, &err)) == NULL) {
         return err;
     }
-    if (c->inter) {
-        if ((err = mpi_inter_barrier(c)) != MPI_SUCCESS) {
-            return err;
-        }
-    } else if ((s = rcmsg_barrier(c->rc)) != RCMSG_OK) {
-        return mpi_err(c, call, mpi_err_code(mpi_err_class_of(s), s),
-                       "the barrier of its members failed");
+    err = c->inter ? mpi_inter_barrier(c) : coll_status(c, call, rcmsg_barrier(c->rc));
+    if (err != MPI_SUCCESS) {
+        return err;
     }
     return comm_release(call, c, comm);
 }
