@@ -283,14 +283,29 @@ void rcmsg_rc_qp_dump(rcmsg_rc_qp_t *qps, int n, rcmsg_log_level_t level)
         return;
     }
     for (int i = 0; i < n; i++) {
+        const int mask = IBV_QP_STATE | IBV_QP_DEST_QPN | IBV_QP_SQ_PSN | IBV_QP_RQ_PSN;
+        struct ibv_qp_attr attr;
+        struct ibv_qp_init_attr init;
         enum ibv_qp_state mirror;
         if (qps[i].qp == NULL) {
             continue;
         }
         mirror = qps[i].state;
-        rcmsg_log(level, "qp 0x%x peer %d %s:%d state %s (device: %s)", qps[i].qp->qp_num,
-                  qps[i].peer, qps[i].dev_name, qps[i].port, rcmsg_rc_qp_state_name(mirror),
-                  rcmsg_rc_qp_state_name(rcmsg_rc_qp_resync(&qps[i])));
+        memset(&attr, 0, sizeof(attr));
+        if (ibv_query_qp(qps[i].qp, &attr, mask, &init) != 0) {
+            rcmsg_log(level, "qp 0x%x peer %d %s:%d state %s (device: ibv_query_qp failed: %m)",
+                      qps[i].qp->qp_num, qps[i].peer, qps[i].dev_name, qps[i].port,
+                      rcmsg_rc_qp_state_name(mirror));
+            continue;
+        }
+        /* the peer's qp and both PSNs: set beside the peer's dump, they show which side of a
+         * connection stopped sending or receiving */
+        rcmsg_log(level,
+                  "qp 0x%x peer %d %s:%d state %s (device: %s), peer's qp 0x%x, sq_psn 0x%x "
+                  "rq_psn 0x%x",
+                  qps[i].qp->qp_num, qps[i].peer, qps[i].dev_name, qps[i].port,
+                  rcmsg_rc_qp_state_name(mirror), rcmsg_rc_qp_state_name(attr.qp_state),
+                  attr.dest_qp_num, attr.sq_psn, attr.rq_psn);
     }
 }
 

@@ -411,14 +411,15 @@ rcmsg_status_t rc_rec_connected(rc_btl_t *rc, int peer, const rcmsg_rc_cm_payloa
                     "once; whether it was is unknown)",
                     st.atomics, peer);
     }
-    rcmsg_warn("rc: connection to peer %d recovered: qp 0x%x -> 0x%x, cause %s, psn sq 0x%x rq "
-               "0x%x when it broke; replayed %u message(s) (%llu bytes) and %u read(s) or "
-               "write(s) (%llu bytes), %u already delivered; in %.1f ms (recovery %llu of this "
-               "connection, %s)",
-               peer, ep->rec.old_qpn, ep->qp.qp->qp_num, why, ep->rec.sq_psn, ep->rec.rq_psn,
-               st.msgs, st.bytes, st.reads, st.read_bytes, st.delivered,
-               (double)(rcmsg_clock_us() - ep->rec.t0) / 1e3, (unsigned long long)ep->rec.count,
-               ep->rec.severe ? "severe error, qp re-created" : "transient error, qp re-created");
+    rcmsg_warn(
+        "rc: connection to peer %d recovered: qp 0x%x -> 0x%x (the peer's 0x%x), cause %s, "
+        "psn sq 0x%x rq 0x%x when it broke; replayed %u message(s) (%llu bytes) and %u read(s) or "
+        "write(s) (%llu bytes), %u already delivered; in %.1f ms (recovery %llu of this "
+        "connection, %s)",
+        peer, ep->rec.old_qpn, ep->qp.qp->qp_num, remote->qpn, why, ep->rec.sq_psn, ep->rec.rq_psn,
+        st.msgs, st.bytes, st.reads, st.read_bytes, st.delivered,
+        (double)(rcmsg_clock_us() - ep->rec.t0) / 1e3, (unsigned long long)ep->rec.count,
+        ep->rec.severe ? "severe error, qp re-created" : "transient error, qp re-created");
     return RCMSG_OK;
 }
 

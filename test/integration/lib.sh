@@ -155,8 +155,12 @@ killed_ok() {
         jobfail "kill: rank $1: its requests to rank $2 ended $secs s after the kill, beyond $3 s"
 }
 
-# jobfail WHY: the job's lines of $job_show (the last 200), then FAIL
+# jobfail WHY: the job's lines of $job_show (the last 200), then FAIL; with JOB_KEEP=DIR set,
+# the job's whole output is copied to DIR first
 jobfail() {
+    # JOB_KEEP=DIR: the failed job's whole output and logs (debug lines too) kept there
+    [ -z "${JOB_KEEP:-}" ] || { mkdir -p "$JOB_KEEP" && cp "$out" "$JOB_KEEP/" &&
+        echo "(the job's whole output and logs: $JOB_KEEP/$(basename "$out"))"; }
     echo "---- the job's $job_what:"
     grep "$job_show" "$out" | tail -200
     echo "---- the job's own FAIL lines (the first 5):"
