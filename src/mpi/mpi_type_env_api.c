@@ -275,7 +275,8 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
  * smallest of: integers of 1, 2, 4, 8 bytes; float, double, long double, with the precision
  * and decimal range <float.h> gives them), as a type MPI calls predefined: combiner
  * MPI_COMBINER_F90_*, contents its r (and p, MPI_UNDEFINED kept), committed, not to be freed,
- * the same handle for the same arguments (kept until MPI_Finalize releases every handle). */
+ * the same handle for the same arguments (kept until MPI_Finalize releases every handle and
+ * forgets them: mpi_type_f90_fini). */
 typedef struct {
     int combiner, p, r;
     MPI_Datatype handle;
@@ -283,6 +284,13 @@ typedef struct {
 
 static f90_type_t *f90_types;
 static size_t f90_ntypes, f90_cap;
+
+void mpi_type_f90_fini(void)
+{
+    free(f90_types);
+    f90_types = NULL;
+    f90_ntypes = f90_cap = 0;
+}
 
 /* the C type for (combiner, p, r), MPI_DATATYPE_NULL when no kind has them */
 static MPI_Datatype f90_choose(int combiner, int p, int r)
