@@ -100,7 +100,6 @@ int MPI_Finalize(void)
     }
     mpi_state = MPI_STATE_FINALIZED;
     mpi_mt = false; /* (the guard above still lets go at the return) */
-    mpi_type_f90_fini();
     mpi_type_fini();
     mpi_err_fini();
     mpi_handle_fini();

@@ -62,8 +62,6 @@ void mpi_type_retain(mpi_type_t *t);
 void mpi_type_release(mpi_type_t *t);
 /* MPI_Finalize, before mpi_handle_fini: frees the derived types the program did not free. */
 void mpi_type_fini(void);
-/* MPI_Finalize: forgets the types of MPI_Type_create_f90_* (mpi_type_fini frees them) */
-void mpi_type_f90_fini(void);
 
 /* ---- handle tables (mpi_handle.c) --------------------------------------------------------
  * One table per kind (MPI_KIND_*_ of mpi.h): a handle is (kind << 24) | index, the index of a

@@ -383,6 +383,19 @@ void mpi_type_fini(void)
     }
 }
 
+mpi_type_t *mpi_type_f90_find(int combiner, int ni, const int *ints)
+{
+    for (mpi_type_t *t = type_live; t != NULL; t = t->next) {
+        const mpi_type_env_t *e = t->env;
+
+        if (t->handle != MPI_DATATYPE_NULL && mpi_type_is_f90(t) && e->combiner == combiner &&
+            e->ni == ni && memcmp(e->ints, ints, (size_t)ni * sizeof(*ints)) == 0) {
+            return t;
+        }
+    }
+    return NULL;
+}
+
 /* ---- predefined types ---- */
 
 /* X(handle, C type, kind, ext kind, ext size, parts): the basic types; kind INT (integer

@@ -60,7 +60,7 @@ static void test_real_complex(void)
 {
     static const int p[] = {6, 15, MPI_UNDEFINED, 7, MPI_UNDEFINED},
                      r[] = {30, 300, 300, MPI_UNDEFINED, 37}, size[] = {4, 8, 8, 8, 4};
-    MPI_Datatype t, t2;
+    MPI_Datatype t, t2, t3;
 
     for (int i = 0; i < 5; i++) {
         OK(MPI_Type_create_f90_real(p[i], r[i], &t));
@@ -71,6 +71,10 @@ static void test_real_complex(void)
               type_size(t2));
         check_envelope(t2, MPI_COMBINER_F90_COMPLEX, 2, p[i], r[i]);
         CHECK(t != t2, "real and complex of the same arguments share a handle");
+        OK(MPI_Type_create_f90_real(p[i], r[i], &t3));
+        CHECK(t3 == t, "f90_real(%d, %d) twice: %#x and %#x", p[i], r[i], t, t3);
+        OK(MPI_Type_create_f90_complex(p[i], r[i], &t3));
+        CHECK(t3 == t2, "f90_complex(%d, %d) twice: %#x and %#x", p[i], r[i], t2, t3);
         FAILS(MPI_Type_free(&t), MPI_ERR_TYPE);
         FAILS(MPI_Type_free(&t2), MPI_ERR_TYPE);
     }
