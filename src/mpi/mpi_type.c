@@ -727,7 +727,8 @@ static void sig_add(sig_buf_t *b, MPI_Datatype dt, size_t n)
 }
 
 /* The predefined type t is made of, unless a pair type (MPI_2INT, ...: its signature is its
- * value type and MPI_INT, which other types can match); MPI_DATATYPE_NULL then. */
+ * value and index types, MPI_INT but in the Fortran pairs, which other types can match);
+ * MPI_DATATYPE_NULL then. */
 static MPI_Datatype sig_basic(const mpi_type_t *t)
 {
     MPI_Datatype basic = mpi_type_basic_of(t);
