@@ -2,12 +2,12 @@
 /*
  * Reduction operations. A predefined operation applies a kernel of the element's C type,
  * chosen through the datatype: a predefined type names its kernel and its class (C integer,
- * Fortran integer, floating point, logical, complex, byte, pair), and each operation is defined
- * on the classes
- * MPI 3.1 section 5.9.2 lists for it. MPI_CHAR, which the standard leaves out of them, is a C
- * integer here, as in MPICH (an extension). A derived type made of one basic type (the datatype
- * engine knows it as an rcmsg reduction type) is packed, reduced as that type and unpacked.
- * User operations (MPI_Op_create) call the user's function on the buffers as they are.
+ * Fortran integer, floating point, logical, complex, byte, pair), and each
+ * operation is defined on the classes MPI 3.1 section 5.9.2 lists for it. MPI_CHAR, which the
+ * standard leaves out of them, is a C integer here, as in MPICH (an extension). A derived type made
+ * of one basic type (the datatype engine knows it as an rcmsg reduction type) is packed, reduced as
+ * that type and unpacked. User operations (MPI_Op_create) call the user's function on the buffers
+ * as they are.
  *
  * Integer sums and products wrap modulo 2^bits (computed unsigned: no signed overflow), as
  * rcmsg's own reductions do, so both paths agree bit for bit.
@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the classes of MPI 3.1, 5.9.2 (multi-language types, MPI_AINT..., count as C integer; the
- * Fortran types are their classes' members as it lists them: MPI_REAL in floating point,
- * MPI_LOGICAL in logical, MPI_COMPLEX in complex, MPI_CHARACTER in none) */
+/* the classes of MPI 3.1, 5.9.2 (multi-language types, MPI_AINT..., count as C integer; the Fortran
+ * types are their classes' members as it lists them: MPI_REAL in floating point, MPI_LOGICAL in
+ * logical, MPI_COMPLEX in complex, MPI_CHARACTER in none) */
 enum {
     OPC_INT = 1,
     OPC_FLT = 2,
@@ -297,8 +297,10 @@ static const op_type_t *op_type_predef(MPI_Datatype dt)
 
 /* The predefined type the elements of dt are made of, looked up as MPI_Accumulate does
  * (mpi_type_basic_of): dt itself, or the one basic type of a derived type (an f90 type is its
- * C type: MPI-3.1 5.9.2 lists them as predefined); NULL when there is none or it is a pair
- * type inside a derived one (its packed form is not its C layout). */
+ * basic type, which MPI-3.1 5.9.2 puts in the class of the handle: MPI_INTEGER1..8 for
+ * f90_integer, a Fortran integer; float, double, long double and their complex for the
+ * others); NULL when there is none or it is a pair type inside a derived one (its packed form
+ * is not its C layout). */
 static const op_type_t *op_type_elem(MPI_Datatype dt, MPI_Datatype *basic_p)
 {
     const op_type_t *pt = op_type_predef(dt);
@@ -340,8 +342,11 @@ bool mpi_op_valid(MPI_Op op)
 int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len)
 {
     mpi_op_t *o = op_get(op);
-    const op_type_t *pt = op_type_predef(dt);
+    const op_type_t *pt = op_type_predef(dt), *et;
     op_kernel_t *kernel = NULL;
+    mpi_type_t *t;
+    MPI_Datatype basic;
+    char tname[48];
 
     if (o == NULL) {
         snprintf(why, len,
@@ -354,6 +359,14 @@ int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len)
     }
     if (pt != NULL) {
         snprintf(why, len, "%s is not defined on %s", o->name, pt->name);
+    } else if ((et = op_type_elem(dt, &basic)) != NULL) {
+        t = mpi_type_get(dt);
+        if (t != NULL && mpi_type_is_f90(t) && t->name != NULL) {
+            snprintf(tname, sizeof(tname), "%s", t->name);
+        } else {
+            snprintf(tname, sizeof(tname), "derived datatype %#x", (unsigned)dt);
+        }
+        snprintf(why, len, "%s is not defined on %s (elements of %s)", o->name, tname, et->name);
     } else {
         snprintf(why, len,
                  "%s is not defined on derived datatype %#x (predefined operations take "

@@ -271,17 +271,18 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 }
 
 /* ---- Type_create_f90_* (MPI-3.1 17.1.9) ------------------------------------------------------
- * The C type of the kind Fortran's selected_int_kind(r) / selected_real_kind(p, r) picks (the
- * smallest of: integers of 1, 2, 4, 8 bytes; float, double, long double, with the precision
- * and decimal range <float.h> gives them), as a type MPI calls predefined: combiner
+ * The type of the kind Fortran's selected_int_kind(r) / selected_real_kind(p, r) picks (the
+ * smallest of: MPI_INTEGER1, 2, 4, 8, so that the handle is a Fortran integer for the
+ * operations of MPI-3.1 5.9.2, without the logical ones; float, double, long double, with the
+ * precision and decimal range <float.h> gives them), as a type MPI calls predefined: combiner
  * MPI_COMBINER_F90_*, contents its r (and p, MPI_UNDEFINED kept), committed, not to be freed,
  * the same handle for the same arguments: the live type of that envelope (mpi_type_f90_find;
  * MPI_Finalize releases it with every handle). */
 
-/* the C type for (combiner, p, r), MPI_DATATYPE_NULL when no kind has them */
+/* the basic type for (combiner, p, r), MPI_DATATYPE_NULL when no kind has them */
 static MPI_Datatype f90_choose(int combiner, int p, int r)
 {
-    static const MPI_Datatype ints[] = {MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T};
+    static const MPI_Datatype ints[] = {MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8};
     static const int int_range[] = {2, 4, 9, 18};
     static const MPI_Datatype reals[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
     static const MPI_Datatype cplx[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
@@ -310,7 +311,7 @@ static MPI_Datatype f90_choose(int combiner, int p, int r)
     return MPI_DATATYPE_NULL;
 }
 
-/* A new f90 type over the C type c: its envelope (ni of ints), name and handle. */
+/* A new f90 type over the basic type c: its envelope (ni of ints), name and handle. */
 static int f90_new(const char *call, int combiner, int ni, const int *ints, MPI_Datatype c,
                    MPI_Datatype *newtype)
 {
