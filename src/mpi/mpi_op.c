@@ -2,7 +2,7 @@
 /*
  * Reduction operations. A predefined operation applies a kernel of the element's C type,
  * chosen through the datatype: a predefined type names its kernel and its class (C integer,
- * Fortran integer, floating point, logical, complex, byte, pair), and each
+ * Fortran integer, floating point, logical, complex, byte, multi-language, pair), and each
  * operation is defined on the classes MPI 3.1 section 5.9.2 lists for it. MPI_CHAR, which the
  * standard leaves out of them, is a C integer here, as in MPICH (an extension). A derived type made
  * of one basic type (the datatype engine knows it as an rcmsg reduction type) is packed, reduced as
@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the classes of MPI 3.1, 5.9.2 (multi-language types, MPI_AINT..., count as C integer; the Fortran
- * types are their classes' members as it lists them: MPI_REAL in floating point, MPI_LOGICAL in
- * logical, MPI_COMPLEX in complex, MPI_CHARACTER in none) */
+/* the classes of MPI 3.1, 5.9.2 (the Fortran types are their classes' members as it lists
+ * them: MPI_REAL in floating point, MPI_LOGICAL in logical, MPI_COMPLEX in complex,
+ * MPI_CHARACTER in none) */
 enum {
     OPC_INT = 1,
     OPC_FLT = 2,
@@ -36,7 +36,8 @@ enum {
     OPC_CPLX = 8,
     OPC_BYTE = 16,
     OPC_PAIR = 32,
-    OPC_FINT = 64, /* Fortran integer: as C integer but for the logical operations */
+    OPC_FINT = 64,   /* Fortran integer: as C integer but for the logical operations */
+    OPC_MULTI = 128, /* multi-language (MPI_AINT, _OFFSET, _COUNT): as Fortran integer */
 };
 
 enum {
@@ -68,25 +69,25 @@ typedef struct mpi_op {
 } mpi_op_t;
 
 static mpi_op_t op_predef[MPI_OP_PREDEFINED_COUNT_] = {
-    [OP_MAX] = {OP_MAX, "MPI_MAX", OPC_INT | OPC_FINT | OPC_FLT, RCMSG_MAX, NULL, true, MPI_MAX,
-                NULL},
-    [OP_MIN] = {OP_MIN, "MPI_MIN", OPC_INT | OPC_FINT | OPC_FLT, RCMSG_MIN, NULL, true, MPI_MIN,
-                NULL},
-    [OP_SUM] = {OP_SUM, "MPI_SUM", OPC_INT | OPC_FINT | OPC_FLT | OPC_CPLX, RCMSG_SUM, NULL, true,
-                MPI_SUM, NULL},
-    [OP_PROD] = {OP_PROD, "MPI_PROD", OPC_INT | OPC_FINT | OPC_FLT | OPC_CPLX, RCMSG_PROD, NULL,
-                 true, MPI_PROD, NULL},
+    [OP_MAX] = {OP_MAX, "MPI_MAX", OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT, RCMSG_MAX, NULL, true,
+                MPI_MAX, NULL},
+    [OP_MIN] = {OP_MIN, "MPI_MIN", OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT, RCMSG_MIN, NULL, true,
+                MPI_MIN, NULL},
+    [OP_SUM] = {OP_SUM, "MPI_SUM", OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT | OPC_CPLX, RCMSG_SUM,
+                NULL, true, MPI_SUM, NULL},
+    [OP_PROD] = {OP_PROD, "MPI_PROD", OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT | OPC_CPLX,
+                 RCMSG_PROD, NULL, true, MPI_PROD, NULL},
     [OP_LAND] = {OP_LAND, "MPI_LAND", OPC_INT | OPC_LOGICAL, RCMSG_LAND, NULL, true, MPI_LAND,
                  NULL},
-    [OP_BAND] = {OP_BAND, "MPI_BAND", OPC_INT | OPC_FINT | OPC_BYTE, RCMSG_BAND, NULL, true,
-                 MPI_BAND, NULL},
+    [OP_BAND] = {OP_BAND, "MPI_BAND", OPC_INT | OPC_FINT | OPC_MULTI | OPC_BYTE, RCMSG_BAND, NULL,
+                 true, MPI_BAND, NULL},
     [OP_LOR] = {OP_LOR, "MPI_LOR", OPC_INT | OPC_LOGICAL, RCMSG_LOR, NULL, true, MPI_LOR, NULL},
-    [OP_BOR] = {OP_BOR, "MPI_BOR", OPC_INT | OPC_FINT | OPC_BYTE, RCMSG_BOR, NULL, true, MPI_BOR,
-                NULL},
+    [OP_BOR] = {OP_BOR, "MPI_BOR", OPC_INT | OPC_FINT | OPC_MULTI | OPC_BYTE, RCMSG_BOR, NULL, true,
+                MPI_BOR, NULL},
     [OP_LXOR] = {OP_LXOR, "MPI_LXOR", OPC_INT | OPC_LOGICAL, RCMSG_LXOR, NULL, true, MPI_LXOR,
                  NULL},
-    [OP_BXOR] = {OP_BXOR, "MPI_BXOR", OPC_INT | OPC_FINT | OPC_BYTE, RCMSG_BXOR, NULL, true,
-                 MPI_BXOR, NULL},
+    [OP_BXOR] = {OP_BXOR, "MPI_BXOR", OPC_INT | OPC_FINT | OPC_MULTI | OPC_BYTE, RCMSG_BXOR, NULL,
+                 true, MPI_BXOR, NULL},
     [OP_MINLOC] = {OP_MINLOC, "MPI_MINLOC", OPC_PAIR, -1, NULL, true, MPI_MINLOC, NULL},
     [OP_MAXLOC] = {OP_MAXLOC, "MPI_MAXLOC", OPC_PAIR, -1, NULL, true, MPI_MAXLOC, NULL},
 };
@@ -221,9 +222,9 @@ OP_PAIR_KERNEL(op_2double_precision, double, double)
     X(MPI_UINT16_T, OPC_INT, op_u16)                                                               \
     X(MPI_UINT32_T, OPC_INT, op_u32)                                                               \
     X(MPI_UINT64_T, OPC_INT, op_u64)                                                               \
-    X(MPI_AINT, OPC_INT, op_aint)                                                                  \
-    X(MPI_COUNT, OPC_INT, op_llong)                                                                \
-    X(MPI_OFFSET, OPC_INT, op_llong)                                                               \
+    X(MPI_AINT, OPC_MULTI, op_aint)                                                                \
+    X(MPI_COUNT, OPC_MULTI, op_llong)                                                              \
+    X(MPI_OFFSET, OPC_MULTI, op_llong)                                                             \
     X(MPI_C_FLOAT_COMPLEX, OPC_CPLX, op_cfloat)                                                    \
     X(MPI_C_DOUBLE_COMPLEX, OPC_CPLX, op_cdouble)                                                  \
     X(MPI_C_LONG_DOUBLE_COMPLEX, OPC_CPLX, op_cldouble)                                            \
@@ -397,7 +398,7 @@ bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t
     }
     cls = op_type_class(dt, &kernel);
     if ((cls & o->classes) == 0 ||
-        (cls & (OPC_INT | OPC_FINT | OPC_FLT | OPC_LOGICAL | OPC_BYTE)) == 0) {
+        (cls & (OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT | OPC_LOGICAL | OPC_BYTE)) == 0) {
         return false;
     }
     rdt = mpi_type_rcmsg(t, &ok);
