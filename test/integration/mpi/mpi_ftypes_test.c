@@ -4,9 +4,10 @@
  * ranks, with the layout of gfortran's default kinds: each type's size, extent, name and
  * envelope (MPI_COMBINER_NAMED), Type_free refused, the kinds rcmsg has no C type for equal to
  * MPI_DATATYPE_NULL; Allreduce checked by value at every operation class MPI-3.1 5.9.2 gives
- * them (Fortran integer: MAX / SUM / PROD / BAND, not LAND; floating point; complex: SUM / PROD,
- * not MAX; logical: LAND / LOR / LXOR on .TRUE. = 1, not MAX nor SUM; MPI_CHARACTER: none;
- * MINLOC / MAXLOC on MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION), Reduce_local and a
+ * them (Fortran integer: MAX / MIN / SUM / PROD / BAND / BOR / BXOR, not LAND nor LXOR, and the
+ * multi-language MPI_AINT: MAX, not LAND, its error string naming it; floating point; complex:
+ * SUM / PROD, not MAX; logical: LAND / LOR / LXOR on .TRUE. = 1, not MAX nor SUM; MPI_CHARACTER:
+ * none; MINLOC / MAXLOC on MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION), Reduce_local and a
  * contiguous type of MPI_DOUBLE_COMPLEX; an Accumulate of each class into rank 0's window (MAX on
  * MPI_COMPLEX refused there too); Pack_external_size at table 13.2's sizes and the big-endian
  * bytes of INTEGER, REAL, DOUBLE COMPLEX and LOGICAL, unpacked back; Pack / Unpack; and every
@@ -93,10 +94,15 @@ static void test_reduce_integer(void)
     int64_t v8 = (int64_t)me << 40, r8;
     int16_t v2 = (int16_t)(me + 1), r2;
     int8_t v1 = (int8_t)(me + 1), r1;
-    int32_t bits = 0, prod = 1;
+    int32_t bits = 0, band = -1, bxor = 0, prod = 1;
+    MPI_Aint a = me, ar;
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
 
     for (int i = 0; i < np; i++) {
         bits |= 6 | (1 << i);
+        band &= 6 | (1 << i);
+        bxor ^= 6 | (1 << i);
         prod *= i == 0 ? 3 : 1;
     }
     OK(MPI_Allreduce(v, r, 3, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD));
@@ -107,7 +113,18 @@ static void test_reduce_integer(void)
     CHECK(r[0] == np && r[1] == 3, "INTEGER MAX %d %d", r[0], r[1]);
     OK(MPI_Allreduce(v, r, 3, MPI_INTEGER4, MPI_BOR, MPI_COMM_WORLD));
     CHECK(r[2] == bits, "INTEGER4 BOR %#x, expected %#x", r[2], bits);
+    OK(MPI_Allreduce(v, r, 3, MPI_INTEGER, MPI_BAND, MPI_COMM_WORLD));
+    CHECK(r[2] == band, "INTEGER BAND %#x, expected %#x", r[2], band);
+    OK(MPI_Allreduce(v, r, 3, MPI_INTEGER, MPI_BXOR, MPI_COMM_WORLD));
+    CHECK(r[2] == bxor, "INTEGER BXOR %#x, expected %#x", r[2], bxor);
     FAILS(MPI_Allreduce(v, r, 3, MPI_INTEGER, MPI_LAND, MPI_COMM_WORLD), MPI_ERR_OP);
+    FAILS(MPI_Allreduce(v, r, 3, MPI_INTEGER8, MPI_LXOR, MPI_COMM_WORLD), MPI_ERR_OP);
+    /* a multi-language type: the operations of a Fortran integer, no logical one either */
+    OK(MPI_Allreduce(&a, &ar, 1, MPI_AINT, MPI_MAX, MPI_COMM_WORLD));
+    CHECK(ar == np - 1, "AINT MAX %ld", (long)ar);
+    FAILS(MPI_Allreduce(&a, &ar, 1, MPI_AINT, MPI_LAND, MPI_COMM_WORLD), MPI_ERR_OP);
+    MPI_Error_string(MPI_Reduce_local(&a, &ar, 1, MPI_AINT, MPI_LAND), text, &len);
+    CHECK(strstr(text, "MPI_LAND is not defined on MPI_AINT") != NULL, "LAND on AINT: '%s'", text);
     OK(MPI_Allreduce(&v8, &r8, 1, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD));
     CHECK(r8 == ((int64_t)np * (np - 1) / 2) << 40, "INTEGER8 SUM %lld", (long long)r8);
     OK(MPI_Allreduce(&v2, &r2, 1, MPI_INTEGER2, MPI_MIN, MPI_COMM_WORLD));
@@ -136,11 +153,12 @@ static void test_reduce_real(void)
 static void test_reduce_complex(void)
 {
     float _Complex c = (float)me + 1.0f * I, cr;
-    double _Complex z[2] = {1.0 + (double)me * I, 2.0}, zr[2], pz = 1;
+    double _Complex z[2] = {1.0 + (double)me * I, 2.0}, zr[2], pz = 1, pc = 1;
     MPI_Datatype cont;
 
     for (int i = 0; i < np; i++) {
         pz *= 1.0 + (double)i * I;
+        pc *= (double)i + 1.0 * I; /* small integers: exact in float, in any order */
     }
     OK(MPI_Allreduce(&c, &cr, 1, MPI_COMPLEX, MPI_SUM, MPI_COMM_WORLD));
     CHECK(crealf(cr) == (float)(np * (np - 1) / 2) && cimagf(cr) == (float)np, "COMPLEX SUM %g%+gi",
@@ -150,6 +168,8 @@ static void test_reduce_complex(void)
           "DOUBLE COMPLEX PROD %g%+gi %g%+gi", creal(zr[0]), cimag(zr[0]), creal(zr[1]),
           cimag(zr[1]));
     OK(MPI_Allreduce(&c, &cr, 1, MPI_COMPLEX8, MPI_PROD, MPI_COMM_WORLD));
+    CHECK(crealf(cr) == (float)creal(pc) && cimagf(cr) == (float)cimag(pc),
+          "COMPLEX8 PROD %g%+gi, expected %g%+gi", crealf(cr), cimagf(cr), creal(pc), cimag(pc));
     FAILS(MPI_Allreduce(&c, &cr, 1, MPI_COMPLEX, MPI_MAX, MPI_COMM_WORLD), MPI_ERR_OP);
     FAILS(MPI_Allreduce(z, zr, 2, MPI_COMPLEX16, MPI_MIN, MPI_COMM_WORLD), MPI_ERR_OP);
     OK(MPI_Type_contiguous(2, MPI_DOUBLE_COMPLEX, &cont));
