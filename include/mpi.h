@@ -223,7 +223,39 @@ typedef struct MPI_Status {
 #define MPI_2INT                  MPI_DT_(36)
 #define MPI_SHORT_INT             MPI_DT_(37)
 #define MPI_LONG_DOUBLE_INT       MPI_DT_(38)
-#define MPI_DT_PREDEFINED_COUNT_  39 /* indices 1..38; derived types come after */
+/* The Fortran types, for C programs that exchange data with Fortran (MPI-3.1 3.2.2, 5.9.2,
+ * 5.9.4; there is no Fortran binding): the layout of gfortran's default kinds (INTEGER and
+ * LOGICAL 4 bytes, REAL float, DOUBLE PRECISION double, COMPLEX two floats, .TRUE. is 1). The
+ * sized types whose Fortran kind has no C type here (gfortran's real(16) is IEEE binary128,
+ * not x87's long double; real(2); integer(16)) are MPI_DATATYPE_NULL, as in MPICH. */
+#define MPI_CHARACTER            MPI_DT_(39)
+#define MPI_INTEGER              MPI_DT_(40)
+#define MPI_REAL                 MPI_DT_(41)
+#define MPI_DOUBLE_PRECISION     MPI_DT_(42)
+#define MPI_COMPLEX              MPI_DT_(43)
+#define MPI_DOUBLE_COMPLEX       MPI_DT_(44)
+#define MPI_LOGICAL              MPI_DT_(45)
+#define MPI_INTEGER1             MPI_DT_(46)
+#define MPI_INTEGER2             MPI_DT_(47)
+#define MPI_INTEGER4             MPI_DT_(48)
+#define MPI_INTEGER8             MPI_DT_(49)
+#define MPI_REAL4                MPI_DT_(50)
+#define MPI_REAL8                MPI_DT_(51)
+#define MPI_COMPLEX8             MPI_DT_(52)
+#define MPI_COMPLEX16            MPI_DT_(53)
+#define MPI_LOGICAL1             MPI_DT_(54)
+#define MPI_LOGICAL2             MPI_DT_(55)
+#define MPI_LOGICAL4             MPI_DT_(56)
+#define MPI_LOGICAL8             MPI_DT_(57)
+#define MPI_2INTEGER             MPI_DT_(58)
+#define MPI_2REAL                MPI_DT_(59)
+#define MPI_2DOUBLE_PRECISION    MPI_DT_(60)
+#define MPI_INTEGER16            MPI_DATATYPE_NULL
+#define MPI_REAL2                MPI_DATATYPE_NULL
+#define MPI_REAL16               MPI_DATATYPE_NULL
+#define MPI_COMPLEX4             MPI_DATATYPE_NULL
+#define MPI_COMPLEX32            MPI_DATATYPE_NULL
+#define MPI_DT_PREDEFINED_COUNT_ 61 /* indices 1..60; derived types come after */
 
 /* ---- environment -------------------------------------------------------------------------- */
 MPI_API int MPI_Init(int *argc, char ***argv);

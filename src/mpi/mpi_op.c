@@ -2,11 +2,12 @@
 /*
  * Reduction operations. A predefined operation applies a kernel of the element's C type,
  * chosen through the datatype: a predefined type names its kernel and its class (C integer,
- * floating point, logical, complex, byte, pair), and each operation is defined on the classes
- * MPI 3.1 section 5.9.2 lists for it. MPI_CHAR, which the standard leaves out of them, is a C
- * integer here, as in MPICH (an extension). A derived type made of one basic type (the datatype
- * engine knows it as an rcmsg reduction type) is packed, reduced as that type and unpacked.
- * User operations (MPI_Op_create) call the user's function on the buffers as they are.
+ * Fortran integer, floating point, logical, complex, byte, multi-language, pair), and each
+ * operation is defined on the classes MPI 3.1 section 5.9.2 lists for it. MPI_CHAR, which the
+ * standard leaves out of them, is a C integer here, as in MPICH (an extension). A derived type made
+ * of one basic type (the datatype engine knows it as an rcmsg reduction type) is packed, reduced as
+ * that type and unpacked. User operations (MPI_Op_create) call the user's function on the buffers
+ * as they are.
  *
  * Integer sums and products wrap modulo 2^bits (computed unsigned: no signed overflow), as
  * rcmsg's own reductions do, so both paths agree bit for bit.
@@ -25,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the classes of MPI 3.1, 5.9.2 (multi-language types, MPI_AINT..., count as C integer) */
+/* the classes of MPI 3.1, 5.9.2 (the Fortran types are their classes' members as it lists
+ * them: MPI_REAL in floating point, MPI_LOGICAL in logical, MPI_COMPLEX in complex,
+ * MPI_CHARACTER in none) */
 enum {
     OPC_INT = 1,
     OPC_FLT = 2,
@@ -33,6 +36,8 @@ enum {
     OPC_CPLX = 8,
     OPC_BYTE = 16,
     OPC_PAIR = 32,
+    OPC_FINT = 64,   /* Fortran integer: as C integer but for the logical operations */
+    OPC_MULTI = 128, /* multi-language (MPI_AINT, _OFFSET, _COUNT): as Fortran integer */
 };
 
 enum {
@@ -64,20 +69,25 @@ typedef struct mpi_op {
 } mpi_op_t;
 
 static mpi_op_t op_predef[MPI_OP_PREDEFINED_COUNT_] = {
-    [OP_MAX] = {OP_MAX, "MPI_MAX", OPC_INT | OPC_FLT, RCMSG_MAX, NULL, true, MPI_MAX, NULL},
-    [OP_MIN] = {OP_MIN, "MPI_MIN", OPC_INT | OPC_FLT, RCMSG_MIN, NULL, true, MPI_MIN, NULL},
-    [OP_SUM] = {OP_SUM, "MPI_SUM", OPC_INT | OPC_FLT | OPC_CPLX, RCMSG_SUM, NULL, true, MPI_SUM,
-                NULL},
-    [OP_PROD] = {OP_PROD, "MPI_PROD", OPC_INT | OPC_FLT | OPC_CPLX, RCMSG_PROD, NULL, true,
-                 MPI_PROD, NULL},
+    [OP_MAX] = {OP_MAX, "MPI_MAX", OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT, RCMSG_MAX, NULL, true,
+                MPI_MAX, NULL},
+    [OP_MIN] = {OP_MIN, "MPI_MIN", OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT, RCMSG_MIN, NULL, true,
+                MPI_MIN, NULL},
+    [OP_SUM] = {OP_SUM, "MPI_SUM", OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT | OPC_CPLX, RCMSG_SUM,
+                NULL, true, MPI_SUM, NULL},
+    [OP_PROD] = {OP_PROD, "MPI_PROD", OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT | OPC_CPLX,
+                 RCMSG_PROD, NULL, true, MPI_PROD, NULL},
     [OP_LAND] = {OP_LAND, "MPI_LAND", OPC_INT | OPC_LOGICAL, RCMSG_LAND, NULL, true, MPI_LAND,
                  NULL},
-    [OP_BAND] = {OP_BAND, "MPI_BAND", OPC_INT | OPC_BYTE, RCMSG_BAND, NULL, true, MPI_BAND, NULL},
+    [OP_BAND] = {OP_BAND, "MPI_BAND", OPC_INT | OPC_FINT | OPC_MULTI | OPC_BYTE, RCMSG_BAND, NULL,
+                 true, MPI_BAND, NULL},
     [OP_LOR] = {OP_LOR, "MPI_LOR", OPC_INT | OPC_LOGICAL, RCMSG_LOR, NULL, true, MPI_LOR, NULL},
-    [OP_BOR] = {OP_BOR, "MPI_BOR", OPC_INT | OPC_BYTE, RCMSG_BOR, NULL, true, MPI_BOR, NULL},
+    [OP_BOR] = {OP_BOR, "MPI_BOR", OPC_INT | OPC_FINT | OPC_MULTI | OPC_BYTE, RCMSG_BOR, NULL, true,
+                MPI_BOR, NULL},
     [OP_LXOR] = {OP_LXOR, "MPI_LXOR", OPC_INT | OPC_LOGICAL, RCMSG_LXOR, NULL, true, MPI_LXOR,
                  NULL},
-    [OP_BXOR] = {OP_BXOR, "MPI_BXOR", OPC_INT | OPC_BYTE, RCMSG_BXOR, NULL, true, MPI_BXOR, NULL},
+    [OP_BXOR] = {OP_BXOR, "MPI_BXOR", OPC_INT | OPC_FINT | OPC_MULTI | OPC_BYTE, RCMSG_BXOR, NULL,
+                 true, MPI_BXOR, NULL},
     [OP_MINLOC] = {OP_MINLOC, "MPI_MINLOC", OPC_PAIR, -1, NULL, true, MPI_MINLOC, NULL},
     [OP_MAXLOC] = {OP_MAXLOC, "MPI_MAXLOC", OPC_PAIR, -1, NULL, true, MPI_MAXLOC, NULL},
 };
@@ -123,13 +133,13 @@ typedef unsigned long long op_wide_t; /* integer sums and products wrap, compute
         }                                                                                          \
     }
 
-/* MINLOC/MAXLOC: the better value; on a tie, the smaller index */
-#define OP_PAIR_KERNEL(name, VT)                                                                   \
+/* MINLOC/MAXLOC: the better value; on a tie, the smaller index (of type IT) */
+#define OP_PAIR_KERNEL(name, VT, IT)                                                               \
     static void name(int op, const void *in_, void *io_, size_t n)                                 \
     {                                                                                              \
         typedef struct {                                                                           \
             VT v;                                                                                  \
-            int i;                                                                                 \
+            IT i;                                                                                  \
         } pair_t;                                                                                  \
         const pair_t *in = in_;                                                                    \
         pair_t *io = io_;                                                                          \
@@ -171,12 +181,19 @@ OP_KERNEL(op_ldouble, long double, OP_OF_FLT)
 OP_KERNEL(op_cfloat, float _Complex, OP_OF_CPLX)
 OP_KERNEL(op_cdouble, double _Complex, OP_OF_CPLX)
 OP_KERNEL(op_cldouble, long double _Complex, OP_OF_CPLX)
-OP_PAIR_KERNEL(op_float_int, float)
-OP_PAIR_KERNEL(op_double_int, double)
-OP_PAIR_KERNEL(op_long_int, long)
-OP_PAIR_KERNEL(op_2int, int)
-OP_PAIR_KERNEL(op_short_int, short)
-OP_PAIR_KERNEL(op_long_double_int, long double)
+OP_KERNEL(op_logical1, int8_t, OP_OF_LOGICAL)
+OP_KERNEL(op_logical2, int16_t, OP_OF_LOGICAL)
+OP_KERNEL(op_logical4, int32_t, OP_OF_LOGICAL)
+OP_KERNEL(op_logical8, int64_t, OP_OF_LOGICAL)
+OP_PAIR_KERNEL(op_float_int, float, int)
+OP_PAIR_KERNEL(op_double_int, double, int)
+OP_PAIR_KERNEL(op_long_int, long, int)
+OP_PAIR_KERNEL(op_2int, int, int)
+OP_PAIR_KERNEL(op_short_int, short, int)
+OP_PAIR_KERNEL(op_long_double_int, long double, int)
+OP_PAIR_KERNEL(op_2integer, int32_t, int32_t)
+OP_PAIR_KERNEL(op_2real, float, float)
+OP_PAIR_KERNEL(op_2double_precision, double, double)
 
 /* X(datatype, class, kernel): every predefined datatype (class 0: no operation on it) */
 #define OP_TYPE_LIST(X)                                                                            \
@@ -205,9 +222,9 @@ OP_PAIR_KERNEL(op_long_double_int, long double)
     X(MPI_UINT16_T, OPC_INT, op_u16)                                                               \
     X(MPI_UINT32_T, OPC_INT, op_u32)                                                               \
     X(MPI_UINT64_T, OPC_INT, op_u64)                                                               \
-    X(MPI_AINT, OPC_INT, op_aint)                                                                  \
-    X(MPI_COUNT, OPC_INT, op_llong)                                                                \
-    X(MPI_OFFSET, OPC_INT, op_llong)                                                               \
+    X(MPI_AINT, OPC_MULTI, op_aint)                                                                \
+    X(MPI_COUNT, OPC_MULTI, op_llong)                                                              \
+    X(MPI_OFFSET, OPC_MULTI, op_llong)                                                             \
     X(MPI_C_FLOAT_COMPLEX, OPC_CPLX, op_cfloat)                                                    \
     X(MPI_C_DOUBLE_COMPLEX, OPC_CPLX, op_cdouble)                                                  \
     X(MPI_C_LONG_DOUBLE_COMPLEX, OPC_CPLX, op_cldouble)                                            \
@@ -217,7 +234,29 @@ OP_PAIR_KERNEL(op_long_double_int, long double)
     X(MPI_LONG_INT, OPC_PAIR, op_long_int)                                                         \
     X(MPI_2INT, OPC_PAIR, op_2int)                                                                 \
     X(MPI_SHORT_INT, OPC_PAIR, op_short_int)                                                       \
-    X(MPI_LONG_DOUBLE_INT, OPC_PAIR, op_long_double_int)
+    X(MPI_LONG_DOUBLE_INT, OPC_PAIR, op_long_double_int)                                           \
+    X(MPI_CHARACTER, 0, NULL)                                                                      \
+    X(MPI_INTEGER, OPC_FINT, op_i32)                                                               \
+    X(MPI_REAL, OPC_FLT, op_float)                                                                 \
+    X(MPI_DOUBLE_PRECISION, OPC_FLT, op_double)                                                    \
+    X(MPI_COMPLEX, OPC_CPLX, op_cfloat)                                                            \
+    X(MPI_DOUBLE_COMPLEX, OPC_CPLX, op_cdouble)                                                    \
+    X(MPI_LOGICAL, OPC_LOGICAL, op_logical4)                                                       \
+    X(MPI_INTEGER1, OPC_FINT, op_i8)                                                               \
+    X(MPI_INTEGER2, OPC_FINT, op_i16)                                                              \
+    X(MPI_INTEGER4, OPC_FINT, op_i32)                                                              \
+    X(MPI_INTEGER8, OPC_FINT, op_i64)                                                              \
+    X(MPI_REAL4, OPC_FLT, op_float)                                                                \
+    X(MPI_REAL8, OPC_FLT, op_double)                                                               \
+    X(MPI_COMPLEX8, OPC_CPLX, op_cfloat)                                                           \
+    X(MPI_COMPLEX16, OPC_CPLX, op_cdouble)                                                         \
+    X(MPI_LOGICAL1, OPC_LOGICAL, op_logical1)                                                      \
+    X(MPI_LOGICAL2, OPC_LOGICAL, op_logical2)                                                      \
+    X(MPI_LOGICAL4, OPC_LOGICAL, op_logical4)                                                      \
+    X(MPI_LOGICAL8, OPC_LOGICAL, op_logical8)                                                      \
+    X(MPI_2INTEGER, OPC_PAIR, op_2integer)                                                         \
+    X(MPI_2REAL, OPC_PAIR, op_2real)                                                               \
+    X(MPI_2DOUBLE_PRECISION, OPC_PAIR, op_2double_precision)
 
 typedef struct {
     const char *name;
@@ -259,8 +298,10 @@ static const op_type_t *op_type_predef(MPI_Datatype dt)
 
 /* The predefined type the elements of dt are made of, looked up as MPI_Accumulate does
  * (mpi_type_basic_of): dt itself, or the one basic type of a derived type (an f90 type is its
- * C type: MPI-3.1 5.9.2 lists them as predefined); NULL when there is none or it is a pair
- * type inside a derived one (its packed form is not its C layout). */
+ * basic type, which MPI-3.1 5.9.2 puts in the class of the handle: MPI_INTEGER1..8 for
+ * f90_integer, a Fortran integer; float, double, long double and their complex for the
+ * others); NULL when there is none or it is a pair type inside a derived one (its packed form
+ * is not its C layout). */
 static const op_type_t *op_type_elem(MPI_Datatype dt, MPI_Datatype *basic_p)
 {
     const op_type_t *pt = op_type_predef(dt);
@@ -302,8 +343,11 @@ bool mpi_op_valid(MPI_Op op)
 int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len)
 {
     mpi_op_t *o = op_get(op);
-    const op_type_t *pt = op_type_predef(dt);
+    const op_type_t *pt = op_type_predef(dt), *et;
     op_kernel_t *kernel = NULL;
+    mpi_type_t *t;
+    MPI_Datatype basic;
+    char tname[48];
 
     if (o == NULL) {
         snprintf(why, len,
@@ -316,6 +360,14 @@ int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len)
     }
     if (pt != NULL) {
         snprintf(why, len, "%s is not defined on %s", o->name, pt->name);
+    } else if ((et = op_type_elem(dt, &basic)) != NULL) {
+        t = mpi_type_get(dt);
+        if (t != NULL && mpi_type_is_f90(t) && t->name != NULL) {
+            snprintf(tname, sizeof(tname), "%s", t->name);
+        } else {
+            snprintf(tname, sizeof(tname), "derived datatype %#x", (unsigned)dt);
+        }
+        snprintf(why, len, "%s is not defined on %s (elements of %s)", o->name, tname, et->name);
     } else {
         snprintf(why, len,
                  "%s is not defined on derived datatype %#x (predefined operations take "
@@ -345,7 +397,8 @@ bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t
         return false;
     }
     cls = op_type_class(dt, &kernel);
-    if ((cls & o->classes) == 0 || (cls & (OPC_INT | OPC_FLT | OPC_LOGICAL | OPC_BYTE)) == 0) {
+    if ((cls & o->classes) == 0 ||
+        (cls & (OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT | OPC_LOGICAL | OPC_BYTE)) == 0) {
         return false;
     }
     rdt = mpi_type_rcmsg(t, &ok);

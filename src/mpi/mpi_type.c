@@ -383,12 +383,27 @@ void mpi_type_fini(void)
     }
 }
 
+mpi_type_t *mpi_type_f90_find(int combiner, int ni, const int *ints)
+{
+    for (mpi_type_t *t = type_live; t != NULL; t = t->next) {
+        const mpi_type_env_t *e = t->env;
+
+        if (t->handle != MPI_DATATYPE_NULL && mpi_type_is_f90(t) && e->combiner == combiner &&
+            e->ni == ni && memcmp(e->ints, ints, (size_t)ni * sizeof(*ints)) == 0) {
+            return t;
+        }
+    }
+    return NULL;
+}
+
 /* ---- predefined types ---- */
 
 /* X(handle, C type, kind, ext kind, ext size, parts): the basic types; kind INT (integer
  * reductions by size and signedness), FLT (float/double), NONE (no rcmsg reduction type); its
  * external32 form (mpi_pack_ext.c): parts (2: complex) of ext size bytes each, converted as
- * MPI_EXT_<ext kind> says. */
+ * MPI_EXT_<ext kind> says. The Fortran types (MPI_CHARACTER on) have the C type of gfortran's
+ * default kinds; a LOGICAL is an integer of its size (.TRUE. is 1), its external32 form too.
+ * MPI_CHARACTER, as MPI_PACKED, takes no operation (kind NONE: mpi_op.c has no class for it). */
 #define MPI_TYPE_BASIC_LIST(X)                                                                     \
     X(MPI_CHAR, char, INT, RAW, 1, 1)                                                              \
     X(MPI_SIGNED_CHAR, signed char, INT, RAW, 1, 1)                                                \
@@ -421,7 +436,26 @@ void mpi_type_fini(void)
     X(MPI_C_FLOAT_COMPLEX, float _Complex, NONE, FLOAT, 4, 2)                                      \
     X(MPI_C_DOUBLE_COMPLEX, double _Complex, NONE, FLOAT, 8, 2)                                    \
     X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex, NONE, LDBL, 16, 2)                          \
-    X(MPI_PACKED, unsigned char, NONE, RAW, 1, 1)
+    X(MPI_PACKED, unsigned char, NONE, RAW, 1, 1)                                                  \
+    X(MPI_CHARACTER, char, NONE, RAW, 1, 1)                                                        \
+    X(MPI_INTEGER, int32_t, INT, SINT, 4, 1)                                                       \
+    X(MPI_REAL, float, FLT, FLOAT, 4, 1)                                                           \
+    X(MPI_DOUBLE_PRECISION, double, FLT, FLOAT, 8, 1)                                              \
+    X(MPI_COMPLEX, float _Complex, NONE, FLOAT, 4, 2)                                              \
+    X(MPI_DOUBLE_COMPLEX, double _Complex, NONE, FLOAT, 8, 2)                                      \
+    X(MPI_LOGICAL, int32_t, INT, SINT, 4, 1)                                                       \
+    X(MPI_INTEGER1, int8_t, INT, RAW, 1, 1)                                                        \
+    X(MPI_INTEGER2, int16_t, INT, SINT, 2, 1)                                                      \
+    X(MPI_INTEGER4, int32_t, INT, SINT, 4, 1)                                                      \
+    X(MPI_INTEGER8, int64_t, INT, SINT, 8, 1)                                                      \
+    X(MPI_REAL4, float, FLT, FLOAT, 4, 1)                                                          \
+    X(MPI_REAL8, double, FLT, FLOAT, 8, 1)                                                         \
+    X(MPI_COMPLEX8, float _Complex, NONE, FLOAT, 4, 2)                                             \
+    X(MPI_COMPLEX16, double _Complex, NONE, FLOAT, 8, 2)                                           \
+    X(MPI_LOGICAL1, int8_t, INT, RAW, 1, 1)                                                        \
+    X(MPI_LOGICAL2, int16_t, INT, SINT, 2, 1)                                                      \
+    X(MPI_LOGICAL4, int32_t, INT, SINT, 4, 1)                                                      \
+    X(MPI_LOGICAL8, int64_t, INT, SINT, 8, 1)
 
 /* The pair types of MINLOC/MAXLOC, with their true C layout (padding included). */
 struct mpi_float_int {
@@ -448,14 +482,27 @@ struct mpi_long_double_int {
     long double v;
     int i;
 };
-/* X(handle, value type, struct) */
+/* Fortran's pairs: the index has the value's type (MPI-3.1 5.9.4) */
+struct mpi_2integer {
+    int32_t v, i;
+};
+struct mpi_2real {
+    float v, i;
+};
+struct mpi_2double_precision {
+    double v, i;
+};
+/* X(handle, value type, index type, struct) */
 #define MPI_TYPE_PAIR_LIST(X)                                                                      \
-    X(MPI_FLOAT_INT, MPI_FLOAT, mpi_float_int)                                                     \
-    X(MPI_DOUBLE_INT, MPI_DOUBLE, mpi_double_int)                                                  \
-    X(MPI_LONG_INT, MPI_LONG, mpi_long_int)                                                        \
-    X(MPI_2INT, MPI_INT, mpi_2int)                                                                 \
-    X(MPI_SHORT_INT, MPI_SHORT, mpi_short_int)                                                     \
-    X(MPI_LONG_DOUBLE_INT, MPI_LONG_DOUBLE, mpi_long_double_int)
+    X(MPI_FLOAT_INT, MPI_FLOAT, MPI_INT, mpi_float_int)                                            \
+    X(MPI_DOUBLE_INT, MPI_DOUBLE, MPI_INT, mpi_double_int)                                         \
+    X(MPI_LONG_INT, MPI_LONG, MPI_INT, mpi_long_int)                                               \
+    X(MPI_2INT, MPI_INT, MPI_INT, mpi_2int)                                                        \
+    X(MPI_SHORT_INT, MPI_SHORT, MPI_INT, mpi_short_int)                                            \
+    X(MPI_LONG_DOUBLE_INT, MPI_LONG_DOUBLE, MPI_INT, mpi_long_double_int)                          \
+    X(MPI_2INTEGER, MPI_INTEGER, MPI_INTEGER, mpi_2integer)                                        \
+    X(MPI_2REAL, MPI_REAL, MPI_REAL, mpi_2real)                                                    \
+    X(MPI_2DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, mpi_2double_precision)
 
 #define TYPE_INDEX(dt) ((dt)&MPI_HANDLE_INDEX_MASK)
 #define TYPE_KIND(dt)  ((unsigned)(dt) >> MPI_HANDLE_KIND_SHIFT)
@@ -503,13 +550,14 @@ static void type_init_basic(MPI_Datatype dt, size_t size, size_t align, bool ok,
     t->blocks = &t->block0;
 }
 
-/* A pair type: a struct {value; int} built as Type_create_struct would, then made predefined
- * with the C struct's size as its extent. */
-static int type_init_pair(MPI_Datatype dt, MPI_Datatype vt, size_t ioff, size_t size)
+/* A pair type: a struct {value; index} built as Type_create_struct would, then made
+ * predefined with the C struct's size as its extent. */
+static int type_init_pair(MPI_Datatype dt, MPI_Datatype vt, MPI_Datatype it, size_t ioff,
+                          size_t size)
 {
     mpi_type_place_t p[2] = {
         {.child = &mpi_type_predef[TYPE_INDEX(vt)], .disp = 0, .count = 1},
-        {.child = &mpi_type_predef[TYPE_INDEX(MPI_INT)], .disp = (MPI_Aint)ioff, .count = 1}};
+        {.child = &mpi_type_predef[TYPE_INDEX(it)], .disp = (MPI_Aint)ioff, .count = 1}};
     mpi_type_t *t = NULL;
     int rc = mpi_type_build(p, 2, true, &t);
 
@@ -550,9 +598,9 @@ static int type_predef_init(void)
                     MPI_EXT_##ext, ext_size, parts);
     MPI_TYPE_BASIC_LIST(TYPE_BASIC)
 #undef TYPE_BASIC
-#define TYPE_PAIR(dt, vt, st)                                                                      \
+#define TYPE_PAIR(dt, vt, it, st)                                                                  \
     if (rc == MPI_SUCCESS) {                                                                       \
-        rc = type_init_pair(dt, vt, offsetof(struct st, i), sizeof(struct st));                    \
+        rc = type_init_pair(dt, vt, it, offsetof(struct st, i), sizeof(struct st));                \
     }
     MPI_TYPE_PAIR_LIST(TYPE_PAIR)
 #undef TYPE_PAIR
@@ -679,7 +727,8 @@ static void sig_add(sig_buf_t *b, MPI_Datatype dt, size_t n)
 }
 
 /* The predefined type t is made of, unless a pair type (MPI_2INT, ...: its signature is its
- * value type and MPI_INT, which other types can match); MPI_DATATYPE_NULL then. */
+ * value and index types, MPI_INT but in the Fortran pairs, which other types can match);
+ * MPI_DATATYPE_NULL then. */
 static MPI_Datatype sig_basic(const mpi_type_t *t)
 {
     MPI_Datatype basic = mpi_type_basic_of(t);

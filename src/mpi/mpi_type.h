@@ -119,6 +119,10 @@ static inline bool mpi_type_is_f90(const mpi_type_t *t)
                               t->env->combiner == MPI_COMBINER_F90_COMPLEX);
 }
 
+/* The live type of MPI_Type_create_f90_* whose envelope is combiner and the ni integers ints,
+ * or NULL (the same arguments give the same handle). */
+mpi_type_t *mpi_type_f90_find(int combiner, int ni, const int *ints);
+
 /* The predefined types (mpi_type.c), built at the first lookup. */
 extern mpi_type_t mpi_type_predef[MPI_DT_PREDEFINED_COUNT_];
 extern bool mpi_type_predef_ready;

@@ -271,23 +271,18 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 }
 
 /* ---- Type_create_f90_* (MPI-3.1 17.1.9) ------------------------------------------------------
- * The C type of the kind Fortran's selected_int_kind(r) / selected_real_kind(p, r) picks (the
- * smallest of: integers of 1, 2, 4, 8 bytes; float, double, long double, with the precision
- * and decimal range <float.h> gives them), as a type MPI calls predefined: combiner
+ * The type of the kind Fortran's selected_int_kind(r) / selected_real_kind(p, r) picks (the
+ * smallest of: MPI_INTEGER1, 2, 4, 8, so that the handle is a Fortran integer for the
+ * operations of MPI-3.1 5.9.2, without the logical ones; float, double, long double, with the
+ * precision and decimal range <float.h> gives them), as a type MPI calls predefined: combiner
  * MPI_COMBINER_F90_*, contents its r (and p, MPI_UNDEFINED kept), committed, not to be freed,
- * the same handle for the same arguments (kept until MPI_Finalize releases every handle). */
-typedef struct {
-    int combiner, p, r;
-    MPI_Datatype handle;
-} f90_type_t;
+ * the same handle for the same arguments: the live type of that envelope (mpi_type_f90_find;
+ * MPI_Finalize releases it with every handle). */
 
-static f90_type_t *f90_types;
-static size_t f90_ntypes, f90_cap;
-
-/* the C type for (combiner, p, r), MPI_DATATYPE_NULL when no kind has them */
+/* the basic type for (combiner, p, r), MPI_DATATYPE_NULL when no kind has them */
 static MPI_Datatype f90_choose(int combiner, int p, int r)
 {
-    static const MPI_Datatype ints[] = {MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T};
+    static const MPI_Datatype ints[] = {MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8};
     static const int int_range[] = {2, 4, 9, 18};
     static const MPI_Datatype reals[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
     static const MPI_Datatype cplx[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
@@ -316,32 +311,20 @@ static MPI_Datatype f90_choose(int combiner, int p, int r)
     return MPI_DATATYPE_NULL;
 }
 
-/* A new f90 type over the C type c: its envelope, name, handle, and its place in the list. */
-static int f90_new(const char *call, int combiner, int p, int r, MPI_Datatype c,
+/* A new f90 type over the basic type c: its envelope (ni of ints), name and handle. */
+static int f90_new(const char *call, int combiner, int ni, const int *ints, MPI_Datatype c,
                    MPI_Datatype *newtype)
 {
     mpi_type_place_t place = {.child = mpi_type_lookup(c), .disp = 0, .count = 1};
-    int ints[2] = {p, r}, ni = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
     char name[64];
     mpi_type_t *t = NULL;
     MPI_Datatype h;
 
     if (combiner == MPI_COMBINER_F90_INTEGER) {
-        ints[0] = r;
-        snprintf(name, sizeof(name), "MPI_Type_create_f90_integer(%d)", r);
+        snprintf(name, sizeof(name), "MPI_Type_create_f90_integer(%d)", ints[0]);
     } else {
         snprintf(name, sizeof(name), "MPI_Type_create_f90_%s(%d, %d)",
-                 combiner == MPI_COMBINER_F90_REAL ? "real" : "complex", p, r);
-    }
-    if (f90_ntypes == f90_cap) {
-        size_t cap = f90_cap == 0 ? 8 : 2 * f90_cap;
-        f90_type_t *n = realloc(f90_types, cap * sizeof(*n));
-
-        if (n == NULL) {
-            return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory");
-        }
-        f90_types = n;
-        f90_cap = cap;
+                 combiner == MPI_COMBINER_F90_REAL ? "real" : "complex", ints[0], ints[1]);
     }
     if (mpi_type_build(&place, 1, false, &t) != MPI_SUCCESS ||
         mpi_type_env_set(t, combiner, ni, ints, 0, NULL, 0, NULL) != MPI_SUCCESS ||
@@ -350,13 +333,15 @@ static int f90_new(const char *call, int combiner, int p, int r, MPI_Datatype c,
         return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory");
     }
     t->committed = true;
-    f90_types[f90_ntypes++] = (f90_type_t){combiner, p, r, h};
     *newtype = h;
     return MPI_SUCCESS;
 }
 
 static int f90_type(const char *call, int combiner, int p, int r, MPI_Datatype *newtype)
 {
+    bool is_int = combiner == MPI_COMBINER_F90_INTEGER;
+    int ints[2] = {is_int ? r : p, r}, ni = is_int ? 1 : 2;
+    mpi_type_t *t;
     MPI_Datatype c;
 
     MPI_CHECK_ACTIVE(call);
@@ -380,15 +365,11 @@ static int f90_type(const char *call, int combiner, int p, int r, MPI_Datatype *
                        "no floating-point type has a precision of %d digits and a range of 10^%d",
                        p, r);
     }
-    for (size_t i = 0; i < f90_ntypes; i++) {
-        const f90_type_t *f = &f90_types[i];
-
-        if (f->combiner == combiner && f->p == p && f->r == r) {
-            *newtype = f->handle;
-            return MPI_SUCCESS;
-        }
+    if ((t = mpi_type_f90_find(combiner, ni, ints)) != NULL) {
+        *newtype = t->handle;
+        return MPI_SUCCESS;
     }
-    return f90_new(call, combiner, p, r, c, newtype);
+    return f90_new(call, combiner, ni, ints, c, newtype);
 }
 
 /* ---- darray

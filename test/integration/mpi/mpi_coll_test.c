@@ -87,17 +87,23 @@ static mat_t mat_prod(int lo, int hi, int i)
 
 /* Every predefined operation on every predefined basic type (in 3, inout 5): defined exactly
  * where MPI 3.1 section 5.9.2 says (else MPI_ERR_OP), with the right result; MPI_CHAR is a C
- * integer, as in MPICH (an extension). */
-enum { C_INT = 1, C_FLT = 2, C_LOGICAL = 4, C_CPLX = 8, C_BYTE = 16 };
+ * integer, as in MPICH (an extension); the multi-language types (MPI_AINT, MPI_COUNT,
+ * MPI_OFFSET) take no logical operation. */
+enum { C_INT = 1, C_FLT = 2, C_LOGICAL = 4, C_CPLX = 8, C_BYTE = 16, C_MULTI = 32 };
 static const struct {
     MPI_Op op;
     int classes, want;
 } op_table[] = {
-    {MPI_MAX, C_INT | C_FLT, 5},          {MPI_MIN, C_INT | C_FLT, 3},
-    {MPI_SUM, C_INT | C_FLT | C_CPLX, 8}, {MPI_PROD, C_INT | C_FLT | C_CPLX, 15},
-    {MPI_LAND, C_INT | C_LOGICAL, 1},     {MPI_LOR, C_INT | C_LOGICAL, 1},
-    {MPI_LXOR, C_INT | C_LOGICAL, 0},     {MPI_BAND, C_INT | C_BYTE, 1},
-    {MPI_BOR, C_INT | C_BYTE, 7},         {MPI_BXOR, C_INT | C_BYTE, 6},
+    {MPI_MAX, C_INT | C_MULTI | C_FLT, 5},
+    {MPI_MIN, C_INT | C_MULTI | C_FLT, 3},
+    {MPI_SUM, C_INT | C_MULTI | C_FLT | C_CPLX, 8},
+    {MPI_PROD, C_INT | C_MULTI | C_FLT | C_CPLX, 15},
+    {MPI_LAND, C_INT | C_LOGICAL, 1},
+    {MPI_LOR, C_INT | C_LOGICAL, 1},
+    {MPI_LXOR, C_INT | C_LOGICAL, 0},
+    {MPI_BAND, C_INT | C_MULTI | C_BYTE, 1},
+    {MPI_BOR, C_INT | C_MULTI | C_BYTE, 7},
+    {MPI_BXOR, C_INT | C_MULTI | C_BYTE, 6},
 };
 #define OP_TABLE_TYPES(X)                                                                          \
     X(MPI_CHAR, char, C_INT)                                                                       \
@@ -125,9 +131,9 @@ static const struct {
     X(MPI_UINT16_T, uint16_t, C_INT)                                                               \
     X(MPI_UINT32_T, uint32_t, C_INT)                                                               \
     X(MPI_UINT64_T, uint64_t, C_INT)                                                               \
-    X(MPI_AINT, MPI_Aint, C_INT)                                                                   \
-    X(MPI_COUNT, MPI_Count, C_INT)                                                                 \
-    X(MPI_OFFSET, MPI_Offset, C_INT)                                                               \
+    X(MPI_AINT, MPI_Aint, C_MULTI)                                                                 \
+    X(MPI_COUNT, MPI_Count, C_MULTI)                                                               \
+    X(MPI_OFFSET, MPI_Offset, C_MULTI)                                                             \
     X(MPI_C_FLOAT_COMPLEX, float _Complex, C_CPLX)                                                 \
     X(MPI_C_DOUBLE_COMPLEX, double _Complex, C_CPLX)                                               \
     X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex, C_CPLX)                                     \

@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * MPI_Type_create_f90_integer / _real / _complex (MPI-3.1 17.1.9), on any number of ranks, as
- * mpi4py's test_datatype checks them: the C type of the kind chosen (its size), the same handle
+ * mpi4py's test_datatype checks them: the type of the kind chosen (its size), the same handle
  * for the same arguments, the envelope (combiner MPI_COMBINER_F90_*, its r and p as given, no
  * addresses or types), committed and never freed (MPI_ERR_TYPE), named by its own handle in a
  * duplicate's contents, usable in an Allreduce and Reduce_local (complex(15, 300) and
  * real(18, 4931), long double with x87, too: MPI-3.1 5.9.2 counts them as floating point and
- * complex); and the errors: no such kind,
- * a negative argument, both p and r MPI_UNDEFINED, a NULL newtype.
+ * complex); an f90 integer is a Fortran integer there: BOR checked by value, LAND / LOR / LXOR
+ * refused with MPI_ERR_OP naming the type (in Allreduce, Reduce_local, a contiguous type of it,
+ * Accumulate and Fetch_and_op, whose SUM is checked); and the errors: no such kind, a negative
+ * argument, both p and r MPI_UNDEFINED, a NULL newtype.
  */
 #include "mpi_test.h"
 
 #include <complex.h>
 #include <float.h>
+#include <stdint.h>
 
 static int type_size(MPI_Datatype t)
 {
@@ -60,7 +63,7 @@ static void test_real_complex(void)
 {
     static const int p[] = {6, 15, MPI_UNDEFINED, 7, MPI_UNDEFINED},
                      r[] = {30, 300, 300, MPI_UNDEFINED, 37}, size[] = {4, 8, 8, 8, 4};
-    MPI_Datatype t, t2;
+    MPI_Datatype t, t2, t3;
 
     for (int i = 0; i < 5; i++) {
         OK(MPI_Type_create_f90_real(p[i], r[i], &t));
@@ -71,6 +74,10 @@ static void test_real_complex(void)
               type_size(t2));
         check_envelope(t2, MPI_COMBINER_F90_COMPLEX, 2, p[i], r[i]);
         CHECK(t != t2, "real and complex of the same arguments share a handle");
+        OK(MPI_Type_create_f90_real(p[i], r[i], &t3));
+        CHECK(t3 == t, "f90_real(%d, %d) twice: %#x and %#x", p[i], r[i], t, t3);
+        OK(MPI_Type_create_f90_complex(p[i], r[i], &t3));
+        CHECK(t3 == t2, "f90_complex(%d, %d) twice: %#x and %#x", p[i], r[i], t2, t3);
         FAILS(MPI_Type_free(&t), MPI_ERR_TYPE);
         FAILS(MPI_Type_free(&t2), MPI_ERR_TYPE);
     }
@@ -137,13 +144,58 @@ static void test_reduce_fp(void)
     CHECK(xm == 0.25L * (np - 1), "Allreduce MAX of f90_real(18, 4931): %Lg", xm);
 }
 
+/* code failed with MPI_ERR_OP and its string names what (the handle's type, its elements) */
+static void refused(int code, const char *what, const char *elem)
+{
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0, cls = -1;
+
+    MPI_Error_class(code, &cls);
+    MPI_Error_string(code, text, &len);
+    CHECK(cls == MPI_ERR_OP && strstr(text, what) != NULL && strstr(text, elem) != NULL,
+          "class %d, not MPI_ERR_OP, or '%s' does not name %s and %s", cls, text, what, elem);
+}
+
+/* MPI-3.1 5.9.2: the handle of MPI_TYPE_CREATE_F90_INTEGER is a Fortran integer: MAX, MIN,
+ * SUM, PROD, BAND, BOR, BXOR and no logical operation (as MPI_INTEGER), in reductions, in a
+ * derived type of it, and in Accumulate and Fetch_and_op (rank 0's window) */
+static void test_integer_class(void)
+{
+    static const char f9[] = "MPI_Type_create_f90_integer(9)";
+    MPI_Datatype ti, pair;
+    int32_t v[2] = {me + 1, 1 << me}, r[2] = {-1, -1}, one = 1, old = -1, cell = 0;
+    MPI_Win win;
+
+    OK(MPI_Type_create_f90_integer(9, &ti));
+    refused(MPI_Allreduce(v, r, 2, ti, MPI_LAND, MPI_COMM_WORLD), f9, "MPI_INTEGER4");
+    refused(MPI_Allreduce(v, r, 2, ti, MPI_LOR, MPI_COMM_WORLD), f9, "MPI_LOR");
+    refused(MPI_Reduce_local(v, r, 2, ti, MPI_LXOR), f9, "MPI_LXOR");
+    OK(MPI_Allreduce(v, r, 2, ti, MPI_BOR, MPI_COMM_WORLD));
+    CHECK(r[0] == (np == 1 ? 1 : 3) && r[1] == (1 << np) - 1, "f90_integer(9) BOR %d %#x", r[0],
+          r[1]);
+    OK(MPI_Type_contiguous(2, ti, &pair));
+    OK(MPI_Type_commit(&pair));
+    refused(MPI_Reduce_local(v, r, 1, pair, MPI_LAND), "derived datatype", "MPI_INTEGER4");
+    OK(MPI_Type_free(&pair));
+    OK(MPI_Win_create(&cell, sizeof(cell), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    OK(MPI_Win_fence(0, win));
+    refused(MPI_Accumulate(&one, 1, ti, 0, 0, 1, ti, MPI_LAND, win), "MPI_LAND", "MPI_INTEGER4");
+    refused(MPI_Fetch_and_op(&one, &old, ti, 0, 0, MPI_LOR, win), "MPI_LOR", "MPI_INTEGER4");
+    OK(MPI_Fetch_and_op(&one, &old, ti, 0, 0, MPI_SUM, win));
+    OK(MPI_Win_fence(0, win));
+    CHECK(me != 0 || cell == np, "Fetch_and_op SUM on f90_integer(9): %d, expected %d", cell, np);
+    CHECK(old >= 0 && old < np, "Fetch_and_op fetched %d", old);
+    OK(MPI_Win_free(&win));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    phases_expected = 4;
+    phases_expected = 5;
     test_integer();
     phase("f90 integer types");
     test_real_complex();
@@ -152,6 +204,8 @@ int main(int argc, char **argv)
     phase("f90 types in envelopes and collectives");
     test_reduce_fp();
     phase("f90 complex and long double in reductions");
+    test_integer_class();
+    phase("f90 integer: a Fortran integer, no logical operation (reductions, Accumulate)");
     MPI_Finalize();
     return summary();
 }
