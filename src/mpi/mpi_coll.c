@@ -60,6 +60,20 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     return err;
 }
 
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Bcast_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = MPI_Bcast(buffer, n, datatype, root, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Bcast_c,
+               (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm));
+
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -108,6 +122,25 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     coll_view_free(&vo);
     return err;
 }
+
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Gather_c";
+    bool is_root = mpi_coll_is_root(comm, root);
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, !(is_root && sendbuf == MPI_IN_PLACE), &sn)) ==
+            MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, is_root, &rn)) == MPI_SUCCESS) {
+        err = MPI_Gather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Gather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -158,6 +191,25 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     return err;
 }
 
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Scatter_c";
+    bool is_root = mpi_coll_is_root(comm, root);
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, is_root, &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, !(is_root && recvbuf == MPI_IN_PLACE), &rn)) ==
+            MPI_SUCCESS) {
+        err = MPI_Scatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Scatter_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -201,6 +253,23 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     coll_view_free(&vo);
     return err;
 }
+
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Allgather_c";
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
+        err = MPI_Allgather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Allgather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
 
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
@@ -248,6 +317,23 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     return err;
 }
 
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Alltoall_c";
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
+        err = MPI_Alltoall(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Alltoall_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+
 /* ---- the MPI calls: reductions ------------------------------------------------------------- */
 
 /* Reduce (to root) and Allreduce (all) on an intracommunicator */
@@ -281,6 +367,21 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     return reduce_call("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, false, comm);
 }
 
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Reduce_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = MPI_Reduce(sendbuf, recvbuf, n, datatype, op, root, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm));
+
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
 {
@@ -292,3 +393,18 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     }
     return reduce_call("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, -1, true, comm);
 }
+
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Allreduce_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = MPI_Allreduce(sendbuf, recvbuf, n, datatype, op, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));

@@ -59,7 +59,7 @@ struct mpi_req {
     MPI_Request handle;
     /* the operation (kept for persistent requests and for unpacking) */
     void *buf;
-    int count;
+    MPI_Count count; /* (a large-count _c call's: mpi_check_buf bounds its bytes) */
     MPI_Datatype dt;
     mpi_type_t *type; /* dt's type, held (mpi_type_retain) until the request is deleted */
     int peer, tag;
@@ -105,7 +105,7 @@ void mpi_req_free(mpi_req_t *r);
 /* A new point-to-point request of call as *request (mpi_p2p_req.c), its arguments checked
  * (raised through comm's handler): started, or persistent and inactive (the *_init calls);
  * MPI_SUCCESS or the error raised. */
-int mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+int mpi_req_p2p(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,
                 MPI_Comm comm, bool recv, mpi_send_mode_t mode, bool persistent,
                 MPI_Request *request);
 void mpi_req_delete(mpi_req_t *req);

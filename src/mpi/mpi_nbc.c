@@ -76,6 +76,21 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     return mpi_coll_req_start(r, "MPI_Ibcast", err, s, request);
 }
 
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ibcast_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = MPI_Ibcast(buffer, n, datatype, root, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm, MPI_Request *request));
+
 /* ---- Igather, Iscatter ------------------------------------------------------------------- */
 
 /* The root's side of Igather and Iscatter (checked): the buffer of n blocks (rbuf/rcount/rt
@@ -171,6 +186,26 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     return rooted("MPI_Igather", &a, true, comm, request);
 }
 
+int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Igather_c";
+    bool is_root = mpi_coll_is_root(comm, root);
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, !(is_root && sendbuf == MPI_IN_PLACE), &sn)) ==
+            MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, is_root, &rn)) == MPI_SUCCESS) {
+        err = MPI_Igather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Comm comm, MPI_Request *request));
+
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
@@ -181,6 +216,26 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     MPI_CHECK_ACTIVE("MPI_Iscatter");
     return rooted("MPI_Iscatter", &a, false, comm, request);
 }
+
+int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iscatter_c";
+    bool is_root = mpi_coll_is_root(comm, root);
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, is_root, &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, !(is_root && recvbuf == MPI_IN_PLACE), &rn)) ==
+            MPI_SUCCESS) {
+        err = MPI_Iscatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, MPI_Request *request));
 
 /* ---- Iallgather, Ialltoall --------------------------------------------------------------- */
 
@@ -253,6 +308,24 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                     recvtype, comm, request);
 }
 
+int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iallgather_c";
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
+        err = MPI_Iallgather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Iallgather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
@@ -261,6 +334,23 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     return all_call("MPI_Ialltoall", true, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     recvtype, comm, request);
 }
+
+int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ialltoall_c";
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
+        err = MPI_Ialltoall(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Ialltoall_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
 
 /* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
 static int start_barrier(const mpi_pcoll_args_t *a, MPI_Request *request)

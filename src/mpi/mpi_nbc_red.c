@@ -126,6 +126,22 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     return red_start(&a, sendbuf, recvbuf, count, root, false, 0, request);
 }
 
+int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ireduce_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = MPI_Ireduce(sendbuf, recvbuf, n, datatype, op, root, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Ireduce_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, int root, MPI_Comm comm, MPI_Request *request));
+
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Request *request)
 {
@@ -145,6 +161,22 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     return red_start(&a, sendbuf, recvbuf, count, -1, false, 0, request);
 }
 
+int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iallreduce_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = MPI_Iallreduce(sendbuf, recvbuf, n, datatype, op, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Iallreduce_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request));
+
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
@@ -163,6 +195,23 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     }
     return red_start(&a, sendbuf, recvbuf, recvcount, -1, true, 0, request);
 }
+
+int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ireduce_scatter_block_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, recvcount, true, &n)) == MPI_SUCCESS) {
+        err = MPI_Ireduce_scatter_block(sendbuf, recvbuf, n, datatype, op, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Ireduce_scatter_block_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 /* Iscan and Iexscan over an intercommunicator c (and their inits) */
 static int scan_inter(mpi_comm_t *c, const char *call)
@@ -188,6 +237,21 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     return red_start(&a, sendbuf, recvbuf, count, -1, false, 1, request);
 }
 
+int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iscan_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = MPI_Iscan(sendbuf, recvbuf, n, datatype, op, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request));
+
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request)
 {
@@ -205,6 +269,21 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     }
     return red_start(&a, sendbuf, recvbuf, count, -1, false, 2, request);
 }
+
+int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iexscan_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = MPI_Iexscan(sendbuf, recvbuf, n, datatype, op, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 /* Ireduce_scatter: sum(recvcounts) elements reduced, recvcounts[i] of them to rank i; the
  * counts rcmsg reads (in its elements) are kept with the request. */
