@@ -4,10 +4,11 @@
  * data checked, on any number of ranks: every point-to-point one (each send mode, blocking,
  * nonblocking and persistent; Sendrecv(_replace), Isendrecv(_replace), Mrecv / Imrecv,
  * Get_count_c, Get_elements_c) around a ring, every collective one (blocking and the
- * nonblocking ones of one count; roots, MPI_IN_PLACE, Reduce_local_c); the errors: a negative
- * count (MPI_ERR_COUNT), a count past what the call can carry (a collective's: INT_MAX, a
- * displacement past INT_MAX: MPI_ERR_ARG; a point-to-point's: bytes past SIZE_MAX / 2), named
- * and never cut; Get_count's int form gives MPI_UNDEFINED past INT_MAX, the _c form the count.
+ * nonblocking ones of one count; roots, MPI_IN_PLACE, Reduce_local_c; Gatherv_c and
+ * Alltoallv_c over an intercommunicator); the errors: a negative count (MPI_ERR_COUNT), a
+ * count past what the call can carry (a collective's: INT_MAX, a displacement past INT_MAX:
+ * MPI_ERR_ARG; a point-to-point's: bytes past SIZE_MAX / 2), named and never cut; Get_count's
+ * int form gives MPI_UNDEFINED past INT_MAX, the _c form the count.
  * Then, with at least 2 ranks and the memory for it, one message of 2^31 + 16 bytes (MPI_BYTE:
  * a count past INT_MAX) from rank 0 to rank 1, every byte checked; without the memory that
  * part is skipped and says so.
@@ -397,6 +398,59 @@ static void test_coll(void)
     free(rb);
 }
 
+/* over an intercommunicator of the even and the odd ranks: Gatherv_c to MPI_ROOT (the even
+ * group's first), Alltoallv_c between the groups (remote-group counts and displacements) */
+static void test_inter(void)
+{
+    MPI_Comm local, inter;
+    int lrank, rsize, bad = 0, *sb, *rb;
+    MPI_Count cnt[64];
+    MPI_Aint dsp[64];
+
+    if (np < 2) {
+        return; /* (no second group) */
+    }
+    OK(MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &local));
+    OK(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, me % 2 == 0 ? 1 : 0, 77, &inter));
+    OK(MPI_Comm_rank(local, &lrank));
+    OK(MPI_Comm_remote_size(inter, &rsize));
+    sb = calloc((size_t)rsize * N, sizeof(int));
+    rb = calloc((size_t)rsize * N, sizeof(int));
+    for (int r = 0; r < rsize; r++) {
+        cnt[r] = N;
+        dsp[r] = (MPI_Aint)r * N;
+    }
+    /* Gatherv_c: the odd ranks send, the even group's rank 0 is the root */
+    fill(sb, me, 70);
+    OK(MPI_Gatherv_c(sb, N, MPI_INT, rb, cnt, dsp, MPI_INT,
+                     me % 2 == 1  ? 0
+                     : lrank == 0 ? MPI_ROOT
+                                  : MPI_PROC_NULL,
+                     inter));
+    for (int r = 0; me == 0 && r < rsize; r++) {
+        for (int i = 0; i < N; i++) {
+            bad += rb[r * N + i] != val(2 * r + 1, i, 70);
+        }
+    }
+    /* Alltoallv_c: block r of a rank's send buffer goes to remote rank r */
+    for (int r = 0; r < rsize; r++) {
+        for (int i = 0; i < N; i++) {
+            sb[r * N + i] = val(me, i + r * 7, 71);
+        }
+    }
+    OK(MPI_Alltoallv_c(sb, cnt, dsp, MPI_INT, rb, cnt, dsp, MPI_INT, inter));
+    for (int r = 0; r < rsize; r++) {
+        for (int i = 0; i < N; i++) {
+            bad += rb[r * N + i] != val(2 * r + (me % 2 == 0 ? 1 : 0), i + lrank * 7, 71);
+        }
+    }
+    CHECK(bad == 0, "Gatherv_c / Alltoallv_c over an intercommunicator: %d ints wrong", bad);
+    free(sb);
+    free(rb);
+    OK(MPI_Comm_free(&inter));
+    OK(MPI_Comm_free(&local));
+}
+
 /* ---- errors -------------------------------------------------------------------------------- */
 static void test_errors(void)
 {
@@ -523,7 +577,7 @@ int main(int argc, char **argv)
     }
     to = (me + 1) % np;
     from = (me + np - 1) % np;
-    phases_expected = 6;
+    phases_expected = 7;
     test_p2p_blocking();
     phase("Send_c, Ssend_c, Bsend_c, Rsend_c, Recv_c, Sendrecv_c, Sendrecv_replace_c");
     test_p2p_nonblocking();
@@ -532,10 +586,12 @@ int main(int argc, char **argv)
     phase("Send_init_c, Ssend_init_c, Bsend_init_c, Rsend_init_c, Recv_init_c");
     test_coll();
     phase("collectives (blocking; nonblocking of one count), Reduce_local_c");
+    test_inter();
+    phase("Gatherv_c, Alltoallv_c over an intercommunicator (2 ranks or more)");
     test_errors();
     phase("errors: negative counts, counts past the limits, Get_count past INT_MAX");
     test_large();
-    phase("a message of 2^31 + 16 bytes");
+    phase("a message of 2^31 + 16 bytes (2 ranks or more, and the memory)");
     MPI_Finalize();
     return summary();
 }
