@@ -1149,8 +1149,10 @@ MPI_API int MPI_Pcontrol(const int level, ...);
 /* ---- large counts (MPI-4.0 "_c" bindings), each with its PMPI_ name -----------------------
  * The point-to-point ones carry any count whose bytes fit in SIZE_MAX / 2 (more:
  * MPI_ERR_COUNT): they are the int calls' own paths, with MPI_Count counts. The collective
- * ones take counts and displacements up to INT_MAX only (the collectives' own limit): a
- * larger one is refused with MPI_ERR_COUNT (a displacement: MPI_ERR_ARG), never cut. */
+ * ones (blocking and nonblocking; not the persistent or neighborhood ones, nor the datatype
+ * calls') run the int calls: counts and displacements up to INT_MAX only (the collectives'
+ * own limit): a larger one is refused with MPI_ERR_COUNT (a displacement: MPI_ERR_ARG),
+ * never cut. */
 #define MPI_WITH_PMPI_(name, params)                                                               \
     MPI_API int MPI_##name params;                                                                 \
     MPI_API int PMPI_##name params
@@ -1276,6 +1278,27 @@ MPI_WITH_PMPI_(Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MP
                          MPI_Op op, MPI_Comm comm, MPI_Request *request));
 MPI_WITH_PMPI_(Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Iscatterv_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ireduce_scatter_c,
+               (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
 #undef MPI_WITH_PMPI_
 
 #ifdef __cplusplus

@@ -431,14 +431,15 @@ int mpi_count_int(MPI_Comm comm, const char *call, MPI_Count n, bool used, int *
 int mpi_counts_int(MPI_Comm comm, const char *call, bool local, const MPI_Count *counts,
                    const MPI_Aint *displs, mpi_counts_int_t *out)
 {
-    mpi_comm_t *c = mpi_comm_get(comm);
-    int n = c == NULL ? 0 : local ? c->size : mpi_comm_peers(c);
-    int *p;
+    mpi_comm_t *c;
+    int n, *p;
 
     out->counts = out->displs = out->keep = NULL;
     if (mpi_state != MPI_STATE_ACTIVE) {
         return mpi_check_active(call);
     }
+    c = mpi_comm_get(comm);
+    n = c == NULL ? 0 : local ? c->size : mpi_comm_peers(c);
     if (n == 0 || (counts == NULL && displs == NULL)) {
         return MPI_SUCCESS; /* (an invalid communicator, NULL arrays: the int call says so) */
     }

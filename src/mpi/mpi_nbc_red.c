@@ -362,6 +362,24 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     return red_scatter_start(&a, sendbuf, recvbuf, recvcounts, request);
 }
 
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ireduce_scatter_c";
+    int err;
+    mpi_counts_int_t rv = {0};
+
+    if ((err = mpi_counts_int(comm, call, true, recvcounts, NULL, &rv)) == MPI_SUCCESS) {
+        err = MPI_Ireduce_scatter(sendbuf, recvbuf, rv.counts, datatype, op, comm, request);
+    }
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Ireduce_scatter_c,
+               (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+
 /* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
 /* the init's checks: the nonblocking forms' (red_check, reduce_check, reduce_scatter_check;
  * over an intercommunicator, the intercommunicator forms' through MPI_NBC_CHECK_ONLY) */

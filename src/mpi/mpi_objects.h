@@ -546,8 +546,8 @@ int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int coun
 
 /* The large-count (_c) collectives run as their int calls (the collectives' engine counts in
  * int): a count as the int one, or MPI_ERR_COUNT raised (negative, or past INT_MAX: naming
- * the limit), never cut; MPI not active: mpi_check_active. A count the
- * call does not read here (!used: a non-root's receive count, MPI_IN_PLACE's send count) is 0. */
+ * the limit), never cut; MPI not active: mpi_check_active. A count the call does not read
+ * here (!used: a non-root's receive count, MPI_IN_PLACE's send count) is 0. */
 int mpi_count_int(MPI_Comm comm, const char *call, MPI_Count n, bool used, int *out);
 /* this rank is root of a rooted collective on comm (an intercommunicator's: MPI_ROOT) */
 bool mpi_coll_is_root(MPI_Comm comm, int root);

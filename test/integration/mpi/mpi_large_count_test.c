@@ -3,15 +3,14 @@
  * MPI-4.0's large-count bindings (the _c calls, MPI_Count counts and MPI_Aint displacements),
  * data checked, on any number of ranks: every point-to-point one (each send mode, blocking,
  * nonblocking and persistent; Sendrecv(_replace), Isendrecv(_replace), Mrecv / Imrecv,
- * Get_count_c, Get_elements_c) around a ring, every collective one (blocking and the
- * nonblocking ones of one count; roots, MPI_IN_PLACE, Reduce_local_c; Gatherv_c and
- * Alltoallv_c over an intercommunicator); the errors: a negative count (MPI_ERR_COUNT), a
- * count past what the call can carry (a collective's: INT_MAX, a displacement past INT_MAX:
- * MPI_ERR_ARG; a point-to-point's: bytes past SIZE_MAX / 2), named and never cut; Get_count's
- * int form gives MPI_UNDEFINED past INT_MAX, the _c form the count.
- * Then, with at least 2 ranks and the memory for it, one message of 2^31 + 16 bytes (MPI_BYTE:
- * a count past INT_MAX) from rank 0 to rank 1, every byte checked; without the memory that
- * part is skipped and says so.
+ * Get_count_c, Get_elements_c) around a ring, every collective one (blocking and nonblocking;
+ * roots, MPI_IN_PLACE, Reduce_local_c; Gatherv_c and Alltoallv_c over an intercommunicator);
+ * the errors: a negative count (MPI_ERR_COUNT), a count past what the call can carry (a
+ * collective's: INT_MAX, a displacement past INT_MAX: MPI_ERR_ARG; a point-to-point's: bytes
+ * past SIZE_MAX / 2), named and never cut; Get_count's int form gives MPI_UNDEFINED past
+ * INT_MAX, the _c form the count. Then, with at least 2 ranks and the memory for it, one
+ * message of 2^31 + 16 bytes (MPI_BYTE: a count past INT_MAX) from rank 0 to rank 1, every
+ * byte checked; without the memory that part is skipped and says so.
  */
 #include "mpi_test.h"
 
@@ -380,6 +379,49 @@ static void test_nonblocking(int *sb, int *rb)
     CHECK(bad == 0, "Ibcast_c ... Iexscan_c: %d ints wrong", bad);
 }
 
+/* the nonblocking v and w forms (their int arrays are the library's own copies: freed when
+ * the call returns, as the calls copy them), all started, then completed together */
+static void test_nonblocking_v(int *sb, int *rb, MPI_Count *cnt, MPI_Aint *dsp)
+{
+    int root = 0, *ag = rb + np * N, *av = rb + 2 * np * N, *aw = rb + 3 * np * N;
+    int sc[N], rs[N], bad = 0;
+    int *s2 = calloc((size_t)np * N, sizeof(int));
+    MPI_Datatype types[64];
+    MPI_Aint bytes[64];
+    MPI_Request req[6];
+
+    for (int r = 0; r < np; r++) {
+        types[r] = MPI_INT;
+        bytes[r] = dsp[r] * (MPI_Aint)sizeof(int);
+        for (int i = 0; i < N; i++) {
+            s2[r * N + i] = val(me, i + r * 7, 81);
+        }
+    }
+    fill(sb, me, 80);
+    OK(MPI_Igatherv_c(sb, N, MPI_INT, rb, cnt, dsp, MPI_INT, root, MPI_COMM_WORLD, &req[0]));
+    OK(MPI_Iscatterv_c(s2, cnt, dsp, MPI_INT, sc, N, MPI_INT, root, MPI_COMM_WORLD, &req[1]));
+    OK(MPI_Iallgatherv_c(sb, N, MPI_INT, ag, cnt, dsp, MPI_INT, MPI_COMM_WORLD, &req[2]));
+    OK(MPI_Ialltoallv_c(s2, cnt, dsp, MPI_INT, av, cnt, dsp, MPI_INT, MPI_COMM_WORLD, &req[3]));
+    OK(MPI_Ialltoallw_c(s2, cnt, bytes, types, aw, cnt, bytes, types, MPI_COMM_WORLD, &req[4]));
+    OK(MPI_Ireduce_scatter_c(s2, rs, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[5]));
+    OK(MPI_Waitall(6, req, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < N; i++) {
+        int all = 0;
+
+        bad += sc[i] != val(root, i + me * 7, 81);
+        for (int r = 0; r < np; r++) {
+            all += val(r, i + me * 7, 81);
+            bad += me == root && rb[r * N + i] != val(r, i, 80);
+            bad += ag[r * N + i] != val(r, i, 80);
+            bad += av[r * N + i] != val(r, i + me * 7, 81);
+            bad += aw[r * N + i] != val(r, i + me * 7, 81);
+        }
+        bad += rs[i] != all;
+    }
+    CHECK(bad == 0, "Igatherv_c ... Ireduce_scatter_c: %d ints wrong", bad);
+    free(s2);
+}
+
 static void test_coll(void)
 {
     int *sb = calloc(4 * np * N, sizeof(int)), *rb = calloc(4 * np * N, sizeof(int));
@@ -394,6 +436,7 @@ static void test_coll(void)
     test_all(sb, rb, cnt, dsp);
     test_reductions(sb, rb, cnt);
     test_nonblocking(sb, rb);
+    test_nonblocking_v(sb, rb, cnt, dsp);
     free(sb);
     free(rb);
 }
@@ -585,7 +628,7 @@ int main(int argc, char **argv)
     test_p2p_persistent();
     phase("Send_init_c, Ssend_init_c, Bsend_init_c, Rsend_init_c, Recv_init_c");
     test_coll();
-    phase("collectives (blocking; nonblocking of one count), Reduce_local_c");
+    phase("collectives (blocking and nonblocking), Reduce_local_c");
     test_inter();
     phase("Gatherv_c, Alltoallv_c over an intercommunicator (2 ranks or more)");
     test_errors();
