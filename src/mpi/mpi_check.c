@@ -319,7 +319,8 @@ static bool coll_at(int at, bool is_root)
 
 int coll_check(mpi_comm_t *c, const char *call, coll_args_t *a)
 {
-    bool rooted = a->shape != COLL_ALL, is_root = rooted && c->rank == a->root;
+    bool rooted = a->shape != COLL_ALL,
+         is_root = rooted && (mpi_coll_sides_of(c, a->root) & COLL_SIDE_ROOT);
     int send = coll_shapes[a->shape].send, send_ip = coll_shapes[a->shape].send_in_place;
     int recv = coll_shapes[a->shape].recv, recv_ip = coll_shapes[a->shape].recv_in_place;
     int err = MPI_SUCCESS;
@@ -473,9 +474,29 @@ int mpi_counts_int(MPI_Comm comm, const char *call, bool local, const MPI_Count 
     return MPI_SUCCESS;
 }
 
-bool mpi_coll_is_root(MPI_Comm comm, int root)
+unsigned mpi_coll_sides_of(const mpi_comm_t *c, int root)
 {
-    mpi_comm_t *c = mpi_comm_get(comm);
+    if (!c->inter) {
+        return root == c->rank ? COLL_SIDE_ROOT | COLL_SIDE_LEAF : COLL_SIDE_LEAF;
+    }
+    return root == MPI_ROOT ? COLL_SIDE_ROOT : root >= 0 ? COLL_SIDE_LEAF : 0;
+}
 
-    return c != NULL && (c->inter ? root == MPI_ROOT : root == c->rank);
+int mpi_coll_sides(MPI_Comm comm, const char *call, int root, unsigned *sides)
+{
+    mpi_comm_t *c;
+    int err;
+
+    if (mpi_state != MPI_STATE_ACTIVE) {
+        return mpi_check_active(call);
+    }
+    *sides = COLL_SIDE_LEAF;
+    if ((c = mpi_comm_get(comm)) == NULL) {
+        return MPI_SUCCESS; /* (the int call names the invalid communicator) */
+    }
+    err = c->inter ? mpi_inter_check_root(c, call, root) : coll_check_root(c, call, root);
+    if (err == MPI_SUCCESS) {
+        *sides = mpi_coll_sides_of(c, root);
+    }
+    return err;
 }

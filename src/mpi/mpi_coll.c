@@ -64,9 +64,11 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Bcast_c";
+    unsigned sides;
     int n, err;
 
-    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
         err = MPI_Bcast(buffer, n, datatype, root, comm);
     }
     return err;
@@ -128,12 +130,15 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Gather_c";
-    bool is_root = mpi_coll_is_root(comm, root);
+    unsigned sides;
     int sn, rn, err;
 
-    if ((err = mpi_count_int(comm, call, sendcount, !(is_root && sendbuf == MPI_IN_PLACE), &sn)) ==
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
             MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount, is_root, &rn)) == MPI_SUCCESS) {
+        (err = mpi_count_int(comm, call, recvcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
+                             &rn)) == MPI_SUCCESS) {
         err = MPI_Gather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
     }
     return err;
@@ -196,11 +201,14 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Scatter_c";
-    bool is_root = mpi_coll_is_root(comm, root);
+    unsigned sides;
     int sn, rn, err;
 
-    if ((err = mpi_count_int(comm, call, sendcount, is_root, &sn)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount, !(is_root && recvbuf == MPI_IN_PLACE), &rn)) ==
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
+                             &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
             MPI_SUCCESS) {
         err = MPI_Scatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
     }
@@ -372,9 +380,11 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Reduce_c";
+    unsigned sides;
     int n, err;
 
-    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
         err = MPI_Reduce(sendbuf, recvbuf, n, datatype, op, root, comm);
     }
     return err;

@@ -66,14 +66,16 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Gatherv_c";
-    bool is_root = mpi_coll_is_root(comm, root);
+    unsigned sides;
     int sn, err;
     mpi_counts_int_t rv = {0};
 
-    if ((err = mpi_count_int(comm, call, sendcount, !(is_root && sendbuf == MPI_IN_PLACE), &sn)) ==
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
             MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, is_root ? recvcounts : NULL,
-                              is_root ? displs : NULL, &rv)) == MPI_SUCCESS) {
+        (err = mpi_counts_int(comm, call, false, (sides & COLL_SIDE_ROOT) ? recvcounts : NULL,
+                              (sides & COLL_SIDE_ROOT) ? displs : NULL, &rv)) == MPI_SUCCESS) {
         err =
             MPI_Gatherv(sendbuf, sn, sendtype, recvbuf, rv.counts, rv.displs, recvtype, root, comm);
     }
@@ -138,14 +140,16 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Scatterv_c";
-    bool is_root = mpi_coll_is_root(comm, root);
+    unsigned sides;
     int rn, err;
     mpi_counts_int_t sv = {0};
 
-    if ((err = mpi_count_int(comm, call, recvcount, !(is_root && recvbuf == MPI_IN_PLACE), &rn)) ==
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
             MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, is_root ? sendcounts : NULL,
-                              is_root ? displs : NULL, &sv)) == MPI_SUCCESS) {
+        (err = mpi_counts_int(comm, call, false, (sides & COLL_SIDE_ROOT) ? sendcounts : NULL,
+                              (sides & COLL_SIDE_ROOT) ? displs : NULL, &sv)) == MPI_SUCCESS) {
         err = MPI_Scatterv(sendbuf, sv.counts, sv.displs, sendtype, recvbuf, rn, recvtype, root,
                            comm);
     }

@@ -81,9 +81,11 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Ibcast_c";
+    unsigned sides;
     int n, err;
 
-    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
         err = MPI_Ibcast(buffer, n, datatype, root, comm, request);
     }
     return err;
@@ -192,12 +194,15 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Igather_c";
-    bool is_root = mpi_coll_is_root(comm, root);
+    unsigned sides;
     int sn, rn, err;
 
-    if ((err = mpi_count_int(comm, call, sendcount, !(is_root && sendbuf == MPI_IN_PLACE), &sn)) ==
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
             MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount, is_root, &rn)) == MPI_SUCCESS) {
+        (err = mpi_count_int(comm, call, recvcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
+                             &rn)) == MPI_SUCCESS) {
         err = MPI_Igather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
     }
     return err;
@@ -223,11 +228,14 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Iscatter_c";
-    bool is_root = mpi_coll_is_root(comm, root);
+    unsigned sides;
     int sn, rn, err;
 
-    if ((err = mpi_count_int(comm, call, sendcount, is_root, &sn)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount, !(is_root && recvbuf == MPI_IN_PLACE), &rn)) ==
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
+                             &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
             MPI_SUCCESS) {
         err = MPI_Iscatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
     }

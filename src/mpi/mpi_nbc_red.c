@@ -131,9 +131,11 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Ireduce_c";
+    unsigned sides;
     int n, err;
 
-    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
         err = MPI_Ireduce(sendbuf, recvbuf, n, datatype, op, root, comm, request);
     }
     return err;

@@ -549,8 +549,23 @@ int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int coun
  * the limit), never cut; MPI not active: mpi_check_active. A count the call does not read
  * here (!used: a non-root's receive count, MPI_IN_PLACE's send count) is 0. */
 int mpi_count_int(MPI_Comm comm, const char *call, MPI_Count n, bool used, int *out);
-/* this rank is root of a rooted collective on comm (an intercommunicator's: MPI_ROOT) */
-bool mpi_coll_is_root(MPI_Comm comm, int root);
+/* Which sides' counts of a rooted collective (root: a gather's receive, a scatter's send; leaf:
+ * the others, and a bcast's or reduce's count) this rank uses, the one rule of the int forms
+ * and the _c ones: on an intracommunicator the root uses both, the others the leaf side; on
+ * an intercommunicator MPI_ROOT the root side only, MPI_PROC_NULL none, a leaf (root >= 0) the
+ * leaf side only. A count of a side not used is neither checked nor converted (0). */
+enum { COLL_SIDE_ROOT = 1, COLL_SIDE_LEAF = 2 };
+unsigned mpi_coll_sides_of(const mpi_comm_t *c, int root);
+/* the same for comm, root checked first (MPI_ERR_ROOT naming call); an invalid communicator:
+ * the leaf side (the call names it); MPI not active: mpi_check_active */
+int mpi_coll_sides(MPI_Comm comm, const char *call, int root, unsigned *sides);
+/* this rank uses the count of side (of mpi_coll_sides) with buffer buf: it is on that side, and
+ * buf is not the intracommunicator root's MPI_IN_PLACE (NULL: a side that cannot be in place) */
+static inline bool mpi_coll_side_used(unsigned sides, unsigned side, const void *buf)
+{
+    return (sides & side) &&
+           !(sides == (COLL_SIDE_ROOT | COLL_SIDE_LEAF) && buf != NULL && buf == MPI_IN_PLACE);
+}
 /* An array of counts and one of displacements (either NULL: NULL out) of comm's peers
  * (mpi_comm_peers; local: its own group's ranks) as int ones in out (free out->keep after
  * the call, NULL on error): MPI_ERR_COUNT or (a displacement) MPI_ERR_ARG raised naming the
