@@ -49,9 +49,10 @@ static int p2p_blocking(const char *call, void *buf, MPI_Count count, MPI_Dataty
  * reads the type's fields directly and looks the communicator and the type up inline
  * (mpi_handle_get, mpi_type_lookup) rather than through calls: this check
  * runs on every blocking call, and its calls were most of the layer's cost on an 8 B ping-pong
- * (docs/performance.md, "The MPI face"). */
+ * (docs/performance.md, "The MPI face"). Its bytes (*bytes_p) are checked against the slow
+ * path's limit (SIZE_MAX / 2, overflow-safe): past it the slow path raises MPI_ERR_COUNT. */
 static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, MPI_Count count, int peer, int tag,
-                    mpi_comm_t **c_p, mpi_type_t **t_p)
+                    mpi_comm_t **c_p, mpi_type_t **t_p, size_t *bytes_p)
 {
     mpi_comm_t *c;
     mpi_type_t *t;
@@ -62,7 +63,8 @@ static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, MPI_Count count, int peer, i
     }
     c = mpi_handle_get(MPI_KIND_COMM_, comm);
     t = mpi_type_lookup(dt);
-    if (c == NULL || t == NULL || c->inter || peer >= c->size || !t->contig || !t->committed) {
+    if (c == NULL || t == NULL || c->inter || peer >= c->size || !t->contig || !t->committed ||
+        __builtin_mul_overflow(t->size, (size_t)count, bytes_p) || *bytes_p > SIZE_MAX / 2) {
         return false;
     }
     *c_p = c;
@@ -75,10 +77,10 @@ static inline int send_body(const char *call, const void *buf, MPI_Count count,
 {
     mpi_comm_t *c;
     mpi_type_t *t;
+    size_t bytes;
 
-    if (fast_ok(comm, datatype, count, dest, tag, &c, &t)) {
-        rcmsg_status_t s =
-            rcmsg_send((const char *)buf + t->true_lb, t->size * (size_t)count, dest, tag, c->rc);
+    if (fast_ok(comm, datatype, count, dest, tag, &c, &t, &bytes)) {
+        rcmsg_status_t s = rcmsg_send((const char *)buf + t->true_lb, bytes, dest, tag, c->rc);
         return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
     }
     return p2p_blocking(call, (void *)buf, count, datatype, dest, tag, comm, false,
@@ -103,21 +105,21 @@ static inline int recv_body(const char *call, void *buf, MPI_Count count, MPI_Da
 {
     mpi_comm_t *c;
     mpi_type_t *t;
+    size_t bytes;
 
     if (fast_ok(comm, datatype, count, source == MPI_ANY_SOURCE ? 0 : source,
-                tag == MPI_ANY_TAG ? 0 : tag, &c, &t)) {
+                tag == MPI_ANY_TAG ? 0 : tag, &c, &t, &bytes)) {
         rcmsg_msg_status_t rst = {0};
         bool ignore = status == MPI_STATUS_IGNORE;
-        rcmsg_status_t s = rcmsg_recv((char *)buf + t->true_lb, t->size * (size_t)count, source,
-                                      tag, c->rc, ignore ? NULL : &rst);
+        rcmsg_status_t s =
+            rcmsg_recv((char *)buf + t->true_lb, bytes, source, tag, c->rc, ignore ? NULL : &rst);
         int err = MPI_SUCCESS;
 
         if (__builtin_expect(s == RCMSG_OK, 1) && ignore) {
             return MPI_SUCCESS;
         }
         if (s != RCMSG_OK) {
-            err =
-                mpi_err_recv(s, false, ignore ? -1 : rst.source, rst.tag, t->size * (size_t)count);
+            err = mpi_err_recv(s, false, ignore ? -1 : rst.source, rst.tag, bytes);
         }
         mpi_status_set(status, rst.source, rst.tag, (MPI_Count)rst.count,
                        ignore ? 0 : status->MPI_ERROR, false); /* (its error field kept) */
