@@ -59,6 +59,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     coll_view_free(&v);
     return err;
 }
+MPI_LOCAL_ALIAS(Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm));
 
 int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
@@ -69,7 +70,7 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
 
     if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
         (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
-        err = MPI_Bcast(buffer, n, datatype, root, comm);
+        err = mpi_local_Bcast(buffer, n, datatype, root, comm);
     }
     return err;
 }
@@ -124,6 +125,8 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     coll_view_free(&vo);
     return err;
 }
+MPI_LOCAL_ALIAS(Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
 
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -139,7 +142,7 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
             MPI_SUCCESS &&
         (err = mpi_count_int(comm, call, recvcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
                              &rn)) == MPI_SUCCESS) {
-        err = MPI_Gather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
+        err = mpi_local_Gather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
     }
     return err;
 }
@@ -195,6 +198,8 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     coll_view_free(&vo);
     return err;
 }
+MPI_LOCAL_ALIAS(Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
 
 int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -210,7 +215,7 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
         (err = mpi_count_int(comm, call, recvcount,
                              mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
             MPI_SUCCESS) {
-        err = MPI_Scatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
+        err = mpi_local_Scatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
     }
     return err;
 }
@@ -261,6 +266,8 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     coll_view_free(&vo);
     return err;
 }
+MPI_LOCAL_ALIAS(Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
 
 int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
@@ -271,7 +278,7 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 
     if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
         (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
-        err = MPI_Allgather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm);
+        err = mpi_local_Allgather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm);
     }
     return err;
 }
@@ -324,6 +331,8 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     coll_view_free(&vo);
     return err;
 }
+MPI_LOCAL_ALIAS(Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
 
 int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
@@ -334,7 +343,7 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 
     if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
         (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
-        err = MPI_Alltoall(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm);
+        err = mpi_local_Alltoall(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm);
     }
     return err;
 }
@@ -374,6 +383,8 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     }
     return reduce_call("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, false, comm);
 }
+MPI_LOCAL_ALIAS(Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, int root, MPI_Comm comm));
 
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                  MPI_Op op, int root, MPI_Comm comm)
@@ -385,7 +396,7 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 
     if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
         (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
-        err = MPI_Reduce(sendbuf, recvbuf, n, datatype, op, root, comm);
+        err = mpi_local_Reduce(sendbuf, recvbuf, n, datatype, op, root, comm);
     }
     return err;
 }
@@ -403,6 +414,8 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     }
     return reduce_call("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, -1, true, comm);
 }
+MPI_LOCAL_ALIAS(Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm));
 
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm)
@@ -412,7 +425,7 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     int n, err;
 
     if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
-        err = MPI_Allreduce(sendbuf, recvbuf, n, datatype, op, comm);
+        err = mpi_local_Allreduce(sendbuf, recvbuf, n, datatype, op, comm);
     }
     return err;
 }

@@ -333,6 +333,11 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
 /* A binding's profiling name: PMPI_name, the same function as MPI_name (defined in the same
  * file, params its parameter list as in mpi.h). */
 #define MPI_PMPI_ALIAS(name, params) int PMPI_##name params __attribute__((alias("MPI_" #name)))
+/* An int call's entry within the library (mpi_local_NAME, a hidden alias of MPI_NAME, after its
+ * definition), for its _c form to call: a tool wrapping both MPI_NAME and MPI_NAME_c sees one
+ * user call once (a call to MPI_NAME could bind to the tool's) */
+#define MPI_LOCAL_ALIAS(name, params)                                                              \
+    int mpi_local_##name params __attribute__((alias("MPI_" #name), visibility("hidden")))
 
 /* ---- intercommunicator collectives (mpi_inter_coll.c) ----------------------------------------
  * Blocking collectives over an intercommunicator (c->inter), bindings over rcmsg's on the rcmsg

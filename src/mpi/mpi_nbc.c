@@ -75,6 +75,8 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
                            : RCMSG_OK;
     return mpi_coll_req_start(r, "MPI_Ibcast", err, s, request);
 }
+MPI_LOCAL_ALIAS(Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                         MPI_Request *request));
 
 int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                  MPI_Request *request)
@@ -86,7 +88,7 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 
     if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
         (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
-        err = MPI_Ibcast(buffer, n, datatype, root, comm, request);
+        err = mpi_local_Ibcast(buffer, n, datatype, root, comm, request);
     }
     return err;
 }
@@ -187,6 +189,9 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     MPI_CHECK_ACTIVE("MPI_Igather");
     return rooted("MPI_Igather", &a, true, comm, request);
 }
+MPI_LOCAL_ALIAS(Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                          MPI_Request *request));
 
 int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -203,7 +208,7 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
             MPI_SUCCESS &&
         (err = mpi_count_int(comm, call, recvcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
                              &rn)) == MPI_SUCCESS) {
-        err = MPI_Igather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
+        err = mpi_local_Igather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
     }
     return err;
 }
@@ -221,6 +226,9 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     MPI_CHECK_ACTIVE("MPI_Iscatter");
     return rooted("MPI_Iscatter", &a, false, comm, request);
 }
+MPI_LOCAL_ALIAS(Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           MPI_Request *request));
 
 int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -237,7 +245,7 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
         (err = mpi_count_int(comm, call, recvcount,
                              mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
             MPI_SUCCESS) {
-        err = MPI_Iscatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
+        err = mpi_local_Iscatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
     }
     return err;
 }
@@ -315,6 +323,9 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     return all_call("MPI_Iallgather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     recvtype, comm, request);
 }
+MPI_LOCAL_ALIAS(Iallgather,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
@@ -326,7 +337,7 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 
     if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
         (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
-        err = MPI_Iallgather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm, request);
+        err = mpi_local_Iallgather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm, request);
     }
     return err;
 }
@@ -342,6 +353,9 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     return all_call("MPI_Ialltoall", true, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     recvtype, comm, request);
 }
+MPI_LOCAL_ALIAS(Ialltoall,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -352,7 +366,7 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 
     if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
         (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
-        err = MPI_Ialltoall(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm, request);
+        err = mpi_local_Ialltoall(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm, request);
     }
     return err;
 }

@@ -125,6 +125,8 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     }
     return red_start(&a, sendbuf, recvbuf, count, root, false, 0, request);
 }
+MPI_LOCAL_ALIAS(Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, int root, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
@@ -136,7 +138,7 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 
     if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
         (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
-        err = MPI_Ireduce(sendbuf, recvbuf, n, datatype, op, root, comm, request);
+        err = mpi_local_Ireduce(sendbuf, recvbuf, n, datatype, op, root, comm, request);
     }
     return err;
 }
@@ -162,6 +164,8 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     }
     return red_start(&a, sendbuf, recvbuf, count, -1, false, 0, request);
 }
+MPI_LOCAL_ALIAS(Iallreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -171,7 +175,7 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     int n, err;
 
     if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
-        err = MPI_Iallreduce(sendbuf, recvbuf, n, datatype, op, comm, request);
+        err = mpi_local_Iallreduce(sendbuf, recvbuf, n, datatype, op, comm, request);
     }
     return err;
 }
@@ -197,6 +201,9 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     }
     return red_start(&a, sendbuf, recvbuf, recvcount, -1, true, 0, request);
 }
+MPI_LOCAL_ALIAS(Ireduce_scatter_block,
+                (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -207,7 +214,7 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     int n, err;
 
     if ((err = mpi_count_int(comm, call, recvcount, true, &n)) == MPI_SUCCESS) {
-        err = MPI_Ireduce_scatter_block(sendbuf, recvbuf, n, datatype, op, comm, request);
+        err = mpi_local_Ireduce_scatter_block(sendbuf, recvbuf, n, datatype, op, comm, request);
     }
     return err;
 }
@@ -238,6 +245,8 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     }
     return red_start(&a, sendbuf, recvbuf, count, -1, false, 1, request);
 }
+MPI_LOCAL_ALIAS(Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -247,7 +256,7 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
     int n, err;
 
     if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
-        err = MPI_Iscan(sendbuf, recvbuf, n, datatype, op, comm, request);
+        err = mpi_local_Iscan(sendbuf, recvbuf, n, datatype, op, comm, request);
     }
     return err;
 }
@@ -271,6 +280,8 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     }
     return red_start(&a, sendbuf, recvbuf, count, -1, false, 2, request);
 }
+MPI_LOCAL_ALIAS(Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -280,7 +291,7 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     int n, err;
 
     if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
-        err = MPI_Iexscan(sendbuf, recvbuf, n, datatype, op, comm, request);
+        err = mpi_local_Iexscan(sendbuf, recvbuf, n, datatype, op, comm, request);
     }
     return err;
 }
@@ -363,6 +374,9 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     }
     return red_scatter_start(&a, sendbuf, recvbuf, recvcounts, request);
 }
+MPI_LOCAL_ALIAS(Ireduce_scatter,
+                (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -373,7 +387,7 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     mpi_counts_int_t rv = {0};
 
     if ((err = mpi_counts_int(comm, call, true, recvcounts, NULL, &rv)) == MPI_SUCCESS) {
-        err = MPI_Ireduce_scatter(sendbuf, recvbuf, rv.counts, datatype, op, comm, request);
+        err = mpi_local_Ireduce_scatter(sendbuf, recvbuf, rv.counts, datatype, op, comm, request);
     }
     free(rv.keep);
     return err;
