@@ -1178,6 +1178,161 @@ MPI_API int MPI_Pcontrol(const int level, ...);
 #define MPI_CXX_DOUBLE_COMPLEX      MPI_C_DOUBLE_COMPLEX
 #define MPI_CXX_LONG_DOUBLE_COMPLEX MPI_C_LONG_DOUBLE_COMPLEX
 
+/* ---- large counts (MPI-4.0 "_c" bindings), each with its PMPI_ name -----------------------
+ * The point-to-point ones carry any count whose bytes fit in SIZE_MAX / 2 (more:
+ * MPI_ERR_COUNT): they are the int calls' own paths, with MPI_Count counts. The collective
+ * ones (blocking and nonblocking; not the persistent or neighborhood ones, nor the datatype
+ * calls') run the int calls: counts and displacements up to INT_MAX only (the collectives'
+ * own limit): a larger one is refused with MPI_ERR_COUNT (a displacement: MPI_ERR_ARG),
+ * never cut. */
+#define MPI_WITH_PMPI_(name, params)                                                               \
+    MPI_API int MPI_##name params;                                                                 \
+    MPI_API int PMPI_##name params
+MPI_WITH_PMPI_(Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm));
+MPI_WITH_PMPI_(Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                        MPI_Comm comm, MPI_Status *status));
+MPI_WITH_PMPI_(Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+MPI_WITH_PMPI_(Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+MPI_WITH_PMPI_(Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+MPI_WITH_PMPI_(Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int tag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                             MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Sendrecv_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                int recvtag, MPI_Comm comm, MPI_Status *status));
+MPI_WITH_PMPI_(Sendrecv_replace_c,
+               (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+MPI_WITH_PMPI_(Isendrecv_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                int recvtag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Isendrecv_replace_c,
+               (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                int source, int recvtag, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                         MPI_Status *status));
+MPI_WITH_PMPI_(Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                          MPI_Request *request));
+MPI_WITH_PMPI_(Get_count_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
+MPI_WITH_PMPI_(Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
+MPI_WITH_PMPI_(Bcast_c,
+               (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm));
+MPI_WITH_PMPI_(Gather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+MPI_WITH_PMPI_(Scatter_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+MPI_WITH_PMPI_(Allgather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+MPI_WITH_PMPI_(Alltoall_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+MPI_WITH_PMPI_(Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm));
+MPI_WITH_PMPI_(Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+MPI_WITH_PMPI_(Gatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, int root, MPI_Comm comm));
+MPI_WITH_PMPI_(Scatterv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                            const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+MPI_WITH_PMPI_(Allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm));
+MPI_WITH_PMPI_(Alltoallv_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
+MPI_WITH_PMPI_(Alltoallw_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm));
+MPI_WITH_PMPI_(Reduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+MPI_WITH_PMPI_(Reduce_scatter_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+MPI_WITH_PMPI_(Scan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm));
+MPI_WITH_PMPI_(Exscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+MPI_WITH_PMPI_(Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Op op));
+MPI_WITH_PMPI_(Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Iallgather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ialltoall_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ireduce_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, int root, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Iallreduce_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ireduce_scatter_block_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Iscatterv_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Ireduce_scatter_c,
+               (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+#undef MPI_WITH_PMPI_
+
 #ifdef __cplusplus
 }
 #endif

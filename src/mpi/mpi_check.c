@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 int mpi_state = MPI_STATE_NONE;
 bool mpi_mt; /* MPI_THREAD_MULTIPLE granted: MPI_MT_GUARD takes rcmsg's lock */
@@ -48,14 +49,14 @@ mpi_comm_t *mpi_comm_enter(MPI_Comm comm, const char *call, int *err_p)
 }
 
 /* ---- argument checks --------------------------------------------------------------------- */
-int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
-                  mpi_type_t **t_p)
+int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, MPI_Count count,
+                  MPI_Datatype dt, mpi_type_t **t_p)
 {
     mpi_type_t *t;
 
     (void)buf; /* NULL is MPI_BOTTOM: legal with absolute addresses in the datatype */
     if (count < 0) {
-        return mpi_err(c, call, MPI_ERR_COUNT, "negative count %d", count);
+        return mpi_err(c, call, MPI_ERR_COUNT, "negative count %lld", count);
     }
     t = mpi_type_lookup(dt);
     if (t == NULL) {
@@ -67,14 +68,20 @@ int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, M
     if (!t->committed) {
         return mpi_err(c, call, MPI_ERR_TYPE, "datatype %#x is not committed", (unsigned)dt);
     }
+    if (mpi_type_size(t) > 0 && (uint64_t)count > (uint64_t)(SIZE_MAX / 2) / mpi_type_size(t)) {
+        return mpi_err(c, call, MPI_ERR_COUNT,
+                       "count %lld of %zu-byte elements: more bytes than a buffer can hold "
+                       "(SIZE_MAX / 2)",
+                       count, mpi_type_size(t));
+    }
     if (t_p != NULL) {
         *t_p = t;
     }
     return MPI_SUCCESS;
 }
 
-int mpi_check_p2p_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
-                      mpi_type_t **t_p)
+int mpi_check_p2p_buf(mpi_comm_t *c, const char *call, const void *buf, MPI_Count count,
+                      MPI_Datatype dt, mpi_type_t **t_p)
 {
     if (dt == MPI_DATATYPE_NULL && count == 0) {
         *t_p = mpi_type_lookup(MPI_BYTE);
@@ -312,7 +319,8 @@ static bool coll_at(int at, bool is_root)
 
 int coll_check(mpi_comm_t *c, const char *call, coll_args_t *a)
 {
-    bool rooted = a->shape != COLL_ALL, is_root = rooted && c->rank == a->root;
+    bool rooted = a->shape != COLL_ALL,
+         is_root = rooted && (mpi_coll_sides_of(c, a->root) & COLL_SIDE_ROOT);
     int send = coll_shapes[a->shape].send, send_ip = coll_shapes[a->shape].send_in_place;
     int recv = coll_shapes[a->shape].recv, recv_ip = coll_shapes[a->shape].recv_in_place;
     int err = MPI_SUCCESS;
@@ -397,6 +405,98 @@ int mpi_check_keyval(mpi_comm_t *c, const char *call, int k)
                           ? "keyval %d is predefined (it cannot be set or deleted)"
                           : "invalid keyval %d",
                       k);
+    }
+    return err;
+}
+
+/* ---- the large-count (_c) collectives' counts, as the int ones their calls take ---------- */
+int mpi_count_int(MPI_Comm comm, const char *call, MPI_Count n, bool used, int *out)
+{
+    if (mpi_state != MPI_STATE_ACTIVE) {
+        return mpi_check_active(call);
+    }
+    if (!used) {
+        *out = 0;
+        return MPI_SUCCESS;
+    }
+    if (n < 0 || n > INT_MAX) {
+        return mpi_err(mpi_comm_get(comm), call, MPI_ERR_COUNT,
+                       n < 0 ? "negative count %lld"
+                             : "count %lld: more than this call can carry (INT_MAX, %d)",
+                       n, INT_MAX);
+    }
+    *out = (int)n;
+    return MPI_SUCCESS;
+}
+
+int mpi_counts_int(MPI_Comm comm, const char *call, bool local, const MPI_Count *counts,
+                   const MPI_Aint *displs, mpi_counts_int_t *out)
+{
+    mpi_comm_t *c;
+    int n, *p;
+
+    out->counts = out->displs = out->keep = NULL;
+    if (mpi_state != MPI_STATE_ACTIVE) {
+        return mpi_check_active(call);
+    }
+    c = mpi_comm_get(comm);
+    n = c == NULL ? 0 : local ? c->size : mpi_comm_peers(c);
+    if (n == 0 || (counts == NULL && displs == NULL)) {
+        return MPI_SUCCESS; /* (an invalid communicator, NULL arrays: the int call says so) */
+    }
+    p = malloc(2 * (size_t)n * sizeof(int));
+    if (p == NULL) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "no memory for %d counts", n);
+    }
+    for (int i = 0; i < n; i++) {
+        if (counts != NULL && (counts[i] < 0 || counts[i] > INT_MAX)) {
+            free(p);
+            return mpi_err(c, call, MPI_ERR_COUNT,
+                           counts[i] < 0
+                               ? "negative count %lld for rank %d"
+                               : "count %lld for rank %d: more than this call can carry (INT_MAX, "
+                                 "%d)",
+                           counts[i], i, INT_MAX);
+        }
+        if (displs != NULL && (displs[i] > INT_MAX || displs[i] < INT_MIN)) {
+            free(p);
+            return mpi_err(c, call, MPI_ERR_ARG,
+                           "displacement %lld for rank %d: more than this call can carry "
+                           "(INT_MIN to INT_MAX)",
+                           (long long)displs[i], i);
+        }
+        p[i] = counts == NULL ? 0 : (int)counts[i];
+        p[n + i] = displs == NULL ? 0 : (int)displs[i];
+    }
+    out->keep = p;
+    out->counts = counts == NULL ? NULL : p;
+    out->displs = displs == NULL ? NULL : p + n;
+    return MPI_SUCCESS;
+}
+
+unsigned mpi_coll_sides_of(const mpi_comm_t *c, int root)
+{
+    if (!c->inter) {
+        return root == c->rank ? COLL_SIDE_ROOT | COLL_SIDE_LEAF : COLL_SIDE_LEAF;
+    }
+    return root == MPI_ROOT ? COLL_SIDE_ROOT : root >= 0 ? COLL_SIDE_LEAF : 0;
+}
+
+int mpi_coll_sides(MPI_Comm comm, const char *call, int root, unsigned *sides)
+{
+    mpi_comm_t *c;
+    int err;
+
+    if (mpi_state != MPI_STATE_ACTIVE) {
+        return mpi_check_active(call);
+    }
+    *sides = COLL_SIDE_LEAF;
+    if ((c = mpi_comm_get(comm)) == NULL) {
+        return MPI_SUCCESS; /* (the int call names the invalid communicator) */
+    }
+    err = c->inter ? mpi_inter_check_root(c, call, root) : coll_check_root(c, call, root);
+    if (err == MPI_SUCCESS) {
+        *sides = mpi_coll_sides_of(c, root);
     }
     return err;
 }

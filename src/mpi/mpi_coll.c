@@ -59,6 +59,23 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     coll_view_free(&v);
     return err;
 }
+MPI_LOCAL_ALIAS(Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm));
+
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Bcast_c";
+    unsigned sides;
+    int n, err;
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Bcast(buffer, n, datatype, root, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Bcast_c,
+               (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm));
 
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -108,6 +125,30 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     coll_view_free(&vo);
     return err;
 }
+MPI_LOCAL_ALIAS(Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Gather_c";
+    unsigned sides;
+    int sn, rn, err;
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
+            MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
+                             &rn)) == MPI_SUCCESS) {
+        err = mpi_local_Gather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Gather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -157,6 +198,30 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     coll_view_free(&vo);
     return err;
 }
+MPI_LOCAL_ALIAS(Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
+
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Scatter_c";
+    unsigned sides;
+    int sn, rn, err;
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
+                             &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
+            MPI_SUCCESS) {
+        err = mpi_local_Scatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Scatter_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
@@ -201,6 +266,25 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     coll_view_free(&vo);
     return err;
 }
+MPI_LOCAL_ALIAS(Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Allgather_c";
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
+        err = mpi_local_Allgather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Allgather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
 
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
@@ -247,6 +331,25 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     coll_view_free(&vo);
     return err;
 }
+MPI_LOCAL_ALIAS(Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Alltoall_c";
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
+        err = mpi_local_Alltoall(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Alltoall_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
 
 /* ---- the MPI calls: reductions ------------------------------------------------------------- */
 
@@ -280,6 +383,25 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     }
     return reduce_call("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, false, comm);
 }
+MPI_LOCAL_ALIAS(Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, int root, MPI_Comm comm));
+
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Reduce_c";
+    unsigned sides;
+    int n, err;
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Reduce(sendbuf, recvbuf, n, datatype, op, root, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm));
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
@@ -292,3 +414,20 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     }
     return reduce_call("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, -1, true, comm);
 }
+MPI_LOCAL_ALIAS(Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm));
+
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Allreduce_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Allreduce(sendbuf, recvbuf, n, datatype, op, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));

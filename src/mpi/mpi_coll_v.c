@@ -59,6 +59,35 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     free(rb);
     return err;
 }
+MPI_LOCAL_ALIAS(Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root,
+                          MPI_Comm comm));
+
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Gatherv_c";
+    unsigned sides;
+    int sn, err;
+    mpi_counts_int_t rv = {0};
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
+            MPI_SUCCESS &&
+        (err = mpi_counts_int(comm, call, false, (sides & COLL_SIDE_ROOT) ? recvcounts : NULL,
+                              (sides & COLL_SIDE_ROOT) ? displs : NULL, &rv)) == MPI_SUCCESS) {
+        err = mpi_local_Gatherv(sendbuf, sn, sendtype, recvbuf, rv.counts, rv.displs, recvtype,
+                                root, comm);
+    }
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Gatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, int root, MPI_Comm comm));
 
 int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -107,6 +136,35 @@ int MPI_Scatterv(const void *sendbuf, const int *sendcounts, const int *displs,
     free(sb);
     return err;
 }
+MPI_LOCAL_ALIAS(Scatterv, (const void *sendbuf, const int *sendcounts, const int *displs,
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm));
+
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Scatterv_c";
+    unsigned sides;
+    int rn, err;
+    mpi_counts_int_t sv = {0};
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
+            MPI_SUCCESS &&
+        (err = mpi_counts_int(comm, call, false, (sides & COLL_SIDE_ROOT) ? sendcounts : NULL,
+                              (sides & COLL_SIDE_ROOT) ? displs : NULL, &sv)) == MPI_SUCCESS) {
+        err = mpi_local_Scatterv(sendbuf, sv.counts, sv.displs, sendtype, recvbuf, rn, recvtype,
+                                 root, comm);
+    }
+    free(sv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Scatterv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                            const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm));
 
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm)
@@ -151,6 +209,30 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     free(rb);
     return err;
 }
+MPI_LOCAL_ALIAS(Allgatherv,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm comm));
+
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Allgatherv_c";
+    int sn, err;
+    mpi_counts_int_t rv = {0};
+
+    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
+        (err = mpi_counts_int(comm, call, false, recvcounts, displs, &rv)) == MPI_SUCCESS) {
+        err = mpi_local_Allgatherv(sendbuf, sn, sendtype, recvbuf, rv.counts, rv.displs, recvtype,
+                                   comm);
+    }
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm));
 
 /* Alltoallv and Alltoallw: displacements in elements (v) or bytes (w); in place, the data to
  * send is in recvbuf with the receive layout (rcmsg_alltoallv's RCMSG_IN_PLACE) */
@@ -237,6 +319,33 @@ int MPI_Alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls
     return alltoall_vw_call("MPI_Alltoallv", sendbuf, sendcounts, sdispls, &sendtype, recvbuf,
                             recvcounts, rdispls, &recvtype, false, comm);
 }
+MPI_LOCAL_ALIAS(Alltoallv, (const void *sendbuf, const int *sendcounts, const int *sdispls,
+                            MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                            const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm));
+
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Alltoallv_c";
+    int err;
+    mpi_counts_int_t sv = {0}, rv = {0};
+
+    if ((err = mpi_counts_int(comm, call, false, sendbuf != MPI_IN_PLACE ? sendcounts : NULL,
+                              sendbuf != MPI_IN_PLACE ? sdispls : NULL, &sv)) == MPI_SUCCESS &&
+        (err = mpi_counts_int(comm, call, false, recvcounts, rdispls, &rv)) == MPI_SUCCESS) {
+        err = mpi_local_Alltoallv(sendbuf, sv.counts, sv.displs, sendtype, recvbuf, rv.counts,
+                                  rv.displs, recvtype, comm);
+    }
+    free(sv.keep);
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Alltoallv_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
 
 int MPI_Alltoallw(const void *sendbuf, const int *sendcounts, const int *sdispls,
                   const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
@@ -252,6 +361,33 @@ int MPI_Alltoallw(const void *sendbuf, const int *sendcounts, const int *sdispls
     return alltoall_vw_call("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                             recvcounts, rdispls, recvtypes, true, comm);
 }
+MPI_LOCAL_ALIAS(Alltoallw, (const void *sendbuf, const int *sendcounts, const int *sdispls,
+                            const MPI_Datatype *sendtypes, void *recvbuf, const int *recvcounts,
+                            const int *rdispls, const MPI_Datatype *recvtypes, MPI_Comm comm));
+
+int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Alltoallw_c";
+    int err;
+    mpi_counts_int_t sv = {0}, rv = {0};
+
+    if ((err = mpi_counts_int(comm, call, false, sendbuf != MPI_IN_PLACE ? sendcounts : NULL,
+                              sendbuf != MPI_IN_PLACE ? sdispls : NULL, &sv)) == MPI_SUCCESS &&
+        (err = mpi_counts_int(comm, call, false, recvcounts, rdispls, &rv)) == MPI_SUCCESS) {
+        err = mpi_local_Alltoallw(sendbuf, sv.counts, sv.displs, sendtypes, recvbuf, rv.counts,
+                                  rv.displs, recvtypes, comm);
+    }
+    free(sv.keep);
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Alltoallw_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm));
 
 /* ---- reduce-scatter ------------------------------------------------------------------------ */
 
@@ -334,6 +470,23 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     }
     return reduce_scatter_do(c, call, sendbuf, recvbuf, NULL, recvcount, datatype, op);
 }
+MPI_LOCAL_ALIAS(Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Reduce_scatter_block_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, recvcount, true, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Reduce_scatter_block(sendbuf, recvbuf, n, datatype, op, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Reduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
 
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
@@ -369,6 +522,25 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts
     }
     return reduce_scatter_do(c, call, sendbuf, recvbuf, recvcounts, -1, datatype, op);
 }
+MPI_LOCAL_ALIAS(Reduce_scatter, (const void *sendbuf, void *recvbuf, const int *recvcounts,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Reduce_scatter_c";
+    int err;
+    mpi_counts_int_t rv = {0};
+
+    if ((err = mpi_counts_int(comm, call, true, recvcounts, NULL, &rv)) == MPI_SUCCESS) {
+        err = mpi_local_Reduce_scatter(sendbuf, recvbuf, rv.counts, datatype, op, comm);
+    }
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Reduce_scatter_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
 
 /* ---- scans --------------------------------------------------------------------------------- */
 static int scan_common(const char *call, const void *sendbuf, void *recvbuf, int count,
@@ -420,6 +592,23 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
     MPI_MT_GUARD();
     return scan_common("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false);
 }
+MPI_LOCAL_ALIAS(Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm));
+
+int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+               MPI_Op op, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Scan_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Scan(sendbuf, recvbuf, n, datatype, op, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Scan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm));
 
 /* recvbuf of rank 0 is left as it is (MPI: undefined) */
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -428,3 +617,20 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     MPI_MT_GUARD();
     return scan_common("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true);
 }
+MPI_LOCAL_ALIAS(Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm));
+
+int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Exscan_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Exscan(sendbuf, recvbuf, n, datatype, op, comm);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Exscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));

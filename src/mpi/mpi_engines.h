@@ -59,7 +59,7 @@ struct mpi_req {
     MPI_Request handle;
     /* the operation (kept for persistent requests and for unpacking) */
     void *buf;
-    int count;
+    MPI_Count count; /* (a large-count _c call's: mpi_check_buf bounds its bytes) */
     MPI_Datatype dt;
     mpi_type_t *type; /* dt's type, held (mpi_type_retain) until the request is deleted */
     int peer, tag;
@@ -105,7 +105,7 @@ void mpi_req_free(mpi_req_t *r);
 /* A new point-to-point request of call as *request (mpi_p2p_req.c), its arguments checked
  * (raised through comm's handler): started, or persistent and inactive (the *_init calls);
  * MPI_SUCCESS or the error raised. */
-int mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+int mpi_req_p2p(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,
                 MPI_Comm comm, bool recv, mpi_send_mode_t mode, bool persistent,
                 MPI_Request *request);
 void mpi_req_delete(mpi_req_t *req);
@@ -333,6 +333,11 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
 /* A binding's profiling name: PMPI_name, the same function as MPI_name (defined in the same
  * file, params its parameter list as in mpi.h). */
 #define MPI_PMPI_ALIAS(name, params) int PMPI_##name params __attribute__((alias("MPI_" #name)))
+/* An int call's entry within the library (mpi_local_NAME, a hidden alias of MPI_NAME, after its
+ * definition), for its _c form to call: a tool wrapping both MPI_NAME and MPI_NAME_c sees one
+ * user call once (a call to MPI_NAME could bind to the tool's) */
+#define MPI_LOCAL_ALIAS(name, params)                                                              \
+    int mpi_local_##name params __attribute__((alias("MPI_" #name), visibility("hidden")))
 
 /* ---- intercommunicator collectives (mpi_inter_coll.c) ----------------------------------------
  * Blocking collectives over an intercommunicator (c->inter), bindings over rcmsg's on the rcmsg

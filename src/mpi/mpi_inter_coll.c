@@ -153,7 +153,8 @@ static int inter_rooted(mpi_comm_t *c, const char *call, bool gather, const void
                         int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, int root, MPI_Request *request)
 {
-    bool is_root = root == MPI_ROOT, leaf = root >= 0;
+    unsigned sides = mpi_coll_sides_of(c, root);
+    bool is_root = sides & COLL_SIDE_ROOT, leaf = sides & COLL_SIDE_LEAF;
     mpi_type_t *st = NULL, *rt = NULL;
     size_t block = 0, n = (size_t)c->remote_size;
     icall_t x;

@@ -75,6 +75,25 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
                            : RCMSG_OK;
     return mpi_coll_req_start(r, "MPI_Ibcast", err, s, request);
 }
+MPI_LOCAL_ALIAS(Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                         MPI_Request *request));
+
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ibcast_c";
+    unsigned sides;
+    int n, err;
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Ibcast(buffer, n, datatype, root, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm, MPI_Request *request));
 
 /* ---- Igather, Iscatter ------------------------------------------------------------------- */
 
@@ -170,6 +189,32 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     MPI_CHECK_ACTIVE("MPI_Igather");
     return rooted("MPI_Igather", &a, true, comm, request);
 }
+MPI_LOCAL_ALIAS(Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                          MPI_Request *request));
+
+int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Igather_c";
+    unsigned sides;
+    int sn, rn, err;
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
+            MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
+                             &rn)) == MPI_SUCCESS) {
+        err = mpi_local_Igather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Comm comm, MPI_Request *request));
 
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -181,6 +226,32 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     MPI_CHECK_ACTIVE("MPI_Iscatter");
     return rooted("MPI_Iscatter", &a, false, comm, request);
 }
+MPI_LOCAL_ALIAS(Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           MPI_Request *request));
+
+int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iscatter_c";
+    unsigned sides;
+    int sn, rn, err;
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
+                             &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
+            MPI_SUCCESS) {
+        err = mpi_local_Iscatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, MPI_Request *request));
 
 /* ---- Iallgather, Ialltoall --------------------------------------------------------------- */
 
@@ -252,6 +323,27 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     return all_call("MPI_Iallgather", false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     recvtype, comm, request);
 }
+MPI_LOCAL_ALIAS(Iallgather,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iallgather_c";
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
+        err = mpi_local_Iallgather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Iallgather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -261,6 +353,26 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     return all_call("MPI_Ialltoall", true, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     recvtype, comm, request);
 }
+MPI_LOCAL_ALIAS(Ialltoall,
+                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ialltoall_c";
+    int sn, rn, err;
+
+    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
+        err = mpi_local_Ialltoall(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Ialltoall_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
 
 /* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
 static int start_barrier(const mpi_pcoll_args_t *a, MPI_Request *request)

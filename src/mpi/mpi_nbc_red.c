@@ -125,6 +125,26 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     }
     return red_start(&a, sendbuf, recvbuf, count, root, false, 0, request);
 }
+MPI_LOCAL_ALIAS(Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, int root, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ireduce_c";
+    unsigned sides;
+    int n, err;
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Ireduce(sendbuf, recvbuf, n, datatype, op, root, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Ireduce_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, int root, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Request *request)
@@ -144,6 +164,24 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     }
     return red_start(&a, sendbuf, recvbuf, count, -1, false, 0, request);
 }
+MPI_LOCAL_ALIAS(Iallreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iallreduce_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Iallreduce(sendbuf, recvbuf, n, datatype, op, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Iallreduce_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -163,6 +201,26 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     }
     return red_start(&a, sendbuf, recvbuf, recvcount, -1, true, 0, request);
 }
+MPI_LOCAL_ALIAS(Ireduce_scatter_block,
+                (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ireduce_scatter_block_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, recvcount, true, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Ireduce_scatter_block(sendbuf, recvbuf, n, datatype, op, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Ireduce_scatter_block_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 /* Iscan and Iexscan over an intercommunicator c (and their inits) */
 static int scan_inter(mpi_comm_t *c, const char *call)
@@ -187,6 +245,23 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     }
     return red_start(&a, sendbuf, recvbuf, count, -1, false, 1, request);
 }
+MPI_LOCAL_ALIAS(Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iscan_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Iscan(sendbuf, recvbuf, n, datatype, op, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request)
@@ -205,6 +280,23 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     }
     return red_start(&a, sendbuf, recvbuf, count, -1, false, 2, request);
 }
+MPI_LOCAL_ALIAS(Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iexscan_c";
+    int n, err;
+
+    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
+        err = mpi_local_Iexscan(sendbuf, recvbuf, n, datatype, op, comm, request);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 /* Ireduce_scatter: sum(recvcounts) elements reduced, recvcounts[i] of them to rank i; the
  * counts rcmsg reads (in its elements) are kept with the request. */
@@ -282,6 +374,27 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     }
     return red_scatter_start(&a, sendbuf, recvbuf, recvcounts, request);
 }
+MPI_LOCAL_ALIAS(Ireduce_scatter,
+                (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ireduce_scatter_c";
+    int err;
+    mpi_counts_int_t rv = {0};
+
+    if ((err = mpi_counts_int(comm, call, true, recvcounts, NULL, &rv)) == MPI_SUCCESS) {
+        err = mpi_local_Ireduce_scatter(sendbuf, recvbuf, rv.counts, datatype, op, comm, request);
+    }
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Ireduce_scatter_c,
+               (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
 
 /* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
 /* the init's checks: the nonblocking forms' (red_check, reduce_check, reduce_scatter_check;

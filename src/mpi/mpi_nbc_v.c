@@ -89,6 +89,35 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     }
     return mpi_coll_req_start(r, call, err, s, request);
 }
+MPI_LOCAL_ALIAS(Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                           int root, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Igatherv_c";
+    unsigned sides;
+    int sn, err;
+    mpi_counts_int_t rv = {0};
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, sendcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
+            MPI_SUCCESS &&
+        (err = mpi_counts_int(comm, call, false, (sides & COLL_SIDE_ROOT) ? recvcounts : NULL,
+                              (sides & COLL_SIDE_ROOT) ? displs : NULL, &rv)) == MPI_SUCCESS) {
+        err = mpi_local_Igatherv(sendbuf, sn, sendtype, recvbuf, rv.counts, rv.displs, recvtype,
+                                 root, comm, request);
+    }
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -133,6 +162,36 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     }
     return mpi_coll_req_start(r, call, err, s, request);
 }
+MPI_LOCAL_ALIAS(Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iscatterv_c";
+    unsigned sides;
+    int rn, err;
+    mpi_counts_int_t sv = {0};
+
+    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
+        (err = mpi_count_int(comm, call, recvcount,
+                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
+            MPI_SUCCESS &&
+        (err = mpi_counts_int(comm, call, false, (sides & COLL_SIDE_ROOT) ? sendcounts : NULL,
+                              (sides & COLL_SIDE_ROOT) ? displs : NULL, &sv)) == MPI_SUCCESS) {
+        err = mpi_local_Iscatterv(sendbuf, sv.counts, sv.displs, sendtype, recvbuf, rn, recvtype,
+                                  root, comm, request);
+    }
+    free(sv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Iscatterv_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
@@ -177,6 +236,30 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     }
     return mpi_coll_req_start(r, call, err, s, request);
 }
+MPI_LOCAL_ALIAS(Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Iallgatherv_c";
+    int sn, err;
+    mpi_counts_int_t rv = {0};
+
+    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
+        (err = mpi_counts_int(comm, call, false, recvcounts, displs, &rv)) == MPI_SUCCESS) {
+        err = mpi_local_Iallgatherv(sendbuf, sn, sendtype, recvbuf, rv.counts, rv.displs, recvtype,
+                                    comm, request);
+    }
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
 
 /* The blocks of Ialltoallv (w false: one type each side, displacements in elements) and
  * Ialltoallw (displacements in bytes), their counts and types checked; in place, the send
@@ -285,6 +368,35 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                                      rdispls, &recvtype, false},
                          comm, request);
 }
+MPI_LOCAL_ALIAS(Ialltoallv,
+                (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ialltoallv_c";
+    int err;
+    mpi_counts_int_t sv = {0}, rv = {0};
+
+    if ((err = mpi_counts_int(comm, call, false, sendbuf != MPI_IN_PLACE ? sendcounts : NULL,
+                              sendbuf != MPI_IN_PLACE ? sdispls : NULL, &sv)) == MPI_SUCCESS &&
+        (err = mpi_counts_int(comm, call, false, recvcounts, rdispls, &rv)) == MPI_SUCCESS) {
+        err = mpi_local_Ialltoallv(sendbuf, sv.counts, sv.displs, sendtype, recvbuf, rv.counts,
+                                   rv.displs, recvtype, comm, request);
+    }
+    free(sv.keep);
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
@@ -309,6 +421,35 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                                      rdispls, recvtypes, true},
                          comm, request);
 }
+MPI_LOCAL_ALIAS(Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             MPI_Request *request));
+
+int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                     MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Ialltoallw_c";
+    int err;
+    mpi_counts_int_t sv = {0}, rv = {0};
+
+    if ((err = mpi_counts_int(comm, call, false, sendbuf != MPI_IN_PLACE ? sendcounts : NULL,
+                              sendbuf != MPI_IN_PLACE ? sdispls : NULL, &sv)) == MPI_SUCCESS &&
+        (err = mpi_counts_int(comm, call, false, recvcounts, rdispls, &rv)) == MPI_SUCCESS) {
+        err = mpi_local_Ialltoallw(sendbuf, sv.counts, sv.displs, sendtypes, recvbuf, rv.counts,
+                                   rv.displs, recvtypes, comm, request);
+    }
+    free(sv.keep);
+    free(rv.keep);
+    return err;
+}
+MPI_PMPI_ALIAS(Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request));
 
 /* ---- the persistent forms (MPI-4.0): each start runs the nonblocking one above ------------- */
 /* the init's checks: coll_check's (nbcv_alltoall's), on the nonblocking forms' arguments;

@@ -454,12 +454,14 @@ mpi_comm_t *mpi_comm_check(MPI_Comm comm, const char *call, int *err_p);
 /* The start of a call on a communicator: MPI active (mpi_check_active) and comm live
  * (mpi_comm_check). NULL: the error raised, its code in *err_p (MPI_SUCCESS otherwise). */
 mpi_comm_t *mpi_comm_enter(MPI_Comm comm, const char *call, int *err_p);
-int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
-                  mpi_type_t **t_p);
+/* count elements of dt at buf: count >= 0 (an int form's or a large-count _c form's), dt live
+ * and committed, and their bytes a size_t (else MPI_ERR_COUNT naming the limit). */
+int mpi_check_buf(mpi_comm_t *c, const char *call, const void *buf, MPI_Count count,
+                  MPI_Datatype dt, mpi_type_t **t_p);
 /* mpi_check_buf of a point-to-point call: count 0 of MPI_DATATYPE_NULL is valid too (as MPICH
  * accepts it), an empty message; *t_p is then MPI_BYTE's type. */
-int mpi_check_p2p_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
-                      mpi_type_t **t_p);
+int mpi_check_p2p_buf(mpi_comm_t *c, const char *call, const void *buf, MPI_Count count,
+                      MPI_Datatype dt, mpi_type_t **t_p);
 int mpi_check_peer(mpi_comm_t *c, const char *call, int peer, bool any_ok);
 int mpi_check_tag(mpi_comm_t *c, const char *call, int tag, bool any_ok);
 /* op is live and defined on dt (committed): MPI_SUCCESS, or MPI_ERR_OP / MPI_ERR_TYPE raised
@@ -541,5 +543,38 @@ mpi_comm_t *mpi_nbc_args(const char *call, MPI_Comm comm, MPI_Request *request, 
 int mpi_nbc_check_root(mpi_comm_t *c, const char *call, int root);
 int mpi_nbc_check_buf(mpi_comm_t *c, const char *call, const void *buf, int count, MPI_Datatype dt,
                       mpi_type_t **t_p, const char *what);
+
+/* The large-count (_c) collectives run as their int calls (the collectives' engine counts in
+ * int): a count as the int one, or MPI_ERR_COUNT raised (negative, or past INT_MAX: naming
+ * the limit), never cut; MPI not active: mpi_check_active. A count the call does not read
+ * here (!used: a non-root's receive count, MPI_IN_PLACE's send count) is 0. */
+int mpi_count_int(MPI_Comm comm, const char *call, MPI_Count n, bool used, int *out);
+/* Which sides' counts of a rooted collective (root: a gather's receive, a scatter's send; leaf:
+ * the others, and a bcast's or reduce's count) this rank uses, the one rule of the int forms
+ * and the _c ones: on an intracommunicator the root uses both, the others the leaf side; on
+ * an intercommunicator MPI_ROOT the root side only, MPI_PROC_NULL none, a leaf (root >= 0) the
+ * leaf side only. A count of a side not used is neither checked nor converted (0). */
+enum { COLL_SIDE_ROOT = 1, COLL_SIDE_LEAF = 2 };
+unsigned mpi_coll_sides_of(const mpi_comm_t *c, int root);
+/* the same for comm, root checked first (MPI_ERR_ROOT naming call); an invalid communicator:
+ * the leaf side (the call names it); MPI not active: mpi_check_active */
+int mpi_coll_sides(MPI_Comm comm, const char *call, int root, unsigned *sides);
+/* this rank uses the count of side (of mpi_coll_sides) with buffer buf: it is on that side, and
+ * buf is not the intracommunicator root's MPI_IN_PLACE (NULL: a side that cannot be in place) */
+static inline bool mpi_coll_side_used(unsigned sides, unsigned side, const void *buf)
+{
+    return (sides & side) &&
+           !(sides == (COLL_SIDE_ROOT | COLL_SIDE_LEAF) && buf != NULL && buf == MPI_IN_PLACE);
+}
+/* An array of counts and one of displacements (either NULL: NULL out) of comm's peers
+ * (mpi_comm_peers; local: its own group's ranks) as int ones in out (free out->keep after
+ * the call, NULL on error): MPI_ERR_COUNT or (a displacement) MPI_ERR_ARG raised naming the
+ * limit. An invalid comm: nothing converted (the int call raises it). */
+typedef struct {
+    const int *counts, *displs;
+    void *keep;
+} mpi_counts_int_t;
+int mpi_counts_int(MPI_Comm comm, const char *call, bool local, const MPI_Count *counts,
+                   const MPI_Aint *displs, mpi_counts_int_t *out);
 
 #endif /* RCMSG_MPI_OBJECTS_H */

@@ -73,3 +73,18 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
     }
     return MPI_SUCCESS;
 }
+
+int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Reduce_local_c";
+    int n, err;
+
+    if ((err = mpi_count_int(MPI_COMM_WORLD, call, count, true, &n)) == MPI_SUCCESS) {
+        err = MPI_Reduce_local(inbuf, inoutbuf, n, datatype, op);
+    }
+    return err;
+}
+MPI_PMPI_ALIAS(Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Op op));

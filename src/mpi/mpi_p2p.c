@@ -25,16 +25,16 @@
 #include <string.h>
 
 /* A nonblocking operation: checks, a new request, started. */
-static int p2p_start(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
-                     MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request)
+static int p2p_start(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int peer,
+                     int tag, MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request)
 {
     MPI_CHECK_ACTIVE(call);
     return mpi_req_p2p(call, buf, count, dt, peer, tag, comm, recv, mode, false, request);
 }
 
 /* A blocking operation: started as a nonblocking one, then waited for (raised as MPI_Wait). */
-static int p2p_blocking(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
-                        MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Status *status)
+static int p2p_blocking(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int peer,
+                        int tag, MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Status *status)
 {
     MPI_Request req;
     int err = p2p_start(call, buf, count, dt, peer, tag, comm, recv, mode, &req);
@@ -49,19 +49,22 @@ static int p2p_blocking(const char *call, void *buf, int count, MPI_Datatype dt,
  * reads the type's fields directly and looks the communicator and the type up inline
  * (mpi_handle_get, mpi_type_lookup) rather than through calls: this check
  * runs on every blocking call, and its calls were most of the layer's cost on an 8 B ping-pong
- * (docs/performance.md, "The MPI face"). */
-static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, int count, int peer, int tag, mpi_comm_t **c_p,
-                    mpi_type_t **t_p)
+ * (docs/performance.md, "The MPI face"). Its bytes (*bytes_p) are checked against the slow
+ * path's limit (SIZE_MAX / 2, overflow-safe): past it the slow path raises MPI_ERR_COUNT. */
+static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, MPI_Count count, int peer, int tag,
+                    mpi_comm_t **c_p, mpi_type_t **t_p, size_t *bytes_p)
 {
     mpi_comm_t *c;
     mpi_type_t *t;
 
-    if (__builtin_expect(mpi_state != MPI_STATE_ACTIVE || (count | peer | tag) < 0, 0)) {
-        return false;
+    if (__builtin_expect(
+            mpi_state != MPI_STATE_ACTIVE || (count | peer | tag) < 0 || count > INT_MAX, 0)) {
+        return false; /* (a large count: its bytes checked by mpi_check_buf) */
     }
     c = mpi_handle_get(MPI_KIND_COMM_, comm);
     t = mpi_type_lookup(dt);
-    if (c == NULL || t == NULL || c->inter || peer >= c->size || !t->contig || !t->committed) {
+    if (c == NULL || t == NULL || c->inter || peer >= c->size || !t->contig || !t->committed ||
+        __builtin_mul_overflow(t->size, (size_t)count, bytes_p) || *bytes_p > SIZE_MAX / 2) {
         return false;
     }
     *c_p = c;
@@ -69,60 +72,76 @@ static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, int count, int peer, int tag
     return true;
 }
 
-static inline int send_body(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                            MPI_Comm comm)
+static inline int send_body(const char *call, const void *buf, MPI_Count count,
+                            MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     mpi_comm_t *c;
     mpi_type_t *t;
+    size_t bytes;
 
-    if (fast_ok(comm, datatype, count, dest, tag, &c, &t)) {
-        rcmsg_status_t s =
-            rcmsg_send((const char *)buf + t->true_lb, t->size * (size_t)count, dest, tag, c->rc);
-        return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, "MPI_Send", s);
+    if (fast_ok(comm, datatype, count, dest, tag, &c, &t, &bytes)) {
+        rcmsg_status_t s = rcmsg_send((const char *)buf + t->true_lb, bytes, dest, tag, c->rc);
+        return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
     }
-    return p2p_blocking("MPI_Send", (void *)buf, count, datatype, dest, tag, comm, false,
+    return p2p_blocking(call, (void *)buf, count, datatype, dest, tag, comm, false,
                         MPI_SEND_STANDARD, MPI_STATUS_IGNORE);
 }
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    MPI_MT_TAIL(send_body(buf, count, datatype, dest, tag, comm));
+    MPI_MT_TAIL(send_body("MPI_Send", buf, count, datatype, dest, tag, comm));
 }
 
-static inline int recv_body(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                            MPI_Comm comm, MPI_Status *status)
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    MPI_MT_TAIL(send_body("MPI_Send_c", buf, count, datatype, dest, tag, comm));
+}
+MPI_PMPI_ALIAS(Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm));
+
+static inline int recv_body(const char *call, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     mpi_comm_t *c;
     mpi_type_t *t;
+    size_t bytes;
 
     if (fast_ok(comm, datatype, count, source == MPI_ANY_SOURCE ? 0 : source,
-                tag == MPI_ANY_TAG ? 0 : tag, &c, &t)) {
+                tag == MPI_ANY_TAG ? 0 : tag, &c, &t, &bytes)) {
         rcmsg_msg_status_t rst = {0};
         bool ignore = status == MPI_STATUS_IGNORE;
-        rcmsg_status_t s = rcmsg_recv((char *)buf + t->true_lb, t->size * (size_t)count, source,
-                                      tag, c->rc, ignore ? NULL : &rst);
+        rcmsg_status_t s =
+            rcmsg_recv((char *)buf + t->true_lb, bytes, source, tag, c->rc, ignore ? NULL : &rst);
         int err = MPI_SUCCESS;
 
         if (__builtin_expect(s == RCMSG_OK, 1) && ignore) {
             return MPI_SUCCESS;
         }
         if (s != RCMSG_OK) {
-            err =
-                mpi_err_recv(s, false, ignore ? -1 : rst.source, rst.tag, t->size * (size_t)count);
+            err = mpi_err_recv(s, false, ignore ? -1 : rst.source, rst.tag, bytes);
         }
         mpi_status_set(status, rst.source, rst.tag, (MPI_Count)rst.count,
                        ignore ? 0 : status->MPI_ERROR, false); /* (its error field kept) */
-        return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_again(c, "MPI_Recv", err);
+        return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_again(c, call, err);
     }
-    return p2p_blocking("MPI_Recv", buf, count, datatype, source, tag, comm, true,
-                        MPI_SEND_STANDARD, status);
+    return p2p_blocking(call, buf, count, datatype, source, tag, comm, true, MPI_SEND_STANDARD,
+                        status);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
              MPI_Status *status)
 {
-    MPI_MT_TAIL(recv_body(buf, count, datatype, source, tag, comm, status));
+    MPI_MT_TAIL(recv_body("MPI_Recv", buf, count, datatype, source, tag, comm, status));
 }
+
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+               MPI_Comm comm, MPI_Status *status)
+{
+    MPI_MT_TAIL(recv_body("MPI_Recv_c", buf, count, datatype, source, tag, comm, status));
+}
+MPI_PMPI_ALIAS(Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                        MPI_Comm comm, MPI_Status *status));
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
@@ -131,6 +150,16 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
                         MPI_SEND_SYNC, MPI_STATUS_IGNORE);
 }
 
+int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    return p2p_blocking("MPI_Ssend_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                        MPI_SEND_SYNC, MPI_STATUS_IGNORE);
+}
+MPI_PMPI_ALIAS(Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     MPI_MT_GUARD();
@@ -138,12 +167,32 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
                         MPI_SEND_READY, MPI_STATUS_IGNORE);
 }
 
+int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    return p2p_blocking("MPI_Rsend_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                        MPI_SEND_READY, MPI_STATUS_IGNORE);
+}
+MPI_PMPI_ALIAS(Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     MPI_MT_GUARD();
     return p2p_blocking("MPI_Bsend", (void *)buf, count, datatype, dest, tag, comm, false,
                         MPI_SEND_BUFFERED, MPI_STATUS_IGNORE);
 }
+
+int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    return p2p_blocking("MPI_Bsend_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                        MPI_SEND_BUFFERED, MPI_STATUS_IGNORE);
+}
+MPI_PMPI_ALIAS(Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
               MPI_Request *request)
@@ -153,6 +202,16 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
                      MPI_SEND_STANDARD, request);
 }
 
+int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return p2p_start("MPI_Isend_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                     MPI_SEND_STANDARD, request);
+}
+MPI_PMPI_ALIAS(Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request));
+
 int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
@@ -160,6 +219,16 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     return p2p_start("MPI_Issend", (void *)buf, count, datatype, dest, tag, comm, false,
                      MPI_SEND_SYNC, request);
 }
+
+int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return p2p_start("MPI_Issend_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                     MPI_SEND_SYNC, request);
+}
+MPI_PMPI_ALIAS(Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
@@ -169,6 +238,16 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                      MPI_SEND_READY, request);
 }
 
+int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return p2p_start("MPI_Irsend_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                     MPI_SEND_READY, request);
+}
+MPI_PMPI_ALIAS(Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm, MPI_Request *request));
+
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
@@ -176,6 +255,16 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     return p2p_start("MPI_Ibsend", (void *)buf, count, datatype, dest, tag, comm, false,
                      MPI_SEND_BUFFERED, request);
 }
+
+int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return p2p_start("MPI_Ibsend_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                     MPI_SEND_BUFFERED, request);
+}
+MPI_PMPI_ALIAS(Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Request *request)
@@ -185,22 +274,32 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
                      request);
 }
 
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                 MPI_Comm comm, MPI_Status *status)
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
+    return p2p_start("MPI_Irecv_c", buf, count, datatype, source, tag, comm, true,
+                     MPI_SEND_STANDARD, request);
+}
+MPI_PMPI_ALIAS(Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Request *request));
+
+static int sendrecv(const char *call, const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                    MPI_Comm comm, MPI_Status *status)
+{
     MPI_Request reqs[2];
     MPI_Status st[2];
     int err;
 
-    err = p2p_start("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, true,
+    err = p2p_start(call, recvbuf, recvcount, recvtype, source, recvtag, comm, true,
                     MPI_SEND_STANDARD, &reqs[0]);
     if (err != MPI_SUCCESS) {
         return err;
     }
-    err = p2p_start("MPI_Sendrecv", (void *)sendbuf, sendcount, sendtype, dest, sendtag, comm,
-                    false, MPI_SEND_STANDARD, &reqs[1]);
+    err = p2p_start(call, (void *)sendbuf, sendcount, sendtype, dest, sendtag, comm, false,
+                    MPI_SEND_STANDARD, &reqs[1]);
     if (err != MPI_SUCCESS) {
         (void)mpi_req_cancel(mpi_handle_get(MPI_KIND_REQUEST_, reqs[0]),
                              NULL); /* a receive cannot be left behind */
@@ -217,47 +316,85 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return err;
 }
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status)
 {
     MPI_MT_GUARD();
+    return sendrecv("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                    recvtype, source, recvtag, comm, status);
+}
+
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    MPI_MT_GUARD();
+    return sendrecv("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                    recvcount, recvtype, source, recvtag, comm, status);
+}
+MPI_PMPI_ALIAS(Sendrecv_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                int recvtag, MPI_Comm comm, MPI_Status *status));
+
+/* the message to send is packed aside first: the receive overwrites buf */
+static int sendrecv_replace(const char *call, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Status *status)
+{
     mpi_comm_t *c;
     mpi_type_t *t;
     size_t bytes;
     void *copy;
     int err;
 
-    MPI_CHECK_ACTIVE("MPI_Sendrecv_replace");
-    c = mpi_comm_check(comm, "MPI_Sendrecv_replace", &err);
+    MPI_CHECK_ACTIVE(call);
+    c = mpi_comm_check(comm, call, &err);
     if (c == NULL) {
         return err;
     }
-    err = mpi_check_p2p_buf(c, "MPI_Sendrecv_replace", buf, count, datatype, &t);
+    err = mpi_check_p2p_buf(c, call, buf, count, datatype, &t);
     if (err != MPI_SUCCESS) {
         return err;
     }
-    /* the message to send is packed aside first: the receive overwrites buf */
-    bytes = mpi_type_size(t) * (size_t)count;
-    if (bytes > INT_MAX) {
-        return mpi_err(c, "MPI_Sendrecv_replace", MPI_ERR_COUNT,
-                       "%zu bytes: more than this call can carry (INT_MAX)", bytes);
-    }
+    bytes = mpi_type_size(t) * (size_t)count; /* (bounded by mpi_check_p2p_buf) */
     copy = malloc(bytes > 0 ? bytes : 1);
     if (copy == NULL) {
-        return mpi_err(c, "MPI_Sendrecv_replace", MPI_ERR_NO_MEM, "no memory for %zu bytes", bytes);
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "no memory for %zu bytes", bytes);
     }
     mpi_type_pack(t, buf, (size_t)count, copy);
-    err = MPI_Sendrecv(copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source,
-                       recvtag, comm, status);
+    err = sendrecv(call, copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
+                   source, recvtag, comm, status);
     free(copy);
     return err;
 }
 
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    MPI_MT_GUARD();
+    return sendrecv_replace("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                            recvtag, comm, status);
+}
+
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    MPI_MT_GUARD();
+    return sendrecv_replace("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag, source,
+                            recvtag, comm, status);
+}
+MPI_PMPI_ALIAS(Sendrecv_replace_c,
+               (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+
 /* Isendrecv's work: the receive started, then the send (its failure takes the receive back),
  * both as one request; keep (or NULL) freed with it, or here on failure. */
-static int isendrecv(const char *call, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                     int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     int source, int recvtag, MPI_Comm comm, void *keep, MPI_Request *request)
+static int isendrecv(const char *call, const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                     MPI_Comm comm, void *keep, MPI_Request *request)
 {
     MPI_Request rh, sh;
     int err = p2p_start(call, recvbuf, recvcount, recvtype, source, recvtag, comm, true,
@@ -278,30 +415,52 @@ static int isendrecv(const char *call, const void *sendbuf, int sendcount, MPI_D
     return mpi_req_pair(mpi_comm_get(comm), call, rh, sh, keep, request);
 }
 
+/* Isendrecv's checks, then isendrecv */
+static int isendrecv_call(const char *call, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                          MPI_Comm comm, MPI_Request *request)
+{
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    if (mpi_nbc_args(call, comm, request, &err) == NULL) {
+        return err;
+    }
+    return isendrecv(call, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                     recvtype, source, recvtag, comm, NULL, request);
+}
+
 int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    int err;
-
-    MPI_CHECK_ACTIVE("MPI_Isendrecv");
-    if (mpi_nbc_args("MPI_Isendrecv", comm, request, &err) == NULL) {
-        return err;
-    }
-    return isendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
-                     recvcount, recvtype, source, recvtag, comm, NULL, request);
+    return isendrecv_call("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                          recvcount, recvtype, source, recvtag, comm, request);
 }
 MPI_PMPI_ALIAS(Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                            int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                            int source, int recvtag, MPI_Comm comm, MPI_Request *request));
 
-/* the message to send is packed aside first (sent from there): the receive overwrites buf */
-int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Isendrecv_replace";
+    return isendrecv_call("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                          recvcount, recvtype, source, recvtag, comm, request);
+}
+MPI_PMPI_ALIAS(Isendrecv_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                int recvtag, MPI_Comm comm, MPI_Request *request));
+
+/* the message to send is packed aside first (sent from there): the receive overwrites buf */
+static int isendrecv_replace(const char *call, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Request *request)
+{
     mpi_comm_t *c;
     mpi_type_t *t;
     size_t bytes;
@@ -313,19 +472,35 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
         (err = mpi_check_p2p_buf(c, call, buf, count, datatype, &t)) != MPI_SUCCESS) {
         return err;
     }
-    bytes = mpi_type_size(t) * (size_t)count;
-    if (bytes > INT_MAX) {
-        return mpi_err(c, call, MPI_ERR_COUNT, "%zu bytes: more than this call can carry (INT_MAX)",
-                       bytes);
-    }
+    bytes = mpi_type_size(t) * (size_t)count; /* (bounded by mpi_check_p2p_buf) */
     copy = malloc(bytes > 0 ? bytes : 1);
     if (copy == NULL) {
         return mpi_err(c, call, MPI_ERR_NO_MEM, "no memory for %zu bytes", bytes);
     }
     mpi_type_pack(t, buf, (size_t)count, copy);
-    return isendrecv(call, copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source,
-                     recvtag, comm, copy, request);
+    return isendrecv(call, copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
+                     source, recvtag, comm, copy, request);
 }
+
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return isendrecv_replace("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                             recvtag, comm, request);
+}
+
+int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return isendrecv_replace("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, source,
+                             recvtag, comm, request);
+}
+MPI_PMPI_ALIAS(Isendrecv_replace_c,
+               (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                int source, int recvtag, MPI_Comm comm, MPI_Request *request));
 MPI_PMPI_ALIAS(Isendrecv_replace,
                (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
                 int recvtag, MPI_Comm comm, MPI_Request *request));
@@ -495,7 +670,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
 
 /* The message's request, given the user's buffer, and under a request handle; *message
  * becomes MPI_MESSAGE_NULL. NULL with *err_p for a bad message; *noproc_p for NO_PROC. */
-static mpi_req_t *message_take(const char *call, void *buf, int count, MPI_Datatype dt,
+static mpi_req_t *message_take(const char *call, void *buf, MPI_Count count, MPI_Datatype dt,
                                MPI_Message *message, bool *noproc_p, int *err_p)
 {
     mpi_req_t *r;
@@ -538,32 +713,18 @@ static mpi_req_t *message_take(const char *call, void *buf, int count, MPI_Datat
     return r;
 }
 
-int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+static int imrecv(const char *call, void *buf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Message *message, MPI_Request *request)
 {
-    MPI_MT_GUARD();
-    MPI_Request req;
-    int err;
-
-    err = MPI_Imrecv(buf, count, datatype, message, &req);
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    return mpi_req_wait_call(&req, status, "MPI_Wait");
-}
-
-int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Request *request)
-{
-    MPI_MT_GUARD();
     mpi_req_t *r;
     bool noproc;
     int err;
 
-    MPI_CHECK_ACTIVE("MPI_Imrecv");
+    MPI_CHECK_ACTIVE(call);
     if (request == NULL) {
-        return mpi_err(NULL, "MPI_Imrecv", MPI_ERR_ARG, "NULL request");
+        return mpi_err(NULL, call, MPI_ERR_ARG, "NULL request");
     }
-    r = message_take("MPI_Imrecv", buf, count, datatype, message, &noproc, &err);
+    r = message_take(call, buf, count, datatype, message, &noproc, &err);
     if (noproc) {
         mpi_comm_t *self = mpi_comm_get(MPI_COMM_SELF);
 
@@ -571,7 +732,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
 
         r = mpi_req_new(self, &mpi_req_done_ops, &err);
         if (r == NULL) {
-            return mpi_err(self, "MPI_Imrecv", err, "out of requests");
+            return mpi_err(self, call, err, "out of requests");
         }
         r->is_recv = true;
         mpi_status_proc_null(&st);
@@ -584,54 +745,48 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     return MPI_SUCCESS;
 }
 
-/* ---- counts ------------------------------------------------------------------------------ */
-int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+static int mrecv(const char *call, void *buf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Message *message, MPI_Status *status)
 {
-    MPI_MT_GUARD();
-    mpi_type_t *t = mpi_type_get(datatype);
-    MPI_Count bytes;
-    size_t size;
+    MPI_Request req;
+    int err = imrecv(call, buf, count, datatype, message, &req);
 
-    if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL || t == NULL) {
-        return mpi_err(NULL, "MPI_Get_count", t == NULL ? MPI_ERR_TYPE : MPI_ERR_ARG, "%s",
-                       t == NULL ? "invalid datatype" : "no status or NULL count");
+    if (err != MPI_SUCCESS) {
+        return err;
     }
-    bytes = mpi_status_bytes(status);
-    size = mpi_type_size(t);
-    if (size == 0) {
-        *count = 0;
-    } else if (bytes % (MPI_Count)size != 0 || bytes / (MPI_Count)size > INT_MAX) {
-        *count = MPI_UNDEFINED;
-    } else {
-        *count = (int)(bytes / (MPI_Count)size);
-    }
-    return MPI_SUCCESS;
+    return mpi_req_wait_call(&req, status, "MPI_Wait");
 }
 
-int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
     MPI_MT_GUARD();
-    mpi_type_t *t = mpi_type_get(datatype);
-
-    if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL || t == NULL) {
-        return mpi_err(NULL, "MPI_Get_elements", t == NULL ? MPI_ERR_TYPE : MPI_ERR_ARG, "%s",
-                       t == NULL ? "invalid datatype" : "no status or NULL count");
-    }
-    mpi_type_basic_count(t, (size_t)mpi_status_bytes(status), count);
-    return MPI_SUCCESS;
+    return mrecv("MPI_Mrecv", buf, count, datatype, message, status);
 }
 
-int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Status *status)
 {
     MPI_MT_GUARD();
-    MPI_Count n;
-    int err = MPI_Get_elements_x(status, datatype, &n);
-
-    if (err == MPI_SUCCESS) {
-        *count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
-    }
-    return err;
+    return mrecv("MPI_Mrecv_c", buf, count, datatype, message, status);
 }
+MPI_PMPI_ALIAS(Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                         MPI_Status *status));
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return imrecv("MPI_Imrecv", buf, count, datatype, message, request);
+}
+
+int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return imrecv("MPI_Imrecv_c", buf, count, datatype, message, request);
+}
+MPI_PMPI_ALIAS(Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                          MPI_Request *request));
 
 /* ---- buffered sends' buffer (mpi_bsend.c) ------------------------------------------------- */
 int MPI_Buffer_attach(void *buffer, int size)

@@ -194,7 +194,7 @@ int mpi_req_start(mpi_req_t *req, const char *call)
     return MPI_SUCCESS;
 }
 
-int mpi_req_p2p(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
+int mpi_req_p2p(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,
                 MPI_Comm comm, bool recv, mpi_send_mode_t mode, bool persistent,
                 MPI_Request *request)
 {

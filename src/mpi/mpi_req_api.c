@@ -447,8 +447,9 @@ int MPI_Startall(int count, MPI_Request reqs[])
     return err;
 }
 
-static int init_common(const char *call, void *buf, int count, MPI_Datatype dt, int peer, int tag,
-                       MPI_Comm comm, bool recv, mpi_send_mode_t mode, MPI_Request *request)
+static int init_common(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int peer,
+                       int tag, MPI_Comm comm, bool recv, mpi_send_mode_t mode,
+                       MPI_Request *request)
 {
     MPI_CHECK_ACTIVE(call);
     return mpi_req_p2p(call, buf, count, dt, peer, tag, comm, recv, mode, true, request);
@@ -462,6 +463,16 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
                        MPI_SEND_STANDARD, request);
 }
 
+int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_common("MPI_Send_init_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                       MPI_SEND_STANDARD, request);
+}
+MPI_PMPI_ALIAS(Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int tag, MPI_Comm comm, MPI_Request *request));
+
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
@@ -469,6 +480,16 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     return init_common("MPI_Ssend_init", (void *)buf, count, datatype, dest, tag, comm, false,
                        MPI_SEND_SYNC, request);
 }
+
+int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_common("MPI_Ssend_init_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                       MPI_SEND_SYNC, request);
+}
+MPI_PMPI_ALIAS(Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request *request));
 
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
@@ -478,6 +499,16 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
                        MPI_SEND_BUFFERED, request);
 }
 
+int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_common("MPI_Bsend_init_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                       MPI_SEND_BUFFERED, request);
+}
+MPI_PMPI_ALIAS(Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request *request));
+
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
@@ -486,6 +517,16 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
                        MPI_SEND_READY, request);
 }
 
+int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_common("MPI_Rsend_init_c", (void *)buf, count, datatype, dest, tag, comm, false,
+                       MPI_SEND_READY, request);
+}
+MPI_PMPI_ALIAS(Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request *request));
+
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                   MPI_Request *request)
 {
@@ -493,3 +534,13 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
     return init_common("MPI_Recv_init", buf, count, datatype, source, tag, comm, true,
                        MPI_SEND_STANDARD, request);
 }
+
+int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_common("MPI_Recv_init_c", buf, count, datatype, source, tag, comm, true,
+                       MPI_SEND_STANDARD, request);
+}
+MPI_PMPI_ALIAS(Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                             MPI_Comm comm, MPI_Request *request));
