@@ -37,10 +37,11 @@ rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
     return RCMSG_ERR_UNSUPPORTED;
 }
 
-rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer)
+rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer, bool marker)
 {
     (void)btl;
     (void)peer;
+    (void)marker;
     return RCMSG_ERR_UNSUPPORTED;
 }
 

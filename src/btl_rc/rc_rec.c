@@ -502,7 +502,7 @@ static rcmsg_status_t rc_force_qp_err(rcmsg_btl_t *btl, int peer)
     return RCMSG_OK;
 }
 
-static rcmsg_status_t rc_force_stuck(rcmsg_btl_t *btl, int peer)
+static rcmsg_status_t rc_force_stuck(rcmsg_btl_t *btl, int peer, bool marker)
 {
     rc_btl_t *rc = rc_btl_of(btl);
     struct ibv_qp_attr attr = {.qp_state = IBV_QPS_SQD};
@@ -512,8 +512,8 @@ static rcmsg_status_t rc_force_stuck(rcmsg_btl_t *btl, int peer)
     if (status != RCMSG_OK) {
         return status;
     }
-    /* the ring emptied first: the watch looks at the oldest request, and an old SEND there
-     * may wait on RNR (not watched) */
+    /* the ring emptied first: the watch looks at the oldest request, the marker or the next
+     * SEND */
     (void)rc_ep_flush(rc, peer);
     for (uint64_t t0 = rcmsg_clock_us(); ep->ring_count > 0;) {
         if (rcmsg_clock_us() - t0 > 2000000 || !ep->connected || ep->rec.state != RC_REC_NONE) {
@@ -526,6 +526,9 @@ static rcmsg_status_t rc_force_stuck(rcmsg_btl_t *btl, int peer)
                ep->qp.qp->qp_num, peer);
     if (rcmsg_rc_qp_modify(&ep->qp, &attr, IBV_QP_STATE) != RCMSG_OK) {
         return RCMSG_ERR_IO;
+    }
+    if (!marker) {
+        return RCMSG_OK;
     }
     return rc_ep_post_marker(rc, peer) != NULL ? RCMSG_OK : RCMSG_ERR_NO_RESOURCE;
 }
@@ -561,12 +564,12 @@ rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
     return s;
 }
 
-rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer)
+rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer, bool marker)
 {
     rcmsg_status_t s;
 
     rc_gate_enter(&rc_btl_of(btl)->gate);
-    s = rc_force_stuck(btl, peer);
+    s = rc_force_stuck(btl, peer, marker);
     rc_gate_exit(&rc_btl_of(btl)->gate);
     return s;
 }
