@@ -10,7 +10,10 @@
  *              local QP operation error (rxe's completion of a send while its link is down,
  *              often before the port's event; a local bug would repeat at once and is bounded
  *              by RCMSG_RECOVERY_ATTEMPTS)
- *   severe     IBV_EVENT_QP_FATAL, IBV_EVENT_PATH_MIG_ERR (the QP itself is unusable)
+ *   severe     IBV_EVENT_QP_FATAL, IBV_EVENT_PATH_MIG_ERR, a completion with IBV_WC_FATAL_ERR
+ *              (the QP itself is unusable; rxe of Debian 12's kernel completes a SEND so when a
+ *              read response arrives for it, its PSNs out of step after retries under link
+ *              flaps: rc_recovery part 7 lost a pair to it once in ten runs)
  *   (both are recovered alike, see 3.)
  *   fatal      protection, access, length and every other error, malformed peer data: a bug or
  *              an attack, never retried; the peer fails as without recovery
@@ -133,14 +136,15 @@ static bool rc_event_severe(enum ibv_event_type event)
 bool rc_rec_wc_error(rc_btl_t *rc, int peer, const struct ibv_wc *wc)
 {
     rc_ep_t *ep = &rc->eps[peer];
+    bool severe = wc->status == IBV_WC_FATAL_ERR;
 
-    if (!rc->recovery || ep->failed || !rc_wc_transient(wc->status)) {
+    if (!rc->recovery || ep->failed || !(severe || rc_wc_transient(wc->status))) {
         return false;
     }
     rc_rec_start(
         rc, peer,
         (rc_cause_t){.kind = RC_CAUSE_WC, .code = (int)wc->status, .vendor = wc->vendor_err},
-        false);
+        severe);
     return ep->rec.state != RC_REC_NONE;
 }
 
