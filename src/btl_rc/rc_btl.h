@@ -51,6 +51,10 @@ uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer);
  * completion, an event, the QP state sync, the peer's reconnect); 0 without rc. */
 uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer);
 
+/* The requests outstanding on the QP to peer (posted, not yet completed by the device: a SEND
+ * waiting for the peer's receive buffers stays there); 0 without rc. For tests. */
+unsigned rcmsg_rc_btl_outstanding(rcmsg_btl_t *btl, int peer);
+
 /* rc's lines of the state dump (RCMSG_STALL_TIMEOUT, SIGUSR1): every QP with its mirrored and
  * hardware state, PSNs, outstanding requests and CM state; the CM's and pools' totals. */
 void rcmsg_rc_btl_dump_state(rcmsg_btl_t *btl);

@@ -59,6 +59,13 @@ uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer)
     return 0;
 }
 
+unsigned rcmsg_rc_btl_outstanding(rcmsg_btl_t *btl, int peer)
+{
+    (void)btl;
+    (void)peer;
+    return 0;
+}
+
 void rcmsg_rc_btl_dump(rcmsg_btl_t *btl, rcmsg_log_level_t level)
 {
     (void)btl;

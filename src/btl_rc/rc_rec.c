@@ -591,3 +591,17 @@ uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer)
 
     return peer >= 0 && peer < rc->job.size ? rc->eps[peer].rec.breaks : 0;
 }
+
+unsigned rcmsg_rc_btl_outstanding(rcmsg_btl_t *btl, int peer)
+{
+    rc_btl_t *rc = rc_btl_of(btl);
+    unsigned n;
+
+    if (peer < 0 || peer >= rc->job.size) {
+        return 0;
+    }
+    rc_gate_enter(&rc->gate); /* the progress thread may own the endpoint */
+    n = rc->eps[peer].ring_count;
+    rc_gate_exit(&rc->gate);
+    return n;
+}

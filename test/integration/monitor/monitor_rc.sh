@@ -124,12 +124,9 @@ if part 2; then
         jobfail "sync: rank 0 did not log the stuck queue to peer 1 once"
     rank_logged 0 "$out" "warn: rc: connection to peer 1 recovered: .*cause no completion for [0-9]* s, beyond the device's retry bound" >/dev/null ||
         jobfail "sync: rank 0's recovery of the stuck queue does not name its cause"
-    # the stuck SEND (stucksend): rank 0 probed rank 1 through the CM, rank 1 answered with the
-    # qp rank 0 sends to, and rank 0 recovered once, naming the probe
-    rank_logged 0 "$out" "info: rc: qp 0x[0-9a-f]* to peer 1: its oldest request, a SEND, without a completion for [0-9.]* s (RCMSG_IB_RNR_RETRY=7: it may wait on the peer's receive buffers); the peer is probed" >/dev/null ||
-        jobfail "sync: rank 0 did not probe rank 1 about its stuck SEND"
-    rank_logged 0 "$out" "info: rc: peer 1 answered the probe of qp 0x[0-9a-f]*: its qp 0x[0-9a-f]*, it received [0-9]* of the [0-9]* messages this rank sent; its receive buffers are posted" >/dev/null ||
-        jobfail "sync: rank 0 did not log rank 1's answer to its probe"
+    # the stuck SEND (stucksend): rank 0 probed rank 1 through the CM and recovered once rank 1
+    # had answered (its warning says so: no answer, no recovery), naming the probe; the probe
+    # and answer lines themselves are info and debug, checked by rc/rc_compute.sh part 5
     l=$(rank_logged 0 "$out" "warn: rc: qp 0x[0-9a-f]* to peer 1: [0-9]* request(s) outstanding, the oldest (SEND.*) without a completion for [0-9.]* s, .*, and the peer, probed, posted its receive buffers; recovering")
     [ -n "$l" ] && [ -z "$(echo "$l" | sed -n 2p)" ] ||
         jobfail "sync: rank 0 did not log the stuck SEND to peer 1 once"

@@ -23,8 +23,9 @@
 #    eager credits, RCMSG_EAGER_CREDITS), twice rank 1's receive buffers, so half its SENDs
 #    meet receive-not-ready NAKs (retried forever, RCMSG_IB_RNR_RETRY=7): after 1 s rank 0
 #    probes rank 1 through the CM, rank 1's thread takes the messages its buffers hold and
-#    posts them again: every send completes before rank 1's compute ends (without the probe
-#    the last 16 wait for the compute's end), with no recovery; then rank 1 checks the 32
+#    posts them again: the device completes every SEND before rank 1's compute ends (without
+#    the probe the last 16 wait for the compute's end), with no recovery; then rank 1 checks
+#    the 32
 # RC_COMPUTE_PARTS="1 4" runs only those parts; RC_COMPUTE_LONG sets part 1's compute time.
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
