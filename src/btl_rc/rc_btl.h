@@ -36,11 +36,12 @@ rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer);
 
 /* Makes the QP to peer swallow its requests (for tests of the stuck-queue watch, rc_sync.h):
  * once its outstanding requests completed, it moves to SQD through the mirror (the device stops
- * sending, and neither completes nor fails what is posted) and a signaled flush is posted, so
- * that a completion is due; the watch then
+ * sending, and neither completes nor fails what is posted); with `marker` a signaled flush is
+ * posted, so that a completion is due, else the next SEND is the oldest request (one that may
+ * wait on the peer's receive buffers: the watch probes the peer first). The watch then
  * recovers the connection. RCMSG_ERR_INVALID_PARAM without a QP; RCMSG_ERR_STATE while the
  * connection is not up; RCMSG_ERR_IO when the device refuses SQD. */
-rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer);
+rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer, bool marker);
 
 /* Recoveries of the connection to peer completed so far (both sides count one per recovery
  * of the pair, whichever side saw the error); 0 without rc. */
@@ -49,6 +50,10 @@ uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer);
 /* Recoveries of the connection to peer started so far: this side found it broken (an error
  * completion, an event, the QP state sync, the peer's reconnect); 0 without rc. */
 uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer);
+
+/* The requests outstanding on the QP to peer (posted, not yet completed by the device: a SEND
+ * waiting for the peer's receive buffers stays there); 0 without rc. For tests. */
+unsigned rcmsg_rc_btl_outstanding(rcmsg_btl_t *btl, int peer);
 
 /* rc's lines of the state dump (RCMSG_STALL_TIMEOUT, SIGUSR1): every QP with its mirrored and
  * hardware state, PSNs, outstanding requests and CM state; the CM's and pools' totals. */

@@ -372,7 +372,9 @@ static struct ibv_ah *cm_ah(rcmsg_rc_cm_t *cm, int peer)
 
 /* Sends the packet of `type` for conn. A packet that cannot be posted (no free send slot, no
  * address handle) is lost like any UD packet: the retransmission covers it. */
-static void cm_send(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, int type)
+/* Sends the packet of type `type` for conn; its payload is conn's local one, or *payload. */
+static bool cm_send_payload(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, int type,
+                            const rcmsg_rc_cm_payload_t *payload)
 {
     rcmsg_rc_cm_pkt_t pkt;
     struct ibv_ah *ah = cm_ah(cm, conn->peer);
@@ -384,9 +386,12 @@ static void cm_send(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, int type)
     if (ah == NULL || cm->send_busy[slot]) {
         rcmsg_debug("CM: %s to peer %d not sent (%s)", rcmsg_rc_cm_type_name(type), conn->peer,
                     ah == NULL ? "no address handle" : "every send slot busy");
-        return;
+        return false;
     }
     rcmsg_rc_cm_fsm_packet(&cm->params, conn, type, &pkt);
+    if (payload != NULL) {
+        pkt.payload = *payload;
+    }
     buf = cm->bufs + (size_t)(CM_NRECV + slot) * CM_SLOT;
     rcmsg_rc_cm_pkt_encode(&pkt, buf);
     sge = (struct ibv_sge){.addr = (uintptr_t)buf, .length = RC_CM_PKT_SIZE, .lkey = cm->mr->lkey};
@@ -404,12 +409,18 @@ static void cm_send(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, int type)
     if (rc != 0) {
         rcmsg_debug("CM: posting %s to peer %d failed: %s", rcmsg_rc_cm_type_name(type), conn->peer,
                     strerror(rc));
-        return;
+        return false;
     }
     cm->send_busy[slot] = true;
     cm->send_next = (slot + 1) % CM_NSEND;
     rcmsg_trace("CM: %s sent to peer %d (attempt %u, try %u)", rcmsg_rc_cm_type_name(type),
                 conn->peer, conn->attempt, conn->tries);
+    return true;
+}
+
+static void cm_send(rcmsg_rc_cm_t *cm, rcmsg_rc_cm_conn_t *conn, int type)
+{
+    (void)cm_send_payload(cm, conn, type, NULL);
 }
 
 /* ---- actions --------------------------------------------------------------------------- */
@@ -649,6 +660,32 @@ void rcmsg_rc_cm_established(rcmsg_rc_cm_t *cm, int peer)
     cm_act(cm, &cm->conns[peer], &act);
 }
 
+bool rcmsg_rc_cm_probe(rcmsg_rc_cm_t *cm, int peer)
+{
+    rcmsg_rc_cm_conn_t *conn = &cm->conns[peer];
+
+    return conn->state == RC_CM_CONNECTED && cm_send_payload(cm, conn, RC_CM_PROBE, NULL);
+}
+
+/* A probe of a connection, or the answer to ours: the owner's (no state changes). */
+static void cm_probe_act(rcmsg_rc_cm_t *cm, const rcmsg_rc_cm_pkt_t *pkt, unsigned todo)
+{
+    rcmsg_rc_cm_conn_t *conn = &cm->conns[pkt->src];
+
+    if ((todo & RC_CM_DO_ANSWER) && cm->ops.probe != NULL) {
+        rcmsg_rc_cm_payload_t answer = conn->local;
+        cm->ops.probe(cm->ops.arg, pkt->src, &answer);
+        rcmsg_debug("CM: probe from peer %d (its qp 0x%x, attempt %u) answered: qp 0x%x, sent "
+                    "%llu, received %llu",
+                    pkt->src, pkt->payload.qpn, pkt->attempt, answer.qpn,
+                    (unsigned long long)answer.seq[0], (unsigned long long)answer.seq[1]);
+        (void)cm_send_payload(cm, conn, RC_CM_PROBE_REP, &answer);
+    }
+    if ((todo & RC_CM_DO_PROBED) && cm->ops.probed != NULL) {
+        cm->ops.probed(cm->ops.arg, pkt->src, &pkt->payload);
+    }
+}
+
 /* A validated packet from a known peer's CM. */
 static void cm_handle(rcmsg_rc_cm_t *cm, const rcmsg_rc_cm_pkt_t *pkt)
 {
@@ -663,6 +700,10 @@ static void cm_handle(rcmsg_rc_cm_t *cm, const rcmsg_rc_cm_pkt_t *pkt)
                       cm->ops.idle != NULL && cm->ops.idle(cm->ops.arg, pkt->src, &pkt->payload);
     }
     rcmsg_rc_cm_fsm_recv(&cm->params, &cm->conns[pkt->src], pkt, rcmsg_clock_us(), &act);
+    if (act.todo & (RC_CM_DO_ANSWER | RC_CM_DO_PROBED)) {
+        cm_probe_act(cm, pkt, act.todo);
+        return;
+    }
     cm_act(cm, &cm->conns[pkt->src], &act);
 }
 

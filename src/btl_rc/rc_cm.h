@@ -48,6 +48,19 @@
  * A side that has failed the peer for good (rcmsg_rc_cm_refuse) answers each of its REQs with a
  * REJ, so the peer's connect or reconnect fails at once instead of after its budget.
  *
+ * Probe (rc_sync.c): a connected side whose oldest SEND has had no completion far beyond the
+ * device's retries cannot tell a receive-not-ready wait (the peer's receive buffers all taken:
+ * it computes, RCMSG_IB_RNR_RETRY=7 retries forever) from a send queue the device stopped
+ * serving. It asks the peer:
+ *
+ *   PROBE      {attempt a, its qpn}        ->  posts its receive buffers again (the messages
+ *                                              they held are taken and kept for its application)
+ *   PROBE_REP  {attempt a, its qpn, seq}   <-
+ *
+ * Only a pair CONNECTED in that same attempt answers or takes an answer (another is dropped, at
+ * debug level); nothing changes state. The answer's qpn must be the QP the asker sends to; its
+ * seq are the peer's counts (sent to, received from the asker).
+ *
  * Simultaneous connect (both ranks send a REQ): the lower rank's REQ wins. The lower rank
  * drops the higher rank's REQ; the higher rank abandons its own attempt and answers. Its REP
  * carries `floor`, the last attempt id it started itself: the lower rank drops any REQ of the
@@ -113,7 +126,8 @@ rcmsg_status_t rcmsg_rc_cm_addr_decode(const void *buf, size_t len, int peer,
 
 /* ---- packets ---------------------------------------------------------------------------- */
 
-#define RCMSG_RC_CM_TYPE_LIST(X) X(REQ, 1) X(REP, 2) X(RTU, 3) X(DREQ, 4) X(DREP, 5) X(REJ, 6)
+#define RCMSG_RC_CM_TYPE_LIST(X)                                                                   \
+    X(REQ, 1) X(REP, 2) X(RTU, 3) X(DREQ, 4) X(DREP, 5) X(REJ, 6) X(PROBE, 7) X(PROBE_REP, 8)
 
 typedef enum {
 #define RC_CM_TYPE_ENUM(name, value) RC_CM_##name = value,
@@ -235,6 +249,8 @@ enum {
     RC_CM_DO_RESUMED = 1 << 7,   /* the peer refused our DREQ: connected again */
     RC_CM_DO_STALLED = 1 << 8,   /* our DREQ went unanswered max_tries times (sent on) */
     RC_CM_DO_LOST = 1 << 9,      /* the peer reconnects a connected pair: its side broke */
+    RC_CM_DO_ANSWER = 1 << 10,   /* a PROBE of this connection: answer it (PROBE_REP) */
+    RC_CM_DO_PROBED = 1 << 11,   /* the PROBE_REP to our PROBE: give it to the owner */
 };
 
 typedef struct {
@@ -327,6 +343,11 @@ typedef struct {
     /* a REQ came from a peer whose CM address is not known: kept for rcmsg_rc_cm_take_held
      * (NULL: nothing told) */
     void (*held)(void *arg, int peer);
+    /* the peer probes the connection ("Probe" above): the owner fills *answer (its QP's qpn, its
+     * counts in seq) after posting its receive buffers (NULL: probes are not answered) */
+    void (*probe)(void *arg, int peer, rcmsg_rc_cm_payload_t *answer);
+    /* the peer's answer to our probe (NULL: answers dropped) */
+    void (*probed)(void *arg, int peer, const rcmsg_rc_cm_payload_t *answer);
     void *arg;
 } rcmsg_rc_cm_ops_t;
 
@@ -383,6 +404,10 @@ void rcmsg_rc_cm_rejoin(rcmsg_rc_cm_t *cm, int peer, uint32_t qpn, uint32_t psn,
 
 /* The owner failed the peer for good (rcmsg_rc_cm_fsm_refuse). */
 void rcmsg_rc_cm_refuse(rcmsg_rc_cm_t *cm, int peer);
+
+/* Asks the peer of a connected pair about the connection ("Probe" above): true when the PROBE
+ * was posted (false: not CONNECTED, or no send slot; the caller asks again later). */
+bool rcmsg_rc_cm_probe(rcmsg_rc_cm_t *cm, int peer);
 
 /* Every packet waiting for an answer is sent again now (the port came back up). */
 void rcmsg_rc_cm_kick(rcmsg_rc_cm_t *cm);

@@ -105,7 +105,7 @@ static const char *cm_pkt_check(const rcmsg_rc_cm_pkt_wire_t *w, const rcmsg_rc_
     if (w->version != RC_CM_VERSION) {
         return "another CM protocol version";
     }
-    if (p->type < RC_CM_REQ || p->type > RC_CM_REJ) {
+    if (p->type < RC_CM_REQ || p->type > RC_CM_PROBE_REP) {
         return "unknown packet type";
     }
     if (p->job != params->job) {
@@ -120,7 +120,8 @@ static const char *cm_pkt_check(const rcmsg_rc_cm_pkt_wire_t *w, const rcmsg_rc_
     if (p->attempt == 0) {
         return "attempt id 0";
     }
-    if ((p->type == RC_CM_REQ || p->type == RC_CM_REP) &&
+    if ((p->type == RC_CM_REQ || p->type == RC_CM_REP || p->type == RC_CM_PROBE ||
+         p->type == RC_CM_PROBE_REP) &&
         (p->payload.qpn == 0 || p->payload.qpn > 0xffffff || p->payload.psn > 0xffffff)) {
         return "invalid qp number or psn";
     }
@@ -474,6 +475,19 @@ void rcmsg_rc_cm_fsm_disconnect(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_
     cm_send(params, conn, RC_CM_DREQ, now_us, act);
 }
 
+/* A PROBE or its PROBE_REP: taken only by a pair connected in the attempt it names. */
+static void cm_recv_probe(const rcmsg_rc_cm_conn_t *conn, const rcmsg_rc_cm_pkt_t *pkt,
+                          rcmsg_rc_cm_act_t *act)
+{
+    if (conn->state != RC_CM_CONNECTED) {
+        cm_drop(act, "a probe of a pair that is not connected");
+    } else if (pkt->attempt != conn->attempt) {
+        cm_drop(act, "a probe of another attempt than the connected one");
+    } else {
+        act->todo |= pkt->type == RC_CM_PROBE ? RC_CM_DO_ANSWER : RC_CM_DO_PROBED;
+    }
+}
+
 void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t *conn,
                           const rcmsg_rc_cm_pkt_t *pkt, uint64_t now_us, rcmsg_rc_cm_act_t *act)
 {
@@ -496,6 +510,10 @@ void rcmsg_rc_cm_fsm_recv(const rcmsg_rc_cm_params_t *params, rcmsg_rc_cm_conn_t
         break;
     case RC_CM_REJ:
         cm_recv_rej(conn, pkt, act);
+        break;
+    case RC_CM_PROBE:
+    case RC_CM_PROBE_REP:
+        cm_recv_probe(conn, pkt, act);
         break;
     default:
         cm_drop(act, "unknown packet type");

@@ -477,6 +477,8 @@ rcmsg_status_t rc_cm_start(rc_btl_t *rc)
                              .stalled = rc_cm_stalled,
                              .lost = rc_cm_lost,
                              .held = rc_cm_held,
+                             .probe = rc_sync_probe_answer,
+                             .probed = rc_sync_probed,
                              .arg = rc};
 
     if (rc->config.control_thread) { /* its packets wake the progress thread, not the app */

@@ -69,6 +69,16 @@ void rc_cause_str(const rc_cause_t *cause, char *buf, size_t len)
     case RC_CAUSE_STUCK:
         snprintf(buf, len, "no completion for %d s, beyond the device's retry bound", cause->code);
         break;
+    case RC_CAUSE_PROBED:
+        snprintf(buf, len,
+                 "no completion of a SEND for %d s though the peer, probed, had its receive "
+                 "buffers posted (not a receive-not-ready wait)",
+                 cause->code);
+        break;
+    case RC_CAUSE_PAIRED:
+        snprintf(buf, len, "the probed peer's qp is 0x%x, this qp sends to 0x%x",
+                 (unsigned)cause->code, cause->vendor);
+        break;
     }
 }
 

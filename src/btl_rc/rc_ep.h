@@ -69,13 +69,17 @@ typedef enum { RC_REC_NONE, RC_REC_DRAIN, RC_REC_CONNECT } rc_rec_state_t;
 
 /* What broke a connection, for the recovery's log line. */
 typedef enum {
-    RC_CAUSE_WC,    /* a completion error: code = enum ibv_wc_status, vendor = vendor_err */
-    RC_CAUSE_EVENT, /* an async event: code = enum ibv_event_type */
-    RC_CAUSE_HOOK,  /* rcmsg_rc_btl_force_error */
-    RC_CAUSE_PEER,  /* the peer reconnects: its side broke */
-    RC_CAUSE_POST,  /* ibv_post_send refused: the QP was found in ERR behind its mirror */
-    RC_CAUSE_SYNC,  /* the periodic sync found the QP in another state: code = the state */
-    RC_CAUSE_STUCK, /* the periodic sync found no completion beyond the retry bound: code = s */
+    RC_CAUSE_WC,     /* a completion error: code = enum ibv_wc_status, vendor = vendor_err */
+    RC_CAUSE_EVENT,  /* an async event: code = enum ibv_event_type */
+    RC_CAUSE_HOOK,   /* rcmsg_rc_btl_force_error */
+    RC_CAUSE_PEER,   /* the peer reconnects: its side broke */
+    RC_CAUSE_POST,   /* ibv_post_send refused: the QP was found in ERR behind its mirror */
+    RC_CAUSE_SYNC,   /* the periodic sync found the QP in another state: code = the state */
+    RC_CAUSE_STUCK,  /* the periodic sync found no completion beyond the retry bound: code = s */
+    RC_CAUSE_PROBED, /* a SEND with no completion though the peer, probed, had posted its
+                        receive buffers (not a receive-not-ready wait): code = s */
+    RC_CAUSE_PAIRED, /* the probed peer's qp is not the one this QP sends to: code = the peer's
+                        qpn, vendor = this QP's destination qpn */
 } rc_cause_kind_t;
 
 typedef struct {

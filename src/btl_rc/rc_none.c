@@ -37,10 +37,11 @@ rcmsg_status_t rcmsg_rc_btl_force_qp_err(rcmsg_btl_t *btl, int peer)
     return RCMSG_ERR_UNSUPPORTED;
 }
 
-rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer)
+rcmsg_status_t rcmsg_rc_btl_force_stuck(rcmsg_btl_t *btl, int peer, bool marker)
 {
     (void)btl;
     (void)peer;
+    (void)marker;
     return RCMSG_ERR_UNSUPPORTED;
 }
 
@@ -52,6 +53,13 @@ uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer)
 }
 
 uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer)
+{
+    (void)btl;
+    (void)peer;
+    return 0;
+}
+
+unsigned rcmsg_rc_btl_outstanding(rcmsg_btl_t *btl, int peer)
 {
     (void)btl;
     (void)peer;

@@ -82,24 +82,24 @@ static uint64_t rc_stuck_bound_us(const rc_btl_t *rc, uint64_t len)
            RC_STUCK_SLACK_US;
 }
 
-/* Whether a request waits legitimately without a bound: a SEND meets receive-not-ready NAKs
- * while the peer's receive buffers are all taken (a peer that computes), and
- * RCMSG_IB_RNR_RETRY=7 retries them forever. */
+/* Whether a request may wait without a bound: a SEND meets receive-not-ready NAKs while the
+ * peer's receive buffers are all taken (a peer that computes), and RCMSG_IB_RNR_RETRY=7 retries
+ * them forever. */
 static bool rc_may_wait_rnr(const rc_btl_t *rc, const rc_wr_t *wr)
 {
     return rc->config.rnr_retry == 7 &&
            (wr->type == RC_WR_SEND || wr->type == RC_WR_SEND_INLINE || wr->type == RC_WR_CTL);
 }
 
-/* The oldest outstanding request of ep when a completion is due within a bound (some request
- * is signaled: an unsignaled tail completes only with a later signaled request; the oldest is
- * not a SEND that may wait on RNR), else NULL; *len_p: the ring's bytes. */
+/* The oldest outstanding request of ep when a completion is due (some request is signaled: an
+ * unsignaled tail completes only with a later signaled request), else NULL; *len_p: the
+ * ring's bytes. */
 static const rc_wr_t *rc_due_head(const rc_btl_t *rc, const rc_ep_t *ep, uint64_t *len_p)
 {
     bool due = false;
 
     *len_p = 0;
-    if (ep->ring_count == 0 || rc_may_wait_rnr(rc, ep->ring[ep->ring_head])) {
+    if (ep->ring_count == 0) {
         return NULL;
     }
     for (unsigned i = 0; i < ep->ring_count; i++) {
@@ -110,21 +110,56 @@ static const rc_wr_t *rc_due_head(const rc_btl_t *rc, const rc_ep_t *ep, uint64_
     return due ? ep->ring[ep->ring_head] : NULL;
 }
 
+/* A SEND at the head that may wait on the peer's receive buffers is probed once it has waited
+ * this long (the peer's answer posts them again: sends to a rank that computes move on), and
+ * again as often while it stays there. */
+#define RC_STUCK_PROBE_US 1000000u
+/* How long a SEND may still wait after the peer answered a probe: its receive buffers are
+ * posted again, so the device's next receive-not-ready retry (at most 655 ms after the last,
+ * IBA's longest RNR timer) delivers it; the rest is slack. */
+#define RC_STUCK_CONFIRM_US 2000000u
+
+/* A SEND at the head, there for now - w->since: the peer is probed every RC_STUCK_PROBE_US. */
+static void rc_sync_probe_send(rc_btl_t *rc, int peer, rc_stuck_t *w, uint64_t now)
+{
+    rc_ep_t *ep = &rc->eps[peer];
+
+    if (now - w->since < RC_STUCK_PROBE_US ||
+        (w->probed_us != 0 && now - w->probed_us < RC_STUCK_PROBE_US)) {
+        return;
+    }
+    if (rcmsg_rc_cm_probe(rc->cm, peer)) {
+        rcmsg_log(w->probed_us == 0 ? RCMSG_LOG_INFO : RCMSG_LOG_DEBUG,
+                  "rc: qp 0x%x to peer %d: its oldest request, a SEND, without a completion for "
+                  "%.1f s (RCMSG_IB_RNR_RETRY=7: it may wait on the peer's receive buffers); the "
+                  "peer is probed",
+                  ep->qp.qp->qp_num, peer, (double)(now - w->since) / 1e6);
+        w->probed_us = now;
+    }
+}
+
 /* One connected QP: recovered when its oldest request stayed outstanding, a completion due,
- * beyond the bound: the device neither completed nor failed it. */
+ * beyond the bound: the device neither completed nor failed it (a SEND that may wait on RNR:
+ * only once the probed peer said, RC_STUCK_CONFIRM_US before, that its buffers are posted). */
 static void rc_sync_stuck(rc_btl_t *rc, int peer, uint64_t now)
 {
     rc_ep_t *ep = &rc->eps[peer];
     rc_stuck_t *w = &rc->sync.stuck[peer];
     uint64_t len, bound;
     const rc_wr_t *head = rc_due_head(rc, ep, &len);
+    bool send;
 
     if (head == NULL || head != w->head || head->gen != w->gen) {
         *w = (rc_stuck_t){.head = head, .gen = head != NULL ? head->gen : 0, .since = now};
         return;
     }
+    send = rc_may_wait_rnr(rc, head);
+    if (send) {
+        rc_sync_probe_send(rc, peer, w, now);
+    }
     bound = rc_stuck_bound_us(rc, len);
-    if (now - w->since <= bound) {
+    if (now - w->since <= bound ||
+        (send && (w->answered_us == 0 || now - w->answered_us <= RC_STUCK_CONFIRM_US))) {
         return;
     }
     /* the completions queued so far first: one may retire the head */
@@ -136,14 +171,66 @@ static void rc_sync_stuck(rc_btl_t *rc, int peer, uint64_t now)
     w->head = NULL;
     rcmsg_warn("rc: qp 0x%x to peer %d: %u request(s) outstanding, the oldest (%s%s) without a "
                "completion for %.1f s, beyond the device's retries (RCMSG_IB_TIMEOUT %u, "
-               "RCMSG_IB_RETRY_COUNT %u: %.1f s with the bytes and the slack); %s",
+               "RCMSG_IB_RETRY_COUNT %u: %.1f s with the bytes and the slack)%s; %s",
                ep->qp.qp->qp_num, peer, ep->ring_count, rc_wr_type_name(head->type),
                head->held ? ", held" : "", (double)(now - w->since) / 1e6, rc->config.ib_timeout,
                rc->config.retry_count, (double)bound / 1e6,
+               send ? ", and the peer, probed, posted its receive buffers" : "",
                rc->recovery ? "recovering" : "the peer fails (RCMSG_RECOVERY=no)");
     rc_rec_start(rc, peer,
-                 (rc_cause_t){.kind = RC_CAUSE_STUCK, .code = (int)((now - w->since) / 1000000)},
+                 (rc_cause_t){.kind = send ? RC_CAUSE_PROBED : RC_CAUSE_STUCK,
+                              .code = (int)((now - w->since) / 1000000)},
                  false);
+}
+
+void rc_sync_probe_answer(void *arg, int peer, rcmsg_rc_cm_payload_t *answer)
+{
+    rc_btl_t *rc = arg;
+    rc_ep_t *ep = &rc->eps[peer];
+
+    /* the messages the receive buffers hold are taken (kept for the application when the
+     * progress thread answers), and the buffers posted again: an RNR wait ends */
+    rc_rx_drain(rc);
+    rc_rx_repost_held(rc);
+    if (ep->qp.qp != NULL) {
+        answer->qpn = ep->qp.qp->qp_num;
+    }
+    answer->seq[0] = ep->sent;
+    answer->seq[1] = ep->recvd;
+}
+
+void rc_sync_probed(void *arg, int peer, const rcmsg_rc_cm_payload_t *answer)
+{
+    rc_btl_t *rc = arg;
+    rc_ep_t *ep = &rc->eps[peer];
+    rc_stuck_t *w = rc->sync.stuck != NULL ? &rc->sync.stuck[peer] : NULL;
+    struct ibv_qp_attr attr;
+    struct ibv_qp_init_attr init;
+
+    if (w == NULL || w->probed_us == 0 || !rc_sync_watched(rc, peer)) {
+        return; /* not ours, or the connection moved on */
+    }
+    if (w->answered_us != 0) {
+        return; /* the first answer to this SEND counts */
+    }
+    w->answered_us = rcmsg_clock_coarse_us();
+    rcmsg_info("rc: peer %d answered the probe of qp 0x%x: its qp 0x%x, it received %llu of "
+               "the %llu messages this rank sent; its receive buffers are posted",
+               peer, ep->qp.qp->qp_num, answer->qpn, (unsigned long long)answer->seq[1],
+               (unsigned long long)ep->sent);
+    memset(&attr, 0, sizeof(attr));
+    if (ibv_query_qp(ep->qp.qp, &attr, IBV_QP_DEST_QPN, &init) == 0 &&
+        attr.dest_qp_num != answer->qpn) {
+        rcmsg_warn("rc: qp 0x%x to peer %d sends to qp 0x%x, but the peer's qp is 0x%x; %s",
+                   ep->qp.qp->qp_num, peer, attr.dest_qp_num, answer->qpn,
+                   rc->recovery ? "recovering" : "the peer fails (RCMSG_RECOVERY=no)");
+        w->head = NULL;
+        rc_rec_start(rc, peer,
+                     (rc_cause_t){.kind = RC_CAUSE_PAIRED,
+                                  .code = (int)answer->qpn,
+                                  .vendor = attr.dest_qp_num},
+                     false);
+    }
 }
 
 void rc_sync_tick(rc_btl_t *rc)

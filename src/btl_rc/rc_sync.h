@@ -5,6 +5,8 @@
 #ifndef RCMSG_BTL_RC_SYNC_H
 #define RCMSG_BTL_RC_SYNC_H
 
+#include "rc_cm.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,9 +14,11 @@ struct rc_btl;
 
 /* The stuck-queue watch of one endpoint: its oldest outstanding request when first seen. */
 typedef struct {
-    const void *head; /* the rc_wr_t, or NULL when no completion is due */
-    uint32_t gen;     /* its generation then */
-    uint64_t since;   /* when it was first seen at the head */
+    const void *head;     /* the rc_wr_t, or NULL when no completion is due */
+    uint32_t gen;         /* its generation then */
+    uint64_t since;       /* when it was first seen at the head */
+    uint64_t probed_us;   /* a SEND there past the bound: when the peer was last probed (0: not) */
+    uint64_t answered_us; /* when the peer answered (0: not yet) */
 } rc_stuck_t;
 
 typedef struct {
@@ -30,8 +34,18 @@ typedef struct {
  * QP that neither completes nor fails a signaled request for 4 times its retries' time, the
  * time its bytes take at 10 MB/s and 5 s more is recovered as broken (under link flaps a
  * Soft-RoCE pair was seen to hold requests for minutes, both QPs in RTS). A SEND at the head
- * is not watched with RCMSG_IB_RNR_RETRY=7: it may wait on a peer's receive buffers forever. */
+ * with RCMSG_IB_RNR_RETRY=7 may wait on the peer's receive buffers for as long as the peer
+ * computes: after 1 s there the peer is probed through the CM (rc_cm.h, "Probe"), and again each
+ * second: its answer posts its receive buffers again (its progress thread takes the messages
+ * they held), so sends to a rank that computes move on. Past the bound such a SEND counts as
+ * stuck only when the peer answered more than RC_STUCK_CONFIRM_US before: a peer that does not
+ * answer (it computes without RCMSG_ASYNC_PROGRESS) is never recovered from. */
 void rc_sync_tick(struct rc_btl *rc);
+
+/* The CM's probe ops (rcmsg_rc_cm_ops_t): the peer asks about its stuck SEND (this side's
+ * receive buffers posted again, *answer filled), and the peer's answer to this side's probe. */
+void rc_sync_probe_answer(void *arg, int peer, rcmsg_rc_cm_payload_t *answer);
+void rc_sync_probed(void *arg, int peer, const rcmsg_rc_cm_payload_t *answer);
 
 /* The progress thread only (rc_control), while the application computes: every
  * RCMSG_LIVENESS_INTERVAL, a probe (rc_ping) to each connected peer nothing was received from

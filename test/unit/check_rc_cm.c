@@ -848,6 +848,58 @@ START_TEST(test_refuse)
 }
 END_TEST
 
+/* A probe of the connection (rc_cm.h, "Probe"): answered, its answer taken, only by a pair
+ * connected in the probe's attempt; no state changes. */
+static unsigned probe_to(net_t *n, int r, int type, uint32_t attempt)
+{
+    side_t *from = &n->side[1 - r], *s = &n->side[r];
+    uint8_t buf[RC_CM_PKT_SIZE];
+    rcmsg_rc_cm_pkt_t pkt;
+    rcmsg_rc_cm_act_t act;
+    rcmsg_rc_cm_state_t before = s->conn.state;
+    const char *why = NULL;
+
+    rcmsg_rc_cm_fsm_packet(&from->params, &from->conn, type, &pkt);
+    pkt.attempt = attempt;
+    rcmsg_rc_cm_pkt_encode(&pkt, buf);
+    ck_assert_int_eq(rcmsg_rc_cm_pkt_decode(buf, sizeof(buf), &s->params, &pkt, &why), RCMSG_OK);
+    ck_assert_int_eq(pkt.type, type);
+    rcmsg_rc_cm_fsm_recv(&s->params, &s->conn, &pkt, n->now, &act);
+    ck_assert_int_eq(s->conn.state, before);
+    ck_assert(!(act.todo & ~(unsigned)(RC_CM_DO_ANSWER | RC_CM_DO_PROBED | RC_CM_DO_DROP)));
+    return act.todo;
+}
+
+START_TEST(test_probe)
+{
+    net_t n;
+    rcmsg_rc_cm_pkt_t p = {.type = RC_CM_PROBE,
+                           .src = 5,
+                           .dst = 3,
+                           .attempt = 9,
+                           .job = JOB,
+                           .payload = payload_of(5)};
+
+    net_init(&n, 2, 0);
+    ck_assert_uint_eq(probe_to(&n, 0, RC_CM_PROBE, 1), RC_CM_DO_DROP); /* not connected */
+    net_connect(&n, 1);
+    while (n.nq > 0) {
+        net_deliver(&n, 0);
+    }
+    assert_one_connection(&n);
+    ck_assert_uint_eq(probe_to(&n, 0, RC_CM_PROBE, n.side[0].conn.attempt), RC_CM_DO_ANSWER);
+    ck_assert_uint_eq(probe_to(&n, 1, RC_CM_PROBE_REP, n.side[1].conn.attempt), RC_CM_DO_PROBED);
+    ck_assert_uint_eq(probe_to(&n, 0, RC_CM_PROBE, n.side[0].conn.attempt + 1), RC_CM_DO_DROP);
+    ck_assert_uint_eq(probe_to(&n, 1, RC_CM_PROBE_REP, n.side[1].conn.attempt - 1), RC_CM_DO_DROP);
+    assert_one_connection(&n);
+    /* a probe names a valid qp like a REQ; a type past PROBE_REP is unknown */
+    p.payload.qpn = 0;
+    refuse(p, RC_CM_PKT_SIZE, -1, 0, "qp number");
+    p.payload.qpn = 0x123;
+    refuse(p, RC_CM_PKT_SIZE, 5, RC_CM_PROBE_REP + 1, "type");
+}
+END_TEST
+
 static Suite *rc_cm_suite(void)
 {
     Suite *s = suite_create("rc_cm");
@@ -874,6 +926,7 @@ static Suite *rc_cm_suite(void)
     tcase_add_test(tc, test_rejoin_gone);
     tcase_add_test(tc, test_rejoin_rtr_fails);
     tcase_add_test(tc, test_refuse);
+    tcase_add_test(tc, test_probe);
     suite_add_tcase(s, tc);
     return s;
 }

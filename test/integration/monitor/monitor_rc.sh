@@ -25,8 +25,12 @@
 #    completes nor fails what is posted: rcmsg_rc_btl_force_stuck) with a signaled request due:
 #    the stuck-queue watch logs it once and recovers the connection after its bound (4 x the
 #    device's retries + 5 s = 5.8 s here), the round trip waiting on it completes intact then.
-#    (c) 3 recoveries forced by rank 0 (rcmsg_rc_btl_force_error): 7 recoveries counted on each
-#    side (3 + 1 + 3), 7 RECOVERED events each (one per recovery), CONNECTED still once,
+#    The same with the round trip's SEND as the oldest request (stucksend: it may wait on rank
+#    1's receive buffers, RCMSG_IB_RNR_RETRY=7): rank 0 probes rank 1 through the CM past the
+#    bound, rank 1 answers (the qp rank 0 sends to, its buffers posted), and rank 0 recovers 2 s
+#    later, naming the probe. (c) 3 recoveries forced by rank 0 (rcmsg_rc_btl_force_error): 8
+#    recoveries counted on each side (3 + 2 + 3), 8 RECOVERED events each (one per recovery),
+#    CONNECTED still once,
 #    traffic checked after each. (d) callbacks: every rank got CONNECTED once for
 #    each rc peer; rank 2 kills itself: ranks 0 and 1 get PEER_FAILED for it exactly once with
 #    an error status (bounded by the liveness probe, RCMSG_IB_TIMEOUT=14 with 2 retries and
@@ -84,10 +88,10 @@ if part 2; then
     stuck_bound=5.8
     job sync 150 3 --enable-recovery RCMSG_QP_SYNC_INTERVAL=500ms RCMSG_IB_TIMEOUT=14 \
         RCMSG_IB_RETRY_COUNT=2 RCMSG_RECOVERY_TIMEOUT=2s "RCMSG_STATS_FILE=$work/sync.%r.json" \
-        -- qpsync 3 500 + stuck "$stuck_bound" + recover 3 + events rc
-    grep '^rank [01]: \(qpsync\|stuck\|recover\|receive\)\|^rank [0-9]: event [A-Z_]* peer [0-9]* transport [a-z]* status [A-Z_]*' "$work/sync.out"
+        -- qpsync 3 500 + stuck "$stuck_bound" + stucksend "$stuck_bound" + recover 3 + events rc
+    grep '^rank [01]: \(qpsync\|stuck\|stucksend\|recover\|receive\)\|^rank [0-9]: event [A-Z_]* peer [0-9]* transport [a-z]* status [A-Z_]*' "$work/sync.out"
     grep -q '^rank 2: killing itself with SIGKILL' "$out" || jobfail "sync: rank 2 did not get to the kill"
-    for m in qpsync stuck recover events; do
+    for m in qpsync stuck stucksend recover events; do
         each_rank 2 "$out" "$m:.* 0 failures$" ||
             jobfail "sync: ranks 0 and 1 did not both end $m with 0 failures"
     done
@@ -120,19 +124,30 @@ if part 2; then
         jobfail "sync: rank 0 did not log the stuck queue to peer 1 once"
     rank_logged 0 "$out" "warn: rc: connection to peer 1 recovered: .*cause no completion for [0-9]* s, beyond the device's retry bound" >/dev/null ||
         jobfail "sync: rank 0's recovery of the stuck queue does not name its cause"
-    # 3 by the sync, 1 by the stuck-queue watch, 3 forced: 7 recoveries on each side
-    expect_json sync "$work/sync.0.json" '.scope == "peer" and .peer == 1' recoveries=7
-    expect_json sync "$work/sync.1.json" '.scope == "peer" and .peer == 0' recoveries=7
-    # the events, checked by monitor_test: 7 RECOVERED (3 by the sync, 1 stuck, 3 forced) and CONNECTED
-    # once on each side of (0, 1); CONNECTED once for each other rank on every rank, PEER_FAILED
-    # once for rank 2 with an error status on ranks 0 and 1; none after the checks ('finalized')
-    each_rank 2 "$out" 'recover: 3 forced, 7 recoveries in all, 7 RECOVERED events in all, 1 CONNECTED, 0 failures$' ||
-        jobfail "sync: rank $_r did not get 7 RECOVERED events (and CONNECTED once) for its peer"
+    # the stuck SEND (stucksend): rank 0 probed rank 1 through the CM and recovered once rank 1
+    # had answered (its warning says so: no answer, no recovery), naming the probe; the probe
+    # and answer lines themselves are info and debug, checked by rc/rc_compute.sh part 5
+    l=$(rank_logged 0 "$out" "warn: rc: qp 0x[0-9a-f]* to peer 1: [0-9]* request(s) outstanding, the oldest (SEND.*) without a completion for [0-9.]* s, .*, and the peer, probed, posted its receive buffers; recovering")
+    [ -n "$l" ] && [ -z "$(echo "$l" | sed -n 2p)" ] ||
+        jobfail "sync: rank 0 did not log the stuck SEND to peer 1 once"
+    rank_logged 0 "$out" "warn: rc: connection to peer 1 recovered: .*cause no completion of a SEND for [0-9]* s though the peer, probed, had its receive buffers posted" >/dev/null ||
+        jobfail "sync: rank 0's recovery of the stuck SEND does not name its cause"
+    ! grep -q "sends to qp 0x[0-9a-f]*, but the peer's qp is" "$out" ||
+        jobfail "sync: a probe found a pair connected to the wrong qp"
+    # 3 by the sync, 2 by the stuck-queue watch, 3 forced: 8 recoveries on each side
+    expect_json sync "$work/sync.0.json" '.scope == "peer" and .peer == 1' recoveries=8
+    expect_json sync "$work/sync.1.json" '.scope == "peer" and .peer == 0' recoveries=8
+    # the events, checked by monitor_test: 8 RECOVERED (3 by the sync, 2 stuck, 3 forced) and
+    # CONNECTED once on each side of (0, 1); CONNECTED once for each other rank on every rank,
+    # PEER_FAILED once for rank 2 with an error status on ranks 0 and 1; none after the checks
+    # ('finalized')
+    each_rank 2 "$out" 'recover: 3 forced, 8 recoveries in all, 8 RECOVERED events in all, 1 CONNECTED, 0 failures$' ||
+        jobfail "sync: rank $_r did not get 8 RECOVERED events (and CONNECTED once) for its peer"
     each_rank 2 "$out" 'events: PEER_FAILED 1 for rank 2 (RCMSG_ERR_[A-Z_]*), 0 failures$' ||
         jobfail "sync: rank $_r did not get PEER_FAILED once for rank 2 with an error status"
     grep -q '^rank 2: events: CONNECTED once for each other rank over rc, 0 failures$' "$out" ||
         jobfail "sync: rank 2 did not get CONNECTED once for each other rank"
-    echo "ok: 2. QP sync within 2 periods, a stuck queue recovered by its watch, 7 RECOVERED events each side, CONNECTED once, PEER_FAILED once ($(($(date +%s) - t00)) s so far)"
+    echo "ok: 2. QP sync within 2 periods, a stuck queue and a stuck SEND (probed) recovered by the watch, 8 RECOVERED events each side, CONNECTED once, PEER_FAILED once ($(($(date +%s) - t00)) s so far)"
 fi
 
 # wait_dump NAME RANK KIND: until RANK's log in job NAME has a dump whose begin line matches

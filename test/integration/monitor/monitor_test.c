@@ -42,6 +42,9 @@
  *                                     round trip waits until the stuck-queue watch recovers the
  *                                     connection: S s (its bound) -1.5 / +4 s; one recovery on
  *                                     each side; checked traffic after
+ *   monitor_test stucksend S          the same with no flush: the oldest request is the round
+ *                                     trip's SEND (it may wait on receive buffers): the watch
+ *                                     probes rank 1 after 1 s and recovers at S + 1.5 s
  *   monitor_test idle                 2 ranks: two checked round trips, then both idle (rank
  *                                     1 in a blocking receive from rank 0, tag 77, 64 B; rank
  *                                     0 testing a receive) until $MONITOR_DIR/go exists; then
@@ -603,9 +606,14 @@ static int qpsync(long n, long period_ms)
 
 /* Rank 0's QP to rank 1 swallows its requests (SQD, rcmsg_rc_btl_force_stuck): the stuck-queue
  * watch recovers it after `bound` s (4 x the device's retries + the slack, rc_sync.h), and the
- * round trip that waited on it completes, intact, within a few seconds of that. */
-static int stuck(double bound)
+ * round trip that waited on it completes, intact, within a few seconds of that. With `send`
+ * the oldest request is the round trip's SEND, not a flush marker: one that may wait on rank
+ * 1's receive buffers, so the watch probes rank 1 after 1 s (rc_cm.h, "Probe") and recovers
+ * at the bound, its answer 2 s old by then; the bound counts from the liveness probe's flush,
+ * which makes a completion due (+1.5 s). */
+static int stuck(double bound, bool send)
 {
+    const char *mode = send ? "stucksend" : "stuck";
     rcmsg_btl_t *btl = rc_btl();
     uint8_t *buf;
     uint64_t base = rank > 1 ? 0 : rcmsg_rc_btl_recoveries(btl, rank ^ 1);
@@ -621,21 +629,27 @@ static int stuck(double bound)
     t0 = now_s();
     if (rank == 0) {
         rcmsg_status_t s;
-        while ((s = rcmsg_rc_btl_force_stuck(btl, 1)) == RCMSG_ERR_STATE && now_s() - t0 < 10) {
+        while ((s = rcmsg_rc_btl_force_stuck(btl, 1, !send)) == RCMSG_ERR_STATE &&
+               now_s() - t0 < 10) {
             rcmsg_iprobe(RCMSG_ANY_SOURCE, TAG_IDLE, world, &flag, NULL);
         }
         CHECK(s == RCMSG_OK, "rcmsg_rc_btl_force_stuck: %s", rcmsg_status_name(s));
     }
     round_trip(buf, 64, 902, 0);
     t = now_s() - t0;
-    CHECK(await_recoveries(btl, base + 1, 20) >= 0, "stuck: no recovery counted in 20 s");
+    if (send) {
+        /* the SEND alone is unsignaled: a completion is due once the waiting rank's liveness
+         * probe posted a signaled flush behind it (RCMSG_LIVENESS_INTERVAL, 1 s) */
+        bound += 1.5;
+    }
+    CHECK(await_recoveries(btl, base + 1, 20) >= 0, "%s: no recovery counted in 20 s", mode);
     CHECK(rank != 0 || (t >= bound - 1.5 && t <= bound + 4),
-          "stuck: the round trip took %.3f s, not the watch's %.1f s (-1.5 s, +4 s)", t, bound);
+          "%s: the round trip took %.3f s, not the watch's %.1f s (-1.5 s, +4 s)", mode, t, bound);
     round_trip(buf, PING_BIG, 904, 0);
     free(buf);
-    printf("rank %d: stuck: round trip after %.3f s (watch bound %.1f s), %lu recovery(ies), %d "
+    printf("rank %d: %s: round trip after %.3f s (watch bound %.1f s), %lu recovery(ies), %d "
            "failures\n",
-           rank, t, bound, (unsigned long)(rcmsg_rc_btl_recoveries(btl, rank ^ 1) - base),
+           rank, mode, t, bound, (unsigned long)(rcmsg_rc_btl_recoveries(btl, rank ^ 1) - base),
            failures);
     return failures != 0;
 }
@@ -750,8 +764,8 @@ static int run(int argc, char **argv)
         return recover(atol(argv[1]));
     } else if (strcmp(m, "qpsync") == 0 && argc == 3) {
         return qpsync(atol(argv[1]), atol(argv[2]));
-    } else if (strcmp(m, "stuck") == 0 && argc == 2) {
-        return stuck(atof(argv[1]));
+    } else if ((strcmp(m, "stuck") == 0 || strcmp(m, "stucksend") == 0) && argc == 2) {
+        return stuck(atof(argv[1]), strcmp(m, "stucksend") == 0);
     } else if (strcmp(m, "idle") == 0 && argc == 1) {
         return idle();
     } else if (strcmp(m, "recycle") == 0 && argc == 1) {

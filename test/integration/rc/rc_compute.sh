@@ -19,6 +19,13 @@
 #    with the default 7.5 s the retries outlast the 5 s and nothing breaks
 # 4. RCMSG_ASYNC_PROGRESS=no, RCMSG_CM_TIMEOUT=100ms x RCMSG_CM_RETRIES=10 (1 s), rank 1
 #    computing 4 s: rank 0's eager send fails with RCMSG_ERR_CONNECTION (as before the thread)
+# 5. flood (20 s of compute), RCMSG_SRQ_SIZE=16: rank 0 sends 32 eager messages at once (its
+#    eager credits, RCMSG_EAGER_CREDITS), twice rank 1's receive buffers, so half its SENDs
+#    meet receive-not-ready NAKs (retried forever, RCMSG_IB_RNR_RETRY=7): after 1 s rank 0
+#    probes rank 1 through the CM, rank 1's thread takes the messages its buffers hold and
+#    posts them again: the device completes every SEND before rank 1's compute ends (without
+#    the probe the last 16 wait for the compute's end), with no recovery; then rank 1 checks
+#    the 32
 # RC_COMPUTE_PARTS="1 4" runs only those parts; RC_COMPUTE_LONG sets part 1's compute time.
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
@@ -88,7 +95,7 @@ checked() {
         jobfail "$1: rank 1 logged no 'connected to peer 0'"
 }
 
-part() { case " ${RC_COMPUTE_PARTS:-1 2 3 4} " in *" $1 "*) return 0 ;; esac; return 1; }
+part() { case " ${RC_COMPUTE_PARTS:-1 2 3 4 5} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if part 1; then
     job lazy $((long + 60)) 2 -- lazy "$long"
@@ -142,4 +149,20 @@ if part 4; then
         jobfail "no thread: the send to the computing rank did not fail with RCMSG_ERR_CONNECTION: $line"
     echo "ok: 4. RCMSG_ASYNC_PROGRESS=no: the connect to a computing rank fails as before the thread ($line)"
 fi
-pass "a rank computing while peers connect, parts ${RC_COMPUTE_PARTS:-1 2 3 4}: lazy connect ($long s), recycle and reconnect, link down 5 s, and without the thread the connect fails"
+if part 5; then
+    job flood 90 2 RCMSG_SRQ_SIZE=16 RCMSG_EAGER_CREDITS=32 -- flood 20 32
+    [ $st -eq 0 ] || jobfail "flood: mpirun exited with $st"
+    grep -q '^rank 1: 32 messages received, checked' "$out" || jobfail "flood: rank 1 did not check 32 messages"
+    ! grep -q ' error: ' "$out" || jobfail "flood: errors were logged"
+    ! grep -q 'recovered\|recovering' "$out" || jobfail "flood: a recovery: the waits on receive buffers were taken for a stuck queue"
+    end=$(value flood '^rank 1: compute ended at \([0-9.]*\)$')
+    posted=$(value flood '^rank 0: 32 eager messages posted at \([0-9.]*\)$')
+    sent=$(value flood '^rank 0: every send completed at \([0-9.]*\)$')
+    le "$sent" "$end" || jobfail "flood: rank 0's sends completed at $sent, after rank 1's compute ended ($end)"
+    probes=$(grep -c ':0 [0-9]*\] \(info\|debug\): rc: qp 0x[0-9a-f]* to peer 1: its oldest request, a SEND, .*the peer is probed' "$out")
+    answers=$(grep -c ':1 [0-9]*\] debug: CM: probe from peer 0 .* answered' "$out")
+    [ "$probes" -ge 1 ] && [ "$answers" -ge 1 ] ||
+        jobfail "flood: rank 0 probed $probes time(s), rank 1 answered $answers: the SENDs were not waiting on receive buffers?"
+    echo "ok: 5. flood: 32 eager messages to a rank computing 20 s with 16 receive buffers: posted at $posted, all completed at $sent (compute ended at $end), $probes probe(s), $answers answer(s), no recovery, all checked"
+fi
+pass "a rank computing while peers connect, parts ${RC_COMPUTE_PARTS:-1 2 3 4 5}: lazy connect ($long s), recycle and reconnect, link down 5 s, without the thread the connect fails, and a flood beyond its receive buffers completes (probed)"
