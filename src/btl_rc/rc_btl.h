@@ -51,8 +51,9 @@ uint64_t rcmsg_rc_btl_recoveries(rcmsg_btl_t *btl, int peer);
  * completion, an event, the QP state sync, the peer's reconnect); 0 without rc. */
 uint64_t rcmsg_rc_btl_breaks(rcmsg_btl_t *btl, int peer);
 
-/* The requests outstanding on the QP to peer (posted, not yet completed by the device: a SEND
- * waiting for the peer's receive buffers stays there); 0 without rc. For tests. */
+/* The requests on the QP to peer's ring: posted and not yet reported complete (a SEND waiting
+ * for the peer's receive buffers stays there, and so does an unsignaled one the device has
+ * done until a later signaled request completes); 0 without rc. For tests. */
 unsigned rcmsg_rc_btl_outstanding(rcmsg_btl_t *btl, int peer);
 
 /* rc's lines of the state dump (RCMSG_STALL_TIMEOUT, SIGUSR1): every QP with its mirrored and

@@ -189,9 +189,13 @@ void rc_sync_probe_answer(void *arg, int peer, rcmsg_rc_cm_payload_t *answer)
     rc_ep_t *ep = &rc->eps[peer];
 
     /* the messages the receive buffers hold are taken (kept for the application when the
-     * progress thread answers), and the buffers posted again: an RNR wait ends */
-    rc_rx_drain(rc);
-    rc_rx_repost_held(rc);
+     * progress thread answers), and the buffers posted again: an RNR wait ends. Not before
+     * the layer above is there (rcmsg_init's closing barrier polls the CM before the pml is
+     * set up): nothing could take them; the wait ends with init. */
+    if (rc->super.recv_cb != NULL) {
+        rc_rx_drain(rc);
+        rc_rx_repost_held(rc);
+    }
     if (ep->qp.qp != NULL) {
         answer->qpn = ep->qp.qp->qp_num;
     }

@@ -17,7 +17,7 @@ typedef struct {
     const void *head;     /* the rc_wr_t, or NULL when no completion is due */
     uint32_t gen;         /* its generation then */
     uint64_t since;       /* when it was first seen at the head */
-    uint64_t probed_us;   /* a SEND there past the bound: when the peer was last probed (0: not) */
+    uint64_t probed_us;   /* a SEND there for 1 s: when the peer was last probed (0: not) */
     uint64_t answered_us; /* when the peer answered (0: not yet) */
 } rc_stuck_t;
 
