@@ -895,6 +895,11 @@ START_TEST(test_probe)
     /* a probe names a valid qp like a REQ; a type past PROBE_REP is unknown */
     p.payload.qpn = 0;
     refuse(p, RC_CM_PKT_SIZE, -1, 0, "qp number");
+    p.type = RC_CM_PROBE_REP; /* the answer names a qp the asker compares with its own */
+    refuse(p, RC_CM_PKT_SIZE, -1, 0, "qp number");
+    p.payload.qpn = 0x1000000;
+    refuse(p, RC_CM_PKT_SIZE, -1, 0, "qp number");
+    p.type = RC_CM_PROBE;
     p.payload.qpn = 0x123;
     refuse(p, RC_CM_PKT_SIZE, 5, RC_CM_PROBE_REP + 1, "type");
 }
