@@ -19,13 +19,13 @@
 #    with the default 7.5 s the retries outlast the 5 s and nothing breaks
 # 4. RCMSG_ASYNC_PROGRESS=no, RCMSG_CM_TIMEOUT=100ms x RCMSG_CM_RETRIES=10 (1 s), rank 1
 #    computing 4 s: rank 0's eager send fails with RCMSG_ERR_CONNECTION (as before the thread)
-# 5. flood (20 s of compute), RCMSG_SRQ_SIZE=16: rank 0 sends 32 eager messages at once (its
-#    eager credits, RCMSG_EAGER_CREDITS), twice rank 1's receive buffers, so half its SENDs
-#    meet receive-not-ready NAKs (retried forever, RCMSG_IB_RNR_RETRY=7): after 1 s rank 0
-#    probes rank 1 through the CM, rank 1's thread takes the messages its buffers hold and
-#    posts them again: the device completes every SEND before rank 1's compute ends (without
-#    the probe the last 16 wait for the compute's end), with no recovery; then rank 1 checks
-#    the 32
+# 5. flood (rc_flood_test, 20 s of compute), RCMSG_SRQ_SIZE=16: rank 0 sends 32 eager
+#    messages at once (its eager credits, RCMSG_EAGER_CREDITS), twice rank 1's receive
+#    buffers, so half its SENDs meet receive-not-ready NAKs (retried forever,
+#    RCMSG_IB_RNR_RETRY=7): after 1 s rank 0 probes rank 1 through the CM, rank 1's thread
+#    takes the messages its buffers hold and posts them again: the device completes every SEND
+#    before rank 1's compute ends (without the probe the last 16 wait for the compute's end),
+#    with no recovery; then rank 1 checks the 32
 # RC_COMPUTE_PARTS="1 4" runs only those parts; RC_COMPUTE_LONG sets part 1's compute time.
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
@@ -150,7 +150,9 @@ if part 4; then
     echo "ok: 4. RCMSG_ASYNC_PROGRESS=no: the connect to a computing rank fails as before the thread ($line)"
 fi
 if part 5; then
-    job flood 90 2 RCMSG_SRQ_SIZE=16 RCMSG_EAGER_CREDITS=32 -- flood 20 32
+    prog=$top_builddir/test/integration/rc/rc_flood_test # (with rc's test hook)
+    job flood 90 2 RCMSG_SRQ_SIZE=16 RCMSG_EAGER_CREDITS=32 -- 20 32
+    prog=$top_builddir/test/integration/rc/rc_compute_test
     [ $st -eq 0 ] || jobfail "flood: mpirun exited with $st"
     grep -q '^rank 1: 32 messages received, checked' "$out" || jobfail "flood: rank 1 did not check 32 messages"
     ! grep -q ' error: ' "$out" || jobfail "flood: errors were logged"

@@ -16,22 +16,14 @@
  *                                    more; the connection recovers while rank 1 computes
  *   rc_compute_test fail SECS        2 ranks: rank 0's eager send only; it prints its status
  *                                    (RCMSG_ASYNC_PROGRESS=no: the connect fails)
- *   rc_compute_test flood SECS N     2 ranks: rank 0 posts N eager messages (tags 1, 3, ...)
- *                                    at once, waits for them all, then until the device
- *                                    completed every request to rank 1 (more than rank 1's
- *                                    RCMSG_SRQ_SIZE: the rest wait on its receive buffers)
  *
  * Rank 0 prints "rank 0: eager 1 done after X s" (from its isend) and, from its event
  * handler, the wall-clock time of each connection event; rank 1 prints the wall-clock times
  * its compute phase began and ended and "rank 1: N messages received, checked". A failure
  * prints "FAIL: ..." and exits 1. With RC_COMPUTE_LOG_DIR, each process's log goes there.
  */
-#include "config.h"
-
-#include "btl_rc/rc_btl.h"
-#include "core/core.h"
-
 #include <rcmsg.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -195,55 +187,11 @@ static void rank0(const char *dir)
     printf("rank 0: every send completed at %.3f\n", wall_s());
 }
 
-/* flood: rank 0's n eager messages at once, tags 1, 3, ... (as many as rank 1's receive
- * buffers and more) */
-static void rank0_flood(int n)
-{
-    rcmsg_btl_t *btl = rcmsg_wireup_btl(rcmsg_core_wireup(), "rc");
-    unsigned char *bufs = malloc((size_t)n * EAGER_LEN);
-    rcmsg_request_t *reqs = malloc((size_t)n * sizeof(*reqs));
-    rcmsg_status_t s;
-
-    if (bufs == NULL || reqs == NULL) {
-        die("malloc", RCMSG_ERR_NO_MEMORY);
-    }
-    if (btl == NULL) {
-        printf("FAIL: flood needs rc (RCMSG_TRANSPORTS=rc,self)\n");
-        exit(1);
-    }
-    sleep(1); /* rank 1 is computing by now */
-    for (int i = 0; i < n; i++) {
-        fill(bufs + (size_t)i * EAGER_LEN, EAGER_LEN, 2 * i + 1);
-        s = rcmsg_isend(bufs + (size_t)i * EAGER_LEN, EAGER_LEN, 1, 2 * i + 1, rcmsg_comm_world(),
-                        &reqs[i]);
-        if (s != RCMSG_OK) {
-            die("isend", s);
-        }
-    }
-    printf("rank 0: %d eager messages posted at %.3f\n", n, wall_s());
-    fflush(stdout);
-    s = rcmsg_waitall(n, reqs, NULL); /* their bytes copied: not yet delivered */
-    if (s != RCMSG_OK) {
-        die("waitall", s);
-    }
-    /* delivered: the device completed every SEND to rank 1 (those that met receive-not-ready
-     * NAKs included); the watch's probe runs in progress */
-    while (rcmsg_rc_btl_outstanding(btl, 1) > 0) {
-        int flag;
-        rcmsg_iprobe(1, 0, rcmsg_comm_world(), &flag, NULL);
-        usleep(1000);
-    }
-    printf("rank 0: every send completed at %.3f\n", wall_s());
-    free(bufs);
-    free(reqs);
-}
-
-/* Receives and checks messages tag = first, first + step, ... (nmsg of them) from rank 0. */
-static void receive_tags(int nmsg, int first, int step)
+static void receive(int nmsg)
 {
     static unsigned char buf[RNDV_LEN], want[RNDV_LEN];
 
-    for (int k = 0, tag = first; k < nmsg; k++, tag += step) {
+    for (int tag = 1; tag <= nmsg; tag++) {
         rcmsg_msg_status_t st;
         rcmsg_status_t s = rcmsg_recv(buf, sizeof(buf), 0, tag, rcmsg_comm_world(), &st);
         if (s != RCMSG_OK) {
@@ -259,11 +207,6 @@ static void receive_tags(int nmsg, int first, int step)
     printf("rank %d: %d messages received, checked\n", rank, nmsg);
 }
 
-static void receive(int nmsg)
-{
-    receive_tags(nmsg, 1, 1);
-}
-
 int main(int argc, char **argv)
 {
     rcmsg_status_t s;
@@ -271,7 +214,7 @@ int main(int argc, char **argv)
     int nmsg;
 
     if (argc < 3) {
-        printf("usage: %s lazy|recycle|link|fail|flood SECS [DIR | N]\n", argv[0]);
+        printf("usage: %s lazy|recycle|link|fail SECS [DIR]\n", argv[0]);
         return 2;
     }
     mode = argv[1];
@@ -287,19 +230,7 @@ int main(int argc, char **argv)
     if (strcmp(mode, "recycle") == 0) {
         nmsg = 3;
     }
-    if (strcmp(mode, "flood") == 0) {
-        nmsg = argc > 3 ? atoi(argv[3]) : 0;
-        if (nmsg < 1 || nmsg > 100000) {
-            printf("FAIL: flood needs a count of messages from 1 to 100000\n");
-            return 2;
-        }
-        if (rank == 0) {
-            rank0_flood(nmsg);
-        } else if (rank == 1) {
-            compute(secs);
-            receive_tags(nmsg, 1, 2);
-        }
-    } else if (rank == 0) {
+    if (rank == 0) {
         rank0(argc > 3 ? argv[3] : ".");
     } else if (rank == 1) {
         compute(secs);

@@ -48,7 +48,8 @@
 #    which this part did not hit in its one run before the fix: check_rc_btl's
 #    test_recovering_listed_once checks it without a device)
 # RC_RECOVERY_PARTS="1 4" runs only those parts (all by default); RC_RECOVERY_FORCES sets
-# part 1's count.
+# part 1's count; RC_RECOVERY_LOG_LEVEL the jobs' RCMSG_LOG_LEVEL (info; debug adds the CM's
+# packets and the recoveries' steps, kept whole with JOB_KEEP=DIR, lib.sh).
 . "$top_srcdir/test/integration/lib.sh"
 need_rdma
 need_mpirun
@@ -68,7 +69,7 @@ trap cleanup EXIT
 [ "$(ls /sys/class/infiniband | wc -l)" -ge 2 ] && [ -e /sys/class/net/veth0 ] &&
     [ -e /sys/class/net/veth1 ] ||
     skip "needs the rxe guest's two devices on veth0 and veth1 (rxe-run --rxe 2)"
-RCMSG_TRANSPORTS=rc,self RCMSG_RNDV_CHUNK=64k RCMSG_LOG_LEVEL=info
+RCMSG_TRANSPORTS=rc,self RCMSG_RNDV_CHUNK=64k RCMSG_LOG_LEVEL=${RC_RECOVERY_LOG_LEVEL:-info}
 export RCMSG_TRANSPORTS RCMSG_RNDV_CHUNK RCMSG_LOG_LEVEL
 
 # the jobs of lib.sh's start, finish and jobfail
