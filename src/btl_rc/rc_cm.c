@@ -63,6 +63,8 @@ struct rcmsg_rc_cm {
     bool broken;            /* a completion error: the UD QP is reset and brought up again */
     const char *broke_by;   /* the status of that completion */
     uint64_t repair_log_us; /* the last repair logged at warn level (one a second at most) */
+    bool ahs_stale;         /* the port went down and came back: the address handles go once no send
+                               is in flight (rcmsg_rc_cm_kick) */
 };
 
 /* ---- the UD QP ------------------------------------------------------------------------- */
@@ -346,10 +348,25 @@ void rcmsg_rc_cm_ah_attr(const rcmsg_rc_cm_t *cm, int peer, struct ibv_ah_attr *
     }
 }
 
+/* Whether a send is in flight (its address handle must live until it completes). */
+static bool cm_sending(const rcmsg_rc_cm_t *cm)
+{
+    for (int i = 0; i < CM_NSEND; i++) {
+        if (cm->send_busy[i]) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static struct ibv_ah *cm_ah(rcmsg_rc_cm_t *cm, int peer)
 {
     struct ibv_ah_attr attr;
 
+    if (cm->ahs_stale && !cm_sending(cm)) {
+        cm_ahs_drop(cm);
+        cm->ahs_stale = false;
+    }
     if (cm->ahs[peer] == NULL) {
         rcmsg_rc_cm_ah_attr(cm, peer, &attr);
         cm->ahs[peer] = ibv_create_ah(cm->pd, &attr);
@@ -590,6 +607,10 @@ void rcmsg_rc_cm_kick(rcmsg_rc_cm_t *cm)
 {
     uint64_t now = rcmsg_clock_us();
 
+    /* an address handle made before or during the outage may name GIDs the port deleted and
+     * added again with the link: its sends can complete and go nowhere (no error, so no repair
+     * drops it); the next sends make new ones */
+    cm->ahs_stale = true;
     for (int i = 0; i < cm->params.size; i++) {
         if (rcmsg_rc_cm_state_waits(cm->conns[i].state)) {
             cm->conns[i].due_us = now;

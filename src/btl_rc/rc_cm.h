@@ -409,7 +409,8 @@ void rcmsg_rc_cm_refuse(rcmsg_rc_cm_t *cm, int peer);
  * was posted (false: not CONNECTED, or no send slot; the caller asks again later). */
 bool rcmsg_rc_cm_probe(rcmsg_rc_cm_t *cm, int peer);
 
-/* Every packet waiting for an answer is sent again now (the port came back up). */
+/* Every packet waiting for an answer is sent again now, and the address handles towards the
+ * peers are made again (the port came back up). */
 void rcmsg_rc_cm_kick(rcmsg_rc_cm_t *cm);
 
 /* Starts disconnecting a connected peer, telling it `sent` messages were sent to it and
