@@ -21,6 +21,7 @@
 #include "mpi/mpi_type.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,14 +50,20 @@ static int p2p_blocking(const char *call, void *buf, MPI_Count count, MPI_Dataty
  * reads the type's fields directly and looks the communicator and the type up inline
  * (mpi_handle_get, mpi_type_lookup) rather than through calls: this check
  * runs on every blocking call, and its calls were most of the layer's cost on an 8 B ping-pong
- * (docs/performance.md, "The MPI face"). Its bytes (*bytes_p) are checked against the slow
- * path's limit (SIZE_MAX / 2, overflow-safe): past it the slow path raises MPI_ERR_COUNT. */
-static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, MPI_Count count, int peer, int tag,
-                    mpi_comm_t **c_p, mpi_type_t **t_p, size_t *bytes_p)
+ * (docs/performance.md, "The MPI face"). Its bytes (*bytes_p) stay below the slow path's limit
+ * (SIZE_MAX / 2): a larger count or type goes there, which raises MPI_ERR_COUNT past it. */
+static inline __attribute__((always_inline)) bool fast_ok(MPI_Comm comm, MPI_Datatype dt,
+                                                          MPI_Count count, int peer, int tag,
+                                                          mpi_comm_t **c_p, mpi_type_t **t_p,
+                                                          size_t *bytes_p)
 {
     mpi_comm_t *c;
     mpi_type_t *t;
 
+    /* count <= INT_MAX (folded away for the int calls, inlined) and a type of at most
+     * UINT32_MAX bytes: the product stays below 2^63, so no overflow check is needed */
+    _Static_assert((uint64_t)UINT32_MAX * INT_MAX <= SIZE_MAX / 2,
+                   "a fast-path message's bytes must stay below the slow path's limit");
     if (__builtin_expect(
             mpi_state != MPI_STATE_ACTIVE || (count | peer | tag) < 0 || count > INT_MAX, 0)) {
         return false; /* (a large count: its bytes checked by mpi_check_buf) */
@@ -64,9 +71,10 @@ static bool fast_ok(MPI_Comm comm, MPI_Datatype dt, MPI_Count count, int peer, i
     c = mpi_handle_get(MPI_KIND_COMM_, comm);
     t = mpi_type_lookup(dt);
     if (c == NULL || t == NULL || c->inter || peer >= c->size || !t->contig || !t->committed ||
-        __builtin_mul_overflow(t->size, (size_t)count, bytes_p) || *bytes_p > SIZE_MAX / 2) {
+        t->size > UINT32_MAX) {
         return false;
     }
+    *bytes_p = t->size * (size_t)count;
     *c_p = c;
     *t_p = t;
     return true;
