@@ -1181,8 +1181,8 @@ MPI_API int MPI_Pcontrol(const int level, ...);
 /* ---- large counts (MPI-4.0 "_c" bindings), each with its PMPI_ name -----------------------
  * The point-to-point ones carry any count whose bytes fit in SIZE_MAX / 2 (more:
  * MPI_ERR_COUNT): they are the int calls' own paths, with MPI_Count counts. The collective
- * ones (blocking and nonblocking; not the persistent or neighborhood ones, nor the datatype
- * calls') run the int calls: counts and displacements up to INT_MAX only (the collectives'
+ * ones (blocking, nonblocking, persistent and neighborhood; not the datatype calls') run the
+ * int calls: counts and displacements up to INT_MAX only (the collectives'
  * own limit): a larger one is refused with MPI_ERR_COUNT (a displacement: MPI_ERR_ARG),
  * never cut. */
 #define MPI_WITH_PMPI_(name, params)                                                               \
@@ -1331,6 +1331,123 @@ MPI_WITH_PMPI_(Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
 MPI_WITH_PMPI_(Ireduce_scatter_c,
                (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request));
+/* The persistent and neighborhood collectives' large-count forms (the persistent ones convert
+ * their counts at the init and keep them with the request): as the collectives' above. */
+MPI_WITH_PMPI_(Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                              MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Gather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Scatter_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Reduce_init_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Allreduce_init_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Reduce_scatter_block_init_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Reduce_scatter_init_c,
+               (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+MPI_WITH_PMPI_(Scan_init_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Exscan_init_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Gatherv_init_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Scatterv_init_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Allgatherv_init_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Alltoallv_init_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+MPI_WITH_PMPI_(Alltoallw_init_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_allgather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+MPI_WITH_PMPI_(Ineighbor_allgather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_alltoall_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+MPI_WITH_PMPI_(Ineighbor_alltoall_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_allgatherv_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                MPI_Comm comm));
+MPI_WITH_PMPI_(Ineighbor_allgatherv_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                MPI_Comm comm, MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_alltoallv_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
+MPI_WITH_PMPI_(Ineighbor_alltoallv_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_alltoallw_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm));
+MPI_WITH_PMPI_(Ineighbor_alltoallw_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_allgather_init_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_alltoall_init_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_allgatherv_init_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_alltoallv_init_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+MPI_WITH_PMPI_(Neighbor_alltoallw_init_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                MPI_Info info, MPI_Request *request));
 #undef MPI_WITH_PMPI_
 
 #ifdef __cplusplus

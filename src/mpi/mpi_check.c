@@ -433,7 +433,7 @@ int mpi_counts_int(MPI_Comm comm, const char *call, bool local, const MPI_Count 
                    const MPI_Aint *displs, mpi_counts_int_t *out)
 {
     mpi_comm_t *c;
-    int n, *p;
+    int n;
 
     out->counts = out->displs = out->keep = NULL;
     if (mpi_state != MPI_STATE_ACTIVE) {
@@ -441,6 +441,15 @@ int mpi_counts_int(MPI_Comm comm, const char *call, bool local, const MPI_Count 
     }
     c = mpi_comm_get(comm);
     n = c == NULL ? 0 : local ? c->size : mpi_comm_peers(c);
+    return mpi_counts_int_n(c, call, n, counts, displs, out);
+}
+
+int mpi_counts_int_n(mpi_comm_t *c, const char *call, int n, const MPI_Count *counts,
+                     const MPI_Aint *displs, mpi_counts_int_t *out)
+{
+    int *p;
+
+    out->counts = out->displs = out->keep = NULL;
     if (n == 0 || (counts == NULL && displs == NULL)) {
         return MPI_SUCCESS; /* (an invalid communicator, NULL arrays: the int call says so) */
     }

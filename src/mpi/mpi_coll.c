@@ -64,14 +64,14 @@ MPI_LOCAL_ALIAS(Bcast, (void *buffer, int count, MPI_Datatype datatype, int root
 int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Bcast_c";
-    unsigned sides;
-    int n, err;
+    mpi_c_in_t in = {.scount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Bcast_c", root, MPI_C_ONE, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Bcast(buffer, n, datatype, root, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Bcast(buffer, o.scount, datatype, root, comm);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Bcast_c,
@@ -132,18 +132,15 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Gather_c";
-    unsigned sides;
-    int sn, rn, err;
+    mpi_c_in_t in = {.sbuf = sendbuf, .scount = sendcount, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Gather_c", root, MPI_C_GATHER, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, sendcount,
-                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
-            MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
-                             &rn)) == MPI_SUCCESS) {
-        err = mpi_local_Gather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
+    if (err == MPI_SUCCESS) {
+        err =
+            mpi_local_Gather(sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, root, comm);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Gather_c,
@@ -205,18 +202,15 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Scatter_c";
-    unsigned sides;
-    int sn, rn, err;
+    mpi_c_in_t in = {.scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Scatter_c", root, MPI_C_SCATTER, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, sendcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
-                             &sn)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount,
-                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
-            MPI_SUCCESS) {
-        err = mpi_local_Scatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm);
+    if (err == MPI_SUCCESS) {
+        err =
+            mpi_local_Scatter(sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, root, comm);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Scatter_c,
@@ -273,13 +267,14 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Allgather_c";
-    int sn, rn, err;
+    mpi_c_in_t in = {.sbuf = sendbuf, .scount = sendcount, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Allgather_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
-        err = mpi_local_Allgather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Allgather(sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, comm);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Allgather_c,
@@ -338,13 +333,14 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Alltoall_c";
-    int sn, rn, err;
+    mpi_c_in_t in = {.sbuf = sendbuf, .scount = sendcount, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Alltoall_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
-        err = mpi_local_Alltoall(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Alltoall(sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, comm);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Alltoall_c,
@@ -390,14 +386,14 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
                  MPI_Op op, int root, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Reduce_c";
-    unsigned sides;
-    int n, err;
+    mpi_c_in_t in = {.scount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Reduce_c", root, MPI_C_ONE, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Reduce(sendbuf, recvbuf, n, datatype, op, root, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Reduce(sendbuf, recvbuf, o.scount, datatype, op, root, comm);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,

@@ -68,21 +68,16 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   int root, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Gatherv_c";
-    unsigned sides;
-    int sn, err;
-    mpi_counts_int_t rv = {0};
+    mpi_c_in_t in = {
+        .sbuf = sendbuf, .scount = sendcount, .rcounts = recvcounts, .rdispls = displs};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Gatherv_c", root, MPI_C_GATHER, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, sendcount,
-                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
-            MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, (sides & COLL_SIDE_ROOT) ? recvcounts : NULL,
-                              (sides & COLL_SIDE_ROOT) ? displs : NULL, &rv)) == MPI_SUCCESS) {
-        err = mpi_local_Gatherv(sendbuf, sn, sendtype, recvbuf, rv.counts, rv.displs, recvtype,
-                                root, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Gatherv(sendbuf, o.scount, sendtype, recvbuf, o.r.counts, o.r.displs,
+                                recvtype, root, comm);
     }
-    free(rv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Gatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -145,21 +140,16 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
                    int root, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Scatterv_c";
-    unsigned sides;
-    int rn, err;
-    mpi_counts_int_t sv = {0};
+    mpi_c_in_t in = {
+        .scounts = sendcounts, .sdispls = displs, .rbuf = recvbuf, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Scatterv_c", root, MPI_C_SCATTER, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount,
-                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
-            MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, (sides & COLL_SIDE_ROOT) ? sendcounts : NULL,
-                              (sides & COLL_SIDE_ROOT) ? displs : NULL, &sv)) == MPI_SUCCESS) {
-        err = mpi_local_Scatterv(sendbuf, sv.counts, sv.displs, sendtype, recvbuf, rn, recvtype,
-                                 root, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Scatterv(sendbuf, o.s.counts, o.s.displs, sendtype, recvbuf, o.rcount,
+                                 recvtype, root, comm);
     }
-    free(sv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Scatterv_c, (const void *sendbuf, const MPI_Count sendcounts[],
@@ -218,16 +208,16 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Allgatherv_c";
-    int sn, err;
-    mpi_counts_int_t rv = {0};
+    mpi_c_in_t in = {
+        .sbuf = sendbuf, .scount = sendcount, .rcounts = recvcounts, .rdispls = displs};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Allgatherv_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, recvcounts, displs, &rv)) == MPI_SUCCESS) {
-        err = mpi_local_Allgatherv(sendbuf, sn, sendtype, recvbuf, rv.counts, rv.displs, recvtype,
-                                   comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Allgatherv(sendbuf, o.scount, sendtype, recvbuf, o.r.counts, o.r.displs,
+                                   recvtype, comm);
     }
-    free(rv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -328,18 +318,19 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Alltoallv_c";
-    int err;
-    mpi_counts_int_t sv = {0}, rv = {0};
+    mpi_c_in_t in = {.sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = sdispls,
+                     .rcounts = recvcounts,
+                     .rdispls = rdispls};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Alltoallv_c", &in, &o);
 
-    if ((err = mpi_counts_int(comm, call, false, sendbuf != MPI_IN_PLACE ? sendcounts : NULL,
-                              sendbuf != MPI_IN_PLACE ? sdispls : NULL, &sv)) == MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, recvcounts, rdispls, &rv)) == MPI_SUCCESS) {
-        err = mpi_local_Alltoallv(sendbuf, sv.counts, sv.displs, sendtype, recvbuf, rv.counts,
-                                  rv.displs, recvtype, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Alltoallv(sendbuf, o.s.counts, o.s.displs, sendtype, recvbuf, o.r.counts,
+                                  o.r.displs, recvtype, comm);
     }
-    free(sv.keep);
-    free(rv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Alltoallv_c,
@@ -370,18 +361,19 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Alltoallw_c";
-    int err;
-    mpi_counts_int_t sv = {0}, rv = {0};
+    mpi_c_in_t in = {.sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = sdispls,
+                     .rcounts = recvcounts,
+                     .rdispls = rdispls};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Alltoallw_c", &in, &o);
 
-    if ((err = mpi_counts_int(comm, call, false, sendbuf != MPI_IN_PLACE ? sendcounts : NULL,
-                              sendbuf != MPI_IN_PLACE ? sdispls : NULL, &sv)) == MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, recvcounts, rdispls, &rv)) == MPI_SUCCESS) {
-        err = mpi_local_Alltoallw(sendbuf, sv.counts, sv.displs, sendtypes, recvbuf, rv.counts,
-                                  rv.displs, recvtypes, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Alltoallw(sendbuf, o.s.counts, o.s.displs, sendtypes, recvbuf, o.r.counts,
+                                  o.r.displs, recvtypes, comm);
     }
-    free(sv.keep);
-    free(rv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Alltoallw_c,

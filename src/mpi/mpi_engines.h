@@ -318,6 +318,11 @@ typedef struct {
     bool nbr;                            /* Neighbor_alltoallw's: sdts per destination, rdts per
                                           * source of the topology (else per peer of comm) */
     MPI_Op op;
+    /* a _c form's: its counts converted (mpi_c_out_t's arrays, which the int ones above point
+     * into: mpi_pcoll_new takes them, freed with the request or on an error), and the error its
+     * conversion raised (the init then fails as a check's would: the others stay in step) */
+    void *keep[2];
+    int bad;
 } mpi_pcoll_args_t;
 typedef int mpi_pcoll_start_fn(const mpi_pcoll_args_t *a, MPI_Request *request);
 /* The nonblocking form's argument checks (its own checking functions) run at the init on c
@@ -330,6 +335,11 @@ extern MPI_Request mpi_nbc_check_only_;
 #define MPI_NBC_CHECK_ONLY (&mpi_nbc_check_only_)
 int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
                   mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check, MPI_Request *request);
+/* A _c form's init: a's counts and displacements the int ones of o (converted by the shape's
+ * helper, err its outcome), its arrays then owned by the request; as mpi_pcoll_new. */
+int mpi_pcoll_c_new(const char *call, MPI_Info info, mpi_pcoll_args_t *a, const mpi_c_out_t *o,
+                    int err, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
+                    MPI_Request *request);
 /* A binding's profiling name: PMPI_name, the same function as MPI_name (defined in the same
  * file, params its parameter list as in mpi.h). */
 #define MPI_PMPI_ALIAS(name, params) int PMPI_##name params __attribute__((alias("MPI_" #name)))

@@ -82,14 +82,14 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                  MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Ibcast_c";
-    unsigned sides;
-    int n, err;
+    mpi_c_in_t in = {.scount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Ibcast_c", root, MPI_C_ONE, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Ibcast(buffer, n, datatype, root, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Ibcast(buffer, o.scount, datatype, root, comm, request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
@@ -198,18 +198,15 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Igather_c";
-    unsigned sides;
-    int sn, rn, err;
+    mpi_c_in_t in = {.sbuf = sendbuf, .scount = sendcount, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Igather_c", root, MPI_C_GATHER, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, sendcount,
-                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
-            MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
-                             &rn)) == MPI_SUCCESS) {
-        err = mpi_local_Igather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Igather(sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, root,
+                                comm, request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -235,18 +232,15 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Iscatter_c";
-    unsigned sides;
-    int sn, rn, err;
+    mpi_c_in_t in = {.scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Iscatter_c", root, MPI_C_SCATTER, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, sendcount, mpi_coll_side_used(sides, COLL_SIDE_ROOT, NULL),
-                             &sn)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount,
-                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
-            MPI_SUCCESS) {
-        err = mpi_local_Iscatter(sendbuf, sn, sendtype, recvbuf, rn, recvtype, root, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Iscatter(sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, root,
+                                 comm, request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -332,13 +326,15 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Iallgather_c";
-    int sn, rn, err;
+    mpi_c_in_t in = {.sbuf = sendbuf, .scount = sendcount, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Iallgather_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
-        err = mpi_local_Iallgather(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Iallgather(sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, comm,
+                                   request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Iallgather_c,
@@ -361,13 +357,15 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Ialltoall_c";
-    int sn, rn, err;
+    mpi_c_in_t in = {.sbuf = sendbuf, .scount = sendcount, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Ialltoall_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount, true, &rn)) == MPI_SUCCESS) {
-        err = mpi_local_Ialltoall(sendbuf, sn, sendtype, recvbuf, rn, recvtype, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Ialltoall(sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, comm,
+                                  request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Ialltoall_c,
@@ -552,3 +550,94 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 MPI_PMPI_ALIAS(Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                MPI_Info info, MPI_Request *request));
+
+/* ---- their large-count forms: the counts converted at the init (mpi_c_rooted, mpi_c_all) ---- */
+
+int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Bcast_init_c";
+    mpi_c_in_t in = {.scount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, call, root, MPI_C_ONE, &in, &o);
+    mpi_pcoll_args_t a = {
+        .comm = comm, .rbuf = buffer, .rcount = o.scount, .rdt = datatype, .root = root};
+
+    return mpi_pcoll_c_new(call, info, &a, &o, err, start_bcast, check_bcast, request);
+}
+MPI_PMPI_ALIAS(Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                              MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+/* the four with a send and a receive buffer (root: -1 for none; kind: a rooted one's) */
+static int init_data_c(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
+                       mpi_c_rooted_t kind, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    mpi_c_in_t in = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err =
+        root == -1 ? mpi_c_all(comm, call, &in, &o) : mpi_c_rooted(comm, call, root, kind, &in, &o);
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scount = o.scount,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rcount = o.rcount,
+                          .rdt = recvtype,
+                          .root = root};
+
+    return mpi_pcoll_c_new(call, info, &a, &o, err, start, check, request);
+}
+
+int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_data_c("MPI_Gather_init_c", start_gather, check_gather, MPI_C_GATHER, sendbuf,
+                       sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                       request);
+}
+MPI_PMPI_ALIAS(Gather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_data_c("MPI_Scatter_init_c", start_scatter, check_scatter, MPI_C_SCATTER, sendbuf,
+                       sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                       request);
+}
+MPI_PMPI_ALIAS(Scatter_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_data_c("MPI_Allgather_init_c", start_allgather, check_allgather, MPI_C_ONE, sendbuf,
+                       sendcount, sendtype, recvbuf, recvcount, recvtype, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_data_c("MPI_Alltoall_init_c", start_alltoall, check_alltoall, MPI_C_ONE, sendbuf,
+                       sendcount, sendtype, recvbuf, recvcount, recvtype, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request));

@@ -132,14 +132,14 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Ireduce_c";
-    unsigned sides;
-    int n, err;
+    mpi_c_in_t in = {.scount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Ireduce_c", root, MPI_C_ONE, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, count, sides != 0, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Ireduce(sendbuf, recvbuf, n, datatype, op, root, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Ireduce(sendbuf, recvbuf, o.scount, datatype, op, root, comm, request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Ireduce_c,
@@ -565,3 +565,96 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 }
 MPI_PMPI_ALIAS(Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+/* ---- their large-count forms: the counts converted at the init (mpi_c_rooted, mpi_c_all) ---- */
+
+/* the reductions' (root: -1 for none; counts: Reduce_scatter's recvcounts, one per rank) */
+static int init_red_c(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
+                      const void *sendbuf, void *recvbuf, MPI_Count count, const MPI_Count *counts,
+                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    mpi_c_in_t in = {.scount = count, .rcount = count, .rcounts = counts, .local = true};
+    mpi_c_out_t o;
+    int err = root == -1 ? mpi_c_all(comm, call, &in, &o)
+                         : mpi_c_rooted(comm, call, root, MPI_C_ONE, &in, &o);
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .rbuf = recvbuf,
+                          .rcount = root == -1 ? o.rcount : o.scount,
+                          .rdt = datatype,
+                          .op = op,
+                          .root = root};
+
+    return mpi_pcoll_c_new(call, info, &a, &o, err, start, check, request);
+}
+
+int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red_c("MPI_Reduce_init_c", start_reduce, check_reduce, sendbuf, recvbuf, count,
+                      NULL, datatype, op, root, comm, info, request);
+}
+MPI_PMPI_ALIAS(Reduce_init_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red_c("MPI_Allreduce_init_c", start_allreduce, check_allreduce, sendbuf, recvbuf,
+                      count, NULL, datatype, op, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Allreduce_init_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red_c("MPI_Reduce_scatter_block_init_c", start_reduce_scatter_block,
+                      check_reduce_scatter_block, sendbuf, recvbuf, recvcount, NULL, datatype, op,
+                      -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Reduce_scatter_block_init_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red_c("MPI_Reduce_scatter_init_c", start_reduce_scatter, check_reduce_scatter,
+                      sendbuf, recvbuf, 0, recvcounts, datatype, op, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Reduce_scatter_init_c,
+               (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+
+int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red_c("MPI_Scan_init_c", start_scan, check_scan, sendbuf, recvbuf, count, NULL,
+                      datatype, op, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Scan_init_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_red_c("MPI_Exscan_init_c", start_exscan, check_scan, sendbuf, recvbuf, count, NULL,
+                      datatype, op, -1, comm, info, request);
+}
+MPI_PMPI_ALIAS(Exscan_init_c,
+               (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request));

@@ -98,21 +98,16 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    int root, MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Igatherv_c";
-    unsigned sides;
-    int sn, err;
-    mpi_counts_int_t rv = {0};
+    mpi_c_in_t in = {
+        .sbuf = sendbuf, .scount = sendcount, .rcounts = recvcounts, .rdispls = displs};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Igatherv_c", root, MPI_C_GATHER, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, sendcount,
-                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, sendbuf), &sn)) ==
-            MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, (sides & COLL_SIDE_ROOT) ? recvcounts : NULL,
-                              (sides & COLL_SIDE_ROOT) ? displs : NULL, &rv)) == MPI_SUCCESS) {
-        err = mpi_local_Igatherv(sendbuf, sn, sendtype, recvbuf, rv.counts, rv.displs, recvtype,
-                                 root, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Igatherv(sendbuf, o.scount, sendtype, recvbuf, o.r.counts, o.r.displs,
+                                 recvtype, root, comm, request);
     }
-    free(rv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -171,21 +166,16 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Iscatterv_c";
-    unsigned sides;
-    int rn, err;
-    mpi_counts_int_t sv = {0};
+    mpi_c_in_t in = {
+        .scounts = sendcounts, .sdispls = displs, .rbuf = recvbuf, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, "MPI_Iscatterv_c", root, MPI_C_SCATTER, &in, &o);
 
-    if ((err = mpi_coll_sides(comm, call, root, &sides)) == MPI_SUCCESS &&
-        (err = mpi_count_int(comm, call, recvcount,
-                             mpi_coll_side_used(sides, COLL_SIDE_LEAF, recvbuf), &rn)) ==
-            MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, (sides & COLL_SIDE_ROOT) ? sendcounts : NULL,
-                              (sides & COLL_SIDE_ROOT) ? displs : NULL, &sv)) == MPI_SUCCESS) {
-        err = mpi_local_Iscatterv(sendbuf, sv.counts, sv.displs, sendtype, recvbuf, rn, recvtype,
-                                  root, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Iscatterv(sendbuf, o.s.counts, o.s.displs, sendtype, recvbuf, o.rcount,
+                                  recvtype, root, comm, request);
     }
-    free(sv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Iscatterv_c,
@@ -245,16 +235,16 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Iallgatherv_c";
-    int sn, err;
-    mpi_counts_int_t rv = {0};
+    mpi_c_in_t in = {
+        .sbuf = sendbuf, .scount = sendcount, .rcounts = recvcounts, .rdispls = displs};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Iallgatherv_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, sendcount, sendbuf != MPI_IN_PLACE, &sn)) == MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, recvcounts, displs, &rv)) == MPI_SUCCESS) {
-        err = mpi_local_Iallgatherv(sendbuf, sn, sendtype, recvbuf, rv.counts, rv.displs, recvtype,
-                                    comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Iallgatherv(sendbuf, o.scount, sendtype, recvbuf, o.r.counts, o.r.displs,
+                                    recvtype, comm, request);
     }
-    free(rv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -379,18 +369,19 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Ialltoallv_c";
-    int err;
-    mpi_counts_int_t sv = {0}, rv = {0};
+    mpi_c_in_t in = {.sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = sdispls,
+                     .rcounts = recvcounts,
+                     .rdispls = rdispls};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Ialltoallv_c", &in, &o);
 
-    if ((err = mpi_counts_int(comm, call, false, sendbuf != MPI_IN_PLACE ? sendcounts : NULL,
-                              sendbuf != MPI_IN_PLACE ? sdispls : NULL, &sv)) == MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, recvcounts, rdispls, &rv)) == MPI_SUCCESS) {
-        err = mpi_local_Ialltoallv(sendbuf, sv.counts, sv.displs, sendtype, recvbuf, rv.counts,
-                                   rv.displs, recvtype, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Ialltoallv(sendbuf, o.s.counts, o.s.displs, sendtype, recvbuf, o.r.counts,
+                                   o.r.displs, recvtype, comm, request);
     }
-    free(sv.keep);
-    free(rv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
@@ -432,18 +423,19 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Ialltoallw_c";
-    int err;
-    mpi_counts_int_t sv = {0}, rv = {0};
+    mpi_c_in_t in = {.sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = sdispls,
+                     .rcounts = recvcounts,
+                     .rdispls = rdispls};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Ialltoallw_c", &in, &o);
 
-    if ((err = mpi_counts_int(comm, call, false, sendbuf != MPI_IN_PLACE ? sendcounts : NULL,
-                              sendbuf != MPI_IN_PLACE ? sdispls : NULL, &sv)) == MPI_SUCCESS &&
-        (err = mpi_counts_int(comm, call, false, recvcounts, rdispls, &rv)) == MPI_SUCCESS) {
-        err = mpi_local_Ialltoallw(sendbuf, sv.counts, sv.displs, sendtypes, recvbuf, rv.counts,
-                                   rv.displs, recvtypes, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Ialltoallw(sendbuf, o.s.counts, o.s.displs, sendtypes, recvbuf, o.r.counts,
+                                   o.r.displs, recvtypes, comm, request);
     }
-    free(sv.keep);
-    free(rv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
@@ -657,3 +649,142 @@ MPI_PMPI_ALIAS(Alltoallw_init,
                 const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                 const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                 MPI_Request *request));
+
+/* ---- their large-count forms: the counts converted at the init (mpi_c_rooted, mpi_c_all),
+ * kept with the request ---------------------------------------------------------------------- */
+
+int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Gatherv_init_c";
+    mpi_c_in_t in = {
+        .sbuf = sendbuf, .scount = sendcount, .rcounts = recvcounts, .rdispls = displs};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, call, root, MPI_C_GATHER, &in, &o);
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scount = o.scount,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rdt = recvtype,
+                          .root = root};
+
+    return mpi_pcoll_c_new(call, info, &a, &o, err, start_gatherv, check_gatherv, request);
+}
+MPI_PMPI_ALIAS(Gatherv_init_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Scatterv_init_c";
+    mpi_c_in_t in = {
+        .scounts = sendcounts, .sdispls = displs, .rbuf = recvbuf, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_rooted(comm, call, root, MPI_C_SCATTER, &in, &o);
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rcount = o.rcount,
+                          .rdt = recvtype,
+                          .root = root};
+
+    return mpi_pcoll_c_new(call, info, &a, &o, err, start_scatterv, check_scatterv, request);
+}
+MPI_PMPI_ALIAS(Scatterv_init_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Allgatherv_init_c";
+    mpi_c_in_t in = {
+        .sbuf = sendbuf, .scount = sendcount, .rcounts = recvcounts, .rdispls = displs};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, call, &in, &o);
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .scount = o.scount,
+                          .sdt = sendtype,
+                          .rbuf = recvbuf,
+                          .rdt = recvtype};
+
+    return mpi_pcoll_c_new(call, info, &a, &o, err, start_allgatherv, check_allgatherv, request);
+}
+MPI_PMPI_ALIAS(Allgatherv_init_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+/* Alltoallv_init_c's (st, rt: one type each) and Alltoallw_init_c's (w: sts, rts, one per
+ * peer) */
+static int init_alltoallvw_c(const char *call, bool w, const void *sendbuf,
+                             const MPI_Count *sendcounts, const MPI_Aint *sdispls, MPI_Datatype st,
+                             const MPI_Datatype *sts, void *recvbuf, const MPI_Count *recvcounts,
+                             const MPI_Aint *rdispls, MPI_Datatype rt, const MPI_Datatype *rts,
+                             MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    mpi_c_in_t in = {.sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = sdispls,
+                     .rcounts = recvcounts,
+                     .rdispls = rdispls};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, call, &in, &o);
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .sdt = st,
+                          .sdts = sts,
+                          .rbuf = recvbuf,
+                          .rdt = rt,
+                          .rdts = rts};
+
+    return mpi_pcoll_c_new(call, info, &a, &o, err, w ? start_alltoallw : start_alltoallv,
+                           w ? check_alltoallw : check_alltoallv, request);
+}
+
+int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_alltoallvw_c("MPI_Alltoallv_init_c", false, sendbuf, sendcounts, sdispls, sendtype,
+                             NULL, recvbuf, recvcounts, rdispls, recvtype, NULL, comm, info,
+                             request);
+}
+MPI_PMPI_ALIAS(Alltoallv_init_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+
+int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return init_alltoallvw_c("MPI_Alltoallw_init_c", true, sendbuf, sendcounts, sdispls, 0,
+                             sendtypes, recvbuf, recvcounts, rdispls, 0, recvtypes, comm, info,
+                             request);
+}
+MPI_PMPI_ALIAS(Alltoallw_init_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                MPI_Info info, MPI_Request *request));

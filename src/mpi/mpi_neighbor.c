@@ -429,3 +429,330 @@ MPI_PMPI_ALIAS(Neighbor_alltoallw_init,
                 const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                 MPI_Info info, MPI_Request *request));
+
+/* ---- the large-count forms (MPI-4.0): the counts converted (mpi_c_nbr), then as above ------ */
+
+static int allgather_c(const char *call, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, bool nb, MPI_Request *request)
+{
+    mpi_c_in_t in = {.scount = sendcount, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_nbr(comm, call, &in, &o);
+
+    if (err == MPI_SUCCESS) {
+        err = allgather(call, sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, comm, nb,
+                        request);
+    }
+    return err;
+}
+
+static int alltoall_c(const char *call, const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, bool nb, MPI_Request *request)
+{
+    mpi_c_in_t in = {.scount = sendcount, .rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_nbr(comm, call, &in, &o);
+
+    if (err == MPI_SUCCESS) {
+        err = alltoall(call, sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, comm, nb,
+                       request);
+    }
+    return err;
+}
+
+static int allgatherv_c(const char *call, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, const MPI_Count *recvcounts,
+                        const MPI_Aint *displs, MPI_Datatype recvtype, MPI_Comm comm, bool nb,
+                        MPI_Request *request)
+{
+    mpi_c_in_t in = {.scount = sendcount, .rcounts = recvcounts, .rdispls = displs};
+    mpi_c_out_t o;
+    int err = mpi_c_nbr(comm, call, &in, &o);
+
+    if (err == MPI_SUCCESS) {
+        err = allgatherv(call, sendbuf, o.scount, sendtype, recvbuf, o.r.counts, o.r.displs,
+                         recvtype, comm, nb, request);
+    }
+    mpi_c_out_free(&o);
+    return err;
+}
+
+static int alltoallv_c(const char *call, const void *sendbuf, const MPI_Count *sc,
+                       const MPI_Aint *sd, MPI_Datatype st, void *recvbuf, const MPI_Count *rc,
+                       const MPI_Aint *rd, MPI_Datatype rt, MPI_Comm comm, bool nb,
+                       MPI_Request *request)
+{
+    mpi_c_in_t in = {.scounts = sc, .sdispls = sd, .rcounts = rc, .rdispls = rd};
+    mpi_c_out_t o;
+    int err = mpi_c_nbr(comm, call, &in, &o);
+
+    if (err == MPI_SUCCESS) {
+        err = alltoallv(call, sendbuf, o.s.counts, o.s.displs, st, recvbuf, o.r.counts, o.r.displs,
+                        rt, comm, nb, request);
+    }
+    mpi_c_out_free(&o);
+    return err;
+}
+
+/* (its displacements are MPI_Aint in the int form too: only the counts converted) */
+static int alltoallw_c(const char *call, const void *sendbuf, const MPI_Count *sc,
+                       const MPI_Aint *sd, const MPI_Datatype *st, void *recvbuf,
+                       const MPI_Count *rc, const MPI_Aint *rd, const MPI_Datatype *rt,
+                       MPI_Comm comm, bool nb, MPI_Request *request)
+{
+    mpi_c_in_t in = {.scounts = sc, .rcounts = rc};
+    mpi_c_out_t o;
+    int err = mpi_c_nbr(comm, call, &in, &o);
+
+    if (err == MPI_SUCCESS) {
+        err = alltoallw(call, sendbuf, o.s.counts, sd, st, recvbuf, o.r.counts, rd, rt, comm, nb,
+                        request);
+    }
+    mpi_c_out_free(&o);
+    return err;
+}
+
+int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    return allgather_c("MPI_Neighbor_allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, comm, false, NULL);
+}
+MPI_PMPI_ALIAS(Neighbor_allgather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+
+int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return allgather_c("MPI_Ineighbor_allgather_c", sendbuf, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, comm, true, request);
+}
+MPI_PMPI_ALIAS(Ineighbor_allgather_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                            MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    return alltoall_c("MPI_Neighbor_alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                      recvtype, comm, false, NULL);
+}
+MPI_PMPI_ALIAS(Neighbor_alltoall_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+
+int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return alltoall_c("MPI_Ineighbor_alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                      recvtype, comm, true, request);
+}
+MPI_PMPI_ALIAS(Ineighbor_alltoall_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+
+int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    return allgatherv_c("MPI_Neighbor_allgatherv_c", sendbuf, sendcount, sendtype, recvbuf,
+                        recvcounts, displs, recvtype, comm, false, NULL);
+}
+MPI_PMPI_ALIAS(Neighbor_allgatherv_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                MPI_Comm comm));
+
+int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return allgatherv_c("MPI_Ineighbor_allgatherv_c", sendbuf, sendcount, sendtype, recvbuf,
+                        recvcounts, displs, recvtype, comm, true, request);
+}
+MPI_PMPI_ALIAS(Ineighbor_allgatherv_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                MPI_Comm comm, MPI_Request *request));
+
+int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                             const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                             const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                             MPI_Datatype recvtype, MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    return alltoallv_c("MPI_Neighbor_alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                       recvcounts, rdispls, recvtype, comm, false, NULL);
+}
+MPI_PMPI_ALIAS(Neighbor_alltoallv_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
+
+int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return alltoallv_c("MPI_Ineighbor_alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                       recvcounts, rdispls, recvtype, comm, true, request);
+}
+MPI_PMPI_ALIAS(Ineighbor_alltoallv_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Request *request));
+
+int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                             void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    MPI_MT_GUARD();
+    return alltoallw_c("MPI_Neighbor_alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                       recvcounts, rdispls, recvtypes, comm, false, NULL);
+}
+MPI_PMPI_ALIAS(Neighbor_alltoallw_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm));
+
+int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    return alltoallw_c("MPI_Ineighbor_alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes,
+                       recvbuf, recvcounts, rdispls, recvtypes, comm, true, request);
+}
+MPI_PMPI_ALIAS(Ineighbor_alltoallw_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                MPI_Request *request));
+
+/* the persistent ones: converted at the init, kept with the request (mpi_pcoll_c_new) */
+static int init_c(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
+                  const mpi_c_in_t *in, mpi_pcoll_args_t *a, MPI_Info info, MPI_Request *request)
+{
+    mpi_c_out_t o;
+    int err = mpi_c_nbr(a->comm, call, in, &o);
+
+    a->scount = o.scount;
+    a->rcount = o.rcount;
+    return mpi_pcoll_c_new(call, info, a, &o, err, start, check, request);
+}
+
+int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_c_in_t in = {.scount = sendcount, .rcount = recvcount};
+    mpi_pcoll_args_t a = {
+        .comm = comm, .sbuf = sendbuf, .sdt = sendtype, .rbuf = recvbuf, .rdt = recvtype};
+
+    return init_c("MPI_Neighbor_allgather_init_c", start_allgather, check_allgather, &in, &a, info,
+                  request);
+}
+MPI_PMPI_ALIAS(Neighbor_allgather_init_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+
+int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_c_in_t in = {.scount = sendcount, .rcount = recvcount};
+    mpi_pcoll_args_t a = {
+        .comm = comm, .sbuf = sendbuf, .sdt = sendtype, .rbuf = recvbuf, .rdt = recvtype};
+
+    return init_c("MPI_Neighbor_alltoall_init_c", start_alltoall, check_alltoall, &in, &a, info,
+                  request);
+}
+MPI_PMPI_ALIAS(Neighbor_alltoall_init_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+
+int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_c_in_t in = {.scount = sendcount, .rcounts = recvcounts, .rdispls = displs};
+    mpi_pcoll_args_t a = {
+        .comm = comm, .sbuf = sendbuf, .sdt = sendtype, .rbuf = recvbuf, .rdt = recvtype};
+
+    return init_c("MPI_Neighbor_allgatherv_init_c", start_allgatherv, check_allgatherv, &in, &a,
+                  info, request);
+}
+MPI_PMPI_ALIAS(Neighbor_allgatherv_init_c,
+               (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
+int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                  const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_c_in_t in = {
+        .scounts = sendcounts, .sdispls = sdispls, .rcounts = recvcounts, .rdispls = rdispls};
+    mpi_pcoll_args_t a = {
+        .comm = comm, .sbuf = sendbuf, .sdt = sendtype, .rbuf = recvbuf, .rdt = recvtype};
+
+    return init_c("MPI_Neighbor_alltoallv_init_c", start_alltoallv, check_alltoallv, &in, &a, info,
+                  request);
+}
+MPI_PMPI_ALIAS(Neighbor_alltoallv_init_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request));
+
+int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                  void *recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    mpi_c_in_t in = {.scounts = sendcounts, .rcounts = recvcounts};
+    mpi_pcoll_args_t a = {.comm = comm,
+                          .sbuf = sendbuf,
+                          .sadispls = sdispls,
+                          .sdts = sendtypes,
+                          .rbuf = recvbuf,
+                          .radispls = rdispls,
+                          .rdts = recvtypes,
+                          .nbr = true};
+
+    return init_c("MPI_Neighbor_alltoallw_init_c", start_alltoallw, check_alltoallw, &in, &a, info,
+                  request);
+}
+MPI_PMPI_ALIAS(Neighbor_alltoallw_init_c,
+               (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                MPI_Info info, MPI_Request *request));

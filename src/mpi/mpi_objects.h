@@ -576,5 +576,39 @@ typedef struct {
 } mpi_counts_int_t;
 int mpi_counts_int(MPI_Comm comm, const char *call, bool local, const MPI_Count *counts,
                    const MPI_Aint *displs, mpi_counts_int_t *out);
+/* the same for n entries (n 0: nothing converted) on c (MPI active) */
+int mpi_counts_int_n(mpi_comm_t *c, const char *call, int n, const MPI_Count *counts,
+                     const MPI_Aint *displs, mpi_counts_int_t *out);
+
+/* ---- a _c collective's arguments, one helper per shape (mpi_coll_c.c) -------------------------
+ * A large-count collective (blocking, nonblocking or persistent) gives its counts (MPI_Count)
+ * and displacements (MPI_Aint) as in; the helper of its shape converts those this rank uses to
+ * the int call's (out: a count not used 0, arrays not used NULL), each refused past INT_MAX
+ * naming call (mpi_count_int, mpi_counts_int). out is set even on an error: free it with
+ * mpi_c_out_free after the int call (a persistent form keeps its arrays: mpi_pcoll_args_t). */
+typedef struct {
+    const void *sbuf, *rbuf; /* (MPI_IN_PLACE: a send side not used) */
+    MPI_Count scount, rcount;
+    const MPI_Count *scounts, *rcounts;
+    const MPI_Aint *sdispls, *rdispls; /* NULL: none (converted), or the w forms' own */
+    bool local;                        /* rcounts one per rank of the own group (reduce_scatter) */
+} mpi_c_in_t;
+typedef struct {
+    int scount, rcount;
+    mpi_counts_int_t s, r;
+} mpi_c_out_t;
+/* rooted (mpi_coll_sides' rule): ONE a bcast's or reduce's count (scount), GATHER a gather's
+ * (the root side receives: rcount or rcounts, rdispls), SCATTER a scatter's (the root side
+ * sends: scount or scounts, sdispls) */
+typedef enum { MPI_C_ONE, MPI_C_GATHER, MPI_C_SCATTER } mpi_c_rooted_t;
+int mpi_c_rooted(MPI_Comm comm, const char *call, int root, mpi_c_rooted_t kind,
+                 const mpi_c_in_t *in, mpi_c_out_t *out);
+/* the unrooted ones (allgather(v), alltoall(v, w), the reductions: their count as rcount):
+ * the send side not used with MPI_IN_PLACE; arrays one per peer (mpi_comm_peers), or local */
+int mpi_c_all(MPI_Comm comm, const char *call, const mpi_c_in_t *in, mpi_c_out_t *out);
+/* the neighborhood ones: arrays one per destination (send) and per source (receive) of
+ * comm's topology; comm without one: arrays not converted (the int call says so) */
+int mpi_c_nbr(MPI_Comm comm, const char *call, const mpi_c_in_t *in, mpi_c_out_t *out);
+void mpi_c_out_free(mpi_c_out_t *out);
 
 #endif /* RCMSG_MPI_OBJECTS_H */

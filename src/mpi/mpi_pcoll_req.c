@@ -360,6 +360,13 @@ static int pcoll_start(mpi_req_t *req, const char *call)
     return pcoll_run(req, p);
 }
 
+/* a _c form's converted arrays (mpi_pcoll_args_t's keep) */
+static void pcoll_keep_free(const mpi_pcoll_args_t *a)
+{
+    free(a->keep[0]);
+    free(a->keep[1]);
+}
+
 /* The own communicator goes; one still being agreed on is settled in the background
  * (orphan_settle: MPI_Request_free stays local). */
 static void pcoll_free(mpi_req_t *req)
@@ -375,6 +382,7 @@ static void pcoll_free(mpi_req_t *req)
         mpi_req_delete(p->inner);
     }
     pcoll_held_drop(p);
+    pcoll_keep_free(&p->a);
     if (own != NULL) {
         mpi_handle_release(MPI_KIND_COMM_, p->own);
         mpi_comm_unref(own);
@@ -410,15 +418,19 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     mpi_req_t *r;
     rcmsg_status_t s;
 
-    MPI_CHECK_ACTIVE(call);
+    MPI_CHECK_ACTIVE(call); /* (a _c form's conversion then failed: nothing kept) */
     c = mpi_nbc_args(call, a->comm, request, &err);
     if (c == NULL) {
+        pcoll_keep_free(a);
         return err;
     }
     if (info != MPI_INFO_NULL && mpi_info_get(info) == NULL) {
+        pcoll_keep_free(a);
         return mpi_err(c, call, MPI_ERR_INFO, "invalid info %#x", (unsigned)info);
     }
-    if (check != NULL) {
+    if (a->bad != MPI_SUCCESS) {
+        bad = a->bad; /* raised by the _c form's conversion; the duplicate as below */
+    } else if (check != NULL) {
         bad = check(c, call, a); /* raised; the duplicate is still agreed on (below) */
     }
     p = calloc(1, sizeof(*p));
@@ -426,6 +438,7 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     r = p != NULL ? mpi_req_new(c, &pcoll_req_ops, &err) : NULL;
     if (r == NULL) {
         free(p);
+        pcoll_keep_free(a);
         return mpi_err(c, call, err, "out of requests");
     }
     p->a = *a;
@@ -457,4 +470,18 @@ int mpi_pcoll_new(const char *call, MPI_Info info, const mpi_pcoll_args_t *a,
     r->what = call;
     *request = r->handle;
     return MPI_SUCCESS;
+}
+
+int mpi_pcoll_c_new(const char *call, MPI_Info info, mpi_pcoll_args_t *a, const mpi_c_out_t *o,
+                    int err, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
+                    MPI_Request *request)
+{
+    a->scounts = o->s.counts;
+    a->sdispls = o->s.displs;
+    a->rcounts = o->r.counts;
+    a->rdispls = o->r.displs;
+    a->keep[0] = o->s.keep;
+    a->keep[1] = o->r.keep;
+    a->bad = err;
+    return mpi_pcoll_new(call, info, a, start, check, request);
 }

@@ -157,7 +157,7 @@ mpi_bindings='mpi_env mpi_err_api mpi_group_api mpi_attr_api mpi_type_api mpi_pa
     mpi_win mpi_win_rma mpi_win_sync mpi_win_attr mpi_win_dyn'
 mpi_engines='mpi_pending mpi_pcoll_req mpi_inter_coll mpi_neighbor_req mpi_idup_req mpi_coll_req mpi_coll_eng mpi_p2p_req mpi_bsend mpi_req
     mpi_win_xfer mpi_win_obj mpi_win_hints'
-mpi_objects='mpi_comm mpi_topo mpi_group mpi_check mpi_attr mpi_op mpi_err mpi_type mpi_pack_ext mpi_pack mpi_info
+mpi_objects='mpi_coll_c mpi_comm mpi_topo mpi_group mpi_check mpi_attr mpi_op mpi_err mpi_type mpi_pack_ext mpi_pack mpi_info
     mpi_type_attr mpi_handle'
 # shellcheck disable=SC2086 # the lists split into words, one floor per file
 file_order src/mpi $mpi_bindings $mpi_engines $mpi_objects || exit 1
