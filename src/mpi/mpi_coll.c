@@ -417,12 +417,14 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
                     MPI_Op op, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Allreduce_c";
-    int n, err;
+    mpi_c_in_t in = {.rcount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Allreduce_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Allreduce(sendbuf, recvbuf, n, datatype, op, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Allreduce(sendbuf, recvbuf, o.rcount, datatype, op, comm);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,

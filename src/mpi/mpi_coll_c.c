@@ -4,7 +4,9 @@
  * per shape (rooted, unrooted, neighborhood), used by the blocking, nonblocking and persistent
  * forms alike, so the rule of which counts a rank uses (mpi_coll_sides: an intercommunicator's
  * root and leaf sides, MPI_IN_PLACE) and the refusal past INT_MAX naming the call are written
- * once. In the objects floor with the checks it calls (mpi_check.c).
+ * once; from there until mpi_c_out_free the errors the int call raises under its own name
+ * are named by the _c call (mpi_err_as). In the objects floor with the checks it calls
+ * (mpi_check.c).
  */
 #include "mpi/mpi_objects.h"
 
@@ -12,6 +14,7 @@
 
 void mpi_c_out_free(mpi_c_out_t *out)
 {
+    mpi_err_as(NULL);
     free(out->s.keep);
     free(out->r.keep);
     out->s.keep = out->r.keep = NULL;
@@ -26,6 +29,7 @@ int mpi_c_rooted(MPI_Comm comm, const char *call, int root, mpi_c_rooted_t kind,
     int err;
 
     *out = (mpi_c_out_t){0};
+    mpi_err_as(call); /* (until mpi_c_out_free) */
     if ((err = mpi_coll_sides(comm, call, root, &sides)) != MPI_SUCCESS) {
         return err;
     }
@@ -55,6 +59,7 @@ int mpi_c_all(MPI_Comm comm, const char *call, const mpi_c_in_t *in, mpi_c_out_t
     int err;
 
     *out = (mpi_c_out_t){0};
+    mpi_err_as(call); /* (until mpi_c_out_free) */
     if ((err = mpi_count_int(comm, call, in->scount, s_used, &out->scount)) != MPI_SUCCESS ||
         (err = mpi_count_int(comm, call, in->rcount, true, &out->rcount)) != MPI_SUCCESS ||
         (err = mpi_counts_int(comm, call, false, s_used ? in->scounts : NULL,
@@ -70,6 +75,7 @@ int mpi_c_nbr(MPI_Comm comm, const char *call, const mpi_c_in_t *in, mpi_c_out_t
     int nsrc = 0, ndst = 0, err;
 
     *out = (mpi_c_out_t){0};
+    mpi_err_as(call); /* (until mpi_c_out_free) */
     if ((err = mpi_count_int(comm, call, in->scount, true, &out->scount)) != MPI_SUCCESS ||
         (err = mpi_count_int(comm, call, in->rcount, true, &out->rcount)) != MPI_SUCCESS) {
         return err;

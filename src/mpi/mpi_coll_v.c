@@ -469,12 +469,14 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Reduce_scatter_block_c";
-    int n, err;
+    mpi_c_in_t in = {.rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Reduce_scatter_block_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, recvcount, true, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Reduce_scatter_block(sendbuf, recvbuf, n, datatype, op, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Reduce_scatter_block(sendbuf, recvbuf, o.rcount, datatype, op, comm);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Reduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
@@ -521,14 +523,14 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Reduce_scatter_c";
-    int err;
-    mpi_counts_int_t rv = {0};
+    mpi_c_in_t in = {.rcounts = recvcounts, .local = true};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Reduce_scatter_c", &in, &o);
 
-    if ((err = mpi_counts_int(comm, call, true, recvcounts, NULL, &rv)) == MPI_SUCCESS) {
-        err = mpi_local_Reduce_scatter(sendbuf, recvbuf, rv.counts, datatype, op, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Reduce_scatter(sendbuf, recvbuf, o.r.counts, datatype, op, comm);
     }
-    free(rv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Reduce_scatter_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
@@ -591,12 +593,14 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
                MPI_Op op, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Scan_c";
-    int n, err;
+    mpi_c_in_t in = {.rcount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Scan_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Scan(sendbuf, recvbuf, n, datatype, op, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Scan(sendbuf, recvbuf, o.rcount, datatype, op, comm);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Scan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
@@ -616,12 +620,14 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
                  MPI_Op op, MPI_Comm comm)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Exscan_c";
-    int n, err;
+    mpi_c_in_t in = {.rcount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Exscan_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Exscan(sendbuf, recvbuf, n, datatype, op, comm);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Exscan(sendbuf, recvbuf, o.rcount, datatype, op, comm);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Exscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,

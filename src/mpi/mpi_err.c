@@ -460,12 +460,23 @@ static int err_raise(mpi_comm_t *comm, int code, const char *msg, bool note)
     return code;
 }
 
+static __thread const char *err_as; /* (mpi_err_as) */
+
+void mpi_err_as(const char *call)
+{
+    err_as = call;
+}
+
 int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
 {
     char msg[MPI_MAX_ERROR_STRING];
     int n;
     va_list ap;
 
+    n = err_as != NULL ? (int)strlen(call) : 0;
+    if (n > 0 && strncmp(err_as, call, (size_t)n) == 0 && strcmp(err_as + n, "_c") == 0) {
+        call = err_as; /* the int form of the _c call running */
+    }
     n = snprintf(msg, sizeof(msg), "%s: ", call);
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);

@@ -171,12 +171,14 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Iallreduce_c";
-    int n, err;
+    mpi_c_in_t in = {.rcount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Iallreduce_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Iallreduce(sendbuf, recvbuf, n, datatype, op, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Iallreduce(sendbuf, recvbuf, o.rcount, datatype, op, comm, request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Iallreduce_c,
@@ -210,12 +212,15 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
                                 MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Ireduce_scatter_block_c";
-    int n, err;
+    mpi_c_in_t in = {.rcount = recvcount};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Ireduce_scatter_block_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, recvcount, true, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Ireduce_scatter_block(sendbuf, recvbuf, n, datatype, op, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Ireduce_scatter_block(sendbuf, recvbuf, o.rcount, datatype, op, comm,
+                                              request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Ireduce_scatter_block_c,
@@ -252,12 +257,14 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Iscan_c";
-    int n, err;
+    mpi_c_in_t in = {.rcount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Iscan_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Iscan(sendbuf, recvbuf, n, datatype, op, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Iscan(sendbuf, recvbuf, o.rcount, datatype, op, comm, request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
@@ -287,12 +294,14 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Iexscan_c";
-    int n, err;
+    mpi_c_in_t in = {.rcount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Iexscan_c", &in, &o);
 
-    if ((err = mpi_count_int(comm, call, count, true, &n)) == MPI_SUCCESS) {
-        err = mpi_local_Iexscan(sendbuf, recvbuf, n, datatype, op, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Iexscan(sendbuf, recvbuf, o.rcount, datatype, op, comm, request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -382,14 +391,14 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Ireduce_scatter_c";
-    int err;
-    mpi_counts_int_t rv = {0};
+    mpi_c_in_t in = {.rcounts = recvcounts, .local = true};
+    mpi_c_out_t o;
+    int err = mpi_c_all(comm, "MPI_Ireduce_scatter_c", &in, &o);
 
-    if ((err = mpi_counts_int(comm, call, true, recvcounts, NULL, &rv)) == MPI_SUCCESS) {
-        err = mpi_local_Ireduce_scatter(sendbuf, recvbuf, rv.counts, datatype, op, comm, request);
+    if (err == MPI_SUCCESS) {
+        err = mpi_local_Ireduce_scatter(sendbuf, recvbuf, o.r.counts, datatype, op, comm, request);
     }
-    free(rv.keep);
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Ireduce_scatter_c,

@@ -3,7 +3,9 @@
  * The neighborhood collectives (MPI-3.1 7.6, 7.7): Neighbor_allgather(v), Neighbor_alltoall
  * (v, w) and their nonblocking forms, over the communicator's topology. Each names one block
  * per neighbor (the topology's order: mpi_topo_neighbors) and hands them to the engine
- * (mpi_neighbor_req.c), which runs rcmsg's neighborhood exchange.
+ * (mpi_neighbor_req.c), which runs rcmsg's neighborhood exchange. Their large-count (_c)
+ * forms, blocking, nonblocking and persistent, convert their counts (mpi_c_nbr) and run the
+ * same functions under their own names.
  */
 #include "mpi/mpi_engines.h"
 
@@ -444,6 +446,7 @@ static int allgather_c(const char *call, const void *sendbuf, MPI_Count sendcoun
         err = allgather(call, sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, comm, nb,
                         request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 
@@ -459,6 +462,7 @@ static int alltoall_c(const char *call, const void *sendbuf, MPI_Count sendcount
         err = alltoall(call, sendbuf, o.scount, sendtype, recvbuf, o.rcount, recvtype, comm, nb,
                        request);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 

@@ -106,6 +106,10 @@ int mpi_err_class_of(rcmsg_status_t s);
  * (NULL: MPI_COMM_WORLD's; ERRORS_ARE_FATAL prints and exits). Returns code. */
 int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* While a large-count (_c) call runs its int form (call: the _c call's name; NULL: none, on
+ * this thread), an error that form raises under its own name (call without "_c") is named by
+ * the _c call: set by the _c helpers (mpi_c_rooted, ...), cleared by mpi_c_out_free. */
+void mpi_err_as(const char *call);
 /* A failed rcmsg status s of call: mpi_err with its class and the status named. */
 int mpi_err_rcmsg(mpi_comm_t *comm, const char *call, rcmsg_status_t s);
 /* code (class and status kept) naming a specific message (for MPI_Error_string), not raised:

@@ -78,12 +78,14 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_D
                        MPI_Op op)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Reduce_local_c";
-    int n, err;
+    mpi_c_in_t in = {.rcount = count};
+    mpi_c_out_t o;
+    int err = mpi_c_all(MPI_COMM_WORLD, "MPI_Reduce_local_c", &in, &o);
 
-    if ((err = mpi_count_int(MPI_COMM_WORLD, call, count, true, &n)) == MPI_SUCCESS) {
-        err = MPI_Reduce_local(inbuf, inoutbuf, n, datatype, op);
+    if (err == MPI_SUCCESS) {
+        err = MPI_Reduce_local(inbuf, inoutbuf, o.rcount, datatype, op);
     }
+    mpi_c_out_free(&o);
     return err;
 }
 MPI_PMPI_ALIAS(Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count,

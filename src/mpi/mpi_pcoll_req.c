@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The kind of request of a persistent collective (MPI-4.0 6.13: MPI_Bcast_init, ...): the
- * arguments of the call, kept, and the start function its binding handed over, which runs
- * the matching nonblocking collective (the binding's own MPI_Ibcast, ...) at each MPI_Start.
- * The nonblocking collective's request is the inner one: this kind takes it over (its handle
+ * arguments of the call, kept, and the start function its binding handed over, which runs the
+ * matching nonblocking collective (the binding's own MPI_Ibcast, ...) at each MPI_Start. The
+ * nonblocking collective's request is the inner one: this kind takes it over (its handle
  * released: the program sees only the persistent request), waits and tests through it, copies
  * its outcome when it completes and deletes it; the persistent request is then inactive and
  * can be started again. Buffers and arrays are read at each start (the program keeps them
- * until it frees the request, as MPI says). The send and receive datatypes (derived ones) are
- * held under handles of the request's own until it is freed: an MPI_Type_free of the
- * program's handle after the init leaves the starts working, as MPI says; so is a user
- * operation (MPI_Op_free after the init). The w forms' arrays of types are copied at the init
- * (one entry per peer, or per neighbor), each derived type in them held the same way.
+ * until it frees the request, as MPI says); a large-count (_c) init's counts and displacements
+ * are converted once, at the init, and kept with the request (mpi_pcoll_c_new). The send and
+ * receive datatypes (derived ones) are held under handles of the request's own until it is
+ * freed: an MPI_Type_free of the program's handle after the init leaves the starts working, as
+ * MPI says; so is a user operation (MPI_Op_free after the init). The w forms' arrays of types
+ * are copied at the init (one entry per peer, or per neighbor), each derived type in them held
+ * the same way.
  *
  * Matching: MPI-4.0 matches a persistent collective at its init (in the order of the
  * communicator's collectives); its starts may then come in any order on different ranks.
@@ -476,6 +478,7 @@ int mpi_pcoll_c_new(const char *call, MPI_Info info, mpi_pcoll_args_t *a, const 
                     int err, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
                     MPI_Request *request)
 {
+    mpi_err_as(NULL); /* (the init names its _c call itself) */
     a->scounts = o->s.counts;
     a->sdispls = o->s.displs;
     a->rcounts = o->r.counts;

@@ -9,7 +9,8 @@
  * periodic ring (Cart_create) and on a distributed graph (Dist_graph_create_adjacent; its
  * neighbors repeat on 1 and 2 ranks); the errors: a count past INT_MAX refused with
  * MPI_ERR_COUNT, the error string naming the _c call (never cut), persistent and
- * neighborhood, and so do the errors the int forms find (a datatype, no topology); an init refused
+ * neighborhood, and so do the errors the int forms they run find (a datatype, an operation,
+ * no topology), blocking, nonblocking and persistent; an init refused
  * on the root alone (its own count) while the others' succeed, the communicator's next collective
  * still in step.
  */
@@ -348,7 +349,16 @@ static void test_errors(int *sb, int *rb, MPI_Count *cnt, MPI_Aint *dsp)
                                           MPI_INFO_NULL, &req),
                 MPI_ERR_COUNT, "MPI_Reduce_scatter_init_c");
     cnt[np - 1] = N;
-    /* an error the int form finds (a datatype, no topology): named by the _c call too */
+    /* an error the int form finds (a datatype, an operation, no topology): named by the _c
+     * call too, blocking, nonblocking and persistent; the int call's own name after it */
+    FAILS_NAMED(MPI_Gatherv_c(sb, 1, MPI_DATATYPE_NULL, rb, cnt, dsp, MPI_INT, 0, MPI_COMM_WORLD),
+                MPI_ERR_TYPE, "MPI_Gatherv_c");
+    FAILS_NAMED(MPI_Iallreduce_c(sb, rb, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, &req), MPI_ERR_OP,
+                "MPI_Iallreduce_c");
+    FAILS_NAMED(MPI_Iallreduce(sb, rb, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, &req), MPI_ERR_OP,
+                "MPI_Iallreduce");
+    FAILS_NAMED(MPI_Reduce_local_c(sb, rb, 1, MPI_DATATYPE_NULL, MPI_SUM), MPI_ERR_TYPE,
+                "MPI_Reduce_local_c");
     FAILS_NAMED(MPI_Gather_init_c(sb, 1, MPI_DATATYPE_NULL, rb, 1, MPI_INT, 0, MPI_COMM_WORLD,
                                   MPI_INFO_NULL, &req),
                 MPI_ERR_TYPE, "MPI_Gather_init_c");
