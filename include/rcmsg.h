@@ -54,6 +54,15 @@ RCMSG_API const char *rcmsg_strerror(rcmsg_status_t status);
 /* The status's enum name, e.g. "RCMSG_ERR_INVALID_PARAM". Never NULL. */
 RCMSG_API const char *rcmsg_status_name(rcmsg_status_t status);
 
+/* Errors of the application's own making that only a collective's exchange can find (its ranks
+ * passing different counts or roots, no communicator context id left on some member) are
+ * returned as a status and, by default, also logged at level "error" with what was found
+ * ("bcast: rank 0 sent 4 bytes where 40 were expected: ..."). on = 0: an application that
+ * reports its errors itself has them logged at "debug" only (RCMSG_LOG_LEVEL=debug shows
+ * them); on = 1 restores the default. Failures of a peer, a device or the launcher are
+ * logged as errors whatever this says. Any thread, any time; before rcmsg_init too. */
+RCMSG_API void rcmsg_log_caller_errors(int on);
+
 /* The library version, e.g. "0.1.0". */
 RCMSG_API const char *rcmsg_version(void);
 

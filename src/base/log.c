@@ -5,11 +5,18 @@
 #include "compiler.h"
 #include "log.h"
 
+#include <rcmsg.h>
+
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 rcmsg_log_level_t rcmsg_log_level = RCMSG_LOG_WARN;
+
+/* 1 while rcmsg_caller_error() logs at "error": written by the application's calls, read by
+ * every thread that logs (rcmsg's own included), hence atomic; no lock. */
+static int log_caller_errors = 1;
 
 static int log_rank = -1;
 static char log_host[64];
@@ -24,6 +31,17 @@ RCMSG_ASSERT_COVERS(log_level_names, RCMSG_LOG_LEVEL_COUNT);
 void rcmsg_log_set_level(rcmsg_log_level_t level)
 {
     rcmsg_log_level = level;
+}
+
+void rcmsg_log_caller_errors(int on)
+{
+    __atomic_store_n(&log_caller_errors, on != 0, __ATOMIC_RELAXED);
+}
+
+rcmsg_log_level_t rcmsg_log_caller_level(void)
+{
+    return __atomic_load_n(&log_caller_errors, __ATOMIC_RELAXED) ? RCMSG_LOG_ERROR
+                                                                 : RCMSG_LOG_DEBUG;
 }
 
 void rcmsg_log_set_rank(int rank)
@@ -63,8 +81,14 @@ void rcmsg_log_emit(rcmsg_log_level_t level, const char *file, int line, const c
     if (n >= (int)sizeof(buf) - 1) {
         n = (int)sizeof(buf) - 2;
     }
-    if (level >= RCMSG_LOG_DEBUG) {
-        n += snprintf(buf + n, sizeof(buf) - (size_t)n, " (%s:%d)", file, line);
+    if (level >= RCMSG_LOG_DEBUG) { /* where, and when (the wall clock: ranks' lines align) */
+        struct timespec ts;
+        struct tm tm;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        localtime_r(&ts.tv_sec, &tm);
+        n += snprintf(buf + n, sizeof(buf) - (size_t)n, " (%s:%d, %02d:%02d:%02d.%06ld)", file,
+                      line, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000);
         if (n >= (int)sizeof(buf) - 1) {
             n = (int)sizeof(buf) - 2;
         }

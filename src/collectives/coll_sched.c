@@ -145,9 +145,9 @@ static rcmsg_status_t msg_done(int coll, bool recv, int peer, size_t len, rcmsg_
     }
     name = rcmsg_coll_name(coll);
     if (r == RCMSG_ERR_TRUNCATED && recv) {
-        rcmsg_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass the "
-                    "same count, datatype and root?",
-                    name, peer, len);
+        rcmsg_caller_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass "
+                           "the same count, datatype and root?",
+                           name, peer, len);
         return RCMSG_ERR_INVALID_PARAM;
     }
     if (r != RCMSG_OK) {
@@ -155,9 +155,9 @@ static rcmsg_status_t msg_done(int coll, bool recv, int peer, size_t len, rcmsg_
                     rcmsg_strerror(r));
         return r;
     }
-    rcmsg_error("%s: rank %d sent %zu bytes where %zu were expected: do all ranks pass the same "
-                "count, datatype and root?",
-                name, peer, ms->count, len);
+    rcmsg_caller_error("%s: rank %d sent %zu bytes where %zu were expected: do all ranks pass the "
+                       "same count, datatype and root?",
+                       name, peer, ms->count, len);
     return RCMSG_ERR_INVALID_PARAM;
 }
 

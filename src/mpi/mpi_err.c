@@ -533,8 +533,15 @@ static void errhandler_unref(MPI_Errhandler eh)
     }
 }
 
+/* A handler other than ERRORS_ARE_FATAL: the program reports its errors itself, so the runtime's
+ * lines for the ones only a collective finds (mismatched counts, no context id left) go to its
+ * debug log from now on: the program's output stays its own (MPICH and Open MPI print nothing
+ * under MPI_ERRORS_RETURN). Under ERRORS_ARE_FATAL they still precede the fatal message. */
 void mpi_errh_set(mpi_comm_t *c, MPI_Errhandler eh)
 {
+    if (eh != MPI_ERRORS_ARE_FATAL) {
+        rcmsg_log_caller_errors(0);
+    }
     errhandler_get(eh)->refs++;
     errhandler_unref(c->errhandler);
     c->errhandler = eh;

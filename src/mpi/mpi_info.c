@@ -3,12 +3,13 @@
  * Info objects (MPI-3.1 chapter 9): ordered lists of (key, value) strings behind MPI_Info
  * handles, usable before MPI_Init and after MPI_Finalize (MPI-4.0: the info calls may be made at
  * any time; their handle table outlives MPI_Finalize), and the predefined MPI_INFO_ENV (filled at
- * its first use: the job's size, the host, its architecture, the working directory, the thread
- * level; MPI_Info_create_env's infos are filled the same way, with the program's command and
- * arguments when given). The calls are in mpi_info_api.c.
+ * its first use: the number of processes the launcher started, the host, its architecture, the
+ * working directory; MPI_Info_create_env's infos are filled the same way, with the program's
+ * command and arguments when given). The calls are in mpi_info_api.c.
  */
 #include "mpi/mpi_objects.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,18 +46,40 @@ static int info_env_args(mpi_info_t *i, int argc, char *argv[])
     return err == MPI_SUCCESS && len > 0 ? mpi_info_put(i, "argv", buf) : err;
 }
 
+/* MPI-4.0 11.2.1's maxprocs, "number of MPI processes to start": the launcher's count, known
+ * before MPI_Init as after (Open MPI's mpirun, srun's job step, Hydra), so that MPI_INFO_ENV
+ * says the same at any time (MPICH's info/infocreateenv); no launcher at all: 1 (a singleton);
+ * a launcher that gives no count: the job's size while MPI is active; 0: unknown. A value that is
+ * not a positive count is not used. */
+static int info_env_maxprocs(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "SLURM_STEP_NUM_TASKS", "PMI_SIZE"};
+
+    for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {
+        const char *s = getenv(vars[v]);
+        char *end;
+        long n = s != NULL ? strtol(s, &end, 10) : 0;
+
+        if (s != NULL && end != s && *end == '\0' && n > 0 && n <= INT_MAX) {
+            return (int)n;
+        }
+    }
+    if (getenv("PMIX_NAMESPACE") == NULL) {
+        return 1; /* no launcher: a singleton, as wireup finds it */
+    }
+    return rcmsg_size() > 0 ? rcmsg_size() : 0;
+}
+
+/* No thread_level: MPI-4.0 defines it as the level requested before the program started (a
+ * launcher's option), which no launcher here gives; MPI_Query_thread has the level granted. */
 int mpi_info_env_fill(mpi_info_t *i, int argc, char *argv[])
 {
     char buf[4096];
-    int level = MPI_THREAD_SINGLE;
-    static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
-                                         "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
     struct utsname u;
-    int err = info_env_args(i, argc, argv);
-    bool active = rcmsg_size() > 0; /* the job is known (between MPI_Init and MPI_Finalize) */
+    int err = info_env_args(i, argc, argv), maxprocs = info_env_maxprocs();
 
-    snprintf(buf, sizeof(buf), "%d", rcmsg_size());
-    if (err == MPI_SUCCESS && active) {
+    snprintf(buf, sizeof(buf), "%d", maxprocs);
+    if (err == MPI_SUCCESS && maxprocs > 0) {
         err = mpi_info_put(i, "maxprocs", buf);
     }
     if (err == MPI_SUCCESS && gethostname(buf, sizeof(buf)) == 0) {
@@ -68,10 +91,6 @@ int mpi_info_env_fill(mpi_info_t *i, int argc, char *argv[])
     }
     if (err == MPI_SUCCESS && getcwd(buf, sizeof(buf)) != NULL) {
         err = mpi_info_put(i, "wdir", buf);
-    }
-    if (err == MPI_SUCCESS && active) {
-        (void)rcmsg_query_thread(&level);
-        err = mpi_info_put(i, "thread_level", levels[level & 3]);
     }
     return err;
 }
@@ -97,7 +116,7 @@ static void info_clear(mpi_info_t *i)
 }
 
 /* MPI_INFO_ENV is filled at its first use, and again at the first while MPI is active (before
- * MPI_Init it lacks maxprocs and thread_level); that one is kept after MPI_Finalize */
+ * MPI_Init, without a launcher's count, it lacks maxprocs); that one is kept after MPI_Finalize */
 mpi_info_t *mpi_info_get(MPI_Info info)
 {
     bool active = rcmsg_size() > 0; /* the job is known (between MPI_Init and MPI_Finalize) */

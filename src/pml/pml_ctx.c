@@ -464,10 +464,10 @@ static void set_mark(rcmsg_comm_t comm, const int *ranks, int n, bool on)
 
 static rcmsg_status_t agree_exhausted(const char *what)
 {
-    rcmsg_error("%s: no communicator context id is free on every member: a process holds at "
-                "most %d communicators at once (the world included; here %d are live and %d "
-                "freed but not yet reusable); free some and retry",
-                what, PML_CTX_IDS, ids.nlive, ids.ndead);
+    rcmsg_caller_error("%s: no communicator context id is free on every member: a process holds at "
+                       "most %d communicators at once (the world included; here %d are live and %d "
+                       "freed but not yet reusable); free some and retry",
+                       what, PML_CTX_IDS, ids.nlive, ids.ndead);
     return RCMSG_ERR_NO_RESOURCE;
 }
 

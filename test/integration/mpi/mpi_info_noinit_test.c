@@ -3,10 +3,12 @@
  * Info objects before MPI_Init and after MPI_Finalize (MPI-4.0: the info calls may be made at
  * any time; MPICH's info/info_no_init): infos created, set, duplicated and read with
  * Info_get_string before MPI_Init keep their keys through the job and after MPI_Finalize,
- * where they are still read, changed and freed, and new ones made; Info_create_env before
- * MPI_Init gives what is known then (command, argv, host, arch, wdir; not the job's maxprocs
- * or thread_level), during the job MPI_INFO_ENV's keys; MPI_INFO_ENV itself after
- * MPI_Finalize still holds the job's.
+ * where they are still read, changed and freed, and new ones made; Info_create_env gives the
+ * same keys and values before MPI_Init, during the job and after MPI_Finalize (MPICH's
+ * info/infocreateenv): command, argv, host, arch, wdir and maxprocs, the launcher's count
+ * (mpirun and srun give it before MPI_Init), and no thread_level (MPI-4.0: the level asked
+ * of the launcher, which none here takes); MPI_INFO_ENV itself after MPI_Finalize still holds
+ * the job's.
  */
 #include "mpi_test.h"
 
@@ -28,6 +30,24 @@ static void check_key(MPI_Info info, const char *key, const char *want, const ch
     }
 }
 
+/* a and b hold the same keys with the same values */
+static void check_same(MPI_Info a, MPI_Info b, const char *what)
+{
+    int na = -1, nb = -2;
+
+    OK(MPI_Info_get_nkeys(a, &na));
+    OK(MPI_Info_get_nkeys(b, &nb));
+    CHECK(na == nb, "%s: %d keys against %d", what, na, nb);
+    for (int k = 0; k < na; k++) {
+        char key[MPI_MAX_INFO_KEY + 1], v[MPI_MAX_INFO_VAL + 1];
+        int len = sizeof(v), flag = 0;
+
+        OK(MPI_Info_get_nthkey(a, k, key));
+        OK(MPI_Info_get_string(a, key, &len, v, &flag));
+        check_key(b, key, v, what);
+    }
+}
+
 /* each info: dup'ed into its place (the old one freed), key checked, then set_key set */
 static void cycle(MPI_Info infos[NINFO], const char *key, const char *set_key, const char *what)
 {
@@ -46,7 +66,7 @@ static void cycle(MPI_Info infos[NINFO], const char *key, const char *set_key, c
 
 int main(int argc, char **argv)
 {
-    MPI_Info infos[NINFO], early, during;
+    MPI_Info infos[NINFO], early, during, again;
     int flag = -1, nkeys = -1;
     char maxprocs[16];
 
@@ -57,7 +77,6 @@ int main(int argc, char **argv)
     cycle(infos, "key1", "key2", "before MPI_Init");
     OK(MPI_Info_create_env(argc, argv, &early));
     check_key(early, "command", argv[0], "create_env before MPI_Init");
-    check_key(early, "maxprocs", NULL, "create_env before MPI_Init"); /* not known yet */
     check_key(early, "thread_level", NULL, "create_env before MPI_Init");
 
     MPI_Init(&argc, &argv);
@@ -70,6 +89,11 @@ int main(int argc, char **argv)
     OK(MPI_Info_create_env(0, NULL, &during));
     check_key(during, "maxprocs", maxprocs, "create_env during the job");
     check_key(MPI_INFO_ENV, "maxprocs", maxprocs, "MPI_INFO_ENV during the job");
+    check_key(early, "maxprocs", maxprocs, "create_env before MPI_Init (the launcher's count)");
+    check_key(during, "thread_level", NULL, "create_env during the job");
+    OK(MPI_Info_create_env(argc, argv, &again));
+    check_same(early, again, "create_env before MPI_Init and during the job");
+    OK(MPI_Info_free(&again));
     phase("infos made before MPI_Init, during the job");
     MPI_Finalize();
 
@@ -90,6 +114,9 @@ int main(int argc, char **argv)
     }
     check_key(during, "maxprocs", maxprocs, "create_env's after MPI_Finalize");
     check_key(MPI_INFO_ENV, "maxprocs", maxprocs, "MPI_INFO_ENV after MPI_Finalize");
+    OK(MPI_Info_create_env(argc, argv, &again));
+    check_same(early, again, "create_env before MPI_Init and after MPI_Finalize");
+    OK(MPI_Info_free(&again));
     OK(MPI_Info_get_valuelen(early, "command", &nkeys, &flag));
     CHECK(flag == 1 && nkeys == (int)strlen(argv[0]), "early's command after MPI_Finalize");
     OK(MPI_Info_free(&early));

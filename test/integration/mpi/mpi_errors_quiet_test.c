@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Errors only a collective's exchange finds (its ranks passing different counts), under
+ * MPI_ERRORS_RETURN: returned, and the program's stderr stays its own (MPICH's errors/coll
+ * *length tests count any output). Each rank's stderr is caught in a file around the calls:
+ *  - a handler other than MPI_ERRORS_ARE_FATAL set: Bcast, Ibcast and Reduce with counts
+ *    that differ between the root and the others fail where the mismatch is seen, with an
+ *    error class, and write nothing on stderr;
+ *  - rcmsg_log_caller_errors(1) (rcmsg.h) turns the runtime's line back on: the same
+ *    Bcast's mismatch is logged, naming the call, the rank and the sizes.
+ */
+#include "mpi_test.h"
+
+#include <rcmsg.h>
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define LONG 10 /* ints the non-roots expect; the root sends 1 */
+
+static int saved_fd = -1;
+static FILE *caught;
+
+/* stderr goes to a temporary file until uncatch() */
+static void catch_stderr(void)
+{
+    fflush(stderr);
+    caught = tmpfile();
+    CHECK(caught != NULL, "tmpfile failed");
+    saved_fd = dup(STDERR_FILENO);
+    CHECK(saved_fd >= 0 && dup2(fileno(caught), STDERR_FILENO) >= 0, "dup2 failed");
+}
+
+/* stderr back; what was written meanwhile in text (at most len - 1 bytes) */
+static void uncatch_stderr(char *text, size_t len)
+{
+    size_t n;
+
+    fflush(stderr);
+    dup2(saved_fd, STDERR_FILENO);
+    close(saved_fd);
+    rewind(caught);
+    n = fread(text, 1, len - 1, caught);
+    text[n] = '\0';
+    fclose(caught);
+}
+
+/* (setting a handler would turn the runtime's lines off again: the duplicates inherit) */
+
+/* a Bcast from 0 where the root sends 1 int and the others expect LONG, on its own duplicate
+ * (what the mismatch leaves behind goes with it); the class this rank got */
+static int bcast_mismatch(bool nonblocking)
+{
+    int buf[LONG] = {7}, cls = MPI_SUCCESS, err;
+    MPI_Comm comm;
+    MPI_Request req;
+
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm)); /* with COMM_WORLD's handler, ERRORS_RETURN */
+    if (nonblocking) {
+        err = MPI_Ibcast(buf, me == 0 ? 1 : LONG, MPI_INT, 0, comm, &req);
+        if (err == MPI_SUCCESS) {
+            err = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+    } else {
+        err = MPI_Bcast(buf, me == 0 ? 1 : LONG, MPI_INT, 0, comm);
+    }
+    MPI_Error_class(err, &cls);
+    MPI_Comm_free(&comm);
+    return cls;
+}
+
+/* a Reduce to 0 where the root reduces LONG ints and the others 1 */
+static int reduce_mismatch(void)
+{
+    int in[LONG] = {1}, out[LONG], cls = MPI_SUCCESS;
+    MPI_Comm comm;
+
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm)); /* with COMM_WORLD's handler, ERRORS_RETURN */
+    MPI_Error_class(MPI_Reduce(in, out, me == 0 ? LONG : 1, MPI_INT, MPI_SUM, 0, comm), &cls);
+    MPI_Comm_free(&comm);
+    return cls;
+}
+
+static void test_quiet(void)
+{
+    char text[4096];
+    int b, ib, r;
+
+    OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    catch_stderr();
+    b = bcast_mismatch(false);
+    ib = bcast_mismatch(true);
+    r = reduce_mismatch();
+    uncatch_stderr(text, sizeof(text));
+    /* the non-roots of the bcasts see a short message; the root of the reduce short ones */
+    if (me != 0) {
+        CHECK(b != MPI_SUCCESS, "Bcast with mismatched counts returned MPI_SUCCESS");
+        CHECK(ib != MPI_SUCCESS, "Ibcast with mismatched counts returned MPI_SUCCESS");
+    } else {
+        CHECK(r != MPI_SUCCESS, "Reduce with mismatched counts returned MPI_SUCCESS at the root");
+    }
+    CHECK(text[0] == '\0', "stderr under MPI_ERRORS_RETURN: \"%s\"", text);
+}
+
+static void test_loud_again(void)
+{
+    char text[4096];
+    int b;
+
+    rcmsg_log_caller_errors(1);
+    catch_stderr();
+    b = bcast_mismatch(false);
+    uncatch_stderr(text, sizeof(text));
+    rcmsg_log_caller_errors(0);
+    if (me != 0) {
+        CHECK(b != MPI_SUCCESS, "Bcast with mismatched counts returned MPI_SUCCESS");
+        CHECK(strstr(text, "error: bcast: rank ") != NULL &&
+                  strstr(text, " bytes where 40 were expected") != NULL,
+              "the runtime's line is missing; stderr: \"%s\"", text);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (np < 2) {
+        printf("SKIP: needs 2 ranks or more (a mismatch between ranks)\n");
+        MPI_Finalize();
+        return 77;
+    }
+    phases_expected = 2;
+    test_quiet();
+    phase("mismatched Bcast, Ibcast, Reduce under ERRORS_RETURN: error classes, nothing on stderr");
+    test_loud_again();
+    phase("rcmsg_log_caller_errors(1): the runtime logs the mismatch again");
+    MPI_Finalize();
+    return summary();
+}
