@@ -5,16 +5,16 @@
  * Get_accumulate_c under fence on windows of Win_allocate_c and Win_create_c; under Win_lock
  * and Win_lock_all a Put_c through a vector target type, an Accumulate_c of MAXLOC on MPI_2INT
  * (done by the origin under the target's mutex), Rput_c, Rget_c, Raccumulate_c and
- * Rget_accumulate_c; a shared window of Win_allocate_shared_c with a different size and
- * disp_unit on each rank, Win_shared_query_c and the int Win_shared_query agreeing, stores
- * through the queried pointers and a Put_c at a disp_unit of the target's; the refusals, each
- * naming the _c call: negative counts (origin, result, target: MPI_ERR_COUNT), negative sizes
- * (MPI_ERR_SIZE), a disp_unit past INT_MAX (MPI_ERR_ARG naming the limit; one of 2^32 + 4,
- * which a cast to int would make 4, too), 0 or one of -2^32 + 4 (MPI_ERR_DISP), a count of
- * 2^32 + 4 past the window (MPI_ERR_RMA_RANGE, the message giving the whole count; cut to int,
- * 4 elements would fit), an origin count of 2^32 + 4 against a target count of 4
- * (MPI_ERR_TYPE), nothing written by any of them; a disp_unit of INT_MAX accepted and given
- * back whole. Then, with the memory for it, one Put_c and one Rget_c of 2^31 + 16 bytes
+ * Rget_accumulate_c; each _c call's PMPI_ name the same function; a shared window of
+ * Win_allocate_shared_c with a different size and disp_unit on each rank, Win_shared_query_c and
+ * the int Win_shared_query agreeing, stores through the queried pointers and a Put_c at a disp_unit
+ * of the target's; the refusals, each naming the _c call: negative counts (origin, result, target:
+ * MPI_ERR_COUNT), negative sizes (MPI_ERR_SIZE), a disp_unit past INT_MAX (MPI_ERR_ARG naming the
+ * limit; one of 2^32 + 4, which a cast to int would make 4, too), 0 or one of -2^32 + 4
+ * (MPI_ERR_DISP), a count of 2^32 + 4 past the window (MPI_ERR_RMA_RANGE, the message giving the
+ * whole count; cut to int, 4 elements would fit), an origin count of 2^32 + 4 against a target
+ * count of 4 (MPI_ERR_TYPE), nothing written by any of them; a disp_unit of INT_MAX accepted and
+ * given back whole. Then, with the memory for it, one Put_c and one Rget_c of 2^31 + 16 bytes
  * (MPI_BYTE: a count past INT_MAX) from rank 0 into rank 1's window (rank 0's own at 1 rank),
  * every byte checked; without the memory that phase says "SKIP (this phase)".
  */
@@ -117,6 +117,24 @@ static void test_fence(MPI_Win win, int *mem, const char *what)
               "%s: Get_accumulate_c [%d] = %d", what, i, mem[REG_GACC + i]);
     }
     OK(MPI_Win_fence(0, win));
+}
+
+/* each _c call's PMPI_ name: the same function (the library's alias) */
+static void pmpi_names(void)
+{
+    CHECK((void *)PMPI_Win_create_c == (void *)MPI_Win_create_c &&
+              (void *)PMPI_Win_allocate_c == (void *)MPI_Win_allocate_c &&
+              (void *)PMPI_Win_allocate_shared_c == (void *)MPI_Win_allocate_shared_c &&
+              (void *)PMPI_Win_shared_query_c == (void *)MPI_Win_shared_query_c,
+          "a window call's PMPI_ name is another function");
+    CHECK((void *)PMPI_Put_c == (void *)MPI_Put_c && (void *)PMPI_Get_c == (void *)MPI_Get_c &&
+              (void *)PMPI_Accumulate_c == (void *)MPI_Accumulate_c &&
+              (void *)PMPI_Get_accumulate_c == (void *)MPI_Get_accumulate_c,
+          "a communication call's PMPI_ name is another function");
+    CHECK((void *)PMPI_Rput_c == (void *)MPI_Rput_c && (void *)PMPI_Rget_c == (void *)MPI_Rget_c &&
+              (void *)PMPI_Raccumulate_c == (void *)MPI_Raccumulate_c &&
+              (void *)PMPI_Rget_accumulate_c == (void *)MPI_Rget_accumulate_c,
+          "a request-based call's PMPI_ name is another function");
 }
 
 /* ---- lock epochs --------------------------------------------------------------------------- */
@@ -517,8 +535,9 @@ int main(int argc, char **argv)
     CHECK(flag && *du_attr == (int)sizeof(int), "Win_allocate_c's disp_unit attribute");
     test_fence(wa, amem, "Win_allocate_c");
     test_fence(wc, cmem, "Win_create_c");
+    pmpi_names();
     phase("Put_c, Get_c, Accumulate_c, Get_accumulate_c under fence (Win_allocate_c, "
-          "Win_create_c)");
+          "Win_create_c); the PMPI_ names");
     test_lock(wa, amem, "Win_allocate_c");
     test_lock(wc, cmem, "Win_create_c");
     phase("Put_c through a vector, Accumulate_c MAXLOC on MPI_2INT, Rput_c, Rget_c, "
