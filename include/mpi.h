@@ -1128,6 +1128,57 @@ MPI_API int MPI_Win_wait(MPI_Win win);
 MPI_API int MPI_Win_test(MPI_Win win, int *flag);
 MPI_API int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
 
+/* ---- one-sided large counts (MPI-4.0 "_c" bindings), each with its PMPI_ name --------------
+ * The int calls' own paths, their counts MPI_Count throughout: a count past INT_MAX moves (a
+ * target's bytes must lie in its window: MPI_ERR_RMA_RANGE, the message with the whole count).
+ * disp_unit is an MPI_Aint, at most INT_MAX in rcmsg (more: MPI_ERR_ARG naming the call and
+ * the limit; MPI_WIN_DISP_UNIT's attribute is an int), so Win_shared_query_c and the int
+ * Win_shared_query give the same. A negative count or size: MPI_ERR_COUNT / MPI_ERR_SIZE
+ * naming the _c call. */
+#define MPI_WITH_PMPI_(name, params)                                                               \
+    MPI_API int MPI_##name params;                                                                 \
+    MPI_API int PMPI_##name params
+MPI_WITH_PMPI_(Win_create_c, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                              MPI_Comm comm, MPI_Win *win));
+MPI_WITH_PMPI_(Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                                void *baseptr, MPI_Win *win));
+MPI_WITH_PMPI_(Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                                       MPI_Comm comm, void *baseptr, MPI_Win *win));
+MPI_WITH_PMPI_(Win_shared_query_c,
+               (MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr));
+MPI_WITH_PMPI_(Put_c, (const void *origin_addr, MPI_Count origin_count,
+                       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win));
+MPI_WITH_PMPI_(Get_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                       int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                       MPI_Datatype target_datatype, MPI_Win win));
+MPI_WITH_PMPI_(Accumulate_c,
+               (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+MPI_WITH_PMPI_(Get_accumulate_c,
+               (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+MPI_WITH_PMPI_(Rput_c,
+               (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+MPI_WITH_PMPI_(Rget_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                        int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                        MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+MPI_WITH_PMPI_(Raccumulate_c,
+               (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
+MPI_WITH_PMPI_(Rget_accumulate_c,
+               (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
+#undef MPI_WITH_PMPI_
+
 /* ---- names Python's mpi4py declares (issue 43; contrib/mpi-clients/mpi4py-tests.sh) ----
  * Windows' attributes of the program's keyvals (only delete callbacks run: a window is never
  * copied), info (checked; Win_get_info: a new empty info, no hint is read), the program's

@@ -11,13 +11,16 @@
  * ERRORS_ARE_FATAL until set), PSCW's messages use it, Win_get_group is its group. Origin buffers
  * of a noncontiguous datatype are packed into (or, for a get, read into and unpacked from) a
  * temporary kept until the next synchronization that completes the operation (mpi_win_sync.c's
- * settle).
+ * settle). The large-count forms (Win_create_c, Win_allocate_c, Win_allocate_shared_c,
+ * Win_shared_query_c) are the int calls' paths with an MPI_Aint disp_unit, at most INT_MAX.
  */
+#include "mpi/mpi_engines.h"
 #include "mpi/mpi_win.h"
 
 #include <stdio.h>
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -49,8 +52,10 @@ static void win_release(mpi_win_t *w)
 }
 
 /* The window over [base, base + size) of every member of comm (collective; flavor
- * MPI_WIN_FLAVOR_DYNAMIC: none, its memory attached later, mpi_win_dyn.c), with info's hints. */
-static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+ * MPI_WIN_FLAVOR_DYNAMIC: none, its memory attached later, mpi_win_dyn.c), with info's hints.
+ * disp_unit: an MPI_Aint for the large-count forms (Win_create_c, ...); past INT_MAX refused
+ * (MPI_WIN_DISP_UNIT's attribute and Win_shared_query give it as an int). */
+static int win_make(const char *call, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                     MPI_Comm comm, int flavor, MPI_Win *win)
 {
     mpi_comm_t *c;
@@ -63,6 +68,11 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
 
     if ((c = mpi_comm_enter(comm, call, &err)) == NULL) {
         return err;
+    }
+    if (disp_unit > INT_MAX) {
+        return mpi_err(c, call, MPI_ERR_ARG,
+                       "%s: disp_unit %lld is past INT_MAX (%d), the largest a window takes", call,
+                       (long long)disp_unit, INT_MAX);
     }
     if (c->inter || win == NULL || size < 0 || disp_unit <= 0 || no_base) {
         return mpi_err(c, call,
@@ -93,7 +103,7 @@ static int win_make(const char *call, void *base, MPI_Aint size, int disp_unit, 
     mpi_errh_set(w->c, MPI_ERRORS_ARE_FATAL); /* a window's default (MPI 3.1, 8.3) */
     w->base = base;
     w->size = size;
-    w->disp_unit = disp_unit;
+    w->disp_unit = (int)disp_unit;
     w->flavor = flavor;
     w->model = MPI_WIN_UNIFIED;
     mpi_win_hints_init(w, hints);
@@ -147,6 +157,16 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
                     MPI_WIN_FLAVOR_CREATE, win);
 }
 
+int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                     MPI_Win *win)
+{
+    MPI_MT_GUARD();
+    return win_make("MPI_Win_create_c", size > 0 ? base : NULL, size, disp_unit, info, comm,
+                    MPI_WIN_FLAVOR_CREATE, win);
+}
+MPI_PMPI_ALIAS(Win_create_c, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                              MPI_Comm comm, MPI_Win *win));
+
 /* Dynamic windows (MPI-3.1 11.2.4): base MPI_BOTTOM, size 0, disp_unit 1, so that a
  * target_disp is the target's address; their memory is attached later (mpi_win_dyn.c). */
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
@@ -156,11 +176,9 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
                     win);
 }
 
-int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                     MPI_Win *win)
+static int win_allocate(const char *call, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                        MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    MPI_MT_GUARD();
-    static const char call[] = "MPI_Win_allocate";
     int err;
 
     if (baseptr == NULL) {
@@ -172,6 +190,22 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
     }
     return err;
 }
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                     MPI_Win *win)
+{
+    MPI_MT_GUARD();
+    return win_allocate("MPI_Win_allocate", size, disp_unit, info, comm, baseptr, win);
+}
+
+int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                       void *baseptr, MPI_Win *win)
+{
+    MPI_MT_GUARD();
+    return win_allocate("MPI_Win_allocate_c", size, disp_unit, info, comm, baseptr, win);
+}
+MPI_PMPI_ALIAS(Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                                void *baseptr, MPI_Win *win));
 
 /* ---- shared windows (MPI-3.1 11.2.3) ---------------------------------------------------------
  * Win_allocate_shared: one POSIX shared-memory segment for the members (all on one node),
@@ -232,11 +266,9 @@ static int shm_map(mpi_comm_t *c, const char *call, int64_t size, int64_t *sizes
                                    call, ok ? "on another member" : "here");
 }
 
-int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                            void *baseptr, MPI_Win *win)
+static int win_allocate_shared(const char *call, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                               MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    MPI_MT_GUARD();
-    static const char call[] = "MPI_Win_allocate_shared";
     int err;
     int64_t *sizes, off = 0;
     char *shm;
@@ -281,10 +313,29 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
     return MPI_SUCCESS;
 }
 
-int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void *baseptr, MPI_Win *win)
 {
     MPI_MT_GUARD();
-    static const char call[] = "MPI_Win_shared_query";
+    return win_allocate_shared("MPI_Win_allocate_shared", size, disp_unit, info, comm, baseptr,
+                               win);
+}
+
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                              void *baseptr, MPI_Win *win)
+{
+    MPI_MT_GUARD();
+    return win_allocate_shared("MPI_Win_allocate_shared_c", size, disp_unit, info, comm, baseptr,
+                               win);
+}
+MPI_PMPI_ALIAS(Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                                       MPI_Comm comm, void *baseptr, MPI_Win *win));
+
+/* Win_shared_query's work: rank's size, disp_unit and base (MPI_PROC_NULL: the lowest rank
+ * with memory). A window's disp_unit is at most INT_MAX (win_make): the int form holds it. */
+static int shared_query(const char *call, MPI_Win win, int rank, MPI_Aint *size,
+                        MPI_Aint *disp_unit, void *baseptr)
+{
     int err;
     int64_t off = 0;
     mpi_win_t *w = mpi_win_enter(win, call, &err);
@@ -313,6 +364,28 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
     *(void **)baseptr = w->shm_size[rank] > 0 ? w->shm + off : NULL;
     return MPI_SUCCESS;
 }
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    MPI_MT_GUARD();
+    MPI_Aint du = 0;
+    int err = shared_query("MPI_Win_shared_query", win, rank, size, disp_unit != NULL ? &du : NULL,
+                           baseptr);
+
+    if (err == MPI_SUCCESS) {
+        *disp_unit = (int)du; /* at most INT_MAX */
+    }
+    return err;
+}
+
+int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                           void *baseptr)
+{
+    MPI_MT_GUARD();
+    return shared_query("MPI_Win_shared_query_c", win, rank, size, disp_unit, baseptr);
+}
+MPI_PMPI_ALIAS(Win_shared_query_c,
+               (MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr));
 
 int MPI_Win_free(MPI_Win *win)
 {

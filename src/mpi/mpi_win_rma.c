@@ -7,6 +7,8 @@
  * datatypes go as packed bytes: a noncontiguous one through a packed temporary
  * (mpi_win_settle frees or unpacks it once the operation is complete).
  * Rput, Rget, Raccumulate and Rget_accumulate: the same, flushed, with a complete request.
+ * MPI-4.0's large-count forms (Put_c, ..., Rget_accumulate_c) are the same paths: the counts are
+ * MPI_Count throughout (the int calls' promoted), the target's bytes a size_t.
  */
 #include "mpi/mpi_engines.h"
 #include "mpi/mpi_win.h"
@@ -39,20 +41,20 @@ static bool rma_span(const mpi_win_t *w, int rank, MPI_Aint disp, mpi_win_target
     return !__builtin_add_overflow(at, lo, lo_p) && !__builtin_add_overflow(at, hi, hi_p);
 }
 
-static int rma_range_err(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, int count,
+static int rma_range_err(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, MPI_Count count,
                          bool over, MPI_Aint lo, MPI_Aint hi)
 {
     if (over) {
         return mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
                        "%s: the target datatype reaches past the address range (target_disp %lld "
-                       "x disp_unit %d, %d elements)",
-                       call, (long long)disp, w->disp_units[rank], count);
+                       "x disp_unit %d, %lld elements)",
+                       call, (long long)disp, w->disp_units[rank], (long long)count);
     }
     return mpi_err(w->c, call, MPI_ERR_RMA_RANGE,
                    "%s: the target datatype reaches bytes [%lld, %lld) of rank %d's window of "
-                   "%lld bytes (target_disp %lld x disp_unit %d, %d elements)",
+                   "%lld bytes (target_disp %lld x disp_unit %d, %lld elements)",
                    call, (long long)lo, (long long)hi, rank, (long long)w->sizes[rank],
-                   (long long)disp, w->disp_units[rank], count);
+                   (long long)disp, w->disp_units[rank], (long long)count);
 }
 
 /* A dynamic window's access: the target's bytes [lo, hi) (addresses) inside the regions
@@ -74,7 +76,7 @@ static int rma_dyn_range(mpi_win_t *w, const char *call, int rank, MPI_Aint lo, 
 
 /* The target of an operation: rank, displacement and type checked, every byte it touches
  * inside the target's window (before anything is posted). */
-static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, int count,
+static int rma_target(mpi_win_t *w, const char *call, int rank, MPI_Aint disp, MPI_Count count,
                       MPI_Datatype dt, mpi_win_target_t *tg)
 {
     MPI_Aint lo = 0, hi = 0;
@@ -124,8 +126,8 @@ static int rma_epoch(mpi_win_t *w, const char *call, int rank)
 /* The origin (or result) buffer as packed bytes: the buffer itself when contiguous, else a
  * temporary (packed from it unless for_get) kept in w->tmps until settled. Its type signature
  * must be the target's. */
-static int rma_origin(mpi_win_t *w, const char *call, const void *addr, int count, MPI_Datatype dt,
-                      const mpi_win_target_t *tg, bool for_get, void **p)
+static int rma_origin(mpi_win_t *w, const char *call, const void *addr, MPI_Count count,
+                      MPI_Datatype dt, const mpi_win_target_t *tg, bool for_get, void **p)
 {
     bool same = dt == tg->dt; /* (the common case: looked up once) */
     mpi_type_t *t = same ? tg->t : mpi_type_get(dt);
@@ -179,8 +181,8 @@ static int rma_status(mpi_win_t *w, const char *call, rcmsg_status_t s)
     return mpi_win_status(w, call, s);
 }
 
-static int rma_rw(const char *call, void *addr, int count, MPI_Datatype dt, int rank, MPI_Aint disp,
-                  int tcount, MPI_Datatype tdt, MPI_Win win, bool get)
+static int rma_rw(const char *call, void *addr, MPI_Count count, MPI_Datatype dt, int rank,
+                  MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Win win, bool get)
 {
     mpi_win_target_t tg;
     mpi_win_t *w;
@@ -213,6 +215,18 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
                   target_rank, target_disp, target_count, target_datatype, win, false);
 }
 
+int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+              MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPI_MT_GUARD();
+    return rma_rw("MPI_Put_c", (void *)(uintptr_t)origin_addr, origin_count, origin_datatype,
+                  target_rank, target_disp, target_count, target_datatype, win, false);
+}
+MPI_PMPI_ALIAS(Put_c, (const void *origin_addr, MPI_Count origin_count,
+                       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win));
+
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
@@ -220,6 +234,18 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
     return rma_rw("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                   target_count, target_datatype, win, true);
 }
+
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+              MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPI_MT_GUARD();
+    return rma_rw("MPI_Get_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                  target_count, target_datatype, win, true);
+}
+MPI_PMPI_ALIAS(Get_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                       int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                       MPI_Datatype target_datatype, MPI_Win win));
 
 /* How an accumulate of op on the target's type goes: by rcmsg's accumulates (*rop on *rdt),
  * or (*basic_p not MPI_DATATYPE_NULL) under the target's mutex, on a type rcmsg has no element
@@ -254,9 +280,9 @@ static int rma_acc_op(mpi_win_t *w, const char *call, MPI_Op op, const mpi_win_t
 }
 
 /* Accumulate, or (fetch) Get_accumulate. */
-static int rma_acc(const char *call, const void *oaddr, int ocount, MPI_Datatype odt, bool fetch,
-                   void *raddr, int rcount, MPI_Datatype rdt_mpi, int rank, MPI_Aint disp,
-                   int tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win)
+static int rma_acc(const char *call, const void *oaddr, MPI_Count ocount, MPI_Datatype odt,
+                   bool fetch, void *raddr, MPI_Count rcount, MPI_Datatype rdt_mpi, int rank,
+                   MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win)
 {
     mpi_win_target_t tg;
     mpi_win_t *w;
@@ -299,6 +325,20 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
                    win);
 }
 
+int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    MPI_MT_GUARD();
+    return rma_acc("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype, false, NULL, 0,
+                   MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op,
+                   win);
+}
+MPI_PMPI_ALIAS(Accumulate_c,
+               (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+
 int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                        void *result_addr, int result_count, MPI_Datatype result_datatype,
                        int target_rank, MPI_Aint target_disp, int target_count,
@@ -311,6 +351,25 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
                    result_count, result_datatype, target_rank, target_disp, target_count,
                    target_datatype, op, win);
 }
+
+int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                         MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                         MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                         MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                         MPI_Win win)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Get_accumulate_c";
+
+    return rma_acc(call, origin_addr, origin_count, origin_datatype, true, result_addr,
+                   result_count, result_datatype, target_rank, target_disp, target_count,
+                   target_datatype, op, win);
+}
+MPI_PMPI_ALIAS(Get_accumulate_c,
+               (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
 
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
@@ -420,6 +479,26 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
 }
 
+int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Rput_c";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL) {
+        err = rma_rw(call, (void *)(uintptr_t)origin_addr, origin_count, origin_datatype,
+                     target_rank, target_disp, target_count, target_datatype, win, false);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
+MPI_PMPI_ALIAS(Rput_c,
+               (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+
 int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
              MPI_Request *request)
@@ -435,6 +514,25 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     }
     return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
 }
+
+int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Rget_c";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL) {
+        err = rma_rw(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                     target_count, target_datatype, win, true);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
+MPI_PMPI_ALIAS(Rget_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                        int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                        MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
 
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                     int target_rank, MPI_Aint target_disp, int target_count,
@@ -453,6 +551,27 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
     return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
 }
 
+int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Raccumulate_c";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL) {
+        err = rma_acc(call, origin_addr, origin_count, origin_datatype, false, NULL, 0,
+                      MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
+                      op, win);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
+MPI_PMPI_ALIAS(Raccumulate_c,
+               (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
+
 int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                         void *result_addr, int result_count, MPI_Datatype result_datatype,
                         int target_rank, MPI_Aint target_disp, int target_count,
@@ -470,3 +589,27 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     }
     return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
 }
+
+int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                          MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                          MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win, MPI_Request *request)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Rget_accumulate_c";
+    int err;
+    mpi_win_t *w = rma_req_enter(win, call, target_rank, request, &err);
+
+    if (w != NULL) {
+        err = rma_acc(call, origin_addr, origin_count, origin_datatype, true, result_addr,
+                      result_count, result_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, win);
+    }
+    return w == NULL ? err : rma_req_done(w, call, target_rank, err, request);
+}
+MPI_PMPI_ALIAS(Rget_accumulate_c,
+               (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request));
