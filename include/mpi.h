@@ -1182,9 +1182,9 @@ MPI_API int MPI_Pcontrol(const int level, ...);
  * The point-to-point ones carry any count whose bytes fit in SIZE_MAX / 2 (more:
  * MPI_ERR_COUNT): they are the int calls' own paths, with MPI_Count counts. The collective
  * ones (blocking and nonblocking; not the persistent or neighborhood ones; the datatype
- * calls': the next section) run the int calls: counts and displacements up to INT_MAX only (the collectives'
- * own limit): a larger one is refused with MPI_ERR_COUNT (a displacement: MPI_ERR_ARG),
- * never cut. */
+ * calls': the next section) run the int calls: counts and displacements up to INT_MAX only
+ * (the collectives' own limit): a larger one is refused with MPI_ERR_COUNT (a displacement:
+ * MPI_ERR_ARG), never cut. */
 #define MPI_WITH_PMPI_(name, params)                                                               \
     MPI_API int MPI_##name params;                                                                 \
     MPI_API int PMPI_##name params

@@ -14,9 +14,10 @@
  * of Op_create_c in Allreduce (a basic and a derived type) and Reduce_local(_c), called with
  * its MPI_Count length, next to an Op_create one; Buffer_attach_c / Buffer_detach_c around
  * Bsend_c, and a buffer of more than INT_MAX bytes (reserved, not touched past its first
- * message) that the int Buffer_detach refuses and Buffer_detach_c detaches; the errors
- * (negative counts: MPI_ERR_COUNT, a displacement or stride that overflows: MPI_ERR_ARG, ...),
- * their strings naming the _c call.
+ * message) that the int Buffer_detach refuses and Buffer_detach_c detaches, and (rank 0, with
+ * the memory; else skipped, saying so) one Bsend_c of 2^31 + 16 bytes through such a buffer,
+ * every byte checked; the errors (negative counts: MPI_ERR_COUNT, a displacement or stride
+ * that overflows: MPI_ERR_ARG, ...), their strings naming the _c call.
  */
 #include "mpi_test.h"
 
@@ -479,6 +480,68 @@ static bool test_big_buffer(void)
     return true;
 }
 
+static long long mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    long long kb = -1;
+
+    while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) {
+            break;
+        }
+    }
+    if (f != NULL) {
+        fclose(f);
+    }
+    return kb * 1024;
+}
+
+static unsigned char byte_at(size_t i)
+{
+    return (unsigned char)(i * 131 + (i >> 24));
+}
+
+/* rank 0: one Bsend_c of 2^31 + 16 bytes to itself through a buffer of Buffer_attach_c, every
+ * byte checked; false (not run) on the other ranks and without 4 x its size available */
+static bool test_big_bsend(void)
+{
+    const MPI_Count n = ((MPI_Count)1 << 31) + 16;
+    MPI_Count bsize = n + MPI_BSEND_OVERHEAD, got = -1, dsize = -1;
+    unsigned char *s, *r, *b, *back = NULL;
+    MPI_Request req;
+    MPI_Status st;
+    size_t bad = 0;
+
+    if (me != 0 || mem_available() < 4 * n) {
+        return false;
+    }
+    s = malloc((size_t)n);
+    r = calloc((size_t)n, 1);
+    b = malloc((size_t)bsize);
+    if (s != NULL && r != NULL && b != NULL) {
+        for (size_t i = 0; i < (size_t)n; i++) {
+            s[i] = byte_at(i);
+        }
+        OK(MPI_Buffer_attach_c(b, bsize));
+        OK(MPI_Irecv_c(r, n, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &req));
+        OK(MPI_Bsend_c(s, n, MPI_BYTE, 0, 7, MPI_COMM_WORLD));
+        OK(MPI_Wait(&req, &st));
+        OK(MPI_Get_count_c(&st, MPI_BYTE, &got));
+        OK(MPI_Buffer_detach_c(&back, &dsize));
+        for (size_t i = 0; i < (size_t)n; i++) {
+            bad += r[i] != byte_at(i);
+        }
+        CHECK(bad == 0 && got == n && back == b && dsize == bsize,
+              "Bsend_c of %lld bytes: %zu wrong, Get_count_c %lld, detached %lld of %lld", n, bad,
+              got, dsize, bsize);
+    }
+    free(s);
+    free(r);
+    free(b);
+    return s != NULL && r != NULL && b != NULL;
+}
+
 /* ---- errors -------------------------------------------------------------------------------- */
 /* the error string of code names the call name (and not only as the start of a longer name) */
 static void names(int code, const char *name)
@@ -621,7 +684,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    phases_expected = 7;
+    phases_expected = 8;
     n = build_pairs(pairs);
     test_ctors(pairs, n);
     phase("every _c constructor against its int twin: sizes, extents, Pack_c / Unpack_c, "
@@ -636,6 +699,8 @@ int main(int argc, char **argv)
     test_buffer();
     phase("Buffer_attach_c / Buffer_detach_c around Bsend_c");
     phase_if(test_big_buffer(), "a buffer past INT_MAX bytes (the address space for it)");
+    phase_if(test_big_bsend(), "a Bsend_c of 2^31 + 16 bytes through Buffer_attach_c's buffer "
+                               "(rank 0 to itself, with 8.6 GB available)");
     test_errors_ctor();
     test_errors_pack();
     phase("errors: negative counts, overflows, each naming its _c call");
