@@ -1232,10 +1232,10 @@ MPI_API int MPI_Pcontrol(const int level, ...);
 /* ---- large counts (MPI-4.0 "_c" bindings), each with its PMPI_ name -----------------------
  * The point-to-point ones carry any count whose bytes fit in SIZE_MAX / 2 (more:
  * MPI_ERR_COUNT): they are the int calls' own paths, with MPI_Count counts. The collective
- * ones (blocking, nonblocking, persistent and neighborhood; not the datatype calls') run the
- * int calls: counts and displacements up to INT_MAX only (the collectives'
- * own limit): a larger one is refused with MPI_ERR_COUNT (a displacement: MPI_ERR_ARG),
- * never cut. */
+ * ones (blocking, nonblocking, persistent and neighborhood) run the int calls: counts and
+ * displacements up to INT_MAX only (the collectives' own limit): a larger one is refused with
+ * MPI_ERR_COUNT (a displacement: MPI_ERR_ARG), never cut. The datatype calls': the section after
+ * this one. */
 #define MPI_WITH_PMPI_(name, params)                                                               \
     MPI_API int MPI_##name params;                                                                 \
     MPI_API int PMPI_##name params
@@ -1499,6 +1499,80 @@ MPI_WITH_PMPI_(Neighbor_alltoallw_init_c,
                 const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                 MPI_Info info, MPI_Request *request));
+#undef MPI_WITH_PMPI_
+
+/* ---- large counts of datatypes, packing, user operations and the buffer of buffered sends
+ * (MPI-4.0 5, 3.6: the "_c" bindings), each with its PMPI_ name -----------------------------
+ * The datatype engine counts in MPI_Count / size_t: a type's size, extent and counts may pass
+ * INT_MAX (Type_size then gives MPI_UNDEFINED, Type_size_c the size); a type built by a _c
+ * constructor answers Type_get_envelope (the int form) with MPI_ERR_TYPE, as its arguments
+ * are large counts only Type_get_envelope_c / _contents_c can give. A user operation of
+ * Op_create_c is called with an MPI_Count length (an MPI_User_function with an int one). */
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+                                 MPI_Datatype *datatype);
+#define MPI_WITH_PMPI_(name, params)                                                               \
+    MPI_API int MPI_##name params;                                                                 \
+    MPI_API int PMPI_##name params
+MPI_WITH_PMPI_(Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                               MPI_Datatype oldtype, MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_indexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_create_hindexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                        const MPI_Count array_of_displacements[],
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_create_indexed_block_c,
+               (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+                MPI_Datatype oldtype, MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_create_hindexed_block_c,
+               (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+                MPI_Datatype oldtype, MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_create_struct_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                      const MPI_Count array_of_displacements[],
+                                      const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_create_subarray_c,
+               (int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[],
+                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
+                MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_create_darray_c,
+               (int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                const int array_of_distribs[], const int array_of_dargs[],
+                const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_create_resized_c,
+               (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype));
+MPI_WITH_PMPI_(Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+MPI_WITH_PMPI_(Type_get_true_extent_c,
+               (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent));
+MPI_WITH_PMPI_(Type_size_c, (MPI_Datatype datatype, MPI_Count *size));
+MPI_WITH_PMPI_(Type_get_envelope_c,
+               (MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner));
+MPI_WITH_PMPI_(Type_get_contents_c,
+               (MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+                MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                MPI_Datatype array_of_datatypes[]));
+MPI_WITH_PMPI_(Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                        MPI_Count outsize, MPI_Count *position, MPI_Comm comm));
+MPI_WITH_PMPI_(Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                          MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm));
+MPI_WITH_PMPI_(Pack_size_c,
+               (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size));
+MPI_WITH_PMPI_(Pack_external_c,
+               (const char datarep[], const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                void *outbuf, MPI_Count outsize, MPI_Count *position));
+MPI_WITH_PMPI_(Unpack_external_c,
+               (const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position,
+                void *outbuf, MPI_Count outcount, MPI_Datatype datatype));
+MPI_WITH_PMPI_(Pack_external_size_c,
+               (const char datarep[], MPI_Count incount, MPI_Datatype datatype, MPI_Count *size));
+MPI_WITH_PMPI_(Op_create_c, (MPI_User_function_c * user_fn, int commute, MPI_Op *op));
+MPI_WITH_PMPI_(Buffer_attach_c, (void *buffer, MPI_Count size));
+MPI_WITH_PMPI_(Buffer_detach_c, (void *buffer_addr, MPI_Count *size));
 #undef MPI_WITH_PMPI_
 
 #ifdef __cplusplus

@@ -227,6 +227,11 @@ bool mpi_bsend_attached(void)
     return bsend.buf != NULL;
 }
 
+size_t mpi_bsend_attached_size(void)
+{
+    return bsend.size;
+}
+
 void mpi_bsend_attach(void *buffer, size_t size)
 {
     bsend.buf = buffer;

@@ -159,6 +159,7 @@ int mpi_bsend_settle(bool cancel, char *list, size_t cap, int *n_p);
 void mpi_bsend_fini(void); /* forgets the buffer (Finalize, after mpi_req_drain) */
 /* MPI_Buffer_attach / _detach's work (checked by the calls) */
 bool mpi_bsend_attached(void);
+size_t mpi_bsend_attached_size(void); /* 0 when none is attached */
 void mpi_bsend_attach(void *buffer, size_t size);
 void mpi_bsend_detach(void **buffer_p, size_t *size_p); /* waits for the sends in flight */
 

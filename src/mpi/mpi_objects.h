@@ -419,7 +419,7 @@ int mpi_attr_remove(mpi_comm_t *c, int k, bool *set_p);
  * an MPI_User_function sees them; a predefined op on a derived type packs and unpacks. */
 /* inout[i] = in[i] op inout[i] for count elements of dt (MPI_User_function order). MPI_SUCCESS
  * or an error code (not raised): call mpi_op_check first. */
-int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt);
+int mpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Datatype dt);
 bool mpi_op_commutative(MPI_Op op);
 /* op and dt map to an rcmsg reduction (then rcmsg's algorithms do it): *dt_p is the type of
  * the basic elements (count elements of dt are mpi_type_size * count / rcmsg_datatype_size
@@ -437,7 +437,8 @@ bool mpi_op_valid(MPI_Op op);
 bool mpi_op_predefined(MPI_Op op);
 /* MPI_Op_create's and MPI_Op_free's work (a live user operation), checked by the calls;
  * mpi_op_new: MPI_SUCCESS or MPI_ERR_NO_MEM */
-int mpi_op_new(MPI_User_function *user_fn, bool commute, MPI_Op *op);
+int mpi_op_new(MPI_User_function *user_fn, MPI_User_function_c *user_fn_c, bool commute,
+               MPI_Op *op);
 void mpi_op_delete(MPI_Op *op);
 /* An operation held by a collective that uses it (MPI_Op_free of a user one then leaves it
  * working until mpi_op_drop); NULL for no live operation. mpi_op_drop(NULL): nothing.
@@ -445,7 +446,7 @@ void mpi_op_delete(MPI_Op *op);
 struct mpi_op *mpi_op_hold(MPI_Op op);
 void mpi_op_drop(struct mpi_op *o);
 int mpi_op_apply_held(struct mpi_op *o, mpi_type_t *t, MPI_Datatype dt, const void *in, void *inout,
-                      int count);
+                      MPI_Count count);
 /* op (live) is defined on dt (a live type): MPI_SUCCESS, or MPI_ERR_OP with why it is not
  * ("MPI_SUM is not defined on MPI_CHAR") in why */
 int mpi_op_defined(MPI_Op op, MPI_Datatype dt, char *why, size_t len);

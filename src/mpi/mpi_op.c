@@ -66,6 +66,7 @@ typedef struct mpi_op {
     struct mpi_op *next; /* the list of live user operations */
     rcmsg_op_t urop;     /* rcmsg's user operation calling back into this file (0: none yet) */
     int refs;            /* user: its handle (until MPI_Op_free) and the collectives using it */
+    MPI_User_function_c *fn_c; /* a user operation of MPI_Op_create_c (fn NULL) */
 } mpi_op_t;
 
 static mpi_op_t op_predef[MPI_OP_PREDEFINED_COUNT_] = {
@@ -412,7 +413,7 @@ bool mpi_op_rcmsg(MPI_Op op, MPI_Datatype dt, rcmsg_op_t *op_p, rcmsg_datatype_t
 
 /* A predefined op on a derived type of basic elements: pack both, reduce them, unpack. */
 static int op_apply_derived(mpi_op_t *o, op_kernel_t *kernel, MPI_Datatype basic, const void *in,
-                            void *inout, int count, mpi_type_t *t)
+                            void *inout, MPI_Count count, mpi_type_t *t)
 {
     size_t bytes = mpi_type_size(t) * (size_t)count;
     char *a = malloc(bytes > 0 ? 2 * bytes : 1);
@@ -428,8 +429,27 @@ static int op_apply_derived(mpi_op_t *o, op_kernel_t *kernel, MPI_Datatype basic
     return MPI_SUCCESS;
 }
 
+/* A user operation on count elements of dt (t): an MPI_User_function_c in one call with an
+ * MPI_Count length, an MPI_User_function in calls of at most INT_MAX elements (its int). */
+static void op_apply_user(mpi_op_t *o, mpi_type_t *t, MPI_Datatype dt, const void *in, void *inout,
+                          MPI_Count count)
+{
+    if (o->fn_c != NULL) {
+        o->fn_c((void *)in, inout, &count, &dt);
+        return;
+    }
+    while (count > 0) {
+        int n = count > INT_MAX ? INT_MAX : (int)count;
+
+        o->fn((void *)in, inout, &n, &dt);
+        in = (const char *)in + (MPI_Aint)n * t->extent;
+        inout = (char *)inout + (MPI_Aint)n * t->extent;
+        count -= n;
+    }
+}
+
 static int op_apply(mpi_op_t *o, mpi_type_t *t, MPI_Datatype dt, const void *in, void *inout,
-                    int count)
+                    MPI_Count count)
 {
     MPI_Datatype basic;
     const op_type_t *pt;
@@ -438,7 +458,7 @@ static int op_apply(mpi_op_t *o, mpi_type_t *t, MPI_Datatype dt, const void *in,
         return MPI_SUCCESS;
     }
     if (o->index == 0) {
-        o->fn((void *)in, inout, &count, &dt);
+        op_apply_user(o, t, dt, in, inout, count);
         return MPI_SUCCESS;
     }
     pt = op_type_elem(dt, &basic);
@@ -452,7 +472,7 @@ static int op_apply(mpi_op_t *o, mpi_type_t *t, MPI_Datatype dt, const void *in,
     return MPI_SUCCESS;
 }
 
-int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt)
+int mpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Datatype dt)
 {
     mpi_op_t *o = op_get(op);
     mpi_type_t *t = mpi_type_get(dt);
@@ -464,7 +484,7 @@ int mpi_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
 }
 
 int mpi_op_apply_held(struct mpi_op *o, mpi_type_t *t, MPI_Datatype dt, const void *in, void *inout,
-                      int count)
+                      MPI_Count count)
 {
     return o == NULL || t == NULL ? MPI_ERR_OP : op_apply(o, t, dt, in, inout, count);
 }
@@ -484,7 +504,7 @@ static mpi_op_t *op_of_urop(rcmsg_op_t rop)
 }
 
 /* n elements of t, packed at in and inout */
-static void op_apply_packed(mpi_op_t *o, mpi_type_t *t, const char *in, char *inout, int n)
+static void op_apply_packed(mpi_op_t *o, mpi_type_t *t, const char *in, char *inout, MPI_Count n)
 {
     MPI_Aint span = (MPI_Aint)(n - 1) * t->extent, lo, hi;
     char *a;
@@ -515,14 +535,7 @@ static void op_dispatch(const void *in, void *inout, size_t count, rcmsg_datatyp
     if (o == NULL || t == NULL) {
         return; /* not one of ours: cannot happen */
     }
-    while (count > 0) {
-        int n = count > INT_MAX ? INT_MAX : (int)count;
-
-        op_apply_packed(o, t, in, inout, n);
-        in = (const char *)in + (size_t)n * t->size;
-        inout = (char *)inout + (size_t)n * t->size;
-        count -= (size_t)n;
-    }
+    op_apply_packed(o, t, in, inout, (MPI_Count)count); /* op_apply splits for an int function */
 }
 
 /* o's rcmsg user operation, made once */
@@ -607,7 +620,7 @@ static int op_reserve(void)
     return err;
 }
 
-int mpi_op_new(MPI_User_function *user_fn, bool commute, MPI_Op *op)
+int mpi_op_new(MPI_User_function *user_fn, MPI_User_function_c *user_fn_c, bool commute, MPI_Op *op)
 {
     mpi_op_t *o = calloc(1, sizeof(*o));
     int err = o == NULL ? MPI_ERR_NO_MEM : op_reserve();
@@ -622,6 +635,7 @@ int mpi_op_new(MPI_User_function *user_fn, bool commute, MPI_Op *op)
     o->name = "user operation";
     o->rop = -1;
     o->fn = user_fn;
+    o->fn_c = user_fn_c;
     o->commute = commute;
     o->refs = 1;
     o->next = op_users;

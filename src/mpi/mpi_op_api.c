@@ -1,24 +1,40 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The calls of operations (bindings over mpi_op.c): MPI_Op_create, MPI_Op_free,
- * MPI_Op_commutative, MPI_Reduce_local. */
+/* The calls of operations (bindings over mpi_op.c): MPI_Op_create (and MPI-4.0's Op_create_c),
+ * MPI_Op_free, MPI_Op_commutative, MPI_Reduce_local. */
 #include "mpi/mpi_engines.h"
+
+/* Op_create and Op_create_c: one of the two functions (the other NULL). */
+static int op_create(const char *call, MPI_User_function *fn, MPI_User_function_c *fn_c,
+                     int commute, MPI_Op *op)
+{
+    int err;
+
+    if ((fn == NULL && fn_c == NULL) || op == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "NULL %s",
+                       fn == NULL && fn_c == NULL ? "user function" : "op");
+    }
+    err = mpi_op_new(fn, fn_c, commute != 0, op);
+    if (err != MPI_SUCCESS) {
+        return mpi_err(NULL, call, err, "out of memory for a new operation");
+    }
+    return MPI_SUCCESS;
+}
 
 int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
     MPI_MT_GUARD();
-    int err;
-
     MPI_CHECK_ACTIVE("MPI_Op_create");
-    if (user_fn == NULL || op == NULL) {
-        return mpi_err(NULL, "MPI_Op_create", MPI_ERR_ARG, "NULL %s",
-                       user_fn == NULL ? "user function" : "op");
-    }
-    err = mpi_op_new(user_fn, commute != 0, op);
-    if (err != MPI_SUCCESS) {
-        return mpi_err(NULL, "MPI_Op_create", err, "out of memory for a new operation");
-    }
-    return MPI_SUCCESS;
+    return op_create("MPI_Op_create", user_fn, NULL, commute, op);
 }
+
+/* A user operation called with an MPI_Count length (in every reduction, Reduce_local too). */
+int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    MPI_MT_GUARD();
+    MPI_CHECK_ACTIVE("MPI_Op_create_c");
+    return op_create("MPI_Op_create_c", NULL, user_fn, commute, op);
+}
+MPI_PMPI_ALIAS(Op_create_c, (MPI_User_function_c * user_fn, int commute, MPI_Op *op));
 
 int MPI_Op_free(MPI_Op *op)
 {

@@ -796,34 +796,76 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
 MPI_PMPI_ALIAS(Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                           MPI_Request *request));
 
-/* ---- buffered sends' buffer (mpi_bsend.c) ------------------------------------------------- */
+/* ---- buffered sends' buffer (mpi_bsend.c) -------------------------------------------------
+ * Buffer_attach_c attaches a buffer of any size (Bsend_c and its kin then carry messages past
+ * INT_MAX bytes); Buffer_detach (the int form) refuses to detach one whose size does not fit its
+ * int (MPI_ERR_COUNT; it stays attached, for Buffer_detach_c). */
+static int buffer_attach(const char *call, void *buffer, MPI_Count size)
+{
+    if (mpi_bsend_attached()) {
+        return mpi_err(NULL, call, MPI_ERR_BUFFER,
+                       "a buffer is attached already (detach it first)");
+    }
+    if (buffer == NULL || size < 0) {
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       buffer == NULL ? "NULL buffer" : "negative size %lld", size);
+    }
+    mpi_bsend_attach(buffer, (size_t)size);
+    return MPI_SUCCESS;
+}
+
 int MPI_Buffer_attach(void *buffer, int size)
 {
     MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Buffer_attach");
-    if (mpi_bsend_attached()) {
-        return mpi_err(NULL, "MPI_Buffer_attach", MPI_ERR_BUFFER,
-                       "a buffer is attached already (detach it first)");
+    return buffer_attach("MPI_Buffer_attach", buffer, size);
+}
+
+int MPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    MPI_MT_GUARD();
+    MPI_CHECK_ACTIVE("MPI_Buffer_attach_c");
+    return buffer_attach("MPI_Buffer_attach_c", buffer, size);
+}
+MPI_PMPI_ALIAS(Buffer_attach_c, (void *buffer, MPI_Count size));
+
+static int buffer_detach(const char *call, void *buffer_addr, const void *size, MPI_Count limit,
+                         MPI_Count *len_p)
+{
+    size_t len;
+
+    if (buffer_addr == NULL || size == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "NULL %s", size == NULL ? "size" : "buffer_addr");
     }
-    if (buffer == NULL || size < 0) {
-        return mpi_err(NULL, "MPI_Buffer_attach", MPI_ERR_ARG, "%s",
-                       buffer == NULL ? "NULL buffer" : "negative size");
+    if (mpi_bsend_attached_size() > (size_t)limit) {
+        return mpi_err(NULL, call, MPI_ERR_COUNT,
+                       "the attached buffer has %zu bytes, more than an int holds (%lld): it "
+                       "stays attached; MPI_Buffer_detach_c detaches it",
+                       mpi_bsend_attached_size(), limit);
     }
-    mpi_bsend_attach(buffer, (size_t)size);
+    mpi_bsend_detach((void **)buffer_addr, &len);
+    *len_p = (MPI_Count)len;
     return MPI_SUCCESS;
 }
 
 int MPI_Buffer_detach(void *buffer_addr, int *size)
 {
     MPI_MT_GUARD();
-    size_t len;
+    MPI_Count len;
+    int err;
 
     MPI_CHECK_ACTIVE("MPI_Buffer_detach");
-    if (buffer_addr == NULL || size == NULL) {
-        return mpi_err(NULL, "MPI_Buffer_detach", MPI_ERR_ARG, "NULL %s",
-                       size == NULL ? "size" : "buffer_addr");
+    err = buffer_detach("MPI_Buffer_detach", buffer_addr, size, INT_MAX, &len);
+    if (err == MPI_SUCCESS) {
+        *size = (int)len;
     }
-    mpi_bsend_detach((void **)buffer_addr, &len);
-    *size = (int)len;
-    return MPI_SUCCESS;
+    return err;
 }
+
+int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    MPI_MT_GUARD();
+    MPI_CHECK_ACTIVE("MPI_Buffer_detach_c");
+    return buffer_detach("MPI_Buffer_detach_c", buffer_addr, size, LLONG_MAX, size);
+}
+MPI_PMPI_ALIAS(Buffer_detach_c, (void *buffer_addr, MPI_Count *size));

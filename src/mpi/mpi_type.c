@@ -82,14 +82,20 @@ static int type_add_sig(mpi_type_t *t, mpi_type_t *child, size_t count)
 }
 
 /* Widen [*lo_p, *hi_p) to the span [disp + lo + min(0, step), disp + hi + max(0, step)) of
- * count copies spaced by ext (step = (count - 1) * ext). */
-static void type_span(bool *first_p, MPI_Aint *lo_p, MPI_Aint *hi_p, MPI_Aint disp, MPI_Aint lo,
+ * count copies spaced by ext (step = (count - 1) * ext); false when a bound overflows an
+ * MPI_Aint (a _c constructor's counts and displacements can reach that far). */
+static bool type_span(bool *first_p, MPI_Aint *lo_p, MPI_Aint *hi_p, MPI_Aint disp, MPI_Aint lo,
                       MPI_Aint hi, MPI_Aint ext, size_t count)
 {
-    MPI_Aint step = (MPI_Aint)(count - 1) * ext;
-    MPI_Aint a = disp + lo + (step < 0 ? step : 0);
-    MPI_Aint b = disp + hi + (step > 0 ? step : 0);
+    MPI_Aint step, a, b;
 
+    if (count > (size_t)PTRDIFF_MAX || __builtin_mul_overflow((MPI_Aint)count - 1, ext, &step) ||
+        __builtin_add_overflow(disp, lo, &a) ||
+        __builtin_add_overflow(a, step < 0 ? step : 0, &a) ||
+        __builtin_add_overflow(disp, hi, &b) ||
+        __builtin_add_overflow(b, step > 0 ? step : 0, &b)) {
+        return false;
+    }
     if (*first_p || a < *lo_p) {
         *lo_p = a;
     }
@@ -97,6 +103,7 @@ static void type_span(bool *first_p, MPI_Aint *lo_p, MPI_Aint *hi_p, MPI_Aint di
         *hi_p = b;
     }
     *first_p = false;
+    return true;
 }
 
 /* contig: count elements are one block at buf + true_lb. rdt_ok: every basic element of a
@@ -122,17 +129,21 @@ static int type_add_place(mpi_type_t *t, const mpi_type_place_t *p, bool *first_
 {
     const mpi_type_t *c = p->child;
     size_t bytes;
+    MPI_Aint c_ub;
 
-    if (__builtin_mul_overflow(p->count, c->size, &bytes) ||
-        __builtin_add_overflow(t->size, bytes, &t->size)) {
-        return MPI_ERR_ARG;
+    if (__builtin_add_overflow(c->lb, c->extent, &c_ub) ||
+        __builtin_mul_overflow(p->count, c->size, &bytes) ||
+        __builtin_add_overflow(t->size, bytes, &t->size) || t->size > (size_t)PTRDIFF_MAX) {
+        return MPI_ERR_ARG; /* the size must be an MPI_Count (Type_size_c) */
     }
     t->basic += (MPI_Count)p->count * c->basic;
     t->align = c->align > t->align ? c->align : t->align;
-    type_span(first_p, &t->lb, ub_p, p->disp, c->lb, c->lb + c->extent, c->extent, p->count);
-    if (c->size > 0) {
-        type_span(tfirst_p, &t->true_lb, &t->true_ub, p->disp, c->true_lb, c->true_ub, c->extent,
-                  p->count);
+    if (!type_span(first_p, &t->lb, ub_p, p->disp, c->lb, c_ub, c->extent, p->count)) {
+        return MPI_ERR_ARG;
+    }
+    if (c->size > 0 && !type_span(tfirst_p, &t->true_lb, &t->true_ub, p->disp, c->true_lb,
+                                  c->true_ub, c->extent, p->count)) {
+        return MPI_ERR_ARG;
     }
     return MPI_SUCCESS;
 }
@@ -168,11 +179,13 @@ int mpi_type_build(const mpi_type_place_t *place, size_t n, bool is_struct, mpi_
             rc = type_add_sig(t, place[i].child, place[i].count);
         }
     }
+    if (rc == MPI_SUCCESS && __builtin_sub_overflow(ub, t->lb, &t->extent)) {
+        rc = MPI_ERR_ARG;
+    }
     if (rc != MPI_SUCCESS) {
         mpi_type_release(t);
         return rc;
     }
-    t->extent = ub - t->lb;
     if (is_struct && t->extent % (MPI_Aint)t->align != 0) {
         t->extent += (MPI_Aint)t->align - t->extent % (MPI_Aint)t->align;
     }
@@ -185,9 +198,13 @@ int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_ty
 {
     mpi_type_place_t p = {.child = old, .disp = 0, .count = 1};
     mpi_type_t *t = NULL;
-    int rc = mpi_type_build(&p, 1, false, &t);
+    MPI_Aint ub;
+    int rc;
 
-    if (rc != MPI_SUCCESS) {
+    if (__builtin_add_overflow(lb, extent, &ub)) {
+        return MPI_ERR_ARG; /* the upper bound must be an MPI_Aint too */
+    }
+    if ((rc = mpi_type_build(&p, 1, false, &t)) != MPI_SUCCESS) {
         return rc;
     }
     t->lb = lb;
@@ -301,6 +318,7 @@ static void type_env_drop(mpi_type_env_t *e)
     }
     free(e->ints);
     free(e->aints);
+    free(e->counts);
     free(e->types);
     free(e);
 }
@@ -336,6 +354,23 @@ int mpi_type_env_set(mpi_type_t *t, int combiner, int ni, const int *ints, int n
     }
     type_env_drop(t->env);
     t->env = e;
+    return MPI_SUCCESS;
+}
+
+int mpi_type_env_counts(mpi_type_t *t, int nc, const MPI_Count *counts)
+{
+    mpi_type_env_t *e = t->env;
+    MPI_Count *c = malloc(sizeof(MPI_Count) * (size_t)(nc + 1));
+
+    if (c == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    if (nc > 0) {
+        memcpy(c, counts, sizeof(MPI_Count) * (size_t)nc);
+    }
+    free(e->counts);
+    e->counts = c;
+    e->nc = nc;
     return MPI_SUCCESS;
 }
 

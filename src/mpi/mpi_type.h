@@ -28,14 +28,15 @@ typedef struct {
 } mpi_type_sig_t;
 
 /* How a derived type was made (MPI_Type_get_envelope / _contents): the constructor's
- * combiner and its integer, address and datatype arguments (each type held); shared by the
- * copies MPI_Type_get_contents returns. */
+ * combiner and its integer, address, large-count (a _c constructor's MPI_Count arguments) and
+ * datatype arguments (each type held); shared by the copies MPI_Type_get_contents returns. */
 typedef struct mpi_type_env {
     int refs;
     int combiner;
-    int ni, na, nd;
+    int ni, na, nc, nd;
     int *ints;
     MPI_Aint *aints;
+    MPI_Count *counts;
     struct mpi_type **types;
 } mpi_type_env_t;
 
@@ -87,14 +88,16 @@ typedef struct {
 } mpi_type_place_t;
 
 /* Build a derived type from n placements into *type_p (not committed, one reference, no
- * handle); MPI_ERR_NO_MEM, or MPI_ERR_ARG when the size overflows. is_struct pads the extent
+ * handle); MPI_ERR_NO_MEM, or MPI_ERR_ARG when the size passes PTRDIFF_MAX or a bound overflows
+ * an MPI_Aint. is_struct pads the extent
  * to the largest alignment of the children, as MPICH does. */
 int mpi_type_build(const mpi_type_place_t *place, size_t n, bool is_struct, mpi_type_t **type_p);
 /* the name of a predefined type ("MPI_INT"), "a predefined type" when not found */
 const char *mpi_type_predef_name(MPI_Datatype dt);
 /* after the fields of a built type are set: its derived properties (contig, ...) */
 void mpi_type_finish(mpi_type_t *t);
-/* Type_create_resized: a new type over old with this lb and extent. */
+/* Type_create_resized: a new type over old with this lb and extent (MPI_ERR_ARG when lb + extent
+ * overflows an MPI_Aint, MPI_ERR_NO_MEM). */
 int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_type_t **type_p);
 
 /* Records t's envelope: combiner and copies of the arguments (the nd types held). MPI_SUCCESS
@@ -102,6 +105,9 @@ int mpi_type_build_resized(mpi_type_t *old, MPI_Aint lb, MPI_Aint extent, mpi_ty
 int mpi_type_env_set(mpi_type_t *t, int combiner, int ni, const int *ints, int na,
                      const MPI_Aint *aints, int nd, const MPI_Datatype *types);
 void mpi_type_env_share(const mpi_type_t *from, mpi_type_t *to);
+/* After mpi_type_env_set: t's envelope also has the nc large counts of a _c constructor.
+ * MPI_SUCCESS or MPI_ERR_NO_MEM (the envelope then has none). */
+int mpi_type_env_counts(mpi_type_t *t, int nc, const MPI_Count *counts);
 /* a handle for t (never a predefined type's slot): MPI_SUCCESS or MPI_ERR_NO_MEM */
 int mpi_type_handle_new(mpi_type_t *t, MPI_Datatype *h_p);
 

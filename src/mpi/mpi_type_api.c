@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The calls of datatypes (bindings over mpi_type.c's objects): the constructors,
- * commit/dup/free, size and extents. */
+/* The constructors of datatypes (bindings over mpi_type.c's objects): the int forms and
+ * MPI-4.0's large-count _c forms over the same functions, which count in MPI_Count and size_t;
+ * Type_dup; the constructors MPI-3.0 removed. Commit, free and the queries:
+ * mpi_type_query_api.c. */
 #include "mpi/mpi_engines.h"
 #include "mpi/mpi_type.h"
 
@@ -9,11 +11,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A _c call's MPI_Count displacement or bound is an MPI_Aint as it is. */
+_Static_assert(sizeof(MPI_Count) == sizeof(MPI_Aint), "MPI_Count and MPI_Aint differ in width");
+
 /* ---- the MPI calls ---- */
 
 static int type_check(const char *call, MPI_Datatype dt, mpi_type_t **t_p)
 {
     return mpi_type_check(NULL, call, dt, false, t_p);
+}
+
+/* An array argument of a constructor: of int (the int forms), MPI_Aint or MPI_Count (the _c
+ * forms), read as MPI_Count. */
+typedef enum { TYPE_ARR_INT, TYPE_ARR_AINT, TYPE_ARR_COUNT } type_arr_kind_t;
+
+typedef struct {
+    const void *p;
+    type_arr_kind_t kind;
+} type_arr_t;
+
+static MPI_Count type_arr_at(type_arr_t a, size_t i)
+{
+    switch (a.kind) {
+    case TYPE_ARR_INT:
+        return ((const int *)a.p)[i];
+    case TYPE_ARR_AINT:
+        return ((const MPI_Aint *)a.p)[i];
+    default:
+        return ((const MPI_Count *)a.p)[i];
+    }
 }
 
 /* Give t (one reference, now the handle's) a handle in *newtype: never one of the predefined
@@ -36,17 +62,18 @@ static int type_new(const char *call, const mpi_type_place_t *p, size_t n, bool 
 
     if (rc != MPI_SUCCESS) {
         return mpi_err(NULL, call, rc, "cannot build the type (%s)",
-                       rc == MPI_ERR_ARG ? "its size overflows size_t" : "out of memory");
+                       rc == MPI_ERR_ARG ? "its size or a bound overflows an MPI_Aint"
+                                         : "out of memory");
     }
     return type_new_handle(call, t, newtype);
 }
 
 /* Common checks of a constructor: count, the old type, the output pointer. */
-static int type_check_ctor(const char *call, int count, MPI_Datatype oldtype, mpi_type_t **old_p,
-                           const MPI_Datatype *newtype)
+static int type_check_ctor(const char *call, MPI_Count count, MPI_Datatype oldtype,
+                           mpi_type_t **old_p, const MPI_Datatype *newtype)
 {
     if (count < 0) {
-        return mpi_err(NULL, call, MPI_ERR_COUNT, "negative count %d", count);
+        return mpi_err(NULL, call, MPI_ERR_COUNT, "negative count %lld", count);
     }
     if (newtype == NULL) {
         return mpi_err(NULL, call, MPI_ERR_ARG, "newtype is NULL");
@@ -54,29 +81,58 @@ static int type_check_ctor(const char *call, int count, MPI_Datatype oldtype, mp
     return old_p != NULL ? type_check(call, oldtype, old_p) : MPI_SUCCESS;
 }
 
-static int type_check_array(const char *call, int count, const void *array, const char *name)
+static int type_check_array(const char *call, MPI_Count count, const void *array, const char *name)
 {
     if (count > 0 && array == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "%s is NULL (count %d)", name, count);
+        return mpi_err(NULL, call, MPI_ERR_ARG, "%s is NULL (count %lld)", name, count);
+    }
+    return MPI_SUCCESS;
+}
+
+/* A _c constructor of arrays records 2 * count + 1 large counts at most, an int many. */
+#define TYPE_MAX_BLOCKS ((INT_MAX - 2) / 2)
+
+static int type_check_blocks(const char *call, MPI_Count count)
+{
+    if (count > TYPE_MAX_BLOCKS) {
+        return mpi_err(NULL, call, MPI_ERR_COUNT, "count %lld: more than %d blocks", count,
+                       TYPE_MAX_BLOCKS);
     }
     return MPI_SUCCESS;
 }
 
 /* An array of count placements (freed by the caller), or an error raised. */
-static int type_places(const char *call, int count, mpi_type_place_t **p_p)
+static int type_places(const char *call, MPI_Count count, mpi_type_place_t **p_p)
 {
-    *p_p = calloc(count > 0 ? (size_t)count : 1, sizeof(**p_p));
+    *p_p = (uint64_t)count > SIZE_MAX / sizeof(**p_p)
+               ? NULL
+               : calloc(count > 0 ? (size_t)count : 1, sizeof(**p_p));
     if (*p_p == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory for %d blocks", count);
+        return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory for %lld blocks", count);
     }
     return MPI_SUCCESS;
 }
 
-static int type_check_bl(const char *call, int bl, int i)
+static int type_check_bl(const char *call, MPI_Count bl, size_t i)
 {
     if (bl < 0) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "negative blocklength %d (block %d)", bl, i);
+        return mpi_err(NULL, call, MPI_ERR_ARG, "negative blocklength %lld (block %zu)", bl, i);
     }
+    return MPI_SUCCESS;
+}
+
+/* n (a displacement or stride in units) times unit bytes into *bytes_p, or MPI_ERR_ARG raised
+ * when it does not fit an MPI_Aint (block i). */
+static int type_disp(const char *call, MPI_Count n, MPI_Aint unit, size_t i, MPI_Aint *bytes_p)
+{
+    long long b;
+
+    if (__builtin_mul_overflow(n, (long long)unit, &b)) {
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       "displacement %lld of %ld-byte units (block %zu) overflows an MPI_Aint", n,
+                       (long)unit, i);
+    }
+    *bytes_p = (MPI_Aint)b;
     return MPI_SUCCESS;
 }
 
@@ -87,6 +143,23 @@ typedef struct {
     int nh, n1, n2, n3;
     const int *head, *a, *b, *c;
 } type_ints_t;
+
+/* A _c constructor's large counts: the nh of head, then n1 of a, then n2 of b. */
+typedef struct {
+    int nh, n1, n2;
+    const MPI_Count *head, *a, *b;
+} type_counts_t;
+
+static int type_env_fail(const char *call, MPI_Datatype *newtype)
+{
+    mpi_type_t *t = mpi_type_lookup(*newtype);
+
+    mpi_handle_release(MPI_KIND_DATATYPE_, t->handle);
+    t->handle = MPI_DATATYPE_NULL;
+    mpi_type_release(t);
+    *newtype = MPI_DATATYPE_NULL;
+    return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory for the type's envelope");
+}
 
 static int type_env(const char *call, int rc, MPI_Datatype *newtype, int combiner,
                     const type_ints_t *in, int na, const MPI_Aint *aints, int nd,
@@ -118,46 +191,96 @@ static int type_env(const char *call, int rc, MPI_Datatype *newtype, int combine
     rc = ints == NULL ? MPI_ERR_NO_MEM
                       : mpi_type_env_set(t, combiner, ni, ints, na, aints, nd, types);
     free(ints);
+    return rc != MPI_SUCCESS ? type_env_fail(call, newtype) : MPI_SUCCESS;
+}
+
+/* type_env for a _c constructor: the integers of in (or none), the large counts of cn, no
+ * addresses. */
+static int type_env_c(const char *call, int rc, MPI_Datatype *newtype, int combiner,
+                      const type_ints_t *in, const type_counts_t *cn, int nd,
+                      const MPI_Datatype *types)
+{
+    int nc = cn->nh + cn->n1 + cn->n2, k = 0;
+    MPI_Count *c;
+
+    rc = type_env(call, rc, newtype, combiner, in, 0, NULL, nd, types);
     if (rc != MPI_SUCCESS) {
-        mpi_handle_release(MPI_KIND_DATATYPE_, t->handle);
-        t->handle = MPI_DATATYPE_NULL;
-        mpi_type_release(t);
-        *newtype = MPI_DATATYPE_NULL;
-        return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory for the type's envelope");
+        return rc;
     }
-    return MPI_SUCCESS;
+    if ((c = malloc(sizeof(MPI_Count) * (size_t)(nc + 1))) == NULL) {
+        return type_env_fail(call, newtype);
+    }
+    for (int i = 0; i < cn->nh; i++) {
+        c[k++] = cn->head[i];
+    }
+    for (int i = 0; i < cn->n1; i++) {
+        c[k++] = cn->a[i];
+    }
+    for (int i = 0; i < cn->n2; i++) {
+        c[k++] = cn->b[i];
+    }
+    rc = mpi_type_env_counts(mpi_type_lookup(*newtype), nc, c);
+    free(c);
+    return rc != MPI_SUCCESS ? type_env_fail(call, newtype) : MPI_SUCCESS;
+}
+
+static int type_contiguous(const char *call, MPI_Count count, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype)
+{
+    mpi_type_place_t p = {.disp = 0, .count = (size_t)count};
+    int rc;
+
+    rc = type_check_ctor(call, count, oldtype, &p.child, newtype);
+    return rc != MPI_SUCCESS ? rc : type_new(call, &p, 1, false, newtype);
 }
 
 MPI_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Type_contiguous";
-    mpi_type_place_t p = {.disp = 0, .count = (size_t)count};
-    int rc;
 
     MPI_CHECK_ACTIVE(call);
-    rc = type_check_ctor(call, count, oldtype, &p.child, newtype);
-    rc = rc != MPI_SUCCESS ? rc : type_new(call, &p, 1, false, newtype);
+    int rc = type_contiguous(call, count, oldtype, newtype);
     return type_env(call, rc, newtype, MPI_COMBINER_CONTIGUOUS,
                     &(type_ints_t){.nh = 1, .head = &count}, 0, NULL, 1, &oldtype);
 }
 
-/* vector and hvector: count blocks of bl elements, block i at i * stride bytes. */
-static int type_hvector(const char *call, int count, int bl, MPI_Aint stride, MPI_Datatype oldtype,
-                        MPI_Datatype *newtype)
+MPI_API int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_contiguous_c";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_contiguous(call, count, oldtype, newtype);
+    return type_env_c(call, rc, newtype, MPI_COMBINER_CONTIGUOUS, NULL,
+                      &(type_counts_t){.nh = 1, .head = &count}, 1, &oldtype);
+}
+MPI_PMPI_ALIAS(Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype));
+
+/* vector and hvector: count blocks of bl elements, block i at i * stride units of unit bytes
+ * (vector: oldtype's extent; hvector: 1). */
+static int type_hvector(const char *call, MPI_Count count, MPI_Count bl, MPI_Count stride,
+                        bool in_extents, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     mpi_type_place_t *p;
     mpi_type_t *old = NULL;
+    MPI_Aint step = 0, last = 0;
     int rc = type_check_ctor(call, count, oldtype, &old, newtype);
 
     if (rc == MPI_SUCCESS) {
         rc = type_check_bl(call, bl, 0);
     }
+    if (rc == MPI_SUCCESS) {
+        rc = type_disp(call, stride, in_extents ? old->extent : 1, 0, &step);
+    }
+    if (rc == MPI_SUCCESS && count > 0) {
+        rc = type_disp(call, count - 1, step, (size_t)count - 1, &last);
+    }
     if (rc != MPI_SUCCESS || (rc = type_places(call, count, &p)) != MPI_SUCCESS) {
         return rc;
     }
-    for (int i = 0; i < count; i++) {
-        p[i] = (mpi_type_place_t){.child = old, .disp = i * stride, .count = (size_t)bl};
+    for (MPI_Count i = 0; i < count; i++) {
+        p[i] = (mpi_type_place_t){.child = old, .disp = (MPI_Aint)i * step, .count = (size_t)bl};
     }
     rc = type_new(call, p, (size_t)count, false, newtype);
     free(p);
@@ -169,65 +292,98 @@ MPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Type_vector";
-    mpi_type_t *old = NULL;
-    int rc;
 
     MPI_CHECK_ACTIVE(call);
-    rc = type_check_ctor(call, count, oldtype, &old, newtype);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    rc = type_hvector(call, count, blocklength, (MPI_Aint)stride * old->extent, oldtype, newtype);
+    int rc = type_hvector(call, count, blocklength, stride, true, oldtype, newtype);
     return type_env(call, rc, newtype, MPI_COMBINER_VECTOR,
                     &(type_ints_t){.nh = 3, .head = (int[]){count, blocklength, stride}}, 0, NULL,
                     1, &oldtype);
 }
 
+MPI_API int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                              MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_vector_c";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_hvector(call, count, blocklength, stride, true, oldtype, newtype);
+    return type_env_c(call, rc, newtype, MPI_COMBINER_VECTOR, NULL,
+                      &(type_counts_t){.nh = 3, .head = (MPI_Count[]){count, blocklength, stride}},
+                      1, &oldtype);
+}
+MPI_PMPI_ALIAS(Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                               MPI_Datatype oldtype, MPI_Datatype *newtype));
+
 MPI_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
-    MPI_CHECK_ACTIVE("MPI_Type_create_hvector");
-    int rc = type_hvector("MPI_Type_create_hvector", count, blocklength, stride, oldtype, newtype);
-    return type_env("MPI_Type_create_hvector", rc, newtype, MPI_COMBINER_HVECTOR,
+    static const char call[] = "MPI_Type_create_hvector";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_hvector(call, count, blocklength, stride, false, oldtype, newtype);
+    return type_env(call, rc, newtype, MPI_COMBINER_HVECTOR,
                     &(type_ints_t){.nh = 2, .head = (int[]){count, blocklength}}, 1, &stride, 1,
                     &oldtype);
 }
 
-/* indexed, hindexed, indexed_block, hindexed_block: block i has bls[i] elements (block: bl
- * each) at disps[i], in extents of oldtype (an int array) or in bytes (bytes: an MPI_Aint
- * array). */
-static int type_indexed(const char *call, int count, bool block, const int *bls, int bl, bool bytes,
-                        const void *disps, MPI_Datatype oldtype, MPI_Datatype *newtype)
+MPI_API int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                      MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_create_hvector_c";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_hvector(call, count, blocklength, stride, false, oldtype, newtype);
+    return type_env_c(call, rc, newtype, MPI_COMBINER_HVECTOR, NULL,
+                      &(type_counts_t){.nh = 3, .head = (MPI_Count[]){count, blocklength, stride}},
+                      1, &oldtype);
+}
+MPI_PMPI_ALIAS(Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype));
+
+/* The placements of indexed, hindexed, indexed_block, hindexed_block: block i has bls[i]
+ * elements (block: bl each) at disps[i], in extents of old or in bytes (bytes). */
+static int type_indexed_places(const char *call, MPI_Count count, bool block, type_arr_t bls,
+                               MPI_Count bl, bool bytes, type_arr_t disps, mpi_type_t *old,
+                               mpi_type_place_t *p)
+{
+    int rc = block ? type_check_bl(call, bl, 0) : MPI_SUCCESS;
+
+    for (size_t i = 0; i < (size_t)count && rc == MPI_SUCCESS; i++) {
+        MPI_Count n = block ? bl : type_arr_at(bls, i);
+
+        p[i] = (mpi_type_place_t){.child = old, .count = (size_t)n};
+        rc = type_check_bl(call, n, i);
+        if (rc == MPI_SUCCESS) {
+            rc = type_disp(call, type_arr_at(disps, i), bytes ? 1 : old->extent, i, &p[i].disp);
+        }
+    }
+    return rc;
+}
+
+static int type_indexed(const char *call, MPI_Count count, bool block, type_arr_t bls, MPI_Count bl,
+                        bool bytes, type_arr_t disps, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     mpi_type_place_t *p;
     mpi_type_t *old = NULL;
     int rc;
 
-    MPI_CHECK_ACTIVE(call);
-    rc = block ? MPI_SUCCESS : type_check_array(call, count, bls, "array_of_blocklengths");
+    rc = block ? MPI_SUCCESS : type_check_array(call, count, bls.p, "array_of_blocklengths");
     if (rc == MPI_SUCCESS) {
-        rc = type_check_array(call, count, disps, "array_of_displacements");
+        rc = type_check_array(call, count, disps.p, "array_of_displacements");
     }
     if (rc == MPI_SUCCESS) {
         rc = type_check_ctor(call, count, oldtype, &old, newtype);
     }
+    if (rc == MPI_SUCCESS) {
+        rc = type_check_blocks(call, count);
+    }
     if (rc != MPI_SUCCESS || (rc = type_places(call, count, &p)) != MPI_SUCCESS) {
         return rc;
     }
-    if (block && (rc = type_check_bl(call, bl, 0)) != MPI_SUCCESS) {
-        free(p);
-        return rc;
-    }
-    for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
-        int n = block ? bl : bls[i];
-
-        rc = type_check_bl(call, n, i);
-        p[i] = (mpi_type_place_t){.child = old,
-                                  .disp = bytes ? ((const MPI_Aint *)disps)[i]
-                                                : ((const int *)disps)[i] * old->extent,
-                                  .count = (size_t)n};
-    }
+    rc = type_indexed_places(call, count, block, bls, bl, bytes, disps, old, p);
     if (rc == MPI_SUCCESS) {
         rc = type_new(call, p, (size_t)count, false, newtype);
     }
@@ -235,14 +391,21 @@ static int type_indexed(const char *call, int count, bool block, const int *bls,
     return rc;
 }
 
+#define TYPE_INTS(a)   ((type_arr_t){(a), TYPE_ARR_INT})
+#define TYPE_AINTS(a)  ((type_arr_t){(a), TYPE_ARR_AINT})
+#define TYPE_COUNTS(a) ((type_arr_t){(a), TYPE_ARR_COUNT})
+
 MPI_API int MPI_Type_indexed(int count, const int array_of_blocklengths[],
                              const int array_of_displacements[], MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
-    int rc = type_indexed("MPI_Type_indexed", count, false, array_of_blocklengths, 0, false,
-                          array_of_displacements, oldtype, newtype);
-    return type_env("MPI_Type_indexed", rc, newtype, MPI_COMBINER_INDEXED,
+    static const char call[] = "MPI_Type_indexed";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_indexed(call, count, false, TYPE_INTS(array_of_blocklengths), 0, false,
+                          TYPE_INTS(array_of_displacements), oldtype, newtype);
+    return type_env(call, rc, newtype, MPI_COMBINER_INDEXED,
                     &(type_ints_t){.nh = 1,
                                    .head = &count,
                                    .n1 = count,
@@ -252,57 +415,153 @@ MPI_API int MPI_Type_indexed(int count, const int array_of_blocklengths[],
                     0, NULL, 1, &oldtype);
 }
 
+MPI_API int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                               const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                               MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_indexed_c";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_indexed(call, count, false, TYPE_COUNTS(array_of_blocklengths), 0, false,
+                          TYPE_COUNTS(array_of_displacements), oldtype, newtype);
+    return type_env_c(call, rc, newtype, MPI_COMBINER_INDEXED, NULL,
+                      &(type_counts_t){.nh = 1,
+                                       .head = &count,
+                                       .n1 = (int)count,
+                                       .a = array_of_blocklengths,
+                                       .n2 = (int)count,
+                                       .b = array_of_displacements},
+                      1, &oldtype);
+}
+MPI_PMPI_ALIAS(Type_indexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype));
+
 MPI_API int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                                      const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                      MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
-    int rc = type_indexed("MPI_Type_create_hindexed", count, false, array_of_blocklengths, 0, true,
-                          array_of_displacements, oldtype, newtype);
+    static const char call[] = "MPI_Type_create_hindexed";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_indexed(call, count, false, TYPE_INTS(array_of_blocklengths), 0, true,
+                          TYPE_AINTS(array_of_displacements), oldtype, newtype);
     return type_env(
-        "MPI_Type_create_hindexed", rc, newtype, MPI_COMBINER_HINDEXED,
+        call, rc, newtype, MPI_COMBINER_HINDEXED,
         &(type_ints_t){.nh = 1, .head = &count, .n1 = count, .a = array_of_blocklengths}, count,
         array_of_displacements, 1, &oldtype);
 }
+
+MPI_API int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                       const MPI_Count array_of_displacements[],
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_create_hindexed_c";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_indexed(call, count, false, TYPE_COUNTS(array_of_blocklengths), 0, true,
+                          TYPE_COUNTS(array_of_displacements), oldtype, newtype);
+    return type_env_c(call, rc, newtype, MPI_COMBINER_HINDEXED, NULL,
+                      &(type_counts_t){.nh = 1,
+                                       .head = &count,
+                                       .n1 = (int)count,
+                                       .a = array_of_blocklengths,
+                                       .n2 = (int)count,
+                                       .b = array_of_displacements},
+                      1, &oldtype);
+}
+MPI_PMPI_ALIAS(Type_create_hindexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                        const MPI_Count array_of_displacements[],
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype));
 
 MPI_API int MPI_Type_create_indexed_block(int count, int blocklength,
                                           const int array_of_displacements[], MPI_Datatype oldtype,
                                           MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
-    int rc = type_indexed("MPI_Type_create_indexed_block", count, true, NULL, blocklength, false,
-                          array_of_displacements, oldtype, newtype);
+    static const char call[] = "MPI_Type_create_indexed_block";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_indexed(call, count, true, TYPE_INTS(NULL), blocklength, false,
+                          TYPE_INTS(array_of_displacements), oldtype, newtype);
     return type_env(
-        "MPI_Type_create_indexed_block", rc, newtype, MPI_COMBINER_INDEXED_BLOCK,
+        call, rc, newtype, MPI_COMBINER_INDEXED_BLOCK,
         &(type_ints_t){
             .nh = 2, .head = (int[]){count, blocklength}, .n1 = count, .a = array_of_displacements},
         0, NULL, 1, &oldtype);
 }
+
+MPI_API int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                            const MPI_Count array_of_displacements[],
+                                            MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_create_indexed_block_c";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_indexed(call, count, true, TYPE_COUNTS(NULL), blocklength, false,
+                          TYPE_COUNTS(array_of_displacements), oldtype, newtype);
+    return type_env_c(call, rc, newtype, MPI_COMBINER_INDEXED_BLOCK, NULL,
+                      &(type_counts_t){.nh = 2,
+                                       .head = (MPI_Count[]){count, blocklength},
+                                       .n1 = (int)count,
+                                       .a = array_of_displacements},
+                      1, &oldtype);
+}
+MPI_PMPI_ALIAS(Type_create_indexed_block_c,
+               (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+                MPI_Datatype oldtype, MPI_Datatype *newtype));
 
 MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength,
                                            const MPI_Aint array_of_displacements[],
                                            MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
-    int rc = type_indexed("MPI_Type_create_hindexed_block", count, true, NULL, blocklength, true,
-                          array_of_displacements, oldtype, newtype);
-    return type_env("MPI_Type_create_hindexed_block", rc, newtype, MPI_COMBINER_HINDEXED_BLOCK,
+    static const char call[] = "MPI_Type_create_hindexed_block";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_indexed(call, count, true, TYPE_INTS(NULL), blocklength, true,
+                          TYPE_AINTS(array_of_displacements), oldtype, newtype);
+    return type_env(call, rc, newtype, MPI_COMBINER_HINDEXED_BLOCK,
                     &(type_ints_t){.nh = 2, .head = (int[]){count, blocklength}}, count,
                     array_of_displacements, 1, &oldtype);
 }
 
+MPI_API int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                             const MPI_Count array_of_displacements[],
+                                             MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_create_hindexed_block_c";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_indexed(call, count, true, TYPE_COUNTS(NULL), blocklength, true,
+                          TYPE_COUNTS(array_of_displacements), oldtype, newtype);
+    return type_env_c(call, rc, newtype, MPI_COMBINER_HINDEXED_BLOCK, NULL,
+                      &(type_counts_t){.nh = 2,
+                                       .head = (MPI_Count[]){count, blocklength},
+                                       .n1 = (int)count,
+                                       .a = array_of_displacements},
+                      1, &oldtype);
+}
+MPI_PMPI_ALIAS(Type_create_hindexed_block_c,
+               (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+                MPI_Datatype oldtype, MPI_Datatype *newtype));
+
 /* ---- subarray ---- */
 
-/* The arguments of a subarray, checked (each dimension's subsize within its size); *runs_p
- * the number of runs of the fastest dimension. */
-static int type_subarray_check(const char *call, int ndims, const int *sizes, const int *subs,
-                               const int *starts, int order, size_t *runs_p)
+/* The arguments of a subarray (the int form's widened to MPI_Count), checked (each
+ * dimension's subsize within its size; the whole array's extent an MPI_Aint); *runs_p the
+ * number of runs of the fastest dimension. */
+static int type_subarray_check(const char *call, int ndims, const MPI_Count *sizes,
+                               const MPI_Count *subs, const MPI_Count *starts, int order,
+                               MPI_Aint extent, size_t *runs_p)
 {
-    if (ndims <= 0 || sizes == NULL || subs == NULL || starts == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_ARG,
-                       ndims <= 0 ? "ndims %d is not positive" : "NULL sizes, subsizes or starts",
-                       ndims);
-    }
+    long long all = extent;
+
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
         return mpi_err(NULL, call, MPI_ERR_ARG, "order %d is not MPI_ORDER_C or MPI_ORDER_FORTRAN",
                        order);
@@ -311,12 +570,15 @@ static int type_subarray_check(const char *call, int ndims, const int *sizes, co
     for (int d = 0; d < ndims; d++) {
         if (sizes[d] <= 0 || subs[d] <= 0 || starts[d] < 0 || subs[d] > sizes[d] - starts[d]) {
             return mpi_err(NULL, call, MPI_ERR_ARG,
-                           "dimension %d: size %d, subsize %d, start %d (need size > 0, "
+                           "dimension %d: size %lld, subsize %lld, start %lld (need size > 0, "
                            "subsize > 0, 0 <= start, start + subsize <= size)",
                            d, sizes[d], subs[d], starts[d]);
         }
-        if (d != (order == MPI_ORDER_C ? ndims - 1 : 0)) {
-            *runs_p *= (size_t)subs[d];
+        if (__builtin_mul_overflow(all, sizes[d], &all) ||
+            (d != (order == MPI_ORDER_C ? ndims - 1 : 0) &&
+             __builtin_mul_overflow(*runs_p, (size_t)subs[d], runs_p))) {
+            return mpi_err(NULL, call, MPI_ERR_ARG,
+                           "the array's extent (dimensions 0 to %d) overflows an MPI_Aint", d);
         }
     }
     return MPI_SUCCESS;
@@ -324,39 +586,40 @@ static int type_subarray_check(const char *call, int ndims, const int *sizes, co
 
 /* Placement i of a subarray: run i (in type-map order) of subs[fastest] elements. dim lists
  * the dimensions slowest first; i counts over all but the fastest, the last of them fastest. */
-static mpi_type_place_t type_subarray_run(const int *dim, int ndims, const int *sizes,
-                                          const int *subs, const int *starts, size_t i,
+static mpi_type_place_t type_subarray_run(const int *dim, int ndims, const MPI_Count *sizes,
+                                          const MPI_Count *subs, const MPI_Count *starts, size_t i,
                                           mpi_type_t *old)
 {
     MPI_Aint off = 0, stride = 1;
 
     for (int k = ndims - 1; k >= 0; k--) {
         int d = dim[k];
-        MPI_Aint at = starts[d];
+        MPI_Aint at = (MPI_Aint)starts[d];
 
         if (k < ndims - 1) {
             at += (MPI_Aint)(i % (size_t)subs[d]);
             i /= (size_t)subs[d];
         }
         off += at * stride;
-        stride *= sizes[d];
+        stride *= (MPI_Aint)sizes[d];
     }
     return (mpi_type_place_t){
         .child = old, .disp = off * old->extent, .count = (size_t)subs[dim[ndims - 1]]};
 }
 
 /* The placements of a subarray, then lb 0 and the extent of the whole array. */
-static int type_subarray_build(int ndims, const int *sizes, const int *subs, const int *starts,
-                               int order, mpi_type_t *old, size_t runs, mpi_type_t **t_p)
+static int type_subarray_build(int ndims, const MPI_Count *sizes, const MPI_Count *subs,
+                               const MPI_Count *starts, int order, mpi_type_t *old, size_t runs,
+                               mpi_type_t **t_p)
 {
-    mpi_type_place_t *p = calloc(runs, sizeof(*p));
+    mpi_type_place_t *p = runs > SIZE_MAX / sizeof(*p) ? NULL : calloc(runs, sizeof(*p));
     int *dim = calloc((size_t)ndims, sizeof(*dim));
     MPI_Aint all = old->extent;
     int rc = p == NULL || dim == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 
     for (int k = 0; k < ndims && rc == MPI_SUCCESS; k++) {
         dim[k] = order == MPI_ORDER_C ? k : ndims - 1 - k;
-        all *= sizes[k];
+        all *= (MPI_Aint)sizes[k];
     }
     for (size_t i = 0; i < runs && rc == MPI_SUCCESS; i++) {
         p[i] = type_subarray_run(dim, ndims, sizes, subs, starts, i, old);
@@ -374,32 +637,71 @@ static int type_subarray_build(int ndims, const int *sizes, const int *subs, con
     return rc;
 }
 
+/* A subarray of the ndims sizes, subsizes and starts in a (3 * ndims MPI_Counts), as a new
+ * handle in *newtype (its envelope not yet recorded). */
+static int type_subarray(const char *call, int ndims, const MPI_Count *a, int order,
+                         MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    mpi_type_t *old = NULL, *t = NULL;
+    size_t runs = 0;
+    int rc = type_check_ctor(call, 0, oldtype, &old, newtype);
+
+    if (rc == MPI_SUCCESS) {
+        rc = type_subarray_check(call, ndims, a, a + ndims, a + 2 * ndims, order, old->extent,
+                                 &runs);
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    rc = type_subarray_build(ndims, a, a + ndims, a + 2 * ndims, order, old, runs, &t);
+    if (rc != MPI_SUCCESS) {
+        return mpi_err(NULL, call, rc, "cannot build the type (%s)",
+                       rc == MPI_ERR_ARG ? "its size or a bound overflows an MPI_Aint"
+                                         : "out of memory");
+    }
+    return type_new_handle(call, t, newtype);
+}
+
+/* The sizes, subsizes and starts of a subarray, widened into one array of 3 * ndims (freed by
+ * the caller), or an error raised. */
+static int type_subarray_args(const char *call, int ndims, type_arr_t sizes, type_arr_t subs,
+                              type_arr_t starts, MPI_Count **a_p)
+{
+    MPI_Count *a;
+
+    if (ndims <= 0 || sizes.p == NULL || subs.p == NULL || starts.p == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG,
+                       ndims <= 0 ? "ndims %d is not positive" : "NULL sizes, subsizes or starts",
+                       ndims);
+    }
+    if ((a = malloc(sizeof(MPI_Count) * 3 * (size_t)ndims)) == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory");
+    }
+    for (int d = 0; d < ndims; d++) {
+        a[d] = type_arr_at(sizes, (size_t)d);
+        a[ndims + d] = type_arr_at(subs, (size_t)d);
+        a[2 * ndims + d] = type_arr_at(starts, (size_t)d);
+    }
+    *a_p = a;
+    return MPI_SUCCESS;
+}
+
 MPI_API int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
                                      const int array_of_subsizes[], const int array_of_starts[],
                                      int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Type_create_subarray";
-    mpi_type_t *old = NULL, *t = NULL;
-    size_t runs = 0;
+    MPI_Count *a = NULL;
     int rc;
 
     MPI_CHECK_ACTIVE(call);
-    rc = type_check_ctor(call, 0, oldtype, &old, newtype);
+    rc = type_subarray_args(call, ndims, TYPE_INTS(array_of_sizes), TYPE_INTS(array_of_subsizes),
+                            TYPE_INTS(array_of_starts), &a);
     if (rc == MPI_SUCCESS) {
-        rc = type_subarray_check(call, ndims, array_of_sizes, array_of_subsizes, array_of_starts,
-                                 order, &runs);
+        rc = type_subarray(call, ndims, a, order, oldtype, newtype);
+        free(a);
     }
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    rc = type_subarray_build(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, old,
-                             runs, &t);
-    if (rc != MPI_SUCCESS) {
-        return mpi_err(NULL, call, rc, "cannot build the type (%s)",
-                       rc == MPI_ERR_ARG ? "its size overflows size_t" : "out of memory");
-    }
-    rc = type_new_handle(call, t, newtype);
     if (rc == MPI_SUCCESS) { /* ndims, sizes, subsizes, starts, order */
         int *ints = malloc(sizeof(int) * (size_t)(3 * ndims + 2));
 
@@ -418,20 +720,65 @@ MPI_API int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
     return rc;
 }
 
-/* The placements of a struct: block i is bls[i] elements of types[i] at disps[i] bytes. */
-static int type_struct_places(const char *call, int count, const int *bls, const MPI_Aint *disps,
-                              const MPI_Datatype *types, mpi_type_place_t *p)
+MPI_API int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+                                       const MPI_Count array_of_subsizes[],
+                                       const MPI_Count array_of_starts[], int order,
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int rc = MPI_SUCCESS;
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_create_subarray_c";
+    MPI_Count *a = NULL;
+    int rc;
 
-    for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
-        rc = type_check_bl(call, bls[i], i);
+    MPI_CHECK_ACTIVE(call);
+    rc = type_subarray_args(call, ndims, TYPE_COUNTS(array_of_sizes),
+                            TYPE_COUNTS(array_of_subsizes), TYPE_COUNTS(array_of_starts), &a);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    rc = type_subarray(call, ndims, a, order, oldtype, newtype);
+    rc = type_env_c(call, rc, newtype, MPI_COMBINER_SUBARRAY,
+                    &(type_ints_t){.nh = 2, .head = (int[]){ndims, order}},
+                    &(type_counts_t){.nh = 3 * ndims, .head = a}, 1, &oldtype);
+    free(a);
+    return rc;
+}
+MPI_PMPI_ALIAS(Type_create_subarray_c,
+               (int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[],
+                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
+                MPI_Datatype *newtype));
+
+/* ---- struct, resized ---- */
+
+/* A struct: block i is bls[i] elements of types[i] at disps[i] bytes. */
+static int type_struct(const char *call, MPI_Count count, type_arr_t bls, type_arr_t disps,
+                       const MPI_Datatype *types, MPI_Datatype *newtype)
+{
+    mpi_type_place_t *p;
+    int rc = type_check_ctor(call, count, MPI_DATATYPE_NULL, NULL, newtype);
+
+    if (rc != MPI_SUCCESS ||
+        (rc = type_check_array(call, count, bls.p, "array_of_blocklengths")) != MPI_SUCCESS ||
+        (rc = type_check_array(call, count, disps.p, "array_of_displacements")) != MPI_SUCCESS ||
+        (rc = type_check_array(call, count, types, "array_of_types")) != MPI_SUCCESS ||
+        (rc = type_check_blocks(call, count)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if ((rc = type_places(call, count, &p)) != MPI_SUCCESS) {
+        return rc;
+    }
+    for (size_t i = 0; i < (size_t)count && rc == MPI_SUCCESS; i++) {
+        rc = type_check_bl(call, type_arr_at(bls, i), i);
         if (rc == MPI_SUCCESS) {
             rc = type_check(call, types[i], &p[i].child);
         }
-        p[i].disp = disps[i];
-        p[i].count = (size_t)bls[i];
+        p[i].disp = (MPI_Aint)type_arr_at(disps, i);
+        p[i].count = (size_t)type_arr_at(bls, i);
     }
+    if (rc == MPI_SUCCESS) {
+        rc = type_new(call, p, (size_t)count, true, newtype);
+    }
+    free(p);
     return rc;
 }
 
@@ -441,30 +788,55 @@ MPI_API int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Type_create_struct";
-    mpi_type_place_t *p;
-    int rc;
 
     MPI_CHECK_ACTIVE(call);
-    rc = type_check_ctor(call, count, MPI_DATATYPE_NULL, NULL, newtype);
-    if (rc != MPI_SUCCESS ||
-        type_check_array(call, count, array_of_blocklengths, "array_of_blocklengths") ||
-        type_check_array(call, count, array_of_displacements, "array_of_displacements") ||
-        type_check_array(call, count, array_of_types, "array_of_types")) {
-        return rc != MPI_SUCCESS ? rc : MPI_ERR_ARG;
-    }
-    if ((rc = type_places(call, count, &p)) != MPI_SUCCESS) {
-        return rc;
-    }
-    rc = type_struct_places(call, count, array_of_blocklengths, array_of_displacements,
-                            array_of_types, p);
-    if (rc == MPI_SUCCESS) {
-        rc = type_new(call, p, (size_t)count, true, newtype);
-    }
-    free(p);
+    int rc = type_struct(call, count, TYPE_INTS(array_of_blocklengths),
+                         TYPE_AINTS(array_of_displacements), array_of_types, newtype);
     return type_env(
         call, rc, newtype, MPI_COMBINER_STRUCT,
         &(type_ints_t){.nh = 1, .head = &count, .n1 = count, .a = array_of_blocklengths}, count,
         array_of_displacements, count, array_of_types);
+}
+
+MPI_API int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                     const MPI_Count array_of_displacements[],
+                                     const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_create_struct_c";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_struct(call, count, TYPE_COUNTS(array_of_blocklengths),
+                         TYPE_COUNTS(array_of_displacements), array_of_types, newtype);
+    return type_env_c(call, rc, newtype, MPI_COMBINER_STRUCT, NULL,
+                      &(type_counts_t){.nh = 1,
+                                       .head = &count,
+                                       .n1 = (int)count,
+                                       .a = array_of_blocklengths,
+                                       .n2 = (int)count,
+                                       .b = array_of_displacements},
+                      (int)count, array_of_types);
+}
+MPI_PMPI_ALIAS(Type_create_struct_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                      const MPI_Count array_of_displacements[],
+                                      const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+
+static int type_resized(const char *call, MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                        MPI_Datatype *newtype)
+{
+    mpi_type_t *old = NULL, *t = NULL;
+    int rc = type_check_ctor(call, 0, oldtype, &old, newtype);
+
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if ((rc = mpi_type_build_resized(old, lb, extent, &t)) != MPI_SUCCESS) {
+        return mpi_err(NULL, call, rc,
+                       rc == MPI_ERR_ARG ? "lb %ld + extent %ld overflows an MPI_Aint"
+                                         : "out of memory",
+                       (long)lb, (long)extent);
+    }
+    return type_new_handle(call, t, newtype);
 }
 
 MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
@@ -472,21 +844,26 @@ MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint 
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Type_create_resized";
-    mpi_type_t *old = NULL, *t = NULL;
-    int rc;
 
     MPI_CHECK_ACTIVE(call);
-    rc = type_check_ctor(call, 0, oldtype, &old, newtype);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if ((rc = mpi_type_build_resized(old, lb, extent, &t)) != MPI_SUCCESS) {
-        return mpi_err(NULL, call, rc, "out of memory");
-    }
-    rc = type_new_handle(call, t, newtype);
+    int rc = type_resized(call, oldtype, lb, extent, newtype);
     return type_env(call, rc, newtype, MPI_COMBINER_RESIZED, NULL, 2, (MPI_Aint[]){lb, extent}, 1,
                     &oldtype);
 }
+
+MPI_API int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                                      MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_create_resized_c";
+
+    MPI_CHECK_ACTIVE(call);
+    int rc = type_resized(call, oldtype, (MPI_Aint)lb, (MPI_Aint)extent, newtype);
+    return type_env_c(call, rc, newtype, MPI_COMBINER_RESIZED, NULL,
+                      &(type_counts_t){.nh = 2, .head = (MPI_Count[]){lb, extent}}, 1, &oldtype);
+}
+MPI_PMPI_ALIAS(Type_create_resized_c,
+               (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype));
 
 /* Type_dup: the same type map; committed when the old one is. */
 MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -519,176 +896,7 @@ MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     return rc;
 }
 
-/* Commit and Free: the type behind a handle passed by pointer (MPI active, not NULL) */
-static int type_check_ref(const char *call, const MPI_Datatype *datatype, mpi_type_t **t_p)
-{
-    MPI_CHECK_ACTIVE(call);
-    if (datatype == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "datatype is NULL");
-    }
-    return type_check(call, *datatype, t_p);
-}
-
-MPI_API int MPI_Type_commit(MPI_Datatype *datatype)
-{
-    MPI_MT_GUARD();
-    mpi_type_t *t = NULL;
-    int rc = type_check_ref("MPI_Type_commit", datatype, &t);
-
-    if (rc == MPI_SUCCESS) {
-        t->committed = true; /* flattened at construction: nothing else to do */
-    }
-    return rc;
-}
-
-/* The name of a predefined type, for the errors. */
-
-/* Type_free releases the handle; the type lives on while a parent type or a pending
- * operation holds a reference (mpi_type_retain). */
-MPI_API int MPI_Type_free(MPI_Datatype *datatype)
-{
-    MPI_MT_GUARD();
-    static const char call[] = "MPI_Type_free";
-    mpi_type_t *t = NULL;
-    int rc = type_check_ref(call, datatype, &t);
-
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (t->predefined) {
-        return mpi_err(NULL, call, MPI_ERR_TYPE,
-                       "cannot free the predefined datatype %s (0x%x): only the types the "
-                       "program built (MPI_Type_dup included) can be freed",
-                       mpi_type_predef_name(*datatype), (unsigned)*datatype);
-    }
-    if (mpi_type_is_f90(t)) {
-        return mpi_err(NULL, call, MPI_ERR_TYPE,
-                       "cannot free %s (0x%x): MPI calls the types of MPI_Type_create_f90_* "
-                       "predefined",
-                       t->name != NULL ? t->name : "an f90 type", (unsigned)*datatype);
-    }
-    if ((rc = mpi_tattr_delete_all(&t->attrs, *datatype)) != MPI_SUCCESS) {
-        return mpi_err(NULL, call, rc, "an attribute's delete callback failed");
-    }
-    mpi_handle_release(MPI_KIND_DATATYPE_, t->handle);
-    t->handle = MPI_DATATYPE_NULL;
-    mpi_type_release(t);
-    *datatype = MPI_DATATYPE_NULL;
-    return MPI_SUCCESS;
-}
-
-/* The type of a query; NULL out pointers are MPI_ERR_ARG. */
-static int type_query(const char *call, MPI_Datatype dt, const void *out1, const void *out2,
-                      mpi_type_t **t_p)
-{
-    if (out1 == NULL || out2 == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "an output argument is NULL");
-    }
-    return type_check(call, dt, t_p);
-}
-
-/* Type_size (x false: *size is an int, MPI_UNDEFINED when the size does not fit one) and
- * Type_size_x (x: an MPI_Count). */
-static int type_get_size(const char *call, MPI_Datatype dt, bool x, void *size)
-{
-    mpi_type_t *t = NULL;
-    int rc;
-
-    MPI_CHECK_ACTIVE(call);
-    rc = type_query(call, dt, size, size, &t);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (x) {
-        *(MPI_Count *)size = (MPI_Count)t->size;
-    } else {
-        *(int *)size = t->size > INT_MAX ? MPI_UNDEFINED : (int)t->size;
-    }
-    return MPI_SUCCESS;
-}
-
-MPI_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
-{
-    MPI_MT_GUARD();
-    return type_get_size("MPI_Type_size_x", datatype, true, size);
-}
-
-MPI_API int MPI_Type_size(MPI_Datatype datatype, int *size)
-{
-    MPI_MT_GUARD();
-    return type_get_size("MPI_Type_size", datatype, false, size);
-}
-
-/* The Type_get_extent family: the bounds (true_bounds: those of the data) into lb and extent,
- * which point to MPI_Aint, or to MPI_Count for the _x calls (x). */
-static int type_get_extent(const char *call, MPI_Datatype dt, bool true_bounds, bool x, void *lb,
-                           void *extent)
-{
-    mpi_type_t *t = NULL;
-    MPI_Aint l, e;
-    int rc;
-
-    MPI_CHECK_ACTIVE(call);
-    rc = type_query(call, dt, lb, extent, &t);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    l = true_bounds ? t->true_lb : t->lb;
-    e = true_bounds ? t->true_ub - t->true_lb : t->extent;
-    if (x) {
-        *(MPI_Count *)lb = l;
-        *(MPI_Count *)extent = e;
-    } else {
-        *(MPI_Aint *)lb = l;
-        *(MPI_Aint *)extent = e;
-    }
-    return MPI_SUCCESS;
-}
-
-MPI_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
-{
-    MPI_MT_GUARD();
-    return type_get_extent("MPI_Type_get_extent", datatype, false, false, lb, extent);
-}
-
-MPI_API int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
-{
-    MPI_MT_GUARD();
-    return type_get_extent("MPI_Type_get_extent_x", datatype, false, true, lb, extent);
-}
-
-MPI_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
-                                     MPI_Aint *true_extent)
-{
-    MPI_MT_GUARD();
-    return type_get_extent("MPI_Type_get_true_extent", datatype, true, false, true_lb, true_extent);
-}
-
-MPI_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
-                                       MPI_Count *true_extent)
-{
-    MPI_MT_GUARD();
-    return type_get_extent("MPI_Type_get_true_extent_x", datatype, true, true, true_lb,
-                           true_extent);
-}
-
-/* Valid before Init and after Finalize too (it touches no state). */
-MPI_API int MPI_Get_address(const void *location, MPI_Aint *address)
-{
-    MPI_MT_GUARD();
-    if (address == NULL) {
-        return mpi_err(NULL, "MPI_Get_address", MPI_ERR_ARG, "address is NULL");
-    }
-    *address = (MPI_Aint)location;
-    return MPI_SUCCESS;
-}
-
 /* ---- the names MPI-3.0 removed (MPICH still provides them): the calls that replace them ---- */
-int MPI_Address(void *location, MPI_Aint *address)
-{
-    return MPI_Get_address(location, address);
-}
-
 int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype)
 {

@@ -8,6 +8,7 @@
 #include "mpi/mpi_type.h"
 
 #include <float.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +19,40 @@ static int env_type(const char *call, MPI_Datatype dt, mpi_type_t **t_p)
     return mpi_type_check(NULL, call, dt, false, t_p);
 }
 
+/* The envelope of t: combiner and the numbers of its arguments (0s for a predefined type). */
+static int env_counts(const mpi_type_t *t, MPI_Count n[4])
+{
+    const mpi_type_env_t *e = t->env;
+
+    n[0] = e != NULL ? e->ni : 0;
+    n[1] = e != NULL ? e->na : 0;
+    n[2] = e != NULL ? e->nc : 0;
+    n[3] = e != NULL ? e->nd : 0;
+    return e != NULL ? e->combiner : MPI_COMBINER_NAMED;
+}
+
+/* A type of a _c constructor has large counts, which only Type_get_envelope_c /
+ * Type_get_contents_c give: the int forms refuse it with MPI_ERR_TYPE (rcmsg's reading of
+ * MPI-4.0 5.1.13: their arrays have no place for them, and answering without them would
+ * describe another constructor's arguments). */
+static int env_no_large(const char *call, const mpi_type_t *t)
+{
+    if (t->env != NULL && t->env->nc > 0) {
+        return mpi_err(NULL, call, MPI_ERR_TYPE,
+                       "the type was built by a large-count (_c) constructor: its %d large "
+                       "count(s) need %s_c",
+                       t->env->nc, call);
+    }
+    return MPI_SUCCESS;
+}
+
 int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                           int *num_datatypes, int *combiner)
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Type_get_envelope";
     mpi_type_t *t = NULL;
+    MPI_Count n[4];
     int err = env_type(call, datatype, &t);
 
     if (err != MPI_SUCCESS) {
@@ -33,12 +62,43 @@ int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_add
         combiner == NULL) {
         return mpi_err(NULL, call, MPI_ERR_ARG, "an output argument is NULL");
     }
-    *combiner = t->env != NULL ? t->env->combiner : MPI_COMBINER_NAMED;
-    *num_integers = t->env != NULL ? t->env->ni : 0;
-    *num_addresses = t->env != NULL ? t->env->na : 0;
-    *num_datatypes = t->env != NULL ? t->env->nd : 0;
+    if ((err = env_no_large(call, t)) != MPI_SUCCESS) {
+        return err;
+    }
+    *combiner = env_counts(t, n);
+    *num_integers = (int)n[0];
+    *num_addresses = (int)n[1];
+    *num_datatypes = (int)n[3];
     return MPI_SUCCESS;
 }
+
+int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+                            MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                            MPI_Count *num_datatypes, int *combiner)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_get_envelope_c";
+    mpi_type_t *t = NULL;
+    MPI_Count n[4];
+    int err = env_type(call, datatype, &t);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (num_integers == NULL || num_addresses == NULL || num_large_counts == NULL ||
+        num_datatypes == NULL || combiner == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "an output argument is NULL");
+    }
+    *combiner = env_counts(t, n);
+    *num_integers = n[0];
+    *num_addresses = n[1];
+    *num_large_counts = n[2];
+    *num_datatypes = n[3];
+    return MPI_SUCCESS;
+}
+MPI_PMPI_ALIAS(Type_get_envelope_c,
+               (MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner));
 
 /* A handle for type c of an envelope: its own for a predefined type (an f90 one too), else a new
  * type equal to it (with its envelope and name), which the program frees (as MPI says). */
@@ -63,12 +123,18 @@ static int contents_type(const char *call, mpi_type_t *c, MPI_Datatype *out)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
-                          int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
-                          MPI_Datatype array_of_datatypes[])
+/* The arrays the program gave Type_get_contents(_c) and their lengths (max[4]: integers,
+ * addresses, large counts, datatypes). */
+typedef struct {
+    MPI_Count max[4];
+    int *ints;
+    MPI_Aint *aints;
+    MPI_Count *counts;
+    MPI_Datatype *types;
+} contents_out_t;
+
+static int contents_get(const char *call, MPI_Datatype datatype, const contents_out_t *o)
 {
-    MPI_MT_GUARD();
-    static const char call[] = "MPI_Type_get_contents";
     mpi_type_t *t = NULL;
     const mpi_type_env_t *e;
     int err = env_type(call, datatype, &t);
@@ -81,25 +147,68 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
                        "%s is predefined (MPI_COMBINER_NAMED): it has no contents",
                        mpi_type_predef_name(datatype));
     }
-    if (max_integers < e->ni || max_addresses < e->na || max_datatypes < e->nd ||
-        (e->ni > 0 && array_of_integers == NULL) || (e->na > 0 && array_of_addresses == NULL) ||
-        (e->nd > 0 && array_of_datatypes == NULL)) {
+    if (o->max[0] < e->ni || o->max[1] < e->na || o->max[2] < e->nc || o->max[3] < e->nd ||
+        (e->ni > 0 && o->ints == NULL) || (e->na > 0 && o->aints == NULL) ||
+        (e->nc > 0 && o->counts == NULL) || (e->nd > 0 && o->types == NULL)) {
         return mpi_err(NULL, call, MPI_ERR_ARG,
-                       "the arrays hold %d, %d, %d; the envelope has %d integers, %d addresses, "
-                       "%d datatypes (or an array is NULL)",
-                       max_integers, max_addresses, max_datatypes, e->ni, e->na, e->nd);
+                       "the arrays hold %lld, %lld, %lld, %lld; the envelope has %d integers, %d "
+                       "addresses, %d large counts, %d datatypes (or an array is NULL)",
+                       o->max[0], o->max[1], o->max[2], o->max[3], e->ni, e->na, e->nc, e->nd);
     }
     if (e->ni > 0) {
-        memcpy(array_of_integers, e->ints, sizeof(int) * (size_t)e->ni);
+        memcpy(o->ints, e->ints, sizeof(int) * (size_t)e->ni);
     }
     if (e->na > 0) {
-        memcpy(array_of_addresses, e->aints, sizeof(MPI_Aint) * (size_t)e->na);
+        memcpy(o->aints, e->aints, sizeof(MPI_Aint) * (size_t)e->na);
+    }
+    if (e->nc > 0) {
+        memcpy(o->counts, e->counts, sizeof(MPI_Count) * (size_t)e->nc);
     }
     for (int i = 0; i < e->nd && err == MPI_SUCCESS; i++) {
-        err = contents_type(call, e->types[i], &array_of_datatypes[i]);
+        err = contents_type(call, e->types[i], &o->types[i]);
     }
     return err;
 }
+
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                          int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
+                          MPI_Datatype array_of_datatypes[])
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_get_contents";
+    mpi_type_t *t = NULL;
+    int err = env_type(call, datatype, &t);
+
+    if (err != MPI_SUCCESS || (err = env_no_large(call, t)) != MPI_SUCCESS) {
+        return err;
+    }
+    return contents_get(call, datatype,
+                        &(contents_out_t){{max_integers, max_addresses, 0, max_datatypes},
+                                          array_of_integers,
+                                          array_of_addresses,
+                                          NULL,
+                                          array_of_datatypes});
+}
+
+int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                            MPI_Count max_large_counts, MPI_Count max_datatypes,
+                            int array_of_integers[], MPI_Aint array_of_addresses[],
+                            MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[])
+{
+    MPI_MT_GUARD();
+    return contents_get(
+        "MPI_Type_get_contents_c", datatype,
+        &(contents_out_t){{max_integers, max_addresses, max_large_counts, max_datatypes},
+                          array_of_integers,
+                          array_of_addresses,
+                          array_of_large_counts,
+                          array_of_datatypes});
+}
+MPI_PMPI_ALIAS(Type_get_contents_c,
+               (MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+                MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                MPI_Datatype array_of_datatypes[]));
 
 /* ---- names ------------------------------------------------------------------------------------
  */
@@ -376,38 +485,38 @@ static int f90_type(const char *call, int combiner, int p, int r, MPI_Datatype *
  * -------------------------------------------------------------------------------------- */
 typedef struct {
     int size, rank, ndims, order;
-    const int *gsizes, *distribs, *dargs, *psizes;
+    const MPI_Count *gsizes; /* the int form's widened */
+    const int *distribs, *dargs, *psizes;
 } darray_t;
 
-static int darray_check(const char *call, const darray_t *a)
+static int darray_check(const char *call, const darray_t *a, MPI_Aint extent)
 {
+    long long all = extent;
     int procs = 1;
 
-    if (a->ndims <= 0 || a->gsizes == NULL || a->distribs == NULL || a->dargs == NULL ||
-        a->psizes == NULL) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "ndims %d (need > 0) or a NULL array", a->ndims);
-    }
-    if (a->order != MPI_ORDER_C && a->order != MPI_ORDER_FORTRAN) {
-        return mpi_err(NULL, call, MPI_ERR_ARG, "order %d is not MPI_ORDER_C or _FORTRAN",
-                       a->order);
-    }
     for (int d = 0; d < a->ndims; d++) {
-        int g = a->gsizes[d], p = a->psizes[d], k = a->dargs[d], ds = a->distribs[d];
+        MPI_Count g = a->gsizes[d];
+        int p = a->psizes[d], k = a->dargs[d], ds = a->distribs[d];
         bool dflt = k == MPI_DISTRIBUTE_DFLT_DARG;
 
         if (g <= 0 || p <= 0 ||
             (ds != MPI_DISTRIBUTE_BLOCK && ds != MPI_DISTRIBUTE_CYCLIC &&
              ds != MPI_DISTRIBUTE_NONE)) {
             return mpi_err(NULL, call, MPI_ERR_ARG,
-                           "dimension %d: gsize %d, psize %d (need > 0), distrib %d", d, g, p, ds);
+                           "dimension %d: gsize %lld, psize %d (need > 0), distrib %d", d, g, p,
+                           ds);
         }
         if ((!dflt && k <= 0 && ds != MPI_DISTRIBUTE_NONE) ||
-            (ds == MPI_DISTRIBUTE_BLOCK && !dflt && (long)k * p < g) ||
+            (ds == MPI_DISTRIBUTE_BLOCK && !dflt && (MPI_Count)k * p < g) ||
             (ds == MPI_DISTRIBUTE_NONE && p != 1)) {
             return mpi_err(NULL, call, MPI_ERR_ARG,
-                           "dimension %d: darg %d with psize %d does not distribute gsize %d "
+                           "dimension %d: darg %d with psize %d does not distribute gsize %lld "
                            "(BLOCK: darg * psize >= gsize; NONE: psize 1)",
                            d, k, p, g);
+        }
+        if (__builtin_mul_overflow(all, g, &all)) {
+            return mpi_err(NULL, call, MPI_ERR_ARG,
+                           "the array's extent (dimensions 0 to %d) overflows an MPI_Aint", d);
         }
         procs *= p;
     }
@@ -420,10 +529,11 @@ static int darray_check(const char *call, const darray_t *a)
 }
 
 /* The global indices this process owns in dimension d (coordinate c), increasing. */
-static int darray_owned(const darray_t *a, int d, int c, int **idx_p, int *n_p)
+static int darray_owned(const darray_t *a, int d, int c, MPI_Count **idx_p, MPI_Count *n_p)
 {
-    int g = a->gsizes[d], p = a->psizes[d], k = a->dargs[d], n = 0;
-    int *idx = malloc(sizeof(int) * (size_t)g);
+    MPI_Count g = a->gsizes[d], p = a->psizes[d], k = a->dargs[d], n = 0;
+    MPI_Count *idx =
+        (uint64_t)g > SIZE_MAX / sizeof(MPI_Count) ? NULL : malloc(sizeof(MPI_Count) * (size_t)g);
 
     if (idx == NULL) {
         return MPI_ERR_NO_MEM;
@@ -433,7 +543,7 @@ static int darray_owned(const darray_t *a, int d, int c, int **idx_p, int *n_p)
     } else if (a->distribs[d] == MPI_DISTRIBUTE_CYCLIC && k == MPI_DISTRIBUTE_DFLT_DARG) {
         k = 1;
     }
-    for (int i = 0; i < g; i++) {
+    for (MPI_Count i = 0; i < g; i++) {
         bool mine = a->distribs[d] == MPI_DISTRIBUTE_NONE ||
                     (a->distribs[d] == MPI_DISTRIBUTE_BLOCK ? i / k == c : i / k % p == c);
         if (mine) {
@@ -447,18 +557,20 @@ static int darray_owned(const darray_t *a, int d, int c, int **idx_p, int *n_p)
 
 /* The placements: one per owned element (the build merges adjacent ones), in array order
  * (dim[0] slowest). */
-static int darray_places(const darray_t *a, int **idx, const int *n, const int *dim,
+static int darray_places(const darray_t *a, MPI_Count **idx, const MPI_Count *n, const int *dim,
                          mpi_type_t *old, mpi_type_place_t **p_p, size_t *np_p)
 {
     size_t total = 1, k = 0;
     int nd = a->ndims;
-    int *at = calloc((size_t)nd, sizeof(int));
+    MPI_Count *at = calloc((size_t)nd, sizeof(MPI_Count));
     mpi_type_place_t *p;
 
     for (int d = 0; d < nd; d++) {
-        total *= (size_t)n[d];
+        if (__builtin_mul_overflow(total, (size_t)n[d], &total)) {
+            total = SIZE_MAX;
+        }
     }
-    p = calloc(total > 0 ? total : 1, sizeof(*p));
+    p = total > SIZE_MAX / sizeof(*p) ? NULL : calloc(total > 0 ? total : 1, sizeof(*p));
     if (p == NULL || at == NULL) {
         free(p);
         free(at);
@@ -469,7 +581,7 @@ static int darray_places(const darray_t *a, int **idx, const int *n, const int *
 
         for (int j = nd - 1; j >= 0; j--) {
             off += (MPI_Aint)idx[dim[j]][at[j]] * stride;
-            stride *= a->gsizes[dim[j]];
+            stride *= (MPI_Aint)a->gsizes[dim[j]];
         }
         p[k++] = (mpi_type_place_t){.child = old, .disp = off * old->extent, .count = 1};
         for (int j = nd - 1; j >= 0 && ++at[j] == n[dim[j]]; j--) {
@@ -488,8 +600,9 @@ static int darray_places(const darray_t *a, int **idx, const int *n, const int *
 static int darray_build(const darray_t *a, mpi_type_t *old, mpi_type_t **t_p)
 {
     int nd = a->ndims, r = a->rank, err = MPI_SUCCESS;
-    int **idx = calloc((size_t)nd, sizeof(int *));
-    int *n = calloc((size_t)nd, sizeof(int)), *dim = calloc((size_t)nd, sizeof(int));
+    MPI_Count **idx = calloc((size_t)nd, sizeof(MPI_Count *));
+    MPI_Count *n = calloc((size_t)nd, sizeof(MPI_Count));
+    int *dim = calloc((size_t)nd, sizeof(int));
     mpi_type_place_t *p = NULL;
     size_t np = 0;
     MPI_Aint all = old->extent;
@@ -498,7 +611,7 @@ static int darray_build(const darray_t *a, mpi_type_t *old, mpi_type_t **t_p)
     for (int d = nd - 1; d >= 0 && err == MPI_SUCCESS; d--) { /* the grid is row-major */
         err = darray_owned(a, d, r % a->psizes[d], &idx[d], &n[d]);
         r /= a->psizes[d];
-        all *= a->gsizes[d];
+        all *= (MPI_Aint)a->gsizes[d];
     }
     for (int j = 0; j < nd && err == MPI_SUCCESS; j++) {
         dim[j] = a->order == MPI_ORDER_C ? j : nd - 1 - j;
@@ -524,27 +637,74 @@ static int darray_build(const darray_t *a, mpi_type_t *old, mpi_type_t **t_p)
     return err;
 }
 
-/* The envelope's integers: size, rank, ndims, gsizes, distribs, dargs, psizes, order. */
-static int darray_env(const darray_t *a, mpi_type_t *t, MPI_Datatype oldtype)
+/* The envelope: the integers size, rank, ndims, gsizes (the int form; the _c form's gsizes
+ * are its large counts), distribs, dargs, psizes, order. */
+static int darray_env(const darray_t *a, const int *gsizes, mpi_type_t *t, MPI_Datatype oldtype)
 {
-    int nd = a->ndims;
-    int *ints = malloc(sizeof(int) * (size_t)(4 * nd + 4));
+    int nd = a->ndims, ng = gsizes != NULL ? nd : 0, k = 0;
+    int *ints = malloc(sizeof(int) * (size_t)(3 * nd + ng + 4));
     int err;
 
     if (ints == NULL) {
         return MPI_ERR_NO_MEM;
     }
-    ints[0] = a->size;
-    ints[1] = a->rank;
-    ints[2] = nd;
-    memcpy(ints + 3, a->gsizes, sizeof(int) * (size_t)nd);
-    memcpy(ints + 3 + nd, a->distribs, sizeof(int) * (size_t)nd);
-    memcpy(ints + 3 + 2 * nd, a->dargs, sizeof(int) * (size_t)nd);
-    memcpy(ints + 3 + 3 * nd, a->psizes, sizeof(int) * (size_t)nd);
-    ints[3 + 4 * nd] = a->order;
-    err = mpi_type_env_set(t, MPI_COMBINER_DARRAY, 4 * nd + 4, ints, 0, NULL, 1, &oldtype);
+    ints[k++] = a->size;
+    ints[k++] = a->rank;
+    ints[k++] = nd;
+    for (int d = 0; d < ng; d++) {
+        ints[k++] = gsizes[d];
+    }
+    memcpy(ints + k, a->distribs, sizeof(int) * (size_t)nd);
+    memcpy(ints + k + nd, a->dargs, sizeof(int) * (size_t)nd);
+    memcpy(ints + k + 2 * nd, a->psizes, sizeof(int) * (size_t)nd);
+    ints[k + 3 * nd] = a->order;
+    err = mpi_type_env_set(t, MPI_COMBINER_DARRAY, k + 3 * nd + 1, ints, 0, NULL, 1, &oldtype);
+    if (err == MPI_SUCCESS && gsizes == NULL) {
+        err = mpi_type_env_counts(t, nd, a->gsizes);
+    }
     free(ints);
     return err;
+}
+
+/* Both forms: gsizes_int the int form's gsizes (NULL: the _c form). */
+static int darray(const char *call, const darray_t *a, const int *gsizes_int, MPI_Datatype oldtype,
+                  MPI_Datatype *newtype)
+{
+    mpi_type_t *old = NULL, *t = NULL;
+    int err = env_type(call, oldtype, &old);
+
+    if (err == MPI_SUCCESS && newtype == NULL) {
+        err = mpi_err(NULL, call, MPI_ERR_ARG, "newtype is NULL");
+    }
+    if (err != MPI_SUCCESS || (err = darray_check(call, a, old->extent)) != MPI_SUCCESS) {
+        return err;
+    }
+    err = darray_build(a, old, &t);
+    if (err == MPI_SUCCESS && (err = darray_env(a, gsizes_int, t, oldtype)) != MPI_SUCCESS) {
+        mpi_type_release(t);
+    }
+    if (err == MPI_SUCCESS && (err = mpi_type_handle_new(t, newtype)) != MPI_SUCCESS) {
+        mpi_type_release(t);
+    }
+    if (err != MPI_SUCCESS) {
+        return mpi_err(NULL, call, err, "cannot build the type (%s)",
+                       err == MPI_ERR_ARG ? "its size or a bound overflows an MPI_Aint"
+                                          : "out of memory");
+    }
+    return MPI_SUCCESS;
+}
+
+/* ndims and the arrays: MPI_ERR_ARG raised unless ndims > 0 and none is NULL */
+static int darray_arrays(const char *call, int ndims, const void *gsizes, const int *distribs,
+                         const int *dargs, const int *psizes, int order)
+{
+    if (ndims <= 0 || gsizes == NULL || distribs == NULL || dargs == NULL || psizes == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "ndims %d (need > 0) or a NULL array", ndims);
+    }
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
+        return mpi_err(NULL, call, MPI_ERR_ARG, "order %d is not MPI_ORDER_C or _FORTRAN", order);
+    }
+    return MPI_SUCCESS;
 }
 
 int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
@@ -554,30 +714,54 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
 {
     MPI_MT_GUARD();
     static const char call[] = "MPI_Type_create_darray";
-    darray_t a = {size,           rank,           ndims, order, array_of_gsizes, array_of_distribs,
-                  array_of_dargs, array_of_psizes};
-    mpi_type_t *old = NULL, *t = NULL;
-    int err = env_type(call, oldtype, &old);
+    MPI_Count *g;
+    int err;
 
-    if (err == MPI_SUCCESS && newtype == NULL) {
-        err = mpi_err(NULL, call, MPI_ERR_ARG, "newtype is NULL");
-    }
-    if (err != MPI_SUCCESS || (err = darray_check(call, &a)) != MPI_SUCCESS) {
+    MPI_CHECK_ACTIVE(call);
+    err = darray_arrays(call, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                        array_of_psizes, order);
+    if (err != MPI_SUCCESS) {
         return err;
     }
-    err = darray_build(&a, old, &t);
-    if (err == MPI_SUCCESS && (err = darray_env(&a, t, oldtype)) != MPI_SUCCESS) {
-        mpi_type_release(t);
+    if ((g = malloc(sizeof(MPI_Count) * (size_t)ndims)) == NULL) {
+        return mpi_err(NULL, call, MPI_ERR_NO_MEM, "out of memory");
     }
-    if (err == MPI_SUCCESS && (err = mpi_type_handle_new(t, newtype)) != MPI_SUCCESS) {
-        mpi_type_release(t);
+    for (int d = 0; d < ndims; d++) {
+        g[d] = array_of_gsizes[d];
     }
-    if (err != MPI_SUCCESS) {
-        return mpi_err(NULL, call, err, "cannot build the type (%s)",
-                       err == MPI_ERR_ARG ? "its size overflows size_t" : "out of memory");
-    }
-    return MPI_SUCCESS;
+    err = darray(call,
+                 &(darray_t){size, rank, ndims, order, g, array_of_distribs, array_of_dargs,
+                             array_of_psizes},
+                 array_of_gsizes, oldtype, newtype);
+    free(g);
+    return err;
 }
+
+int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                             const int array_of_distribs[], const int array_of_dargs[],
+                             const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Type_create_darray_c";
+    int err;
+
+    MPI_CHECK_ACTIVE(call);
+    err = darray_arrays(call, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                        array_of_psizes, order);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    return darray(call,
+                  &(darray_t){size, rank, ndims, order, array_of_gsizes, array_of_distribs,
+                              array_of_dargs, array_of_psizes},
+                  NULL, oldtype, newtype);
+}
+MPI_PMPI_ALIAS(Type_create_darray_c,
+               (int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                const int array_of_distribs[], const int array_of_dargs[],
+                const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                MPI_Datatype *newtype));
 
 MPI_API int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {

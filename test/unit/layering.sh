@@ -151,7 +151,8 @@ file_order src/pml pml pml_fini_recv pml_comm pml_rx pml_ctx pml_p2p pml_wait pm
 # (the MPI_* calls; nothing calls them), the engines (requests and their kinds, the
 # collectives' engine), the objects (handles, errors, types, communicators, groups, attributes,
 # operations, the argument checks). Each file calls only files below it, none a binding file.
-mpi_bindings='mpi_env mpi_err_api mpi_group_api mpi_attr_api mpi_type_api mpi_pack_api
+mpi_bindings='mpi_env mpi_err_api mpi_group_api mpi_attr_api mpi_type_api mpi_type_query_api
+    mpi_pack_api
     mpi_op_api mpi_comm_api mpi_inter mpi_p2p mpi_count_api mpi_req_api mpi_coll mpi_coll_v mpi_nbc mpi_nbc_red
     mpi_info_api mpi_type_env_api mpi_grequest mpi_names_api mpi_nbc_v mpi_topo_api mpi_neighbor
     mpi_win mpi_win_rma mpi_win_sync mpi_win_attr mpi_win_dyn'
