@@ -302,9 +302,11 @@ static int all_call(const char *call, bool alltoall, const void *sendbuf, int se
     }
     if (err == MPI_SUCCESS) {
         const void *sp = in_place ? RCMSG_IN_PLACE : vi->p;
+        size_t b =
+            coll_all_block(block, in_place ? 0 : vi->bytes / (alltoall ? c->size : 1), in_place);
 
-        s = alltoall ? rcmsg_ialltoall(sp, vo->p, block, RCMSG_UINT8, c->rc, &r->rc)
-                     : rcmsg_iallgather(sp, vo->p, block, RCMSG_UINT8, c->rc, &r->rc);
+        s = alltoall ? rcmsg_ialltoall(sp, vo->p, b, RCMSG_UINT8, c->rc, &r->rc)
+                     : rcmsg_iallgather(sp, vo->p, b, RCMSG_UINT8, c->rc, &r->rc);
     }
     return mpi_coll_req_start(r, call, err, s, request);
 }

@@ -6,6 +6,8 @@
  *  - a handler other than MPI_ERRORS_ARE_FATAL set: Bcast, Ibcast and Reduce with counts
  *    that differ between the root and the others fail where the mismatch is seen, with an
  *    error class, and write nothing on stderr;
+ *  - Allgather, Alltoall and their nonblocking forms where one rank's send block is shorter
+ *    than the receive blocks: every rank fails (none reads past a buffer), nothing on stderr;
  *  - rcmsg_log_caller_errors(1) (rcmsg.h) turns the runtime's line back on: the same
  *    Bcast's mismatch is logged, naming the call, the rank and the sizes.
  */
@@ -103,6 +105,58 @@ static void test_quiet(void)
     CHECK(text[0] == '\0', "stderr under MPI_ERRORS_RETURN: \"%s\"", text);
 }
 
+/* An allgather or alltoall (blocking, nonblocking) where rank 0's send block is 1 int and every
+ * receive block LONG: every rank gets an error (the others a short block from rank 0, rank 0
+ * longer ones than its own), and rank 0's send buffer, of exactly what it sends, is not read
+ * past (distcheck's AddressSanitizer build would stop there) */
+static int all_mismatch(int which)
+{
+    int scount = me == 0 ? 1 : LONG, cls = MPI_SUCCESS, err;
+    int *sbuf = calloc((size_t)scount * (size_t)np, sizeof(int));
+    int *rbuf = calloc((size_t)LONG * (size_t)np, sizeof(int));
+    MPI_Comm comm;
+    MPI_Request req;
+
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    switch (which) {
+    case 0:
+        err = MPI_Allgather(sbuf, scount, MPI_INT, rbuf, LONG, MPI_INT, comm);
+        break;
+    case 1:
+        err = MPI_Alltoall(sbuf, scount, MPI_INT, rbuf, LONG, MPI_INT, comm);
+        break;
+    case 2:
+        err = MPI_Iallgather(sbuf, scount, MPI_INT, rbuf, LONG, MPI_INT, comm, &req);
+        break;
+    default:
+        err = MPI_Ialltoall(sbuf, scount, MPI_INT, rbuf, LONG, MPI_INT, comm, &req);
+        break;
+    }
+    if (which >= 2 && err == MPI_SUCCESS) {
+        err = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    MPI_Error_class(err, &cls);
+    MPI_Comm_free(&comm);
+    free(sbuf);
+    free(rbuf);
+    return cls;
+}
+
+static void test_all_short(void)
+{
+    static const char *const names[] = {"Allgather", "Alltoall", "Iallgather", "Ialltoall"};
+    char text[4096];
+
+    catch_stderr();
+    for (int w = 0; w < 4; w++) {
+        int cls = all_mismatch(w);
+
+        CHECK(cls != MPI_SUCCESS, "%s with rank 0's send block shorter: MPI_SUCCESS", names[w]);
+    }
+    uncatch_stderr(text, sizeof(text));
+    CHECK(text[0] == '\0', "stderr under MPI_ERRORS_RETURN: \"%s\"", text);
+}
+
 static void test_loud_again(void)
 {
     char text[4096];
@@ -131,9 +185,11 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 77;
     }
-    phases_expected = 2;
+    phases_expected = 3;
     test_quiet();
     phase("mismatched Bcast, Ibcast, Reduce under ERRORS_RETURN: error classes, nothing on stderr");
+    test_all_short();
+    phase("Allgather, Alltoall, Iallgather, Ialltoall with a short send block: every rank errs");
     test_loud_again();
     phase("rcmsg_log_caller_errors(1): the runtime logs the mismatch again");
     MPI_Finalize();
