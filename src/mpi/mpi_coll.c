@@ -254,6 +254,9 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
         err = coll_status(
             c, call,
             rcmsg_allgather(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, n, RCMSG_UINT8, c->rc));
+        if (err == MPI_SUCCESS && !in_place) {
+            err = coll_all_mismatch(c, call, block, vi.bytes);
+        }
     }
     if (err == MPI_SUCCESS) {
         coll_view_done(&vo, recvbuf, (size_t)recvcount * (size_t)c->size, a.rt);
@@ -321,6 +324,9 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
         err = coll_status(
             c, call, rcmsg_alltoall(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, b, RCMSG_UINT8, c->rc));
+        if (err == MPI_SUCCESS && !in_place) {
+            err = coll_all_mismatch(c, call, block, vi.bytes / (size_t)c->size);
+        }
     }
     if (err == MPI_SUCCESS) {
         coll_view_done(&vo, recvbuf, n, a.rt);

@@ -193,6 +193,11 @@ mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *err
  * and return it (MPICH's errors/coll/allgatherlength); a longer send is cut to the receive
  * block, a mismatch no rank sees. */
 size_t coll_all_block(size_t recv_block, size_t send_block, bool in_place);
+/* After a blocking allgather or alltoall that moved: a send block of another size than the
+ * receive block is the program's error, which this rank sees alone when the send is longer
+ * (cut to the receive block): MPI_ERR_TRUNCATE raised naming both sizes; MPI_SUCCESS when they
+ * match (MPICH's errors/coll/alltoalllength expects the rank with the longer send to fail). */
+int coll_all_mismatch(mpi_comm_t *c, const char *call, size_t recv_block, size_t send_block);
 /* in: the data of buf, packed when needed. out: where to receive; coll_view_done unpacks. */
 int coll_view_in(mpi_comm_t *c, const char *call, coll_buf_t *v, const void *buf, size_t count,
                  mpi_type_t *t);
