@@ -128,6 +128,12 @@ RCMSG_API void rcmsg_abort(int status, const char *reason) __attribute__((noretu
 RCMSG_API int rcmsg_rank(void);
 RCMSG_API int rcmsg_size(void);
 
+/* The number of processes the launcher started, from its environment, so known before
+ * rcmsg_init too: SLURM_STEP_NUM_TASKS (srun), OMPI_COMM_WORLD_SIZE (Open MPI's mpirun),
+ * PMI_SIZE (Hydra), the first that holds a positive count; 1 without a launcher (a singleton,
+ * as rcmsg_init finds it); 0 when a launcher gives no count. Reads the environment only. */
+RCMSG_API int rcmsg_launcher_size(void);
+
 /* ---- point-to-point ----------------------------------------------------------------------
  *
  * Messages are byte buffers matched on (communicator, source, tag) with MPI's rules:

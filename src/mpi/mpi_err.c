@@ -462,9 +462,12 @@ static int err_raise(mpi_comm_t *comm, int code, const char *msg, bool note)
 
 static __thread const char *err_as; /* (mpi_err_as) */
 
-void mpi_err_as(const char *call)
+const char *mpi_err_as(const char *call)
 {
+    const char *prev = err_as;
+
     err_as = call;
+    return prev;
 }
 
 int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
