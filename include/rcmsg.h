@@ -54,15 +54,6 @@ RCMSG_API const char *rcmsg_strerror(rcmsg_status_t status);
 /* The status's enum name, e.g. "RCMSG_ERR_INVALID_PARAM". Never NULL. */
 RCMSG_API const char *rcmsg_status_name(rcmsg_status_t status);
 
-/* Errors of the application's own making that only a collective's exchange can find (its ranks
- * passing different counts or roots, no communicator context id left on some member) are
- * returned as a status and, by default, also logged at level "error" with what was found
- * ("bcast: rank 0 sent 4 bytes where 40 were expected: ..."). on = 0: an application that
- * reports its errors itself has them logged at "debug" only (RCMSG_LOG_LEVEL=debug shows
- * them); on = 1 restores the default. Failures of a peer, a device or the launcher are
- * logged as errors whatever this says. Any thread, any time; before rcmsg_init too. */
-RCMSG_API void rcmsg_log_caller_errors(int on);
-
 /* The library version, e.g. "0.1.0". */
 RCMSG_API const char *rcmsg_version(void);
 
@@ -136,6 +127,12 @@ RCMSG_API void rcmsg_abort(int status, const char *reason) __attribute__((noretu
 /* This process's rank in the job and the job's size; -1 before rcmsg_init(). */
 RCMSG_API int rcmsg_rank(void);
 RCMSG_API int rcmsg_size(void);
+
+/* The number of processes the launcher started, from its environment, so known before
+ * rcmsg_init too: SLURM_STEP_NUM_TASKS (srun), OMPI_COMM_WORLD_SIZE (Open MPI's mpirun),
+ * PMI_SIZE (Hydra), the first that holds a positive count; 1 without a launcher (a singleton,
+ * as rcmsg_init finds it); 0 when a launcher gives no count. Reads the environment only. */
+RCMSG_API int rcmsg_launcher_size(void);
 
 /* ---- point-to-point ----------------------------------------------------------------------
  *
@@ -245,6 +242,16 @@ RCMSG_API rcmsg_status_t rcmsg_comm_create_ranks(rcmsg_comm_t comm, int n, const
  * credits come back, and a rendezvous sender's request fails with RCMSG_ERR_STATE (a cancel of
  * one of these sends takes: rcmsg_cancel). */
 RCMSG_API rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p);
+
+/* Errors of the application's own making that only comm's collectives can find (its ranks
+ * passing different counts or roots to one, no context id left on some member for a
+ * communicator made from comm) are returned as a status and, by default (on = 1), also logged
+ * at level "error" with what was found ("bcast: rank 0 sent 4 bytes where 40 were expected:
+ * ..."). on = 0: the application reports comm's errors itself; they are logged at "debug"
+ * (RCMSG_LOG_LEVEL=debug shows them). For comm alone (a new communicator starts at 1). A
+ * peer's, a device's or the launcher's failure is logged as an error whatever this says.
+ * RCMSG_ERR_INVALID_PARAM: comm is not a live communicator. */
+RCMSG_API rcmsg_status_t rcmsg_comm_log_errors(rcmsg_comm_t comm, int on);
 
 /* ---- intercommunicators --------------------------------------------------------------------
  *

@@ -5,18 +5,12 @@
 #include "compiler.h"
 #include "log.h"
 
-#include <rcmsg.h>
-
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 rcmsg_log_level_t rcmsg_log_level = RCMSG_LOG_WARN;
-
-/* 1 while rcmsg_caller_error() logs at "error": written by the application's calls, read by
- * every thread that logs (rcmsg's own included), hence atomic; no lock. */
-static int log_caller_errors = 1;
 
 static int log_rank = -1;
 static char log_host[64];
@@ -31,17 +25,6 @@ RCMSG_ASSERT_COVERS(log_level_names, RCMSG_LOG_LEVEL_COUNT);
 void rcmsg_log_set_level(rcmsg_log_level_t level)
 {
     rcmsg_log_level = level;
-}
-
-void rcmsg_log_caller_errors(int on)
-{
-    __atomic_store_n(&log_caller_errors, on != 0, __ATOMIC_RELAXED);
-}
-
-rcmsg_log_level_t rcmsg_log_caller_level(void)
-{
-    return __atomic_load_n(&log_caller_errors, __ATOMIC_RELAXED) ? RCMSG_LOG_ERROR
-                                                                 : RCMSG_LOG_DEBUG;
 }
 
 void rcmsg_log_set_rank(int rank)

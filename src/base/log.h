@@ -55,13 +55,4 @@ void rcmsg_log_dump(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define rcmsg_debug(...) rcmsg_log(RCMSG_LOG_DEBUG, __VA_ARGS__)
 #define rcmsg_trace(...) rcmsg_log(RCMSG_LOG_TRACE, __VA_ARGS__)
 
-/* An error of the application's own making that a call returns to it, found where only a
- * collective's exchange or agreement can see it (its ranks passing different counts, no
- * context id left): "error", or "debug" once the application reports such errors itself
- * (rcmsg_log_caller_errors(0); the MPI face does when the program sets a handler other than
- * MPI_ERRORS_ARE_FATAL). Not for argument checks a call makes alone, nor for a peer's or a
- * device's failure: those stay errors. */
-rcmsg_log_level_t rcmsg_log_caller_level(void);
-#define rcmsg_caller_error(...) rcmsg_log(rcmsg_log_caller_level(), __VA_ARGS__)
-
 #endif /* RCMSG_BASE_LOG_H */

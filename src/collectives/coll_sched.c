@@ -135,8 +135,8 @@ static inline bool msg_mismatch(bool recv, size_t len, rcmsg_status_t r,
 /* The outcome of a message that completed (r: what wait returned), logged when it failed,
  * naming the rank: too much or too little data received is RCMSG_ERR_INVALID_PARAM, as
  * rcmsg.h promises. */
-static rcmsg_status_t msg_done(int coll, bool recv, int peer, size_t len, rcmsg_status_t r,
-                               const rcmsg_msg_status_t *ms)
+static rcmsg_status_t msg_done(rcmsg_comm_t comm, int coll, bool recv, int peer, size_t len,
+                               rcmsg_status_t r, const rcmsg_msg_status_t *ms)
 {
     const char *name;
 
@@ -145,9 +145,10 @@ static rcmsg_status_t msg_done(int coll, bool recv, int peer, size_t len, rcmsg_
     }
     name = rcmsg_coll_name(coll);
     if (r == RCMSG_ERR_TRUNCATED && recv) {
-        rcmsg_caller_error("%s: rank %d sent more than the %zu bytes expected: do all ranks pass "
-                           "the same count, datatype and root?",
-                           name, peer, len);
+        rcmsg_log(rcmsg_pml_caller_level(comm),
+                  "%s: rank %d sent more than the %zu bytes expected: do all ranks pass "
+                  "the same count, datatype and root?",
+                  name, peer, len);
         return RCMSG_ERR_INVALID_PARAM;
     }
     if (r != RCMSG_OK) {
@@ -155,9 +156,10 @@ static rcmsg_status_t msg_done(int coll, bool recv, int peer, size_t len, rcmsg_
                     rcmsg_strerror(r));
         return r;
     }
-    rcmsg_caller_error("%s: rank %d sent %zu bytes where %zu were expected: do all ranks pass the "
-                       "same count, datatype and root?",
-                       name, peer, ms->count, len);
+    rcmsg_log(rcmsg_pml_caller_level(comm),
+              "%s: rank %d sent %zu bytes where %zu were expected: do all ranks pass the "
+              "same count, datatype and root?",
+              name, peer, ms->count, len);
     return RCMSG_ERR_INVALID_PARAM;
 }
 
@@ -203,9 +205,9 @@ static rcmsg_status_t now_wait(const rcmsg_coll_args_t *a, int n, const rcmsg_co
         if (__builtin_expect(r != RCMSG_OK || (m[i].recv && ms.count != m[i].len), 0) &&
             err == RCMSG_OK) {
             if (a->mismatch == NULL || !msg_mismatch(m[i].recv, m[i].len, r, &ms)) {
-                err = msg_done(a->coll, m[i].recv, m[i].peer, m[i].len, r, &ms);
+                err = msg_done(a->comm, a->coll, m[i].recv, m[i].peer, m[i].len, r, &ms);
             } else if (*a->mismatch == RCMSG_OK) { /* the call runs on */
-                *a->mismatch = msg_done(a->coll, m[i].recv, m[i].peer, m[i].len, r, &ms);
+                *a->mismatch = msg_done(a->comm, a->coll, m[i].recv, m[i].peer, m[i].len, r, &ms);
             }
         }
     }
@@ -271,11 +273,11 @@ static void step_done(rcmsg_coll_sched_t *s, const rcmsg_coll_step_t *st, rcmsg_
     }
     if (msg_mismatch(recv, st->len, r, ms)) { /* the schedule runs on (its `mismatch`) */
         if (s->mismatch == RCMSG_OK) {
-            s->mismatch = msg_done(s->coll, recv, st->peer, st->len, r, ms);
+            s->mismatch = msg_done(s->comm, s->coll, recv, st->peer, st->len, r, ms);
         }
         return;
     }
-    s->err = msg_done(s->coll, recv, st->peer, st->len, r, ms);
+    s->err = msg_done(s->comm, s->coll, recv, st->peer, st->len, r, ms);
 }
 
 /* Starts the next phase: its local steps run, its messages posted, up to its fence (taken).

@@ -249,9 +249,14 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
         err = coll_gather_view(c, call, &vo, recvbuf, recvcount, a.rt, in_place);
     }
     if (err == MPI_SUCCESS) {
+        size_t n = coll_all_block(block, in_place ? 0 : vi.bytes, in_place);
+
         err = coll_status(
             c, call,
-            rcmsg_allgather(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, block, RCMSG_UINT8, c->rc));
+            rcmsg_allgather(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, n, RCMSG_UINT8, c->rc));
+        if (err == MPI_SUCCESS && !in_place) {
+            err = coll_all_mismatch(c, call, block, vi.bytes);
+        }
     }
     if (err == MPI_SUCCESS) {
         coll_view_done(&vo, recvbuf, (size_t)recvcount * (size_t)c->size, a.rt);
@@ -315,9 +320,13 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         }
     }
     if (err == MPI_SUCCESS) {
+        size_t b = coll_all_block(block, in_place ? 0 : vi.bytes / (size_t)c->size, in_place);
+
         err = coll_status(
-            c, call,
-            rcmsg_alltoall(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, block, RCMSG_UINT8, c->rc));
+            c, call, rcmsg_alltoall(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, b, RCMSG_UINT8, c->rc));
+        if (err == MPI_SUCCESS && !in_place) {
+            err = coll_all_mismatch(c, call, block, vi.bytes / (size_t)c->size);
+        }
     }
     if (err == MPI_SUCCESS) {
         coll_view_done(&vo, recvbuf, n, a.rt);

@@ -14,7 +14,7 @@
 
 void mpi_c_out_free(mpi_c_out_t *out)
 {
-    mpi_err_as(NULL);
+    mpi_err_as(out->prev_as); /* the name of a _c call this one ran inside (a callback's) */
     free(out->s.keep);
     free(out->r.keep);
     out->s.keep = out->r.keep = NULL;
@@ -28,8 +28,7 @@ int mpi_c_rooted(MPI_Comm comm, const char *call, int root, mpi_c_rooted_t kind,
     bool s_used, r_used;
     int err;
 
-    *out = (mpi_c_out_t){0};
-    mpi_err_as(call); /* (until mpi_c_out_free) */
+    *out = (mpi_c_out_t){.prev_as = mpi_err_as(call)}; /* (until mpi_c_out_free) */
     if ((err = mpi_coll_sides(comm, call, root, &sides)) != MPI_SUCCESS) {
         return err;
     }
@@ -58,8 +57,7 @@ int mpi_c_all(MPI_Comm comm, const char *call, const mpi_c_in_t *in, mpi_c_out_t
     bool s_used = in->sbuf != MPI_IN_PLACE;
     int err;
 
-    *out = (mpi_c_out_t){0};
-    mpi_err_as(call); /* (until mpi_c_out_free) */
+    *out = (mpi_c_out_t){.prev_as = mpi_err_as(call)}; /* (until mpi_c_out_free) */
     if ((err = mpi_count_int(comm, call, in->scount, s_used, &out->scount)) != MPI_SUCCESS ||
         (err = mpi_count_int(comm, call, in->rcount, true, &out->rcount)) != MPI_SUCCESS ||
         (err = mpi_counts_int(comm, call, false, s_used ? in->scounts : NULL,
@@ -74,8 +72,7 @@ int mpi_c_nbr(MPI_Comm comm, const char *call, const mpi_c_in_t *in, mpi_c_out_t
     mpi_comm_t *c;
     int nsrc = 0, ndst = 0, err;
 
-    *out = (mpi_c_out_t){0};
-    mpi_err_as(call); /* (until mpi_c_out_free) */
+    *out = (mpi_c_out_t){.prev_as = mpi_err_as(call)}; /* (until mpi_c_out_free) */
     if ((err = mpi_count_int(comm, call, in->scount, true, &out->scount)) != MPI_SUCCESS ||
         (err = mpi_count_int(comm, call, in->rcount, true, &out->rcount)) != MPI_SUCCESS) {
         return err;

@@ -30,6 +30,23 @@ mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *err
     return c;
 }
 
+size_t coll_all_block(size_t recv_block, size_t send_block, bool in_place)
+{
+    return in_place || send_block >= recv_block ? recv_block : send_block;
+}
+
+int coll_all_mismatch(mpi_comm_t *c, const char *call, size_t recv_block, size_t send_block)
+{
+    if (send_block == recv_block) {
+        return MPI_SUCCESS;
+    }
+    return mpi_err(c, call, MPI_ERR_TRUNCATE,
+                   "this rank's send block is %zu bytes and its receive blocks %zu: the send and "
+                   "receive type signatures must match (%s)",
+                   send_block, recv_block,
+                   send_block > recv_block ? "its send was cut" : "its blocks were short");
+}
+
 static int coll_view_alloc(mpi_comm_t *c, const char *call, coll_buf_t *v, void *buf, size_t count,
                            mpi_type_t *t)
 {

@@ -186,6 +186,19 @@ typedef struct {
  * intracommunicator; then, a not NULL, coll_check. NULL: the error (raised naming call) is in
  * *err_p. */
 mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *err_p);
+/* The bytes of an allgather's or alltoall's block in rcmsg's call: the receive block's
+ * (recv_block), or this rank's send block when shorter (send_block; MPI_IN_PLACE: none). A
+ * shorter send is the program's error (the send and receive type signatures must match,
+ * MPI-3.1 5.5): rcmsg then reads no byte past the send buffer nor writes past the receive one,
+ * and the ranks that get the short block, as this one getting longer ones, find the mismatch
+ * and return it (MPICH's errors/coll/allgatherlength); a longer send is cut to the receive
+ * block, a mismatch no rank sees. */
+size_t coll_all_block(size_t recv_block, size_t send_block, bool in_place);
+/* After a blocking allgather or alltoall that moved: a send block of another size than the
+ * receive block is the program's error, which this rank sees alone when the send is longer
+ * (cut to the receive block): MPI_ERR_TRUNCATE raised naming both sizes; MPI_SUCCESS when they
+ * match (MPICH's errors/coll/alltoalllength expects the rank with the longer send to fail). */
+int coll_all_mismatch(mpi_comm_t *c, const char *call, size_t recv_block, size_t send_block);
 /* in: the data of buf, packed when needed. out: where to receive; coll_view_done unpacks. */
 int coll_view_in(mpi_comm_t *c, const char *call, coll_buf_t *v, const void *buf, size_t count,
                  mpi_type_t *t);

@@ -462,9 +462,12 @@ static int err_raise(mpi_comm_t *comm, int code, const char *msg, bool note)
 
 static __thread const char *err_as; /* (mpi_err_as) */
 
-void mpi_err_as(const char *call)
+const char *mpi_err_as(const char *call)
 {
+    const char *prev = err_as;
+
     err_as = call;
+    return prev;
 }
 
 int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
@@ -533,18 +536,27 @@ static void errhandler_unref(MPI_Errhandler eh)
     }
 }
 
-/* A handler other than ERRORS_ARE_FATAL: the program reports its errors itself, so the runtime's
- * lines for the ones only a collective finds (mismatched counts, no context id left) go to its
- * debug log from now on: the program's output stays its own (MPICH and Open MPI print nothing
- * under MPI_ERRORS_RETURN). Under ERRORS_ARE_FATAL they still precede the fatal message. */
+/* A handler other than ERRORS_ARE_FATAL: the program reports c's errors itself, so the
+ * runtime's lines for the ones only c's collectives find (mismatched counts, no context id
+ * left) go to its debug log (MPICH and Open MPI print nothing under MPI_ERRORS_RETURN); under
+ * ERRORS_ARE_FATAL they precede the fatal message. Per communicator, as the handler is. */
+static void errh_log(mpi_comm_t *c)
+{
+    rcmsg_comm_t rcs[] = {c->rc, c->inter ? c->local_rc : NULL, c->inter ? c->coll_rc : NULL};
+
+    for (size_t i = 0; i < sizeof(rcs) / sizeof(rcs[0]); i++) {
+        if (rcs[i] != NULL) {
+            (void)rcmsg_comm_log_errors(rcs[i], c->errhandler == MPI_ERRORS_ARE_FATAL);
+        }
+    }
+}
+
 void mpi_errh_set(mpi_comm_t *c, MPI_Errhandler eh)
 {
-    if (eh != MPI_ERRORS_ARE_FATAL) {
-        rcmsg_log_caller_errors(0);
-    }
     errhandler_get(eh)->refs++;
     errhandler_unref(c->errhandler);
     c->errhandler = eh;
+    errh_log(c);
 }
 
 MPI_Errhandler mpi_errh_get(mpi_comm_t *c)
@@ -568,6 +580,7 @@ void mpi_err_inherit(mpi_comm_t *from, mpi_comm_t *to)
 {
     to->errhandler = from->errhandler;
     errhandler_get(to->errhandler)->refs++;
+    errh_log(to);
 }
 
 void mpi_err_comm_release(mpi_comm_t *c)

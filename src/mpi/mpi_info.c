@@ -9,7 +9,6 @@
  */
 #include "mpi/mpi_objects.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,28 +45,15 @@ static int info_env_args(mpi_info_t *i, int argc, char *argv[])
     return err == MPI_SUCCESS && len > 0 ? mpi_info_put(i, "argv", buf) : err;
 }
 
-/* MPI-4.0 11.2.1's maxprocs, "number of MPI processes to start": the launcher's count, known
- * before MPI_Init as after (Open MPI's mpirun, srun's job step, Hydra), so that MPI_INFO_ENV
- * says the same at any time (MPICH's info/infocreateenv); no launcher at all: 1 (a singleton);
- * a launcher that gives no count: the job's size while MPI is active; 0: unknown. A value that is
- * not a positive count is not used. */
+/* MPI-4.0 11.2.1's maxprocs, "number of MPI processes to start": the launcher's count
+ * (rcmsg_launcher_size: known before MPI_Init as after, so that MPI_INFO_ENV says the same at
+ * any time, MPICH's info/infocreateenv; 1 without a launcher); a launcher that gives no count:
+ * the job's size while MPI is active; 0: unknown. */
 static int info_env_maxprocs(void)
 {
-    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "SLURM_STEP_NUM_TASKS", "PMI_SIZE"};
+    int n = rcmsg_launcher_size();
 
-    for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {
-        const char *s = getenv(vars[v]);
-        char *end;
-        long n = s != NULL ? strtol(s, &end, 10) : 0;
-
-        if (s != NULL && end != s && *end == '\0' && n > 0 && n <= INT_MAX) {
-            return (int)n;
-        }
-    }
-    if (getenv("PMIX_NAMESPACE") == NULL) {
-        return 1; /* no launcher: a singleton, as wireup finds it */
-    }
-    return rcmsg_size() > 0 ? rcmsg_size() : 0;
+    return n > 0 ? n : rcmsg_size() > 0 ? rcmsg_size() : 0;
 }
 
 /* No thread_level: MPI-4.0 defines it as the level requested before the program started (a

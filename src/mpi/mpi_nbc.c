@@ -302,9 +302,11 @@ static int all_call(const char *call, bool alltoall, const void *sendbuf, int se
     }
     if (err == MPI_SUCCESS) {
         const void *sp = in_place ? RCMSG_IN_PLACE : vi->p;
+        size_t b =
+            coll_all_block(block, in_place ? 0 : vi->bytes / (alltoall ? c->size : 1), in_place);
 
-        s = alltoall ? rcmsg_ialltoall(sp, vo->p, block, RCMSG_UINT8, c->rc, &r->rc)
-                     : rcmsg_iallgather(sp, vo->p, block, RCMSG_UINT8, c->rc, &r->rc);
+        s = alltoall ? rcmsg_ialltoall(sp, vo->p, b, RCMSG_UINT8, c->rc, &r->rc)
+                     : rcmsg_iallgather(sp, vo->p, b, RCMSG_UINT8, c->rc, &r->rc);
     }
     return mpi_coll_req_start(r, call, err, s, request);
 }
@@ -569,7 +571,8 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
 MPI_PMPI_ALIAS(Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                               MPI_Comm comm, MPI_Info info, MPI_Request *request));
 
-/* the four with a send and a receive buffer (root: -1 for none; kind: a rooted one's) */
+/* the four with a send and a receive buffer (kind: a rooted one's, or MPI_C_UNROOTED: root
+ * not read) */
 static int init_data_c(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
                        mpi_c_rooted_t kind, const void *sendbuf, MPI_Count sendcount,
                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
@@ -578,8 +581,8 @@ static int init_data_c(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_ch
 {
     mpi_c_in_t in = {.sbuf = sendbuf, .scount = sendcount, .rbuf = recvbuf, .rcount = recvcount};
     mpi_c_out_t o;
-    int err =
-        root == -1 ? mpi_c_all(comm, call, &in, &o) : mpi_c_rooted(comm, call, root, kind, &in, &o);
+    int err = kind == MPI_C_UNROOTED ? mpi_c_all(comm, call, &in, &o)
+                                     : mpi_c_rooted(comm, call, root, kind, &in, &o);
     mpi_pcoll_args_t a = {.comm = comm,
                           .sbuf = sendbuf,
                           .scount = o.scount,
@@ -623,8 +626,9 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
                          MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_data_c("MPI_Allgather_init_c", start_allgather, check_allgather, MPI_C_ONE, sendbuf,
-                       sendcount, sendtype, recvbuf, recvcount, recvtype, -1, comm, info, request);
+    return init_data_c("MPI_Allgather_init_c", start_allgather, check_allgather, MPI_C_UNROOTED,
+                       sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, -1, comm, info,
+                       request);
 }
 MPI_PMPI_ALIAS(Allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -635,8 +639,9 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                         MPI_Info info, MPI_Request *request)
 {
     MPI_MT_GUARD();
-    return init_data_c("MPI_Alltoall_init_c", start_alltoall, check_alltoall, MPI_C_ONE, sendbuf,
-                       sendcount, sendtype, recvbuf, recvcount, recvtype, -1, comm, info, request);
+    return init_data_c("MPI_Alltoall_init_c", start_alltoall, check_alltoall, MPI_C_UNROOTED,
+                       sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, -1, comm, info,
+                       request);
 }
 MPI_PMPI_ALIAS(Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,

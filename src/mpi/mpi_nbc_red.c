@@ -577,20 +577,21 @@ MPI_PMPI_ALIAS(Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_
 
 /* ---- their large-count forms: the counts converted at the init (mpi_c_rooted, mpi_c_all) ---- */
 
-/* the reductions' (root: -1 for none; counts: Reduce_scatter's recvcounts, one per rank) */
+/* the reductions' (rooted: a Reduce's, at root; else root is -1 and not read; counts:
+ * Reduce_scatter's recvcounts, one per rank) */
 static int init_red_c(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
                       const void *sendbuf, void *recvbuf, MPI_Count count, const MPI_Count *counts,
-                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
-                      MPI_Request *request)
+                      MPI_Datatype datatype, MPI_Op op, bool rooted, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request)
 {
     mpi_c_in_t in = {.scount = count, .rcount = count, .rcounts = counts, .local = true};
     mpi_c_out_t o;
-    int err = root == -1 ? mpi_c_all(comm, call, &in, &o)
-                         : mpi_c_rooted(comm, call, root, MPI_C_ONE, &in, &o);
+    int err = !rooted ? mpi_c_all(comm, call, &in, &o)
+                      : mpi_c_rooted(comm, call, root, MPI_C_ONE, &in, &o);
     mpi_pcoll_args_t a = {.comm = comm,
                           .sbuf = sendbuf,
                           .rbuf = recvbuf,
-                          .rcount = root == -1 ? o.rcount : o.scount,
+                          .rcount = !rooted ? o.rcount : o.scount,
                           .rdt = datatype,
                           .op = op,
                           .root = root};
@@ -603,7 +604,7 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 {
     MPI_MT_GUARD();
     return init_red_c("MPI_Reduce_init_c", start_reduce, check_reduce, sendbuf, recvbuf, count,
-                      NULL, datatype, op, root, comm, info, request);
+                      NULL, datatype, op, true, root, comm, info, request);
 }
 MPI_PMPI_ALIAS(Reduce_init_c,
                (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
@@ -614,7 +615,7 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
 {
     MPI_MT_GUARD();
     return init_red_c("MPI_Allreduce_init_c", start_allreduce, check_allreduce, sendbuf, recvbuf,
-                      count, NULL, datatype, op, -1, comm, info, request);
+                      count, NULL, datatype, op, false, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Allreduce_init_c,
                (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
@@ -627,7 +628,7 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
     MPI_MT_GUARD();
     return init_red_c("MPI_Reduce_scatter_block_init_c", start_reduce_scatter_block,
                       check_reduce_scatter_block, sendbuf, recvbuf, recvcount, NULL, datatype, op,
-                      -1, comm, info, request);
+                      false, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Reduce_scatter_block_init_c,
                (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
@@ -639,7 +640,8 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
 {
     MPI_MT_GUARD();
     return init_red_c("MPI_Reduce_scatter_init_c", start_reduce_scatter, check_reduce_scatter,
-                      sendbuf, recvbuf, 0, recvcounts, datatype, op, -1, comm, info, request);
+                      sendbuf, recvbuf, 0, recvcounts, datatype, op, false, -1, comm, info,
+                      request);
 }
 MPI_PMPI_ALIAS(Reduce_scatter_init_c,
                (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
@@ -651,7 +653,7 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 {
     MPI_MT_GUARD();
     return init_red_c("MPI_Scan_init_c", start_scan, check_scan, sendbuf, recvbuf, count, NULL,
-                      datatype, op, -1, comm, info, request);
+                      datatype, op, false, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Scan_init_c,
                (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
@@ -662,7 +664,7 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 {
     MPI_MT_GUARD();
     return init_red_c("MPI_Exscan_init_c", start_exscan, check_scan, sendbuf, recvbuf, count, NULL,
-                      datatype, op, -1, comm, info, request);
+                      datatype, op, false, -1, comm, info, request);
 }
 MPI_PMPI_ALIAS(Exscan_init_c,
                (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,

@@ -108,8 +108,9 @@ int mpi_err(mpi_comm_t *comm, const char *call, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* While a large-count (_c) call runs its int form (call: the _c call's name; NULL: none, on
  * this thread), an error that form raises under its own name (call without "_c") is named by
- * the _c call: set by the _c helpers (mpi_c_rooted, ...), cleared by mpi_c_out_free. */
-void mpi_err_as(const char *call);
+ * the _c call: set by the _c helpers (mpi_c_rooted, ...), the name before restored by
+ * mpi_c_out_free (a _c call inside another's callback leaves the outer one's). */
+const char *mpi_err_as(const char *call); /* returns the name it replaces */
 /* A failed rcmsg status s of call: mpi_err with its class and the status named. */
 int mpi_err_rcmsg(mpi_comm_t *comm, const char *call, rcmsg_status_t s);
 /* code (class and status kept) naming a specific message (for MPI_Error_string), not raised:
@@ -601,11 +602,13 @@ typedef struct {
 typedef struct {
     int scount, rcount;
     mpi_counts_int_t s, r;
+    const char *prev_as; /* mpi_err_as's name before this call's (restored by mpi_c_out_free) */
 } mpi_c_out_t;
 /* rooted (mpi_coll_sides' rule): ONE a bcast's or reduce's count (scount), GATHER a gather's
  * (the root side receives: rcount or rcounts, rdispls), SCATTER a scatter's (the root side
- * sends: scount or scounts, sdispls) */
-typedef enum { MPI_C_ONE, MPI_C_GATHER, MPI_C_SCATTER } mpi_c_rooted_t;
+ * sends: scount or scounts, sdispls); UNROOTED: not a rooted one (a caller's choice between
+ * mpi_c_rooted and mpi_c_all: no root value means "none", as every int may be a root given) */
+typedef enum { MPI_C_ONE, MPI_C_GATHER, MPI_C_SCATTER, MPI_C_UNROOTED } mpi_c_rooted_t;
 int mpi_c_rooted(MPI_Comm comm, const char *call, int root, mpi_c_rooted_t kind,
                  const mpi_c_in_t *in, mpi_c_out_t *out);
 /* the unrooted ones (allgather(v), alltoall(v, w), the reductions: their count as rcount):

@@ -4,7 +4,10 @@
  * chosen through the datatype: a predefined type names its kernel and its class (C integer,
  * Fortran integer, floating point, logical, complex, byte, multi-language, pair), and each
  * operation is defined on the classes MPI 3.1 section 5.9.2 lists for it. MPI_CHAR, which the
- * standard leaves out of them, is a C integer here, as in MPICH (an extension). A derived type made
+ * standard leaves out of them, is a C integer here, as in MPICH (an extension), and the
+ * multi-language types (MPI_AINT, _OFFSET, _COUNT: C integers in C) take the logical operations
+ * too, as in MPICH (an extension: 5.9.2 gives them the others only; MPICH's coll/allred reduces
+ * them with MPI_LAND, LOR and LXOR). A derived type made
  * of one basic type (the datatype engine knows it as an rcmsg reduction type) is packed, reduced as
  * that type and unpacked. User operations (MPI_Op_create) call the user's function on the buffers
  * as they are.
@@ -37,7 +40,7 @@ enum {
     OPC_BYTE = 16,
     OPC_PAIR = 32,
     OPC_FINT = 64,   /* Fortran integer: as C integer but for the logical operations */
-    OPC_MULTI = 128, /* multi-language (MPI_AINT, _OFFSET, _COUNT): as Fortran integer */
+    OPC_MULTI = 128, /* multi-language (MPI_AINT, _OFFSET, _COUNT): as C integer */
 };
 
 enum {
@@ -78,15 +81,16 @@ static mpi_op_t op_predef[MPI_OP_PREDEFINED_COUNT_] = {
                 NULL, true, MPI_SUM, NULL},
     [OP_PROD] = {OP_PROD, "MPI_PROD", OPC_INT | OPC_FINT | OPC_MULTI | OPC_FLT | OPC_CPLX,
                  RCMSG_PROD, NULL, true, MPI_PROD, NULL},
-    [OP_LAND] = {OP_LAND, "MPI_LAND", OPC_INT | OPC_LOGICAL, RCMSG_LAND, NULL, true, MPI_LAND,
-                 NULL},
+    [OP_LAND] = {OP_LAND, "MPI_LAND", OPC_INT | OPC_MULTI | OPC_LOGICAL, RCMSG_LAND, NULL, true,
+                 MPI_LAND, NULL},
     [OP_BAND] = {OP_BAND, "MPI_BAND", OPC_INT | OPC_FINT | OPC_MULTI | OPC_BYTE, RCMSG_BAND, NULL,
                  true, MPI_BAND, NULL},
-    [OP_LOR] = {OP_LOR, "MPI_LOR", OPC_INT | OPC_LOGICAL, RCMSG_LOR, NULL, true, MPI_LOR, NULL},
+    [OP_LOR] = {OP_LOR, "MPI_LOR", OPC_INT | OPC_MULTI | OPC_LOGICAL, RCMSG_LOR, NULL, true,
+                MPI_LOR, NULL},
     [OP_BOR] = {OP_BOR, "MPI_BOR", OPC_INT | OPC_FINT | OPC_MULTI | OPC_BYTE, RCMSG_BOR, NULL, true,
                 MPI_BOR, NULL},
-    [OP_LXOR] = {OP_LXOR, "MPI_LXOR", OPC_INT | OPC_LOGICAL, RCMSG_LXOR, NULL, true, MPI_LXOR,
-                 NULL},
+    [OP_LXOR] = {OP_LXOR, "MPI_LXOR", OPC_INT | OPC_MULTI | OPC_LOGICAL, RCMSG_LXOR, NULL, true,
+                 MPI_LXOR, NULL},
     [OP_BXOR] = {OP_BXOR, "MPI_BXOR", OPC_INT | OPC_FINT | OPC_MULTI | OPC_BYTE, RCMSG_BXOR, NULL,
                  true, MPI_BXOR, NULL},
     [OP_MINLOC] = {OP_MINLOC, "MPI_MINLOC", OPC_PAIR, -1, NULL, true, MPI_MINLOC, NULL},

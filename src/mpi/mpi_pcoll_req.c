@@ -478,7 +478,7 @@ int mpi_pcoll_c_new(const char *call, MPI_Info info, mpi_pcoll_args_t *a, const 
                     int err, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
                     MPI_Request *request)
 {
-    mpi_err_as(NULL); /* (the init names its _c call itself) */
+    mpi_err_as(o->prev_as); /* (the init names its _c call itself) */
     a->scounts = o->s.counts;
     a->sdispls = o->s.displs;
     a->rcounts = o->r.counts;
@@ -486,5 +486,10 @@ int mpi_pcoll_c_new(const char *call, MPI_Info info, mpi_pcoll_args_t *a, const 
     a->keep[0] = o->s.keep;
     a->keep[1] = o->r.keep;
     a->bad = err;
+    if (err != MPI_SUCCESS && (mpi_comm_get(a->comm) == NULL || request == NULL ||
+                               (info != MPI_INFO_NULL && mpi_info_get(info) == NULL))) {
+        pcoll_keep_free(a); /* raised by the conversion: one error per call (the init's checks */
+        return err;         /* would raise the communicator's, request's or info's besides) */
+    }
     return mpi_pcoll_new(call, info, a, start, check, request);
 }

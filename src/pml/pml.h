@@ -21,6 +21,7 @@
 #ifndef RCMSG_PML_H
 #define RCMSG_PML_H
 
+#include "base/log.h"
 #include "base/queue.h"
 #include "wireup/wireup.h"
 
@@ -84,7 +85,17 @@ struct rcmsg_comm {
      * the union of its two groups (rank, size and world are the union's), inter says which
      * part is this rank's group; NULL for an intracommunicator. Freed with the communicator. */
     struct rcmsg_comm_inter *inter;
+    /* rcmsg_comm_log_errors(c, 0): the application reports the errors of its own making that
+     * c's collectives find (pml_caller_level) */
+    bool errors_quiet;
 };
+
+/* The level of an error of the application's own making found by c's collectives (NULL: no
+ * communicator): "error", or "debug" when the application reports c's errors itself. */
+static inline rcmsg_log_level_t rcmsg_pml_caller_level(const struct rcmsg_comm *c)
+{
+    return c != NULL && c->errors_quiet ? RCMSG_LOG_DEBUG : RCMSG_LOG_ERROR;
+}
 
 /* The groups of an intercommunicator within the union: ranks [local_off, local_off +
  * local_size) are this rank's group, [remote_off, remote_off + remote_size) the other. */

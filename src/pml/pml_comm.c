@@ -156,6 +156,17 @@ rcmsg_status_t rcmsg_comm_test_inter(rcmsg_comm_t comm, int *flag_p)
     return RCMSG_OK;
 }
 
+rcmsg_status_t rcmsg_comm_log_errors(rcmsg_comm_t comm, int on)
+{
+    RCMSG_MT_GUARD();
+    if (comm == NULL || !pml_comm_valid(comm)) {
+        rcmsg_error("rcmsg_comm_log_errors: invalid communicator");
+        return RCMSG_ERR_INVALID_PARAM;
+    }
+    comm->errors_quiet = on == 0;
+    return RCMSG_OK;
+}
+
 /* split and create_ranks of an intercommunicator: not here (the MPI face splits one over its
  * union and groups) */
 static rcmsg_status_t comm_not_inter(const char *what, rcmsg_comm_t comm)

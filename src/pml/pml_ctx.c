@@ -462,12 +462,13 @@ static void set_mark(rcmsg_comm_t comm, const int *ranks, int n, bool on)
     }
 }
 
-static rcmsg_status_t agree_exhausted(const char *what)
+static rcmsg_status_t agree_exhausted(const pml_agree_t *a)
 {
-    rcmsg_caller_error("%s: no communicator context id is free on every member: a process holds at "
-                       "most %d communicators at once (the world included; here %d are live and %d "
-                       "freed but not yet reusable); free some and retry",
-                       what, PML_CTX_IDS, ids.nlive, ids.ndead);
+    rcmsg_log(rcmsg_pml_caller_level(a->comm),
+              "%s: no communicator context id is free on every member: a process holds at "
+              "most %d communicators at once (the world included; here %d are live and %d "
+              "freed but not yet reusable); free some and retry",
+              a->what, PML_CTX_IDS, ids.nlive, ids.ndead);
     return RCMSG_ERR_NO_RESOURCE;
 }
 
@@ -519,7 +520,7 @@ static bool agree_after(pml_agree_t *a)
             return true;
         }
         a->id = agree_pick(can);
-        a->err = a->id == 0 ? agree_exhausted(a->what) : RCMSG_OK;
+        a->err = a->id == 0 ? agree_exhausted(a) : RCMSG_OK;
     }
     agree_finish(a);
     return true;

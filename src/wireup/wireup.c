@@ -14,6 +14,7 @@
 #include "base/stats.h"
 #include "base/watch.h"
 
+#include <limits.h>
 #include <pmix.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -88,17 +89,41 @@ static void wireup_node(rcmsg_wireup_t *w, const pmix_proc_t *me)
                w->hostname[0] ? w->hostname : "no hostname from the launcher", w->nspace);
 }
 
-/* A launcher variable that says this process is one of several, or NULL. */
-static const char *multi_process_hint(void)
+/* The first launcher variable that holds a positive count of the job's processes (*n), or NULL
+ * (rcmsg_launcher_size) */
+static const char *launcher_size_var(long *n)
 {
     static const char *const vars[] = {"SLURM_STEP_NUM_TASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
         const char *v = rcmsg_config_foreign(vars[i]);
-        if (v != NULL && atoi(v) > 1) {
+        char *end;
+
+        *n = v != NULL ? strtol(v, &end, 10) : 0;
+        if (v != NULL && end != v && *end == '\0' && *n > 0 && *n <= INT_MAX) {
             return vars[i];
         }
     }
     return NULL;
+}
+
+int rcmsg_launcher_size(void)
+{
+    long n;
+
+    if (launcher_size_var(&n) != NULL) {
+        return (int)n;
+    }
+    return rcmsg_config_foreign("PMIX_NAMESPACE") == NULL ? 1 : 0;
+}
+
+/* A launcher variable that says this process is one of several, or NULL. */
+static const char *multi_process_hint(void)
+{
+    long n;
+    const char *var = launcher_size_var(&n);
+
+    return var != NULL && n > 1 ? var : NULL;
 }
 
 static rcmsg_status_t wireup_pmix_init(rcmsg_wireup_t *w)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The wireup address blob: built, parsed, and rejected when malformed; no launcher needed. */
+/* The wireup address blob: built, parsed, and rejected when malformed; the launcher's count from
+ * its environment (rcmsg_launcher_size), bad values ignored; no launcher needed. */
 #include "config.h"
 
 #include "wireup/wireup.h"
@@ -7,6 +8,7 @@
 #include "ck_run.h"
 
 #include <check.h>
+#include <rcmsg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +138,41 @@ START_TEST(test_layout)
 }
 END_TEST
 
+/* the launcher's variables as given (NULL: unset) */
+static void launcher_env(const char *slurm, const char *ompi, const char *pmi, const char *nspace)
+{
+    const char *names[] = {"SLURM_STEP_NUM_TASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+                           "PMIX_NAMESPACE"};
+    const char *values[] = {slurm, ompi, pmi, nspace};
+
+    for (int i = 0; i < 4; i++) {
+        if (values[i] != NULL) {
+            setenv(names[i], values[i], 1);
+        } else {
+            unsetenv(names[i]);
+        }
+    }
+}
+
+START_TEST(test_launcher_size)
+{
+    launcher_env(NULL, NULL, NULL, NULL); /* no launcher: a singleton */
+    ck_assert_int_eq(rcmsg_launcher_size(), 1);
+    launcher_env(NULL, NULL, NULL, "ns"); /* a PMIx launcher that gives no count */
+    ck_assert_int_eq(rcmsg_launcher_size(), 0);
+    launcher_env("4", "8", NULL, "ns"); /* srun's first */
+    ck_assert_int_eq(rcmsg_launcher_size(), 4);
+    launcher_env(NULL, "8", "2", "ns");
+    ck_assert_int_eq(rcmsg_launcher_size(), 8);
+    /* not a positive count: the next variable, or none */
+    launcher_env("4x", "0", "3", "ns");
+    ck_assert_int_eq(rcmsg_launcher_size(), 3);
+    launcher_env("", "-2", "99999999999", "ns");
+    ck_assert_int_eq(rcmsg_launcher_size(), 0);
+    launcher_env(NULL, NULL, NULL, NULL);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("wireup");
@@ -148,6 +185,7 @@ int main(void)
     tcase_add_test(tc, test_two_sections);
     tcase_add_test(tc, test_build_too_small);
     tcase_add_test(tc, test_layout);
+    tcase_add_test(tc, test_launcher_size);
     suite_add_tcase(s, tc);
     return ck_run(s);
 }

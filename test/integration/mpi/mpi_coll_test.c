@@ -88,7 +88,8 @@ static mat_t mat_prod(int lo, int hi, int i)
 /* Every predefined operation on every predefined basic type (in 3, inout 5): defined exactly
  * where MPI 3.1 section 5.9.2 says (else MPI_ERR_OP), with the right result; MPI_CHAR is a C
  * integer, as in MPICH (an extension); the multi-language types (MPI_AINT, MPI_COUNT,
- * MPI_OFFSET) take no logical operation. */
+ * MPI_OFFSET) take the logical operations too, as in MPICH (an extension: 5.9.2 leaves them
+ * out). */
 enum { C_INT = 1, C_FLT = 2, C_LOGICAL = 4, C_CPLX = 8, C_BYTE = 16, C_MULTI = 32 };
 static const struct {
     MPI_Op op;
@@ -98,9 +99,9 @@ static const struct {
     {MPI_MIN, C_INT | C_MULTI | C_FLT, 3},
     {MPI_SUM, C_INT | C_MULTI | C_FLT | C_CPLX, 8},
     {MPI_PROD, C_INT | C_MULTI | C_FLT | C_CPLX, 15},
-    {MPI_LAND, C_INT | C_LOGICAL, 1},
-    {MPI_LOR, C_INT | C_LOGICAL, 1},
-    {MPI_LXOR, C_INT | C_LOGICAL, 0},
+    {MPI_LAND, C_INT | C_MULTI | C_LOGICAL, 1},
+    {MPI_LOR, C_INT | C_MULTI | C_LOGICAL, 1},
+    {MPI_LXOR, C_INT | C_MULTI | C_LOGICAL, 0},
     {MPI_BAND, C_INT | C_MULTI | C_BYTE, 1},
     {MPI_BOR, C_INT | C_MULTI | C_BYTE, 7},
     {MPI_BXOR, C_INT | C_MULTI | C_BYTE, 6},

@@ -6,14 +6,19 @@
  *  - a handler other than MPI_ERRORS_ARE_FATAL set: Bcast, Ibcast and Reduce with counts
  *    that differ between the root and the others fail where the mismatch is seen, with an
  *    error class, and write nothing on stderr;
- *  - rcmsg_log_caller_errors(1) (rcmsg.h) turns the runtime's line back on: the same
- *    Bcast's mismatch is logged, naming the call, the rank and the sizes.
+ *  - Allgather, Alltoall and their nonblocking forms where one rank's send block is shorter
+ *    than the receive blocks: every rank fails (none reads past a buffer), nothing on stderr;
+ *    a longer one (blocking): that rank fails with MPI_ERR_TRUNCATE;
+ *  - per communicator, as the handler: with ERRORS_RETURN on a duplicate only, a mismatched
+ *    rcmsg_bcast on rcmsg's world (COMM_WORLD, ERRORS_ARE_FATAL) is still logged, naming the
+ *    call, the rank and the sizes; rcmsg_comm_log_errors (rcmsg.h) turns it off and on.
  */
 #include "mpi_test.h"
 
 #include <rcmsg.h>
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -103,22 +108,103 @@ static void test_quiet(void)
     CHECK(text[0] == '\0', "stderr under MPI_ERRORS_RETURN: \"%s\"", text);
 }
 
-static void test_loud_again(void)
+/* An allgather or alltoall (blocking, nonblocking; which 0-3) where rank 0's send block is 1 int
+ * and every receive block LONG: every rank gets an error (the others a short block from rank 0,
+ * rank 0 longer ones than its own), and rank 0's send buffer, of exactly what it sends, is not
+ * read past (distcheck's AddressSanitizer build would stop there); which 4, 5: blocking, rank
+ * 0's send block 2 x LONG, cut to LONG: rank 0 fails with MPI_ERR_TRUNCATE */
+static int all_mismatch(int which)
 {
-    char text[4096];
-    int b;
+    int scount = me != 0 ? LONG : which >= 4 ? 2 * LONG : 1, cls = MPI_SUCCESS, err;
+    int *sbuf = calloc((size_t)scount * (size_t)np, sizeof(int));
+    int *rbuf = calloc((size_t)LONG * (size_t)np, sizeof(int));
+    MPI_Comm comm;
+    MPI_Request req;
 
-    rcmsg_log_caller_errors(1);
-    catch_stderr();
-    b = bcast_mismatch(false);
-    uncatch_stderr(text, sizeof(text));
-    rcmsg_log_caller_errors(0);
-    if (me != 0) {
-        CHECK(b != MPI_SUCCESS, "Bcast with mismatched counts returned MPI_SUCCESS");
-        CHECK(strstr(text, "error: bcast: rank ") != NULL &&
-                  strstr(text, " bytes where 40 were expected") != NULL,
-              "the runtime's line is missing; stderr: \"%s\"", text);
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    switch (which) {
+    case 0:
+    case 4:
+        err = MPI_Allgather(sbuf, scount, MPI_INT, rbuf, LONG, MPI_INT, comm);
+        break;
+    case 1:
+    case 5:
+        err = MPI_Alltoall(sbuf, scount, MPI_INT, rbuf, LONG, MPI_INT, comm);
+        break;
+    case 2:
+        err = MPI_Iallgather(sbuf, scount, MPI_INT, rbuf, LONG, MPI_INT, comm, &req);
+        break;
+    default:
+        err = MPI_Ialltoall(sbuf, scount, MPI_INT, rbuf, LONG, MPI_INT, comm, &req);
+        break;
     }
+    if ((which == 2 || which == 3) && err == MPI_SUCCESS) {
+        err = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    MPI_Error_class(err, &cls);
+    MPI_Comm_free(&comm);
+    free(sbuf);
+    free(rbuf);
+    return cls;
+}
+
+static void test_all_short(void)
+{
+    static const char *const names[] = {"Allgather", "Alltoall",           "Iallgather",
+                                        "Ialltoall", "Allgather (longer)", "Alltoall (longer)"};
+    char text[4096];
+
+    catch_stderr();
+    for (int w = 0; w < 6; w++) {
+        int cls = all_mismatch(w);
+
+        /* a longer send is cut to the receive block: rank 0 alone sees it */
+        CHECK(cls != MPI_SUCCESS || (w >= 4 && me != 0),
+              "%s with rank 0's send block of another size: MPI_SUCCESS", names[w]);
+        CHECK(w < 4 || me != 0 || cls == MPI_ERR_TRUNCATE, "%s: class %d, not MPI_ERR_TRUNCATE",
+              names[w], cls);
+    }
+    uncatch_stderr(text, sizeof(text));
+    CHECK(text[0] == '\0', "stderr under MPI_ERRORS_RETURN: \"%s\"", text);
+}
+
+/* a mismatched rcmsg_bcast on rcmsg's world (rcmsg.h: a status, no MPI handler) while stderr is
+ * caught: whether the runtime's line came, on the ranks that see the mismatch */
+static bool native_mismatch_logged(void)
+{
+    int32_t buf[LONG] = {0};
+    char text[4096];
+    rcmsg_status_t s;
+
+    catch_stderr();
+    s = rcmsg_bcast(buf, me == 0 ? 1 : LONG, RCMSG_INT32, 0, rcmsg_comm_world());
+    uncatch_stderr(text, sizeof(text));
+    if (me != 0) {
+        CHECK(s != RCMSG_OK, "rcmsg_bcast with mismatched counts returned RCMSG_OK");
+    }
+    return strstr(text, "error: bcast: rank ") != NULL &&
+           strstr(text, " bytes where 40 were expected") != NULL;
+}
+
+/* The runtime's line follows the handler of the communicator it is found on: a duplicate with
+ * ERRORS_RETURN leaves COMM_WORLD's (ERRORS_ARE_FATAL) line; rcmsg_comm_log_errors sets it */
+static void test_per_comm(void)
+{
+    MPI_Comm dup;
+    bool logged;
+
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    OK(MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN));
+    logged = native_mismatch_logged();
+    CHECK(me == 0 || logged, "COMM_WORLD under ERRORS_ARE_FATAL: the runtime's line is missing");
+    CHECK(rcmsg_comm_log_errors(rcmsg_comm_world(), 0) == RCMSG_OK, "rcmsg_comm_log_errors");
+    logged = native_mismatch_logged();
+    CHECK(!logged, "rcmsg_comm_log_errors(world, 0): the runtime's line came");
+    CHECK(rcmsg_comm_log_errors(rcmsg_comm_world(), 1) == RCMSG_OK, "rcmsg_comm_log_errors");
+    logged = native_mismatch_logged();
+    CHECK(me == 0 || logged, "rcmsg_comm_log_errors(world, 1): the runtime's line is missing");
+    CHECK(rcmsg_comm_log_errors(NULL, 0) == RCMSG_ERR_INVALID_PARAM, "a NULL communicator");
+    OK(MPI_Comm_free(&dup));
 }
 
 int main(int argc, char **argv)
@@ -131,11 +217,13 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 77;
     }
-    phases_expected = 2;
+    phases_expected = 3;
+    test_per_comm();
+    phase("the runtime's line per communicator: COMM_WORLD's kept beside a quiet duplicate");
     test_quiet();
     phase("mismatched Bcast, Ibcast, Reduce under ERRORS_RETURN: error classes, nothing on stderr");
-    test_loud_again();
-    phase("rcmsg_log_caller_errors(1): the runtime logs the mismatch again");
+    test_all_short();
+    phase("Allgather, Alltoall, Iallgather, Ialltoall with a send block of another size: errors");
     MPI_Finalize();
     return summary();
 }
