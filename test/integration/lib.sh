@@ -118,6 +118,7 @@ mpirun_job() {
 start() {
     name=$1 secs=$2 np=$3
     shift 3
+    job_dmesg0=$(dmesg 2> /dev/null | wc -l)
     mkdir -p "$work/$name"
     mpirun_job "$secs" "$np" "$job_logvar" "$work/$name" "$prog" "$@" > "$work/$name.out" 2>&1 &
     jobpid=$!
@@ -165,5 +166,10 @@ jobfail() {
     grep "$job_show" "$out" | tail -200
     echo "---- the job's own FAIL lines (the first 5):"
     grep '^FAIL' "$out" | head -5
+    # a stall of the kernel under the job (Debian 6.1's rdma_rxe runs the requester inside
+    # ibv_post_send and can spin there for tens of seconds: rc_recovery.sh part 7), in its words
+    dmesg 2> /dev/null | tail -n +$((${job_dmesg0:-0} + 1)) |
+        grep -E 'soft lockup|blocked for more than|rcu_sched .*stall|rcu: INFO' | head -5 |
+        sed 's/^/---- the kernel reported during the job: /'
     fail "$*"
 }

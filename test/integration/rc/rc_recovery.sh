@@ -46,7 +46,14 @@
 #    flap run died so, 65-76 recoveries per connection, of a peer listed again and again among
 #    the recovering ones; that needs a reconnect and the next break in one CM progress call,
 #    which this part did not hit in its one run before the fix: check_rc_btl's
-#    test_recovering_listed_once checks it without a device)
+#    test_recovering_listed_once checks it without a device). RCMSG_RECOVERY_TIMEOUT is 60 s
+#    here (20 s in part 2): under these flaps the guest's kernel (Debian 6.1's rdma_rxe, whose
+#    requester runs inside ibv_post_send, retransmitting a queue and computing each packet's
+#    CRC in software, with no yield) kept both vCPUs in ibv_post_send for 22 s in one run
+#    (dmesg: "watchdog: BUG: soft lockup"); in two other failed runs, without dmesg, the two
+#    ranks of one device logged nothing for 20-37 s while the others ran. A 20 s bound then
+#    failed pairs whose peer only waited for a CPU. A failed job prints such kernel reports
+#    (lib.sh's jobfail))
 # RC_RECOVERY_PARTS="1 4" runs only those parts (all by default); RC_RECOVERY_FORCES sets
 # part 1's count; RC_RECOVERY_LOG_LEVEL the jobs' RCMSG_LOG_LEVEL (info; debug adds the CM's
 # packets and the recoveries' steps, kept whole with JOB_KEEP=DIR, lib.sh).
@@ -325,7 +332,7 @@ if part 7; then
     mdebug=$(ldconfig -p | sed -n 's/.*libc_malloc_debug\.so\.0 .*=> //p' | head -1)
     [ -n "$mdebug" ] || fail "flaps: no libc_malloc_debug.so.0 (glibc >= 2.34) for malloc checking"
     rm -f "$work/flaps.done"
-    start flaps 200 4 $flapvars "LD_PRELOAD=$mdebug" MALLOC_CHECK_=3 -- \
+    start flaps 200 4 $flapvars RCMSG_RECOVERY_TIMEOUT=60s "LD_PRELOAD=$mdebug" MALLOC_CHECK_=3 -- \
         stream --until "$work/flaps.done" --min-msgs 20 --deadline 150
     pf=$jobpid
     wait_running flaps
