@@ -129,9 +129,11 @@ RCMSG_API int rcmsg_rank(void);
 RCMSG_API int rcmsg_size(void);
 
 /* The number of processes the launcher started, from its environment, so known before
- * rcmsg_init too: SLURM_STEP_NUM_TASKS (srun), OMPI_COMM_WORLD_SIZE (Open MPI's mpirun),
- * PMI_SIZE (Hydra), the first that holds a positive count; 1 without a launcher (a singleton,
- * as rcmsg_init finds it); 0 when a launcher gives no count. Reads the environment only. */
+ * rcmsg_init too: OMPI_COMM_WORLD_SIZE (Open MPI's mpirun), PMI_SIZE (Hydra),
+ * SLURM_STEP_NUM_TASKS (srun), the first that holds a positive count (an outer job step's
+ * count may be inherited: the launcher that started the process sets its own); 1 without a
+ * launcher (a singleton, as rcmsg_init finds it); 0 when a launcher gives no count. Reads the
+ * environment only. */
 RCMSG_API int rcmsg_launcher_size(void);
 
 /* ---- point-to-point ----------------------------------------------------------------------

@@ -239,21 +239,23 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
         return err;
     }
     block = mpi_type_size(a.rt) * (size_t)recvcount;
-    if (block == 0) {
-        return MPI_SUCCESS;
+    if (block == 0) { /* nothing moves; a send block is the program's error */
+        return in_place ? MPI_SUCCESS
+                        : coll_all_mismatch(c, call, 0, mpi_type_size(a.st) * (size_t)sendcount);
     }
     if (!in_place) {
         err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount, a.st);
+        if (err == MPI_SUCCESS) {
+            err = coll_all_pad(c, call, &vi, 1, block);
+        }
     }
     if (err == MPI_SUCCESS) {
         err = coll_gather_view(c, call, &vo, recvbuf, recvcount, a.rt, in_place);
     }
     if (err == MPI_SUCCESS) {
-        size_t n = coll_all_block(block, in_place ? 0 : vi.bytes, in_place);
-
         err = coll_status(
             c, call,
-            rcmsg_allgather(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, n, RCMSG_UINT8, c->rc));
+            rcmsg_allgather(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, block, RCMSG_UINT8, c->rc));
         if (err == MPI_SUCCESS && !in_place) {
             err = coll_all_mismatch(c, call, block, vi.bytes);
         }
@@ -308,22 +310,25 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     }
     block = mpi_type_size(a.rt) * (size_t)recvcount;
     n = (size_t)recvcount * (size_t)c->size;
-    if (block == 0) {
-        return MPI_SUCCESS;
+    if (block == 0) { /* nothing moves; a send block is the program's error */
+        return in_place ? MPI_SUCCESS
+                        : coll_all_mismatch(c, call, 0, mpi_type_size(a.st) * (size_t)sendcount);
     }
     if (in_place) {
         err = coll_view_in(c, call, &vo, recvbuf, n, a.rt); /* the blocks to send are there */
     } else {
         err = coll_view_in(c, call, &vi, sendbuf, (size_t)sendcount * (size_t)c->size, a.st);
         if (err == MPI_SUCCESS) {
+            err = coll_all_pad(c, call, &vi, (size_t)c->size, block);
+        }
+        if (err == MPI_SUCCESS) {
             err = coll_view_out(c, call, &vo, recvbuf, n, a.rt);
         }
     }
     if (err == MPI_SUCCESS) {
-        size_t b = coll_all_block(block, in_place ? 0 : vi.bytes / (size_t)c->size, in_place);
-
         err = coll_status(
-            c, call, rcmsg_alltoall(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, b, RCMSG_UINT8, c->rc));
+            c, call,
+            rcmsg_alltoall(in_place ? RCMSG_IN_PLACE : vi.p, vo.p, block, RCMSG_UINT8, c->rc));
         if (err == MPI_SUCCESS && !in_place) {
             err = coll_all_mismatch(c, call, block, vi.bytes / (size_t)c->size);
         }

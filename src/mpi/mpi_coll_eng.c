@@ -30,9 +30,25 @@ mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *err
     return c;
 }
 
-size_t coll_all_block(size_t recv_block, size_t send_block, bool in_place)
+int coll_all_pad(mpi_comm_t *c, const char *call, coll_buf_t *v, size_t n, size_t recv_block)
 {
-    return in_place || send_block >= recv_block ? recv_block : send_block;
+    size_t send_block = n > 0 ? v->bytes / n : 0;
+    char *pad;
+
+    if (send_block >= recv_block) {
+        return MPI_SUCCESS;
+    }
+    pad = calloc(n, recv_block);
+    if (pad == NULL) {
+        return mpi_err(c, call, MPI_ERR_NO_MEM, "no memory for %zu bytes of padded send blocks",
+                       n * recv_block);
+    }
+    for (size_t i = 0; i < n; i++) {
+        memcpy(pad + i * recv_block, v->p + i * send_block, send_block);
+    }
+    free(v->tmp);
+    v->tmp = v->p = pad; /* (bytes kept: the send block's size, for coll_all_mismatch) */
+    return MPI_SUCCESS;
 }
 
 int coll_all_mismatch(mpi_comm_t *c, const char *call, size_t recv_block, size_t send_block)
@@ -44,7 +60,7 @@ int coll_all_mismatch(mpi_comm_t *c, const char *call, size_t recv_block, size_t
                    "this rank's send block is %zu bytes and its receive blocks %zu: the send and "
                    "receive type signatures must match (%s)",
                    send_block, recv_block,
-                   send_block > recv_block ? "its send was cut" : "its blocks were short");
+                   send_block > recv_block ? "its send was cut" : "its send was padded with zeros");
 }
 
 static int coll_view_alloc(mpi_comm_t *c, const char *call, coll_buf_t *v, void *buf, size_t count,

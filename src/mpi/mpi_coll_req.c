@@ -20,7 +20,8 @@ typedef struct {
     coll_vbuf_t vin, vout; /* a v-collective's byte views */
     coll_blk_t *blk;       /* vout unpacked into these blocks at the end (types held) */
     int nblk;
-    void *keep; /* freed at the end (counts rcmsg reads while it runs) */
+    void *keep;            /* freed at the end (counts rcmsg reads while it runs) */
+    size_t rblock, sblock; /* mpi_coll_req_blocks: they differ, an error at the end */
 } coll_req_t;
 
 static void coll_req_record(mpi_req_t *req, rcmsg_status_t s)
@@ -39,6 +40,11 @@ static void coll_req_record(mpi_req_t *req, rcmsg_status_t s)
         err = mpi_err_note(mpi_err_code(mpi_err_class_of(s), s),
                            "the nonblocking collective failed: %s (%s)", rcmsg_strerror(s),
                            rcmsg_status_name(s));
+    } else if (cr->sblock != cr->rblock) {
+        err = mpi_err_note(mpi_err_code(MPI_ERR_TRUNCATE, RCMSG_OK),
+                           "this rank's send block is %zu bytes and its receive blocks %zu: the "
+                           "send and receive type signatures must match",
+                           cr->sblock, cr->rblock);
     }
     mpi_status_set(&req->done, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, err, false);
 }
@@ -149,6 +155,14 @@ void mpi_coll_req_vunpack(mpi_req_t *r, coll_blk_t *blk, int n)
     }
     cr->blk = blk;
     cr->nblk = n;
+}
+
+void mpi_coll_req_blocks(mpi_req_t *r, size_t recv_block, size_t send_block)
+{
+    coll_req_t *cr = r->priv;
+
+    cr->rblock = recv_block;
+    cr->sblock = send_block;
 }
 
 void mpi_coll_req_keep(mpi_req_t *r, void *p)

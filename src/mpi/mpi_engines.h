@@ -186,18 +186,18 @@ typedef struct {
  * intracommunicator; then, a not NULL, coll_check. NULL: the error (raised naming call) is in
  * *err_p. */
 mpi_comm_t *coll_enter(MPI_Comm comm, const char *call, coll_args_t *a, int *err_p);
-/* The bytes of an allgather's or alltoall's block in rcmsg's call: the receive block's
- * (recv_block), or this rank's send block when shorter (send_block; MPI_IN_PLACE: none). A
- * shorter send is the program's error (the send and receive type signatures must match,
- * MPI-3.1 5.5): rcmsg then reads no byte past the send buffer nor writes past the receive one,
- * and the ranks that get the short block, as this one getting longer ones, find the mismatch
- * and return it (MPICH's errors/coll/allgatherlength); a longer send is cut to the receive
- * block, a mismatch no rank sees. */
-size_t coll_all_block(size_t recv_block, size_t send_block, bool in_place);
+/* An allgather's or alltoall's send view v, n blocks of v->bytes / n bytes, when shorter than
+ * the receive blocks (recv_block; the program's error: the send and receive type signatures
+ * must match, MPI-3.1 5.5): made n blocks of recv_block, each copied into a zero-padded scratch,
+ * so that rcmsg, called with the receive block on every rank (every rank then runs the same
+ * algorithm: its choice follows the count), reads no byte past the program's buffer. The
+ * mismatch is this rank's to report (coll_all_mismatch); the others cannot see it. */
+int coll_all_pad(mpi_comm_t *c, const char *call, coll_buf_t *v, size_t n, size_t recv_block);
 /* After a blocking allgather or alltoall that moved: a send block of another size than the
- * receive block is the program's error, which this rank sees alone when the send is longer
- * (cut to the receive block): MPI_ERR_TRUNCATE raised naming both sizes; MPI_SUCCESS when they
- * match (MPICH's errors/coll/alltoalllength expects the rank with the longer send to fail). */
+ * receive block is the program's error, which this rank alone sees (a longer one cut to the
+ * receive block, a shorter one padded: coll_all_pad): MPI_ERR_TRUNCATE raised naming both
+ * sizes; MPI_SUCCESS when they match (MPICH's errors/coll/alltoalllength expects the rank with
+ * the longer send to fail). */
 int coll_all_mismatch(mpi_comm_t *c, const char *call, size_t recv_block, size_t send_block);
 /* in: the data of buf, packed when needed. out: where to receive; coll_view_done unpacks. */
 int coll_view_in(mpi_comm_t *c, const char *call, coll_buf_t *v, const void *buf, size_t count,
@@ -264,6 +264,10 @@ void mpi_coll_req_keep(mpi_req_t *r, void *p);
 /* A reduction's operation and type, held until the request is deleted: MPI_Op_free and
  * MPI_Type_free while it runs leave its reductions (rcmsg calls back into them) working. */
 void mpi_coll_req_hold(mpi_req_t *r, MPI_Op op, mpi_type_t *t);
+/* An allgather's or alltoall's send block (bytes) of another size than its receive block: the
+ * request, if it completes otherwise well, completes with coll_all_mismatch's error (a longer
+ * send, cut: no other rank sees it) */
+void mpi_coll_req_blocks(mpi_req_t *r, size_t recv_block, size_t send_block);
 int mpi_coll_req_start(mpi_req_t *r, const char *call, int err, rcmsg_status_t s,
                        MPI_Request *request);
 /* MPI_Comm_idup of c (mpi_idup_req.c): the attributes, topology and hints (not with_info:

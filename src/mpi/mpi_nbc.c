@@ -293,6 +293,10 @@ static int all_call(const char *call, bool alltoall, const void *sendbuf, int se
     all = (size_t)recvcount * (size_t)c->size;
     if (!in_place) {
         err = coll_view_in(c, call, vi, sendbuf, (size_t)sendcount * (alltoall ? c->size : 1), st);
+        if (err == MPI_SUCCESS) { /* a block of another size: an error at the end */
+            mpi_coll_req_blocks(r, block, vi->bytes / (alltoall ? c->size : 1));
+            err = coll_all_pad(c, call, vi, alltoall ? c->size : 1, block);
+        }
     }
     if (err == MPI_SUCCESS) {
         err = alltoall && in_place ? coll_view_in(c, call, vo, recvbuf, all, rt)
@@ -302,11 +306,9 @@ static int all_call(const char *call, bool alltoall, const void *sendbuf, int se
     }
     if (err == MPI_SUCCESS) {
         const void *sp = in_place ? RCMSG_IN_PLACE : vi->p;
-        size_t b =
-            coll_all_block(block, in_place ? 0 : vi->bytes / (alltoall ? c->size : 1), in_place);
 
-        s = alltoall ? rcmsg_ialltoall(sp, vo->p, b, RCMSG_UINT8, c->rc, &r->rc)
-                     : rcmsg_iallgather(sp, vo->p, b, RCMSG_UINT8, c->rc, &r->rc);
+        s = alltoall ? rcmsg_ialltoall(sp, vo->p, block, RCMSG_UINT8, c->rc, &r->rc)
+                     : rcmsg_iallgather(sp, vo->p, block, RCMSG_UINT8, c->rc, &r->rc);
     }
     return mpi_coll_req_start(r, call, err, s, request);
 }
@@ -487,7 +489,8 @@ static int start_alltoall(const mpi_pcoll_args_t *a, MPI_Request *request)
     return MPI_Ialltoall(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm, request);
 }
 
-/* the inits of the four with a send and a receive buffer (root: -1 for none) */
+/* the inits of the four with a send and a receive buffer (root: a rooted one's; the others
+ * store -1 and never read it) */
 static int init_data(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
                      const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,

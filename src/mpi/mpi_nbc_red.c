@@ -490,7 +490,8 @@ static int start_exscan(const mpi_pcoll_args_t *a, MPI_Request *request)
     return MPI_Iexscan(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, request);
 }
 
-/* the inits of the reductions (root: -1 for none; counts: Reduce_scatter's recvcounts) */
+/* the inits of the reductions (root: a Reduce's; the others store -1 and never read it;
+ * counts: Reduce_scatter's recvcounts) */
 static int init_red(const char *call, mpi_pcoll_start_fn *start, mpi_pcoll_check_fn *check,
                     const void *sendbuf, void *recvbuf, int count, const int *counts,
                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,

@@ -89,41 +89,43 @@ static void wireup_node(rcmsg_wireup_t *w, const pmix_proc_t *me)
                w->hostname[0] ? w->hostname : "no hostname from the launcher", w->nspace);
 }
 
-/* The first launcher variable that holds a positive count of the job's processes (*n), or NULL
- * (rcmsg_launcher_size) */
-static const char *launcher_size_var(long *n)
+/* The launchers' variables for the job's size, the most specific first: Open MPI's mpirun and
+ * Hydra set theirs in the processes they start, while a job step's SLURM_STEP_NUM_TASKS may be
+ * inherited from an outer step (mpirun's daemons under Slurm, mpiexec inside srun --pty). */
+static const char *const launcher_size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+                                                 "SLURM_STEP_NUM_TASKS"};
+
+/* launcher_size_vars[i]'s value: a positive count, or 0 (unset, or not a count) */
+static long launcher_size_of(size_t i)
 {
-    static const char *const vars[] = {"SLURM_STEP_NUM_TASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+    const char *v = rcmsg_config_foreign(launcher_size_vars[i]);
+    char *end;
+    long n = v != NULL ? strtol(v, &end, 10) : 0;
 
-    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-        const char *v = rcmsg_config_foreign(vars[i]);
-        char *end;
-
-        *n = v != NULL ? strtol(v, &end, 10) : 0;
-        if (v != NULL && end != v && *end == '\0' && *n > 0 && *n <= INT_MAX) {
-            return vars[i];
-        }
-    }
-    return NULL;
+    return v != NULL && end != v && *end == '\0' && n > 0 && n <= INT_MAX ? n : 0;
 }
 
 int rcmsg_launcher_size(void)
 {
-    long n;
+    for (size_t i = 0; i < sizeof(launcher_size_vars) / sizeof(launcher_size_vars[0]); i++) {
+        long n = launcher_size_of(i);
 
-    if (launcher_size_var(&n) != NULL) {
-        return (int)n;
+        if (n > 0) {
+            return (int)n;
+        }
     }
     return rcmsg_config_foreign("PMIX_NAMESPACE") == NULL ? 1 : 0;
 }
 
-/* A launcher variable that says this process is one of several, or NULL. */
+/* A launcher variable that says this process is one of several (any of them), or NULL. */
 static const char *multi_process_hint(void)
 {
-    long n;
-    const char *var = launcher_size_var(&n);
-
-    return var != NULL && n > 1 ? var : NULL;
+    for (size_t i = 0; i < sizeof(launcher_size_vars) / sizeof(launcher_size_vars[0]); i++) {
+        if (launcher_size_of(i) > 1) {
+            return launcher_size_vars[i];
+        }
+    }
+    return NULL;
 }
 
 static rcmsg_status_t wireup_pmix_init(rcmsg_wireup_t *w)

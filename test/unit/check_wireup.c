@@ -160,12 +160,14 @@ START_TEST(test_launcher_size)
     ck_assert_int_eq(rcmsg_launcher_size(), 1);
     launcher_env(NULL, NULL, NULL, "ns"); /* a PMIx launcher that gives no count */
     ck_assert_int_eq(rcmsg_launcher_size(), 0);
-    launcher_env("4", "8", NULL, "ns"); /* srun's first */
+    launcher_env("4", NULL, NULL, "ns"); /* srun */
     ck_assert_int_eq(rcmsg_launcher_size(), 4);
-    launcher_env(NULL, "8", "2", "ns");
+    launcher_env("2", "8", NULL, "ns"); /* mpirun under a Slurm step: mpirun's */
     ck_assert_int_eq(rcmsg_launcher_size(), 8);
+    launcher_env("1", NULL, "2", "ns"); /* Hydra inside srun --pty: Hydra's */
+    ck_assert_int_eq(rcmsg_launcher_size(), 2);
     /* not a positive count: the next variable, or none */
-    launcher_env("4x", "0", "3", "ns");
+    launcher_env("3", "0", "4x", "ns");
     ck_assert_int_eq(rcmsg_launcher_size(), 3);
     launcher_env("", "-2", "99999999999", "ns");
     ck_assert_int_eq(rcmsg_launcher_size(), 0);
