@@ -306,8 +306,8 @@ typedef struct mpi_info {
 /* the info of a live handle (MPI_INFO_ENV filled at its first use), NULL otherwise */
 mpi_info_t *mpi_info_get(MPI_Info info);
 bool mpi_info_is_env(const mpi_info_t *i);
-/* i given MPI_INFO_ENV's keys (MPI-4.0 11.2: maxprocs, host, arch, wdir, thread_level; the
- * job's maxprocs and thread_level only while MPI is active), and command and argv from
+/* i given MPI_INFO_ENV's keys (MPI-4.0 11.2: maxprocs, the launcher's count, known before
+ * MPI_Init too; host, arch, wdir; no thread_level), and command and argv from
  * argv[0 .. argc - 1] unless argc <= 0 or argv is NULL; MPI_SUCCESS or MPI_ERR_NO_MEM (not
  * raised) */
 int mpi_info_env_fill(mpi_info_t *i, int argc, char *argv[]);
