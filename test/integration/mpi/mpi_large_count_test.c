@@ -773,28 +773,6 @@ static void test_errors(void)
 }
 
 /* ---- one message past INT_MAX -------------------------------------------------------------- */
-static long long mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[128];
-    long long kb = -1;
-
-    while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) {
-            break;
-        }
-    }
-    if (f != NULL) {
-        fclose(f);
-    }
-    return kb * 1024;
-}
-
-static unsigned char byte_at(size_t i)
-{
-    return (unsigned char)(i * 131 + (i >> 24));
-}
-
 static bool test_large(void)
 {
     const MPI_Count n = ((MPI_Count)1 << 31) + 16;

@@ -480,28 +480,6 @@ static bool test_big_buffer(void)
     return true;
 }
 
-static long long mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[128];
-    long long kb = -1;
-
-    while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) {
-            break;
-        }
-    }
-    if (f != NULL) {
-        fclose(f);
-    }
-    return kb * 1024;
-}
-
-static unsigned char byte_at(size_t i)
-{
-    return (unsigned char)(i * 131 + (i >> 24));
-}
-
 /* rank 0: one Bsend_c of 2^31 + 16 bytes to itself through a buffer of Buffer_attach_c, every
  * byte checked; false (not run) on the other ranks and without 4 x its size available */
 static bool test_big_bsend(void)

@@ -400,28 +400,6 @@ static void count_refusals(MPI_Win win, int *mem)
 }
 
 /* ---- a count past INT_MAX ------------------------------------------------------------------ */
-static long long mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[128];
-    long long kb = -1;
-
-    while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) {
-            break;
-        }
-    }
-    if (f != NULL) {
-        fclose(f);
-    }
-    return kb * 1024;
-}
-
-static unsigned char byte_at(size_t i)
-{
-    return (unsigned char)(i * 131 + (i >> 24));
-}
-
 /* bytes of buf not byte_at(i) */
 static size_t bad_bytes(const unsigned char *buf, size_t n)
 {
