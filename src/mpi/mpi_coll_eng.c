@@ -9,6 +9,7 @@
 #include "mpi/mpi_engines.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,16 +52,36 @@ int coll_all_pad(mpi_comm_t *c, const char *call, coll_buf_t *v, size_t n, size_
     return MPI_SUCCESS;
 }
 
+/* the words of an allgather's or alltoall's send block of another size (why: 160 bytes) */
+static const char *all_mismatch_why(char *why, size_t recv_block, size_t send_block)
+{
+    snprintf(why, 160,
+             "this rank's send block is %zu bytes and its receive blocks %zu: the send and receive "
+             "type signatures must match (%s)",
+             send_block, recv_block,
+             send_block > recv_block ? "its send was cut" : "its send was padded with zeros");
+    return why;
+}
+
 int coll_all_mismatch(mpi_comm_t *c, const char *call, size_t recv_block, size_t send_block)
 {
+    char why[160];
+
     if (send_block == recv_block) {
         return MPI_SUCCESS;
     }
-    return mpi_err(c, call, MPI_ERR_TRUNCATE,
-                   "this rank's send block is %zu bytes and its receive blocks %zu: the send and "
-                   "receive type signatures must match (%s)",
-                   send_block, recv_block,
-                   send_block > recv_block ? "its send was cut" : "its send was padded with zeros");
+    return mpi_err(c, call, MPI_ERR_TRUNCATE, "%s", all_mismatch_why(why, recv_block, send_block));
+}
+
+int coll_all_mismatch_note(size_t recv_block, size_t send_block)
+{
+    char why[160];
+
+    if (send_block == recv_block) {
+        return MPI_SUCCESS;
+    }
+    return mpi_err_note(mpi_err_code(MPI_ERR_TRUNCATE, RCMSG_OK), "%s",
+                        all_mismatch_why(why, recv_block, send_block));
 }
 
 static int coll_view_alloc(mpi_comm_t *c, const char *call, coll_buf_t *v, void *buf, size_t count,

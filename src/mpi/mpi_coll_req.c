@@ -40,11 +40,8 @@ static void coll_req_record(mpi_req_t *req, rcmsg_status_t s)
         err = mpi_err_note(mpi_err_code(mpi_err_class_of(s), s),
                            "the nonblocking collective failed: %s (%s)", rcmsg_strerror(s),
                            rcmsg_status_name(s));
-    } else if (cr->sblock != cr->rblock) {
-        err = mpi_err_note(mpi_err_code(MPI_ERR_TRUNCATE, RCMSG_OK),
-                           "this rank's send block is %zu bytes and its receive blocks %zu: the "
-                           "send and receive type signatures must match",
-                           cr->sblock, cr->rblock);
+    } else {
+        err = coll_all_mismatch_note(cr->rblock, cr->sblock);
     }
     mpi_status_set(&req->done, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, err, false);
 }

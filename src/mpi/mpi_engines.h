@@ -199,6 +199,8 @@ int coll_all_pad(mpi_comm_t *c, const char *call, coll_buf_t *v, size_t n, size_
  * sizes; MPI_SUCCESS when they match (MPICH's errors/coll/alltoalllength expects the rank with
  * the longer send to fail). */
 int coll_all_mismatch(mpi_comm_t *c, const char *call, size_t recv_block, size_t send_block);
+/* the same for a nonblocking one's completion: a code naming it (not raised), or MPI_SUCCESS */
+int coll_all_mismatch_note(size_t recv_block, size_t send_block);
 /* in: the data of buf, packed when needed. out: where to receive; coll_view_done unpacks. */
 int coll_view_in(mpi_comm_t *c, const char *call, coll_buf_t *v, const void *buf, size_t count,
                  mpi_type_t *t);
