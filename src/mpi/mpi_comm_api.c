@@ -53,6 +53,7 @@ static int comm_dup(mpi_comm_t *c, const char *call, bool with_info, MPI_Comm *n
     if (newcomm == NULL) {
         return mpi_err(c, call, MPI_ERR_ARG, "NULL newcomm");
     }
+    *newcomm = MPI_COMM_NULL; /* a dup that fails leaves no stale handle (as Type_dup) */
     if (c->inter) {
         err = mpi_inter_dup(c, call, &nc);
     } else {

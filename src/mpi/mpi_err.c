@@ -161,8 +161,9 @@ int mpi_err_class_of(rcmsg_status_t s)
  * MPICH's and Open MPI's are (MPI_LASTUSEDCODE, the largest class, then is the last one added),
  * and its low byte, the class part of a code, is MPI_ERR_USER_FIRST + i (the class index); a
  * code of class index ci is ci + MPI_ERR_STATUS_STRIDE * MPI_ERR_USER_SLOT (a status slot no
- * rcmsg status uses) + MPI_ERR_NOTE_STRIDE * k, k > 0 its number. Their strings are kept until
- * Finalize. */
+ * rcmsg status uses) + MPI_ERR_NOTE_STRIDE * k, k > 0 its number. A code may be added to a
+ * predefined class too (MPI-4.0 9.5 allows any class; MPICH's errhan tests do it): ci is then
+ * the class itself (below MPI_ERR_USER_FIRST). Their strings are kept until Finalize. */
 #define MPI_ERR_USER_BASE  (MPI_ERR_LASTCODE + 1) /* a multiple of MPI_ERR_NOTE_STRIDE */
 #define MPI_ERR_USER_FIRST 64
 #define MPI_ERR_USER_MAX   (MPI_ERR_STATUS_STRIDE - MPI_ERR_USER_FIRST)
@@ -189,11 +190,15 @@ static int user_code(int code)
     int k = code / MPI_ERR_NOTE_STRIDE;
 
     if (code < 0 || code % MPI_ERR_NOTE_STRIDE / MPI_ERR_STATUS_STRIDE != MPI_ERR_USER_SLOT ||
-        k < 1 || k > user_ncodes ||
-        user_codes[k - 1].cls != MPI_ERR_USER_BASE + code % MPI_ERR_STATUS_STRIDE) {
+        k < 1 || k > user_ncodes || user_codes[k - 1].cls != mpi_err_class(code)) {
         return 0;
     }
     return k;
+}
+
+bool mpi_err_is_class(int cls)
+{
+    return (cls > MPI_SUCCESS && cls < MPI_ERR_CLASS_COUNT) || user_class(cls);
 }
 
 int mpi_err_add_class(int *cls_p)
@@ -221,8 +226,8 @@ int mpi_err_add_code(int cls, int *code_p)
     user_codes[user_ncodes].cls = cls;
     user_codes[user_ncodes].text = NULL;
     user_ncodes++;
-    *code_p = cls - MPI_ERR_USER_BASE + MPI_ERR_STATUS_STRIDE * MPI_ERR_USER_SLOT +
-              MPI_ERR_NOTE_STRIDE * user_ncodes;
+    *code_p = (user_class(cls) ? cls - MPI_ERR_USER_BASE : cls) +
+              MPI_ERR_STATUS_STRIDE * MPI_ERR_USER_SLOT + MPI_ERR_NOTE_STRIDE * user_ncodes;
     user_lastused = *code_p > user_lastused ? *code_p : user_lastused;
     return MPI_SUCCESS;
 }

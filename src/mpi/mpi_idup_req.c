@@ -183,6 +183,7 @@ int mpi_idup_req_start(mpi_comm_t *c, const char *call, bool with_info, MPI_Comm
     }
     if (err != MPI_SUCCESS) {
         mpi_req_delete(r);
+        *newcomm = MPI_COMM_NULL; /* no request: the dup failed (as Comm_dup's) */
         return mpi_err(c, call, err, "%s",
                        err == MPI_ERR_NO_MEM ? "out of memory for the attributes or topology"
                                              : "an attribute's copy callback failed");
@@ -190,6 +191,7 @@ int mpi_idup_req_start(mpi_comm_t *c, const char *call, bool with_info, MPI_Comm
     s = mpi_dupset_post(c, &ir->d);
     if (s != RCMSG_OK) {
         mpi_req_delete(r);
+        *newcomm = MPI_COMM_NULL;
         return mpi_err_rcmsg(c, call, s);
     }
     *request = r->handle;

@@ -142,10 +142,11 @@ int MPI_Add_error_code(int errorclass, int *errorcode)
     int err;
 
     MPI_CHECK_ACTIVE("MPI_Add_error_code");
-    if (errorcode == NULL || !mpi_err_user(errorclass) || mpi_err_class(errorclass) != errorclass) {
+    if (errorcode == NULL || !mpi_err_is_class(errorclass)) {
         return mpi_err(NULL, "MPI_Add_error_code", MPI_ERR_ARG,
                        errorcode == NULL ? "errorcode is NULL"
-                                         : "%d is not a class MPI_Add_error_class gave",
+                                         : "%d is not an error class (predefined, other than "
+                                           "MPI_SUCCESS, or one MPI_Add_error_class gave)",
                        errorclass);
     }
     err = mpi_err_add_code(errorclass, errorcode);

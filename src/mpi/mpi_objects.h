@@ -135,11 +135,13 @@ int mpi_err_class(int code);
 int mpi_err_string(int code, char *string);
 /* The program's error classes and codes (MPI_Add_error_*): a new class / code of class cls
  * (MPI_SUCCESS, or MPI_ERR_OTHER when none is left, MPI_ERR_NO_MEM); code is one the program
- * added (a class or a code); its string set (copied); the value of MPI_LASTUSEDCODE;
+ * added (a class or a code); cls is a class a code may be added to (predefined but
+ * MPI_SUCCESS, or the program's); its string set (copied); the value of MPI_LASTUSEDCODE;
  * everything forgotten (Finalize). */
 int mpi_err_add_class(int *cls_p);
 int mpi_err_add_code(int cls, int *code_p);
 bool mpi_err_user(int code);
+bool mpi_err_is_class(int cls);
 int mpi_err_add_string(int code, const char *text);
 int *mpi_err_lastused(void);
 void mpi_err_fini(void);

@@ -13,7 +13,8 @@
  *    lock), a second Win_start, Win_complete without Win_start, unlock without lock, a nested
  *    lock, Win_free with a lock held: MPI_ERR_RMA_SYNC; Compare_and_swap on a type that is
  *    not a predefined integer: MPI_ERR_TYPE;
- *  - (not a check) a copy callback's own error class or code comes back from Comm_dup as it is.
+ *  - (not a check) a copy callback's own error class or code comes back from Comm_dup and
+ *    Comm_idup as it is, and their newcomm is MPI_COMM_NULL.
  */
 #include "mpi_test.h"
 
@@ -251,6 +252,7 @@ static void test_user_codes(void)
     int cls, code, key, got = -1, v = 1;
     char msg[MPI_MAX_ERROR_STRING];
     MPI_Comm dup = MPI_COMM_NULL, dup2 = MPI_COMM_NULL;
+    MPI_Request req = MPI_REQUEST_NULL;
 
     OK(MPI_Add_error_class(&cls));
     OK(MPI_Add_error_code(cls, &code));
@@ -264,8 +266,14 @@ static void test_user_codes(void)
     MPI_Error_string(got, msg, &v);
     CHECK(strcmp(msg, "the class of mpi_errors_detect_test") == 0, "its string: %s", msg);
     user_err = code;
+    dup2 = MPI_COMM_SELF; /* a failed dup writes MPI_COMM_NULL, leaves no stale handle */
     got = MPI_Comm_dup(dup, &dup2);
-    CHECK(got == code, "Comm_dup gave %d, the callback %d", got, code);
+    CHECK(got == code && dup2 == MPI_COMM_NULL, "Comm_dup gave %d (handle %#x), the callback %d",
+          got, (unsigned)dup2, code);
+    dup2 = MPI_COMM_SELF;
+    got = MPI_Comm_idup(dup, &dup2, &req);
+    CHECK(got == code && dup2 == MPI_COMM_NULL, "Comm_idup gave %d (handle %#x), the callback %d",
+          got, (unsigned)dup2, code);
     OK(MPI_Comm_free(&dup));
     OK(MPI_Comm_free_keyval(&key));
 }
@@ -373,7 +381,8 @@ int main(int argc, char **argv)
     test_reduce_local();
     phase("Reduce_local with MPI_IN_PLACE or aliased buffers: MPI_ERR_BUFFER");
     test_user_codes();
-    phase("a copy callback's own error class or code: returned by Comm_dup as it is");
+    phase("a copy callback's own error class or code: returned by Comm_dup and Comm_idup as it is, "
+          "newcomm MPI_COMM_NULL");
     test_rma();
     phase("RMA outside an epoch, mixed or repeated epochs: MPI_ERR_RMA_SYNC");
     still_usable("everything");

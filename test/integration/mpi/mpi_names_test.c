@@ -63,8 +63,27 @@ static void test_errors(void)
     CHECK(len == 0, "code2's string \"%s\"", s);
     OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
     CHECK(flag && *last >= code2 && *last >= cls, "MPI_LASTUSEDCODE %d < %d", *last, code2);
-    /* a predefined class takes no code; a predefined code no string */
-    FAILS(MPI_Add_error_code(MPI_ERR_ARG, &c), MPI_ERR_ARG);
+    /* a predefined class takes codes (MPI-4.0 9.5: any class but MPI_SUCCESS), their strings
+     * the program's; a predefined code or class no string */
+    OK(MPI_Add_error_code(MPI_ERR_ARG, &code));
+    OK(MPI_Add_error_code(MPI_ERR_TRUNCATE, &code2));
+    CHECK(code != MPI_ERR_ARG && code2 != code, "codes %d %d of predefined classes", code, code2);
+    OK(MPI_Error_class(code, &c));
+    CHECK(c == MPI_ERR_ARG, "class of a code of MPI_ERR_ARG: %d", c);
+    OK(MPI_Error_class(code2, &c));
+    CHECK(c == MPI_ERR_TRUNCATE, "class of a code of MPI_ERR_TRUNCATE: %d", c);
+    OK(MPI_Error_string(code, s, &len));
+    CHECK(len == 0, "no string set: \"%s\"", s);
+    OK(MPI_Add_error_string(code, "rcmsg test code of MPI_ERR_ARG"));
+    OK(MPI_Error_string(code, s, &len));
+    CHECK(strcmp(s, "rcmsg test code of MPI_ERR_ARG") == 0, "string \"%s\"", s);
+    OK(MPI_Error_string(MPI_ERR_ARG, s, &len));
+    CHECK(strcmp(s, "rcmsg test code of MPI_ERR_ARG") != 0, "the class took its code's string");
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
+    CHECK(flag && *last >= code2, "MPI_LASTUSEDCODE %d < %d", *last, code2);
+    FAILS(MPI_Add_error_code(MPI_SUCCESS, &c), MPI_ERR_ARG);
+    FAILS(MPI_Add_error_code(code, &c), MPI_ERR_ARG); /* a code is not a class */
+    FAILS(MPI_Add_error_code(-1, &c), MPI_ERR_ARG);
     FAILS(MPI_Add_error_string(MPI_ERR_ARG, "no"), MPI_ERR_ARG);
 }
 
