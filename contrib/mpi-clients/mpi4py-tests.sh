@@ -45,9 +45,9 @@ while [ $# -gt 0 ]; do
 done
 PYTHON=${PYTHON:-python3}
 MPIRUN=${MPIRUN:-mpirun}
-version=3.1.4
-url=http://deb.debian.org/debian/pool/main/m/mpi4py/mpi4py_$version.orig.tar.gz
-sha256=0ac7cc1fbd1d026b519c4f439ffc15d8776e5615c262dd233a418d73539c352b
+version=3.1.5
+url=http://archive.ubuntu.com/ubuntu/pool/universe/m/mpi4py/mpi4py_$version.orig.tar.gz
+sha256=29cc7ad701c190ef37622e4a2b2e2dab94fbc7777b1a15fa2029097c41b6edf0
 mpicc=$build/rcmsg-mpicc-uninstalled
 [ -x "$mpicc" ] || { echo "mpi4py-tests.sh: no $mpicc: build rcmsg first (sh contrib/build.sh)" >&2; exit 2; }
 mkdir -p "$dir" || exit 2

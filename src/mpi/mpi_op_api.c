@@ -53,6 +53,10 @@ int MPI_Op_commutative(MPI_Op op, int *commute)
 {
     MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Op_commutative");
+    if ((op == MPI_REPLACE || op == MPI_NO_OP) && commute != NULL) {
+        *commute = 0; /* the one-sided operations: the order matters (as MPICH answers) */
+        return MPI_SUCCESS;
+    }
     if (!mpi_op_valid(op) || commute == NULL) {
         return mpi_err(NULL, "MPI_Op_commutative", !mpi_op_valid(op) ? MPI_ERR_OP : MPI_ERR_ARG,
                        "%s", !mpi_op_valid(op) ? "invalid operation" : "NULL commute");
