@@ -13,17 +13,26 @@
  * at a time; a connect waits for its accept as a receive waits for its send (a lost port
  * process fails it: the liveness checks).
  *
- * Not here: MPI_Publish_name / Lookup_name / Unpublish_name, Comm_join, Comm_spawn (no names
- * service, no process started by the job).
+ * MPI_Comm_join (10.5.4): the two processes at the ends of a socket write each other their
+ * world rank and the job's size on it, then meet as two groups of one over
+ * rcmsg_comm_world_private (tag DPM_JOIN_TAG). A peer of another job: MPI_ERR_ARG.
+ *
+ * Not here: MPI_Publish_name / Lookup_name / Unpublish_name, Comm_spawn (no names service, no
+ * process started by the job).
  */
 #include "mpi/mpi_engines.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#define DPM_PREFIX  "rcmsg-port:"
-#define DPM_MAX_IDS (1 << 29) /* two tags per port id, within rcmsg's non-negative int tags */
+#define DPM_PREFIX       "rcmsg-port:"
+#define DPM_MAX_IDS      (1 << 29) /* two tags per port id, within rcmsg's non-negative int tags */
+#define DPM_JOIN_TAG     (2 * DPM_MAX_IDS)
+#define DPM_JOIN_WAIT_MS 60000 /* the bound on the other end's answer on the socket */
 
 /* this process's open ports, by id (the ids of closed ports are not reused) */
 static struct {
@@ -210,3 +219,61 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
 }
 MPI_PMPI_ALIAS(Comm_connect,
                (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm));
+
+/* All len bytes of buf to (out) or from fd, each wait bounded by DPM_JOIN_WAIT_MS; false with
+ * *why set on an error, the end of the stream or the time limit. */
+static bool join_io(int fd, void *buf, size_t len, bool out, const char **why)
+{
+    for (size_t done = 0; done < len;) {
+        struct pollfd p = {.fd = fd, .events = out ? POLLOUT : POLLIN};
+        int r = poll(&p, 1, DPM_JOIN_WAIT_MS);
+        ssize_t n;
+
+        if (r == 0) {
+            *why = "the other end did not answer within 60 s";
+            return false;
+        }
+        n = r < 0 ? -1
+            : out ? write(fd, (char *)buf + done, len - done)
+                  : read(fd, (char *)buf + done, len - done);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+            continue;
+        }
+        if (n <= 0) {
+            *why = n == 0 ? "the other end closed the socket" : strerror(errno);
+            return false;
+        }
+        done += (size_t)n;
+    }
+    return true;
+}
+
+int MPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+    MPI_MT_GUARD();
+    static const char call[] = "MPI_Comm_join";
+    mpi_comm_t *self = mpi_comm_get(MPI_COMM_SELF);
+    int32_t mine[2] = {rcmsg_rank(), rcmsg_size()}, theirs[2] = {-1, -1};
+    const char *why = NULL;
+
+    MPI_CHECK_ACTIVE(call);
+    if (intercomm == NULL) {
+        return mpi_err(self, call, MPI_ERR_ARG, "NULL intercomm");
+    }
+    if (fd < 0) {
+        return mpi_err(self, call, MPI_ERR_ARG, "invalid socket descriptor %d", fd);
+    }
+    if (!join_io(fd, mine, sizeof(mine), true, &why) ||
+        !join_io(fd, theirs, sizeof(theirs), false, &why)) {
+        return mpi_err(self, call, MPI_ERR_OTHER, "on socket %d: %s", fd, why);
+    }
+    if (theirs[1] != mine[1] || theirs[0] < 0 || theirs[0] >= mine[1] || theirs[0] == mine[0]) {
+        return mpi_err(self, call, MPI_ERR_ARG,
+                       "the other end of socket %d is no other process of this job (rank %d of "
+                       "%d; here rank %d of %d)",
+                       fd, theirs[0], theirs[1], mine[0], mine[1]);
+    }
+    return mpi_inter_connect(self, call, 0, MPI_SUCCESS, rcmsg_comm_world_private(), theirs[0],
+                             theirs[0], DPM_JOIN_TAG, intercomm);
+}
+MPI_PMPI_ALIAS(Comm_join, (int fd, MPI_Comm *intercomm));
