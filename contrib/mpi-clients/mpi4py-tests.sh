@@ -132,6 +132,7 @@ fi
 "$PYTHON" -c 'import Cython' 2> /dev/null ||
     { echo "mpi4py-tests.sh: $PYTHON has no Cython (apt-get install cython3, or set PYTHON)"; exit 2; }
 echo "== building mpi4py $version with $mpicc (log: $dir/build.log)"
+rm -rf "$src/build" # its configure step's findings (the names stubbed) are of the last mpi.h
 if ! (cd "$src" && "$PYTHON" setup.py build --mpicc="$mpicc") > "$dir/build.log" 2>&1; then
     tail -20 "$dir/build.log"
     echo "mpi4py-tests.sh: the build failed (log: $dir/build.log)"

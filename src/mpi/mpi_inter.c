@@ -22,11 +22,12 @@ typedef struct {
 } inter_info_t;
 
 /* The leader's part over peer (an rcmsg communicator: remote, the remote leader's rank in it;
- * remote_world, its world rank): swaps sizes, keys and members with the remote leader.
+ * low: this group goes first in the union, the remote leader deciding the opposite): swaps
+ * sizes, keys and members with the remote leader.
  * *remote_p: the remote group's world ranks. Errors are raised here; info->remote_size stays -1
  * then, so that the group fails too instead of waiting. */
-static int leader_exchange(mpi_comm_t *c, const char *call, rcmsg_comm_t peer, int remote,
-                           int remote_world, int tag, inter_info_t *info, int **remote_p)
+static int leader_exchange(mpi_comm_t *c, const char *call, rcmsg_comm_t peer, int remote, bool low,
+                           int tag, inter_info_t *info, int **remote_p)
 {
     inter_info_t mine = {c->size, (int32_t)mpi_comm_next_key(), 0}, theirs;
     rcmsg_status_t s;
@@ -45,7 +46,7 @@ static int leader_exchange(mpi_comm_t *c, const char *call, rcmsg_comm_t peer, i
         return mpi_err_rcmsg(c, call, s);
     }
     info->remote_size = theirs.remote_size;
-    info->low = rcmsg_rank() < remote_world;
+    info->low = low;
     info->key = info->low ? mine.key : theirs.key;
     return MPI_SUCCESS;
 }
@@ -70,8 +71,8 @@ static int leader_swap(mpi_comm_t *c, MPI_Comm peer_comm, int remote_leader, int
                              remote_leader, p->size)
                    : err;
     }
-    return leader_exchange(c, call, p->rc, remote_leader, p->members[remote_leader], tag, info,
-                           remote_p);
+    return leader_exchange(c, call, p->rc, remote_leader, rcmsg_rank() < p->members[remote_leader],
+                           tag, info, remote_p);
 }
 
 /* every member: the union (low group first) as an rcmsg communicator of the world */
@@ -161,8 +162,7 @@ static int inter_finish(mpi_comm_t *c, const char *call, int local_leader, int e
 }
 
 int mpi_inter_connect(mpi_comm_t *c, const char *call, int leader, int leader_err,
-                      rcmsg_comm_t peer, int remote, int remote_world, int tag,
-                      MPI_Comm *newintercomm)
+                      rcmsg_comm_t peer, int remote, int tag, bool low, MPI_Comm *newintercomm)
 {
     inter_info_t info = {0};
     int *remote_ranks = NULL, err = leader_err;
@@ -170,7 +170,7 @@ int mpi_inter_connect(mpi_comm_t *c, const char *call, int leader, int leader_er
     if (c->rank == leader) {
         info.remote_size = -1;
         if (err == MPI_SUCCESS) {
-            err = leader_exchange(c, call, peer, remote, remote_world, tag, &info, &remote_ranks);
+            err = leader_exchange(c, call, peer, remote, low, tag, &info, &remote_ranks);
         }
     }
     return inter_finish(c, call, leader, err, &info, remote_ranks, newintercomm);

@@ -215,20 +215,47 @@ static void test_join(void)
 
 static void test_port_errors(void)
 {
-    char port[MPI_MAX_PORT_NAME];
+    char port[MPI_MAX_PORT_NAME], bad[MPI_MAX_PORT_NAME + 32];
     MPI_Comm ic = MPI_COMM_NULL;
+    MPI_Info info;
 
     FAILS(MPI_Open_port(MPI_INFO_NULL, NULL), MPI_ERR_ARG);
     FAILS(MPI_Close_port("no such port"), MPI_ERR_PORT);
     OK(MPI_Open_port(MPI_INFO_NULL, port));
+    FAILS(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic), MPI_ERR_PORT); /* its own */
     OK(MPI_Close_port(port));
     FAILS(MPI_Close_port(port), MPI_ERR_PORT);
     FAILS(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic), MPI_ERR_PORT);
-    FAILS(MPI_Comm_connect("rcmsg-port:0:0:99999", MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic),
+    snprintf(bad, sizeof(bad), "%s0", port); /* another id, past the prefix */
+    FAILS(MPI_Comm_accept(bad, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic), MPI_ERR_PORT);
+    FAILS(MPI_Comm_connect("rcmsg-port:1:0:0", MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic),
+          MPI_ERR_PORT); /* another job's */
+    FAILS(MPI_Comm_connect("rcmsg-port:4294967297:0:0", MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic),
           MPI_ERR_PORT);
     FAILS(MPI_Comm_connect("garbage", MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic), MPI_ERR_PORT);
     FAILS(MPI_Comm_accept(port, MPI_INFO_NULL, 3, MPI_COMM_SELF, &ic), MPI_ERR_ROOT);
     CHECK(ic == MPI_COMM_NULL, "no communicator from the failed calls");
+    if (np < 2) {
+        return;
+    }
+    /* rank 1's port, closed before rank 0 connects: the connect's timeout (1 s) ends it */
+    if (me == 1) {
+        OK(MPI_Open_port(MPI_INFO_NULL, port));
+        OK(MPI_Close_port(port));
+        OK(MPI_Send(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, 7, MPI_COMM_WORLD));
+    } else if (me == 0) {
+        double t0;
+
+        OK(MPI_Recv(port, MPI_MAX_PORT_NAME, MPI_CHAR, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        OK(MPI_Info_create(&info));
+        OK(MPI_Info_set(info, "timeout", "1"));
+        t0 = MPI_Wtime();
+        FAILS(MPI_Comm_connect(port, info, 0, MPI_COMM_SELF, &ic), MPI_ERR_PORT);
+        CHECK(MPI_Wtime() - t0 < 20, "the connect to a closed port ended in %.1f s",
+              MPI_Wtime() - t0);
+        OK(MPI_Info_free(&info));
+    }
+    test_barrier(MPI_COMM_WORLD);
 }
 
 int main(int argc, char **argv)
@@ -249,7 +276,7 @@ int main(int argc, char **argv)
     test_rma_self_done();
     phase("compare-and-swap on its own window, complete at once");
     test_port_errors();
-    phase("port errors");
+    phase("port errors (a connect to a closed port times out)");
     if (np > 1) {
         test_ports(0, false);
         phase("accept on rank 0's COMM_SELF, connect from the others");
