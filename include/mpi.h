@@ -599,6 +599,24 @@ MPI_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 MPI_API int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 MPI_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 
+/* ports (MPI-3.1 10.4) and Comm_join (10.5.4) among the processes of this job (a port names one
+ * of them; no names service, no process spawned); with their PMPI_ names */
+#define MPI_MAX_PORT_NAME 256
+MPI_API int MPI_Open_port(MPI_Info info, char *port_name);
+MPI_API int PMPI_Open_port(MPI_Info info, char *port_name);
+MPI_API int MPI_Close_port(const char *port_name);
+MPI_API int PMPI_Close_port(const char *port_name);
+MPI_API int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                            MPI_Comm *newcomm);
+MPI_API int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                             MPI_Comm *newcomm);
+MPI_API int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                             MPI_Comm *newcomm);
+MPI_API int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                              MPI_Comm *newcomm);
+MPI_API int MPI_Comm_join(int fd, MPI_Comm *intercomm);
+MPI_API int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
+
 /* ---- issue 43 item 1: predefined attributes, info, type envelopes and names, darray,
  * generalized requests, status setters, error classes, memory, handle conversions, the
  * deprecated names MPI-3.1 (or MPICH) still defines, nonblocking v-collectives ---------------- */

@@ -192,6 +192,12 @@ typedef struct {
 
 /* Every rank of the job. Valid between rcmsg_init() and rcmsg_finalize(). */
 RCMSG_API rcmsg_comm_t rcmsg_comm_world(void);
+/* A second communicator of every rank, ranks as in the world's, with a matching space of its
+ * own: no receive on rcmsg_comm_world() (or any other) takes its messages. Made by rcmsg_init
+ * on every process with no communication; for a library over rcmsg that needs to reach any
+ * rank without a collective call first (the MPI face's ports: MPI_Comm_connect). Cannot be
+ * freed. Valid between rcmsg_init() and rcmsg_finalize(). */
+RCMSG_API rcmsg_comm_t rcmsg_comm_world_private(void);
 RCMSG_API int rcmsg_comm_rank(rcmsg_comm_t comm);
 RCMSG_API int rcmsg_comm_size(rcmsg_comm_t comm);
 /* Making a communicator: its matching space (context) is one the members agree on, free on

@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# mpi4py 3.1.4 against rcmsg's MPI face (issue 43's held-out client; needs the network, so a
+# mpi4py 3.1.5 against rcmsg's MPI face (issue 43's held-out client; needs the network, so a
 # tool, not part of `make check`):
-#   1. fetch mpi4py's release (Debian's copy of it), checksum verified; or take MPI4PY_TARBALL;
+#   1. fetch mpi4py's release (Ubuntu's copy of it: Debian's pool no longer serves 3.1.4's),
+#      checksum verified (Ubuntu's Sources index); or take MPI4PY_TARBALL. Its build runs Cython
+#      (Debian: apt-get install cython3; PYTHON defaults to the first python3 that has it);
 #   2. names: every MPI name mpi4py's libmpi.pxd declares, compiled against rcmsg's mpi.h:
 #      the names mpi.h lacks, grouped: those outside the subset on purpose (docs/mpi.md: I/O,
 #      dynamic processes, MPI_LB / MPI_UB), and any other (a name to add);
@@ -20,7 +22,8 @@
 #   --build  rcmsg's build directory (default: build/ beside contrib/)
 #   --dir    the private directory for the download, the build and the logs
 #            (default: ${TMPDIR:-/tmp}/rcmsg-mpi4py)
-#   environment: MPI4PY_TARBALL (a local copy of the release), PYTHON (default python3),
+#   environment: MPI4PY_TARBALL (a local copy of the release), PYTHON (default: python3, or
+#   /usr/bin/python3 when only that one has Cython),
 #   MPIRUN (default mpirun), MPI4PY_TEST_ARGS (more runtests.py arguments, e.g. "-e test_io")
 # Exit status: 0 when every run ended with no failure, no error and no hang; 1 otherwise;
 # 77 when the release could not be had (the names were still checked).
@@ -43,11 +46,16 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-PYTHON=${PYTHON:-python3}
+if [ -z "${PYTHON:-}" ]; then
+    PYTHON=python3
+    if ! python3 -c 'import Cython' 2> /dev/null && /usr/bin/python3 -c 'import Cython' 2> /dev/null; then
+        PYTHON=/usr/bin/python3
+    fi
+fi
 MPIRUN=${MPIRUN:-mpirun}
-version=3.1.4
-url=http://deb.debian.org/debian/pool/main/m/mpi4py/mpi4py_$version.orig.tar.gz
-sha256=0ac7cc1fbd1d026b519c4f439ffc15d8776e5615c262dd233a418d73539c352b
+version=3.1.5
+url=http://archive.ubuntu.com/ubuntu/pool/universe/m/mpi4py/mpi4py_$version.orig.tar.gz
+sha256=29cc7ad701c190ef37622e4a2b2e2dab94fbc7777b1a15fa2029097c41b6edf0
 mpicc=$build/rcmsg-mpicc-uninstalled
 [ -x "$mpicc" ] || { echo "mpi4py-tests.sh: no $mpicc: build rcmsg first (sh contrib/build.sh)" >&2; exit 2; }
 mkdir -p "$dir" || exit 2
@@ -82,7 +90,7 @@ pxd=$src/src/mpi4py/libmpi.pxd
 if [ ! -f "$pxd" ]; then
     pxd=$dir/deb/usr/lib/python3/dist-packages/mpi4py/libmpi.pxd
     if [ ! -f "$pxd" ]; then
-        (cd "$dir" && rm -f python3-mpi4py_*.deb && apt-get download -q "python3-mpi4py=$version-*" > /dev/null &&
+        (cd "$dir" && rm -f python3-mpi4py_*.deb && apt-get download -q python3-mpi4py > /dev/null &&
             dpkg-deb -x python3-mpi4py_*.deb deb) > /dev/null 2>&1 ||
             echo "mpi4py-tests.sh: no libmpi.pxd (apt-get download python3-mpi4py failed): names not checked"
     fi
@@ -121,7 +129,10 @@ fi
 [ "$have_src" = yes ] || { echo "mpi4py-tests.sh: no mpi4py $version release: its suite was not run"; exit 77; }
 
 # 3. the build: mpi4py's own configure step probes each name and stubs the missing ones
+"$PYTHON" -c 'import Cython' 2> /dev/null ||
+    { echo "mpi4py-tests.sh: $PYTHON has no Cython (apt-get install cython3, or set PYTHON)"; exit 2; }
 echo "== building mpi4py $version with $mpicc (log: $dir/build.log)"
+rm -rf "$src/build" # its configure step's findings (the names stubbed) are of the last mpi.h
 if ! (cd "$src" && "$PYTHON" setup.py build --mpicc="$mpicc") > "$dir/build.log" 2>&1; then
     tail -20 "$dir/build.log"
     echo "mpi4py-tests.sh: the build failed (log: $dir/build.log)"

@@ -21,19 +21,44 @@ typedef struct {
     int32_t low;
 } inter_info_t;
 
-/* The leader's part: swaps sizes, keys and members with the remote leader over peer_comm.
- * *remote_p: the remote group's world ranks. Errors are raised here; info->remote_size is -1
+/* The leader's part over peer (an rcmsg communicator: remote, the remote leader's rank in it;
+ * low: this group goes first in the union, the remote leader deciding the opposite): swaps
+ * sizes, keys and members with the remote leader.
+ * *remote_p: the remote group's world ranks. Errors are raised here; info->remote_size stays -1
  * then, so that the group fails too instead of waiting. */
+static int leader_exchange(mpi_comm_t *c, const char *call, rcmsg_comm_t peer, int remote, bool low,
+                           int tag, inter_info_t *info, int **remote_p)
+{
+    inter_info_t mine = {c->size, (int32_t)mpi_comm_next_key(), 0}, theirs;
+    rcmsg_status_t s;
+
+    s = rcmsg_sendrecv(&mine, sizeof(mine), remote, tag, &theirs, sizeof(theirs), remote, tag, peer,
+                       NULL);
+    if (s == RCMSG_OK && (theirs.remote_size <= 0 ||
+                          (*remote_p = malloc((size_t)theirs.remote_size * sizeof(int))) == NULL)) {
+        s = theirs.remote_size <= 0 ? RCMSG_ERR_PEER_DATA : RCMSG_ERR_NO_MEMORY;
+    }
+    if (s == RCMSG_OK) {
+        s = rcmsg_sendrecv(c->members, (size_t)c->size * sizeof(int), remote, tag, *remote_p,
+                           (size_t)theirs.remote_size * sizeof(int), remote, tag, peer, NULL);
+    }
+    if (s != RCMSG_OK) {
+        return mpi_err_rcmsg(c, call, s);
+    }
+    info->remote_size = theirs.remote_size;
+    info->low = low;
+    info->key = info->low ? mine.key : theirs.key;
+    return MPI_SUCCESS;
+}
+
+/* MPI_Intercomm_create's leader: its arguments checked, then the exchange over peer_comm. */
 static int leader_swap(mpi_comm_t *c, MPI_Comm peer_comm, int remote_leader, int tag,
                        inter_info_t *info, int **remote_p)
 {
     const char *call = "MPI_Intercomm_create";
     int err;
     mpi_comm_t *p = mpi_comm_check(peer_comm, call, &err);
-    inter_info_t mine = {c->size, (int32_t)mpi_comm_next_key(), 0}, theirs;
-    rcmsg_status_t s;
 
-    info->remote_size = -1;
     if (p == NULL) {
         return err;
     }
@@ -46,24 +71,8 @@ static int leader_swap(mpi_comm_t *c, MPI_Comm peer_comm, int remote_leader, int
                              remote_leader, p->size)
                    : err;
     }
-    s = rcmsg_sendrecv(&mine, sizeof(mine), remote_leader, tag, &theirs, sizeof(theirs),
-                       remote_leader, tag, p->rc, NULL);
-    if (s == RCMSG_OK && (theirs.remote_size <= 0 ||
-                          (*remote_p = malloc((size_t)theirs.remote_size * sizeof(int))) == NULL)) {
-        s = theirs.remote_size <= 0 ? RCMSG_ERR_PEER_DATA : RCMSG_ERR_NO_MEMORY;
-    }
-    if (s == RCMSG_OK) {
-        s = rcmsg_sendrecv(c->members, (size_t)c->size * sizeof(int), remote_leader, tag, *remote_p,
-                           (size_t)theirs.remote_size * sizeof(int), remote_leader, tag, p->rc,
-                           NULL);
-    }
-    if (s != RCMSG_OK) {
-        return mpi_err_rcmsg(c, call, s);
-    }
-    info->remote_size = theirs.remote_size;
-    info->low = rcmsg_rank() < p->members[remote_leader];
-    info->key = info->low ? mine.key : theirs.key;
-    return MPI_SUCCESS;
+    return leader_exchange(c, call, p->rc, remote_leader, rcmsg_rank() < p->members[remote_leader],
+                           tag, info, remote_p);
 }
 
 /* every member: the union (low group first) as an rcmsg communicator of the world */
@@ -85,6 +94,9 @@ static rcmsg_status_t union_create(mpi_comm_t *c, const inter_info_t *info, cons
     return s;
 }
 
+static int inter_finish(mpi_comm_t *c, const char *call, int local_leader, int err,
+                        inter_info_t *info_p, int *remote, MPI_Comm *newintercomm);
+
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                          int remote_leader, int tag, MPI_Comm *newintercomm)
 {
@@ -93,8 +105,6 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     int err = MPI_SUCCESS, *remote = NULL;
     mpi_comm_t *c;
     inter_info_t info = {0};
-    rcmsg_comm_t rc, local_rc;
-    rcmsg_status_t s;
 
     MPI_CHECK_ACTIVE(call);
     if ((c = mpi_comm_check(local_comm, call, &err)) == NULL) {
@@ -108,8 +118,21 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
                        local_leader);
     }
     if (c->rank == local_leader) {
+        info.remote_size = -1;
         err = leader_swap(c, peer_comm, remote_leader, tag, &info, &remote);
     }
+    return inter_finish(c, call, local_leader, err, &info, remote, newintercomm);
+}
+
+/* Every member of local group c, once its leader (local_leader) swapped the groups (info and
+ * remote, err its outcome): the leader's news, then the union and the intercommunicator. */
+static int inter_finish(mpi_comm_t *c, const char *call, int local_leader, int err,
+                        inter_info_t *info_p, int *remote, MPI_Comm *newintercomm)
+{
+    inter_info_t info = *info_p;
+    rcmsg_comm_t rc, local_rc;
+    rcmsg_status_t s;
+
     s = rcmsg_bcast(&info, 3, RCMSG_INT32, local_leader, c->rc);
     if (s == RCMSG_OK && info.remote_size < 0) {
         free(remote);
@@ -136,6 +159,21 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     }
     return mpi_inter_wrap(c, call, rc, local_rc, RCMSG_COMM_NULL, info.remote_size, remote,
                           info.low, newintercomm);
+}
+
+int mpi_inter_connect(mpi_comm_t *c, const char *call, int leader, int leader_err,
+                      rcmsg_comm_t peer, int remote, int tag, bool low, MPI_Comm *newintercomm)
+{
+    inter_info_t info = {0};
+    int *remote_ranks = NULL, err = leader_err;
+
+    if (c->rank == leader) {
+        info.remote_size = -1;
+        if (err == MPI_SUCCESS) {
+            err = leader_exchange(c, call, peer, remote, low, tag, &info, &remote_ranks);
+        }
+    }
+    return inter_finish(c, call, leader, err, &info, remote_ranks, newintercomm);
 }
 
 /* the intercommunicator of a call, or NULL with the error raised */

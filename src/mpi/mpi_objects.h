@@ -283,6 +283,13 @@ static inline int mpi_comm_rcs(const mpi_comm_t *c, rcmsg_comm_t rcs[MPI_INTER_R
     rcs[2] = c->coll_rc;
     return c->inter ? MPI_INTER_RCS : 1;
 }
+/* Collective over local group c, whose leader (a rank of c) meets the remote group's leader over
+ * peer (its rank remote there) with tag: the intercommunicator of the two groups, as
+ * MPI_Intercomm_create's, this group first in the union if low (the remote leader passes the
+ * opposite). The MPI face's ports use it over rcmsg_comm_world_private. leader_err: the
+ * leader's own failure before the meeting, which then fails the whole group. */
+int mpi_inter_connect(mpi_comm_t *c, const char *call, int leader, int leader_err,
+                      rcmsg_comm_t peer, int remote, int tag, bool low, MPI_Comm *newintercomm);
 int mpi_inter_wrap(mpi_comm_t *local, const char *call, rcmsg_comm_t rc, rcmsg_comm_t local_rc,
                    rcmsg_comm_t coll_rc, int remote_size, int *remote_members, bool low,
                    MPI_Comm *newcomm);

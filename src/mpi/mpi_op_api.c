@@ -53,9 +53,15 @@ int MPI_Op_commutative(MPI_Op op, int *commute)
 {
     MPI_MT_GUARD();
     MPI_CHECK_ACTIVE("MPI_Op_commutative");
-    if (!mpi_op_valid(op) || commute == NULL) {
-        return mpi_err(NULL, "MPI_Op_commutative", !mpi_op_valid(op) ? MPI_ERR_OP : MPI_ERR_ARG,
-                       "%s", !mpi_op_valid(op) ? "invalid operation" : "NULL commute");
+    if (commute == NULL) {
+        return mpi_err(NULL, "MPI_Op_commutative", MPI_ERR_ARG, "NULL commute");
+    }
+    if (op == MPI_REPLACE || op == MPI_NO_OP) {
+        *commute = 0; /* the one-sided operations: the order matters (as MPICH answers) */
+        return MPI_SUCCESS;
+    }
+    if (!mpi_op_valid(op)) {
+        return mpi_err(NULL, "MPI_Op_commutative", MPI_ERR_OP, "invalid operation");
     }
     *commute = mpi_op_commutative(op);
     return MPI_SUCCESS;

@@ -123,11 +123,21 @@ static int rma_epoch(mpi_win_t *w, const char *call, int rank)
                    call, rank);
 }
 
+/* A put's or get's origin and target of as many bytes, one side only MPI_BYTE: raw bytes,
+ * taken as MPICH and Open MPI take them (they compare no signatures; mpi4py puts a bytes
+ * object, MPI_UNSIGNED_CHAR, to a target of MPI_BYTE). Not for accumulates: their operation
+ * needs the elements' type on both sides. */
+static bool rma_raw_bytes(const mpi_type_t *t, size_t count, const mpi_win_target_t *tg)
+{
+    return mpi_type_size(t) * count == tg->bytes &&
+           (mpi_type_basic_of(t) == MPI_BYTE || mpi_type_basic_of(tg->t) == MPI_BYTE);
+}
+
 /* The origin (or result) buffer as packed bytes: the buffer itself when contiguous, else a
  * temporary (packed from it unless for_get) kept in w->tmps until settled. Its type signature
- * must be the target's. */
+ * must be the target's (a put's or get's may be raw bytes: rma_raw_bytes). */
 static int rma_origin(mpi_win_t *w, const char *call, const void *addr, MPI_Count count,
-                      MPI_Datatype dt, const mpi_win_target_t *tg, bool for_get, void **p)
+                      MPI_Datatype dt, const mpi_win_target_t *tg, bool for_get, bool raw, void **p)
 {
     bool same = dt == tg->dt; /* (the common case: looked up once) */
     mpi_type_t *t = same ? tg->t : mpi_type_get(dt);
@@ -136,7 +146,8 @@ static int rma_origin(mpi_win_t *w, const char *call, const void *addr, MPI_Coun
 
     if (t == NULL || count < 0 ||
         ((t != tg->t || (size_t)count != tg->count) &&
-         !mpi_type_sig_equal(t, (size_t)count, tg->t, tg->count))) {
+         !mpi_type_sig_equal(t, (size_t)count, tg->t, tg->count) &&
+         !(raw && rma_raw_bytes(t, (size_t)count, tg)))) {
         return mpi_err(w->c, call,
                        t == NULL   ? MPI_ERR_TYPE
                        : count < 0 ? MPI_ERR_COUNT
@@ -195,7 +206,7 @@ static int rma_rw(const char *call, void *addr, MPI_Count count, MPI_Datatype dt
         return err;
     }
     if ((err = rma_epoch(w, call, rank)) != MPI_SUCCESS ||
-        (err = rma_origin(w, call, addr, count, dt, &tg, get, &p)) != MPI_SUCCESS) {
+        (err = rma_origin(w, call, addr, count, dt, &tg, get, true, &p)) != MPI_SUCCESS) {
         return err;
     }
     if (tg.contig) { /* (the common case without a call more) */
@@ -300,14 +311,14 @@ static int rma_acc(const char *call, const void *oaddr, MPI_Count ocount, MPI_Da
         return err;
     }
     if (op != MPI_NO_OP &&
-        (err = rma_origin(w, call, oaddr, ocount, odt, &tg, false, &p)) != MPI_SUCCESS) {
+        (err = rma_origin(w, call, oaddr, ocount, odt, &tg, false, false, &p)) != MPI_SUCCESS) {
         return err;
     }
     if (fetch && raddr == NULL) {
         return mpi_err(w->c, call, MPI_ERR_BUFFER, "%s: result_addr is NULL", call);
     }
     if (fetch &&
-        (err = rma_origin(w, call, raddr, rcount, rdt_mpi, &tg, true, &r)) != MPI_SUCCESS) {
+        (err = rma_origin(w, call, raddr, rcount, rdt_mpi, &tg, true, false, &r)) != MPI_SUCCESS) {
         return err;
     }
     return rma_status(w, call,

@@ -205,6 +205,9 @@ rcmsg_status_t rcmsg_pml_init(rcmsg_wireup_t *w)
     if (s == RCMSG_OK) {
         s = pml_comm_create(0, pml.size, pml.rank, ids, &world); /* (pml_comms.world) */
     }
+    if (s == RCMSG_OK) { /* (pml_comms.world_private) */
+        s = pml_comm_create(PML_CTX_WORLD_PRIVATE, pml.size, pml.rank, ids, &world);
+    }
     free(ids);
     if (s != RCMSG_OK) {
         return s;

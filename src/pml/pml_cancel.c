@@ -27,6 +27,7 @@
 
 #include "pml_internal.h"
 #include "base/mt.h"
+#include "progress/progress.h"
 
 #include <stdlib.h>
 
@@ -59,6 +60,20 @@ static rcmsg_status_t cancel_recv(rcmsg_request_t r)
         cancel_done(r);
     }
     return RCMSG_OK; /* else matched already: it completes with its message */
+}
+
+/* A send to this rank itself: no peer has to answer, only this rank's own next rounds (the
+ * CANCEL through btl_self, then its answer), so the cancel is settled before rcmsg_cancel
+ * returns, as MPICH and Open MPI do: a test right after it tells whether it took (mpi4py's
+ * tests then receive the message or not; a cancel still pending made them wait forever for a
+ * message it took back). Bounded: an answer needs two rounds. */
+#define PML_CANCEL_SELF_ROUNDS 16
+
+static void cancel_self_settle(rcmsg_request_t r)
+{
+    for (int i = 0; i < PML_CANCEL_SELF_ROUNDS && r->cancel_wait; i++) {
+        rcmsg_progress();
+    }
 }
 
 static rcmsg_status_t cancel_send(rcmsg_request_t r)
@@ -100,6 +115,9 @@ static rcmsg_status_t cancel_send(rcmsg_request_t r)
     r->cancel_wait = true;
     r->cancel_asked = true;
     r->complete = false;
+    if (r->peer == pml.rank) {
+        cancel_self_settle(r);
+    }
     return RCMSG_OK;
 }
 

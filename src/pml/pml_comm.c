@@ -118,6 +118,11 @@ rcmsg_comm_t rcmsg_comm_world(void)
     return pml_comms.world;
 }
 
+rcmsg_comm_t rcmsg_comm_world_private(void)
+{
+    return pml_comms.world_private;
+}
+
 /* An intercommunicator's: its local group's (the union's are comm->rank and comm->size) */
 int rcmsg_comm_rank(rcmsg_comm_t comm)
 {
@@ -555,9 +560,11 @@ rcmsg_status_t rcmsg_comm_free(rcmsg_comm_t *comm_p)
     if (comm_p == NULL) {
         return pml_null_arg("rcmsg_comm_free", "comm_p");
     }
-    if (*comm_p == NULL || !pml_comm_valid(*comm_p) || *comm_p == pml_comms.world) {
-        rcmsg_error("rcmsg_comm_free: %s", *comm_p == pml_comms.world && *comm_p != NULL
-                                               ? "the world communicator cannot be freed"
+    if (*comm_p == NULL || !pml_comm_valid(*comm_p) || *comm_p == pml_comms.world ||
+        *comm_p == pml_comms.world_private) {
+        rcmsg_error("rcmsg_comm_free: %s", *comm_p != NULL && (*comm_p == pml_comms.world ||
+                                                               *comm_p == pml_comms.world_private)
+                                               ? "the world communicators cannot be freed"
                                                : "invalid communicator");
         return RCMSG_ERR_INVALID_PARAM;
     }

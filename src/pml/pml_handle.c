@@ -46,6 +46,8 @@ struct rcmsg_comm *pml_comms_take(uint32_t ctx)
     rcmsg_queue_push_tail(&pml_comms.live, &c->live_link);
     if (ctx == 0) {
         pml_comms.world = c;
+    } else if (ctx == PML_CTX_WORLD_PRIVATE) {
+        pml_comms.world_private = c;
     }
     return c;
 }
@@ -56,5 +58,7 @@ void pml_comms_put(struct rcmsg_comm *c)
     c->live = false;
     if (c == pml_comms.world) {
         pml_comms.world = NULL;
+    } else if (c == pml_comms.world_private) {
+        pml_comms.world_private = NULL;
     }
 }

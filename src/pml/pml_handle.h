@@ -17,12 +17,16 @@
 #include <stdint.h>
 
 typedef struct {
-    struct rcmsg_comm *slots; /* [PML_CTX_IDS]: the communicator of context id i (ctx 2i) */
-    struct rcmsg_comm *world; /* slot 0 once the pml is initialized, else NULL */
-    rcmsg_queue_t live;       /* the live communicators, in creation order (live_link) */
+    struct rcmsg_comm *slots;         /* [PML_CTX_IDS]: the communicator of context id i (ctx 2i) */
+    struct rcmsg_comm *world;         /* slot 0 once the pml is initialized, else NULL */
+    struct rcmsg_comm *world_private; /* slot 1 likewise (rcmsg_comm_world_private) */
+    rcmsg_queue_t live;               /* the live communicators, in creation order (live_link) */
 } pml_comms_t;
 
 extern pml_comms_t pml_comms;
+
+/* the context of rcmsg_comm_world_private: taken at init by every process, with no agreement */
+#define PML_CTX_WORLD_PRIVATE 2u
 
 rcmsg_status_t pml_comms_init(void);
 /* Releases the table (the communicators were destroyed first). */
