@@ -155,8 +155,8 @@ mpi_bindings='mpi_env mpi_err_api mpi_group_api mpi_attr_api mpi_type_api mpi_ty
     mpi_pack_api
     mpi_op_api mpi_comm_api mpi_inter mpi_p2p mpi_count_api mpi_req_api mpi_coll mpi_coll_v mpi_nbc mpi_nbc_red
     mpi_info_api mpi_type_env_api mpi_grequest mpi_names_api mpi_nbc_v mpi_topo_api mpi_neighbor
-    mpi_win mpi_win_rma mpi_win_sync mpi_win_attr mpi_win_dyn'
-mpi_engines='mpi_pending mpi_pcoll_req mpi_inter_coll mpi_neighbor_req mpi_idup_req mpi_coll_req mpi_coll_eng mpi_p2p_req mpi_bsend mpi_req
+    mpi_win mpi_win_rma mpi_win_sync mpi_win_attr mpi_win_dyn mpi_dpm'
+mpi_engines='mpi_inter_make mpi_pending mpi_pcoll_req mpi_inter_coll mpi_neighbor_req mpi_idup_req mpi_coll_req mpi_coll_eng mpi_p2p_req mpi_bsend mpi_req
     mpi_win_xfer mpi_win_obj mpi_win_hints'
 mpi_objects='mpi_coll_c mpi_comm mpi_topo mpi_group mpi_check mpi_attr mpi_op mpi_err mpi_type mpi_pack_ext mpi_pack mpi_info
     mpi_type_attr mpi_handle'
@@ -175,10 +175,11 @@ echo "ok: src/mpi: no file calls into a binding file"
 # bindings and their engines send or receive (rcmsg_isend, rcmsg_recv, ...; the pml's own
 # entries never), and two communicator constructors' exchanges that MPI puts on the program's
 # point-to-point space (Intercomm_create's leaders over peer_comm, Comm_create_group's key with
-# the program's tag), and one-sided's PSCW (its post and complete messages, on the window's own
+# the program's tag), the ports' requests and answers and Comm_join's meeting (mpi_dpm.c, on
+# rcmsg_comm_world_private), and one-sided's PSCW (its post and complete messages, on the window's own
 # duplicate communicator) and lock waits (mpi_win_obj.c: a receive from the holder that nothing
 # matches, for its liveness). Every collective is a binding over rcmsg's.
-p2p_ok=' mpi_p2p.c mpi_p2p_req.c mpi_bsend.c mpi_inter.c mpi_comm_api.c mpi_win_sync.c mpi_win_obj.c '
+p2p_ok=' mpi_p2p.c mpi_p2p_req.c mpi_bsend.c mpi_inter_make.c mpi_dpm.c mpi_comm_api.c mpi_win_sync.c mpi_win_obj.c '
 bad=$(grep -Hn -E '\brcmsg_(pml_[a-z_]+|i?s?send|i?recv|sendrecv|issend|mrecv)[[:space:]]*\(' \
     src/mpi/*.c | awk -F: -v ok="$p2p_ok" '{ f = $1; sub(".*/", "", f) }
     index($3, "rcmsg_pml_") || !index(ok, " " f " ") { print "  " f ":" $2 ":" $3 }')
