@@ -131,8 +131,7 @@ void pml_unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void 
     }
 }
 
-/* The first unexpected message matching (ctx, src, tag); unlinked when take is true. */
-pml_unexp_t *pml_unexp_find(uint32_t ctx, int src, int tag, bool take)
+pml_unexp_t *pml_unexp_search(uint32_t ctx, int src, int tag, bool take)
 {
     rcmsg_match_msg_t *m = rcmsg_match_find(&pml_rcv.match, ctx, src, tag, take);
     pml_unexp_t *u = m != NULL ? RCMSG_MATCH_ITEM(m, pml_unexp_t, m) : NULL;
