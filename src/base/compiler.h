@@ -96,4 +96,25 @@ static inline void rcmsg_copy_short(void *dst, const void *src, size_t n)
     }
 }
 
+/* memset(dst, 0, n) for a constant n (a struct's part, cleared per message): straight 16-byte
+ * stores, the last one overlapping. GCC -O2 clears more than 128 bytes with `rep stosq`, one
+ * iteration per 8 bytes and a slow start (a request's 168 bytes: 30 instructions counted by
+ * callgrind, against 12). */
+static inline __attribute__((always_inline)) void rcmsg_zero_fixed(void *dst, size_t n)
+{
+    const rcmsg_bytes16_t zero = {{0, 0}};
+    char *d = (char *)dst;
+    size_t i;
+
+#pragma GCC unroll 32
+    for (i = 0; i + 16 <= n; i += 16) {
+        memcpy(d + i, &zero, 16);
+    }
+    if (i < n && n >= 16) {
+        memcpy(d + n - 16, &zero, 16);
+    } else if (i < n) {
+        memset(d + i, 0, n - i);
+    }
+}
+
 #endif /* RCMSG_BASE_COMPILER_H */
