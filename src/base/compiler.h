@@ -8,6 +8,8 @@
 #define RCMSG_BASE_COMPILER_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #define RCMSG_STATIC_ASSERT(cond, why) _Static_assert(cond, why)
 
@@ -49,5 +51,70 @@
 #else
 #define RCMSG_VECTORIZE RCMSG_VECTORIZE_LOOPS
 #endif
+
+/* memcpy(dst, src, n) for the short copies of every message (a header, a few bytes of
+ * payload): up to 32 bytes inline, as two moves of 4, 8 or 16 bytes that may overlap in the
+ * middle (no call, no loop), memcpy's call above. A call to memcpy cost some 15 instructions
+ * for 8 bytes (its setup and the function's dispatch: callgrind). dst and src do not
+ * overlap. */
+typedef struct {
+    uint64_t w[2];
+} rcmsg_bytes16_t;
+
+static inline void rcmsg_copy_short(void *dst, const void *src, size_t n)
+{
+    char *d = (char *)dst;
+    const char *s = (const char *)src;
+
+    if (n <= 16) {
+        if (n >= 8) {
+            uint64_t a, b;
+            memcpy(&a, s, 8);
+            memcpy(&b, s + n - 8, 8);
+            memcpy(d, &a, 8);
+            memcpy(d + n - 8, &b, 8);
+        } else if (n >= 4) {
+            uint32_t a, b;
+            memcpy(&a, s, 4);
+            memcpy(&b, s + n - 4, 4);
+            memcpy(d, &a, 4);
+            memcpy(d + n - 4, &b, 4);
+        } else if (n > 0) {
+            char a = s[0], b = s[n / 2], c = s[n - 1];
+            d[0] = a;
+            d[n / 2] = b;
+            d[n - 1] = c;
+        }
+    } else if (n <= 32) {
+        rcmsg_bytes16_t a, b;
+        memcpy(&a, s, 16);
+        memcpy(&b, s + n - 16, 16);
+        memcpy(d, &a, 16);
+        memcpy(d + n - 16, &b, 16);
+    } else {
+        memcpy(d, s, n);
+    }
+}
+
+/* memset(dst, 0, n) for a constant n (a struct's part, cleared per message): straight 16-byte
+ * stores, the last one overlapping. GCC -O2 clears more than 128 bytes with `rep stosq`, one
+ * iteration per 8 bytes and a slow start (a request's 168 bytes: 30 instructions counted by
+ * callgrind, against 12). */
+static inline __attribute__((always_inline)) void rcmsg_zero_fixed(void *dst, size_t n)
+{
+    const rcmsg_bytes16_t zero = {{0, 0}};
+    char *d = (char *)dst;
+    size_t i;
+
+#pragma GCC unroll 32
+    for (i = 0; i + 16 <= n; i += 16) {
+        memcpy(d + i, &zero, 16);
+    }
+    if (i < n && n >= 16) {
+        memcpy(d + n - 16, &zero, 16);
+    } else if (i < n) {
+        memset(d + i, 0, n - i);
+    }
+}
 
 #endif /* RCMSG_BASE_COMPILER_H */

@@ -38,6 +38,7 @@
 #include "rc_btl.h"
 #include "rc_iface.h"
 #include "rc_memlock.h"
+#include "rc_post.h"
 
 #include "base/clock.h"
 #include "base/config_vars.h"
@@ -372,7 +373,7 @@ static inline __attribute__((always_inline)) rcmsg_status_t rc_send(rcmsg_btl_t 
     if (rc->fast.on) {
         return rc_send_ring(rc, ep, peer, hdr, hdr_len, payload, len);
     }
-    return rc_ep_send(rc, peer, hdr, hdr_len, payload, len);
+    return rc_ep_send_inl(rc, peer, hdr, hdr_len, payload, len); /* (rc_post.h: no call) */
 }
 
 static rcmsg_status_t rc_get(rcmsg_btl_t *btl, int peer, void *local, const rcmsg_btl_mem_t *lmem,

@@ -5,14 +5,18 @@
  * completions, and failure. It calls nothing above it: a post that finds the QP broken marks
  * the endpoint (ep->post_err) and returns, and progress hands it to the recovery; what a
  * completion needs of the recovery goes through rc->up (rc_iface.h). The choice of ring or
- * SEND, and the lazy connect of a peer not connected, are made by the ops in rc_btl.c.
+ * SEND, and the lazy connect of a peer not connected, are made by the ops in rc_btl.c. The
+ * taking of a slot, the post and the SEND of a message are rc_post.h's, inline (the op that
+ * sends inlines the SEND).
  */
 #include "config.h"
 
 #include "rc_btl.h"
 #include "rc_iface.h"
+#include "rc_post.h"
 
 #include "base/clock.h"
+#include "base/compiler.h"
 #include "base/stats.h"
 #include "base/wire.h"
 
@@ -173,27 +177,6 @@ void rc_ep_fail(rc_btl_t *rc, int peer, const char *why)
 
 /* ---- work request slots and bounce buffers --------------------------------------------- */
 
-static rc_wr_t *rc_wr_get(rc_btl_t *rc)
-{
-    rcmsg_queue_link_t *l = rcmsg_queue_pop_head(&rc->wr_free);
-
-    if (l == NULL) {
-        return NULL;
-    }
-    rc->wr_nfree--;
-    return RCMSG_CONTAINER_OF(l, rc_wr_t, free_link);
-}
-
-/* wr was posted: a signaled one is counted until it is released (rc_wr_put), so that progress
- * polls the send CQ while its completion may come. */
-static inline void rc_wr_posted(rc_btl_t *rc, rc_wr_t *wr)
-{
-    if (wr->signaled && !wr->counted) {
-        wr->counted = true;
-        rc->nsignaled++;
-    }
-}
-
 void rc_wr_put(rc_btl_t *rc, rc_wr_t *wr)
 {
     if (wr->counted) {
@@ -249,9 +232,8 @@ int rc_ep_complete_upto(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *last, rcmsg_status_t
     return n;
 }
 
-/* An ibv_post_send of wr that failed (err): NO_RESOURCE when the QP broke behind its mirror
- * (the recovery takes it, and the caller sends again after the replay), else the peer fails. */
-static rcmsg_status_t rc_post_failed(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, int err)
+/* (rc_post.h) */
+rcmsg_status_t rc_post_failed(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, int err)
 {
     if (rc->recovery && rcmsg_rc_qp_resync(&ep->qp) == IBV_QPS_ERR) {
         /* the QP broke behind its mirror: the endpoint is marked with the cause and the next
@@ -272,63 +254,9 @@ static rcmsg_status_t rc_post_failed(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, int
     return RCMSG_ERR_CONNECTION;
 }
 
-/* rc_post's body, inlined into the SEND of rc_ep_send (a call less per message). */
-static inline __attribute__((always_inline)) rcmsg_status_t
-rc_post_inl(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv_send_wr *swr)
-{
-    struct ibv_send_wr *bad;
-    int err;
-
-    swr->wr_id = rc_wr_id(rc, wr);
-    ep->last_use = ++rc->use_tick;
-    if (rc_wr_is_msg(wr->type)) { /* messages: the peer counts them as received */
-        wr->seq = ep->sent++;
-        rcmsg_wire_put_be32(&swr->imm_data, rc_imm(rc, wr->seq));
-    }
-    if (wr->signaled) {
-        swr->send_flags |= IBV_SEND_SIGNALED;
-        ep->unsignaled = 0;
-    } else {
-        ep->unsignaled++;
-    }
-    err = ibv_post_send(ep->qp.qp, swr, &bad);
-    if (__builtin_expect(err != 0, 0)) {
-        return rc_post_failed(rc, ep, wr, err);
-    }
-    rc_wr_posted(rc, wr);
-    ep->ring[(ep->ring_head + ep->ring_count) % rc->sq_depth] = wr;
-    ep->ring_count++;
-    return RCMSG_OK;
-}
-
 rcmsg_status_t rc_post(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv_send_wr *swr)
 {
     return rc_post_inl(rc, ep, wr, swr);
-}
-
-/* Take a slot for a new request on ep, or NULL when the QP or the budget is full (inlined
- * into the SEND of rc_ep_send: a call less per message; rc_wr_take for the others). */
-static inline __attribute__((always_inline)) rc_wr_t *rc_wr_take_inl(rc_btl_t *rc, rc_ep_t *ep,
-                                                                     rc_wr_type_t type, int peer)
-{
-    rc_wr_t *wr;
-
-    if (ep->ring_count >= rc->sq_depth - 1 || (wr = rc_wr_get(rc)) == NULL) {
-        return NULL;
-    }
-    wr->type = type;
-    wr->peer = peer;
-    wr->held = false;
-    wr->sbuf = -1;
-    wr->desc = NULL;
-    wr->len = 0;
-    /* signal periodically, always near the end of the ring, and when resources run low so
-     * that they come back */
-    wr->signaled = ep->unsignaled + 1 >= rc->signal_interval ||
-                   ep->ring_count + 2 >= rc->sq_depth ||
-                   rc->wr_nfree < (int)rc->signal_interval * 2 ||
-                   rc->sbuf_nfree < (int)rc->signal_interval * 2;
-    return wr;
 }
 
 rc_wr_t *rc_wr_take(rc_btl_t *rc, rc_ep_t *ep, rc_wr_type_t type, int peer)
@@ -443,55 +371,13 @@ rcmsg_status_t rc_ping(rcmsg_btl_t *btl, int peer)
 
 /* ---- send and get ---------------------------------------------------------------------- */
 
-/* Posts an inline SEND, then keeps a copy of its bytes for a replay (RCMSG_RECOVERY): after
- * the doorbell, so that the copy does not delay the message; a request whose post fails is
- * not replayed (its caller sends it again). */
-static rcmsg_status_t rc_post_inline(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr,
-                                     struct ibv_send_wr *swr, const void *hdr, size_t hdr_len,
-                                     const void *payload, size_t len)
+/* The SEND of a message from a bounce buffer (rc_post.h's rc_ep_send_inl: swr, the SEND's,
+ * with its two scatter entries; wr, the slot taken). */
+rcmsg_status_t rc_ep_send_buf(rc_btl_t *rc, rc_ep_t *ep, rc_wr_t *wr, struct ibv_send_wr *swr,
+                              const void *hdr, size_t hdr_len, const void *payload, size_t len)
 {
-    rcmsg_status_t status = rc_post_inl(rc, ep, wr, swr);
-
-    if (status == RCMSG_OK && rc->inl_copy != NULL) {
-        char *copy = rc_inl_copy(rc, wr);
-        memcpy(copy, hdr, hdr_len);
-        if (len > 0) {
-            memcpy(copy + hdr_len, payload, len);
-        }
-    }
-    return status;
-}
-
-/* Sends the message by SEND (inline, or from a bounce buffer) on the connected ep. */
-rcmsg_status_t rc_ep_send(rc_btl_t *rc, int peer, const void *hdr, size_t hdr_len,
-                          const void *payload, size_t len)
-{
-    rc_ep_t *ep = &rc->eps[peer];
-    rc_wr_t *wr;
-    struct ibv_sge sge[2];
-    struct ibv_send_wr swr; /* a SEND's fields only (wr_id and imm_data: rc_post): a provider
-                               reads no other for it, and zeroing all 128 bytes cost 16 stores */
-    size_t total = hdr_len + len;
-
-    swr.next = NULL;
-    swr.sg_list = sge;
-    swr.opcode = IBV_WR_SEND_WITH_IMM;
-    swr.send_flags = 0;
-
-    wr = rc_wr_take_inl(rc, ep, total <= rc->super.caps.max_inline ? RC_WR_SEND_INLINE : RC_WR_SEND,
-                        peer);
-    if (wr == NULL) {
-        return RCMSG_ERR_NO_RESOURCE;
-    }
-    wr->len = (uint32_t)total;
-    if (wr->type == RC_WR_SEND_INLINE) {
-        sge[0] = (struct ibv_sge){.addr = (uintptr_t)hdr, .length = (uint32_t)hdr_len};
-        sge[1] = (struct ibv_sge){.addr = (uintptr_t)payload, .length = (uint32_t)len};
-        swr.num_sge = len > 0 ? 2 : 1;
-        swr.send_flags = IBV_SEND_INLINE;
-        return rc_post_inline(rc, ep, wr, &swr, hdr, hdr_len, payload, len);
-    }
     char *buf;
+
     if (rc->sbuf_nfree == 0) {
         rc_wr_put(rc, wr);
         for (int i = 0; i < rc->job.size; i++) {
@@ -507,10 +393,17 @@ rcmsg_status_t rc_ep_send(rc_btl_t *rc, int peer, const void *hdr, size_t hdr_le
     if (len > 0) {
         memcpy(buf + hdr_len, payload, len);
     }
-    sge[0] =
-        (struct ibv_sge){.addr = (uintptr_t)buf, .length = (uint32_t)total, .lkey = rc->smr->lkey};
-    swr.num_sge = 1;
-    return rc_post(rc, ep, wr, &swr);
+    swr->sg_list[0] = (struct ibv_sge){
+        .addr = (uintptr_t)buf, .length = (uint32_t)(hdr_len + len), .lkey = rc->smr->lkey};
+    swr->num_sge = 1;
+    return rc_post(rc, ep, wr, swr);
+}
+
+/* (The ring's fallback, rc_btl.c, calls it; the op's SEND inlines it.) */
+rcmsg_status_t rc_ep_send(rc_btl_t *rc, int peer, const void *hdr, size_t hdr_len,
+                          const void *payload, size_t len)
+{
+    return rc_ep_send_inl(rc, peer, hdr, hdr_len, payload, len);
 }
 
 /* Posts an RDMA_READ of len bytes from the peer's remote_addr into local, on the connected

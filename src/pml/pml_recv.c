@@ -7,6 +7,7 @@
 
 #include "pml_internal.h"
 
+#include "base/compiler.h"
 #include "base/config_table.h"
 
 #include "base/event.h"
@@ -67,9 +68,7 @@ void pml_recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, con
     r->st.source = h->hdr.src;
     r->st.tag = h->hdr.tag;
     if (h->hdr.type == RCMSG_PML_EAGER) {
-        if (n > 0) {
-            memcpy(r->buf, data, n);
-        }
+        rcmsg_copy_short(r->buf, data, n); /* (a short one inline, without a call) */
         r->st.count = n;
         pml_credit_owe(peer, 1); /* the eager buffer is free again */
         pml_req_complete(r, n < h->hdr.len ? RCMSG_ERR_TRUNCATED : RCMSG_OK);
@@ -131,8 +130,7 @@ void pml_unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void 
     }
 }
 
-/* The first unexpected message matching (ctx, src, tag); unlinked when take is true. */
-pml_unexp_t *pml_unexp_find(uint32_t ctx, int src, int tag, bool take)
+pml_unexp_t *pml_unexp_search(uint32_t ctx, int src, int tag, bool take)
 {
     rcmsg_match_msg_t *m = rcmsg_match_find(&pml_rcv.match, ctx, src, tag, take);
     pml_unexp_t *u = m != NULL ? RCMSG_MATCH_ITEM(m, pml_unexp_t, m) : NULL;

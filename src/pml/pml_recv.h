@@ -55,8 +55,15 @@ void pml_unexp_push(const rcmsg_pml_rts_t *h, size_t hlen, int peer, const void 
 void pml_recv_fail_orphans(void);
 /* A receive matched: r takes the message (header h from world rank peer; payload for eager). */
 void pml_recv_matched(rcmsg_request_t r, const rcmsg_pml_rts_t *h, int peer, const void *data);
-/* The first unexpected message matching (ctx, src, tag); unlinked when take is true. */
-pml_unexp_t *pml_unexp_find(uint32_t ctx, int src, int tag, bool take);
+/* pml_unexp_find's search, when some message is unexpected. */
+pml_unexp_t *pml_unexp_search(uint32_t ctx, int src, int tag, bool take);
+/* The first unexpected message matching (ctx, src, tag); unlinked when take is true. Inline:
+ * every receive posted asks, and with no unexpected message at all (a ping-pong's receive,
+ * posted before its message) the answer needs no call (callgrind: 35 instructions less). */
+static inline pml_unexp_t *pml_unexp_find(uint32_t ctx, int src, int tag, bool take)
+{
+    return pml_rcv.match.nmsgs != 0 ? pml_unexp_search(ctx, src, tag, take) : NULL;
+}
 /* A header names a sender rank that is not the peer it came from: the peer is bad; false. */
 bool pml_src_bad(int peer, const struct rcmsg_comm *c, const rcmsg_pml_hdr_t *h)
     __attribute__((cold));

@@ -7,6 +7,7 @@
 
 #include "pml_check.h"
 
+#include "base/compiler.h"
 #include "base/hash.h"
 
 /* A chunk of requests is one block of 1 << PML_CHUNK_SHIFT bytes at an address aligned to its
@@ -67,7 +68,7 @@ static inline rcmsg_request_t pml_req_alloc(pml_req_kind_t kind)
     r = RCMSG_CONTAINER_OF(l, struct rcmsg_request, link);
     index = r->index;
     gen = r->gen + 1;
-    memset(r, 0, offsetof(struct rcmsg_request, rndv_link));
+    rcmsg_zero_fixed(r, offsetof(struct rcmsg_request, rndv_link)); /* (no rep stos) */
     r->index = index;
     r->gen = gen;
     r->kind = kind;

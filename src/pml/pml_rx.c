@@ -161,6 +161,45 @@ static void on_break(int peer, const rcmsg_pml_rts_t *h)
     }
 }
 
+/* A message other than an EAGER, counted, and handled when it is a control message; true for an
+ * RTS, which the caller matches as an EAGER. */
+static bool recv_other(int peer, const rcmsg_pml_rts_t *h, uint64_t *stat)
+{
+    switch ((rcmsg_pml_msg_t)h->hdr.type) {
+    case RCMSG_PML_EAGER: /* (the caller's) */
+        break;
+    case RCMSG_PML_RTS:
+        stat[RCMSG_STAT_msgs_recv_rndv]++;
+        stat[RCMSG_STAT_bytes_recv_rndv] += h->hdr.len;
+        return true;
+    case RCMSG_PML_FIN:
+        stat[RCMSG_STAT_ctrl_recv]++;
+        on_fin(peer, h);
+        break;
+    case RCMSG_PML_BREAK:
+        stat[RCMSG_STAT_ctrl_recv]++;
+        on_break(peer, h);
+        break;
+    case RCMSG_PML_CANCEL:
+        stat[RCMSG_STAT_ctrl_recv]++;
+        pml_on_cancel(peer, h);
+        break;
+    case RCMSG_PML_CANCEL_ACK:
+        stat[RCMSG_STAT_ctrl_recv]++;
+        pml_on_cancel_ack(peer, h);
+        break;
+    case RCMSG_PML_BYE:
+        pml_rx.peers[peer].bye = true;
+        stat[RCMSG_STAT_ctrl_recv]++;
+        break;
+    case RCMSG_PML_CREDIT:
+    case RCMSG_PML_MSG_COUNT:
+        stat[RCMSG_STAT_ctrl_recv]++;
+        break;
+    }
+    return false;
+}
+
 static void recv_dispatch(int peer, const void *data, size_t len)
 {
     rcmsg_pml_rts_t h = {0};
@@ -194,43 +233,14 @@ static void recv_dispatch(int peer, const void *data, size_t len)
         memcpy(&h, data, hlen);
     }
     pml.activity++;
-    switch ((rcmsg_pml_msg_t)h.hdr.type) {
-    case RCMSG_PML_EAGER:
+    /* an EAGER, the common case, is counted here without the switch of the others */
+    if (__builtin_expect(h.hdr.type == RCMSG_PML_EAGER, 1)) {
         stat[RCMSG_STAT_msgs_recv_eager]++;
         stat[RCMSG_STAT_bytes_recv_eager] += h.hdr.len;
-        break;
-    case RCMSG_PML_RTS:
-        stat[RCMSG_STAT_msgs_recv_rndv]++;
-        stat[RCMSG_STAT_bytes_recv_rndv] += h.hdr.len;
-        break;
-    case RCMSG_PML_FIN:
-        stat[RCMSG_STAT_ctrl_recv]++;
-        on_fin(peer, &h);
-        break;
-    case RCMSG_PML_BREAK:
-        stat[RCMSG_STAT_ctrl_recv]++;
-        on_break(peer, &h);
-        break;
-    case RCMSG_PML_CANCEL:
-        stat[RCMSG_STAT_ctrl_recv]++;
-        pml_on_cancel(peer, &h);
-        break;
-    case RCMSG_PML_CANCEL_ACK:
-        stat[RCMSG_STAT_ctrl_recv]++;
-        pml_on_cancel_ack(peer, &h);
-        break;
-    case RCMSG_PML_BYE:
-        pml_rx.peers[peer].bye = true;
-        stat[RCMSG_STAT_ctrl_recv]++;
-        break;
-    case RCMSG_PML_CREDIT:
-    case RCMSG_PML_MSG_COUNT:
-        stat[RCMSG_STAT_ctrl_recv]++;
-        break;
+    } else if (!recv_other(peer, &h, stat)) {
+        return;
     }
-    if (h.hdr.type == RCMSG_PML_EAGER || h.hdr.type == RCMSG_PML_RTS) {
-        on_msg(peer, &h, hlen, (const char *)data + hlen); /* one call: inlined here */
-    }
+    on_msg(peer, &h, hlen, (const char *)data + hlen); /* one call: inlined here */
 }
 
 bool pml_on_recv(void *arg, int peer, const void *data, size_t len)

@@ -74,6 +74,7 @@ calls() {
             if (tok == "/*") incom = 1
             else if (tok == "//") line = ""
         }
+        sub(/^__attribute__\(\([^()]*(\([^()]*\))?[^()]*\)\) */, "", out) # (no name: a keyword)
         if (out ~ /^[A-Za-z_]/ && out !~ /^(static|typedef|extern|enum|union|struct [A-Za-z_0-9]+ *\{)/) {
             if (match(out, /[A-Za-z_][A-Za-z_0-9]*\(/) && out !~ /;[ \t]*$/) {
                 name = substr(out, RSTART, RLENGTH - 1)          # a function defined here
