@@ -295,6 +295,21 @@ static int connect_request(mpi_comm_t *c, const char *port_name, double wait, in
     return s == RCMSG_OK ? MPI_SUCCESS : mpi_err_rcmsg(c, call, s);
 }
 
+/* The connecting root's part: the port checked, then its request answered (*world_p, *id_p:
+ * the port's process and id). */
+static int connect_root(mpi_comm_t *c, const char *port_name, double wait, int *world_p, int *id_p)
+{
+    bool parsed = port_parse(port_name, world_p, id_p);
+
+    if (!parsed || *world_p == rcmsg_rank()) {
+        return mpi_err(c, "MPI_Comm_connect", MPI_ERR_PORT, "'%s' is %s",
+                       port_name != NULL ? port_name : "(NULL)",
+                       parsed ? "a port of this process itself (the groups must be disjoint)"
+                              : "not a port of this job (MPI_Open_port)");
+    }
+    return connect_request(c, port_name, wait, *world_p, *id_p);
+}
+
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                      MPI_Comm *newcomm)
 {
@@ -307,13 +322,8 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
     if ((c = dpm_group(call, comm, root, newcomm, &err)) == NULL) {
         return err;
     }
-    if (c->rank == root && (!port_parse(port_name, &world, &id) || world == rcmsg_rank())) {
-        err = mpi_err(c, call, MPI_ERR_PORT, "'%s' is %s", port_name != NULL ? port_name : "(NULL)",
-                      port_parse(port_name, &world, &id)
-                          ? "a port of this process itself (the groups must be disjoint)"
-                          : "not a port of this job (MPI_Open_port)");
-    } else if (c->rank == root) {
-        err = connect_request(c, port_name, connect_wait(info), world, id);
+    if (c->rank == root) {
+        err = connect_root(c, port_name, connect_wait(info), &world, &id);
     }
     return mpi_inter_connect(c, call, root, err, rcmsg_comm_world_private(), world, 3 * id + 2,
                              false, newcomm);
